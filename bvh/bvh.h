@@ -1,0 +1,43 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// OBB tree of a mesh (RAPID style) and tree-vs-tree collision producing intersecting triangle pairs.
+#pragma once
+
+#include "mesh/mesh_internal.h"
+#include "meshcontact/query.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mc_bvh mc_bvh;
+
+/// Build the OBB tree of a finished mesh (positions, indices, normals set) and store it in mesh->bvh.
+mc_status mc_bvh_build(struct mc_mesh* mesh);
+/// Free a tree; NULL is ignored.
+void mc_bvh_destroy(mc_bvh* bvh);
+/// Bytes owned by the tree.
+size_t mc_bvh_byte_count(const mc_bvh* bvh);
+
+/// Result of the pair stage, all in I's frame, owned by the pair scratch, valid until its next use.
+typedef struct mc_pair_result
+{
+    const mc_triangle_pair* pairs; ///< sorted by (i, j); crossing points in I's frame
+    uint32_t pair_count;           ///< number of pairs
+} mc_pair_result;
+
+/// Collide mesh I with mesh J placed at `j_in_i` (J's body frame expressed in I's body frame).
+/// J's vertices are mapped into I's frame once, lazily, and that copy is used for every decision (see
+/// mc_pair_scratch_j_vertex). Deterministic for any worker count.
+mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
+                     struct mc_workspace* ws, mc_pair_result* result, mc_query_stats* stats);
+
+/// Position of vertex v of J in I's frame, exactly the copy the pair stage used (computed now if it was not).
+/// Valid after mc_collide on the same workspace. Not thread-safe for a vertex not yet mapped.
+mc_vec3 mc_pair_scratch_j_vertex(struct mc_pair_scratch* scratch, uint32_t v);
+
+/// Exact parity test: does the segment from `p` (in `mesh`'s frame) to a point far outside `mesh` cross `mesh`'s
+/// surface an odd number of times? `point_body` is the body the point belongs to (0 = I, 1 = J) and `mesh_body`
+/// the body of `mesh`, for the symbolic rule. For a J mesh, `scratch` provides J's vertices in I's frame and p is in
+/// I's frame; for an I mesh, p is in I's frame too and scratch may be NULL.
+int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
+                        int point_body);

@@ -1,0 +1,169 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Meshes: creation from arrays, import from files, checks, primitive tessellation, export.
+#pragma once
+
+#include "base.h"
+#include "vec_math.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+    /// An immutable, checked, closed triangle mesh with its OBB tree. Shareable between bodies, worlds and threads.
+    typedef struct mc_mesh mc_mesh;
+
+    /// What the checks found in a mesh. Filled by creation and import even when they fail (for example on an open
+    /// mesh).
+    typedef struct mc_mesh_report
+    {
+        uint32_t input_vertices;       ///< vertices as read / given (before welding)
+        uint32_t input_triangles;      ///< triangles as read / given, polygons fan-split (before dropping degenerates)
+        uint32_t vertices;             ///< vertices after welding and cleaning
+        uint32_t triangles;            ///< triangles after cleaning (what the contact pipeline uses)
+        uint32_t welded_vertices;      ///< input vertices merged into another one by welding
+        uint32_t degenerate_triangles; ///< zero-area triangles found (exact test, after welding)
+        uint32_t dropped_triangles; ///< triangles removed by cleaning (degenerates; repairs can also split neighbours)
+        uint32_t boundary_edges;    ///< edges used by one triangle only (as read, after welding)
+        uint32_t nonmanifold_edges; ///< edges used by three or more triangles (as read, after welding)
+        uint32_t misoriented_edges; ///< edges used twice in the same direction (inconsistent winding)
+        uint32_t components;        ///< connected components (over shared edges)
+        bool closed;                ///< every edge used by exactly two triangles
+        bool manifold;              ///< no edge used by more than two triangles and no pinched vertex
+        bool oriented;              ///< winding is consistent across every edge
+        bool reoriented; ///< the mesh was closed but wound inward (negative volume): all triangles were flipped
+        bool flipped;    ///< the user's flip flag (Adams IFLIP_GEOMETRY) was applied
+        double signed_volume_as_read; ///< divergence-theorem volume of the triangles as read (negative: inward normals)
+        double volume;                ///< enclosed volume after reorientation (units^3, after scaling)
+        double area;                  ///< total surface area (units^2, after scaling)
+        mc_vec3 bbox_min;             ///< axis-aligned bounding box, lower corner (after scaling)
+        mc_vec3 bbox_max;             ///< axis-aligned bounding box, upper corner (after scaling)
+        double scale;                 ///< the length scale that was applied to the coordinates
+    } mc_mesh_report;
+
+    /// Input arrays for mc_mesh_create. Initialize with mc_default_mesh_def(). Arrays are copied; the def is not
+    /// retained.
+    typedef struct mc_mesh_def
+    {
+        const double* positions; ///< vertex_count points, x y z each, with position_stride bytes between points
+        size_t position_stride;  ///< bytes from one point to the next; 0 means 3 * sizeof(double)
+        uint32_t vertex_count;   ///< number of points
+        const uint32_t* indices; ///< 3 * triangle_count zero-based vertex indices, counter-clockwise seen from outside
+        uint32_t triangle_count; ///< number of triangles
+        double scale;            ///< multiplies every coordinate (unit conversion), must be finite and > 0; default 1
+        double weld_tolerance;   ///< weld vertices closer than this fraction of the bbox diagonal; 0 (default): exact
+        bool flip;               ///< Adams IFLIP_GEOMETRY: the solid is the outside of the surface
+        bool require_closed;     ///< default true: fail with MC_ERR_MESH_NOT_CLOSED on an open or non-manifold mesh
+        int internal_value;      ///< set by mc_default_mesh_def(); checked to catch un-defaulted defs
+    } mc_mesh_def;
+
+    /// @return a mesh def with defaults (scale 1, exact welding, no flip, closed mesh required).
+    MC_API mc_mesh_def mc_default_mesh_def(void);
+
+    /// Create a mesh from arrays: copy, scale, weld, drop degenerate triangles, check, reorient an inward mesh,
+    /// compute topology and build the OBB tree.
+    /// @param def input arrays and options (not retained)
+    /// @param out receives the new mesh on success only; destroy it with mc_mesh_destroy
+    /// @param report may be NULL; filled with what the checks found, also on MC_ERR_MESH_NOT_CLOSED
+    /// @param err may be NULL; filled with details on failure
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT, MC_ERR_NON_FINITE, MC_ERR_INDEX_OUT_OF_RANGE, MC_ERR_EMPTY_MESH,
+    ///         MC_ERR_MESH_NOT_CLOSED or MC_ERR_OUT_OF_MEMORY
+    MC_API mc_status mc_mesh_create(const mc_mesh_def* def, mc_mesh** out, mc_mesh_report* report, mc_error* err);
+
+    /// Destroy a mesh. Bodies that use it must have been destroyed first. NULL is ignored.
+    MC_API void mc_mesh_destroy(mc_mesh* mesh);
+
+    /// Options for importing a mesh file. Initialize with mc_default_import_options().
+    typedef struct mc_import_options
+    {
+        double scale;          ///< multiplies every coordinate; default 1. A .shl file's own scale is applied on top.
+        double weld_tolerance; ///< as in mc_mesh_def
+        bool flip;             ///< as in mc_mesh_def
+        bool require_closed;   ///< as in mc_mesh_def (default true)
+        /// Progress callback for long imports, may be NULL: called with a fraction in [0, 1] and the user pointer.
+        void (*progress)(double fraction, void* user);
+        void* progress_user; ///< passed to progress
+    } mc_import_options;
+
+    /// @return import options with defaults.
+    MC_API mc_import_options mc_default_import_options(void);
+
+    /// Import a mesh file. The format comes from the extension (case-insensitive): .stl (binary or ASCII, native),
+    /// .shl (Adams shell, native), and through Assimp .obj .ply .off .3mf .gltf .glb .dae. All meshes in a
+    /// multi-mesh file are merged, with their node transforms applied.
+    /// @param path file to read
+    /// @param options may be NULL for defaults
+    /// @param out receives the mesh on success only
+    /// @param report may be NULL; filled as far as reading got (also on MC_ERR_MESH_NOT_CLOSED)
+    /// @param err may be NULL; on failure names the file, the line or byte offset, and what is wrong
+    MC_API mc_status mc_mesh_import_file(const char* path, const mc_import_options* options, mc_mesh** out,
+                                         mc_mesh_report* report, mc_error* err);
+
+    /// Check a file without requiring a closed mesh: fills the report of what was read. Same formats as import.
+    MC_API mc_status mc_mesh_check_file(const char* path, const mc_import_options* options, mc_mesh_report* report,
+                                        mc_error* err);
+
+    /// @return the report computed when the mesh was created.
+    MC_API const mc_mesh_report* mc_mesh_get_report(const mc_mesh* mesh);
+    /// @return number of vertices of the (cleaned) mesh.
+    MC_API uint32_t mc_mesh_get_vertex_count(const mc_mesh* mesh);
+    /// @return number of triangles of the (cleaned) mesh.
+    MC_API uint32_t mc_mesh_get_triangle_count(const mc_mesh* mesh);
+    /// @return pointer to the vertex positions (vertex_count entries, body frame, scaled); valid while the mesh lives.
+    MC_API const mc_vec3* mc_mesh_get_positions(const mc_mesh* mesh);
+    /// @return pointer to the triangle indices (3 * triangle_count, counter-clockwise from outside); valid while the
+    /// mesh lives.
+    MC_API const uint32_t* mc_mesh_get_indices(const mc_mesh* mesh);
+    /// @return bytes owned by the mesh (arrays, topology and OBB tree).
+    MC_API size_t mc_mesh_get_byte_count(const mc_mesh* mesh);
+
+    /// Write a mesh as binary STL (coordinates stored as float, as the format requires).
+    MC_API mc_status mc_mesh_write_stl(const mc_mesh* mesh, const char* path, mc_error* err);
+    /// Write a mesh as an Adams shell file (.shl, full double precision, 1-based indices, scale written as given).
+    /// @param scale the header's conversion factor to metres (1 if the mesh is already in metres)
+    MC_API mc_status mc_mesh_write_shl(const mc_mesh* mesh, const char* path, double scale, mc_error* err);
+
+    /// Primitive shapes that can be tessellated.
+    typedef enum mc_primitive_type
+    {
+        MC_PRIMITIVE_BOX = 0, ///< box of half extents size.x, size.y, size.z centred at the origin
+        MC_PRIMITIVE_ELLIPSOID =
+            1, ///< ellipsoid of semi-axes size.x, size.y, size.z centred at the origin (sphere: equal)
+        MC_PRIMITIVE_CYLINDER = 2, ///< cylinder along z, radius size.x, from z = -size.z/2 to +size.z/2
+        MC_PRIMITIVE_FRUSTUM =
+            3, ///< truncated cone along z: bottom radius size.x at z = 0, top radius size.y at z = size.z
+        MC_PRIMITIVE_TORUS = 4, ///< torus around z: major radius size.x, minor (tube) radius size.y
+    } mc_primitive_type;
+
+    /// A primitive and its faceting controls. Initialize with mc_default_primitive_def().
+    typedef struct mc_primitive_def
+    {
+        mc_primitive_type type; ///< the shape
+        mc_vec3 size;           ///< shape parameters, see mc_primitive_type (length units)
+        double chord_tolerance; ///< maximum distance between the true surface and the facets (length units, > 0)
+        double max_angle;   ///< maximum angle subtended by one facet edge on curved surfaces (radians, default 15 deg)
+        int internal_value; ///< set by mc_default_primitive_def()
+    } mc_primitive_def;
+
+    /// @return a unit sphere with chord tolerance 1e-3 and Adams' default angle limit of 15 degrees.
+    MC_API mc_primitive_def mc_default_primitive_def(void);
+
+    /// Tessellate a primitive into arrays allocated with the library allocator (free with mc_free_arrays).
+    /// The result is closed, outward wound, without slivers, and within chord_tolerance of the true surface.
+    /// @param positions receives 3 * *vertex_count doubles
+    /// @param indices receives 3 * *triangle_count indices
+    MC_API mc_status mc_primitive_tessellate(const mc_primitive_def* def, double** positions, uint32_t* vertex_count,
+                                             uint32_t** indices, uint32_t* triangle_count, mc_error* err);
+
+    /// Tessellate a primitive and create a mesh from it (see mc_mesh_create).
+    MC_API mc_status mc_mesh_create_primitive(const mc_primitive_def* def, mc_mesh** out, mc_error* err);
+
+    /// Free arrays returned by mc_primitive_tessellate. NULL is ignored.
+    MC_API void mc_free_arrays(double* positions, uint32_t* indices);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,134 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Stateless contact queries between two meshes at given poses: intersecting triangle pairs with their edge-face
+// crossings, and intersection regions (volume, centroid, area, normal, depth).
+#pragma once
+
+#include "base.h"
+#include "mesh.h"
+#include "vec_math.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+    /// Reusable scratch memory for queries (per-worker buffers, vertex caches). One workspace serves one call at a
+    /// time; it grows on demand and then stops allocating, so repeated queries on the same meshes allocate nothing.
+    typedef struct mc_workspace mc_workspace;
+
+    /// Create an empty workspace.
+    /// @param out receives the workspace on success
+    MC_API mc_status mc_workspace_create(mc_workspace** out);
+    /// Destroy a workspace. NULL is ignored.
+    MC_API void mc_workspace_destroy(mc_workspace* ws);
+
+    /// How the penetration depth of a region is measured.
+    typedef enum mc_depth_method
+    {
+        MC_DEPTH_ADAMS =
+            0, ///< distance between the closest points of the region's parts of both surfaces to the centroid
+        MC_DEPTH_VOLUME_AREA = 1, ///< 2 V / A: smooth and cheap
+        MC_DEPTH_EXTENT = 2,      ///< extent of the region along its normal
+    } mc_depth_method;
+
+    /// Options of a query. Initialize with mc_default_query_options().
+    typedef struct mc_query_options
+    {
+        int worker_count;             ///< OpenMP threads; 0: the OpenMP default. Results do not depend on it.
+        mc_depth_method depth_method; ///< see mc_depth_method
+        int internal_value;           ///< set by mc_default_query_options()
+    } mc_query_options;
+
+    /// @return defaults: OpenMP default thread count, Adams depth.
+    MC_API mc_query_options mc_default_query_options(void);
+
+    /// One end of the intersection segment of a triangle pair: an edge of one triangle crossing the other triangle.
+    typedef struct mc_crossing
+    {
+        mc_vec3 point;   ///< crossing point, world frame
+        uint8_t body;    ///< 0: an edge of triangle i crosses triangle j; 1: an edge of triangle j crosses triangle i
+        uint8_t edge;    ///< local edge index k in that triangle: from its vertex k to vertex (k + 1) % 3
+        int8_t entering; ///< +1: the edge, walked from vertex k to k + 1, enters the other solid here; -1: it leaves
+        uint8_t degenerate; ///< 1 when the configuration was exactly degenerate and decided by the symbolic rule
+    } mc_crossing;
+
+    /// An intersecting triangle pair: triangle i of the first mesh and triangle j of the second. Under the symbolic
+    /// rule every intersection is generic, so each pair has exactly two crossings: the ends of its segment.
+    typedef struct mc_triangle_pair
+    {
+        uint32_t i;              ///< triangle index in the first mesh
+        uint32_t j;              ///< triangle index in the second mesh
+        mc_crossing crossing[2]; ///< the two ends of the intersection segment
+    } mc_triangle_pair;
+
+    /// Counters of one query.
+    typedef struct mc_query_stats
+    {
+        uint64_t box_tests;        ///< OBB-OBB separating axis tests
+        uint64_t triangle_tests;   ///< triangle-triangle tests on leaf pairs
+        uint64_t triangle_pairs;   ///< intersecting triangle pairs
+        uint64_t crossings;        ///< distinct edge-face crossings
+        uint64_t inside_vertices;  ///< vertices of either mesh inside the other
+        uint32_t regions;          ///< regions found (before the caller's capacity)
+        uint32_t touching_regions; ///< zero-volume regions (exact touching) that were not reported
+        int threads;               ///< threads used
+        double seconds_pairs;      ///< wall time of the pair stage
+        double seconds_regions;    ///< wall time of the region stage
+    } mc_query_stats;
+
+    /// Every intersecting triangle pair of two meshes at their poses, sorted by (i, j).
+    /// @param mesh_i, pose_i the first mesh and its pose (body to world)
+    /// @param mesh_j, pose_j the second mesh and its pose
+    /// @param options may be NULL for defaults
+    /// @param ws workspace (required)
+    /// @param pairs caller buffer of `capacity` entries, may be NULL when capacity is 0
+    /// @param pair_count receives the number of intersecting pairs (may exceed capacity: then MC_ERR_CAPACITY)
+    /// @param stats may be NULL
+    MC_API mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
+                                             const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
+                                             mc_triangle_pair* pairs, uint32_t capacity, uint32_t* pair_count,
+                                             mc_query_stats* stats);
+
+    /// One connected component of the intersection of two solids. World frame.
+    typedef struct mc_region
+    {
+        double volume;    ///< intersection volume (units^3)
+        mc_vec3 centroid; ///< centroid of the intersection volume; the contact point
+        double area;      ///< contact area A = |S_I| (units^2)
+        double radius;    ///< equivalent radius sqrt(A / pi)
+        mc_vec3 normal;   ///< unit normal S_I / |S_I|, from the first solid into the second (direction of the force on
+                          ///< the second)
+        double depth;     ///< penetration depth by the selected method
+        mc_vec3 point_i;  ///< Adams depth: closest point of the first surface's part in the region to the centroid
+        mc_vec3 point_j;  ///< Adams depth: closest point of the second surface's part in the region to the centroid
+        mc_vec3 s_i;      ///< vector area of the part of the first surface inside the second (outward normals)
+        mc_vec3 s_j;      ///< vector area of the part of the second surface inside the first (outward normals)
+        uint32_t crossings;       ///< edge-face crossings in this region
+        uint32_t inside_vertices; ///< mesh vertices inside the other solid in this region
+    } mc_region;
+
+    /// Intersection regions of two solids at their poses, sorted by decreasing volume.
+    /// @param regions caller buffer of `capacity` entries (NULL allowed when capacity is 0)
+    /// @param region_count receives the number of regions (may exceed capacity: then MC_ERR_CAPACITY and the
+    ///        largest `capacity` regions are written)
+    /// Other parameters as in mc_query_triangle_pairs.
+    MC_API mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
+                                      const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
+                                      mc_region* regions, uint32_t capacity, uint32_t* region_count,
+                                      mc_query_stats* stats);
+
+    /// Exact point-in-solid test with the library's symbolic rule (a point exactly on the surface is decided
+    /// consistently with the contact queries). For a flipped mesh the solid is the outside.
+    /// @param point in the mesh's body frame
+    MC_API bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point);
+
+    /// Exact orientation predicate: sign of det[b - a, c - a, d - a] (+1, 0 or -1): positive when d is on the side of
+    /// the plane (a, b, c) that the normal (b - a) x (c - a) points away from... see predicates documentation.
+    MC_API int mc_orient3d(mc_vec3 a, mc_vec3 b, mc_vec3 c, mc_vec3 d);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,196 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Small inline vector, quaternion and pose math used by the API (double precision, quaternions w,x,y,z).
+#pragma once
+
+#include <math.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+    /// A 3-vector (position in metres or user units, or a direction).
+    typedef struct mc_vec3
+    {
+        double x; ///< x component
+        double y; ///< y component
+        double z; ///< z component
+    } mc_vec3;
+
+    /// A rotation quaternion, scalar first (w, x, y, z) as in ODE, MuJoCo and Drake. Unit length where a rotation is
+    /// meant.
+    typedef struct mc_quat
+    {
+        double w; ///< scalar part
+        double x; ///< vector part x
+        double y; ///< vector part y
+        double z; ///< vector part z
+    } mc_quat;
+
+    /// A rigid transform mapping body coordinates to world coordinates: x_world = p + q * x_body.
+    typedef struct mc_pose
+    {
+        mc_vec3 p; ///< position of the body frame origin (reference point) in the world frame
+        mc_quat q; ///< orientation of the body frame in the world frame (unit quaternion)
+    } mc_pose;
+
+    /// Rigid velocity of a body: world-frame linear velocity of its reference point and world-frame angular velocity.
+    typedef struct mc_twist
+    {
+        mc_vec3 v; ///< linear velocity of the body reference point, world frame (length / s)
+        mc_vec3 w; ///< angular velocity, world frame (rad / s)
+    } mc_twist;
+
+    /// Force and torque acting on a body, world frame, torque about the body's reference point.
+    typedef struct mc_wrench
+    {
+        mc_vec3 force;  ///< force, world frame (N in SI)
+        mc_vec3 torque; ///< torque about the body reference point, world frame (N m in SI)
+    } mc_wrench;
+
+    /// 3x3 matrix, row major: m[r][c].
+    typedef struct mc_mat33
+    {
+        double m[3][3]; ///< entries, row major
+    } mc_mat33;
+
+    static inline mc_vec3 mc_v3(double x, double y, double z)
+    {
+        mc_vec3 r = {x, y, z};
+        return r;
+    }
+    static inline mc_vec3 mc_add(mc_vec3 a, mc_vec3 b)
+    {
+        return mc_v3(a.x + b.x, a.y + b.y, a.z + b.z);
+    }
+    static inline mc_vec3 mc_sub(mc_vec3 a, mc_vec3 b)
+    {
+        return mc_v3(a.x - b.x, a.y - b.y, a.z - b.z);
+    }
+    static inline mc_vec3 mc_scale(mc_vec3 a, double s)
+    {
+        return mc_v3(a.x * s, a.y * s, a.z * s);
+    }
+    static inline mc_vec3 mc_neg(mc_vec3 a)
+    {
+        return mc_v3(-a.x, -a.y, -a.z);
+    }
+    static inline double mc_dot(mc_vec3 a, mc_vec3 b)
+    {
+        return a.x * b.x + a.y * b.y + a.z * b.z;
+    }
+    static inline mc_vec3 mc_cross(mc_vec3 a, mc_vec3 b)
+    {
+        return mc_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+    }
+    static inline double mc_length(mc_vec3 a)
+    {
+        return sqrt(mc_dot(a, a));
+    }
+    /// @return a / |a|, or the zero vector when |a| is zero.
+    static inline mc_vec3 mc_normalize(mc_vec3 a)
+    {
+        double l = mc_length(a);
+        return l > 0.0 ? mc_scale(a, 1.0 / l) : mc_v3(0.0, 0.0, 0.0);
+    }
+    /// @return a + s * b
+    static inline mc_vec3 mc_mul_add(mc_vec3 a, double s, mc_vec3 b)
+    {
+        return mc_v3(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z);
+    }
+
+    static inline mc_quat mc_quat_identity(void)
+    {
+        mc_quat q = {1.0, 0.0, 0.0, 0.0};
+        return q;
+    }
+    /// @return q / |q|; the identity when |q| is zero.
+    static inline mc_quat mc_quat_normalize(mc_quat q)
+    {
+        double l = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+        if (!(l > 0.0))
+        {
+            return mc_quat_identity();
+        }
+        mc_quat r = {q.w / l, q.x / l, q.y / l, q.z / l};
+        return r;
+    }
+    static inline mc_quat mc_quat_conj(mc_quat q)
+    {
+        mc_quat r = {q.w, -q.x, -q.y, -q.z};
+        return r;
+    }
+    /// Hamilton product a * b (apply b first, then a).
+    static inline mc_quat mc_quat_mul(mc_quat a, mc_quat b)
+    {
+        mc_quat r = {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                     a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+        return r;
+    }
+    /// Rotation matrix of a unit quaternion.
+    static inline mc_mat33 mc_quat_to_mat33(mc_quat q)
+    {
+        double xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+        double xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+        double wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+        mc_mat33 r = {{{1.0 - 2.0 * (yy + zz), 2.0 * (xy - wz), 2.0 * (xz + wy)},
+                       {2.0 * (xy + wz), 1.0 - 2.0 * (xx + zz), 2.0 * (yz - wx)},
+                       {2.0 * (xz - wy), 2.0 * (yz + wx), 1.0 - 2.0 * (xx + yy)}}};
+        return r;
+    }
+    static inline mc_vec3 mc_mat33_mul_vec(const mc_mat33* m, mc_vec3 v)
+    {
+        return mc_v3(m->m[0][0] * v.x + m->m[0][1] * v.y + m->m[0][2] * v.z,
+                     m->m[1][0] * v.x + m->m[1][1] * v.y + m->m[1][2] * v.z,
+                     m->m[2][0] * v.x + m->m[2][1] * v.y + m->m[2][2] * v.z);
+    }
+    /// Transposed product m^T v.
+    static inline mc_vec3 mc_mat33_tmul_vec(const mc_mat33* m, mc_vec3 v)
+    {
+        return mc_v3(m->m[0][0] * v.x + m->m[1][0] * v.y + m->m[2][0] * v.z,
+                     m->m[0][1] * v.x + m->m[1][1] * v.y + m->m[2][1] * v.z,
+                     m->m[0][2] * v.x + m->m[1][2] * v.y + m->m[2][2] * v.z);
+    }
+    /// Rotate v by unit quaternion q.
+    static inline mc_vec3 mc_quat_rotate(mc_quat q, mc_vec3 v)
+    {
+        mc_vec3 u = mc_v3(q.x, q.y, q.z);
+        mc_vec3 t = mc_scale(mc_cross(u, v), 2.0);
+        return mc_add(mc_add(v, mc_scale(t, q.w)), mc_cross(u, t));
+    }
+    static inline mc_pose mc_pose_identity(void)
+    {
+        mc_pose p = {{0.0, 0.0, 0.0}, {1.0, 0.0, 0.0, 0.0}};
+        return p;
+    }
+    /// x_world = pose.p + pose.q * x_body
+    static inline mc_vec3 mc_pose_transform(const mc_pose* pose, mc_vec3 x)
+    {
+        return mc_add(pose->p, mc_quat_rotate(pose->q, x));
+    }
+    /// x_body = pose.q^-1 * (x_world - pose.p)
+    static inline mc_vec3 mc_pose_inv_transform(const mc_pose* pose, mc_vec3 x)
+    {
+        return mc_quat_rotate(mc_quat_conj(pose->q), mc_sub(x, pose->p));
+    }
+    /// Composition a * b: first b, then a.
+    static inline mc_pose mc_pose_mul(const mc_pose* a, const mc_pose* b)
+    {
+        mc_pose r;
+        r.q = mc_quat_mul(a->q, b->q);
+        r.p = mc_pose_transform(a, b->p);
+        return r;
+    }
+    /// Inverse transform.
+    static inline mc_pose mc_pose_inverse(const mc_pose* a)
+    {
+        mc_pose r;
+        r.q = mc_quat_conj(a->q);
+        r.p = mc_quat_rotate(r.q, mc_neg(a->p));
+        return r;
+    }
+
+#ifdef __cplusplus
+}
+#endif

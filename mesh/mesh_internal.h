@@ -1,0 +1,37 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Internal layout of mc_mesh, shared by mesh/, bvh/ and src/ (never by include/).
+#pragma once
+
+#include "meshcontact/mesh.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct mc_bvh;
+
+/// Half-edge h = 3 * t + k is the edge of triangle t from indices[3t + k] to indices[3t + (k + 1) % 3].
+#define MC_HALFEDGE(t, k) (3u * (uint32_t)(t) + (uint32_t)(k))
+#define MC_HE_TRI(h) ((h) / 3u)
+#define MC_HE_LOCAL(h) ((h) % 3u)
+#define MC_NONE UINT32_MAX
+
+/// A checked, closed, consistently oriented (outward) triangle mesh. Immutable after creation.
+struct mc_mesh
+{
+    uint32_t vertex_count;      ///< welded vertices
+    uint32_t triangle_count;    ///< triangles after cleaning (no zero-area triangle)
+    mc_vec3* positions;         ///< vertex_count points, body frame, scaled
+    uint32_t* indices;          ///< 3 * triangle_count, counter-clockwise from outside (after reorientation/flip)
+    uint32_t* twin;             ///< 3 * triangle_count: twin[h] = the opposite half-edge (closed meshes: never MC_NONE)
+    uint32_t* vertex_halfedge;  ///< vertex_count: one half-edge leaving the vertex (MC_NONE for an unused vertex)
+    mc_vec3* face_normals;      ///< triangle_count unit outward normals
+    uint32_t* vertex_component; ///< vertex_count: connected component id of each vertex (0 .. component_count-1)
+    uint32_t component_count;   ///< number of connected components
+    uint32_t* component_vertex; ///< component_count: one vertex of each component
+    bool flipped;               ///< Adams IFLIP: the solid is the outside of the surface (orientation already reversed)
+    double scale;               ///< scale applied to the input coordinates
+    mc_mesh_report report;      ///< what the checks found
+    struct mc_bvh* bvh;         ///< OBB tree, built at creation
+    size_t byte_count;          ///< bytes owned, for mc_mesh_get_byte_count
+};

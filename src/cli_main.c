@@ -1,0 +1,251 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Entry point of the meshcontact command-line tool: subcommand dispatch and the shared helpers of cli.h.
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct cli_command
+{
+    const char* name;
+    cli_command_fcn* fcn;
+    const char* summary;
+} cli_command;
+
+static const cli_command s_commands[] = {
+    {"info", cli_info, "check a mesh file and report its triangles, closedness, volume, area, bbox"},
+};
+
+static void print_help(FILE* f)
+{
+    fprintf(f, "usage: meshcontact <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; ++i)
+    {
+        fprintf(f, "  %-10s %s\n", s_commands[i].name, s_commands[i].summary);
+    }
+    fprintf(f, "\n'meshcontact <command> --help' describes a command's options.\n");
+}
+
+int main(int argc, char** argv)
+{
+    if (argc < 2)
+    {
+        print_help(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
+    {
+        print_help(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0)
+    {
+        mc_version v = mc_get_version();
+        printf("meshcontact %d.%d.%d\n", v.major, v.minor, v.patch);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; ++i)
+    {
+        if (strcmp(argv[1], s_commands[i].name) == 0)
+        {
+            return s_commands[i].fcn(argc - 1, argv + 1);
+        }
+    }
+    return cli_usage_error("unknown command '%s'", argv[1]);
+}
+
+int cli_fail(const char* subject, const char* fmt, ...)
+{
+    fprintf(stderr, "meshcontact: ");
+    if (subject != NULL)
+    {
+        fprintf(stderr, "%s: ", subject);
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 1;
+}
+
+int cli_usage_error(const char* fmt, ...)
+{
+    fprintf(stderr, "meshcontact: ");
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'meshcontact --help')\n");
+    return 2;
+}
+
+bool cli_parse_double(const char* text, double* out)
+{
+    if (text == NULL || *text == '\0')
+    {
+        return false;
+    }
+    char* end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cli_parse_int(const char* text, int* out)
+{
+    if (text == NULL || *text == '\0')
+    {
+        return false;
+    }
+    char* end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || v <= 0 || v > 1 << 20)
+    {
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+static int parse_list(const char* text, double* out, int max)
+{
+    int n = 0;
+    const char* p = text;
+    char buf[64];
+    while (n < max)
+    {
+        const char* comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || len >= sizeof buf)
+        {
+            return -1;
+        }
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        if (!cli_parse_double(buf, &out[n]))
+        {
+            return -1;
+        }
+        ++n;
+        if (comma == NULL)
+        {
+            return n;
+        }
+        p = comma + 1;
+    }
+    return -1; // more values than expected
+}
+
+bool cli_parse_doubles(const char* text, double* out, int n)
+{
+    return text != NULL && parse_list(text, out, n) == n;
+}
+
+bool cli_parse_pose(const char* text, mc_pose* out)
+{
+    if (text == NULL)
+    {
+        return false;
+    }
+    double v[7];
+    int n = parse_list(text, v, 7);
+    if (n == 3)
+    {
+        *out = mc_pose_identity();
+        out->p = mc_v3(v[0], v[1], v[2]);
+        return true;
+    }
+    if (n != 7)
+    {
+        return false;
+    }
+    double l2 = v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6];
+    if (!(l2 > 0.0) || !isfinite(l2))
+    {
+        return false;
+    }
+    out->p = mc_v3(v[0], v[1], v[2]);
+    mc_quat q = {v[3], v[4], v[5], v[6]};
+    out->q = mc_quat_normalize(q);
+    return true;
+}
+
+void cli_json_double(FILE* f, double v)
+{
+    if (!isfinite(v))
+    {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "%.17g", v);
+}
+
+void cli_json_vec3(FILE* f, mc_vec3 v)
+{
+    fputc('[', f);
+    cli_json_double(f, v.x);
+    fputc(',', f);
+    cli_json_double(f, v.y);
+    fputc(',', f);
+    cli_json_double(f, v.z);
+    fputc(']', f);
+}
+
+void cli_json_string(FILE* f, const char* s)
+{
+    fputc('"', f);
+    for (const unsigned char* p = (const unsigned char*)s; *p; ++p)
+    {
+        if (*p == '"' || *p == '\\')
+        {
+            fputc('\\', f);
+            fputc(*p, f);
+        }
+        else if (*p < 0x20)
+        {
+            fprintf(f, "\\u%04x", *p);
+        }
+        else
+        {
+            fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+bool cli_stderr_is_tty(void)
+{
+    return isatty(STDERR_FILENO) != 0;
+}
+
+void cli_progress(double fraction, void* user)
+{
+    const char* label = user ? (const char*)user : "working";
+    int pct = (int)(fraction * 100.0 + 0.5);
+    fprintf(stderr, "\r%s %3d%%", label, pct);
+    if (fraction >= 1.0)
+    {
+        fputc('\n', stderr);
+    }
+    fflush(stderr);
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

@@ -1,0 +1,196 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Allocation hooks with byte counting, log and assert hooks, status strings, version.
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Every block carries a 16-byte header holding its size, so mc_free needs no size and the free hook gets one.
+#define HEADER 16
+
+static mc_alloc_fcn* s_alloc = NULL;
+static mc_free_fcn* s_free = NULL;
+static mc_log_fcn* s_log = NULL;
+static mc_assert_fcn* s_assert = NULL;
+static atomic_llong s_bytes = 0;
+
+static void* default_alloc(size_t size, size_t alignment)
+{
+    (void)alignment; // malloc gives 16-byte alignment on the supported 64-bit targets
+    return malloc(size);
+}
+
+static void default_free(void* ptr, size_t size)
+{
+    (void)size;
+    free(ptr);
+}
+
+void mc_set_allocator(mc_alloc_fcn* alloc_fcn, mc_free_fcn* free_fcn)
+{
+    s_alloc = alloc_fcn;
+    s_free = free_fcn;
+}
+
+int64_t mc_get_byte_count(void)
+{
+    return (int64_t)atomic_load(&s_bytes);
+}
+
+void mc_set_log_fcn(mc_log_fcn* fcn)
+{
+    s_log = fcn;
+}
+
+void mc_set_assert_fcn(mc_assert_fcn* fcn)
+{
+    s_assert = fcn;
+}
+
+void* mc_alloc(size_t size)
+{
+    if (size == 0 || size > SIZE_MAX - HEADER)
+    {
+        return NULL;
+    }
+    mc_alloc_fcn* fa = s_alloc ? s_alloc : default_alloc;
+    unsigned char* p = fa(size + HEADER, HEADER);
+    if (p == NULL)
+    {
+        return NULL;
+    }
+    memcpy(p, &size, sizeof size);
+    atomic_fetch_add(&s_bytes, (long long)size);
+    return p + HEADER;
+}
+
+void* mc_alloc_array(size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size)
+    {
+        return NULL;
+    }
+    return mc_alloc(count * size);
+}
+
+void* mc_calloc(size_t count, size_t size)
+{
+    void* p = mc_alloc_array(count, size);
+    if (p != NULL)
+    {
+        memset(p, 0, count * size);
+    }
+    return p;
+}
+
+void mc_free(void* ptr)
+{
+    if (ptr == NULL)
+    {
+        return;
+    }
+    unsigned char* p = (unsigned char*)ptr - HEADER;
+    size_t size;
+    memcpy(&size, p, sizeof size);
+    atomic_fetch_sub(&s_bytes, (long long)size);
+    mc_free_fcn* ff = s_free ? s_free : default_free;
+    ff(p, size + HEADER);
+}
+
+void* mc_realloc(void* ptr, size_t size)
+{
+    if (ptr == NULL)
+    {
+        return mc_alloc(size);
+    }
+    void* q = mc_alloc(size);
+    if (q == NULL)
+    {
+        return NULL;
+    }
+    size_t old;
+    memcpy(&old, (unsigned char*)ptr - HEADER, sizeof old);
+    memcpy(q, ptr, old < size ? old : size);
+    mc_free(ptr);
+    return q;
+}
+
+void mc_log(const char* fmt, ...)
+{
+    if (s_log == NULL)
+    {
+        return;
+    }
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    s_log(buf);
+}
+
+mc_status mc_set_error(mc_error* err, mc_status status, int64_t line, int64_t offset, const char* fmt, ...)
+{
+    if (err != NULL)
+    {
+        err->status = status;
+        err->line = line;
+        err->offset = offset;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+int mc_assert_failed(const char* condition, const char* file, int line)
+{
+    if (s_assert != NULL)
+    {
+        return s_assert(condition, file, line);
+    }
+    return 1;
+}
+
+mc_version mc_get_version(void)
+{
+    mc_version v = {MC_VERSION_MAJOR, MC_VERSION_MINOR, MC_VERSION_PATCH};
+    return v;
+}
+
+const char* mc_status_string(mc_status status)
+{
+    switch (status)
+    {
+    case MC_OK:
+        return "ok";
+    case MC_ERR_INVALID_ARGUMENT:
+        return "invalid argument";
+    case MC_ERR_OUT_OF_MEMORY:
+        return "out of memory";
+    case MC_ERR_IO:
+        return "input/output error";
+    case MC_ERR_PARSE:
+        return "malformed file";
+    case MC_ERR_UNSUPPORTED_FORMAT:
+        return "unsupported file format";
+    case MC_ERR_MESH_NOT_CLOSED:
+        return "mesh is open or non-manifold and encloses no volume";
+    case MC_ERR_EMPTY_MESH:
+        return "mesh has no triangles";
+    case MC_ERR_CAPACITY:
+        return "buffer too small";
+    case MC_ERR_NON_FINITE:
+        return "NaN or infinite coordinate";
+    case MC_ERR_INDEX_OUT_OF_RANGE:
+        return "vertex index out of range";
+    case MC_ERR_UNBOUNDED:
+        return "both geometries are flipped: the intersection is unbounded";
+    }
+    return "unknown status";
+}

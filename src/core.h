@@ -1,0 +1,47 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Internal core services: allocation through the user hook (with byte counting), logging, assertions, errors.
+#pragma once
+
+#include "meshcontact/base.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// Allocate `size` bytes (16-byte aligned) through the allocator hook; NULL on failure or size 0.
+void* mc_alloc(size_t size);
+/// Allocate and zero.
+void* mc_calloc(size_t count, size_t size);
+/// Free memory from mc_alloc / mc_calloc / mc_realloc; NULL is ignored.
+void mc_free(void* ptr);
+/// Resize (contents kept up to the smaller size); on failure returns NULL and leaves ptr valid.
+void* mc_realloc(void* ptr, size_t size);
+/// Allocate count * size bytes, or NULL when the product overflows.
+void* mc_alloc_array(size_t count, size_t size);
+
+/// Send a printf-style message to the log hook (does nothing when no hook is set).
+void mc_log(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// Fill an error record (err may be NULL) and return status. `line`/`offset` are -1 when unknown.
+mc_status mc_set_error(mc_error* err, mc_status status, int64_t line, int64_t offset, const char* fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/// Called by MC_ASSERT on failure; returns non-zero when the caller should trap.
+int mc_assert_failed(const char* condition, const char* file, int line);
+
+#ifndef NDEBUG
+#define MC_ASSERT(c)                                                                                                   \
+    do                                                                                                                 \
+    {                                                                                                                  \
+        if (!(c) && mc_assert_failed(#c, __FILE__, __LINE__))                                                          \
+        {                                                                                                              \
+            __builtin_trap();                                                                                          \
+        }                                                                                                              \
+    } while (0)
+#else
+#define MC_ASSERT(c) ((void)0)
+#endif
+
+/// Value stored in defs by the mc_default_*_def() functions, checked to catch un-defaulted defs.
+#define MC_DEF_COOKIE 0x4d43444546

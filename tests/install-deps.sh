@@ -1,0 +1,17 @@
+#!/bin/sh
+# Installs the Debian packages meshcontact needs to build and test, when any is missing (run as root).
+set -e
+need=""
+command -v meson >/dev/null 2>&1 || need="$need meson"
+command -v ninja >/dev/null 2>&1 || need="$need ninja-build"
+command -v cc >/dev/null 2>&1 || need="$need gcc"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+pkg-config --exists assimp 2>/dev/null || need="$need libassimp-dev"
+pkg-config --exists criterion 2>/dev/null || need="$need libcriterion-dev"
+if [ -n "$need" ]; then
+    echo "installing:$need" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq $need >/dev/null
+fi
