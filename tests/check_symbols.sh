@@ -1,0 +1,16 @@
+#!/bin/sh
+# Fails when the shared library exports a symbol without the mc_ prefix (STYLE S19).
+set -eu
+lib="$1"
+bad=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRV]$/ {print $3}' | grep -v '^mc_' || true)
+count=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRV]$/ {print $3}' | grep -c '^mc_' || true)
+if [ -n "$bad" ]; then
+    echo "exported symbols without the mc_ prefix:" >&2
+    echo "$bad" >&2
+    exit 1
+fi
+if [ "$count" -lt 10 ]; then
+    echo "only $count mc_ symbols exported: visibility is wrong" >&2
+    exit 1
+fi
+echo "$count exported symbols, all prefixed mc_"

@@ -1,0 +1,134 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Tests of the core services: allocator hook and byte counting, status strings, version, error records.
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "meshcontact/meshcontact.h"
+
+static int s_allocs;
+static int s_frees;
+static size_t s_live;
+
+static void* count_alloc(size_t size, size_t alignment)
+{
+    (void)alignment;
+    ++s_allocs;
+    s_live += size;
+    return malloc(size);
+}
+
+static void count_free(void* ptr, size_t size)
+{
+    ++s_frees;
+    s_live -= size;
+    free(ptr);
+}
+
+static void reset_allocator(void)
+{
+    mc_set_allocator(NULL, NULL);
+}
+
+TestSuite(core, .fini = reset_allocator);
+
+Test(core, allocator_hook_sees_every_block_and_sizes_match)
+{
+    s_allocs = s_frees = 0;
+    s_live = 0;
+    mc_set_allocator(count_alloc, count_free);
+    int64_t before = mc_get_byte_count();
+    void* a = mc_alloc(100);
+    double* b = mc_calloc(10, sizeof(double));
+    cr_assert(a != NULL && b != NULL);
+    for (int i = 0; i < 10; ++i)
+    {
+        cr_assert(b[i] == 0.0);
+    }
+    cr_assert(mc_get_byte_count() == before + 100 + 10 * (int64_t)sizeof(double));
+    memset(a, 7, 100);
+    unsigned char* c = mc_realloc(a, 200);
+    cr_assert(c != NULL);
+    for (int i = 0; i < 100; ++i)
+    {
+        cr_assert(c[i] == 7, "realloc must keep the old contents");
+    }
+    mc_free(c);
+    mc_free(b);
+    mc_free(NULL);
+    cr_assert(mc_get_byte_count() == before);
+    cr_assert(s_allocs == 3 && s_frees == 3, "allocs %d frees %d", s_allocs, s_frees);
+    cr_assert(s_live == 0, "the free hook must receive the size given to the allocation");
+}
+
+Test(core, overflowing_array_sizes_are_refused)
+{
+    cr_assert(mc_alloc_array(SIZE_MAX / 2, 4) == NULL);
+    cr_assert(mc_alloc(0) == NULL);
+    cr_assert(mc_alloc(SIZE_MAX) == NULL);
+}
+
+Test(core, every_status_has_a_distinct_message)
+{
+    const mc_status all[] = {MC_OK,
+                             MC_ERR_INVALID_ARGUMENT,
+                             MC_ERR_OUT_OF_MEMORY,
+                             MC_ERR_IO,
+                             MC_ERR_PARSE,
+                             MC_ERR_UNSUPPORTED_FORMAT,
+                             MC_ERR_MESH_NOT_CLOSED,
+                             MC_ERR_EMPTY_MESH,
+                             MC_ERR_CAPACITY,
+                             MC_ERR_NON_FINITE,
+                             MC_ERR_INDEX_OUT_OF_RANGE,
+                             MC_ERR_UNBOUNDED};
+    size_t n = sizeof all / sizeof all[0];
+    for (size_t i = 0; i < n; ++i)
+    {
+        const char* s = mc_status_string(all[i]);
+        cr_assert(s != NULL && strlen(s) > 0);
+        cr_assert(strcmp(s, "unknown status") != 0);
+        for (size_t j = 0; j < i; ++j)
+        {
+            cr_assert(strcmp(s, mc_status_string(all[j])) != 0);
+        }
+    }
+    cr_assert(strcmp(mc_status_string((mc_status)12345), "unknown status") == 0);
+}
+
+Test(core, version_matches_header)
+{
+    mc_version v = mc_get_version();
+    cr_assert(v.major == MC_VERSION_MAJOR && v.minor == MC_VERSION_MINOR && v.patch == MC_VERSION_PATCH);
+}
+
+Test(core, error_record_is_filled_and_null_is_allowed)
+{
+    mc_error e;
+    memset(&e, 0, sizeof e);
+    cr_assert(mc_set_error(&e, MC_ERR_PARSE, 12, 345, "bad %s", "thing") == MC_ERR_PARSE);
+    cr_assert(e.status == MC_ERR_PARSE && e.line == 12 && e.offset == 345);
+    cr_assert(strcmp(e.message, "bad thing") == 0);
+    cr_assert(mc_set_error(NULL, MC_ERR_IO, -1, -1, "x") == MC_ERR_IO);
+}
+
+static const char* s_last_log;
+static char s_log_buf[256];
+static void capture_log(const char* msg)
+{
+    strncpy(s_log_buf, msg, sizeof s_log_buf - 1);
+    s_last_log = s_log_buf;
+}
+
+Test(core, log_goes_to_the_hook_only)
+{
+    s_last_log = NULL;
+    mc_log("nobody listens %d", 1);
+    cr_assert(s_last_log == NULL);
+    mc_set_log_fcn(capture_log);
+    mc_log("value %d", 42);
+    mc_set_log_fcn(NULL);
+    cr_assert(s_last_log != NULL && strcmp(s_last_log, "value 42") == 0);
+}
