@@ -6,20 +6,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(MC_STATIC_DEFINE) || !defined(MC_SHARED)
-#define MC_API
-#elif defined(MC_BUILDING_LIBRARY)
+// MC_API marks exported functions. The library is built with hidden visibility and MC_BUILDING_LIBRARY;
+// users of a Windows DLL define MC_SHARED (the pkg-config file does).
+#if defined(MC_BUILDING_LIBRARY)
 #if defined(_WIN32)
 #define MC_API __declspec(dllexport)
 #else
 #define MC_API __attribute__((visibility("default")))
 #endif
-#else
-#if defined(_WIN32)
+#elif defined(_WIN32) && defined(MC_SHARED)
 #define MC_API __declspec(dllimport)
 #else
 #define MC_API
-#endif
 #endif
 
 /// Tags functions whose signature may still change between minor versions.
