@@ -7,3 +7,4 @@
 #include "mesh.h"
 #include "query.h"
 #include "vec_math.h"
+#include "world.h"

@@ -1,0 +1,387 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Contact force laws with MSC Adams semantics (IMPACT, POISSON, Coulomb friction, friction torque) and the world:
+// bodies, contact definitions between lists of bodies, and evaluation of forces at a state (poses, velocities).
+// Based on: MSC Adams/Solver CONTACT statement and IMPACT / STEP functions (documented behaviour, parameter names).
+#pragma once
+
+#include "base.h"
+#include "mesh.h"
+#include "query.h"
+#include "vec_math.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Force laws (pure functions: no state, no allocation; usable without a world)
+    // ------------------------------------------------------------------------------------------------------------
+
+    /// Adams' cubic STEP: h0 for x <= x0, h1 for x >= x1, and h0 + (h1 - h0) D^2 (3 - 2 D) with D = (x - x0) / (x1 -
+    /// x0) in between. Continuous with a continuous first derivative. Requires x0 < x1 (returns h1 for x >= x1 and
+    /// h0 otherwise when x0 >= x1).
+    MC_API double mc_step_fcn(double x, double x0, double h0, double x1, double h1);
+
+    /// Adams IMPACT normal force: Fn = max(0, k g^e + STEP(g, 0, 0, dmax, c) gdot), and 0 when g <= 0.
+    /// @param depth penetration depth g (length, >= 0 in contact)
+    /// @param rate penetration rate gdot (length / s), positive when the bodies approach
+    /// @param stiffness k (force / length^e, >= 0)
+    /// @param exponent e (> 0)
+    /// @param damping maximum damping coefficient c (force s / length, >= 0), reached at depth dmax
+    /// @param dmax depth of full damping (length, > 0)
+    /// @return the normal force magnitude (>= 0)
+    MC_API double mc_impact_force(double depth, double rate, double stiffness, double exponent, double damping,
+                                  double dmax);
+
+    /// POISSON (restitution) normal force, meshcontact's formula:
+    ///
+    ///     Fn = max(0, p g STEP(gdot, -vt, eps^2, vt, 1)),   and 0 when g <= 0
+    ///
+    /// i.e. a linear penalty spring p g while the bodies approach (gdot >= vt) and a spring of stiffness eps^2 p
+    /// while they separate (gdot <= -vt), blended by a cubic STEP over |gdot| < vt (vt = normal transition
+    /// velocity), so the force is continuous in the velocity. Why it reproduces the coefficient of restitution: for
+    /// any mass m and approach speed v0 >> vt, loading stores (1/2) p gmax^2 = (1/2) m v0^2, unloading gives back
+    /// (1/2) eps^2 p gmax^2 = (1/2) m v1^2, so v1 / v0 = eps exactly, independent of m and p (the error is of order
+    /// vt / v0, from the blend around the turning point). No dependence on the mass is the reason for choosing a
+    /// hysteretic spring over a spring-dashpot (whose damping would have to be tuned to the mass).
+    /// @param depth g (length), @param rate gdot (length / s, positive approaching)
+    /// @param penalty p (force / length, > 0)
+    /// @param restitution eps (0 <= eps <= 1)
+    /// @param transition_velocity vt (length / s, > 0)
+    MC_API double mc_poisson_force(double depth, double rate, double penalty, double restitution,
+                                   double transition_velocity);
+
+    /// Adams' Coulomb friction coefficient as a function of the slip speed v >= 0:
+    /// mu(v) = STEP(v, -vs, -1, vs, 1) * STEP(v, vs, mu_s, vd, mu_d): a smooth ramp from 0 (at v = 0) to mu_s (at
+    /// v = vs), a STEP from mu_s down to mu_d between vs and vd, and mu_d above vd. Odd in v (negative v gives -mu).
+    MC_API double mc_friction_coefficient(double slip_speed, double mu_static, double mu_dynamic,
+                                          double stiction_velocity, double friction_velocity);
+
+    /// Normal force law of a contact.
+    typedef enum mc_normal_law
+    {
+        MC_NORMAL_IMPACT = 0,  ///< Adams IMPACT: stiffness, exponent, damping, dmax (see mc_impact_force)
+        MC_NORMAL_POISSON = 1, ///< Adams POISSON: penalty, restitution, normal transition velocity (mc_poisson_force)
+        MC_NORMAL_USER = 2,    ///< the user callback normal_fcn (Adams CNFSUB) gives Fn
+    } mc_normal_law;
+
+    /// Adams COULOMB_FRICTION.
+    typedef enum mc_friction_mode
+    {
+        MC_FRICTION_OFF = 0, ///< no friction force and no friction torque
+        MC_FRICTION_ON = 1,  ///< friction in every evaluation
+        /// Friction only while the world is in a dynamic analysis (mc_world_set_analysis(MC_ANALYSIS_DYNAMIC), the
+        /// default); off when the host declares a static-equilibrium or quasi-static analysis (MC_ANALYSIS_STATIC).
+        /// This is what Adams' DYNAMICS_ONLY means: friction is left out of static equilibrium solutions.
+        MC_FRICTION_DYNAMICS_ONLY = 2,
+    } mc_friction_mode;
+
+    /// Which analysis the host is running; only affects MC_FRICTION_DYNAMICS_ONLY contacts.
+    typedef enum mc_analysis
+    {
+        MC_ANALYSIS_DYNAMIC = 0, ///< transient dynamics (default)
+        MC_ANALYSIS_STATIC = 1,  ///< static equilibrium or quasi-static: DYNAMICS_ONLY friction is off
+    } mc_analysis;
+
+    /// Kinematics of one contact region at the evaluated state, as seen by the force laws and the user callbacks.
+    /// World frame. "Relative" always means body J relative to body I.
+    typedef struct mc_contact_kinematics
+    {
+        double depth;          ///< penetration depth g (length), by the world's depth method
+        double rate;           ///< penetration rate gdot = -(v_rel . n) (length / s), positive when approaching
+        double area;           ///< contact area A (length^2)
+        double volume;         ///< intersection volume V (length^3)
+        double radius;         ///< equivalent radius R = sqrt(A / pi) (length)
+        mc_vec3 point;         ///< contact point (the region's centroid), world frame
+        mc_vec3 normal;        ///< unit normal from I into J (direction of the normal force on J)
+        mc_vec3 slip_velocity; ///< tangential part of v_rel at the point: v_rel - (v_rel . n) n (length / s)
+        double spin_rate;      ///< relative angular velocity along the normal, (w_J - w_I) . n (rad / s)
+    } mc_contact_kinematics;
+
+    struct mc_force_model;
+
+    /// User normal force law (Adams CNFSUB). Called once per valid region (A > 2 g^2), on the thread that called
+    /// mc_world_evaluate, in a fixed order; it must not call into the world.
+    /// @param kin the region's kinematics: depth, rate, area, volume, radius, point, normal, slip velocity, spin
+    /// @param model the contact's force model (its parameters, e.g. stiffness, may be used freely by the callback)
+    /// @param user_data the model's user_data pointer
+    /// @return Fn, the normal force magnitude on J along +normal (force units). Negative values are clamped to 0.
+    typedef double mc_normal_force_fcn(const mc_contact_kinematics* kin, const struct mc_force_model* model,
+                                       void* user_data);
+
+    /// User friction law (Adams CFFSUB). Called once per valid region when friction is active (mode ON, or
+    /// DYNAMICS_ONLY in a dynamic analysis), after the normal force, instead of the Coulomb law.
+    /// @param kin the region's kinematics (see mc_contact_kinematics)
+    /// @param normal_force Fn from the normal law (>= 0)
+    /// @param model the contact's force model, @param user_data the model's user_data pointer
+    /// @param friction_force out: friction force on J, world frame (force units); the world projects it onto the
+    ///        tangent plane (any normal component is removed). Preset to zero.
+    /// @param friction_torque out: friction torque on J about the contact point, world frame (force * length);
+    ///        preset to zero. The opposite force and torque act on I.
+    typedef void mc_friction_force_fcn(const mc_contact_kinematics* kin, double normal_force,
+                                       const struct mc_force_model* model, void* user_data, mc_vec3* friction_force,
+                                       mc_vec3* friction_torque);
+
+    /// Parameters of a contact's force laws, with Adams' names. Initialize with mc_default_force_model() and check
+    /// with mc_force_model_check() (mc_world_create_contact checks too).
+    typedef struct mc_force_model
+    {
+        mc_normal_law normal_law; ///< IMPACT (default), POISSON or USER
+        double stiffness;         ///< IMPACT STIFFNESS k (force / length^exponent), >= 0
+        double exponent;          ///< IMPACT EXPONENT e, > 0 (Adams advises >= 1: e < 1 has infinite slope at g = 0)
+        double damping;           ///< IMPACT DAMPING c, maximum damping coefficient (force s / length), >= 0
+        double dmax;              ///< IMPACT DMAX, depth at which full damping applies (length), > 0
+        double penalty;           ///< POISSON PENALTY p (force / length), > 0
+        double restitution;       ///< POISSON RESTITUTION_COEFFICIENT eps, 0 <= eps <= 1
+        double normal_transition_velocity;   ///< POISSON NORMAL_TRANSITION_VELOCITY vt (length / s), > 0
+        mc_friction_mode friction;           ///< COULOMB_FRICTION: OFF (default), ON, DYNAMICS_ONLY
+        double mu_static;                    ///< MU_STATIC, >= 0
+        double mu_dynamic;                   ///< MU_DYNAMIC, 0 <= mu_dynamic <= mu_static
+        double stiction_velocity;            ///< STICTION_TRANSITION_VELOCITY vs (length / s), > 0
+        double friction_velocity;            ///< FRICTION_TRANSITION_VELOCITY vd (length / s), > vs
+        mc_normal_force_fcn* normal_fcn;     ///< required when normal_law is MC_NORMAL_USER, ignored otherwise
+        mc_friction_force_fcn* friction_fcn; ///< optional: replaces the Coulomb law when friction is active
+        void* user_data;                     ///< passed to the callbacks; never dereferenced by the library
+        int internal_value;                  ///< set by mc_default_force_model()
+    } mc_force_model;
+
+    /// @return IMPACT with k = 1e5, e = 1.5, c = 0, dmax = 1e-4; POISSON p = 1e5, eps = 1, vt = 1e-3; friction OFF
+    /// with mu_s = 0.3, mu_d = 0.1, vs = 0.1, vd = 1 (SI-flavoured starting values, not material data).
+    MC_API mc_force_model mc_default_force_model(void);
+
+    /// Check a force model against Adams' ranges. Only the parameters of the selected laws are checked (e.g.
+    /// POISSON parameters are ignored with IMPACT; friction parameters are ignored with friction OFF or a user
+    /// friction_fcn).
+    /// @param err may be NULL; on failure its message names the parameter, its value and the allowed range
+    /// @return MC_OK or MC_ERR_INVALID_ARGUMENT
+    MC_API mc_status mc_force_model_check(const mc_force_model* model, mc_error* err);
+
+    /// Forces of one region, on body J (the opposite acts on I).
+    typedef struct mc_contact_force
+    {
+        double normal_force;         ///< Fn >= 0 (force units), along +normal on J
+        mc_vec3 friction_force;      ///< friction force on J, world frame, tangent to the contact plane
+        mc_vec3 friction_torque;     ///< friction torque on J about the contact point, world frame (along the normal)
+        double friction_coefficient; ///< mu(slip speed) used for the friction force (0 with friction off / user law)
+        double slip_speed;           ///< |slip_velocity| (length / s)
+        bool rejected; ///< the region failed Adams' validity rule A > 2 g^2 (or had no valid normal): all forces zero
+    } mc_contact_force;
+
+    /// Evaluate the force laws for one region (what mc_world_evaluate does per region). Pure function.
+    /// Validity: forces are computed only when A > 2 g^2 (Adams); otherwise everything is zero and rejected is set.
+    /// Friction force on J: -mu(|v_s|) Fn v_s / |v_s| (zero when v_s = 0). Friction torque on J about the normal:
+    /// magnitude mu(|w_n| R / 2) Fn (2/3) R, opposing the relative spin w_n.
+    /// @param model a checked force model, @param kin the region kinematics
+    /// @param analysis MC_ANALYSIS_DYNAMIC or MC_ANALYSIS_STATIC (for DYNAMICS_ONLY friction)
+    /// @param out receives the forces
+    MC_API void mc_contact_force_evaluate(const mc_force_model* model, const mc_contact_kinematics* kin,
+                                          mc_analysis analysis, mc_contact_force* out);
+
+    // ------------------------------------------------------------------------------------------------------------
+    // World: bodies, contact definitions, evaluation at a state
+    // ------------------------------------------------------------------------------------------------------------
+
+    /// A world of bodies and contact definitions. Used by one host thread at a time; separate worlds may be
+    /// evaluated concurrently (meshes may be shared between them).
+    typedef struct mc_world mc_world;
+
+    /// Body handle: index plus generation; all zero is the null id. Stale ids (destroyed bodies) are detected.
+    typedef struct mc_body_id
+    {
+        int32_t index1;      ///< slot index + 1 (0: null)
+        uint32_t generation; ///< incremented when the slot is reused
+    } mc_body_id;
+
+    /// Contact definition handle: index plus generation; all zero is the null id.
+    typedef struct mc_contact_id
+    {
+        int32_t index1;      ///< slot index + 1 (0: null)
+        uint32_t generation; ///< incremented when the slot is reused
+    } mc_contact_id;
+
+    /// The null body id.
+    static const mc_body_id mc_null_body_id = {0, 0};
+    /// The null contact id.
+    static const mc_contact_id mc_null_contact_id = {0, 0};
+
+    /// World options. Initialize with mc_default_world_def().
+    typedef struct mc_world_def
+    {
+        int worker_count; ///< OpenMP threads used by mc_world_evaluate; 0: the OpenMP default. Results do not depend
+                          ///< on it (bitwise).
+        mc_depth_method depth_method; ///< how region depths are measured (default MC_DEPTH_ADAMS)
+        uint32_t body_capacity;       ///< initial body slots (a hint; grows on demand)
+        uint32_t contact_capacity;    ///< initial contact definition slots (a hint; grows on demand)
+        uint32_t region_capacity;     ///< initial region record capacity (a hint; grows on demand)
+        int internal_value;           ///< set by mc_default_world_def()
+    } mc_world_def;
+
+    /// @return defaults: OpenMP default threads, Adams depth, small capacities.
+    MC_API mc_world_def mc_default_world_def(void);
+
+    /// Create a world.
+    /// @param def options (not retained), @param out receives the world on success only
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (NULL or un-defaulted def) or MC_ERR_OUT_OF_MEMORY
+    MC_API mc_status mc_world_create(const mc_world_def* def, mc_world** out);
+
+    /// Destroy a world with its bodies and contacts (meshes are not destroyed: the caller owns them). NULL ignored.
+    MC_API void mc_world_destroy(mc_world* world);
+
+    /// Body creation options. Initialize with mc_default_body_def(). A body is one rigid geometry (one mesh); a host
+    /// part with several geometries uses several bodies and sums their wrenches.
+    typedef struct mc_body_def
+    {
+        const mc_mesh* mesh; ///< required; must outlive the body (not copied: meshes are immutable and shareable)
+        mc_pose pose;        ///< body to world (quaternion normalised by the world)
+        mc_twist velocity;   ///< world-frame velocity of the reference point and angular velocity
+        bool flip;           ///< Adams I/JFLIP_GEOMETRY: the solid is the outside of the mesh (the world makes a
+                             ///< flipped copy of the mesh at creation). Two flipped bodies never produce forces.
+        void* user_data;     ///< returned by mc_body_get_user_data; never dereferenced
+        int internal_value;  ///< set by mc_default_body_def()
+    } mc_body_def;
+
+    /// @return identity pose, zero velocity, no flip, no mesh (must be set).
+    MC_API mc_body_def mc_default_body_def(void);
+
+    /// Create a body. @return its id, or the null id (plus a log message) on failure (NULL mesh, non-finite pose,
+    /// out of memory).
+    MC_API mc_body_id mc_world_create_body(mc_world* world, const mc_body_def* def);
+
+    /// Destroy a body. Contact definitions that list it simply skip it from now on. Stale ids are ignored.
+    MC_API void mc_world_destroy_body(mc_world* world, mc_body_id id);
+
+    /// @return true when the id refers to a live body of this world.
+    MC_API bool mc_body_is_valid(const mc_world* world, mc_body_id id);
+
+    /// Set one body's pose (body to world; the quaternion is normalised). Non-finite poses are rejected
+    /// (MC_ERR_INVALID_ARGUMENT, state unchanged).
+    MC_API mc_status mc_body_set_pose(mc_world* world, mc_body_id id, const mc_pose* pose);
+    /// Set one body's velocity (world-frame linear velocity of the reference point, world-frame angular velocity).
+    MC_API mc_status mc_body_set_velocity(mc_world* world, mc_body_id id, const mc_twist* velocity);
+    /// @return the body's pose (identity for an invalid id).
+    MC_API mc_pose mc_body_get_pose(const mc_world* world, mc_body_id id);
+    /// @return the body's velocity (zero for an invalid id).
+    MC_API mc_twist mc_body_get_velocity(const mc_world* world, mc_body_id id);
+    /// @return the contact wrench on the body from the last mc_world_evaluate (force and torque about the body's
+    /// reference point, world frame; zero for an invalid id or before the first evaluation).
+    MC_API mc_wrench mc_body_get_wrench(const mc_world* world, mc_body_id id);
+    /// @return the user_data given at creation (NULL for an invalid id).
+    MC_API void* mc_body_get_user_data(const mc_world* world, mc_body_id id);
+
+    /// Bulk pose setter: poses[k] for ids[k], k < count. All entries are checked first; on any invalid id or
+    /// non-finite pose nothing is changed and MC_ERR_INVALID_ARGUMENT is returned.
+    MC_API mc_status mc_world_set_poses(mc_world* world, const mc_body_id* ids, const mc_pose* poses, uint32_t count);
+    /// Bulk velocity setter, same rules as mc_world_set_poses.
+    MC_API mc_status mc_world_set_velocities(mc_world* world, const mc_body_id* ids, const mc_twist* velocities,
+                                             uint32_t count);
+    /// Bulk wrench getter: out[k] = wrench of ids[k] from the last evaluation (zero for invalid ids).
+    MC_API void mc_world_get_wrenches(const mc_world* world, const mc_body_id* ids, mc_wrench* out, uint32_t count);
+
+    /// Contact definition (Adams CONTACT with IGEOM / JGEOM lists): every (i, j) combination of a body of i_bodies
+    /// with a body of j_bodies is a contact pair (a body paired with itself is skipped). Initialize with
+    /// mc_default_contact_def(). The lists are copied.
+    typedef struct mc_contact_def
+    {
+        const mc_body_id* i_bodies; ///< the I geometries (normal and forces are reported from I into J)
+        uint32_t i_count;           ///< entries in i_bodies (>= 1)
+        const mc_body_id* j_bodies; ///< the J geometries
+        uint32_t j_count;           ///< entries in j_bodies (>= 1)
+        mc_force_model model;       ///< force laws and parameters (checked at creation)
+        void* user_data;            ///< returned by mc_contact_get_user_data; never dereferenced
+        int internal_value;         ///< set by mc_default_contact_def()
+    } mc_contact_def;
+
+    /// @return empty lists and mc_default_force_model().
+    MC_API mc_contact_def mc_default_contact_def(void);
+
+    /// Create a contact definition.
+    /// @param out receives the id on success only
+    /// @param err may be NULL; on failure says which parameter or body is wrong
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (bad parameter, empty list, invalid body id) or MC_ERR_OUT_OF_MEMORY
+    MC_API mc_status mc_world_create_contact(mc_world* world, const mc_contact_def* def, mc_contact_id* out,
+                                             mc_error* err);
+    /// Destroy a contact definition. Stale ids are ignored.
+    MC_API void mc_world_destroy_contact(mc_world* world, mc_contact_id id);
+    /// @return true when the id refers to a live contact definition of this world.
+    MC_API bool mc_contact_is_valid(const mc_world* world, mc_contact_id id);
+    /// @return the user_data given at creation (NULL for an invalid id).
+    MC_API void* mc_contact_get_user_data(const mc_world* world, mc_contact_id id);
+    /// Replace a contact's force model (checked; the pairs and their warm memory are kept).
+    MC_API mc_status mc_contact_set_model(mc_world* world, mc_contact_id id, const mc_force_model* model,
+                                          mc_error* err);
+
+    /// Declare the analysis the host is running (default MC_ANALYSIS_DYNAMIC); see MC_FRICTION_DYNAMICS_ONLY.
+    MC_API void mc_world_set_analysis(mc_world* world, mc_analysis analysis);
+
+    /// Evaluate all contacts at the current state (poses and velocities): broad phase over the defined pairs,
+    /// intersection regions, force laws, then a serial reduction into per-body wrenches in a fixed order.
+    /// There is no time step and no integration: the result depends only on the current state, so an implicit
+    /// host may call this many times per step. Same state -> bitwise the same results for any worker_count.
+    /// No heap allocation once warm (after an evaluation with at least as many touching pairs and regions).
+    /// A pair that fails (e.g. two flipped bodies) is skipped and flagged in mc_step_info.flags.
+    /// @return MC_OK or MC_ERR_OUT_OF_MEMORY (then wrenches and records are zero / empty)
+    MC_API mc_status mc_world_evaluate(mc_world* world);
+
+    /// One region of one contact pair with its forces, from the last evaluation. World frame.
+    typedef struct mc_contact_region
+    {
+        mc_contact_id contact;       ///< the contact definition
+        mc_body_id body_i;           ///< the I body
+        mc_body_id body_j;           ///< the J body
+        mc_region region;            ///< geometry: volume, centroid (= contact point), area, radius, normal, depth, ...
+        double rate;                 ///< penetration rate gdot (length / s), positive approaching
+        mc_vec3 slip_velocity;       ///< tangential relative velocity of J with respect to I at the point (length / s)
+        double slip_speed;           ///< |slip_velocity|
+        double spin_rate;            ///< (w_J - w_I) . n (rad / s)
+        double normal_force;         ///< Fn >= 0 on J along +normal (0 when rejected)
+        mc_vec3 friction_force;      ///< friction force on J (world frame; opposite on I)
+        mc_vec3 friction_torque;     ///< friction torque on J about the contact point (opposite on I)
+        double friction_coefficient; ///< mu used for the friction force
+        bool rejected;               ///< failed the validity rule A > 2 g^2: zero force, reported anyway
+    } mc_contact_region;
+
+    /// Region records of the last evaluation, in a fixed order (contact creation order, then I-list order, then
+    /// J-list order, then decreasing volume).
+    /// @param out caller buffer of `capacity` records (may be NULL when capacity is 0)
+    /// @return the number of records available (may exceed capacity: only `capacity` are written)
+    MC_API uint32_t mc_world_get_regions(const mc_world* world, mc_contact_region* out, uint32_t capacity);
+
+    /// Soft conditions of the last evaluation (bits of mc_step_info.flags).
+    enum
+    {
+        MC_STEP_UNBOUNDED_PAIR = 1u << 0,   ///< a pair of two flipped bodies was skipped (their overlap is unbounded)
+        MC_STEP_PAIR_FAILED = 1u << 1,      ///< a pair's query failed for another reason and was skipped
+        MC_STEP_REJECTED_REGIONS = 1u << 2, ///< some regions failed A > 2 g^2 and produced no force
+    };
+
+    /// Counters and timings of the last evaluation.
+    typedef struct mc_step_info
+    {
+        uint32_t flags;            ///< MC_STEP_* bits
+        uint32_t defined_pairs;    ///< pairs of live bodies in all contact definitions
+        uint32_t candidate_pairs;  ///< pairs whose world bounding boxes overlap (queried)
+        uint32_t touching_pairs;   ///< pairs with at least one region
+        uint32_t regions;          ///< region records
+        uint32_t rejected_regions; ///< regions that failed the validity rule
+        uint64_t box_tests;        ///< OBB tests, summed over pairs
+        uint64_t triangle_tests;   ///< triangle-triangle tests, summed over pairs
+        uint64_t triangle_pairs;   ///< intersecting triangle pairs, summed over pairs
+        int threads;               ///< worker threads used
+        double seconds_total;      ///< wall time of mc_world_evaluate
+        double seconds_broadphase; ///< bounding box culling
+        double seconds_queries;    ///< pair and region stages (wall time, all pairs)
+        double seconds_forces;     ///< force laws and reduction
+        uint64_t evaluations;      ///< mc_world_evaluate calls so far
+    } mc_step_info;
+
+    /// @return counters of the last evaluation.
+    MC_API mc_step_info mc_world_get_step_info(const mc_world* world);
+
+#ifdef __cplusplus
+}
+#endif
