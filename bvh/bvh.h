@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 typedef struct mc_bvh mc_bvh;
+struct mc_pair_scratch;
+struct mc_workspace;
 
 /// Build the OBB tree of a finished mesh (positions, indices, normals set) and store it in mesh->bvh.
 mc_status mc_bvh_build(struct mc_mesh* mesh);

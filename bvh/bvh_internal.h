@@ -1,0 +1,78 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Internal layout of the OBB tree: a flat array of 64-byte nodes (float boxes, conservatively rounded) and the
+// triangle permutation that makes every leaf a contiguous range.
+// Based on: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical Structure for Rapid Interference
+// Detection", SIGGRAPH 1996.
+#pragma once
+
+#include "bvh/bvh.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Most triangles in one leaf (the leaf count field has 3 bits: 1..8).
+#define MC_BVH_LEAF_MAX 4u
+/// Bit set in mc_bvh_node.data for a leaf.
+#define MC_BVH_LEAF_BIT 0x80000000u
+/// Most triangles a tree can index (28 bits of the leaf's first-triangle field).
+#define MC_BVH_MAX_TRIANGLES (1u << 28)
+
+/// One oriented box. The box is the parallelepiped {center + sum_k u_k axis[k] : |u_k| <= extent[k]} of the
+/// float values exactly as stored; the build guarantees that it contains every vertex of the node's triangles
+/// (extents are inflated by a bound of the rounding of axes and center to float and of the projections, then
+/// rounded up), so tests on it are conservative.
+typedef struct mc_bvh_node
+{
+    float axis[3][3]; ///< axis[k] = unit box axis k in the mesh frame (orthonormal up to float rounding)
+    float center[3];  ///< box center, mesh frame
+    float extent[3];  ///< half extents along the axes, conservative
+    /// Internal node: index of the first child (the second child is data + 1).
+    /// Leaf: MC_BVH_LEAF_BIT | (first << 3) | (count - 1), `first` indexing mc_bvh.tri_order.
+    uint32_t data;
+} mc_bvh_node;
+
+/// The tree of one mesh. Immutable after the build; shared between threads.
+struct mc_bvh
+{
+    mc_bvh_node* nodes;      ///< node_count nodes, root first; children of a node are adjacent
+    uint32_t node_count;     ///< number of nodes
+    uint32_t* tri_order;     ///< triangle_count mesh triangle indices in leaf order
+    uint32_t* tri_vertex;    ///< 3 * triangle_count vertex indices of tri_order's triangles (leaf-local copy)
+    uint32_t triangle_count; ///< triangles of the mesh
+    uint32_t depth;          ///< longest root-to-leaf path (root = 1)
+    double max_abs_coord;    ///< largest |coordinate| of the mesh vertices (rounding bounds in queries)
+    size_t byte_count;       ///< bytes owned (struct + arrays)
+};
+
+/// @return true when node n is a leaf.
+static inline int mc_bvh_is_leaf(const mc_bvh_node* n)
+{
+    return (n->data & MC_BVH_LEAF_BIT) != 0;
+}
+/// @return the first position in tri_order of a leaf.
+static inline uint32_t mc_bvh_leaf_first(const mc_bvh_node* n)
+{
+    return (n->data & ~MC_BVH_LEAF_BIT) >> 3;
+}
+/// @return the number of triangles of a leaf.
+static inline uint32_t mc_bvh_leaf_count(const mc_bvh_node* n)
+{
+    return (n->data & 7u) + 1u;
+}
+
+/// Eigen decomposition of a symmetric 3x3 matrix given as (xx, yy, zz, xy, xz, yz), by cyclic Jacobi rotations.
+/// @param axes receives the unit eigenvectors as rows, sorted by decreasing eigenvalue, right-handed
+/// @param values may be NULL; receives the eigenvalues in the same order
+void mc_obb_eigen_sym3(const double m[6], double axes[3][3], double values[3]);
+
+/// Conservative float box from double axes and a point set given by its projections.
+/// @param axes unit axes (rows); they are rounded to float and the box is built on the rounded axes
+/// @param lo, hi for each axis k, the min and max of axis_f[k] . v over the points v, computed in double with the
+///        rounded axes (use mc_obb_round_axes first)
+/// @param max_abs largest |coordinate| over the points (bounds the rounding of the projections)
+/// @param node receives axis, center and extent
+void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], double max_abs, mc_bvh_node* node);
+
+/// Round unit axes to float (the values the box is built on).
+void mc_obb_round_axes(double axes[3][3], float axes_f[3][3]);

@@ -1,0 +1,165 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// OBB fitting: eigenvectors of a symmetric 3x3 covariance (Jacobi) and conservative float boxes.
+// Based on: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical Structure for Rapid Interference
+// Detection", SIGGRAPH 1996 (box axes = eigenvectors of the area-weighted covariance of the triangles).
+#include "bvh/bvh_internal.h"
+
+#include <float.h>
+#include <math.h>
+
+void mc_obb_eigen_sym3(const double m[6], double axes[3][3], double values[3])
+{
+    double a[3][3] = {{m[0], m[3], m[4]}, {m[3], m[1], m[5]}, {m[4], m[5], m[2]}};
+    double v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}; // columns are eigenvectors
+    for (int sweep = 0; sweep < 16; ++sweep)
+    {
+        double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        double diag = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
+        if (!(off > 1e-30 * diag) || off == 0.0)
+        {
+            break;
+        }
+        for (int p = 0; p < 2; ++p)
+        {
+            for (int q = p + 1; q < 3; ++q)
+            {
+                double apq = a[p][q];
+                if (apq == 0.0)
+                {
+                    continue;
+                }
+                // Rotation angle that annihilates a[p][q] (classical Jacobi, stable form).
+                double theta = (a[q][q] - a[p][p]) / (2.0 * apq);
+                double t = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+                double c = 1.0 / sqrt(t * t + 1.0);
+                double s = t * c;
+                for (int k = 0; k < 3; ++k)
+                {
+                    double akp = a[k][p], akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < 3; ++k)
+                {
+                    double apk = a[p][k], aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+                for (int k = 0; k < 3; ++k)
+                {
+                    double vkp = v[k][p], vkq = v[k][q];
+                    v[k][p] = c * vkp - s * vkq;
+                    v[k][q] = s * vkp + c * vkq;
+                }
+            }
+        }
+    }
+    double ev[3] = {a[0][0], a[1][1], a[2][2]};
+    int order[3] = {0, 1, 2};
+    for (int i = 0; i < 2; ++i)
+    {
+        for (int j = i + 1; j < 3; ++j)
+        {
+            if (ev[order[j]] > ev[order[i]])
+            {
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+        }
+    }
+    for (int r = 0; r < 3; ++r)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            axes[r][k] = v[k][order[r]];
+        }
+        if (values != NULL)
+        {
+            values[r] = ev[order[r]];
+        }
+    }
+    // Re-orthonormalise (Jacobi keeps orthogonality to rounding) and make the frame right-handed.
+    for (int r = 0; r < 2; ++r)
+    {
+        double l = sqrt(axes[r][0] * axes[r][0] + axes[r][1] * axes[r][1] + axes[r][2] * axes[r][2]);
+        for (int k = 0; k < 3; ++k)
+        {
+            axes[r][k] /= l;
+        }
+    }
+    axes[2][0] = axes[0][1] * axes[1][2] - axes[0][2] * axes[1][1];
+    axes[2][1] = axes[0][2] * axes[1][0] - axes[0][0] * axes[1][2];
+    axes[2][2] = axes[0][0] * axes[1][1] - axes[0][1] * axes[1][0];
+}
+
+void mc_obb_round_axes(double axes[3][3], float axes_f[3][3])
+{
+    for (int r = 0; r < 3; ++r)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            axes_f[r][k] = (float)axes[r][k];
+        }
+    }
+}
+
+// Smallest float >= x (x finite, non-negative).
+static float round_up_float(double x)
+{
+    float f = (float)x;
+    if ((double)f < x)
+    {
+        f = nextafterf(f, FLT_MAX);
+    }
+    return f;
+}
+
+void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], double max_abs, mc_bvh_node* node)
+{
+    // Center: midpoint of the projection ranges, mapped back with the rounded axes, then rounded to float. The
+    // box is then measured from that float center, so the center's rounding costs nothing.
+    double c[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < 3; ++k)
+    {
+        double mid = 0.5 * (lo[k] + hi[k]);
+        for (int d = 0; d < 3; ++d)
+        {
+            c[d] += mid * (double)axes_f[k][d];
+        }
+    }
+    float cf[3];
+    double cmax = 0.0;
+    for (int d = 0; d < 3; ++d)
+    {
+        cf[d] = (float)c[d];
+        node->center[d] = cf[d];
+        cmax = fmax(cmax, fabs((double)cf[d]));
+    }
+    double r[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        double ac = (double)axes_f[k][0] * cf[0] + (double)axes_f[k][1] * cf[1] + (double)axes_f[k][2] * cf[2];
+        r[k] = fmax(hi[k] - ac, ac - lo[k]);
+        if (!(r[k] >= 0.0))
+        {
+            r[k] = 0.0;
+        }
+    }
+    // Rounding bounds (all generous by a factor > 4):
+    // (a) each projection a . v and a . c was computed in double: error <= 3 * 2^-53 * sum |a_d| |v_d|
+    //     <= 6e-16 * max|coord|, and the subtraction adds one more rounding: 1e-14 * (max_abs + cmax) covers it.
+    // (b) the stored float axes are unit and orthogonal only up to 2^-24 per component, so the box is a
+    //     parallelepiped M u with M^T M = I + E, |E| <= 4e-7; the true coordinates u = M^-1 (v - c) differ from
+    //     the projections M^T (v - c) by at most 5e-7 |v - c| <= 5e-7 * 1.000001 * (r0 + r1 + r2).
+    double slack = 1e-14 * (max_abs + cmax) + 1e-6 * (r[0] + r[1] + r[2]);
+    for (int k = 0; k < 3; ++k)
+    {
+        node->extent[k] = round_up_float(r[k] * (1.0 + 1e-12) + slack);
+        for (int d = 0; d < 3; ++d)
+        {
+            node->axis[k][d] = axes_f[k][d];
+        }
+    }
+}
