@@ -1,0 +1,15 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Internal helpers of the force stage: region kinematics from body states (the laws themselves are public, world.h).
+#pragma once
+
+#include "meshcontact/world.h"
+
+/// Kinematics of a region between body I and body J at their poses and velocities (world frame).
+/// Relative velocity at the contact point c: v_rel = (v_J + w_J x (c - o_J)) - (v_I + w_I x (c - o_I)),
+/// rate = -(v_rel . n), slip = v_rel - (v_rel . n) n, spin = (w_J - w_I) . n.
+/// @param region the region (world frame), @param pose_i, pose_j body poses (only positions are used)
+/// @param vel_i, vel_j body twists (world frame, about the reference points)
+mc_contact_kinematics mc_contact_kinematics_compute(const mc_region* region, const mc_pose* pose_i,
+                                                    const mc_twist* vel_i, const mc_pose* pose_j,
+                                                    const mc_twist* vel_j);
