@@ -22,15 +22,15 @@ extern "C"
     {
         uint32_t input_vertices;       ///< vertices as read / given (before welding)
         uint32_t input_triangles;      ///< triangles as read / given, polygons fan-split (before dropping degenerates)
-        uint32_t vertices;             ///< vertices after welding and cleaning
+        uint32_t vertices;             ///< distinct vertices used by the triangles as read, after welding
         uint32_t triangles;            ///< triangles after cleaning (what the contact pipeline uses)
         uint32_t welded_vertices;      ///< input vertices merged into another one by welding
         uint32_t degenerate_triangles; ///< zero-area triangles found (exact test, after welding)
         uint32_t dropped_triangles; ///< triangles removed by cleaning (degenerates; repairs can also split neighbours)
         uint32_t boundary_edges;    ///< edges used by one triangle only (as read, after welding)
         uint32_t nonmanifold_edges; ///< edges used by three or more triangles (as read, after welding)
-        uint32_t misoriented_edges; ///< edges used twice in the same direction (inconsistent winding)
-        uint32_t components;        ///< connected components (over shared edges)
+        uint32_t misoriented_edges; ///< directed edges (a to b) used by two or more triangles (inconsistent winding)
+        uint32_t components;        ///< connected components of the triangles as read (over shared vertices)
         bool closed;                ///< every edge used by exactly two triangles
         bool manifold;              ///< no edge used by more than two triangles and no pinched vertex
         bool oriented;              ///< winding is consistent across every edge
@@ -42,6 +42,10 @@ extern "C"
         mc_vec3 bbox_min;             ///< axis-aligned bounding box, lower corner (after scaling)
         mc_vec3 bbox_max;             ///< axis-aligned bounding box, upper corner (after scaling)
         double scale;                 ///< the length scale that was applied to the coordinates
+        uint32_t pinched_vertices;    ///< vertices whose triangles form more than one fan (non-manifold vertex)
+        uint32_t split_polygons;      ///< polygons with more than 3 vertices that the reader fan-split
+        uint32_t repaired_triangles;  ///< neighbours split to repair a T-junction left by a removed zero-area triangle
+        bool contact_ready; ///< the cleaned mesh is closed, manifold, oriented, without zero-area triangles (usable)
     } mc_mesh_report;
 
     /// Input arrays for mc_mesh_create. Initialize with mc_default_mesh_def(). Arrays are copied; the def is not

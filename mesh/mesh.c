@@ -1,0 +1,1359 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Mesh creation from arrays: copy and scale, weld, checks (closed, manifold, oriented), zero-area triangle removal
+// with T-junction repair, reorientation, flip, topology (twins, fans, components), report, OBB tree.
+#include "bvh/bvh.h"
+#include "core.h"
+#include "mesh/mesh_internal.h"
+#include "mesh/soup.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------------------------
+// Exact zero test of a 2x2 determinant of point differences (error-free transformations, expansion sum).
+
+static void two_sum(double a, double b, double* x, double* y)
+{
+    *x = a + b;
+    double bv = *x - a;
+    double av = *x - bv;
+    *y = (a - av) + (b - bv);
+}
+
+static void two_diff(double a, double b, double* x, double* y)
+{
+    *x = a - b;
+    double bv = a - *x;
+    double av = *x + bv;
+    *y = (a - av) + (bv - b);
+}
+
+// Add q to the nonoverlapping expansion e[0..n) (increasing magnitude); returns the new length.
+static int grow_expansion(double* e, int n, double q)
+{
+    for (int i = 0; i < n; ++i)
+    {
+        double s, t;
+        two_sum(q, e[i], &s, &t);
+        e[i] = t;
+        q = s;
+    }
+    e[n] = q;
+    return n + 1;
+}
+
+// Exact: is (b0 - a0) * (c1 - a1) - (b1 - a1) * (c0 - a0) zero? Overflow-free inputs assumed (|x| < 1e150).
+static bool orient2d_is_zero(double a0, double a1, double b0, double b1, double c0, double c1)
+{
+    double l = (b0 - a0) * (c1 - a1);
+    double r = (b1 - a1) * (c0 - a0);
+    double det = l - r;
+    // Static filter: the rounded determinant is off by at most ~3.3e-16 (|l| + |r|) (Shewchuk's ccwerrboundA).
+    if (fabs(det) > 1e-15 * (fabs(l) + fabs(r)))
+    {
+        return false;
+    }
+    if (!isfinite(det))
+    {
+        return false; // overflowing coordinates: not decided exactly, treated as a proper triangle
+    }
+    double d[4][2];
+    two_diff(b0, a0, &d[0][0], &d[0][1]);
+    two_diff(c1, a1, &d[1][0], &d[1][1]);
+    two_diff(b1, a1, &d[2][0], &d[2][1]);
+    two_diff(c0, a0, &d[3][0], &d[3][1]);
+    double e[33];
+    int n = 0;
+    for (int i = 0; i < 2; ++i)
+    {
+        for (int j = 0; j < 2; ++j)
+        {
+            double p = d[0][i] * d[1][j];
+            double pe = fma(d[0][i], d[1][j], -p);
+            double q = d[2][i] * d[3][j];
+            double qe = fma(d[2][i], d[3][j], -q);
+            n = grow_expansion(e, n, p);
+            n = grow_expansion(e, n, pe);
+            n = grow_expansion(e, n, -q);
+            n = grow_expansion(e, n, -qe);
+        }
+    }
+    for (int i = 0; i < n; ++i)
+    {
+        if (e[i] != 0.0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool mc_triangle_is_degenerate(mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    return orient2d_is_zero(a.x, a.y, b.x, b.y, c.x, c.y) && orient2d_is_zero(a.y, a.z, b.y, b.z, c.y, c.z) &&
+           orient2d_is_zero(a.z, a.x, b.z, b.x, c.z, c.x);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small helpers
+
+static double coord(mc_vec3 v, int k)
+{
+    return k == 0 ? v.x : (k == 1 ? v.y : v.z);
+}
+
+// Neumaier compensated sum.
+typedef struct ksum
+{
+    double s;
+    double c;
+} ksum;
+
+static void ksum_add(ksum* k, double v)
+{
+    double t = k->s + v;
+    if (fabs(k->s) >= fabs(v))
+    {
+        k->c += (k->s - t) + v;
+    }
+    else
+    {
+        k->c += (v - t) + k->s;
+    }
+    k->s = t;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint64_t bits_of(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+static uint32_t uf_find(uint32_t* parent, uint32_t x)
+{
+    while (parent[x] != x)
+    {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void uf_union(uint32_t* parent, uint32_t a, uint32_t b)
+{
+    a = uf_find(parent, a);
+    b = uf_find(parent, b);
+    if (a < b)
+    {
+        parent[b] = a;
+    }
+    else if (b < a)
+    {
+        parent[a] = b;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Welding
+
+// Exact weld: wid[i] = id of the first input vertex with bit-identical coordinates (after -0 -> +0), ids dense in
+// order of first appearance. Returns the number of distinct points, or UINT32_MAX on allocation failure.
+static uint32_t weld_exact(const mc_vec3* pos, uint32_t n, uint32_t* wid)
+{
+    uint64_t cap = 16;
+    while (cap < 2ull * n)
+    {
+        cap <<= 1;
+    }
+    uint32_t* table = mc_alloc_array(cap, sizeof(uint32_t)); // input vertex index + 1, 0 = empty
+    if (table == NULL)
+    {
+        return UINT32_MAX;
+    }
+    memset(table, 0, cap * sizeof(uint32_t));
+    uint64_t mask = cap - 1;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        uint64_t bx = bits_of(pos[i].x), by = bits_of(pos[i].y), bz = bits_of(pos[i].z);
+        uint64_t h =
+            mix64(bx * 0x9e3779b97f4a7c15ULL ^ mix64(by + 0x632be59bd9b4e019ULL) ^ (bz * 0x85ebca77c2b2ae63ULL));
+        for (uint64_t slot = h & mask;; slot = (slot + 1) & mask)
+        {
+            uint32_t e = table[slot];
+            if (e == 0)
+            {
+                table[slot] = i + 1;
+                wid[i] = count++;
+                break;
+            }
+            const mc_vec3* q = &pos[e - 1];
+            if (bits_of(q->x) == bx && bits_of(q->y) == by && bits_of(q->z) == bz)
+            {
+                wid[i] = wid[e - 1];
+                break;
+            }
+        }
+    }
+    mc_free(table);
+    return count;
+}
+
+typedef struct cell_item
+{
+    int64_t c[3];
+    uint32_t id;
+} cell_item;
+
+static int cmp_cell_item(const void* pa, const void* pb)
+{
+    const cell_item* a = pa;
+    const cell_item* b = pb;
+    for (int k = 0; k < 3; ++k)
+    {
+        if (a->c[k] != b->c[k])
+        {
+            return a->c[k] < b->c[k] ? -1 : 1;
+        }
+    }
+    return a->id < b->id ? -1 : (a->id > b->id);
+}
+
+static int cmp_cell_key(const int64_t* key, const cell_item* b)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        if (key[k] != b->c[k])
+        {
+            return key[k] < b->c[k] ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+// Tolerance weld of the distinct points upos[0..n): points closer than `dist` are merged (transitively).
+// On return group[i] = smallest point id of i's cluster. Returns false on allocation failure.
+static bool weld_tolerance(const mc_vec3* upos, uint32_t n, mc_vec3 lo, double dist, uint32_t* group)
+{
+    cell_item* items = mc_alloc_array(n, sizeof(cell_item));
+    if (items == NULL)
+    {
+        return false;
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        items[i].c[0] = (int64_t)floor((upos[i].x - lo.x) / dist);
+        items[i].c[1] = (int64_t)floor((upos[i].y - lo.y) / dist);
+        items[i].c[2] = (int64_t)floor((upos[i].z - lo.z) / dist);
+        items[i].id = i;
+        group[i] = i;
+    }
+    qsort(items, n, sizeof(cell_item), cmp_cell_item);
+    double d2 = dist * dist;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const cell_item* it = &items[i];
+        for (int dx = -1; dx <= 1; ++dx)
+        {
+            for (int dy = -1; dy <= 1; ++dy)
+            {
+                for (int dz = -1; dz <= 1; ++dz)
+                {
+                    int64_t key[3] = {it->c[0] + dx, it->c[1] + dy, it->c[2] + dz};
+                    // lower bound of key
+                    uint32_t lo_i = 0, hi_i = n;
+                    while (lo_i < hi_i)
+                    {
+                        uint32_t mid = lo_i + (hi_i - lo_i) / 2;
+                        if (cmp_cell_key(key, &items[mid]) > 0)
+                        {
+                            lo_i = mid + 1;
+                        }
+                        else
+                        {
+                            hi_i = mid;
+                        }
+                    }
+                    for (uint32_t j = lo_i; j < n && cmp_cell_key(key, &items[j]) == 0; ++j)
+                    {
+                        uint32_t a = it->id, b = items[j].id;
+                        if (b <= a)
+                        {
+                            continue;
+                        }
+                        mc_vec3 d = mc_sub(upos[a], upos[b]);
+                        if (mc_dot(d, d) < d2)
+                        {
+                            uf_union(group, a, b);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        group[i] = uf_find(group, i);
+    }
+    mc_free(items);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Edge statistics and twins
+
+typedef struct edge_stats
+{
+    uint32_t boundary;     ///< undirected edges used once
+    uint32_t nonmanifold;  ///< undirected edges used three or more times
+    uint32_t dup_directed; ///< directed edges used two or more times
+} edge_stats;
+
+static int cmp_u64(const void* pa, const void* pb)
+{
+    uint64_t a = *(const uint64_t*)pa, b = *(const uint64_t*)pb;
+    return a < b ? -1 : (a > b);
+}
+
+// Group the half-edges of tri[0..3nt) by undirected edge (buckets by smaller vertex). Self-edges (u == u, from a
+// triangle with a repeated index) are not edges and are ignored. twin may be NULL; else filled (MC_NONE when the edge
+// is not used exactly twice in opposite directions).
+static bool edge_scan(const uint32_t* tri, uint32_t nt, uint32_t nv, uint32_t* twin, edge_stats* st)
+{
+    memset(st, 0, sizeof *st);
+    uint32_t nh = 3 * nt;
+    uint32_t* start = mc_calloc((size_t)nv + 1, sizeof(uint32_t));
+    uint64_t* ent = mc_alloc_array(nh > 0 ? nh : 1, sizeof(uint64_t));
+    if (start == NULL || ent == NULL)
+    {
+        mc_free(start);
+        mc_free(ent);
+        return false;
+    }
+    for (uint32_t h = 0; h < nh; ++h)
+    {
+        uint32_t u = tri[h], v = tri[h - h % 3 + (h % 3 + 1) % 3];
+        if (twin != NULL)
+        {
+            twin[h] = MC_NONE;
+        }
+        if (u != v)
+        {
+            start[(u < v ? u : v) + 1]++;
+        }
+    }
+    for (uint32_t i = 0; i < nv; ++i)
+    {
+        start[i + 1] += start[i];
+    }
+    for (uint32_t h = 0; h < nh; ++h)
+    {
+        uint32_t u = tri[h], v = tri[h - h % 3 + (h % 3 + 1) % 3];
+        if (u != v)
+        {
+            uint32_t lo = u < v ? u : v, hi = u < v ? v : u;
+            ent[start[lo]++] = ((uint64_t)hi << 32) | h;
+        }
+    }
+    // start[i] now is the end of bucket i; bucket i begins at start[i - 1] (0 for i = 0).
+    uint32_t begin = 0;
+    for (uint32_t vtx = 0; vtx < nv; ++vtx)
+    {
+        uint32_t end = start[vtx];
+        uint32_t k = end - begin;
+        uint64_t* b = ent + begin;
+        if (k > 1)
+        {
+            if (k <= 16)
+            {
+                for (uint32_t i = 1; i < k; ++i)
+                {
+                    uint64_t x = b[i];
+                    uint32_t j = i;
+                    while (j > 0 && b[j - 1] > x)
+                    {
+                        b[j] = b[j - 1];
+                        --j;
+                    }
+                    b[j] = x;
+                }
+            }
+            else
+            {
+                qsort(b, k, sizeof(uint64_t), cmp_u64);
+            }
+        }
+        for (uint32_t i = 0; i < k;)
+        {
+            uint32_t other = (uint32_t)(b[i] >> 32);
+            uint32_t j = i;
+            uint32_t forward = 0;
+            while (j < k && (uint32_t)(b[j] >> 32) == other)
+            {
+                uint32_t h = (uint32_t)b[j];
+                forward += tri[h] == vtx;
+                ++j;
+            }
+            uint32_t m = j - i, backward = m - forward;
+            if (m == 1)
+            {
+                st->boundary++;
+            }
+            else if (m >= 3)
+            {
+                st->nonmanifold++;
+            }
+            st->dup_directed += (forward >= 2) + (backward >= 2);
+            if (m == 2 && forward == 1 && twin != NULL)
+            {
+                uint32_t h0 = (uint32_t)b[i], h1 = (uint32_t)b[i + 1];
+                twin[h0] = h1;
+                twin[h1] = h0;
+            }
+            i = j;
+        }
+        begin = end;
+    }
+    mc_free(start);
+    mc_free(ent);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Zero-area triangle removal with T-junction repair
+
+typedef struct edge_map
+{
+    uint64_t* keys; // (u << 32 | v) + 1, 0 = empty
+    uint32_t* vals; // triangle
+    uint64_t cap;
+    uint64_t count;
+} edge_map;
+
+static bool emap_put(edge_map* m, uint64_t key, uint32_t val);
+
+static bool emap_grow(edge_map* m)
+{
+    edge_map n = {0};
+    n.cap = m->cap ? 2 * m->cap : 1024;
+    n.keys = mc_calloc(n.cap, sizeof(uint64_t));
+    n.vals = mc_alloc_array(n.cap, sizeof(uint32_t));
+    if (n.keys == NULL || n.vals == NULL)
+    {
+        mc_free(n.keys);
+        mc_free(n.vals);
+        return false;
+    }
+    for (uint64_t i = 0; i < m->cap; ++i)
+    {
+        if (m->keys[i] != 0)
+        {
+            emap_put(&n, m->keys[i] - 1, m->vals[i]);
+        }
+    }
+    mc_free(m->keys);
+    mc_free(m->vals);
+    *m = n;
+    return true;
+}
+
+static bool emap_put(edge_map* m, uint64_t key, uint32_t val)
+{
+    if (2 * (m->count + 1) > m->cap && !emap_grow(m))
+    {
+        return false;
+    }
+    uint64_t mask = m->cap - 1;
+    for (uint64_t s = mix64(key) & mask;; s = (s + 1) & mask)
+    {
+        if (m->keys[s] == 0)
+        {
+            m->keys[s] = key + 1;
+            m->vals[s] = val;
+            m->count++;
+            return true;
+        }
+        if (m->keys[s] == key + 1)
+        {
+            m->vals[s] = val;
+            return true;
+        }
+    }
+}
+
+static uint32_t emap_get(const edge_map* m, uint64_t key)
+{
+    if (m->cap == 0)
+    {
+        return MC_NONE;
+    }
+    uint64_t mask = m->cap - 1;
+    for (uint64_t s = mix64(key) & mask;; s = (s + 1) & mask)
+    {
+        if (m->keys[s] == 0)
+        {
+            return MC_NONE;
+        }
+        if (m->keys[s] == key + 1)
+        {
+            return m->vals[s];
+        }
+    }
+}
+
+static uint64_t ekey(uint32_t u, uint32_t v)
+{
+    return ((uint64_t)u << 32) | v;
+}
+
+typedef struct tri_list
+{
+    uint32_t* idx; // 3 per triangle
+    uint8_t* dead;
+    uint32_t count;
+    uint32_t cap;
+} tri_list;
+
+static bool emap_add_tri(edge_map* m, const tri_list* tl, uint32_t t)
+{
+    const uint32_t* x = tl->idx + 3 * (size_t)t;
+    return emap_put(m, ekey(x[0], x[1]), t) && emap_put(m, ekey(x[1], x[2]), t) && emap_put(m, ekey(x[2], x[0]), t);
+}
+
+static int tri_has_edge(const tri_list* tl, uint32_t t, uint32_t u, uint32_t v)
+{
+    const uint32_t* x = tl->idx + 3 * (size_t)t;
+    for (int k = 0; k < 3; ++k)
+    {
+        if (x[k] == u && x[(k + 1) % 3] == v)
+        {
+            return k;
+        }
+    }
+    return -1;
+}
+
+typedef struct clean_result
+{
+    uint32_t degenerate; // zero-area triangles found as read
+    uint32_t dropped;    // triangles removed
+    uint32_t repaired;   // neighbours split
+    bool complete;       // every degenerate was removed and every T-junction repaired
+} clean_result;
+
+// Remove zero-area triangles from tl (marking them dead), repairing T-junctions. Returns false on allocation failure.
+static bool clean_degenerates(tri_list* tl, const mc_vec3* pos, clean_result* res)
+{
+    memset(res, 0, sizeof *res);
+    res->complete = true;
+    uint32_t* queue = NULL;
+    uint32_t qn = 0, qcap = 0;
+    for (uint32_t t = 0; t < tl->count; ++t)
+    {
+        const uint32_t* x = tl->idx + 3 * (size_t)t;
+        if (mc_triangle_is_degenerate(pos[x[0]], pos[x[1]], pos[x[2]]))
+        {
+            if (qn == qcap)
+            {
+                qcap = qcap ? 2 * qcap : 64;
+                uint32_t* nq = mc_realloc(queue, qcap * sizeof(uint32_t));
+                if (nq == NULL)
+                {
+                    mc_free(queue);
+                    return false;
+                }
+                queue = nq;
+            }
+            queue[qn++] = t;
+        }
+    }
+    res->degenerate = qn;
+    if (qn == 0)
+    {
+        return true;
+    }
+    edge_map map = {0};
+    bool map_built = false;
+    bool ok = true;
+    uint64_t budget = 4ull * qn + 16; // bound on repairs, against pathological chains of collinear triangles
+    for (uint32_t qi = 0; qi < qn && ok; ++qi)
+    {
+        uint32_t t = queue[qi];
+        if (tl->dead[t])
+        {
+            continue;
+        }
+        uint32_t a = tl->idx[3 * (size_t)t], b = tl->idx[3 * (size_t)t + 1], c = tl->idx[3 * (size_t)t + 2];
+        tl->dead[t] = 1;
+        res->dropped++;
+        if (a == b || b == c || c == a)
+        {
+            continue; // repeated vertex: removing it keeps the other triangles' edges paired
+        }
+        // Three distinct collinear points: find the middle one m and the long edge p -> q of t.
+        int axis = 0;
+        for (int k = 0; k < 3; ++k)
+        {
+            if (coord(pos[a], k) != coord(pos[b], k) || coord(pos[a], k) != coord(pos[c], k))
+            {
+                axis = k;
+                break;
+            }
+        }
+        double ca = coord(pos[a], axis), cb = coord(pos[b], axis), cc = coord(pos[c], axis);
+        uint32_t p, q, m;
+        if ((ca < cc && cc < cb) || (cb < cc && cc < ca))
+        {
+            p = a, q = b, m = c;
+        }
+        else if ((cb < ca && ca < cc) || (cc < ca && ca < cb))
+        {
+            p = b, q = c, m = a;
+        }
+        else
+        {
+            p = c, q = a, m = b;
+        }
+        // t has the directed edge p -> q; the neighbour across it has q -> p.
+        if (!map_built)
+        {
+            for (uint32_t s = 0; s < tl->count && ok; ++s)
+            {
+                if (!tl->dead[s])
+                {
+                    ok = emap_add_tri(&map, tl, s);
+                }
+            }
+            map_built = true;
+            if (!ok)
+            {
+                break;
+            }
+        }
+        uint32_t nb = emap_get(&map, ekey(q, p));
+        int k = nb == MC_NONE || tl->dead[nb] ? -1 : tri_has_edge(tl, nb, q, p);
+        if (k < 0 || budget == 0)
+        {
+            res->complete = false;
+            continue;
+        }
+        budget--;
+        uint32_t d = tl->idx[3 * (size_t)nb + (k + 2) % 3];
+        // Split nb = (q, p, d) into (q, m, d) and (m, p, d).
+        if (tl->count == tl->cap)
+        {
+            uint32_t ncap = tl->cap + tl->cap / 4 + 16;
+            uint32_t* ni = mc_realloc(tl->idx, (size_t)ncap * 3 * sizeof(uint32_t));
+            if (ni == NULL)
+            {
+                ok = false;
+                break;
+            }
+            tl->idx = ni;
+            uint8_t* nd = mc_realloc(tl->dead, ncap);
+            if (nd == NULL)
+            {
+                ok = false;
+                break;
+            }
+            tl->dead = nd;
+            tl->cap = ncap;
+        }
+        uint32_t nt2 = tl->count++;
+        tl->dead[nt2] = 0;
+        uint32_t* xn = tl->idx + 3 * (size_t)nb;
+        xn[0] = q, xn[1] = m, xn[2] = d;
+        uint32_t* x2 = tl->idx + 3 * (size_t)nt2;
+        x2[0] = m, x2[1] = p, x2[2] = d;
+        res->repaired++;
+        ok = emap_add_tri(&map, tl, nb) && emap_add_tri(&map, tl, nt2);
+        for (int r = 0; r < 2 && ok; ++r)
+        {
+            uint32_t s = r == 0 ? nb : nt2;
+            const uint32_t* y = tl->idx + 3 * (size_t)s;
+            if (mc_triangle_is_degenerate(pos[y[0]], pos[y[1]], pos[y[2]]))
+            {
+                if (qn == qcap)
+                {
+                    qcap = 2 * qcap;
+                    uint32_t* nq = mc_realloc(queue, qcap * sizeof(uint32_t));
+                    if (nq == NULL)
+                    {
+                        ok = false;
+                        break;
+                    }
+                    queue = nq;
+                }
+                queue[qn++] = s;
+            }
+        }
+    }
+    mc_free(queue);
+    mc_free(map.keys);
+    mc_free(map.vals);
+    return ok;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Creation
+
+mc_mesh_def mc_default_mesh_def(void)
+{
+    mc_mesh_def d;
+    memset(&d, 0, sizeof d);
+    d.scale = 1.0;
+    d.weld_tolerance = 0.0;
+    d.flip = false;
+    d.require_closed = true;
+    d.internal_value = (int)MC_DEF_COOKIE;
+    return d;
+}
+
+static double signed_volume(const uint32_t* tri, uint32_t nt, const mc_vec3* pos, mc_vec3 o, double* area)
+{
+    ksum v = {0, 0}, a = {0, 0};
+    for (uint32_t t = 0; t < nt; ++t)
+    {
+        mc_vec3 p0 = mc_sub(pos[tri[3 * (size_t)t]], o);
+        mc_vec3 p1 = mc_sub(pos[tri[3 * (size_t)t + 1]], o);
+        mc_vec3 p2 = mc_sub(pos[tri[3 * (size_t)t + 2]], o);
+        ksum_add(&v, mc_dot(p0, mc_cross(p1, p2)));
+        if (area != NULL)
+        {
+            ksum_add(&a, mc_length(mc_cross(mc_sub(p1, p0), mc_sub(p2, p0))));
+        }
+    }
+    if (area != NULL)
+    {
+        *area = 0.5 * (a.s + a.c);
+    }
+    return (v.s + v.c) / 6.0;
+}
+
+static mc_vec3 unit_normal(mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    mc_vec3 e1 = mc_sub(b, a), e2 = mc_sub(c, a);
+    mc_vec3 n = mc_cross(e1, e2);
+    double l = mc_length(n);
+    if (!(l > 0.0) || !isfinite(l))
+    {
+        // Tiny or huge edges: rescale by a power of two before the cross product.
+        double m = fmax(fmax(fabs(e1.x), fabs(e1.y)), fmax(fabs(e1.z), fmax(fabs(e2.x), fmax(fabs(e2.y), fabs(e2.z)))));
+        int ex = 0;
+        frexp(m, &ex);
+        e1 = mc_v3(ldexp(e1.x, -ex), ldexp(e1.y, -ex), ldexp(e1.z, -ex));
+        e2 = mc_v3(ldexp(e2.x, -ex), ldexp(e2.y, -ex), ldexp(e2.z, -ex));
+        n = mc_cross(e1, e2);
+        l = mc_length(n);
+        if (!(l > 0.0))
+        {
+            return mc_v3(0, 0, 0);
+        }
+    }
+    return mc_scale(n, 1.0 / l);
+}
+
+static void report_progress(mc_progress_fcn* progress, void* user, double f)
+{
+    if (progress != NULL)
+    {
+        progress(f, user);
+    }
+}
+
+static void mesh_free_arrays(mc_mesh* m)
+{
+    mc_free(m->positions);
+    mc_free(m->indices);
+    mc_free(m->twin);
+    mc_free(m->vertex_halfedge);
+    mc_free(m->face_normals);
+    mc_free(m->vertex_component);
+    mc_free(m->component_vertex);
+}
+
+mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_progress_fcn* progress, void* progress_user,
+                        mc_mesh** out, mc_mesh_report* report, mc_error* err)
+{
+    mc_mesh_report rep;
+    memset(&rep, 0, sizeof rep);
+    if (report != NULL)
+    {
+        *report = rep;
+    }
+    if (def == NULL)
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "mesh def is NULL");
+    }
+    MC_ASSERT(def->internal_value == (int)MC_DEF_COOKIE);
+    if (def->internal_value != (int)MC_DEF_COOKIE)
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "mesh def not initialized with mc_default_mesh_def");
+    }
+    double scale = def->scale;
+    rep.scale = scale;
+    rep.input_vertices = def->vertex_count;
+    rep.input_triangles = def->triangle_count;
+    rep.split_polygons = split_polygons;
+    rep.flipped = def->flip;
+    if (report != NULL)
+    {
+        *report = rep;
+    }
+    if (!(scale > 0.0) || !isfinite(scale))
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "scale %g must be finite and positive", scale);
+    }
+    double wtol = def->weld_tolerance;
+    if (!(wtol == 0.0 || (wtol >= 1e-12 && wtol <= 0.1)))
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "weld tolerance %g must be 0 (exact) or between 1e-12 and 0.1 of the bbox diagonal", wtol);
+    }
+    uint32_t nv = def->vertex_count, nt = def->triangle_count;
+    if (nt == 0)
+    {
+        return mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "mesh has no triangles");
+    }
+    if (nt > (UINT32_MAX - 3) / 3)
+    {
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%u triangles: too many", nt);
+    }
+    if (def->indices == NULL || (nv > 0 && def->positions == NULL))
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "mesh def positions or indices are NULL");
+    }
+    size_t stride = def->position_stride ? def->position_stride : 3 * sizeof(double);
+    if (stride < 3 * sizeof(double))
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "position stride %zu is smaller than 3 doubles",
+                            stride);
+    }
+    for (uint64_t i = 0; i < 3ull * nt; ++i)
+    {
+        if (def->indices[i] >= nv)
+        {
+            return mc_set_error(err, MC_ERR_INDEX_OUT_OF_RANGE, -1, -1,
+                                "triangle %llu refers to vertex %u but there are %u vertices",
+                                (unsigned long long)(i / 3), def->indices[i], nv);
+        }
+    }
+
+    mc_status st = MC_OK;
+    mc_vec3* pos = NULL;    // nv scaled input points
+    uint32_t* wid = NULL;   // nv: input vertex -> welded id
+    mc_vec3* upos = NULL;   // distinct points
+    uint32_t* group = NULL; // tolerance weld clusters
+    uint32_t* vmap = NULL;  // welded id -> referenced id
+    tri_list tl = {0};
+    mc_vec3* vpos = NULL;  // referenced welded points
+    uint32_t* fmap = NULL; // final vertex compaction
+    mc_mesh* mesh = NULL;
+    uint32_t* parent = NULL;
+
+    pos = mc_alloc_array(nv > 0 ? nv : 1, sizeof(mc_vec3));
+    wid = mc_alloc_array(nv > 0 ? nv : 1, sizeof(uint32_t));
+    if (pos == NULL || wid == NULL)
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    for (uint32_t i = 0; i < nv; ++i)
+    {
+        double x[3];
+        memcpy(x, (const char*)def->positions + (size_t)i * stride, sizeof x);
+        for (int k = 0; k < 3; ++k)
+        {
+            double s = x[k] * scale + 0.0; // + 0.0 turns -0 into +0 so that welding merges them
+            if (!isfinite(x[k]) || !isfinite(s))
+            {
+                st = mc_set_error(err, MC_ERR_NON_FINITE, -1, -1, "vertex %u has a %s coordinate (%g)", i,
+                                  isfinite(x[k]) ? "overflowing scaled" : "non-finite", x[k]);
+                goto fail;
+            }
+            x[k] = s;
+        }
+        pos[i] = mc_v3(x[0], x[1], x[2]);
+    }
+    report_progress(progress, progress_user, 0.55);
+
+    // Weld.
+    uint32_t nu = weld_exact(pos, nv, wid);
+    if (nu == UINT32_MAX)
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    upos = mc_alloc_array(nu > 0 ? nu : 1, sizeof(mc_vec3));
+    if (upos == NULL)
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    for (uint32_t i = nv; i-- > 0;)
+    {
+        upos[wid[i]] = pos[i]; // the first occurrence is written last
+    }
+    if (wtol > 0.0 && nu > 1)
+    {
+        mc_vec3 lo = upos[0], hi = upos[0];
+        for (uint32_t i = 1; i < nu; ++i)
+        {
+            lo = mc_v3(fmin(lo.x, upos[i].x), fmin(lo.y, upos[i].y), fmin(lo.z, upos[i].z));
+            hi = mc_v3(fmax(hi.x, upos[i].x), fmax(hi.y, upos[i].y), fmax(hi.z, upos[i].z));
+        }
+        double dist = wtol * mc_length(mc_sub(hi, lo));
+        if (dist > 0.0 && isfinite(dist))
+        {
+            group = mc_alloc_array(nu, sizeof(uint32_t));
+            if (group == NULL || !weld_tolerance(upos, nu, lo, dist, group))
+            {
+                st = MC_ERR_OUT_OF_MEMORY;
+                goto fail_oom;
+            }
+            // Renumber clusters densely in order of their smallest member.
+            uint32_t nc = 0;
+            for (uint32_t i = 0; i < nu; ++i)
+            {
+                if (group[i] == i)
+                {
+                    upos[nc] = upos[i];
+                    group[i] = nc++;
+                }
+                else
+                {
+                    group[i] = group[group[i]];
+                }
+            }
+            for (uint32_t i = 0; i < nv; ++i)
+            {
+                wid[i] = group[wid[i]];
+            }
+            nu = nc;
+        }
+    }
+    rep.welded_vertices = nv - nu;
+    mc_free(pos);
+    pos = NULL;
+
+    // Triangles on referenced welded vertices.
+    vmap = mc_alloc_array(nu > 0 ? nu : 1, sizeof(uint32_t));
+    tl.cap = nt;
+    tl.count = nt;
+    tl.idx = mc_alloc_array((size_t)nt * 3, sizeof(uint32_t));
+    tl.dead = mc_calloc(nt, 1);
+    if (vmap == NULL || tl.idx == NULL || tl.dead == NULL)
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    memset(vmap, 0xff, (size_t)(nu > 0 ? nu : 1) * sizeof(uint32_t));
+    uint32_t nr = 0;
+    for (uint64_t i = 0; i < 3ull * nt; ++i)
+    {
+        uint32_t w = wid[def->indices[i]];
+        if (vmap[w] == MC_NONE)
+        {
+            vmap[w] = nr++;
+        }
+    }
+    vpos = mc_alloc_array(nr, sizeof(mc_vec3));
+    if (vpos == NULL)
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    for (uint32_t w = 0; w < nu; ++w)
+    {
+        if (vmap[w] != MC_NONE)
+        {
+            vpos[vmap[w]] = upos[w];
+        }
+    }
+    for (uint64_t i = 0; i < 3ull * nt; ++i)
+    {
+        tl.idx[i] = vmap[wid[def->indices[i]]];
+    }
+    mc_free(upos);
+    upos = NULL;
+    mc_free(wid);
+    wid = NULL;
+    mc_free(vmap);
+    vmap = NULL;
+    mc_free(group);
+    group = NULL;
+    rep.vertices = nr;
+
+    // Bounding box, volume and area as read.
+    mc_vec3 lo = vpos[0], hi = vpos[0];
+    for (uint32_t i = 1; i < nr; ++i)
+    {
+        lo = mc_v3(fmin(lo.x, vpos[i].x), fmin(lo.y, vpos[i].y), fmin(lo.z, vpos[i].z));
+        hi = mc_v3(fmax(hi.x, vpos[i].x), fmax(hi.y, vpos[i].y), fmax(hi.z, vpos[i].z));
+    }
+    rep.bbox_min = lo;
+    rep.bbox_max = hi;
+    mc_vec3 centre = mc_scale(mc_add(lo, hi), 0.5);
+    rep.signed_volume_as_read = signed_volume(tl.idx, nt, vpos, centre, &rep.area);
+    rep.volume = rep.signed_volume_as_read;
+
+    // Topology as read.
+    edge_stats es;
+    if (!edge_scan(tl.idx, nt, nr, NULL, &es))
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    rep.boundary_edges = es.boundary;
+    rep.nonmanifold_edges = es.nonmanifold;
+    rep.misoriented_edges = es.dup_directed;
+    rep.closed = es.boundary == 0 && es.nonmanifold == 0;
+    rep.oriented = es.dup_directed == 0;
+    rep.manifold = es.nonmanifold == 0;
+    parent = mc_alloc_array(nr, sizeof(uint32_t));
+    if (parent == NULL)
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    for (uint32_t i = 0; i < nr; ++i)
+    {
+        parent[i] = i;
+    }
+    for (uint32_t t = 0; t < nt; ++t)
+    {
+        uf_union(parent, tl.idx[3 * (size_t)t], tl.idx[3 * (size_t)t + 1]);
+        uf_union(parent, tl.idx[3 * (size_t)t], tl.idx[3 * (size_t)t + 2]);
+    }
+    for (uint32_t i = 0; i < nr; ++i)
+    {
+        rep.components += uf_find(parent, i) == i;
+    }
+    report_progress(progress, progress_user, 0.7);
+
+    // Cleaning.
+    clean_result cr;
+    if (!clean_degenerates(&tl, vpos, &cr))
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    rep.degenerate_triangles = cr.degenerate;
+    rep.dropped_triangles = cr.dropped;
+    rep.repaired_triangles = cr.repaired;
+    uint32_t nf = 0;
+    for (uint32_t t = 0; t < tl.count; ++t)
+    {
+        if (!tl.dead[t])
+        {
+            memmove(tl.idx + 3 * (size_t)nf, tl.idx + 3 * (size_t)t, 3 * sizeof(uint32_t));
+            ++nf;
+        }
+    }
+    tl.count = nf;
+    rep.triangles = nf;
+    if (nf == 0)
+    {
+        if (report != NULL)
+        {
+            *report = rep;
+        }
+        st = mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "every triangle has zero area");
+        goto fail;
+    }
+    // Compact the vertices used by the cleaned triangles (normally all of them).
+    fmap = mc_alloc_array(nr, sizeof(uint32_t));
+    if (fmap == NULL)
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    memset(fmap, 0xff, (size_t)nr * sizeof(uint32_t));
+    for (uint64_t i = 0; i < 3ull * nf; ++i)
+    {
+        fmap[tl.idx[i]] = 0;
+    }
+    uint32_t nfv = 0;
+    for (uint32_t i = 0; i < nr; ++i)
+    {
+        if (fmap[i] == 0)
+        {
+            vpos[nfv] = vpos[i];
+            fmap[i] = nfv++;
+        }
+    }
+    for (uint64_t i = 0; i < 3ull * nf; ++i)
+    {
+        tl.idx[i] = fmap[tl.idx[i]];
+    }
+    mc_free(fmap);
+    fmap = NULL;
+
+    mesh = mc_calloc(1, sizeof(mc_mesh));
+    if (mesh == NULL)
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    mesh->vertex_count = nfv;
+    mesh->triangle_count = nf;
+    mesh->indices = tl.idx;
+    tl.idx = NULL;
+    mesh->positions = vpos;
+    vpos = NULL;
+    mesh->twin = mc_alloc_array((size_t)nf * 3, sizeof(uint32_t));
+    mesh->vertex_halfedge = mc_alloc_array(nfv, sizeof(uint32_t));
+    mesh->face_normals = mc_alloc_array(nf, sizeof(mc_vec3));
+    mesh->vertex_component = mc_alloc_array(nfv, sizeof(uint32_t));
+    if (mesh->twin == NULL || mesh->vertex_halfedge == NULL || mesh->face_normals == NULL ||
+        mesh->vertex_component == NULL)
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    uint32_t* idx = mesh->indices;
+
+    // Checks of the cleaned mesh, orientation.
+    edge_stats cs;
+    if (!edge_scan(idx, nf, nfv, mesh->twin, &cs))
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    bool usable = cs.boundary == 0 && cs.nonmanifold == 0 && cs.dup_directed == 0 && cr.complete;
+    if (usable)
+    {
+        // Fans: every vertex's outgoing half-edges must form a single cycle.
+        uint32_t* degree = parent; // reuse (nr >= nfv)
+        memset(degree, 0, (size_t)nfv * sizeof(uint32_t));
+        memset(mesh->vertex_halfedge, 0xff, (size_t)nfv * sizeof(uint32_t));
+        for (uint32_t h = 0; h < 3 * nf; ++h)
+        {
+            degree[idx[h]]++;
+            if (mesh->vertex_halfedge[idx[h]] == MC_NONE)
+            {
+                mesh->vertex_halfedge[idx[h]] = h;
+            }
+        }
+        for (uint32_t v = 0; v < nfv; ++v)
+        {
+            uint32_t h0 = mesh->vertex_halfedge[v], h = h0, steps = 0;
+            do
+            {
+                uint32_t prev = h - h % 3 + (h % 3 + 2) % 3; // edge w -> v of the same triangle
+                h = mesh->twin[prev];                        // v -> w in the next triangle of the fan
+                ++steps;
+            } while (h != h0 && steps <= degree[v]);
+            if (steps != degree[v])
+            {
+                rep.pinched_vertices++;
+            }
+        }
+        usable = rep.pinched_vertices == 0;
+        rep.manifold = rep.manifold && rep.pinched_vertices == 0;
+    }
+    rep.contact_ready = usable;
+    mc_vec3 c2 = mc_scale(mc_add(rep.bbox_min, rep.bbox_max), 0.5);
+    double vol = signed_volume(idx, nf, mesh->positions, c2, NULL);
+    if (usable && vol < 0.0)
+    {
+        rep.reoriented = true;
+        vol = -vol;
+    }
+    rep.volume = vol;
+    if (report != NULL)
+    {
+        *report = rep;
+    }
+    if (!usable && (out == NULL || def->require_closed))
+    {
+        if (out == NULL)
+        {
+            st = MC_OK;
+            goto fail; // check-only: the report is the result
+        }
+        st = mc_set_error(err, MC_ERR_MESH_NOT_CLOSED, -1, -1,
+                          "mesh cannot be used for contact: %u boundary edges, %u non-manifold edges, %u misoriented "
+                          "edges, %u pinched vertices, %u zero-area triangles%s",
+                          rep.boundary_edges, rep.nonmanifold_edges, rep.misoriented_edges, rep.pinched_vertices,
+                          rep.degenerate_triangles, cr.complete ? "" : " (not all repairable)");
+        goto fail;
+    }
+    if (out == NULL)
+    {
+        goto fail; // check-only, usable mesh: st == MC_OK
+    }
+    bool reverse = rep.reoriented != def->flip;
+    if (reverse)
+    {
+        for (uint32_t t = 0; t < nf; ++t)
+        {
+            uint32_t tmp = idx[3 * (size_t)t + 1];
+            idx[3 * (size_t)t + 1] = idx[3 * (size_t)t + 2];
+            idx[3 * (size_t)t + 2] = tmp;
+        }
+        if (!edge_scan(idx, nf, nfv, mesh->twin, &cs))
+        {
+            st = MC_ERR_OUT_OF_MEMORY;
+            goto fail_oom;
+        }
+    }
+    mesh->flipped = def->flip;
+    memset(mesh->vertex_halfedge, 0xff, (size_t)nfv * sizeof(uint32_t));
+    for (uint32_t h = 0; h < 3 * nf; ++h)
+    {
+        if (mesh->vertex_halfedge[idx[h]] == MC_NONE)
+        {
+            mesh->vertex_halfedge[idx[h]] = h;
+        }
+    }
+    for (uint32_t t = 0; t < nf; ++t)
+    {
+        mesh->face_normals[t] =
+            unit_normal(mesh->positions[idx[3 * (size_t)t]], mesh->positions[idx[3 * (size_t)t + 1]],
+                        mesh->positions[idx[3 * (size_t)t + 2]]);
+    }
+    // Components of the cleaned mesh (over shared vertices).
+    for (uint32_t i = 0; i < nfv; ++i)
+    {
+        parent[i] = i;
+    }
+    for (uint32_t t = 0; t < nf; ++t)
+    {
+        uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 1]);
+        uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 2]);
+    }
+    uint32_t ncomp = 0;
+    for (uint32_t v = 0; v < nfv; ++v)
+    {
+        ncomp += uf_find(parent, v) == v;
+    }
+    mesh->component_vertex = mc_alloc_array(ncomp, sizeof(uint32_t));
+    if (mesh->component_vertex == NULL)
+    {
+        st = MC_ERR_OUT_OF_MEMORY;
+        goto fail_oom;
+    }
+    mesh->component_count = ncomp;
+    ncomp = 0;
+    for (uint32_t v = 0; v < nfv; ++v)
+    {
+        uint32_t r = uf_find(parent, v);
+        if (r == v)
+        {
+            mesh->component_vertex[ncomp] = v;
+            mesh->vertex_component[v] = ncomp++;
+        }
+        else
+        {
+            mesh->vertex_component[v] = mesh->vertex_component[r]; // r < v: already numbered
+        }
+    }
+    mesh->scale = scale;
+    mesh->report = rep;
+    report_progress(progress, progress_user, 0.85);
+    st = mc_bvh_build(mesh);
+    if (st != MC_OK)
+    {
+        st = mc_set_error(err, st, -1, -1, "OBB tree construction failed: %s", mc_status_string(st));
+        goto fail;
+    }
+    mesh->byte_count = sizeof(mc_mesh) + (size_t)nfv * (sizeof(mc_vec3) + 2 * sizeof(uint32_t)) +
+                       (size_t)nf * (3 * 2 * sizeof(uint32_t) + sizeof(mc_vec3)) + (size_t)ncomp * sizeof(uint32_t) +
+                       mc_bvh_byte_count(mesh->bvh);
+    mc_free(parent);
+    mc_free(tl.dead);
+    report_progress(progress, progress_user, 1.0);
+    *out = mesh;
+    return MC_OK;
+
+fail_oom:
+    st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory while building the mesh");
+fail:
+    mc_free(pos);
+    mc_free(wid);
+    mc_free(upos);
+    mc_free(group);
+    mc_free(vmap);
+    mc_free(tl.idx);
+    mc_free(tl.dead);
+    mc_free(vpos);
+    mc_free(fmap);
+    mc_free(parent);
+    if (mesh != NULL)
+    {
+        mc_bvh_destroy(mesh->bvh);
+        mesh_free_arrays(mesh);
+        mc_free(mesh);
+    }
+    return st;
+}
+
+mc_status mc_mesh_create(const mc_mesh_def* def, mc_mesh** out, mc_mesh_report* report, mc_error* err)
+{
+    if (out == NULL)
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "out is NULL");
+    }
+    return mc_mesh_build(def, 0, NULL, NULL, out, report, err);
+}
+
+void mc_mesh_destroy(mc_mesh* mesh)
+{
+    if (mesh == NULL)
+    {
+        return;
+    }
+    mc_bvh_destroy(mesh->bvh);
+    mesh_free_arrays(mesh);
+    mc_free(mesh);
+}
+
+const mc_mesh_report* mc_mesh_get_report(const mc_mesh* mesh)
+{
+    MC_ASSERT(mesh != NULL);
+    return mesh ? &mesh->report : NULL;
+}
+
+uint32_t mc_mesh_get_vertex_count(const mc_mesh* mesh)
+{
+    MC_ASSERT(mesh != NULL);
+    return mesh ? mesh->vertex_count : 0;
+}
+
+uint32_t mc_mesh_get_triangle_count(const mc_mesh* mesh)
+{
+    MC_ASSERT(mesh != NULL);
+    return mesh ? mesh->triangle_count : 0;
+}
+
+const mc_vec3* mc_mesh_get_positions(const mc_mesh* mesh)
+{
+    MC_ASSERT(mesh != NULL);
+    return mesh ? mesh->positions : NULL;
+}
+
+const uint32_t* mc_mesh_get_indices(const mc_mesh* mesh)
+{
+    MC_ASSERT(mesh != NULL);
+    return mesh ? mesh->indices : NULL;
+}
+
+size_t mc_mesh_get_byte_count(const mc_mesh* mesh)
+{
+    MC_ASSERT(mesh != NULL);
+    return mesh ? mesh->byte_count : 0;
+}

@@ -1,0 +1,48 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Private interface of mesh/: the triangle soup the readers fill, the readers, and the internal mesh build.
+#pragma once
+
+#include "meshcontact/mesh.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// Progress callback type (same signature as mc_import_options.progress).
+typedef void mc_progress_fcn(double fraction, void* user);
+
+/// Triangles as a reader produced them: unwelded, unscaled, polygons already fan-split.
+typedef struct mc_soup
+{
+    double* positions;          ///< 3 * vertex_count coordinates (file units), library allocator
+    uint32_t vertex_count;      ///< points stored
+    uint32_t vertex_capacity;   ///< points allocated
+    uint32_t* indices;          ///< 3 * triangle_count zero-based indices, library allocator
+    uint32_t triangle_count;    ///< triangles stored
+    uint32_t triangle_capacity; ///< triangles allocated
+    double file_scale;          ///< conversion to metres stored in the file (.shl), 1 otherwise
+    uint32_t split_polygons;    ///< polygons with more than 3 vertices that were fan-split
+    mc_progress_fcn* progress;  ///< may be NULL; readers report [0, 0.5] of the import
+    void* progress_user;        ///< passed to progress
+} mc_soup;
+
+/// Free the soup's arrays and zero it (the struct itself is the caller's).
+void mc_soup_free(mc_soup* soup);
+/// Make room for `vertices` more points and `triangles` more triangles (amortised growth).
+mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, mc_error* err);
+
+/// Read a binary or ASCII STL file (decided by size: binary iff size == 84 + 50 n).
+mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err);
+/// Read an Adams shell file (.shl), keeping its scale in soup->file_scale.
+mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err);
+/// Read an OBJ, PLY, OFF, 3MF, glTF/GLB or COLLADA file through Assimp, all meshes merged with node transforms.
+mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err);
+
+/// Internal mesh creation. With `out` NULL only the report is computed (no mesh, no OBB tree) and a mesh that is
+/// unusable for contact is not an error. `split_polygons` is copied into the report.
+mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_progress_fcn* progress, void* progress_user,
+                        mc_mesh** out, mc_mesh_report* report, mc_error* err);
+
+/// Exact test: is triangle (a, b, c) of zero area (the three points collinear or coincident)?
+bool mc_triangle_is_degenerate(mc_vec3 a, mc_vec3 b, mc_vec3 c);

@@ -1,0 +1,512 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Tests of mesh creation from arrays: welding, checks, zero-area triangle repair, reorientation, flip, topology.
+#include "core.h"
+#include "mesh/mesh_internal.h"
+#include "mesh/soup.h"
+#include "meshcontact/meshcontact.h"
+
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <math.h>
+#include <string.h>
+
+// Cube [-1, 1]^3, outward counter-clockwise triangles.
+static const double s_cube_pos[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                        {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+static const uint32_t s_cube_tri[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
+                                           {1, 2, 6}, {1, 6, 5}, {2, 3, 7}, {2, 7, 6}, {3, 0, 4}, {3, 4, 7}};
+
+static void check_leaks(void)
+{
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+    mc_set_assert_fcn(NULL);
+}
+
+TestSuite(mesh, .fini = check_leaks);
+
+static mc_mesh_def cube_def(void)
+{
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &s_cube_pos[0][0];
+    d.vertex_count = 8;
+    d.indices = &s_cube_tri[0][0];
+    d.triangle_count = 12;
+    return d;
+}
+
+// Topology invariants every created mesh must satisfy (independent re-derivation from indices).
+static void check_topology(const mc_mesh* m)
+{
+    for (uint32_t h = 0; h < 3 * m->triangle_count; ++h)
+    {
+        uint32_t t = m->twin[h];
+        cr_assert(ne(u32, t, MC_NONE));
+        cr_assert(eq(u32, m->twin[t], h));
+        uint32_t u = m->indices[h], v = m->indices[3 * MC_HE_TRI(h) + (MC_HE_LOCAL(h) + 1) % 3];
+        uint32_t tu = m->indices[t], tv = m->indices[3 * MC_HE_TRI(t) + (MC_HE_LOCAL(t) + 1) % 3];
+        cr_assert(eq(u32, u, tv));
+        cr_assert(eq(u32, v, tu));
+    }
+    for (uint32_t v = 0; v < m->vertex_count; ++v)
+    {
+        uint32_t h = m->vertex_halfedge[v];
+        cr_assert(lt(u32, h, 3 * m->triangle_count));
+        cr_assert(eq(u32, m->indices[h], v));
+        cr_assert(lt(u32, m->vertex_component[v], m->component_count));
+    }
+    for (uint32_t c = 0; c < m->component_count; ++c)
+    {
+        cr_assert(eq(u32, m->vertex_component[m->component_vertex[c]], c));
+    }
+    for (uint32_t t = 0; t < m->triangle_count; ++t)
+    {
+        mc_vec3 a = m->positions[m->indices[3 * t]], b = m->positions[m->indices[3 * t + 1]],
+                c = m->positions[m->indices[3 * t + 2]];
+        mc_vec3 n = mc_cross(mc_sub(b, a), mc_sub(c, a));
+        // unit normals: 1e-14 is a few ulps of the normalisation
+        cr_assert(epsilon_eq(dbl, mc_length(m->face_normals[t]), 1.0, 1e-14));
+        cr_assert(gt(dbl, mc_dot(n, m->face_normals[t]), 0.0));
+    }
+    cr_assert(ne(ptr, m->bvh, NULL));
+}
+
+Test(mesh, cube_is_closed_oriented_and_measured)
+{
+    mc_mesh_def d = cube_def();
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(r.closed && r.manifold && r.oriented && r.contact_ready && !r.reoriented && !r.flipped);
+    cr_assert(eq(u32, r.triangles, 12));
+    cr_assert(eq(u32, r.vertices, 8));
+    cr_assert(eq(u32, r.components, 1));
+    // exact arithmetic on small integers: the sums are exact
+    cr_assert(eq(dbl, r.volume, 8.0));
+    cr_assert(eq(dbl, r.signed_volume_as_read, 8.0));
+    cr_assert(eq(dbl, r.area, 24.0));
+    cr_assert(eq(dbl, r.bbox_min.x, -1.0));
+    cr_assert(eq(dbl, r.bbox_max.z, 1.0));
+    check_topology(m);
+    // outward: the normal of every face points away from the centre
+    for (uint32_t t = 0; t < m->triangle_count; ++t)
+    {
+        cr_assert(gt(dbl, mc_dot(m->face_normals[t], m->positions[m->indices[3 * t]]), 0.0));
+    }
+    cr_assert(eq(u32, m->component_count, 1));
+    cr_assert(gt(sz, mc_mesh_get_byte_count(m), 0));
+    mc_mesh_destroy(m);
+}
+
+Test(mesh, scale_multiplies_coordinates)
+{
+    mc_mesh_def d = cube_def();
+    d.scale = 0.001;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    // 0.002^3: a few roundings of the products
+    cr_assert(ieee_ulp_eq(dbl, r.volume, 8e-9, 8));
+    cr_assert(eq(dbl, m->positions[0].x, -0.001));
+    cr_assert(eq(dbl, r.scale, 0.001));
+    cr_assert(eq(dbl, m->scale, 0.001));
+    mc_mesh_destroy(m);
+}
+
+Test(mesh, triangle_soup_is_welded_exactly)
+{
+    double soup[36][3];
+    uint32_t idx[36];
+    for (int t = 0; t < 12; ++t)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            memcpy(soup[3 * t + k], s_cube_pos[s_cube_tri[t][k]], sizeof soup[0]);
+            idx[3 * t + k] = (uint32_t)(3 * t + k);
+        }
+    }
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &soup[0][0];
+    d.vertex_count = 36;
+    d.indices = idx;
+    d.triangle_count = 12;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(eq(u32, r.input_vertices, 36));
+    cr_assert(eq(u32, r.vertices, 8));
+    cr_assert(eq(u32, r.welded_vertices, 28));
+    cr_assert(eq(u32, m->vertex_count, 8));
+    cr_assert(r.closed);
+    check_topology(m);
+    mc_mesh_destroy(m);
+}
+
+Test(mesh, negative_zero_welds_with_zero)
+{
+    // Octahedron with one vertex given as -0.
+    double p[7][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}, {-0.0, 0, 1}};
+    uint32_t t[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 6}, {3, 0, 6}, {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &p[0][0];
+    d.vertex_count = 7;
+    d.indices = &t[0][0];
+    d.triangle_count = 8;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(eq(u32, r.vertices, 6));
+    cr_assert(r.closed);
+    // octahedron volume 4/3; small integers, at most a few roundings
+    cr_assert(ieee_ulp_eq(dbl, r.volume, 4.0 / 3.0, 4));
+    mc_mesh_destroy(m);
+}
+
+Test(mesh, weld_tolerance_merges_near_vertices)
+{
+    double p[9][3];
+    memcpy(p, s_cube_pos, sizeof s_cube_pos);
+    p[8][0] = 1 + 1e-9; // a near copy of vertex 6 used by two triangles
+    p[8][1] = 1;
+    p[8][2] = 1;
+    uint32_t t[12][3];
+    memcpy(t, s_cube_tri, sizeof t);
+    t[2][2] = 8; // {4, 5, 6} -> {4, 5, 8}
+    t[3][1] = 8; // {4, 6, 7} -> {4, 8, 7}
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &p[0][0];
+    d.vertex_count = 9;
+    d.indices = &t[0][0];
+    d.triangle_count = 12;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_ERR_MESH_NOT_CLOSED));
+    cr_assert(eq(ptr, m, NULL));
+    cr_assert(r.closed == false);
+    cr_assert(eq(u32, r.boundary_edges, 4)); // 6-5, 7-6 on the sides vs 5-8, 8-7 on top
+    cr_assert(eq(u32, r.vertices, 9));
+    // tolerance 1e-9 * diagonal 3.46 = 3.5e-9 > 1e-9: merged; 1e-10 * 3.46 = 3.5e-10 < 1e-9: not merged
+    d.weld_tolerance = 1e-9;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(eq(u32, r.vertices, 8));
+    cr_assert(eq(u32, r.welded_vertices, 1));
+    cr_assert(r.closed && r.contact_ready);
+    check_topology(m);
+    mc_mesh_destroy(m);
+    d.weld_tolerance = 1e-10;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_ERR_MESH_NOT_CLOSED));
+    d.weld_tolerance = 1e-300;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_ERR_INVALID_ARGUMENT));
+}
+
+Test(mesh, inward_cube_is_reoriented)
+{
+    uint32_t t[12][3];
+    for (int i = 0; i < 12; ++i)
+    {
+        t[i][0] = s_cube_tri[i][0];
+        t[i][1] = s_cube_tri[i][2];
+        t[i][2] = s_cube_tri[i][1];
+    }
+    mc_mesh_def d = cube_def();
+    d.indices = &t[0][0];
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(r.reoriented);
+    cr_assert(eq(dbl, r.signed_volume_as_read, -8.0));
+    cr_assert(eq(dbl, r.volume, 8.0));
+    check_topology(m);
+    for (uint32_t i = 0; i < m->triangle_count; ++i)
+    {
+        cr_assert(gt(dbl, mc_dot(m->face_normals[i], m->positions[m->indices[3 * i]]), 0.0));
+    }
+    cr_assert(m->report.reoriented);
+    mc_mesh_destroy(m);
+}
+
+Test(mesh, flip_flag_reverses_after_reorientation)
+{
+    for (int inward = 0; inward < 2; ++inward)
+    {
+        uint32_t t[12][3];
+        for (int i = 0; i < 12; ++i)
+        {
+            t[i][0] = s_cube_tri[i][0];
+            t[i][1] = s_cube_tri[i][inward ? 2 : 1];
+            t[i][2] = s_cube_tri[i][inward ? 1 : 2];
+        }
+        mc_mesh_def d = cube_def();
+        d.indices = &t[0][0];
+        d.flip = true;
+        mc_mesh* m = NULL;
+        mc_mesh_report r;
+        cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+        cr_assert(eq(int, r.reoriented, inward));
+        cr_assert(r.flipped && m->flipped);
+        cr_assert(eq(dbl, r.volume, 8.0));
+        check_topology(m);
+        // flipped: every normal points towards the centre
+        for (uint32_t i = 0; i < m->triangle_count; ++i)
+        {
+            cr_assert(lt(dbl, mc_dot(m->face_normals[i], m->positions[m->indices[3 * i]]), 0.0));
+        }
+        mc_mesh_destroy(m);
+    }
+}
+
+Test(mesh, open_mesh_fails_with_full_report_unless_allowed)
+{
+    mc_mesh_def d = cube_def();
+    d.triangle_count = 11;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_MESH_NOT_CLOSED));
+    cr_assert(eq(ptr, m, NULL));
+    cr_assert(eq(int, e.status, MC_ERR_MESH_NOT_CLOSED));
+    cr_assert(eq(u32, r.boundary_edges, 3));
+    cr_assert(eq(u32, r.input_triangles, 11));
+    cr_assert(r.closed == false && r.oriented && r.manifold && r.contact_ready == false);
+    cr_assert(eq(dbl, r.area, 22.0));
+    d.require_closed = false;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_OK));
+    cr_assert(eq(u32, m->triangle_count, 11));
+    uint32_t none = 0;
+    for (uint32_t h = 0; h < 33; ++h)
+    {
+        none += m->twin[h] == MC_NONE;
+    }
+    cr_assert(eq(u32, none, 3));
+    mc_mesh_destroy(m);
+}
+
+Test(mesh, nonmanifold_and_misoriented_edges_are_counted)
+{
+    // Cube plus a second copy of one triangle: edges 0-2, 2-1, 1-0 used three times, each in one direction twice.
+    uint32_t t[13][3];
+    memcpy(t, s_cube_tri, sizeof s_cube_tri);
+    memcpy(t[12], s_cube_tri[0], sizeof t[12]);
+    mc_mesh_def d = cube_def();
+    d.indices = &t[0][0];
+    d.triangle_count = 13;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_ERR_MESH_NOT_CLOSED));
+    cr_assert(eq(u32, r.nonmanifold_edges, 3));
+    cr_assert(eq(u32, r.misoriented_edges, 3));
+    cr_assert(eq(u32, r.boundary_edges, 0));
+    cr_assert(r.closed == false && r.manifold == false && r.oriented == false);
+}
+
+Test(mesh, pinched_vertex_is_not_manifold)
+{
+    // Two tetrahedra sharing only vertex 0.
+    double p[7][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {-1, 0, 0}, {0, -1, 0}, {0, 0, -1}};
+    uint32_t t[8][3] = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}, {0, 5, 4}, {0, 4, 6}, {0, 6, 5}, {4, 5, 6}};
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &p[0][0];
+    d.vertex_count = 7;
+    d.indices = &t[0][0];
+    d.triangle_count = 8;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_ERR_MESH_NOT_CLOSED));
+    cr_assert(r.closed && r.oriented && !r.manifold);
+    cr_assert(eq(u32, r.pinched_vertices, 1));
+    cr_assert(eq(u32, r.components, 1));
+}
+
+Test(mesh, disjoint_cubes_make_two_components)
+{
+    double p[16][3];
+    uint32_t t[24][3];
+    for (int i = 0; i < 8; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            p[i][k] = s_cube_pos[i][k];
+            p[i + 8][k] = s_cube_pos[i][k] + (k == 0 ? 5.0 : 0.0);
+        }
+    }
+    for (int i = 0; i < 12; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            t[i][k] = s_cube_tri[i][k];
+            t[i + 12][k] = s_cube_tri[i][k] + 8;
+        }
+    }
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &p[0][0];
+    d.vertex_count = 16;
+    d.indices = &t[0][0];
+    d.triangle_count = 24;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(eq(u32, r.components, 2));
+    cr_assert(eq(u32, m->component_count, 2));
+    cr_assert(eq(dbl, r.volume, 16.0));
+    check_topology(m);
+    cr_assert(ne(u32, m->vertex_component[m->component_vertex[0]], m->vertex_component[m->component_vertex[1]]));
+    mc_mesh_destroy(m);
+}
+
+// Split edge (u, v) of a closed mesh at its midpoint m, leaving a T-junction closed by the zero-area triangle
+// (u, v, m); the repair must remove it and split the neighbour, keeping the mesh closed and the volume.
+Test(mesh, collinear_degenerate_is_repaired_keeping_closedness_and_volume)
+{
+    double p[9][3];
+    memcpy(p, s_cube_pos, sizeof s_cube_pos);
+    // edge 4 -> 5 of triangle {4, 5, 6}: midpoint 8
+    p[8][0] = 0, p[8][1] = -1, p[8][2] = 1;
+    uint32_t t[14][3];
+    memcpy(t, s_cube_tri, sizeof s_cube_tri);
+    // {4, 5, 6} -> {4, 8, 6} + {8, 5, 6}
+    t[2][0] = 4, t[2][1] = 8, t[2][2] = 6;
+    t[12][0] = 8, t[12][1] = 5, t[12][2] = 6;
+    t[13][0] = 4, t[13][1] = 5, t[13][2] = 8; // zero-area, edges 4->5, 5->8, 8->4
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &p[0][0];
+    d.vertex_count = 9;
+    d.indices = &t[0][0];
+    d.triangle_count = 14;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(r.closed && r.oriented && r.contact_ready);
+    cr_assert(eq(u32, r.degenerate_triangles, 1));
+    cr_assert(eq(u32, r.dropped_triangles, 1));
+    cr_assert(eq(u32, r.repaired_triangles, 1));
+    cr_assert(eq(u32, r.triangles, 14)); // one removed, one neighbour split in two
+    cr_assert(eq(dbl, r.volume, 8.0));
+    cr_assert(eq(dbl, r.area, 24.0));
+    check_topology(m);
+    for (uint32_t i = 0; i < m->triangle_count; ++i)
+    {
+        const mc_vec3* P = m->positions;
+        const uint32_t* x = m->indices + 3 * i;
+        cr_assert(not(mc_triangle_is_degenerate(P[x[0]], P[x[1]], P[x[2]])));
+    }
+    mc_mesh_destroy(m);
+}
+
+Test(mesh, repeated_index_triangle_is_dropped)
+{
+    uint32_t t[13][3];
+    memcpy(t, s_cube_tri, sizeof s_cube_tri);
+    t[12][0] = 0, t[12][1] = 0, t[12][2] = 6; // needle along the body diagonal (not an edge of the cube)
+    mc_mesh_def d = cube_def();
+    d.indices = &t[0][0];
+    d.triangle_count = 13;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(eq(u32, r.degenerate_triangles, 1));
+    cr_assert(eq(u32, r.triangles, 12));
+    cr_assert(r.closed && r.contact_ready);
+    check_topology(m);
+    mc_mesh_destroy(m);
+}
+
+Test(mesh, degenerate_test_is_exact)
+{
+    // 0.1, 0.2, 0.3 are not exact in binary, but b = 2a and c = 4a exactly (scaling by 2 commutes with rounding).
+    mc_vec3 a = mc_v3(0.1, 0.2, 0.3), b = mc_v3(0.2, 0.4, 0.6), c = mc_v3(0.4, 0.8, 1.2);
+    cr_assert(mc_triangle_is_degenerate(a, b, c));
+    mc_vec3 c2 = mc_v3(0.4, 0.8, nextafter(1.2, 2.0));
+    cr_assert(not(mc_triangle_is_degenerate(a, b, c2)));
+    // The float cross product of these is exactly zero (u^2 is lost in (1 + u)^2), the exact one is (0, 0, u^2).
+    double u = 0x1p-52;
+    mc_vec3 p = mc_v3(0, 0, 0), q = mc_v3(1 + u, 1, 0), s = mc_v3(1 + 2 * u, 1 + u, 0);
+    mc_vec3 fc = mc_cross(mc_sub(q, p), mc_sub(s, p));
+    cr_assert(fc.x == 0.0 && fc.y == 0.0 && fc.z == 0.0);
+    cr_assert(not(mc_triangle_is_degenerate(p, q, s)));
+    cr_assert(mc_triangle_is_degenerate(p, p, s));
+    cr_assert(mc_triangle_is_degenerate(p, p, p));
+}
+
+Test(mesh, invalid_input_is_rejected)
+{
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    mc_error e;
+    mc_mesh_def d = cube_def();
+    double p[8][3];
+    memcpy(p, s_cube_pos, sizeof p);
+    p[3][1] = NAN;
+    d.positions = &p[0][0];
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_NON_FINITE));
+    cr_assert(ne(ptr, strstr(e.message, "vertex 3"), NULL));
+    p[3][1] = INFINITY;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_NON_FINITE));
+    p[3][1] = 1e300;
+    d.scale = 1e10; // overflows when scaled
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_NON_FINITE));
+    d = cube_def();
+    uint32_t t[12][3];
+    memcpy(t, s_cube_tri, sizeof t);
+    t[7][2] = 8;
+    d.indices = &t[0][0];
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_INDEX_OUT_OF_RANGE));
+    cr_assert(ne(ptr, strstr(e.message, "triangle 7"), NULL));
+    d = cube_def();
+    d.triangle_count = 0;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_EMPTY_MESH));
+    d = cube_def();
+    d.scale = 0.0;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_INVALID_ARGUMENT));
+    d.scale = NAN;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_INVALID_ARGUMENT));
+    // all triangles of zero area
+    double flat[3][3] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
+    uint32_t ft[3] = {0, 1, 2};
+    d = mc_default_mesh_def();
+    d.positions = &flat[0][0];
+    d.vertex_count = 3;
+    d.indices = ft;
+    d.triangle_count = 1;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_EMPTY_MESH));
+    cr_assert(eq(u32, r.degenerate_triangles, 1));
+    cr_assert(eq(ptr, m, NULL));
+}
+
+static int no_trap(const char* c, const char* f, int l)
+{
+    (void)c, (void)f, (void)l;
+    return 0;
+}
+
+Test(mesh, undefaulted_def_is_rejected)
+{
+    mc_set_assert_fcn(no_trap);
+    mc_mesh_def d;
+    memset(&d, 0, sizeof d);
+    d.positions = &s_cube_pos[0][0];
+    d.vertex_count = 8;
+    d.indices = &s_cube_tri[0][0];
+    d.triangle_count = 12;
+    d.scale = 1;
+    mc_mesh* m = NULL;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, NULL, NULL), MC_ERR_INVALID_ARGUMENT));
+    cr_assert(eq(int, mc_mesh_create(NULL, &m, NULL, NULL), MC_ERR_INVALID_ARGUMENT));
+}
+
+Test(mesh, stride_skips_extra_fields)
+{
+    double p[8][4];
+    for (int i = 0; i < 8; ++i)
+    {
+        memcpy(p[i], s_cube_pos[i], 3 * sizeof(double));
+        p[i][3] = NAN; // must never be read
+    }
+    mc_mesh_def d = cube_def();
+    d.positions = &p[0][0];
+    d.position_stride = sizeof p[0];
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(eq(dbl, r.volume, 8.0));
+    mc_mesh_destroy(m);
+}
