@@ -76,3 +76,15 @@ void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], d
 
 /// Round unit axes to float (the values the box is built on).
 void mc_obb_round_axes(double axes[3][3], float axes_f[3][3]);
+
+/// Free the pair stage's scratch (called by mc_workspace_destroy). NULL is ignored.
+void mc_pair_scratch_destroy(struct mc_pair_scratch* scratch);
+/// Bytes owned by the pair stage's scratch.
+size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* scratch);
+/// Map a point of J's body frame into I's frame with the current query's pose, exactly as the pair stage maps J's
+/// vertices (bitwise the same function).
+mc_vec3 mc_pair_scratch_map_j(const struct mc_pair_scratch* scratch, mc_vec3 p_j);
+/// Map a point of I's frame into J's body frame (approximate inverse of mc_pair_scratch_map_j, for culling only).
+mc_vec3 mc_pair_scratch_unmap_j(const struct mc_pair_scratch* scratch, mc_vec3 p_i);
+/// Largest |translation| component sum of the current query's pose (rounding bounds).
+double mc_pair_scratch_translation_norm(const struct mc_pair_scratch* scratch);

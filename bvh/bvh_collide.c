@@ -1,0 +1,760 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Tree-vs-tree collision under a relative pose: conservative 15-axis OBB tests, exact triangle pairs at the leaves,
+// parallel over a frontier of node pairs, output sorted by (i, j) and identical for any thread count.
+// Based on: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical Structure for Rapid Interference
+// Detection", SIGGRAPH 1996 (separating axis test and tree traversal).
+#include "bvh/bvh_internal.h"
+#include "src/core.h"
+#include "src/tri_tri.h"
+#include "src/workspace.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdatomic.h>
+#include <string.h>
+
+/// Node pair of a traversal: a in I's tree, b in J's tree.
+typedef struct node_pair
+{
+    uint32_t a, b;
+} node_pair;
+
+/// Growable array of node pairs.
+typedef struct pair_vec
+{
+    node_pair* data;
+    uint32_t count, capacity;
+} pair_vec;
+
+/// Per-worker scratch, padded to its own cache lines.
+typedef struct pair_worker
+{
+    pair_vec stack;          // traversal stack
+    mc_triangle_pair* pairs; // found pairs (unsorted)
+    uint32_t pair_count;     // used entries
+    uint32_t pair_capacity;  // allocated entries
+    uint64_t box_tests;      // OBB tests done by this worker
+    uint64_t triangle_tests; // triangle pairs tested
+    int failed;              // an allocation failed
+    char pad[64];            // keep workers' counters on separate cache lines
+} pair_worker;
+
+/// Sort record: (i, j) key and the index of the pair in the gathered array.
+typedef struct sort_key
+{
+    uint64_t key;
+    uint32_t index;
+} sort_key;
+
+struct mc_pair_scratch
+{
+    // Lazy J vertex cache: stamp[v] == 2 * epoch + 1 when jv[v] holds the mapped vertex of this query;
+    // 2 * epoch while one thread writes it.
+    mc_vec3* jv;             // mapped J vertices (I frame)
+    atomic_uint* stamp;      // per-vertex stamps
+    uint32_t jv_capacity;    // entries of jv and stamp
+    uint32_t epoch;          // current query
+    const mc_vec3* j_pos;    // J's positions (body frame) of the current query
+    uint32_t j_vertex_count; // vertices of J in the current query
+    double rot[3][3];        // rotation J -> I of the current query
+    double trans[3];         // translation J -> I
+    pair_worker* workers;    // per-worker scratch
+    int worker_capacity;     // allocated workers
+    pair_vec frontier[2];    // frontier expansion (current and next level)
+    mc_triangle_pair* out;   // merged, sorted output
+    uint32_t out_capacity;   // entries of out
+    sort_key* keys;          // sort keys
+    sort_key* keys_tmp;      // merge sort scratch
+    uint32_t key_capacity;   // entries of keys and keys_tmp
+};
+
+// Number of node pairs the serial expansion aims for before the parallel loop (independent of the thread count so
+// that the traversal, and hence the counters, are the same for any number of threads).
+#define FRONTIER_TARGET 512u
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scratch
+
+static void pair_vec_free(pair_vec* v)
+{
+    mc_free(v->data);
+    memset(v, 0, sizeof *v);
+}
+
+static int pair_vec_reserve(pair_vec* v, uint32_t need)
+{
+    if (need <= v->capacity)
+    {
+        return 1;
+    }
+    uint64_t cap = v->capacity < 64u ? 64u : (uint64_t)v->capacity * 2u;
+    while (cap < need)
+    {
+        cap *= 2u;
+    }
+    if (cap > UINT32_MAX)
+    {
+        return 0;
+    }
+    node_pair* d = mc_realloc(v->data, (size_t)cap * sizeof *d);
+    if (d == NULL)
+    {
+        return 0;
+    }
+    v->data = d;
+    v->capacity = (uint32_t)cap;
+    return 1;
+}
+
+void mc_pair_scratch_destroy(struct mc_pair_scratch* s)
+{
+    if (s == NULL)
+    {
+        return;
+    }
+    mc_free(s->jv);
+    mc_free((void*)s->stamp);
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        pair_vec_free(&s->workers[w].stack);
+        mc_free(s->workers[w].pairs);
+    }
+    mc_free(s->workers);
+    pair_vec_free(&s->frontier[0]);
+    pair_vec_free(&s->frontier[1]);
+    mc_free(s->out);
+    mc_free(s->keys);
+    mc_free(s->keys_tmp);
+    mc_free(s);
+}
+
+size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
+{
+    if (s == NULL)
+    {
+        return 0;
+    }
+    size_t n = sizeof *s + (size_t)s->jv_capacity * (sizeof *s->jv + sizeof *s->stamp);
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        n += sizeof s->workers[w] + (size_t)s->workers[w].stack.capacity * sizeof(node_pair) +
+             (size_t)s->workers[w].pair_capacity * sizeof(mc_triangle_pair);
+    }
+    n += (size_t)(s->frontier[0].capacity + s->frontier[1].capacity) * sizeof(node_pair);
+    n += (size_t)s->out_capacity * sizeof(mc_triangle_pair) + 2u * (size_t)s->key_capacity * sizeof(sort_key);
+    return n;
+}
+
+static mc_status scratch_prepare(struct mc_workspace* ws, const struct mc_mesh* mj, int workers)
+{
+    if (ws->pairs == NULL)
+    {
+        ws->pairs = mc_calloc(1, sizeof *ws->pairs);
+        if (ws->pairs == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+    }
+    struct mc_pair_scratch* s = ws->pairs;
+    if (mj->vertex_count > s->jv_capacity)
+    {
+        mc_free(s->jv);
+        mc_free((void*)s->stamp);
+        s->jv_capacity = 0;
+        s->jv = mc_alloc_array(mj->vertex_count, sizeof *s->jv);
+        s->stamp = mc_alloc_array(mj->vertex_count, sizeof *s->stamp);
+        if (s->jv == NULL || s->stamp == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        for (uint32_t v = 0; v < mj->vertex_count; ++v)
+        {
+            atomic_init(&s->stamp[v], 0u);
+        }
+        s->jv_capacity = mj->vertex_count;
+        s->epoch = 0;
+    }
+    // Stamps 2e and 2e + 1 belong to epoch e; clear everything when the counter would wrap.
+    if (s->epoch >= 0x7ffffff0u)
+    {
+        for (uint32_t v = 0; v < s->jv_capacity; ++v)
+        {
+            atomic_store_explicit(&s->stamp[v], 0u, memory_order_relaxed);
+        }
+        s->epoch = 0;
+    }
+    s->epoch += 1u;
+    if (workers > s->worker_capacity)
+    {
+        pair_worker* w = mc_realloc(s->workers, (size_t)workers * sizeof *w);
+        if (w == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        memset(w + s->worker_capacity, 0, (size_t)(workers - s->worker_capacity) * sizeof *w);
+        s->workers = w;
+        s->worker_capacity = workers;
+    }
+    return MC_OK;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// J vertices in I's frame
+
+// The mapping is a pure function of (pose, vertex) evaluated with a fixed operation order (-ffp-contract=off), so
+// any thread computing it gets bitwise the same value.
+static inline mc_vec3 map_j(const struct mc_pair_scratch* s, mc_vec3 p)
+{
+    return mc_v3(s->rot[0][0] * p.x + s->rot[0][1] * p.y + s->rot[0][2] * p.z + s->trans[0],
+                 s->rot[1][0] * p.x + s->rot[1][1] * p.y + s->rot[1][2] * p.z + s->trans[1],
+                 s->rot[2][0] * p.x + s->rot[2][1] * p.y + s->rot[2][2] * p.z + s->trans[2]);
+}
+
+// Compute-and-publish: the first thread to claim a vertex (CAS 2e -> ...) writes it and releases the stamp; others
+// compute the same value locally. No plain write ever races with a read.
+static inline mc_vec3 j_vertex(struct mc_pair_scratch* s, uint32_t v)
+{
+    uint32_t ready = 2u * s->epoch + 1u;
+    uint32_t st = atomic_load_explicit(&s->stamp[v], memory_order_acquire);
+    if (st == ready)
+    {
+        return s->jv[v];
+    }
+    mc_vec3 x = map_j(s, s->j_pos[v]);
+    uint32_t busy = 2u * s->epoch;
+    if (st != busy &&
+        atomic_compare_exchange_strong_explicit(&s->stamp[v], &st, busy, memory_order_acquire, memory_order_relaxed))
+    {
+        s->jv[v] = x;
+        atomic_store_explicit(&s->stamp[v], ready, memory_order_release);
+    }
+    return x;
+}
+
+mc_vec3 mc_pair_scratch_j_vertex(struct mc_pair_scratch* scratch, uint32_t v)
+{
+    return j_vertex(scratch, v);
+}
+
+mc_vec3 mc_pair_scratch_map_j(const struct mc_pair_scratch* scratch, mc_vec3 p_j)
+{
+    return map_j(scratch, p_j);
+}
+
+mc_vec3 mc_pair_scratch_unmap_j(const struct mc_pair_scratch* s, mc_vec3 p_i)
+{
+    double d[3] = {p_i.x - s->trans[0], p_i.y - s->trans[1], p_i.z - s->trans[2]};
+    return mc_v3(s->rot[0][0] * d[0] + s->rot[1][0] * d[1] + s->rot[2][0] * d[2],
+                 s->rot[0][1] * d[0] + s->rot[1][1] * d[1] + s->rot[2][1] * d[2],
+                 s->rot[0][2] * d[0] + s->rot[1][2] * d[1] + s->rot[2][2] * d[2]);
+}
+
+double mc_pair_scratch_translation_norm(const struct mc_pair_scratch* s)
+{
+    return fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Box test
+
+typedef struct collide_ctx
+{
+    const mc_bvh* ta;                // I's tree
+    const mc_bvh* tb;                // J's tree
+    const mc_vec3* pos_i;            // I's positions
+    struct mc_pair_scratch* scratch; // J vertex cache
+    double rel_slack;                // relative slack of the box test
+    double abs_slack;                // absolute slack of the box test
+} collide_ctx;
+
+/// J box in I's frame.
+typedef struct jbox
+{
+    double ax[3][3]; // axes (rows), I frame
+    double c[3];     // center, I frame
+    double e[3];     // half extents
+} jbox;
+
+static inline void jbox_make(const struct mc_pair_scratch* s, const mc_bvh_node* n, jbox* b)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        double x = n->axis[k][0], y = n->axis[k][1], z = n->axis[k][2];
+        for (int r = 0; r < 3; ++r)
+        {
+            b->ax[k][r] = s->rot[r][0] * x + s->rot[r][1] * y + s->rot[r][2] * z;
+        }
+        b->e[k] = n->extent[k];
+    }
+    double x = n->center[0], y = n->center[1], z = n->center[2];
+    for (int r = 0; r < 3; ++r)
+    {
+        b->c[r] = s->rot[r][0] * x + s->rot[r][1] * y + s->rot[r][2] * z + s->trans[r];
+    }
+}
+
+// Separating axis test with the 15 candidate axes (3 of A, 3 of B, 9 cross products). Conservative: an axis only
+// separates when the gap exceeds a bound of every rounding involved (see mc_collide). @return 1 when the boxes may
+// overlap.
+static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, const jbox* b)
+{
+    double a[3][3], ea[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        a[k][0] = na->axis[k][0];
+        a[k][1] = na->axis[k][1];
+        a[k][2] = na->axis[k][2];
+        ea[k] = na->extent[k];
+    }
+    double d[3] = {b->c[0] - na->center[0], b->c[1] - na->center[1], b->c[2] - na->center[2]};
+    double t[3], r[3][3], ar[3][3];
+    for (int i = 0; i < 3; ++i)
+    {
+        t[i] = a[i][0] * d[0] + a[i][1] * d[1] + a[i][2] * d[2];
+    }
+    double slack =
+        cx->rel_slack * (fabs(d[0]) + fabs(d[1]) + fabs(d[2]) + ea[0] + ea[1] + ea[2] + b->e[0] + b->e[1] + b->e[2]) +
+        cx->abs_slack;
+    // Axes of A.
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            r[i][k] = a[i][0] * b->ax[k][0] + a[i][1] * b->ax[k][1] + a[i][2] * b->ax[k][2];
+            ar[i][k] = fabs(r[i][k]);
+        }
+        if (fabs(t[i]) > ea[i] + b->e[0] * ar[i][0] + b->e[1] * ar[i][1] + b->e[2] * ar[i][2] + slack)
+        {
+            return 0;
+        }
+    }
+    // Axes of B.
+    for (int k = 0; k < 3; ++k)
+    {
+        double tb = b->ax[k][0] * d[0] + b->ax[k][1] * d[1] + b->ax[k][2] * d[2];
+        if (fabs(tb) > b->e[k] + ea[0] * ar[0][k] + ea[1] * ar[1][k] + ea[2] * ar[2][k] + slack)
+        {
+            return 0;
+        }
+    }
+    // Cross products a_i x b_k, written in A's frame.
+    for (int i = 0; i < 3; ++i)
+    {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int k = 0; k < 3; ++k)
+        {
+            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+            double dist = fabs(t[i2] * r[i1][k] - t[i1] * r[i2][k]);
+            double rad = ea[i1] * ar[i2][k] + ea[i2] * ar[i1][k] + b->e[k1] * ar[i][k2] + b->e[k2] * ar[i][k1];
+            if (dist > rad + slack)
+            {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static inline float node_size(const mc_bvh_node* n)
+{
+    float s = n->extent[0] > n->extent[1] ? n->extent[0] : n->extent[1];
+    return s > n->extent[2] ? s : n->extent[2];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Traversal
+
+static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node* na, const mc_bvh_node* nb)
+{
+    uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
+    uint32_t fb = mc_bvh_leaf_first(nb), cb = mc_bvh_leaf_count(nb);
+    mc_vec3 tj[MC_BVH_LEAF_MAX][3];
+    for (uint32_t q = 0; q < cb; ++q)
+    {
+        const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
+        for (int k = 0; k < 3; ++k)
+        {
+            tj[q][k] = j_vertex(cx->scratch, vb[k]);
+        }
+    }
+    for (uint32_t p = 0; p < ca; ++p)
+    {
+        const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
+        mc_vec3 ti[3] = {cx->pos_i[va[0]], cx->pos_i[va[1]], cx->pos_i[va[2]]};
+        for (uint32_t q = 0; q < cb; ++q)
+        {
+            w->triangle_tests += 1u;
+            mc_crossing cr[2];
+            if (mc_tri_tri_crossings(ti, tj[q], cr) != 2)
+            {
+                continue;
+            }
+            if (w->pair_count == w->pair_capacity)
+            {
+                uint32_t cap = w->pair_capacity < 256u ? 256u : w->pair_capacity * 2u;
+                mc_triangle_pair* np = mc_realloc(w->pairs, (size_t)cap * sizeof *np);
+                if (np == NULL)
+                {
+                    w->failed = 1;
+                    return;
+                }
+                w->pairs = np;
+                w->pair_capacity = cap;
+            }
+            mc_triangle_pair* out = &w->pairs[w->pair_count++];
+            out->i = cx->ta->tri_order[fa + p];
+            out->j = cx->tb->tri_order[fb + q];
+            out->crossing[0] = cr[0];
+            out->crossing[1] = cr[1];
+        }
+    }
+}
+
+// Expand an overlapping internal node pair: test the children pairs of the larger box and append the overlapping
+// ones to `out`. @return 0 on allocation failure.
+static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* box_tests)
+{
+    const mc_bvh_node* na = &cx->ta->nodes[np.a];
+    const mc_bvh_node* nb = &cx->tb->nodes[np.b];
+    if (!pair_vec_reserve(out, out->count + 2u))
+    {
+        return 0;
+    }
+    int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
+    if (!la && (lb || node_size(na) >= node_size(nb)))
+    {
+        jbox jb;
+        jbox_make(cx->scratch, nb, &jb);
+        // Second child pushed first: a stack then visits the first child first.
+        for (int c = 1; c >= 0; --c)
+        {
+            uint32_t child = na->data + (uint32_t)c;
+            *box_tests += 1u;
+            if (box_overlap(cx, &cx->ta->nodes[child], &jb))
+            {
+                out->data[out->count].a = child;
+                out->data[out->count].b = np.b;
+                out->count++;
+            }
+        }
+    }
+    else
+    {
+        for (int c = 1; c >= 0; --c)
+        {
+            uint32_t child = nb->data + (uint32_t)c;
+            jbox jb;
+            jbox_make(cx->scratch, &cx->tb->nodes[child], &jb);
+            *box_tests += 1u;
+            if (box_overlap(cx, na, &jb))
+            {
+                out->data[out->count].a = np.a;
+                out->data[out->count].b = child;
+                out->count++;
+            }
+        }
+    }
+    return 1;
+}
+
+static void traverse(const collide_ctx* cx, pair_worker* w, node_pair start)
+{
+    pair_vec* st = &w->stack;
+    st->count = 0;
+    if (!pair_vec_reserve(st, 64u))
+    {
+        w->failed = 1;
+        return;
+    }
+    st->data[st->count++] = start;
+    while (st->count > 0 && !w->failed)
+    {
+        node_pair np = st->data[--st->count];
+        const mc_bvh_node* na = &cx->ta->nodes[np.a];
+        const mc_bvh_node* nb = &cx->tb->nodes[np.b];
+        if (mc_bvh_is_leaf(na) && mc_bvh_is_leaf(nb))
+        {
+            leaf_pairs(cx, w, na, nb);
+            continue;
+        }
+        if (!expand(cx, np, st, &w->box_tests))
+        {
+            w->failed = 1;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sorting (bottom-up merge sort on unique 64-bit keys: deterministic, no allocation beyond the scratch)
+
+static void sort_keys(sort_key* a, sort_key* tmp, uint32_t n, sort_key** result)
+{
+    sort_key* src = a;
+    sort_key* dst = tmp;
+    // Insertion sort runs of 16 first.
+    const uint32_t run = 16u;
+    for (uint32_t s = 0; s < n; s += run)
+    {
+        uint32_t e = s + run < n ? s + run : n;
+        for (uint32_t i = s + 1u; i < e; ++i)
+        {
+            sort_key x = src[i];
+            uint32_t j = i;
+            while (j > s && src[j - 1u].key > x.key)
+            {
+                src[j] = src[j - 1u];
+                --j;
+            }
+            src[j] = x;
+        }
+    }
+    for (uint32_t width = run; width < n; width *= 2u)
+    {
+        for (uint32_t s = 0; s < n; s += 2u * width)
+        {
+            uint32_t m = s + width < n ? s + width : n;
+            uint32_t e = s + 2u * width < n ? s + 2u * width : n;
+            uint32_t i = s, j = m, k = s;
+            while (i < m && j < e)
+            {
+                dst[k++] = src[j].key < src[i].key ? src[j++] : src[i++];
+            }
+            while (i < m)
+            {
+                dst[k++] = src[i++];
+            }
+            while (j < e)
+            {
+                dst[k++] = src[j++];
+            }
+        }
+        sort_key* t = src;
+        src = dst;
+        dst = t;
+    }
+    *result = src;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Entry point
+
+typedef struct parallel_ctx
+{
+    const collide_ctx* cx;
+    struct mc_pair_scratch* s;
+    const pair_vec* frontier;
+} parallel_ctx;
+
+mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
+                     struct mc_workspace* ws, mc_pair_result* result, mc_query_stats* stats)
+{
+    if (mi == NULL || mj == NULL || j_in_i == NULL || ws == NULL || result == NULL || mi->bvh == NULL ||
+        mj->bvh == NULL)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    double t0 = omp_get_wtime();
+    int workers = worker_count > 0 ? worker_count : omp_get_max_threads();
+    if (workers < 1)
+    {
+        workers = 1;
+    }
+    mc_status st = scratch_prepare(ws, mj, workers);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    struct mc_pair_scratch* s = ws->pairs;
+    mc_mat33 rm = mc_quat_to_mat33(j_in_i->q);
+    memcpy(s->rot, rm.m, sizeof s->rot);
+    s->trans[0] = j_in_i->p.x;
+    s->trans[1] = j_in_i->p.y;
+    s->trans[2] = j_in_i->p.z;
+    s->j_pos = mj->positions;
+    s->j_vertex_count = mj->vertex_count;
+
+    collide_ctx cx;
+    cx.ta = mi->bvh;
+    cx.tb = mj->bvh;
+    cx.pos_i = mi->positions;
+    cx.scratch = s;
+    // Slack of the box test. Relative part: the float axes are orthonormal only to ~1.2e-7 per component, which
+    // perturbs every projection and radius by at most ~3 * 1.2e-7 times (|D| + sum of extents); 4e-6 leaves a
+    // factor of 10. Absolute part: the test's double arithmetic and the rounded J vertices used by the triangle
+    // tests (fl(R v + t) differs from R v + t by < 4 * 2^-53 (3 |v| + |t|)) are below 1e-13 times the magnitudes.
+    double tmag = fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
+    cx.rel_slack = 4e-6;
+    cx.abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
+
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        s->workers[w].pair_count = 0;
+        s->workers[w].box_tests = 0;
+        s->workers[w].triangle_tests = 0;
+        s->workers[w].failed = 0;
+    }
+    uint64_t box_tests = 0;
+
+    // Serial frontier expansion, level by level.
+    pair_vec* cur = &s->frontier[0];
+    pair_vec* next = &s->frontier[1];
+    cur->count = 0;
+    if (!pair_vec_reserve(cur, 1u))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    {
+        jbox jb;
+        jbox_make(s, &cx.tb->nodes[0], &jb);
+        box_tests += 1u;
+        if (box_overlap(&cx, &cx.ta->nodes[0], &jb))
+        {
+            cur->data[cur->count].a = 0;
+            cur->data[cur->count].b = 0;
+            cur->count = 1;
+        }
+    }
+    for (;;)
+    {
+        uint32_t internal = 0;
+        for (uint32_t k = 0; k < cur->count; ++k)
+        {
+            if (!mc_bvh_is_leaf(&cx.ta->nodes[cur->data[k].a]) || !mc_bvh_is_leaf(&cx.tb->nodes[cur->data[k].b]))
+            {
+                ++internal;
+            }
+        }
+        if (internal == 0 || cur->count >= FRONTIER_TARGET)
+        {
+            break;
+        }
+        next->count = 0;
+        for (uint32_t k = 0; k < cur->count; ++k)
+        {
+            node_pair np = cur->data[k];
+            if (mc_bvh_is_leaf(&cx.ta->nodes[np.a]) && mc_bvh_is_leaf(&cx.tb->nodes[np.b]))
+            {
+                if (!pair_vec_reserve(next, next->count + 1u))
+                {
+                    return MC_ERR_OUT_OF_MEMORY;
+                }
+                next->data[next->count++] = np;
+            }
+            else if (!expand(&cx, np, next, &box_tests))
+            {
+                return MC_ERR_OUT_OF_MEMORY;
+            }
+        }
+        pair_vec* t = cur;
+        cur = next;
+        next = t;
+    }
+
+    // Parallel traversal of the frontier items. The only OpenMP construct of the pair stage: a dynamic schedule
+    // balances items of very different cost; each item writes to its worker's buffer only, and the merged output
+    // is sorted by (i, j), so the result does not depend on the schedule or the thread count.
+    int used = 1;
+    int nitems = (int)cur->count;
+    if (workers > 1 && nitems > 1)
+    {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(workers)
+        for (int k = 0; k < nitems; ++k)
+        {
+            int tid = omp_get_thread_num();
+            traverse(&cx, &s->workers[tid], cur->data[k]);
+            if (k == 0)
+            {
+                used = omp_get_num_threads();
+            }
+        }
+    }
+    else
+    {
+        for (int k = 0; k < nitems; ++k)
+        {
+            traverse(&cx, &s->workers[0], cur->data[k]);
+        }
+    }
+
+    // Merge and sort.
+    uint64_t total = 0, tri_tests = 0;
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        if (s->workers[w].failed)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        total += s->workers[w].pair_count;
+        box_tests += s->workers[w].box_tests;
+        tri_tests += s->workers[w].triangle_tests;
+    }
+    if (total > UINT32_MAX / 2u)
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t n = (uint32_t)total;
+    if (n > s->key_capacity)
+    {
+        mc_free(s->keys);
+        mc_free(s->keys_tmp);
+        s->key_capacity = 0;
+        s->keys = mc_alloc_array(n, sizeof *s->keys);
+        s->keys_tmp = mc_alloc_array(n, sizeof *s->keys_tmp);
+        if (s->keys == NULL || s->keys_tmp == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        s->key_capacity = n;
+    }
+    if (n > s->out_capacity)
+    {
+        mc_free(s->out);
+        s->out_capacity = 0;
+        s->out = mc_alloc_array(n, sizeof *s->out);
+        if (s->out == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        s->out_capacity = n;
+    }
+    // Gather index space: worker w's pair p has global index base_w + p.
+    uint32_t base = 0;
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        const pair_worker* pw = &s->workers[w];
+        for (uint32_t p = 0; p < pw->pair_count; ++p)
+        {
+            s->keys[base + p].key = ((uint64_t)pw->pairs[p].i << 32) | pw->pairs[p].j;
+            s->keys[base + p].index = base + p;
+        }
+        base += pw->pair_count;
+    }
+    sort_key* sorted = s->keys;
+    if (n > 1)
+    {
+        sort_keys(s->keys, s->keys_tmp, n, &sorted);
+    }
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        uint32_t g = sorted[k].index;
+        int w = 0;
+        while (g >= s->workers[w].pair_count)
+        {
+            g -= s->workers[w].pair_count;
+            ++w;
+        }
+        s->out[k] = s->workers[w].pairs[g];
+    }
+    result->pairs = s->out;
+    result->pair_count = n;
+    if (stats != NULL)
+    {
+        stats->box_tests = box_tests;
+        stats->triangle_tests = tri_tests;
+        stats->triangle_pairs = n;
+        stats->threads = used;
+        stats->seconds_pairs = omp_get_wtime() - t0;
+    }
+    return MC_OK;
+}

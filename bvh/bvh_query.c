@@ -1,0 +1,203 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Public pair query (world-frame wrapper of mc_collide) and exact point-in-mesh parity through the OBB tree.
+#include "bvh/bvh_internal.h"
+#include "src/core.h"
+#include "src/tri_tri.h"
+#include "src/workspace.h"
+
+#include <math.h>
+#include <string.h>
+
+mc_query_options mc_default_query_options(void)
+{
+    mc_query_options o;
+    memset(&o, 0, sizeof o);
+    o.worker_count = 0;
+    o.depth_method = MC_DEPTH_ADAMS;
+    o.internal_value = (int)MC_DEF_COOKIE;
+    return o;
+}
+
+static int pose_is_finite(const mc_pose* p)
+{
+    return isfinite(p->p.x) && isfinite(p->p.y) && isfinite(p->p.z) && isfinite(p->q.w) && isfinite(p->q.x) &&
+           isfinite(p->q.y) && isfinite(p->q.z) && (p->q.w != 0.0 || p->q.x != 0.0 || p->q.y != 0.0 || p->q.z != 0.0);
+}
+
+mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
+                                  const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
+                                  mc_triangle_pair* pairs, uint32_t capacity, uint32_t* pair_count,
+                                  mc_query_stats* stats)
+{
+    MC_ASSERT(options == NULL || options->internal_value == (int)MC_DEF_COOKIE);
+    if (mesh_i == NULL || pose_i == NULL || mesh_j == NULL || pose_j == NULL || ws == NULL || pair_count == NULL ||
+        (pairs == NULL && capacity > 0) || (options != NULL && options->internal_value != (int)MC_DEF_COOKIE) ||
+        !pose_is_finite(pose_i) || !pose_is_finite(pose_j))
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    mc_query_options opt = options != NULL ? *options : mc_default_query_options();
+    mc_pose pi = *pose_i, pj = *pose_j;
+    pi.q = mc_quat_normalize(pi.q);
+    pj.q = mc_quat_normalize(pj.q);
+    mc_pose inv_i = mc_pose_inverse(&pi);
+    mc_pose j_in_i = mc_pose_mul(&inv_i, &pj);
+    mc_pair_result res;
+    mc_query_stats local;
+    memset(&local, 0, sizeof local);
+    mc_status st = mc_collide(mesh_i, mesh_j, &j_in_i, opt.worker_count, ws, &res, &local);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    mc_mat33 ri = mc_quat_to_mat33(pi.q);
+    uint32_t n = res.pair_count < capacity ? res.pair_count : capacity;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        pairs[k] = res.pairs[k];
+        for (int c = 0; c < 2; ++c)
+        {
+            pairs[k].crossing[c].point = mc_add(pi.p, mc_mat33_mul_vec(&ri, res.pairs[k].crossing[c].point));
+        }
+    }
+    *pair_count = res.pair_count;
+    if (stats != NULL)
+    {
+        memset(stats, 0, sizeof *stats);
+        stats->box_tests = local.box_tests;
+        stats->triangle_tests = local.triangle_tests;
+        stats->triangle_pairs = local.triangle_pairs;
+        stats->crossings = 2u * local.triangle_pairs;
+        stats->threads = local.threads;
+        stats->seconds_pairs = local.seconds_pairs;
+    }
+    return res.pair_count > capacity ? MC_ERR_CAPACITY : MC_OK;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Point parity
+
+// Conservative segment-box test: the segment is (m - h, m + h) in the mesh frame. Separating axes: the 3 box axes
+// and the 3 cross products of the segment direction with them. @return 1 when they may intersect.
+static int segment_box(const mc_bvh_node* n, mc_vec3 m, mc_vec3 h, double abs_slack)
+{
+    double d[3] = {m.x - n->center[0], m.y - n->center[1], m.z - n->center[2]};
+    double t[3], hh[3], ah[3];
+    double e[3] = {n->extent[0], n->extent[1], n->extent[2]};
+    double hv[3] = {h.x, h.y, h.z};
+    for (int i = 0; i < 3; ++i)
+    {
+        t[i] = n->axis[i][0] * d[0] + n->axis[i][1] * d[1] + n->axis[i][2] * d[2];
+        hh[i] = n->axis[i][0] * hv[0] + n->axis[i][1] * hv[1] + n->axis[i][2] * hv[2];
+        ah[i] = fabs(hh[i]);
+    }
+    // Relative slack as in the box-box test (float axes orthonormal to ~1.2e-7 per component).
+    double slack =
+        4e-6 * (fabs(d[0]) + fabs(d[1]) + fabs(d[2]) + e[0] + e[1] + e[2] + ah[0] + ah[1] + ah[2]) + abs_slack;
+    for (int i = 0; i < 3; ++i)
+    {
+        if (fabs(t[i]) > e[i] + ah[i] + slack)
+        {
+            return 0;
+        }
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        int j = (i + 1) % 3, k = (i + 2) % 3;
+        if (fabs(t[j] * hh[k] - t[k] * hh[j]) > e[j] * ah[k] + e[k] * ah[j] + slack)
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static mc_vec3 mesh_vertex(const struct mc_mesh* mesh, int mapped, struct mc_pair_scratch* scratch, uint32_t v)
+{
+    return mapped ? mc_pair_scratch_j_vertex(scratch, v) : mesh->positions[v];
+}
+
+int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
+                        int point_body)
+{
+    MC_ASSERT(mesh != NULL && mesh->bvh != NULL && mesh_body != point_body);
+    MC_ASSERT(mesh_body == 0 || scratch != NULL);
+    const mc_bvh* t = mesh->bvh;
+    int mapped = mesh_body == 1 && scratch != NULL;
+    // Far end: strictly beyond the mesh's bounding box along +x, in the mesh's frame; then in I's frame.
+    mc_vec3 pm = mapped ? mc_pair_scratch_unmap_j(scratch, p) : p;
+    mc_vec3 lo = mesh->report.bbox_min, hi = mesh->report.bbox_max;
+    double span = (hi.x - lo.x) + (hi.y - lo.y) + (hi.z - lo.z);
+    double xfar = fmax(hi.x, pm.x) + span + 1.0;
+    mc_vec3 qm = mc_v3(xfar, pm.y, pm.z);
+    mc_vec3 q = mapped ? mc_pair_scratch_map_j(scratch, qm) : qm;
+    mc_vec3 m = mc_scale(mc_add(pm, qm), 0.5), h = mc_scale(mc_sub(qm, pm), 0.5);
+    double mag = t->max_abs_coord + fabs(pm.x) + fabs(pm.y) + fabs(pm.z) + fabs(xfar) +
+                 (mapped ? mc_pair_scratch_translation_norm(scratch) : 0.0);
+    double abs_slack = 1e-12 * mag;
+    int parity = 0;
+    uint32_t stack[256];
+    uint32_t sp = 0;
+    int overflow = 0;
+    stack[sp++] = 0;
+    while (sp > 0)
+    {
+        const mc_bvh_node* n = &t->nodes[stack[--sp]];
+        if (!segment_box(n, m, h, abs_slack))
+        {
+            continue;
+        }
+        if (!mc_bvh_is_leaf(n))
+        {
+            if (sp + 2u > sizeof stack / sizeof stack[0])
+            {
+                overflow = 1;
+                break;
+            }
+            stack[sp++] = n->data + 1u;
+            stack[sp++] = n->data;
+            continue;
+        }
+        uint32_t f = mc_bvh_leaf_first(n), c = mc_bvh_leaf_count(n);
+        for (uint32_t k = 0; k < c; ++k)
+        {
+            const uint32_t* tv = &t->tri_vertex[3u * (f + k)];
+            mc_vec3 a = mesh_vertex(mesh, mapped, scratch, tv[0]);
+            mc_vec3 b = mesh_vertex(mesh, mapped, scratch, tv[1]);
+            mc_vec3 cc = mesh_vertex(mesh, mapped, scratch, tv[2]);
+            if (mc_edge_triangle_cross(p, q, a, b, cc, point_body, NULL, NULL) != 0)
+            {
+                parity ^= 1;
+            }
+        }
+    }
+    if (overflow)
+    {
+        // Degenerate (very deep) tree: count over every triangle instead.
+        parity = 0;
+        for (uint32_t k = 0; k < mesh->triangle_count; ++k)
+        {
+            const uint32_t* tv = &mesh->indices[3u * k];
+            mc_vec3 a = mesh_vertex(mesh, mapped, scratch, tv[0]);
+            mc_vec3 b = mesh_vertex(mesh, mapped, scratch, tv[1]);
+            mc_vec3 cc = mesh_vertex(mesh, mapped, scratch, tv[2]);
+            if (mc_edge_triangle_cross(p, q, a, b, cc, point_body, NULL, NULL) != 0)
+            {
+                parity ^= 1;
+            }
+        }
+    }
+    return parity;
+}
+
+bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point)
+{
+    if (mesh == NULL || mesh->bvh == NULL || !isfinite(point.x) || !isfinite(point.y) || !isfinite(point.z))
+    {
+        return false;
+    }
+    // The point is a vertex of the other body (J) for the symbolic rule: it is displaced by (eps, eps^2, eps^3).
+    int inside = mc_bvh_point_parity(mesh, 0, NULL, point, 1);
+    return mesh->flipped ? !inside : inside != 0;
+}

@@ -1,0 +1,36 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Query workspaces: creation and destruction of the pair stage's and the region stage's scratch.
+#include "src/workspace.h"
+
+#include "bvh/bvh_internal.h"
+#include "src/core.h"
+
+mc_status mc_workspace_create(mc_workspace** out)
+{
+    if (out == NULL)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    mc_workspace* ws = mc_calloc(1, sizeof *ws);
+    if (ws == NULL)
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    *out = ws;
+    return MC_OK;
+}
+
+void mc_workspace_destroy(mc_workspace* ws)
+{
+    if (ws == NULL)
+    {
+        return;
+    }
+    mc_pair_scratch_destroy(ws->pairs);
+    if (ws->regions != NULL && ws->destroy_regions != NULL)
+    {
+        ws->destroy_regions(ws->regions);
+    }
+    mc_free(ws);
+}
