@@ -1,0 +1,374 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Exact edge-triangle and triangle-triangle crossings under the symbolic rule of tri_tri.h.
+// Based on: O. Devillers, P. Guigue, "Faster Triangle-Triangle Intersection Tests", INRIA RR-4488, 2002 (ordering
+// the two triangles' intervals on the planes' common line with orientation signs), re-derived here.
+//
+// mc_tri_tri_crossings, step by step (signs are those of the perturbed configuration, never 0):
+// 1. The three vertices of I against the plane of J (filtered orient, exact and R1 only when needed); all on one
+//    side: no crossing. Same for the vertices of J against the plane of I.
+// 2. Each triangle now has one vertex alone on its side of the other's plane: p = ti[k] (sign sp) and w = tj[m]
+//    (sign sw). The straddling edges are p-q1, p-q2 of I (q1 = ti[k+1], q2 = ti[k+2]) and w-w1, w-w2 of J; they meet
+//    the line L common to both planes at X1, X2 and Y1, Y2.
+// 3. Order along D = ni x nj. For X on line (p, q) and Y on line (w, s), with u = q - p, v = s - w:
+//    orient(p, q, w, s) = det[u, Y - X, v] = (Y - X) . (v x u), and with Y - X = lambda D, Binet-Cauchy gives
+//    D . (v x u) = (ni . v)(nj . u) - (ni . u)(nj . v) = (ni . v)(nj . u) (u lies in plane I, v in plane J).
+//    sign(nj . u) = -sp and sign(ni . v) = -sw, so sign(D . (Y - X)) = sign(orient(p, q, w, s)) * sp * sw.
+// 4. The triangle (p, X1, X2) has I's orientation, so p is left of X1 -> X2 seen along ni, which gives
+//    sign(D . (X2 - X1)) = -sp; symmetrically sign(D . (Y2 - Y1)) = +sw. This fixes each interval's low and high
+//    end without any determinant.
+// 5. The intervals overlap iff Xlo < Yhi and Ylo < Xhi (two determinants; strict, no ties under the rule). The
+//    segment then runs from max(Xlo, Ylo) to min(Xhi, Yhi) (two more determinants). Each end is an edge of one
+//    triangle crossing the other; its direction follows from the end signs (R3).
+// Each orient is evaluated at most once; 6 plane tests + at most 4 edge-edge tests per pair.
+#include "tri_tri.h"
+
+#include "core.h"
+#include "predicates.h"
+
+#include <math.h>
+
+static inline int sign_of(double v)
+{
+    return (v > 0.0) - (v < 0.0);
+}
+
+// Floating-point plane of a triangle (a, b, c): normal n = (b - a) x (c - a) and the per-component absolute sums
+// used by the filter (see predicates.h: the same operations as mc_orient3d_adapt, so values agree bitwise).
+typedef struct plane_f
+{
+    const mc_vec3* v[3];
+    double nx, ny, nz;
+    double ax, ay, az;
+} plane_f;
+
+static inline void plane_init(plane_f* pl, const mc_vec3* a, const mc_vec3* b, const mc_vec3* c)
+{
+    pl->v[0] = a;
+    pl->v[1] = b;
+    pl->v[2] = c;
+    double ux = b->x - a->x, uy = b->y - a->y, uz = b->z - a->z;
+    double wx = c->x - a->x, wy = c->y - a->y, wz = c->z - a->z;
+    double p1 = uy * wz, p2 = uz * wy;
+    double p3 = uz * wx, p4 = ux * wz;
+    double p5 = ux * wy, p6 = uy * wx;
+    pl->nx = p1 - p2;
+    pl->ny = p3 - p4;
+    pl->nz = p5 - p6;
+    pl->ax = fabs(p1) + fabs(p2);
+    pl->ay = fabs(p3) + fabs(p4);
+    pl->az = fabs(p5) + fabs(p6);
+}
+
+// Floating-point orient(a, b, c, d) and its filter bound (infinite when the permanent is too small to trust).
+static inline double plane_eval(const plane_f* pl, const mc_vec3* d, double* bound)
+{
+    double cx = d->x - pl->v[0]->x, cy = d->y - pl->v[0]->y, cz = d->z - pl->v[0]->z;
+    double det = pl->nx * cx + pl->ny * cy + pl->nz * cz;
+    double perm = pl->ax * fabs(cx) + pl->ay * fabs(cy) + pl->az * fabs(cz);
+    *bound = perm >= MC_PRED_MIN_PERMANENT ? MC_PRED_O3D_BOUND * perm : INFINITY;
+    return det;
+}
+
+// Resolve a plane value: exact when the filter failed, then R1 when exactly zero. `normal_sign` caches the sign of
+// the first non-zero component of the exact normal (0: not computed yet). Returns the perturbed sign; *value is
+// replaced by the exact value (rounded) when the filter failed.
+static int plane_resolve(const plane_f* pl, const mc_vec3* d, double* value, double bound, int point_body,
+                         int* normal_sign, uint8_t* degenerate)
+{
+    if (fabs(*value) > bound)
+    {
+        return sign_of(*value);
+    }
+    double v = mc_orient3d_exact(pl->v[0], pl->v[1], pl->v[2], d);
+    *value = v;
+    if (v != 0.0)
+    {
+        return sign_of(v);
+    }
+    *degenerate = 1;
+    if (*normal_sign == 0)
+    {
+        *normal_sign = mc_cross_first_sign(pl->v[0], pl->v[1], pl->v[0], pl->v[2]);
+        MC_ASSERT(*normal_sign != 0); // zero-area triangle: outside the meshes' contract
+    }
+    return point_body == 1 ? *normal_sign : -*normal_sign;
+}
+
+int mc_sym_orient_point_plane(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, const mc_vec3* d, int point_body,
+                              uint8_t* degenerate)
+{
+    plane_f pl;
+    plane_init(&pl, a, b, c);
+    double bound;
+    double value = plane_eval(&pl, d, &bound);
+    int normal_sign = 0;
+    uint8_t deg = 0;
+    int s = plane_resolve(&pl, d, &value, bound, point_body, &normal_sign, &deg);
+    if (deg && degenerate)
+    {
+        *degenerate = 1;
+    }
+    return s;
+}
+
+// R2 for an exactly zero orient(p0, p1, a, b), p0 p1 of body edge_body and a b of the other body.
+static int edge_edge_symbolic(const mc_vec3* p0, const mc_vec3* p1, const mc_vec3* a, const mc_vec3* b, int edge_body)
+{
+    // edge_body 0: (p0, p1) in I, (a, b) in J: + delta . ((b - a) x (p1 - p0)).
+    // edge_body 1: (p0, p1) in J, (a, b) in I: orient(a, b, p0 + d, p1 + d) adds delta . ((p1 - p0) x (b - a)).
+    return edge_body == 0 ? mc_cross_first_sign(a, b, p0, p1) : mc_cross_first_sign(p0, p1, a, b);
+}
+
+int mc_sym_orient_edge_edge(const mc_vec3* p0, const mc_vec3* p1, const mc_vec3* a, const mc_vec3* b, int edge_body,
+                            uint8_t* degenerate)
+{
+    double v = mc_orient3d_adapt(p0, p1, a, b);
+    if (v != 0.0)
+    {
+        return sign_of(v);
+    }
+    if (degenerate)
+    {
+        *degenerate = 1;
+    }
+    return edge_edge_symbolic(p0, p1, a, b, edge_body);
+}
+
+static inline int lex_less(const mc_vec3* a, const mc_vec3* b)
+{
+    if (a->x != b->x)
+    {
+        return a->x < b->x;
+    }
+    if (a->y != b->y)
+    {
+        return a->y < b->y;
+    }
+    return a->z < b->z;
+}
+
+// Crossing point of edge (p0, p1) with a plane, from the (sign-correct) plane values o0, o1 of its ends.
+static mc_vec3 crossing_point(const mc_vec3* p0, const mc_vec3* p1, double o0, double o1)
+{
+    if (lex_less(p1, p0))
+    {
+        const mc_vec3* tp = p0;
+        p0 = p1;
+        p1 = tp;
+        double to = o0;
+        o0 = o1;
+        o1 = to;
+    }
+    double den = o0 - o1;
+    double t = den != 0.0 ? o0 / den : 0.5;
+    if (!(t > 0.0))
+    {
+        return *p0;
+    }
+    if (t >= 1.0)
+    {
+        return *p1;
+    }
+    return mc_v3(p0->x + t * (p1->x - p0->x), p0->y + t * (p1->y - p0->y), p0->z + t * (p1->z - p0->z));
+}
+
+int mc_edge_triangle_cross(mc_vec3 p0, mc_vec3 p1, mc_vec3 a, mc_vec3 b, mc_vec3 c, int edge_body, mc_vec3* point,
+                           uint8_t* degenerate)
+{
+    uint8_t deg = 0;
+    plane_f pl;
+    plane_init(&pl, &a, &b, &c);
+    double bound0, bound1;
+    double o0 = plane_eval(&pl, &p0, &bound0);
+    double o1 = plane_eval(&pl, &p1, &bound1);
+    int normal_sign = 0;
+    int s0 = plane_resolve(&pl, &p0, &o0, bound0, edge_body, &normal_sign, &deg);
+    int s1 = plane_resolve(&pl, &p1, &o1, bound1, edge_body, &normal_sign, &deg);
+    int result = 0;
+    if (s0 != s1)
+    {
+        // Inside test: X is inside iff the three edge-edge signs agree (each is lambda_e (p1 - p0) . n with
+        // lambda_e > 0 when X is on the inner side of triangle edge e).
+        int e0 = mc_sym_orient_edge_edge(&p0, &p1, &a, &b, edge_body, &deg);
+        int e1 = mc_sym_orient_edge_edge(&p0, &p1, &b, &c, edge_body, &deg);
+        int e2 = mc_sym_orient_edge_edge(&p0, &p1, &c, &a, edge_body, &deg);
+        MC_ASSERT(e0 != 0 && e1 != 0 && e2 != 0); // R4
+        if (e0 == e1 && e1 == e2)
+        {
+            result = s0; // R3: entering (+1) iff p0 is on the outward side
+            if (point)
+            {
+                *point = crossing_point(&p0, &p1, o0, o1);
+            }
+        }
+    }
+    if (degenerate)
+    {
+        *degenerate = deg;
+    }
+    return result;
+}
+
+// Perturbed sign of orient(p, q, w, s) = A . (B x C) (A = q - p, B = w - p, C = s - p), p q of I and w s of J,
+// from its floating-point value and filter bound.
+static int edge_edge_resolve(double det, double bound, const mc_vec3* p, const mc_vec3* q, const mc_vec3* w,
+                             const mc_vec3* s, uint8_t* degenerate)
+{
+    if (fabs(det) > bound)
+    {
+        return sign_of(det);
+    }
+    double v = mc_orient3d_exact(p, q, w, s);
+    if (v != 0.0)
+    {
+        return sign_of(v);
+    }
+    *degenerate = 1;
+    int r = edge_edge_symbolic(p, q, w, s, 0);
+    MC_ASSERT(r != 0); // R4: both edges straddle the other's plane, so they are not parallel
+    return r;
+}
+
+int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2])
+{
+    uint8_t deg = 0;
+
+    // 1a. Vertices of I against the plane of J.
+    plane_f pj;
+    plane_init(&pj, &tj[0], &tj[1], &tj[2]);
+    double oi[3], bi[3];
+    for (int k = 0; k < 3; k++)
+    {
+        oi[k] = plane_eval(&pj, &ti[k], &bi[k]);
+    }
+    if ((oi[0] > bi[0] && oi[1] > bi[1] && oi[2] > bi[2]) || (oi[0] < -bi[0] && oi[1] < -bi[1] && oi[2] < -bi[2]))
+    {
+        return 0;
+    }
+    int nsj = 0;
+    int si[3];
+    for (int k = 0; k < 3; k++)
+    {
+        si[k] = plane_resolve(&pj, &ti[k], &oi[k], bi[k], 0, &nsj, &deg);
+    }
+    if (si[0] == si[1] && si[1] == si[2])
+    {
+        return 0;
+    }
+
+    // 1b. Vertices of J against the plane of I.
+    plane_f pi;
+    plane_init(&pi, &ti[0], &ti[1], &ti[2]);
+    double oj[3], bj[3];
+    for (int k = 0; k < 3; k++)
+    {
+        oj[k] = plane_eval(&pi, &tj[k], &bj[k]);
+    }
+    if ((oj[0] > bj[0] && oj[1] > bj[1] && oj[2] > bj[2]) || (oj[0] < -bj[0] && oj[1] < -bj[1] && oj[2] < -bj[2]))
+    {
+        return 0;
+    }
+    int nsi = 0;
+    int sj[3];
+    for (int k = 0; k < 3; k++)
+    {
+        sj[k] = plane_resolve(&pi, &tj[k], &oj[k], bj[k], 1, &nsi, &deg);
+    }
+    if (sj[0] == sj[1] && sj[1] == sj[2])
+    {
+        return 0;
+    }
+
+    // 2. The lonely vertices.
+    int k = si[0] == si[1] ? 2 : (si[0] == si[2] ? 1 : 0);
+    int m = sj[0] == sj[1] ? 2 : (sj[0] == sj[2] ? 1 : 0);
+    int sp = si[k], sw = sj[m];
+    int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
+    int m1 = m == 2 ? 0 : m + 1, m2 = m == 0 ? 2 : m - 1;
+    const mc_vec3* p = &ti[k];
+    const mc_vec3* q[2] = {&ti[k1], &ti[k2]};
+    const mc_vec3* w = &tj[m];
+    const mc_vec3* s[2] = {&tj[m1], &tj[m2]};
+
+    // 3. orient(p, q_a, w, s_b) = A_a . (B x C_b), A_a = q_a - p, B = w - p, C_b = s_b - p (computed lazily).
+    double Ax[2], Ay[2], Az[2];
+    for (int a = 0; a < 2; a++)
+    {
+        Ax[a] = q[a]->x - p->x;
+        Ay[a] = q[a]->y - p->y;
+        Az[a] = q[a]->z - p->z;
+    }
+    double Bx = w->x - p->x, By = w->y - p->y, Bz = w->z - p->z;
+    double mx[2], my[2], mz[2], gx[2], gy[2], gz[2];
+    for (int b = 0; b < 2; b++)
+    {
+        double Cx = s[b]->x - p->x, Cy = s[b]->y - p->y, Cz = s[b]->z - p->z;
+        double p1 = By * Cz, p2 = Bz * Cy, p3 = Bz * Cx, p4 = Bx * Cz, p5 = Bx * Cy, p6 = By * Cx;
+        mx[b] = p1 - p2;
+        my[b] = p3 - p4;
+        mz[b] = p5 - p6;
+        gx[b] = fabs(p1) + fabs(p2);
+        gy[b] = fabs(p3) + fabs(p4);
+        gz[b] = fabs(p5) + fabs(p6);
+    }
+    // cmp(a, b) = sign(D . (Y_b - X_a)).
+#define MC_TT_CMP(a, b, out_sign)                                                                                      \
+    do                                                                                                                 \
+    {                                                                                                                  \
+        double det_ = Ax[a] * mx[b] + Ay[a] * my[b] + Az[a] * mz[b];                                                   \
+        double perm_ = fabs(Ax[a]) * gx[b] + fabs(Ay[a]) * gy[b] + fabs(Az[a]) * gz[b];                                \
+        double bound_ = perm_ >= MC_PRED_MIN_PERMANENT ? MC_PRED_O3D_BOUND * perm_ : INFINITY;                         \
+        (out_sign) = edge_edge_resolve(det_, bound_, p, q[a], w, s[b], &deg) * sp * sw;                                \
+    } while (0)
+
+    // 4. Interval ends: D . (X2 - X1) has sign -sp, D . (Y2 - Y1) has sign +sw (index 0 = X1 / Y1).
+    int xlo = sp > 0 ? 1 : 0, xhi = 1 - xlo;
+    int ylo = sw > 0 ? 0 : 1, yhi = 1 - ylo;
+
+    // 5. Overlap and ends.
+    int c;
+    MC_TT_CMP(xlo, yhi, c); // need Xlo < Yhi
+    if (c < 0)
+    {
+        return 0;
+    }
+    MC_TT_CMP(xhi, ylo, c); // need Ylo < Xhi
+    if (c > 0)
+    {
+        return 0;
+    }
+    int c_lo, c_hi;
+    MC_TT_CMP(xlo, ylo, c_lo); // > 0: Xlo < Ylo, the segment starts at Ylo
+    MC_TT_CMP(xhi, yhi, c_hi); // > 0: Xhi < Yhi, the segment ends at Xhi
+#undef MC_TT_CMP
+
+    for (int e = 0; e < 2; e++)
+    {
+        int use_x = e == 0 ? c_lo < 0 : c_hi > 0;
+        mc_crossing* cr = &out[e];
+        if (use_x)
+        {
+            // X_a lies on I's edge (p, q_a): edge k (p -> q1, entering = sp) or edge k2 (q2 -> p, entering = -sp).
+            int a = e == 0 ? xlo : xhi;
+            int edge = a == 0 ? k : k2;
+            int e1 = edge == 2 ? 0 : edge + 1;
+            cr->body = 0;
+            cr->edge = (uint8_t)edge;
+            cr->entering = (int8_t)(a == 0 ? sp : -sp);
+            cr->point = crossing_point(&ti[edge], &ti[e1], oi[edge], oi[e1]);
+        }
+        else
+        {
+            int b = e == 0 ? ylo : yhi;
+            int edge = b == 0 ? m : m2;
+            int e1 = edge == 2 ? 0 : edge + 1;
+            cr->body = 1;
+            cr->edge = (uint8_t)edge;
+            cr->entering = (int8_t)(b == 0 ? sw : -sw);
+            cr->point = crossing_point(&tj[edge], &tj[e1], oj[edge], oj[e1]);
+        }
+        cr->degenerate = deg;
+    }
+    return 2;
+}
