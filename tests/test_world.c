@@ -1,0 +1,437 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Tests of the world: ids with generations, bulk setters, contact definitions, evaluation of a sphere on a plate
+// (IMPACT force, sliding friction, spin torque), equal and opposite wrenches, determinism, no allocation when warm.
+#include "scene_builders.h"
+
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double PI = 3.14159265358979323846;
+
+// Sphere radius R on a plate whose top face is z = 0. The UV sphere has latitude step 1 degree and a vertex at
+// its bottom pole, so the faceted cap lies between the true sphere and the sphere shrunk by the chord error
+// DELTA = R (1 - cos 1 deg) (the sagitta of one latitude step); the measured depth may differ from h by at most
+// that much, which bounds the force error: k (h - DELTA)^e <= Fn <= k (h + DELTA)^e.
+#define R_SPHERE 0.1
+#define N_LAT 180
+#define N_LON 180
+static const double DELTA = R_SPHERE * (1.0 - 0.99984769515639124); // cos(1 deg)
+
+typedef struct scene
+{
+    mc_mesh* plate;
+    mc_mesh* sphere;
+    mc_world* world;
+    mc_body_id plate_id;
+    mc_body_id sphere_id[4];
+    mc_contact_id contact;
+} scene;
+
+static mc_force_model test_model(void)
+{
+    mc_force_model m = mc_default_force_model();
+    m.stiffness = 1e7;
+    m.exponent = 1.5;
+    m.damping = 0.0;
+    m.dmax = 1e-4;
+    m.friction = MC_FRICTION_ON;
+    m.mu_static = 0.5;
+    m.mu_dynamic = 0.3;
+    m.stiction_velocity = 0.01;
+    m.friction_velocity = 0.02;
+    return m;
+}
+
+// n spheres (1..4) resting at depth h on the plate, at spread-out (x, y) positions off the plate's diagonals.
+static void scene_make(scene* s, int n, double h, int workers)
+{
+    memset(s, 0, sizeof *s);
+    s->plate = scene_box(mc_v3(-0.5, -0.5, -0.1), mc_v3(0.5, 0.5, 0.0));
+    s->sphere = scene_uv_sphere(R_SPHERE, N_LAT, N_LON);
+    cr_assert(s->plate != NULL && s->sphere != NULL, "mesh creation failed");
+    mc_world_def wd = mc_default_world_def();
+    wd.worker_count = workers;
+    cr_assert(eq(int, mc_world_create(&wd, &s->world), MC_OK));
+    mc_body_def bd = mc_default_body_def();
+    bd.mesh = s->plate;
+    s->plate_id = mc_world_create_body(s->world, &bd);
+    const double xy[4][2] = {{0.1, -0.13}, {-0.27, 0.21}, {0.31, 0.24}, {-0.22, -0.3}};
+    for (int k = 0; k < n; ++k)
+    {
+        bd = mc_default_body_def();
+        bd.mesh = s->sphere;
+        bd.pose.p = mc_v3(xy[k][0], xy[k][1], R_SPHERE - h * (1.0 + 0.1 * k));
+        s->sphere_id[k] = mc_world_create_body(s->world, &bd);
+        cr_assert(mc_body_is_valid(s->world, s->sphere_id[k]));
+    }
+    mc_contact_def cd = mc_default_contact_def();
+    cd.i_bodies = &s->plate_id;
+    cd.i_count = 1;
+    cd.j_bodies = s->sphere_id;
+    cd.j_count = (uint32_t)n;
+    cd.model = test_model();
+    mc_error err;
+    cr_assert(eq(int, mc_world_create_contact(s->world, &cd, &s->contact, &err), MC_OK), "%s", err.message);
+}
+
+static void scene_free(scene* s)
+{
+    mc_world_destroy(s->world);
+    mc_mesh_destroy(s->sphere);
+    mc_mesh_destroy(s->plate);
+}
+
+static uint32_t get_records(mc_world* w, mc_contact_region* out, uint32_t cap)
+{
+    uint32_t n = mc_world_get_regions(w, out, cap);
+    cr_assert(n <= cap, "more regions (%u) than expected", n);
+    return n;
+}
+
+Test(world, body_ids_have_generations)
+{
+    mc_mesh* box = scene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
+    cr_assert(box != NULL);
+    mc_world_def wd = mc_default_world_def();
+    mc_world* w = NULL;
+    cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+    mc_body_def bd = mc_default_body_def();
+    bd.mesh = box;
+    int tag = 7;
+    bd.user_data = &tag;
+    mc_body_id a = mc_world_create_body(w, &bd);
+    cr_assert(mc_body_is_valid(w, a));
+    cr_assert(eq(ptr, mc_body_get_user_data(w, a), &tag));
+    cr_assert(eq(int, mc_body_is_valid(w, mc_null_body_id), 0));
+    mc_world_destroy_body(w, a);
+    cr_assert(eq(int, mc_body_is_valid(w, a), 0));
+    mc_body_id b = mc_world_create_body(w, &bd);
+    cr_assert(eq(i32, b.index1, a.index1), "the slot is reused");
+    cr_assert(ne(u32, b.generation, a.generation), "with a new generation");
+    cr_assert(eq(int, mc_body_is_valid(w, a), 0));
+    cr_assert(eq(ptr, mc_body_get_user_data(w, a), NULL));
+    cr_assert(eq(int, mc_body_set_velocity(w, a, &(mc_twist){{1, 0, 0}, {0, 0, 0}}), MC_ERR_INVALID_ARGUMENT));
+    // a NULL mesh or a non-finite pose gives the null id
+    mc_body_def bad = mc_default_body_def();
+    cr_assert(eq(i32, mc_world_create_body(w, &bad).index1, 0));
+    bad.mesh = box;
+    bad.pose.p.x = NAN;
+    cr_assert(eq(i32, mc_world_create_body(w, &bad).index1, 0));
+    mc_world_destroy(w);
+    mc_mesh_destroy(box);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
+
+Test(world, bulk_setters_check_everything_before_writing)
+{
+    mc_mesh* box = scene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
+    mc_world_def wd = mc_default_world_def();
+    mc_world* w = NULL;
+    cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+    mc_body_def bd = mc_default_body_def();
+    bd.mesh = box;
+    mc_body_id ids[2] = {mc_world_create_body(w, &bd), mc_world_create_body(w, &bd)};
+    mc_pose poses[2] = {mc_pose_identity(), mc_pose_identity()};
+    poses[0].p = mc_v3(1, 2, 3);
+    poses[1].q = (mc_quat){2.0, 0.0, 0.0, 0.0}; // normalised by the world
+    cr_assert(eq(int, mc_world_set_poses(w, ids, poses, 2), MC_OK));
+    cr_assert(eq(dbl, mc_body_get_pose(w, ids[0]).p.y, 2.0));
+    cr_assert(eq(dbl, mc_body_get_pose(w, ids[1]).q.w, 1.0));
+    poses[0].p = mc_v3(5, 5, 5);
+    poses[1].p.z = INFINITY;
+    cr_assert(eq(int, mc_world_set_poses(w, ids, poses, 2), MC_ERR_INVALID_ARGUMENT));
+    cr_assert(eq(dbl, mc_body_get_pose(w, ids[0]).p.x, 1.0), "nothing written on failure");
+    mc_twist tw[2] = {{{1, 0, 0}, {0, 0, 1}}, {{0, 2, 0}, {0, 0, 0}}};
+    cr_assert(eq(int, mc_world_set_velocities(w, ids, tw, 2), MC_OK));
+    cr_assert(eq(dbl, mc_body_get_velocity(w, ids[1]).v.y, 2.0));
+    mc_world_destroy(w);
+    mc_mesh_destroy(box);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
+
+Test(world, contact_definition_errors_are_clear)
+{
+    mc_mesh* box = scene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
+    mc_world_def wd = mc_default_world_def();
+    mc_world* w = NULL;
+    cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+    mc_body_def bd = mc_default_body_def();
+    bd.mesh = box;
+    mc_body_id a = mc_world_create_body(w, &bd);
+    mc_body_id b = mc_world_create_body(w, &bd);
+    mc_contact_def cd = mc_default_contact_def();
+    cd.i_bodies = &a;
+    cd.i_count = 1;
+    cd.j_bodies = &b;
+    cd.j_count = 1;
+    cd.model.exponent = -1.0;
+    mc_error err;
+    mc_contact_id c = {0, 0};
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, &err), MC_ERR_INVALID_ARGUMENT));
+    cr_assert(strstr(err.message, "EXPONENT") != NULL, "%s", err.message);
+    cr_assert(eq(i32, c.index1, 0), "out-param untouched on failure");
+    cd.model = mc_default_force_model();
+    cd.j_count = 0;
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, &err), MC_ERR_INVALID_ARGUMENT));
+    cd.j_count = 1;
+    mc_body_id stale = a;
+    stale.generation += 5;
+    cd.j_bodies = &stale;
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, &err), MC_ERR_INVALID_ARGUMENT));
+    cr_assert(strstr(err.message, "J body") != NULL, "%s", err.message);
+    cd.j_bodies = &b;
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, &err), MC_OK));
+    cr_assert(mc_contact_is_valid(w, c));
+    mc_world_destroy_contact(w, c);
+    cr_assert(eq(int, mc_contact_is_valid(w, c), 0));
+    mc_world_destroy(w);
+    mc_mesh_destroy(box);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
+
+Test(world, sphere_on_plate_gives_k_h_to_the_e)
+{
+    const double h = 5e-3;
+    scene s;
+    scene_make(&s, 1, h, 1);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    mc_contact_region rec[4];
+    uint32_t n = get_records(s.world, rec, 4);
+    cr_assert(eq(u32, n, 1));
+    mc_force_model m = test_model();
+    cr_assert(eq(int, rec[0].rejected, 0));
+    cr_assert(le(dbl, fabs(rec[0].region.depth - h), DELTA), "depth %.9g vs h %.9g", rec[0].region.depth, h);
+    double lo = m.stiffness * pow(h - DELTA, m.exponent), hi = m.stiffness * pow(h + DELTA, m.exponent);
+    cr_assert(rec[0].normal_force >= lo && rec[0].normal_force <= hi, "Fn %.9g not in [%.9g, %.9g]",
+              rec[0].normal_force, lo, hi);
+    // the plate's part is a flat disc: the normal is +z up to rounding
+    cr_assert(epsilon_eq(dbl, rec[0].region.normal.z, 1.0, 1e-12));
+    // area of the cap's cross-section pi (2 R h - h^2), within the faceting (the disc's radius is off by at most
+    // the chord error, relative error of A ~ 2 DELTA / sqrt(2 R h) ~ 1e-3; allow 1%)
+    double a = PI * (2.0 * R_SPHERE * h - h * h);
+    cr_assert(epsilon_eq(dbl, rec[0].region.area, a, 0.01 * a));
+    // the wrench on the sphere is the normal force, on the plate its opposite; no friction at rest
+    mc_wrench ws = mc_body_get_wrench(s.world, s.sphere_id[0]);
+    mc_wrench wp = mc_body_get_wrench(s.world, s.plate_id);
+    cr_assert(ieee_ulp_eq(dbl, ws.force.z, rec[0].normal_force * rec[0].region.normal.z, 4));
+    cr_assert(eq(dbl, wp.force.z, -ws.force.z));
+    cr_assert(eq(dbl, mc_length(rec[0].friction_force), 0.0));
+    mc_step_info info = mc_world_get_step_info(s.world);
+    cr_assert(eq(u32, info.regions, 1));
+    cr_assert(eq(u32, info.candidate_pairs, 1));
+    scene_free(&s);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
+
+Test(world, sliding_sphere_gets_mu_dynamic_friction)
+{
+    scene s;
+    scene_make(&s, 1, 5e-3, 2);
+    mc_twist v = {{1.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}; // slip 1 m/s >> vd = 0.02
+    cr_assert(eq(int, mc_body_set_velocity(s.world, s.sphere_id[0], &v), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    mc_contact_region rec[4];
+    cr_assert(eq(u32, get_records(s.world, rec, 4), 1));
+    double fn = rec[0].normal_force;
+    cr_assert(fn > 0.0);
+    // slip = 1 m/s along x exactly (the normal is +z to rounding): Ft = -mu_d Fn x
+    cr_assert(ieee_ulp_eq(dbl, rec[0].friction_coefficient, 0.3, 4));
+    cr_assert(epsilon_eq(dbl, rec[0].friction_force.x, -0.3 * fn, 1e-9 * fn));
+    cr_assert(epsilon_eq(dbl, rec[0].friction_force.y, 0.0, 1e-9 * fn));
+    mc_wrench ws = mc_body_get_wrench(s.world, s.sphere_id[0]);
+    cr_assert(epsilon_eq(dbl, ws.force.x, -0.3 * fn, 1e-9 * fn));
+    // the friction force acts at the contact point below the centre: torque about the centre (c - o) x F has
+    // y component (c.z - o.z) * F.x; c.z - o.z < 0 and F.x < 0 -> positive, rolling the ball forward
+    cr_assert(ws.torque.y > 0.0);
+    // static analysis with DYNAMICS_ONLY removes friction
+    mc_force_model m = test_model();
+    m.friction = MC_FRICTION_DYNAMICS_ONLY;
+    cr_assert(eq(int, mc_contact_set_model(s.world, s.contact, &m, NULL), MC_OK));
+    mc_world_set_analysis(s.world, MC_ANALYSIS_STATIC);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    get_records(s.world, rec, 4);
+    cr_assert(eq(dbl, mc_length(rec[0].friction_force), 0.0));
+    scene_free(&s);
+}
+
+Test(world, spinning_sphere_gets_two_thirds_torque)
+{
+    const double h = 5e-3;
+    scene s;
+    scene_make(&s, 1, h, 1);
+    mc_twist v = {{0.0, 0.0, 0.0}, {0.0, 0.0, 10.0}}; // spin about the vertical through the contact point
+    cr_assert(eq(int, mc_body_set_velocity(s.world, s.sphere_id[0], &v), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    mc_contact_region rec[4];
+    cr_assert(eq(u32, get_records(s.world, rec, 4), 1));
+    double fn = rec[0].normal_force, r = rec[0].region.radius;
+    // spin slip speed |w| R / 2 = 10 * 0.0315 / 2 > vd: mu_d. Torque on J: -mu_d Fn (2/3) R z.
+    double want = -0.3 * fn * (2.0 / 3.0) * r;
+    cr_assert(epsilon_eq(dbl, rec[0].friction_torque.z, want, 1e-9 * fabs(want)));
+    // R against the exact cap radius sqrt(2 R h - h^2) (faceting: 1%)
+    double r_exact = sqrt(2.0 * R_SPHERE * h - h * h);
+    cr_assert(epsilon_eq(dbl, r, r_exact, 0.01 * r_exact));
+    // the centroid is on the spin axis: no slip from the spin itself, so no friction force
+    cr_assert(lt(dbl, rec[0].slip_speed, 1e-9));
+    mc_wrench ws = mc_body_get_wrench(s.world, s.sphere_id[0]);
+    cr_assert(epsilon_eq(dbl, ws.torque.z, want, 1e-6 * fabs(want)));
+    scene_free(&s);
+}
+
+Test(world, wrenches_are_equal_and_opposite)
+{
+    scene s;
+    scene_make(&s, 1, 4e-3, 1);
+    mc_pose p = mc_body_get_pose(s.world, s.sphere_id[0]);
+    p.q = mc_quat_normalize((mc_quat){0.9, 0.1, -0.2, 0.3});
+    mc_body_set_pose(s.world, s.sphere_id[0], &p);
+    mc_twist v = {{0.3, -0.2, -0.05}, {1.0, 2.0, 5.0}};
+    mc_body_set_velocity(s.world, s.sphere_id[0], &v);
+    mc_pose pp = mc_pose_identity();
+    pp.p = mc_v3(0.02, -0.01, 0.0); // plate reference point is not the world origin
+    mc_body_set_pose(s.world, s.plate_id, &pp);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    mc_wrench wi = mc_body_get_wrench(s.world, s.plate_id);
+    mc_wrench wj = mc_body_get_wrench(s.world, s.sphere_id[0]);
+    cr_assert(mc_length(wj.force) > 0.0);
+    cr_assert(eq(dbl, wi.force.x, -wj.force.x));
+    cr_assert(eq(dbl, wi.force.y, -wj.force.y));
+    cr_assert(eq(dbl, wi.force.z, -wj.force.z));
+    // moments about the world origin cancel: tau_I + o_I x F_I + tau_J + o_J x F_J = 0 (to rounding)
+    mc_vec3 mi = mc_add(wi.torque, mc_cross(pp.p, wi.force));
+    mc_vec3 mj = mc_add(wj.torque, mc_cross(p.p, wj.force));
+    mc_vec3 sum = mc_add(mi, mj);
+    double scale = mc_length(mj) + mc_length(wj.force) * 0.2;
+    cr_assert(lt(dbl, mc_length(sum), 1e-12 * scale), "moment imbalance %g", mc_length(sum));
+    scene_free(&s);
+}
+
+Test(world, rejected_regions_are_reported_with_zero_force)
+{
+    // A 2 cm cube pushed 1.9 cm into the plate: A = 4e-4 <= 2 g^2 = 7.2e-4 -> rejected by Adams' rule
+    mc_mesh* plate = scene_box(mc_v3(-0.5, -0.5, -0.1), mc_v3(0.5, 0.5, 0.0));
+    mc_mesh* cube = scene_box(mc_v3(-0.01, -0.01, -0.01), mc_v3(0.01, 0.01, 0.01));
+    mc_world_def wd = mc_default_world_def();
+    mc_world* w = NULL;
+    cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+    mc_body_def bd = mc_default_body_def();
+    bd.mesh = plate;
+    mc_body_id a = mc_world_create_body(w, &bd);
+    bd.mesh = cube;
+    bd.pose.p = mc_v3(0.123, 0.077, 0.01 - 0.019);
+    mc_body_id b = mc_world_create_body(w, &bd);
+    mc_contact_def cd = mc_default_contact_def();
+    cd.i_bodies = &a;
+    cd.i_count = 1;
+    cd.j_bodies = &b;
+    cd.j_count = 1;
+    mc_contact_id c;
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, NULL), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+    mc_contact_region rec[2];
+    cr_assert(eq(u32, mc_world_get_regions(w, rec, 2), 1));
+    cr_assert(epsilon_eq(dbl, rec[0].region.depth, 0.019, 1e-9));
+    cr_assert(eq(int, rec[0].rejected, 1));
+    cr_assert(eq(dbl, rec[0].normal_force, 0.0));
+    cr_assert(eq(dbl, mc_length(mc_body_get_wrench(w, b).force), 0.0));
+    mc_step_info info = mc_world_get_step_info(w);
+    cr_assert(eq(u32, info.rejected_regions, 1));
+    cr_assert(info.flags & MC_STEP_REJECTED_REGIONS);
+    // shallower (5 mm): A = 4e-4 > 2 g^2 = 5e-5 -> a force
+    mc_pose p = mc_body_get_pose(w, b);
+    p.p.z = 0.01 - 0.005;
+    mc_body_set_pose(w, b, &p);
+    cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+    cr_assert(eq(u32, mc_world_get_regions(w, rec, 2), 1));
+    cr_assert(eq(int, rec[0].rejected, 0));
+    cr_assert(rec[0].normal_force > 0.0);
+    mc_world_destroy(w);
+    mc_mesh_destroy(cube);
+    mc_mesh_destroy(plate);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
+
+// Evaluate the 4-sphere scene with a given worker count; return records and wrenches for comparison.
+static uint32_t run_scene(int workers, mc_contact_region* rec, uint32_t cap, mc_wrench* wr)
+{
+    scene s;
+    scene_make(&s, 4, 3e-3, workers);
+    mc_body_id ids[5] = {s.plate_id, s.sphere_id[0], s.sphere_id[1], s.sphere_id[2], s.sphere_id[3]};
+    mc_twist tw[4] = {{{0.1, 0.2, -0.3}, {1, 2, 3}},
+                      {{-0.5, 0.0, 0.1}, {0, 0, -4}},
+                      {{0.0, 0.01, 0.0}, {3, 0, 0}},
+                      {{0.0, 0.0, -1.0}, {0, 1, 0}}};
+    mc_world_set_velocities(s.world, ids + 1, tw, 4);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    uint32_t n = get_records(s.world, rec, cap);
+    mc_world_get_wrenches(s.world, ids, wr, 5);
+    // same state again: bitwise the same answer
+    mc_contact_region* again = calloc(cap, sizeof *again);
+    mc_wrench wr2[5];
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    cr_assert(eq(u32, get_records(s.world, again, cap), n));
+    mc_world_get_wrenches(s.world, ids, wr2, 5);
+    cr_assert(eq(int, memcmp(again, rec, n * sizeof *rec), 0), "records differ between two evaluations");
+    cr_assert(eq(int, memcmp(wr2, wr, sizeof wr2), 0), "wrenches differ between two evaluations");
+    free(again);
+    scene_free(&s);
+    return n;
+}
+
+Test(world, same_state_gives_same_bits_for_any_worker_count)
+{
+    mc_contact_region r1[8], r2[8], r3[8];
+    mc_wrench w1[5], w2[5], w3[5];
+    memset(r1, 0, sizeof r1), memset(r2, 0, sizeof r2), memset(r3, 0, sizeof r3);
+    uint32_t n1 = run_scene(1, r1, 8, w1);
+    uint32_t n2 = run_scene(2, r2, 8, w2);
+    uint32_t n3 = run_scene(3, r3, 8, w3);
+    cr_assert(eq(u32, n1, 4));
+    cr_assert(eq(u32, n2, n1));
+    cr_assert(eq(u32, n3, n1));
+    // ids inside records are equal too: the worlds are built identically
+    cr_assert(eq(int, memcmp(r1, r2, sizeof r1), 0));
+    cr_assert(eq(int, memcmp(r1, r3, sizeof r1), 0));
+    cr_assert(eq(int, memcmp(w1, w2, sizeof w1), 0));
+    cr_assert(eq(int, memcmp(w1, w3, sizeof w1), 0));
+}
+
+static atomic_long s_alloc_calls;
+
+static void* counting_alloc(size_t size, size_t alignment)
+{
+    (void)alignment;
+    atomic_fetch_add(&s_alloc_calls, 1);
+    return malloc(size);
+}
+
+static void counting_free(void* p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+
+Test(world, no_allocation_once_warm)
+{
+    mc_set_allocator(counting_alloc, counting_free);
+    scene s;
+    scene_make(&s, 4, 3e-3, 2);
+    mc_twist v = {{0.2, 0.0, -0.1}, {0.0, 0.0, 2.0}};
+    mc_world_set_velocities(s.world, s.sphere_id, (mc_twist[4]){v, v, v, v}, 4);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK)); // warm-up: buffers grow here
+    cr_assert(gt(long, atomic_load(&s_alloc_calls), 0), "the hook is in use");
+    atomic_store(&s_alloc_calls, 0);
+    for (int k = 0; k < 5; ++k)
+    {
+        cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    }
+    cr_assert(eq(long, atomic_load(&s_alloc_calls), 0), "evaluations allocated once warm");
+    cr_assert(eq(u32, mc_world_get_step_info(s.world).regions, 4));
+    scene_free(&s);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
