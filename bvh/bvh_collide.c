@@ -746,6 +746,31 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         }
         s->out[k] = s->workers[w].pairs[g];
     }
+    // Warm-up: give every worker room for the whole result and the deepest stack seen, so that a repeated query
+    // allocates nothing whichever worker its items land on.
+    uint32_t deepest = 0;
+    for (int w = 0; w < workers; ++w)
+    {
+        deepest = s->workers[w].stack.capacity > deepest ? s->workers[w].stack.capacity : deepest;
+    }
+    for (int w = 0; w < workers; ++w)
+    {
+        pair_worker* pw = &s->workers[w];
+        if (!pair_vec_reserve(&pw->stack, deepest))
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        if (pw->pair_capacity < n)
+        {
+            mc_triangle_pair* np = mc_realloc(pw->pairs, (size_t)n * sizeof *np);
+            if (np == NULL)
+            {
+                return MC_ERR_OUT_OF_MEMORY;
+            }
+            pw->pairs = np;
+            pw->pair_capacity = n;
+        }
+    }
     result->pairs = s->out;
     result->pair_count = n;
     if (stats != NULL)

@@ -1,0 +1,438 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Scene builders shared by the tests and the benchmark: generated meshes, mesh pairs at contact poses, corpus meshes.
+#include "scenes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The tessellator may not be linked into every build yet: reference it weakly and fall back to the own generators.
+#pragma weak mc_primitive_tessellate
+#pragma weak mc_mesh_create_primitive
+#pragma weak mc_default_primitive_def
+#pragma weak mc_free_arrays
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+double scene_random(uint64_t* state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1p-53;
+}
+
+mc_quat scene_random_quat(uint64_t* state)
+{
+    // Shoemake's uniform random rotation.
+    double u1 = scene_random(state), u2 = 2.0 * M_PI * scene_random(state), u3 = 2.0 * M_PI * scene_random(state);
+    double a = sqrt(1.0 - u1), b = sqrt(u1);
+    mc_quat q = {a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
+    return mc_quat_normalize(q);
+}
+
+mc_mesh* scene_mesh_from_arrays(const double* positions, uint32_t vertex_count, const uint32_t* indices,
+                                uint32_t triangle_count)
+{
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = positions;
+    d.vertex_count = vertex_count;
+    d.indices = indices;
+    d.triangle_count = triangle_count;
+    mc_mesh* m = NULL;
+    if (mc_mesh_create(&d, &m, NULL, NULL) != MC_OK)
+    {
+        return NULL;
+    }
+    return m;
+}
+
+// Grid on a parametric surface: (nu x nv) vertices, periodic in u; periodic in v or with poles (sphere).
+mc_mesh* scene_uv_sphere(double r, uint32_t triangles)
+{
+    // triangles = 2 nlon (nlat - 1) with nlon = 2 nlat.
+    uint32_t nlat = (uint32_t)fmax(3.0, floor(sqrt((double)triangles / 4.0) + 0.5));
+    uint32_t nlon = 2u * nlat;
+    uint32_t nv = 2u + nlon * (nlat - 1u);
+    uint32_t nt = 2u * nlon * (nlat - 1u);
+    double* p = malloc(3u * (size_t)nv * sizeof *p);
+    uint32_t* ix = malloc(3u * (size_t)nt * sizeof *ix);
+    if (p == NULL || ix == NULL)
+    {
+        free(p);
+        free(ix);
+        return NULL;
+    }
+    p[0] = 0.0, p[1] = 0.0, p[2] = -r;
+    p[3] = 0.0, p[4] = 0.0, p[5] = r;
+    for (uint32_t i = 1; i < nlat; ++i)
+    {
+        double th = M_PI * (double)i / (double)nlat - 0.5 * M_PI;
+        for (uint32_t j = 0; j < nlon; ++j)
+        {
+            double ph = 2.0 * M_PI * (double)j / (double)nlon;
+            uint32_t v = 2u + (i - 1u) * nlon + j;
+            p[3 * v] = r * cos(th) * cos(ph);
+            p[3 * v + 1] = r * cos(th) * sin(ph);
+            p[3 * v + 2] = r * sin(th);
+        }
+    }
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < nlon; ++j)
+    {
+        uint32_t j1 = (j + 1u) % nlon;
+        // South cap (pole 0), outward = counter-clockwise seen from below.
+        ix[k++] = 0;
+        ix[k++] = 2u + j1;
+        ix[k++] = 2u + j;
+        // North cap.
+        uint32_t top = 2u + (nlat - 2u) * nlon;
+        ix[k++] = 1;
+        ix[k++] = top + j;
+        ix[k++] = top + j1;
+        for (uint32_t i = 1; i + 1u < nlat; ++i)
+        {
+            uint32_t a = 2u + (i - 1u) * nlon + j, b = 2u + (i - 1u) * nlon + j1;
+            uint32_t c = a + nlon, d = b + nlon;
+            ix[k++] = a;
+            ix[k++] = b;
+            ix[k++] = d;
+            ix[k++] = a;
+            ix[k++] = d;
+            ix[k++] = c;
+        }
+    }
+    mc_mesh* m = scene_mesh_from_arrays(p, nv, ix, nt);
+    free(p);
+    free(ix);
+    return m;
+}
+
+mc_mesh* scene_torus(double major, double minor, uint32_t triangles)
+{
+    // triangles = 2 nu nv with nu = 3 nv.
+    uint32_t nv_ = (uint32_t)fmax(3.0, floor(sqrt((double)triangles / 6.0) + 0.5));
+    uint32_t nu = 3u * nv_;
+    uint32_t nv = nu * nv_;
+    uint32_t nt = 2u * nv;
+    double* p = malloc(3u * (size_t)nv * sizeof *p);
+    uint32_t* ix = malloc(3u * (size_t)nt * sizeof *ix);
+    if (p == NULL || ix == NULL)
+    {
+        free(p);
+        free(ix);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < nu; ++i)
+    {
+        double u = 2.0 * M_PI * (double)i / (double)nu;
+        for (uint32_t j = 0; j < nv_; ++j)
+        {
+            double w = 2.0 * M_PI * (double)j / (double)nv_;
+            uint32_t v = i * nv_ + j;
+            double rr = major + minor * cos(w);
+            p[3 * v] = rr * cos(u);
+            p[3 * v + 1] = rr * sin(u);
+            p[3 * v + 2] = minor * sin(w);
+        }
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < nu; ++i)
+    {
+        uint32_t i1 = (i + 1u) % nu;
+        for (uint32_t j = 0; j < nv_; ++j)
+        {
+            uint32_t j1 = (j + 1u) % nv_;
+            uint32_t a = i * nv_ + j, b = i1 * nv_ + j, c = i1 * nv_ + j1, d = i * nv_ + j1;
+            ix[k++] = a;
+            ix[k++] = b;
+            ix[k++] = c;
+            ix[k++] = a;
+            ix[k++] = c;
+            ix[k++] = d;
+        }
+    }
+    mc_mesh* m = scene_mesh_from_arrays(p, nv, ix, nt);
+    free(p);
+    free(ix);
+    return m;
+}
+
+static double grid_coord(double h, uint32_t i, uint32_t n)
+{
+    return -h + 2.0 * h * (double)i / (double)n;
+}
+
+mc_mesh* scene_box_grid(mc_vec3 half, uint32_t triangles)
+{
+    uint32_t n = (uint32_t)fmax(1.0, floor(sqrt((double)triangles / 12.0) + 0.5));
+    uint32_t per_face = (n + 1u) * (n + 1u);
+    uint32_t nv = 6u * per_face, nt = 12u * n * n;
+    double* p = malloc(3u * (size_t)nv * sizeof *p);
+    uint32_t* ix = malloc(3u * (size_t)nt * sizeof *ix);
+    if (p == NULL || ix == NULL)
+    {
+        free(p);
+        free(ix);
+        return NULL;
+    }
+    double h[3] = {half.x, half.y, half.z};
+    uint32_t k = 0;
+    for (int f = 0; f < 6; ++f)
+    {
+        int axis = f / 2;
+        double sgn = (f % 2) ? 1.0 : -1.0;
+        int u = (axis + 1) % 3, v = (axis + 2) % 3; // (u, v, axis) right-handed
+        uint32_t base = (uint32_t)f * per_face;
+        for (uint32_t i = 0; i <= n; ++i)
+        {
+            for (uint32_t j = 0; j <= n; ++j)
+            {
+                double* q = &p[3u * (base + i * (n + 1u) + j)];
+                q[axis] = sgn * h[axis];
+                q[u] = grid_coord(h[u], i, n);
+                q[v] = grid_coord(h[v], j, n);
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                uint32_t a = base + i * (n + 1u) + j, b = a + (n + 1u), c = b + 1u, d = a + 1u;
+                // Seen from outside along +axis: u then v is counter-clockwise; flip for the negative face.
+                if (sgn > 0.0)
+                {
+                    ix[k++] = a, ix[k++] = b, ix[k++] = c;
+                    ix[k++] = a, ix[k++] = c, ix[k++] = d;
+                }
+                else
+                {
+                    ix[k++] = a, ix[k++] = c, ix[k++] = b;
+                    ix[k++] = a, ix[k++] = d, ix[k++] = c;
+                }
+            }
+        }
+    }
+    mc_mesh* m = scene_mesh_from_arrays(p, nv, ix, nt);
+    free(p);
+    free(ix);
+    return m;
+}
+
+static mc_mesh* tessellated(mc_primitive_def def, uint32_t triangles)
+{
+    if (mc_primitive_tessellate == NULL || mc_mesh_create_primitive == NULL)
+    {
+        return NULL;
+    }
+    // Search the chord tolerance (log scale) for the triangle count closest to the target.
+    double lo = 1e-7, hi = 0.5;
+    double best_tol = hi;
+    uint32_t best_err = UINT32_MAX;
+    for (int it = 0; it < 24; ++it)
+    {
+        double tol = sqrt(lo * hi);
+        def.chord_tolerance = tol;
+        double* pos = NULL;
+        uint32_t* ix = NULL;
+        uint32_t nv = 0, nt = 0;
+        if (mc_primitive_tessellate(&def, &pos, &nv, &ix, &nt, NULL) != MC_OK)
+        {
+            return NULL;
+        }
+        mc_free_arrays(pos, ix);
+        uint32_t err = nt > triangles ? nt - triangles : triangles - nt;
+        if (err < best_err)
+        {
+            best_err = err;
+            best_tol = tol;
+        }
+        if (nt > triangles)
+        {
+            lo = tol; // too fine: coarser
+        }
+        else
+        {
+            hi = tol;
+        }
+        if (hi / lo < 1.0005)
+        {
+            break;
+        }
+    }
+    def.chord_tolerance = best_tol;
+    mc_mesh* m = NULL;
+    if (mc_mesh_create_primitive(&def, &m, NULL) != MC_OK)
+    {
+        return NULL;
+    }
+    return m;
+}
+
+mc_mesh* scene_tessellated_sphere(double r, uint32_t triangles)
+{
+    if (mc_default_primitive_def == NULL)
+    {
+        return NULL;
+    }
+    mc_primitive_def d = mc_default_primitive_def();
+    d.type = MC_PRIMITIVE_ELLIPSOID;
+    d.size = mc_v3(r, r, r);
+    d.max_angle = 1.5; // the chord tolerance controls the count
+    return tessellated(d, triangles);
+}
+
+mc_mesh* scene_tessellated_torus(double major, double minor, uint32_t triangles)
+{
+    if (mc_default_primitive_def == NULL)
+    {
+        return NULL;
+    }
+    mc_primitive_def d = mc_default_primitive_def();
+    d.type = MC_PRIMITIVE_TORUS;
+    d.size = mc_v3(major, minor, 0.0);
+    d.max_angle = 1.5;
+    return tessellated(d, triangles);
+}
+
+mc_mesh* scene_import(const char* relative_path)
+{
+    const char* root = getenv("MC_SOURCE_ROOT");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", root != NULL ? root : ".", relative_path);
+    mc_mesh* m = NULL;
+    if (mc_mesh_import_file(path, NULL, &m, NULL, NULL) != MC_OK)
+    {
+        return NULL;
+    }
+    return m;
+}
+
+const char* scene_kind_name(scene_kind kind)
+{
+    static const char* names[SCENE_KIND_COUNT] = {"sphere_sphere", "tori", "box_box", "sphere_box"};
+    return (unsigned)kind < SCENE_KIND_COUNT ? names[kind] : "unknown";
+}
+
+static mc_quat axis_angle(mc_vec3 axis, double angle)
+{
+    mc_vec3 a = mc_normalize(axis);
+    mc_quat q = {cos(0.5 * angle), a.x * sin(0.5 * angle), a.y * sin(0.5 * angle), a.z * sin(0.5 * angle)};
+    return q;
+}
+
+static void size_suffix(char* buf, size_t n, uint32_t triangles)
+{
+    if (triangles >= 1000000u && triangles % 1000000u == 0)
+    {
+        snprintf(buf, n, "%um", triangles / 1000000u);
+    }
+    else if (triangles >= 1000u && triangles % 1000u == 0)
+    {
+        snprintf(buf, n, "%uk", triangles / 1000u);
+    }
+    else
+    {
+        snprintf(buf, n, "%u", triangles);
+    }
+}
+
+// Generated meshes: the tessellator's when it can make them, else the own UV generators (same shapes).
+static mc_mesh* make_sphere(double r, uint32_t triangles)
+{
+    mc_mesh* m = scene_tessellated_sphere(r, triangles);
+    return m != NULL ? m : scene_uv_sphere(r, triangles);
+}
+
+static mc_mesh* make_torus(double major, double minor, uint32_t triangles)
+{
+    mc_mesh* m = scene_tessellated_torus(major, minor, triangles);
+    return m != NULL ? m : scene_torus(major, minor, triangles);
+}
+
+int scene_make(scene_kind kind, uint32_t triangles, scene_pair* out)
+{
+    memset(out, 0, sizeof *out);
+    char suffix[32];
+    size_suffix(suffix, sizeof suffix, triangles);
+    snprintf(out->name, sizeof out->name, "%s_%s", scene_kind_name(kind), suffix);
+    out->pose_i = mc_pose_identity();
+    out->pose_j = mc_pose_identity();
+    switch (kind)
+    {
+    case SCENE_SPHERE_SPHERE:
+        out->mesh_i = make_sphere(1.0, triangles);
+        out->mesh_j = out->mesh_i;
+        out->pose_j.p = mc_v3(1.8, 0.0, 0.0);
+        out->pose_j.q = axis_angle(mc_v3(1.0, 2.0, 3.0), 0.7);
+        break;
+    case SCENE_TORI:
+        out->mesh_i = make_torus(1.0, 0.3, triangles);
+        out->mesh_j = out->mesh_i;
+        out->pose_j.p = mc_v3(1.5, 0.0, 0.0);
+        out->pose_j.q = axis_angle(mc_v3(1.0, 0.0, 0.0), 0.5 * M_PI);
+        break;
+    case SCENE_BOX_BOX:
+    {
+        mc_vec3 hi = mc_v3(2.0, 2.0, 0.5), hj = mc_v3(0.5, 0.5, 0.5);
+        out->mesh_i = scene_box_grid(hi, triangles);
+        out->mesh_j = scene_box_grid(hj, triangles);
+        double a = M_PI / 6.0;
+        // Lowest point of J after the tilt about x: its centre minus (hy sin a + hz cos a).
+        double low = hj.y * sin(a) + hj.z * cos(a);
+        out->pose_j.p = mc_v3(0.1, 0.05, hi.z + low - 0.01 * 2.0 * hj.z);
+        out->pose_j.q = axis_angle(mc_v3(1.0, 0.0, 0.0), a);
+        break;
+    }
+    case SCENE_SPHERE_BOX:
+        out->mesh_i = scene_box_grid(mc_v3(2.0, 2.0, 0.5), triangles);
+        out->mesh_j = make_sphere(1.0, triangles);
+        out->pose_j.p = mc_v3(0.1, -0.05, 0.5 + 1.0 - 0.02);
+        out->pose_j.q = axis_angle(mc_v3(0.3, 1.0, 0.2), 0.4);
+        break;
+    default:
+        return -1;
+    }
+    if (out->mesh_i == NULL || out->mesh_j == NULL)
+    {
+        scene_pair_destroy(out);
+        return -1;
+    }
+    return 0;
+}
+
+int scene_make_file(const char* relative_path, const char* name, double shift, double angle, scene_pair* out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", name);
+    out->mesh_i = scene_import(relative_path);
+    if (out->mesh_i == NULL)
+    {
+        return -1;
+    }
+    out->mesh_j = out->mesh_i;
+    const mc_mesh_report* r = mc_mesh_get_report(out->mesh_i);
+    double diag = mc_length(mc_sub(r->bbox_max, r->bbox_min));
+    out->pose_i = mc_pose_identity();
+    out->pose_j = mc_pose_identity();
+    mc_vec3 dir = mc_normalize(mc_v3(1.0, 0.5, 0.25));
+    out->pose_j.p = mc_scale(dir, shift * diag);
+    out->pose_j.q = axis_angle(mc_v3(0.0, 0.0, 1.0), angle);
+    return 0;
+}
+
+void scene_pair_destroy(scene_pair* s)
+{
+    if (s->mesh_j != NULL && s->mesh_j != s->mesh_i)
+    {
+        mc_mesh_destroy(s->mesh_j);
+    }
+    mc_mesh_destroy(s->mesh_i);
+    s->mesh_i = NULL;
+    s->mesh_j = NULL;
+}

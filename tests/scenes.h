@@ -1,0 +1,66 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Scene builders shared by the tests and the benchmark: generated meshes, mesh pairs at contact poses, corpus meshes.
+#pragma once
+
+#include "meshcontact/meshcontact.h"
+
+#include <stdint.h>
+
+/// Generated contact configurations (two meshes and their poses).
+typedef enum scene_kind
+{
+    SCENE_SPHERE_SPHERE = 0, ///< two unit spheres, centres 1.8 apart (overlap 10% of the diameter), J rotated
+    SCENE_TORI = 1,          ///< interlinked tori (R 1, r 0.3), J's tube through I's hole, 0.1 overlap on one side
+    SCENE_BOX_BOX = 2,       ///< box J tilted 30 degrees about x resting on box I with 1% penetration (of J's height)
+    SCENE_SPHERE_BOX = 3,    ///< unit sphere on a 4 x 4 x 1 box top face, penetration 0.02 (1% of the diameter)
+    SCENE_KIND_COUNT = 4,
+} scene_kind;
+
+/// A mesh pair at its poses. Meshes are owned (scene_pair_destroy frees them; mesh_j may equal mesh_i).
+typedef struct scene_pair
+{
+    char name[64];   ///< e.g. "sphere_sphere_10k"
+    mc_mesh* mesh_i; ///< first mesh
+    mc_mesh* mesh_j; ///< second mesh (may be the same object as mesh_i)
+    mc_pose pose_i;  ///< body to world of I
+    mc_pose pose_j;  ///< body to world of J
+} scene_pair;
+
+/// Short name of a scene kind ("sphere_sphere", "tori", "box_box", "sphere_box").
+const char* scene_kind_name(scene_kind kind);
+
+/// Build a generated scene with about `triangles` triangles per mesh. @return 0 on success.
+int scene_make(scene_kind kind, uint32_t triangles, scene_pair* out);
+
+/// Build a scene from a mesh file of the corpus or data/ (path relative to the repository root, e.g.
+/// "../shared/corpus/libigl-tutorial-data/armadillo.obj"), colliding with itself shifted by `shift` times its bbox
+/// diagonal along (1, 0.5, 0.25)/|.| and rotated by `angle` radians about z. @return 0 on success.
+int scene_make_file(const char* relative_path, const char* name, double shift, double angle, scene_pair* out);
+
+/// Free the meshes of a scene.
+void scene_pair_destroy(scene_pair* s);
+
+/// Mesh from arrays (exact welding, closed required). NULL on failure.
+mc_mesh* scene_mesh_from_arrays(const double* positions, uint32_t vertex_count, const uint32_t* indices,
+                                uint32_t triangle_count);
+
+/// UV sphere of radius r with about `triangles` triangles (own generator, independent of the tessellator).
+mc_mesh* scene_uv_sphere(double r, uint32_t triangles);
+/// Torus around z (major radius R, tube radius r) with about `triangles` triangles.
+mc_mesh* scene_torus(double major, double minor, uint32_t triangles);
+/// Box of half extents h with each face split into an n x n grid (12 n^2 triangles), n chosen for `triangles`.
+/// Coordinates are -h + 2 h i / n, exact for dyadic h and power-of-two n.
+mc_mesh* scene_box_grid(mc_vec3 half, uint32_t triangles);
+/// Sphere tessellated by mc_primitive_tessellate with about `triangles` triangles (chord tolerance searched).
+mc_mesh* scene_tessellated_sphere(double r, uint32_t triangles);
+/// Torus tessellated by mc_primitive_tessellate with about `triangles` triangles.
+mc_mesh* scene_tessellated_torus(double major, double minor, uint32_t triangles);
+
+/// Import a file relative to the repository root ($MC_SOURCE_ROOT, else the current directory). NULL on failure.
+mc_mesh* scene_import(const char* relative_path);
+
+/// Deterministic pseudo-random numbers (splitmix64), uniform in [0, 1).
+double scene_random(uint64_t* state);
+/// Random unit quaternion.
+mc_quat scene_random_quat(uint64_t* state);

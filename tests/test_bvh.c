@@ -1,0 +1,579 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Tests of the OBB tree: box containment, leaf order, memory, tree-vs-tree pairs against all-pairs brute force on
+// random and exactly degenerate poses, the public query, point-in-mesh parity, counters and warm allocation.
+#include "bvh/bvh_internal.h"
+#include "mesh/mesh_internal.h"
+#include "meshcontact/meshcontact.h"
+#include "scenes.h"
+#include "src/tri_tri.h"
+#include "src/workspace.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void check_leaks(void)
+{
+    cr_assert(mc_get_byte_count() == 0, "leaked %lld bytes", (long long)mc_get_byte_count());
+}
+
+TestSuite(bvh, .fini = check_leaks);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers
+
+// All-pairs brute force with the same exact predicates and the same mapped copy of J's vertices.
+typedef struct brute_pair
+{
+    uint32_t i, j;
+    mc_crossing c[2];
+} brute_pair;
+
+static uint32_t brute_force(const mc_mesh* mi, const mc_mesh* mj, struct mc_pair_scratch* s, brute_pair* out,
+                            uint32_t cap)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < mi->triangle_count; ++i)
+    {
+        const uint32_t* a = &mi->indices[3u * i];
+        mc_vec3 ti[3] = {mi->positions[a[0]], mi->positions[a[1]], mi->positions[a[2]]};
+        for (uint32_t j = 0; j < mj->triangle_count; ++j)
+        {
+            const uint32_t* b = &mj->indices[3u * j];
+            mc_vec3 tj[3] = {mc_pair_scratch_j_vertex(s, b[0]), mc_pair_scratch_j_vertex(s, b[1]),
+                             mc_pair_scratch_j_vertex(s, b[2])};
+            mc_crossing c[2];
+            if (mc_tri_tri_crossings(ti, tj, c) == 2)
+            {
+                cr_assert(n < cap);
+                out[n].i = i;
+                out[n].j = j;
+                out[n].c[0] = c[0];
+                out[n].c[1] = c[1];
+                ++n;
+            }
+        }
+    }
+    return n;
+}
+
+static int same_crossing(const mc_crossing* a, const mc_crossing* b)
+{
+    return memcmp(&a->point, &b->point, sizeof a->point) == 0 && a->body == b->body && a->edge == b->edge &&
+           a->entering == b->entering && a->degenerate == b->degenerate;
+}
+
+// Collide at j_in_i and compare with the brute force: same pairs, same order (sorted), bitwise same crossings.
+// @return the number of pairs
+static uint32_t check_against_brute_force(const mc_mesh* mi, const mc_mesh* mj, const mc_pose* j_in_i, mc_workspace* ws,
+                                          int threads)
+{
+    mc_pair_result res;
+    mc_query_stats st;
+    memset(&st, 0, sizeof st);
+    cr_assert(mc_collide(mi, mj, j_in_i, threads, ws, &res, &st) == MC_OK);
+    uint32_t cap = mi->triangle_count * mj->triangle_count;
+    brute_pair* bp = malloc((size_t)cap * sizeof *bp);
+    cr_assert(bp != NULL);
+    uint32_t nb = brute_force(mi, mj, ws->pairs, bp, cap);
+    cr_assert(res.pair_count == nb, "tree found %u pairs, brute force %u", res.pair_count, nb);
+    for (uint32_t k = 0; k < nb; ++k)
+    {
+        cr_assert(res.pairs[k].i == bp[k].i && res.pairs[k].j == bp[k].j, "pair %u differs: (%u,%u) vs (%u,%u)", k,
+                  res.pairs[k].i, res.pairs[k].j, bp[k].i, bp[k].j);
+        cr_assert(same_crossing(&res.pairs[k].crossing[0], &bp[k].c[0]) &&
+                  same_crossing(&res.pairs[k].crossing[1], &bp[k].c[1]));
+    }
+    // Counter sanity: every pair was tested, no triangle pair twice, at least the root box test.
+    cr_assert(st.triangle_pairs == nb);
+    cr_assert(st.triangle_tests >= nb && st.triangle_tests <= (uint64_t)cap);
+    cr_assert(st.box_tests >= 1);
+    free(bp);
+    return nb;
+}
+
+static const double s_cube_pos[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                        {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+static const uint32_t s_cube_tri[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
+                                           {1, 2, 6}, {1, 6, 5}, {2, 3, 7}, {2, 7, 6}, {3, 0, 4}, {3, 4, 7}};
+static const double s_octa_pos[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+static const uint32_t s_octa_tri[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4},
+                                          {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+
+static mc_mesh* cube(void)
+{
+    return scene_mesh_from_arrays(&s_cube_pos[0][0], 8, &s_cube_tri[0][0], 12);
+}
+
+static mc_mesh* octahedron(void)
+{
+    return scene_mesh_from_arrays(&s_octa_pos[0][0], 6, &s_octa_tri[0][0], 8);
+}
+
+static mc_pose pose_t(double x, double y, double z)
+{
+    mc_pose p = mc_pose_identity();
+    p.p = mc_v3(x, y, z);
+    return p;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tree structure
+
+// Every vertex of every triangle below a node lies in the node's box, measured exactly as the box is defined (the
+// parallelepiped of the stored float axes): u = M^-1 (v - c) solved in long double, with a tolerance of 1e-12
+// relative to the extents (long double solve error is ~1e-18 relative; the build's inflation is >= 1e-6 relative).
+static void check_containment(const mc_mesh* m)
+{
+    const mc_bvh* t = m->bvh;
+    for (uint32_t ni = 0; ni < t->node_count; ++ni)
+    {
+        const mc_bvh_node* n = &t->nodes[ni];
+        // Range of triangles below n: descend to the leftmost and rightmost leaves.
+        const mc_bvh_node* lo = n;
+        const mc_bvh_node* hi = n;
+        while (!mc_bvh_is_leaf(lo))
+        {
+            lo = &t->nodes[lo->data];
+        }
+        while (!mc_bvh_is_leaf(hi))
+        {
+            hi = &t->nodes[hi->data + 1u];
+        }
+        uint32_t b = mc_bvh_leaf_first(lo), e = mc_bvh_leaf_first(hi) + mc_bvh_leaf_count(hi);
+        long double a[3][3];
+        for (int r = 0; r < 3; ++r)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                a[r][k] = n->axis[r][k];
+            }
+        }
+        // Inverse of M (columns = axes) by the adjugate.
+        long double det = a[0][0] * (a[1][1] * a[2][2] - a[2][1] * a[1][2]) -
+                          a[1][0] * (a[0][1] * a[2][2] - a[2][1] * a[0][2]) +
+                          a[2][0] * (a[0][1] * a[1][2] - a[1][1] * a[0][2]);
+        cr_assert(fabsl(det) > 0.99L);
+        for (uint32_t t3 = 3u * b; t3 < 3u * e; ++t3)
+        {
+            mc_vec3 v = m->positions[t->tri_vertex[t3]];
+            long double d[3] = {(long double)v.x - n->center[0], (long double)v.y - n->center[1],
+                                (long double)v.z - n->center[2]};
+            // Solve M u = d with M[:, k] = axis k, by Cramer's rule.
+            long double u[3];
+            for (int k = 0; k < 3; ++k)
+            {
+                long double c[3][3];
+                for (int r = 0; r < 3; ++r)
+                {
+                    for (int col = 0; col < 3; ++col)
+                    {
+                        c[r][col] = (col == k) ? d[r] : a[col][r];
+                    }
+                }
+                long double dk = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) -
+                                 c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
+                                 c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
+                u[k] = dk / det;
+                cr_assert(fabsl(u[k]) <= (long double)n->extent[k] * (1.0L + 1e-12L) + 1e-300L,
+                          "node %u axis %d: vertex at %Lg outside extent %g", ni, k, u[k], (double)n->extent[k]);
+            }
+        }
+    }
+}
+
+Test(bvh, boxes_contain_their_triangles_and_leaves_partition_the_mesh)
+{
+    mc_mesh* meshes[4] = {scene_uv_sphere(1.0, 2000), scene_torus(2.0, 0.5, 1500),
+                          scene_box_grid(mc_v3(1.0, 0.5, 0.25), 1200), cube()};
+    for (int k = 0; k < 4; ++k)
+    {
+        mc_mesh* m = meshes[k];
+        cr_assert(m != NULL && m->bvh != NULL);
+        const mc_bvh* t = m->bvh;
+        check_containment(m);
+        // tri_order is a permutation, tri_vertex matches it, leaves tile [0, T) in node order.
+        uint8_t* seen = calloc(m->triangle_count, 1);
+        for (uint32_t p = 0; p < t->triangle_count; ++p)
+        {
+            uint32_t tri = t->tri_order[p];
+            cr_assert(tri < m->triangle_count && !seen[tri]);
+            seen[tri] = 1;
+            cr_assert(memcmp(&t->tri_vertex[3u * p], &m->indices[3u * tri], 3 * sizeof(uint32_t)) == 0);
+        }
+        free(seen);
+        uint32_t covered = 0, leaves = 0;
+        for (uint32_t ni = 0; ni < t->node_count; ++ni)
+        {
+            const mc_bvh_node* n = &t->nodes[ni];
+            if (mc_bvh_is_leaf(n))
+            {
+                cr_assert(mc_bvh_leaf_count(n) >= 1 && mc_bvh_leaf_count(n) <= MC_BVH_LEAF_MAX);
+                covered += mc_bvh_leaf_count(n);
+                ++leaves;
+            }
+            else
+            {
+                cr_assert(n->data > ni && n->data + 1u < t->node_count);
+            }
+        }
+        cr_assert(covered == m->triangle_count && t->node_count == 2u * leaves - 1u);
+        // Memory target: tree nodes + permutation + leaf vertex copy <= 120 bytes per triangle.
+        double bpt = (double)mc_bvh_byte_count(t) / (double)m->triangle_count;
+        cr_assert(m->triangle_count < 100 || bpt <= 120.0, "%g bytes per triangle", bpt);
+        mc_mesh_destroy(m);
+    }
+}
+
+Test(bvh, eigen_solver_recovers_a_known_rotation)
+{
+    // Oracle: M = R diag(5, 2, 0.5) R^T for a known rotation R; eigenvectors are R's columns (up to sign).
+    uint64_t seed = 7;
+    for (int it = 0; it < 100; ++it)
+    {
+        mc_mat33 r = mc_quat_to_mat33(scene_random_quat(&seed));
+        double ev[3] = {5.0, 2.0, 0.5};
+        double m[3][3] = {{0}};
+        for (int i = 0; i < 3; ++i)
+        {
+            for (int j = 0; j < 3; ++j)
+            {
+                for (int k = 0; k < 3; ++k)
+                {
+                    m[i][j] += r.m[i][k] * ev[k] * r.m[j][k];
+                }
+            }
+        }
+        double sym[6] = {m[0][0], m[1][1], m[2][2], m[0][1], m[0][2], m[1][2]};
+        double axes[3][3], vals[3];
+        mc_obb_eigen_sym3(sym, axes, vals);
+        for (int k = 0; k < 3; ++k)
+        {
+            // 1e-12: Jacobi converges to machine precision; the eigenvalues are well separated.
+            cr_assert(fabs(vals[k] - ev[k]) < 1e-12);
+            double dot = axes[k][0] * r.m[0][k] + axes[k][1] * r.m[1][k] + axes[k][2] * r.m[2][k];
+            cr_assert(fabs(fabs(dot) - 1.0) < 1e-12);
+        }
+        // Right-handed.
+        mc_vec3 x = mc_v3(axes[0][0], axes[0][1], axes[0][2]), y = mc_v3(axes[1][0], axes[1][1], axes[1][2]);
+        mc_vec3 z = mc_v3(axes[2][0], axes[2][1], axes[2][2]);
+        cr_assert(mc_dot(mc_cross(x, y), z) > 0.999999);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pairs against brute force
+
+Test(bvh, pairs_equal_brute_force_on_random_poses, .timeout = 120)
+{
+    mc_mesh* ms[4] = {scene_uv_sphere(1.0, 100), scene_torus(1.0, 0.35, 96), scene_box_grid(mc_v3(1.0, 0.5, 0.75), 48),
+                      octahedron()};
+    for (int k = 0; k < 4; ++k)
+    {
+        cr_assert(ms[k] != NULL);
+    }
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    uint64_t seed = 12345;
+    uint32_t poses = 0, with_pairs = 0;
+    // 5 mesh combinations x 220 poses = 1100 random poses.
+    const int combos[5][2] = {{0, 0}, {0, 1}, {1, 2}, {2, 3}, {1, 1}};
+    for (int c = 0; c < 5; ++c)
+    {
+        mc_mesh* mi = ms[combos[c][0]];
+        mc_mesh* mj = ms[combos[c][1]];
+        for (int it = 0; it < 220; ++it)
+        {
+            mc_pose p;
+            p.q = scene_random_quat(&seed);
+            // Centre distance up to 2.2: from deep overlap to separation.
+            double r = 2.2 * scene_random(&seed);
+            mc_quat dq = scene_random_quat(&seed);
+            p.p = mc_scale(mc_quat_rotate(dq, mc_v3(1.0, 0.0, 0.0)), r);
+            int threads = 1 + it % 3;
+            if (check_against_brute_force(mi, mj, &p, ws, threads) > 0)
+            {
+                ++with_pairs;
+            }
+            ++poses;
+        }
+    }
+    cr_assert(poses >= 1000);
+    // The poses must exercise the code: most of them intersect.
+    cr_assert(with_pairs > poses / 2, "only %u of %u poses intersect", with_pairs, poses);
+    mc_workspace_destroy(ws);
+    for (int k = 0; k < 4; ++k)
+    {
+        mc_mesh_destroy(ms[k]);
+    }
+}
+
+Test(bvh, pairs_equal_brute_force_on_exact_degenerate_poses)
+{
+    mc_mesh* c = cube();
+    mc_mesh* g = scene_box_grid(mc_v3(1.0, 1.0, 1.0), 12 * 16); // 4 x 4 grid per face, dyadic coordinates
+    mc_mesh* o = octahedron();
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    // Exact rotations: identity, half turn about x, the cyclic axis permutation (120 degrees about (1,1,1)).
+    const mc_quat rots[3] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0.5, 0.5, 0.5, 0.5}};
+    const double shifts[][3] = {
+        {0, 0, 0},      // identical meshes at identical pose
+        {0, 0, 2},      // face on face, J above
+        {0, 0, -2},     // face on face, J below
+        {2, 0, 0},      // face on face along x
+        {2, 2, 0},      // edge on edge
+        {2, 2, 2},      // vertex on vertex
+        {1, 0, 2},      // face on face, half overlapping
+        {0.5, 0.25, 0}, // coplanar faces, partially shifted
+        {0, 0, 1},      // octahedron vertex on the cube's top face (with o as J: its vertex at z = 1 - 1 + 1)
+        {1, 1, 0},      // edges crossing edges
+    };
+    mc_mesh* pairs[][2] = {{c, c}, {g, g}, {c, g}, {g, c}, {c, o}, {o, c}, {g, o}};
+    uint32_t total = 0;
+    for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; ++pi)
+    {
+        for (size_t si = 0; si < sizeof shifts / sizeof shifts[0]; ++si)
+        {
+            for (int ri = 0; ri < 3; ++ri)
+            {
+                mc_pose p = pose_t(shifts[si][0], shifts[si][1], shifts[si][2]);
+                p.q = rots[ri];
+                total += check_against_brute_force(pairs[pi][0], pairs[pi][1], &p, ws, 1 + (int)(si % 2));
+            }
+        }
+    }
+    cr_assert(total > 0);
+    // Face on face with J above: the symbolic rule moves J up (+eps^3 in z): no crossing.
+    mc_pose above = pose_t(0, 0, 2);
+    mc_pair_result res;
+    cr_assert(mc_collide(c, c, &above, 1, ws, &res, NULL) == MC_OK);
+    cr_assert(res.pair_count == 0);
+    cr_assert(mc_collide(g, g, &above, 1, ws, &res, NULL) == MC_OK);
+    cr_assert(res.pair_count == 0);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(c);
+    mc_mesh_destroy(g);
+    mc_mesh_destroy(o);
+}
+
+Test(bvh, public_query_is_sorted_in_world_frame_and_reports_capacity)
+{
+    scene_pair s;
+    cr_assert(scene_make(SCENE_SPHERE_SPHERE, 2000, &s) == 0);
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    // Move both bodies by the same rigid motion: same pairs, crossing points moved by it.
+    mc_pose m;
+    uint64_t seed = 99;
+    m.q = scene_random_quat(&seed);
+    m.p = mc_v3(3.0, -2.0, 0.5);
+    mc_pose pi = mc_pose_mul(&m, &s.pose_i), pj = mc_pose_mul(&m, &s.pose_j);
+    uint32_t n0 = 0, n1 = 0;
+    cr_assert(mc_query_triangle_pairs(s.mesh_i, &s.pose_i, s.mesh_j, &s.pose_j, NULL, ws, NULL, 0, &n0, NULL) ==
+              MC_ERR_CAPACITY);
+    cr_assert(n0 > 10);
+    mc_triangle_pair* a = calloc(n0, sizeof *a);
+    mc_triangle_pair* b = calloc(n0, sizeof *b);
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 2;
+    mc_query_stats st;
+    cr_assert(mc_query_triangle_pairs(s.mesh_i, &s.pose_i, s.mesh_j, &s.pose_j, &opt, ws, a, n0, &n0, &st) == MC_OK);
+    cr_assert(st.triangle_pairs == n0 && st.box_tests > 0 && st.triangle_tests >= n0);
+    cr_assert(mc_query_triangle_pairs(s.mesh_i, &pi, s.mesh_j, &pj, &opt, ws, b, n0, &n1, NULL) == MC_OK);
+    // The relative pose is recomputed from moved poses, so it may differ in the last bits: compare pair sets
+    // (exact predicates rarely flip under a 1e-16 change; allow none here on this generic configuration).
+    cr_assert(n1 == n0);
+    for (uint32_t k = 0; k < n0; ++k)
+    {
+        cr_assert(a[k].i == b[k].i && a[k].j == b[k].j);
+        if (k > 0)
+        {
+            cr_assert(a[k - 1].i < a[k].i || (a[k - 1].i == a[k].i && a[k - 1].j < a[k].j));
+        }
+        for (int c = 0; c < 2; ++c)
+        {
+            mc_vec3 moved = mc_pose_transform(&m, a[k].crossing[c].point);
+            // 1e-12: points are O(1); two pose compositions and transforms cost a few ulps each.
+            cr_assert(mc_length(mc_sub(moved, b[k].crossing[c].point)) < 1e-12);
+            // Points lie on both spheres' surfaces up to the chordal error of the tessellation (< 0.05 at 2k
+            // triangles): |x - c_i| and |x - c_j| are close to 1.
+            mc_vec3 x = a[k].crossing[c].point;
+            cr_assert(fabs(mc_length(x) - 1.0) < 0.05);
+            cr_assert(fabs(mc_length(mc_sub(x, s.pose_j.p)) - 1.0) < 0.05);
+        }
+    }
+    // Too small a buffer: the count is still reported, the first entries written.
+    mc_triangle_pair one;
+    cr_assert(mc_query_triangle_pairs(s.mesh_i, &s.pose_i, s.mesh_j, &s.pose_j, NULL, ws, &one, 1, &n1, NULL) ==
+              MC_ERR_CAPACITY);
+    cr_assert(n1 == n0 && one.i == a[0].i && one.j == a[0].j);
+    free(a);
+    free(b);
+    mc_workspace_destroy(ws);
+    scene_pair_destroy(&s);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Point in mesh
+
+// Generalized winding number (sum of signed solid angles / 4 pi, Van Oosterom-Strackee), floating point.
+static double winding_number(const mc_mesh* m, mc_vec3 p)
+{
+    double w = 0.0;
+    for (uint32_t t = 0; t < m->triangle_count; ++t)
+    {
+        const uint32_t* ix = &m->indices[3u * t];
+        mc_vec3 a = mc_sub(m->positions[ix[0]], p), b = mc_sub(m->positions[ix[1]], p),
+                c = mc_sub(m->positions[ix[2]], p);
+        double la = mc_length(a), lb = mc_length(b), lc = mc_length(c);
+        double num = mc_dot(a, mc_cross(b, c));
+        double den = la * lb * lc + mc_dot(a, b) * lc + mc_dot(b, c) * la + mc_dot(c, a) * lb;
+        w += 2.0 * atan2(num, den);
+    }
+    return w / (4.0 * 3.14159265358979323846);
+}
+
+Test(bvh, point_in_mesh_matches_winding_number_away_from_the_surface)
+{
+    mc_mesh* ms[3] = {scene_torus(1.0, 0.4, 800), scene_uv_sphere(1.0, 600), scene_box_grid(mc_v3(1, 0.5, 0.7), 300)};
+    uint64_t seed = 4242;
+    int checked = 0, inside = 0;
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int it = 0; it < 400; ++it)
+        {
+            mc_vec3 p = mc_v3(3.0 * scene_random(&seed) - 1.5, 3.0 * scene_random(&seed) - 1.5,
+                              3.0 * scene_random(&seed) - 1.5);
+            double w = winding_number(ms[k], p);
+            // Away from the surface w is within 1e-9 of 0 or 1; skip points where it is not clearly decided.
+            if (fabs(w - 0.5) < 0.4)
+            {
+                continue;
+            }
+            bool want = w > 0.5;
+            cr_assert(mc_mesh_contains_point(ms[k], p) == want, "mesh %d point (%g %g %g) w=%g", k, p.x, p.y, p.z, w);
+            ++checked;
+            inside += want;
+        }
+    }
+    cr_assert(checked > 1000 && inside > 100);
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_mesh_destroy(ms[k]);
+    }
+}
+
+Test(bvh, point_in_mesh_on_the_surface_follows_the_symbolic_rule)
+{
+    // Box [-1,1]^3 with 4x4 grids: points on faces, grid edges and vertices (dyadic, exact). The point is a vertex of
+    // the other body, displaced by (eps, eps^2, eps^3): for an axis-aligned box, inside <=> lo <= c < hi per axis.
+    mc_mesh* g = scene_box_grid(mc_v3(1.0, 1.0, 1.0), 12 * 16);
+    const double vals[] = {-1.5, -1.0, -0.5, -0.25, 0.0, 0.5, 1.0, 1.25};
+    int n = (int)(sizeof vals / sizeof vals[0]);
+    int on_surface = 0;
+    for (int a = 0; a < n; ++a)
+    {
+        for (int b = 0; b < n; ++b)
+        {
+            for (int c = 0; c < n; ++c)
+            {
+                mc_vec3 p = mc_v3(vals[a], vals[b], vals[c]);
+                bool want = p.x >= -1.0 && p.x < 1.0 && p.y >= -1.0 && p.y < 1.0 && p.z >= -1.0 && p.z < 1.0;
+                cr_assert(mc_mesh_contains_point(g, p) == want, "(%g %g %g)", p.x, p.y, p.z);
+                on_surface += fabs(p.x) == 1.0 || fabs(p.y) == 1.0 || fabs(p.z) == 1.0;
+            }
+        }
+    }
+    cr_assert(on_surface > 100);
+    // A flipped mesh: the solid is the outside.
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &s_cube_pos[0][0];
+    d.vertex_count = 8;
+    d.indices = &s_cube_tri[0][0];
+    d.triangle_count = 12;
+    d.flip = true;
+    mc_mesh* f = NULL;
+    cr_assert(mc_mesh_create(&d, &f, NULL, NULL) == MC_OK);
+    cr_assert(!mc_mesh_contains_point(f, mc_v3(0.1, 0.2, 0.3)));
+    cr_assert(mc_mesh_contains_point(f, mc_v3(3.0, 0.2, 0.3)));
+    cr_assert(mc_mesh_contains_point(f, mc_v3(1.0, 0.0, 0.0))); // on the +x face: outside the box, so inside
+    mc_mesh_destroy(f);
+    mc_mesh_destroy(g);
+}
+
+Test(bvh, point_parity_of_a_j_mesh_uses_the_mapped_vertices)
+{
+    // J = sphere placed at (5, 0, 0) rotated; points in I's frame: inside iff within the sphere (away from it).
+    mc_mesh* s = scene_uv_sphere(1.0, 400);
+    mc_mesh* c = cube();
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    mc_pose p;
+    p.p = mc_v3(5.0, 0.0, 0.0);
+    p.q = mc_quat_normalize((mc_quat){0.9, 0.1, 0.3, -0.2});
+    mc_pair_result res;
+    cr_assert(mc_collide(c, s, &p, 1, ws, &res, NULL) == MC_OK);
+    cr_assert(res.pair_count == 0);
+    uint64_t seed = 5;
+    for (int it = 0; it < 300; ++it)
+    {
+        mc_vec3 x = mc_add(p.p, mc_v3(3.0 * scene_random(&seed) - 1.5, 3.0 * scene_random(&seed) - 1.5,
+                                      3.0 * scene_random(&seed) - 1.5));
+        double r = mc_length(mc_sub(x, p.p));
+        if (fabs(r - 1.0) < 0.05) // the UV sphere's facets are within 0.02 of the unit sphere at 400 triangles
+        {
+            continue;
+        }
+        cr_assert(mc_bvh_point_parity(s, 1, ws->pairs, x, 0) == (r < 1.0));
+    }
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(s);
+    mc_mesh_destroy(c);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Allocation
+
+static int64_t s_alloc_calls;
+static void* counting_alloc(size_t size, size_t alignment)
+{
+    ++s_alloc_calls;
+    return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+}
+static void counting_free(void* p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+
+Test(bvh, repeated_queries_allocate_nothing_once_warm)
+{
+    mc_set_allocator(counting_alloc, counting_free);
+    scene_pair s;
+    cr_assert(scene_make(SCENE_TORI, 3000, &s) == 0);
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    mc_triangle_pair* buf = calloc(100000, sizeof *buf);
+    uint32_t n = 0, n2 = 0;
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 2;
+    cr_assert(mc_query_triangle_pairs(s.mesh_i, &s.pose_i, s.mesh_j, &s.pose_j, &opt, ws, buf, 100000, &n, NULL) ==
+              MC_OK);
+    cr_assert(n > 0);
+    int64_t calls = s_alloc_calls;
+    for (int it = 0; it < 5; ++it)
+    {
+        opt.worker_count = 1 + it % 2;
+        cr_assert(mc_query_triangle_pairs(s.mesh_i, &s.pose_i, s.mesh_j, &s.pose_j, &opt, ws, buf, 100000, &n2, NULL) ==
+                  MC_OK);
+        cr_assert(n2 == n);
+    }
+    cr_assert(s_alloc_calls == calls, "%lld allocations on warm queries", (long long)(s_alloc_calls - calls));
+    free(buf);
+    mc_workspace_destroy(ws);
+    scene_pair_destroy(&s);
+    mc_set_allocator(NULL, NULL);
+}
