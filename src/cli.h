@@ -41,3 +41,5 @@ void cli_progress(double fraction, void* user);
 double cli_now(void);
 
 int cli_info(int argc, char** argv);
+/// `meshcontact force`: regions and IMPACT / friction forces of two meshes at given poses and velocities.
+int cli_force(int argc, char** argv);

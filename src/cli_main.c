@@ -20,6 +20,7 @@ typedef struct cli_command
 
 static const cli_command s_commands[] = {
     {"info", cli_info, "check a mesh file and report its triangles, closedness, volume, area, bbox"},
+    {"force", cli_force, "contact forces (IMPACT, friction) and wrenches of two meshes at given poses and velocities"},
 };
 
 static void print_help(FILE* f)

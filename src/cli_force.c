@@ -1,0 +1,385 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// `meshcontact force`: contact regions of two meshes at given poses and velocities, with IMPACT forces, Coulomb
+// friction and the resulting wrench on each body.
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_help(FILE* f)
+{
+    fprintf(
+        f,
+        "usage: meshcontact force MESH_I MESH_J [--pose-i P] [--pose-j P] [--vel-i V] [--vel-j V]\n"
+        "                         --stiffness K --exponent E [--damping C --dmax D]\n"
+        "                         [--mu-static MS --mu-dynamic MD --stiction-velocity VS --friction-velocity VD]\n"
+        "                         [--scale S] [--threads N] [--json]\n\n"
+        "Intersect two closed meshes at their poses and evaluate Adams IMPACT contact forces per region:\n"
+        "Fn = max(0, K g^E + STEP(g, 0, 0, D, C) gdot), with g the penetration depth and gdot its rate; a region\n"
+        "gets a force only when its area A > 2 g^2 (otherwise it is reported as rejected). With friction,\n"
+        "Ft = -mu(v) Fn v/|v| (v: slip velocity of J relative to I) and a torque mu Fn (2/3) R about the normal\n"
+        "opposing the relative spin (R = sqrt(A/pi)). The normal points from I into J; per-region forces and\n"
+        "torques act on J (the opposite on I).\n\n"
+        "options:\n"
+        "  --pose-i P, --pose-j P  body to world: tx,ty,tz,qw,qx,qy,qz (quaternion normalised) or tx,ty,tz\n"
+        "  --vel-i V, --vel-j V    vx,vy,vz,wx,wy,wz: world-frame velocity of the body reference point and\n"
+        "                          angular velocity (default 0)\n"
+        "  --stiffness K           IMPACT STIFFNESS (force / length^E), >= 0 (required)\n"
+        "  --exponent E            IMPACT EXPONENT, > 0 (required)\n"
+        "  --damping C             IMPACT DAMPING, maximum damping coefficient (default 0; needs --dmax)\n"
+        "  --dmax D                depth of full damping, > 0\n"
+        "  --mu-static MS          MU_STATIC: turns Coulomb friction on (with --mu-dynamic)\n"
+        "  --mu-dynamic MD         MU_DYNAMIC <= MU_STATIC\n"
+        "  --stiction-velocity VS  STICTION_TRANSITION_VELOCITY, > 0 (default 0.1)\n"
+        "  --friction-velocity VD  FRICTION_TRANSITION_VELOCITY, > VS (default 1)\n"
+        "  --scale S               multiply both meshes' coordinates by S\n"
+        "  --threads N             worker threads (results do not depend on it)\n"
+        "  --json                  print one JSON object: the fields of 'meshcontact contact --json' (regions\n"
+        "                          with volume, centroid, area, radius, normal, depth, point_i, point_j) plus\n"
+        "                          per region \"fn\", \"ft\":[x,y,z], \"torque\":[x,y,z], \"rejected\", and\n"
+        "                          \"wrench_i\", \"wrench_j\": {\"force\":[...],\"torque\":[...]} (torque about each\n"
+        "                          body's reference point, world frame)\n"
+        "  --help                  this text\n\n"
+        "exit status: 0 on success, 1 when a mesh cannot be read or a parameter is out of range, 2 on a usage "
+        "error.\n");
+}
+
+static int import_mesh(const char* path, double scale, mc_mesh** out)
+{
+    mc_import_options opt = mc_default_import_options();
+    opt.scale = scale;
+    if (cli_stderr_is_tty())
+    {
+        opt.progress = cli_progress;
+        opt.progress_user = (void*)path;
+    }
+    mc_error err;
+    memset(&err, 0, sizeof err);
+    mc_status s = mc_mesh_import_file(path, &opt, out, NULL, &err);
+    if (s != MC_OK)
+    {
+        const char* what = err.message[0] != '\0' ? err.message : mc_status_string(s);
+        // the importer's message usually starts with the file name already
+        return strncmp(what, path, strlen(path)) == 0 ? cli_fail(NULL, "%s", what) : cli_fail(path, "%s", what);
+    }
+    return 0;
+}
+
+static void json_wrench(FILE* f, const char* key, mc_wrench w)
+{
+    fprintf(f, "\"%s\":{\"force\":", key);
+    cli_json_vec3(f, w.force);
+    fputs(",\"torque\":", f);
+    cli_json_vec3(f, w.torque);
+    fputc('}', f);
+}
+
+static void print_json(const mc_contact_region* rec, uint32_t n, const mc_step_info* info, mc_wrench wi, mc_wrench wj,
+                       double seconds)
+{
+    FILE* f = stdout;
+    double total = 0.0;
+    fprintf(f, "{\"triangle_pairs\":%llu,\"regions\":[", (unsigned long long)info->triangle_pairs);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        const mc_region* r = &rec[k].region;
+        total += r->volume;
+        fputs(k ? ",{\"volume\":" : "{\"volume\":", f);
+        cli_json_double(f, r->volume);
+        fputs(",\"centroid\":", f);
+        cli_json_vec3(f, r->centroid);
+        fputs(",\"area\":", f);
+        cli_json_double(f, r->area);
+        fputs(",\"radius\":", f);
+        cli_json_double(f, r->radius);
+        fputs(",\"normal\":", f);
+        cli_json_vec3(f, r->normal);
+        fputs(",\"depth\":", f);
+        cli_json_double(f, r->depth);
+        fputs(",\"point_i\":", f);
+        cli_json_vec3(f, r->point_i);
+        fputs(",\"point_j\":", f);
+        cli_json_vec3(f, r->point_j);
+        fputs(",\"fn\":", f);
+        cli_json_double(f, rec[k].normal_force);
+        fputs(",\"ft\":", f);
+        cli_json_vec3(f, rec[k].friction_force);
+        fputs(",\"torque\":", f);
+        cli_json_vec3(f, rec[k].friction_torque);
+        fprintf(f, ",\"rejected\":%s}", rec[k].rejected ? "true" : "false");
+    }
+    fputs("],\"total_volume\":", f);
+    cli_json_double(f, total);
+    fputs(",\"seconds\":", f);
+    cli_json_double(f, seconds);
+    fputc(',', f);
+    json_wrench(f, "wrench_i", wi);
+    fputc(',', f);
+    json_wrench(f, "wrench_j", wj);
+    fputs("}\n", f);
+}
+
+static void print_vec(const char* label, mc_vec3 v)
+{
+    printf("%s%.9g %.9g %.9g\n", label, v.x, v.y, v.z);
+}
+
+static void print_text(const mc_contact_region* rec, uint32_t n, const mc_step_info* info, mc_wrench wi, mc_wrench wj,
+                       double seconds)
+{
+    printf("triangle pairs: %llu\nregions: %u\n", (unsigned long long)info->triangle_pairs, n);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        const mc_region* r = &rec[k].region;
+        printf("region %u%s\n", k, rec[k].rejected ? " (rejected: area <= 2 depth^2, no force)" : "");
+        printf("  volume    %.9g\n  area      %.9g\n  radius    %.9g\n  depth     %.9g\n  rate      %.9g\n", r->volume,
+               r->area, r->radius, r->depth, rec[k].rate);
+        print_vec("  centroid  ", r->centroid);
+        print_vec("  normal    ", r->normal);
+        printf("  fn        %.9g\n  slip      %.9g\n", rec[k].normal_force, rec[k].slip_speed);
+        print_vec("  ft        ", rec[k].friction_force);
+        print_vec("  torque    ", rec[k].friction_torque);
+    }
+    print_vec("wrench on I: force  ", wi.force);
+    print_vec("             torque ", wi.torque);
+    print_vec("wrench on J: force  ", wj.force);
+    print_vec("             torque ", wj.torque);
+    printf("seconds: %.6f\n", seconds);
+}
+
+typedef struct force_args
+{
+    const char* path[2];
+    mc_pose pose[2];
+    mc_twist vel[2];
+    double scale;
+    int threads;
+    bool json;
+    mc_force_model model;
+    bool have_k, have_e, have_c, have_dmax, have_ms, have_md;
+} force_args;
+
+static bool want_value(int argc, char** argv, int i)
+{
+    return i + 1 < argc && argv[i + 1] != NULL;
+}
+
+// Parse the command line; returns -1 to continue, else an exit status.
+static int parse_args(int argc, char** argv, force_args* a)
+{
+    int npath = 0;
+    for (int i = 1; i < argc; ++i)
+    {
+        const char* o = argv[i];
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
+        {
+            print_help(stdout);
+            return 0;
+        }
+        if (strcmp(o, "--json") == 0)
+        {
+            a->json = true;
+            continue;
+        }
+        if (strncmp(o, "--", 2) != 0)
+        {
+            if (npath == 2)
+            {
+                return cli_usage_error("force: unexpected argument '%s'", o);
+            }
+            a->path[npath++] = o;
+            continue;
+        }
+        if (!want_value(argc, argv, i))
+        {
+            return cli_usage_error("force: option %s needs a value", o);
+        }
+        const char* v = argv[++i];
+        bool ok = true;
+        if (strcmp(o, "--pose-i") == 0 || strcmp(o, "--pose-j") == 0)
+        {
+            ok = cli_parse_pose(v, &a->pose[o[7] == 'j']);
+        }
+        else if (strcmp(o, "--vel-i") == 0 || strcmp(o, "--vel-j") == 0)
+        {
+            double t[6];
+            ok = cli_parse_doubles(v, t, 6);
+            if (ok)
+            {
+                mc_twist* tw = &a->vel[o[6] == 'j'];
+                tw->v = mc_v3(t[0], t[1], t[2]);
+                tw->w = mc_v3(t[3], t[4], t[5]);
+            }
+        }
+        else if (strcmp(o, "--stiffness") == 0)
+        {
+            ok = a->have_k = cli_parse_double(v, &a->model.stiffness);
+        }
+        else if (strcmp(o, "--exponent") == 0)
+        {
+            ok = a->have_e = cli_parse_double(v, &a->model.exponent);
+        }
+        else if (strcmp(o, "--damping") == 0)
+        {
+            ok = a->have_c = cli_parse_double(v, &a->model.damping);
+        }
+        else if (strcmp(o, "--dmax") == 0)
+        {
+            ok = a->have_dmax = cli_parse_double(v, &a->model.dmax);
+        }
+        else if (strcmp(o, "--mu-static") == 0)
+        {
+            ok = a->have_ms = cli_parse_double(v, &a->model.mu_static);
+        }
+        else if (strcmp(o, "--mu-dynamic") == 0)
+        {
+            ok = a->have_md = cli_parse_double(v, &a->model.mu_dynamic);
+        }
+        else if (strcmp(o, "--stiction-velocity") == 0)
+        {
+            ok = cli_parse_double(v, &a->model.stiction_velocity);
+        }
+        else if (strcmp(o, "--friction-velocity") == 0)
+        {
+            ok = cli_parse_double(v, &a->model.friction_velocity);
+        }
+        else if (strcmp(o, "--scale") == 0)
+        {
+            ok = cli_parse_double(v, &a->scale) && a->scale > 0.0;
+        }
+        else if (strcmp(o, "--threads") == 0)
+        {
+            ok = cli_parse_int(v, &a->threads);
+        }
+        else
+        {
+            return cli_usage_error("force: unknown option %s", o);
+        }
+        if (!ok)
+        {
+            return cli_usage_error("force: invalid value '%s' for %s", v, o);
+        }
+    }
+    if (npath != 2)
+    {
+        return cli_usage_error("force: expected two mesh files MESH_I MESH_J");
+    }
+    if (!a->have_k || !a->have_e)
+    {
+        return cli_usage_error("force: --stiffness and --exponent are required");
+    }
+    if (a->have_c && !a->have_dmax && a->model.damping > 0.0)
+    {
+        return cli_usage_error("force: --damping needs --dmax (the depth of full damping)");
+    }
+    if (a->have_ms != a->have_md)
+    {
+        return cli_usage_error("force: friction needs both --mu-static and --mu-dynamic");
+    }
+    a->model.friction = a->have_ms ? MC_FRICTION_ON : MC_FRICTION_OFF;
+    return -1;
+}
+
+int cli_force(int argc, char** argv)
+{
+    force_args a;
+    memset(&a, 0, sizeof a);
+    a.pose[0] = a.pose[1] = mc_pose_identity();
+    a.scale = 1.0;
+    a.model = mc_default_force_model();
+    a.model.damping = 0.0;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+    {
+        return rc;
+    }
+    mc_error err;
+    memset(&err, 0, sizeof err);
+    if (mc_force_model_check(&a.model, &err) != MC_OK)
+    {
+        return cli_fail(NULL, "force: %s", err.message);
+    }
+    mc_mesh* mesh[2] = {NULL, NULL};
+    mc_world* w = NULL;
+    mc_contact_region* rec = NULL;
+    rc = 1;
+    for (int k = 0; k < 2; ++k)
+    {
+        if (import_mesh(a.path[k], a.scale, &mesh[k]) != 0)
+        {
+            goto done;
+        }
+    }
+    mc_world_def wd = mc_default_world_def();
+    wd.worker_count = a.threads;
+    if (mc_world_create(&wd, &w) != MC_OK)
+    {
+        cli_fail(NULL, "force: cannot create the world (out of memory)");
+        goto done;
+    }
+    mc_body_id id[2];
+    for (int k = 0; k < 2; ++k)
+    {
+        mc_body_def bd = mc_default_body_def();
+        bd.mesh = mesh[k];
+        bd.pose = a.pose[k];
+        bd.velocity = a.vel[k];
+        id[k] = mc_world_create_body(w, &bd);
+        if (id[k].index1 == 0)
+        {
+            cli_fail(a.path[k], "cannot create the body");
+            goto done;
+        }
+    }
+    mc_contact_def cd = mc_default_contact_def();
+    cd.i_bodies = &id[0];
+    cd.i_count = 1;
+    cd.j_bodies = &id[1];
+    cd.j_count = 1;
+    cd.model = a.model;
+    mc_contact_id cid;
+    if (mc_world_create_contact(w, &cd, &cid, &err) != MC_OK)
+    {
+        cli_fail(NULL, "force: %s", err.message);
+        goto done;
+    }
+    double t0 = cli_now();
+    mc_status s = mc_world_evaluate(w);
+    double seconds = cli_now() - t0;
+    mc_step_info info = mc_world_get_step_info(w);
+    if (s != MC_OK || (info.flags & (MC_STEP_UNBOUNDED_PAIR | MC_STEP_PAIR_FAILED)))
+    {
+        cli_fail(NULL, "force: %s",
+                 (info.flags & MC_STEP_UNBOUNDED_PAIR)
+                     ? "both geometries are flipped: their intersection is unbounded"
+                     : (s != MC_OK ? mc_status_string(s) : "the contact query failed"));
+        goto done;
+    }
+    uint32_t n = mc_world_get_regions(w, NULL, 0);
+    rec = n > 0 ? calloc(n, sizeof *rec) : NULL;
+    if (n > 0 && rec == NULL)
+    {
+        cli_fail(NULL, "force: out of memory");
+        goto done;
+    }
+    mc_world_get_regions(w, rec, n);
+    mc_wrench wi = mc_body_get_wrench(w, id[0]);
+    mc_wrench wj = mc_body_get_wrench(w, id[1]);
+    if (a.json)
+    {
+        print_json(rec, n, &info, wi, wj, seconds);
+    }
+    else
+    {
+        print_text(rec, n, &info, wi, wj, seconds);
+    }
+    rc = 0;
+done:
+    free(rec);
+    mc_world_destroy(w);
+    mc_mesh_destroy(mesh[0]);
+    mc_mesh_destroy(mesh[1]);
+    return rc;
+}
