@@ -1,0 +1,1390 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Region stage: inside/outside of vertices, connected regions of I ∩ J by union-find, and per region the volume,
+// first moment and vector areas from local vertex-edge-face flags, then area, normal and depth.
+// Based on: W. R. Franklin, "Polygon properties calculated from the vertex neighborhoods", ACM SoCG 1987 (local
+// formulas over vertex-edge-face incidences); the flags of crossing points follow ../shared/FORMULAS.md.
+//
+// Outline (all in I's body frame; J's vertices are the copies the pair stage mapped into I's frame):
+// 1. Crossings. Each edge-face crossing appears in the two triangle pairs of the edge's two faces. The occurrence on
+//    the canonical half-edge (h < twin[h]) owns the crossing; the other occurrence is found by binary search in the
+//    sorted pair array and joined to it in the union-find, as are the two ends of every pair's segment.
+// 2. States. Along a crossed edge the crossings alternate entering/leaving (exact signs, one symbolic rule), so the
+//    sum of their directions (+1 entering, walked along the canonical half-edge) is +1 (start outside, end inside),
+//    -1 (start inside, end outside) or 0 (both ends in the same state). Odd edges give states without any ordering.
+//    Inside vertices are flood-filled over uncrossed edges (and over evenly crossed ones, which keep the state), by
+//    walking vertex rings: the cost is proportional to the inside vertices. An evenly crossed edge whose ends are
+//    still unknown is decided by the direction of its first crossing when the crossings are well separated along
+//    the edge (relative gap > 1e-9), otherwise by one exact point-in-mesh query. A connected component of a mesh
+//    that is in no triangle pair is entirely inside or outside: one exact point-in-mesh query decides it.
+// 3. Regions. Union-find over crossing occurrences and inside vertices: the two ends of a segment, the two
+//    occurrences of a crossing, a crossing and the inside end of its edge, two consecutive crossings of one edge
+//    that bound an inside interval, and inside vertices joined by an uncrossed edge.
+// 4. Sums per region, around a local origin (mean of its crossing points, or of its vertices when it has none): a
+//    crossing gives six flags, an inside vertex gives its two flags in every face that is in some triangle pair,
+//    and a face in no triangle pair that has an inside vertex lies entirely inside the other solid: it contributes
+//    its divergence-theorem terms directly (equal to the sum of its six flags; options.triangle_terms = false uses
+//    the flags instead).
+// 5. Depth (Adams): the closest point to the centroid of the region's part of each surface. "The region's part" of
+//    a surface is taken here as the set of its triangles that touch the region: the faces entirely inside, the
+//    faces of the region's crossings (the crossed face and the two faces of the crossed edge) and the faces around
+//    its inside vertices, each taken whole (not clipped). Exact for faces inside; for a partly inside face the
+//    closest point can lie slightly outside the other solid (at most by the face's size).
+//
+// Touching: a region is exact touching when every one of its crossings was decided by the symbolic rule (degenerate
+// flag from the pair stage) and |6V| <= (16 + n) * DBL_EPSILON * E, where n is the number of summed terms and E the
+// first-order sensitivity of the sum to an absolute error of one unit of the coordinates' magnitude in every
+// position and unit vector: for a flag, (|bc| + |ac| + |ab|) (|V| + |o|) with a = V.T, b = V.N, c = V.B; for a
+// whole triangle (a, b, c), |(b - a) x (c - a)| (|a| + |b| + |c| + 3|o|). Positions and unit vectors carry at most a
+// few ulps of relative error (crossing points are convex combinations of the edge ends with a relatively accurate
+// parameter), each product adds a few more, and summation adds at most n ulps of the sum of magnitudes; 16 covers
+// the per-term part. The exact volume of a touching configuration is zero, so its computed volume lies within the
+// bound; such regions are counted in stats->touching_regions and not reported.
+#include "src/regions.h"
+
+#include "src/core.h"
+#include "src/workspace.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define STATE_OUTSIDE 0xFFFFFFFEu // vnode value of a vertex known to be outside
+#define RING_LIMIT 65536u         // guard against a broken vertex ring
+#define MC_PI 3.14159265358979323846
+#define ORDER_GAP 1e-9 // relative gap along an edge above which the float order of crossings is trusted
+
+/// One distinct edge-face crossing.
+typedef struct xrec
+{
+    mc_vec3 point;      // I's frame
+    double param;       // (x - p0).(p1 - p0) / |p1 - p0|^2 along the canonical half-edge
+    uint32_t occ;       // owning occurrence 2 * pair + slot (its union-find node)
+    uint32_t he;        // canonical half-edge in its body's mesh
+    uint32_t face;      // crossed face of the other body
+    int8_t ent;         // +1: entering the other solid when walked along the canonical half-edge
+    uint8_t body;       // body of the edge
+    uint8_t degenerate; // decided by the symbolic rule (in either occurrence)
+} xrec;
+
+/// One crossed edge and its crossings (indices into the sorted list).
+typedef struct erec
+{
+    uint32_t he;    // canonical half-edge
+    uint32_t first; // first entry in edge_list
+    uint32_t count; // crossings on the edge
+    int32_t net;    // sum of directions
+    uint8_t body;   // body of the edge
+} erec;
+
+/// A face (whole face or corner half-edge) and the union-find node of the inside vertex that found it.
+typedef struct face_entry
+{
+    uint32_t id;
+    uint32_t node;
+} face_entry;
+
+/// Per-body arrays: epoch-stamped vertex / face / component marks and per-query lists.
+typedef struct body_arrays
+{
+    uint32_t* vstamp; // vertex state valid when == epoch
+    uint32_t* vnode;  // union-find node of an inside vertex, or STATE_OUTSIDE
+    uint32_t vcap;
+    uint32_t* fstamp; // face is in some triangle pair when == epoch
+    uint32_t fcap;
+    uint32_t* cstamp; // component has a face in some triangle pair when == epoch
+    uint32_t ccap;
+    uint32_t* inside; // inside vertices of this query
+    uint32_t inside_count, inside_cap;
+    face_entry* whole; // faces entirely inside (found from their local vertex 0)
+    uint32_t whole_count, whole_cap;
+    face_entry* corner; // half-edges leaving an inside vertex in a face of some pair
+    uint32_t corner_count, corner_cap;
+    uint32_t* stack; // flood-fill stack
+    uint32_t stack_count, stack_cap;
+} body_arrays;
+
+/// Accumulators and results of one region.
+typedef struct racc
+{
+    mc_vec3 origin;      // local origin
+    mc_vec3 sum_x;       // sum of crossing points
+    mc_vec3 sum_v;       // sum of inside vertices
+    uint32_t ncross;     // crossings
+    uint32_t ninside;    // inside vertices
+    uint32_t key;        // creation order (deterministic tie-break)
+    uint32_t terms;      // summed terms
+    bool all_degenerate; // every crossing decided by the symbolic rule
+    double vol6;         // 6 V
+    mc_vec3 mom24;       // 24 * first moment about origin
+    mc_vec3 s2[2];       // 2 S_I, 2 S_J
+    double err6;         // rounding sensitivity of vol6
+    double best[2];      // squared distance of the closest point on each surface (Adams depth)
+    mc_vec3 closest[2];  // closest points
+    double ext_min, ext_max;
+    mc_region out; // result (I's frame)
+} racc;
+
+struct mc_region_scratch
+{
+    uint32_t epoch;
+    body_arrays body[2];
+    uint32_t* parent; // union-find over nodes (occurrences first, then inside-vertex groups)
+    uint32_t node_count, parent_cap;
+    uint32_t* occ_rec; // occurrence -> crossing record (canonical occurrences), MC_NONE otherwise
+    uint32_t occ_cap;
+    xrec* xs;
+    uint32_t x_count, x_cap;
+    uint64_t* hkeys; // edge hash: key = 2 * he + body, UINT64_MAX empty
+    uint32_t* hvals;
+    uint32_t hcap;   // slots used by this query (power of two)
+    uint32_t halloc; // slots allocated
+    erec* edges;
+    uint32_t edge_count, edge_cap;
+    uint32_t* edge_list; // crossing records grouped by edge, sorted by param
+    uint32_t elist_cap;
+    uint32_t* rmap; // root node -> region
+    uint32_t rmap_cap;
+    racc* regions;
+    uint32_t region_count, region_cap;
+    uint32_t* order; // region indices sorted for output
+    uint32_t order_cap;
+};
+
+/// Per-query context.
+typedef struct ctx
+{
+    struct mc_region_scratch* s;
+    const struct mc_mesh* mesh[2];
+    struct mc_pair_scratch* ps;
+    mc_mat33 rot_j; // rotation J -> I (for J's face normals)
+    const mc_triangle_pair* pairs;
+    uint32_t pair_count;
+    uint32_t epoch;
+    bool oom;
+} ctx;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Memory
+
+static bool reserve(void** data, uint32_t* cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap)
+    {
+        return true;
+    }
+    uint64_t n = *cap > 0 ? *cap : 64;
+    while (n < need)
+    {
+        n *= 2;
+    }
+    if (n > UINT32_MAX)
+    {
+        return false;
+    }
+    void* p = mc_realloc(*data, (size_t)n * elem);
+    if (p == NULL)
+    {
+        return false;
+    }
+    *data = p;
+    *cap = (uint32_t)n;
+    return true;
+}
+
+/// Grow an epoch-stamped array pair to at least `need` entries; new stamps are zero (never a live epoch).
+static bool reserve_stamped(uint32_t** stamp, uint32_t** extra, uint32_t* cap, uint32_t need)
+{
+    if (need <= *cap)
+    {
+        return true;
+    }
+    uint32_t* a = mc_realloc(*stamp, (size_t)need * sizeof *a);
+    if (a == NULL)
+    {
+        return false;
+    }
+    *stamp = a;
+    memset(a + *cap, 0, (size_t)(need - *cap) * sizeof *a);
+    if (extra != NULL)
+    {
+        uint32_t* b = mc_realloc(*extra, (size_t)need * sizeof *b);
+        if (b == NULL)
+        {
+            return false; // stamps grew, cap not: the next call retries both
+        }
+        *extra = b;
+    }
+    *cap = need;
+    return true;
+}
+
+void mc_region_scratch_destroy(struct mc_region_scratch* s)
+{
+    if (s == NULL)
+    {
+        return;
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        body_arrays* a = &s->body[b];
+        mc_free(a->vstamp);
+        mc_free(a->vnode);
+        mc_free(a->fstamp);
+        mc_free(a->cstamp);
+        mc_free(a->inside);
+        mc_free(a->whole);
+        mc_free(a->corner);
+        mc_free(a->stack);
+    }
+    mc_free(s->parent);
+    mc_free(s->occ_rec);
+    mc_free(s->xs);
+    mc_free(s->hkeys);
+    mc_free(s->hvals);
+    mc_free(s->edges);
+    mc_free(s->edge_list);
+    mc_free(s->rmap);
+    mc_free(s->regions);
+    mc_free(s->order);
+    mc_free(s);
+}
+
+static void destroy_hook(struct mc_region_scratch* s)
+{
+    mc_region_scratch_destroy(s);
+}
+
+mc_region_options mc_default_region_options(void)
+{
+    mc_region_options o;
+    o.depth_method = MC_DEPTH_ADAMS;
+    o.triangle_terms = true;
+    return o;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Geometry helpers
+
+static inline mc_vec3 vpos(const ctx* c, int b, uint32_t v)
+{
+    return b == 0 ? c->mesh[0]->positions[v] : mc_pair_scratch_j_vertex(c->ps, v);
+}
+
+static inline mc_vec3 fnormal(const ctx* c, int b, uint32_t f)
+{
+    return b == 0 ? c->mesh[0]->face_normals[f] : mc_mat33_mul_vec(&c->rot_j, c->mesh[1]->face_normals[f]);
+}
+
+static inline uint32_t he_next(uint32_t h)
+{
+    return 3u * (h / 3u) + (h % 3u + 1u) % 3u;
+}
+
+static inline uint32_t he_prev(uint32_t h)
+{
+    return 3u * (h / 3u) + (h % 3u + 2u) % 3u;
+}
+
+/// Exact inside test of a vertex of body b against the other solid (symbolic rule, flipped solids handled).
+static bool vertex_inside_other(const ctx* c, int b, uint32_t v)
+{
+    mc_vec3 p = vpos(c, b, v);
+    const struct mc_mesh* other = c->mesh[1 - b];
+    int parity = b == 0 ? mc_bvh_point_parity(other, 1, c->ps, p, 0) : mc_bvh_point_parity(other, 0, NULL, p, 1);
+    return (parity != 0) != other->flipped;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Union-find
+
+static uint32_t uf_new(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    if (!reserve((void**)&s->parent, &s->parent_cap, (uint64_t)s->node_count + 1, sizeof *s->parent))
+    {
+        c->oom = true;
+        return 0;
+    }
+    s->parent[s->node_count] = s->node_count;
+    return s->node_count++;
+}
+
+static uint32_t uf_find(uint32_t* parent, uint32_t x)
+{
+    while (parent[x] != x)
+    {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void uf_union(uint32_t* parent, uint32_t a, uint32_t b)
+{
+    a = uf_find(parent, a);
+    b = uf_find(parent, b);
+    if (a < b)
+    {
+        parent[b] = a;
+    }
+    else if (b < a)
+    {
+        parent[a] = b;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Crossed-edge hash
+
+static inline uint32_t hash_slot(uint64_t key, uint32_t mask)
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 32) & mask;
+}
+
+static uint32_t edge_lookup(const struct mc_region_scratch* s, int b, uint32_t he)
+{
+    uint64_t key = 2u * (uint64_t)he + (uint64_t)b;
+    uint32_t mask = s->hcap - 1u;
+    for (uint32_t i = hash_slot(key, mask);; i = (i + 1u) & mask)
+    {
+        if (s->hkeys[i] == key)
+        {
+            return s->hvals[i];
+        }
+        if (s->hkeys[i] == UINT64_MAX)
+        {
+            return MC_NONE;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Vertex states and flood fill
+
+/// -1 unknown, 0 outside, 1 inside.
+static inline int vstate(const ctx* c, int b, uint32_t v)
+{
+    const body_arrays* a = &c->s->body[b];
+    if (a->vstamp[v] != c->epoch)
+    {
+        return -1;
+    }
+    return a->vnode[v] == STATE_OUTSIDE ? 0 : 1;
+}
+
+static void mark_outside(ctx* c, int b, uint32_t v)
+{
+    body_arrays* a = &c->s->body[b];
+    a->vstamp[v] = c->epoch;
+    a->vnode[v] = STATE_OUTSIDE;
+}
+
+/// Mark v inside with union-find node `node` and queue it for the flood fill.
+static void mark_inside(ctx* c, int b, uint32_t v, uint32_t node)
+{
+    body_arrays* a = &c->s->body[b];
+    if (!reserve((void**)&a->inside, &a->inside_cap, (uint64_t)a->inside_count + 1, sizeof *a->inside) ||
+        !reserve((void**)&a->stack, &a->stack_cap, (uint64_t)a->stack_count + 1, sizeof *a->stack))
+    {
+        c->oom = true;
+        return;
+    }
+    a->vstamp[v] = c->epoch;
+    a->vnode[v] = node;
+    a->inside[a->inside_count++] = v;
+    a->stack[a->stack_count++] = v;
+}
+
+static void set_state(ctx* c, int b, uint32_t v, bool inside)
+{
+    if (vstate(c, b, v) >= 0)
+    {
+        return; // first decision wins (they agree unless the pair stage was inconsistent)
+    }
+    if (inside)
+    {
+        uint32_t node = uf_new(c);
+        if (!c->oom)
+        {
+            mark_inside(c, b, v, node);
+        }
+    }
+    else
+    {
+        mark_outside(c, b, v);
+    }
+}
+
+static bool push_face(ctx* c, face_entry** list, uint32_t* count, uint32_t* cap, uint32_t id, uint32_t node)
+{
+    if (!reserve((void**)list, cap, (uint64_t)*count + 1, sizeof **list))
+    {
+        c->oom = true;
+        return false;
+    }
+    (*list)[*count].id = id;
+    (*list)[*count].node = node;
+    ++*count;
+    return true;
+}
+
+/// Flood the inside state of body b from its stack: over uncrossed edges (same union-find set) and evenly crossed
+/// edges (same state, separate set). Records the faces met for the sums.
+static void flood(ctx* c, int b)
+{
+    const struct mc_mesh* m = c->mesh[b];
+    body_arrays* a = &c->s->body[b];
+    while (a->stack_count > 0 && !c->oom)
+    {
+        uint32_t v = a->stack[--a->stack_count];
+        uint32_t node = a->vnode[v];
+        uint32_t h0 = m->vertex_halfedge[v];
+        if (h0 == MC_NONE)
+        {
+            continue;
+        }
+        uint32_t h = h0;
+        uint32_t guard = 0;
+        do
+        {
+            uint32_t f = h / 3u;
+            uint32_t w = m->indices[he_next(h)];
+            bool touched = a->fstamp[f] == c->epoch;
+            int crossed = 0; // 0 none, 1 odd, 2 even
+            if (touched)
+            {
+                uint32_t tw = m->twin[h];
+                uint32_t e = edge_lookup(c->s, b, tw < h ? tw : h);
+                if (e != MC_NONE)
+                {
+                    crossed = (c->s->edges[e].count & 1u) ? 1 : 2;
+                }
+            }
+            if (crossed != 1)
+            {
+                int st = vstate(c, b, w);
+                if (st < 0)
+                {
+                    uint32_t wn = crossed == 0 ? node : uf_new(c);
+                    if (c->oom)
+                    {
+                        return;
+                    }
+                    mark_inside(c, b, w, wn);
+                }
+                else if (st == 1 && crossed == 0 && a->vnode[w] != node)
+                {
+                    uf_union(c->s->parent, node, a->vnode[w]);
+                }
+            }
+            if (!touched)
+            {
+                if (h % 3u == 0u)
+                {
+                    push_face(c, &a->whole, &a->whole_count, &a->whole_cap, f, node);
+                }
+            }
+            else
+            {
+                push_face(c, &a->corner, &a->corner_count, &a->corner_cap, h, node);
+            }
+            uint32_t next = m->twin[he_prev(h)];
+            if (next == MC_NONE)
+            {
+                break;
+            }
+            h = next;
+        } while (h != h0 && ++guard < RING_LIMIT);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sums
+
+static inline void add_flag(racc* r, mc_vec3 v, double vlen, double olen, mc_vec3 t, mc_vec3 n, mc_vec3 bvec, int body)
+{
+    double a = mc_dot(v, t), b = mc_dot(v, n), cc = mc_dot(v, bvec);
+    double abc = a * b * cc;
+    r->vol6 -= abc;
+    mc_vec3 w = mc_add(mc_add(mc_scale(t, a), mc_scale(n, 2.0 * b)), mc_scale(bvec, 3.0 * cc));
+    r->mom24 = mc_mul_add(r->mom24, -abc, w);
+    r->s2[body] = mc_mul_add(r->s2[body], -(a * b), bvec);
+    r->err6 += (fabs(b * cc) + fabs(a * cc) + fabs(a * b)) * (vlen + olen);
+    r->terms++;
+}
+
+/// The two flags of vertex v (half-edge h leaving it) in its face.
+static void add_corner_flags(const ctx* c, racc* r, int b, uint32_t h)
+{
+    const struct mc_mesh* m = c->mesh[b];
+    uint32_t f = h / 3u;
+    mc_vec3 pv = vpos(c, b, m->indices[h]);
+    mc_vec3 pw = vpos(c, b, m->indices[he_next(h)]);
+    mc_vec3 pu = vpos(c, b, m->indices[he_prev(h)]);
+    mc_vec3 n = fnormal(c, b, f);
+    mc_vec3 bvec = mc_neg(n);
+    mc_vec3 v = mc_sub(pv, r->origin);
+    double vlen = mc_length(v), olen = mc_length(r->origin);
+    mc_vec3 t1 = mc_normalize(mc_sub(pw, pv));
+    add_flag(r, v, vlen, olen, t1, mc_cross(n, t1), bvec, b);
+    mc_vec3 t2 = mc_normalize(mc_sub(pu, pv));
+    add_flag(r, v, vlen, olen, t2, mc_cross(t2, n), bvec, b);
+}
+
+/// Divergence-theorem terms of a whole face (outward, counter-clockwise).
+static void add_triangle(const ctx* c, racc* r, int b, uint32_t f)
+{
+    const struct mc_mesh* m = c->mesh[b];
+    mc_vec3 pa = mc_sub(vpos(c, b, m->indices[3u * f]), r->origin);
+    mc_vec3 pb = mc_sub(vpos(c, b, m->indices[3u * f + 1u]), r->origin);
+    mc_vec3 pc = mc_sub(vpos(c, b, m->indices[3u * f + 2u]), r->origin);
+    double v6 = mc_dot(pa, mc_cross(pb, pc));
+    r->vol6 += v6;
+    r->mom24 = mc_mul_add(r->mom24, v6, mc_add(mc_add(pa, pb), pc));
+    mc_vec3 s2 = mc_cross(mc_sub(pb, pa), mc_sub(pc, pa));
+    r->s2[b] = mc_add(r->s2[b], s2);
+    r->err6 += mc_length(s2) * (mc_length(pa) + mc_length(pb) + mc_length(pc) + 3.0 * mc_length(r->origin));
+    r->terms++;
+}
+
+/// The six flags of a crossing (FORMULAS.md, with every sign taken from the exact crossing direction).
+static void add_crossing_flags(const ctx* c, racc* r, const xrec* x)
+{
+    int b = x->body;
+    const struct mc_mesh* m = c->mesh[b];
+    mc_vec3 p0 = vpos(c, b, m->indices[x->he]);
+    mc_vec3 p1 = vpos(c, b, m->indices[he_next(x->he)]);
+    mc_vec3 d = mc_normalize(mc_sub(p1, p0));
+    mc_vec3 nk[2] = {fnormal(c, b, x->he / 3u), fnormal(c, b, m->twin[x->he] / 3u)};
+    mc_vec3 nt = fnormal(c, 1 - b, x->face);
+    mc_vec3 v = mc_sub(x->point, r->origin);
+    double vlen = mc_length(v), olen = mc_length(r->origin);
+    double ent = (double)x->ent;
+    mc_vec3 te = mc_scale(d, ent);
+    // Edge flags: N_e1 = n1 x d inside face 1 (where the half-edge runs along d), N_e2 = d x n2 in face 2.
+    add_flag(r, v, vlen, olen, te, mc_cross(nk[0], d), mc_neg(nk[0]), b);
+    add_flag(r, v, vlen, olen, te, mc_cross(d, nk[1]), mc_neg(nk[1]), b);
+    // Lines where face k cuts the plane of t: s_k = sigma_k u_k with u_k = unit(n_k x n_t); s_k . N_ek has the sign
+    // of n_t . d_k, so sigma_1 = -ent and sigma_2 = +ent. M_k = n_k x u_k, L_k = u_k x n_t need no sign choice.
+    for (int k = 0; k < 2; ++k)
+    {
+        mc_vec3 w = mc_cross(nk[k], nt);
+        double len = mc_length(w);
+        if (!(len > 0.0))
+        {
+            continue; // parallel planes: the two flags cancel in the limit
+        }
+        mc_vec3 u = mc_scale(w, 1.0 / len);
+        mc_vec3 sk = mc_scale(u, k == 0 ? -ent : ent);
+        add_flag(r, v, vlen, olen, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
+        add_flag(r, v, vlen, olen, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Depth
+
+/// Closest point of triangle (a, b, c) to p (Voronoi regions of the vertices, edges and face).
+static mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    mc_vec3 ab = mc_sub(b, a), ac = mc_sub(c, a), ap = mc_sub(p, a);
+    double d1 = mc_dot(ab, ap), d2 = mc_dot(ac, ap);
+    if (d1 <= 0.0 && d2 <= 0.0)
+    {
+        return a;
+    }
+    mc_vec3 bp = mc_sub(p, b);
+    double d3 = mc_dot(ab, bp), d4 = mc_dot(ac, bp);
+    if (d3 >= 0.0 && d4 <= d3)
+    {
+        return b;
+    }
+    double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0)
+    {
+        return mc_mul_add(a, d1 / (d1 - d3), ab);
+    }
+    mc_vec3 cp = mc_sub(p, c);
+    double d5 = mc_dot(ab, cp), d6 = mc_dot(ac, cp);
+    if (d6 >= 0.0 && d5 <= d6)
+    {
+        return c;
+    }
+    double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0)
+    {
+        return mc_mul_add(a, d2 / (d2 - d6), ac);
+    }
+    double va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0)
+    {
+        return mc_mul_add(b, (d4 - d3) / ((d4 - d3) + (d5 - d6)), mc_sub(c, b));
+    }
+    double den = 1.0 / (va + vb + vc);
+    return mc_add(a, mc_add(mc_scale(ab, vb * den), mc_scale(ac, vc * den)));
+}
+
+/// Offer face f of body b as a candidate for the closest point of surface b to the region's centroid.
+static void depth_candidate(const ctx* c, racc* r, int b, uint32_t f)
+{
+    const struct mc_mesh* m = c->mesh[b];
+    mc_vec3 p = r->out.centroid;
+    mc_vec3 pa = vpos(c, b, m->indices[3u * f]);
+    double plane = mc_dot(fnormal(c, b, f), mc_sub(p, pa));
+    if (plane * plane >= r->best[b] * (1.0 + 1e-12))
+    {
+        return; // the plane's distance is a lower bound of the face's distance
+    }
+    mc_vec3 q = closest_on_triangle(p, pa, vpos(c, b, m->indices[3u * f + 1u]), vpos(c, b, m->indices[3u * f + 2u]));
+    mc_vec3 dq = mc_sub(q, p);
+    double d2 = mc_dot(dq, dq);
+    if (d2 < r->best[b])
+    {
+        r->best[b] = d2;
+        r->closest[b] = q;
+    }
+}
+
+static inline void extent_point(racc* r, mc_vec3 x)
+{
+    double t = mc_dot(r->out.normal, x);
+    r->ext_min = t < r->ext_min ? t : r->ext_min;
+    r->ext_max = t > r->ext_max ? t : r->ext_max;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pair lookup
+
+/// Index of pair (i, j) in the sorted pair array, or MC_NONE.
+static uint32_t find_pair(const ctx* c, uint32_t i, uint32_t j)
+{
+    uint64_t key = ((uint64_t)i << 32) | j;
+    uint32_t lo = 0, hi = c->pair_count;
+    while (lo < hi)
+    {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        uint64_t k = ((uint64_t)c->pairs[mid].i << 32) | c->pairs[mid].j;
+        if (k < key)
+        {
+            lo = mid + 1u;
+        }
+        else
+        {
+            hi = mid;
+        }
+    }
+    if (lo < c->pair_count && c->pairs[lo].i == i && c->pairs[lo].j == j)
+    {
+        return lo;
+    }
+    return MC_NONE;
+}
+
+/// Occurrence of the crossing (body, half-edge h, face t) in the pair array, or MC_NONE.
+static uint32_t find_occurrence(const ctx* c, int body, uint32_t h, uint32_t t)
+{
+    uint32_t p = body == 0 ? find_pair(c, h / 3u, t) : find_pair(c, t, h / 3u);
+    if (p == MC_NONE)
+    {
+        return MC_NONE;
+    }
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        const mc_crossing* x = &c->pairs[p].crossing[s];
+        if (x->body == body && x->edge == h % 3u)
+        {
+            return 2u * p + s;
+        }
+    }
+    return MC_NONE;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Main stage
+
+static int compare_regions(const void* pa, const void* pb, void* vr)
+{
+    const racc* r = vr;
+    const racc* a = &r[*(const uint32_t*)pa];
+    const racc* b = &r[*(const uint32_t*)pb];
+    if (a->out.volume != b->out.volume)
+    {
+        return a->out.volume > b->out.volume ? -1 : 1;
+    }
+    return a->key < b->key ? -1 : (a->key > b->key ? 1 : 0);
+}
+
+/// Insertion sort of region indices (region counts are small; no global state, thread-safe).
+static void sort_regions(uint32_t* idx, uint32_t n, const racc* r)
+{
+    for (uint32_t i = 1; i < n; ++i)
+    {
+        uint32_t x = idx[i];
+        uint32_t j = i;
+        while (j > 0 && compare_regions(&x, &idx[j - 1], (void*)r) < 0)
+        {
+            idx[j] = idx[j - 1];
+            --j;
+        }
+        idx[j] = x;
+    }
+}
+
+static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_workspace* ws)
+{
+    if (ws->regions == NULL)
+    {
+        ws->regions = mc_calloc(1, sizeof *ws->regions);
+        if (ws->regions == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        ws->destroy_regions = destroy_hook;
+    }
+    struct mc_region_scratch* s = ws->regions;
+    c->s = s;
+    if (++s->epoch == 0u)
+    {
+        // Wrapped: clear every stamp once, then restart at 1.
+        for (int b = 0; b < 2; ++b)
+        {
+            if (s->body[b].vstamp != NULL)
+            {
+                memset(s->body[b].vstamp, 0, (size_t)s->body[b].vcap * sizeof(uint32_t));
+            }
+            if (s->body[b].fstamp != NULL)
+            {
+                memset(s->body[b].fstamp, 0, (size_t)s->body[b].fcap * sizeof(uint32_t));
+            }
+            if (s->body[b].cstamp != NULL)
+            {
+                memset(s->body[b].cstamp, 0, (size_t)s->body[b].ccap * sizeof(uint32_t));
+            }
+        }
+        s->epoch = 1u;
+    }
+    c->epoch = s->epoch;
+    const struct mc_mesh* ms[2] = {mi, mj};
+    for (int b = 0; b < 2; ++b)
+    {
+        body_arrays* a = &s->body[b];
+        uint32_t fcap = a->fcap;
+        if (!reserve_stamped(&a->vstamp, &a->vnode, &a->vcap, ms[b]->vertex_count) ||
+            !reserve_stamped(&a->fstamp, NULL, &fcap, ms[b]->triangle_count) ||
+            !reserve_stamped(&a->cstamp, NULL, &a->ccap, ms[b]->component_count))
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        a->fcap = fcap;
+        a->inside_count = a->whole_count = a->corner_count = a->stack_count = 0;
+    }
+    s->node_count = 0;
+    s->x_count = 0;
+    s->edge_count = 0;
+    s->region_count = 0;
+    return MC_OK;
+}
+
+/// Steps 1-2a: occurrences, crossing records, touched faces/components, crossed edges.
+static mc_status collect_crossings(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    uint32_t occ_count = 2u * c->pair_count;
+    if (!reserve((void**)&s->parent, &s->parent_cap, occ_count, sizeof *s->parent) ||
+        !reserve((void**)&s->occ_rec, &s->occ_cap, occ_count, sizeof *s->occ_rec) ||
+        !reserve((void**)&s->xs, &s->x_cap, occ_count, sizeof *s->xs))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t k = 0; k < occ_count; ++k)
+    {
+        s->parent[k] = k;
+        s->occ_rec[k] = MC_NONE;
+    }
+    s->node_count = occ_count;
+    const struct mc_mesh* mi = c->mesh[0];
+    const struct mc_mesh* mj = c->mesh[1];
+    // Pass 1: canonical occurrences become records; pair segments are joined; faces/components are marked.
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        const mc_triangle_pair* pr = &c->pairs[p];
+        s->body[0].fstamp[pr->i] = c->epoch;
+        s->body[1].fstamp[pr->j] = c->epoch;
+        s->body[0].cstamp[mi->vertex_component[mi->indices[3u * pr->i]]] = c->epoch;
+        s->body[1].cstamp[mj->vertex_component[mj->indices[3u * pr->j]]] = c->epoch;
+        uf_union(s->parent, 2u * p, 2u * p + 1u);
+        for (uint32_t sl = 0; sl < 2; ++sl)
+        {
+            const mc_crossing* x = &pr->crossing[sl];
+            int b = x->body;
+            const struct mc_mesh* m = c->mesh[b];
+            uint32_t h = MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge);
+            uint32_t tw = m->twin[h];
+            bool canonical = h < tw;
+            if (!canonical)
+            {
+                uint32_t o2 = find_occurrence(c, b, tw, b == 0 ? pr->j : pr->i);
+                if (o2 != MC_NONE)
+                {
+                    uf_union(s->parent, 2u * p + sl, o2);
+                    continue;
+                }
+                // The twin occurrence is missing (an inconsistent pair stage): keep this one as its own crossing.
+                h = tw;
+            }
+            xrec* r = &s->xs[s->x_count];
+            r->point = x->point;
+            r->occ = 2u * p + sl;
+            r->he = h;
+            r->face = b == 0 ? pr->j : pr->i;
+            r->ent = canonical ? x->entering : (int8_t)-x->entering;
+            r->body = (uint8_t)b;
+            r->degenerate = x->degenerate;
+            mc_vec3 p0 = vpos(c, b, m->indices[h]);
+            mc_vec3 e = mc_sub(vpos(c, b, m->indices[he_next(h)]), p0);
+            double ee = mc_dot(e, e);
+            r->param = ee > 0.0 ? mc_dot(mc_sub(x->point, p0), e) / ee : 0.0;
+            s->occ_rec[2u * p + sl] = s->x_count++;
+        }
+    }
+    // Pass 2: a crossing counts as degenerate when either occurrence was.
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        for (uint32_t sl = 0; sl < 2; ++sl)
+        {
+            const mc_crossing* x = &c->pairs[p].crossing[sl];
+            if (s->occ_rec[2u * p + sl] == MC_NONE && x->degenerate)
+            {
+                int b = x->body;
+                uint32_t h = MC_HALFEDGE(b == 0 ? c->pairs[p].i : c->pairs[p].j, x->edge);
+                uint32_t o2 = find_occurrence(c, b, c->mesh[b]->twin[h], b == 0 ? c->pairs[p].j : c->pairs[p].i);
+                if (o2 != MC_NONE && s->occ_rec[o2] != MC_NONE)
+                {
+                    s->xs[s->occ_rec[o2]].degenerate = 1;
+                }
+            }
+        }
+    }
+    // Crossed edges: hash (body, canonical half-edge) -> edge record, then crossings grouped and sorted by param.
+    uint32_t hcap = 16;
+    while (hcap < 2u * s->x_count + 2u)
+    {
+        hcap *= 2u;
+    }
+    if (hcap > s->halloc)
+    {
+        uint64_t* k = mc_realloc(s->hkeys, (size_t)hcap * sizeof *k);
+        if (k == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        s->hkeys = k;
+        uint32_t* v = mc_realloc(s->hvals, (size_t)hcap * sizeof *v);
+        if (v == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        s->hvals = v;
+        s->halloc = hcap;
+    }
+    // Only the slots this query needs are used and cleared (cost proportional to the crossings).
+    s->hcap = hcap;
+    memset(s->hkeys, 0xFF, (size_t)hcap * sizeof *s->hkeys);
+    if (!reserve((void**)&s->edges, &s->edge_cap, s->x_count, sizeof *s->edges) ||
+        !reserve((void**)&s->edge_list, &s->elist_cap, s->x_count, sizeof *s->edge_list) ||
+        !reserve((void**)&s->rmap, &s->rmap_cap, s->x_count, sizeof *s->rmap))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t mask = s->hcap - 1u;
+    uint32_t* edge_of = s->rmap; // temporarily: crossing record -> edge record
+    for (uint32_t k = 0; k < s->x_count; ++k)
+    {
+        const xrec* r = &s->xs[k];
+        uint64_t key = 2u * (uint64_t)r->he + r->body;
+        uint32_t i = hash_slot(key, mask);
+        while (s->hkeys[i] != UINT64_MAX && s->hkeys[i] != key)
+        {
+            i = (i + 1u) & mask;
+        }
+        if (s->hkeys[i] == UINT64_MAX)
+        {
+            s->hkeys[i] = key;
+            s->hvals[i] = s->edge_count;
+            erec* e = &s->edges[s->edge_count++];
+            e->he = r->he;
+            e->body = r->body;
+            e->count = 0;
+            e->net = 0;
+        }
+        erec* e = &s->edges[s->hvals[i]];
+        e->count++;
+        e->net += r->ent;
+        edge_of[k] = s->hvals[i];
+    }
+    uint32_t acc = 0;
+    for (uint32_t e = 0; e < s->edge_count; ++e)
+    {
+        s->edges[e].first = acc;
+        acc += s->edges[e].count;
+        s->edges[e].count = 0;
+    }
+    for (uint32_t k = 0; k < s->x_count; ++k)
+    {
+        erec* e = &s->edges[s->rmap[k]];
+        s->edge_list[e->first + e->count++] = k;
+    }
+    for (uint32_t e = 0; e < s->edge_count; ++e)
+    {
+        uint32_t* l = s->edge_list + s->edges[e].first;
+        for (uint32_t i = 1; i < s->edges[e].count; ++i)
+        {
+            uint32_t x = l[i];
+            uint32_t j = i;
+            while (j > 0 && s->xs[l[j - 1]].param > s->xs[x].param)
+            {
+                l[j] = l[j - 1];
+                --j;
+            }
+            l[j] = x;
+        }
+    }
+    return MC_OK;
+}
+
+/// Step 2: states of all vertices that matter, and the inside flood fill.
+static void decide_states(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    // Odd edges: states from the net direction, no ordering needed.
+    for (uint32_t e = 0; e < s->edge_count && !c->oom; ++e)
+    {
+        const erec* er = &s->edges[e];
+        if ((er->count & 1u) == 0u)
+        {
+            continue;
+        }
+        const struct mc_mesh* m = c->mesh[er->body];
+        int dir = er->net > 0 ? 1 : (er->net < 0 ? -1 : s->xs[s->edge_list[er->first]].ent);
+        set_state(c, er->body, m->indices[er->he], dir < 0);
+        set_state(c, er->body, m->indices[he_next(er->he)], dir > 0);
+    }
+    flood(c, 0);
+    flood(c, 1);
+    // Even edges with both ends still unknown.
+    for (uint32_t e = 0; e < s->edge_count && !c->oom; ++e)
+    {
+        const erec* er = &s->edges[e];
+        if ((er->count & 1u) != 0u)
+        {
+            continue;
+        }
+        int b = er->body;
+        const struct mc_mesh* m = c->mesh[b];
+        uint32_t v0 = m->indices[er->he], v1 = m->indices[he_next(er->he)];
+        int s0 = vstate(c, b, v0), s1 = vstate(c, b, v1);
+        if (s0 >= 0 || s1 >= 0)
+        {
+            bool in = s0 >= 0 ? s0 == 1 : s1 == 1;
+            set_state(c, b, v0, in);
+            set_state(c, b, v1, in);
+        }
+        else
+        {
+            const uint32_t* l = s->edge_list + er->first;
+            const xrec* x0 = &s->xs[l[0]];
+            const xrec* x1 = &s->xs[l[1]];
+            bool in;
+            if (x1->param - x0->param > ORDER_GAP)
+            {
+                in = x0->ent < 0; // the first crossing leaves: the start is inside
+            }
+            else
+            {
+                in = vertex_inside_other(c, b, v0);
+            }
+            set_state(c, b, v0, in);
+            set_state(c, b, v1, in);
+        }
+        flood(c, b);
+    }
+    // Components in no triangle pair: entirely inside or outside.
+    for (int b = 0; b < 2 && !c->oom; ++b)
+    {
+        const struct mc_mesh* m = c->mesh[b];
+        for (uint32_t k = 0; k < m->component_count && !c->oom; ++k)
+        {
+            if (s->body[b].cstamp[k] == c->epoch)
+            {
+                continue;
+            }
+            uint32_t v = m->component_vertex[k];
+            if (vstate(c, b, v) < 0 && vertex_inside_other(c, b, v))
+            {
+                set_state(c, b, v, true);
+                flood(c, b);
+            }
+        }
+    }
+}
+
+/// Step 3 (rest): join crossings to the inside ends of their edges and to each other along inside intervals.
+static void join_along_edges(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t e = 0; e < s->edge_count; ++e)
+    {
+        const erec* er = &s->edges[e];
+        int b = er->body;
+        const struct mc_mesh* m = c->mesh[b];
+        const uint32_t* l = s->edge_list + er->first;
+        uint32_t v0 = m->indices[er->he], v1 = m->indices[he_next(er->he)];
+        if (vstate(c, b, v0) == 1)
+        {
+            uf_union(s->parent, s->xs[l[0]].occ, s->body[b].vnode[v0]);
+        }
+        if (vstate(c, b, v1) == 1)
+        {
+            uf_union(s->parent, s->xs[l[er->count - 1u]].occ, s->body[b].vnode[v1]);
+        }
+        for (uint32_t k = 0; k + 1u < er->count; ++k)
+        {
+            if (s->xs[l[k]].ent > 0)
+            {
+                uf_union(s->parent, s->xs[l[k]].occ, s->xs[l[k + 1u]].occ);
+            }
+        }
+    }
+}
+
+static racc* region_of(ctx* c, uint32_t node, bool create)
+{
+    struct mc_region_scratch* s = c->s;
+    uint32_t root = uf_find(s->parent, node);
+    if (s->rmap[root] == MC_NONE)
+    {
+        if (!create)
+        {
+            return NULL;
+        }
+        if (!reserve((void**)&s->regions, &s->region_cap, (uint64_t)s->region_count + 1, sizeof *s->regions))
+        {
+            c->oom = true;
+            return NULL;
+        }
+        racc* r = &s->regions[s->region_count];
+        memset(r, 0, sizeof *r);
+        r->key = s->region_count;
+        r->all_degenerate = true;
+        r->best[0] = r->best[1] = INFINITY;
+        r->ext_min = INFINITY;
+        r->ext_max = -INFINITY;
+        s->rmap[root] = s->region_count++;
+    }
+    return &s->regions[s->rmap[root]];
+}
+
+/// Steps 4-5: regions, sums, derived quantities, depth.
+static void sum_regions(ctx* c, const mc_region_options* opt)
+{
+    struct mc_region_scratch* s = c->s;
+    if (!reserve((void**)&s->rmap, &s->rmap_cap, s->node_count, sizeof *s->rmap))
+    {
+        c->oom = true;
+        return;
+    }
+    memset(s->rmap, 0xFF, (size_t)s->node_count * sizeof *s->rmap);
+    // Regions in a deterministic order: by first crossing record, then by inside vertices (I, then J).
+    for (uint32_t k = 0; k < s->x_count && !c->oom; ++k)
+    {
+        racc* r = region_of(c, s->xs[k].occ, true);
+        if (r == NULL)
+        {
+            return;
+        }
+        r->ncross++;
+        r->sum_x = mc_add(r->sum_x, s->xs[k].point);
+        r->all_degenerate = r->all_degenerate && s->xs[k].degenerate;
+    }
+    for (int b = 0; b < 2 && !c->oom; ++b)
+    {
+        const body_arrays* a = &s->body[b];
+        for (uint32_t k = 0; k < a->inside_count; ++k)
+        {
+            racc* r = region_of(c, a->vnode[a->inside[k]], true);
+            if (r == NULL)
+            {
+                return;
+            }
+            r->ninside++;
+            if (r->ncross == 0)
+            {
+                r->sum_v = mc_add(r->sum_v, vpos(c, b, a->inside[k]));
+            }
+        }
+    }
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        racc* r = &s->regions[k];
+        r->origin = r->ncross > 0 ? mc_scale(r->sum_x, 1.0 / r->ncross) : mc_scale(r->sum_v, 1.0 / r->ninside);
+    }
+    // Sums.
+    for (uint32_t k = 0; k < s->x_count; ++k)
+    {
+        add_crossing_flags(c, region_of(c, s->xs[k].occ, false), &s->xs[k]);
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        const body_arrays* a = &s->body[b];
+        for (uint32_t k = 0; k < a->whole_count; ++k)
+        {
+            racc* r = region_of(c, a->whole[k].node, false);
+            uint32_t f = a->whole[k].id;
+            if (opt->triangle_terms)
+            {
+                add_triangle(c, r, b, f);
+            }
+            else
+            {
+                // The face's six flags, found from its three (inside) vertices.
+                for (uint32_t j = 0; j < 3u; ++j)
+                {
+                    add_corner_flags(c, r, b, 3u * f + j);
+                }
+            }
+        }
+        for (uint32_t k = 0; k < a->corner_count; ++k)
+        {
+            add_corner_flags(c, region_of(c, a->corner[k].node, false), b, a->corner[k].id);
+        }
+    }
+    // Derived quantities.
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        racc* r = &s->regions[k];
+        mc_region* o = &r->out;
+        memset(o, 0, sizeof *o);
+        o->volume = r->vol6 / 6.0;
+        o->centroid = o->volume != 0.0 ? mc_add(r->origin, mc_scale(r->mom24, 1.0 / (24.0 * o->volume))) : r->origin;
+        o->s_i = mc_scale(r->s2[0], 0.5);
+        o->s_j = mc_scale(r->s2[1], 0.5);
+        o->area = mc_length(o->s_i);
+        o->radius = sqrt(o->area / MC_PI);
+        o->normal = mc_normalize(o->s_i);
+        o->crossings = r->ncross;
+        o->inside_vertices = r->ninside;
+    }
+    // Depth.
+    mc_depth_method method = opt->depth_method;
+    if (method == MC_DEPTH_ADAMS)
+    {
+        for (uint32_t k = 0; k < s->x_count; ++k)
+        {
+            const xrec* x = &s->xs[k];
+            racc* r = region_of(c, x->occ, false);
+            const struct mc_mesh* m = c->mesh[x->body];
+            depth_candidate(c, r, x->body, x->he / 3u);
+            depth_candidate(c, r, x->body, m->twin[x->he] / 3u);
+            depth_candidate(c, r, 1 - x->body, x->face);
+        }
+        for (int b = 0; b < 2; ++b)
+        {
+            const body_arrays* a = &s->body[b];
+            for (uint32_t k = 0; k < a->whole_count; ++k)
+            {
+                depth_candidate(c, region_of(c, a->whole[k].node, false), b, a->whole[k].id);
+            }
+            for (uint32_t k = 0; k < a->corner_count; ++k)
+            {
+                depth_candidate(c, region_of(c, a->corner[k].node, false), b, a->corner[k].id / 3u);
+            }
+        }
+    }
+    else if (method == MC_DEPTH_EXTENT)
+    {
+        for (uint32_t k = 0; k < s->x_count; ++k)
+        {
+            extent_point(region_of(c, s->xs[k].occ, false), s->xs[k].point);
+        }
+        for (int b = 0; b < 2; ++b)
+        {
+            const body_arrays* a = &s->body[b];
+            for (uint32_t k = 0; k < a->inside_count; ++k)
+            {
+                extent_point(region_of(c, a->vnode[a->inside[k]], false), vpos(c, b, a->inside[k]));
+            }
+        }
+    }
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        racc* r = &s->regions[k];
+        mc_region* o = &r->out;
+        o->point_i = isfinite(r->best[0]) ? r->closest[0] : o->centroid;
+        o->point_j = isfinite(r->best[1]) ? r->closest[1] : o->centroid;
+        switch (method)
+        {
+        case MC_DEPTH_VOLUME_AREA:
+            o->depth = o->area > 0.0 ? 2.0 * o->volume / o->area : 0.0;
+            break;
+        case MC_DEPTH_EXTENT:
+            o->depth = (o->area > 0.0 && r->ext_max >= r->ext_min) ? r->ext_max - r->ext_min : 0.0;
+            break;
+        case MC_DEPTH_ADAMS:
+        default:
+            o->depth = mc_length(mc_sub(o->point_j, o->point_i));
+            break;
+        }
+    }
+}
+
+mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i,
+                             const mc_pair_result* pairs, struct mc_workspace* ws, const mc_region_options* options,
+                             mc_region* out, uint32_t capacity, uint32_t* count, mc_query_stats* stats)
+{
+    if (mi == NULL || mj == NULL || j_in_i == NULL || pairs == NULL || ws == NULL || count == NULL ||
+        (capacity > 0 && out == NULL) || (pairs->pair_count > 0 && pairs->pairs == NULL))
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    if (mi->flipped && mj->flipped)
+    {
+        return MC_ERR_UNBOUNDED;
+    }
+    if (pairs->pair_count > UINT32_MAX / 4u)
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    mc_region_options opt = options != NULL ? *options : mc_default_region_options();
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.mesh[0] = mi;
+    c.mesh[1] = mj;
+    c.ps = ws->pairs;
+    c.rot_j = mc_quat_to_mat33(j_in_i->q);
+    c.pairs = pairs->pairs;
+    c.pair_count = pairs->pair_count;
+    mc_status st = prepare(&c, mi, mj, ws);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    if (c.pair_count > 0 && c.ps == NULL)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    st = collect_crossings(&c);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    decide_states(&c);
+    if (c.oom)
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    join_along_edges(&c);
+    sum_regions(&c, &opt);
+    if (c.oom)
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    struct mc_region_scratch* s = c.s;
+    // Drop touching regions, sort the rest.
+    if (!reserve((void**)&s->order, &s->order_cap, s->region_count, sizeof *s->order))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t n = 0, touching = 0;
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        const racc* r = &s->regions[k];
+        double bound = (16.0 + (double)r->terms) * DBL_EPSILON * r->err6;
+        if (r->ncross > 0 && r->all_degenerate && fabs(r->vol6) <= bound)
+        {
+            touching++;
+            continue;
+        }
+        s->order[n++] = k;
+    }
+    sort_regions(s->order, n, s->regions);
+    uint32_t written = n < capacity ? n : capacity;
+    for (uint32_t k = 0; k < written; ++k)
+    {
+        out[k] = s->regions[s->order[k]].out;
+    }
+    *count = n;
+    if (stats != NULL)
+    {
+        uint64_t inside = (uint64_t)s->body[0].inside_count + s->body[1].inside_count;
+        stats->crossings = s->x_count;
+        stats->inside_vertices = inside;
+        stats->regions = n;
+        stats->touching_regions = touching;
+    }
+    return n > capacity ? MC_ERR_CAPACITY : MC_OK;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Public query
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j, const mc_pose* pose_j,
+                           const mc_query_options* options, mc_workspace* ws, mc_region* regions, uint32_t capacity,
+                           uint32_t* region_count, mc_query_stats* stats)
+{
+    MC_ASSERT(options == NULL || options->internal_value == (int)MC_DEF_COOKIE);
+    if (mesh_i == NULL || pose_i == NULL || mesh_j == NULL || pose_j == NULL || ws == NULL || region_count == NULL ||
+        (capacity > 0 && regions == NULL) || (options != NULL && options->internal_value != (int)MC_DEF_COOKIE))
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    if (mesh_i->flipped && mesh_j->flipped)
+    {
+        return MC_ERR_UNBOUNDED;
+    }
+    mc_query_options opt = options != NULL ? *options : mc_default_query_options();
+    mc_query_stats local;
+    mc_query_stats* st = stats != NULL ? stats : &local;
+    memset(st, 0, sizeof *st);
+    mc_pose inv_i = mc_pose_inverse(pose_i);
+    mc_pose j_in_i = mc_pose_mul(&inv_i, pose_j);
+    mc_pair_result pr;
+    mc_status status = mc_collide(mesh_i, mesh_j, &j_in_i, opt.worker_count, ws, &pr, st);
+    if (status != MC_OK)
+    {
+        return status;
+    }
+    double t0 = now_seconds();
+    mc_region_options ro = mc_default_region_options();
+    ro.depth_method = opt.depth_method;
+    uint32_t n = 0;
+    status = mc_regions_compute(mesh_i, mesh_j, &j_in_i, &pr, ws, &ro, regions, capacity, &n, st);
+    if (status != MC_OK && status != MC_ERR_CAPACITY)
+    {
+        return status;
+    }
+    uint32_t written = n < capacity ? n : capacity;
+    for (uint32_t k = 0; k < written; ++k)
+    {
+        mc_region* r = &regions[k];
+        r->centroid = mc_pose_transform(pose_i, r->centroid);
+        r->point_i = mc_pose_transform(pose_i, r->point_i);
+        r->point_j = mc_pose_transform(pose_i, r->point_j);
+        r->normal = mc_quat_rotate(pose_i->q, r->normal);
+        r->s_i = mc_quat_rotate(pose_i->q, r->s_i);
+        r->s_j = mc_quat_rotate(pose_i->q, r->s_j);
+    }
+    *region_count = n;
+    st->seconds_regions = now_seconds() - t0;
+    return status;
+}

@@ -1,0 +1,45 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Region stage: from the triangle pairs of two solids, the connected components of their intersection with volume,
+// centroid, vector areas, normal and depth (W. R. Franklin's local formulas, see ../shared/FORMULAS.md).
+#pragma once
+
+#include "bvh/bvh.h"
+#include "mesh/mesh_internal.h"
+#include "meshcontact/query.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct mc_workspace;
+struct mc_region_scratch;
+
+/// Options of the region stage (internal: the public query fills them from mc_query_options).
+typedef struct mc_region_options
+{
+    mc_depth_method depth_method; ///< how the depth of each region is measured
+    /// true (default): a triangle entirely inside the other solid contributes its divergence-theorem terms
+    /// (one triple product); false: it contributes its six vertex flags (pure Franklin, for tests of equivalence)
+    bool triangle_terms;
+} mc_region_options;
+
+/// @return the defaults: Adams depth, triangle terms on.
+mc_region_options mc_default_region_options(void);
+
+/// Regions of I ∩ J from the result of mc_collide on the same workspace, in I's body frame, sorted by decreasing
+/// volume (ties: by the index of the region's first crossing in the pair array, then by its first inside vertex).
+/// Zero-volume regions of exact touching are not written (counted in stats->touching_regions).
+/// @param mi, mj the two meshes (not both flipped)
+/// @param j_in_i pose of J's body frame in I's body frame (the one given to mc_collide)
+/// @param pairs result of mc_collide(mi, mj, j_in_i, ..., ws, ...)
+/// @param ws the same workspace (its pair scratch holds J's vertices in I's frame)
+/// @param options may be NULL for defaults
+/// @param out caller buffer of capacity entries (NULL allowed when capacity is 0)
+/// @param count receives the number of regions (MC_ERR_CAPACITY when it exceeds capacity; the largest are written)
+/// @param stats may be NULL; crossings, inside_vertices, regions and touching_regions are written
+mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i,
+                             const mc_pair_result* pairs, struct mc_workspace* ws, const mc_region_options* options,
+                             mc_region* out, uint32_t capacity, uint32_t* count, mc_query_stats* stats);
+
+/// Free the region scratch of a workspace (registered as ws->destroy_regions). NULL is ignored.
+void mc_region_scratch_destroy(struct mc_region_scratch* scratch);
