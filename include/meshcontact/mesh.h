@@ -156,7 +156,20 @@ extern "C"
     MC_API mc_primitive_def mc_default_primitive_def(void);
 
     /// Tessellate a primitive into arrays allocated with the library allocator (free with mc_free_arrays).
-    /// The result is closed, outward wound, without slivers, and within chord_tolerance of the true surface.
+    /// The result is an indexed mesh (no duplicate vertices), closed, wound counter-clockwise seen from outside,
+    /// without zero-area triangles. Every point of every facet is within chord_tolerance of the true surface, and
+    /// the true surface normals at the two ends of any facet edge differ by at most max_angle (on a sphere: the
+    /// angle the edge subtends at the centre; edges at a cone apex, where there is no normal, are exempt). Both are
+    /// checked on the built mesh with rigorous bounds and the resolution is raised until they hold.
+    /// Shapes: a box has 12 triangles (exact). Ellipsoids are cube spheres (no pole fans); cylinders, frusta and
+    /// tori are rings of vertices whose counts follow the radius, so caps and cone tips get concentric rings.
+    /// Smallest triangle angle (measured, see tests/test_tessellate.c): spheres about 34 degrees, cylinders,
+    /// frusta and tori above 20 degrees; boxes atan(short / long side of a face); a cone's apex triangles have
+    /// the apex angle 2 pi sin(half opening) / m, m being the fewest segments meeting max_angle (a needle cone
+    /// gets needle apex triangles: raise max_angle). See mc_primitive_tessellate_count for a given triangle count.
+    /// @param def shape and faceting controls; chord_tolerance finite > 0, max_angle in (0, pi/2]
+    /// @return MC_OK; MC_ERR_INVALID_ARGUMENT for bad parameters or more than 2^31 triangles (never silently
+    ///         capped); MC_ERR_OUT_OF_MEMORY
     /// @param positions receives 3 * *vertex_count doubles
     /// @param indices receives 3 * *triangle_count indices
     MC_API mc_status mc_primitive_tessellate(const mc_primitive_def* def, double** positions, uint32_t* vertex_count,
@@ -164,6 +177,22 @@ extern "C"
 
     /// Tessellate a primitive and create a mesh from it (see mc_mesh_create).
     MC_API mc_status mc_mesh_create_primitive(const mc_primitive_def* def, mc_mesh** out, mc_error* err);
+
+    /// Tessellate a primitive into about `target_triangles` triangles, for benchmarks and tests that need a given
+    /// mesh size. def->chord_tolerance and def->max_angle are ignored and no tolerance is promised; the mesh is
+    /// closed, outward and sliver-free like mc_primitive_tessellate's. A sphere or ellipsoid gets 4 (nx ny + ny nz +
+    /// nz nx) triangles with cells per axis proportional to the semi-axes (a sphere: 12 n^2, n = round(sqrt(N/12)),
+    /// e.g. 972, 10092, 99372, 1002252 for N = 1e3 .. 1e6); a box always gets 12; cylinders, frusta and tori get the
+    /// count closest to N that their ring rules allow (usually within a few percent).
+    /// @param target_triangles wanted triangle count, 1 .. 2^31
+    /// @return as mc_primitive_tessellate
+    MC_API mc_status mc_primitive_tessellate_count(const mc_primitive_def* def, uint32_t target_triangles,
+                                                   double** positions, uint32_t* vertex_count, uint32_t** indices,
+                                                   uint32_t* triangle_count, mc_error* err);
+
+    /// mc_primitive_tessellate_count followed by mc_mesh_create (default mesh def).
+    MC_API mc_status mc_mesh_create_primitive_count(const mc_primitive_def* def, uint32_t target_triangles,
+                                                    mc_mesh** out, mc_error* err);
 
     /// Free arrays returned by mc_primitive_tessellate. NULL is ignored.
     MC_API void mc_free_arrays(double* positions, uint32_t* indices);
