@@ -1006,9 +1006,10 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
     }
     rep.bbox_min = lo;
     rep.bbox_max = hi;
+    // The divergence-theorem volume of a closed, oriented surface does not depend on the origin: use the bbox centre
+    // for accuracy. Of an open surface it does: use the coordinate origin, the usual convention.
     mc_vec3 centre = mc_scale(mc_add(lo, hi), 0.5);
-    rep.signed_volume_as_read = signed_volume(tl.idx, nt, vpos, centre, &rep.area);
-    rep.volume = rep.signed_volume_as_read;
+    mc_vec3 origin = mc_v3(0.0, 0.0, 0.0);
 
     // Topology as read.
     edge_stats es;
@@ -1023,6 +1024,9 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
     rep.closed = es.boundary == 0 && es.nonmanifold == 0;
     rep.oriented = es.dup_directed == 0;
     rep.manifold = es.nonmanifold == 0;
+    rep.signed_volume_as_read =
+        signed_volume(tl.idx, nt, vpos, rep.closed && rep.oriented ? centre : origin, &rep.area);
+    rep.volume = rep.signed_volume_as_read;
     parent = mc_alloc_array(nr, sizeof(uint32_t));
     if (parent == NULL)
     {

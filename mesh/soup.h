@@ -32,11 +32,19 @@ void mc_soup_free(mc_soup* soup);
 /// Make room for `vertices` more points and `triangles` more triangles (amortised growth).
 mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, mc_error* err);
 
+/// Read a whole file into a NUL-terminated buffer from mc_alloc (free with mc_free). An empty file is an error.
+mc_status mc_read_file(const char* path, char** data, uint64_t* size, mc_error* err);
+
+/// Read a Wavefront OBJ file natively in double precision (v and f statements; others are ignored).
+mc_status mc_obj_read(const char* path, mc_soup* soup, mc_error* err);
+/// Read an OFF file natively in double precision (OFF, COFF, NOFF; 0-based polygon faces).
+mc_status mc_off_read(const char* path, mc_soup* soup, mc_error* err);
 /// Read a binary or ASCII STL file (decided by size: binary iff size == 84 + 50 n).
 mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err);
 /// Read an Adams shell file (.shl), keeping its scale in soup->file_scale.
 mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err);
-/// Read an OBJ, PLY, OFF, 3MF, glTF/GLB or COLLADA file through Assimp, all meshes merged with node transforms.
+/// Read a PLY, 3MF, glTF/GLB or COLLADA file (or any format Assimp knows) through Assimp, all meshes merged with node
+/// transforms.
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err);
 
 /// Internal mesh creation. With `out` NULL only the report is computed (no mesh, no OBB tree) and a mesh that is

@@ -1,0 +1,266 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Mesh file import: dispatch on the extension to the native readers (STL, .shl, OBJ, OFF) or Assimp, then mesh
+// creation.
+#include "core.h"
+#include "mesh/soup.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void mc_soup_free(mc_soup* soup)
+{
+    mc_free(soup->positions);
+    mc_free(soup->indices);
+    soup->positions = NULL;
+    soup->indices = NULL;
+    soup->vertex_count = soup->vertex_capacity = 0;
+    soup->triangle_count = soup->triangle_capacity = 0;
+}
+
+static uint64_t grow(uint64_t cap, uint64_t need)
+{
+    uint64_t c = cap + cap / 2 + 64;
+    return c < need ? need : c;
+}
+
+mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, mc_error* err)
+{
+    uint64_t nv = (uint64_t)soup->vertex_count + vertices;
+    uint64_t nt = (uint64_t)soup->triangle_count + triangles;
+    if (nv > UINT32_MAX - 1 || nt > (UINT32_MAX - 3) / 3)
+    {
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "too many vertices or triangles for 32-bit indices");
+    }
+    if (nv > soup->vertex_capacity)
+    {
+        uint64_t cap = grow(soup->vertex_capacity, nv);
+        cap = cap > UINT32_MAX - 1 ? UINT32_MAX - 1 : cap;
+        double* p = mc_realloc(soup->positions, (size_t)cap * 3 * sizeof(double));
+        if (p == NULL)
+        {
+            return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory for %llu vertices",
+                                (unsigned long long)nv);
+        }
+        soup->positions = p;
+        soup->vertex_capacity = (uint32_t)cap;
+    }
+    if (nt > soup->triangle_capacity)
+    {
+        uint64_t cap = grow(soup->triangle_capacity, nt);
+        cap = cap > (UINT32_MAX - 3) / 3 ? (UINT32_MAX - 3) / 3 : cap;
+        uint32_t* p = mc_realloc(soup->indices, (size_t)cap * 3 * sizeof(uint32_t));
+        if (p == NULL)
+        {
+            return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory for %llu triangles",
+                                (unsigned long long)nt);
+        }
+        soup->indices = p;
+        soup->triangle_capacity = (uint32_t)cap;
+    }
+    return MC_OK;
+}
+
+mc_status mc_read_file(const char* path, char** data, uint64_t* size, mc_error* err)
+{
+    *data = NULL;
+    *size = 0;
+    FILE* f = fopen(path, "rb");
+    if (f == NULL)
+    {
+        return mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot open: %s", path, strerror(errno));
+    }
+    mc_status st = MC_OK;
+    off_t n = -1;
+    if (fseeko(f, 0, SEEK_END) != 0 || (n = ftello(f)) < 0 || fseeko(f, 0, SEEK_SET) != 0)
+    {
+        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot determine the size: %s", path, strerror(errno));
+    }
+    else if (n == 0)
+    {
+        st = mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: empty file", path);
+    }
+    else if ((uint64_t)n > SIZE_MAX - 1 || (*data = mc_alloc((size_t)n + 1)) == NULL)
+    {
+        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for %lld bytes", path, (long long)n);
+    }
+    else if (fread(*data, 1, (size_t)n, f) != (size_t)n)
+    {
+        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: read error", path);
+    }
+    if (st != MC_OK)
+    {
+        mc_free(*data);
+        *data = NULL;
+    }
+    else
+    {
+        (*data)[n] = '\0';
+        *size = (uint64_t)n;
+    }
+    fclose(f);
+    return st;
+}
+
+mc_import_options mc_default_import_options(void)
+{
+    mc_import_options o;
+    memset(&o, 0, sizeof o);
+    o.scale = 1.0;
+    o.weld_tolerance = 0.0;
+    o.flip = false;
+    o.require_closed = true;
+    return o;
+}
+
+typedef enum reader_kind
+{
+    READER_NONE,
+    READER_STL,
+    READER_SHL,
+    READER_OBJ,
+    READER_OFF,
+    READER_ASSIMP,
+} reader_kind;
+
+static reader_kind reader_for(const char* path, char* ext, size_t cap)
+{
+    const char* slash = strrchr(path, '/');
+    const char* base = slash ? slash + 1 : path;
+    const char* dot = strrchr(base, '.');
+    ext[0] = '\0';
+    if (dot == NULL || dot[1] == '\0')
+    {
+        return READER_NONE;
+    }
+    size_t i = 0;
+    for (const char* s = dot + 1; *s != '\0' && i + 1 < cap; ++s)
+    {
+        ext[i++] = (char)tolower((unsigned char)*s);
+    }
+    ext[i] = '\0';
+    if (strcmp(ext, "stl") == 0)
+    {
+        return READER_STL;
+    }
+    if (strcmp(ext, "shl") == 0)
+    {
+        return READER_SHL;
+    }
+    if (strcmp(ext, "obj") == 0)
+    {
+        return READER_OBJ;
+    }
+    if (strcmp(ext, "off") == 0)
+    {
+        return READER_OFF;
+    }
+    // Assimp reads in single precision: only formats without a native reader go there.
+    static const char* const assimp_ext[] = {"ply", "3mf", "gltf", "glb", "dae"};
+    for (size_t k = 0; k < sizeof assimp_ext / sizeof assimp_ext[0]; ++k)
+    {
+        if (strcmp(ext, assimp_ext[k]) == 0)
+        {
+            return READER_ASSIMP;
+        }
+    }
+    return READER_NONE;
+}
+
+static mc_status import(const char* path, const mc_import_options* options, mc_mesh** out, mc_mesh_report* report,
+                        mc_error* err)
+{
+    if (report != NULL)
+    {
+        memset(report, 0, sizeof *report);
+    }
+    if (path == NULL)
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "path is NULL");
+    }
+    mc_import_options opt = options ? *options : mc_default_import_options();
+    if (!(opt.scale > 0.0) || !isfinite(opt.scale))
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "%s: scale %g must be finite and positive", path,
+                            opt.scale);
+    }
+    char ext[16];
+    reader_kind kind = reader_for(path, ext, sizeof ext);
+    if (kind == READER_NONE)
+    {
+        return mc_set_error(err, MC_ERR_UNSUPPORTED_FORMAT, -1, -1,
+                            "%s: unsupported file extension '%s%s' (accepted: .stl .shl .obj .ply .off .3mf .gltf .glb "
+                            ".dae)",
+                            path, ext[0] ? "." : "", ext[0] ? ext : "(none)");
+    }
+    mc_soup soup;
+    memset(&soup, 0, sizeof soup);
+    soup.file_scale = 1.0;
+    soup.progress = opt.progress;
+    soup.progress_user = opt.progress_user;
+    mc_status st;
+    switch (kind)
+    {
+    case READER_STL:
+        st = mc_stl_read(path, &soup, err);
+        break;
+    case READER_SHL:
+        st = mc_shl_read(path, &soup, err);
+        break;
+    case READER_OBJ:
+        st = mc_obj_read(path, &soup, err);
+        break;
+    case READER_OFF:
+        st = mc_off_read(path, &soup, err);
+        break;
+    default:
+        st = mc_assimp_read(path, &soup, err);
+        break;
+    }
+    if (st == MC_OK && soup.triangle_count == 0)
+    {
+        st = mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "%s: no triangles", path);
+    }
+    if (st != MC_OK)
+    {
+        mc_soup_free(&soup);
+        return st;
+    }
+    mc_mesh_def def = mc_default_mesh_def();
+    def.positions = soup.positions;
+    def.vertex_count = soup.vertex_count;
+    def.indices = soup.indices;
+    def.triangle_count = soup.triangle_count;
+    def.scale = opt.scale * soup.file_scale;
+    def.weld_tolerance = opt.weld_tolerance;
+    def.flip = opt.flip;
+    def.require_closed = opt.require_closed;
+    st = mc_mesh_build(&def, soup.split_polygons, opt.progress, opt.progress_user, out, report, err);
+    mc_soup_free(&soup);
+    if (st != MC_OK && err != NULL)
+    {
+        char msg[2 * sizeof err->message + 8];
+        snprintf(msg, sizeof msg, "%s: %s", path, err->message);
+        msg[sizeof err->message - 1] = '\0';
+        memcpy(err->message, msg, sizeof err->message);
+    }
+    return st;
+}
+
+mc_status mc_mesh_import_file(const char* path, const mc_import_options* options, mc_mesh** out, mc_mesh_report* report,
+                              mc_error* err)
+{
+    if (out == NULL)
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "out is NULL");
+    }
+    return import(path, options, out, report, err);
+}
+
+mc_status mc_mesh_check_file(const char* path, const mc_import_options* options, mc_mesh_report* report, mc_error* err)
+{
+    return import(path, options, NULL, report, err);
+}

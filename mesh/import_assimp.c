@@ -1,0 +1,253 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Import through Assimp's C API (the only file that includes Assimp): every mesh of the scene, node transforms
+// applied, polygons fan-split here. Assimp's output is treated as untrusted: counts, indices, NaN/inf are checked.
+#include "core.h"
+#include "mesh/soup.h"
+
+#include <assimp/cimport.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <math.h>
+#include <string.h>
+
+/// Maximum depth of the node tree we follow (guards against cycles and hostile files).
+#define MAX_NODE_DEPTH 256
+
+typedef struct xform
+{
+    double m[3][4]; // row-major affine transform
+} xform;
+
+static xform xform_identity(void)
+{
+    xform x;
+    memset(&x, 0, sizeof x);
+    x.m[0][0] = x.m[1][1] = x.m[2][2] = 1.0;
+    return x;
+}
+
+static xform xform_mul(const xform* a, const struct aiMatrix4x4* b)
+{
+    double bm[4][4] = {{b->a1, b->a2, b->a3, b->a4},
+                       {b->b1, b->b2, b->b3, b->b4},
+                       {b->c1, b->c2, b->c3, b->c4},
+                       {b->d1, b->d2, b->d3, b->d4}};
+    xform r;
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 4; ++j)
+        {
+            double s = 0.0;
+            for (int k = 0; k < 3; ++k)
+            {
+                s += a->m[i][k] * bm[k][j];
+            }
+            r.m[i][j] = s + a->m[i][3] * bm[3][j];
+        }
+    }
+    return r;
+}
+
+static bool xform_is_identity(const xform* x)
+{
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 4; ++j)
+        {
+            if (x->m[i][j] != (i == j ? 1.0 : 0.0))
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static double xform_det(const xform* x)
+{
+    const double(*m)[4] = x->m;
+    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+}
+
+typedef struct walk
+{
+    const char* path;
+    const struct aiScene* scene;
+    mc_soup* soup;
+    mc_error* err;
+    uint64_t visited; // nodes visited, bounded against cyclic graphs
+} walk;
+
+static mc_status add_mesh(walk* w, const struct aiMesh* mesh, uint32_t mesh_index, const xform* x)
+{
+    if (mesh == NULL)
+    {
+        return mc_set_error(w->err, MC_ERR_PARSE, -1, -1, "%s: mesh %u is missing", w->path, mesh_index);
+    }
+    uint32_t nv = mesh->mNumVertices;
+    if (nv == 0 || mesh->mNumFaces == 0)
+    {
+        return MC_OK; // nothing to add (for example a point cloud or an empty group)
+    }
+    if (mesh->mVertices == NULL || mesh->mFaces == NULL)
+    {
+        return mc_set_error(w->err, MC_ERR_PARSE, -1, -1, "%s: mesh %u has no vertex or face array", w->path,
+                            mesh_index);
+    }
+    mc_status st = mc_soup_reserve(w->soup, nv, 0, w->err);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    bool identity = xform_is_identity(x);
+    bool mirror = xform_det(x) < 0.0;
+    uint32_t base = w->soup->vertex_count;
+    double* out = w->soup->positions + 3 * (size_t)base;
+    for (uint32_t i = 0; i < nv; ++i)
+    {
+        double p[3] = {mesh->mVertices[i].x, mesh->mVertices[i].y, mesh->mVertices[i].z};
+        if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+        {
+            return mc_set_error(w->err, MC_ERR_NON_FINITE, -1, -1, "%s: mesh %u vertex %u has a non-finite coordinate",
+                                w->path, mesh_index, i);
+        }
+        if (!identity)
+        {
+            double q[3];
+            for (int r = 0; r < 3; ++r)
+            {
+                q[r] = x->m[r][0] * p[0] + x->m[r][1] * p[1] + x->m[r][2] * p[2] + x->m[r][3];
+            }
+            if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2]))
+            {
+                return mc_set_error(w->err, MC_ERR_NON_FINITE, -1, -1,
+                                    "%s: mesh %u vertex %u is not finite after its node transform", w->path, mesh_index,
+                                    i);
+            }
+            memcpy(p, q, sizeof p);
+        }
+        memcpy(out + 3 * (size_t)i, p, sizeof p);
+    }
+    w->soup->vertex_count += nv;
+    for (uint32_t f = 0; f < mesh->mNumFaces; ++f)
+    {
+        const struct aiFace* face = &mesh->mFaces[f];
+        uint32_t k = face->mNumIndices;
+        if (k < 3)
+        {
+            continue; // points and lines carry no surface
+        }
+        if (face->mIndices == NULL)
+        {
+            return mc_set_error(w->err, MC_ERR_PARSE, -1, -1, "%s: mesh %u face %u has no index array", w->path,
+                                mesh_index, f);
+        }
+        for (uint32_t j = 0; j < k; ++j)
+        {
+            if (face->mIndices[j] >= nv)
+            {
+                return mc_set_error(w->err, MC_ERR_INDEX_OUT_OF_RANGE, -1, -1,
+                                    "%s: mesh %u face %u refers to vertex %u but the mesh has %u vertices", w->path,
+                                    mesh_index, f, face->mIndices[j], nv);
+            }
+        }
+        st = mc_soup_reserve(w->soup, 0, k - 2, w->err);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+        for (uint32_t j = 1; j + 1 < k; ++j)
+        {
+            uint32_t* t = w->soup->indices + 3 * (size_t)w->soup->triangle_count++;
+            t[0] = base + face->mIndices[0];
+            t[1] = base + face->mIndices[mirror ? j + 1 : j];
+            t[2] = base + face->mIndices[mirror ? j : j + 1];
+        }
+        if (k > 3)
+        {
+            w->soup->split_polygons++;
+        }
+    }
+    return MC_OK;
+}
+
+static mc_status walk_node(walk* w, const struct aiNode* node, const xform* parent, int depth)
+{
+    if (node == NULL)
+    {
+        return MC_OK;
+    }
+    if (depth > MAX_NODE_DEPTH || ++w->visited > (1u << 24))
+    {
+        return mc_set_error(w->err, MC_ERR_PARSE, -1, -1, "%s: node tree too deep or cyclic", w->path);
+    }
+    xform x = xform_mul(parent, &node->mTransformation);
+    if (node->mNumMeshes > 0 && node->mMeshes == NULL)
+    {
+        return mc_set_error(w->err, MC_ERR_PARSE, -1, -1, "%s: node without its mesh list", w->path);
+    }
+    for (uint32_t i = 0; i < node->mNumMeshes; ++i)
+    {
+        uint32_t mi = node->mMeshes[i];
+        if (mi >= w->scene->mNumMeshes || w->scene->mMeshes == NULL)
+        {
+            return mc_set_error(w->err, MC_ERR_INDEX_OUT_OF_RANGE, -1, -1,
+                                "%s: node refers to mesh %u but the scene has %u", w->path, mi, w->scene->mNumMeshes);
+        }
+        mc_status st = add_mesh(w, w->scene->mMeshes[mi], mi, &x);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+    }
+    if (node->mNumChildren > 0 && node->mChildren == NULL)
+    {
+        return mc_set_error(w->err, MC_ERR_PARSE, -1, -1, "%s: node without its child list", w->path);
+    }
+    for (uint32_t i = 0; i < node->mNumChildren; ++i)
+    {
+        mc_status st = walk_node(w, node->mChildren[i], &x, depth + 1);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+    }
+    return MC_OK;
+}
+
+mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err)
+{
+    // No post-processing: no silent welding, triangulation or normal fixing; we fan-split and weld ourselves.
+    const struct aiScene* scene = aiImportFile(path, aiProcess_ValidateDataStructure);
+    if (scene == NULL)
+    {
+        const char* why = aiGetErrorString();
+        return mc_set_error(err, MC_ERR_PARSE, -1, -1, "%s: cannot import: %s", path,
+                            why != NULL && why[0] != '\0' ? why : "unknown Assimp error");
+    }
+    mc_status st = MC_OK;
+    if (scene->mNumMeshes == 0 || scene->mMeshes == NULL)
+    {
+        st = mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "%s: no mesh in the file", path);
+    }
+    else
+    {
+        walk w = {path, scene, soup, err, 0};
+        xform id = xform_identity();
+        if (scene->mRootNode != NULL)
+        {
+            st = walk_node(&w, scene->mRootNode, &id, 0);
+        }
+        else
+        {
+            for (uint32_t i = 0; i < scene->mNumMeshes && st == MC_OK; ++i)
+            {
+                st = add_mesh(&w, scene->mMeshes[i], i, &id);
+            }
+        }
+    }
+    aiReleaseImport(scene);
+    return st;
+}

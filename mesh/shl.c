@@ -1,0 +1,422 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Native reader of Adams shell files (.shl): header, points, 1-based polygon faces (fan-split), optional Version 2.
+//
+// Layout accepted (one record per line, blanks and tabs separate numbers, CRLF and trailing blanks accepted):
+//   [Version: 2]                       optional; then the header has a fourth number (count of trailing normals)
+//   n_points n_faces scale [n_normals] scale = conversion factor of the coordinates to metres (> 0)
+//   x y z                              n_points lines
+//   k i1 ... ik                        n_faces lines, k >= 3, 1-based indices
+//   ...                                Version 2 only: a trailing block (normals), skipped
+#include "core.h"
+#include "mesh/soup.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct shl_reader
+{
+    const char* path;
+    const char* p;
+    const char* end;
+    int64_t line;
+    const char* cur;
+    const char* eol;
+    mc_error* err;
+} shl_reader;
+
+static bool shl_next_line(shl_reader* r)
+{
+    while (r->p < r->end)
+    {
+        const char* s = r->p;
+        const char* nl = memchr(s, '\n', (size_t)(r->end - s));
+        const char* e = nl ? nl : r->end;
+        r->p = nl ? nl + 1 : r->end;
+        r->line++;
+        while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+        {
+            --e;
+        }
+        while (s < e && (*s == ' ' || *s == '\t'))
+        {
+            ++s;
+        }
+        if (s < e)
+        {
+            r->cur = s;
+            r->eol = e;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Copy the next token of the line into buf (NUL-terminated). Returns false when the line has no more tokens.
+static bool shl_token(shl_reader* r, char* buf, size_t cap)
+{
+    const char* s = r->cur;
+    while (s < r->eol && (*s == ' ' || *s == '\t'))
+    {
+        ++s;
+    }
+    if (s >= r->eol)
+    {
+        r->cur = s;
+        return false;
+    }
+    const char* e = s;
+    while (e < r->eol && *e != ' ' && *e != '\t')
+    {
+        ++e;
+    }
+    r->cur = e;
+    size_t len = (size_t)(e - s);
+    if (len >= cap)
+    {
+        len = cap - 1; // truncated: cannot be a valid number, parsing fails below
+        buf[len - 1] = '#';
+    }
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return true;
+}
+
+static mc_status shl_error(shl_reader* r, mc_status st, const char* fmt, const char* a)
+{
+    char what[256];
+    snprintf(what, sizeof what, fmt, a ? a : "");
+    return mc_set_error(r->err, st, r->line, -1, "%s: line %lld: %s", r->path, (long long)r->line, what);
+}
+
+static bool parse_u64(const char* s, uint64_t* out)
+{
+    if (*s < '0' || *s > '9')
+    {
+        return false;
+    }
+    char* e = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, 10);
+    if (*e != '\0' || errno == ERANGE)
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool parse_f64(const char* s, double* out)
+{
+    char* e = NULL;
+    double v = strtod(s, &e);
+    if (e == s || *e != '\0')
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
+{
+    FILE* f = fopen(path, "rb");
+    if (f == NULL)
+    {
+        return mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot open: %s", path, strerror(errno));
+    }
+    mc_status st = MC_OK;
+    char* data = NULL;
+    uint32_t* poly = NULL;
+    uint32_t poly_cap = 0;
+    off_t fsize = -1;
+    if (fseeko(f, 0, SEEK_END) != 0 || (fsize = ftello(f)) < 0 || fseeko(f, 0, SEEK_SET) != 0)
+    {
+        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot determine the size: %s", path, strerror(errno));
+        goto done;
+    }
+    uint64_t size = (uint64_t)fsize;
+    if (size == 0)
+    {
+        st = mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: empty file", path);
+        goto done;
+    }
+    data = mc_alloc((size_t)size + 1);
+    if (data == NULL)
+    {
+        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", path);
+        goto done;
+    }
+    if (fread(data, 1, (size_t)size, f) != (size_t)size)
+    {
+        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: read error", path);
+        goto done;
+    }
+    data[size] = '\0';
+    shl_reader r = {path, data, data + size, 0, NULL, NULL, err};
+    char tok[128];
+    if (!shl_next_line(&r))
+    {
+        st = mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: blank file", path);
+        goto done;
+    }
+    // Optional "Version: 2".
+    int version = 1;
+    {
+        const char* save = r.cur;
+        if (shl_token(&r, tok, sizeof tok) && strncasecmp(tok, "version", 7) == 0)
+        {
+            const char* rest = tok + 7;
+            char num[128];
+            if (*rest == ':' && rest[1] != '\0')
+            {
+                snprintf(num, sizeof num, "%s", rest + 1);
+            }
+            else if ((*rest == ':' && rest[1] == '\0') || *rest == '\0')
+            {
+                if (!shl_token(&r, num, sizeof num))
+                {
+                    st = shl_error(&r, MC_ERR_PARSE, "'Version:' without a number%s", NULL);
+                    goto done;
+                }
+                if (*rest == '\0' && num[0] == ':')
+                {
+                    memmove(num, num + 1, strlen(num));
+                    if (num[0] == '\0' && !shl_token(&r, num, sizeof num))
+                    {
+                        st = shl_error(&r, MC_ERR_PARSE, "'Version:' without a number%s", NULL);
+                        goto done;
+                    }
+                }
+            }
+            else
+            {
+                st = shl_error(&r, MC_ERR_PARSE, "unexpected '%s' in the first line", tok);
+                goto done;
+            }
+            uint64_t v = 0;
+            if (!parse_u64(num, &v) || v != 2 || shl_token(&r, tok, sizeof tok))
+            {
+                st = shl_error(&r, MC_ERR_PARSE, "unsupported shell file version '%s' (1 or 2 expected)", num);
+                goto done;
+            }
+            version = 2;
+            if (!shl_next_line(&r))
+            {
+                st = shl_error(&r, MC_ERR_PARSE, "unexpected end of file: expected the header%s", NULL);
+                goto done;
+            }
+        }
+        else
+        {
+            r.cur = save;
+        }
+    }
+    // Header.
+    uint64_t n_points = 0, n_faces = 0;
+    double scale = 1.0;
+    {
+        int want = version == 2 ? 4 : 3;
+        const char* names[4] = {"point count", "face count", "scale", "normal count"};
+        for (int i = 0; i < want; ++i)
+        {
+            if (!shl_token(&r, tok, sizeof tok))
+            {
+                st = shl_error(&r, MC_ERR_PARSE, "header: missing the %s", names[i]);
+                goto done;
+            }
+            bool ok = true;
+            if (i == 0)
+            {
+                ok = parse_u64(tok, &n_points);
+            }
+            else if (i == 1)
+            {
+                ok = parse_u64(tok, &n_faces);
+            }
+            else if (i == 2)
+            {
+                ok = parse_f64(tok, &scale) && isfinite(scale) && scale > 0.0;
+            }
+            else
+            {
+                uint64_t nn;
+                ok = parse_u64(tok, &nn);
+            }
+            if (!ok)
+            {
+                char msg[200];
+                snprintf(msg, sizeof msg, "header: '%s' is not a valid %s", tok, names[i]);
+                st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
+                goto done;
+            }
+        }
+        if (shl_token(&r, tok, sizeof tok))
+        {
+            st = shl_error(&r, MC_ERR_PARSE,
+                           version == 2 ? "header: extra text '%s' (expected: n_points n_faces scale n_normals)"
+                                        : "header: extra text '%s' (expected: n_points n_faces scale)",
+                           tok);
+            goto done;
+        }
+    }
+    if (n_points == 0 || n_faces == 0)
+    {
+        st = shl_error(&r, MC_ERR_EMPTY_MESH, "header: no points or no faces%s", NULL);
+        goto done;
+    }
+    if (n_points > UINT32_MAX - 1 || n_faces > (UINT32_MAX - 3) / 3)
+    {
+        st = shl_error(&r, MC_ERR_PARSE, "header: counts too large%s", NULL);
+        goto done;
+    }
+    soup->file_scale = scale;
+    // Points (storage grows with what is really in the file, never with what the header claims).
+    for (uint64_t i = 0; i < n_points; ++i)
+    {
+        if (!shl_next_line(&r))
+        {
+            char msg[200];
+            snprintf(msg, sizeof msg, "unexpected end of file: the header promises %llu points, found %llu",
+                     (unsigned long long)n_points, (unsigned long long)i);
+            st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
+            goto done;
+        }
+        double x[3];
+        for (int k = 0; k < 3; ++k)
+        {
+            if (!shl_token(&r, tok, sizeof tok))
+            {
+                st = shl_error(&r, MC_ERR_PARSE, "point line with fewer than 3 coordinates%s", NULL);
+                goto done;
+            }
+            if (!parse_f64(tok, &x[k]))
+            {
+                st = shl_error(&r, MC_ERR_PARSE, "'%s' is not a number", tok);
+                goto done;
+            }
+            if (!isfinite(x[k]))
+            {
+                st = shl_error(&r, MC_ERR_NON_FINITE, "non-finite coordinate '%s'", tok);
+                goto done;
+            }
+        }
+        if (shl_token(&r, tok, sizeof tok))
+        {
+            st = shl_error(&r, MC_ERR_PARSE,
+                           "point line with more than 3 numbers ('%s'): fewer points than the header says?", tok);
+            goto done;
+        }
+        st = mc_soup_reserve(soup, 1, 0, err);
+        if (st != MC_OK)
+        {
+            goto done;
+        }
+        memcpy(soup->positions + 3 * (size_t)soup->vertex_count++, x, sizeof x);
+        if (soup->progress != NULL && (i & 0xfffff) == 0)
+        {
+            soup->progress(0.5 * (double)(r.p - data) / (double)size, soup->progress_user);
+        }
+    }
+    // Faces.
+    for (uint64_t i = 0; i < n_faces; ++i)
+    {
+        if (!shl_next_line(&r))
+        {
+            char msg[200];
+            snprintf(msg, sizeof msg, "unexpected end of file: the header promises %llu faces, found %llu",
+                     (unsigned long long)n_faces, (unsigned long long)i);
+            st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
+            goto done;
+        }
+        uint64_t k = 0;
+        if (!shl_token(&r, tok, sizeof tok) || !parse_u64(tok, &k))
+        {
+            st = shl_error(&r, MC_ERR_PARSE, "face line must start with its vertex count, found '%s'", tok);
+            goto done;
+        }
+        if (k < 3)
+        {
+            st = shl_error(&r, MC_ERR_PARSE, "face with fewer than 3 vertices ('%s')", tok);
+            goto done;
+        }
+        if (k > (1u << 24))
+        {
+            st = shl_error(&r, MC_ERR_PARSE, "face with too many vertices ('%s')", tok);
+            goto done;
+        }
+        uint32_t got = 0;
+        while (shl_token(&r, tok, sizeof tok))
+        {
+            uint64_t v = 0;
+            if (!parse_u64(tok, &v))
+            {
+                st = shl_error(&r, MC_ERR_PARSE, "'%s' is not a vertex index", tok);
+                goto done;
+            }
+            if (v < 1 || v > n_points)
+            {
+                char msg[200];
+                snprintf(msg, sizeof msg, "vertex index %s out of range 1..%llu", tok, (unsigned long long)n_points);
+                st = shl_error(&r, MC_ERR_INDEX_OUT_OF_RANGE, "%s", msg);
+                goto done;
+            }
+            if (got == k)
+            {
+                st = shl_error(&r, MC_ERR_PARSE, "face has more indices than its count says (extra '%s')", tok);
+                goto done;
+            }
+            if (got == poly_cap)
+            {
+                uint32_t ncap = poly_cap ? 2 * poly_cap : 16;
+                uint32_t* np = mc_realloc(poly, (size_t)ncap * sizeof(uint32_t));
+                if (np == NULL)
+                {
+                    st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, r.line, -1, "%s: out of memory", path);
+                    goto done;
+                }
+                poly = np;
+                poly_cap = ncap;
+            }
+            poly[got++] = (uint32_t)(v - 1);
+        }
+        if (got != k)
+        {
+            char msg[200];
+            snprintf(msg, sizeof msg, "face says %llu vertices but lists %u", (unsigned long long)k, got);
+            st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
+            goto done;
+        }
+        st = mc_soup_reserve(soup, 0, k - 2, err);
+        if (st != MC_OK)
+        {
+            goto done;
+        }
+        for (uint32_t j = 1; j + 1 < got; ++j)
+        {
+            uint32_t* x = soup->indices + 3 * (size_t)soup->triangle_count++;
+            x[0] = poly[0], x[1] = poly[j], x[2] = poly[j + 1];
+        }
+        if (k > 3)
+        {
+            soup->split_polygons++;
+        }
+    }
+    if (version == 1 && shl_next_line(&r))
+    {
+        char msg[200];
+        snprintf(msg, sizeof msg, "extra content after the %llu faces the header announces",
+                 (unsigned long long)n_faces);
+        st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
+        goto done;
+    }
+done:
+    mc_free(poly);
+    mc_free(data);
+    fclose(f);
+    return st;
+}

@@ -1,0 +1,498 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Native STL reader: binary (decided by size 84 + 50 n) and strict ASCII (line numbers in errors, CRLF, polygons).
+#include "core.h"
+#include "mesh/soup.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static bool host_is_little_endian(void)
+{
+    uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+static float read_f32_le(const unsigned char* p, bool swap)
+{
+    unsigned char q[4];
+    if (swap)
+    {
+        q[0] = p[3], q[1] = p[2], q[2] = p[1], q[3] = p[0];
+    }
+    else
+    {
+        memcpy(q, p, 4);
+    }
+    float f;
+    memcpy(&f, q, 4);
+    return f;
+}
+
+static mc_status read_binary(const char* path, const unsigned char* data, uint64_t size, uint32_t n, mc_soup* soup,
+                             mc_error* err)
+{
+    if (n == 0)
+    {
+        return mc_set_error(err, MC_ERR_EMPTY_MESH, -1, 80, "%s: binary STL with 0 triangles", path);
+    }
+    if (n > (UINT32_MAX - 3) / 3)
+    {
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, 80, "%s: binary STL with %u triangles: too many", path, n);
+    }
+    (void)size;
+    mc_status st = mc_soup_reserve(soup, 3ull * n, n, err);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    bool swap = !host_is_little_endian();
+    double* pos = soup->positions + 3 * (size_t)soup->vertex_count;
+    uint32_t* idx = soup->indices + 3 * (size_t)soup->triangle_count;
+    uint32_t base = soup->vertex_count;
+    const unsigned char* p = data + 84;
+    uint32_t step = n / 16 + 1;
+    for (uint32_t t = 0; t < n; ++t, p += 50)
+    {
+        for (int k = 0; k < 9; ++k)
+        {
+            float f = read_f32_le(p + 12 + 4 * k, swap);
+            if (!isfinite(f))
+            {
+                return mc_set_error(err, MC_ERR_NON_FINITE, -1, (int64_t)(p + 12 + 4 * k - data),
+                                    "%s: byte offset %lld: triangle %u has a non-finite coordinate", path,
+                                    (long long)(p + 12 + 4 * k - data), t);
+            }
+            pos[9 * (size_t)t + k] = (double)f;
+        }
+        idx[3 * (size_t)t] = base + 3 * t;
+        idx[3 * (size_t)t + 1] = base + 3 * t + 1;
+        idx[3 * (size_t)t + 2] = base + 3 * t + 2;
+        if (soup->progress != NULL && t % step == 0)
+        {
+            soup->progress(0.5 * t / n, soup->progress_user);
+        }
+    }
+    soup->vertex_count += 3 * n;
+    soup->triangle_count += n;
+    return MC_OK;
+}
+
+// ----------------------------------------------------------------------------------------------------------------
+// ASCII
+
+typedef struct ascii_reader
+{
+    const char* path;
+    const char* p;   // next line
+    const char* end; // end of data
+    int64_t line;    // 1-based number of the current line
+    const char* cur; // cursor in the current line
+    const char* eol; // end of the current line (trailing blanks and CR removed)
+    mc_error* err;
+} ascii_reader;
+
+// Advance to the next non-blank line. Returns false at end of data.
+static bool next_line(ascii_reader* r)
+{
+    while (r->p < r->end)
+    {
+        const char* s = r->p;
+        const char* nl = memchr(s, '\n', (size_t)(r->end - s));
+        const char* e = nl ? nl : r->end;
+        r->p = nl ? nl + 1 : r->end;
+        r->line++;
+        while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+        {
+            --e;
+        }
+        while (s < e && (*s == ' ' || *s == '\t'))
+        {
+            ++s;
+        }
+        if (s < e)
+        {
+            r->cur = s;
+            r->eol = e;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Next token of the current line (NULL when none); its length in *len.
+static const char* next_token(ascii_reader* r, size_t* len)
+{
+    const char* s = r->cur;
+    while (s < r->eol && (*s == ' ' || *s == '\t'))
+    {
+        ++s;
+    }
+    if (s >= r->eol)
+    {
+        r->cur = s;
+        return NULL;
+    }
+    const char* e = s;
+    while (e < r->eol && *e != ' ' && *e != '\t')
+    {
+        ++e;
+    }
+    r->cur = e;
+    *len = (size_t)(e - s);
+    return s;
+}
+
+static bool token_is(const char* tok, size_t len, const char* word)
+{
+    return tok != NULL && len == strlen(word) && strncasecmp(tok, word, len) == 0;
+}
+
+static mc_status parse_error(ascii_reader* r, const char* what)
+{
+    return mc_set_error(r->err, MC_ERR_PARSE, r->line, -1, "%s: line %lld: %s", r->path, (long long)r->line, what);
+}
+
+// Expect the current line to be exactly the given keywords.
+static bool line_is(ascii_reader* r, const char* w1, const char* w2)
+{
+    size_t len;
+    const char* t = next_token(r, &len);
+    if (!token_is(t, len, w1))
+    {
+        return false;
+    }
+    if (w2 != NULL)
+    {
+        t = next_token(r, &len);
+        if (!token_is(t, len, w2))
+        {
+            return false;
+        }
+    }
+    return next_token(r, &len) == NULL;
+}
+
+// Parse exactly three numbers to the end of the line.
+static mc_status parse_three(ascii_reader* r, double* out, bool check_finite, const char* what)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        size_t len;
+        const char* t = next_token(r, &len);
+        if (t == NULL)
+        {
+            return parse_error(r, what);
+        }
+        char buf[128];
+        if (len >= sizeof buf)
+        {
+            return parse_error(r, "number too long");
+        }
+        memcpy(buf, t, len);
+        buf[len] = '\0';
+        char* e = NULL;
+        errno = 0;
+        double v = strtod(buf, &e);
+        if (e == buf || *e != '\0')
+        {
+            char msg[200];
+            snprintf(msg, sizeof msg, "'%s' is not a number", buf);
+            return parse_error(r, msg);
+        }
+        if (check_finite && !isfinite(v))
+        {
+            return mc_set_error(r->err, MC_ERR_NON_FINITE, r->line, -1, "%s: line %lld: non-finite coordinate '%s'",
+                                r->path, (long long)r->line, buf);
+        }
+        out[k] = v;
+    }
+    size_t len;
+    if (next_token(r, &len) != NULL)
+    {
+        return parse_error(r, "extra text after three numbers");
+    }
+    return MC_OK;
+}
+
+static mc_status read_ascii(const char* path, const char* data, uint64_t size, mc_soup* soup, mc_error* err)
+{
+    ascii_reader r = {path, data, data + size, 0, NULL, NULL, err};
+    uint32_t solids = 0;
+    double* poly = NULL; // vertices of the current loop
+    uint32_t poly_cap = 0;
+    mc_status st = MC_OK;
+    uint64_t last_report = 0;
+    while (next_line(&r))
+    {
+        size_t len;
+        const char* t = next_token(&r, &len);
+        if (!token_is(t, len, "solid"))
+        {
+            st = parse_error(&r, solids == 0 ? "expected 'solid' (not an ASCII STL; the size does not match a binary "
+                                               "STL either)"
+                                             : "expected 'solid' or end of file after 'endsolid'");
+            goto done;
+        }
+        ++solids;
+        for (;;)
+        {
+            if (!next_line(&r))
+            {
+                st = mc_set_error(err, MC_ERR_PARSE, r.line, -1,
+                                  "%s: line %lld: unexpected end of file: expected 'facet normal' or 'endsolid'", path,
+                                  (long long)r.line);
+                goto done;
+            }
+            t = next_token(&r, &len);
+            if (token_is(t, len, "endsolid"))
+            {
+                break; // a name may follow
+            }
+            if (!token_is(t, len, "facet"))
+            {
+                st = parse_error(&r, "expected 'facet normal' or 'endsolid'");
+                goto done;
+            }
+            t = next_token(&r, &len);
+            if (!token_is(t, len, "normal"))
+            {
+                st = parse_error(&r, "expected 'normal' after 'facet'");
+                goto done;
+            }
+            double nrm[3];
+            st = parse_three(&r, nrm, false, "expected three numbers after 'facet normal'");
+            if (st != MC_OK)
+            {
+                goto done;
+            }
+            if (!next_line(&r))
+            {
+                st = parse_error(&r, "unexpected end of file: expected 'outer loop'");
+                goto done;
+            }
+            if (!line_is(&r, "outer", "loop"))
+            {
+                st = parse_error(&r, "expected 'outer loop'");
+                goto done;
+            }
+            uint32_t k = 0;
+            for (;;)
+            {
+                if (!next_line(&r))
+                {
+                    st = mc_set_error(err, MC_ERR_PARSE, r.line, -1,
+                                      "%s: line %lld: unexpected end of file: expected 'vertex' or 'endloop'", path,
+                                      (long long)r.line);
+                    goto done;
+                }
+                const char* save = r.cur;
+                t = next_token(&r, &len);
+                if (token_is(t, len, "endloop"))
+                {
+                    if (next_token(&r, &len) != NULL)
+                    {
+                        st = parse_error(&r, "extra text after 'endloop'");
+                        goto done;
+                    }
+                    break;
+                }
+                if (!token_is(t, len, "vertex"))
+                {
+                    r.cur = save;
+                    st = parse_error(&r, "expected 'vertex' or 'endloop'");
+                    goto done;
+                }
+                if (k == poly_cap)
+                {
+                    uint32_t ncap = poly_cap ? 2 * poly_cap : 8;
+                    if (ncap > (1u << 24))
+                    {
+                        st = parse_error(&r, "facet with more than 16M vertices");
+                        goto done;
+                    }
+                    double* np = mc_realloc(poly, (size_t)ncap * 3 * sizeof(double));
+                    if (np == NULL)
+                    {
+                        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, r.line, -1, "%s: out of memory", path);
+                        goto done;
+                    }
+                    poly = np;
+                    poly_cap = ncap;
+                }
+                st = parse_three(&r, poly + 3 * (size_t)k, true, "expected three coordinates after 'vertex'");
+                if (st != MC_OK)
+                {
+                    goto done;
+                }
+                ++k;
+            }
+            if (k < 3)
+            {
+                st = parse_error(&r, "facet loop with fewer than 3 vertices");
+                goto done;
+            }
+            if (!next_line(&r))
+            {
+                st = parse_error(&r, "unexpected end of file: expected 'endfacet'");
+                goto done;
+            }
+            if (!line_is(&r, "endfacet", NULL))
+            {
+                st = parse_error(&r, "expected 'endfacet'");
+                goto done;
+            }
+            // Fan-split the loop.
+            st = mc_soup_reserve(soup, k, k - 2, err);
+            if (st != MC_OK)
+            {
+                goto done;
+            }
+            uint32_t base = soup->vertex_count;
+            memcpy(soup->positions + 3 * (size_t)base, poly, (size_t)k * 3 * sizeof(double));
+            soup->vertex_count += k;
+            for (uint32_t i = 1; i + 1 < k; ++i)
+            {
+                uint32_t* x = soup->indices + 3 * (size_t)soup->triangle_count++;
+                x[0] = base, x[1] = base + i, x[2] = base + i + 1;
+            }
+            if (k > 3)
+            {
+                soup->split_polygons++;
+            }
+            uint64_t done_bytes = (uint64_t)(r.p - data);
+            if (soup->progress != NULL && done_bytes - last_report > size / 16)
+            {
+                last_report = done_bytes;
+                soup->progress(0.5 * (double)done_bytes / (double)size, soup->progress_user);
+            }
+        }
+    }
+    if (solids == 0)
+    {
+        st = mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: no 'solid' found (blank file)", path);
+    }
+    else if (soup->triangle_count == 0)
+    {
+        st = mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "%s: ASCII STL without any facet", path);
+    }
+done:
+    mc_free(poly);
+    return st;
+}
+
+// ----------------------------------------------------------------------------------------------------------------
+
+static bool starts_with_solid(const unsigned char* data, uint64_t size)
+{
+    uint64_t i = 0;
+    while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+    {
+        ++i;
+    }
+    return size - i >= 5 && strncasecmp((const char*)data + i, "solid", 5) == 0;
+}
+
+mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
+{
+    FILE* f = fopen(path, "rb");
+    if (f == NULL)
+    {
+        return mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot open: %s", path, strerror(errno));
+    }
+    mc_status st = MC_OK;
+    unsigned char* data = NULL;
+    if (fseeko(f, 0, SEEK_END) != 0)
+    {
+        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot seek: %s", path, strerror(errno));
+        goto done;
+    }
+    off_t fsize = ftello(f);
+    if (fsize < 0 || fseeko(f, 0, SEEK_SET) != 0)
+    {
+        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot determine the size: %s", path, strerror(errno));
+        goto done;
+    }
+    uint64_t size = (uint64_t)fsize;
+    if (size == 0)
+    {
+        st = mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: empty file", path);
+        goto done;
+    }
+    unsigned char head[84];
+    size_t got = fread(head, 1, size < 84 ? (size_t)size : 84, f);
+    if (got != (size < 84 ? size : 84))
+    {
+        st = mc_set_error(err, MC_ERR_IO, -1, 0, "%s: read error", path);
+        goto done;
+    }
+    bool binary = false;
+    uint32_t n = 0;
+    if (size >= 84)
+    {
+        n = (uint32_t)head[80] | (uint32_t)head[81] << 8 | (uint32_t)head[82] << 16 | (uint32_t)head[83] << 24;
+        binary = size == 84 + 50 * (uint64_t)n;
+    }
+    bool ascii_start = starts_with_solid(head, got);
+    if (!binary && !ascii_start)
+    {
+        if (size < 84)
+        {
+            st = mc_set_error(err, MC_ERR_PARSE, -1, (int64_t)size,
+                              "%s: %llu bytes: too short for a binary STL (84-byte header) and not ASCII (no 'solid')",
+                              path, (unsigned long long)size);
+        }
+        else
+        {
+            st = mc_set_error(err, MC_ERR_PARSE, -1, 80,
+                              "%s: binary STL header says %u triangles (%llu bytes) but the file has %llu bytes", path,
+                              n, (unsigned long long)(84 + 50 * (uint64_t)n), (unsigned long long)size);
+        }
+        goto done;
+    }
+    if (size > SIZE_MAX - 1)
+    {
+        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: file too large", path);
+        goto done;
+    }
+    // Sizes are checked above: we only allocate what the file really holds.
+    data = mc_alloc((size_t)size + 1);
+    if (data == NULL)
+    {
+        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for %llu bytes", path,
+                          (unsigned long long)size);
+        goto done;
+    }
+    if (fseeko(f, 0, SEEK_SET) != 0 || fread(data, 1, (size_t)size, f) != (size_t)size)
+    {
+        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: read error", path);
+        goto done;
+    }
+    data[size] = '\0';
+    if (binary)
+    {
+        st = read_binary(path, data, size, n, soup, err);
+    }
+    else
+    {
+        st = read_ascii(path, (const char*)data, size, soup, err);
+        if (st == MC_ERR_PARSE && size >= 84 && err != NULL)
+        {
+            size_t l = strlen(err->message);
+            snprintf(err->message + l, sizeof err->message - l,
+                     " (as a binary STL: header says %u triangles = %llu bytes, file has %llu)", n,
+                     (unsigned long long)(84 + 50 * (uint64_t)n), (unsigned long long)size);
+        }
+    }
+done:
+    mc_free(data);
+    fclose(f);
+    return st;
+}

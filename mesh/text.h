@@ -1,0 +1,111 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Private line/token reader shared by the native text readers (OBJ, OFF): blank lines skipped, CRLF and trailing
+// blanks accepted, 1-based line numbers for errors.
+#pragma once
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// Cursor over a NUL-terminated text buffer.
+typedef struct mc_text
+{
+    const char* p;   ///< start of the next line
+    const char* end; ///< end of the buffer
+    int64_t line;    ///< 1-based number of the current line
+    const char* cur; ///< cursor in the current line
+    const char* eol; ///< end of the current line (trailing blanks and CR removed)
+} mc_text;
+
+/// Advance to the next line that is not blank (and, if `comment` is not 0, does not start with it).
+static inline bool mc_text_next_line(mc_text* t, char comment)
+{
+    while (t->p < t->end)
+    {
+        const char* s = t->p;
+        const char* nl = memchr(s, '\n', (size_t)(t->end - s));
+        const char* e = nl ? nl : t->end;
+        t->p = nl ? nl + 1 : t->end;
+        t->line++;
+        while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+        {
+            --e;
+        }
+        while (s < e && (*s == ' ' || *s == '\t'))
+        {
+            ++s;
+        }
+        if (s < e && (comment == 0 || *s != comment))
+        {
+            t->cur = s;
+            t->eol = e;
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Copy the next blank-separated token of the line into buf (NUL-terminated, cut to cap - 1 characters and then
+/// marked invalid with a trailing '#'). Returns false when the line has no more tokens.
+static inline bool mc_text_token(mc_text* t, char* buf, size_t cap)
+{
+    const char* s = t->cur;
+    while (s < t->eol && (*s == ' ' || *s == '\t'))
+    {
+        ++s;
+    }
+    if (s >= t->eol)
+    {
+        t->cur = s;
+        return false;
+    }
+    const char* e = s;
+    while (e < t->eol && *e != ' ' && *e != '\t')
+    {
+        ++e;
+    }
+    t->cur = e;
+    size_t len = (size_t)(e - s);
+    if (len >= cap)
+    {
+        len = cap - 1;
+        memcpy(buf, s, len);
+        buf[len - 1] = '#';
+    }
+    else
+    {
+        memcpy(buf, s, len);
+    }
+    buf[len] = '\0';
+    return true;
+}
+
+/// Parse a whole token as a double (any value, including inf/nan: the caller checks finiteness).
+static inline bool mc_text_f64(const char* s, double* out)
+{
+    char* e = NULL;
+    double v = strtod(s, &e);
+    if (e == s || *e != '\0')
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/// Parse a whole token as a signed 64-bit integer.
+static inline bool mc_text_i64(const char* s, int64_t* out)
+{
+    char* e = NULL;
+    errno = 0;
+    long long v = strtoll(s, &e, 10);
+    if (e == s || *e != '\0' || errno == ERANGE)
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}

@@ -1,0 +1,225 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// `meshcontact info`: check a mesh file and print its report (triangles, closedness, volume, area, bbox, problems).
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/// Files above this size show progress on stderr (when it is a terminal).
+#define INFO_PROGRESS_BYTES (16u << 20)
+
+static void print_help(FILE* f)
+{
+    fprintf(f, "usage: meshcontact info MESH [--scale S] [--json]\n\n"
+               "Read a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae), weld identical vertices and report\n"
+               "what the checks found. Counts, closedness, orientation and the signed volume are those of the\n"
+               "triangles as read (after exact welding; polygons fan-split); a negative volume means the normals\n"
+               "point inward. Zero-area triangles are listed as problems; they are removed (and T-junctions\n"
+               "repaired) in the mesh used for contact.\n\n"
+               "options:\n"
+               "  --scale S  multiply every coordinate by S (a .shl file's own scale is applied on top)\n"
+               "  --json     print one JSON object: {\"triangles\",\"vertices\",\"closed\",\"oriented\",\"volume\",\n"
+               "             \"area\",\"bbox\",\"problems\", then extra keys}\n"
+               "  --help     this text\n\n"
+               "exit status: 0 when the mesh can be used for contact; 1 when it cannot (open, non-manifold,\n"
+               "inconsistently wound: the report is still printed and stderr says why) or cannot be read; 2 on a\n"
+               "usage error.\n");
+}
+
+typedef struct problem_list
+{
+    char text[8][160];
+    int count;
+} problem_list;
+
+static void add_problem(problem_list* p, const char* fmt, unsigned a)
+{
+    if (p->count < 8)
+    {
+        snprintf(p->text[p->count++], sizeof p->text[0], fmt, a);
+    }
+}
+
+static void collect_problems(const mc_mesh_report* r, problem_list* p)
+{
+    memset(p, 0, sizeof *p);
+    if (r->boundary_edges > 0)
+    {
+        add_problem(p, "open: %u boundary edges (used by one triangle)", r->boundary_edges);
+    }
+    if (r->nonmanifold_edges > 0)
+    {
+        add_problem(p, "non-manifold: %u edges used by three or more triangles", r->nonmanifold_edges);
+    }
+    if (r->misoriented_edges > 0)
+    {
+        add_problem(p, "inconsistent winding: %u directed edges used by two or more triangles", r->misoriented_edges);
+    }
+    if (r->pinched_vertices > 0)
+    {
+        add_problem(p, "non-manifold: %u pinched vertices (two fans meet at one point)", r->pinched_vertices);
+    }
+    if (r->degenerate_triangles > 0)
+    {
+        add_problem(p, "%u zero-area triangles (removed for contact)", r->degenerate_triangles);
+    }
+    if (r->closed && r->oriented && r->manifold && !r->contact_ready)
+    {
+        add_problem(p, "%u zero-area triangles could not be removed without opening the mesh", r->degenerate_triangles);
+    }
+    if (r->reoriented)
+    {
+        add_problem(p, "wound inward (negative volume): %u triangles reoriented for contact", r->triangles);
+    }
+}
+
+static void print_json(const mc_mesh_report* r, const problem_list* p)
+{
+    printf("{\"triangles\":%u,\"vertices\":%u,\"closed\":%s,\"oriented\":%s,\"volume\":", r->input_triangles,
+           r->vertices, r->closed ? "true" : "false", r->oriented ? "true" : "false");
+    cli_json_double(stdout, r->signed_volume_as_read);
+    printf(",\"area\":");
+    cli_json_double(stdout, r->area);
+    printf(",\"bbox\":[");
+    cli_json_vec3(stdout, r->bbox_min);
+    putchar(',');
+    cli_json_vec3(stdout, r->bbox_max);
+    printf("],\"problems\":[");
+    for (int i = 0; i < p->count; ++i)
+    {
+        if (i > 0)
+        {
+            putchar(',');
+        }
+        cli_json_string(stdout, p->text[i]);
+    }
+    printf("],\"manifold\":%s,\"contact_ready\":%s,\"components\":%u,\"input_vertices\":%u,"
+           "\"boundary_edges\":%u,\"nonmanifold_edges\":%u,\"misoriented_edges\":%u,\"pinched_vertices\":%u,"
+           "\"degenerate_triangles\":%u,\"split_polygons\":%u,\"contact_triangles\":%u,\"reoriented\":%s,"
+           "\"contact_volume\":",
+           r->manifold ? "true" : "false", r->contact_ready ? "true" : "false", r->components, r->input_vertices,
+           r->boundary_edges, r->nonmanifold_edges, r->misoriented_edges, r->pinched_vertices, r->degenerate_triangles,
+           r->split_polygons, r->triangles, r->reoriented ? "true" : "false");
+    cli_json_double(stdout, r->volume);
+    printf(",\"scale\":");
+    cli_json_double(stdout, r->scale);
+    printf("}\n");
+}
+
+static void print_table(const char* path, const mc_mesh_report* r, const problem_list* p)
+{
+    mc_vec3 lo = r->bbox_min, hi = r->bbox_max;
+    printf("file               %s\n", path);
+    printf("triangles          %u\n", r->input_triangles);
+    printf("vertices           %u (welded from %u)\n", r->vertices, r->input_vertices);
+    printf("closed             %s\n", r->closed ? "yes" : "no");
+    printf("manifold           %s\n", r->manifold ? "yes" : "no");
+    printf("oriented           %s\n", r->oriented ? "yes" : "no");
+    printf("components         %u\n", r->components);
+    printf("volume             %.17g\n", r->signed_volume_as_read);
+    printf("area               %.17g\n", r->area);
+    printf("bbox min           %.17g %.17g %.17g\n", lo.x, lo.y, lo.z);
+    printf("bbox max           %.17g %.17g %.17g\n", hi.x, hi.y, hi.z);
+    printf("bbox size          %.6g x %.6g x %.6g\n", hi.x - lo.x, hi.y - lo.y, hi.z - lo.z);
+    printf("scale              %.17g\n", r->scale);
+    if (r->split_polygons > 0)
+    {
+        printf("polygons split     %u\n", r->split_polygons);
+    }
+    printf("usable for contact %s", r->contact_ready ? "yes" : "no");
+    if (r->contact_ready)
+    {
+        printf(" (%u triangles, volume %.17g)", r->triangles, r->volume);
+    }
+    putchar('\n');
+    if (p->count == 0)
+    {
+        printf("problems           none\n");
+    }
+    for (int i = 0; i < p->count; ++i)
+    {
+        printf("%s %s\n", i == 0 ? "problems          " : "                  ", p->text[i]);
+    }
+}
+
+int cli_info(int argc, char** argv)
+{
+    const char* path = NULL;
+    bool json = false;
+    mc_import_options opt = mc_default_import_options();
+    for (int i = 1; i < argc; ++i)
+    {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        {
+            print_help(stdout);
+            return 0;
+        }
+        else if (strcmp(argv[i], "--json") == 0)
+        {
+            json = true;
+        }
+        else if (strcmp(argv[i], "--scale") == 0)
+        {
+            if (i + 1 >= argc || !cli_parse_double(argv[i + 1], &opt.scale) || !(opt.scale > 0.0))
+            {
+                return cli_usage_error("info: --scale needs a positive number");
+            }
+            ++i;
+        }
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+            return cli_usage_error("info: unknown option '%s'", argv[i]);
+        }
+        else if (path == NULL)
+        {
+            path = argv[i];
+        }
+        else
+        {
+            return cli_usage_error("info: only one MESH file expected");
+        }
+    }
+    if (path == NULL)
+    {
+        return cli_usage_error("info: missing MESH file");
+    }
+    struct stat sb;
+    if (cli_stderr_is_tty() && stat(path, &sb) == 0 && (uint64_t)sb.st_size > INFO_PROGRESS_BYTES)
+    {
+        opt.progress = cli_progress;
+        opt.progress_user = (void*)"reading";
+    }
+    mc_mesh_report r;
+    mc_error err;
+    memset(&err, 0, sizeof err);
+    mc_status st = mc_mesh_check_file(path, &opt, &r, &err);
+    if (st != MC_OK)
+    {
+        return cli_fail(NULL, "%s", err.message[0] ? err.message : mc_status_string(st));
+    }
+    problem_list p;
+    collect_problems(&r, &p);
+    if (json)
+    {
+        print_json(&r, &p);
+    }
+    else
+    {
+        print_table(path, &r, &p);
+    }
+    fflush(stdout);
+    if (!r.contact_ready)
+    {
+        char why[600];
+        size_t n = 0;
+        why[0] = '\0';
+        for (int i = 0; i < p.count && n < sizeof why; ++i)
+        {
+            n += (size_t)snprintf(why + n, sizeof why - n, "%s%s", i ? "; " : "", p.text[i]);
+        }
+        return cli_fail(path, "cannot be used for contact: %s", n > 0 ? why : "not a closed manifold surface");
+    }
+    return 0;
+}
