@@ -804,6 +804,8 @@ mc_status mc_world_evaluate(mc_world* w)
         w->info.box_tests += p->stats.box_tests;
         w->info.triangle_tests += p->stats.triangle_tests;
         w->info.triangle_pairs += p->stats.triangle_pairs;
+        w->info.seconds_pairs += p->stats.seconds_pairs;
+        w->info.seconds_regions += p->stats.seconds_regions;
         w->info.touching_pairs += p->region_count > 0;
     }
     if (total > UINT32_MAX || !grow((void**)&w->records, &w->record_capacity, (uint32_t)total, sizeof *w->records))

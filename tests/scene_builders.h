@@ -10,7 +10,7 @@
 
 /// UV sphere of radius r centred at the origin: poles at (0, 0, +-r), n_lat bands, n_lon segments.
 /// Outward counter-clockwise triangles. Returns NULL on failure.
-static inline mc_mesh* scene_uv_sphere(double r, uint32_t n_lat, uint32_t n_lon)
+static inline mc_mesh* wscene_uv_sphere(double r, uint32_t n_lat, uint32_t n_lon)
 {
     const double pi = 3.14159265358979323846;
     uint32_t nv = 2 + (n_lat - 1) * n_lon;
@@ -72,7 +72,7 @@ static inline mc_mesh* scene_uv_sphere(double r, uint32_t n_lat, uint32_t n_lon)
 }
 
 /// Box with corners lo and hi (12 triangles, outward counter-clockwise). Returns NULL on failure.
-static inline mc_mesh* scene_box(mc_vec3 lo, mc_vec3 hi)
+static inline mc_mesh* wscene_box(mc_vec3 lo, mc_vec3 hi)
 {
     double pos[24];
     for (int c = 0; c < 8; ++c)

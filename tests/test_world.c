@@ -51,8 +51,8 @@ static mc_force_model test_model(void)
 static void scene_make(scene* s, int n, double h, int workers)
 {
     memset(s, 0, sizeof *s);
-    s->plate = scene_box(mc_v3(-0.5, -0.5, -0.1), mc_v3(0.5, 0.5, 0.0));
-    s->sphere = scene_uv_sphere(R_SPHERE, N_LAT, N_LON);
+    s->plate = wscene_box(mc_v3(-0.5, -0.5, -0.1), mc_v3(0.5, 0.5, 0.0));
+    s->sphere = wscene_uv_sphere(R_SPHERE, N_LAT, N_LON);
     cr_assert(s->plate != NULL && s->sphere != NULL, "mesh creation failed");
     mc_world_def wd = mc_default_world_def();
     wd.worker_count = workers;
@@ -95,7 +95,7 @@ static uint32_t get_records(mc_world* w, mc_contact_region* out, uint32_t cap)
 
 Test(world, body_ids_have_generations)
 {
-    mc_mesh* box = scene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
+    mc_mesh* box = wscene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
     cr_assert(box != NULL);
     mc_world_def wd = mc_default_world_def();
     mc_world* w = NULL;
@@ -129,7 +129,7 @@ Test(world, body_ids_have_generations)
 
 Test(world, bulk_setters_check_everything_before_writing)
 {
-    mc_mesh* box = scene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
+    mc_mesh* box = wscene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
     mc_world_def wd = mc_default_world_def();
     mc_world* w = NULL;
     cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
@@ -156,7 +156,7 @@ Test(world, bulk_setters_check_everything_before_writing)
 
 Test(world, contact_definition_errors_are_clear)
 {
-    mc_mesh* box = scene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
+    mc_mesh* box = wscene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
     mc_world_def wd = mc_default_world_def();
     mc_world* w = NULL;
     cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
@@ -314,8 +314,8 @@ Test(world, wrenches_are_equal_and_opposite)
 Test(world, rejected_regions_are_reported_with_zero_force)
 {
     // A 2 cm cube pushed 1.9 cm into the plate: A = 4e-4 <= 2 g^2 = 7.2e-4 -> rejected by Adams' rule
-    mc_mesh* plate = scene_box(mc_v3(-0.5, -0.5, -0.1), mc_v3(0.5, 0.5, 0.0));
-    mc_mesh* cube = scene_box(mc_v3(-0.01, -0.01, -0.01), mc_v3(0.01, 0.01, 0.01));
+    mc_mesh* plate = wscene_box(mc_v3(-0.5, -0.5, -0.1), mc_v3(0.5, 0.5, 0.0));
+    mc_mesh* cube = wscene_box(mc_v3(-0.01, -0.01, -0.01), mc_v3(0.01, 0.01, 0.01));
     mc_world_def wd = mc_default_world_def();
     mc_world* w = NULL;
     cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));

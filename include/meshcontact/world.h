@@ -376,6 +376,8 @@ extern "C"
         double seconds_broadphase; ///< bounding box culling
         double seconds_queries;    ///< pair and region stages (wall time, all pairs)
         double seconds_forces;     ///< force laws and reduction
+        double seconds_pairs;      ///< pair stage (tree vs tree, triangle tests), summed over pairs
+        double seconds_regions;    ///< region stage, summed over pairs
         uint64_t evaluations;      ///< mc_world_evaluate calls so far
     } mc_step_info;
 
