@@ -1,0 +1,1005 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Tests of the symbolic rule and the triangle-triangle crossings (src/tri_tri.h): an independent polynomial-in-eps
+// oracle for the perturbed signs, edge-by-edge brute force for the pair test, degenerate sets, closed-mesh parity
+// and alternation, and accuracy of the crossing points.
+#include "meshcontact/query.h"
+#include "predicates.h"
+#include "tri_tri.h"
+
+#include <criterion/criterion.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef __int128 i128;
+
+// ---- deterministic RNG (xorshift64*) ----
+static uint64_t g_rng = 0x2545F4914F6CDD1Dull;
+static uint64_t rnd_u64(void)
+{
+    g_rng ^= g_rng >> 12;
+    g_rng ^= g_rng << 25;
+    g_rng ^= g_rng >> 27;
+    return g_rng * 2685821657736338717ull;
+}
+static int rnd_int(int lo, int hi)
+{
+    return lo + (int)(rnd_u64() % (uint64_t)(hi - lo + 1));
+}
+static double rnd_unit(void) // (-1, 1)
+{
+    uint64_t u = rnd_u64();
+    double v = ldexp((double)(u >> 11), -53);
+    return (u & 1) ? -v : v;
+}
+static mc_vec3 rnd_ipoint(int r)
+{
+    return mc_v3(rnd_int(-r, r), rnd_int(-r, r), rnd_int(-r, r));
+}
+
+static int zero_area(const mc_vec3 t[3])
+{
+    return mc_cross_first_sign(&t[0], &t[1], &t[0], &t[2]) == 0;
+}
+
+// ---- oracle for the symbolic rule: the determinant as a polynomial in eps ----
+// Each coordinate is a polynomial c0 + c1 eps + c2 eps^2 + c3 eps^3; a point of J gets delta = (eps, eps^2, eps^3).
+// The determinant of the three difference rows is expanded generically (polynomial products), independently of the
+// hand-derived formulas R1/R2; its sign for eps -> 0+ is the sign of the lowest-order non-zero coefficient.
+#define POLY_N 10
+typedef struct poly
+{
+    i128 c[POLY_N];
+} poly;
+
+static poly poly_sub(poly a, poly b)
+{
+    for (int i = 0; i < POLY_N; i++)
+    {
+        a.c[i] -= b.c[i];
+    }
+    return a;
+}
+static poly poly_mul(poly a, poly b)
+{
+    poly r;
+    memset(&r, 0, sizeof(r));
+    for (int i = 0; i < POLY_N; i++)
+    {
+        for (int j = 0; i + j < POLY_N; j++)
+        {
+            r.c[i + j] += a.c[i] * b.c[j];
+        }
+    }
+    return r;
+}
+static int poly_sign(poly a)
+{
+    for (int i = 0; i < POLY_N; i++)
+    {
+        if (a.c[i] != 0)
+        {
+            return a.c[i] > 0 ? 1 : -1;
+        }
+    }
+    return 0;
+}
+// Integer-valued point p of body `body` (0 = I, 1 = J) as polynomial coordinates.
+static void poly_point(const mc_vec3* p, int body, poly out[3])
+{
+    const double* v = &p->x;
+    for (int k = 0; k < 3; k++)
+    {
+        memset(&out[k], 0, sizeof(poly));
+        out[k].c[0] = (i128)v[k];
+        if (body == 1)
+        {
+            out[k].c[k + 1] = 1;
+        }
+    }
+}
+static int oracle_orient(const mc_vec3* p[4], const int body[4])
+{
+    poly P[4][3];
+    for (int i = 0; i < 4; i++)
+    {
+        poly_point(p[i], body[i], P[i]);
+    }
+    poly M[3][3];
+    for (int i = 0; i < 3; i++)
+    {
+        for (int k = 0; k < 3; k++)
+        {
+            M[i][k] = poly_sub(P[i + 1][k], P[0][k]);
+        }
+    }
+    poly det;
+    memset(&det, 0, sizeof(det));
+    // Leibniz expansion over the 6 permutations.
+    static const int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+    for (int s = 0; s < 6; s++)
+    {
+        poly t = poly_mul(poly_mul(M[0][perm[s][0]], M[1][perm[s][1]]), M[2][perm[s][2]]);
+        for (int i = 0; i < POLY_N; i++)
+        {
+            det.c[i] += s < 3 ? t.c[i] : -t.c[i];
+        }
+    }
+    return poly_sign(det);
+}
+
+Test(tri_tri, point_plane_rule_matches_polynomial_oracle)
+{
+    int degenerate_cases = 0;
+    for (int n = 0; n < 200000; n++)
+    {
+        int r = n % 3 == 0 ? 1 : (n % 3 == 1 ? 2 : 50);
+        mc_vec3 t[3] = {rnd_ipoint(r), rnd_ipoint(r), rnd_ipoint(r)};
+        if (zero_area(t))
+        {
+            continue;
+        }
+        mc_vec3 d = rnd_ipoint(r);
+        int point_body = rnd_int(0, 1);
+        const mc_vec3* p[4] = {&t[0], &t[1], &t[2], &d};
+        int body[4] = {1 - point_body, 1 - point_body, 1 - point_body, point_body};
+        uint8_t deg = 0;
+        int got = mc_sym_orient_point_plane(&t[0], &t[1], &t[2], &d, point_body, &deg);
+        int want = oracle_orient(p, body);
+        cr_assert_eq(got, want, "case %d", n);
+        cr_assert_neq(got, 0);
+        cr_assert_eq(deg, mc_orient3d_sign(&t[0], &t[1], &t[2], &d) == 0);
+        degenerate_cases += deg;
+    }
+    cr_assert(degenerate_cases > 10000);
+}
+
+Test(tri_tri, edge_edge_rule_matches_polynomial_oracle)
+{
+    int degenerate_cases = 0, parallel_cases = 0;
+    for (int n = 0; n < 200000; n++)
+    {
+        int r = n % 3 == 0 ? 1 : (n % 3 == 1 ? 2 : 50);
+        mc_vec3 e[4] = {rnd_ipoint(r), rnd_ipoint(r), rnd_ipoint(r), rnd_ipoint(r)};
+        int edge_body = rnd_int(0, 1);
+        const mc_vec3* p[4] = {&e[0], &e[1], &e[2], &e[3]};
+        int body[4] = {edge_body, edge_body, 1 - edge_body, 1 - edge_body};
+        uint8_t deg = 0;
+        int got = mc_sym_orient_edge_edge(&e[0], &e[1], &e[2], &e[3], edge_body, &deg);
+        int want = oracle_orient(p, body);
+        cr_assert_eq(got, want, "case %d", n);
+        cr_assert_eq(deg, mc_orient3d_sign(&e[0], &e[1], &e[2], &e[3]) == 0);
+        degenerate_cases += deg;
+        parallel_cases += got == 0;
+        // Pair-swap symmetry: orient(p0, p1, a, b) == orient(a, b, p0, p1), also perturbed.
+        cr_assert_eq(mc_sym_orient_edge_edge(&e[2], &e[3], &e[0], &e[1], 1 - edge_body, NULL), got);
+    }
+    cr_assert(degenerate_cases > 10000);
+    cr_assert(parallel_cases > 100); // zero only for parallel edges (the oracle agrees)
+}
+
+// R4: an edge parallel to an edge of the other triangle never straddles its plane, so the vanishing edge-edge term
+// is never needed. Checked on exact parallel configurations.
+Test(tri_tri, parallel_edges_never_straddle)
+{
+    for (int n = 0; n < 100000; n++)
+    {
+        mc_vec3 t[3] = {rnd_ipoint(3), rnd_ipoint(3), rnd_ipoint(3)};
+        if (zero_area(t))
+        {
+            continue;
+        }
+        int k = rnd_int(0, 2);
+        mc_vec3 dir = mc_scale(mc_sub(t[(k + 1) % 3], t[k]), rnd_int(1, 3) * (rnd_int(0, 1) ? 1 : -1));
+        mc_vec3 p0 = rnd_ipoint(3);
+        if (rnd_int(0, 3) == 0)
+        {
+            p0 = t[rnd_int(0, 2)]; // on the plane, even on the edge line
+        }
+        mc_vec3 p1 = mc_add(p0, dir);
+        int body = rnd_int(0, 1);
+        int s0 = mc_sym_orient_point_plane(&t[0], &t[1], &t[2], &p0, body, NULL);
+        int s1 = mc_sym_orient_point_plane(&t[0], &t[1], &t[2], &p1, body, NULL);
+        cr_assert_eq(s0, s1);
+        cr_assert_eq(mc_edge_triangle_cross(p0, p1, t[0], t[1], t[2], body, NULL, NULL), 0);
+    }
+}
+
+// ---- brute force: the six edge-triangle tests ----
+static int brute_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[6])
+{
+    int n = 0;
+    for (int body = 0; body < 2; body++)
+    {
+        const mc_vec3* t = body == 0 ? ti : tj;
+        const mc_vec3* o = body == 0 ? tj : ti;
+        for (int e = 0; e < 3; e++)
+        {
+            mc_vec3 pt;
+            uint8_t deg;
+            int r = mc_edge_triangle_cross(t[e], t[(e + 1) % 3], o[0], o[1], o[2], body, &pt, &deg);
+            if (r != 0)
+            {
+                out[n].point = pt;
+                out[n].body = (uint8_t)body;
+                out[n].edge = (uint8_t)e;
+                out[n].entering = (int8_t)r;
+                out[n].degenerate = deg;
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+static int same_point(mc_vec3 a, mc_vec3 b)
+{
+    return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+// tri_tri must agree with the brute force exactly (same crossings, bitwise same points); returns the count.
+static int check_pair(const mc_vec3 ti[3], const mc_vec3 tj[3])
+{
+    mc_crossing fast[2], slow[6];
+    int nf = mc_tri_tri_crossings(ti, tj, fast);
+    int ns = brute_crossings(ti, tj, slow);
+    cr_assert(ns == 0 || ns == 2, "brute force found %d crossings", ns);
+    cr_assert_eq(nf, ns,
+                 "tri_tri %d vs brute force %d: ti (%a %a %a)(%a %a %a)(%a %a %a) tj (%a %a %a)(%a %a %a)(%a %a %a)",
+                 nf, ns, ti[0].x, ti[0].y, ti[0].z, ti[1].x, ti[1].y, ti[1].z, ti[2].x, ti[2].y, ti[2].z, tj[0].x,
+                 tj[0].y, tj[0].z, tj[1].x, tj[1].y, tj[1].z, tj[2].x, tj[2].y, tj[2].z);
+    for (int a = 0; a < nf; a++)
+    {
+        int found = 0;
+        for (int b = 0; b < ns; b++)
+        {
+            if (fast[a].body == slow[b].body && fast[a].edge == slow[b].edge)
+            {
+                cr_assert_eq(fast[a].entering, slow[b].entering);
+                cr_assert(same_point(fast[a].point, slow[b].point));
+                found = 1;
+            }
+        }
+        cr_assert(found);
+    }
+    if (nf == 2)
+    {
+        cr_assert(fast[0].body != fast[1].body || fast[0].edge != fast[1].edge);
+        cr_assert_eq(fast[0].degenerate, fast[1].degenerate);
+    }
+    return nf;
+}
+
+Test(tri_tri, random_float_pairs_match_brute_force)
+{
+    int hits = 0;
+    for (int n = 0; n < 300000; n++)
+    {
+        mc_vec3 ti[3], tj[3];
+        for (int k = 0; k < 3; k++)
+        {
+            ti[k] = mc_v3(rnd_unit(), rnd_unit(), rnd_unit());
+            tj[k] = mc_v3(rnd_unit(), rnd_unit(), rnd_unit());
+        }
+        mc_crossing out[2];
+        int c = check_pair(ti, tj);
+        hits += c == 2;
+        if (c == 2)
+        {
+            mc_tri_tri_crossings(ti, tj, out);
+            cr_assert_eq(out[0].degenerate, 0); // random doubles: no exact ties
+        }
+    }
+    cr_assert(hits > 10000, "only %d intersecting pairs", hits);
+}
+
+// Small integer coordinates: vertices on faces, on edges, shared vertices, edges through edges, coplanar pairs
+// appear constantly.
+Test(tri_tri, random_degenerate_integer_pairs_match_brute_force)
+{
+    int hits = 0, degenerate_hits = 0;
+    for (int n = 0; n < 600000; n++)
+    {
+        int r = n % 2 ? 1 : 2;
+        mc_vec3 ti[3] = {rnd_ipoint(r), rnd_ipoint(r), rnd_ipoint(r)};
+        mc_vec3 tj[3] = {rnd_ipoint(r), rnd_ipoint(r), rnd_ipoint(r)};
+        if (rnd_int(0, 3) == 0)
+        {
+            tj[rnd_int(0, 2)] = ti[rnd_int(0, 2)]; // shared vertex
+        }
+        if (rnd_int(0, 7) == 0)
+        {
+            int a = rnd_int(0, 2); // shared edge (either direction)
+            tj[0] = ti[a];
+            tj[rnd_int(1, 2)] = ti[(a + 1) % 3];
+        }
+        if (zero_area(ti) || zero_area(tj))
+        {
+            continue;
+        }
+        mc_crossing out[2];
+        int c = check_pair(ti, tj);
+        hits += c == 2;
+        if (c == 2)
+        {
+            mc_tri_tri_crossings(ti, tj, out);
+            degenerate_hits += out[0].degenerate;
+        }
+    }
+    cr_assert(hits > 10000, "only %d intersecting pairs", hits);
+    cr_assert(degenerate_hits > 5000, "only %d degenerate intersecting pairs", degenerate_hits);
+}
+
+static void tri(mc_vec3 t[3], mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    t[0] = a;
+    t[1] = b;
+    t[2] = c;
+}
+
+// Reference decisions built only from the validated public predicates (mc_orient3d_sign, mc_cross_first_sign) and
+// the rule as stated in tri_tri.h, without the filters and value plumbing of tri_tri.c.
+static int ref_point_plane(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, const mc_vec3* d, int point_body)
+{
+    int s = mc_orient3d_sign(a, b, c, d);
+    if (s != 0)
+    {
+        return s;
+    }
+    int ns = mc_cross_first_sign(a, b, a, c);
+    return point_body == 1 ? ns : -ns;
+}
+static int ref_edge_edge(const mc_vec3* p0, const mc_vec3* p1, const mc_vec3* a, const mc_vec3* b, int edge_body)
+{
+    int s = mc_orient3d_sign(p0, p1, a, b);
+    if (s != 0)
+    {
+        return s;
+    }
+    // I edge (A, B) and J edge (D, E): + delta . ((E - D) x (B - A)).
+    return edge_body == 0 ? mc_cross_first_sign(a, b, p0, p1) : mc_cross_first_sign(p0, p1, a, b);
+}
+static int ref_edge_triangle(const mc_vec3* p0, const mc_vec3* p1, const mc_vec3 t[3], int edge_body)
+{
+    int s0 = ref_point_plane(&t[0], &t[1], &t[2], p0, edge_body);
+    int s1 = ref_point_plane(&t[0], &t[1], &t[2], p1, edge_body);
+    if (s0 == s1)
+    {
+        return 0;
+    }
+    int e0 = ref_edge_edge(p0, p1, &t[0], &t[1], edge_body);
+    int e1 = ref_edge_edge(p0, p1, &t[1], &t[2], edge_body);
+    int e2 = ref_edge_edge(p0, p1, &t[2], &t[0], edge_body);
+    return e0 == e1 && e1 == e2 ? s0 : 0;
+}
+
+static mc_vec3 nudge(mc_vec3 p)
+{
+    double* c = &p.x + rnd_int(0, 2);
+    int moves = rnd_int(-2, 2);
+    for (int k = 0; k < abs(moves); k++)
+    {
+        *c = nextafter(*c, moves > 0 ? INFINITY : -INFINITY);
+    }
+    return p;
+}
+
+// Float triangles built to be nearly degenerate: J's vertices rounded onto I's plane, edges or vertices (and the
+// reverse), then moved by a few ulps; J edges passing through rounded points of I's edges. Plain floating-point
+// signs are wrong here, so this exercises the filters and the exact fallbacks of both code paths.
+Test(tri_tri, near_degenerate_float_pairs_match_reference)
+{
+    int hits = 0;
+    for (int n = 0; n < 100000; n++)
+    {
+        mc_vec3 ti[3], tj[3];
+        for (int k = 0; k < 3; k++)
+        {
+            ti[k] = mc_v3(rnd_unit(), rnd_unit(), rnd_unit());
+        }
+        mc_vec3 u = mc_sub(ti[1], ti[0]), v = mc_sub(ti[2], ti[0]);
+        for (int k = 0; k < 3; k++)
+        {
+            int kind = rnd_int(0, 4);
+            double s = rnd_unit() * 1.5, t = rnd_unit() * 1.5;
+            if (kind == 0)
+            {
+                tj[k] = mc_v3(rnd_unit(), rnd_unit(), rnd_unit());
+            }
+            else if (kind == 1)
+            {
+                tj[k] = mc_add(ti[0], mc_add(mc_scale(u, s), mc_scale(v, t))); // on I's plane (rounded)
+            }
+            else if (kind == 2)
+            {
+                tj[k] = mc_add(ti[0], mc_scale(u, s)); // on I's edge line (rounded)
+            }
+            else if (kind == 3)
+            {
+                tj[k] = ti[rnd_int(0, 2)];
+            }
+            else
+            {
+                tj[k] = mc_add(ti[rnd_int(0, 2)], mc_scale(mc_v3(rnd_unit(), rnd_unit(), rnd_unit()), 0x1p-30));
+            }
+            if (rnd_int(0, 1))
+            {
+                tj[k] = nudge(tj[k]);
+            }
+        }
+        if (rnd_int(0, 3) == 0)
+        {
+            // a J edge through a rounded point m of I's edge: tj[0] = m + d, tj[1] = m - d
+            mc_vec3 m = mc_add(ti[0], mc_scale(u, rnd_unit()));
+            mc_vec3 d = mc_v3(rnd_unit(), rnd_unit(), rnd_unit());
+            tj[0] = nudge(mc_add(m, d));
+            tj[1] = nudge(mc_sub(m, d));
+        }
+        if (rnd_int(0, 1))
+        {
+            for (int k = 0; k < 3; k++) // swap roles
+            {
+                mc_vec3 tmp = ti[k];
+                ti[k] = tj[k];
+                tj[k] = tmp;
+            }
+        }
+        if (zero_area(ti) || zero_area(tj))
+        {
+            continue;
+        }
+        for (int body = 0; body < 2; body++)
+        {
+            const mc_vec3* t = body == 0 ? ti : tj;
+            const mc_vec3* o = body == 0 ? tj : ti;
+            for (int e = 0; e < 3; e++)
+            {
+                int got = mc_edge_triangle_cross(t[e], t[(e + 1) % 3], o[0], o[1], o[2], body, NULL, NULL);
+                cr_assert_eq(got, ref_edge_triangle(&t[e], &t[(e + 1) % 3], o, body));
+            }
+        }
+        hits += check_pair(ti, tj) == 2;
+    }
+    cr_assert(hits > 5000, "only %d intersecting pairs", hits);
+}
+
+// Hand-derived expectations under delta = (eps, eps^2, eps^3) (J moves by +x first, then +y, then +z).
+Test(tri_tri, degenerate_catalogue)
+{
+    mc_vec3 ti[3], tj[3];
+    mc_crossing out[2];
+    tri(ti, mc_v3(0, 0, 0), mc_v3(4, 0, 0), mc_v3(0, 4, 0)); // I in z = 0, normal +z
+
+    // Coplanar overlapping: never crosses.
+    tri(tj, mc_v3(1, 1, 0), mc_v3(5, 1, 0), mc_v3(1, 5, 0));
+    cr_assert_eq(check_pair(ti, tj), 0);
+    // Identical triangle, both orientations: no crossing.
+    cr_assert_eq(check_pair(ti, ti), 0);
+    tri(tj, ti[0], ti[2], ti[1]);
+    cr_assert_eq(check_pair(ti, tj), 0);
+
+    // Vertex of J on I's face, rest of J below: J moves up by eps^3, so the vertex is above and J's two edges
+    // from it cross I's interior.
+    tri(tj, mc_v3(1, 1, 0), mc_v3(2, 1, -3), mc_v3(1, 2, -3));
+    cr_assert_eq(check_pair(ti, tj), 2);
+    cr_assert_eq(mc_tri_tri_crossings(ti, tj, out), 2);
+    cr_assert_eq(out[0].body, 1);
+    cr_assert_eq(out[1].body, 1);
+    cr_assert_eq(out[0].degenerate, 1);
+    cr_assert(same_point(out[0].point, mc_v3(1, 1, 0)) && same_point(out[1].point, mc_v3(1, 1, 0)));
+    // The same with the rest of J above: everything above, no crossing.
+    tri(tj, mc_v3(1, 1, 0), mc_v3(1, 2, 3), mc_v3(2, 1, 3));
+    cr_assert_eq(check_pair(ti, tj), 0);
+
+    // Vertex of J on I's edge y = 0 (x axis), rest below: the vertex moves to (2 + eps, eps^2, eps^3), inside I.
+    tri(tj, mc_v3(2, 0, 0), mc_v3(2, 1, -3), mc_v3(3, -1, -3));
+    cr_assert_eq(check_pair(ti, tj), 2);
+    // On I's edge x = 0: the vertex moves to (eps, 1 + eps^2, eps^3): inside I again.
+    tri(tj, mc_v3(0, 1, 0), mc_v3(1, 1, -3), mc_v3(-1, 2, -3));
+    cr_assert_eq(check_pair(ti, tj), 2);
+    // Mirror I so that the edge x = 0 bounds it from the other side: now the moved vertex is outside.
+    mc_vec3 tm[3];
+    tri(tm, mc_v3(0, 0, 0), mc_v3(0, 4, 0), mc_v3(-4, 0, 0)); // normal +z, x <= 0
+    cr_assert_eq(check_pair(tm, tj), 0);
+
+    // Shared vertex at a corner of I, J hanging below through the corner: the corner moves to (eps, eps^2, eps^3),
+    // inside I's angle (x > 0, y > 0).
+    tri(tj, mc_v3(0, 0, 0), mc_v3(1, 1, -3), mc_v3(-1, 2, -3));
+    cr_assert_eq(check_pair(ti, tj), 2);
+
+    // Edge of J through I's edge (both meet at (2, 0, 0)): J's edge from (2, -1, 1) to (2, 1, -1) crosses z = 0 at
+    // y = 0; moved by delta the crossing is at y = eps^2 - eps^3 > 0: inside I. The other end of the segment:
+    // J's other edges.
+    tri(tj, mc_v3(2, -1, 1), mc_v3(2, 1, -1), mc_v3(6, 0, 1));
+    int c = check_pair(ti, tj);
+    cr_assert_eq(c, 2);
+
+    // Shared edge, J folded below I: J = (0,0,0), (0,4,0) reversed orientation... the rule decides consistently.
+    tri(tj, mc_v3(4, 0, 0), mc_v3(0, 0, 0), mc_v3(2, -1, -3));
+    check_pair(ti, tj);
+    tri(tj, mc_v3(4, 0, 0), mc_v3(0, 0, 0), mc_v3(2, 1, -3)); // J folded under I: shares the x axis, leans in
+    check_pair(ti, tj);
+
+    // The vertex on the plane is the lexicographically larger end of J's edges and 0.3 + (0.9 - 0.3) != 0.9 in
+    // floating point: the crossing point must still be exactly that vertex (t == 1 gives the end itself).
+    tri(tj, mc_v3(0.9, 0.45, 0), mc_v3(0.3, 0.1, -3), mc_v3(0.3, 1.3, -3));
+    cr_assert_eq(check_pair(ti, tj), 2);
+    cr_assert_eq(mc_tri_tri_crossings(ti, tj, out), 2);
+    cr_assert(same_point(out[0].point, tj[0]) && same_point(out[1].point, tj[0]));
+
+    // Random doubles: no degeneracy flag.
+    tri(tj, mc_v3(1.1, 0.7, -1.3), mc_v3(1.3, 0.9, 2.1), mc_v3(2.9, 0.2, 0.4));
+    cr_assert_eq(mc_tri_tri_crossings(ti, tj, out), 2);
+    cr_assert_eq(out[0].degenerate, 0);
+}
+
+// ---- closed meshes ----
+typedef struct tmesh
+{
+    int nv, nt;
+    mc_vec3 v[1024];
+    int t[2048][3];
+} tmesh;
+
+static void add_tri(tmesh* m, int a, int b, int c)
+{
+    m->t[m->nt][0] = a;
+    m->t[m->nt][1] = b;
+    m->t[m->nt][2] = c;
+    m->nt++;
+}
+
+// Octahedron with vertices at +-s on the axes, outward counter-clockwise faces.
+static void make_octahedron(tmesh* m, double s)
+{
+    m->nv = 6;
+    m->nt = 0;
+    m->v[0] = mc_v3(s, 0, 0);
+    m->v[1] = mc_v3(-s, 0, 0);
+    m->v[2] = mc_v3(0, s, 0);
+    m->v[3] = mc_v3(0, -s, 0);
+    m->v[4] = mc_v3(0, 0, s);
+    m->v[5] = mc_v3(0, 0, -s);
+    static const int f[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4}, {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+    for (int i = 0; i < 8; i++)
+    {
+        add_tri(m, f[i][0], f[i][1], f[i][2]);
+    }
+}
+
+// Axis-aligned box [lo, hi]^3 with 12 outward triangles.
+static void make_cube(tmesh* m, mc_vec3 lo, mc_vec3 hi)
+{
+    m->nv = 8;
+    m->nt = 0;
+    for (int i = 0; i < 8; i++)
+    {
+        m->v[i] = mc_v3(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
+    }
+    static const int q[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (int i = 0; i < 6; i++)
+    {
+        add_tri(m, q[i][0], q[i][1], q[i][2]);
+        add_tri(m, q[i][0], q[i][2], q[i][3]);
+    }
+}
+
+static int find_or_add(tmesh* m, mc_vec3 p)
+{
+    for (int i = 0; i < m->nv; i++)
+    {
+        if (same_point(m->v[i], p))
+        {
+            return i;
+        }
+    }
+    m->v[m->nv] = p;
+    return m->nv++;
+}
+
+// Octahedron of radius 4 subdivided twice (integer vertices), then each vertex scaled by a random integer in
+// [1, 3]: a star-shaped (hence embedded), generally non-convex closed mesh with integer coordinates.
+static void make_star(tmesh* m)
+{
+    tmesh base;
+    make_octahedron(&base, 4.0);
+    for (int level = 0; level < 2; level++)
+    {
+        tmesh next;
+        next.nv = 0;
+        next.nt = 0;
+        for (int i = 0; i < base.nt; i++)
+        {
+            mc_vec3 a = base.v[base.t[i][0]], b = base.v[base.t[i][1]], c = base.v[base.t[i][2]];
+            mc_vec3 ab = mc_scale(mc_add(a, b), 0.5), bc = mc_scale(mc_add(b, c), 0.5),
+                    ca = mc_scale(mc_add(c, a), 0.5);
+            int ia = find_or_add(&next, a), ib = find_or_add(&next, b), ic = find_or_add(&next, c);
+            int iab = find_or_add(&next, ab), ibc = find_or_add(&next, bc), ica = find_or_add(&next, ca);
+            add_tri(&next, ia, iab, ica);
+            add_tri(&next, iab, ib, ibc);
+            add_tri(&next, ica, ibc, ic);
+            add_tri(&next, iab, ibc, ica);
+        }
+        base = next;
+    }
+    *m = base;
+    for (int i = 0; i < m->nv; i++)
+    {
+        m->v[i] = mc_scale(m->v[i], (double)rnd_int(1, 3));
+    }
+}
+
+static void tri_of(const tmesh* m, int f, mc_vec3 t[3])
+{
+    for (int k = 0; k < 3; k++)
+    {
+        t[k] = m->v[m->t[f][k]];
+    }
+}
+
+typedef struct hit
+{
+    double param;
+    int entering;
+} hit;
+
+static int cmp_hit(const void* a, const void* b)
+{
+    double x = ((const hit*)a)->param, y = ((const hit*)b)->param;
+    return (x > y) - (x < y);
+}
+
+// Crossings of segment p0 -> p1 (body I) with all faces of J, sorted along the segment. Returns the count.
+static int segment_hits(const tmesh* m, mc_vec3 p0, mc_vec3 p1, hit* hits)
+{
+    int n = 0;
+    mc_vec3 d = mc_sub(p1, p0);
+    for (int f = 0; f < m->nt; f++)
+    {
+        mc_vec3 t[3];
+        tri_of(m, f, t);
+        mc_vec3 x;
+        int r = mc_edge_triangle_cross(p0, p1, t[0], t[1], t[2], 0, &x, NULL);
+        if (r != 0)
+        {
+            hits[n].param = mc_dot(mc_sub(x, p0), d);
+            hits[n].entering = r;
+            n++;
+        }
+    }
+    qsort(hits, (size_t)n, sizeof(hit), cmp_hit);
+    return n;
+}
+
+// Along the segment the inside state (0/1) starts at inside0, changes by the entering signs, stays in {0, 1} between
+// distinct crossing points and ends at inside1. Crossings at the same computed point (the segment through a vertex
+// or an edge of J in the limit) form a group whose internal order is not checked.
+static void check_alternation(const hit* hits, int n, int inside0, int inside1)
+{
+    int state = inside0;
+    for (int i = 0; i < n;)
+    {
+        int j = i;
+        while (j < n && hits[j].param == hits[i].param)
+        {
+            state += hits[j].entering;
+            j++;
+        }
+        cr_assert(state == 0 || state == 1, "inside state %d after a crossing group", state);
+        i = j;
+    }
+    cr_assert_eq(state, inside1);
+}
+
+static int convex_inside(const tmesh* m, mc_vec3 p)
+{
+    for (int f = 0; f < m->nt; f++)
+    {
+        mc_vec3 t[3];
+        tri_of(m, f, t);
+        if (mc_sym_orient_point_plane(&t[0], &t[1], &t[2], &p, 0, NULL) > 0)
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+// A random segment of I that often runs exactly through vertices, edges or faces of J, or along them.
+static void special_segment(const tmesh* m, mc_vec3* p0, mc_vec3* p1, int r)
+{
+    int kind = rnd_int(0, 5);
+    mc_vec3 through;
+    if (kind == 0)
+    {
+        *p0 = rnd_ipoint(r);
+        *p1 = rnd_ipoint(r);
+        return;
+    }
+    int f = rnd_int(0, m->nt - 1);
+    mc_vec3 t[3];
+    tri_of(m, f, t);
+    if (kind == 1)
+    {
+        through = t[0]; // a vertex
+    }
+    else if (kind == 2)
+    {
+        through = mc_scale(mc_add(t[0], t[1]), 0.5); // an edge midpoint (exact)
+    }
+    else if (kind == 3)
+    {
+        through = mc_scale(mc_add(mc_add(t[0], t[1]), mc_scale(t[2], 2.0)), 0.25); // inside a face (exact)
+    }
+    else if (kind == 4)
+    {
+        *p0 = mc_add(t[0], mc_scale(mc_sub(t[1], t[0]), -1.0)); // along an edge of J
+        *p1 = mc_add(t[0], mc_scale(mc_sub(t[1], t[0]), 2.0));
+        return;
+    }
+    else
+    {
+        *p0 = t[rnd_int(0, 2)]; // from a vertex of J
+        *p1 = rnd_ipoint(r);
+        return;
+    }
+    mc_vec3 d = rnd_ipoint(3);
+    if (d.x == 0 && d.y == 0 && d.z == 0)
+    {
+        d.x = 1;
+    }
+    *p0 = mc_add(through, mc_scale(d, (double)rnd_int(1, 4)));
+    *p1 = mc_sub(through, mc_scale(d, (double)rnd_int(0, 4)));
+    if (rnd_int(0, 1))
+    {
+        mc_vec3 tp = *p0;
+        *p0 = *p1;
+        *p1 = tp;
+    }
+}
+
+Test(tri_tri, segments_against_convex_meshes_parity_and_alternation)
+{
+    static tmesh m;
+    static hit hits[64];
+    for (int shape = 0; shape < 2; shape++)
+    {
+        if (shape == 0)
+        {
+            make_octahedron(&m, 2.0);
+        }
+        else
+        {
+            make_cube(&m, mc_v3(-1, -1, -1), mc_v3(1, 2, 1));
+        }
+        for (int n = 0; n < 100000; n++)
+        {
+            mc_vec3 p0, p1;
+            special_segment(&m, &p0, &p1, 3);
+            if (same_point(p0, p1))
+            {
+                continue;
+            }
+            int in0 = convex_inside(&m, p0), in1 = convex_inside(&m, p1);
+            int c = segment_hits(&m, p0, p1, hits);
+            cr_assert(c <= 2, "a segment crosses a convex surface %d times", c);
+            cr_assert_eq(c % 2, in0 ^ in1);
+            check_alternation(hits, c, in0, in1);
+        }
+    }
+}
+
+// Non-convex closed meshes: inside comes from the parity of a ray to a far point (itself a segment of I); the
+// closed loop p0 -> p1 -> far -> p0 must cross the closed surface an even number of times.
+Test(tri_tri, segments_against_star_meshes_parity_and_alternation)
+{
+    static tmesh m;
+    static hit hits[512];
+    const mc_vec3 far = mc_v3(101, 37, 53);
+    for (int mesh = 0; mesh < 4; mesh++)
+    {
+        make_star(&m);
+        for (int n = 0; n < 5000; n++)
+        {
+            mc_vec3 p0, p1;
+            special_segment(&m, &p0, &p1, 13);
+            if (same_point(p0, p1) || same_point(p0, far) || same_point(p1, far))
+            {
+                continue;
+            }
+            int c0 = segment_hits(&m, p0, far, hits);
+            int s0 = 0;
+            for (int i = 0; i < c0; i++)
+            {
+                s0 += hits[i].entering;
+            }
+            int c1 = segment_hits(&m, p1, far, hits);
+            int s1 = 0;
+            for (int i = 0; i < c1; i++)
+            {
+                s1 += hits[i].entering;
+            }
+            // Walking to the far point (outside) ends outside: sum of entering = 0 - inside(p).
+            cr_assert(s0 == 0 || s0 == -1);
+            cr_assert(s1 == 0 || s1 == -1);
+            int in0 = -s0, in1 = -s1;
+            cr_assert_eq(c0 % 2, in0);
+            cr_assert_eq(c1 % 2, in1);
+            int c = segment_hits(&m, p0, p1, hits);
+            cr_assert_eq(c % 2, in0 ^ in1);
+            check_alternation(hits, c, in0, in1);
+        }
+    }
+}
+
+// Every crossing of a closed mesh pair (edge e of one mesh through face f of the other) shows up in exactly the two
+// triangle pairs that contain e, with opposite directions and bitwise the same point: neighbouring tests agree.
+static void check_mesh_pair_consistency(const tmesh* mi, const tmesh* mj, int* total)
+{
+    typedef struct rec
+    {
+        int body, v0, v1, face;
+        int entering;
+        mc_vec3 point;
+    } rec;
+    static rec recs[200000];
+    int n = 0;
+    for (int a = 0; a < mi->nt; a++)
+    {
+        mc_vec3 ti[3];
+        tri_of(mi, a, ti);
+        for (int b = 0; b < mj->nt; b++)
+        {
+            mc_vec3 tj[3];
+            tri_of(mj, b, tj);
+            mc_crossing out[2];
+            int c = check_pair(ti, tj);
+            mc_tri_tri_crossings(ti, tj, out);
+            for (int k = 0; k < c; k++)
+            {
+                const tmesh* m = out[k].body == 0 ? mi : mj;
+                int f = out[k].body == 0 ? a : b;
+                int u = m->t[f][out[k].edge], w = m->t[f][(out[k].edge + 1) % 3];
+                cr_assert(n < 200000);
+                recs[n].body = out[k].body;
+                recs[n].v0 = u < w ? u : w;
+                recs[n].v1 = u < w ? w : u;
+                recs[n].face = out[k].body == 0 ? b : a;
+                recs[n].entering = u < w ? out[k].entering : -out[k].entering;
+                recs[n].point = out[k].point;
+                n++;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++)
+    {
+        int partners = 0;
+        for (int j = 0; j < n; j++)
+        {
+            if (j != i && recs[j].body == recs[i].body && recs[j].v0 == recs[i].v0 && recs[j].v1 == recs[i].v1 &&
+                recs[j].face == recs[i].face)
+            {
+                partners++;
+                cr_assert_eq(recs[j].entering, recs[i].entering); // same direction once both walk v0 -> v1
+                cr_assert(same_point(recs[j].point, recs[i].point));
+            }
+        }
+        cr_assert_eq(partners, 1, "a crossing seen in %d other pairs", partners);
+    }
+    *total += n;
+}
+
+static void translate_mesh(tmesh* m, mc_vec3 d)
+{
+    for (int i = 0; i < m->nv; i++)
+    {
+        m->v[i] = mc_add(m->v[i], d);
+    }
+}
+
+Test(tri_tri, closed_mesh_pairs_are_consistent_including_identical_meshes)
+{
+    static tmesh a, b;
+    int total = 0;
+    make_star(&a);
+    check_mesh_pair_consistency(&a, &a, &total); // identical meshes at identical poses
+    cr_assert(total > 0);                        // J translated by delta: crossings along the seam
+    for (int n = 0; n < 6; n++)
+    {
+        b = a;
+        translate_mesh(&b, rnd_ipoint(4)); // integer offsets: many exact coincidences
+        check_mesh_pair_consistency(&a, &b, &total);
+        make_star(&b);
+        check_mesh_pair_consistency(&a, &b, &total);
+    }
+    make_cube(&a, mc_v3(0, 0, 0), mc_v3(2, 2, 2));
+    make_cube(&b, mc_v3(1, 1, 1), mc_v3(3, 3, 3));
+    check_mesh_pair_consistency(&a, &b, &total);
+    make_octahedron(&b, 2.0);
+    check_mesh_pair_consistency(&a, &b, &total);
+}
+
+// Exact face-to-face touching of two cubes: no crossing when delta moves J away from I, crossings (of zero volume in
+// the limit) when it moves J into I. Documents the asymmetric consequence of a translation rule.
+Test(tri_tri, touching_cubes_depend_on_delta_direction)
+{
+    static tmesh a, b;
+    make_cube(&a, mc_v3(0, 0, 0), mc_v3(1, 1, 1));
+    struct
+    {
+        mc_vec3 lo;
+        int expect_crossings;
+    } cases[] = {{{1, 0, 0}, 0}, {{-1, 0, 0}, 1}, {{0, 1, 0}, 0}, {{0, -1, 0}, 1}, {{0, 0, 1}, 0}, {{0, 0, -1}, 1}};
+    for (int c = 0; c < 6; c++)
+    {
+        make_cube(&b, cases[c].lo, mc_add(cases[c].lo, mc_v3(1, 1, 1)));
+        int total = 0;
+        check_mesh_pair_consistency(&a, &b, &total);
+        cr_assert_eq(total > 0, cases[c].expect_crossings, "case %d: %d crossings", c, total);
+    }
+}
+
+// (5) The crossing point lies on both triangles' planes up to the rounding bound.
+// Bound, for an edge p0 -> p1 crossing the plane of (a, b, c), n = (b - a) x (c - a), L = max |p_i - a|:
+// - each plane value o_i has error <= 8 eps P_i (filter bound) with P_i <= 2 sqrt(3) |b - a| |c - a| L; the
+//   computed t makes o0 + t (o1 - o0) vanish, so the exact n . (x - a) at the computed t is off by at most
+//   max(err_i) <= 28 eps |b - a| |c - a| L, i.e. a distance of 28 eps |b - a| |c - a| L / |n|;
+// - rounding t and the three coordinates of x moves x by at most eps |p1 - p0| + sqrt(3) eps |x| (plus eps^2).
+// The distance is evaluated in long double (64-bit significand): its own error is negligible at this scale.
+// 32 and 4 are the rounded-up constants. The point is on its own edge's line up to the second term only.
+static long double plane_distance(const mc_vec3 t[3], mc_vec3 x)
+{
+    long double ux = (long double)t[1].x - t[0].x, uy = (long double)t[1].y - t[0].y, uz = (long double)t[1].z - t[0].z;
+    long double vx = (long double)t[2].x - t[0].x, vy = (long double)t[2].y - t[0].y, vz = (long double)t[2].z - t[0].z;
+    long double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    long double d =
+        nx * ((long double)x.x - t[0].x) + ny * ((long double)x.y - t[0].y) + nz * ((long double)x.z - t[0].z);
+    return fabsl(d) / sqrtl(nx * nx + ny * ny + nz * nz);
+}
+
+Test(tri_tri, crossing_points_lie_on_both_planes)
+{
+    const double eps = DBL_EPSILON / 2;
+    int checked = 0;
+    for (int n = 0; n < 200000; n++)
+    {
+        mc_vec3 ti[3], tj[3];
+        double scale = ldexp(1.0, rnd_int(-20, 20));
+        mc_vec3 off = mc_v3(rnd_unit() * 100.0, rnd_unit() * 100.0, rnd_unit() * 100.0);
+        for (int k = 0; k < 3; k++)
+        {
+            ti[k] = mc_add(off, mc_scale(mc_v3(rnd_unit(), rnd_unit(), rnd_unit()), scale));
+            tj[k] = mc_add(off, mc_scale(mc_v3(rnd_unit(), rnd_unit(), rnd_unit()), scale));
+        }
+        mc_crossing out[2];
+        int c = mc_tri_tri_crossings(ti, tj, out);
+        for (int k = 0; k < c; k++)
+        {
+            const mc_vec3* own = out[k].body == 0 ? ti : tj;
+            const mc_vec3* other = out[k].body == 0 ? tj : ti;
+            mc_vec3 p0 = own[out[k].edge], p1 = own[(out[k].edge + 1) % 3];
+            mc_vec3 x = out[k].point;
+            double L = fmax(mc_length(mc_sub(p0, other[0])), mc_length(mc_sub(p1, other[0])));
+            double nlen = mc_length(mc_cross(mc_sub(other[1], other[0]), mc_sub(other[2], other[0])));
+            double rounding = 4.0 * eps * (mc_length(mc_sub(p1, p0)) + mc_length(x));
+            double bound_other =
+                32.0 * eps * mc_length(mc_sub(other[1], other[0])) * mc_length(mc_sub(other[2], other[0])) * L / nlen +
+                rounding;
+            long double d_other = plane_distance(other, x);
+            cr_assert(d_other <= bound_other, "distance %Lg to the crossed plane exceeds %g", d_other, bound_other);
+            long double d_own = plane_distance(own, x);
+            double own_len = fmax(mc_length(mc_sub(own[1], own[0])), mc_length(mc_sub(own[2], own[0])));
+            double own_n = mc_length(mc_cross(mc_sub(own[1], own[0]), mc_sub(own[2], own[0])));
+            // x is on segment p0 p1 of its own triangle up to `rounding`; the long double plane evaluation of a point
+            // off the triangle's origin adds relative 2^-63 terms scaled like the first bound.
+            double bound_own =
+                rounding + 32.0 * eps * own_len * own_len * (own_len + mc_length(mc_sub(x, own[0]))) / own_n;
+            cr_assert(d_own <= bound_own, "distance %Lg to the own plane exceeds %g", d_own, bound_own);
+            checked++;
+        }
+    }
+    cr_assert(checked > 10000);
+}
