@@ -93,8 +93,19 @@ static uint32_t get_records(mc_world* w, mc_contact_region* out, uint32_t cap)
     return n;
 }
 
+// Programmer errors (stale ids, NaN poses) assert in debug builds (STYLE S9); these tests check the release-mode
+// safe path, so the hook counts the asserts and lets the call continue.
+static int s_asserts;
+static int continue_on_assert(const char* condition, const char* file, int line)
+{
+    (void)condition, (void)file, (void)line;
+    ++s_asserts;
+    return 0;
+}
+
 Test(world, body_ids_have_generations)
 {
+    mc_set_assert_fcn(continue_on_assert);
     mc_mesh* box = wscene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
     cr_assert(box != NULL);
     mc_world_def wd = mc_default_world_def();
@@ -129,6 +140,7 @@ Test(world, body_ids_have_generations)
 
 Test(world, bulk_setters_check_everything_before_writing)
 {
+    mc_set_assert_fcn(continue_on_assert);
     mc_mesh* box = wscene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
     mc_world_def wd = mc_default_world_def();
     mc_world* w = NULL;
@@ -156,6 +168,7 @@ Test(world, bulk_setters_check_everything_before_writing)
 
 Test(world, contact_definition_errors_are_clear)
 {
+    mc_set_assert_fcn(continue_on_assert);
     mc_mesh* box = wscene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
     mc_world_def wd = mc_default_world_def();
     mc_world* w = NULL;
