@@ -1,0 +1,235 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Clipping oracle for the region stage (tests only): every triangle is cut by its intersection segments, the pieces
+// inside the other solid are kept, and divergence-theorem terms are summed over them.
+//
+// Method. For a triangle t (normal n_t, outward) the kept region R = t ∩ (other solid) is bounded by (a) the parts of
+// t's edges inside the other solid, oriented like t's counter-clockwise boundary, found by walking each edge from its
+// start vertex (whose state comes from an exact point-in-mesh test of that vertex, not from the crossings) and
+// toggling at each crossing sorted along the edge, and (b) the intersection segments with the other body's
+// triangles, oriented so that R is on their left: along n_t x n_other, which is the pair stage's documented order
+// (crossing[0] -> crossing[1] for a triangle of I, the reverse for a triangle of J). Fanning the kept pieces from
+// t's first vertex q and coning from the origin o turns each oriented boundary edge (a, b) into the signed
+// tetrahedron (o, q, a, b): V = sum (q-o).((a-o)x(b-o))/6, first moment = sum V_t (q+a+b-3o)/4 (+ o V), vector area
+// = sum (a-q)x(b-q)/2. Inner fan edges of a piece cancel, so only boundary edges are summed; holes and islands need
+// no special case. Triangles in no pair are kept whole when their first vertex is inside.
+#include "clip_oracle.h"
+
+#include "src/workspace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct oracle_acc
+{
+    mc_vec3 o;
+    double vol6;
+    mc_vec3 mom24;
+    mc_vec3 s2[2];
+    uint32_t pieces;
+} oracle_acc;
+
+static void add_edge(oracle_acc* acc, int body, mc_vec3 q, mc_vec3 a, mc_vec3 b)
+{
+    mc_vec3 qo = mc_sub(q, acc->o), ao = mc_sub(a, acc->o), bo = mc_sub(b, acc->o);
+    double v6 = mc_dot(qo, mc_cross(ao, bo));
+    acc->vol6 += v6;
+    acc->mom24 = mc_add(acc->mom24, mc_scale(mc_add(mc_add(qo, ao), bo), v6));
+    acc->s2[body] = mc_add(acc->s2[body], mc_cross(mc_sub(a, q), mc_sub(b, q)));
+    acc->pieces++;
+}
+
+typedef struct oracle_ctx
+{
+    const struct mc_mesh* mesh[2];
+    struct mc_pair_scratch* ps;
+    const mc_pair_result* pr;
+    uint8_t* inside[2];
+    uint32_t* by_j_first; // pairs grouped by j: offsets (triangle_count + 1)
+    uint32_t* by_j;       // pair indices grouped by j
+} oracle_ctx;
+
+static mc_vec3 pos(const oracle_ctx* c, int b, uint32_t v)
+{
+    return b == 0 ? c->mesh[0]->positions[v] : mc_pair_scratch_j_vertex(c->ps, v);
+}
+
+static int cmp_double(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+typedef struct param_point
+{
+    double t;
+    mc_vec3 x;
+} param_point;
+
+static int cmp_param(const void* a, const void* b)
+{
+    return cmp_double(&((const param_point*)a)->t, &((const param_point*)b)->t);
+}
+
+static void clip_triangle(const oracle_ctx* c, int b, uint32_t t, const uint32_t* plist, uint32_t pcount,
+                          oracle_acc* acc, uint32_t* inconsistent)
+{
+    const struct mc_mesh* m = c->mesh[b];
+    uint32_t v[3] = {m->indices[3 * t], m->indices[3 * t + 1], m->indices[3 * t + 2]};
+    mc_vec3 p[3] = {pos(c, b, v[0]), pos(c, b, v[1]), pos(c, b, v[2])};
+    mc_vec3 q = p[0];
+    if (pcount == 0)
+    {
+        if (c->inside[b][v[0]])
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                add_edge(acc, b, q, p[k], p[(k + 1) % 3]);
+            }
+        }
+        return;
+    }
+    param_point* pts = malloc((size_t)pcount * sizeof *pts);
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_vec3 e = mc_sub(p[(k + 1) % 3], p[k]);
+        double ee = mc_dot(e, e);
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < pcount; ++i)
+        {
+            const mc_triangle_pair* pr = &c->pr->pairs[plist[i]];
+            for (int s = 0; s < 2; ++s)
+            {
+                if (pr->crossing[s].body == b && pr->crossing[s].edge == (uint8_t)k)
+                {
+                    pts[n].x = pr->crossing[s].point;
+                    pts[n].t = mc_dot(mc_sub(pts[n].x, p[k]), e) / ee;
+                    n++;
+                }
+            }
+        }
+        qsort(pts, n, sizeof *pts, cmp_param);
+        bool state = c->inside[b][v[k]] != 0;
+        mc_vec3 a = p[k];
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (state)
+            {
+                add_edge(acc, b, q, a, pts[i].x);
+            }
+            a = pts[i].x;
+            state = !state;
+        }
+        if (state)
+        {
+            add_edge(acc, b, q, a, p[(k + 1) % 3]);
+        }
+        if (state != (c->inside[b][v[(k + 1) % 3]] != 0))
+        {
+            (*inconsistent)++;
+        }
+    }
+    free(pts);
+    for (uint32_t i = 0; i < pcount; ++i)
+    {
+        const mc_triangle_pair* pr = &c->pr->pairs[plist[i]];
+        if (b == 0)
+        {
+            add_edge(acc, b, q, pr->crossing[0].point, pr->crossing[1].point);
+        }
+        else
+        {
+            add_edge(acc, b, q, pr->crossing[1].point, pr->crossing[0].point);
+        }
+    }
+}
+
+int clip_oracle_compute(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pair_result* pairs,
+                        struct mc_workspace* ws, clip_oracle_result* out)
+{
+    memset(out, 0, sizeof *out);
+    oracle_ctx c;
+    memset(&c, 0, sizeof c);
+    c.mesh[0] = mi;
+    c.mesh[1] = mj;
+    c.ps = ws->pairs;
+    c.pr = pairs;
+    c.inside[0] = calloc(mi->vertex_count + 1u, 1);
+    c.inside[1] = calloc(mj->vertex_count + 1u, 1);
+    c.by_j_first = calloc((size_t)mj->triangle_count + 1u, sizeof *c.by_j_first);
+    c.by_j = malloc(((size_t)pairs->pair_count + 1u) * sizeof *c.by_j);
+    uint32_t* plist_i = malloc(((size_t)pairs->pair_count + 1u) * sizeof *plist_i);
+    if (!c.inside[0] || !c.inside[1] || !c.by_j_first || !c.by_j || !plist_i)
+    {
+        free(c.inside[0]);
+        free(c.inside[1]);
+        free(c.by_j_first);
+        free(c.by_j);
+        free(plist_i);
+        return -1;
+    }
+    // Exact point-in-mesh for every vertex (flipped solids are the outside of their surface).
+    for (uint32_t v = 0; v < mi->vertex_count; ++v)
+    {
+        int parity = mc_bvh_point_parity(mj, 1, c.ps, mi->positions[v], 0);
+        c.inside[0][v] = (uint8_t)((parity != 0) != mj->flipped);
+        out->inside_vertices_i += c.inside[0][v];
+    }
+    for (uint32_t v = 0; v < mj->vertex_count; ++v)
+    {
+        int parity = mc_bvh_point_parity(mi, 0, NULL, mc_pair_scratch_j_vertex(c.ps, v), 1);
+        c.inside[1][v] = (uint8_t)((parity != 0) != mi->flipped);
+        out->inside_vertices_j += c.inside[1][v];
+    }
+    // Pairs grouped by triangle of J (counting sort); for I they are contiguous already.
+    for (uint32_t k = 0; k < pairs->pair_count; ++k)
+    {
+        c.by_j_first[pairs->pairs[k].j + 1u]++;
+    }
+    for (uint32_t t = 0; t < mj->triangle_count; ++t)
+    {
+        c.by_j_first[t + 1u] += c.by_j_first[t];
+    }
+    {
+        uint32_t* fill = calloc((size_t)mj->triangle_count + 1u, sizeof *fill);
+        for (uint32_t k = 0; k < pairs->pair_count; ++k)
+        {
+            uint32_t j = pairs->pairs[k].j;
+            c.by_j[c.by_j_first[j] + fill[j]++] = k;
+        }
+        free(fill);
+    }
+    oracle_acc acc;
+    memset(&acc, 0, sizeof acc);
+    for (uint32_t k = 0; k < pairs->pair_count; ++k)
+    {
+        acc.o = mc_add(acc.o, mc_scale(mc_add(pairs->pairs[k].crossing[0].point, pairs->pairs[k].crossing[1].point),
+                                       0.5 / pairs->pair_count));
+    }
+    uint32_t k = 0;
+    for (uint32_t t = 0; t < mi->triangle_count; ++t)
+    {
+        uint32_t n = 0;
+        while (k < pairs->pair_count && pairs->pairs[k].i == t)
+        {
+            plist_i[n++] = k++;
+        }
+        clip_triangle(&c, 0, t, plist_i, n, &acc, &out->inconsistent_edges);
+    }
+    for (uint32_t t = 0; t < mj->triangle_count; ++t)
+    {
+        clip_triangle(&c, 1, t, c.by_j + c.by_j_first[t], c.by_j_first[t + 1u] - c.by_j_first[t], &acc,
+                      &out->inconsistent_edges);
+    }
+    out->volume = acc.vol6 / 6.0;
+    out->centroid = out->volume != 0.0 ? mc_add(acc.o, mc_scale(acc.mom24, 1.0 / (4.0 * acc.vol6))) : acc.o;
+    out->s_i = mc_scale(acc.s2[0], 0.5);
+    out->s_j = mc_scale(acc.s2[1], 0.5);
+    out->kept_pieces = acc.pieces;
+    free(c.inside[0]);
+    free(c.inside[1]);
+    free(c.by_j_first);
+    free(c.by_j);
+    free(plist_i);
+    return 0;
+}

@@ -1,0 +1,541 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Tests of the region stage: flag sums against the clipping oracle, closed forms (boxes, sphere lens, sphere cap),
+// invariants (rigid motion, I/J swap, S_I + S_J = 0), disjoint regions, containment, touching, flipped solids.
+#include "bvh/bvh.h"
+#include "clip_oracle.h"
+#include "meshcontact/meshcontact.h"
+#include "scenes.h"
+#include "src/regions.h"
+
+#include <criterion/criterion.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+#define MAX_REGIONS 64
+
+/// Regions in I's frame (pose of I = identity), with the oracle totals on the same pairs.
+typedef struct run_result
+{
+    mc_region regions[MAX_REGIONS];
+    uint32_t count;
+    mc_query_stats stats;
+    clip_oracle_result oracle;
+    double volume;  // sum of region volumes
+    mc_vec3 moment; // sum of V c
+} run_result;
+
+static void run(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, bool triangle_terms, bool with_oracle,
+                run_result* out)
+{
+    memset(out, 0, sizeof *out);
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_pair_result pr;
+    cr_assert_eq(mc_collide(mi, mj, &j_in_i, 1, ws, &pr, &out->stats), MC_OK);
+    mc_region_options opt = mc_default_region_options();
+    opt.triangle_terms = triangle_terms;
+    cr_assert_eq(
+        mc_regions_compute(mi, mj, &j_in_i, &pr, ws, &opt, out->regions, MAX_REGIONS, &out->count, &out->stats), MC_OK);
+    for (uint32_t k = 0; k < out->count; ++k)
+    {
+        out->volume += out->regions[k].volume;
+        out->moment = mc_add(out->moment, mc_scale(out->regions[k].centroid, out->regions[k].volume));
+    }
+    if (with_oracle)
+    {
+        cr_assert_eq(clip_oracle_compute(mi, mj, &pr, ws, &out->oracle), 0);
+        cr_assert_eq(out->oracle.inconsistent_edges, 0, "crossing parity disagrees with point-in-mesh");
+        cr_assert_eq(out->oracle.inside_vertices_i + out->oracle.inside_vertices_j, out->stats.inside_vertices,
+                     "inside vertices: oracle %u + %u, regions %llu", out->oracle.inside_vertices_i,
+                     out->oracle.inside_vertices_j, (unsigned long long)out->stats.inside_vertices);
+    }
+    mc_workspace_destroy(ws);
+}
+
+static mc_pose make_pose(double x, double y, double z, mc_quat q)
+{
+    mc_pose p;
+    p.p = mc_v3(x, y, z);
+    p.q = mc_quat_normalize(q);
+    return p;
+}
+
+static mc_quat axis_angle(mc_vec3 axis, double angle)
+{
+    mc_vec3 a = mc_normalize(axis);
+    mc_quat q = {cos(angle / 2), a.x * sin(angle / 2), a.y * sin(angle / 2), a.z * sin(angle / 2)};
+    return q;
+}
+
+/// Box of half extents h centred at c (12 triangles).
+static mc_mesh* box_at(mc_vec3 c, mc_vec3 h)
+{
+    double pos[24];
+    for (int k = 0; k < 8; ++k)
+    {
+        pos[3 * k + 0] = c.x + ((k & 1) ? h.x : -h.x);
+        pos[3 * k + 1] = c.y + ((k & 2) ? h.y : -h.y);
+        pos[3 * k + 2] = c.z + ((k & 4) ? h.z : -h.z);
+    }
+    static const uint32_t idx[36] = {0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
+                                     2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6};
+    return scene_mesh_from_arrays(pos, 8, idx, 12);
+}
+
+/// Several boxes as one mesh (one component each).
+static mc_mesh* boxes(const mc_vec3* centres, const mc_vec3* halves, int n)
+{
+    static const uint32_t idx[36] = {0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
+                                     2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6};
+    double* pos = malloc(sizeof(double) * 24 * (size_t)n);
+    uint32_t* ind = malloc(sizeof(uint32_t) * 36 * (size_t)n);
+    for (int b = 0; b < n; ++b)
+    {
+        for (int k = 0; k < 8; ++k)
+        {
+            pos[24 * b + 3 * k + 0] = centres[b].x + ((k & 1) ? halves[b].x : -halves[b].x);
+            pos[24 * b + 3 * k + 1] = centres[b].y + ((k & 2) ? halves[b].y : -halves[b].y);
+            pos[24 * b + 3 * k + 2] = centres[b].z + ((k & 4) ? halves[b].z : -halves[b].z);
+        }
+        for (int k = 0; k < 36; ++k)
+        {
+            ind[36 * b + k] = idx[k] + 8u * (uint32_t)b;
+        }
+    }
+    mc_mesh* m = scene_mesh_from_arrays(pos, 8u * (uint32_t)n, ind, 12u * (uint32_t)n);
+    free(pos);
+    free(ind);
+    return m;
+}
+
+static mc_mesh* flipped_box(mc_vec3 h)
+{
+    double pos[24];
+    for (int k = 0; k < 8; ++k)
+    {
+        pos[3 * k + 0] = (k & 1) ? h.x : -h.x;
+        pos[3 * k + 1] = (k & 2) ? h.y : -h.y;
+        pos[3 * k + 2] = (k & 4) ? h.z : -h.z;
+    }
+    static const uint32_t idx[36] = {0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
+                                     2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6};
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = pos;
+    d.vertex_count = 8;
+    d.indices = idx;
+    d.triangle_count = 12;
+    d.flip = true;
+    mc_mesh* m = NULL;
+    cr_assert_eq(mc_mesh_create(&d, &m, NULL, NULL), MC_OK);
+    return m;
+}
+
+static double rel(double a, double b)
+{
+    return fabs(a - b) / fmax(fabs(b), DBL_MIN);
+}
+
+/// Volume and centroid of the flag sums equal the oracle's. Tolerance 1e-12 relative: both are sums of O(10^4)
+/// terms of the same magnitude computed in double around a local origin, so their rounding is ~1e-14 relative;
+/// a wrong flag or a wrong piece would show at the level of one triangle's share (>= 1e-6 here).
+static void check_oracle(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, const char* name)
+{
+    for (int tt = 0; tt < 2; ++tt)
+    {
+        run_result r;
+        run(mi, mj, j_in_i, tt == 0, true, &r);
+        cr_assert(r.oracle.volume > 0.0, "%s: oracle found no overlap", name);
+        double size = cbrt(r.oracle.volume);
+        cr_assert(rel(r.volume, r.oracle.volume) < 1e-12, "%s (triangle terms %d): volume %.17g oracle %.17g", name,
+                  tt == 0, r.volume, r.oracle.volume);
+        mc_vec3 c = mc_scale(r.moment, 1.0 / r.volume);
+        double dc = mc_length(mc_sub(c, r.oracle.centroid));
+        cr_assert(dc < 1e-12 * fmax(size, mc_length(r.oracle.centroid)), "%s: centroid off by %g", name, dc);
+        mc_vec3 si = mc_v3(0, 0, 0), sj = mc_v3(0, 0, 0);
+        for (uint32_t k = 0; k < r.count; ++k)
+        {
+            si = mc_add(si, r.regions[k].s_i);
+            sj = mc_add(sj, r.regions[k].s_j);
+        }
+        // Vector areas: sums of O(10^4) terms of size <= area, rounding ~1e-13 of the area.
+        double area = fmax(mc_length(r.oracle.s_i), size * size);
+        cr_assert(mc_length(mc_sub(si, r.oracle.s_i)) < 1e-11 * area, "%s: S_I off", name);
+        cr_assert(mc_length(mc_sub(sj, r.oracle.s_j)) < 1e-11 * area, "%s: S_J off", name);
+    }
+}
+
+Test(volume, flag_sums_match_clipping_oracle)
+{
+    uint64_t rng = 7;
+    mc_mesh* s1 = scene_uv_sphere(1.0, 2000);
+    mc_mesh* s2 = scene_uv_sphere(0.8, 3000);
+    mc_mesh* bx = box_at(mc_v3(0, 0, 0), mc_v3(1.0, 0.75, 0.5));
+    mc_mesh* grid = scene_box_grid(mc_v3(1.0, 1.0, 1.0), 1200);
+    mc_mesh* torus = scene_torus(1.0, 0.3, 3000);
+    cr_assert(s1 && s2 && bx && grid && torus);
+    check_oracle(s1, s2, make_pose(0.3, 0.9, 0.5, scene_random_quat(&rng)), "sphere_sphere");
+    check_oracle(s1, bx, make_pose(0.2, -0.1, 1.1, scene_random_quat(&rng)), "sphere_box");
+    check_oracle(bx, grid, make_pose(0.7, 0.5, 0.3, scene_random_quat(&rng)), "box_grid");
+    check_oracle(grid, grid, make_pose(0.5, 0.25, 0.125, mc_quat_identity()), "grid_grid_axis_aligned");
+    check_oracle(torus, torus, make_pose(0.5, 0.0, 0.0, axis_angle(mc_v3(1, 0, 0), PI / 2)), "tori_linked");
+    check_oracle(torus, s2, make_pose(1.0, 0.2, 0.1, scene_random_quat(&rng)), "torus_sphere");
+    mc_mesh_destroy(s1);
+    mc_mesh_destroy(s2);
+    mc_mesh_destroy(bx);
+    mc_mesh_destroy(grid);
+    mc_mesh_destroy(torus);
+}
+
+Test(volume, two_boxes_match_closed_form)
+{
+    mc_mesh* a = box_at(mc_v3(0, 0, 0), mc_v3(1.0, 0.5, 0.75));
+    mc_mesh* b = box_at(mc_v3(0, 0, 0), mc_v3(0.6, 0.9, 0.3));
+    // Axis-aligned: overlap is the product of the interval overlaps, centroid the centre of the overlap box.
+    mc_vec3 t = mc_v3(0.9, -0.3, 0.6);
+    run_result r;
+    run(a, b, make_pose(t.x, t.y, t.z, mc_quat_identity()), true, true, &r);
+    double lo[3] = {fmax(-1.0, t.x - 0.6), fmax(-0.5, t.y - 0.9), fmax(-0.75, t.z - 0.3)};
+    double hi[3] = {fmin(1.0, t.x + 0.6), fmin(0.5, t.y + 0.9), fmin(0.75, t.z + 0.3)};
+    double v = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+    cr_assert_eq(r.count, 1);
+    // Inputs are exact binary fractions; the flag sum rounds O(100) terms of size ~1: 1e-13 relative.
+    cr_assert(rel(r.regions[0].volume, v) < 1e-13, "volume %.17g want %.17g", r.regions[0].volume, v);
+    mc_vec3 c = mc_v3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
+    cr_assert(mc_length(mc_sub(r.regions[0].centroid, c)) < 1e-13);
+    // Rotated about z by 45 degrees: a square of half side 0.5 becomes a diamond; the half-space x <= 1 of box a
+    // (box a is large in y, z) cuts the diamond centred at x = 1 in half: V = (2 * 0.5^2) * 2 hz.
+    mc_mesh* big = box_at(mc_v3(0, 0, 0), mc_v3(1.0, 4.0, 4.0));
+    mc_mesh* sq = box_at(mc_v3(0, 0, 0), mc_v3(0.5, 0.5, 0.25));
+    run(big, sq, make_pose(1.0, 0.1, 0.2, axis_angle(mc_v3(0, 0, 1), PI / 4)), true, true, &r);
+    cr_assert_eq(r.count, 1);
+    double vd = 2.0 * 0.25 * 0.5; // half the diamond area (2 * 0.5^2 / 2 * 2) times the height 0.5
+    cr_assert(rel(r.regions[0].volume, vd) < 1e-12, "diamond volume %.17g want %.17g", r.regions[0].volume, vd);
+    // Centroid of a right isosceles triangle of legs sqrt(0.5): one third of its height from the cut: x = 1 - d/3
+    // with d = sqrt(0.5) the half diagonal.
+    cr_assert(fabs(r.regions[0].centroid.x - (1.0 - sqrt(0.5) / 3.0)) < 1e-12);
+    // Normal from I into J: box I's face x = 1 is inside J, its outward normal is +x.
+    cr_assert(r.regions[0].normal.x > 1.0 - 1e-12);
+    mc_mesh_destroy(a);
+    mc_mesh_destroy(b);
+    mc_mesh_destroy(big);
+    mc_mesh_destroy(sq);
+}
+
+Test(volume, sphere_lens_converges_to_closed_form)
+{
+    const double rad = 1.0, d = 1.2;
+    double want = PI * (4 * rad + d) * (2 * rad - d) * (2 * rad - d) / 12.0;
+    double prev = INFINITY;
+    uint32_t sizes[3] = {1000, 4000, 16000};
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_mesh* s = scene_uv_sphere(rad, sizes[k]);
+        run_result r;
+        run(s, s, make_pose(d, 0.0, 0.0, axis_angle(mc_v3(1, 1, 0), 0.3)), true, false, &r);
+        cr_assert_eq(r.count, 1);
+        double err = rel(r.regions[0].volume, want);
+        cr_assert(err < prev, "level %d: error %g does not decrease (previous %g)", k, err, prev);
+        prev = err;
+        // Lens of two equal spheres: the normal is along the centre line (+x), the centroid at x = d / 2.
+        cr_assert(r.regions[0].normal.x > 0.999);
+        mc_mesh_destroy(s);
+    }
+    cr_assert(prev < 5e-3, "finest lens volume error %g", prev);
+}
+
+Test(volume, sphere_cap_converges_area_and_adams_depth)
+{
+    const double rad = 1.0;
+    // Sphere is I, plate is J placed so that the sphere penetrates about 0.15 (a slight tilt avoids ring-plane ties);
+    // h is the exact distance from the plate's top plane to the sphere's lowest point.
+    mc_pose pj = make_pose(0.0123, 0.0071, -0.85, axis_angle(mc_v3(1, 2, 0), 0.05));
+    double h = rad - fabs(mc_dot(mc_quat_rotate(pj.q, mc_v3(0, 0, 1)), pj.p));
+    double vwant = PI * h * h * (3 * rad - h) / 3.0;
+    double awant = PI * (2 * rad * h - h * h);
+    mc_mesh* plate = box_at(mc_v3(0, 0, -1.0), mc_v3(4.0, 4.0, 1.0)); // top face z = 0
+    double pv = INFINITY, pa = INFINITY, pd = INFINITY;
+    uint32_t sizes[3] = {1000, 4000, 16000};
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_mesh* s = scene_uv_sphere(rad, sizes[k]);
+        run_result r;
+        run(s, plate, pj, true, false, &r);
+        cr_assert_eq(r.count, 1);
+        double ev = rel(r.regions[0].volume, vwant), ea = rel(r.regions[0].area, awant);
+        double ed = rel(r.regions[0].depth, h);
+        cr_assert(ev < pv && ea < pa, "level %d: errors %g %g do not decrease", k, ev, ea);
+        cr_assert(ed < 0.05, "level %d: Adams depth %g vs %g", k, r.regions[0].depth, h);
+        pv = ev;
+        pa = ea;
+        pd = ed;
+        mc_mesh_destroy(s);
+    }
+    cr_assert(pv < 1e-2 && pa < 1e-2 && pd < 2e-2, "finest errors V %g A %g depth %g", pv, pa, pd);
+    mc_mesh_destroy(plate);
+}
+
+Test(volume, vector_areas_cancel_per_region)
+{
+    mc_mesh* s = scene_uv_sphere(1.0, 3000);
+    mc_mesh* t = scene_torus(1.0, 0.3, 3000);
+    uint64_t rng = 11;
+    mc_pose poses[3] = {make_pose(1.1, 0.3, 0.2, scene_random_quat(&rng)),
+                        make_pose(0.2, 1.4, 0.1, scene_random_quat(&rng)),
+                        make_pose(0.5, 0.0, 0.0, axis_angle(mc_v3(1, 0, 0), PI / 2))};
+    for (int k = 0; k < 3; ++k)
+    {
+        run_result r;
+        run(k < 2 ? s : t, k < 2 ? s : t, poses[k], true, false, &r);
+        cr_assert(r.count >= 1);
+        for (uint32_t q = 0; q < r.count; ++q)
+        {
+            const mc_region* g = &r.regions[q];
+            // S_I + S_J is the vector area of the closed boundary of the region: zero exactly. Each of the n terms
+            // (flags and triangles) is at most ~L^2 (L the region's size, |V - o| <= L) with a few ulps of error.
+            double n = 6.0 * g->crossings + 12.0 * g->inside_vertices + 1.0;
+            double l2 = fmax(g->area, cbrt(g->volume) * cbrt(g->volume));
+            double tol = 16.0 * n * DBL_EPSILON * l2 * 4.0;
+            cr_assert(mc_length(mc_add(g->s_i, g->s_j)) < tol, "region %u: |S_I + S_J| = %g > %g", q,
+                      mc_length(mc_add(g->s_i, g->s_j)), tol);
+        }
+    }
+    mc_mesh_destroy(s);
+    mc_mesh_destroy(t);
+}
+
+Test(volume, rigid_motion_changes_only_the_frame_and_swap_flips_normal)
+{
+    mc_mesh* a = scene_uv_sphere(1.0, 3000);
+    mc_mesh* b = scene_box_grid(mc_v3(0.5, 0.75, 1.0), 1200);
+    uint64_t rng = 5;
+    mc_pose pi = make_pose(0.0, 0.0, 0.0, mc_quat_identity());
+    mc_pose pj = make_pose(0.9, 0.6, 0.4, scene_random_quat(&rng));
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 1;
+    mc_region r0[4], r1[4], r2[4];
+    uint32_t n0 = 0, n1 = 0, n2 = 0;
+    cr_assert_eq(mc_query_regions(a, &pi, b, &pj, &opt, ws, r0, 4, &n0, NULL), MC_OK);
+    cr_assert_eq(n0, 1);
+    // Move both bodies by the same rigid motion g.
+    mc_pose g = make_pose(3.0, -2.0, 5.0, scene_random_quat(&rng));
+    mc_pose gi = mc_pose_mul(&g, &pi), gj = mc_pose_mul(&g, &pj);
+    cr_assert_eq(mc_query_regions(a, &gi, b, &gj, &opt, ws, r1, 4, &n1, NULL), MC_OK);
+    cr_assert_eq(n1, 1);
+    // The relative pose is recomputed through g (rounding ~1e-16 in J's vertices): 1e-10 relative is generous.
+    cr_assert(rel(r1[0].volume, r0[0].volume) < 1e-10);
+    mc_vec3 c = mc_pose_transform(&g, r0[0].centroid);
+    cr_assert(mc_length(mc_sub(r1[0].centroid, c)) < 1e-9);
+    cr_assert(mc_dot(r1[0].normal, mc_quat_rotate(g.q, r0[0].normal)) > 1.0 - 1e-10);
+    cr_assert(rel(r1[0].area, r0[0].area) < 1e-10);
+    cr_assert(rel(r1[0].depth, r0[0].depth) < 1e-9);
+    // Swap: same volume and centroid, opposite normal.
+    cr_assert_eq(mc_query_regions(b, &pj, a, &pi, &opt, ws, r2, 4, &n2, NULL), MC_OK);
+    cr_assert_eq(n2, 1);
+    cr_assert(rel(r2[0].volume, r0[0].volume) < 1e-10, "swap volume %.17g vs %.17g", r2[0].volume, r0[0].volume);
+    cr_assert(mc_length(mc_sub(r2[0].centroid, r0[0].centroid)) < 1e-9);
+    cr_assert(mc_dot(r2[0].normal, r0[0].normal) < -1.0 + 1e-10);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(a);
+    mc_mesh_destroy(b);
+}
+
+Test(volume, feet_on_a_plate_give_one_region_each)
+{
+    // A table: top and four legs (five components of one mesh); legs penetrate the plate by different depths.
+    mc_vec3 c[5] = {mc_v3(0, 0, 1.1), mc_v3(-0.8, -0.8, 0.5), mc_v3(0.8, -0.8, 0.5), mc_v3(-0.8, 0.8, 0.5),
+                    mc_v3(0.8, 0.8, 0.5)};
+    mc_vec3 h[5] = {mc_v3(1.0, 1.0, 0.1), mc_v3(0.1, 0.1, 0.5), mc_v3(0.1, 0.1, 0.5), mc_v3(0.1, 0.1, 0.5),
+                    mc_v3(0.1, 0.1, 0.5)};
+    double depth[4] = {0.05, 0.04, 0.03, 0.02};
+    for (int k = 1; k < 5; ++k)
+    {
+        c[k].z -= depth[k - 1];
+    }
+    mc_mesh* table = boxes(c, h, 5);
+    mc_mesh* plate = box_at(mc_v3(0, 0, -1.0), mc_v3(3.0, 3.0, 1.0));
+    cr_assert(table && plate);
+    run_result r;
+    run(plate, table, make_pose(0, 0, 0, mc_quat_identity()), true, true, &r);
+    cr_assert_eq(r.count, 4);
+    for (int k = 0; k < 4; ++k)
+    {
+        double v = 0.2 * 0.2 * depth[k]; // sorted by decreasing volume: the deepest leg first
+        cr_assert(rel(r.regions[k].volume, v) < 1e-12, "leg %d volume %.17g want %.17g", k, r.regions[k].volume, v);
+        cr_assert(rel(r.regions[k].area, 0.04) < 1e-12);
+        cr_assert(fabs(r.regions[k].centroid.x - c[k + 1].x) < 1e-12 &&
+                  fabs(r.regions[k].centroid.y - c[k + 1].y) < 1e-12);
+        cr_assert(r.regions[k].normal.z > 1.0 - 1e-12); // from the plate (I) up into the leg (J)
+        cr_assert(rel(r.regions[k].depth, depth[k]) < 1e-12, "leg %d Adams depth %g", k, r.regions[k].depth);
+    }
+    mc_mesh_destroy(table);
+    mc_mesh_destroy(plate);
+}
+
+Test(volume, body_entirely_inside_gives_its_volume)
+{
+    mc_mesh* s = scene_uv_sphere(0.5, 2000);
+    mc_mesh* big = box_at(mc_v3(0, 0, 0), mc_v3(2.0, 2.0, 2.0));
+    double vs = mc_mesh_get_report(s)->volume;
+    run_result r;
+    for (int swap = 0; swap < 2; ++swap)
+    {
+        mc_pose p = make_pose(0.3, -0.2, 0.1, axis_angle(mc_v3(1, 1, 1), 0.7));
+        if (swap)
+        {
+            p = mc_pose_inverse(&p);
+            run(s, big, p, true, true, &r);
+        }
+        else
+        {
+            run(big, s, p, true, true, &r);
+        }
+        cr_assert_eq(r.count, 1);
+        // The sphere's own volume comes from the mesh report (divergence theorem in the body frame).
+        cr_assert(rel(r.regions[0].volume, vs) < 1e-12, "volume %.17g want %.17g", r.regions[0].volume, vs);
+        cr_assert(rel(r.regions[0].volume, r.oracle.volume) < 1e-12);
+        cr_assert_eq(r.regions[0].crossings, 0);
+    }
+    // Flipped box (its solid is the outside): the sphere inside the box surface does not touch it ...
+    mc_mesh* fb = flipped_box(mc_v3(2.0, 2.0, 2.0));
+    run(s, fb, make_pose(0.3, 0.2, 0.1, mc_quat_identity()), true, false, &r);
+    cr_assert_eq(r.count, 0);
+    // ... and a sphere far outside it is entirely inside its solid.
+    run(s, fb, make_pose(10.0, 0.0, 0.0, mc_quat_identity()), true, true, &r);
+    cr_assert_eq(r.count, 1);
+    cr_assert(rel(r.regions[0].volume, vs) < 1e-12);
+    // Half in, half out: I ∩ (outside of the box) = the sphere minus its part inside the box.
+    run(s, fb, make_pose(2.0, 0.0, 0.0, mc_quat_identity()), true, true, &r);
+    cr_assert_eq(r.count, 1);
+    cr_assert(rel(r.regions[0].volume, r.oracle.volume) < 1e-12);
+    // Both flipped: unbounded.
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_pose id = mc_pose_identity();
+    uint32_t n = 0;
+    cr_assert_eq(mc_query_regions(fb, &id, fb, &id, NULL, ws, NULL, 0, &n, NULL), MC_ERR_UNBOUNDED);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(fb);
+    mc_mesh_destroy(s);
+    mc_mesh_destroy(big);
+}
+
+Test(volume, touching_without_penetration_gives_no_region)
+{
+    mc_mesh* a = box_at(mc_v3(0, 0, 0), mc_v3(1.0, 1.0, 1.0));
+    mc_mesh* b = box_at(mc_v3(0, 0, 0), mc_v3(0.5, 0.5, 0.5));
+    // Face to face along each axis, both sides (the symbolic rule moves J into I on one side, away on the other),
+    // with a flush edge (y offset 0.5) and a centred contact.
+    double offs[2] = {0.0, 0.5};
+    for (int axis = 0; axis < 3; ++axis)
+    {
+        for (int side = -1; side <= 1; side += 2)
+        {
+            for (int o = 0; o < 2; ++o)
+            {
+                double t[3] = {offs[o], offs[o], offs[o]};
+                t[axis] = side * 1.5;
+                run_result r;
+                run(a, b, make_pose(t[0], t[1], t[2], mc_quat_identity()), true, false, &r);
+                cr_assert_eq(r.count, 0, "axis %d side %d: %u regions, first volume %g", axis, side, r.count,
+                             r.count ? r.regions[0].volume : 0.0);
+            }
+        }
+    }
+    // Vertex of a rotated cube touching a face exactly: the corner (0.5,0.5,0.5) rotated onto the -z axis.
+    mc_vec3 corner = mc_v3(0.5, 0.5, 0.5);
+    mc_vec3 down = mc_v3(0, 0, -1);
+    mc_vec3 axis = mc_cross(mc_normalize(corner), down);
+    double ang = acos(mc_dot(mc_normalize(corner), down));
+    mc_quat q = axis_angle(axis, ang);
+    mc_vec3 rc = mc_quat_rotate(q, corner);
+    run_result r;
+    run(a, b, make_pose(0.0, 0.0, 1.0 - rc.z, q), true, false, &r);
+    // The rotated corner is at z = 1 up to rounding of the rotation: either no region or a negligible one.
+    cr_assert(r.count == 0 || r.regions[0].volume < 1e-15);
+    mc_mesh_destroy(a);
+    mc_mesh_destroy(b);
+}
+
+Test(volume, depth_methods)
+{
+    mc_mesh* s = scene_uv_sphere(1.0, 4000);
+    mc_mesh* plate = box_at(mc_v3(0, 0, -1.0), mc_v3(4.0, 4.0, 1.0));
+    mc_pose pj = make_pose(0.0123, 0.0071, -0.9, axis_angle(mc_v3(1, 2, 0), 0.05));
+    double h = 1.0 - fabs(mc_dot(mc_quat_rotate(pj.q, mc_v3(0, 0, 1)), pj.p));
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_pair_result pr;
+    cr_assert_eq(mc_collide(s, plate, &pj, 1, ws, &pr, NULL), MC_OK);
+    mc_region r[3];
+    for (int m = 0; m < 3; ++m)
+    {
+        mc_region_options opt = mc_default_region_options();
+        opt.depth_method = (mc_depth_method)m;
+        uint32_t n = 0;
+        cr_assert_eq(mc_regions_compute(s, plate, &pj, &pr, ws, &opt, &r[m], 1, &n, NULL), MC_OK);
+        cr_assert_eq(n, 1);
+    }
+    cr_assert(fabs(r[1].depth - 2.0 * r[1].volume / r[1].area) < 1e-15);
+    // Cap of height h: extent along the normal and Adams' depth are h (up to the tessellation); 2V/A of a cap is
+    // 2 h (3R - h) / (3 (2R - h)).
+    cr_assert(fabs(r[2].depth - h) < 5e-3, "extent %g want %g", r[2].depth, h);
+    cr_assert(fabs(r[0].depth - h) < 5e-3, "adams %g want %g", r[0].depth, h);
+    cr_assert(fabs(r[1].depth - 2.0 * h * (3.0 - h) / (3.0 * (2.0 - h))) < 5e-3, "2V/A %g", r[1].depth);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(s);
+    mc_mesh_destroy(plate);
+}
+
+static int64_t s_allocs;
+static void* count_alloc(size_t size, size_t align)
+{
+    s_allocs++;
+    void* p = NULL;
+    return posix_memalign(&p, align < sizeof(void*) ? sizeof(void*) : align, size) == 0 ? p : NULL;
+}
+static void count_free(void* p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+
+Test(volume, no_allocation_once_warm_and_no_leak)
+{
+    mc_set_allocator(count_alloc, count_free);
+    mc_mesh* a = scene_uv_sphere(1.0, 2000);
+    mc_mesh* b = scene_uv_sphere(1.0, 3000);
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_pose pi = mc_pose_identity();
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 1;
+    mc_region out[8];
+    uint32_t n = 0;
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_pose pj = make_pose(1.5 + 0.01 * k, 0.1, 0.0, mc_quat_identity());
+        cr_assert_eq(mc_query_regions(a, &pi, b, &pj, &opt, ws, out, 8, &n, NULL), MC_OK);
+    }
+    int64_t before = s_allocs;
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_pose pj = make_pose(1.5 + 0.01 * k, 0.1, 0.0, mc_quat_identity());
+        cr_assert_eq(mc_query_regions(a, &pi, b, &pj, &opt, ws, out, 8, &n, NULL), MC_OK);
+        cr_assert_eq(n, 1);
+    }
+    cr_assert_eq(s_allocs, before, "%lld allocations in warm queries", (long long)(s_allocs - before));
+    // Capacity: too small a buffer reports the count and MC_ERR_CAPACITY.
+    mc_pose pj = make_pose(1.5, 0.1, 0.0, mc_quat_identity());
+    cr_assert_eq(mc_query_regions(a, &pi, b, &pj, &opt, ws, NULL, 0, &n, NULL), MC_ERR_CAPACITY);
+    cr_assert_eq(n, 1);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(a);
+    mc_mesh_destroy(b);
+    cr_assert_eq(mc_get_byte_count(), 0);
+}
