@@ -41,5 +41,7 @@ void cli_progress(double fraction, void* user);
 double cli_now(void);
 
 int cli_info(int argc, char** argv);
+/// `meshcontact simulate SCENARIO`: integrate a scenario file, write a CSV and an SVG force plot.
+int cli_simulate(int argc, char** argv);
 /// `meshcontact force`: regions and IMPACT / friction forces of two meshes at given poses and velocities.
 int cli_force(int argc, char** argv);

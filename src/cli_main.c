@@ -21,6 +21,7 @@ typedef struct cli_command
 static const cli_command s_commands[] = {
     {"info", cli_info, "check a mesh file and report its triangles, closedness, volume, area, bbox"},
     {"force", cli_force, "contact forces (IMPACT, friction) and wrenches of two meshes at given poses and velocities"},
+    {"simulate", cli_simulate, "simulate a scenario file (parts, geometry, contacts): CSV + SVG force plot"},
 };
 
 static void print_help(FILE* f)

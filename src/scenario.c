@@ -1,0 +1,1578 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Parser of scenario files (the Adams-dataset-like format documented in scenario.h) for `meshcontact simulate`.
+#include "scenario.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_KEY 48
+
+/// One argument of a statement: a flag (no values) or KEY=v1,v2,...
+typedef struct scn_arg
+{
+    char key[MAX_KEY]; // upper case
+    char** vals;
+    int nval;
+    int line;
+    bool quoted; // first value was quoted
+    bool used;
+} scn_arg;
+
+/// One statement: NAME/head..., args...
+typedef struct scn_stmt
+{
+    char name[MAX_KEY]; // upper case
+    int line;
+    char** head; // bare values before the first argument (the id, or GRAVITY's components)
+    int nhead;
+    scn_arg* args;
+    int nargs;
+    scn_arg* current; // last KEY=... argument (bare numbers are appended to it)
+} scn_stmt;
+
+typedef struct scn_parser
+{
+    const char* name;
+    mc_scenario* scn;
+    mc_scenario_error* err;
+    scn_stmt st;
+    bool have_stmt;
+    bool seen_gravity;
+    bool seen_units;
+    bool seen_simulate;
+    int steps_given; // 1: STEPS, 2: DTOUT
+    double dtout;
+} scn_parser;
+
+static bool fail(scn_parser* p, int line, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static bool fail(scn_parser* p, int line, const char* fmt, ...)
+{
+    if (p->err == NULL)
+    {
+        return false;
+    }
+    char what[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    p->err->line = line;
+    if (line > 0)
+    {
+        snprintf(p->err->message, sizeof p->err->message, "%s:%d: %s", p->name, line, what);
+    }
+    else
+    {
+        snprintf(p->err->message, sizeof p->err->message, "%s: %s", p->name, what);
+    }
+    return false;
+}
+
+static char* dup_range(const char* s, size_t n)
+{
+    char* r = malloc(n + 1);
+    if (r != NULL)
+    {
+        memcpy(r, s, n);
+        r[n] = '\0';
+    }
+    return r;
+}
+
+static void upper_copy(char* dst, size_t cap, const char* s, size_t n)
+{
+    if (n >= cap)
+    {
+        n = cap - 1;
+    }
+    for (size_t i = 0; i < n; ++i)
+    {
+        dst[i] = (char)toupper((unsigned char)s[i]);
+    }
+    dst[n] = '\0';
+}
+
+static void stmt_clear(scn_stmt* st)
+{
+    for (int i = 0; i < st->nhead; ++i)
+    {
+        free(st->head[i]);
+    }
+    free(st->head);
+    for (int i = 0; i < st->nargs; ++i)
+    {
+        for (int k = 0; k < st->args[i].nval; ++k)
+        {
+            free(st->args[i].vals[k]);
+        }
+        free(st->args[i].vals);
+    }
+    free(st->args);
+    memset(st, 0, sizeof *st);
+}
+
+static bool push_str(char*** arr, int* n, char* s)
+{
+    if (s == NULL)
+    {
+        return false;
+    }
+    char** r = realloc(*arr, (size_t)(*n + 1) * sizeof **arr);
+    if (r == NULL)
+    {
+        free(s);
+        return false;
+    }
+    *arr = r;
+    r[(*n)++] = s;
+    return true;
+}
+
+static bool is_sep(char c)
+{
+    return c == ',' || c == ' ' || c == '\t' || c == '\r';
+}
+
+static bool looks_numeric(const char* s)
+{
+    return isdigit((unsigned char)s[0]) || ((s[0] == '-' || s[0] == '+' || s[0] == '.') && s[1] != '\0');
+}
+
+/// Read one word (quoted or not) starting at *pp; returns a malloc'd copy, sets *quoted.
+static char* read_word(scn_parser* p, int line, const char** pp, bool* quoted, bool* ok)
+{
+    const char* s = *pp;
+    *quoted = false;
+    *ok = true;
+    if (*s == '"')
+    {
+        const char* e = strchr(s + 1, '"');
+        if (e == NULL)
+        {
+            *ok = fail(p, line, "unterminated quoted text");
+            return NULL;
+        }
+        *quoted = true;
+        *pp = e + 1;
+        return dup_range(s + 1, (size_t)(e - s - 1));
+    }
+    const char* e = s;
+    while (*e != '\0' && !is_sep(*e) && *e != '=' && *e != '"')
+    {
+        ++e;
+    }
+    *pp = e;
+    return dup_range(s, (size_t)(e - s));
+}
+
+/// Tokenize the argument text of one physical line into the current statement.
+static bool tokenize(scn_parser* p, const char* s, int line)
+{
+    scn_stmt* st = &p->st;
+    for (;;)
+    {
+        while (is_sep(*s))
+        {
+            ++s;
+        }
+        if (*s == '\0')
+        {
+            return true;
+        }
+        if (*s == '=')
+        {
+            return fail(p, line, "'=' without a keyword before it");
+        }
+        bool quoted = false, ok = true;
+        char* word = read_word(p, line, &s, &quoted, &ok);
+        if (!ok)
+        {
+            return false;
+        }
+        if (word == NULL)
+        {
+            return fail(p, line, "out of memory");
+        }
+        const char* t = s;
+        while (*t == ' ' || *t == '\t')
+        {
+            ++t;
+        }
+        if (*t == '=' && !quoted)
+        {
+            // KEY=value
+            s = t + 1;
+            while (*s == ' ' || *s == '\t')
+            {
+                ++s;
+            }
+            if (*s == '\0' || *s == ',')
+            {
+                bool r = fail(p, line, "%s= has no value", word);
+                free(word);
+                return r;
+            }
+            bool vq = false;
+            char* val = read_word(p, line, &s, &vq, &ok);
+            if (!ok || val == NULL)
+            {
+                free(word);
+                return ok ? fail(p, line, "out of memory") : false;
+            }
+            scn_arg* a = realloc(st->args, (size_t)(st->nargs + 1) * sizeof *a);
+            if (a == NULL)
+            {
+                free(word);
+                free(val);
+                return fail(p, line, "out of memory");
+            }
+            st->args = a;
+            scn_arg* arg = &a[st->nargs++];
+            memset(arg, 0, sizeof *arg);
+            upper_copy(arg->key, sizeof arg->key, word, strlen(word));
+            arg->line = line;
+            arg->quoted = vq;
+            free(word);
+            if (!push_str(&arg->vals, &arg->nval, val))
+            {
+                return fail(p, line, "out of memory");
+            }
+            st->current = arg;
+            continue;
+        }
+        if (quoted)
+        {
+            bool r = fail(p, line, "unexpected quoted text \"%s\"", word);
+            free(word);
+            return r;
+        }
+        if (looks_numeric(word))
+        {
+            if (st->current != NULL)
+            {
+                if (!push_str(&st->current->vals, &st->current->nval, word))
+                {
+                    return fail(p, line, "out of memory");
+                }
+            }
+            else if (st->nargs == 0)
+            {
+                if (!push_str(&st->head, &st->nhead, word))
+                {
+                    return fail(p, line, "out of memory");
+                }
+            }
+            else
+            {
+                bool r = fail(p, line, "value '%s' does not follow a KEY=", word);
+                free(word);
+                return r;
+            }
+            continue;
+        }
+        // flag
+        scn_arg* a = realloc(st->args, (size_t)(st->nargs + 1) * sizeof *a);
+        if (a == NULL)
+        {
+            free(word);
+            return fail(p, line, "out of memory");
+        }
+        st->args = a;
+        scn_arg* arg = &a[st->nargs++];
+        memset(arg, 0, sizeof *arg);
+        upper_copy(arg->key, sizeof arg->key, word, strlen(word));
+        arg->line = line;
+        free(word);
+        st->current = NULL;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Argument access
+// ---------------------------------------------------------------------------------------------------------------
+
+static scn_arg* find_arg(scn_parser* p, const char* key)
+{
+    for (int i = 0; i < p->st.nargs; ++i)
+    {
+        if (strcmp(p->st.args[i].key, key) == 0)
+        {
+            p->st.args[i].used = true;
+            return &p->st.args[i];
+        }
+    }
+    return NULL;
+}
+
+static bool parse_real(scn_parser* p, const scn_arg* a, const char* text, bool angle, double* out)
+{
+    char* end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    bool deg = false;
+    if (angle && end != text && (*end == 'D' || *end == 'd'))
+    {
+        deg = true;
+        ++end;
+    }
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+    {
+        return fail(p, a->line, "bad number '%s' for %s", text, a->key);
+    }
+    *out = deg ? v * (3.14159265358979323846 / 180.0) : v;
+    return true;
+}
+
+/// Get `min..max` reals of KEY; *count receives how many. Returns false on a parse error; *found says whether the
+/// key is present.
+static bool get_reals(scn_parser* p, const char* key, double* out, int min, int max, int* count, bool angle,
+                      bool* found)
+{
+    scn_arg* a = find_arg(p, key);
+    *found = a != NULL;
+    if (a == NULL)
+    {
+        return true;
+    }
+    if (a->nval == 0)
+    {
+        return fail(p, a->line, "%s needs a value (%s=...)", key, key);
+    }
+    if (a->nval < min || a->nval > max)
+    {
+        if (min == max)
+        {
+            return fail(p, a->line, "%s takes %d value%s, got %d", key, min, min == 1 ? "" : "s", a->nval);
+        }
+        return fail(p, a->line, "%s takes %d to %d values, got %d", key, min, max, a->nval);
+    }
+    for (int i = 0; i < a->nval; ++i)
+    {
+        if (!parse_real(p, a, a->vals[i], angle, &out[i]))
+        {
+            return false;
+        }
+    }
+    if (count != NULL)
+    {
+        *count = a->nval;
+    }
+    return true;
+}
+
+static bool get_real(scn_parser* p, const char* key, double* out, bool* found)
+{
+    return get_reals(p, key, out, 1, 1, NULL, false, found);
+}
+
+static bool get_int_value(scn_parser* p, const scn_arg* a, const char* text, int* out)
+{
+    char* end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || v <= 0 || v > 1000000000L)
+    {
+        return fail(p, a->line, "bad id '%s' for %s (a positive integer)", text, a->key);
+    }
+    *out = (int)v;
+    return true;
+}
+
+static bool get_flag(scn_parser* p, const char* key, bool* out)
+{
+    scn_arg* a = find_arg(p, key);
+    *out = a != NULL;
+    if (a != NULL && a->nval != 0)
+    {
+        return fail(p, a->line, "%s is a flag and takes no value", key);
+    }
+    return true;
+}
+
+static bool get_statement_id(scn_parser* p, int* id)
+{
+    if (p->st.nhead != 1)
+    {
+        return fail(p, p->st.line, "%s needs one id: %s/id, ...", p->st.name, p->st.name);
+    }
+    char* end = NULL;
+    errno = 0;
+    long v = strtol(p->st.head[0], &end, 10);
+    if (end == p->st.head[0] || *end != '\0' || errno == ERANGE || v <= 0 || v > 1000000000L)
+    {
+        return fail(p, p->st.line, "bad %s id '%s' (a positive integer)", p->st.name, p->st.head[0]);
+    }
+    *id = (int)v;
+    return true;
+}
+
+static bool no_head(scn_parser* p)
+{
+    if (p->st.nhead != 0)
+    {
+        return fail(p, p->st.line, "%s takes no id", p->st.name);
+    }
+    return true;
+}
+
+/// Every argument must have been used by the statement's handler; duplicates are errors.
+static bool check_args(scn_parser* p)
+{
+    for (int i = 0; i < p->st.nargs; ++i)
+    {
+        for (int k = 0; k < i; ++k)
+        {
+            if (strcmp(p->st.args[i].key, p->st.args[k].key) == 0)
+            {
+                return fail(p, p->st.args[i].line, "%s given twice in %s", p->st.args[i].key, p->st.name);
+            }
+        }
+    }
+    for (int i = 0; i < p->st.nargs; ++i)
+    {
+        if (!p->st.args[i].used)
+        {
+            return fail(p, p->st.args[i].line, "unknown argument '%s' in %s", p->st.args[i].key, p->st.name);
+        }
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Statements
+// ---------------------------------------------------------------------------------------------------------------
+
+mc_quat mc_scenario_reuler_to_quat(double a, double b, double c)
+{
+    mc_quat qa = {cos(0.5 * a), 0.0, 0.0, sin(0.5 * a)};
+    mc_quat qb = {cos(0.5 * b), sin(0.5 * b), 0.0, 0.0};
+    mc_quat qc = {cos(0.5 * c), 0.0, 0.0, sin(0.5 * c)};
+    return mc_quat_normalize(mc_quat_mul(mc_quat_mul(qa, qb), qc));
+}
+
+/// QG / QP and REULER / QUATERNION into a pose.
+static bool get_pose(scn_parser* p, const char* pos_key, bool allow_quat, mc_pose* out)
+{
+    *out = mc_pose_identity();
+    double v[4];
+    bool found = false;
+    if (!get_reals(p, pos_key, v, 3, 3, NULL, false, &found))
+    {
+        return false;
+    }
+    if (found)
+    {
+        out->p = mc_v3(v[0], v[1], v[2]);
+    }
+    bool have_euler = false;
+    if (!get_reals(p, "REULER", v, 3, 3, NULL, true, &have_euler))
+    {
+        return false;
+    }
+    if (have_euler)
+    {
+        out->q = mc_scenario_reuler_to_quat(v[0], v[1], v[2]);
+    }
+    if (allow_quat)
+    {
+        bool have_q = false;
+        if (!get_reals(p, "QUATERNION", v, 4, 4, NULL, false, &have_q))
+        {
+            return false;
+        }
+        if (have_q)
+        {
+            if (have_euler)
+            {
+                return fail(p, p->st.line, "give either REULER or QUATERNION, not both");
+            }
+            double l2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
+            if (!(l2 > 0.0))
+            {
+                return fail(p, p->st.line, "QUATERNION is zero");
+            }
+            mc_quat q = {v[0], v[1], v[2], v[3]};
+            out->q = mc_quat_normalize(q);
+        }
+    }
+    return true;
+}
+
+static void* grow(void* arr, int count, size_t elem)
+{
+    return realloc(arr, (size_t)(count + 1) * elem);
+}
+
+static bool stmt_units(scn_parser* p)
+{
+    static const char* keys[4] = {"FORCE", "MASS", "LENGTH", "TIME"};
+    char* dst[4] = {p->scn->force_unit, p->scn->mass_unit, p->scn->length_unit, p->scn->time_unit};
+    if (!no_head(p))
+    {
+        return false;
+    }
+    if (p->seen_units)
+    {
+        return fail(p, p->st.line, "UNITS given twice");
+    }
+    p->seen_units = true;
+    for (int k = 0; k < 4; ++k)
+    {
+        scn_arg* a = find_arg(p, keys[k]);
+        if (a == NULL)
+        {
+            continue;
+        }
+        if (a->nval != 1 || a->quoted)
+        {
+            return fail(p, a->line, "%s takes one unit name", keys[k]);
+        }
+        const char* v = a->vals[0];
+        size_t n = strlen(v);
+        if (n == 0 || n >= 32)
+        {
+            return fail(p, a->line, "bad unit name '%s'", v);
+        }
+        for (size_t i = 0; i < n; ++i)
+        {
+            if (!isalpha((unsigned char)v[i]) && v[i] != '_')
+            {
+                return fail(p, a->line, "bad unit name '%s' (letters and '_' only)", v);
+            }
+        }
+        upper_copy(dst[k], 32, v, n);
+    }
+    return check_args(p);
+}
+
+static bool stmt_accgrav(scn_parser* p)
+{
+    if (!no_head(p))
+    {
+        return false;
+    }
+    if (p->seen_gravity)
+    {
+        return fail(p, p->st.line, "gravity given twice (ACCGRAV / GRAVITY)");
+    }
+    p->seen_gravity = true;
+    double g[3] = {0.0, 0.0, 0.0};
+    static const char* keys[3] = {"IGRAV", "JGRAV", "KGRAV"};
+    for (int k = 0; k < 3; ++k)
+    {
+        bool found = false;
+        if (!get_real(p, keys[k], &g[k], &found))
+        {
+            return false;
+        }
+    }
+    p->scn->gravity = mc_v3(g[0], g[1], g[2]);
+    return check_args(p);
+}
+
+static bool stmt_gravity(scn_parser* p)
+{
+    if (p->seen_gravity)
+    {
+        return fail(p, p->st.line, "gravity given twice (ACCGRAV / GRAVITY)");
+    }
+    p->seen_gravity = true;
+    if (p->st.nhead != 3)
+    {
+        return fail(p, p->st.line, "GRAVITY takes three values: GRAVITY/gx,gy,gz");
+    }
+    double g[3];
+    scn_arg fake = {.key = "GRAVITY", .line = p->st.line};
+    for (int k = 0; k < 3; ++k)
+    {
+        if (!parse_real(p, &fake, p->st.head[k], false, &g[k]))
+        {
+            return false;
+        }
+    }
+    p->scn->gravity = mc_v3(g[0], g[1], g[2]);
+    return check_args(p);
+}
+
+static bool stmt_part(scn_parser* p)
+{
+    mc_scenario_part part;
+    memset(&part, 0, sizeof part);
+    part.line = p->st.line;
+    if (!get_statement_id(p, &part.id))
+    {
+        return false;
+    }
+    if (mc_scenario_find_part(p->scn, part.id) >= 0)
+    {
+        return fail(p, p->st.line, "PART/%d defined twice", part.id);
+    }
+    if (!get_flag(p, "GROUND", &part.ground) || !get_pose(p, "QG", true, &part.pose))
+    {
+        return false;
+    }
+    bool have_mass = false, have_ip = false;
+    if (!get_real(p, "MASS", &part.mass, &have_mass))
+    {
+        return false;
+    }
+    int nip = 0;
+    if (!get_reals(p, "IP", part.ip, 3, 6, &nip, false, &have_ip))
+    {
+        return false;
+    }
+    if (have_ip && nip != 3 && nip != 6)
+    {
+        return fail(p, p->st.line, "IP takes 3 or 6 values (Ixx,Iyy,Izz[,Ixy,Ixz,Iyz]), got %d", nip);
+    }
+    double vel[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    static const char* vkeys[6] = {"VX", "VY", "VZ", "WX", "WY", "WZ"};
+    bool any_vel = false;
+    for (int k = 0; k < 6; ++k)
+    {
+        bool found = false;
+        if (!get_real(p, vkeys[k], &vel[k], &found))
+        {
+            return false;
+        }
+        any_vel = any_vel || found;
+    }
+    part.v = mc_v3(vel[0], vel[1], vel[2]);
+    part.w_body = mc_v3(vel[3], vel[4], vel[5]);
+    if (!check_args(p))
+    {
+        return false;
+    }
+    if (part.ground)
+    {
+        if (have_mass || have_ip || any_vel)
+        {
+            return fail(p, p->st.line, "a GROUND part takes no MASS, IP or velocities");
+        }
+    }
+    else
+    {
+        if (!have_mass || !(part.mass > 0.0))
+        {
+            return fail(p, p->st.line, have_mass ? "MASS must be > 0" : "PART/%d needs MASS= (or GROUND)", part.id);
+        }
+        if (!have_ip)
+        {
+            return fail(p, p->st.line, "PART/%d needs IP=Ixx,Iyy,Izz (inertia about the centre of mass)", part.id);
+        }
+        // Positive definite: leading principal minors (Adams' products of inertia enter with a minus sign).
+        double xx = part.ip[0], yy = part.ip[1], zz = part.ip[2];
+        double xy = -part.ip[3], xz = -part.ip[4], yz = -part.ip[5];
+        double m2 = xx * yy - xy * xy;
+        double m3 = xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz);
+        if (!(xx > 0.0) || !(m2 > 0.0) || !(m3 > 0.0))
+        {
+            return fail(p, p->st.line, "IP is not positive definite");
+        }
+    }
+    mc_scenario_part* arr = grow(p->scn->parts, p->scn->part_count, sizeof *arr);
+    if (arr == NULL)
+    {
+        return fail(p, p->st.line, "out of memory");
+    }
+    p->scn->parts = arr;
+    arr[p->scn->part_count++] = part;
+    return true;
+}
+
+static bool join_path(const char* dir, const char* file, char** out)
+{
+    if (file[0] == '/' || dir == NULL || dir[0] == '\0')
+    {
+        *out = dup_range(file, strlen(file));
+        return *out != NULL;
+    }
+    size_t n = strlen(dir) + strlen(file) + 2;
+    *out = malloc(n);
+    if (*out == NULL)
+    {
+        return false;
+    }
+    snprintf(*out, n, "%s/%s", dir, file);
+    return true;
+}
+
+typedef struct shape_spec
+{
+    const char* flag;
+    mc_scenario_shape shape;
+    const char* keys[3];
+} shape_spec;
+
+static const shape_spec s_shapes[] = {
+    {"BOX", MC_SCENARIO_BOX, {"X", "Y", "Z"}},
+    {"SPHERE", MC_SCENARIO_SPHERE, {"RADIUS", NULL, NULL}},
+    {"ELLIPSOID", MC_SCENARIO_ELLIPSOID, {"XSCALE", "YSCALE", "ZSCALE"}},
+    {"CYLINDER", MC_SCENARIO_CYLINDER, {"RADIUS", "LENGTH", NULL}},
+    {"FRUSTUM", MC_SCENARIO_FRUSTUM, {"BOTTOM", "TOP", "LENGTH"}},
+    {"TORUS", MC_SCENARIO_TORUS, {"MAJOR_RADIUS", "MINOR_RADIUS", NULL}},
+};
+
+static bool stmt_graphics(scn_parser* p)
+{
+    mc_scenario_graphics g;
+    memset(&g, 0, sizeof g);
+    g.line = p->st.line;
+    g.scale = 1.0;
+    g.angle_tolerance = 15.0 * 3.14159265358979323846 / 180.0;
+    g.part_index = -1;
+    if (!get_statement_id(p, &g.id))
+    {
+        return false;
+    }
+    if (mc_scenario_find_graphics(p->scn, g.id) >= 0)
+    {
+        return fail(p, p->st.line, "GRAPHICS/%d defined twice", g.id);
+    }
+    scn_arg* pa = find_arg(p, "PART");
+    if (pa == NULL)
+    {
+        return fail(p, p->st.line, "GRAPHICS/%d needs PART=id", g.id);
+    }
+    if (pa->nval != 1)
+    {
+        return fail(p, pa->line, "PART takes one id");
+    }
+    if (!get_int_value(p, pa, pa->vals[0], &g.part_id))
+    {
+        return false;
+    }
+    if (!get_pose(p, "QP", false, &g.local) || !get_flag(p, "IFLIP_GEOMETRY", &g.flip))
+    {
+        return false;
+    }
+    // Shape: exactly one of the flags, or a FILE.
+    int nshape = 0;
+    const shape_spec* spec = NULL;
+    for (size_t k = 0; k < sizeof s_shapes / sizeof s_shapes[0]; ++k)
+    {
+        bool on = false;
+        if (!get_flag(p, s_shapes[k].flag, &on))
+        {
+            return false;
+        }
+        if (on)
+        {
+            ++nshape;
+            spec = &s_shapes[k];
+        }
+    }
+    bool external = false;
+    if (!get_flag(p, "EXTERNAL", &external))
+    {
+        return false;
+    }
+    scn_arg* fa = find_arg(p, "FILE");
+    if (fa != NULL)
+    {
+        ++nshape;
+    }
+    else if (external)
+    {
+        return fail(p, p->st.line, "EXTERNAL needs FILE=path");
+    }
+    if (nshape != 1)
+    {
+        return fail(p, p->st.line,
+                    nshape == 0 ? "GRAPHICS/%d needs a shape (BOX, SPHERE, ELLIPSOID, CYLINDER, FRUSTUM, TORUS) or "
+                                  "FILE=path"
+                                : "GRAPHICS/%d has more than one shape",
+                    g.id);
+    }
+    bool found = false;
+    double tol = 0.0;
+    if (!get_real(p, "CHORD_TOLERANCE", &tol, &found))
+    {
+        return false;
+    }
+    if (found && !(tol > 0.0))
+    {
+        return fail(p, p->st.line, "CHORD_TOLERANCE must be > 0");
+    }
+    g.chord_tolerance = found ? tol : 0.0;
+    if (!get_reals(p, "ANGLE_TOLERANCE", &tol, 1, 1, NULL, true, &found))
+    {
+        return false;
+    }
+    if (found)
+    {
+        if (!(tol > 0.0) || !(tol < 3.14159265358979323846 / 2.0))
+        {
+            return fail(p, p->st.line, "ANGLE_TOLERANCE must be between 0 and 90 degrees");
+        }
+        g.angle_tolerance = tol;
+    }
+    if (fa != NULL)
+    {
+        if (fa->nval != 1)
+        {
+            return fail(p, fa->line, "FILE takes one path (quote it when it contains ',' or blanks)");
+        }
+        g.shape = MC_SCENARIO_FILE;
+        if (!get_real(p, "SCALE", &g.scale, &found))
+        {
+            return false;
+        }
+        if (found && !(g.scale > 0.0))
+        {
+            return fail(p, p->st.line, "SCALE must be > 0");
+        }
+        if (!check_args(p))
+        {
+            return false;
+        }
+        if (!join_path(p->scn->base_dir, fa->vals[0], &g.path))
+        {
+            return fail(p, p->st.line, "out of memory");
+        }
+    }
+    else
+    {
+        g.shape = spec->shape;
+        for (int k = 0; k < 3; ++k)
+        {
+            if (spec->keys[k] == NULL)
+            {
+                continue;
+            }
+            if (!get_real(p, spec->keys[k], &g.size[k], &found))
+            {
+                return false;
+            }
+            if (!found)
+            {
+                return fail(p, p->st.line, "%s needs %s=", spec->flag, spec->keys[k]);
+            }
+            bool may_be_zero = spec->shape == MC_SCENARIO_FRUSTUM && k < 2;
+            if (!(g.size[k] > 0.0) && !(may_be_zero && g.size[k] == 0.0))
+            {
+                return fail(p, p->st.line, "%s must be > 0", spec->keys[k]);
+            }
+        }
+        if (spec->shape == MC_SCENARIO_FRUSTUM && !(g.size[0] > 0.0 || g.size[1] > 0.0))
+        {
+            return fail(p, p->st.line, "FRUSTUM needs TOP or BOTTOM > 0");
+        }
+        if (spec->shape == MC_SCENARIO_TORUS && !(g.size[1] < g.size[0]))
+        {
+            return fail(p, p->st.line, "TORUS needs MINOR_RADIUS < MAJOR_RADIUS");
+        }
+        if (!check_args(p))
+        {
+            return false;
+        }
+    }
+    mc_scenario_graphics* arr = grow(p->scn->graphics, p->scn->graphics_count, sizeof *arr);
+    if (arr == NULL)
+    {
+        free(g.path);
+        return fail(p, p->st.line, "out of memory");
+    }
+    p->scn->graphics = arr;
+    arr[p->scn->graphics_count++] = g;
+    return true;
+}
+
+/// Read a list of GRAPHICS ids (resolved later, after all statements are read: ids are stored as-is).
+static bool get_id_list(scn_parser* p, const char* key, int** out, int* count, bool required)
+{
+    scn_arg* a = find_arg(p, key);
+    *out = NULL;
+    *count = 0;
+    if (a == NULL)
+    {
+        return required ? fail(p, p->st.line, "CONTACT needs %s=id[,id...]", key) : true;
+    }
+    if (a->nval == 0)
+    {
+        return fail(p, a->line, "%s needs at least one id", key);
+    }
+    *out = malloc((size_t)a->nval * sizeof **out);
+    if (*out == NULL)
+    {
+        return fail(p, a->line, "out of memory");
+    }
+    for (int i = 0; i < a->nval; ++i)
+    {
+        if (!get_int_value(p, a, a->vals[i], &(*out)[i]))
+        {
+            free(*out);
+            *out = NULL;
+            return false;
+        }
+    }
+    *count = a->nval;
+    return true;
+}
+
+static void contact_free(mc_scenario_contact* c)
+{
+    free(c->igeom);
+    free(c->jgeom);
+    free(c->iflip);
+    free(c->jflip);
+}
+
+static bool stmt_contact_params(scn_parser* p, mc_scenario_contact* c)
+{
+    bool impact = false, poisson = false, found = false;
+    if (!get_flag(p, "IMPACT", &impact) || !get_flag(p, "POISSON", &poisson))
+    {
+        return false;
+    }
+    if (impact == poisson)
+    {
+        return fail(p, p->st.line, impact ? "give IMPACT or POISSON, not both" : "CONTACT/%d needs IMPACT or POISSON",
+                    c->id);
+    }
+    c->model = impact ? MC_SCENARIO_IMPACT : MC_SCENARIO_POISSON;
+    static const char* impact_keys[] = {"STIFFNESS", "EXPONENT", "DAMPING", "DMAX"};
+    static const char* poisson_keys[] = {"PENALTY", "RESTITUTION_COEFFICIENT", "NORMAL_TRANSITION_VELOCITY"};
+    const char** other = impact ? poisson_keys : impact_keys;
+    int nother = impact ? 3 : 4;
+    for (int k = 0; k < nother; ++k)
+    {
+        scn_arg* a = find_arg(p, other[k]);
+        if (a != NULL)
+        {
+            return fail(p, a->line, "%s does not belong to %s", other[k], impact ? "IMPACT" : "POISSON");
+        }
+    }
+    if (impact)
+    {
+        c->exponent = 1.5;
+        if (!get_real(p, "STIFFNESS", &c->stiffness, &found))
+        {
+            return false;
+        }
+        if (!found)
+        {
+            return fail(p, p->st.line, "IMPACT needs STIFFNESS=");
+        }
+        if (!get_real(p, "EXPONENT", &c->exponent, &found) || !get_real(p, "DAMPING", &c->damping, &found))
+        {
+            return false;
+        }
+        bool have_dmax = false;
+        if (!get_real(p, "DMAX", &c->dmax, &have_dmax))
+        {
+            return false;
+        }
+        if (c->damping != 0.0 && !have_dmax)
+        {
+            return fail(p, p->st.line, "DAMPING needs DMAX= (the depth of full damping)");
+        }
+    }
+    else
+    {
+        if (!get_real(p, "PENALTY", &c->penalty, &found))
+        {
+            return false;
+        }
+        if (!found)
+        {
+            return fail(p, p->st.line, "POISSON needs PENALTY=");
+        }
+        if (!get_real(p, "RESTITUTION_COEFFICIENT", &c->restitution, &found))
+        {
+            return false;
+        }
+        if (!found)
+        {
+            return fail(p, p->st.line, "POISSON needs RESTITUTION_COEFFICIENT=");
+        }
+        if (!get_real(p, "NORMAL_TRANSITION_VELOCITY", &c->normal_transition_velocity, &found))
+        {
+            return false;
+        }
+    }
+    scn_arg* fa = find_arg(p, "COULOMB_FRICTION");
+    c->friction = MC_SCENARIO_FRICTION_OFF;
+    if (fa != NULL)
+    {
+        char v[32] = "";
+        if (fa->nval == 1)
+        {
+            upper_copy(v, sizeof v, fa->vals[0], strlen(fa->vals[0]));
+        }
+        if (strcmp(v, "ON") == 0)
+        {
+            c->friction = MC_SCENARIO_FRICTION_ON;
+        }
+        else if (strcmp(v, "DYNAMICS_ONLY") == 0)
+        {
+            c->friction = MC_SCENARIO_FRICTION_DYNAMICS_ONLY;
+        }
+        else if (strcmp(v, "OFF") != 0)
+        {
+            return fail(p, fa->line, "COULOMB_FRICTION is ON, OFF or DYNAMICS_ONLY");
+        }
+    }
+    c->stiction_velocity = 0.1;
+    c->friction_velocity = 1.0;
+    bool have_ms = false, have_md = false;
+    if (!get_real(p, "MU_STATIC", &c->mu_static, &have_ms) || !get_real(p, "MU_DYNAMIC", &c->mu_dynamic, &have_md) ||
+        !get_real(p, "STICTION_TRANSITION_VELOCITY", &c->stiction_velocity, &found) ||
+        !get_real(p, "FRICTION_TRANSITION_VELOCITY", &c->friction_velocity, &found))
+    {
+        return false;
+    }
+    if (c->friction != MC_SCENARIO_FRICTION_OFF && (!have_ms || !have_md))
+    {
+        return fail(p, p->st.line, "COULOMB_FRICTION needs MU_STATIC= and MU_DYNAMIC=");
+    }
+    return true;
+}
+
+static bool stmt_contact(scn_parser* p)
+{
+    mc_scenario_contact c;
+    memset(&c, 0, sizeof c);
+    c.line = p->st.line;
+    if (!get_statement_id(p, &c.id))
+    {
+        return false;
+    }
+    for (int i = 0; i < p->scn->contact_count; ++i)
+    {
+        if (p->scn->contacts[i].id == c.id)
+        {
+            return fail(p, p->st.line, "CONTACT/%d defined twice", c.id);
+        }
+    }
+    int *iflip_ids = NULL, *jflip_ids = NULL;
+    int niflip = 0, njflip = 0;
+    bool ok = get_id_list(p, "IGEOM", &c.igeom, &c.igeom_count, true) &&
+              get_id_list(p, "JGEOM", &c.jgeom, &c.jgeom_count, true) &&
+              get_id_list(p, "IFLIP_GEOMETRY", &iflip_ids, &niflip, false) &&
+              get_id_list(p, "JFLIP_GEOMETRY", &jflip_ids, &njflip, false) && stmt_contact_params(p, &c) &&
+              check_args(p);
+    if (ok)
+    {
+        c.iflip = calloc((size_t)c.igeom_count, sizeof *c.iflip);
+        c.jflip = calloc((size_t)c.jgeom_count, sizeof *c.jflip);
+        ok = c.iflip != NULL && c.jflip != NULL ? true : fail(p, c.line, "out of memory");
+    }
+    // Flip lists must name geometries of the matching list (ids still unresolved here).
+    for (int k = 0; ok && k < niflip + njflip; ++k)
+    {
+        bool is_i = k < niflip;
+        int id = is_i ? iflip_ids[k] : jflip_ids[k - niflip];
+        const int* list = is_i ? c.igeom : c.jgeom;
+        int n = is_i ? c.igeom_count : c.jgeom_count;
+        bool* flags = is_i ? c.iflip : c.jflip;
+        bool hit = false;
+        for (int m = 0; m < n; ++m)
+        {
+            if (list[m] == id)
+            {
+                flags[m] = true;
+                hit = true;
+            }
+        }
+        if (!hit)
+        {
+            ok = fail(p, c.line, "%s lists GRAPHICS/%d, which is not in %s", is_i ? "IFLIP_GEOMETRY" : "JFLIP_GEOMETRY",
+                      id, is_i ? "IGEOM" : "JGEOM");
+        }
+    }
+    free(iflip_ids);
+    free(jflip_ids);
+    if (ok)
+    {
+        mc_scenario_contact* arr = grow(p->scn->contacts, p->scn->contact_count, sizeof *arr);
+        if (arr == NULL)
+        {
+            ok = fail(p, c.line, "out of memory");
+        }
+        else
+        {
+            p->scn->contacts = arr;
+            arr[p->scn->contact_count++] = c;
+            return true;
+        }
+    }
+    contact_free(&c);
+    return false;
+}
+
+static bool stmt_integrator(scn_parser* p)
+{
+    if (!no_head(p))
+    {
+        return false;
+    }
+    if (p->scn->integrator_line != 0)
+    {
+        return fail(p, p->st.line, "INTEGRATOR given twice");
+    }
+    p->scn->integrator_line = p->st.line;
+    bool rk4 = false, found = false;
+    if (!get_flag(p, "RK4", &rk4) || !get_real(p, "HMAX", &p->scn->hmax, &found))
+    {
+        return false;
+    }
+    if (found && !(p->scn->hmax > 0.0))
+    {
+        return fail(p, p->st.line, "HMAX must be > 0");
+    }
+    return check_args(p);
+}
+
+static bool stmt_simulate(scn_parser* p)
+{
+    if (!no_head(p))
+    {
+        return false;
+    }
+    if (p->seen_simulate)
+    {
+        return fail(p, p->st.line, "SIMULATE given twice");
+    }
+    p->seen_simulate = true;
+    p->scn->simulate_line = p->st.line;
+    bool dynamic = false, found = false;
+    if (!get_flag(p, "DYNAMIC", &dynamic) || !get_real(p, "END", &p->scn->end_time, &found))
+    {
+        return false;
+    }
+    if (!found)
+    {
+        return fail(p, p->st.line, "SIMULATE needs END=");
+    }
+    if (!(p->scn->end_time > 0.0))
+    {
+        return fail(p, p->st.line, "END must be > 0");
+    }
+    double steps = 500.0, dtout = 0.0;
+    bool have_steps = false, have_dtout = false;
+    if (!get_real(p, "STEPS", &steps, &have_steps) || !get_real(p, "DTOUT", &dtout, &have_dtout))
+    {
+        return false;
+    }
+    if (have_steps && have_dtout)
+    {
+        return fail(p, p->st.line, "give STEPS or DTOUT, not both");
+    }
+    if (have_dtout)
+    {
+        if (!(dtout > 0.0))
+        {
+            return fail(p, p->st.line, "DTOUT must be > 0");
+        }
+        steps = ceil(p->scn->end_time / dtout - 1e-9);
+    }
+    if (!(steps >= 1.0) || steps != floor(steps) || steps > 10000000.0)
+    {
+        return fail(p, p->st.line, "STEPS must be a whole number from 1 to 1e7");
+    }
+    p->scn->steps = (int)steps;
+    return check_args(p);
+}
+
+static bool process_statement(scn_parser* p)
+{
+    const char* n = p->st.name;
+    if (strcmp(n, "UNITS") == 0)
+    {
+        return stmt_units(p);
+    }
+    if (strcmp(n, "ACCGRAV") == 0)
+    {
+        return stmt_accgrav(p);
+    }
+    if (strcmp(n, "GRAVITY") == 0)
+    {
+        return stmt_gravity(p);
+    }
+    if (strcmp(n, "PART") == 0)
+    {
+        return stmt_part(p);
+    }
+    if (strcmp(n, "GRAPHICS") == 0)
+    {
+        return stmt_graphics(p);
+    }
+    if (strcmp(n, "CONTACT") == 0)
+    {
+        return stmt_contact(p);
+    }
+    if (strcmp(n, "INTEGRATOR") == 0)
+    {
+        return stmt_integrator(p);
+    }
+    if (strcmp(n, "SIMULATE") == 0)
+    {
+        return stmt_simulate(p);
+    }
+    return fail(p, p->st.line, "unknown statement '%s'", n);
+}
+
+/// Start a new statement from the text of its first line: NAME[/rest].
+static bool begin_statement(scn_parser* p, const char* s, int line, bool* is_end)
+{
+    *is_end = false;
+    const char* e = s;
+    while (isalnum((unsigned char)*e) || *e == '_')
+    {
+        ++e;
+    }
+    if (e == s)
+    {
+        return fail(p, line, "expected a statement name (PART, GRAPHICS, CONTACT, ...), got '%.20s'", s);
+    }
+    stmt_clear(&p->st);
+    upper_copy(p->st.name, sizeof p->st.name, s, (size_t)(e - s));
+    p->st.line = line;
+    p->have_stmt = true;
+    const char* t = e;
+    while (*t == ' ' || *t == '\t')
+    {
+        ++t;
+    }
+    if (strcmp(p->st.name, "END") == 0 && *t == '\0')
+    {
+        *is_end = true;
+        return true;
+    }
+    if (*t == '/')
+    {
+        return tokenize(p, t + 1, line);
+    }
+    if (*t != '\0' && *t != ',')
+    {
+        return fail(p, line, "expected '/' after %s", p->st.name);
+    }
+    return tokenize(p, t, line);
+}
+
+static bool finish_statement(scn_parser* p)
+{
+    if (!p->have_stmt)
+    {
+        return true;
+    }
+    p->have_stmt = false;
+    bool ok = process_statement(p);
+    stmt_clear(&p->st);
+    return ok;
+}
+
+/// After all statements: resolve references and check the whole scenario.
+static bool resolve(scn_parser* p)
+{
+    mc_scenario* s = p->scn;
+    if (!p->seen_simulate)
+    {
+        return fail(p, 0, "no SIMULATE statement (SIMULATE/DYNAMIC, END=t, STEPS=n)");
+    }
+    for (int i = 0; i < s->graphics_count; ++i)
+    {
+        mc_scenario_graphics* g = &s->graphics[i];
+        g->part_index = mc_scenario_find_part(s, g->part_id);
+        if (g->part_index < 0)
+        {
+            return fail(p, g->line, "GRAPHICS/%d: PART/%d is not defined", g->id, g->part_id);
+        }
+    }
+    for (int c = 0; c < s->contact_count; ++c)
+    {
+        mc_scenario_contact* ct = &s->contacts[c];
+        for (int side = 0; side < 2; ++side)
+        {
+            int* list = side == 0 ? ct->igeom : ct->jgeom;
+            bool* flips = side == 0 ? ct->iflip : ct->jflip;
+            int n = side == 0 ? ct->igeom_count : ct->jgeom_count;
+            for (int k = 0; k < n; ++k)
+            {
+                int gi = mc_scenario_find_graphics(s, list[k]);
+                if (gi < 0)
+                {
+                    return fail(p, ct->line, "CONTACT/%d: GRAPHICS/%d is not defined", ct->id, list[k]);
+                }
+                list[k] = gi;
+                flips[k] = flips[k] || s->graphics[gi].flip;
+            }
+        }
+        // Geometries of one part never touch each other; say so rather than silently skipping.
+        bool any_pair = false;
+        for (int a = 0; a < ct->igeom_count; ++a)
+        {
+            for (int b = 0; b < ct->jgeom_count; ++b)
+            {
+                const mc_scenario_graphics* gi = &s->graphics[ct->igeom[a]];
+                const mc_scenario_graphics* gj = &s->graphics[ct->jgeom[b]];
+                bool fixed = s->parts[gi->part_index].ground && s->parts[gj->part_index].ground;
+                any_pair = any_pair || (gi->part_index != gj->part_index && !fixed);
+            }
+        }
+        if (!any_pair)
+        {
+            return fail(p, ct->line, "CONTACT/%d pairs no geometries of two different parts (one of them moving)",
+                        ct->id);
+        }
+    }
+    return true;
+}
+
+static char* dir_of(const char* path)
+{
+    const char* slash = strrchr(path, '/');
+    if (slash == NULL)
+    {
+        return dup_range("", 0);
+    }
+    if (slash == path)
+    {
+        return dup_range("/", 1);
+    }
+    return dup_range(path, (size_t)(slash - path));
+}
+
+bool mc_scenario_parse_string(const char* text, const char* name, const char* base_dir, mc_scenario** out,
+                              mc_scenario_error* err)
+{
+    mc_scenario_error local_err;
+    if (err == NULL)
+    {
+        err = &local_err;
+    }
+    memset(err, 0, sizeof *err);
+    scn_parser p;
+    memset(&p, 0, sizeof p);
+    p.name = name != NULL ? name : "<scenario>";
+    p.err = err;
+    p.scn = calloc(1, sizeof *p.scn);
+    if (p.scn == NULL || text == NULL || out == NULL)
+    {
+        free(p.scn);
+        return fail(&p, 0, text == NULL || out == NULL ? "invalid argument" : "out of memory");
+    }
+    p.scn->path = dup_range(p.name, strlen(p.name));
+    p.scn->base_dir = dup_range(base_dir != NULL ? base_dir : "", base_dir != NULL ? strlen(base_dir) : 0);
+    bool ok = p.scn->path != NULL && p.scn->base_dir != NULL ? true : fail(&p, 0, "out of memory");
+    bool continued = false; // previous line ended with '&'
+    int line = 0;
+    const char* s = text;
+    char* buf = NULL;
+    size_t cap = 0;
+    while (ok && *s != '\0')
+    {
+        ++line;
+        const char* eol = strchr(s, '\n');
+        size_t n = eol != NULL ? (size_t)(eol - s) : strlen(s);
+        if (n + 1 > cap)
+        {
+            cap = 2 * (n + 1);
+            char* nb = realloc(buf, cap);
+            if (nb == NULL)
+            {
+                ok = fail(&p, line, "out of memory");
+                break;
+            }
+            buf = nb;
+        }
+        memcpy(buf, s, n);
+        buf[n] = '\0';
+        s = eol != NULL ? eol + 1 : s + n;
+        // Strip the comment (outside quotes) and blanks.
+        bool inq = false;
+        for (char* c = buf; *c != '\0'; ++c)
+        {
+            if (*c == '"')
+            {
+                inq = !inq;
+            }
+            else if (*c == '!' && !inq)
+            {
+                *c = '\0';
+                break;
+            }
+        }
+        size_t len = strlen(buf);
+        while (len > 0 && isspace((unsigned char)buf[len - 1]))
+        {
+            buf[--len] = '\0';
+        }
+        char* start = buf;
+        while (*start != '\0' && isspace((unsigned char)*start))
+        {
+            ++start;
+        }
+        if (*start == '\0')
+        {
+            if (continued)
+            {
+                ok = fail(&p, line, "the previous line ends with '&' but this line is empty");
+            }
+            continue;
+        }
+        bool amp = len > 0 && buf[len - 1] == '&';
+        if (amp)
+        {
+            buf[--len] = '\0';
+        }
+        if (continued || *start == ',')
+        {
+            if (!p.have_stmt)
+            {
+                ok = fail(&p, line, "continuation line without a statement before it");
+                break;
+            }
+            ok = tokenize(&p, start, line);
+        }
+        else
+        {
+            bool is_end = false;
+            ok = finish_statement(&p) && begin_statement(&p, start, line, &is_end);
+            if (ok && is_end)
+            {
+                p.have_stmt = false;
+                stmt_clear(&p.st);
+                if (amp)
+                {
+                    ok = fail(&p, line, "END cannot be continued");
+                }
+                break;
+            }
+        }
+        continued = amp;
+    }
+    if (ok && continued)
+    {
+        ok = fail(&p, line, "the last line ends with '&'");
+    }
+    ok = ok && finish_statement(&p) && resolve(&p);
+    stmt_clear(&p.st);
+    free(buf);
+    if (!ok)
+    {
+        mc_scenario_destroy(p.scn);
+        return false;
+    }
+    *out = p.scn;
+    return true;
+}
+
+bool mc_scenario_parse_file(const char* path, mc_scenario** out, mc_scenario_error* err)
+{
+    FILE* f = fopen(path, "rb");
+    if (f == NULL)
+    {
+        if (err != NULL)
+        {
+            err->line = 0;
+            snprintf(err->message, sizeof err->message, "%s: cannot open: %s", path, strerror(errno));
+        }
+        return false;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char* text = malloc(cap);
+    bool ok = text != NULL;
+    while (ok)
+    {
+        if (n + 1 >= cap)
+        {
+            char* nt = realloc(text, cap * 2);
+            if (nt == NULL)
+            {
+                ok = false;
+                break;
+            }
+            text = nt;
+            cap *= 2;
+        }
+        size_t got = fread(text + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+        {
+            ok = !ferror(f);
+            break;
+        }
+    }
+    fclose(f);
+    if (!ok)
+    {
+        free(text);
+        if (err != NULL)
+        {
+            err->line = 0;
+            snprintf(err->message, sizeof err->message, "%s: read error", path);
+        }
+        return false;
+    }
+    text[n] = '\0';
+    if (strlen(text) != n)
+    {
+        free(text);
+        if (err != NULL)
+        {
+            err->line = 0;
+            snprintf(err->message, sizeof err->message, "%s: not a text file (contains NUL bytes)", path);
+        }
+        return false;
+    }
+    char* dir = dir_of(path);
+    ok = dir != NULL && mc_scenario_parse_string(text, path, dir, out, err);
+    free(dir);
+    free(text);
+    return ok;
+}
+
+void mc_scenario_destroy(mc_scenario* scn)
+{
+    if (scn == NULL)
+    {
+        return;
+    }
+    for (int i = 0; i < scn->graphics_count; ++i)
+    {
+        free(scn->graphics[i].path);
+    }
+    for (int i = 0; i < scn->contact_count; ++i)
+    {
+        contact_free(&scn->contacts[i]);
+    }
+    free(scn->graphics);
+    free(scn->contacts);
+    free(scn->parts);
+    free(scn->path);
+    free(scn->base_dir);
+    free(scn);
+}
+
+int mc_scenario_find_part(const mc_scenario* scn, int id)
+{
+    for (int i = 0; i < scn->part_count; ++i)
+    {
+        if (scn->parts[i].id == id)
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+int mc_scenario_find_graphics(const mc_scenario* scn, int id)
+{
+    for (int i = 0; i < scn->graphics_count; ++i)
+    {
+        if (scn->graphics[i].id == id)
+        {
+            return i;
+        }
+    }
+    return -1;
+}

@@ -1,0 +1,238 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Scenario files for `meshcontact simulate`: an Adams-dataset-like text format (parts, geometry, contacts, gravity,
+// simulation settings) and its parser. Part of the command-line tool, not of the library.
+#pragma once
+
+#include "meshcontact/meshcontact.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * SCENARIO FORMAT (.scn)
+ * ======================
+ * A text file of statements, one per line, in the spirit of an Adams Solver dataset (.adm). Names follow Adams
+ * where Adams has them (PART, GRAPHICS, CONTACT, ACCGRAV, INTEGRATOR, SIMULATE and their arguments).
+ *
+ *   - `!` starts a comment (to the end of the line). Blank lines are ignored. Keywords are case-insensitive.
+ *   - A statement is `NAME/id, ARG, ARG, ...`. An argument is a flag (`GROUND`, `IMPACT`) or `KEY=value` or
+ *     `KEY=v1,v2,...` (a list: following bare numbers belong to the last key, so `QG=0,0,1, MASS=2` works).
+ *     Commas and blanks both separate arguments; blanks around `=` are allowed.
+ *   - A statement continues on the next line when the line ends with `&`, or when the next line starts with `,`
+ *     (the Adams continuation).
+ *   - Angles are in radians; append `D` to a value for degrees (`REULER=90D,0,0`), as in Adams.
+ *   - File names may be quoted with double quotes (needed when they contain blanks or commas). A relative FILE= is
+ *     relative to the directory of the scenario file.
+ *   - Any unknown statement or argument, a missing required argument, a bad number or a reference to an undefined
+ *     id is an error: `meshcontact: <file>:<line>: <what>`.
+ *   - Units are the user's and must be consistent (for example SI: N, kg, m, s).
+ *
+ * Statements
+ * ----------
+ * UNITS/FORCE=name, MASS=name, LENGTH=name, TIME=name
+ *     Informational unit names (identifiers such as NEWTON, KILOGRAM, METER, SECOND); they label the CSV and the
+ *     plot. Nothing is converted.
+ *
+ * ACCGRAV/IGRAV=gx, JGRAV=gy, KGRAV=gz        (Adams; each defaults to 0)
+ * GRAVITY/gx,gy,gz                             (shorthand)
+ *     Gravitational acceleration in the ground frame. Without either statement there is no gravity.
+ *
+ * PART/id, GROUND
+ * PART/id, MASS=m, IP=Ixx,Iyy,Izz[,Ixy,Ixz,Iyz], QG=x,y,z, REULER=a,b,c | QUATERNION=w,x,y,z,
+ *          VX=, VY=, VZ=, WX=, WY=, WZ=
+ *     A rigid body. Its body frame origin is its centre of mass (there are no markers): QG is the initial position
+ *     of that origin in the ground frame (default 0,0,0); REULER are Adams' body-3-1-3 Euler angles (rotation a
+ *     about ground z, then b about the new x, then c about the new z; default 0,0,0); QUATERNION (w,x,y,z, not
+ *     Adams) may be given instead. MASS > 0 and IP (inertia about the centre of mass in the body frame; Adams sign
+ *     convention: Ixy = +integral of x y dm; the tensor must be positive definite) are required for a moving part.
+ *     VX, VY, VZ: initial velocity of the centre of mass, ground frame. WX, WY, WZ: initial angular velocity in
+ *     the body frame (as Adams). A GROUND part is fixed at its QG/REULER pose (Adams has one ground part fixed at
+ *     the origin; here several fixed parts are allowed and may be placed) and takes no MASS, IP or velocities.
+ *
+ * GRAPHICS/id, PART=id, <shape>, [QP=x,y,z], [REULER=a,b,c], [CHORD_TOLERANCE=c], [ANGLE_TOLERANCE=a],
+ *          [IFLIP_GEOMETRY]
+ *     A closed solid attached to a part, placed in the part frame at QP (default 0,0,0) and rotated by REULER
+ *     (3-1-3, default 0,0,0). The shapes, in the geometry's own frame:
+ *       EXTERNAL, FILE=path [, SCALE=s]   a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae); SCALE
+ *                                          multiplies its coordinates (default 1). `EXTERNAL` may be omitted.
+ *       BOX, X=lx, Y=ly, Z=lz             a box from the origin (Adams' CORNER) to (lx, ly, lz)
+ *       SPHERE, RADIUS=r                  centred at the origin
+ *       ELLIPSOID, XSCALE=, YSCALE=, ZSCALE=   centred at the origin; the values are diameters (as in Adams)
+ *       CYLINDER, RADIUS=r, LENGTH=l      along z from z = 0 to z = l (as Adams' CYLINDER from its CM marker)
+ *       FRUSTUM, BOTTOM=r0, TOP=r1, LENGTH=l   along z: radius r0 at z = 0, r1 at z = l
+ *       TORUS, MAJOR_RADIUS=R, MINOR_RADIUS=r  around z, centred at the origin
+ *     Curved primitives are faceted within CHORD_TOLERANCE (length; default 0.005 x the largest dimension) and
+ *     ANGLE_TOLERANCE (default 15D, Adams' faceting default). IFLIP_GEOMETRY: the solid is the outside of the
+ *     surface (for example a ball inside a hollow), in every contact that uses this geometry.
+ *
+ * CONTACT/id, IGEOM=id[,id...], JGEOM=id[,id...], [IFLIP_GEOMETRY=id,...], [JFLIP_GEOMETRY=id,...],
+ *          IMPACT, STIFFNESS=k, [EXPONENT=e], [DAMPING=c], [DMAX=d]
+ *        | POISSON, PENALTY=p, RESTITUTION_COEFFICIENT=r, [NORMAL_TRANSITION_VELOCITY=v]
+ *          [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=ms, MU_DYNAMIC=md,
+ *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd]
+ *     Contact between every geometry of the IGEOM list and every geometry of the JGEOM list (Adams semantics).
+ *     IFLIP_GEOMETRY / JFLIP_GEOMETRY name geometries of the lists whose solid is the outside (Adams).
+ *     Defaults: EXPONENT=1.5, DAMPING=0 (DMAX is then required when DAMPING > 0), COULOMB_FRICTION=OFF, and when
+ *     friction is on, STICTION_TRANSITION_VELOCITY=0.1, FRICTION_TRANSITION_VELOCITY=1 (Adams View's 100 and 1000
+ *     mm/s, in m/s). The force laws and their parameter checks are the library's (include/meshcontact/world.h).
+ *
+ * INTEGRATOR/[RK4], [HMAX=h]
+ *     Fixed-step classical Runge-Kutta (the only integrator). HMAX is the step size; the default is 1/40 of the
+ *     shortest estimated contact duration (see simulate.h), and a step longer than 1/10 of it gives a warning.
+ *
+ * SIMULATE/[DYNAMIC], END=t, [STEPS=n | DTOUT=dt]
+ *     Simulate from time 0 to END, writing n + 1 output rows (default STEPS=500). Required, once.
+ *
+ * END
+ *     Optional; nothing after it is read (as in an Adams dataset).
+ *
+ * Example (a ball dropped on a plate):
+ *     ACCGRAV/KGRAV=-9.81
+ *     PART/1, GROUND
+ *     GRAPHICS/1, PART=1, BOX, X=0.4, Y=0.4, Z=0.05, QP=-0.2,-0.2,-0.05
+ *     PART/2, MASS=1, IP=4e-4,4e-4,4e-4, QG=0,0,0.1
+ *     GRAPHICS/2, PART=2, SPHERE, RADIUS=0.05, CHORD_TOLERANCE=2e-4
+ *     CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e7, EXPONENT=1.5
+ *     SIMULATE/DYNAMIC, END=0.5, STEPS=500
+ */
+
+/// A rigid part (Adams PART).
+typedef struct mc_scenario_part
+{
+    int id;         ///< Adams id (positive)
+    int line;       ///< line of the statement (for messages)
+    bool ground;    ///< fixed part
+    double mass;    ///< mass (> 0 for a moving part)
+    double ip[6];   ///< inertia about the centre of mass, body frame: Ixx, Iyy, Izz, Ixy, Ixz, Iyz (Adams signs)
+    mc_pose pose;   ///< initial pose: body frame origin (= centre of mass) and orientation in the ground frame
+    mc_vec3 v;      ///< initial velocity of the centre of mass, ground frame
+    mc_vec3 w_body; ///< initial angular velocity, body frame (Adams WX, WY, WZ)
+} mc_scenario_part;
+
+/// Shape of a GRAPHICS statement.
+typedef enum mc_scenario_shape
+{
+    MC_SCENARIO_FILE = 0,      ///< mesh file
+    MC_SCENARIO_BOX = 1,       ///< size = lengths x, y, z from the origin
+    MC_SCENARIO_SPHERE = 2,    ///< size[0] = radius
+    MC_SCENARIO_ELLIPSOID = 3, ///< size = diameters x, y, z
+    MC_SCENARIO_CYLINDER = 4,  ///< size[0] = radius, size[1] = length
+    MC_SCENARIO_FRUSTUM = 5,   ///< size[0] = bottom radius, size[1] = top radius, size[2] = length
+    MC_SCENARIO_TORUS = 6,     ///< size[0] = major radius, size[1] = minor radius
+} mc_scenario_shape;
+
+/// A geometry attached to a part (Adams GRAPHICS).
+typedef struct mc_scenario_graphics
+{
+    int id;                  ///< Adams id
+    int line;                ///< line of the statement
+    int part_id;             ///< PART= id
+    int part_index;          ///< index of that part in mc_scenario.parts
+    mc_scenario_shape shape; ///< the shape
+    char* path;              ///< FILE= resolved against the scenario's directory (MC_SCENARIO_FILE only), else NULL
+    double scale;            ///< SCALE= for files (default 1)
+    double size[3];          ///< shape parameters, see mc_scenario_shape
+    double chord_tolerance;  ///< CHORD_TOLERANCE (length); 0: the default (0.005 x the largest dimension)
+    double angle_tolerance;  ///< ANGLE_TOLERANCE (radians); default 15 degrees
+    bool flip;               ///< IFLIP_GEOMETRY flag on the GRAPHICS statement
+    mc_pose local;           ///< placement in the part frame (QP, REULER)
+} mc_scenario_graphics;
+
+/// Normal force model of a contact.
+typedef enum mc_scenario_model
+{
+    MC_SCENARIO_IMPACT = 0,  ///< Adams IMPACT
+    MC_SCENARIO_POISSON = 1, ///< Adams POISSON (restitution)
+} mc_scenario_model;
+
+/// Friction mode of a contact (Adams COULOMB_FRICTION).
+typedef enum mc_scenario_friction
+{
+    MC_SCENARIO_FRICTION_OFF = 0,           ///< no friction
+    MC_SCENARIO_FRICTION_ON = 1,            ///< stiction and sliding
+    MC_SCENARIO_FRICTION_DYNAMICS_ONLY = 2, ///< sliding only (mu_dynamic above vd, ramp below)
+} mc_scenario_friction;
+
+/// A contact definition (Adams CONTACT).
+typedef struct mc_scenario_contact
+{
+    int id;                            ///< Adams id
+    int line;                          ///< line of the statement
+    int* igeom;                        ///< GRAPHICS indices (into mc_scenario.graphics) of the IGEOM list
+    int igeom_count;                   ///< entries of igeom
+    int* jgeom;                        ///< GRAPHICS indices of the JGEOM list
+    int jgeom_count;                   ///< entries of jgeom
+    bool* iflip;                       ///< per igeom entry: listed in IFLIP_GEOMETRY (or flagged on its GRAPHICS)
+    bool* jflip;                       ///< per jgeom entry: listed in JFLIP_GEOMETRY (or flagged on its GRAPHICS)
+    mc_scenario_model model;           ///< IMPACT or POISSON
+    double stiffness;                  ///< IMPACT STIFFNESS
+    double exponent;                   ///< IMPACT EXPONENT
+    double damping;                    ///< IMPACT DAMPING (maximum damping coefficient)
+    double dmax;                       ///< IMPACT DMAX (depth of full damping); required when damping > 0
+    double penalty;                    ///< POISSON PENALTY
+    double restitution;                ///< POISSON RESTITUTION_COEFFICIENT
+    double normal_transition_velocity; ///< POISSON NORMAL_TRANSITION_VELOCITY; 0: the library's default
+    mc_scenario_friction friction;     ///< COULOMB_FRICTION
+    double mu_static;                  ///< MU_STATIC
+    double mu_dynamic;                 ///< MU_DYNAMIC
+    double stiction_velocity;          ///< STICTION_TRANSITION_VELOCITY
+    double friction_velocity;          ///< FRICTION_TRANSITION_VELOCITY
+} mc_scenario_contact;
+
+/// A parsed scenario. Arrays are owned by the scenario (plain malloc: this is tool code, not library code).
+typedef struct mc_scenario
+{
+    char* path;                     ///< the file as named by the caller
+    char* base_dir;                 ///< directory that relative FILE= paths are resolved against
+    char force_unit[32];            ///< UNITS FORCE (empty when not given)
+    char mass_unit[32];             ///< UNITS MASS
+    char length_unit[32];           ///< UNITS LENGTH
+    char time_unit[32];             ///< UNITS TIME
+    mc_vec3 gravity;                ///< ACCGRAV / GRAVITY (ground frame)
+    mc_scenario_part* parts;        ///< PART statements in file order
+    int part_count;                 ///< entries of parts
+    mc_scenario_graphics* graphics; ///< GRAPHICS statements in file order
+    int graphics_count;             ///< entries of graphics
+    mc_scenario_contact* contacts;  ///< CONTACT statements in file order
+    int contact_count;              ///< entries of contacts
+    double end_time;                ///< SIMULATE END
+    int steps;                      ///< output intervals (from STEPS, or END / DTOUT rounded)
+    double hmax;                    ///< INTEGRATOR HMAX; 0: automatic
+    int simulate_line;              ///< line of the SIMULATE statement
+    int integrator_line;            ///< line of the INTEGRATOR statement (0 if none)
+} mc_scenario;
+
+/// A parse error: where and what.
+typedef struct mc_scenario_error
+{
+    int line;          ///< 1-based line, or 0 when the problem is not on one line (for example a missing statement)
+    char message[600]; ///< `<file>:<line>: <what>` (or `<file>: <what>`), no trailing newline
+} mc_scenario_error;
+
+/// Parse a scenario file.
+/// @param path the file; relative FILE= paths are resolved against its directory
+/// @param out receives the scenario on success (destroy with mc_scenario_destroy)
+/// @param err may be NULL; filled on failure
+/// @return true on success
+bool mc_scenario_parse_file(const char* path, mc_scenario** out, mc_scenario_error* err);
+
+/// Parse scenario text held in memory.
+/// @param text NUL-terminated content
+/// @param name file name used in messages
+/// @param base_dir directory for relative FILE= paths (NULL: the current directory)
+/// @param out receives the scenario on success
+/// @param err may be NULL; filled on failure
+bool mc_scenario_parse_string(const char* text, const char* name, const char* base_dir, mc_scenario** out,
+                              mc_scenario_error* err);
+
+/// Free a scenario. NULL is ignored.
+void mc_scenario_destroy(mc_scenario* scn);
+
+/// @return the index of the part with this id, or -1.
+int mc_scenario_find_part(const mc_scenario* scn, int id);
+/// @return the index of the graphics with this id, or -1.
+int mc_scenario_find_graphics(const mc_scenario* scn, int id);
+
+/// Quaternion of Adams body-3-1-3 Euler angles (a about z, then b about the new x, then c about the new z), radians.
+mc_quat mc_scenario_reuler_to_quat(double a, double b, double c);

@@ -1,0 +1,666 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Tests of `meshcontact simulate`: scenario parser (good and bad input, line numbers), the RK4 integrator against
+// closed-form mechanics (rebound height, restitution, sliding distance), invariance under a rigid move of the whole
+// scene, determinism, and the CSV / SVG writers.
+#include "scenario.h"
+#include "simulate.h"
+
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const double PI = 3.14159265358979323846;
+
+static mc_scenario* parse_ok(const char* text)
+{
+    mc_scenario* scn = NULL;
+    mc_scenario_error err;
+    bool ok = mc_scenario_parse_string(text, "test.scn", "base", &scn, &err);
+    cr_assert(ok, "parse failed: %s", err.message);
+    return scn;
+}
+
+static mc_sim* sim_ok(const mc_scenario* scn)
+{
+    mc_sim* sim = NULL;
+    char err[700] = "";
+    // One thread: Criterion runs the tests in parallel processes, and these scenes are small.
+    mc_sim_options opt = mc_sim_default_options();
+    opt.worker_count = 1;
+    bool ok = mc_sim_create(scn, &opt, &sim, err, sizeof err);
+    cr_assert(ok, "sim create failed: %s", err);
+    return sim;
+}
+
+static void step_ok(mc_sim* sim, double h)
+{
+    char err[700] = "";
+    bool ok = mc_sim_step(sim, h, err, sizeof err);
+    cr_assert(ok, "step failed: %s", err);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parser
+// ---------------------------------------------------------------------------------------------------------------
+
+Test(simulate, parser_reads_every_statement)
+{
+    const char* text = "! a comment line\n"
+                       "UNITS/FORCE=newton, MASS=KILOGRAM, LENGTH=METER, TIME=SECOND\n"
+                       "ACCGRAV/IGRAV=0.5, KGRAV = -9.81   ! trailing comment\n"
+                       "part/1, ground, QG=1,2,3\n"
+                       "PART/2, MASS=2.5, IP=1,2,3, QG=0,0,0.5, REULER=90D,0,0, &\n"
+                       "   VX=1, VY=-2, VZ=3, WX=0.1, WY=0.2, WZ=0.3\n"
+                       "PART/3, MASS=1, IP=1,1,1,0.1,0,0\n"
+                       ", QUATERNION=2,0,0,0\n"
+                       "GRAPHICS/10, PART=1, BOX, X=1, Y=2, Z=0.1, QP=-0.5,-1,-0.1\n"
+                       "GRAPHICS/11, PART=2, SPHERE, RADIUS=0.05, CHORD_TOLERANCE=1e-3, ANGLE_TOLERANCE=10D\n"
+                       "GRAPHICS/12, PART=3, EXTERNAL, FILE=\"meshes/a part.stl\", SCALE=0.001\n"
+                       "GRAPHICS/13, PART=3, FRUSTUM, BOTTOM=0.1, TOP=0, LENGTH=0.2, IFLIP_GEOMETRY\n"
+                       "GRAPHICS/14, PART=3, TORUS, MAJOR_RADIUS=0.2, MINOR_RADIUS=0.05\n"
+                       "GRAPHICS/15, PART=3, CYLINDER, RADIUS=0.1, LENGTH=0.3\n"
+                       "GRAPHICS/16, PART=3, ELLIPSOID, XSCALE=0.1, YSCALE=0.2, ZSCALE=0.3\n"
+                       "CONTACT/1, IGEOM=10, JGEOM=11,12, JFLIP_GEOMETRY=12, IMPACT, STIFFNESS=1e5, EXPONENT=2.2,\n"
+                       "  , DAMPING=10, DMAX=1e-4, COULOMB_FRICTION=ON, MU_STATIC=0.3, MU_DYNAMIC=0.2\n"
+                       "CONTACT/2, IGEOM=10, JGEOM=13, POISSON, PENALTY=1e6, RESTITUTION_COEFFICIENT=0.5,\n"
+                       " , COULOMB_FRICTION=dynamics_only, MU_STATIC=0.3, MU_DYNAMIC=0.2, &\n"
+                       "   STICTION_TRANSITION_VELOCITY=0.01, FRICTION_TRANSITION_VELOCITY=0.02\n"
+                       "INTEGRATOR/RK4, HMAX=1e-4\n"
+                       "SIMULATE/DYNAMIC, END=0.25, DTOUT=0.001\n"
+                       "END\n"
+                       "anything after END is not read = at all\n";
+    mc_scenario* s = parse_ok(text);
+    cr_assert(eq(str, s->force_unit, "NEWTON"));
+    cr_assert(eq(str, s->time_unit, "SECOND"));
+    cr_assert(eq(dbl, s->gravity.x, 0.5));
+    cr_assert(eq(dbl, s->gravity.y, 0.0));
+    cr_assert(eq(dbl, s->gravity.z, -9.81));
+    cr_assert(eq(int, s->part_count, 3));
+    cr_assert(s->parts[0].ground);
+    cr_assert(eq(dbl, s->parts[0].pose.p.y, 2.0));
+    const mc_scenario_part* p2 = &s->parts[1];
+    cr_assert(eq(int, p2->id, 2));
+    cr_assert(eq(dbl, p2->mass, 2.5));
+    cr_assert(eq(dbl, p2->ip[2], 3.0));
+    cr_assert(eq(dbl, p2->pose.p.z, 0.5));
+    // REULER=90D,0,0 is a quarter turn about z: x goes to y (rounding of sin/cos of pi/4 only).
+    mc_vec3 x = mc_quat_rotate(p2->pose.q, mc_v3(1.0, 0.0, 0.0));
+    cr_assert(epsilon_eq(dbl, x.x, 0.0, 1e-15));
+    cr_assert(epsilon_eq(dbl, x.y, 1.0, 1e-15));
+    cr_assert(eq(dbl, p2->v.y, -2.0));
+    cr_assert(eq(dbl, p2->w_body.z, 0.3));
+    cr_assert(eq(dbl, s->parts[2].ip[3], 0.1));
+    cr_assert(eq(dbl, s->parts[2].pose.q.w, 1.0)); // QUATERNION normalised
+    cr_assert(eq(int, s->graphics_count, 7));
+    cr_assert(eq(int, s->graphics[0].shape, MC_SCENARIO_BOX));
+    cr_assert(eq(dbl, s->graphics[0].size[1], 2.0));
+    cr_assert(eq(dbl, s->graphics[0].local.p.x, -0.5));
+    cr_assert(eq(int, s->graphics[1].part_index, 1));
+    cr_assert(epsilon_eq(dbl, s->graphics[1].angle_tolerance, 10.0 * PI / 180.0, 1e-15));
+    cr_assert(eq(int, s->graphics[2].shape, MC_SCENARIO_FILE));
+    cr_assert(eq(str, s->graphics[2].path, "base/meshes/a part.stl"));
+    cr_assert(eq(dbl, s->graphics[2].scale, 0.001));
+    cr_assert(eq(int, s->graphics[3].shape, MC_SCENARIO_FRUSTUM));
+    cr_assert(s->graphics[3].flip);
+    cr_assert(eq(int, s->graphics[4].shape, MC_SCENARIO_TORUS));
+    cr_assert(eq(int, s->graphics[5].shape, MC_SCENARIO_CYLINDER));
+    cr_assert(eq(int, s->graphics[6].shape, MC_SCENARIO_ELLIPSOID));
+    cr_assert(eq(int, s->contact_count, 2));
+    const mc_scenario_contact* c1 = &s->contacts[0];
+    cr_assert(eq(int, c1->igeom_count, 1));
+    cr_assert(eq(int, c1->jgeom_count, 2));
+    cr_assert(eq(int, c1->jgeom[1], 2)); // resolved to the index of GRAPHICS/12
+    cr_assert_not(c1->jflip[0]);
+    cr_assert(c1->jflip[1]);
+    cr_assert(eq(int, c1->model, MC_SCENARIO_IMPACT));
+    cr_assert(eq(dbl, c1->exponent, 2.2));
+    cr_assert(eq(dbl, c1->dmax, 1e-4));
+    cr_assert(eq(int, c1->friction, MC_SCENARIO_FRICTION_ON));
+    cr_assert(eq(dbl, c1->stiction_velocity, 0.1)); // default
+    const mc_scenario_contact* c2 = &s->contacts[1];
+    cr_assert(eq(int, c2->model, MC_SCENARIO_POISSON));
+    cr_assert(eq(dbl, c2->restitution, 0.5));
+    cr_assert(c2->jflip[0]); // IFLIP_GEOMETRY flag on GRAPHICS/13
+    cr_assert(eq(int, c2->friction, MC_SCENARIO_FRICTION_DYNAMICS_ONLY));
+    cr_assert(eq(dbl, c2->friction_velocity, 0.02));
+    cr_assert(eq(dbl, s->hmax, 1e-4));
+    cr_assert(eq(dbl, s->end_time, 0.25));
+    cr_assert(eq(int, s->steps, 250));
+    mc_scenario_destroy(s);
+}
+
+Test(simulate, parser_gravity_shorthand_and_defaults)
+{
+    mc_scenario* s = parse_ok("GRAVITY/0,-9.8,0\nPART/1,GROUND\nPART/2,MASS=1,IP=1,1,1\n"
+                              "GRAPHICS/1,PART=1,SPHERE,RADIUS=1\nGRAPHICS/2,PART=2,SPHERE,RADIUS=1\n"
+                              "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1\nSIMULATE/END=1\n");
+    cr_assert(eq(dbl, s->gravity.y, -9.8));
+    cr_assert(eq(int, s->steps, 500));
+    cr_assert(eq(dbl, s->contacts[0].exponent, 1.5));
+    cr_assert(eq(dbl, s->contacts[0].damping, 0.0));
+    cr_assert(eq(int, s->contacts[0].friction, MC_SCENARIO_FRICTION_OFF));
+    cr_assert(eq(dbl, s->hmax, 0.0));
+    mc_scenario_destroy(s);
+}
+
+typedef struct bad_case
+{
+    const char* text;
+    int line;
+    const char* needle;
+} bad_case;
+
+Test(simulate, parser_rejects_bad_input_with_line_numbers)
+{
+    // A valid tail to append where the error is elsewhere.
+#define OKPARTS "PART/1,GROUND\nPART/2,MASS=1,IP=1,1,1\nGRAPHICS/1,PART=1,SPHERE,RADIUS=1\n"
+    static const bad_case cases[] = {
+        {"! x\n\nFOO/1, A=1\n", 3, "unknown statement 'FOO'"},
+        {"PART/1, GROUND\nPART/2, MASS=1, IP=1,1,1, COLOR=red\n", 2, "unknown argument 'COLOR'"},
+        {"PART/1, GROUND\n\nPART/2, MASS=abc, IP=1,1,1\n", 3, "bad number 'abc' for MASS"},
+        {"PART/2, MASS=1, IP=1,1,1\n", 0, "no SIMULATE"},
+        {"PART/2, MASS=1, IP=1,1\nSIMULATE/END=1\n", 1, "IP takes 3 to 6 values"},
+        {"PART/2, MASS=1, IP=1,1,1,2,0,0\n", 1, "not positive definite"},
+        {"PART/2, MASS=1\n", 1, "needs IP"},
+        {"PART/2, IP=1,1,1\n", 1, "needs MASS"},
+        {"PART/1, GROUND, MASS=1\n", 1, "GROUND part takes no MASS"},
+        {"PART/1, GROUND\nPART/1, GROUND\n", 2, "defined twice"},
+        {"PART/1, GROUND, QG=1,2,3\n, QG=1,2,3\n", 2, "QG given twice"},
+        {"PART/2, MASS=1, IP=1,1,1 &\n\n", 2, "ends with '&'"},
+        {", MASS=1\n", 1, "continuation line without a statement"},
+        {"PART/x, GROUND\n", 1, "PART needs one id"},
+        {"PART, GROUND\n", 1, "needs one id"},
+        {"PART/1, GROUND\nGRAPHICS/1, PART=7, SPHERE, RADIUS=1\nSIMULATE/END=1\n", 2, "PART/7 is not defined"},
+        {"PART/1, GROUND\nGRAPHICS/1, PART=1, SPHERE\n", 2, "SPHERE needs RADIUS="},
+        {"PART/1, GROUND\nGRAPHICS/1, PART=1, SPHERE, RADIUS=-1\n", 2, "RADIUS must be > 0"},
+        {"PART/1, GROUND\nGRAPHICS/1, PART=1, SPHERE, BOX, RADIUS=1, X=1, Y=1, Z=1\n", 2, "more than one shape"},
+        {"PART/1, GROUND\nGRAPHICS/1, PART=1, RADIUS=1\n", 2, "needs a shape"},
+        {"PART/1, GROUND\nGRAPHICS/1, PART=1, FILE=\"a.stl\n", 2, "unterminated quoted text"},
+        {"PART/1, GROUND\nGRAPHICS/1, PART=1, TORUS, MAJOR_RADIUS=1, MINOR_RADIUS=2\n", 2, "MINOR_RADIUS <"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=9, IMPACT, STIFFNESS=1\n"
+                 "SIMULATE/END=1\n",
+         5, "GRAPHICS/9 is not defined"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2, STIFFNESS=1\n", 5,
+         "needs IMPACT or POISSON"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2, POISSON, PENALTY=1,\n"
+                 ", RESTITUTION_COEFFICIENT=0.5, STIFFNESS=4\n",
+         6, "STIFFNESS does not belong to POISSON"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1, DAMPING=3\n", 5,
+         "DAMPING needs DMAX"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2, IFLIP_GEOMETRY=2, IMPACT, "
+                 "STIFFNESS=1\n",
+         5, "not in IGEOM"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1, "
+                 "COULOMB_FRICTION=MAYBE\n",
+         5, "COULOMB_FRICTION is ON, OFF or DYNAMICS_ONLY"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1, "
+                 "COULOMB_FRICTION=ON\n",
+         5, "needs MU_STATIC"},
+        {OKPARTS "GRAPHICS/2,PART=1,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1\n"
+                 "SIMULATE/END=1\n",
+         5, "pairs no geometries"},
+        {"SIMULATE/END=1, STEPS=10, DTOUT=0.1\n", 1, "not both"},
+        {"SIMULATE/END=0\n", 1, "END must be > 0"},
+        {"SIMULATE/END=1, STEPS=2.5\n", 1, "whole number"},
+        {"SIMULATE/END=1\nSIMULATE/END=2\n", 2, "SIMULATE given twice"},
+        {"INTEGRATOR/HMAX=0\n", 1, "HMAX must be > 0"},
+        {"INTEGRATOR/GEAR\n", 1, "unknown argument 'GEAR'"},
+        {"ACCGRAV/KGRAV=1\nGRAVITY/0,0,1\n", 2, "gravity given twice"},
+        {"GRAVITY/0,0\n", 1, "three values"},
+        {"UNITS/FORCE=NEWTON2\n", 1, "bad unit name"},
+        {"ACCGRAV/KGRAV\n", 1, "KGRAV needs a value"},
+        {"ACCGRAV/KGRAV=\n", 1, "has no value"},
+        {"ACCGRAV/KGRAV=1, 2\n", 1, "takes 1 value"},
+        {"PART/1, GROUND\n  = 4\n", 2, "expected a statement name"},
+        {"PART/1 GROUND, 3\n", 1, "does not follow a KEY="},
+    };
+#undef OKPARTS
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+    {
+        mc_scenario* scn = NULL;
+        mc_scenario_error err;
+        bool ok = mc_scenario_parse_string(cases[i].text, "bad.scn", NULL, &scn, &err);
+        cr_expect_not(ok, "case %zu parsed but should not:\n%s", i, cases[i].text);
+        if (ok)
+        {
+            mc_scenario_destroy(scn);
+            continue;
+        }
+        cr_expect(eq(int, err.line, cases[i].line), "case %zu: %s", i, err.message);
+        cr_expect(strstr(err.message, cases[i].needle) != NULL, "case %zu: '%s' does not say '%s'", i, err.message,
+                  cases[i].needle);
+        char prefix[32];
+        if (cases[i].line > 0)
+        {
+            snprintf(prefix, sizeof prefix, "bad.scn:%d: ", cases[i].line);
+        }
+        else
+        {
+            snprintf(prefix, sizeof prefix, "bad.scn: ");
+        }
+        cr_expect(strncmp(err.message, prefix, strlen(prefix)) == 0, "case %zu: '%s' should start with '%s'", i,
+                  err.message, prefix);
+    }
+}
+
+Test(simulate, parser_reports_missing_file)
+{
+    mc_scenario* scn = NULL;
+    mc_scenario_error err;
+    cr_assert_not(mc_scenario_parse_file("no/such/file.scn", &scn, &err));
+    cr_assert(strstr(err.message, "no/such/file.scn: cannot open") != NULL, "%s", err.message);
+}
+
+Test(simulate, reuler_is_body_313)
+{
+    // a = 90 deg about z, then b = 90 deg about the new x (= ground y): body z ends up along ground x.
+    mc_quat q = mc_scenario_reuler_to_quat(PI / 2, PI / 2, 0.0);
+    mc_vec3 z = mc_quat_rotate(q, mc_v3(0.0, 0.0, 1.0));
+    // tolerance: rounding of cos/sin of pi/4 in a few products
+    cr_assert(epsilon_eq(dbl, z.x, 1.0, 1e-15));
+    cr_assert(epsilon_eq(dbl, z.y, 0.0, 1e-15));
+    cr_assert(epsilon_eq(dbl, z.z, 0.0, 1e-15));
+    mc_vec3 x = mc_quat_rotate(q, mc_v3(1.0, 0.0, 0.0));
+    cr_assert(epsilon_eq(dbl, x.y, 1.0, 1e-15));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mechanics
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Ball of radius 0.05 m and mass 1 kg above a plate whose top face is z = 0; `contact` is the CONTACT arguments.
+static mc_scenario* ball_scene(double gap, double vz, const char* gravity, const char* contact, double end)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%s\n"
+             "PART/1, GROUND\n"
+             "GRAPHICS/1, PART=1, BOX, X=0.4, Y=0.4, Z=0.05, QP=-0.2,-0.2,-0.05\n"
+             "PART/2, MASS=1, IP=1e-3,1e-3,1e-3, QG=0,0,%.17g, VZ=%.17g\n"
+             "GRAPHICS/2, PART=2, SPHERE, RADIUS=0.05, CHORD_TOLERANCE=1e-3\n"
+             "CONTACT/1, IGEOM=1, JGEOM=2, %s\n"
+             "SIMULATE/DYNAMIC, END=%.17g, STEPS=100\n",
+             gravity, 0.05 + gap, vz, contact, end);
+    return parse_ok(text);
+}
+
+Test(simulate, impact_ball_without_damping_rebounds_to_95_percent)
+{
+    const double gap = 0.02; // drop height: 2 cm between the ball's lowest point and the plate
+    mc_scenario* scn = ball_scene(gap, 0.0, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.25);
+    mc_sim* sim = sim_ok(scn);
+    double h = mc_sim_get_step_size(sim);
+    cr_assert(h > 0.0 && h < 1e-3, "step %g", h);
+    mc_pose pose;
+    mc_sim_get_part(sim, 1, &pose, NULL, NULL);
+    double z0 = pose.p.z;
+    // Height at first touch: z at the first step with a region, plus that region's depth (the plate is flat, so the
+    // depth is exactly how far below the touching height the ball is).
+    double z_touch = NAN, z_peak = -INFINITY;
+    bool left = false;
+    int steps = (int)ceil(0.25 / h);
+    for (int k = 0; k < steps; ++k)
+    {
+        step_ok(sim, h);
+        mc_twist tw;
+        mc_sim_get_part(sim, 1, &pose, &tw, NULL);
+        mc_sim_contact_summary cs = mc_sim_get_contact(sim, 0);
+        if (isnan(z_touch) && cs.regions > 0)
+        {
+            z_touch = pose.p.z + cs.depth;
+        }
+        if (!isnan(z_touch) && cs.regions == 0 && tw.v.z > 0.0)
+        {
+            left = true;
+        }
+        if (left)
+        {
+            z_peak = fmax(z_peak, pose.p.z);
+            if (tw.v.z < 0.0)
+            {
+                break; // past the apex
+            }
+        }
+    }
+    cr_assert_not(isnan(z_touch), "the ball never touched");
+    cr_assert(left, "the ball never left the plate");
+    double ratio = (z_peak - z_touch) / (z0 - z_touch);
+    cr_log_info("IMPACT rebound: %.5f of the drop height (step %g s)", ratio, h);
+    cr_assert(ratio >= 0.95, "rebound ratio %g", ratio);
+    cr_assert(ratio <= 1.01, "rebound ratio %g: energy was created", ratio);
+    mc_sim_destroy(sim);
+    mc_scenario_destroy(scn);
+}
+
+Test(simulate, poisson_ball_rebound_speed_ratio_is_restitution)
+{
+    const double e = 0.5;
+    char contact[200];
+    snprintf(contact, sizeof contact, "POISSON, PENALTY=1e7, RESTITUTION_COEFFICIENT=%g", e);
+    // No gravity: the approach and separation speeds are then exactly the speeds before and after the contact.
+    mc_scenario* scn = ball_scene(0.005, -0.5, "", contact, 0.03);
+    mc_sim* sim = sim_ok(scn);
+    double h = mc_sim_get_step_size(sim);
+    double v_in = NAN, v_out = NAN;
+    bool touched = false;
+    int steps = (int)ceil(0.03 / h);
+    for (int k = 0; k < steps && isnan(v_out); ++k)
+    {
+        mc_twist before;
+        mc_sim_get_part(sim, 1, NULL, &before, NULL);
+        step_ok(sim, h);
+        mc_twist tw;
+        mc_sim_get_part(sim, 1, NULL, &tw, NULL);
+        mc_sim_contact_summary cs = mc_sim_get_contact(sim, 0);
+        if (!touched && cs.regions > 0)
+        {
+            touched = true;
+            v_in = -before.v.z;
+        }
+        if (touched && cs.regions == 0)
+        {
+            v_out = tw.v.z;
+        }
+    }
+    cr_assert(touched && !isnan(v_out), "no complete impact");
+    double ratio = v_out / v_in;
+    cr_log_info("POISSON rebound speed ratio %.5f for e = %g", ratio, e);
+    cr_assert(fabs(ratio - e) <= 0.05, "ratio %g, e %g", ratio, e);
+    mc_sim_destroy(sim);
+    mc_scenario_destroy(scn);
+}
+
+Test(simulate, sliding_block_stops_after_v2_over_2_mu_g)
+{
+    const double v0 = 1.0, mu = 0.3, g = 9.81, k = 1e6, m = 1.0;
+    // Block 0.1 x 0.1 x 0.02 (centre of mass at its centre) starting at its resting depth on a long plate.
+    double depth = m * g / k; // IMPACT with exponent 1
+    char text[2048];
+    snprintf(text, sizeof text,
+             "ACCGRAV/KGRAV=-%g\n"
+             "PART/1, GROUND\n"
+             "GRAPHICS/1, PART=1, BOX, X=1.5, Y=0.4, Z=0.05, QP=-0.5,-0.2,-0.05\n"
+             "PART/2, MASS=%g, IP=8.6667e-4,8.6667e-4,1.6667e-3, QG=0,0,%.17g, VX=%g\n"
+             "GRAPHICS/2, PART=2, BOX, X=0.1, Y=0.1, Z=0.02, QP=-0.05,-0.05,-0.01\n"
+             "CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=%g, EXPONENT=1, DAMPING=500, DMAX=1e-6,\n"
+             ", COULOMB_FRICTION=ON, MU_STATIC=%g, MU_DYNAMIC=%g, STICTION_TRANSITION_VELOCITY=1e-3,\n"
+             ", FRICTION_TRANSITION_VELOCITY=2e-3\n"
+             "SIMULATE/DYNAMIC, END=0.45, STEPS=45\n",
+             g, m, 0.01 - depth, v0, k, mu, mu);
+    mc_scenario* scn = parse_ok(text);
+    mc_sim* sim = sim_ok(scn);
+    char err[700] = "";
+    cr_assert(mc_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    mc_pose pose;
+    mc_twist tw;
+    mc_sim_get_part(sim, 1, &pose, &tw, NULL);
+    double expected = v0 * v0 / (2.0 * mu * g);
+    cr_log_info("sliding distance %.5f m, expected %.5f m (speed left %g)", pose.p.x, expected, tw.v.x);
+    cr_assert(fabs(tw.v.x) < 1e-2, "still sliding at %g m/s", tw.v.x);
+    cr_assert(fabs(pose.p.x - expected) <= 0.05 * expected, "slid %g m, expected %g m", pose.p.x, expected);
+    mc_sim_destroy(sim);
+    mc_scenario_destroy(scn);
+}
+
+/// The ball scene with friction, a lateral velocity and a spin, moved rigidly by (q, t) (gravity rotated too).
+static mc_scenario* moved_scene(mc_quat q, mc_vec3 t)
+{
+    mc_vec3 g = mc_quat_rotate(q, mc_v3(0.0, 0.0, -9.81));
+    mc_vec3 plate = mc_add(t, mc_quat_rotate(q, mc_v3(0.01, -0.02, 0.0)));
+    mc_vec3 ball = mc_add(t, mc_quat_rotate(q, mc_v3(0.0, 0.0, 0.058)));
+    mc_vec3 v = mc_quat_rotate(q, mc_v3(0.3, -0.1, -0.6));
+    char text[4096];
+    snprintf(text, sizeof text,
+             "GRAVITY/%.17g,%.17g,%.17g\n"
+             "PART/1, GROUND, QG=%.17g,%.17g,%.17g, QUATERNION=%.17g,%.17g,%.17g,%.17g\n"
+             "GRAPHICS/1, PART=1, BOX, X=0.4, Y=0.4, Z=0.05, QP=-0.2,-0.2,-0.05\n"
+             "PART/2, MASS=1, IP=1e-3,1.2e-3,0.9e-3, QG=%.17g,%.17g,%.17g, QUATERNION=%.17g,%.17g,%.17g,%.17g,\n"
+             ", VX=%.17g, VY=%.17g, VZ=%.17g, WX=3, WY=-2, WZ=5\n"
+             "GRAPHICS/2, PART=2, ELLIPSOID, XSCALE=0.1, YSCALE=0.09, ZSCALE=0.1, CHORD_TOLERANCE=1e-3, QP=0.002,0,0\n"
+             "CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e6, EXPONENT=1.5, DAMPING=20, DMAX=1e-4,\n"
+             ", COULOMB_FRICTION=ON, MU_STATIC=0.4, MU_DYNAMIC=0.3, STICTION_TRANSITION_VELOCITY=0.01,\n"
+             ", FRICTION_TRANSITION_VELOCITY=0.02\n"
+             "INTEGRATOR/HMAX=1e-4\n"
+             "SIMULATE/DYNAMIC, END=0.03, STEPS=10\n",
+             g.x, g.y, g.z, plate.x, plate.y, plate.z, q.w, q.x, q.y, q.z, ball.x, ball.y, ball.z, q.w, q.x, q.y, q.z,
+             v.x, v.y, v.z);
+    return parse_ok(text);
+}
+
+Test(simulate, rigid_move_of_the_scene_rotates_the_forces)
+{
+    mc_quat id = mc_quat_identity();
+    mc_quat q = mc_quat_normalize((mc_quat){0.8, 0.3, -0.4, 0.33});
+    mc_vec3 t = mc_v3(12.5, -3.25, 7.0);
+    mc_scenario* sa = moved_scene(id, mc_v3(0.0, 0.0, 0.0));
+    mc_scenario* sb = moved_scene(q, t);
+    mc_sim* a = sim_ok(sa);
+    mc_sim* b = sim_ok(sb);
+    double f_max = 0.0, ferr = 0.0, terr = 0.0, t_max = 0.0, perr = 0.0;
+    int touching = 0;
+    for (int k = 0; k < 300; ++k) // 30 ms: the ball lands, slides and spins on the plate
+    {
+        step_ok(a, 1e-4);
+        step_ok(b, 1e-4);
+        mc_pose pa, pb;
+        mc_wrench wa, wb;
+        mc_sim_get_part(a, 1, &pa, NULL, &wa);
+        mc_sim_get_part(b, 1, &pb, NULL, &wb);
+        touching += mc_sim_get_contact(a, 0).regions > 0;
+        mc_vec3 fa = mc_quat_rotate(q, wa.force), ta = mc_quat_rotate(q, wa.torque);
+        f_max = fmax(f_max, mc_length(fa));
+        t_max = fmax(t_max, mc_length(ta));
+        ferr = fmax(ferr, mc_length(mc_sub(fa, wb.force)));
+        terr = fmax(terr, mc_length(mc_sub(ta, wb.torque)));
+        perr = fmax(perr, mc_length(mc_sub(mc_add(t, mc_quat_rotate(q, pa.p)), pb.p)));
+    }
+    cr_log_info("rigid move: |F| max %g, error %g; |T| max %g, error %g; position error %g", f_max, ferr, t_max, terr,
+                perr);
+    cr_assert(touching > 50, "the ball was in contact for only %d steps", touching);
+    cr_assert(f_max > 1.0 && t_max > 0.0);
+    // The two runs differ only by the rounding of the moved coordinates (about 1e-15 relative to |t| = 15 m, i.e.
+    // 1e-14 m on a 1 mm penetration) amplified through the stiff contact over 300 steps: 1e-6 relative is far above
+    // that and far below any real frame dependence (a wrong rotation or a lost torque term is O(1)).
+    cr_assert(ferr <= 1e-6 * f_max, "force error %g of %g", ferr, f_max);
+    cr_assert(terr <= 1e-6 * t_max, "torque error %g of %g", terr, t_max);
+    cr_assert(perr <= 1e-9, "position error %g", perr);
+    mc_sim_destroy(a);
+    mc_sim_destroy(b);
+    mc_scenario_destroy(sa);
+    mc_scenario_destroy(sb);
+}
+
+Test(simulate, same_scenario_gives_bitwise_same_motion)
+{
+    mc_scenario* s = moved_scene(mc_quat_identity(), mc_v3(0.0, 0.0, 0.0));
+    mc_sim* a = sim_ok(s);
+    mc_sim* b = sim_ok(s);
+    for (int k = 0; k < 150; ++k)
+    {
+        step_ok(a, 1e-4);
+        step_ok(b, 1e-4);
+    }
+    mc_pose pa, pb;
+    mc_twist ta, tb;
+    mc_wrench wa, wb;
+    mc_sim_get_part(a, 1, &pa, &ta, &wa);
+    mc_sim_get_part(b, 1, &pb, &tb, &wb);
+    cr_assert(memcmp(&pa, &pb, sizeof pa) == 0);
+    cr_assert(memcmp(&ta, &tb, sizeof ta) == 0);
+    cr_assert(memcmp(&wa, &wb, sizeof wa) == 0);
+    mc_sim_destroy(a);
+    mc_sim_destroy(b);
+    mc_scenario_destroy(s);
+}
+
+Test(simulate, free_flight_is_exact)
+{
+    // No contact touches: RK4 integrates constant gravity exactly (to rounding) and a torque-free spin about a
+    // principal axis keeps its angular velocity.
+    mc_scenario* s = parse_ok("ACCGRAV/KGRAV=-9.81\nPART/1,GROUND\nGRAPHICS/1,PART=1,BOX,X=1,Y=1,Z=1,QP=0,0,-10\n"
+                              "PART/2,MASS=2,IP=1,2,3,QG=0,0,1,VX=1,VZ=2,WZ=4\nGRAPHICS/2,PART=2,SPHERE,RADIUS=0.1\n"
+                              "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1e6\nSIMULATE/END=0.5,STEPS=50\n");
+    mc_sim* sim = sim_ok(s);
+    char err[700];
+    cr_assert(mc_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    mc_pose p;
+    mc_twist tw;
+    mc_sim_get_part(sim, 1, &p, &tw, NULL);
+    double t = 0.5;
+    // tolerance: a few hundred steps of rounding on O(1) values
+    cr_assert(epsilon_eq(dbl, p.p.x, t, 1e-12));
+    cr_assert(epsilon_eq(dbl, p.p.z, 1.0 + 2.0 * t - 0.5 * 9.81 * t * t, 1e-12));
+    cr_assert(epsilon_eq(dbl, tw.v.z, 2.0 - 9.81 * t, 1e-12));
+    cr_assert(epsilon_eq(dbl, tw.w.z, 4.0, 1e-12));
+    // Rotation angle 4 * 0.5 = 2 rad about z: q = (cos 1, 0, 0, sin 1). RK4 with the step 1/40 of the contact time
+    // scale is accurate to far better than 1e-6 over 2 rad.
+    cr_assert(epsilon_eq(dbl, p.q.w, cos(1.0), 1e-6));
+    cr_assert(epsilon_eq(dbl, p.q.z, sin(1.0), 1e-6));
+    mc_sim_destroy(sim);
+    mc_scenario_destroy(s);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------------------------
+
+static size_t count_char(const char* s, char c)
+{
+    size_t n = 0;
+    for (; *s; ++s)
+    {
+        n += *s == c;
+    }
+    return n;
+}
+
+static char* read_all(const char* path)
+{
+    FILE* f = fopen(path, "rb");
+    cr_assert(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char* buf = malloc((size_t)n + 1);
+    cr_assert(fread(buf, 1, (size_t)n, f) == (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+Test(simulate, run_writes_csv_rows_and_a_small_svg)
+{
+    mc_scenario* scn = ball_scene(0.002, -0.3, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.05);
+    mc_sim* sim = sim_ok(scn);
+    char csv_path[] = "/tmp/mc_sim_csv_XXXXXX";
+    int fd = mkstemp(csv_path);
+    cr_assert(fd >= 0);
+    close(fd);
+    char svg_path[64];
+    snprintf(svg_path, sizeof svg_path, "%s.svg", csv_path);
+    FILE* csv = fopen(csv_path, "w");
+    char err[700] = "";
+    cr_assert(mc_sim_run(sim, csv, svg_path, err, sizeof err), "%s", err);
+    fclose(csv);
+    char* text = read_all(csv_path);
+    // header + STEPS + 1 rows; 1 + 2 parts * 19 + 1 contact * 3 = 42 columns per row
+    cr_assert(eq(sz, count_char(text, '\n'), (size_t)(1 + scn->steps + 1)));
+    char* nl = strchr(text, '\n');
+    *nl = '\0';
+    cr_assert(eq(sz, count_char(text, ','), (size_t)41));
+    cr_assert(strncmp(text, "time,part1_x,", 13) == 0, "%s", text);
+    cr_assert(strstr(text, ",contact1_fn,contact1_regions,contact1_depth") != NULL);
+    // The last row is at END.
+    char* last = strrchr(nl + 1 + 0, '\n');
+    *last = '\0';
+    last = strrchr(nl + 1, '\n');
+    cr_assert(eq(dbl, strtod(last + 1, NULL), 0.05));
+    free(text);
+    char* svg = read_all(svg_path);
+    cr_assert(strncmp(svg, "<svg", 4) == 0);
+    cr_assert(strstr(svg, "<polyline") != NULL);
+    cr_assert(strstr(svg, "CONTACT/1") != NULL);
+    cr_assert(strstr(svg, "</svg>") != NULL);
+    free(svg);
+    remove(csv_path);
+    remove(svg_path);
+    mc_sim_destroy(sim);
+    mc_scenario_destroy(scn);
+}
+
+Test(simulate, plot_is_decimated_to_pixel_columns)
+{
+    // 200000 samples of a fast oscillation: the polyline keeps at most 4 points per pixel column (first, min, max,
+    // last), and the peak value survives decimation.
+    size_t n = 200000;
+    double* t = malloc(n * sizeof *t);
+    double* y = malloc(n * sizeof *y);
+    for (size_t k = 0; k < n; ++k)
+    {
+        t[k] = (double)k / (double)(n - 1);
+        y[k] = k == 123457 ? 1000.0 : 10.0 * sin(2000.0 * t[k]);
+    }
+    mc_plot_series s = {"wave", t, y, n};
+    char path[] = "/tmp/mc_plot_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_assert(mc_plot_write_svg(path, "t<&>", "x", "y", &s, 1, 0.0, 1.0));
+    char* svg = read_all(path);
+    cr_assert(strstr(svg, "t&lt;&amp;&gt;") != NULL); // escaped title
+    const char* pts = strstr(svg, "points=\"");
+    cr_assert(pts != NULL);
+    const char* end = strchr(pts + 8, '"');
+    size_t npts = 0;
+    for (const char* c = pts + 8; c < end; ++c)
+    {
+        npts += *c == ',';
+    }
+    cr_assert(npts <= 4 * 700 + 4, "%zu points", npts); // plot width is 700 px
+    cr_assert(npts > 700);
+    // The spike is the top of the y range: some point sits on the top edge of the plot area (y = 40).
+    cr_assert(strstr(pts, ",40.0 ") != NULL);
+    cr_assert(strlen(svg) < 100000, "svg of %zu bytes", strlen(svg));
+    free(svg);
+    free(t);
+    free(y);
+    remove(path);
+}
+
+Test(simulate, shipped_scenarios_parse_and_start)
+{
+    const char* root = getenv("MC_SOURCE_ROOT");
+    cr_assert(root != NULL, "MC_SOURCE_ROOT is not set");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/data", root);
+    DIR* d = opendir(dir);
+    cr_assert(d != NULL, "no %s", dir);
+    int found = 0;
+    struct dirent* e;
+    while ((e = readdir(d)) != NULL)
+    {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".scn") != 0)
+        {
+            continue;
+        }
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        mc_scenario* scn = NULL;
+        mc_scenario_error err;
+        cr_assert(mc_scenario_parse_file(path, &scn, &err), "%s", err.message);
+        mc_sim* sim = sim_ok(scn);
+        step_ok(sim, mc_sim_get_step_size(sim));
+        mc_sim_destroy(sim);
+        mc_scenario_destroy(scn);
+        ++found;
+    }
+    closedir(d);
+    cr_assert(found >= 1, "no .scn file in data/");
+}
