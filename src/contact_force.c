@@ -81,7 +81,7 @@ mc_force_model mc_default_force_model(void)
 
 static mc_status bad(mc_error* err, const char* name, double value, const char* range)
 {
-    return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "%s = %.17g is out of range: must be %s", name, value,
+    return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "%s = %.15g is out of range: must be %s", name, value,
                         range);
 }
 
@@ -159,7 +159,7 @@ mc_status mc_force_model_check(const mc_force_model* m, mc_error* err)
     if (m->mu_dynamic > m->mu_static)
     {
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
-                            "MU_DYNAMIC = %.17g exceeds MU_STATIC = %.17g: must be MU_DYNAMIC <= MU_STATIC",
+                            "MU_DYNAMIC = %.15g exceeds MU_STATIC = %.15g: must be MU_DYNAMIC <= MU_STATIC",
                             m->mu_dynamic, m->mu_static);
     }
     if (!(m->stiction_velocity > 0.0) || !isfinite(m->stiction_velocity))
@@ -169,8 +169,8 @@ mc_status mc_force_model_check(const mc_force_model* m, mc_error* err)
     if (!(m->friction_velocity > m->stiction_velocity) || !isfinite(m->friction_velocity))
     {
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
-                            "FRICTION_TRANSITION_VELOCITY = %.17g must be finite and greater than "
-                            "STICTION_TRANSITION_VELOCITY = %.17g",
+                            "FRICTION_TRANSITION_VELOCITY = %.15g must be finite and greater than "
+                            "STICTION_TRANSITION_VELOCITY = %.15g",
                             m->friction_velocity, m->stiction_velocity);
     }
     return MC_OK;

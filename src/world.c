@@ -829,6 +829,7 @@ mc_status mc_world_evaluate(mc_world* w)
             mc_contact_force f;
             mc_contact_force_evaluate(&cs->model, &kin, w->analysis, &f);
             mc_contact_region* rec = &w->records[n++];
+            memset(rec, 0, sizeof *rec); // padding too: records can be compared bytewise
             rec->contact.index1 = (int32_t)p->contact + 1;
             rec->contact.generation = cs->generation;
             rec->body_i.index1 = (int32_t)p->body_i + 1;

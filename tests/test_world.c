@@ -448,3 +448,202 @@ Test(world, no_allocation_once_warm)
     scene_free(&s);
     cr_assert(eq(i64, mc_get_byte_count(), 0));
 }
+
+Test(world, flipped_container_pushes_the_sphere_up)
+{
+    // The plate's top face is the floor of a flipped box (the solid is the outside of the box): the sphere resting
+    // on the floor must feel the same force as on the plate, within the same faceting bounds.
+    const double h = 5e-3;
+    mc_mesh* cavity = wscene_box(mc_v3(-0.5, -0.5, 0.0), mc_v3(0.5, 0.5, 1.0));
+    mc_mesh* sphere = wscene_uv_sphere(R_SPHERE, N_LAT, N_LON);
+    mc_world_def wd = mc_default_world_def();
+    mc_world* w = NULL;
+    cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+    mc_body_def bd = mc_default_body_def();
+    bd.mesh = cavity;
+    bd.flip = true;
+    mc_body_id a = mc_world_create_body(w, &bd);
+    cr_assert(mc_body_is_valid(w, a));
+    bd = mc_default_body_def();
+    bd.mesh = sphere;
+    bd.pose.p = mc_v3(0.1, -0.13, R_SPHERE - h);
+    mc_body_id b = mc_world_create_body(w, &bd);
+    mc_contact_def cd = mc_default_contact_def();
+    cd.i_bodies = &a;
+    cd.i_count = 1;
+    cd.j_bodies = &b;
+    cd.j_count = 1;
+    cd.model = test_model();
+    mc_contact_id c;
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, NULL), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+    mc_contact_region rec[2];
+    cr_assert(eq(u32, mc_world_get_regions(w, rec, 2), 1));
+    cr_assert(epsilon_eq(dbl, rec[0].region.normal.z, 1.0, 1e-12));
+    mc_force_model m = test_model();
+    double lo = m.stiffness * pow(h - DELTA, m.exponent), hi = m.stiffness * pow(h + DELTA, m.exponent);
+    cr_assert(rec[0].normal_force >= lo && rec[0].normal_force <= hi, "Fn %.9g not in [%.9g, %.9g]",
+              rec[0].normal_force, lo, hi);
+    cr_assert(gt(dbl, mc_body_get_wrench(w, b).force.z, 0.0));
+    mc_world_destroy(w);
+    mc_mesh_destroy(sphere);
+    mc_mesh_destroy(cavity);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
+
+Test(world, poisson_force_while_approaching_is_p_h)
+{
+    const double h = 5e-3;
+    scene s;
+    scene_make(&s, 1, h, 1);
+    mc_force_model m = mc_default_force_model();
+    m.normal_law = MC_NORMAL_POISSON;
+    m.penalty = 1e6;
+    m.restitution = 0.5;
+    m.normal_transition_velocity = 1e-3;
+    cr_assert(eq(int, mc_contact_set_model(s.world, s.contact, &m, NULL), MC_OK));
+    mc_twist down = {{0.0, 0.0, -0.5}, {0.0, 0.0, 0.0}}; // approaching at 0.5 m/s >> vt
+    mc_body_set_velocity(s.world, s.sphere_id[0], &down);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    mc_contact_region rec[2];
+    cr_assert(eq(u32, get_records(s.world, rec, 2), 1));
+    cr_assert(epsilon_eq(dbl, rec[0].rate, 0.5, 1e-12));
+    double fa = rec[0].normal_force;
+    cr_assert(fa >= m.penalty * (h - DELTA) && fa <= m.penalty * (h + DELTA), "Fn %.9g", fa);
+    // separating at the same depth: eps^2 of it
+    mc_twist up = {{0.0, 0.0, 0.5}, {0.0, 0.0, 0.0}};
+    mc_body_set_velocity(s.world, s.sphere_id[0], &up);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    get_records(s.world, rec, 2);
+    cr_assert(ieee_ulp_eq(dbl, rec[0].normal_force, 0.25 * fa, 4));
+    scene_free(&s);
+}
+
+typedef struct seen_by_callback
+{
+    int calls;
+    mc_contact_kinematics kin;
+} seen_by_callback;
+
+static double volumetric_law(const mc_contact_kinematics* kin, const mc_force_model* model, void* user)
+{
+    seen_by_callback* seen = user;
+    seen->calls++;
+    seen->kin = *kin;
+    return model->stiffness * kin->volume;
+}
+
+Test(world, user_normal_law_sees_the_region)
+{
+    scene s;
+    scene_make(&s, 1, 5e-3, 1);
+    seen_by_callback seen;
+    memset(&seen, 0, sizeof seen);
+    mc_force_model m = mc_default_force_model();
+    m.normal_law = MC_NORMAL_USER;
+    m.normal_fcn = volumetric_law;
+    m.stiffness = 1e9;
+    m.user_data = &seen;
+    cr_assert(eq(int, mc_contact_set_model(s.world, s.contact, &m, NULL), MC_OK));
+    mc_twist v = {{0.2, 0.0, -0.1}, {0.0, 0.0, 0.0}};
+    mc_body_set_velocity(s.world, s.sphere_id[0], &v);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    mc_contact_region rec[2];
+    cr_assert(eq(u32, get_records(s.world, rec, 2), 1));
+    cr_assert(eq(int, seen.calls, 1));
+    cr_assert(eq(dbl, seen.kin.volume, rec[0].region.volume));
+    cr_assert(eq(dbl, seen.kin.depth, rec[0].region.depth));
+    cr_assert(eq(dbl, seen.kin.area, rec[0].region.area));
+    cr_assert(eq(dbl, seen.kin.rate, rec[0].rate));
+    cr_assert(epsilon_eq(dbl, seen.kin.slip_velocity.x, 0.2, 1e-12));
+    cr_assert(eq(dbl, rec[0].normal_force, 1e9 * rec[0].region.volume));
+    scene_free(&s);
+}
+
+// Rotate a vector by q.
+static mc_vec3 rot(mc_quat q, mc_vec3 v)
+{
+    return mc_quat_rotate(q, v);
+}
+
+Test(world, moving_the_scene_rigidly_rotates_the_forces)
+{
+    scene s;
+    scene_make(&s, 2, 4e-3, 1);
+    mc_body_id ids[3] = {s.plate_id, s.sphere_id[0], s.sphere_id[1]};
+    mc_twist tw[3] = {{{0.01, 0.0, 0.0}, {0.0, 0.0, 0.1}}, {{0.3, -0.2, -0.05}, {1, 2, 5}}, {{0, 0.4, 0}, {0, -3, 0}}};
+    mc_world_set_velocities(s.world, ids, tw, 3);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    mc_wrench before[3];
+    mc_world_get_wrenches(s.world, ids, before, 3);
+    // x -> q x + t for every pose; velocities rotate with it
+    mc_quat q = mc_quat_normalize((mc_quat){0.8, -0.3, 0.4, 0.2});
+    mc_vec3 t = mc_v3(1.5, -2.0, 0.7);
+    mc_pose poses[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_pose p = mc_body_get_pose(s.world, ids[k]);
+        poses[k].p = mc_add(rot(q, p.p), t);
+        poses[k].q = mc_quat_mul(q, p.q);
+        tw[k].v = rot(q, tw[k].v);
+        tw[k].w = rot(q, tw[k].w);
+    }
+    mc_world_set_poses(s.world, ids, poses, 3);
+    mc_world_set_velocities(s.world, ids, tw, 3);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    mc_wrench after[3];
+    mc_world_get_wrenches(s.world, ids, after, 3);
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_vec3 f = rot(q, before[k].force), tq = rot(q, before[k].torque);
+        // rounding of the moved coordinates (|t| ~ 2.6 vs the 5 mm contact) perturbs depths by ~1e-15 relative to
+        // the coordinates, i.e. ~1e-12 of the depth; forces follow with the exponent: 1e-9 relative is ample.
+        double fs = mc_length(before[k].force), ts = mc_length(before[k].torque) + 0.2 * fs;
+        cr_assert(lt(dbl, mc_length(mc_sub(after[k].force, f)), 1e-9 * fs), "body %d force", k);
+        cr_assert(lt(dbl, mc_length(mc_sub(after[k].torque, tq)), 1e-9 * ts), "body %d torque", k);
+    }
+    scene_free(&s);
+}
+
+Test(world, contact_lists_make_every_pair_and_skip_destroyed_bodies)
+{
+    scene s;
+    scene_make(&s, 3, 3e-3, 2);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    mc_step_info info = mc_world_get_step_info(s.world);
+    cr_assert(eq(u32, info.defined_pairs, 3));
+    cr_assert(eq(u32, info.regions, 3));
+    mc_contact_region rec[4];
+    cr_assert(eq(u32, get_records(s.world, rec, 4), 3));
+    for (int k = 0; k < 3; ++k)
+    {
+        // records come in J-list order, each naming its bodies and contact
+        cr_assert(eq(i32, rec[k].body_j.index1, s.sphere_id[k].index1));
+        cr_assert(eq(i32, rec[k].body_i.index1, s.plate_id.index1));
+        cr_assert(eq(i32, rec[k].contact.index1, s.contact.index1));
+    }
+    // the plate's wrench is minus the sum of the spheres' (in the fixed order of the reduction)
+    mc_vec3 sum = mc_v3(0, 0, 0);
+    for (int k = 0; k < 3; ++k)
+    {
+        sum = mc_add(sum, mc_body_get_wrench(s.world, s.sphere_id[k]).force);
+    }
+    cr_assert(epsilon_eq(dbl, mc_body_get_wrench(s.world, s.plate_id).force.z, -sum.z, 1e-12 * fabs(sum.z)));
+    // a size query returns the count without writing
+    cr_assert(eq(u32, mc_world_get_regions(s.world, NULL, 0), 3));
+    mc_world_destroy_body(s.world, s.sphere_id[1]);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    info = mc_world_get_step_info(s.world);
+    cr_assert(eq(u32, info.defined_pairs, 2));
+    cr_assert(eq(u32, get_records(s.world, rec, 4), 2));
+    cr_assert(eq(i32, rec[1].body_j.index1, s.sphere_id[2].index1));
+    // a new body in the freed slot is not part of the old contact
+    mc_body_def bd = mc_default_body_def();
+    bd.mesh = s.sphere;
+    bd.pose.p = mc_v3(0.0, 0.0, 0.05);
+    mc_body_id fresh = mc_world_create_body(s.world, &bd);
+    cr_assert(eq(i32, fresh.index1, s.sphere_id[1].index1));
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    cr_assert(eq(u32, mc_world_get_step_info(s.world).defined_pairs, 2));
+    scene_free(&s);
+}
