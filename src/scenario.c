@@ -793,6 +793,19 @@ static bool stmt_graphics(scn_parser* p)
     }
     bool found = false;
     double tol = 0.0;
+    if (fa != NULL)
+    {
+        // Faceting controls belong to primitives; a mesh file is used as it is.
+        const char* facet_keys[2] = {"CHORD_TOLERANCE", "ANGLE_TOLERANCE"};
+        for (int k = 0; k < 2; ++k)
+        {
+            scn_arg* ta = find_arg(p, facet_keys[k]);
+            if (ta != NULL)
+            {
+                return fail(p, ta->line, "%s applies to primitives, not to FILE= meshes", facet_keys[k]);
+            }
+        }
+    }
     if (!get_real(p, "CHORD_TOLERANCE", &tol, &found))
     {
         return false;

@@ -709,6 +709,15 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
             return set_err(err, cap, "%s:%d: PART/%d: IP is singular", scn->path, p->line, p->id);
         }
     }
+    // Every geometry is loaded (not only those in contacts), so that a bad file is reported in any case.
+    for (int g = 0; g < scn->graphics_count; ++g)
+    {
+        if (!make_mesh(s, g, err, cap))
+        {
+            mc_sim_destroy(s);
+            return false;
+        }
+    }
     mc_world_def wd = mc_default_world_def();
     wd.worker_count = s->opt.worker_count;
     if (mc_world_create(&wd, &s->world) != MC_OK)
