@@ -41,6 +41,8 @@ void cli_progress(double fraction, void* user);
 double cli_now(void);
 
 int cli_info(int argc, char** argv);
+/// `meshcontact primitive`: tessellate a primitive shape and write it as STL or .shl.
+int cli_primitive(int argc, char** argv);
 /// `meshcontact simulate SCENARIO`: integrate a scenario file, write a CSV and an SVG force plot.
 int cli_simulate(int argc, char** argv);
 /// `meshcontact force`: regions and IMPACT / friction forces of two meshes at given poses and velocities.

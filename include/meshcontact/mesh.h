@@ -165,8 +165,9 @@ extern "C"
     /// tori are rings of vertices whose counts follow the radius, so caps and cone tips get concentric rings.
     /// Smallest triangle angle (measured, see tests/test_tessellate.c): spheres about 34 degrees, cylinders,
     /// frusta and tori above 20 degrees; boxes atan(short / long side of a face); a cone's apex triangles have
-    /// the apex angle 2 pi sin(half opening) / m, m being the fewest segments meeting max_angle (a needle cone
-    /// gets needle apex triangles: raise max_angle). See mc_primitive_tessellate_count for a given triangle count.
+    /// the apex angle 2 asin(sin(half opening) sin(pi / m)), m being the fewest segments meeting max_angle (a
+    /// needle cone gets needle apex triangles: raise max_angle). See mc_primitive_tessellate_count for a given
+    /// triangle count.
     /// @param def shape and faceting controls; chord_tolerance finite > 0, max_angle in (0, pi/2]
     /// @return MC_OK; MC_ERR_INVALID_ARGUMENT for bad parameters or more than 2^31 triangles (never silently
     ///         capped); MC_ERR_OUT_OF_MEMORY
