@@ -1,0 +1,305 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Region-stage benchmark: pairs + regions (mc_query_regions) on the generated scenes and corpus meshes, single
+// thread by default; optional check against the clipping oracle (-c) and comparison with CGAL's exact-constructions
+// corefinement (when built with CGAL; -C limits the mesh size it is run on).
+#include "bvh/bvh.h"
+#include "clip_oracle.h"
+#include "meshcontact/meshcontact.h"
+#include "scenes.h"
+#include "src/workspace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef MC_BENCH_CGAL
+#include "cgal_bench.h"
+#endif
+
+typedef struct options
+{
+    int repeats;
+    int threads;
+    long sizes[8];
+    int size_count;
+    const char* filter;
+    const char* csv;
+    int check;
+    long cgal_max;
+} options;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: bench_regions [-r repeats] [-t threads] [-s size,size,...] [-b name-substring] [-o csv]\n"
+                    "                     [-c] (check against the clipping oracle) [-C max-triangles-for-CGAL]\n");
+}
+
+static int parse_args(int argc, char** argv, options* o)
+{
+    memset(o, 0, sizeof *o);
+    o->repeats = 20;
+    o->threads = 1;
+    o->sizes[0] = 10000;
+    o->sizes[1] = 100000;
+    o->sizes[2] = 1000000;
+    o->size_count = 3;
+    o->cgal_max = 100000;
+    for (int k = 1; k < argc; ++k)
+    {
+        const char* a = argv[k];
+        const char* v = k + 1 < argc ? argv[k + 1] : NULL;
+        if (strcmp(a, "-c") == 0)
+        {
+            o->check = 1;
+            continue;
+        }
+        if (v == NULL)
+        {
+            usage();
+            return -1;
+        }
+        ++k;
+        if (strcmp(a, "-r") == 0)
+        {
+            o->repeats = atoi(v);
+        }
+        else if (strcmp(a, "-t") == 0)
+        {
+            o->threads = atoi(v);
+        }
+        else if (strcmp(a, "-b") == 0)
+        {
+            o->filter = v;
+        }
+        else if (strcmp(a, "-o") == 0)
+        {
+            o->csv = v;
+        }
+        else if (strcmp(a, "-C") == 0)
+        {
+            o->cgal_max = atol(v);
+        }
+        else if (strcmp(a, "-s") == 0)
+        {
+            o->size_count = 0;
+            char* end = NULL;
+            const char* p = v;
+            while (*p && o->size_count < 8)
+            {
+                o->sizes[o->size_count++] = strtol(p, &end, 10);
+                p = *end == ',' ? end + 1 : end;
+                if (end == p && *p)
+                {
+                    break;
+                }
+            }
+        }
+        else
+        {
+            usage();
+            return -1;
+        }
+    }
+    if (o->repeats < 1 || o->threads < 1)
+    {
+        usage();
+        return -1;
+    }
+    return 0;
+}
+
+static void run_scene(const options* o, scene_pair* s, FILE* csv)
+{
+    mc_workspace* ws = NULL;
+    if (mc_workspace_create(&ws) != MC_OK)
+    {
+        return;
+    }
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = o->threads;
+    mc_region regions[256];
+    uint32_t n = 0;
+    mc_query_stats st;
+    double best = INFINITY, best_pairs = INFINITY, best_regions = INFINITY;
+    mc_status rc = MC_OK;
+    for (int r = 0; r <= o->repeats; ++r) // the first run warms the workspace and the caches
+    {
+        double t0 = now();
+        rc = mc_query_regions(s->mesh_i, &s->pose_i, s->mesh_j, &s->pose_j, &opt, ws, regions, 256, &n, &st);
+        double t = now() - t0;
+        if (rc != MC_OK && rc != MC_ERR_CAPACITY)
+        {
+            fprintf(stderr, "%s: query failed: %s\n", s->name, mc_status_string(rc));
+            mc_workspace_destroy(ws);
+            return;
+        }
+        if (r > 0)
+        {
+            best = fmin(best, t);
+            best_pairs = fmin(best_pairs, st.seconds_pairs);
+            best_regions = fmin(best_regions, st.seconds_regions);
+        }
+    }
+    double volume = 0.0;
+    for (uint32_t k = 0; k < n && k < 256; ++k)
+    {
+        volume += regions[k].volume;
+    }
+    printf("%-26s tris %8u+%-8u pairs %7llu crossings %7llu inside %8llu regions %3u  V %.12g  total %8.3f ms"
+           " (pairs %7.3f, regions %7.3f)",
+           s->name, mc_mesh_get_triangle_count(s->mesh_i), mc_mesh_get_triangle_count(s->mesh_j),
+           (unsigned long long)st.triangle_pairs, (unsigned long long)st.crossings,
+           (unsigned long long)st.inside_vertices, n, volume, 1e3 * best, 1e3 * best_pairs, 1e3 * best_regions);
+    double oracle_rel = NAN, cgal_rel = NAN, cgal_ratio = NAN;
+    // The oracle and CGAL work in I's frame with J's vertices exactly as the pair stage mapped them.
+    mc_pose inv_i = mc_pose_inverse(&s->pose_i);
+    mc_pose j_in_i = mc_pose_mul(&inv_i, &s->pose_j);
+    mc_pair_result pr;
+    if ((o->check
+#ifdef MC_BENCH_CGAL
+         || (long)(mc_mesh_get_triangle_count(s->mesh_i) + mc_mesh_get_triangle_count(s->mesh_j)) <= 2 * o->cgal_max
+#endif
+         ) &&
+        mc_collide(s->mesh_i, s->mesh_j, &j_in_i, o->threads, ws, &pr, NULL) == MC_OK)
+    {
+        if (o->check)
+        {
+            clip_oracle_result orc;
+            if (clip_oracle_compute(s->mesh_i, s->mesh_j, &pr, ws, &orc) == 0)
+            {
+                oracle_rel = fabs(volume - orc.volume) / orc.volume;
+                printf("  oracle rel %.2e%s", oracle_rel, orc.inconsistent_edges ? " INCONSISTENT" : "");
+            }
+        }
+#ifdef MC_BENCH_CGAL
+        if ((long)(mc_mesh_get_triangle_count(s->mesh_i) + mc_mesh_get_triangle_count(s->mesh_j)) <= 2 * o->cgal_max)
+        {
+            const mc_mesh* m[2] = {s->mesh_i, s->mesh_j};
+            double* pos[2];
+            for (int b = 0; b < 2; ++b)
+            {
+                uint32_t nv = mc_mesh_get_vertex_count(m[b]);
+                pos[b] = malloc(sizeof(double) * 3 * nv);
+                const mc_vec3* p = mc_mesh_get_positions(m[b]);
+                for (uint32_t v = 0; v < nv; ++v)
+                {
+                    mc_vec3 q = b == 0 ? p[v] : mc_pair_scratch_j_vertex(ws->pairs, v);
+                    pos[b][3 * v] = q.x, pos[b][3 * v + 1] = q.y, pos[b][3 * v + 2] = q.z;
+                }
+            }
+            double cv = 0.0, cs = 0.0;
+            if (cgal_bench_intersection(pos[0], mc_mesh_get_vertex_count(m[0]), mc_mesh_get_indices(m[0]),
+                                        mc_mesh_get_triangle_count(m[0]), pos[1], mc_mesh_get_vertex_count(m[1]),
+                                        mc_mesh_get_indices(m[1]), mc_mesh_get_triangle_count(m[1]), &cv, &cs) == 0)
+            {
+                cgal_rel = fabs(volume - cv) / fabs(cv);
+                cgal_ratio = cs / best;
+                printf("  CGAL(exact) V %.12g rel %.2e time %.3f s ratio %.0fx", cv, cgal_rel, cs, cgal_ratio);
+            }
+            else
+            {
+                printf("  CGAL failed");
+            }
+            free(pos[0]);
+            free(pos[1]);
+        }
+#endif
+    }
+    printf("\n");
+    fflush(stdout);
+    if (csv != NULL)
+    {
+        fprintf(csv, "%s,%d,%u,%u,%llu,%llu,%u,%.17g,%.6f,%.6f,%.6f,%.3g,%.3g,%.3g\n", s->name, o->threads,
+                mc_mesh_get_triangle_count(s->mesh_i), mc_mesh_get_triangle_count(s->mesh_j),
+                (unsigned long long)st.triangle_pairs, (unsigned long long)st.inside_vertices, n, volume, 1e3 * best,
+                1e3 * best_pairs, 1e3 * best_regions, oracle_rel, cgal_rel, cgal_ratio);
+    }
+    mc_workspace_destroy(ws);
+}
+
+static int wanted(const options* o, const char* name)
+{
+    return o->filter == NULL || strstr(name, o->filter) != NULL;
+}
+
+int main(int argc, char** argv)
+{
+    options o;
+    if (parse_args(argc, argv, &o) != 0)
+    {
+        return 2;
+    }
+    FILE* csv = NULL;
+    if (o.csv != NULL)
+    {
+        csv = fopen(o.csv, "w");
+        if (csv == NULL)
+        {
+            fprintf(stderr, "bench_regions: cannot write %s\n", o.csv);
+            return 1;
+        }
+        fprintf(csv, "scene,threads,tris_i,tris_j,pairs,inside_vertices,regions,volume,ms_total,ms_pairs,ms_regions,"
+                     "oracle_rel,cgal_rel,cgal_time_ratio\n");
+    }
+    for (int k = 0; k < SCENE_KIND_COUNT; ++k)
+    {
+        for (int z = 0; z < o.size_count; ++z)
+        {
+            char name[64];
+            scene_make_name((scene_kind)k, (uint32_t)o.sizes[z], name, sizeof name);
+            if (!wanted(&o, name))
+            {
+                continue;
+            }
+            scene_pair s;
+            if (scene_make((scene_kind)k, (uint32_t)o.sizes[z], &s) != 0)
+            {
+                fprintf(stderr, "%s: could not build the scene\n", name);
+                continue;
+            }
+            run_scene(&o, &s, csv);
+            scene_pair_destroy(&s);
+        }
+    }
+    static const struct
+    {
+        const char* path;
+        const char* name;
+        double shift, angle;
+    } files[] = {
+        {"../shared/corpus/libigl-tutorial-data/armadillo.obj", "armadillo_shifted", 0.1, 0.3},
+        {"../shared/corpus/libigl-tutorial-data/bunny.off", "bunny_shifted", 0.1, 0.5},
+        {"../shared/corpus/common-3d-test-models/fandisk.obj", "fandisk_shifted", 0.05, 0.2},
+    };
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f)
+    {
+        if (!wanted(&o, files[f].name))
+        {
+            continue;
+        }
+        scene_pair s;
+        if (scene_make_file(files[f].path, files[f].name, files[f].shift, files[f].angle, &s) != 0)
+        {
+            fprintf(stderr, "%s: could not import %s (set MC_SOURCE_ROOT to the repository root)\n", files[f].name,
+                    files[f].path);
+            continue;
+        }
+        run_scene(&o, &s, csv);
+        scene_pair_destroy(&s);
+    }
+    if (csv != NULL)
+    {
+        fclose(csv);
+    }
+    return 0;
+}
