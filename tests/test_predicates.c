@@ -32,7 +32,7 @@ static double rnd_unit(void) // uniform in (-1, 1), 53-bit integers scaled by 2^
 }
 static int rnd_int(int lo, int hi)
 {
-    return lo + (int)(rnd_u64() % (uint64_t)(hi - lo + 1));
+    return (int)((int64_t)lo + (int64_t)(rnd_u64() % (uint64_t)((int64_t)hi - lo + 1)));
 }
 
 // ---- small signed big integers: sign-magnitude, 32-bit limbs, little endian ----
