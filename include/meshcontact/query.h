@@ -125,8 +125,14 @@ extern "C"
     /// @param point in the mesh's body frame
     MC_API bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point);
 
-    /// Exact orientation predicate: sign of det[b - a, c - a, d - a] (+1, 0 or -1): positive when d is on the side of
-    /// the plane (a, b, c) that the normal (b - a) x (c - a) points away from... see predicates documentation.
+    /// Exact orientation predicate, no symbolic perturbation: the sign (+1, 0 or -1) of
+    /// det[b - a, c - a, d - a] = ((b - a) x (c - a)) . (d - a) for the coordinates exactly as given. Positive when d
+    /// lies on the side of plane (a, b, c) that the normal (b - a) x (c - a) points to (outside a triangle that is
+    /// counter-clockwise seen from outside); 0 exactly when the four points are coplanar. This is the negative of
+    /// Shewchuk's orient3d(a, b, c, d). Exact whenever every coordinate is 0 or has a magnitude in [2^-300, 2^300]
+    /// (a floating-point filter decides most calls, floating-point expansions the rest).
+    /// @param a, b, c, d points in any common frame (units irrelevant)
+    /// @return +1, 0 or -1
     MC_API int mc_orient3d(mc_vec3 a, mc_vec3 b, mc_vec3 c, mc_vec3 d);
 
 #ifdef __cplusplus
