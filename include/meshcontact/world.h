@@ -131,13 +131,13 @@ extern "C"
     /// with mc_force_model_check() (mc_world_create_contact checks too).
     typedef struct mc_force_model
     {
-        mc_normal_law normal_law; ///< IMPACT (default), POISSON or USER
-        double stiffness;         ///< IMPACT STIFFNESS k (force / length^exponent), >= 0
-        double exponent;          ///< IMPACT EXPONENT e, > 0 (Adams advises >= 1: e < 1 has infinite slope at g = 0)
-        double damping;           ///< IMPACT DAMPING c, maximum damping coefficient (force s / length), >= 0
-        double dmax;              ///< IMPACT DMAX, depth at which full damping applies (length), > 0
-        double penalty;           ///< POISSON PENALTY p (force / length), > 0
-        double restitution;       ///< POISSON RESTITUTION_COEFFICIENT eps, 0 <= eps <= 1
+        mc_normal_law normal_law;            ///< IMPACT (default), POISSON or USER
+        double stiffness;                    ///< IMPACT STIFFNESS k (force / length^exponent), >= 0
+        double exponent;                     ///< IMPACT EXPONENT e, > 0 (Adams: e > 1 stiffening, 0 < e < 1 softening)
+        double damping;                      ///< IMPACT DAMPING c, maximum damping coefficient (force s / length), >= 0
+        double dmax;                         ///< IMPACT DMAX, depth at which full damping applies (length), > 0
+        double penalty;                      ///< POISSON PENALTY p (force / length), > 0
+        double restitution;                  ///< POISSON RESTITUTION_COEFFICIENT eps, 0 <= eps <= 1
         double normal_transition_velocity;   ///< POISSON NORMAL_TRANSITION_VELOCITY vt (length / s), > 0
         mc_friction_mode friction;           ///< COULOMB_FRICTION: OFF (default), ON, DYNAMICS_ONLY
         double mu_static;                    ///< MU_STATIC, >= 0
@@ -187,7 +187,9 @@ extern "C"
     // ------------------------------------------------------------------------------------------------------------
 
     /// A world of bodies and contact definitions. Used by one host thread at a time; separate worlds may be
-    /// evaluated concurrently (meshes may be shared between them).
+    /// evaluated concurrently (meshes may be shared between them). mc_world_evaluate runs the contact queries on
+    /// OpenMP workers (num_threads clause only: the host's OpenMP settings are never changed), so an allocator hook
+    /// must be thread-safe; the force laws and user callbacks run on the calling thread, after the queries.
     typedef struct mc_world mc_world;
 
     /// Body handle: index plus generation; all zero is the null id. Stale ids (destroyed bodies) are detected.
