@@ -14,12 +14,14 @@
 #include <math.h>
 #include <string.h>
 
-// Per-triangle data of the build, permuted together with the triangle order.
+// Per-triangle data of the build (one cache line), permuted together with the triangle order. Vertices are stored
+// as float offsets from the mesh's bbox center: the extents computed from them are inflated by a bound of that
+// rounding, so boxes stay conservative for the exact double vertices.
 typedef struct build_tri
 {
-    double centroid[3]; // centroid of the triangle
-    double area;        // area
-    double local[6];    // area/12 * sum_k d_k d_k^T, d_k = vertex k - centroid: (xx, yy, zz, xy, xz, yz)
+    float v[9];     // vertices - origin, float
+    float area;     // area
+    float local[6]; // area/12 * sum_k d_k d_k^T, d_k = vertex k - centroid: (xx, yy, zz, xy, xz, yz)
 } build_tri;
 
 // Moment sums of a set of triangles relative to a reference point r.
@@ -34,24 +36,34 @@ typedef struct build_item
 {
     uint32_t node;
     uint32_t begin, end;
-    double mean[3]; // area-weighted mean of the centroids
-    double cov[6];  // covariance about the mean
+    uint32_t depth;
+    double mean[3];     // area-weighted mean of the centroids (relative to the origin)
+    double cov[6];      // covariance about the mean
+    double guess[3][3]; // the parent's axes: starting point of the eigen solver
 } build_item;
 
-static void moments_add(moments* s, const build_tri* t, const double r[3])
+static inline void moments_add(moments* s, const build_tri* t, double c0, double c1, double c2)
 {
-    double d0 = t->centroid[0] - r[0], d1 = t->centroid[1] - r[1], d2 = t->centroid[2] - r[2];
     double a = t->area;
     s->area += a;
-    s->m1[0] += a * d0;
-    s->m1[1] += a * d1;
-    s->m1[2] += a * d2;
-    s->m2[0] += a * d0 * d0 + t->local[0];
-    s->m2[1] += a * d1 * d1 + t->local[1];
-    s->m2[2] += a * d2 * d2 + t->local[2];
-    s->m2[3] += a * d0 * d1 + t->local[3];
-    s->m2[4] += a * d0 * d2 + t->local[4];
-    s->m2[5] += a * d1 * d2 + t->local[5];
+    s->m1[0] += a * c0;
+    s->m1[1] += a * c1;
+    s->m1[2] += a * c2;
+    s->m2[0] += a * c0 * c0 + t->local[0];
+    s->m2[1] += a * c1 * c1 + t->local[1];
+    s->m2[2] += a * c2 * c2 + t->local[2];
+    s->m2[3] += a * c0 * c1 + t->local[3];
+    s->m2[4] += a * c0 * c2 + t->local[4];
+    s->m2[5] += a * c1 * c2 + t->local[5];
+}
+
+// Centroid of a build triangle relative to r.
+static inline void centroid_rel(const build_tri* t, const double r[3], double c[3])
+{
+    const double third = 1.0 / 3.0;
+    c[0] = ((double)t->v[0] + (double)t->v[3] + (double)t->v[6]) * third - r[0];
+    c[1] = ((double)t->v[1] + (double)t->v[4] + (double)t->v[7]) * third - r[1];
+    c[2] = ((double)t->v[2] + (double)t->v[5] + (double)t->v[8]) * third - r[2];
 }
 
 // Mean and covariance from sums about r.
@@ -73,17 +85,16 @@ static void moments_finish(const moments* s, const double r[3], build_item* item
 
 typedef struct builder
 {
-    const mc_vec3* pos;
     build_tri* tris;
     uint32_t* order;
-    uint32_t* tv;
+    double origin[3];
     mc_bvh_node* nodes;
     uint32_t node_count, node_capacity;
     build_item* stack;
     uint32_t stack_count, stack_capacity;
 } builder;
 
-static void swap_tri(builder* b, uint32_t i, uint32_t j)
+static inline void swap_tri(builder* b, uint32_t i, uint32_t j)
 {
     build_tri t = b->tris[i];
     b->tris[i] = b->tris[j];
@@ -91,17 +102,32 @@ static void swap_tri(builder* b, uint32_t i, uint32_t j)
     uint32_t o = b->order[i];
     b->order[i] = b->order[j];
     b->order[j] = o;
-    for (int k = 0; k < 3; ++k)
+}
+
+// Projection ranges of the vertices of tris [begin, end) on three axes.
+static inline void project_range(const build_tri* tris, uint32_t begin, uint32_t end, double ax[3][3], double lo[3],
+                                 double hi[3])
+{
+    for (uint32_t t = begin; t < end; ++t)
     {
-        uint32_t v = b->tv[3 * i + k];
-        b->tv[3 * i + k] = b->tv[3 * j + k];
-        b->tv[3 * j + k] = v;
+        const float* v = tris[t].v;
+        for (int k = 0; k < 3; ++k)
+        {
+            double x = v[3 * k], y = v[3 * k + 1], z = v[3 * k + 2];
+            for (int r = 0; r < 3; ++r)
+            {
+                double p = ax[r][0] * x + ax[r][1] * y + ax[r][2] * z;
+                lo[r] = p < lo[r] ? p : lo[r];
+                hi[r] = p > hi[r] ? p : hi[r];
+            }
+        }
     }
 }
 
-// Partition [begin, end) by the sign of axis . (centroid - mean); returns the split position and fills the sums.
-static uint32_t partition(builder* b, uint32_t begin, uint32_t end, const double axis[3], const double mean[3],
-                          moments* left, moments* right)
+// One pass over an internal node's triangles: projections for the extents, classification of the centroids by the
+// plane axis . (c - mean) = 0, in-place partition, moment sums of both sides about the mean. Returns the split.
+static uint32_t project_partition(builder* b, uint32_t begin, uint32_t end, double ax[3][3], const double split[3],
+                                  const double mean[3], double lo[3], double hi[3], moments* left, moments* right)
 {
     memset(left, 0, sizeof *left);
     memset(right, 0, sizeof *right);
@@ -109,16 +135,53 @@ static uint32_t partition(builder* b, uint32_t begin, uint32_t end, const double
     while (i < j)
     {
         const build_tri* t = &b->tris[i];
-        double s = axis[0] * (t->centroid[0] - mean[0]) + axis[1] * (t->centroid[1] - mean[1]) +
-                   axis[2] * (t->centroid[2] - mean[2]);
-        if (s < 0.0)
+        const float* v = t->v;
+        for (int k = 0; k < 3; ++k)
         {
-            moments_add(left, t, mean);
+            double x = v[3 * k], y = v[3 * k + 1], z = v[3 * k + 2];
+            for (int r = 0; r < 3; ++r)
+            {
+                double p = ax[r][0] * x + ax[r][1] * y + ax[r][2] * z;
+                lo[r] = p < lo[r] ? p : lo[r];
+                hi[r] = p > hi[r] ? p : hi[r];
+            }
+        }
+        double c[3];
+        centroid_rel(t, mean, c);
+        if (split[0] * c[0] + split[1] * c[1] + split[2] * c[2] < 0.0)
+        {
+            moments_add(left, t, c[0], c[1], c[2]);
             ++i;
         }
         else
         {
-            moments_add(right, t, mean);
+            moments_add(right, t, c[0], c[1], c[2]);
+            --j;
+            swap_tri(b, i, j);
+        }
+    }
+    return i;
+}
+
+// Partition only (fallback axes).
+static uint32_t partition_only(builder* b, uint32_t begin, uint32_t end, const double split[3], const double mean[3],
+                               moments* left, moments* right)
+{
+    memset(left, 0, sizeof *left);
+    memset(right, 0, sizeof *right);
+    uint32_t i = begin, j = end;
+    while (i < j)
+    {
+        double c[3];
+        centroid_rel(&b->tris[i], mean, c);
+        if (split[0] * c[0] + split[1] * c[1] + split[2] * c[2] < 0.0)
+        {
+            moments_add(left, &b->tris[i], c[0], c[1], c[2]);
+            ++i;
+        }
+        else
+        {
+            moments_add(right, &b->tris[i], c[0], c[1], c[2]);
             --j;
             swap_tri(b, i, j);
         }
@@ -147,7 +210,7 @@ static mc_status alloc_children(builder* b, uint32_t* first)
 {
     if (b->node_count + 2u > b->node_capacity)
     {
-        uint64_t cap = (uint64_t)b->node_capacity + b->node_capacity / 2u + 2u;
+        uint64_t cap = (uint64_t)b->node_capacity + b->node_capacity / 4u + 64u;
         if (cap > 2ull * MC_BVH_MAX_TRIANGLES)
         {
             return MC_ERR_OUT_OF_MEMORY;
@@ -165,6 +228,21 @@ static mc_status alloc_children(builder* b, uint32_t* first)
     return MC_OK;
 }
 
+// Error bound of the projections computed from the float vertices (see build_tri): each float coordinate is within
+// 2^-24 |x| of the exact offset (plus 2^-53 from the double subtraction), so a projection on a unit axis is off by at
+// most 2^-24 |v - origin|_1 <= 2^-24 sqrt(3) |v - origin|_2, and |v - origin|_2 <= sum_k max(|lo_k|, |hi_k|) up to
+// the axes' orthonormality (1e-6); the double arithmetic on top adds < 1e-15 relative. 2e-7 * S covers it all.
+static double projection_error(const double lo[3], const double hi[3])
+{
+    double s = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        double a = fabs(lo[k]), b = fabs(hi[k]);
+        s += a > b ? a : b;
+    }
+    return 2e-7 * s;
+}
+
 static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
 {
     // Root sums: two passes (mean, then moments about it) so that nothing cancels.
@@ -173,35 +251,41 @@ static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
     memset(&s, 0, sizeof s);
     for (uint32_t t = 0; t < tri_count; ++t)
     {
-        moments_add(&s, &b->tris[t], zero);
+        double c[3];
+        centroid_rel(&b->tris[t], zero, c);
+        moments_add(&s, &b->tris[t], c[0], c[1], c[2]);
     }
-    build_item root = {0};
+    build_item root;
+    memset(&root, 0, sizeof root);
     moments_finish(&s, zero, &root);
     double mean0[3] = {root.mean[0], root.mean[1], root.mean[2]};
     memset(&s, 0, sizeof s);
     for (uint32_t t = 0; t < tri_count; ++t)
     {
-        moments_add(&s, &b->tris[t], mean0);
+        double c[3];
+        centroid_rel(&b->tris[t], mean0, c);
+        moments_add(&s, &b->tris[t], c[0], c[1], c[2]);
     }
     moments_finish(&s, mean0, &root);
     root.node = 0;
     root.begin = 0;
     root.end = tri_count;
+    root.depth = 1;
+    for (int k = 0; k < 3; ++k)
+    {
+        root.guess[k][0] = k == 0;
+        root.guess[k][1] = k == 1;
+        root.guess[k][2] = k == 2;
+    }
     b->node_count = 1;
     mc_status st = push_item(b, &root);
     uint32_t max_depth = 1;
-    // Depth of each item is not stored; track it with a parallel counter in the item's node data during build.
     while (st == MC_OK && b->stack_count > 0)
     {
         build_item it = b->stack[--b->stack_count];
-        mc_bvh_node* node = &b->nodes[it.node];
-        uint32_t depth = node->data; // depth stored temporarily
-        if (depth > max_depth)
-        {
-            max_depth = depth;
-        }
+        max_depth = it.depth > max_depth ? it.depth : max_depth;
         double axes[3][3];
-        mc_obb_eigen_sym3(it.cov, axes, NULL);
+        mc_obb_eigen_sym3_guess(it.cov, it.guess, axes, NULL);
         float axes_f[3][3];
         mc_obb_round_axes(axes, axes_f);
         double ad[3][3];
@@ -212,39 +296,22 @@ static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
                 ad[r][k] = (double)axes_f[r][k];
             }
         }
-        // Extents from the vertices, projected on the rounded axes.
         double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        double max_abs = 0.0;
-        for (uint32_t t = it.begin; t < it.end; ++t)
-        {
-            for (int k = 0; k < 3; ++k)
-            {
-                mc_vec3 v = b->pos[b->tv[3 * t + k]];
-                max_abs = fmax(max_abs, fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z))));
-                for (int r = 0; r < 3; ++r)
-                {
-                    double p = ad[r][0] * v.x + ad[r][1] * v.y + ad[r][2] * v.z;
-                    lo[r] = fmin(lo[r], p);
-                    hi[r] = fmax(hi[r], p);
-                }
-            }
-        }
-        mc_obb_finish(axes_f, lo, hi, max_abs, node);
         uint32_t count = it.end - it.begin;
         if (count <= MC_BVH_LEAF_MAX)
         {
+            project_range(b->tris, it.begin, it.end, ad, lo, hi);
+            mc_bvh_node* node = &b->nodes[it.node];
+            mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), node);
             node->data = MC_BVH_LEAF_BIT | (it.begin << 3) | (count - 1u);
             continue;
         }
         moments left, right;
-        uint32_t mid = it.begin;
-        for (int r = 0; r < 3; ++r)
+        uint32_t mid = project_partition(b, it.begin, it.end, ad, axes[0], it.mean, lo, hi, &left, &right);
+        mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), &b->nodes[it.node]);
+        for (int r = 1; r < 3 && (mid == it.begin || mid == it.end); ++r)
         {
-            mid = partition(b, it.begin, it.end, axes[r], it.mean, &left, &right);
-            if (mid != it.begin && mid != it.end)
-            {
-                break;
-            }
+            mid = partition_only(b, it.begin, it.end, axes[r], it.mean, &left, &right);
         }
         if (mid == it.begin || mid == it.end)
         {
@@ -254,7 +321,9 @@ static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
             memset(&right, 0, sizeof right);
             for (uint32_t t = it.begin; t < it.end; ++t)
             {
-                moments_add(t < mid ? &left : &right, &b->tris[t], it.mean);
+                double c[3];
+                centroid_rel(&b->tris[t], it.mean, c);
+                moments_add(t < mid ? &left : &right, &b->tris[t], c[0], c[1], c[2]);
             }
         }
         uint32_t first = 0;
@@ -263,8 +332,7 @@ static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
         {
             break;
         }
-        node = &b->nodes[it.node];
-        node->data = first;
+        b->nodes[it.node].data = first;
         build_item ci[2];
         moments_finish(&left, it.mean, &ci[0]);
         moments_finish(&right, it.mean, &ci[1]);
@@ -274,8 +342,9 @@ static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
         ci[1].node = first + 1u;
         ci[1].begin = mid;
         ci[1].end = it.end;
-        b->nodes[first].data = depth + 1u;
-        b->nodes[first + 1u].data = depth + 1u;
+        ci[0].depth = ci[1].depth = it.depth + 1u;
+        memcpy(ci[0].guess, axes, sizeof axes);
+        memcpy(ci[1].guess, axes, sizeof axes);
         // Push the right child first so the left one is built next (depth-first node order).
         st = push_item(b, &ci[1]);
         if (st == MC_OK)
@@ -301,9 +370,9 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     mc_bvh* bvh = mc_calloc(1, sizeof *bvh);
     builder b;
     memset(&b, 0, sizeof b);
-    b.pos = mesh->positions;
     b.tris = mc_alloc_array(n, sizeof *b.tris);
-    b.node_capacity = n; // a leaf holds about 2.5 triangles on average: about 0.8 n nodes
+    // Leaves hold about 3 triangles on average (measured: 0.66 n nodes); grown by 25% when needed.
+    b.node_capacity = n < 16u ? 2u * n : n - n / 4u;
     b.nodes = mc_alloc_array(b.node_capacity, sizeof *b.nodes);
     b.stack_capacity = 64;
     b.stack = mc_alloc_array(b.stack_capacity, sizeof *b.stack);
@@ -322,20 +391,34 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     if (st == MC_OK)
     {
         b.order = bvh->tri_order;
-        b.tv = bvh->tri_vertex;
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (uint32_t v = 0; v < mesh->vertex_count; ++v)
+        {
+            double p[3] = {mesh->positions[v].x, mesh->positions[v].y, mesh->positions[v].z};
+            for (int k = 0; k < 3; ++k)
+            {
+                lo[k] = p[k] < lo[k] ? p[k] : lo[k];
+                hi[k] = p[k] > hi[k] ? p[k] : hi[k];
+                double a = fabs(p[k]);
+                max_abs = a > max_abs ? a : max_abs;
+            }
+        }
+        for (int k = 0; k < 3; ++k)
+        {
+            b.origin[k] = 0.5 * (lo[k] + hi[k]);
+        }
+        mc_vec3 o = mc_v3(b.origin[0], b.origin[1], b.origin[2]);
         for (uint32_t t = 0; t < n; ++t)
         {
             const uint32_t* ix = &mesh->indices[3u * t];
-            mc_vec3 p = mesh->positions[ix[0]], q = mesh->positions[ix[1]], r = mesh->positions[ix[2]];
+            mc_vec3 p = mc_sub(mesh->positions[ix[0]], o), q = mc_sub(mesh->positions[ix[1]], o),
+                    r = mc_sub(mesh->positions[ix[2]], o);
             build_tri* bt = &b.tris[t];
             mc_vec3 c = mc_scale(mc_add(mc_add(p, q), r), 1.0 / 3.0);
-            bt->centroid[0] = c.x;
-            bt->centroid[1] = c.y;
-            bt->centroid[2] = c.z;
-            bt->area = 0.5 * mc_length(mc_cross(mc_sub(q, p), mc_sub(r, p)));
+            double area = 0.5 * mc_length(mc_cross(mc_sub(q, p), mc_sub(r, p)));
             // Second moment of a triangle about its centroid: A/12 * sum_k d_k d_k^T (exact for a uniform density).
             mc_vec3 d[3] = {mc_sub(p, c), mc_sub(q, c), mc_sub(r, c)};
-            double w = bt->area / 12.0;
+            double w = area / 12.0;
             double l[6] = {0, 0, 0, 0, 0, 0};
             for (int k = 0; k < 3; ++k)
             {
@@ -346,21 +429,16 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
                 l[4] += d[k].x * d[k].z;
                 l[5] += d[k].y * d[k].z;
             }
+            bt->v[0] = (float)p.x, bt->v[1] = (float)p.y, bt->v[2] = (float)p.z;
+            bt->v[3] = (float)q.x, bt->v[4] = (float)q.y, bt->v[5] = (float)q.z;
+            bt->v[6] = (float)r.x, bt->v[7] = (float)r.y, bt->v[8] = (float)r.z;
+            bt->area = (float)area;
             for (int k = 0; k < 6; ++k)
             {
-                bt->local[k] = w * l[k];
+                bt->local[k] = (float)(w * l[k]);
             }
             b.order[t] = t;
-            b.tv[3 * t] = ix[0];
-            b.tv[3 * t + 1] = ix[1];
-            b.tv[3 * t + 2] = ix[2];
         }
-        for (uint32_t v = 0; v < mesh->vertex_count; ++v)
-        {
-            mc_vec3 p = mesh->positions[v];
-            max_abs = fmax(max_abs, fmax(fabs(p.x), fmax(fabs(p.y), fabs(p.z))));
-        }
-        b.nodes[0].data = 1; // depth of the root
         st = build_tree(&b, n, &bvh->depth);
     }
     mc_free(b.tris);
@@ -376,17 +454,16 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
         }
         return st;
     }
-    if (b.node_capacity > b.node_count + b.node_count / 16u)
+    for (uint32_t p = 0; p < n; ++p)
     {
-        mc_bvh_node* shrunk = mc_realloc(b.nodes, (size_t)b.node_count * sizeof *b.nodes);
-        if (shrunk != NULL)
-        {
-            b.nodes = shrunk;
-            b.node_capacity = b.node_count;
-        }
+        const uint32_t* ix = &mesh->indices[3u * (size_t)bvh->tri_order[p]];
+        bvh->tri_vertex[3u * p] = ix[0];
+        bvh->tri_vertex[3u * p + 1u] = ix[1];
+        bvh->tri_vertex[3u * p + 2u] = ix[2];
     }
     bvh->nodes = b.nodes;
     bvh->node_count = b.node_count;
+    bvh->node_capacity = b.node_capacity;
     bvh->triangle_count = n;
     bvh->max_abs_coord = max_abs;
     bvh->byte_count = sizeof *bvh + (size_t)b.node_capacity * sizeof *b.nodes + (size_t)n * sizeof *bvh->tri_order +

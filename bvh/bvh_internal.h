@@ -37,6 +37,7 @@ struct mc_bvh
 {
     mc_bvh_node* nodes;      ///< node_count nodes, root first; children of a node are adjacent
     uint32_t node_count;     ///< number of nodes
+    uint32_t node_capacity;  ///< allocated nodes (>= node_count; not shrunk, which would copy the array)
     uint32_t* tri_order;     ///< triangle_count mesh triangle indices in leaf order
     uint32_t* tri_vertex;    ///< 3 * triangle_count vertex indices of tri_order's triangles (leaf-local copy)
     uint32_t triangle_count; ///< triangles of the mesh
@@ -65,14 +66,18 @@ static inline uint32_t mc_bvh_leaf_count(const mc_bvh_node* n)
 /// @param axes receives the unit eigenvectors as rows, sorted by decreasing eigenvalue, right-handed
 /// @param values may be NULL; receives the eigenvalues in the same order
 void mc_obb_eigen_sym3(const double m[6], double axes[3][3], double values[3]);
+/// As mc_obb_eigen_sym3, starting from guessed axes (rows, orthonormal; NULL: none), which makes Jacobi converge
+/// in one or two sweeps when the guess is close (a child's covariance is close to its parent's).
+void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[3][3], double values[3]);
 
-/// Conservative float box from double axes and a point set given by its projections.
-/// @param axes unit axes (rows); they are rounded to float and the box is built on the rounded axes
-/// @param lo, hi for each axis k, the min and max of axis_f[k] . v over the points v, computed in double with the
-///        rounded axes (use mc_obb_round_axes first)
-/// @param max_abs largest |coordinate| over the points (bounds the rounding of the projections)
+/// Conservative float box on rounded axes from the projection ranges of a point set.
+/// @param axes_f the box axes, already rounded to float (the box is built on exactly these)
+/// @param lo, hi for each axis k, bounds of axis_f[k] . (v - origin) over the points v (as computed)
+/// @param origin the point the projections are measured from (mesh frame)
+/// @param proj_err bound of the error of every computed projection in lo / hi (absolute)
 /// @param node receives axis, center and extent
-void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], double max_abs, mc_bvh_node* node);
+void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], const double origin[3], double proj_err,
+                   mc_bvh_node* node);
 
 /// Round unit axes to float (the values the box is built on).
 void mc_obb_round_axes(double axes[3][3], float axes_f[3][3]);

@@ -10,13 +10,51 @@
 
 void mc_obb_eigen_sym3(const double m[6], double axes[3][3], double values[3])
 {
+    mc_obb_eigen_sym3_guess(m, NULL, axes, values);
+}
+
+void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[3][3], double values[3])
+{
     double a[3][3] = {{m[0], m[3], m[4]}, {m[3], m[1], m[5]}, {m[4], m[5], m[2]}};
     double v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}; // columns are eigenvectors
-    for (int sweep = 0; sweep < 16; ++sweep)
+    if (guess != NULL)
+    {
+        // Work in the guess's basis: a = G A G^T (G's rows are the guessed axes), nearly diagonal for a good guess.
+        double t[3][3];
+        for (int i = 0; i < 3; ++i)
+        {
+            for (int j = 0; j < 3; ++j)
+            {
+                t[i][j] = guess[i][0] * a[0][j] + guess[i][1] * a[1][j] + guess[i][2] * a[2][j];
+            }
+        }
+        double g[3][3];
+        for (int i = 0; i < 3; ++i)
+        {
+            for (int j = 0; j < 3; ++j)
+            {
+                g[i][j] = t[i][0] * guess[j][0] + t[i][1] * guess[j][1] + t[i][2] * guess[j][2];
+            }
+        }
+        for (int i = 0; i < 3; ++i)
+        {
+            for (int j = 0; j < 3; ++j)
+            {
+                a[i][j] = 0.5 * (g[i][j] + g[j][i]);
+                v[i][j] = guess[j][i]; // columns: the guessed axes, so v accumulates G^T * rotations
+            }
+        }
+    }
+    // Cold start: converge to machine precision. Warm start (the build): stop when the off-diagonal part is below
+    // 1e-7 of the diagonal (squared: 1e-14); the axes are then within ~1e-7 rad of exact for separated eigenvalues,
+    // far below what matters for box tightness, and any orthonormal axes give a valid (conservative) box.
+    const double tol = guess != NULL ? 1e-14 : 1e-30;
+    const int max_sweeps = guess != NULL ? 2 : 16;
+    for (int sweep = 0; sweep < max_sweeps; ++sweep)
     {
         double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
         double diag = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
-        if (!(off > 1e-30 * diag) || off == 0.0)
+        if (!(off > tol * diag) || off == 0.0)
         {
             break;
         }
@@ -116,11 +154,12 @@ static float round_up_float(double x)
     return f;
 }
 
-void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], double max_abs, mc_bvh_node* node)
+void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], const double origin[3], double proj_err,
+                   mc_bvh_node* node)
 {
-    // Center: midpoint of the projection ranges, mapped back with the rounded axes, then rounded to float. The
-    // box is then measured from that float center, so the center's rounding costs nothing.
-    double c[3] = {0.0, 0.0, 0.0};
+    // Center: midpoint of the projection ranges, mapped back with the rounded axes, then rounded to float. The box is
+    // then measured from that float center, so the center's rounding costs nothing.
+    double c[3] = {origin[0], origin[1], origin[2]};
     for (int k = 0; k < 3; ++k)
     {
         double mid = 0.5 * (lo[k] + hi[k]);
@@ -130,30 +169,34 @@ void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], d
         }
     }
     float cf[3];
-    double cmax = 0.0;
+    double mag = 0.0, off[3];
     for (int d = 0; d < 3; ++d)
     {
         cf[d] = (float)c[d];
         node->center[d] = cf[d];
-        cmax = fmax(cmax, fabs((double)cf[d]));
+        off[d] = origin[d] - (double)cf[d];
+        mag += fabs(origin[d]) + fabs((double)cf[d]);
     }
     double r[3];
     for (int k = 0; k < 3; ++k)
     {
-        double ac = (double)axes_f[k][0] * cf[0] + (double)axes_f[k][1] * cf[1] + (double)axes_f[k][2] * cf[2];
-        r[k] = fmax(hi[k] - ac, ac - lo[k]);
+        // axis . (v - c_f) = axis . (v - origin) + axis . (origin - c_f)
+        double ao = (double)axes_f[k][0] * off[0] + (double)axes_f[k][1] * off[1] + (double)axes_f[k][2] * off[2];
+        double a = hi[k] + ao, b = -(lo[k] + ao);
+        r[k] = a > b ? a : b;
         if (!(r[k] >= 0.0))
         {
             r[k] = 0.0;
         }
     }
-    // Rounding bounds (all generous by a factor > 4):
-    // (a) each projection a . v and a . c was computed in double: error <= 3 * 2^-53 * sum |a_d| |v_d|
-    //     <= 6e-16 * max|coord|, and the subtraction adds one more rounding: 1e-14 * (max_abs + cmax) covers it.
-    // (b) the stored float axes are unit and orthogonal only up to 2^-24 per component, so the box is a
+    // Rounding bounds (each generous by a factor > 4):
+    // (a) proj_err: the caller's bound of the projections' errors.
+    // (b) origin - c_f and its projection, and the additions above, in double: below 1e-14 * (|origin| + |c_f|) +
+    //     1e-15 * r.
+    // (c) the stored float axes are unit and orthogonal only up to 2^-24 per component, so the box is a
     //     parallelepiped M u with M^T M = I + E, |E| <= 4e-7; the true coordinates u = M^-1 (v - c) differ from
     //     the projections M^T (v - c) by at most 5e-7 |v - c| <= 5e-7 * 1.000001 * (r0 + r1 + r2).
-    double slack = 1e-14 * (max_abs + cmax) + 1e-6 * (r[0] + r[1] + r[2]);
+    double slack = proj_err + 1e-14 * mag + 1e-6 * (r[0] + r[1] + r[2]);
     for (int k = 0; k < 3; ++k)
     {
         node->extent[k] = round_up_float(r[k] * (1.0 + 1e-12) + slack);

@@ -355,12 +355,17 @@ static mc_mesh* make_torus(double major, double minor, uint32_t triangles)
     return m != NULL ? m : scene_torus(major, minor, triangles);
 }
 
+void scene_make_name(scene_kind kind, uint32_t triangles, char* buf, size_t size)
+{
+    char suffix[32];
+    size_suffix(suffix, sizeof suffix, triangles);
+    snprintf(buf, size, "%s_%s", scene_kind_name(kind), suffix);
+}
+
 int scene_make(scene_kind kind, uint32_t triangles, scene_pair* out)
 {
     memset(out, 0, sizeof *out);
-    char suffix[32];
-    size_suffix(suffix, sizeof suffix, triangles);
-    snprintf(out->name, sizeof out->name, "%s_%s", scene_kind_name(kind), suffix);
+    scene_make_name(kind, triangles, out->name, sizeof out->name);
     out->pose_i = mc_pose_identity();
     out->pose_j = mc_pose_identity();
     switch (kind)

@@ -5,6 +5,7 @@
 
 #include "meshcontact/meshcontact.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// Generated contact configurations (two meshes and their poses).
@@ -29,6 +30,9 @@ typedef struct scene_pair
 
 /// Short name of a scene kind ("sphere_sphere", "tori", "box_box", "sphere_box").
 const char* scene_kind_name(scene_kind kind);
+
+/// Name of a generated scene, e.g. "sphere_sphere_10k" (the name scene_make gives it).
+void scene_make_name(scene_kind kind, uint32_t triangles, char* buf, size_t size);
 
 /// Build a generated scene with about `triangles` triangles per mesh. @return 0 on success.
 int scene_make(scene_kind kind, uint32_t triangles, scene_pair* out);

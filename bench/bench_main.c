@@ -1,0 +1,432 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Benchmark driver of the pair stage: OBB-tree build and tree-vs-tree queries on generated and real mesh pairs,
+// optionally against FCL's OBB and OBBRSS trees on the very same meshes and poses.
+//
+// usage: bench_collide [-t 1,2] [-r repeats] [-b name-filter] [-s 1000,10000,...] [-o out.csv] [--no-fcl]
+#include "bvh/bvh_internal.h"
+#include "mesh/mesh_internal.h"
+#include "meshcontact/meshcontact.h"
+#include "scenes.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef MC_BENCH_FCL
+#include "fcl_bench.h"
+#endif
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct options
+{
+    int threads[8];
+    int thread_count;
+    int repeats;
+    const char* filter;
+    uint32_t sizes[8];
+    int size_count;
+    const char* out;
+    int fcl;
+    int build_only;
+} options;
+
+static int parse_list(const char* text, long* out, int max)
+{
+    int n = 0;
+    const char* p = text;
+    while (*p != '\0' && n < max)
+    {
+        char* end = NULL;
+        long v = strtol(p, &end, 10);
+        if (end == p || v <= 0)
+        {
+            return -1;
+        }
+        out[n++] = v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',' && *end != '\0')
+        {
+            return -1;
+        }
+    }
+    return n;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: bench_collide [-t 1,2] [-r repeats] [-b name-filter] [-s 1000,10000,100000,1000000] "
+                    "[-o out.csv] [--no-fcl] [--build-only]\n");
+}
+
+static int parse_args(int argc, char** argv, options* o)
+{
+    memset(o, 0, sizeof *o);
+    o->threads[0] = 1;
+    o->threads[1] = 2;
+    o->thread_count = 2;
+    o->repeats = 5;
+    o->sizes[0] = 1000;
+    o->sizes[1] = 10000;
+    o->sizes[2] = 100000;
+    o->sizes[3] = 1000000;
+    o->size_count = 4;
+    o->fcl = 1;
+    for (int a = 1; a < argc; ++a)
+    {
+        long v[8];
+        if (strcmp(argv[a], "-t") == 0 && a + 1 < argc)
+        {
+            int n = parse_list(argv[++a], v, 8);
+            if (n <= 0)
+            {
+                return -1;
+            }
+            for (int k = 0; k < n; ++k)
+            {
+                o->threads[k] = (int)v[k];
+            }
+            o->thread_count = n;
+        }
+        else if (strcmp(argv[a], "-s") == 0 && a + 1 < argc)
+        {
+            int n = parse_list(argv[++a], v, 8);
+            if (n <= 0)
+            {
+                return -1;
+            }
+            for (int k = 0; k < n; ++k)
+            {
+                o->sizes[k] = (uint32_t)v[k];
+            }
+            o->size_count = n;
+        }
+        else if (strcmp(argv[a], "-r") == 0 && a + 1 < argc)
+        {
+            o->repeats = atoi(argv[++a]);
+            if (o->repeats < 1)
+            {
+                return -1;
+            }
+        }
+        else if (strcmp(argv[a], "-b") == 0 && a + 1 < argc)
+        {
+            o->filter = argv[++a];
+        }
+        else if (strcmp(argv[a], "-o") == 0 && a + 1 < argc)
+        {
+            o->out = argv[++a];
+        }
+        else if (strcmp(argv[a], "--no-fcl") == 0)
+        {
+            o->fcl = 0;
+        }
+        else if (strcmp(argv[a], "--build-only") == 0)
+        {
+            o->build_only = 1;
+        }
+        else
+        {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+// Build time of mc_bvh_build (min over repeats; the mesh's tree is replaced by an identical one each time).
+// cpu receives the thread CPU time of the fastest run (less sensitive to a busy machine than wall time).
+static double time_build(mc_mesh* m, int repeats, double* cpu)
+{
+    double best = INFINITY;
+    for (int r = 0; r < repeats; ++r)
+    {
+        double t0 = now(), c0 = cpu_now();
+        if (mc_bvh_build(m) != MC_OK)
+        {
+            return NAN;
+        }
+        double t = now() - t0, c = cpu_now() - c0;
+        if (t < best)
+        {
+            best = t;
+            *cpu = c;
+        }
+    }
+    return best;
+}
+
+typedef struct fcl_result
+{
+    double build_s;   // build time of mesh I's model (min over repeats)
+    double query_s;   // collide time (min over repeats)
+    uint64_t pairs;   // contacts reported
+    double tree_bpt;  // tree bytes per triangle of mesh I
+    double total_bpt; // tree + mesh arrays per triangle
+} fcl_result;
+
+#ifdef MC_BENCH_FCL
+static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, fcl_result* out)
+{
+    const mc_mesh* mm[2] = {s->mesh_i, s->mesh_j};
+    fcl_bench_model* fm[2] = {NULL, NULL};
+    size_t tree = 0, mesh = 0;
+    out->build_s = INFINITY;
+    int build_repeats = mc_mesh_get_triangle_count(s->mesh_i) >= 500000u ? 1 : repeats;
+    for (int k = 0; k < 2; ++k)
+    {
+        if (k == 1 && mm[1] == mm[0])
+        {
+            fm[1] = fm[0];
+            break;
+        }
+        for (int r = 0; r < (k == 0 ? build_repeats : 1); ++r)
+        {
+            double sec = 0;
+            size_t tb = 0, mb = 0;
+            fcl_bench_model* m =
+                fcl_bench_build(bv, (const double*)mc_mesh_get_positions(mm[k]), mc_mesh_get_vertex_count(mm[k]),
+                                mc_mesh_get_indices(mm[k]), mc_mesh_get_triangle_count(mm[k]), &sec, &tb, &mb);
+            if (k == 0)
+            {
+                out->build_s = sec < out->build_s ? sec : out->build_s;
+                tree = tb;
+                mesh = mb;
+            }
+            if (fm[k] != NULL)
+            {
+                fcl_bench_destroy(fm[k]);
+            }
+            fm[k] = m;
+        }
+    }
+    double pa[3] = {s->pose_i.p.x, s->pose_i.p.y, s->pose_i.p.z};
+    double qa[4] = {s->pose_i.q.w, s->pose_i.q.x, s->pose_i.q.y, s->pose_i.q.z};
+    double pb[3] = {s->pose_j.p.x, s->pose_j.p.y, s->pose_j.p.z};
+    double qb[4] = {s->pose_j.q.w, s->pose_j.q.x, s->pose_j.q.y, s->pose_j.q.z};
+    out->query_s = INFINITY;
+    for (int r = 0; r < repeats + 1; ++r)
+    {
+        double sec = 0;
+        out->pairs = fcl_bench_collide(fm[0], pa, qa, fm[1], pb, qb, &sec);
+        if (r > 0)
+        {
+            out->query_s = sec < out->query_s ? sec : out->query_s;
+        }
+    }
+    double nt = (double)mc_mesh_get_triangle_count(s->mesh_i);
+    out->tree_bpt = (double)tree / nt;
+    out->total_bpt = (double)(tree + mesh) / nt;
+    if (fm[1] != fm[0])
+    {
+        fcl_bench_destroy(fm[1]);
+    }
+    fcl_bench_destroy(fm[0]);
+}
+#endif
+
+static void run_scene(const options* o, scene_pair* s, FILE* csv)
+{
+    mc_mesh* mi = s->mesh_i;
+    uint32_t nt = mc_mesh_get_triangle_count(mi);
+    int build_repeats = nt >= 500000u ? (o->repeats < 3 ? o->repeats : 3) : o->repeats;
+    double build_cpu = 0.0;
+    double build_s = time_build(mi, build_repeats, &build_cpu);
+    double tree_bpt = (double)mc_bvh_byte_count(mi->bvh) / (double)nt;
+    double mesh_bpt =
+        (double)(mc_mesh_get_vertex_count(mi) * sizeof(mc_vec3) + 3u * (size_t)nt * sizeof(uint32_t)) / (double)nt;
+    if (o->build_only)
+    {
+        printf("%-28s %8u tri  build %8.2f ms (min of %d; cpu %8.2f ms)  %5.1f B/tri (tree) + %5.1f B/tri (mesh "
+               "arrays)  depth %u\n",
+               s->name, nt, 1e3 * build_s, build_repeats, 1e3 * build_cpu, tree_bpt, mesh_bpt, mi->bvh->depth);
+        return;
+    }
+    fcl_result fo, fr;
+    memset(&fo, 0, sizeof fo);
+    memset(&fr, 0, sizeof fr);
+    int have_fcl = 0;
+#ifdef MC_BENCH_FCL
+    if (o->fcl)
+    {
+        run_fcl(FCL_BENCH_OBB, s, o->repeats, &fo);
+        run_fcl(FCL_BENCH_OBBRSS, s, o->repeats, &fr);
+        have_fcl = 1;
+    }
+#endif
+    mc_workspace* ws = NULL;
+    if (mc_workspace_create(&ws) != MC_OK)
+    {
+        return;
+    }
+    uint32_t cap = 1u << 20;
+    mc_triangle_pair* buf = malloc((size_t)cap * sizeof *buf);
+    double q1 = NAN;
+    for (int ti = 0; ti < o->thread_count; ++ti)
+    {
+        mc_query_options opt = mc_default_query_options();
+        opt.worker_count = o->threads[ti];
+        uint32_t n = 0;
+        mc_query_stats st;
+        double best = INFINITY;
+        for (int r = 0; r < o->repeats + 1; ++r) // first run warms the workspace
+        {
+            double t0 = now();
+            mc_status rc = mc_query_triangle_pairs(mi, &s->pose_i, s->mesh_j, &s->pose_j, &opt, ws, buf, cap, &n, &st);
+            double t = now() - t0;
+            if (rc != MC_OK && rc != MC_ERR_CAPACITY)
+            {
+                fprintf(stderr, "%s: query failed: %s\n", s->name, mc_status_string(rc));
+                break;
+            }
+            if (r > 0)
+            {
+                best = t < best ? t : best;
+            }
+        }
+        if (ti == 0)
+        {
+            q1 = best;
+        }
+        printf("%-28s %8u tri  build %8.2f ms  %5.1f B/tri | t=%d query %9.3f ms  pairs %7u  box %9llu  tri %9llu  "
+               "x%.2f vs t=%d",
+               s->name, nt, 1e3 * build_s, tree_bpt, st.threads, 1e3 * best, n, (unsigned long long)st.box_tests,
+               (unsigned long long)st.triangle_tests, q1 / best, o->threads[0]);
+        if (have_fcl)
+        {
+            printf(" | FCL OBB build %8.2f ms (x%.1f) %5.1f B/tri query %9.3f ms (x%.1f) pairs %llu | OBBRSS build "
+                   "%8.2f ms query %9.3f ms (x%.1f) pairs %llu",
+                   1e3 * fo.build_s, fo.build_s / build_s, fo.tree_bpt, 1e3 * fo.query_s, fo.query_s / best,
+                   (unsigned long long)fo.pairs, 1e3 * fr.build_s, 1e3 * fr.query_s, fr.query_s / best,
+                   (unsigned long long)fr.pairs);
+        }
+        printf("\n");
+        fflush(stdout);
+        if (csv != NULL)
+        {
+            fprintf(csv, "%s,%u,%u,%d,%.6f,%.2f,%.2f,%.6f,%u,%llu,%llu", s->name, nt,
+                    mc_mesh_get_triangle_count(s->mesh_j), st.threads, 1e3 * build_s, tree_bpt, mesh_bpt, 1e3 * best, n,
+                    (unsigned long long)st.box_tests, (unsigned long long)st.triangle_tests);
+            if (have_fcl)
+            {
+                fprintf(csv, ",%.6f,%.6f,%llu,%.2f,%.2f,%.6f,%.6f,%llu,%.2f,%.2f,%.2f,%.2f\n", 1e3 * fo.build_s,
+                        1e3 * fo.query_s, (unsigned long long)fo.pairs, fo.tree_bpt, fo.total_bpt, 1e3 * fr.build_s,
+                        1e3 * fr.query_s, (unsigned long long)fr.pairs, fr.tree_bpt, fr.total_bpt, fo.build_s / build_s,
+                        fo.query_s / best);
+            }
+            else
+            {
+                fprintf(csv, ",,,,,,,,,,,,\n");
+            }
+            fflush(csv);
+        }
+    }
+    free(buf);
+    mc_workspace_destroy(ws);
+}
+
+static int wanted(const options* o, const char* name)
+{
+    return o->filter == NULL || strstr(name, o->filter) != NULL;
+}
+
+int main(int argc, char** argv)
+{
+    options o;
+    if (parse_args(argc, argv, &o) != 0)
+    {
+        usage();
+        return 2;
+    }
+    FILE* csv = NULL;
+    if (o.out != NULL)
+    {
+        csv = fopen(o.out, "w");
+        if (csv == NULL)
+        {
+            fprintf(stderr, "bench_collide: %s: cannot open\n", o.out);
+            return 1;
+        }
+        fprintf(csv, "scene,triangles_i,triangles_j,threads,build_ms,tree_bytes_per_tri,mesh_bytes_per_tri,query_ms,"
+                     "pairs,box_tests,tri_tests,fcl_obb_build_ms,fcl_obb_query_ms,fcl_obb_pairs,fcl_obb_tree_bytes_per_"
+                     "tri,fcl_obb_total_bytes_per_tri,fcl_obbrss_build_ms,fcl_obbrss_query_ms,fcl_obbrss_pairs,fcl_"
+                     "obbrss_tree_bytes_per_tri,fcl_obbrss_total_bytes_per_tri,build_speedup_vs_fcl_obb,query_"
+                     "speedup_vs_fcl_obb\n");
+    }
+#ifdef MC_BENCH_FCL
+    if (o.fcl)
+    {
+        printf("FCL %s found: comparing with its OBB and OBBRSS trees\n", fcl_bench_version());
+    }
+#else
+    printf("FCL not found at configure time: meshcontact only\n");
+#endif
+    for (int si = 0; si < o.size_count; ++si)
+    {
+        for (int k = 0; k < SCENE_KIND_COUNT; ++k)
+        {
+            char name[64];
+            scene_make_name((scene_kind)k, o.sizes[si], name, sizeof name);
+            if (!wanted(&o, name))
+            {
+                continue;
+            }
+            scene_pair s;
+            double t0 = now();
+            if (scene_make((scene_kind)k, o.sizes[si], &s) != 0)
+            {
+                fprintf(stderr, "%s: scene could not be built\n", name);
+                continue;
+            }
+            fprintf(stderr, "%s: meshes made in %.2f s\n", s.name, now() - t0);
+            run_scene(&o, &s, csv);
+            scene_pair_destroy(&s);
+        }
+    }
+    // Real meshes: each against itself, shifted by a fraction of its bbox diagonal and turned about z.
+    static const struct
+    {
+        const char* path;
+        const char* name;
+        double shift, angle;
+    } files[] = {
+        {"../shared/corpus/libigl-tutorial-data/armadillo.obj", "armadillo_shifted", 0.1, 0.3},
+        {"../shared/corpus/libigl-tutorial-data/bunny.off", "bunny_shifted", 0.1, 0.5},
+        {"../shared/corpus/common-3d-test-models/fandisk.obj", "fandisk_shifted", 0.05, 0.2},
+    };
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f)
+    {
+        if (!wanted(&o, files[f].name))
+        {
+            continue;
+        }
+        scene_pair s;
+        if (scene_make_file(files[f].path, files[f].name, files[f].shift, files[f].angle, &s) != 0)
+        {
+            fprintf(stderr, "%s: could not import %s (set MC_SOURCE_ROOT to the repository root)\n", files[f].name,
+                    files[f].path);
+            continue;
+        }
+        run_scene(&o, &s, csv);
+        scene_pair_destroy(&s);
+    }
+    if (csv != NULL)
+    {
+        fclose(csv);
+    }
+    return 0;
+}

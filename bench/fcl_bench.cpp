@@ -1,0 +1,94 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Optional FCL comparison for the benchmark driver: builds FCL OBB / OBBRSS trees and collides them (all contacts).
+#include "fcl_bench.h"
+
+#include <chrono>
+#include <fcl/config.h>
+#include <fcl/fcl.h>
+#include <memory>
+#include <vector>
+
+struct fcl_bench_model
+{
+    fcl_bench_bv bv;
+    std::shared_ptr<fcl::CollisionGeometryd> geom;
+};
+
+template <typename BV>
+static std::shared_ptr<fcl::CollisionGeometryd> build(const double* p, uint32_t nv, const uint32_t* ix, uint32_t nt,
+                                                      size_t* tree_bytes, size_t* mesh_bytes)
+{
+    std::vector<fcl::Vector3d> verts(nv);
+    std::vector<fcl::Triangle> tris(nt);
+    for (uint32_t v = 0; v < nv; ++v)
+    {
+        verts[v] = fcl::Vector3d(p[3 * v], p[3 * v + 1], p[3 * v + 2]);
+    }
+    for (uint32_t t = 0; t < nt; ++t)
+    {
+        tris[t] = fcl::Triangle(ix[3 * t], ix[3 * t + 1], ix[3 * t + 2]);
+    }
+    auto m = std::make_shared<fcl::BVHModel<BV>>();
+    m->beginModel((int)nt, (int)nv);
+    m->addSubModel(verts, tris);
+    m->endModel();
+    *tree_bytes = (size_t)m->getNumBVs() * sizeof(fcl::BVNode<BV>) + (size_t)nt * sizeof(unsigned int);
+    *mesh_bytes = (size_t)nt * sizeof(fcl::Triangle) + (size_t)nv * sizeof(fcl::Vector3d);
+    return m;
+}
+
+extern "C" fcl_bench_model* fcl_bench_build(fcl_bench_bv bv, const double* positions, uint32_t vertex_count,
+                                            const uint32_t* indices, uint32_t triangle_count, double* seconds,
+                                            size_t* tree_bytes, size_t* mesh_bytes)
+{
+    auto* m = new fcl_bench_model;
+    m->bv = bv;
+    // Time the whole model construction, as a user pays it (copy in + tree).
+    auto t0 = std::chrono::steady_clock::now();
+    if (bv == FCL_BENCH_OBB)
+    {
+        m->geom = build<fcl::OBBd>(positions, vertex_count, indices, triangle_count, tree_bytes, mesh_bytes);
+    }
+    else
+    {
+        m->geom = build<fcl::OBBRSSd>(positions, vertex_count, indices, triangle_count, tree_bytes, mesh_bytes);
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    *seconds = std::chrono::duration<double>(t1 - t0).count();
+    return m;
+}
+
+static fcl::Transform3d to_tf(const double p[3], const double q[4])
+{
+    fcl::Transform3d tf = fcl::Transform3d::Identity();
+    tf.linear() = fcl::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
+    tf.translation() = fcl::Vector3d(p[0], p[1], p[2]);
+    return tf;
+}
+
+extern "C" uint64_t fcl_bench_collide(const fcl_bench_model* a, const double pa[3], const double qa[4],
+                                      const fcl_bench_model* b, const double pb[3], const double qb[4], double* seconds)
+{
+    fcl::CollisionObjectd oa(a->geom, to_tf(pa, qa));
+    fcl::CollisionObjectd ob(b->geom, to_tf(pb, qb));
+    oa.computeAABB();
+    ob.computeAABB();
+    fcl::CollisionRequestd req(100000000, false); // exhaustive: every intersecting triangle pair
+    fcl::CollisionResultd res;
+    auto t0 = std::chrono::steady_clock::now();
+    fcl::collide(&oa, &ob, req, res);
+    auto t1 = std::chrono::steady_clock::now();
+    *seconds = std::chrono::duration<double>(t1 - t0).count();
+    return res.numContacts();
+}
+
+extern "C" void fcl_bench_destroy(fcl_bench_model* m)
+{
+    delete m;
+}
+
+extern "C" const char* fcl_bench_version(void)
+{
+    return FCL_VERSION;
+}

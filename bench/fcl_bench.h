@@ -1,0 +1,43 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Optional FCL comparison for the benchmark driver (C interface to bench/fcl_bench.cpp; benchmark-only).
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+    /// An FCL BVHModel (OBB or OBBRSS) built from a mesh.
+    typedef struct fcl_bench_model fcl_bench_model;
+
+    /// Bounding volume types compared.
+    typedef enum fcl_bench_bv
+    {
+        FCL_BENCH_OBB = 0,    ///< fcl::OBBd (RAPID-style OBB tree)
+        FCL_BENCH_OBBRSS = 1, ///< fcl::OBBRSSd (PQP-style OBB + RSS)
+    } fcl_bench_bv;
+
+    /// Build a model; returns NULL on failure. seconds receives the build time (beginModel to endModel).
+    /// tree_bytes receives nodes + primitive index array; mesh_bytes the vertex and triangle arrays.
+    fcl_bench_model* fcl_bench_build(fcl_bench_bv bv, const double* positions, uint32_t vertex_count,
+                                     const uint32_t* indices, uint32_t triangle_count, double* seconds,
+                                     size_t* tree_bytes, size_t* mesh_bytes);
+
+    /// Collide two models at world poses (p: 3 doubles, q: w x y z), all contacts (exhaustive, no contact geometry).
+    /// @return the number of intersecting triangle pairs; seconds receives the time of fcl::collide.
+    uint64_t fcl_bench_collide(const fcl_bench_model* a, const double pa[3], const double qa[4],
+                               const fcl_bench_model* b, const double pb[3], const double qb[4], double* seconds);
+
+    /// Free a model. NULL is ignored.
+    void fcl_bench_destroy(fcl_bench_model* m);
+
+    /// FCL version string.
+    const char* fcl_bench_version(void);
+
+#ifdef __cplusplus
+}
+#endif
