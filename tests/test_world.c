@@ -447,6 +447,18 @@ Test(world, no_allocation_once_warm)
     cr_assert(eq(u32, mc_world_get_step_info(s.world).regions, 4));
     scene_free(&s);
     cr_assert(eq(i64, mc_get_byte_count(), 0));
+    // one touching pair: the query itself runs on two threads (the other path of mc_world_evaluate)
+    scene_make(&s, 1, 3e-3, 2);
+    mc_body_set_velocity(s.world, s.sphere_id[0], &v);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    atomic_store(&s_alloc_calls, 0);
+    for (int k = 0; k < 5; ++k)
+    {
+        cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    }
+    cr_assert(eq(long, atomic_load(&s_alloc_calls), 0), "single-pair evaluations allocated once warm");
+    scene_free(&s);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
 }
 
 Test(world, flipped_container_pushes_the_sphere_up)
