@@ -1182,23 +1182,20 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
     {
         *report = rep;
     }
-    if (!usable && (out == NULL || def->require_closed))
+    if (out == NULL)
     {
-        if (out == NULL)
-        {
-            st = MC_OK;
-            goto fail; // check-only: the report is the result
-        }
+        report_progress(progress, progress_user, 1.0);
+        st = MC_OK;
+        goto fail; // check-only: the report is the result (usable for contact or not)
+    }
+    if (!usable && def->require_closed)
+    {
         st = mc_set_error(err, MC_ERR_MESH_NOT_CLOSED, -1, -1,
                           "mesh cannot be used for contact: %u boundary edges, %u non-manifold edges, %u misoriented "
                           "edges, %u pinched vertices, %u zero-area triangles%s",
                           rep.boundary_edges, rep.nonmanifold_edges, rep.misoriented_edges, rep.pinched_vertices,
                           rep.degenerate_triangles, cr.complete ? "" : " (not all repairable)");
         goto fail;
-    }
-    if (out == NULL)
-    {
-        goto fail; // check-only, usable mesh: st == MC_OK
     }
     bool reverse = rep.reoriented != def->flip;
     if (reverse)

@@ -1,0 +1,654 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Tests of the mesh readers (STL binary/ASCII, .shl, OBJ, OFF, PLY through Assimp) on good and hostile files
+// written at test time, and of every corpus file against ../shared/corpus/MANIFEST.md.
+#include "core.h"
+#include "mesh/mesh_internal.h"
+#include "meshcontact/meshcontact.h"
+
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const double s_cube_pos[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                        {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+static const uint32_t s_cube_tri[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
+                                           {1, 2, 6}, {1, 6, 5}, {2, 3, 7}, {2, 7, 6}, {3, 0, 4}, {3, 4, 7}};
+// The same cube as 6 outward quads (1-based for .shl/.obj, 0-based for .off: subtract 1).
+static const int s_cube_quad[6][4] = {{1, 4, 3, 2}, {5, 6, 7, 8}, {1, 2, 6, 5},
+                                      {2, 3, 7, 6}, {3, 4, 8, 7}, {4, 1, 5, 8}};
+
+static char s_dir[256];
+static size_t s_max_alloc;
+
+static void* tracking_alloc(size_t size, size_t alignment)
+{
+    (void)alignment;
+    if (size > s_max_alloc)
+    {
+        s_max_alloc = size;
+    }
+    return malloc(size);
+}
+
+static void tracking_free(void* p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+
+static void setup(void)
+{
+    const char* tmp = getenv("TMPDIR");
+    snprintf(s_dir, sizeof s_dir, "%s/mc_import_XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : ".");
+    cr_assert(ne(ptr, mkdtemp(s_dir), NULL));
+    s_max_alloc = 0;
+    mc_set_allocator(tracking_alloc, tracking_free);
+}
+
+static void teardown(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", s_dir);
+    cr_assert(eq(int, system(cmd), 0));
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+    mc_set_allocator(NULL, NULL);
+}
+
+TestSuite(import, .init = setup, .fini = teardown);
+
+static const char* file_path(const char* name)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", s_dir, name);
+    return path;
+}
+
+static const char* write_file(const char* name, const void* data, size_t size)
+{
+    const char* path = file_path(name);
+    FILE* f = fopen(path, "wb");
+    cr_assert(ne(ptr, f, NULL));
+    cr_assert(eq(sz, fwrite(data, 1, size, f), size));
+    fclose(f);
+    return path;
+}
+
+static const char* write_text(const char* name, const char* text)
+{
+    return write_file(name, text, strlen(text));
+}
+
+// Binary STL of the cube; header text and a count override (UINT32_MAX: the true count) for hostile variants.
+static size_t make_binary_stl(unsigned char* buf, const char* header, uint32_t count)
+{
+    memset(buf, 0, 84);
+    memcpy(buf, header, strlen(header));
+    uint32_t n = count == UINT32_MAX ? 12 : count;
+    memcpy(buf + 80, &n, 4); // the test machine is little-endian like the format
+    unsigned char* p = buf + 84;
+    for (int t = 0; t < 12; ++t, p += 50)
+    {
+        memset(p, 0, 50);
+        for (int k = 0; k < 3; ++k)
+        {
+            for (int c = 0; c < 3; ++c)
+            {
+                float f = (float)s_cube_pos[s_cube_tri[t][k]][c];
+                memcpy(p + 12 + 12 * k + 4 * c, &f, 4);
+            }
+        }
+    }
+    return 84 + 50 * 12;
+}
+
+static mc_status check(const char* path, mc_mesh_report* r, mc_error* e)
+{
+    memset(e, 0, sizeof *e);
+    return mc_mesh_check_file(path, NULL, r, e);
+}
+
+static void assert_message_has(const mc_error* e, const char* what)
+{
+    cr_assert(ne(ptr, strstr(e->message, what), NULL), "message '%s' lacks '%s'", e->message, what);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// STL
+
+Test(import, binary_stl_cube)
+{
+    unsigned char buf[1024];
+    size_t n = make_binary_stl(buf, "test cube", UINT32_MAX);
+    const char* path = write_file("cube.stl", buf, n);
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, mc_mesh_import_file(path, NULL, &m, &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.input_triangles, 12));
+    cr_assert(eq(u32, r.vertices, 8));
+    cr_assert(r.closed && r.oriented && r.contact_ready);
+    cr_assert(eq(dbl, r.volume, 8.0)); // small integers: exact
+    mc_mesh_destroy(m);
+}
+
+Test(import, binary_stl_whose_header_starts_with_solid_is_binary)
+{
+    unsigned char buf[1024];
+    size_t n = make_binary_stl(buf, "solid cube exported by a careless tool", UINT32_MAX);
+    const char* path = write_file("solid.stl", buf, n);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(path, &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.input_triangles, 12));
+    cr_assert(r.closed);
+}
+
+Test(import, truncated_binary_stl_names_both_sizes)
+{
+    unsigned char buf[1024];
+    size_t n = make_binary_stl(buf, "cube", UINT32_MAX);
+    const char* path = write_file("trunc.stl", buf, n - 10);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_PARSE));
+    assert_message_has(&e, "12 triangles");
+    assert_message_has(&e, "684 bytes"); // 84 + 50 * 12
+    assert_message_has(&e, "674 bytes");
+    assert_message_has(&e, "trunc.stl");
+}
+
+Test(import, binary_stl_claiming_2pow31_triangles_allocates_nothing_big)
+{
+    unsigned char buf[1024];
+    size_t n = make_binary_stl(buf, "liar", 1u << 31);
+    const char* path = write_file("liar.stl", buf, n);
+    mc_mesh_report r;
+    mc_error e;
+    s_max_alloc = 0;
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_PARSE));
+    assert_message_has(&e, "2147483648 triangles");
+    cr_assert(lt(sz, s_max_alloc, (size_t)4096), "largest allocation %zu", s_max_alloc);
+}
+
+Test(import, binary_stl_with_nan_reports_offset)
+{
+    unsigned char buf[1024];
+    size_t n = make_binary_stl(buf, "nan", UINT32_MAX);
+    float nan = NAN;
+    memcpy(buf + 84 + 50 * 3 + 12 + 4, &nan, 4); // triangle 3, first vertex, y
+    const char* path = write_file("nan.stl", buf, n);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_NON_FINITE));
+    cr_assert(eq(i64, e.offset, 84 + 50 * 3 + 12 + 4));
+}
+
+Test(import, binary_stl_with_zero_triangles_is_empty)
+{
+    unsigned char buf[84];
+    make_binary_stl(buf, "empty", 0);
+    const char* path = write_file("zero.stl", buf, 84);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_EMPTY_MESH));
+}
+
+Test(import, empty_files_are_errors)
+{
+    const char* names[] = {"e.stl", "e.shl", "e.obj", "e.off", "e.ply"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+    {
+        const char* path = write_file(names[i], "", 0);
+        mc_mesh_report r;
+        mc_error e;
+        mc_status st = check(path, &r, &e);
+        cr_assert(lt(int, st, 0), "%s accepted", names[i]);
+        cr_assert(ne(ptr, strstr(e.message, names[i]), NULL), "%s", e.message);
+    }
+}
+
+// ASCII cube: every facet, in two solids, with CRLF line ends, tabs and trailing spaces.
+static void ascii_cube(char* out, size_t cap, bool crlf, int split_solid_at, bool quad_top)
+{
+    size_t n = 0;
+    const char* eol = crlf ? "\r\n" : "\n";
+    n += (size_t)snprintf(out + n, cap - n, "solid first %s", eol);
+    for (int t = 0; t < 12; ++t)
+    {
+        if (t == split_solid_at)
+        {
+            n += (size_t)snprintf(out + n, cap - n, "endsolid first%s  solid second%s", eol, eol);
+        }
+        if (quad_top && t == 3)
+        {
+            continue; // triangle 2 became the quad 4 5 6 7
+        }
+        n += (size_t)snprintf(out + n, cap - n, "\tfacet normal 0 0 0   %s\t\touter loop%s", eol, eol);
+        for (int k = 0; k < 3; ++k)
+        {
+            const double* p = s_cube_pos[s_cube_tri[t][k]];
+            n += (size_t)snprintf(out + n, cap - n, "\t\t\tvertex %g\t%g %g  %s", p[0], p[1], p[2], eol);
+        }
+        if (quad_top && t == 2)
+        {
+            const double* p = s_cube_pos[7];
+            n += (size_t)snprintf(out + n, cap - n, "\t\t\tvertex %g %g %g%s", p[0], p[1], p[2], eol);
+        }
+        n += (size_t)snprintf(out + n, cap - n, "\t\tendloop%s\tendfacet%s", eol, eol);
+    }
+    n += (size_t)snprintf(out + n, cap - n, "endsolid second %s", eol);
+}
+
+Test(import, ascii_stl_crlf_tabs_trailing_spaces_two_solids)
+{
+    static char text[8192];
+    ascii_cube(text, sizeof text, true, 5, false);
+    const char* path = write_text("ascii.stl", text);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(path, &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.input_triangles, 12));
+    cr_assert(r.closed && r.contact_ready);
+    cr_assert(eq(dbl, r.signed_volume_as_read, 8.0));
+}
+
+Test(import, ascii_stl_quad_facet_is_fan_split)
+{
+    static char text[8192];
+    ascii_cube(text, sizeof text, false, -1, true);
+    const char* path = write_text("quad.stl", text);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(path, &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.split_polygons, 1));
+    cr_assert(eq(u32, r.input_triangles, 12));
+    cr_assert(r.closed);
+    cr_assert(eq(dbl, r.signed_volume_as_read, 8.0));
+}
+
+Test(import, ascii_stl_errors_have_line_numbers)
+{
+    static char text[8192];
+    ascii_cube(text, sizeof text, false, -1, false);
+    mc_mesh_report r;
+    mc_error e;
+    // truncated in the middle of facet 2 (line 2 + 7 * 2 = 16 is its first vertex)
+    char* cut = text;
+    for (int line = 0; line < 16; ++line)
+    {
+        cut = strchr(cut, '\n') + 1;
+    }
+    *cut = '\0';
+    const char* path = write_text("trunc_ascii.stl", text);
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_PARSE));
+    assert_message_has(&e, "end of file");
+    cr_assert(eq(i64, e.line, 16));
+
+    path = write_text("nan.stl", "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 nan 0\nvertex 0 1 "
+                                 "0\nendloop\nendfacet\nendsolid x\n");
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_NON_FINITE));
+    cr_assert(eq(i64, e.line, 5));
+    path = write_text("inf.stl", "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 1e999 0\nvertex 0 1 "
+                                 "0\nendloop\nendfacet\nendsolid x\n");
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_NON_FINITE));
+    path = write_text(
+        "two.stl",
+        "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nendloop\nendfacet\nendsolid\n");
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(i64, e.line, 6));
+    path = write_text("junk.stl", "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 zero\n");
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(i64, e.line, 4));
+    assert_message_has(&e, "zero");
+    path = write_text("noend.stl", "solid x\n");
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_PARSE));
+    path = write_text("text.stl", "hello world\n");
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_PARSE));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Adams .shl
+
+static void shl_cube(char* out, size_t cap, const char* version, const char* header, const char* eol, int n_faces,
+                     const char* trailer)
+{
+    size_t n = 0;
+    n += (size_t)snprintf(out + n, cap - n, "%s%s%s", version, header, eol);
+    for (int i = 0; i < 8; ++i)
+    {
+        n += (size_t)snprintf(out + n, cap - n, "%g %g %g  %s", s_cube_pos[i][0], s_cube_pos[i][1], s_cube_pos[i][2],
+                              eol);
+    }
+    for (int f = 0; f < n_faces; ++f)
+    {
+        n += (size_t)snprintf(out + n, cap - n, "4 %d %d %d %d %s", s_cube_quad[f][0], s_cube_quad[f][1],
+                              s_cube_quad[f][2], s_cube_quad[f][3], eol);
+    }
+    n += (size_t)snprintf(out + n, cap - n, "%s", trailer);
+}
+
+Test(import, shl_quads_crlf_and_file_scale)
+{
+    char text[4096];
+    shl_cube(text, sizeof text, "", "8 6 0.001", "\r\n", 6, "");
+    const char* path = write_text("cube.shl", text);
+    mc_import_options o = mc_default_import_options();
+    o.scale = 2.0;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, mc_mesh_import_file(path, &o, &m, &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.input_triangles, 12));
+    cr_assert(eq(u32, r.split_polygons, 6));
+    cr_assert(eq(dbl, r.scale, 0.002));
+    cr_assert(eq(dbl, m->scale, 0.002));
+    // (2 * 0.002)^3 with a few roundings
+    cr_assert(ieee_ulp_eq(dbl, r.volume, 6.4e-8, 16));
+    mc_mesh_destroy(m);
+}
+
+Test(import, shl_version_2_skips_trailing_normals)
+{
+    char text[4096];
+    shl_cube(text, sizeof text, "Version: 2\n", "8 6 1 6", "\n", 6, "0 0 -1\n0 0 1\n0 -1 0\n1 0 0\n0 1 0\n-1 0 0\n");
+    const char* path = write_text("v2.shl", text);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(path, &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(dbl, r.signed_volume_as_read, 8.0));
+    cr_assert(r.closed);
+}
+
+Test(import, shl_hostile_files)
+{
+    char text[4096];
+    mc_mesh_report r;
+    mc_error e;
+    // more faces announced than present: truncation
+    shl_cube(text, sizeof text, "", "8 7 1", "\n", 6, "");
+    cr_assert(eq(int, check(write_text("a.shl", text), &r, &e), MC_ERR_PARSE));
+    assert_message_has(&e, "promises 7 faces");
+    // fewer points announced than present: a point line shows up where a face should be
+    shl_cube(text, sizeof text, "", "7 6 1", "\n", 6, "");
+    cr_assert(eq(int, check(write_text("b.shl", text), &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(i64, e.line, 9));
+    // more points announced than present
+    shl_cube(text, sizeof text, "", "9 6 1", "\n", 6, "");
+    cr_assert(eq(int, check(write_text("c.shl", text), &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(i64, e.line, 10));
+    // fewer faces announced: extra content
+    shl_cube(text, sizeof text, "", "8 5 1", "\n", 6, "");
+    cr_assert(eq(int, check(write_text("d.shl", text), &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(i64, e.line, 15));
+    // index out of range (0 and n + 1)
+    cr_assert(eq(int, check(write_text("e.shl", "3 1 1\n0 0 0\n1 0 0\n0 1 0\n3 1 2 4\n"), &r, &e),
+                 MC_ERR_INDEX_OUT_OF_RANGE));
+    cr_assert(eq(i64, e.line, 5));
+    cr_assert(eq(int, check(write_text("f.shl", "3 1 1\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"), &r, &e),
+                 MC_ERR_INDEX_OUT_OF_RANGE));
+    // face count that lies
+    cr_assert(eq(int, check(write_text("g.shl", "3 1 1\n0 0 0\n1 0 0\n0 1 0\n4 1 2 3\n"), &r, &e), MC_ERR_PARSE));
+    assert_message_has(&e, "says 4 vertices but lists 3");
+    cr_assert(eq(int, check(write_text("h.shl", "3 1 1\n0 0 0\n1 0 0\n0 1 0\n2 1 2\n"), &r, &e), MC_ERR_PARSE));
+    // NaN, bad scale, huge counts in a tiny file
+    cr_assert(
+        eq(int, check(write_text("i.shl", "3 1 1\n0 0 0\n1 NaN 0\n0 1 0\n3 1 2 3\n"), &r, &e), MC_ERR_NON_FINITE));
+    cr_assert(eq(i64, e.line, 3));
+    cr_assert(eq(int, check(write_text("j.shl", "3 1 -1\n0 0 0\n1 0 0\n0 1 0\n3 1 2 3\n"), &r, &e), MC_ERR_PARSE));
+    s_max_alloc = 0;
+    cr_assert(eq(int, check(write_text("k.shl", "2000000000 2000000000 1\n0 0 0\n"), &r, &e), MC_ERR_PARSE));
+    cr_assert(lt(sz, s_max_alloc, (size_t)1 << 20));
+    cr_assert(eq(int, check(write_text("l.shl", "Version: 3\n3 1 1 0\n"), &r, &e), MC_ERR_PARSE));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// OBJ, OFF (native) and PLY (Assimp)
+
+Test(import, obj_quads_slashes_and_negative_indices)
+{
+    char text[4096];
+    size_t n = 0;
+    n += (size_t)snprintf(text + n, sizeof text - n, "# cube\r\no cube\r\n");
+    for (int i = 0; i < 8; ++i)
+    {
+        n += (size_t)snprintf(text + n, sizeof text - n, "v %g %g %g \r\n", s_cube_pos[i][0], s_cube_pos[i][1],
+                              s_cube_pos[i][2]);
+    }
+    n += (size_t)snprintf(text + n, sizeof text - n, "vn 0 0 1\nvt 0 0\n");
+    for (int f = 0; f < 6; ++f)
+    {
+        const int* q = s_cube_quad[f];
+        if (f == 0)
+        {
+            n += (size_t)snprintf(text + n, sizeof text - n, "f %d//1 %d//1 %d//1 %d//1\n", q[0], q[1], q[2], q[3]);
+        }
+        else if (f == 1)
+        {
+            n += (size_t)snprintf(text + n, sizeof text - n, "f %d %d %d %d\n", q[0] - 9, q[1] - 9, q[2] - 9, q[3] - 9);
+        }
+        else
+        {
+            n += (size_t)snprintf(text + n, sizeof text - n, "f %d/1/1 %d/1/1 %d/1/1 %d/1/1\n", q[0], q[1], q[2], q[3]);
+        }
+    }
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_text("cube.obj", text), &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.input_triangles, 12));
+    cr_assert(eq(u32, r.split_polygons, 6));
+    cr_assert(r.closed && r.contact_ready);
+    cr_assert(eq(dbl, r.signed_volume_as_read, 8.0));
+}
+
+Test(import, obj_hostile_files)
+{
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(
+        eq(int, check(write_text("a.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n"), &r, &e), MC_ERR_INDEX_OUT_OF_RANGE));
+    cr_assert(eq(i64, e.line, 4));
+    cr_assert(eq(int, check(write_text("b.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -1 -2 -4\n"), &r, &e),
+                 MC_ERR_INDEX_OUT_OF_RANGE));
+    cr_assert(eq(int, check(write_text("c.obj", "v 0 0 0\nv 1 inf 0\nv 0 1 0\nf 1 2 3\n"), &r, &e), MC_ERR_NON_FINITE));
+    cr_assert(eq(i64, e.line, 2));
+    cr_assert(eq(int, check(write_text("d.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n"), &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(int, check(write_text("e.obj", "v 0 0\n"), &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(int, check(write_text("f.obj", "v 0 0 0\n"), &r, &e), MC_ERR_EMPTY_MESH));
+    cr_assert(eq(int, check(write_text("g.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 x 3\n"), &r, &e), MC_ERR_PARSE));
+}
+
+Test(import, off_quads_and_hostile_files)
+{
+    char text[4096];
+    size_t n = (size_t)snprintf(text, sizeof text, "OFF\n# comment\n8 6 12\n");
+    for (int i = 0; i < 8; ++i)
+    {
+        n += (size_t)snprintf(text + n, sizeof text - n, "%g %g %g\r\n", s_cube_pos[i][0], s_cube_pos[i][1],
+                              s_cube_pos[i][2]);
+    }
+    for (int f = 0; f < 6; ++f)
+    {
+        const int* q = s_cube_quad[f];
+        n += (size_t)snprintf(text + n, sizeof text - n, "4 %d %d %d %d \n", q[0] - 1, q[1] - 1, q[2] - 1, q[3] - 1);
+    }
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_text("cube.off", text), &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.input_triangles, 12));
+    cr_assert(eq(u32, r.split_polygons, 6));
+    cr_assert(eq(dbl, r.signed_volume_as_read, 8.0));
+    cr_assert(eq(int, check(write_text("a.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 3\n"), &r, &e),
+                 MC_ERR_INDEX_OUT_OF_RANGE));
+    cr_assert(eq(i64, e.line, 6));
+    cr_assert(eq(int, check(write_text("b.off", "OFF\n3 2 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"), &r, &e), MC_ERR_PARSE));
+    assert_message_has(&e, "promises 2 faces");
+    cr_assert(eq(int, check(write_text("c.off", "OFF\n4 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"), &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(int, check(write_text("d.off", "PLY\n"), &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(int, check(write_text("e.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 -nan 0\n3 0 1 2\n"), &r, &e),
+                 MC_ERR_NON_FINITE));
+}
+
+Test(import, ply_through_assimp_with_quads)
+{
+    char text[4096];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "ply\nformat ascii 1.0\nelement vertex 8\nproperty float x\nproperty float y\n"
+                                "property float z\nelement face 6\nproperty list uchar int vertex_indices\n"
+                                "end_header\n");
+    for (int i = 0; i < 8; ++i)
+    {
+        n += (size_t)snprintf(text + n, sizeof text - n, "%g %g %g\n", s_cube_pos[i][0], s_cube_pos[i][1],
+                              s_cube_pos[i][2]);
+    }
+    for (int f = 0; f < 6; ++f)
+    {
+        const int* q = s_cube_quad[f];
+        n += (size_t)snprintf(text + n, sizeof text - n, "4 %d %d %d %d\n", q[0] - 1, q[1] - 1, q[2] - 1, q[3] - 1);
+    }
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_text("cube.ply", text), &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.input_triangles, 12));
+    cr_assert(eq(u32, r.split_polygons, 6));
+    cr_assert(r.closed && r.oriented);
+    cr_assert(eq(dbl, r.signed_volume_as_read, 8.0));
+    // garbage with a PLY extension: an error, never a crash
+    cr_assert(lt(
+        int, check(write_text("bad.ply", "ply\nformat ascii 1.0\nelement vertex 99\nend_header\n1 2\n"), &r, &e), 0));
+}
+
+Test(import, unsupported_extension_and_missing_file)
+{
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_text("mesh.xyz", "1 2 3\n"), &r, &e), MC_ERR_UNSUPPORTED_FORMAT));
+    assert_message_has(&e, ".xyz");
+    cr_assert(eq(int, check(write_text("noext", "1 2 3\n"), &r, &e), MC_ERR_UNSUPPORTED_FORMAT));
+    cr_assert(eq(int, check(file_path("missing.stl"), &r, &e), MC_ERR_IO));
+    assert_message_has(&e, "missing.stl");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Corpus
+
+typedef struct manifest_row
+{
+    char file[160];
+    unsigned triangles;
+    bool closed;
+    bool oriented;
+    char volume[32];
+} manifest_row;
+
+static int read_manifest(const char* path, manifest_row* rows, int cap)
+{
+    FILE* f = fopen(path, "r");
+    cr_assert(ne(ptr, f, NULL), "cannot open %s", path);
+    char line[2048];
+    int n = 0;
+    bool in_table = false;
+    while (fgets(line, sizeof line, f) != NULL && n < cap)
+    {
+        if (strncmp(line, "| file | source |", 17) == 0)
+        {
+            in_table = true;
+            continue;
+        }
+        if (!in_table || strncmp(line, "| ", 2) != 0 || strncmp(line, "|---", 4) == 0)
+        {
+            continue;
+        }
+        // | file | source | license | format | triangles | closed | oriented | signed volume | bytes | notes |
+        char* cols[11];
+        int c = 0;
+        for (char* p = strtok(line, "|"); p != NULL && c < 11; p = strtok(NULL, "|"))
+        {
+            while (*p == ' ')
+            {
+                ++p;
+            }
+            char* e = p + strlen(p);
+            while (e > p && (e[-1] == ' ' || e[-1] == '\n'))
+            {
+                *--e = '\0';
+            }
+            cols[c++] = p;
+        }
+        if (c < 9)
+        {
+            continue;
+        }
+        manifest_row* r = &rows[n++];
+        snprintf(r->file, sizeof r->file, "%s", cols[0]);
+        r->triangles = (unsigned)strtoul(cols[4], NULL, 10);
+        r->closed = strcmp(cols[5], "yes") == 0;
+        r->oriented = strcmp(cols[6], "yes") == 0;
+        snprintf(r->volume, sizeof r->volume, "%s", cols[7]);
+    }
+    fclose(f);
+    return n;
+}
+
+Test(import, corpus_matches_manifest, .timeout = 300)
+{
+    const char* root = getenv("MC_SOURCE_ROOT");
+    cr_assert(root != NULL, "MC_SOURCE_ROOT not set");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/../shared/corpus", root);
+    char manifest[1100];
+    snprintf(manifest, sizeof manifest, "%s/MANIFEST.md", dir);
+    if (access(manifest, R_OK) != 0)
+    {
+        cr_skip_test("corpus not found next to the repository");
+    }
+    manifest_row rows[64];
+    int n = read_manifest(manifest, rows, 64);
+    cr_assert(ge(int, n, 30), "only %d MANIFEST rows", n);
+    for (int i = 0; i < n; ++i)
+    {
+        char path[1300];
+        snprintf(path, sizeof path, "%s/%.159s", dir, rows[i].file);
+        mc_mesh_report r;
+        mc_error e;
+        mc_status st = mc_mesh_check_file(path, NULL, &r, &e);
+        cr_assert(eq(int, st, MC_OK), "%s: %s", rows[i].file, e.message);
+        cr_expect(eq(u32, r.input_triangles, rows[i].triangles), "%s", rows[i].file);
+        cr_expect(eq(int, r.closed, rows[i].closed), "%s", rows[i].file);
+        cr_expect(eq(int, r.oriented, rows[i].oriented), "%s", rows[i].file);
+        // the MANIFEST prints 5 significant digits (%.5g)
+        char v[32];
+        snprintf(v, sizeof v, "%.5g", r.signed_volume_as_read);
+        cr_expect(eq(str, v, rows[i].volume), "%s: volume %.17g", rows[i].file, r.signed_volume_as_read);
+        // Usable for contact exactly when closed, oriented and manifold as read (the zero-area triangles of the two
+        // watertight printer parts are repaired), and then importing succeeds with a positive volume.
+        bool usable_expected = rows[i].closed && rows[i].oriented;
+        cr_expect(eq(int, r.contact_ready, usable_expected), "%s", rows[i].file);
+        mc_mesh* m = NULL;
+        st = mc_mesh_import_file(path, NULL, &m, &r, &e);
+        if (usable_expected)
+        {
+            cr_expect(eq(int, st, MC_OK), "%s: %s", rows[i].file, e.message);
+            cr_expect(gt(dbl, r.volume, 0.0));
+            // reoriented exactly when the file is wound inward
+            cr_expect(eq(int, r.reoriented, r.signed_volume_as_read < 0.0), "%s", rows[i].file);
+            if (m != NULL)
+            {
+                cr_expect(eq(u32, mc_mesh_get_triangle_count(m), r.triangles));
+                // the cleaned mesh keeps the volume: repairs split triangles without moving any vertex
+                cr_expect(epsilon_eq(dbl, r.volume, fabs(r.signed_volume_as_read), 1e-12 * fabs(r.volume)), "%s",
+                          rows[i].file);
+            }
+        }
+        else
+        {
+            cr_expect(eq(int, st, MC_ERR_MESH_NOT_CLOSED), "%s", rows[i].file);
+            cr_expect(eq(ptr, m, NULL));
+        }
+        mc_mesh_destroy(m);
+    }
+}
