@@ -47,3 +47,5 @@ int cli_primitive(int argc, char** argv);
 int cli_simulate(int argc, char** argv);
 /// `meshcontact force`: regions and IMPACT / friction forces of two meshes at given poses and velocities.
 int cli_force(int argc, char** argv);
+/// `meshcontact contact MESH_I MESH_J ...`: intersecting triangle pairs (and regions) at given poses.
+int cli_contact(int argc, char** argv);
