@@ -25,7 +25,8 @@ static const char* const s_help[] = {
     "  -o, --output-dir DIR   directory of the output files\n"
     "  --csv FILE             CSV path (default OUTDIR/<name>.csv)\n"
     "  --svg FILE             plot path (default OUTDIR/<name>.svg)\n"
-    "  --threads N            threads for the contact evaluation (default: OpenMP's)\n"
+    "  --threads N            threads for the contact evaluation (default 1: the work of one evaluation is\n"
+    "                         usually too small to share; more threads pay off for large meshes in contact)\n"
     "\n"
     "CSV columns: time; per part (all parts, ground included) partID_x,_y,_z (centre of mass), _qw,_qx,_qy,_qz\n"
     "(orientation, body to ground), _vx,_vy,_vz, _wx,_wy,_wz (velocity and angular velocity, ground frame),\n"
@@ -142,7 +143,7 @@ int cli_simulate(int argc, char** argv)
     const char* outdir = ".";
     const char* csv_arg = NULL;
     const char* svg_arg = NULL;
-    int threads = 0;
+    int threads = 1;
     for (int i = 1; i < argc; ++i)
     {
         const char* a = argv[i];
