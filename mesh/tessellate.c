@@ -1056,6 +1056,355 @@ static mc_status tess_revolution_count(rev_shape shape, mc_vec3 size, double tar
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Ellipsoids other than spheres: rings of similar ellipses around the axis that leaves the roundest rings
+
+/// A spheroid or triaxial ellipsoid in a local frame: rings are ellipses of semi-axes (A s, B s) at height -C cos(t),
+/// s = sin(t), t from 0 (bottom pole) to pi (top pole). Local (X, Y, Z) is a cyclic permutation of (x, y, z).
+typedef struct ell_rings
+{
+    double A, B, C;  ///< local semi-axes (rings in X, Y; axis Z)
+    int axis;        ///< global axis that is local Z
+    double* tau;     ///< ring parameters t, count entries (tau[0] = 0, tau[count - 1] = pi: the poles)
+    double* m;       ///< ring vertex counts (1 at the poles)
+    uint32_t count;  ///< rings including the two poles
+    double verts;    ///< sum of m
+    double tris;     ///< triangles of all strips
+    double* arc_phi; ///< unit ring (1, B/A): phi at ARC_TABLE + 1 equally spaced normalised arc lengths
+    double perim;    ///< perimeter of the ring ellipse (A, B)
+} ell_rings;
+
+#define ARC_TABLE 4096
+#define PROFILE_SAMPLES 8192
+
+/// Largest normal curvature of the ellipsoid along the meridians and rings at parameter t (bound used for spacing).
+static double ell_curvature(const ell_rings* e, double t)
+{
+    double s = sin(t), c = cos(t), A = e->A, B = e->B, C = e->C;
+    double k = 0.0;
+    double r[2] = {A, B};
+    for (int i = 0; i < 2; ++i)
+    {
+        double v = sqrt(r[i] * r[i] * c * c + C * C * s * s);
+        k = fmax(k, r[i] * C / (v * v * v)); // meridian through the ring point at the end of semi-axis r[i]
+    }
+    // Ring direction (Meusnier): ring curvature times the horizontal part of the normal, at both ring ends.
+    k = fmax(k, 1.0 / (B * B * sqrt(s * s / (A * A) + c * c / (C * C))));
+    k = fmax(k, 1.0 / (A * A * sqrt(s * s / (B * B) + c * c / (C * C))));
+    return k;
+}
+
+/// Target edge length at t: sagitta of an equilateral facet of side L is about kappa L^2 / 6; normals turn by about
+/// kappa L along an edge.
+static double ell_edge(const ell_rings* e, double t, double tol, double angle)
+{
+    double k = ell_curvature(e, t);
+    return fmin(sqrt(6.0 * tol / k), angle / k);
+}
+
+static double ell_speed(const ell_rings* e, double t)
+{
+    double s = sin(t), c = cos(t), r = fmax(e->A, e->B);
+    return sqrt(r * r * c * c + e->C * e->C * s * s);
+}
+
+static void ell_rings_free(ell_rings* e)
+{
+    mc_free(e->tau);
+    mc_free(e->m);
+    mc_free(e->arc_phi);
+    e->tau = NULL;
+    e->m = NULL;
+    e->arc_phi = NULL;
+}
+
+/// Choose the axis, the arc-length table of the ring ellipse. Returns false on out of memory.
+static bool ell_rings_init(ell_rings* e, mc_vec3 ax)
+{
+    memset(e, 0, sizeof *e);
+    double g[3] = {ax.x, ax.y, ax.z};
+    double best = INFINITY;
+    static const int order[3] = {2, 0, 1};
+    for (int i = 0; i < 3; ++i)
+    {
+        int k = order[i];
+        double u = g[(k + 1) % 3], v = g[(k + 2) % 3];
+        double ratio = fmax(u, v) / fmin(u, v);
+        if (ratio < best * (1.0 - 1e-12))
+        {
+            best = ratio;
+            e->axis = k;
+        }
+    }
+    e->A = g[(e->axis + 1) % 3];
+    e->B = g[(e->axis + 2) % 3];
+    e->C = g[e->axis];
+    e->arc_phi = mc_alloc_array(ARC_TABLE + 1, sizeof(double));
+    if (e->arc_phi == NULL)
+    {
+        return false;
+    }
+    // Arc length of (A cos phi, B sin phi) on a fine phi grid, then phi at equal arc-length steps.
+    enum
+    {
+        FINE = 8 * ARC_TABLE
+    };
+    double* cum = mc_alloc_array(FINE + 1, sizeof(double));
+    if (cum == NULL)
+    {
+        return false;
+    }
+    cum[0] = 0.0;
+    for (int j = 1; j <= FINE; ++j)
+    {
+        double ph = 2.0 * TESS_PI * (j - 0.5) / FINE;
+        cum[j] = cum[j - 1] + hypot(e->A * sin(ph), e->B * cos(ph)) * (2.0 * TESS_PI / FINE);
+    }
+    e->perim = cum[FINE];
+    int j = 0;
+    for (int i = 0; i <= ARC_TABLE; ++i)
+    {
+        double target = e->perim * i / ARC_TABLE;
+        while (j < FINE - 1 && cum[j + 1] < target)
+        {
+            ++j;
+        }
+        double f = (target - cum[j]) / (cum[j + 1] - cum[j]);
+        e->arc_phi[i] = 2.0 * TESS_PI * (j + fmin(1.0, fmax(0.0, f))) / FINE;
+    }
+    e->arc_phi[0] = 0.0;
+    e->arc_phi[ARC_TABLE] = 2.0 * TESS_PI;
+    mc_free(cum);
+    return true;
+}
+
+/// Place the rings for a working tolerance / angle. Returns MC_OK, or an error for absurd counts / no memory.
+static mc_status ell_rings_place(ell_rings* e, double tol, double angle, mc_error* err)
+{
+    mc_free(e->tau);
+    mc_free(e->m);
+    e->tau = NULL;
+    e->m = NULL;
+    // Number of edges along the longest meridian: integral of speed / L over t, by the midpoint rule.
+    double* cum = mc_alloc_array(PROFILE_SAMPLES + 1, sizeof(double));
+    if (cum == NULL)
+    {
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    cum[0] = 0.0;
+    double dt = TESS_PI / PROFILE_SAMPLES;
+    for (int j = 1; j <= PROFILE_SAMPLES; ++j)
+    {
+        double t = dt * (j - 0.5);
+        cum[j] = cum[j - 1] + ell_speed(e, t) / ell_edge(e, t, tol, angle) * dt;
+    }
+    double steps = fmax(2.0, ceil(cum[PROFILE_SAMPLES] - 1e-9));
+    if (!(steps * steps <= TESS_MAX_TRIANGLES))
+    {
+        mc_free(cum);
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "ellipsoid (%g, %g, %g) at chord tolerance %g would need more than 2^31 triangles", e->A,
+                            e->B, e->C, tol);
+    }
+    e->count = (uint32_t)steps + 1;
+    e->tau = mc_alloc_array(e->count, sizeof(double));
+    e->m = mc_alloc_array(e->count, sizeof(double));
+    if (e->tau == NULL || e->m == NULL)
+    {
+        mc_free(cum);
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    int j = 0;
+    e->verts = 0.0;
+    e->tris = 0.0;
+    for (uint32_t k = 0; k < e->count; ++k)
+    {
+        double t;
+        if (k == 0 || k + 1 == e->count)
+        {
+            t = k == 0 ? 0.0 : TESS_PI;
+            e->m[k] = 1.0;
+        }
+        else
+        {
+            double target = cum[PROFILE_SAMPLES] * k / (e->count - 1);
+            while (j < PROFILE_SAMPLES - 1 && cum[j + 1] < target)
+            {
+                ++j;
+            }
+            double f = (target - cum[j]) / (cum[j + 1] - cum[j]);
+            t = dt * (j + fmin(1.0, fmax(0.0, f)));
+            double L = ell_edge(e, t, tol, angle);
+            e->m[k] = fmax(3.0, ceil(e->perim * sin(t) / L - 1e-9));
+        }
+        e->tau[k] = t;
+        e->verts += e->m[k];
+        if (k > 0)
+        {
+            e->tris += strip_tris(e->m[k - 1], e->m[k]);
+        }
+    }
+    mc_free(cum);
+    if (!(e->tris <= TESS_MAX_TRIANGLES))
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "ellipsoid (%g, %g, %g) at chord tolerance %g would need %.3g triangles, more than the "
+                            "limit of 2^31",
+                            e->A, e->B, e->C, tol, e->tris);
+    }
+    return MC_OK;
+}
+
+/// phi on the unit ring at normalised arc length u in [0, 1].
+static double ell_ring_phi(const ell_rings* e, double u)
+{
+    if (e->A == e->B)
+    {
+        return 2.0 * TESS_PI * u;
+    }
+    double x = u * ARC_TABLE;
+    int i = (int)x;
+    if (i >= ARC_TABLE)
+    {
+        return 2.0 * TESS_PI;
+    }
+    return e->arc_phi[i] + (x - i) * (e->arc_phi[i + 1] - e->arc_phi[i]);
+}
+
+static mc_status ell_rings_build(const ell_rings* e, tess_out* o, mc_error* err)
+{
+    mc_status s = out_alloc(o, e->verts, e->tris, err);
+    if (s != MC_OK)
+    {
+        return s;
+    }
+    uint32_t* base = mc_alloc_array(e->count, sizeof(uint32_t));
+    if (base == NULL)
+    {
+        out_free(o);
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    int gx = (e->axis + 1) % 3, gy = (e->axis + 2) % 3, gz = e->axis;
+    uint32_t v = 0;
+    for (uint32_t k = 0; k < e->count; ++k)
+    {
+        base[k] = v;
+        uint32_t m = (uint32_t)e->m[k];
+        double sn = (k == 0 || k + 1 == e->count) ? 0.0 : sin(e->tau[k]);
+        double z = (k == 0) ? -e->C : (k + 1 == e->count) ? e->C : -e->C * cos(e->tau[k]);
+        for (uint32_t i = 0; i < m; ++i)
+        {
+            double* q = o->pos + 3 * (size_t)(v + i);
+            double ph = ell_ring_phi(e, (double)i / m);
+            q[gx] = m == 1 ? 0.0 : e->A * sn * cos(ph);
+            q[gy] = m == 1 ? 0.0 : e->B * sn * sin(ph);
+            q[gz] = z;
+        }
+        v += m;
+    }
+    uint32_t* out = o->idx;
+    for (uint32_t k = 0; k + 1 < e->count; ++k)
+    {
+        strip_stats st;
+        out = zip_strip(o, base[k], (uint32_t)e->m[k], base[k + 1], (uint32_t)e->m[k + 1], out, &st);
+    }
+    MC_ASSERT((size_t)(out - o->idx) == 3 * (size_t)o->nt);
+    mc_free(base);
+    return MC_OK;
+}
+
+static mc_status tess_ellipsoid_rings(mc_vec3 ax, double tol, double angle, tess_out* o, mc_error* err)
+{
+    ell_rings e;
+    if (!ell_rings_init(&e, ax))
+    {
+        ell_rings_free(&e);
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    double tol_w = tol, angle_w = angle;
+    mc_status s = MC_OK;
+    for (int pass = 0; pass < TESS_MAX_PASSES; ++pass)
+    {
+        s = ell_rings_place(&e, tol_w, angle_w, err);
+        if (s == MC_OK)
+        {
+            s = ell_rings_build(&e, o, err);
+        }
+        if (s != MC_OK)
+        {
+            ell_rings_free(&e);
+            return s;
+        }
+        double dev, ang;
+        ellipsoid_check(ax, o, &dev, &ang);
+        if (dev <= tol && ang <= angle)
+        {
+            ell_rings_free(&e);
+            return MC_OK;
+        }
+        out_free(o);
+        if (dev > tol)
+        {
+            tol_w *= fmax(0.25, fmin(0.95, 0.95 * tol / dev));
+        }
+        if (ang > angle)
+        {
+            angle_w *= fmax(0.5, fmin(0.95, 0.95 * angle / ang));
+        }
+    }
+    ell_rings_free(&e);
+    return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                        "ellipsoid (%g, %g, %g): could not meet chord tolerance %g and angle %g", ax.x, ax.y, ax.z, tol,
+                        angle);
+}
+
+/// Non-spherical ellipsoid with about `target` triangles: bisection on the working tolerance (angle limit off).
+static mc_status tess_ellipsoid_rings_count(mc_vec3 ax, double target, tess_out* o, mc_error* err)
+{
+    ell_rings e;
+    if (!ell_rings_init(&e, ax))
+    {
+        ell_rings_free(&e);
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
+    }
+    double extent = fmax(ax.x, fmax(ax.y, ax.z));
+    double lo = 1e-12 * extent, hi = extent, best_tol = hi, best_err = INFINITY;
+    mc_status s = MC_OK;
+    for (int it = 0; it < 64 && hi / lo > 1.0 + 1e-6; ++it)
+    {
+        double mid = sqrt(lo * hi);
+        mc_error dummy;
+        s = ell_rings_place(&e, mid, 0.5 * TESS_PI, &dummy);
+        double tris = s == MC_OK ? e.tris : INFINITY;
+        if (s == MC_ERR_OUT_OF_MEMORY)
+        {
+            ell_rings_free(&e);
+            return mc_set_error(err, s, -1, -1, "out of memory");
+        }
+        double q = fabs(log(tris / target));
+        if (q < best_err)
+        {
+            best_err = q;
+            best_tol = mid;
+        }
+        if (tris > target)
+        {
+            lo = mid;
+        }
+        else
+        {
+            hi = mid;
+        }
+    }
+    s = ell_rings_place(&e, best_tol, 0.5 * TESS_PI, err);
+    if (s == MC_OK)
+    {
+        s = ell_rings_build(&e, o, err);
+    }
+    ell_rings_free(&e);
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Public entry points
 
 mc_primitive_def mc_default_primitive_def(void)
@@ -1068,6 +1417,11 @@ mc_primitive_def mc_default_primitive_def(void)
     d.max_angle = TESS_PI / 12.0;
     d.internal_value = (int)MC_DEF_COOKIE;
     return d;
+}
+
+static bool is_sphere(mc_vec3 s)
+{
+    return s.x == s.y && s.y == s.z;
 }
 
 static bool positive(double x)
@@ -1204,7 +1558,8 @@ mc_status mc_primitive_tessellate(const mc_primitive_def* def, double** position
         s = tess_box(def->size, &o, err);
         break;
     case MC_PRIMITIVE_ELLIPSOID:
-        s = tess_ellipsoid(def->size, tol, angle, &o, err);
+        s = is_sphere(def->size) ? tess_ellipsoid(def->size, tol, angle, &o, err)
+                                 : tess_ellipsoid_rings(def->size, tol, angle, &o, err);
         break;
     case MC_PRIMITIVE_CYLINDER:
         s = tess_revolution(REV_CYLINDER, def->size, tol, angle, &o, err);
@@ -1254,7 +1609,8 @@ mc_status mc_primitive_tessellate_count(const mc_primitive_def* def, uint32_t ta
         s = tess_box(def->size, &o, err);
         break;
     case MC_PRIMITIVE_ELLIPSOID:
-        s = tess_ellipsoid_count(def->size, target, &o, err);
+        s = is_sphere(def->size) ? tess_ellipsoid_count(def->size, target, &o, err)
+                                 : tess_ellipsoid_rings_count(def->size, target, &o, err);
         break;
     case MC_PRIMITIVE_CYLINDER:
         s = tess_revolution_count(REV_CYLINDER, def->size, target, &o, err);

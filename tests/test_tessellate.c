@@ -354,7 +354,7 @@ static void check_vertices_on_surface(const mc_primitive_def* d, const tess* t)
 
 static const mc_primitive_def* shapes(size_t* count)
 {
-    static mc_primitive_def s[10];
+    static mc_primitive_def s[12];
     s[0] = make_def(MC_PRIMITIVE_ELLIPSOID, 1.0, 1.0, 1.0, 1e-3, 15 * DEG);  // sphere
     s[1] = make_def(MC_PRIMITIVE_ELLIPSOID, 2.0, 1.0, 0.75, 1e-3, 15 * DEG); // triaxial ellipsoid
     s[2] = make_def(MC_PRIMITIVE_CYLINDER, 1.0, 0.0, 3.0, 1e-3, 15 * DEG);   // long cylinder
@@ -365,6 +365,8 @@ static const mc_primitive_def* shapes(size_t* count)
     s[7] = make_def(MC_PRIMITIVE_TORUS, 1.0, 0.25, 0.0, 1e-3, 15 * DEG);     // thin torus
     s[8] = make_def(MC_PRIMITIVE_TORUS, 1.0, 0.8, 0.0, 1e-3, 15 * DEG);      // fat torus
     s[9] = make_def(MC_PRIMITIVE_BOX, 1.0, 0.5, 0.25, 1e-3, 15 * DEG);       // box
+    s[10] = make_def(MC_PRIMITIVE_ELLIPSOID, 0.5, 3.0, 0.5, 1e-3, 15 * DEG); // prolate spheroid (cigar)
+    s[11] = make_def(MC_PRIMITIVE_ELLIPSOID, 1.5, 1.5, 0.3, 1e-3, 15 * DEG); // oblate spheroid (lens)
     *count = sizeof s / sizeof s[0];
     return s;
 }
@@ -392,7 +394,7 @@ static double promised_min_angle(const mc_primitive_def* d)
         return m;
     }
     case MC_PRIMITIVE_ELLIPSOID:
-        return (s.x == s.y && s.y == s.z) ? 30 * DEG : 15 * DEG;
+        return (s.x == s.y && s.y == s.z) ? 30 * DEG : 20 * DEG;
     case MC_PRIMITIVE_FRUSTUM:
         if (s.x == 0.0 || s.y == 0.0)
         {

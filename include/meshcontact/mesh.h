@@ -161,18 +161,23 @@ extern "C"
     /// the true surface normals at the two ends of any facet edge differ by at most max_angle (on a sphere: the
     /// angle the edge subtends at the centre; edges at a cone apex, where there is no normal, are exempt). Both are
     /// checked on the built mesh with rigorous bounds and the resolution is raised until they hold.
-    /// Shapes: a box has 12 triangles (exact). Ellipsoids are cube spheres (no pole fans); cylinders, frusta and
-    /// tori are rings of vertices whose counts follow the radius, so caps and cone tips get concentric rings.
-    /// Smallest triangle angle (measured, see tests/test_tessellate.c): spheres about 34 degrees, cylinders,
-    /// frusta and tori above 20 degrees; boxes atan(short / long side of a face); a cone's apex triangles have
-    /// the apex angle 2 asin(sin(half opening) sin(pi / m)), m being the fewest segments meeting max_angle (a
-    /// needle cone gets needle apex triangles: raise max_angle). See mc_primitive_tessellate_count for a given
-    /// triangle count.
+    /// Shapes: a box has 12 triangles (exact). Spheres are cube spheres (no pole fans). Other ellipsoids,
+    /// cylinders, frusta and tori are rings of vertices (ellipses for a triaxial ellipsoid, around its axis that
+    /// leaves the roundest rings) spaced by the local curvature, with counts that follow the ring size, so poles,
+    /// caps and cone tips get concentric rings instead of fans.
+    /// Smallest triangle angle (tested in tests/test_tessellate.c): spheres 30 degrees (measured about 34), other
+    /// ellipsoids, cylinders, frusta and tori 20 degrees (measured 24 to 35); boxes atan(short / long side of a
+    /// face); a cone's apex triangles have the apex angle 2 asin(sin(half opening) sin(pi / m)), m being the
+    /// fewest segments meeting max_angle (a needle cone gets needle apex triangles: raise max_angle).
+    /// See mc_primitive_tessellate_count for a given triangle count.
     /// @param def shape and faceting controls; chord_tolerance finite > 0, max_angle in (0, pi/2]
+    /// @param positions receives 3 * *vertex_count doubles (on success only)
+    /// @param vertex_count receives the number of vertices
+    /// @param indices receives 3 * *triangle_count zero-based indices (on success only)
+    /// @param triangle_count receives the number of triangles
+    /// @param err may be NULL; filled on failure
     /// @return MC_OK; MC_ERR_INVALID_ARGUMENT for bad parameters or more than 2^31 triangles (never silently
     ///         capped); MC_ERR_OUT_OF_MEMORY
-    /// @param positions receives 3 * *vertex_count doubles
-    /// @param indices receives 3 * *triangle_count indices
     MC_API mc_status mc_primitive_tessellate(const mc_primitive_def* def, double** positions, uint32_t* vertex_count,
                                              uint32_t** indices, uint32_t* triangle_count, mc_error* err);
 
