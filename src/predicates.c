@@ -231,6 +231,49 @@ static int cross_component(int ui_len, const double* ui, int uj_len, const doubl
 
 // ---- orient3d ----
 
+// Expansion h (length returned, <= 4) of p * q - r * s for doubles.
+static int two_by_two(double p, double q, double r, double s, double* h)
+{
+    double e[2], f[2];
+    two_product(p, q, &e[1], &e[0]);
+    two_product(r, s, &f[1], &f[0]);
+    f[0] = -f[0];
+    f[1] = -f[1];
+    int el = e[0] == 0.0 ? 1 : 2, fl = f[0] == 0.0 ? 1 : 2;
+    return expansion_sum(el, e + 2 - el, fl, f + 2 - fl, h);
+}
+
+// Value (rounded, exact sign) of an expansion: the estimate carries the sign of the top component, see estimate().
+static double expansion_value(int n, const double* e)
+{
+    double top = e[n - 1];
+    double est = estimate(n, e);
+    if ((est > 0.0) != (top > 0.0) || (est < 0.0) != (top < 0.0))
+    {
+        est = top;
+    }
+    return est;
+}
+
+// det[A, B, C] exactly when every coordinate difference is an exact double (the common degenerate case: nearby or
+// integer coordinates), without the general expansion products.
+static double orient_exact_simple(const double A[3], const double B[3], const double C[3])
+{
+    double t[3][8];
+    int tl[3];
+    for (int k = 0; k < 3; k++)
+    {
+        int i = (k + 1) % 3, j = (k + 2) % 3;
+        double m[4];
+        int ml = two_by_two(B[i], C[j], B[j], C[i], m);
+        tl[k] = expansion_scale(ml, m, A[k], t[k]);
+    }
+    double s01[16], total[24];
+    int l01 = expansion_sum(tl[0], t[0], tl[1], t[1], s01);
+    int n = expansion_sum(l01, s01, tl[2], t[2], total);
+    return expansion_value(n, total);
+}
+
 double mc_orient3d_exact(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, const mc_vec3* d)
 {
     // det[A, B, C] = A . (B x C) with A = b - a, B = c - a, C = d - a (exact differences as expansions).
@@ -240,11 +283,20 @@ double mc_orient3d_exact(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, c
     const double pb[3] = {b->x, b->y, b->z};
     const double pc[3] = {c->x, c->y, c->z};
     const double pd[3] = {d->x, d->y, d->z};
+    int all_exact = 1;
     for (int k = 0; k < 3; k++)
     {
         al[k] = diff_expansion(pb[k], pa[k], A[k]);
         bl[k] = diff_expansion(pc[k], pa[k], B[k]);
         cl[k] = diff_expansion(pd[k], pa[k], C[k]);
+        all_exact &= al[k] == 1 && bl[k] == 1 && cl[k] == 1;
+    }
+    if (all_exact)
+    {
+        const double sa[3] = {A[0][0], A[1][0], A[2][0]};
+        const double sb[3] = {B[0][0], B[1][0], B[2][0]};
+        const double sc[3] = {C[0][0], C[1][0], C[2][0]};
+        return orient_exact_simple(sa, sb, sc);
     }
     double total[200];
     int tlen = 0;
@@ -273,14 +325,7 @@ double mc_orient3d_exact(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, c
             tlen = sl;
         }
     }
-    double top = total[tlen - 1];
-    double est = estimate(tlen, total);
-    // The estimate carries the sign of the top component (see estimate()); keep that guarantee explicit.
-    if ((est > 0.0) != (top > 0.0) || (est < 0.0) != (top < 0.0))
-    {
-        est = top;
-    }
-    return est;
+    return expansion_value(tlen, total);
 }
 
 double mc_orient3d_adapt(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, const mc_vec3* d)

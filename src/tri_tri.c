@@ -73,13 +73,9 @@ static inline double plane_eval(const plane_f* pl, const mc_vec3* d, double* bou
 // Resolve a plane value: exact when the filter failed, then R1 when exactly zero. `normal_sign` caches the sign of
 // the first non-zero component of the exact normal (0: not computed yet). Returns the perturbed sign; *value is
 // replaced by the exact value (rounded) when the filter failed.
-static int plane_resolve(const plane_f* pl, const mc_vec3* d, double* value, double bound, int point_body,
-                         int* normal_sign, uint8_t* degenerate)
+static int plane_resolve_exact(const plane_f* pl, const mc_vec3* d, double* value, int point_body, int* normal_sign,
+                               uint8_t* degenerate)
 {
-    if (fabs(*value) > bound)
-    {
-        return sign_of(*value);
-    }
     double v = mc_orient3d_exact(pl->v[0], pl->v[1], pl->v[2], d);
     *value = v;
     if (v != 0.0)
@@ -93,6 +89,16 @@ static int plane_resolve(const plane_f* pl, const mc_vec3* d, double* value, dou
         MC_ASSERT(*normal_sign != 0); // zero-area triangle: outside the meshes' contract
     }
     return point_body == 1 ? *normal_sign : -*normal_sign;
+}
+
+static inline int plane_resolve(const plane_f* pl, const mc_vec3* d, double* value, double bound, int point_body,
+                                int* normal_sign, uint8_t* degenerate)
+{
+    if (fabs(*value) > bound)
+    {
+        return sign_of(*value);
+    }
+    return plane_resolve_exact(pl, d, value, point_body, normal_sign, degenerate);
 }
 
 int mc_sym_orient_point_plane(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, const mc_vec3* d, int point_body,
@@ -212,13 +218,20 @@ int mc_edge_triangle_cross(mc_vec3 p0, mc_vec3 p1, mc_vec3 a, mc_vec3 b, mc_vec3
 
 // Perturbed sign of orient(p, q, w, s) = A . (B x C) (A = q - p, B = w - p, C = s - p), p q of I and w s of J,
 // from its floating-point value and filter bound.
-static int edge_edge_resolve(double det, double bound, const mc_vec3* p, const mc_vec3* q, const mc_vec3* w,
-                             const mc_vec3* s, uint8_t* degenerate)
+static int edge_edge_exact(const mc_vec3* p, const mc_vec3* q, const mc_vec3* w, const mc_vec3* s, uint8_t* degenerate);
+
+static inline int edge_edge_resolve(double det, double bound, const mc_vec3* p, const mc_vec3* q, const mc_vec3* w,
+                                    const mc_vec3* s, uint8_t* degenerate)
 {
     if (fabs(det) > bound)
     {
         return sign_of(det);
     }
+    return edge_edge_exact(p, q, w, s, degenerate);
+}
+
+static int edge_edge_exact(const mc_vec3* p, const mc_vec3* q, const mc_vec3* w, const mc_vec3* s, uint8_t* degenerate)
+{
     double v = mc_orient3d_exact(p, q, w, s);
     if (v != 0.0)
     {

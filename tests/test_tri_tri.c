@@ -922,6 +922,19 @@ Test(tri_tri, closed_mesh_pairs_are_consistent_including_identical_meshes)
         make_star(&b);
         check_mesh_pair_consistency(&a, &b, &total);
     }
+    // Rounded (non-exact) coordinates: a random rotation and offset of a star mesh, and of the same mesh again.
+    for (int n = 0; n < 4; n++)
+    {
+        mc_quat q = mc_quat_normalize((mc_quat){rnd_unit(), rnd_unit(), rnd_unit(), rnd_unit()});
+        mc_vec3 off = mc_v3(rnd_unit() * 3.0, rnd_unit() * 3.0, rnd_unit() * 3.0);
+        b = a;
+        for (int i = 0; i < b.nv; i++)
+        {
+            b.v[i] = mc_add(mc_quat_rotate(q, b.v[i]), off);
+        }
+        check_mesh_pair_consistency(&a, &b, &total);
+        check_mesh_pair_consistency(&b, &b, &total);
+    }
     make_cube(&a, mc_v3(0, 0, 0), mc_v3(2, 2, 2));
     make_cube(&b, mc_v3(1, 1, 1), mc_v3(3, 3, 3));
     check_mesh_pair_consistency(&a, &b, &total);
