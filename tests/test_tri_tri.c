@@ -189,7 +189,7 @@ Test(tri_tri, edge_edge_rule_matches_polynomial_oracle)
 }
 
 // R4: an edge parallel to an edge of the other triangle never straddles its plane, so the vanishing edge-edge term
-// is never needed. Checked on exact parallel configurations.
+// is never needed; R3: no edge parallel to the plane straddles it. Checked on exact parallel configurations.
 Test(tri_tri, parallel_edges_never_straddle)
 {
     for (int n = 0; n < REPS(50000); n++)
@@ -201,6 +201,11 @@ Test(tri_tri, parallel_edges_never_straddle)
         }
         int k = rnd_int(0, 2);
         mc_vec3 dir = mc_scale(mc_sub(t[(k + 1) % 3], t[k]), rnd_int(1, 3) * (rnd_int(0, 1) ? 1 : -1));
+        if (n % 2)
+        {
+            // R3 more generally: any direction parallel to the plane, (p1 - p0) . n == 0 exactly.
+            dir = mc_add(dir, mc_scale(mc_sub(t[(k + 2) % 3], t[k]), rnd_int(-2, 2)));
+        }
         mc_vec3 p0 = rnd_ipoint(3);
         if (rnd_int(0, 3) == 0)
         {
