@@ -628,6 +628,11 @@ static bool stmt_part(scn_parser* p)
     {
         return false;
     }
+    bool have_density = false;
+    if (!get_real(p, "DENSITY", &part.density, &have_density))
+    {
+        return false;
+    }
     if (have_ip && nip != 3 && nip != 6)
     {
         return fail(p, p->st.line, "IP takes 3 or 6 values (Ixx,Iyy,Izz[,Ixy,Ixz,Iyz]), got %d", nip);
@@ -652,16 +657,28 @@ static bool stmt_part(scn_parser* p)
     }
     if (part.ground)
     {
-        if (have_mass || have_ip || any_vel)
+        if (have_mass || have_ip || have_density || any_vel)
         {
-            return fail(p, p->st.line, "a GROUND part takes no MASS, IP or velocities");
+            return fail(p, p->st.line, "a GROUND part takes no MASS, IP, DENSITY or velocities");
+        }
+    }
+    else if (have_density)
+    {
+        if (have_mass || have_ip)
+        {
+            return fail(p, p->st.line, "give DENSITY or MASS and IP, not both");
+        }
+        if (!(part.density > 0.0))
+        {
+            return fail(p, p->st.line, "DENSITY must be > 0");
         }
     }
     else
     {
         if (!have_mass || !(part.mass > 0.0))
         {
-            return fail(p, p->st.line, have_mass ? "MASS must be > 0" : "PART/%d needs MASS= (or GROUND)", part.id);
+            return have_mass ? fail(p, p->st.line, "MASS must be > 0")
+                             : fail(p, p->st.line, "PART/%d needs MASS= and IP= (or DENSITY=, or GROUND)", part.id);
         }
         if (!have_ip)
         {

@@ -39,16 +39,19 @@
  *     Gravitational acceleration in the ground frame. Without either statement there is no gravity.
  *
  * PART/id, GROUND
- * PART/id, MASS=m, IP=Ixx,Iyy,Izz[,Ixy,Ixz,Iyz], QG=x,y,z, REULER=a,b,c | QUATERNION=w,x,y,z,
+ * PART/id, MASS=m, IP=Ixx,Iyy,Izz[,Ixy,Ixz,Iyz] | DENSITY=rho, QG=x,y,z, REULER=a,b,c | QUATERNION=w,x,y,z,
  *          VX=, VY=, VZ=, WX=, WY=, WZ=
- *     A rigid body. Its body frame origin is its centre of mass (there are no markers): QG is the initial position
- *     of that origin in the ground frame (default 0,0,0); REULER are Adams' body-3-1-3 Euler angles (rotation a
- *     about ground z, then b about the new x, then c about the new z; default 0,0,0); QUATERNION (w,x,y,z, not
- *     Adams) may be given instead. MASS > 0 and IP (inertia about the centre of mass in the body frame; Adams sign
- *     convention: Ixy = +integral of x y dm; the tensor must be positive definite) are required for a moving part.
+ *     A rigid body. QG is the initial position of its body frame origin in the ground frame (default 0,0,0);
+ *     REULER are Adams' body-3-1-3 Euler angles (rotation a about ground z, then b about the new x, then c about
+ *     the new z; default 0,0,0); QUATERNION (w,x,y,z, not Adams) may be given instead. A moving part needs either
+ *     MASS > 0 and IP (then the body frame origin is the centre of mass, there are no markers; IP is the inertia
+ *     about it in the body frame, Adams sign convention Ixy = +integral of x y dm, positive definite), or
+ *     DENSITY (not Adams: mass, centre of mass and inertia are computed from the part's GRAPHICS, uniform
+ *     density, overlapping geometries counted twice; the centre of mass may then lie anywhere in the part frame).
  *     VX, VY, VZ: initial velocity of the centre of mass, ground frame. WX, WY, WZ: initial angular velocity in
  *     the body frame (as Adams). A GROUND part is fixed at its QG/REULER pose (Adams has one ground part fixed at
- *     the origin; here several fixed parts are allowed and may be placed) and takes no MASS, IP or velocities.
+ *     the origin; here several fixed parts are allowed and may be placed) and takes no MASS, IP, DENSITY or
+ *     velocities. Output positions are those of the centre of mass.
  *
  * GRAPHICS/id, PART=id, <shape>, [QP=x,y,z], [REULER=a,b,c], [CHORD_TOLERANCE=c], [ANGLE_TOLERANCE=a],
  *          [IFLIP_GEOMETRY]
@@ -103,7 +106,8 @@ typedef struct mc_scenario_part
     int id;         ///< Adams id (positive)
     int line;       ///< line of the statement (for messages)
     bool ground;    ///< fixed part
-    double mass;    ///< mass (> 0 for a moving part)
+    double mass;    ///< mass (> 0 for a moving part unless density is given)
+    double density; ///< DENSITY (> 0: mass properties from the geometry), or 0
     double ip[6];   ///< inertia about the centre of mass, body frame: Ixx, Iyy, Izz, Ixy, Ixz, Iyz (Adams signs)
     mc_pose pose;   ///< initial pose: body frame origin (= centre of mass) and orientation in the ground frame
     mc_vec3 v;      ///< initial velocity of the centre of mass, ground frame

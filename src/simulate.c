@@ -63,7 +63,9 @@ struct mc_sim
     mc_twist* body_twists;
     mc_wrench* body_wrenches;
     mc_mat33* inv_inertia; // per part, body frame
-    mc_mat33* inertia;     // per part, body frame
+    mc_mat33* inertia;     // per part, body frame (about the centre of mass)
+    double* mass;          // per part
+    mc_vec3* cm;           // per part: centre of mass in the part frame (0 unless DENSITY)
     rb_state* state;
     rb_state* tmp;
     rb_deriv* k[4];
@@ -254,10 +256,11 @@ static int body_for(mc_sim* s, int gi, bool flip, char* err, size_t cap)
     b->flip = flip;
     b->part = g->part_index;
     b->local = mc_pose_mul(&g->local, &s->mesh_offset[gi]);
+    b->local.p = mc_sub(b->local.p, s->cm[b->part]); // relative to the centre of mass
     const rb_state* ps = &s->state[b->part];
     mc_body_def bd = mc_default_body_def();
     bd.mesh = s->meshes[gi];
-    mc_pose part_pose = {ps->p, ps->q};
+    mc_pose part_pose = {ps->p, mc_quat_normalize(ps->q)};
     bd.pose = mc_pose_mul(&part_pose, &b->local);
     bd.flip = flip;
     b->id = mc_world_create_body(s->world, &bd);
@@ -267,6 +270,85 @@ static int body_for(mc_sim* s, int gi, bool flip, char* err, size_t cap)
         return -1;
     }
     return s->body_count++;
+}
+
+/// Mass, centre of mass (part frame) and inertia about it (part frame) of a DENSITY part, from its geometries:
+/// divergence theorem over the triangles (tetrahedra from the part origin).
+static bool mass_properties(const mc_sim* s, int part, double* mass, mc_vec3* cm, mc_mat33* inertia, char* err,
+                            size_t cap)
+{
+    const mc_scenario* scn = s->scn;
+    const mc_scenario_part* p = &scn->parts[part];
+    double vol = 0.0;
+    double m1[3] = {0.0, 0.0, 0.0};
+    double m2[3][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    int used = 0;
+    for (int gi = 0; gi < scn->graphics_count; ++gi)
+    {
+        const mc_scenario_graphics* g = &scn->graphics[gi];
+        if (g->part_index != part)
+        {
+            continue;
+        }
+        if (g->flip)
+        {
+            return set_err(err, cap, "%s:%d: PART/%d: DENSITY cannot be used with a flipped geometry (GRAPHICS/%d)",
+                           scn->path, p->line, p->id, g->id);
+        }
+        ++used;
+        mc_pose t = mc_pose_mul(&g->local, &s->mesh_offset[gi]);
+        const mc_vec3* pos = mc_mesh_get_positions(s->meshes[gi]);
+        const uint32_t* idx = mc_mesh_get_indices(s->meshes[gi]);
+        uint32_t nt = mc_mesh_get_triangle_count(s->meshes[gi]);
+        for (uint32_t k = 0; k < nt; ++k)
+        {
+            mc_vec3 v[3];
+            for (int c = 0; c < 3; ++c)
+            {
+                v[c] = mc_pose_transform(&t, pos[idx[3 * k + (uint32_t)c]]);
+            }
+            double d = mc_dot(v[0], mc_cross(v[1], v[2]));
+            double a[3][3] = {{v[0].x, v[0].y, v[0].z}, {v[1].x, v[1].y, v[1].z}, {v[2].x, v[2].y, v[2].z}};
+            vol += d / 6.0;
+            for (int i = 0; i < 3; ++i)
+            {
+                double si = a[0][i] + a[1][i] + a[2][i];
+                m1[i] += d / 24.0 * si;
+                for (int j = 0; j < 3; ++j)
+                {
+                    double sj = a[0][j] + a[1][j] + a[2][j];
+                    m2[i][j] += d / 120.0 * (a[0][i] * a[0][j] + a[1][i] * a[1][j] + a[2][i] * a[2][j] + si * sj);
+                }
+            }
+        }
+    }
+    if (used == 0 || !(vol > 0.0))
+    {
+        return set_err(err, cap, "%s:%d: PART/%d: DENSITY needs at least one GRAPHICS on the part", scn->path, p->line,
+                       p->id);
+    }
+    double c[3] = {m1[0] / vol, m1[1] / vol, m1[2] / vol};
+    double rho = p->density;
+    double tr = 0.0;
+    double j[3][3];
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            j[i][k] = m2[i][k] - vol * c[i] * c[k]; // second moments about the centre of mass
+        }
+        tr += j[i][i];
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            inertia->m[i][k] = rho * ((i == k ? tr : 0.0) - j[i][k]);
+        }
+    }
+    *mass = rho * vol;
+    *cm = mc_v3(c[0], c[1], c[2]);
+    return true;
 }
 
 static mc_force_model force_model(const mc_scenario_contact* c)
@@ -320,18 +402,19 @@ static double pair_time_scale(const mc_sim* s, const mc_scenario_contact* c, int
 {
     const mc_scenario_part* pa = &s->scn->parts[a];
     const mc_scenario_part* pb = &s->scn->parts[b];
+    double ma = s->mass[a], mb = s->mass[b];
     double m;
     if (pa->ground)
     {
-        m = pb->mass;
+        m = mb;
     }
     else if (pb->ground)
     {
-        m = pa->mass;
+        m = ma;
     }
     else
     {
-        m = pa->mass * pb->mass / (pa->mass + pb->mass);
+        m = ma * mb / (ma + mb);
     }
     double k = c->model == MC_SCENARIO_IMPACT ? c->stiffness : c->penalty;
     double e = c->model == MC_SCENARIO_IMPACT ? c->exponent : 1.0;
@@ -498,7 +581,7 @@ static bool evaluate(mc_sim* s, const rb_state* st, rb_deriv* d, bool record, ch
         di->dq.x = 0.5 * qd.x;
         di->dq.y = 0.5 * qd.y;
         di->dq.z = 0.5 * qd.z;
-        di->dv = mc_add(mc_scale(pw[i].force, 1.0 / part->mass), scn->gravity);
+        di->dv = mc_add(mc_scale(pw[i].force, 1.0 / s->mass[i]), scn->gravity);
         mc_vec3 lw = rotate_apply(q, &s->inertia[i], x->w);
         mc_vec3 rhs = mc_sub(pw[i].torque, mc_cross(x->w, lw));
         di->dw = rotate_apply(q, &s->inv_inertia[i], rhs);
@@ -643,6 +726,8 @@ void mc_sim_destroy(mc_sim* s)
     free(s->body_wrenches);
     free(s->inv_inertia);
     free(s->inertia);
+    free(s->mass);
+    free(s->cm);
     free(s->state);
     free(s->tmp);
     for (int k = 0; k < 4; ++k)
@@ -672,6 +757,8 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
     s->mesh_offset = calloc(ng, sizeof *s->mesh_offset);
     s->inv_inertia = calloc(np, sizeof *s->inv_inertia);
     s->inertia = calloc(np, sizeof *s->inertia);
+    s->mass = calloc(np, sizeof *s->mass);
+    s->cm = calloc(np, sizeof *s->cm);
     s->state = calloc(np, sizeof *s->state);
     s->tmp = calloc(np, sizeof *s->tmp);
     for (int k = 0; k < 4; ++k)
@@ -681,12 +768,21 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
     s->part_wrench = calloc(np, sizeof *s->part_wrench);
     s->stage_wrench = calloc(np, sizeof *s->stage_wrench);
     s->summary = calloc(nc, sizeof *s->summary);
-    bool ok = s->meshes && s->mesh_offset && s->inv_inertia && s->inertia && s->state && s->tmp && s->k[0] && s->k[1] &&
-              s->k[2] && s->k[3] && s->part_wrench && s->stage_wrench && s->summary;
+    bool ok = s->meshes && s->mesh_offset && s->inv_inertia && s->inertia && s->mass && s->cm && s->state && s->tmp &&
+              s->k[0] && s->k[1] && s->k[2] && s->k[3] && s->part_wrench && s->stage_wrench && s->summary;
     if (!ok)
     {
         mc_sim_destroy(s);
         return set_err(err, cap, "out of memory");
+    }
+    // Every geometry is loaded (not only those in contacts), so that a bad file is reported in any case.
+    for (int g = 0; g < scn->graphics_count; ++g)
+    {
+        if (!make_mesh(s, g, err, cap))
+        {
+            mc_sim_destroy(s);
+            return false;
+        }
     }
     for (int i = 0; i < scn->part_count; ++i)
     {
@@ -698,24 +794,22 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
         {
             continue;
         }
-        x->v = p->v;
-        x->w = mc_quat_rotate(x->q, p->w_body);
         mc_mat33 ib = {
             {{p->ip[0], -p->ip[3], -p->ip[4]}, {-p->ip[3], p->ip[1], -p->ip[5]}, {-p->ip[4], -p->ip[5], p->ip[2]}}};
+        s->mass[i] = p->mass;
+        if (p->density > 0.0 && !mass_properties(s, i, &s->mass[i], &s->cm[i], &ib, err, cap))
+        {
+            mc_sim_destroy(s);
+            return false;
+        }
+        x->p = mc_add(p->pose.p, mc_quat_rotate(x->q, s->cm[i]));
+        x->v = p->v;
+        x->w = mc_quat_rotate(x->q, p->w_body);
         s->inertia[i] = ib;
         if (!mat_inverse(&ib, &s->inv_inertia[i]))
         {
             mc_sim_destroy(s);
             return set_err(err, cap, "%s:%d: PART/%d: IP is singular", scn->path, p->line, p->id);
-        }
-    }
-    // Every geometry is loaded (not only those in contacts), so that a bad file is reported in any case.
-    for (int g = 0; g < scn->graphics_count; ++g)
-    {
-        if (!make_mesh(s, g, err, cap))
-        {
-            mc_sim_destroy(s);
-            return false;
         }
     }
     mc_world_def wd = mc_default_world_def();
@@ -774,6 +868,22 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
     }
     *out = s;
     return true;
+}
+
+void mc_sim_get_mass_properties(const mc_sim* s, int i, double* mass, mc_vec3* cm, mc_mat33* inertia)
+{
+    if (mass != NULL)
+    {
+        *mass = s->mass[i];
+    }
+    if (cm != NULL)
+    {
+        *cm = s->cm[i];
+    }
+    if (inertia != NULL)
+    {
+        *inertia = s->inertia[i];
+    }
 }
 
 double mc_sim_get_step_size(const mc_sim* s)

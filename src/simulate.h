@@ -14,7 +14,7 @@
 /*
  * INTEGRATOR
  * ==========
- * State of a moving part: position p of its centre of mass, orientation q (unit quaternion, body to ground),
+ * State of a moving part: position p of its centre of mass, orientation q (unit quaternion, part frame to ground),
  * velocity v and angular velocity w, both in the ground frame. Equations of motion (Newton-Euler):
  *
  *     dp/dt = v                        dq/dt = 1/2 (0, w) * q
@@ -91,6 +91,11 @@ bool mc_sim_step(mc_sim* sim, double h, char* err, size_t err_cap);
 /// velocity and angular velocity, and the contact wrench (torque about the centre of mass, ground frame). Any
 /// pointer may be NULL.
 void mc_sim_get_part(const mc_sim* sim, int part_index, mc_pose* pose, mc_twist* twist, mc_wrench* wrench);
+
+/// Mass properties of a part (index into scn->parts; zero for a ground part): mass, centre of mass in the part
+/// frame (zero unless the part has DENSITY) and inertia about the centre of mass in the part frame. Any pointer may
+/// be NULL.
+void mc_sim_get_mass_properties(const mc_sim* sim, int part_index, double* mass, mc_vec3* cm, mc_mat33* inertia);
 
 /// Summary of a scenario contact (index into scn->contacts) at the current time.
 mc_sim_contact_summary mc_sim_get_contact(const mc_sim* sim, int contact_index);

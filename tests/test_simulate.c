@@ -207,6 +207,8 @@ Test(simulate, parser_rejects_bad_input_with_line_numbers)
          5, "pairs no geometries"},
         {"PART/1, GROUND\nGRAPHICS/1, PART=1, FILE=a.stl,\n, CHORD_TOLERANCE=1\n", 3, "applies to primitives"},
         {"PART/1, GROUND\nGRAPHICS/1, PART=1, SPHERE, RADIUS=1, SCALE=2\n", 2, "unknown argument 'SCALE'"},
+        {"PART/2, MASS=1, IP=1,1,1, DENSITY=7800\n", 1, "give DENSITY or MASS and IP, not both"},
+        {"PART/2, DENSITY=-1\n", 1, "DENSITY must be > 0"},
         {"SIMULATE/END=1, STEPS=10, DTOUT=0.1\n", 1, "not both"},
         {"SIMULATE/END=0\n", 1, "END must be > 0"},
         {"SIMULATE/END=1, STEPS=2.5\n", 1, "whole number"},
@@ -535,6 +537,41 @@ Test(simulate, same_scenario_gives_bitwise_same_motion)
     cr_assert(memcmp(&wa, &wb, sizeof wa) == 0);
     mc_sim_destroy(a);
     mc_sim_destroy(b);
+    mc_scenario_destroy(s);
+}
+
+Test(simulate, density_gives_box_mass_properties)
+{
+    // A 0.1 x 0.2 x 0.3 box from the origin of its geometry frame, turned a quarter about z in the part frame:
+    // mass rho V = 6 kg, centre of mass R (0.05, 0.1, 0.15) = (-0.1, 0.05, 0.15), inertia about it m/12 (b^2 + c^2)
+    // etc. with x and y swapped by the rotation. The box tessellation is exact, so only rounding remains (a few
+    // dozen operations on O(0.1) values: 1e-12 relative).
+    mc_scenario* s = parse_ok("PART/1,GROUND\nGRAPHICS/1,PART=1,BOX,X=1,Y=1,Z=1,QP=0,0,-5\n"
+                              "PART/2,DENSITY=1000,QG=1,2,3\nGRAPHICS/2,PART=2,BOX,X=0.1,Y=0.2,Z=0.3,REULER=90D,0,0\n"
+                              "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1e6\nSIMULATE/END=0.1\n");
+    mc_sim* sim = sim_ok(s);
+    double m = 0.0;
+    mc_vec3 cm;
+    mc_mat33 in;
+    mc_sim_get_mass_properties(sim, 1, &m, &cm, &in);
+    cr_assert(ieee_ulp_eq(dbl, m, 6.0, 64), "mass %.17g", m);
+    cr_assert(epsilon_eq(dbl, cm.x, -0.1, 1e-13));
+    cr_assert(epsilon_eq(dbl, cm.y, 0.05, 1e-13));
+    cr_assert(epsilon_eq(dbl, cm.z, 0.15, 1e-13));
+    double ixx = 6.0 / 12.0 * (0.01 + 0.09), iyy = 6.0 / 12.0 * (0.04 + 0.09), izz = 6.0 / 12.0 * (0.01 + 0.04);
+    cr_assert(epsilon_eq(dbl, in.m[0][0], ixx, 1e-12 * ixx), "%.17g", in.m[0][0]);
+    cr_assert(epsilon_eq(dbl, in.m[1][1], iyy, 1e-12 * iyy), "%.17g", in.m[1][1]);
+    cr_assert(epsilon_eq(dbl, in.m[2][2], izz, 1e-12 * izz), "%.17g", in.m[2][2]);
+    cr_assert(epsilon_eq(dbl, in.m[0][1], 0.0, 1e-14));
+    cr_assert(epsilon_eq(dbl, in.m[0][2], 0.0, 1e-14));
+    cr_assert(epsilon_eq(dbl, in.m[1][2], 0.0, 1e-14));
+    // The state is that of the centre of mass: QG + R cm with R = identity.
+    mc_pose p;
+    mc_sim_get_part(sim, 1, &p, NULL, NULL);
+    cr_assert(epsilon_eq(dbl, p.p.x, 0.9, 1e-13));
+    cr_assert(epsilon_eq(dbl, p.p.y, 2.05, 1e-13));
+    cr_assert(epsilon_eq(dbl, p.p.z, 3.15, 1e-13));
+    mc_sim_destroy(sim);
     mc_scenario_destroy(s);
 }
 
