@@ -9,7 +9,9 @@
 // - orient(a, b, c, d) = det[b - a, c - a, d - a] = ((b - a) x (c - a)) . (d - a). It is positive when d lies on the
 //   side of plane (a, b, c) that the normal (b - a) x (c - a) points to (the outside, for a triangle that is
 //   counter-clockwise seen from outside). This is the NEGATIVE of Shewchuk's orient3d(a, b, c, d).
-// - Every sign returned here is the sign of the exact real-number result for the double inputs as given.
+// - Every sign returned here is the sign of the exact real-number result for the double inputs as given: no
+//   perturbation. The library's single tie-break rule (body J translated by (eps, eps^2, eps^3)) is built on top of
+//   these in tri_tri.h: a zero orient is resolved there by the signs of cross-product components computed here.
 //
 // Filter (semi-static): the determinant is first evaluated in double precision as n . C with n = A x B and
 // A = b - a, B = c - a, C = d - a. A forward error analysis (three rounded differences per product term, two rounded
