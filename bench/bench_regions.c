@@ -168,7 +168,8 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
            " (pairs %7.3f, regions %7.3f; thread cpu %8.3f)",
            s->name, mc_mesh_get_triangle_count(s->mesh_i), mc_mesh_get_triangle_count(s->mesh_j),
            (unsigned long long)st.triangle_pairs, (unsigned long long)st.crossings,
-           (unsigned long long)st.inside_vertices, n, volume, 1e3 * best, 1e3 * best_pairs, 1e3 * best_regions, 1e3 * best_cpu);
+           (unsigned long long)st.inside_vertices, n, volume, 1e3 * best, 1e3 * best_pairs, 1e3 * best_regions,
+           1e3 * best_cpu);
     double oracle_rel = NAN, cgal_rel = NAN, cgal_ratio = NAN;
     // The oracle and CGAL work in I's frame with J's vertices exactly as the pair stage mapped them.
     mc_pose inv_i = mc_pose_inverse(&s->pose_i);

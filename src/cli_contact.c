@@ -5,22 +5,28 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void print_help(FILE* f)
 {
-    fprintf(f,
-            "usage: meshcontact contact MESH_I MESH_J [--pose-i P] [--pose-j P] [--scale S] [--threads N] [--json]\n\n"
-            "Place two closed meshes at their poses and report their contact: the number of intersecting triangle\n"
-            "pairs (exact predicates; exact touching is not an intersection) and the time the query took.\n\n"
-            "options:\n"
-            "  --pose-i P   pose of MESH_I: tx,ty,tz,qw,qx,qy,qz (quaternion normalised) or tx,ty,tz; default origin\n"
-            "  --pose-j P   pose of MESH_J, same format\n"
-            "  --scale S    multiply every coordinate of both meshes by S (a .shl file's own scale is applied on top)\n"
-            "  --threads N  worker threads (default: the OpenMP default); results do not depend on it\n"
-            "  --json       print one JSON object: {\"triangle_pairs\",...,\"seconds\", then extra keys}\n"
-            "  --help       this text\n\n"
-            "exit status: 0 on success, 1 when a mesh cannot be read or used for contact, 2 on a usage error.\n");
+    fprintf(
+        f,
+        "usage: meshcontact contact MESH_I MESH_J [--pose-i P] [--pose-j P] [--scale S] [--threads N] [--json]\n\n"
+        "Place two closed meshes at their poses and report their contact: the number of intersecting triangle\n"
+        "pairs (exact predicates; exact touching is not an intersection), the intersection regions (volume,\n"
+        "centroid, contact area, equivalent radius, normal from MESH_I into MESH_J, Adams depth and its two\n"
+        "closest points; world frame, by decreasing volume), their total volume and the time the query took.\n\n"
+        "options:\n"
+        "  --pose-i P   pose of MESH_I: tx,ty,tz,qw,qx,qy,qz (quaternion normalised) or tx,ty,tz; default origin\n"
+        "  --pose-j P   pose of MESH_J, same format\n"
+        "  --scale S    multiply every coordinate of both meshes by S (a .shl file's own scale is applied on top)\n"
+        "  --threads N  worker threads (default: the OpenMP default); results do not depend on it\n"
+        "  --json       print one JSON object: "
+        "{\"triangle_pairs\",\"regions\":[{\"volume\",\"centroid\",\"area\",\"radius\",\n"
+        "               \"normal\",\"depth\",\"point_i\",\"point_j\"}],\"total_volume\",\"seconds\", then extra keys}\n"
+        "  --help       this text\n\n"
+        "exit status: 0 on success, 1 when a mesh cannot be read or used for contact, 2 on a usage error.\n");
 }
 
 /// Parsed command line.
@@ -37,8 +43,11 @@ typedef struct contact_args
 typedef struct contact_result
 {
     uint32_t triangle_pairs; ///< intersecting triangle pairs
-    mc_query_stats stats;    ///< counters of the pair stage
+    mc_query_stats stats;    ///< counters of the pair and region stages
     double seconds;          ///< wall time of the queries (not of the import)
+    mc_region* regions;      ///< intersection regions, world frame, by decreasing volume (malloc'ed)
+    uint32_t region_count;   ///< entries in regions
+    double total_volume;     ///< sum of the regions' volumes
 } contact_result;
 
 static int parse_args(int argc, char** argv, contact_args* a)
@@ -142,12 +151,30 @@ static mc_status run_queries(const contact_args* a, mc_mesh* const mesh[2], cont
     mc_query_options opt = mc_default_query_options();
     opt.worker_count = a->threads;
     double t0 = cli_now();
-    // Only the count is printed: a zero-capacity call reports it (MC_ERR_CAPACITY when there are pairs).
-    st = mc_query_triangle_pairs(mesh[0], &a->pose[0], mesh[1], &a->pose[1], &opt, ws, NULL, 0, &r->triangle_pairs,
-                                 &r->stats);
-    if (st == MC_ERR_CAPACITY)
+    // One region query (it runs the pair stage too: triangle_pairs comes from its counters); a second one with a
+    // larger buffer only when there are more than 64 regions.
+    uint32_t capacity = 64;
+    for (int attempt = 0; attempt < 2; ++attempt)
     {
-        st = MC_OK;
+        mc_region* buf = realloc(r->regions, capacity * sizeof *buf);
+        if (buf == NULL)
+        {
+            st = MC_ERR_OUT_OF_MEMORY;
+            break;
+        }
+        r->regions = buf;
+        st = mc_query_regions(mesh[0], &a->pose[0], mesh[1], &a->pose[1], &opt, ws, r->regions, capacity,
+                              &r->region_count, &r->stats);
+        if (st != MC_ERR_CAPACITY)
+        {
+            break;
+        }
+        capacity = r->region_count;
+    }
+    r->triangle_pairs = (uint32_t)r->stats.triangle_pairs;
+    for (uint32_t k = 0; st == MC_OK && k < r->region_count; ++k)
+    {
+        r->total_volume += r->regions[k].volume;
     }
     r->seconds = cli_now() - t0;
     mc_workspace_destroy(ws);
@@ -157,8 +184,30 @@ static mc_status run_queries(const contact_args* a, mc_mesh* const mesh[2], cont
 // JSON keys in the order of the contract (DESIGN.md): triangle_pairs, regions, total_volume, seconds; then extras.
 static void print_json(const contact_result* r)
 {
-    printf("{\"triangle_pairs\":%u", r->triangle_pairs);
-    // (region stage: ,"regions":[...],"total_volume":V goes here)
+    printf("{\"triangle_pairs\":%u,\"regions\":[", r->triangle_pairs);
+    for (uint32_t k = 0; k < r->region_count; ++k)
+    {
+        const mc_region* g = &r->regions[k];
+        printf(k > 0 ? ",{\"volume\":" : "{\"volume\":");
+        cli_json_double(stdout, g->volume);
+        printf(",\"centroid\":");
+        cli_json_vec3(stdout, g->centroid);
+        printf(",\"area\":");
+        cli_json_double(stdout, g->area);
+        printf(",\"radius\":");
+        cli_json_double(stdout, g->radius);
+        printf(",\"normal\":");
+        cli_json_vec3(stdout, g->normal);
+        printf(",\"depth\":");
+        cli_json_double(stdout, g->depth);
+        printf(",\"point_i\":");
+        cli_json_vec3(stdout, g->point_i);
+        printf(",\"point_j\":");
+        cli_json_vec3(stdout, g->point_j);
+        printf("}");
+    }
+    printf("],\"total_volume\":");
+    cli_json_double(stdout, r->total_volume);
     printf(",\"seconds\":");
     cli_json_double(stdout, r->seconds);
     printf(",\"box_tests\":%llu,\"triangle_tests\":%llu,\"threads\":%d}\n", (unsigned long long)r->stats.box_tests,
@@ -170,7 +219,15 @@ static void print_text(const contact_args* a, const contact_result* r)
     printf("mesh i             %s\n", a->path[0]);
     printf("mesh j             %s\n", a->path[1]);
     printf("triangle pairs     %u\n", r->triangle_pairs);
-    // (region stage: regions and total volume go here)
+    printf("regions            %u\n", r->region_count);
+    for (uint32_t k = 0; k < r->region_count; ++k)
+    {
+        const mc_region* g = &r->regions[k];
+        printf("  region %-3u       volume %.9g  area %.9g  depth %.9g\n", k, g->volume, g->area, g->depth);
+        printf("                   centroid %.9g %.9g %.9g  normal %.9g %.9g %.9g\n", g->centroid.x, g->centroid.y,
+               g->centroid.z, g->normal.x, g->normal.y, g->normal.z);
+    }
+    printf("total volume       %.17g\n", r->total_volume);
     printf("box tests          %llu\n", (unsigned long long)r->stats.box_tests);
     printf("triangle tests     %llu\n", (unsigned long long)r->stats.triangle_tests);
     printf("threads            %d\n", r->stats.threads);
@@ -200,6 +257,7 @@ int cli_contact(int argc, char** argv)
     mc_mesh_destroy(mesh[1]);
     if (st != MC_OK)
     {
+        free(r.regions);
         return cli_fail(NULL, "contact query failed: %s", mc_status_string(st));
     }
     if (a.json)
@@ -210,6 +268,7 @@ int cli_contact(int argc, char** argv)
     {
         print_text(&a, &r);
     }
+    free(r.regions);
     fflush(stdout);
     return 0;
 }

@@ -86,11 +86,17 @@ typedef struct face_entry
     uint32_t node;
 } face_entry;
 
+/// State of one vertex: valid when stamp == epoch; node is the union-find node of an inside vertex, or STATE_OUTSIDE.
+typedef struct vslot
+{
+    uint32_t stamp;
+    uint32_t node;
+} vslot;
+
 /// Per-body arrays: epoch-stamped vertex / face / component marks and per-query lists.
 typedef struct body_arrays
 {
-    uint32_t* vstamp; // vertex state valid when == epoch
-    uint32_t* vnode;  // union-find node of an inside vertex, or STATE_OUTSIDE
+    vslot* vs; // vertex states
     uint32_t vcap;
     uint32_t* fstamp; // face is in some triangle pair when == epoch
     uint32_t fcap;
@@ -123,6 +129,15 @@ typedef struct racc
     double err6;         // rounding sensitivity of vol6
     double best[2];      // squared distance of the closest point on each surface (Adams depth)
     mc_vec3 closest[2];  // closest points
+    // Whole faces of J are summed in J's body frame (raw mesh arrays, no per-vertex mapping), around origin_j = the
+    // origin mapped into J's frame; the sums are rotated into I's frame at the end (volume terms are invariant).
+    mc_vec3 origin_j;   // origin in J's frame
+    double jvol6;       // 6 V of J's whole faces
+    mc_vec3 jmom24;     // 24 * first moment of J's whole faces about origin_j, J's frame
+    mc_vec3 js2;        // 2 * vector area of J's whole faces, J's frame
+    double jbest;       // Adams depth: squared distance of the closest point of J's whole faces
+    mc_vec3 jclosest;   // that point, J's frame
+    mc_vec3 centroid_j; // centroid in J's frame
     double ext_min, ext_max;
     mc_region out; // result (I's frame)
 } racc;
@@ -159,7 +174,8 @@ typedef struct ctx
     struct mc_region_scratch* s;
     const struct mc_mesh* mesh[2];
     struct mc_pair_scratch* ps;
-    mc_mat33 rot_j; // rotation J -> I (for J's face normals)
+    mc_mat33 rot_j;  // rotation J -> I (for J's face normals)
+    mc_vec3 trans_j; // translation J -> I
     const mc_triangle_pair* pairs;
     uint32_t pair_count;
     uint32_t epoch;
@@ -221,6 +237,24 @@ static bool reserve_stamped(uint32_t** stamp, uint32_t** extra, uint32_t* cap, u
     return true;
 }
 
+/// Grow the vertex-state array to at least `need` entries; new stamps are zero (never a live epoch).
+static bool reserve_slots(vslot** vs, uint32_t* cap, uint32_t need)
+{
+    if (need <= *cap)
+    {
+        return true;
+    }
+    vslot* a = mc_realloc(*vs, (size_t)need * sizeof *a);
+    if (a == NULL)
+    {
+        return false;
+    }
+    memset(a + *cap, 0, (size_t)(need - *cap) * sizeof *a);
+    *vs = a;
+    *cap = need;
+    return true;
+}
+
 void mc_region_scratch_destroy(struct mc_region_scratch* s)
 {
     if (s == NULL)
@@ -230,8 +264,7 @@ void mc_region_scratch_destroy(struct mc_region_scratch* s)
     for (int b = 0; b < 2; ++b)
     {
         body_arrays* a = &s->body[b];
-        mc_free(a->vstamp);
-        mc_free(a->vnode);
+        mc_free(a->vs);
         mc_free(a->fstamp);
         mc_free(a->cstamp);
         mc_free(a->inside);
@@ -369,32 +402,34 @@ static uint32_t edge_lookup(const struct mc_region_scratch* s, int b, uint32_t h
 static inline int vstate(const ctx* c, int b, uint32_t v)
 {
     const body_arrays* a = &c->s->body[b];
-    if (a->vstamp[v] != c->epoch)
+    if (a->vs[v].stamp != c->epoch)
     {
         return -1;
     }
-    return a->vnode[v] == STATE_OUTSIDE ? 0 : 1;
+    return a->vs[v].node == STATE_OUTSIDE ? 0 : 1;
 }
 
 static void mark_outside(ctx* c, int b, uint32_t v)
 {
     body_arrays* a = &c->s->body[b];
-    a->vstamp[v] = c->epoch;
-    a->vnode[v] = STATE_OUTSIDE;
+    a->vs[v].stamp = c->epoch;
+    a->vs[v].node = STATE_OUTSIDE;
 }
 
 /// Mark v inside with union-find node `node` and queue it for the flood fill.
 static void mark_inside(ctx* c, int b, uint32_t v, uint32_t node)
 {
     body_arrays* a = &c->s->body[b];
-    if (!reserve((void**)&a->inside, &a->inside_cap, (uint64_t)a->inside_count + 1, sizeof *a->inside) ||
-        !reserve((void**)&a->stack, &a->stack_cap, (uint64_t)a->stack_count + 1, sizeof *a->stack))
+    if ((a->inside_count == a->inside_cap &&
+         !reserve((void**)&a->inside, &a->inside_cap, (uint64_t)a->inside_count + 1, sizeof *a->inside)) ||
+        (a->stack_count == a->stack_cap &&
+         !reserve((void**)&a->stack, &a->stack_cap, (uint64_t)a->stack_count + 1, sizeof *a->stack)))
     {
         c->oom = true;
         return;
     }
-    a->vstamp[v] = c->epoch;
-    a->vnode[v] = node;
+    a->vs[v].stamp = c->epoch;
+    a->vs[v].node = node;
     a->inside[a->inside_count++] = v;
     a->stack[a->stack_count++] = v;
 }
@@ -419,9 +454,9 @@ static void set_state(ctx* c, int b, uint32_t v, bool inside)
     }
 }
 
-static bool push_face(ctx* c, face_entry** list, uint32_t* count, uint32_t* cap, uint32_t id, uint32_t node)
+static inline bool push_face(ctx* c, face_entry** list, uint32_t* count, uint32_t* cap, uint32_t id, uint32_t node)
 {
-    if (!reserve((void**)list, cap, (uint64_t)*count + 1, sizeof **list))
+    if (*count == *cap && !reserve((void**)list, cap, (uint64_t)*count + 1, sizeof **list))
     {
         c->oom = true;
         return false;
@@ -438,10 +473,14 @@ static void flood(ctx* c, int b)
 {
     const struct mc_mesh* m = c->mesh[b];
     body_arrays* a = &c->s->body[b];
+    const uint32_t* idx = m->indices;
+    const uint32_t* twin = m->twin;
+    const uint32_t* fstamp = a->fstamp;
+    const uint32_t epoch = c->epoch;
     while (a->stack_count > 0 && !c->oom)
     {
         uint32_t v = a->stack[--a->stack_count];
-        uint32_t node = a->vnode[v];
+        uint32_t node = a->vs[v].node;
         uint32_t h0 = m->vertex_halfedge[v];
         if (h0 == MC_NONE)
         {
@@ -452,12 +491,15 @@ static void flood(ctx* c, int b)
         do
         {
             uint32_t f = h / 3u;
-            uint32_t w = m->indices[he_next(h)];
-            bool touched = a->fstamp[f] == c->epoch;
+            uint32_t k = h - 3u * f;
+            uint32_t hn = k == 2u ? h - 2u : h + 1u;
+            uint32_t hp = k == 0u ? h + 2u : h - 1u;
+            uint32_t w = idx[hn];
+            bool touched = fstamp[f] == epoch;
             int crossed = 0; // 0 none, 1 odd, 2 even
             if (touched)
             {
-                uint32_t tw = m->twin[h];
+                uint32_t tw = twin[h];
                 uint32_t e = edge_lookup(c->s, b, tw < h ? tw : h);
                 if (e != MC_NONE)
                 {
@@ -466,8 +508,8 @@ static void flood(ctx* c, int b)
             }
             if (crossed != 1)
             {
-                int st = vstate(c, b, w);
-                if (st < 0)
+                vslot ws = a->vs[w];
+                if (ws.stamp != epoch)
                 {
                     uint32_t wn = crossed == 0 ? node : uf_new(c);
                     if (c->oom)
@@ -476,14 +518,14 @@ static void flood(ctx* c, int b)
                     }
                     mark_inside(c, b, w, wn);
                 }
-                else if (st == 1 && crossed == 0 && a->vnode[w] != node)
+                else if (crossed == 0 && ws.node != node && ws.node != STATE_OUTSIDE)
                 {
-                    uf_union(c->s->parent, node, a->vnode[w]);
+                    uf_union(c->s->parent, node, ws.node);
                 }
             }
             if (!touched)
             {
-                if (h % 3u == 0u)
+                if (k == 0u)
                 {
                     push_face(c, &a->whole, &a->whole_count, &a->whole_cap, f, node);
                 }
@@ -492,7 +534,7 @@ static void flood(ctx* c, int b)
             {
                 push_face(c, &a->corner, &a->corner_count, &a->corner_cap, h, node);
             }
-            uint32_t next = m->twin[he_prev(h)];
+            uint32_t next = twin[hp];
             if (next == MC_NONE)
             {
                 break;
@@ -535,22 +577,6 @@ static void add_corner_flags(const ctx* c, racc* r, int b, uint32_t h)
     add_flag(r, v, vlen, olen, t2, mc_cross(t2, n), bvec, b);
 }
 
-/// Divergence-theorem terms of a whole face (outward, counter-clockwise).
-static void add_triangle(const ctx* c, racc* r, int b, uint32_t f)
-{
-    const struct mc_mesh* m = c->mesh[b];
-    mc_vec3 pa = mc_sub(vpos(c, b, m->indices[3u * f]), r->origin);
-    mc_vec3 pb = mc_sub(vpos(c, b, m->indices[3u * f + 1u]), r->origin);
-    mc_vec3 pc = mc_sub(vpos(c, b, m->indices[3u * f + 2u]), r->origin);
-    double v6 = mc_dot(pa, mc_cross(pb, pc));
-    r->vol6 += v6;
-    r->mom24 = mc_mul_add(r->mom24, v6, mc_add(mc_add(pa, pb), pc));
-    mc_vec3 s2 = mc_cross(mc_sub(pb, pa), mc_sub(pc, pa));
-    r->s2[b] = mc_add(r->s2[b], s2);
-    r->err6 += mc_length(s2) * (mc_length(pa) + mc_length(pb) + mc_length(pc) + 3.0 * mc_length(r->origin));
-    r->terms++;
-}
-
 /// The six flags of a crossing (FORMULAS.md, with every sign taken from the exact crossing direction).
 static void add_crossing_flags(const ctx* c, racc* r, const xrec* x)
 {
@@ -583,6 +609,21 @@ static void add_crossing_flags(const ctx* c, racc* r, const xrec* x)
         add_flag(r, v, vlen, olen, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
         add_flag(r, v, vlen, olen, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
     }
+}
+
+/// Divergence-theorem terms of whole face f from raw arrays around origin o (any frame).
+static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uint32_t f, mc_vec3 o, double olen,
+                                    double* vol6, mc_vec3* mom24, mc_vec3* s2, double* err6)
+{
+    mc_vec3 pa = mc_sub(pos[idx[3u * f]], o);
+    mc_vec3 pb = mc_sub(pos[idx[3u * f + 1u]], o);
+    mc_vec3 pc = mc_sub(pos[idx[3u * f + 2u]], o);
+    double v6 = mc_dot(pa, mc_cross(pb, pc));
+    *vol6 += v6;
+    *mom24 = mc_mul_add(*mom24, v6, mc_add(mc_add(pa, pb), pc));
+    mc_vec3 sv = mc_cross(mc_sub(pb, pa), mc_sub(pc, pa));
+    *s2 = mc_add(*s2, sv);
+    *err6 += mc_length(sv) * (mc_length(pa) + mc_length(pb) + mc_length(pc) + 3.0 * olen);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -646,6 +687,26 @@ static void depth_candidate(const ctx* c, racc* r, int b, uint32_t f)
     {
         r->best[b] = d2;
         r->closest[b] = q;
+    }
+}
+
+/// Depth candidate from raw arrays (any frame): face f against point p.
+static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, const mc_vec3* normals, uint32_t f,
+                                       mc_vec3 p, double* best, mc_vec3* closest)
+{
+    mc_vec3 pa = pos[idx[3u * f]];
+    double plane = mc_dot(normals[f], mc_sub(p, pa));
+    if (plane * plane >= *best * (1.0 + 1e-12))
+    {
+        return;
+    }
+    mc_vec3 q = closest_on_triangle(p, pa, pos[idx[3u * f + 1u]], pos[idx[3u * f + 2u]]);
+    mc_vec3 dq = mc_sub(q, p);
+    double d2 = mc_dot(dq, dq);
+    if (d2 < *best)
+    {
+        *best = d2;
+        *closest = q;
     }
 }
 
@@ -752,9 +813,9 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
         // Wrapped: clear every stamp once, then restart at 1.
         for (int b = 0; b < 2; ++b)
         {
-            if (s->body[b].vstamp != NULL)
+            if (s->body[b].vs != NULL)
             {
-                memset(s->body[b].vstamp, 0, (size_t)s->body[b].vcap * sizeof(uint32_t));
+                memset(s->body[b].vs, 0, (size_t)s->body[b].vcap * sizeof(vslot));
             }
             if (s->body[b].fstamp != NULL)
             {
@@ -773,7 +834,7 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
     {
         body_arrays* a = &s->body[b];
         uint32_t fcap = a->fcap;
-        if (!reserve_stamped(&a->vstamp, &a->vnode, &a->vcap, ms[b]->vertex_count) ||
+        if (!reserve_slots(&a->vs, &a->vcap, ms[b]->vertex_count) ||
             !reserve_stamped(&a->fstamp, NULL, &fcap, ms[b]->triangle_count) ||
             !reserve_stamped(&a->cstamp, NULL, &a->ccap, ms[b]->component_count))
         {
@@ -1045,11 +1106,11 @@ static void join_along_edges(ctx* c)
         uint32_t v0 = m->indices[er->he], v1 = m->indices[he_next(er->he)];
         if (vstate(c, b, v0) == 1)
         {
-            uf_union(s->parent, s->xs[l[0]].occ, s->body[b].vnode[v0]);
+            uf_union(s->parent, s->xs[l[0]].occ, s->body[b].vs[v0].node);
         }
         if (vstate(c, b, v1) == 1)
         {
-            uf_union(s->parent, s->xs[l[er->count - 1u]].occ, s->body[b].vnode[v1]);
+            uf_union(s->parent, s->xs[l[er->count - 1u]].occ, s->body[b].vs[v1].node);
         }
         for (uint32_t k = 0; k + 1u < er->count; ++k)
         {
@@ -1115,7 +1176,7 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         const body_arrays* a = &s->body[b];
         for (uint32_t k = 0; k < a->inside_count; ++k)
         {
-            racc* r = region_of(c, a->vnode[a->inside[k]], true);
+            racc* r = region_of(c, a->vs[a->inside[k]].node, true);
             if (r == NULL)
             {
                 return;
@@ -1131,36 +1192,63 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
     {
         racc* r = &s->regions[k];
         r->origin = r->ncross > 0 ? mc_scale(r->sum_x, 1.0 / r->ncross) : mc_scale(r->sum_v, 1.0 / r->ninside);
+        r->origin_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(r->origin, c->trans_j));
+        r->jbest = INFINITY;
     }
+    // Region of every node (roots are the smallest index of their set, so they are resolved first).
+    for (uint32_t k = 0; k < s->node_count; ++k)
+    {
+        s->rmap[k] = s->rmap[uf_find(s->parent, k)];
+    }
+    racc* regs = s->regions;
+    const uint32_t* rmap = s->rmap;
     // Sums.
     for (uint32_t k = 0; k < s->x_count; ++k)
     {
-        add_crossing_flags(c, region_of(c, s->xs[k].occ, false), &s->xs[k]);
+        add_crossing_flags(c, &regs[rmap[s->xs[k].occ]], &s->xs[k]);
     }
     for (int b = 0; b < 2; ++b)
     {
         const body_arrays* a = &s->body[b];
-        for (uint32_t k = 0; k < a->whole_count; ++k)
+        const struct mc_mesh* m = c->mesh[b];
+        if (opt->triangle_terms)
         {
-            racc* r = region_of(c, a->whole[k].node, false);
-            uint32_t f = a->whole[k].id;
-            if (opt->triangle_terms)
+            for (uint32_t k = 0; k < a->whole_count; ++k)
             {
-                add_triangle(c, r, b, f);
-            }
-            else
-            {
-                // The face's six flags, found from its three (inside) vertices.
-                for (uint32_t j = 0; j < 3u; ++j)
+                racc* r = &regs[rmap[a->whole[k].node]];
+                if (b == 0)
                 {
-                    add_corner_flags(c, r, b, 3u * f + j);
+                    add_triangle_raw(m->positions, m->indices, a->whole[k].id, r->origin, mc_length(r->origin),
+                                     &r->vol6, &r->mom24, &r->s2[0], &r->err6);
                 }
+                else
+                {
+                    add_triangle_raw(m->positions, m->indices, a->whole[k].id, r->origin_j, mc_length(r->origin),
+                                     &r->jvol6, &r->jmom24, &r->js2, &r->err6);
+                }
+                r->terms++;
+            }
+        }
+        for (uint32_t k = 0; k < a->whole_count && !opt->triangle_terms; ++k)
+        {
+            // The face's six flags, found from its three (inside) vertices.
+            for (uint32_t j = 0; j < 3u; ++j)
+            {
+                add_corner_flags(c, &regs[rmap[a->whole[k].node]], b, 3u * a->whole[k].id + j);
             }
         }
         for (uint32_t k = 0; k < a->corner_count; ++k)
         {
-            add_corner_flags(c, region_of(c, a->corner[k].node, false), b, a->corner[k].id);
+            add_corner_flags(c, &regs[rmap[a->corner[k].node]], b, a->corner[k].id);
         }
+    }
+    // J's whole faces: back into I's frame.
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        racc* r = &regs[k];
+        r->vol6 += r->jvol6;
+        r->mom24 = mc_add(r->mom24, mc_mat33_mul_vec(&c->rot_j, r->jmom24));
+        r->s2[1] = mc_add(r->s2[1], mc_mat33_mul_vec(&c->rot_j, r->js2));
     }
     // Derived quantities.
     for (uint32_t k = 0; k < s->region_count; ++k)
@@ -1182,10 +1270,14 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
     mc_depth_method method = opt->depth_method;
     if (method == MC_DEPTH_ADAMS)
     {
+        for (uint32_t k = 0; k < s->region_count; ++k)
+        {
+            regs[k].centroid_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(regs[k].out.centroid, c->trans_j));
+        }
         for (uint32_t k = 0; k < s->x_count; ++k)
         {
             const xrec* x = &s->xs[k];
-            racc* r = region_of(c, x->occ, false);
+            racc* r = &regs[rmap[x->occ]];
             const struct mc_mesh* m = c->mesh[x->body];
             depth_candidate(c, r, x->body, x->he / 3u);
             depth_candidate(c, r, x->body, m->twin[x->he] / 3u);
@@ -1194,13 +1286,33 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         for (int b = 0; b < 2; ++b)
         {
             const body_arrays* a = &s->body[b];
+            const struct mc_mesh* m = c->mesh[b];
             for (uint32_t k = 0; k < a->whole_count; ++k)
             {
-                depth_candidate(c, region_of(c, a->whole[k].node, false), b, a->whole[k].id);
+                racc* r = &regs[rmap[a->whole[k].node]];
+                if (b == 0)
+                {
+                    depth_candidate_raw(m->positions, m->indices, m->face_normals, a->whole[k].id, r->out.centroid,
+                                        &r->best[0], &r->closest[0]);
+                }
+                else
+                {
+                    depth_candidate_raw(m->positions, m->indices, m->face_normals, a->whole[k].id, r->centroid_j,
+                                        &r->jbest, &r->jclosest);
+                }
             }
             for (uint32_t k = 0; k < a->corner_count; ++k)
             {
-                depth_candidate(c, region_of(c, a->corner[k].node, false), b, a->corner[k].id / 3u);
+                depth_candidate(c, &regs[rmap[a->corner[k].node]], b, a->corner[k].id / 3u);
+            }
+        }
+        for (uint32_t k = 0; k < s->region_count; ++k)
+        {
+            racc* r = &regs[k];
+            if (r->jbest < r->best[1])
+            {
+                r->best[1] = r->jbest;
+                r->closest[1] = mc_add(mc_mat33_mul_vec(&c->rot_j, r->jclosest), c->trans_j);
             }
         }
     }
@@ -1208,14 +1320,14 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
     {
         for (uint32_t k = 0; k < s->x_count; ++k)
         {
-            extent_point(region_of(c, s->xs[k].occ, false), s->xs[k].point);
+            extent_point(&regs[rmap[s->xs[k].occ]], s->xs[k].point);
         }
         for (int b = 0; b < 2; ++b)
         {
             const body_arrays* a = &s->body[b];
             for (uint32_t k = 0; k < a->inside_count; ++k)
             {
-                extent_point(region_of(c, a->vnode[a->inside[k]], false), vpos(c, b, a->inside[k]));
+                extent_point(&regs[rmap[a->vs[a->inside[k]].node]], vpos(c, b, a->inside[k]));
             }
         }
     }
@@ -1265,6 +1377,7 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
     c.mesh[1] = mj;
     c.ps = ws->pairs;
     c.rot_j = mc_quat_to_mat33(j_in_i->q);
+    c.trans_j = j_in_i->p;
     c.pairs = pairs->pairs;
     c.pair_count = pairs->pair_count;
     mc_status st = prepare(&c, mi, mj, ws);
