@@ -1158,7 +1158,10 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         c->oom = true;
         return;
     }
-    memset(s->rmap, 0xFF, (size_t)s->node_count * sizeof *s->rmap);
+    if (s->node_count > 0)
+    {
+        memset(s->rmap, 0xFF, (size_t)s->node_count * sizeof *s->rmap);
+    }
     // Regions in a deterministic order: by first crossing record, then by inside vertices (I, then J).
     for (uint32_t k = 0; k < s->x_count && !c->oom; ++k)
     {
