@@ -1,0 +1,53 @@
+#!/bin/sh
+# Contract checks of `meshcontact force` (DESIGN.md CLI rules): one JSON object on stdout with the documented keys,
+# action = -reaction between wrench_i and wrench_j, errors as one stderr line and a non-zero status, nothing on stdout.
+set -eu
+exe="$1"
+root="$2"
+mesh="$root/data/spot.obj"
+tmp="${TMPDIR:-/tmp}/mc_cli_force.$$"
+trap 'rm -f "$tmp".out "$tmp".err' EXIT
+fail() { echo "check_cli_force: $*" >&2; exit 1; }
+
+"$exe" force --help >"$tmp".out || fail "--help failed"
+grep -q "usage: meshcontact force" "$tmp".out || fail "--help text"
+
+"$exe" force "$mesh" "$mesh" --pose-j 0.3,0.1,0.05 --vel-j 0.5,0,-0.2,0,0,3 --stiffness 1e6 --exponent 1.5 \
+    --damping 100 --dmax 0.01 --mu-static 0.4 --mu-dynamic 0.3 --stiction-velocity 0.01 --friction-velocity 0.02 \
+    --json >"$tmp".out 2>"$tmp".err || fail "force --json failed: $(cat "$tmp".err)"
+[ "$(wc -l <"$tmp".out)" -eq 1 ] || fail "JSON output is not one line"
+for key in triangle_pairs regions volume centroid area radius normal depth point_i point_j fn ft torque rejected \
+    total_volume seconds wrench_i wrench_j force; do
+    grep -q "\"$key\":" "$tmp".out || fail "JSON lacks \"$key\""
+done
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp".out <<'PY' || fail "JSON content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["regions"]) >= 1 and d["regions"][0]["fn"] > 0 and d["regions"][0]["rejected"] is False
+fi, fj = d["wrench_i"]["force"], d["wrench_j"]["force"]
+assert all(a == -b for a, b in zip(fi, fj)), (fi, fj)
+ft = d["regions"][0]["ft"]; n = d["regions"][0]["normal"]
+assert abs(sum(a * b for a, b in zip(ft, n))) <= 1e-9 * (1 + sum(a * a for a in ft) ** 0.5), "ft not tangent"
+PY
+fi
+
+# errors: exit status, one line on stderr, nothing on stdout
+check_error() {
+    want="$1"; shift
+    set +e
+    "$exe" force "$@" >"$tmp".out 2>"$tmp".err
+    rc=$?
+    set -e
+    [ "$rc" -eq "$want" ] || fail "expected status $want, got $rc for: $*"
+    [ ! -s "$tmp".out ] || fail "stdout not empty on error: $*"
+    [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "stderr is not one line: $*"
+    grep -q "^meshcontact: " "$tmp".err || fail "stderr does not start with 'meshcontact: ': $*"
+}
+check_error 1 "$mesh" "$root/does-not-exist.stl" --stiffness 1 --exponent 1
+check_error 1 "$mesh" "$mesh" --stiffness 1 --exponent -1
+check_error 1 "$mesh" "$mesh" --stiffness 1 --exponent 1 --mu-static 0.1 --mu-dynamic 0.3
+check_error 2 "$mesh" "$mesh" --stiffness 1
+check_error 2 "$mesh" --stiffness 1 --exponent 1
+check_error 2 "$mesh" "$mesh" --stiffness 1 --exponent 1 --vel-i 1,2,3
+echo "meshcontact force: CLI contract OK"
