@@ -25,6 +25,8 @@
 #define TESS_MAX_TRIANGLES 2147483648.0
 /// Upper bound of (long side / short side) of the cells the tessellator aims for (rings and lattices).
 #define TESS_ASPECT 1.5
+/// Largest (ring spacing / side length) accepted where a cylinder's or frustum's side is a single row of triangles.
+#define TESS_SIDE_ASPECT 2.5
 /// Resolution refinements tried before giving up (each one shrinks the working tolerance / angle).
 #define TESS_MAX_PASSES 40
 
@@ -774,6 +776,7 @@ static void add_cap(rev_profile* p, double r, double z, double nz, double m_rim,
 static void profile_cylinder(rev_profile* p, double r, double h, double tol, double angle)
 {
     double n = fmax(ring_for_tolerance(r, 1.0, tol), ring_for_angle(1.0, 0.0, angle));
+    n = fmax(n, ceil(2.0 * TESS_PI * r / (TESS_SIDE_ASPECT * h) - 1e-9)); // a short side is one row: no slivers
     double s = 2.0 * TESS_PI * r / n;
     double rows = fmax(1.0, ceil(h / (TESS_ASPECT * s)));
     rev_init(p, false);
@@ -801,6 +804,7 @@ static void profile_frustum(rev_profile* p, double rb, double rt, double h, doub
     double rbig = fmax(rb, rt), rsmall = fmin(rb, rt);
     double m_floor = fmax(ring_for_angle(nr, nz, angle), 3.0);
     double m_big = fmax(m_floor, ring_for_tolerance(rbig, nr, tol));
+    m_big = fmax(m_big, ceil(2.0 * TESS_PI * rbig / (TESS_SIDE_ASPECT * L) - 1e-9)); // short side: no slivers
     double s = 2.0 * TESS_PI * rbig / m_big; // arc spacing aimed for on every ring
     // Side rings, marching along the slant from the big end towards the small end.
     rev_point* side = NULL;
@@ -965,7 +969,8 @@ static mc_status profile_status(const rev_profile* p, mc_error* err)
     if (!(p->tris <= TESS_MAX_TRIANGLES))
     {
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
-                            "primitive would need more than 2^31 triangles: raise chord_tolerance");
+                            "primitive would need more than 2^31 triangles: raise chord_tolerance or max_angle (a very "
+                            "flat cylinder or frustum also needs many triangles to avoid slivers)");
     }
     return MC_OK;
 }
@@ -1062,19 +1067,19 @@ static mc_status tess_revolution_count(rev_shape shape, mc_vec3 size, double tar
 /// s = sin(t), t from 0 (bottom pole) to pi (top pole). Local (X, Y, Z) is a cyclic permutation of (x, y, z).
 typedef struct ell_rings
 {
-    double A, B, C;  ///< local semi-axes (rings in X, Y; axis Z)
-    int axis;        ///< global axis that is local Z
-    double* tau;     ///< ring parameters t, count entries (tau[0] = 0, tau[count - 1] = pi: the poles)
-    double* m;       ///< ring vertex counts (1 at the poles)
-    uint32_t count;  ///< rings including the two poles
-    double verts;    ///< sum of m
-    double tris;     ///< triangles of all strips
-    double* arc_phi; ///< unit ring (1, B/A): phi at ARC_TABLE + 1 equally spaced normalised arc lengths
-    double perim;    ///< perimeter of the ring ellipse (A, B)
+    double A, B, C; ///< local semi-axes (rings in X, Y; axis Z)
+    int axis;       ///< global axis that is local Z
+    double* tau;    ///< ring parameters t, count entries (tau[0] = 0, tau[count - 1] = pi: the poles)
+    double* m;      ///< ring vertex counts (1 at the poles)
+    uint32_t count; ///< rings including the two poles
+    double verts;   ///< sum of m
+    double tris;    ///< triangles of all strips
 } ell_rings;
 
-#define ARC_TABLE 4096
 #define PROFILE_SAMPLES 8192
+/// Largest change of the target edge length per unit arc length along an ellipsoid's meridians.
+#define TESS_GRADING 0.4
+#define RING_SAMPLES 512
 
 /// Largest normal curvature of the ellipsoid along the meridians and rings at parameter t (bound used for spacing).
 static double ell_curvature(const ell_rings* e, double t)
@@ -1101,24 +1106,32 @@ static double ell_edge(const ell_rings* e, double t, double tol, double angle)
     return fmin(sqrt(6.0 * tol / k), angle / k);
 }
 
-static double ell_speed(const ell_rings* e, double t)
+/// Speed |dP/dt| of the meridian through ring angle phi (ring point (A cos phi, B sin phi) s).
+static double ell_meridian_speed(const ell_rings* e, double t, double phi)
 {
-    double s = sin(t), c = cos(t), r = fmax(e->A, e->B);
-    return sqrt(r * r * c * c + e->C * e->C * s * s);
+    double r2 = e->A * e->A * cos(phi) * cos(phi) + e->B * e->B * sin(phi) * sin(phi);
+    double c = cos(t), s = sin(t);
+    return sqrt(r2 * c * c + e->C * e->C * s * s);
+}
+
+/// Ring vertex density at phi for ring t with meridian step dt: ring arc length over the local meridian spacing,
+/// so that triangles are about as wide as they are tall everywhere on the ring.
+static double ell_ring_density(const ell_rings* e, double t, double dt, double phi)
+{
+    double ring_speed = sin(t) * hypot(e->A * sin(phi), e->B * cos(phi));
+    return ring_speed / (ell_meridian_speed(e, t, phi) * dt);
 }
 
 static void ell_rings_free(ell_rings* e)
 {
     mc_free(e->tau);
     mc_free(e->m);
-    mc_free(e->arc_phi);
     e->tau = NULL;
     e->m = NULL;
-    e->arc_phi = NULL;
 }
 
-/// Choose the axis, the arc-length table of the ring ellipse. Returns false on out of memory.
-static bool ell_rings_init(ell_rings* e, mc_vec3 ax)
+/// Choose the axis whose rings are roundest.
+static void ell_rings_init(ell_rings* e, mc_vec3 ax)
 {
     memset(e, 0, sizeof *e);
     double g[3] = {ax.x, ax.y, ax.z};
@@ -1138,65 +1151,49 @@ static bool ell_rings_init(ell_rings* e, mc_vec3 ax)
     e->A = g[(e->axis + 1) % 3];
     e->B = g[(e->axis + 2) % 3];
     e->C = g[e->axis];
-    e->arc_phi = mc_alloc_array(ARC_TABLE + 1, sizeof(double));
-    if (e->arc_phi == NULL)
-    {
-        return false;
-    }
-    // Arc length of (A cos phi, B sin phi) on a fine phi grid, then phi at equal arc-length steps.
-    enum
-    {
-        FINE = 8 * ARC_TABLE
-    };
-    double* cum = mc_alloc_array(FINE + 1, sizeof(double));
-    if (cum == NULL)
-    {
-        return false;
-    }
-    cum[0] = 0.0;
-    for (int j = 1; j <= FINE; ++j)
-    {
-        double ph = 2.0 * TESS_PI * (j - 0.5) / FINE;
-        cum[j] = cum[j - 1] + hypot(e->A * sin(ph), e->B * cos(ph)) * (2.0 * TESS_PI / FINE);
-    }
-    e->perim = cum[FINE];
-    int j = 0;
-    for (int i = 0; i <= ARC_TABLE; ++i)
-    {
-        double target = e->perim * i / ARC_TABLE;
-        while (j < FINE - 1 && cum[j + 1] < target)
-        {
-            ++j;
-        }
-        double f = (target - cum[j]) / (cum[j + 1] - cum[j]);
-        e->arc_phi[i] = 2.0 * TESS_PI * (j + fmin(1.0, fmax(0.0, f))) / FINE;
-    }
-    e->arc_phi[0] = 0.0;
-    e->arc_phi[ARC_TABLE] = 2.0 * TESS_PI;
-    mc_free(cum);
-    return true;
+}
+
+static double ell_ring_dt(const ell_rings* e, uint32_t k)
+{
+    return 0.5 * (e->tau[k + 1] - e->tau[k - 1]);
 }
 
 /// Place the rings for a working tolerance / angle. Returns MC_OK, or an error for absurd counts / no memory.
 static mc_status ell_rings_place(ell_rings* e, double tol, double angle, mc_error* err)
 {
-    mc_free(e->tau);
-    mc_free(e->m);
-    e->tau = NULL;
-    e->m = NULL;
-    // Number of edges along the longest meridian: integral of speed / L over t, by the midpoint rule.
+    ell_rings_free(e);
+    // Edges along the meridians: integral of (largest meridian speed) / L over t, by the midpoint rule, with L
+    // graded so that it changes by at most TESS_GRADING times the arc length (neighbouring rings stay alike even
+    // where the curvature changes fast, as at the rim of a flat ellipsoid).
     double* cum = mc_alloc_array(PROFILE_SAMPLES + 1, sizeof(double));
-    if (cum == NULL)
+    double* len = mc_alloc_array(PROFILE_SAMPLES + 1, sizeof(double));
+    if (cum == NULL || len == NULL)
     {
+        mc_free(cum);
+        mc_free(len);
         return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
     }
-    cum[0] = 0.0;
-    double dt = TESS_PI / PROFILE_SAMPLES;
+    double dt = TESS_PI / PROFILE_SAMPLES, r = fmax(e->A, e->B);
     for (int j = 1; j <= PROFILE_SAMPLES; ++j)
     {
-        double t = dt * (j - 0.5);
-        cum[j] = cum[j - 1] + ell_speed(e, t) / ell_edge(e, t, tol, angle) * dt;
+        double t = dt * (j - 0.5), s = sin(t), c = cos(t);
+        cum[j] = sqrt(r * r * c * c + e->C * e->C * s * s) * dt; // arc length of sample j
+        len[j] = ell_edge(e, t, tol, angle);
     }
+    for (int j = 2; j <= PROFILE_SAMPLES; ++j)
+    {
+        len[j] = fmin(len[j], len[j - 1] + TESS_GRADING * 0.5 * (cum[j] + cum[j - 1]));
+    }
+    for (int j = PROFILE_SAMPLES - 1; j >= 1; --j)
+    {
+        len[j] = fmin(len[j], len[j + 1] + TESS_GRADING * 0.5 * (cum[j] + cum[j + 1]));
+    }
+    cum[0] = 0.0;
+    for (int j = 1; j <= PROFILE_SAMPLES; ++j)
+    {
+        cum[j] = cum[j - 1] + cum[j] / len[j];
+    }
+    mc_free(len);
     double steps = fmax(2.0, ceil(cum[PROFILE_SAMPLES] - 1e-9));
     if (!(steps * steps <= TESS_MAX_TRIANGLES))
     {
@@ -1214,17 +1211,10 @@ static mc_status ell_rings_place(ell_rings* e, double tol, double angle, mc_erro
         return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
     }
     int j = 0;
-    e->verts = 0.0;
-    e->tris = 0.0;
     for (uint32_t k = 0; k < e->count; ++k)
     {
-        double t;
-        if (k == 0 || k + 1 == e->count)
-        {
-            t = k == 0 ? 0.0 : TESS_PI;
-            e->m[k] = 1.0;
-        }
-        else
+        double t = k == 0 ? 0.0 : TESS_PI;
+        if (k > 0 && k + 1 < e->count)
         {
             double target = cum[PROFILE_SAMPLES] * k / (e->count - 1);
             while (j < PROFILE_SAMPLES - 1 && cum[j + 1] < target)
@@ -1233,17 +1223,31 @@ static mc_status ell_rings_place(ell_rings* e, double tol, double angle, mc_erro
             }
             double f = (target - cum[j]) / (cum[j + 1] - cum[j]);
             t = dt * (j + fmin(1.0, fmax(0.0, f)));
-            double L = ell_edge(e, t, tol, angle);
-            e->m[k] = fmax(3.0, ceil(e->perim * sin(t) / L - 1e-9));
         }
         e->tau[k] = t;
-        e->verts += e->m[k];
-        if (k > 0)
-        {
-            e->tris += strip_tris(e->m[k - 1], e->m[k]);
-        }
     }
     mc_free(cum);
+    e->verts = 0.0;
+    e->tris = 0.0;
+    for (uint32_t k = 0; k < e->count; ++k)
+    {
+        double m = 1.0;
+        if (k > 0 && k + 1 < e->count)
+        {
+            double sum = 0.0, t = e->tau[k], d = ell_ring_dt(e, k);
+            for (int i = 0; i < RING_SAMPLES; ++i)
+            {
+                sum += ell_ring_density(e, t, d, 2.0 * TESS_PI * (i + 0.5) / RING_SAMPLES);
+            }
+            m = fmax(3.0, ceil(sum * 2.0 * TESS_PI / RING_SAMPLES - 1e-9));
+        }
+        e->m[k] = m;
+        e->verts += m;
+        if (k > 0)
+        {
+            e->tris += strip_tris(e->m[k - 1], m);
+        }
+    }
     if (!(e->tris <= TESS_MAX_TRIANGLES))
     {
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
@@ -1254,20 +1258,58 @@ static mc_status ell_rings_place(ell_rings* e, double tol, double angle, mc_erro
     return MC_OK;
 }
 
-/// phi on the unit ring at normalised arc length u in [0, 1].
-static double ell_ring_phi(const ell_rings* e, double u)
+/// Join ring a (ma vertices from ba, azimuths pa[0] = 0 < ... < 2 pi) to ring b: as zip_strip, ordered by azimuth.
+static uint32_t* zip_strip_phi(const tess_out* o, uint32_t ba, uint32_t ma, const double* pa, uint32_t bb, uint32_t mb,
+                               const double* pb, uint32_t* out)
 {
-    if (e->A == e->B)
+    if (ma == 1 || mb == 1)
     {
-        return 2.0 * TESS_PI * u;
+        strip_stats st;
+        return zip_strip(o, ba, ma, bb, mb, out, &st);
     }
-    double x = u * ARC_TABLE;
-    int i = (int)x;
-    if (i >= ARC_TABLE)
+    uint32_t i = 0, j = 0;
+    while (i < ma || j < mb)
     {
-        return 2.0 * TESS_PI;
+        bool adv_a;
+        if (i == ma)
+        {
+            adv_a = false;
+        }
+        else if (j == mb)
+        {
+            adv_a = true;
+        }
+        else
+        {
+            double na = i + 1 < ma ? pa[i + 1] : 2.0 * TESS_PI, nb = j + 1 < mb ? pb[j + 1] : 2.0 * TESS_PI;
+            if (na != nb)
+            {
+                adv_a = na < nb;
+            }
+            else
+            {
+                double d_a_first = dist2(out_vertex(o, ba + (i + 1) % ma), out_vertex(o, bb + j));
+                double d_b_first = dist2(out_vertex(o, ba + i), out_vertex(o, bb + (j + 1) % mb));
+                adv_a = d_a_first <= d_b_first;
+            }
+        }
+        if (adv_a)
+        {
+            out[0] = ba + i % ma;
+            out[1] = ba + (i + 1) % ma;
+            out[2] = bb + j % mb;
+            ++i;
+        }
+        else
+        {
+            out[0] = ba + i % ma;
+            out[1] = bb + (j + 1) % mb;
+            out[2] = bb + j % mb;
+            ++j;
+        }
+        out += 3;
     }
-    return e->arc_phi[i] + (x - i) * (e->arc_phi[i + 1] - e->arc_phi[i]);
+    return out;
 }
 
 static mc_status ell_rings_build(const ell_rings* e, tess_out* o, mc_error* err)
@@ -1278,8 +1320,13 @@ static mc_status ell_rings_build(const ell_rings* e, tess_out* o, mc_error* err)
         return s;
     }
     uint32_t* base = mc_alloc_array(e->count, sizeof(uint32_t));
-    if (base == NULL)
+    double* phi = mc_alloc_array(o->nv, sizeof(double));
+    double* cum = mc_alloc_array(RING_SAMPLES + 1, sizeof(double));
+    if (base == NULL || phi == NULL || cum == NULL)
     {
+        mc_free(base);
+        mc_free(phi);
+        mc_free(cum);
         out_free(o);
         return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
     }
@@ -1289,14 +1336,36 @@ static mc_status ell_rings_build(const ell_rings* e, tess_out* o, mc_error* err)
     {
         base[k] = v;
         uint32_t m = (uint32_t)e->m[k];
-        double sn = (k == 0 || k + 1 == e->count) ? 0.0 : sin(e->tau[k]);
-        double z = (k == 0) ? -e->C : (k + 1 == e->count) ? e->C : -e->C * cos(e->tau[k]);
+        bool pole = k == 0 || k + 1 == e->count;
+        double t = e->tau[k], sn = pole ? 0.0 : sin(t);
+        double z = (k == 0) ? -e->C : (k + 1 == e->count) ? e->C : -e->C * cos(t);
+        if (!pole && e->A != e->B)
+        {
+            double d = ell_ring_dt(e, k);
+            cum[0] = 0.0;
+            for (int i = 1; i <= RING_SAMPLES; ++i)
+            {
+                cum[i] = cum[i - 1] + ell_ring_density(e, t, d, 2.0 * TESS_PI * (i - 0.5) / RING_SAMPLES);
+            }
+        }
+        int jj = 0;
         for (uint32_t i = 0; i < m; ++i)
         {
+            double ph = 2.0 * TESS_PI * i / m; // circular rings: uniform
+            if (!pole && e->A != e->B && i > 0)
+            {
+                double target = cum[RING_SAMPLES] * i / m;
+                while (jj < RING_SAMPLES - 1 && cum[jj + 1] < target)
+                {
+                    ++jj;
+                }
+                double f = (target - cum[jj]) / (cum[jj + 1] - cum[jj]);
+                ph = 2.0 * TESS_PI * (jj + fmin(1.0, fmax(0.0, f))) / RING_SAMPLES;
+            }
+            phi[v + i] = ph;
             double* q = o->pos + 3 * (size_t)(v + i);
-            double ph = ell_ring_phi(e, (double)i / m);
-            q[gx] = m == 1 ? 0.0 : e->A * sn * cos(ph);
-            q[gy] = m == 1 ? 0.0 : e->B * sn * sin(ph);
+            q[gx] = pole ? 0.0 : e->A * sn * cos(ph);
+            q[gy] = pole ? 0.0 : e->B * sn * sin(ph);
             q[gz] = z;
         }
         v += m;
@@ -1304,10 +1373,12 @@ static mc_status ell_rings_build(const ell_rings* e, tess_out* o, mc_error* err)
     uint32_t* out = o->idx;
     for (uint32_t k = 0; k + 1 < e->count; ++k)
     {
-        strip_stats st;
-        out = zip_strip(o, base[k], (uint32_t)e->m[k], base[k + 1], (uint32_t)e->m[k + 1], out, &st);
+        out = zip_strip_phi(o, base[k], (uint32_t)e->m[k], phi + base[k], base[k + 1], (uint32_t)e->m[k + 1],
+                            phi + base[k + 1], out);
     }
     MC_ASSERT((size_t)(out - o->idx) == 3 * (size_t)o->nt);
+    mc_free(cum);
+    mc_free(phi);
     mc_free(base);
     return MC_OK;
 }
@@ -1315,11 +1386,7 @@ static mc_status ell_rings_build(const ell_rings* e, tess_out* o, mc_error* err)
 static mc_status tess_ellipsoid_rings(mc_vec3 ax, double tol, double angle, tess_out* o, mc_error* err)
 {
     ell_rings e;
-    if (!ell_rings_init(&e, ax))
-    {
-        ell_rings_free(&e);
-        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
-    }
+    ell_rings_init(&e, ax);
     double tol_w = tol, angle_w = angle;
     mc_status s = MC_OK;
     for (int pass = 0; pass < TESS_MAX_PASSES; ++pass)
@@ -1361,11 +1428,7 @@ static mc_status tess_ellipsoid_rings(mc_vec3 ax, double tol, double angle, tess
 static mc_status tess_ellipsoid_rings_count(mc_vec3 ax, double target, tess_out* o, mc_error* err)
 {
     ell_rings e;
-    if (!ell_rings_init(&e, ax))
-    {
-        ell_rings_free(&e);
-        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
-    }
+    ell_rings_init(&e, ax);
     double extent = fmax(ax.x, fmax(ax.y, ax.z));
     double lo = 1e-12 * extent, hi = extent, best_tol = hi, best_err = INFINITY;
     mc_status s = MC_OK;
