@@ -112,8 +112,8 @@ mc_status mc_world_create(const mc_world_def* def, mc_world** out)
         MC_ASSERT(def == NULL || def->internal_value == WORLD_COOKIE);
         return MC_ERR_INVALID_ARGUMENT;
     }
-    if (def->depth_method != MC_DEPTH_ADAMS && def->depth_method != MC_DEPTH_VOLUME_AREA &&
-        def->depth_method != MC_DEPTH_EXTENT)
+    if (def->worker_count < 0 || (def->depth_method != MC_DEPTH_ADAMS && def->depth_method != MC_DEPTH_VOLUME_AREA &&
+                                  def->depth_method != MC_DEPTH_EXTENT))
     {
         return MC_ERR_INVALID_ARGUMENT;
     }

@@ -659,3 +659,52 @@ Test(world, contact_lists_make_every_pair_and_skip_destroyed_bodies)
     cr_assert(eq(u32, mc_world_get_step_info(s.world).defined_pairs, 2));
     scene_free(&s);
 }
+
+Test(world, flipping_a_flipped_mesh_gives_back_the_solid)
+{
+    // body flip on a mesh that is already flipped (mc_mesh_def.flip) must give the plain sphere's force
+    mc_mesh* plate = wscene_box(mc_v3(-0.5, -0.5, -0.1), mc_v3(0.5, 0.5, 0.0));
+    mc_mesh* sphere = wscene_uv_sphere(R_SPHERE, 60, 60);
+    mc_mesh_def md = mc_default_mesh_def();
+    md.positions = (const double*)mc_mesh_get_positions(sphere);
+    md.position_stride = sizeof(mc_vec3);
+    md.vertex_count = mc_mesh_get_vertex_count(sphere);
+    md.indices = mc_mesh_get_indices(sphere);
+    md.triangle_count = mc_mesh_get_triangle_count(sphere);
+    md.flip = true;
+    mc_mesh* inverted = NULL;
+    cr_assert(eq(int, mc_mesh_create(&md, &inverted, NULL, NULL), MC_OK));
+    double fn[2];
+    for (int variant = 0; variant < 2; ++variant)
+    {
+        mc_world_def wd = mc_default_world_def();
+        mc_world* w = NULL;
+        cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+        mc_body_def bd = mc_default_body_def();
+        bd.mesh = plate;
+        mc_body_id a = mc_world_create_body(w, &bd);
+        bd.mesh = variant ? inverted : sphere;
+        bd.flip = variant != 0;
+        bd.pose.p = mc_v3(0.1, -0.13, R_SPHERE - 5e-3);
+        mc_body_id b = mc_world_create_body(w, &bd);
+        mc_contact_def cd = mc_default_contact_def();
+        cd.i_bodies = &a;
+        cd.i_count = 1;
+        cd.j_bodies = &b;
+        cd.j_count = 1;
+        mc_contact_id c;
+        cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, NULL), MC_OK));
+        cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+        mc_contact_region rec;
+        cr_assert(eq(u32, mc_world_get_regions(w, &rec, 1), 1));
+        cr_assert(eq(u32, mc_world_get_step_info(w).flags, 0));
+        fn[variant] = rec.normal_force;
+        mc_world_destroy(w);
+    }
+    cr_assert(gt(dbl, fn[0], 0.0));
+    cr_assert(ieee_ulp_eq(dbl, fn[1], fn[0], 4), "flipped twice %.17g vs plain %.17g", fn[1], fn[0]);
+    mc_mesh_destroy(inverted);
+    mc_mesh_destroy(sphere);
+    mc_mesh_destroy(plate);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}

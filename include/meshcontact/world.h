@@ -214,8 +214,8 @@ extern "C"
     /// World options. Initialize with mc_default_world_def().
     typedef struct mc_world_def
     {
-        int worker_count; ///< OpenMP threads used by mc_world_evaluate; 0: the OpenMP default. Results do not depend
-                          ///< on it (bitwise).
+        int worker_count; ///< OpenMP threads used by mc_world_evaluate (>= 0); 0: the OpenMP default. Results do not
+                          ///< depend on it (bitwise).
         mc_depth_method depth_method; ///< how region depths are measured (default MC_DEPTH_ADAMS)
         uint32_t body_capacity;       ///< initial body slots (a hint; grows on demand)
         uint32_t contact_capacity;    ///< initial contact definition slots (a hint; grows on demand)
