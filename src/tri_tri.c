@@ -85,8 +85,8 @@ static int plane_resolve_exact(const plane_f* pl, const mc_vec3* d, double* valu
     *degenerate = 1;
     if (*normal_sign == 0)
     {
+        // 0 again for an exactly degenerate triangle (see degenerate_pair); recomputed then, which is rare.
         *normal_sign = mc_cross_first_sign(pl->v[0], pl->v[1], pl->v[0], pl->v[2]);
-        MC_ASSERT(*normal_sign != 0); // zero-area triangle: outside the meshes' contract
     }
     return point_body == 1 ? *normal_sign : -*normal_sign;
 }
@@ -243,6 +243,38 @@ static int edge_edge_exact(const mc_vec3* p, const mc_vec3* q, const mc_vec3* w,
     return r;
 }
 
+// Pair with a triangle t that is exactly degenerate (collinear corners, zero normal) in I's frame: a sliver of J can
+// become one when the rigid map into I's frame rounds its vertices. Nothing crosses its (empty) interior and every
+// point is "on" its plane with a zero perturbation term, so its plane signs are all 0. Its own edges can still cross
+// the other triangle: when its line crosses the other triangle's interior (never at a vertex of t, under the rule),
+// the crossing point lies on the long edge and on exactly one of the two short ones, so there are 0 or 2 crossings
+// and they agree with the pairs of the neighbouring triangles that share those edges.
+static int degenerate_pair(const mc_vec3 t[3], const mc_vec3 other[3], int body, mc_crossing out[2])
+{
+    int n = 0;
+    for (int e = 0; e < 3; e++)
+    {
+        int e1 = e == 2 ? 0 : e + 1;
+        mc_vec3 point;
+        int r = mc_edge_triangle_cross(t[e], t[e1], other[0], other[1], other[2], body, &point, NULL);
+        if (r != 0)
+        {
+            MC_ASSERT(n < 2);
+            if (n < 2)
+            {
+                out[n].point = point;
+                out[n].body = (uint8_t)body;
+                out[n].edge = (uint8_t)e;
+                out[n].entering = (int8_t)r;
+                out[n].degenerate = 1;
+            }
+            n++;
+        }
+    }
+    MC_ASSERT(n == 0 || n == 2);
+    return n == 2 ? 2 : 0;
+}
+
 int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2])
 {
     uint8_t deg = 0;
@@ -264,6 +296,10 @@ int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing o
     for (int k = 0; k < 3; k++)
     {
         si[k] = plane_resolve(&pj, &ti[k], &oi[k], bi[k], 0, &nsj, &deg);
+    }
+    if (si[0] == 0) // then all are: J is exactly degenerate in I's frame
+    {
+        return degenerate_pair(tj, ti, 1, out);
     }
     if (si[0] == si[1] && si[1] == si[2])
     {
@@ -287,6 +323,10 @@ int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing o
     for (int k = 0; k < 3; k++)
     {
         sj[k] = plane_resolve(&pi, &tj[k], &oj[k], bj[k], 1, &nsi, &deg);
+    }
+    if (sj[0] == 0) // I is exactly degenerate
+    {
+        return degenerate_pair(ti, tj, 0, out);
     }
     if (sj[0] == sj[1] && sj[1] == sj[2])
     {

@@ -12,8 +12,9 @@
 // R1 (vertex vs plane). For a point d of J and a triangle (a, b, c) of I, with N = (b - a) x (c - a) computed exactly:
 //    orient(a, b, c, d + delta) = orient(a, b, c, d) + N . delta. When orient(a, b, c, d) == 0 exactly, the sign is
 //    the sign of the first non-zero component of N (x, then y, then z). For a point of I and a triangle of J the
-//    sign is the opposite (-N . delta: I moves by -delta relative to J). Triangles are never zero-area, so N != 0
-//    and the perturbed sign is never 0.
+//    sign is the opposite (-N . delta: I moves by -delta relative to J). Mesh triangles are never zero-area, so
+//    N != 0 and the perturbed sign is never 0 (for a triangle that rounding made exactly degenerate in I's frame,
+//    see mc_tri_tri_crossings).
 // R2 (edge vs edge). For an edge (a, b) of I and an edge (d, e) of J:
 //    orient(a, b, d + delta, e + delta) = orient(a, b, d, e) + delta . ((e - d) x (b - a))   (exactly; the delta^2
 //    term is a triple product with delta twice and vanishes). When orient(a, b, d, e) == 0 the sign is that of the
@@ -48,7 +49,7 @@
 #include <stdint.h>
 
 /// Sign (+1 or -1) of orient(a, b, c, d) under the symbolic rule (R1), for a point d and a triangle (a, b, c) of
-/// different bodies. Returns 0 only for a zero-area triangle (excluded by the meshes' contract).
+/// different bodies. Returns 0 only for an exactly degenerate triangle (collinear corners), see mc_tri_tri_crossings.
 /// @param point_body 0 when d belongs to I (triangle to J), 1 when d belongs to J (triangle to I)
 /// @param degenerate set to 1 when the exact determinant was zero (left alone otherwise), may be NULL
 int mc_sym_orient_point_plane(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, const mc_vec3* d, int point_body,
@@ -77,5 +78,9 @@ int mc_edge_triangle_cross(mc_vec3 p0, mc_vec3 p1, mc_vec3 a, mc_vec3 b, mc_vec3
 /// the intersection segment, ordered along ni x nj (ni, nj the triangles' normals). Each crossing is bitwise the
 /// one mc_edge_triangle_cross returns for the same edge and triangle. `degenerate` is set on both crossings when
 /// any determinant evaluated for the pair was exactly zero.
+/// Meshes have no zero-area triangles, but a sliver of J can become exactly degenerate (collinear corners) once its
+/// vertices are rounded into I's frame. Such a triangle has no interior: no edge crosses it, while its own edges may
+/// cross the other triangle, always two of them (its long edge and one short edge) or none, so the count stays 0 or 2
+/// and matches the neighbouring pairs; those two crossings are ordered by edge index and flagged degenerate.
 /// @return number of crossings written to out (0 or 2)
 int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2]);

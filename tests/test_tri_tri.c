@@ -345,6 +345,26 @@ Test(tri_tri, random_degenerate_integer_pairs_match_brute_force)
     cr_assert(degenerate_hits > 20000, "only %d degenerate intersecting pairs", degenerate_hits);
 }
 
+// Exactly degenerate triangles (collinear or coincident corners) against random ones: still 0 or 2 crossings, equal
+// to the brute force, and the crossings are edges of the degenerate triangle.
+Test(tri_tri, degenerate_triangles_give_zero_or_two_crossings)
+{
+    int hits = 0;
+    for (int n = 0; n < REPS(100000); n++)
+    {
+        mc_vec3 good[3] = {rnd_ipoint(3), rnd_ipoint(3), rnd_ipoint(3)};
+        if (zero_area(good))
+        {
+            continue;
+        }
+        mc_vec3 a = rnd_ipoint(3), d = rnd_ipoint(2);
+        mc_vec3 bad[3] = {a, mc_add(a, mc_scale(d, rnd_int(-2, 2))), mc_add(a, mc_scale(d, rnd_int(-2, 2)))};
+        int c = rnd_int(0, 1) ? check_pair(good, bad) : check_pair(bad, good);
+        hits += c == 2;
+    }
+    cr_assert(hits > 1000, "only %d intersecting pairs", hits);
+}
+
 static void tri(mc_vec3 t[3], mc_vec3 a, mc_vec3 b, mc_vec3 c)
 {
     t[0] = a;
@@ -599,6 +619,26 @@ static void make_cube(tmesh* m, mc_vec3 lo, mc_vec3 hi)
     }
 }
 
+// Cube [0, 2]^3 whose bottom face is a fan around M = (1, 0, 0), the midpoint of its edge from (0,0,0) to (2,0,0),
+// closed by the collinear sliver ((2,0,0), (0,0,0), M): a closed oriented mesh with an exactly degenerate triangle,
+// as rounding into I's frame can produce.
+static void make_sliver_cube(tmesh* m)
+{
+    make_cube(m, mc_v3(0, 0, 0), mc_v3(2, 2, 2));
+    m->v[8] = mc_v3(1, 0, 0);
+    m->nv = 9;
+    static const int bottom[4][3] = {{8, 0, 2}, {8, 2, 3}, {8, 3, 1}, {1, 0, 8}};
+    for (int i = 0; i < 2; i++) // the bottom quad's two triangles come first
+    {
+        for (int k = 0; k < 3; k++)
+        {
+            m->t[i][k] = bottom[i][k];
+        }
+    }
+    add_tri(m, bottom[2][0], bottom[2][1], bottom[2][2]);
+    add_tri(m, bottom[3][0], bottom[3][1], bottom[3][2]);
+}
+
 static int find_or_add(tmesh* m, mc_vec3 p)
 {
     for (int i = 0; i < m->nv; i++)
@@ -777,15 +817,19 @@ Test(tri_tri, segments_against_convex_meshes_parity_and_alternation)
 {
     static tmesh m;
     static hit hits[64];
-    for (int shape = 0; shape < 2; shape++)
+    for (int shape = 0; shape < 3; shape++)
     {
         if (shape == 0)
         {
             make_octahedron(&m, 2.0);
         }
-        else
+        else if (shape == 1)
         {
             make_cube(&m, mc_v3(-1, -1, -1), mc_v3(1, 2, 1));
+        }
+        else
+        {
+            make_sliver_cube(&m); // its degenerate face has sign 0 for every point and never counts
         }
         for (int n = 0; n < REPS(40000); n++)
         {
@@ -943,6 +987,21 @@ Test(tri_tri, closed_mesh_pairs_are_consistent_including_identical_meshes)
     make_cube(&a, mc_v3(0, 0, 0), mc_v3(2, 2, 2));
     make_cube(&b, mc_v3(1, 1, 1), mc_v3(3, 3, 3));
     check_mesh_pair_consistency(&a, &b, &total);
+    // An exactly degenerate (collinear) triangle in either mesh.
+    make_sliver_cube(&a);
+    int before = total;
+    for (int n = 0; n < 6; n++)
+    {
+        make_star(&b); // radius 4 to 12: placed so that its surface passes through the cube [0, 2]^3
+        translate_mesh(&b, mc_v3(rnd_int(4, 8), rnd_int(-2, 2), rnd_int(-2, 2)));
+        check_mesh_pair_consistency(&a, &b, &total);
+        check_mesh_pair_consistency(&b, &a, &total);
+    }
+    cr_assert(total > before);
+    b = a;
+    translate_mesh(&b, mc_v3(1, 0, 1)); // the slivers' lines cross the other cube's faces
+    check_mesh_pair_consistency(&a, &b, &total);
+    check_mesh_pair_consistency(&b, &a, &total);
     make_octahedron(&b, 2.0);
     check_mesh_pair_consistency(&a, &b, &total);
 }
