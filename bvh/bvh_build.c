@@ -13,16 +13,22 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 // Per-triangle data of the build (one cache line), permuted together with the triangle order. Vertices are stored
 // as float offsets from the mesh's bbox center: the extents computed from them are inflated by a bound of that
 // rounding, so boxes stay conservative for the exact double vertices.
 typedef struct build_tri
 {
-    float v[9];     // vertices - origin, float
-    float area;     // area
-    float local[6]; // area/12 * sum_k d_k d_k^T, d_k = vertex k - centroid: (xx, yy, zz, xy, xz, yz)
+    float v[3][4]; // v[k][0..2]: vertex k - origin (float); v[0][3] = area, v[1][3], v[2][3] = local moments 0, 1
+    float w[4];    // local moments 2..5
 } build_tri;
+// Local second moment about the centroid: area/12 * sum_k d_k d_k^T, d_k = vertex k - centroid, as
+// (xx, yy, zz, xy, xz, yz).
+#define BT_AREA(t) ((t)->v[0][3])
+#define BT_LOCAL(t, i) ((i) < 2 ? (t)->v[1 + (i)][3] : (t)->w[(i)-2])
 
 // Moment sums of a set of triangles relative to a reference point r.
 typedef struct moments
@@ -37,6 +43,7 @@ typedef struct build_item
     uint32_t node;
     uint32_t begin, end;
     uint32_t depth;
+    double area;        // total area
     double mean[3];     // area-weighted mean of the centroids (relative to the origin)
     double cov[6];      // covariance about the mean
     double guess[3][3]; // the parent's axes: starting point of the eigen solver
@@ -44,32 +51,33 @@ typedef struct build_item
 
 static inline void moments_add(moments* s, const build_tri* t, double c0, double c1, double c2)
 {
-    double a = t->area;
+    double a = BT_AREA(t);
     s->area += a;
     s->m1[0] += a * c0;
     s->m1[1] += a * c1;
     s->m1[2] += a * c2;
-    s->m2[0] += a * c0 * c0 + t->local[0];
-    s->m2[1] += a * c1 * c1 + t->local[1];
-    s->m2[2] += a * c2 * c2 + t->local[2];
-    s->m2[3] += a * c0 * c1 + t->local[3];
-    s->m2[4] += a * c0 * c2 + t->local[4];
-    s->m2[5] += a * c1 * c2 + t->local[5];
+    s->m2[0] += a * c0 * c0 + BT_LOCAL(t, 0);
+    s->m2[1] += a * c1 * c1 + BT_LOCAL(t, 1);
+    s->m2[2] += a * c2 * c2 + BT_LOCAL(t, 2);
+    s->m2[3] += a * c0 * c1 + BT_LOCAL(t, 3);
+    s->m2[4] += a * c0 * c2 + BT_LOCAL(t, 4);
+    s->m2[5] += a * c1 * c2 + BT_LOCAL(t, 5);
 }
 
 // Centroid of a build triangle relative to r.
 static inline void centroid_rel(const build_tri* t, const double r[3], double c[3])
 {
     const double third = 1.0 / 3.0;
-    c[0] = ((double)t->v[0] + (double)t->v[3] + (double)t->v[6]) * third - r[0];
-    c[1] = ((double)t->v[1] + (double)t->v[4] + (double)t->v[7]) * third - r[1];
-    c[2] = ((double)t->v[2] + (double)t->v[5] + (double)t->v[8]) * third - r[2];
+    c[0] = ((double)t->v[0][0] + (double)t->v[1][0] + (double)t->v[2][0]) * third - r[0];
+    c[1] = ((double)t->v[0][1] + (double)t->v[1][1] + (double)t->v[2][1]) * third - r[1];
+    c[2] = ((double)t->v[0][2] + (double)t->v[1][2] + (double)t->v[2][2]) * third - r[2];
 }
 
 // Mean and covariance from sums about r.
 static void moments_finish(const moments* s, const double r[3], build_item* item)
 {
     double inv = s->area > 0.0 ? 1.0 / s->area : 0.0;
+    item->area = s->area;
     double d[3] = {s->m1[0] * inv, s->m1[1] * inv, s->m1[2] * inv};
     for (int k = 0; k < 3; ++k)
     {
@@ -104,63 +112,147 @@ static inline void swap_tri(builder* b, uint32_t i, uint32_t j)
     b->order[j] = o;
 }
 
-// Projection ranges of the vertices of tris [begin, end) on three axes.
-static inline void project_range(const build_tri* tris, uint32_t begin, uint32_t end, double ax[3][3], double lo[3],
-                                 double hi[3])
+// Projection ranges of vertices on three axes, in float arithmetic (SSE when available). The error of every
+// projection is bounded in projection_error().
+typedef struct proj_state
 {
-    for (uint32_t t = begin; t < end; ++t)
+#if defined(__SSE2__)
+    __m128 col[3]; // col[c] = (axis0[c], axis1[c], axis2[c], 0)
+    __m128 lo, hi; // running ranges (lane 3 unused)
+#else
+    float ax[3][3];
+    float lo[3], hi[3];
+#endif
+} proj_state;
+
+static inline void proj_init(proj_state* ps, float ax[3][3])
+{
+#if defined(__SSE2__)
+    for (int c = 0; c < 3; ++c)
     {
-        const float* v = tris[t].v;
-        for (int k = 0; k < 3; ++k)
+        ps->col[c] = _mm_setr_ps(ax[0][c], ax[1][c], ax[2][c], 0.0f);
+    }
+    ps->lo = _mm_set1_ps(INFINITY);
+    ps->hi = _mm_set1_ps(-INFINITY);
+#else
+    memcpy(ps->ax, ax, sizeof ps->ax);
+    for (int r = 0; r < 3; ++r)
+    {
+        ps->lo[r] = INFINITY;
+        ps->hi[r] = -INFINITY;
+    }
+#endif
+}
+
+static inline void proj_tri(proj_state* ps, const build_tri* t)
+{
+#if defined(__SSE2__)
+    for (int k = 0; k < 3; ++k)
+    {
+        __m128 v = _mm_load_ps(t->v[k]);
+        __m128 p = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(v, v, 0x00), ps->col[0]),
+                                         _mm_mul_ps(_mm_shuffle_ps(v, v, 0x55), ps->col[1])),
+                              _mm_mul_ps(_mm_shuffle_ps(v, v, 0xaa), ps->col[2]));
+        ps->lo = _mm_min_ps(ps->lo, p);
+        ps->hi = _mm_max_ps(ps->hi, p);
+    }
+#else
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int r = 0; r < 3; ++r)
         {
-            double x = v[3 * k], y = v[3 * k + 1], z = v[3 * k + 2];
-            for (int r = 0; r < 3; ++r)
-            {
-                double p = ax[r][0] * x + ax[r][1] * y + ax[r][2] * z;
-                lo[r] = p < lo[r] ? p : lo[r];
-                hi[r] = p > hi[r] ? p : hi[r];
-            }
+            float p = ps->ax[r][0] * t->v[k][0] + ps->ax[r][1] * t->v[k][1] + ps->ax[r][2] * t->v[k][2];
+            ps->lo[r] = p < ps->lo[r] ? p : ps->lo[r];
+            ps->hi[r] = p > ps->hi[r] ? p : ps->hi[r];
         }
+    }
+#endif
+}
+
+static inline void proj_result(const proj_state* ps, double lo[3], double hi[3])
+{
+#if defined(__SSE2__)
+    float l[4], h[4];
+    _mm_storeu_ps(l, ps->lo);
+    _mm_storeu_ps(h, ps->hi);
+#else
+    const float* l = ps->lo;
+    const float* h = ps->hi;
+#endif
+    for (int r = 0; r < 3; ++r)
+    {
+        lo[r] = l[r];
+        hi[r] = h[r];
     }
 }
 
 // One pass over an internal node's triangles: projections for the extents, classification of the centroids by the
 // plane axis . (c - mean) = 0, in-place partition, moment sums of both sides about the mean. Returns the split.
-static uint32_t project_partition(builder* b, uint32_t begin, uint32_t end, double ax[3][3], const double split[3],
-                                  const double mean[3], double lo[3], double hi[3], moments* left, moments* right)
+static uint32_t project_partition(builder* b, uint32_t begin, uint32_t end, proj_state* ps, const double split[3],
+                                  const double mean[3], moments* left)
 {
-    memset(left, 0, sizeof *left);
-    memset(right, 0, sizeof *right);
+    // Only the left side's sums are accumulated (in locals, so they stay in registers); the right side's are the
+    // node's total minus these (see split_sums).
+    double sa = 0, s1x = 0, s1y = 0, s1z = 0, sxx = 0, syy = 0, szz = 0, sxy = 0, sxz = 0, syz = 0;
     uint32_t i = begin, j = end;
     while (i < j)
     {
         const build_tri* t = &b->tris[i];
-        const float* v = t->v;
-        for (int k = 0; k < 3; ++k)
-        {
-            double x = v[3 * k], y = v[3 * k + 1], z = v[3 * k + 2];
-            for (int r = 0; r < 3; ++r)
-            {
-                double p = ax[r][0] * x + ax[r][1] * y + ax[r][2] * z;
-                lo[r] = p < lo[r] ? p : lo[r];
-                hi[r] = p > hi[r] ? p : hi[r];
-            }
-        }
+        proj_tri(ps, t);
         double c[3];
         centroid_rel(t, mean, c);
         if (split[0] * c[0] + split[1] * c[1] + split[2] * c[2] < 0.0)
         {
-            moments_add(left, t, c[0], c[1], c[2]);
+            double a = BT_AREA(t);
+            double ax = a * c[0], ay = a * c[1], az = a * c[2];
+            sa += a;
+            s1x += ax;
+            s1y += ay;
+            s1z += az;
+            sxx += ax * c[0] + BT_LOCAL(t, 0);
+            syy += ay * c[1] + BT_LOCAL(t, 1);
+            szz += az * c[2] + BT_LOCAL(t, 2);
+            sxy += ax * c[1] + BT_LOCAL(t, 3);
+            sxz += ax * c[2] + BT_LOCAL(t, 4);
+            syz += ay * c[2] + BT_LOCAL(t, 5);
             ++i;
         }
         else
         {
-            moments_add(right, t, c[0], c[1], c[2]);
             --j;
             swap_tri(b, i, j);
         }
     }
+    left->area = sa;
+    left->m1[0] = s1x;
+    left->m1[1] = s1y;
+    left->m1[2] = s1z;
+    left->m2[0] = sxx;
+    left->m2[1] = syy;
+    left->m2[2] = szz;
+    left->m2[3] = sxy;
+    left->m2[4] = sxz;
+    left->m2[5] = syz;
     return i;
+}
+
+// Right side's sums about the node's mean: the node's total (area, first moment 0, second moment area * cov) minus
+// the left side's. The subtraction loses at most |total| / |right| ulps, harmless for fitting axes.
+static void split_sums(const build_item* it, const moments* left, moments* right)
+{
+    right->area = it->area - left->area;
+    for (int k = 0; k < 3; ++k)
+    {
+        right->m1[k] = -left->m1[k];
+    }
+    for (int k = 0; k < 6; ++k)
+    {
+        right->m2[k] = it->area * it->cov[k] - left->m2[k];
+    }
+    if (!(right->area > 0.0))
+    {
+        right->area = 0.0;
+    }
 }
 
 // Partition only (fallback axes).
@@ -228,10 +320,11 @@ static mc_status alloc_children(builder* b, uint32_t* first)
     return MC_OK;
 }
 
-// Error bound of the projections computed from the float vertices (see build_tri): each float coordinate is within
-// 2^-24 |x| of the exact offset (plus 2^-53 from the double subtraction), so a projection on a unit axis is off by at
-// most 2^-24 |v - origin|_1 <= 2^-24 sqrt(3) |v - origin|_2, and |v - origin|_2 <= sum_k max(|lo_k|, |hi_k|) up to
-// the axes' orthonormality (1e-6); the double arithmetic on top adds < 1e-15 relative. 2e-7 * S covers it all.
+// Error bound of the projections computed from the float vertices (see build_tri) in float arithmetic: each float
+// coordinate is within 2^-24 |x| (plus 2^-53 from the double subtraction) of the exact offset v - origin, and the
+// projection (three products, two sums, no fused operations) adds at most gamma_3 = 3 * 2^-24 / (1 - 3 * 2^-24) times
+// sum_c |a_c v_c|. Together < 2.5e-7 |v|_1 <= 2.5e-7 sqrt(3) |v|_2, and |v|_2 <= (1 + 1e-6) sum_k |a_k . v| <=
+// S = sum_k max(|lo_k|, |hi_k|) up to the same errors (the axes are orthonormal to 1e-6). 6e-7 * S covers it.
 static double projection_error(const double lo[3], const double hi[3])
 {
     double s = 0.0;
@@ -240,7 +333,7 @@ static double projection_error(const double lo[3], const double hi[3])
         double a = fabs(lo[k]), b = fabs(hi[k]);
         s += a > b ? a : b;
     }
-    return 2e-7 * s;
+    return 6e-7 * s;
 }
 
 static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
@@ -288,26 +381,26 @@ static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
         mc_obb_eigen_sym3_guess(it.cov, it.guess, axes, NULL);
         float axes_f[3][3];
         mc_obb_round_axes(axes, axes_f);
-        double ad[3][3];
-        for (int r = 0; r < 3; ++r)
-        {
-            for (int k = 0; k < 3; ++k)
-            {
-                ad[r][k] = (double)axes_f[r][k];
-            }
-        }
-        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        proj_state ps;
+        proj_init(&ps, axes_f);
+        double lo[3], hi[3];
         uint32_t count = it.end - it.begin;
         if (count <= MC_BVH_LEAF_MAX)
         {
-            project_range(b->tris, it.begin, it.end, ad, lo, hi);
+            for (uint32_t t = it.begin; t < it.end; ++t)
+            {
+                proj_tri(&ps, &b->tris[t]);
+            }
+            proj_result(&ps, lo, hi);
             mc_bvh_node* node = &b->nodes[it.node];
             mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), node);
             node->data = MC_BVH_LEAF_BIT | (it.begin << 3) | (count - 1u);
             continue;
         }
         moments left, right;
-        uint32_t mid = project_partition(b, it.begin, it.end, ad, axes[0], it.mean, lo, hi, &left, &right);
+        uint32_t mid = project_partition(b, it.begin, it.end, &ps, axes[0], it.mean, &left);
+        split_sums(&it, &left, &right);
+        proj_result(&ps, lo, hi);
         mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), &b->nodes[it.node]);
         for (int r = 1; r < 3 && (mid == it.begin || mid == it.end); ++r)
         {
@@ -429,13 +522,15 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
                 l[4] += d[k].x * d[k].z;
                 l[5] += d[k].y * d[k].z;
             }
-            bt->v[0] = (float)p.x, bt->v[1] = (float)p.y, bt->v[2] = (float)p.z;
-            bt->v[3] = (float)q.x, bt->v[4] = (float)q.y, bt->v[5] = (float)q.z;
-            bt->v[6] = (float)r.x, bt->v[7] = (float)r.y, bt->v[8] = (float)r.z;
-            bt->area = (float)area;
-            for (int k = 0; k < 6; ++k)
+            bt->v[0][0] = (float)p.x, bt->v[0][1] = (float)p.y, bt->v[0][2] = (float)p.z;
+            bt->v[1][0] = (float)q.x, bt->v[1][1] = (float)q.y, bt->v[1][2] = (float)q.z;
+            bt->v[2][0] = (float)r.x, bt->v[2][1] = (float)r.y, bt->v[2][2] = (float)r.z;
+            bt->v[0][3] = (float)area;
+            bt->v[1][3] = (float)(w * l[0]);
+            bt->v[2][3] = (float)(w * l[1]);
+            for (int k = 2; k < 6; ++k)
             {
-                bt->local[k] = (float)(w * l[k]);
+                bt->w[k - 2] = (float)(w * l[k]);
             }
             b.order[t] = t;
         }

@@ -30,7 +30,8 @@ typedef struct pair_vec
 /// Per-worker scratch, padded to its own cache lines.
 typedef struct pair_worker
 {
-    pair_vec stack;          // traversal stack
+    pair_vec stack;          // traversal: current level
+    pair_vec level;          // traversal: next level
     mc_triangle_pair* pairs; // found pairs (unsorted)
     uint32_t pair_count;     // used entries
     uint32_t pair_capacity;  // allocated entries
@@ -118,6 +119,7 @@ void mc_pair_scratch_destroy(struct mc_pair_scratch* s)
     for (int w = 0; w < s->worker_capacity; ++w)
     {
         pair_vec_free(&s->workers[w].stack);
+        pair_vec_free(&s->workers[w].level);
         mc_free(s->workers[w].pairs);
     }
     mc_free(s->workers);
@@ -138,7 +140,8 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
     size_t n = sizeof *s + (size_t)s->jv_capacity * (sizeof *s->jv + sizeof *s->stamp);
     for (int w = 0; w < s->worker_capacity; ++w)
     {
-        n += sizeof s->workers[w] + (size_t)s->workers[w].stack.capacity * sizeof(node_pair) +
+        n += sizeof s->workers[w] +
+             (size_t)(s->workers[w].stack.capacity + s->workers[w].level.capacity) * sizeof(node_pair) +
              (size_t)s->workers[w].pair_capacity * sizeof(mc_triangle_pair);
     }
     n += (size_t)(s->frontier[0].capacity + s->frontier[1].capacity) * sizeof(node_pair);
@@ -365,28 +368,86 @@ static inline float node_size(const mc_bvh_node* n)
 // ---------------------------------------------------------------------------------------------------------------
 // Traversal
 
+// Conservative test of a triangle against a box given by axes (rows), center and half extents, all in I's frame:
+// @return 1 when one of the box's face axes separates them by more than the rounding slack (then no triangle inside
+// the box can meet it, whatever the exact predicates would say about degenerate contacts).
+static inline int tri_outside_box(const collide_ctx* cx, double ax[3][3], const double c[3], const double e[3],
+                                  const mc_vec3 v[3])
+{
+    double d[3][3];
+    double mag = 0.0;
+    for (int i = 0; i < 3; ++i)
+    {
+        d[i][0] = v[i].x - c[0];
+        d[i][1] = v[i].y - c[1];
+        d[i][2] = v[i].z - c[2];
+        double m = fabs(d[i][0]) + fabs(d[i][1]) + fabs(d[i][2]);
+        mag = m > mag ? m : mag;
+    }
+    double slack = cx->rel_slack * (mag + e[0] + e[1] + e[2]) + cx->abs_slack;
+    for (int k = 0; k < 3; ++k)
+    {
+        double lim = e[k] + slack;
+        double p0 = ax[k][0] * d[0][0] + ax[k][1] * d[0][1] + ax[k][2] * d[0][2];
+        double p1 = ax[k][0] * d[1][0] + ax[k][1] * d[1][1] + ax[k][2] * d[1][2];
+        double p2 = ax[k][0] * d[2][0] + ax[k][1] * d[2][1] + ax[k][2] * d[2][2];
+        if ((p0 > lim && p1 > lim && p2 > lim) || (p0 < -lim && p1 < -lim && p2 < -lim))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node* na, const mc_bvh_node* nb)
 {
     uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
     uint32_t fb = mc_bvh_leaf_first(nb), cb = mc_bvh_leaf_count(nb);
+    // Cheap conservative culling first: J's triangles against A's leaf box, I's triangles against B's leaf box.
+    double aax[3][3], ac[3], ae[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        aax[k][0] = na->axis[k][0];
+        aax[k][1] = na->axis[k][1];
+        aax[k][2] = na->axis[k][2];
+        ac[k] = na->center[k];
+        ae[k] = na->extent[k];
+    }
+    jbox jb;
+    jbox_make(cx->scratch, nb, &jb);
     mc_vec3 tj[MC_BVH_LEAF_MAX][3];
+    uint32_t qs[MC_BVH_LEAF_MAX];
+    uint32_t nq = 0;
     for (uint32_t q = 0; q < cb; ++q)
     {
         const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
         for (int k = 0; k < 3; ++k)
         {
-            tj[q][k] = j_vertex(cx->scratch, vb[k]);
+            tj[nq][k] = j_vertex(cx->scratch, vb[k]);
         }
+        if (!tri_outside_box(cx, aax, ac, ae, tj[nq]))
+        {
+            qs[nq++] = q;
+        }
+    }
+    if (nq == 0)
+    {
+        return;
     }
     for (uint32_t p = 0; p < ca; ++p)
     {
         const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
         mc_vec3 ti[3] = {cx->pos_i[va[0]], cx->pos_i[va[1]], cx->pos_i[va[2]]};
-        for (uint32_t q = 0; q < cb; ++q)
+        if (tri_outside_box(cx, jb.ax, jb.c, jb.e, ti))
         {
+            continue;
+        }
+        for (uint32_t qi = 0; qi < nq; ++qi)
+        {
+            uint32_t q = qs[qi];
             w->triangle_tests += 1u;
             mc_crossing cr[2];
-            if (mc_tri_tri_crossings(ti, tj[q], cr) != 2)
+            if (mc_tri_tri_crossings(ti, tj[qi], cr) != 2)
             {
                 continue;
             }
@@ -431,8 +492,15 @@ static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* 
         {
             uint32_t child = na->data + (uint32_t)c;
             *box_tests += 1u;
-            if (box_overlap(cx, &cx->ta->nodes[child], &jb))
+            const mc_bvh_node* nc = &cx->ta->nodes[child];
+            if (box_overlap(cx, nc, &jb))
             {
+                // The pair is expanded soon (depth-first): fetch the child's children now.
+                if (!mc_bvh_is_leaf(nc))
+                {
+                    __builtin_prefetch(&cx->ta->nodes[nc->data]);
+                    __builtin_prefetch(&cx->ta->nodes[nc->data + 1u]);
+                }
                 out->data[out->count].a = child;
                 out->data[out->count].b = np.b;
                 out->count++;
@@ -445,10 +513,16 @@ static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* 
         {
             uint32_t child = nb->data + (uint32_t)c;
             jbox jb;
-            jbox_make(cx->scratch, &cx->tb->nodes[child], &jb);
+            const mc_bvh_node* nc = &cx->tb->nodes[child];
+            jbox_make(cx->scratch, nc, &jb);
             *box_tests += 1u;
             if (box_overlap(cx, na, &jb))
             {
+                if (!mc_bvh_is_leaf(nc))
+                {
+                    __builtin_prefetch(&cx->tb->nodes[nc->data]);
+                    __builtin_prefetch(&cx->tb->nodes[nc->data + 1u]);
+                }
                 out->data[out->count].a = np.a;
                 out->data[out->count].b = child;
                 out->count++;
@@ -458,30 +532,78 @@ static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* 
     return 1;
 }
 
+// Level-synchronous traversal of one frontier item: each level's node pairs are first scanned to prefetch what
+// testing them will load (children boxes, leaf triangles), then tested. The tree is far larger than the caches, so
+// overlapping these misses is what bounds the query time; the set of tested pairs is the same as depth first.
 static void traverse(const collide_ctx* cx, pair_worker* w, node_pair start)
 {
-    pair_vec* st = &w->stack;
-    st->count = 0;
-    if (!pair_vec_reserve(st, 64u))
+    pair_vec* cur = &w->stack;
+    pair_vec* nxt = &w->level;
+    cur->count = 0;
+    if (!pair_vec_reserve(cur, 64u))
     {
         w->failed = 1;
         return;
     }
-    st->data[st->count++] = start;
-    while (st->count > 0 && !w->failed)
+    cur->data[cur->count++] = start;
+    while (cur->count > 0 && !w->failed)
     {
-        node_pair np = st->data[--st->count];
-        const mc_bvh_node* na = &cx->ta->nodes[np.a];
-        const mc_bvh_node* nb = &cx->tb->nodes[np.b];
-        if (mc_bvh_is_leaf(na) && mc_bvh_is_leaf(nb))
+        for (uint32_t k = 0; k < cur->count; ++k)
         {
-            leaf_pairs(cx, w, na, nb);
-            continue;
+            const mc_bvh_node* na = &cx->ta->nodes[cur->data[k].a];
+            const mc_bvh_node* nb = &cx->tb->nodes[cur->data[k].b];
+            int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
+            if (la && lb)
+            {
+                __builtin_prefetch(&cx->ta->tri_vertex[3u * mc_bvh_leaf_first(na)]);
+                __builtin_prefetch(&cx->tb->tri_vertex[3u * mc_bvh_leaf_first(nb)]);
+            }
+            else if (!la && (lb || node_size(na) >= node_size(nb)))
+            {
+                __builtin_prefetch(&cx->ta->nodes[na->data]);
+                __builtin_prefetch(&cx->ta->nodes[na->data + 1u]);
+            }
+            else
+            {
+                __builtin_prefetch(&cx->tb->nodes[nb->data]);
+                __builtin_prefetch(&cx->tb->nodes[nb->data + 1u]);
+            }
         }
-        if (!expand(cx, np, st, &w->box_tests))
+        // Second stage for leaf pairs: their vertex indices have arrived (or are arriving); fetch the vertices.
+        for (uint32_t k = 0; k < cur->count; ++k)
         {
-            w->failed = 1;
+            const mc_bvh_node* na = &cx->ta->nodes[cur->data[k].a];
+            const mc_bvh_node* nb = &cx->tb->nodes[cur->data[k].b];
+            if (mc_bvh_is_leaf(na) && mc_bvh_is_leaf(nb))
+            {
+                const uint32_t* va = &cx->ta->tri_vertex[3u * mc_bvh_leaf_first(na)];
+                const uint32_t* vb = &cx->tb->tri_vertex[3u * mc_bvh_leaf_first(nb)];
+                for (int v = 0; v < 3; ++v)
+                {
+                    __builtin_prefetch(&cx->pos_i[va[v]]);
+                    __builtin_prefetch(&cx->scratch->j_pos[vb[v]]);
+                    __builtin_prefetch(&cx->scratch->stamp[vb[v]]);
+                }
+            }
         }
+        nxt->count = 0;
+        for (uint32_t k = 0; k < cur->count && !w->failed; ++k)
+        {
+            node_pair np = cur->data[k];
+            const mc_bvh_node* na = &cx->ta->nodes[np.a];
+            const mc_bvh_node* nb = &cx->tb->nodes[np.b];
+            if (mc_bvh_is_leaf(na) && mc_bvh_is_leaf(nb))
+            {
+                leaf_pairs(cx, w, na, nb);
+            }
+            else if (!expand(cx, np, nxt, &w->box_tests))
+            {
+                w->failed = 1;
+            }
+        }
+        pair_vec* t = cur;
+        cur = nxt;
+        nxt = t;
     }
 }
 
@@ -752,11 +874,12 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     for (int w = 0; w < workers; ++w)
     {
         deepest = s->workers[w].stack.capacity > deepest ? s->workers[w].stack.capacity : deepest;
+        deepest = s->workers[w].level.capacity > deepest ? s->workers[w].level.capacity : deepest;
     }
     for (int w = 0; w < workers; ++w)
     {
         pair_worker* pw = &s->workers[w];
-        if (!pair_vec_reserve(&pw->stack, deepest))
+        if (!pair_vec_reserve(&pw->stack, deepest) || !pair_vec_reserve(&pw->level, deepest))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
