@@ -51,8 +51,7 @@
 #include <string.h>
 #include <time.h>
 
-#define STATE_OUTSIDE 0xFFFFFFFEu // vnode value of a vertex known to be outside
-#define RING_LIMIT 65536u         // guard against a broken vertex ring
+#define RING_LIMIT 65536u // guard against a broken vertex ring
 #define MC_PI 3.14159265358979323846
 #define ORDER_GAP 1e-9 // relative gap along an edge above which the float order of crossings is trusted
 
@@ -86,26 +85,26 @@ typedef struct face_entry
     uint32_t node;
 } face_entry;
 
-/// State of one vertex: valid when stamp == epoch; node is the union-find node of an inside vertex, or STATE_OUTSIDE.
-typedef struct vslot
-{
-    uint32_t stamp;
-    uint32_t node;
-} vslot;
-
 /// Per-body arrays: epoch-stamped vertex / face / component marks and per-query lists.
 typedef struct body_arrays
 {
-    vslot* vs; // vertex states
+    // Marks are kept clean between queries: whatever a query sets, it clears before returning (cost proportional to
+    // the crossings and inside vertices, never to the mesh size), so small arrays stay hot in cache.
+    uint8_t* vstate; // per vertex: 0 unknown, 1 outside, 2 inside
+    uint32_t* vnode; // union-find node of an inside vertex (read only when vstate == 2)
     uint32_t vcap;
-    uint32_t* fstamp; // face is in some triangle pair when == epoch
-    uint32_t fcap;
+    uint64_t* fbits;   // one bit per face: the face is in some triangle pair
+    uint32_t fcap;     // faces the bit array can hold
+    uint32_t* outside; // vertices marked outside by this query (to clear them)
+    uint32_t outside_count, outside_cap;
     uint32_t* cstamp; // component has a face in some triangle pair when == epoch
     uint32_t ccap;
     uint32_t* inside; // inside vertices of this query
     uint32_t inside_count, inside_cap;
     face_entry* whole; // faces entirely inside (found from their local vertex 0)
     uint32_t whole_count, whole_cap;
+    double* plane; // per whole face: 2 * vector area (3) and its dot with the first vertex (1), for the depth bound
+    uint32_t plane_cap;
     face_entry* corner; // half-edges leaving an inside vertex in a face of some pair
     uint32_t corner_count, corner_cap;
     uint32_t* stack; // flood-fill stack
@@ -238,20 +237,44 @@ static bool reserve_stamped(uint32_t** stamp, uint32_t** extra, uint32_t* cap, u
 }
 
 /// Grow the vertex-state array to at least `need` entries; new stamps are zero (never a live epoch).
-static bool reserve_slots(vslot** vs, uint32_t* cap, uint32_t need)
+static bool reserve_vertices(body_arrays* a, uint32_t need)
 {
-    if (need <= *cap)
+    if (need <= a->vcap)
     {
         return true;
     }
-    vslot* a = mc_realloc(*vs, (size_t)need * sizeof *a);
-    if (a == NULL)
+    uint8_t* st = mc_realloc(a->vstate, need);
+    if (st == NULL)
     {
         return false;
     }
-    memset(a + *cap, 0, (size_t)(need - *cap) * sizeof *a);
-    *vs = a;
-    *cap = need;
+    memset(st + a->vcap, 0, need - a->vcap);
+    a->vstate = st;
+    uint32_t* nd = mc_realloc(a->vnode, (size_t)need * sizeof *nd);
+    if (nd == NULL)
+    {
+        return false; // vstate grew, vcap not: the next call retries both
+    }
+    a->vnode = nd;
+    a->vcap = need;
+    return true;
+}
+
+static bool reserve_faces(body_arrays* a, uint32_t need)
+{
+    if (need <= a->fcap)
+    {
+        return true;
+    }
+    size_t old_words = ((size_t)a->fcap + 63u) / 64u, words = ((size_t)need + 63u) / 64u;
+    uint64_t* fb = mc_realloc(a->fbits, words * sizeof *fb);
+    if (fb == NULL)
+    {
+        return false;
+    }
+    memset(fb + old_words, 0, (words - old_words) * sizeof *fb);
+    a->fbits = fb;
+    a->fcap = need;
     return true;
 }
 
@@ -264,11 +287,14 @@ void mc_region_scratch_destroy(struct mc_region_scratch* s)
     for (int b = 0; b < 2; ++b)
     {
         body_arrays* a = &s->body[b];
-        mc_free(a->vs);
-        mc_free(a->fstamp);
+        mc_free(a->vstate);
+        mc_free(a->vnode);
+        mc_free(a->fbits);
+        mc_free(a->outside);
         mc_free(a->cstamp);
         mc_free(a->inside);
         mc_free(a->whole);
+        mc_free(a->plane);
         mc_free(a->corner);
         mc_free(a->stack);
     }
@@ -402,18 +428,20 @@ static uint32_t edge_lookup(const struct mc_region_scratch* s, int b, uint32_t h
 static inline int vstate(const ctx* c, int b, uint32_t v)
 {
     const body_arrays* a = &c->s->body[b];
-    if (a->vs[v].stamp != c->epoch)
-    {
-        return -1;
-    }
-    return a->vs[v].node == STATE_OUTSIDE ? 0 : 1;
+    return (int)a->vstate[v] - 1;
 }
 
 static void mark_outside(ctx* c, int b, uint32_t v)
 {
     body_arrays* a = &c->s->body[b];
-    a->vs[v].stamp = c->epoch;
-    a->vs[v].node = STATE_OUTSIDE;
+    if (a->outside_count == a->outside_cap &&
+        !reserve((void**)&a->outside, &a->outside_cap, (uint64_t)a->outside_count + 1, sizeof *a->outside))
+    {
+        c->oom = true;
+        return;
+    }
+    a->vstate[v] = 1;
+    a->outside[a->outside_count++] = v;
 }
 
 /// Mark v inside with union-find node `node` and queue it for the flood fill.
@@ -428,8 +456,8 @@ static void mark_inside(ctx* c, int b, uint32_t v, uint32_t node)
         c->oom = true;
         return;
     }
-    a->vs[v].stamp = c->epoch;
-    a->vs[v].node = node;
+    a->vstate[v] = 2;
+    a->vnode[v] = node;
     a->inside[a->inside_count++] = v;
     a->stack[a->stack_count++] = v;
 }
@@ -467,35 +495,61 @@ static inline bool push_face(ctx* c, face_entry** list, uint32_t* count, uint32_
     return true;
 }
 
+/// A vertex ring being walked by the flood fill.
+typedef struct ring_cursor
+{
+    uint32_t node;  // union-find node of the vertex
+    uint32_t h0;    // first half-edge leaving the vertex
+    uint32_t h;     // current half-edge
+    uint32_t guard; // steps taken
+} ring_cursor;
+
+#define FLOOD_LANES 8 // rings walked in an interleaved way: their twin[] loads overlap instead of forming one chain
+
 /// Flood the inside state of body b from its stack: over uncrossed edges (same union-find set) and evenly crossed
-/// edges (same state, separate set). Records the faces met for the sums.
+/// edges (same state, separate set). Records the faces met for the sums. Each step of a ring walk depends on the
+/// previous one's twin[] load, so several rings are walked at once (one step each per round).
 static void flood(ctx* c, int b)
 {
     const struct mc_mesh* m = c->mesh[b];
     body_arrays* a = &c->s->body[b];
     const uint32_t* idx = m->indices;
     const uint32_t* twin = m->twin;
-    const uint32_t* fstamp = a->fstamp;
-    const uint32_t epoch = c->epoch;
-    while (a->stack_count > 0 && !c->oom)
+    const uint64_t* fbits = a->fbits;
+    const uint8_t* vstate = a->vstate;
+    ring_cursor lane[FLOOD_LANES];
+    int active = 0;
+    while (!c->oom)
     {
-        uint32_t v = a->stack[--a->stack_count];
-        uint32_t node = a->vs[v].node;
-        uint32_t h0 = m->vertex_halfedge[v];
-        if (h0 == MC_NONE)
+        while (active < FLOOD_LANES && a->stack_count > 0)
         {
-            continue;
+            uint32_t v = a->stack[--a->stack_count];
+            uint32_t h0 = m->vertex_halfedge[v];
+            if (h0 != MC_NONE)
+            {
+                lane[active].node = a->vnode[v];
+                lane[active].h0 = h0;
+                lane[active].h = h0;
+                lane[active].guard = 0;
+                active++;
+            }
         }
-        uint32_t h = h0;
-        uint32_t guard = 0;
-        do
+        if (active == 0)
         {
+            break;
+        }
+        for (int l = 0; l < active && !c->oom;)
+        {
+            ring_cursor* cu = &lane[l];
+            uint32_t h = cu->h;
+            uint32_t node = cu->node;
             uint32_t f = h / 3u;
             uint32_t k = h - 3u * f;
             uint32_t hn = k == 2u ? h - 2u : h + 1u;
             uint32_t hp = k == 0u ? h + 2u : h - 1u;
+            uint32_t next = twin[hp];
             uint32_t w = idx[hn];
-            bool touched = fstamp[f] == epoch;
+            bool touched = (fbits[f >> 6] >> (f & 63u)) & 1u;
             int crossed = 0; // 0 none, 1 odd, 2 even
             if (touched)
             {
@@ -508,8 +562,8 @@ static void flood(ctx* c, int b)
             }
             if (crossed != 1)
             {
-                vslot ws = a->vs[w];
-                if (ws.stamp != epoch)
+                uint8_t wst = vstate[w];
+                if (wst == 0u)
                 {
                     uint32_t wn = crossed == 0 ? node : uf_new(c);
                     if (c->oom)
@@ -518,9 +572,9 @@ static void flood(ctx* c, int b)
                     }
                     mark_inside(c, b, w, wn);
                 }
-                else if (crossed == 0 && ws.node != node && ws.node != STATE_OUTSIDE)
+                else if (crossed == 0 && wst == 2u && a->vnode[w] != node)
                 {
-                    uf_union(c->s->parent, node, ws.node);
+                    uf_union(c->s->parent, node, a->vnode[w]);
                 }
             }
             if (!touched)
@@ -534,13 +588,14 @@ static void flood(ctx* c, int b)
             {
                 push_face(c, &a->corner, &a->corner_count, &a->corner_cap, h, node);
             }
-            uint32_t next = twin[hp];
-            if (next == MC_NONE)
+            if (next == MC_NONE || next == cu->h0 || ++cu->guard >= RING_LIMIT)
             {
-                break;
+                lane[l] = lane[--active]; // ring done: the last lane takes this slot
+                continue;
             }
-            h = next;
-        } while (h != h0 && ++guard < RING_LIMIT);
+            cu->h = next;
+            ++l;
+        }
     }
 }
 
@@ -611,9 +666,16 @@ static void add_crossing_flags(const ctx* c, racc* r, const xrec* x)
     }
 }
 
-/// Divergence-theorem terms of whole face f from raw arrays around origin o (any frame).
+static inline double norm1(mc_vec3 v)
+{
+    return fabs(v.x) + fabs(v.y) + fabs(v.z);
+}
+
+/// Divergence-theorem terms of whole face f from raw arrays around origin o (any frame); writes the face's plane
+/// record (unnormalised normal 2A n and its dot with the first vertex, both relative to o) for the depth pass. The
+/// rounding sensitivity uses 1-norms (upper bounds of the 2-norms, no square roots).
 static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uint32_t f, mc_vec3 o, double olen,
-                                    double* vol6, mc_vec3* mom24, mc_vec3* s2, double* err6)
+                                    double* vol6, mc_vec3* mom24, mc_vec3* s2, double* err6, double* plane)
 {
     mc_vec3 pa = mc_sub(pos[idx[3u * f]], o);
     mc_vec3 pb = mc_sub(pos[idx[3u * f + 1u]], o);
@@ -623,7 +685,11 @@ static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uin
     *mom24 = mc_mul_add(*mom24, v6, mc_add(mc_add(pa, pb), pc));
     mc_vec3 sv = mc_cross(mc_sub(pb, pa), mc_sub(pc, pa));
     *s2 = mc_add(*s2, sv);
-    *err6 += mc_length(sv) * (mc_length(pa) + mc_length(pb) + mc_length(pc) + 3.0 * olen);
+    *err6 += norm1(sv) * (norm1(pa) + norm1(pb) + norm1(pc) + 3.0 * olen);
+    plane[0] = sv.x;
+    plane[1] = sv.y;
+    plane[2] = sv.z;
+    plane[3] = mc_dot(sv, pa);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -690,16 +756,19 @@ static void depth_candidate(const ctx* c, racc* r, int b, uint32_t f)
     }
 }
 
-/// Depth candidate from raw arrays (any frame): face f against point p.
-static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, const mc_vec3* normals, uint32_t f,
-                                       mc_vec3 p, double* best, mc_vec3* closest)
+/// Depth candidate from raw arrays (any frame): face f against point p, with the plane record of add_triangle_raw
+/// (p_rel = p - the origin of that record) as a lower bound: the distance to the plane never exceeds the distance to
+/// the face.
+static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, const double* plane, uint32_t f,
+                                       mc_vec3 p, mc_vec3 p_rel, double* best, mc_vec3* closest)
 {
-    mc_vec3 pa = pos[idx[3u * f]];
-    double plane = mc_dot(normals[f], mc_sub(p, pa));
-    if (plane * plane >= *best * (1.0 + 1e-12))
+    double t = plane[0] * p_rel.x + plane[1] * p_rel.y + plane[2] * p_rel.z - plane[3];
+    double nn = plane[0] * plane[0] + plane[1] * plane[1] + plane[2] * plane[2];
+    if (t * t >= *best * nn * (1.0 + 1e-12))
     {
         return;
     }
+    mc_vec3 pa = pos[idx[3u * f]];
     mc_vec3 q = closest_on_triangle(p, pa, pos[idx[3u * f + 1u]], pos[idx[3u * f + 2u]]);
     mc_vec3 dq = mc_sub(q, p);
     double d2 = mc_dot(dq, dq);
@@ -813,14 +882,6 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
         // Wrapped: clear every stamp once, then restart at 1.
         for (int b = 0; b < 2; ++b)
         {
-            if (s->body[b].vs != NULL)
-            {
-                memset(s->body[b].vs, 0, (size_t)s->body[b].vcap * sizeof(vslot));
-            }
-            if (s->body[b].fstamp != NULL)
-            {
-                memset(s->body[b].fstamp, 0, (size_t)s->body[b].fcap * sizeof(uint32_t));
-            }
             if (s->body[b].cstamp != NULL)
             {
                 memset(s->body[b].cstamp, 0, (size_t)s->body[b].ccap * sizeof(uint32_t));
@@ -833,15 +894,12 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
     for (int b = 0; b < 2; ++b)
     {
         body_arrays* a = &s->body[b];
-        uint32_t fcap = a->fcap;
-        if (!reserve_slots(&a->vs, &a->vcap, ms[b]->vertex_count) ||
-            !reserve_stamped(&a->fstamp, NULL, &fcap, ms[b]->triangle_count) ||
+        if (!reserve_vertices(a, ms[b]->vertex_count) || !reserve_faces(a, ms[b]->triangle_count) ||
             !reserve_stamped(&a->cstamp, NULL, &a->ccap, ms[b]->component_count))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
-        a->fcap = fcap;
-        a->inside_count = a->whole_count = a->corner_count = a->stack_count = 0;
+        a->inside_count = a->whole_count = a->corner_count = a->stack_count = a->outside_count = 0;
     }
     s->node_count = 0;
     s->x_count = 0;
@@ -873,8 +931,8 @@ static mc_status collect_crossings(ctx* c)
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         const mc_triangle_pair* pr = &c->pairs[p];
-        s->body[0].fstamp[pr->i] = c->epoch;
-        s->body[1].fstamp[pr->j] = c->epoch;
+        s->body[0].fbits[pr->i >> 6] |= 1ull << (pr->i & 63u);
+        s->body[1].fbits[pr->j >> 6] |= 1ull << (pr->j & 63u);
         s->body[0].cstamp[mi->vertex_component[mi->indices[3u * pr->i]]] = c->epoch;
         s->body[1].cstamp[mj->vertex_component[mj->indices[3u * pr->j]]] = c->epoch;
         uf_union(s->parent, 2u * p, 2u * p + 1u);
@@ -1106,11 +1164,11 @@ static void join_along_edges(ctx* c)
         uint32_t v0 = m->indices[er->he], v1 = m->indices[he_next(er->he)];
         if (vstate(c, b, v0) == 1)
         {
-            uf_union(s->parent, s->xs[l[0]].occ, s->body[b].vs[v0].node);
+            uf_union(s->parent, s->xs[l[0]].occ, s->body[b].vnode[v0]);
         }
         if (vstate(c, b, v1) == 1)
         {
-            uf_union(s->parent, s->xs[l[er->count - 1u]].occ, s->body[b].vs[v1].node);
+            uf_union(s->parent, s->xs[l[er->count - 1u]].occ, s->body[b].vnode[v1]);
         }
         for (uint32_t k = 0; k + 1u < er->count; ++k)
         {
@@ -1179,7 +1237,7 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         const body_arrays* a = &s->body[b];
         for (uint32_t k = 0; k < a->inside_count; ++k)
         {
-            racc* r = region_of(c, a->vs[a->inside[k]].node, true);
+            racc* r = region_of(c, a->vnode[a->inside[k]], true);
             if (r == NULL)
             {
                 return;
@@ -1214,23 +1272,46 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
     {
         const body_arrays* a = &s->body[b];
         const struct mc_mesh* m = c->mesh[b];
-        if (opt->triangle_terms)
+        if (!reserve((void**)&s->body[b].plane, &s->body[b].plane_cap, 4ull * a->whole_count, sizeof(double)))
         {
-            for (uint32_t k = 0; k < a->whole_count; ++k)
+            c->oom = true;
+            return;
+        }
+        double* plane = s->body[b].plane;
+        // Whole faces: divergence terms (or, without triangle terms, only the plane records for the depth). The
+        // faces come in flood order, scattered over the mesh arrays: prefetch a few faces ahead.
+        const uint32_t* fidx = m->indices;
+        const mc_vec3* fpos = m->positions;
+        for (uint32_t k = 0; k < a->whole_count; ++k)
+        {
+            if (k + 16u < a->whole_count)
             {
-                racc* r = &regs[rmap[a->whole[k].node]];
-                if (b == 0)
-                {
-                    add_triangle_raw(m->positions, m->indices, a->whole[k].id, r->origin, mc_length(r->origin),
-                                     &r->vol6, &r->mom24, &r->s2[0], &r->err6);
-                }
-                else
-                {
-                    add_triangle_raw(m->positions, m->indices, a->whole[k].id, r->origin_j, mc_length(r->origin),
-                                     &r->jvol6, &r->jmom24, &r->js2, &r->err6);
-                }
-                r->terms++;
+                __builtin_prefetch(&fidx[3u * a->whole[k + 16u].id]);
             }
+            if (k + 8u < a->whole_count)
+            {
+                const uint32_t* t = &fidx[3u * a->whole[k + 8u].id];
+                __builtin_prefetch(&fpos[t[0]]);
+                __builtin_prefetch(&fpos[t[1]]);
+                __builtin_prefetch(&fpos[t[2]]);
+            }
+            racc* r = &regs[rmap[a->whole[k].node]];
+            double dummy6 = 0.0, dummy_err = 0.0;
+            mc_vec3 dummy_m = mc_v3(0, 0, 0), dummy_s = mc_v3(0, 0, 0);
+            bool use = opt->triangle_terms;
+            if (b == 0)
+            {
+                add_triangle_raw(m->positions, m->indices, a->whole[k].id, r->origin, norm1(r->origin),
+                                 use ? &r->vol6 : &dummy6, use ? &r->mom24 : &dummy_m, use ? &r->s2[0] : &dummy_s,
+                                 use ? &r->err6 : &dummy_err, plane + 4u * k);
+            }
+            else
+            {
+                add_triangle_raw(m->positions, m->indices, a->whole[k].id, r->origin_j, norm1(r->origin),
+                                 use ? &r->jvol6 : &dummy6, use ? &r->jmom24 : &dummy_m, use ? &r->js2 : &dummy_s,
+                                 use ? &r->err6 : &dummy_err, plane + 4u * k);
+            }
+            r->terms += use ? 1u : 0u;
         }
         for (uint32_t k = 0; k < a->whole_count && !opt->triangle_terms; ++k)
         {
@@ -1277,6 +1358,35 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         {
             regs[k].centroid_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(regs[k].out.centroid, c->trans_j));
         }
+        // Inside vertices are points of the region's surface parts: the nearest one is an upper bound that makes the
+        // plane bound below reject almost every whole face at once (faces come in flood order, often sorted by
+        // decreasing distance). Every 4th vertex is enough for a good bound (the bound only prunes; the result is
+        // the exact minimum over the faces either way).
+        for (int b = 0; b < 2; ++b)
+        {
+            const body_arrays* a = &s->body[b];
+            const mc_vec3* pos = c->mesh[b]->positions;
+            for (uint32_t k = 0; k < a->inside_count; k += 4u)
+            {
+                uint32_t v = a->inside[k];
+                racc* r = &regs[rmap[a->vnode[v]]];
+                mc_vec3 d = mc_sub(pos[v], b == 0 ? r->out.centroid : r->centroid_j);
+                double d2 = mc_dot(d, d);
+                double* best = b == 0 ? &r->best[0] : &r->jbest;
+                if (d2 < *best)
+                {
+                    *best = d2;
+                    if (b == 0)
+                    {
+                        r->closest[0] = pos[v];
+                    }
+                    else
+                    {
+                        r->jclosest = pos[v];
+                    }
+                }
+            }
+        }
         for (uint32_t k = 0; k < s->x_count; ++k)
         {
             const xrec* x = &s->xs[k];
@@ -1290,18 +1400,19 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         {
             const body_arrays* a = &s->body[b];
             const struct mc_mesh* m = c->mesh[b];
+            const double* plane = a->plane;
             for (uint32_t k = 0; k < a->whole_count; ++k)
             {
                 racc* r = &regs[rmap[a->whole[k].node]];
                 if (b == 0)
                 {
-                    depth_candidate_raw(m->positions, m->indices, m->face_normals, a->whole[k].id, r->out.centroid,
-                                        &r->best[0], &r->closest[0]);
+                    depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, r->out.centroid,
+                                        mc_sub(r->out.centroid, r->origin), &r->best[0], &r->closest[0]);
                 }
                 else
                 {
-                    depth_candidate_raw(m->positions, m->indices, m->face_normals, a->whole[k].id, r->centroid_j,
-                                        &r->jbest, &r->jclosest);
+                    depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, r->centroid_j,
+                                        mc_sub(r->centroid_j, r->origin_j), &r->jbest, &r->jclosest);
                 }
             }
             for (uint32_t k = 0; k < a->corner_count; ++k)
@@ -1330,7 +1441,7 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
             const body_arrays* a = &s->body[b];
             for (uint32_t k = 0; k < a->inside_count; ++k)
             {
-                extent_point(&regs[rmap[a->vs[a->inside[k]].node]], vpos(c, b, a->inside[k]));
+                extent_point(&regs[rmap[a->vnode[a->inside[k]]]], vpos(c, b, a->inside[k]));
             }
         }
     }
@@ -1353,6 +1464,33 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
             o->depth = mc_length(mc_sub(o->point_j, o->point_i));
             break;
         }
+    }
+}
+
+static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out, uint32_t capacity, uint32_t* count,
+                           mc_query_stats* stats);
+
+/// Clear every vertex and face mark this query set (the arrays are all-zero between queries).
+static void clear_marks(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    for (int b = 0; b < 2; ++b)
+    {
+        body_arrays* a = &s->body[b];
+        for (uint32_t k = 0; k < a->inside_count; ++k)
+        {
+            a->vstate[a->inside[k]] = 0;
+        }
+        for (uint32_t k = 0; k < a->outside_count; ++k)
+        {
+            a->vstate[a->outside[k]] = 0;
+        }
+        a->inside_count = a->outside_count = 0;
+    }
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        s->body[0].fbits[c->pairs[p].i >> 6] = 0;
+        s->body[1].fbits[c->pairs[p].j >> 6] = 0;
     }
 }
 
@@ -1383,32 +1521,41 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
     c.trans_j = j_in_i->p;
     c.pairs = pairs->pairs;
     c.pair_count = pairs->pair_count;
+    if (c.pair_count > 0 && c.ps == NULL)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
     mc_status st = prepare(&c, mi, mj, ws);
     if (st != MC_OK)
     {
         return st;
     }
-    if (c.pair_count > 0 && c.ps == NULL)
-    {
-        return MC_ERR_INVALID_ARGUMENT;
-    }
-    st = collect_crossings(&c);
+    st = run_stage(&c, &opt, out, capacity, count, stats);
+    clear_marks(&c);
+    return st;
+}
+
+/// Steps 1-5 and the output, after prepare().
+static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out, uint32_t capacity, uint32_t* count,
+                           mc_query_stats* stats)
+{
+    mc_status st = collect_crossings(c);
     if (st != MC_OK)
     {
         return st;
     }
-    decide_states(&c);
-    if (c.oom)
+    decide_states(c);
+    if (c->oom)
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    join_along_edges(&c);
-    sum_regions(&c, &opt);
-    if (c.oom)
+    join_along_edges(c);
+    sum_regions(c, opt);
+    if (c->oom)
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    struct mc_region_scratch* s = c.s;
+    struct mc_region_scratch* s = c->s;
     // Drop touching regions, sort the rest.
     if (!reserve((void**)&s->order, &s->order_cap, s->region_count, sizeof *s->order))
     {
