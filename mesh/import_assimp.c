@@ -9,6 +9,8 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /// Maximum depth of the node tree we follow (guards against cycles and hostile files).
@@ -217,8 +219,182 @@ static mc_status walk_node(walk* w, const struct aiNode* node, const xform* pare
     return MC_OK;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// PLY header pre-check: Assimp 5.2 loops forever on some malformed PLY headers and trusts the element counts, so a
+// PLY file reaches Assimp only with a well-formed header whose counts fit in the file.
+
+static int ply_type_size(const char* t)
+{
+    static const char* const names[] = {"char", "int8",  "uchar", "uint8",  "short", "int16",   "ushort", "uint16",
+                                        "int",  "int32", "uint",  "uint32", "float", "float32", "double", "float64"};
+    static const int sizes[] = {1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 4, 4, 8, 8};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
+    {
+        if (strcmp(t, names[i]) == 0)
+        {
+            return sizes[i];
+        }
+    }
+    return 0;
+}
+
+static mc_status ply_check_header(const char* path, mc_error* err)
+{
+    char* data = NULL;
+    uint64_t size = 0;
+    mc_status st = mc_read_file(path, &data, &size, err);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    int64_t line = 0;
+    const char* p = data;
+    const char* end = data + size;
+    bool ascii = false, seen_format = false, done = false;
+    uint64_t min_bytes = 0;     // lower bound of the body size implied by the header
+    uint64_t element_count = 0; // of the current element
+    uint64_t element_min = 0;   // bytes per item of the current element
+    bool have_element = false;
+    char msg[200] = "";
+    while (p < end && !done)
+    {
+        const char* nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+        {
+            snprintf(msg, sizeof msg, "header without 'end_header'");
+            break;
+        }
+        ++line;
+        char buf[256];
+        size_t len = (size_t)(nl - p);
+        if (len > 0 && p[len - 1] == '\r')
+        {
+            --len;
+        }
+        if (len >= sizeof buf)
+        {
+            snprintf(msg, sizeof msg, "header line too long");
+            break;
+        }
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        p = nl + 1;
+        if (memchr(buf, '\0', len) != NULL)
+        {
+            snprintf(msg, sizeof msg, "binary data in the header");
+            break;
+        }
+        char w[4][64];
+        int n = sscanf(buf, "%63s %63s %63s %63s", w[0], w[1], w[2], w[3]);
+        if (line == 1)
+        {
+            if (n != 1 || strcmp(w[0], "ply") != 0)
+            {
+                snprintf(msg, sizeof msg, "not a PLY file (no 'ply' on the first line)");
+                break;
+            }
+            continue;
+        }
+        if (n <= 0)
+        {
+            snprintf(msg, sizeof msg, "blank header line");
+            break;
+        }
+        if (strcmp(w[0], "comment") == 0 || strcmp(w[0], "obj_info") == 0)
+        {
+            continue;
+        }
+        if (have_element && (strcmp(w[0], "element") == 0 || strcmp(w[0], "end_header") == 0))
+        {
+            if (element_min != 0 && element_count > (UINT64_MAX / 2) / element_min)
+            {
+                snprintf(msg, sizeof msg, "element count too large");
+                break;
+            }
+            min_bytes += element_count * element_min;
+            have_element = false;
+        }
+        if (strcmp(w[0], "format") == 0 && n == 3 && strcmp(w[2], "1.0") == 0 &&
+            (strcmp(w[1], "ascii") == 0 || strcmp(w[1], "binary_little_endian") == 0 ||
+             strcmp(w[1], "binary_big_endian") == 0))
+        {
+            ascii = strcmp(w[1], "ascii") == 0;
+            seen_format = true;
+        }
+        else if (strcmp(w[0], "element") == 0 && n == 3 && seen_format)
+        {
+            char* e = NULL;
+            if (w[2][0] < '0' || w[2][0] > '9')
+            {
+                snprintf(msg, sizeof msg, "bad element count '%s'", w[2]);
+                break;
+            }
+            element_count = strtoull(w[2], &e, 10);
+            if (*e != '\0')
+            {
+                snprintf(msg, sizeof msg, "bad element count '%s'", w[2]);
+                break;
+            }
+            element_min = 0;
+            have_element = true;
+        }
+        else if (strcmp(w[0], "property") == 0 && have_element && n == 3 && ply_type_size(w[1]) > 0)
+        {
+            element_min += ascii ? 2 : (uint64_t)ply_type_size(w[1]);
+        }
+        else if (strcmp(w[0], "property") == 0 && have_element && n == 4 && strcmp(w[1], "list") == 0 &&
+                 ply_type_size(w[2]) > 0 && sscanf(buf, "%*s %*s %*s %63s %63s", w[0], w[1]) == 2 &&
+                 ply_type_size(w[0]) > 0)
+        {
+            element_min += ascii ? 2 : (uint64_t)ply_type_size(w[2]);
+        }
+        else if (strcmp(w[0], "end_header") == 0 && n == 1 && seen_format)
+        {
+            done = true;
+        }
+        else
+        {
+            snprintf(msg, sizeof msg, "unexpected header line '%.60s'", buf);
+            break;
+        }
+    }
+    if (done)
+    {
+        uint64_t body = (uint64_t)(end - p);
+        if (min_bytes > body + 1)
+        {
+            st = mc_set_error(err, MC_ERR_PARSE, line, -1,
+                              "%s: the header's element counts need at least %llu bytes, the file has %llu after "
+                              "the header",
+                              path, (unsigned long long)min_bytes, (unsigned long long)body);
+        }
+    }
+    else
+    {
+        st = mc_set_error(err, MC_ERR_PARSE, line, -1, "%s: line %lld: %s", path, (long long)line,
+                          msg[0] ? msg : "header without 'end_header'");
+    }
+    mc_free(data);
+    return st;
+}
+
+static bool has_ply_extension(const char* path)
+{
+    size_t n = strlen(path);
+    return n >= 4 && path[n - 4] == '.' && (path[n - 3] | 32) == 'p' && (path[n - 2] | 32) == 'l' &&
+           (path[n - 1] | 32) == 'y';
+}
+
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err)
 {
+    if (has_ply_extension(path))
+    {
+        mc_status pst = ply_check_header(path, err);
+        if (pst != MC_OK)
+        {
+            return pst;
+        }
+    }
     // No post-processing: no silent welding, triangulation or normal fixing; we fan-split and weld ourselves.
     const struct aiScene* scene = aiImportFile(path, aiProcess_ValidateDataStructure);
     if (scene == NULL)
