@@ -1,0 +1,60 @@
+#!/bin/sh
+# Contract checks of `meshcontact contact` (DESIGN.md CLI rules): one JSON object on stdout with exactly the documented
+# keys in order, regions in the world frame sorted by decreasing volume, the closed-form volume of two boxes,
+# no region for exact touching, errors as one stderr line with a non-zero status and nothing on stdout.
+set -eu
+exe="$1"
+tmp="${TMPDIR:-/tmp}/mc_cli_contact.$$"
+trap 'rm -f "$tmp".out "$tmp".err "$tmp".a.shl "$tmp".b.shl' EXIT
+fail() { echo "check_cli_contact: $*" >&2; exit 1; }
+
+"$exe" contact --help >"$tmp".out || fail "--help failed"
+grep -q "usage: meshcontact contact" "$tmp".out || fail "--help text"
+# Boxes [-1,1]^3 and [-0.5,0.5]^3 (exact in a .shl file: full double precision).
+"$exe" primitive box --size 2,2,2 -o "$tmp".a.shl >/dev/null || fail "primitive a"
+"$exe" primitive box --size 1,1,1 -o "$tmp".b.shl >/dev/null || fail "primitive b"
+
+# Overlap: J at (10 + 1.25, 0.25, -0.125) and I at (10, 0, 0): x [0.75, 1], y [-0.25, 0.75], z [-0.625, 0.375].
+"$exe" contact "$tmp".a.shl "$tmp".b.shl --pose-i 10,0,0 --pose-j 11.25,0.25,-0.125 --json >"$tmp".out 2>"$tmp".err ||
+    fail "contact --json failed: $(cat "$tmp".err)"
+[ "$(wc -l <"$tmp".out)" -eq 1 ] || fail "JSON output is not one line"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp".out <<'PY' || fail "JSON content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+keys = list(d.keys())
+assert keys[:4] == ["triangle_pairs", "regions", "total_volume", "seconds"], keys
+assert d["triangle_pairs"] > 0
+(r,) = d["regions"]
+assert list(r.keys()) == ["volume", "centroid", "area", "radius", "normal", "depth", "point_i", "point_j"], r.keys()
+v = 0.25 * 1.0 * 1.0
+assert abs(r["volume"] - v) < 1e-12 and abs(d["total_volume"] - v) < 1e-12, r["volume"]
+c = [10.875, 0.25, -0.125]  # world frame: I's pose moves everything by +10 in x
+assert all(abs(a - b) < 1e-12 for a, b in zip(r["centroid"], c)), r["centroid"]
+assert abs(r["radius"] - (r["area"] / 3.141592653589793) ** 0.5) < 1e-12
+assert abs(sum(x * x for x in r["normal"]) - 1) < 1e-12 and r["normal"][0] > 0.5, r["normal"]
+PY
+fi
+
+# Face to face (J's face on I's face x = 1): touching, no region.
+"$exe" contact "$tmp".a.shl "$tmp".b.shl --pose-j 1.5,0,0 --json >"$tmp".out 2>"$tmp".err || fail "touching failed"
+grep -q '"regions":\[\],"total_volume":0,' "$tmp".out || fail "touching gave a region: $(cat "$tmp".out)"
+"$exe" contact "$tmp".a.shl "$tmp".b.shl --pose-j -1.5,0,0 --json >"$tmp".out 2>"$tmp".err || fail "touching failed"
+grep -q '"regions":\[\],"total_volume":0,' "$tmp".out || fail "touching gave a region: $(cat "$tmp".out)"
+
+# errors: exit status, one line on stderr, nothing on stdout
+check_error() {
+    want="$1"; shift
+    set +e
+    "$exe" contact "$@" >"$tmp".out 2>"$tmp".err
+    rc=$?
+    set -e
+    [ "$rc" -eq "$want" ] || fail "expected status $want, got $rc for: $*"
+    [ ! -s "$tmp".out ] || fail "stdout not empty on error: $*"
+    [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "stderr is not one line: $*"
+    grep -q "^meshcontact: " "$tmp".err || fail "stderr does not start with 'meshcontact: ': $*"
+}
+check_error 1 "$tmp".a.shl "$tmp".does-not-exist.stl --json
+check_error 2 "$tmp".a.shl --json
+check_error 2 "$tmp".a.shl "$tmp".b.shl --pose-j 1,2 --json
+echo "meshcontact contact: CLI contract OK"
