@@ -70,9 +70,15 @@ struct mc_pair_scratch
     uint32_t key_capacity;   // entries of keys and keys_tmp
 };
 
-// Number of node pairs the serial expansion aims for before the parallel loop (independent of the thread count so
-// that the traversal, and hence the counters, are the same for any number of threads).
-#define FRONTIER_TARGET 512u
+// Node pairs per worker the serial expansion aims for before the parallel loop: enough items for the dynamic
+// schedule to balance, few enough to keep the serial part small. The set of tested node pairs (and so the counters
+// and the result) does not depend on where the frontier is cut: an item's traversal expands exactly as the
+// frontier expansion would.
+#define FRONTIER_PER_WORKER 64u
+// Parallel traversal only with at least this many internal node pairs left in the frontier...
+#define PARALLEL_MIN_INTERNAL 32u
+// ... and at least this many triangles in both meshes together.
+#define PARALLEL_MIN_TRIANGLES 50000u
 
 // ---------------------------------------------------------------------------------------------------------------
 // Scratch
@@ -737,9 +743,10 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
             cur->count = 1;
         }
     }
+    uint32_t internal = 0;
     for (;;)
     {
-        uint32_t internal = 0;
+        internal = 0;
         for (uint32_t k = 0; k < cur->count; ++k)
         {
             if (!mc_bvh_is_leaf(&cx.ta->nodes[cur->data[k].a]) || !mc_bvh_is_leaf(&cx.tb->nodes[cur->data[k].b]))
@@ -747,7 +754,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
                 ++internal;
             }
         }
-        if (internal == 0 || cur->count >= FRONTIER_TARGET)
+        if (internal == 0 || cur->count >= FRONTIER_PER_WORKER * (uint32_t)workers)
         {
             break;
         }
@@ -778,7 +785,12 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     // is sorted by (i, j), so the result does not depend on the schedule or the thread count.
     int used = 1;
     int nitems = (int)cur->count;
-    if (workers > 1 && nitems > 1)
+    // Threads only pay off with enough work left: internal node pairs in the frontier and meshes of some size
+    // (below ~50k triangles together a query takes well under 0.2 ms, less than waking a team of threads can cost on
+    // a loaded machine). The choice does not change the result.
+    int go_parallel = workers > 1 && nitems > 1 && internal >= PARALLEL_MIN_INTERNAL &&
+                      (uint64_t)mi->triangle_count + mj->triangle_count >= PARALLEL_MIN_TRIANGLES;
+    if (go_parallel)
     {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(workers)
         for (int k = 0; k < nitems; ++k)

@@ -68,7 +68,9 @@ mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, 
         stats->box_tests = local.box_tests;
         stats->triangle_tests = local.triangle_tests;
         stats->triangle_pairs = local.triangle_pairs;
-        stats->crossings = 2u * local.triangle_pairs;
+        // Each pair has two crossings, and each crossing (an edge of a closed mesh through a face of the other) is
+        // shared by the pairs of the edge's two triangles: distinct crossings = 2 * pairs / 2.
+        stats->crossings = local.triangle_pairs;
         stats->threads = local.threads;
         stats->seconds_pairs = local.seconds_pairs;
     }
