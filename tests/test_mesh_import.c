@@ -522,6 +522,50 @@ Test(import, ply_through_assimp_with_quads)
         int, check(write_text("bad.ply", "ply\nformat ascii 1.0\nelement vertex 99\nend_header\n1 2\n"), &r, &e), 0));
 }
 
+Test(import, malformed_ply_headers_are_rejected_before_assimp, .timeout = 30)
+{
+    mc_mesh_report r;
+    mc_error e;
+    // Assimp 5.2 loops forever on this one (found by fuzzing): a typo in 'element' and in 'end_header'.
+    const char* bad = "ply\nformat ascii 1.0\nelement vertex)8\nproperty float x\nproperty float y\nproperty float "
+                      "z\nelement face 1\nproperty list uchar int vertex_indices\nen_header\n0 0 0\n";
+    cr_assert(eq(int, check(write_text("loop.ply", bad), &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(i64, e.line, 3));
+    // counts that cannot fit in the file
+    const char* liar = "ply\nformat binary_little_endian 1.0\nelement vertex 2000000000\nproperty float x\nproperty "
+                       "float y\nproperty float z\nend_header\n";
+    s_max_alloc = 0;
+    cr_assert(eq(int, check(write_text("liar.ply", liar), &r, &e), MC_ERR_PARSE));
+    assert_message_has(&e, "24000000000 bytes");
+    cr_assert(lt(sz, s_max_alloc, (size_t)1 << 20));
+}
+
+Test(import, written_shl_and_stl_read_back)
+{
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &s_cube_pos[0][0];
+    d.vertex_count = 8;
+    d.indices = &s_cube_tri[0][0];
+    d.triangle_count = 12;
+    mc_mesh* m = NULL;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, NULL, NULL), MC_OK));
+    mc_error e;
+    const char* shl = file_path("out.shl");
+    cr_assert(eq(int, mc_mesh_write_shl(m, shl, 0.001, &e), MC_OK), "%s", e.message);
+    mc_mesh_report r;
+    cr_assert(eq(int, check(shl, &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(dbl, r.scale, 0.001));
+    cr_assert(eq(u32, r.input_triangles, 12));
+    cr_assert(r.contact_ready);
+    cr_assert(ieee_ulp_eq(dbl, r.volume, 8e-9, 16)); // (0.002)^3, a few roundings
+    const char* stl = file_path("out.stl");
+    cr_assert(eq(int, mc_mesh_write_stl(m, stl, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(int, check(stl, &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.vertices, 8));
+    cr_assert(eq(dbl, r.volume, 8.0)); // +-1 are exact in float
+    mc_mesh_destroy(m);
+}
+
 Test(import, unsupported_extension_and_missing_file)
 {
     mc_mesh_report r;
