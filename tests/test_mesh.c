@@ -392,6 +392,49 @@ Test(mesh, collinear_degenerate_is_repaired_keeping_closedness_and_volume)
     mc_mesh_destroy(m);
 }
 
+// Edge 4 -> 5 split at two points (thirds); the crack is closed by two zero-area triangles, one of which has the
+// other as its neighbour across its long edge when processed first: repairs must iterate. Both orders.
+Test(mesh, chained_collinear_degenerates_are_repaired_in_any_order)
+{
+    for (int order = 0; order < 2; ++order)
+    {
+        double p[10][3];
+        memcpy(p, s_cube_pos, sizeof s_cube_pos);
+        p[8][0] = -0.5, p[8][1] = -1, p[8][2] = 1; // m1 (exact: -1 + 0.5)
+        p[9][0] = 0.5, p[9][1] = -1, p[9][2] = 1;  // m2
+        uint32_t t[16][3];
+        memcpy(t, s_cube_tri, sizeof s_cube_tri);
+        // {4, 5, 6} -> {4, 8, 6}, {8, 9, 6}, {9, 5, 6}
+        t[2][0] = 4, t[2][1] = 8, t[2][2] = 6;
+        t[12][0] = 8, t[12][1] = 9, t[12][2] = 6;
+        t[13][0] = 9, t[13][1] = 5, t[13][2] = 6;
+        // zero-area: (u, v, m2) = (4, 5, 9) and (u, m2, m1) = (4, 9, 8)
+        uint32_t d1[3] = {4, 5, 9}, d2[3] = {4, 9, 8};
+        memcpy(t[14], order ? d2 : d1, sizeof d1);
+        memcpy(t[15], order ? d1 : d2, sizeof d1);
+        mc_mesh_def d = mc_default_mesh_def();
+        d.positions = &p[0][0];
+        d.vertex_count = 10;
+        d.indices = &t[0][0];
+        d.triangle_count = 16;
+        mc_mesh* m = NULL;
+        mc_mesh_report r;
+        cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK), "order %d", order);
+        cr_assert(r.closed && r.contact_ready);
+        cr_assert(eq(u32, r.degenerate_triangles, 2));
+        cr_assert(eq(dbl, r.volume, 8.0));
+        cr_assert(eq(dbl, r.area, 24.0));
+        check_topology(m);
+        for (uint32_t i = 0; i < m->triangle_count; ++i)
+        {
+            const mc_vec3* P = m->positions;
+            const uint32_t* x = m->indices + 3 * i;
+            cr_assert(not(mc_triangle_is_degenerate(P[x[0]], P[x[1]], P[x[2]])));
+        }
+        mc_mesh_destroy(m);
+    }
+}
+
 Test(mesh, repeated_index_triangle_is_dropped)
 {
     uint32_t t[13][3];
