@@ -194,15 +194,31 @@ static uint32_t project_partition(builder* b, uint32_t begin, uint32_t end, proj
     // Only the left side's sums are accumulated (in locals, so they stay in registers); the right side's are the
     // node's total minus these (see split_sums).
     double sa = 0, s1x = 0, s1y = 0, s1z = 0, sxx = 0, syy = 0, szz = 0, sxy = 0, sxz = 0, syz = 0;
+    // The side test in float (a heuristic, nothing depends on its rounding): 3 c . split < 3 mean . split.
+    float sp[3] = {(float)split[0], (float)split[1], (float)split[2]};
+    float lim = (float)(3.0 * (split[0] * mean[0] + split[1] * mean[1] + split[2] * mean[2]));
+#if defined(__SSE2__)
+    __m128 spv = _mm_setr_ps(sp[0], sp[1], sp[2], 0.0f);
+#endif
     uint32_t i = begin, j = end;
     while (i < j)
     {
         const build_tri* t = &b->tris[i];
         proj_tri(ps, t);
-        double c[3];
-        centroid_rel(t, mean, c);
-        if (split[0] * c[0] + split[1] * c[1] + split[2] * c[2] < 0.0)
+#if defined(__SSE2__)
+        __m128 sum = _mm_add_ps(_mm_add_ps(_mm_load_ps(t->v[0]), _mm_load_ps(t->v[1])), _mm_load_ps(t->v[2]));
+        __m128 pr = _mm_mul_ps(sum, spv); // lane 3: area and moments times 0
+        __m128 h = _mm_add_ps(pr, _mm_shuffle_ps(pr, pr, 0x4e));
+        h = _mm_add_ss(h, _mm_shuffle_ps(h, h, 0x11));
+        float side = _mm_cvtss_f32(h);
+#else
+        float side = sp[0] * (t->v[0][0] + t->v[1][0] + t->v[2][0]) + sp[1] * (t->v[0][1] + t->v[1][1] + t->v[2][1]) +
+                     sp[2] * (t->v[0][2] + t->v[1][2] + t->v[2][2]);
+#endif
+        if (side < lim)
         {
+            double c[3];
+            centroid_rel(t, mean, c);
             double a = BT_AREA(t);
             double ax = a * c[0], ay = a * c[1], az = a * c[2];
             sa += a;
