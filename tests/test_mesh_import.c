@@ -160,6 +160,12 @@ Test(import, truncated_binary_stl_names_both_sizes)
     assert_message_has(&e, "684 bytes"); // 84 + 50 * 12
     assert_message_has(&e, "674 bytes");
     assert_message_has(&e, "trunc.stl");
+    // the same with a header starting with "solid": tried as ASCII, the error still gives the binary sizes
+    make_binary_stl(buf, "solid but binary", UINT32_MAX);
+    path = write_file("trunc_solid.stl", buf, n - 10);
+    cr_assert(eq(int, check(path, &r, &e), MC_ERR_PARSE));
+    assert_message_has(&e, "684 bytes");
+    assert_message_has(&e, "line 1");
 }
 
 Test(import, binary_stl_claiming_2pow31_triangles_allocates_nothing_big)

@@ -58,7 +58,8 @@ extern "C"
         const uint32_t* indices; ///< 3 * triangle_count zero-based vertex indices, counter-clockwise seen from outside
         uint32_t triangle_count; ///< number of triangles
         double scale;            ///< multiplies every coordinate (unit conversion), must be finite and > 0; default 1
-        double weld_tolerance;   ///< weld vertices closer than this fraction of the bbox diagonal; 0 (default): exact
+        double weld_tolerance;   ///< weld vertices closer than this fraction of the bbox diagonal (transitively);
+                                 ///< 0 (default): exact (bit-identical, -0 = +0); else in [1e-12, 0.1]
         bool flip;               ///< Adams IFLIP_GEOMETRY: the solid is the outside of the surface
         bool require_closed;     ///< default true: fail with MC_ERR_MESH_NOT_CLOSED on an open or non-manifold mesh
         int internal_value;      ///< set by mc_default_mesh_def(); checked to catch un-defaulted defs
@@ -96,7 +97,8 @@ extern "C"
     MC_API mc_import_options mc_default_import_options(void);
 
     /// Import a mesh file. The format comes from the extension (case-insensitive): .stl (binary or ASCII, native),
-    /// .shl (Adams shell, native), and through Assimp .obj .ply .off .3mf .gltf .glb .dae. All meshes in a
+    /// .shl (Adams shell, native), .obj and .off (native, double precision), and through Assimp (single precision)
+    /// .ply .3mf .gltf .glb .dae. All meshes in a
     /// multi-mesh file are merged, with their node transforms applied.
     /// @param path file to read
     /// @param options may be NULL for defaults
