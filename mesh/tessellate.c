@@ -27,6 +27,10 @@
 #define TESS_ASPECT 1.5
 /// Largest (ring spacing / side length) accepted where a cylinder's or frustum's side is a single row of triangles.
 #define TESS_SIDE_ASPECT 2.5
+/// Fewest vertices of a ring on a cylinder's or frustum's side (fewer make strips between unlike rings thin).
+#define TESS_MIN_SIDE_RING 6.0
+/// Largest change of the target edge length per unit arc length along a profile (ellipsoids, tori).
+#define TESS_GRADING 0.4
 /// Resolution refinements tried before giving up (each one shrinks the working tolerance / angle).
 #define TESS_MAX_PASSES 40
 
@@ -775,7 +779,7 @@ static void add_cap(rev_profile* p, double r, double z, double nz, double m_rim,
 /// Cylinder of radius r, from z = -h/2 to +h/2.
 static void profile_cylinder(rev_profile* p, double r, double h, double tol, double angle)
 {
-    double n = fmax(ring_for_tolerance(r, 1.0, tol), ring_for_angle(1.0, 0.0, angle));
+    double n = fmax(fmax(ring_for_tolerance(r, 1.0, tol), ring_for_angle(1.0, 0.0, angle)), TESS_MIN_SIDE_RING);
     n = fmax(n, ceil(2.0 * TESS_PI * r / (TESS_SIDE_ASPECT * h) - 1e-9)); // a short side is one row: no slivers
     double s = 2.0 * TESS_PI * r / n;
     double rows = fmax(1.0, ceil(h / (TESS_ASPECT * s)));
@@ -802,23 +806,45 @@ static void profile_frustum(rev_profile* p, double rb, double rt, double h, doub
     double L = hypot(rb - rt, h);
     double nr = h / L, nz = (rb - rt) / L; // outward side normal (rho, z)
     double rbig = fmax(rb, rt), rsmall = fmin(rb, rt);
-    double m_floor = fmax(ring_for_angle(nr, nz, angle), 3.0);
+    double m_floor = fmax(ring_for_angle(nr, nz, angle), TESS_MIN_SIDE_RING);
+    if (rsmall > 0.0)
+    {
+        // Rings of equal counts a step (TESS_ASPECT ring spacings) apart grow by 1 + 3 pi sin(a) / m: keep it <= 1.5.
+        m_floor = fmax(m_floor, ceil(6.0 * TESS_PI * (rbig - rsmall) / L - 1e-9));
+    }
     double m_big = fmax(m_floor, ring_for_tolerance(rbig, nr, tol));
     m_big = fmax(m_big, ceil(2.0 * TESS_PI * rbig / (TESS_SIDE_ASPECT * L) - 1e-9)); // short side: no slivers
     double s = 2.0 * TESS_PI * rbig / m_big; // arc spacing aimed for on every ring
-    // Side rings, marching along the slant from the big end towards the small end.
-    rev_point* side = NULL;
-    uint32_t nside = 0, cap = 0;
-    double l = 0.0, tris = 0.0;
-    bool oom = false, too_many = false;
-    for (;;)
+    double m_small = 1.0;
+    if (rsmall > 0.0)
     {
-        double rho = rbig - (rbig - rsmall) * l / L;
-        double m_tol = fmax(m_floor, ring_for_tolerance(rho, nr, tol));
-        double m = fmax(m_tol, ceil(2.0 * TESS_PI * rho / s - 1e-9));
+        m_small = fmax(fmax(m_floor, ring_for_tolerance(rsmall, nr, tol)), ceil(2.0 * TESS_PI * rsmall / s - 1e-9));
+    }
+    // Side rings. A cone marches from the rim towards the apex and fans to the apex from the first ring whose count
+    // is at its floor. A frustum marches from the small rim towards the big one with steps of TESS_ASPECT times the
+    // local ring spacing, so rings grow geometrically away from a small rim and no strip is much taller or flatter
+    // than its rings are wide. Rings are stored big end first: side[0] is the big rim, the small rim is not stored.
+    uint32_t cap = 64, nside = 0;
+    rev_point* side = mc_alloc_array(cap, sizeof(rev_point));
+    double tris = 0.0;
+    bool oom = side == NULL, too_many = false;
+    bool cone = rsmall == 0.0;
+    double l = 0.0; // slant distance from the starting end
+    while (!oom && !too_many)
+    {
+        double rho = cone ? rbig - rbig * l / L : rsmall + (rbig - rsmall) * l / L;
+        double m = fmax(fmax(m_floor, ring_for_tolerance(rho, nr, tol)), ceil(2.0 * TESS_PI * rho / s - 1e-9));
+        double rest = L - l;
+        bool last = false;
+        double step =
+            (rbig == rsmall) ? L / fmax(1.0, ceil(L / (TESS_ASPECT * s))) : TESS_ASPECT * 2.0 * TESS_PI * rho / m;
+        if (rest <= step * (1.0 + 1e-9) || (cone && m <= m_floor && l > 0.0))
+        {
+            last = true; // frustum: next is the big rim; cone: next is the apex
+        }
         if (nside == cap)
         {
-            cap = cap ? 2 * cap : 64;
+            cap *= 2;
             rev_point* np = mc_realloc(side, cap * sizeof *np);
             if (np == NULL)
             {
@@ -827,26 +853,43 @@ static void profile_frustum(rev_profile* p, double rb, double rt, double h, doub
             }
             side = np;
         }
-        rev_point pt = {rho, l, m}; // z holds the slant distance from the big end for now
-        side[nside++] = pt;
-        tris += 2.0 * m;
-        if (!(tris <= TESS_MAX_TRIANGLES))
+        rev_point pt = {rho, cone ? l : L - l, m}; // z holds the slant distance from the big end for now
+        if (cone || l > 0.0)
         {
-            too_many = true;
+            side[nside++] = pt; // the small rim (l = 0 of a frustum) is added by the caller
+        }
+        tris += 2.0 * m;
+        too_many = !(tris <= TESS_MAX_TRIANGLES);
+        if (last)
+        {
             break;
         }
-        double step =
-            (rbig == rsmall) ? L / fmax(1.0, ceil(L / (TESS_ASPECT * s))) : TESS_ASPECT * 2.0 * TESS_PI * rho / m;
-        double rest = L - l;
-        if (rest <= step * (1.0 + 1e-9))
-        {
-            break; // next is the small end
-        }
-        if (rsmall == 0.0 && m <= m_floor && l > 0.0)
-        {
-            break; // cone: the ring count cannot drop further, fan to the apex from here
-        }
         l += (rest < 2.0 * step) ? 0.5 * rest : step;
+    }
+    if (!oom && !too_many && !cone)
+    {
+        // Append the big rim (the last ring is within a step of it), then put the big end first.
+        rev_point big = {rbig, 0.0, m_big};
+        if (nside == cap)
+        {
+            rev_point* np = mc_realloc(side, (cap + 1) * sizeof *np);
+            oom = np == NULL;
+            side = np != NULL ? np : side;
+        }
+        if (!oom)
+        {
+            side[nside++] = big;
+            for (uint32_t a = 0, b = nside - 1; a < b; ++a, --b)
+            {
+                rev_point t = side[a];
+                side[a] = side[b];
+                side[b] = t;
+            }
+        }
+    }
+    else if (!oom && !too_many && cone)
+    {
+        side[0].m = m_big;
     }
     rev_init(p, false);
     if (oom || too_many)
@@ -855,11 +898,6 @@ static void profile_frustum(rev_profile* p, double rb, double rt, double h, doub
         p->tris = too_many ? INFINITY : p->tris;
         mc_free(side);
         return;
-    }
-    double m_small = 1.0;
-    if (rsmall > 0.0)
-    {
-        m_small = fmax(fmax(m_floor, ring_for_tolerance(rsmall, nr, tol)), ceil(2.0 * TESS_PI * rsmall / s - 1e-9));
     }
     // side[0] is the big rim; side[1..] inner rings; the small rim (or apex) follows.
     rev_seg sseg = seg_flat(nr, nz, nr);
@@ -895,46 +933,92 @@ static void profile_frustum(rev_profile* p, double rb, double rt, double h, doub
 }
 
 /// Torus around z: major radius R, tube radius r < R. The tube circle is the profile (counter-clockwise in the
-/// meridian half-plane, so the outward side is on the right of the direction of travel); ring counts follow the
-/// ring radius R + r cos v.
+/// meridian half-plane, so the outward side is on the right of the direction of travel). Profile points are spaced
+/// by the local curvature (graded, so a fat torus gets fine rings only near its inner equator) and each ring gets
+/// as many vertices as its circumference over the local spacing.
 static void profile_torus(rev_profile* p, double R, double r, double tol, double angle)
 {
-    // Half of the tolerance for the tube circle, half for the rings (the distance bound adds them).
-    double dv = fmin(2.0 * acos_one_minus(0.5 * tol / r), angle);
-    rev_init(p, false);
-    for (int pass = 0; pass < 8; ++pass)
+    enum
     {
-        double kv = fmax(3.0, ceil(2.0 * TESS_PI / dv - 1e-9));
-        if (!(kv * 6.0 <= TESS_MAX_TRIANGLES))
-        {
-            p->tris = INFINITY;
-            return;
-        }
-        dv = 2.0 * TESS_PI / kv;
-        double sag = r * (1.0 - cos(0.5 * dv));
-        double min_arc = INFINITY;
-        rev_free(p);
-        rev_init(p, true);
-        for (double k = 0; k < kv && !p->oom && p->tris <= TESS_MAX_TRIANGLES; ++k)
-        {
-            double v = dv * k, c = cos(v), sn = sin(v);
-            double rho = R + r * c;
-            double m = fmax(ring_for_tolerance(rho, 1.0, 0.5 * tol), ring_for_angle(c, sn, angle));
-            m = fmax(m, ceil(2.0 * TESS_PI * rho / (TESS_ASPECT * r * dv) - 1e-9));
-            min_arc = fmin(min_arc, 2.0 * TESS_PI * rho / m);
-            double c0 = cos(v - dv), s0 = sin(v - dv);
-            rev_seg sg = {c0, s0, c, sn, sag, 1.0};
-            rev_add(p, rho, r * sn, m, sg);
-        }
-        double cl = cos(dv * (kv - 1)), sl = sin(dv * (kv - 1));
-        rev_seg last = {cl, sl, 1.0, 0.0, sag, 1.0};
-        rev_close(p, last);
-        if (p->oom || !(p->tris <= TESS_MAX_TRIANGLES) || r * dv <= TESS_ASPECT * min_arc * (1.0 + 1e-9))
-        {
-            return;
-        }
-        dv = TESS_ASPECT * min_arc / r; // rings much finer than the tube steps: refine the tube
+        SAMPLES = 8192
+    };
+    rev_init(p, true);
+    double* cum = mc_alloc_array(SAMPLES + 1, sizeof(double));
+    double* len = mc_alloc_array(SAMPLES, sizeof(double));
+    if (cum == NULL || len == NULL)
+    {
+        mc_free(cum);
+        mc_free(len);
+        p->oom = true;
+        return;
     }
+    double dv = 2.0 * TESS_PI / SAMPLES, ds = r * dv;
+    for (int j = 0; j < SAMPLES; ++j)
+    {
+        double v = dv * (j + 0.5), c = cos(v);
+        double kappa = fmax(1.0 / r, fabs(c) / (R + r * c)); // larger principal curvature
+        len[j] = fmin(sqrt(6.0 * tol / kappa), angle / kappa);
+    }
+    for (int pass = 0; pass < 2; ++pass) // periodic grading: twice around in each direction
+    {
+        for (int j = 0; j < SAMPLES; ++j)
+        {
+            len[j] = fmin(len[j], len[(j + SAMPLES - 1) % SAMPLES] + TESS_GRADING * ds);
+        }
+        for (int j = SAMPLES - 1; j >= 0; --j)
+        {
+            len[j] = fmin(len[j], len[(j + 1) % SAMPLES] + TESS_GRADING * ds);
+        }
+    }
+    cum[0] = 0.0;
+    for (int j = 0; j < SAMPLES; ++j)
+    {
+        cum[j + 1] = cum[j] + ds / len[j];
+    }
+    double kv = fmax(3.0, ceil(cum[SAMPLES] - 1e-9));
+    if (!(kv * kv <= TESS_MAX_TRIANGLES))
+    {
+        p->tris = INFINITY;
+        mc_free(cum);
+        mc_free(len);
+        return;
+    }
+    uint32_t n = (uint32_t)kv;
+    double* vk = mc_alloc_array((size_t)n + 1, sizeof(double));
+    if (vk == NULL)
+    {
+        p->oom = true;
+        mc_free(cum);
+        mc_free(len);
+        return;
+    }
+    int j = 0;
+    for (uint32_t k = 0; k <= n; ++k)
+    {
+        double target = cum[SAMPLES] * k / n;
+        while (j < SAMPLES - 1 && cum[j + 1] < target)
+        {
+            ++j;
+        }
+        double f = (target - cum[j]) / (cum[j + 1] - cum[j]);
+        vk[k] = k == 0 ? 0.0 : k == n ? 2.0 * TESS_PI : dv * (j + fmin(1.0, fmax(0.0, f)));
+    }
+    for (uint32_t k = 0; k < n && !p->oom && p->tris <= TESS_MAX_TRIANGLES; ++k)
+    {
+        double v = vk[k], c = cos(v), sn = sin(v), rho = R + r * c;
+        double step = 0.5 * r * (vk[k + 1] - (k == 0 ? vk[n - 1] - 2.0 * TESS_PI : vk[k - 1])); // local spacing
+        double m = fmax(fmax(ring_for_tolerance(rho, 1.0, 0.5 * tol), ring_for_angle(c, sn, angle)),
+                        ceil(2.0 * TESS_PI * rho / (TESS_ASPECT * step) - 1e-9));
+        double vp = k == 0 ? vk[n - 1] - 2.0 * TESS_PI : vk[k - 1];
+        rev_seg sg = {cos(vp), sin(vp), c, sn, r * (1.0 - cos(0.5 * (v - vp))), 1.0};
+        rev_add(p, rho, r * sn, m, sg);
+    }
+    double vl = vk[n - 1];
+    rev_seg last = {cos(vl), sin(vl), 1.0, 0.0, r * (1.0 - cos(0.5 * (2.0 * TESS_PI - vl))), 1.0};
+    rev_close(p, last);
+    mc_free(vk);
+    mc_free(cum);
+    mc_free(len);
 }
 
 typedef enum rev_shape
@@ -1077,8 +1161,6 @@ typedef struct ell_rings
 } ell_rings;
 
 #define PROFILE_SAMPLES 8192
-/// Largest change of the target edge length per unit arc length along an ellipsoid's meridians.
-#define TESS_GRADING 0.4
 #define RING_SAMPLES 512
 
 /// Largest normal curvature of the ellipsoid along the meridians and rings at parameter t (bound used for spacing).
