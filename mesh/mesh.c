@@ -1178,6 +1178,41 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
         vol = -vol;
     }
     rep.volume = vol;
+    if (usable && nf > 0)
+    {
+        // Per-component signed volumes (after the global reorientation): a negative one is a cavity inside another
+        // component, or a shell wound the other way round than the rest. Counted, not changed.
+        double* cvol = mc_calloc(nfv, sizeof(double));
+        if (cvol == NULL)
+        {
+            st = MC_ERR_OUT_OF_MEMORY;
+            goto fail_oom;
+        }
+        for (uint32_t i = 0; i < nfv; ++i)
+        {
+            parent[i] = i;
+        }
+        for (uint32_t t = 0; t < nf; ++t)
+        {
+            uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 1]);
+            uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 2]);
+        }
+        for (uint32_t t = 0; t < nf; ++t)
+        {
+            mc_vec3 p0 = mc_sub(mesh->positions[idx[3 * (size_t)t]], c2);
+            mc_vec3 p1 = mc_sub(mesh->positions[idx[3 * (size_t)t + 1]], c2);
+            mc_vec3 p2 = mc_sub(mesh->positions[idx[3 * (size_t)t + 2]], c2);
+            cvol[uf_find(parent, idx[3 * (size_t)t])] += mc_dot(p0, mc_cross(p1, p2));
+        }
+        for (uint32_t i = 0; i < nfv; ++i)
+        {
+            if (uf_find(parent, i) == i && (rep.reoriented ? -cvol[i] : cvol[i]) < 0.0)
+            {
+                rep.inward_components++;
+            }
+        }
+        mc_free(cvol);
+    }
     if (report != NULL)
     {
         *report = rep;

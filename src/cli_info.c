@@ -69,6 +69,11 @@ static void collect_problems(const mc_mesh_report* r, problem_list* p)
     {
         add_problem(p, "%u zero-area triangles could not be removed without opening the mesh", r->degenerate_triangles);
     }
+    if (r->inward_components > 0)
+    {
+        add_problem(p, "%u components enclose negative volume (cavities, or shells wound inward)",
+                    r->inward_components);
+    }
     if (r->reoriented)
     {
         add_problem(p, "wound inward (negative volume): %u triangles reoriented for contact", r->triangles);
@@ -98,10 +103,11 @@ static void print_json(const mc_mesh_report* r, const problem_list* p)
     printf("],\"manifold\":%s,\"contact_ready\":%s,\"components\":%u,\"input_vertices\":%u,"
            "\"boundary_edges\":%u,\"nonmanifold_edges\":%u,\"misoriented_edges\":%u,\"pinched_vertices\":%u,"
            "\"degenerate_triangles\":%u,\"split_polygons\":%u,\"contact_triangles\":%u,\"reoriented\":%s,"
+           "\"inward_components\":%u,"
            "\"contact_volume\":",
            r->manifold ? "true" : "false", r->contact_ready ? "true" : "false", r->components, r->input_vertices,
            r->boundary_edges, r->nonmanifold_edges, r->misoriented_edges, r->pinched_vertices, r->degenerate_triangles,
-           r->split_polygons, r->triangles, r->reoriented ? "true" : "false");
+           r->split_polygons, r->triangles, r->reoriented ? "true" : "false", r->inward_components);
     cli_json_double(stdout, r->volume);
     printf(",\"scale\":");
     cli_json_double(stdout, r->scale);

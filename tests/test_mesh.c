@@ -435,6 +435,51 @@ Test(mesh, chained_collinear_degenerates_are_repaired_in_any_order)
     }
 }
 
+Test(mesh, inner_inward_shell_is_counted_as_inward_component)
+{
+    // Outer cube [-1, 1]^3 outward plus an inner cube [-0.5, 0.5]^3 wound inward (a cavity): volume 8 - 1.
+    double p[16][3];
+    uint32_t t[24][3];
+    for (int i = 0; i < 8; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            p[i][k] = s_cube_pos[i][k];
+            p[i + 8][k] = 0.5 * s_cube_pos[i][k];
+        }
+    }
+    for (int i = 0; i < 12; ++i)
+    {
+        t[i][0] = s_cube_tri[i][0], t[i][1] = s_cube_tri[i][1], t[i][2] = s_cube_tri[i][2];
+        t[i + 12][0] = s_cube_tri[i][0] + 8, t[i + 12][1] = s_cube_tri[i][2] + 8, t[i + 12][2] = s_cube_tri[i][1] + 8;
+    }
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &p[0][0];
+    d.vertex_count = 16;
+    d.indices = &t[0][0];
+    d.triangle_count = 24;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(eq(dbl, r.volume, 7.0));
+    cr_assert(eq(u32, r.inward_components, 1));
+    cr_assert(eq(u32, m->component_count, 2));
+    cr_assert(r.reoriented == false);
+    mc_mesh_destroy(m);
+    // the whole thing inside out: reoriented, and still one inward component (now the cavity again)
+    for (int i = 0; i < 24; ++i)
+    {
+        uint32_t x = t[i][1];
+        t[i][1] = t[i][2];
+        t[i][2] = x;
+    }
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(r.reoriented);
+    cr_assert(eq(dbl, r.volume, 7.0));
+    cr_assert(eq(u32, r.inward_components, 1));
+    mc_mesh_destroy(m);
+}
+
 Test(mesh, repeated_index_triangle_is_dropped)
 {
     uint32_t t[13][3];

@@ -46,6 +46,7 @@ extern "C"
         uint32_t split_polygons;      ///< polygons with more than 3 vertices that the reader fan-split
         uint32_t repaired_triangles;  ///< neighbours split to repair a T-junction left by a removed zero-area triangle
         bool contact_ready; ///< the cleaned mesh is closed, manifold, oriented, without zero-area triangles (usable)
+        uint32_t inward_components; ///< components of negative volume after reorientation (cavities or inverted shells)
     } mc_mesh_report;
 
     /// Input arrays for mc_mesh_create. Initialize with mc_default_mesh_def(). Arrays are copied; the def is not
