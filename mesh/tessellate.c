@@ -3,12 +3,14 @@
 // Primitive tessellation: box, ellipsoid (sphere), cylinder, frustum (cone) and torus into closed, outward wound,
 // sliver-free indexed triangle meshes whose facets stay within a chord tolerance of the true surface.
 //
-// Ellipsoids use an equal-angle cube sphere (a lattice on the surface of a cube, pushed onto the unit sphere along
-// rays, then scaled by the semi-axes), so no triangle fans meet at a pole. Cylinders, frusta and tori are surfaces of
-// revolution: a profile of points (rho, z) in the meridian half-plane, each swept into a ring of m vertices, and
-// adjacent rings joined by a "zip" strip (the next triangle always advances the ring whose next vertex has the
-// smaller azimuth, so rings with different counts join without slivers). Ring counts are proportional to the radius
-// where that is allowed, so flat caps and cone tips get concentric rings instead of long thin fans.
+// Spheres use an equal-angle cube sphere (a lattice on the surface of a cube pushed onto the sphere along rays), so
+// no triangle fans meet at a pole and the triangle count is exactly 12 n^2. Cylinders, frusta, tori and the other
+// ellipsoids are rings of vertices: a profile of points in the meridian half-plane, each swept into a ring (a circle,
+// or for a triaxial ellipsoid an ellipse around the axis that leaves the roundest rings), and adjacent rings joined
+// by a "zip" strip (the next triangle always advances the ring whose next vertex has the smaller azimuth, so rings
+// with different counts join without slivers). Profile points are spaced by the local curvature with a bounded
+// rate of change, and ring counts follow the ring size, so caps, poles and small rims get concentric rings instead
+// of long thin fans.
 //
 // Every tessellation is checked after it is built with a rigorous bound of the facet-to-surface distance and of the
 // angle between the true normals at the two ends of each edge; when a bound is exceeded the resolution is raised and

@@ -434,6 +434,34 @@ Test(tessellate, meshes_are_closed_outward_indexed_and_sliver_free)
     }
 }
 
+Test(tessellate, flat_thin_and_eccentric_shapes_stay_sliver_free)
+{
+    // Shapes where naive tessellations make slivers: a coin (short side), a flat frustum with very unlike rims, a
+    // frustum with a tiny top, a fat and a thin torus, flat and long spheroids, a triaxial ellipsoid whose roundest
+    // cross-section has axis ratio 2 (the documented limit of the 20 degree promise for ellipsoids).
+    const mc_primitive_def cases[] = {
+        make_def(MC_PRIMITIVE_CYLINDER, 1.0, 0.0, 0.01, 0.5, 15 * DEG),
+        make_def(MC_PRIMITIVE_CYLINDER, 1.0, 0.0, 0.01, 1e-3, 15 * DEG),
+        make_def(MC_PRIMITIVE_FRUSTUM, 1.35, 3.5, 0.23, 0.1, 45 * DEG),
+        make_def(MC_PRIMITIVE_FRUSTUM, 1.0, 1e-8, 1.0, 1e-3, 60 * DEG),
+        make_def(MC_PRIMITIVE_TORUS, 1.0, 0.999, 0.0, 1e-3, 15 * DEG),
+        make_def(MC_PRIMITIVE_TORUS, 1.0, 0.01, 0.0, 1e-3, 15 * DEG),
+        make_def(MC_PRIMITIVE_ELLIPSOID, 1.0, 1.0, 0.1, 1e-3, 15 * DEG),
+        make_def(MC_PRIMITIVE_ELLIPSOID, 10.0, 1.0, 1.0, 1e-2, 15 * DEG),
+        make_def(MC_PRIMITIVE_ELLIPSOID, 2.0, 1.0, 4.0, 1e-2, 15 * DEG),
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+    {
+        tess t = run(&cases[i]);
+        check_structure(&t, euler_of(&cases[i]));
+        double ma = min_angle(&t);
+        cr_assert(ge(dbl, ma, 20 * DEG), "case %zu: min angle %.2f deg", i, ma / DEG);
+        double dev = max_facet_distance(&cases[i], &t);
+        cr_assert(le(dbl, dev, cases[i].chord_tolerance), "case %zu: %g", i, dev);
+        release(&t);
+    }
+}
+
 Test(tessellate, box_is_twelve_exact_triangles)
 {
     mc_primitive_def d = make_def(MC_PRIMITIVE_BOX, 1.0, 2.0, 3.0, 1e-6, 1 * DEG);
