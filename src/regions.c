@@ -337,6 +337,11 @@ static inline mc_vec3 fnormal(const ctx* c, int b, uint32_t f)
     return b == 0 ? c->mesh[0]->face_normals[f] : mc_mat33_mul_vec(&c->rot_j, c->mesh[1]->face_normals[f]);
 }
 
+static inline double norm1(mc_vec3 v)
+{
+    return fabs(v.x) + fabs(v.y) + fabs(v.z);
+}
+
 static inline uint32_t he_next(uint32_t h)
 {
     return 3u * (h / 3u) + (h % 3u + 1u) % 3u;
@@ -347,11 +352,22 @@ static inline uint32_t he_prev(uint32_t h)
     return 3u * (h / 3u) + (h % 3u + 2u) % 3u;
 }
 
-/// Exact inside test of a vertex of body b against the other solid (symbolic rule, flipped solids handled).
+/// Exact inside test of a vertex of body b against the other solid (symbolic rule, flipped solids handled). A point
+/// clearly outside the other mesh's bounding box (its report, in its body frame) is outside its surface without a
+/// ray query. "Clearly": by more than 1e-10 of the box size and coordinates, far above the rounding of the frame
+/// change (a few ulps), so a point on or near the surface always gets the exact query and its tie-break.
 static bool vertex_inside_other(const ctx* c, int b, uint32_t v)
 {
     mc_vec3 p = vpos(c, b, v);
     const struct mc_mesh* other = c->mesh[1 - b];
+    mc_vec3 q = b == 0 ? mc_mat33_tmul_vec(&c->rot_j, mc_sub(p, c->trans_j)) : p; // p in the other's body frame
+    const mc_vec3 lo = other->report.bbox_min, hi = other->report.bbox_max;
+    double tol = 1e-10 * (norm1(mc_sub(hi, lo)) + norm1(q));
+    if (q.x < lo.x - tol || q.y < lo.y - tol || q.z < lo.z - tol || q.x > hi.x + tol || q.y > hi.y + tol ||
+        q.z > hi.z + tol)
+    {
+        return other->flipped;
+    }
     int parity = b == 0 ? mc_bvh_point_parity(other, 1, c->ps, p, 0) : mc_bvh_point_parity(other, 0, NULL, p, 1);
     return (parity != 0) != other->flipped;
 }
@@ -664,11 +680,6 @@ static void add_crossing_flags(const ctx* c, racc* r, const xrec* x)
         add_flag(r, v, vlen, olen, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
         add_flag(r, v, vlen, olen, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
     }
-}
-
-static inline double norm1(mc_vec3 v)
-{
-    return fabs(v.x) + fabs(v.y) + fabs(v.z);
 }
 
 /// Divergence-theorem terms of whole face f from raw arrays around origin o (any frame); writes the face's plane
