@@ -515,6 +515,8 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
         for (int k = 0; k < 3; ++k)
         {
             b.origin[k] = 0.5 * (lo[k] + hi[k]);
+            bvh->bbox_lo[k] = lo[k];
+            bvh->bbox_hi[k] = hi[k];
         }
         mc_vec3 o = mc_v3(b.origin[0], b.origin[1], b.origin[2]);
         for (uint32_t t = 0; t < n; ++t)

@@ -43,6 +43,8 @@ struct mc_bvh
     uint32_t triangle_count; ///< triangles of the mesh
     uint32_t depth;          ///< longest root-to-leaf path (root = 1)
     double max_abs_coord;    ///< largest |coordinate| of the mesh vertices (rounding bounds in queries)
+    double bbox_lo[3];       ///< axis-aligned bounding box of the mesh vertices, lower corner
+    double bbox_hi[3];       ///< axis-aligned bounding box of the mesh vertices, upper corner
     size_t byte_count;       ///< bytes owned (struct + arrays)
 };
 

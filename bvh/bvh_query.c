@@ -129,7 +129,8 @@ int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
     int mapped = mesh_body == 1 && scratch != NULL;
     // Far end: strictly beyond the mesh's bounding box along +x, in the mesh's frame; then in I's frame.
     mc_vec3 pm = mapped ? mc_pair_scratch_unmap_j(scratch, p) : p;
-    mc_vec3 lo = mesh->report.bbox_min, hi = mesh->report.bbox_max;
+    mc_vec3 lo = mc_v3(t->bbox_lo[0], t->bbox_lo[1], t->bbox_lo[2]);
+    mc_vec3 hi = mc_v3(t->bbox_hi[0], t->bbox_hi[1], t->bbox_hi[2]);
     double span = (hi.x - lo.x) + (hi.y - lo.y) + (hi.z - lo.z);
     double xfar = fmax(hi.x, pm.x) + span + 1.0;
     mc_vec3 qm = mc_v3(xfar, pm.y, pm.z);
