@@ -100,17 +100,29 @@ extern "C"
         double area;      ///< contact area A = |S_I| (units^2)
         double radius;    ///< equivalent radius sqrt(A / pi)
         mc_vec3 normal;   ///< unit normal S_I / |S_I|, from the first solid into the second (direction of the force on
-                          ///< the second)
+                          ///< the second); the zero vector when A = 0 (one solid entirely inside the other)
         double depth;     ///< penetration depth by the selected method
-        mc_vec3 point_i;  ///< Adams depth: closest point of the first surface's part in the region to the centroid
-        mc_vec3 point_j;  ///< Adams depth: closest point of the second surface's part in the region to the centroid
-        mc_vec3 s_i;      ///< vector area of the part of the first surface inside the second (outward normals)
-        mc_vec3 s_j;      ///< vector area of the part of the second surface inside the first (outward normals)
+        /// Adams depth: closest point to the centroid of the first surface's part in the region, taken as the
+        /// triangles of that surface that touch the region (entirely inside, crossed, or around an inside vertex),
+        /// each whole (not clipped); the centroid when that part is empty. With the other depth methods: the
+        /// centroid.
+        mc_vec3 point_i;
+        mc_vec3 point_j;          ///< Adams depth: the same on the second surface
+        mc_vec3 s_i;              ///< vector area of the part of the first surface inside the second (outward normals)
+        mc_vec3 s_j;              ///< vector area of the part of the second surface inside the first (outward normals)
         uint32_t crossings;       ///< edge-face crossings in this region
         uint32_t inside_vertices; ///< mesh vertices inside the other solid in this region
     } mc_region;
 
-    /// Intersection regions of two solids at their poses, sorted by decreasing volume.
+    /// Intersection regions of two solids at their poses, sorted by decreasing volume (ties: in the order of their
+    /// first crossing in the pair order). A region is a connected component of the intersection; regions of exact
+    /// touching (every crossing decided by the symbolic rule and a volume within its rounding bound) are not reported
+    /// but counted in stats->touching_regions, so touching without penetration gives no region. A region's volume can
+    /// be negative (tiny) only when a mesh is itself inconsistent, e.g. self-intersecting; it is reported as computed.
+    /// Depth: MC_DEPTH_ADAMS |point_j - point_i|; MC_DEPTH_VOLUME_AREA 2V/A; MC_DEPTH_EXTENT the extent of the
+    /// region's crossing points and inside vertices along the normal; 0 when A = 0.
+    /// Single-threaded after the pair stage; allocation-free once the workspace is warm. Both meshes flipped:
+    /// MC_ERR_UNBOUNDED.
     /// @param regions caller buffer of `capacity` entries (NULL allowed when capacity is 0)
     /// @param region_count receives the number of regions (may exceed capacity: then MC_ERR_CAPACITY and the
     ///        largest `capacity` regions are written)
