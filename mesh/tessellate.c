@@ -1097,42 +1097,86 @@ static mc_status tess_revolution(rev_shape shape, mc_vec3 size, double tol, doub
                         angle);
 }
 
-/// Surface of revolution with about `target` triangles: bisection on the working tolerance (angle limit off).
-static mc_status tess_revolution_count(rev_shape shape, mc_vec3 size, double target, tess_out* o, mc_error* err)
+/// Triangle count at a working tolerance (angle limit off), INFINITY when too many; *oom set on out of memory.
+typedef double count_at_fcn(void* ctx, double tol, bool* oom);
+
+/// The working tolerance whose triangle count is closest to target (in ratio): walk down from the shape's extent by
+/// tenfold steps until the count passes the target (so no absurd resolution is ever tried), then bisect.
+static double tolerance_for_count(count_at_fcn* fn, void* ctx, double extent, double target, bool* oom)
 {
-    double extent = fmax(size.x, fmax(size.y, size.z));
-    double lo = 1e-12 * extent, hi = extent; // tolerance giving many / few triangles
-    double best_tol = hi, best_err = INFINITY;
-    for (int it = 0; it < 64; ++it)
+    double hi = extent, lo = extent, best_tol = extent, best_err = INFINITY;
+    *oom = false;
+    for (int it = 0; it < 100 && !*oom; ++it)
     {
-        double mid = sqrt(lo * hi);
-        rev_profile p;
-        profile_make(&p, shape, size, mid, 0.5 * TESS_PI);
-        bool oom = p.oom;
-        double tris = p.tris;
-        rev_free(&p);
-        if (oom)
-        {
-            return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
-        }
+        bool bracketing = lo == hi;
+        double t = bracketing ? lo : sqrt(lo * hi);
+        double tris = fn(ctx, t, oom);
         double e = fabs(log(tris / target));
         if (e < best_err)
         {
             best_err = e;
-            best_tol = mid;
+            best_tol = t;
+        }
+        if (best_err < 0.002)
+        {
+            break; // within 0.2 %: close enough
+        }
+        if (bracketing)
+        {
+            if (tris > target || t < 1e-12 * extent)
+            {
+                hi = 10.0 * t; // the target lies between t and 10 t
+                lo = t;
+            }
+            else
+            {
+                hi = lo = 0.1 * t;
+            }
+            continue;
         }
         if (tris > target)
         {
-            lo = mid;
+            lo = t;
         }
         else
         {
-            hi = mid;
+            hi = t;
         }
-        if (hi / lo < 1.0 + 1e-6)
+        if (hi / lo < 1.0 + 1e-3)
         {
             break;
         }
+    }
+    return best_tol;
+}
+
+typedef struct rev_count_ctx
+{
+    rev_shape shape;
+    mc_vec3 size;
+} rev_count_ctx;
+
+static double rev_count_at(void* ctx, double tol, bool* oom)
+{
+    rev_count_ctx* c = ctx;
+    rev_profile p;
+    profile_make(&p, c->shape, c->size, tol, 0.5 * TESS_PI);
+    *oom = p.oom;
+    double tris = p.tris;
+    rev_free(&p);
+    return tris;
+}
+
+/// Surface of revolution with about `target` triangles.
+static mc_status tess_revolution_count(rev_shape shape, mc_vec3 size, double target, tess_out* o, mc_error* err)
+{
+    double extent = fmax(size.x, fmax(size.y, size.z));
+    rev_count_ctx ctx = {shape, size};
+    bool oom = false;
+    double best_tol = tolerance_for_count(rev_count_at, &ctx, extent, target, &oom);
+    if (oom)
+    {
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
     }
     rev_profile p;
     profile_make(&p, shape, size, best_tol, 0.5 * TESS_PI);
@@ -1153,13 +1197,15 @@ static mc_status tess_revolution_count(rev_shape shape, mc_vec3 size, double tar
 /// s = sin(t), t from 0 (bottom pole) to pi (top pole). Local (X, Y, Z) is a cyclic permutation of (x, y, z).
 typedef struct ell_rings
 {
-    double A, B, C; ///< local semi-axes (rings in X, Y; axis Z)
-    int axis;       ///< global axis that is local Z
-    double* tau;    ///< ring parameters t, count entries (tau[0] = 0, tau[count - 1] = pi: the poles)
-    double* m;      ///< ring vertex counts (1 at the poles)
-    uint32_t count; ///< rings including the two poles
-    double verts;   ///< sum of m
-    double tris;    ///< triangles of all strips
+    double A, B, C;      ///< local semi-axes (rings in X, Y; axis Z)
+    int axis;            ///< global axis that is local Z
+    double* tau;         ///< ring parameters t, count entries (tau[0] = 0, tau[count - 1] = pi: the poles)
+    double* m;           ///< ring vertex counts (1 at the poles)
+    uint32_t count;      ///< rings including the two poles
+    double verts;        ///< sum of m
+    double tris;         ///< triangles of all strips
+    double ring_g[512];  ///< |d/dphi (A cos phi, B sin phi)| at the ring samples phi = 2 pi (i + 1/2) / 512
+    double ring_r2[512]; ///< |(A cos phi, B sin phi)|^2 at the ring samples
 } ell_rings;
 
 #define PROFILE_SAMPLES 8192
@@ -1190,20 +1236,12 @@ static double ell_edge(const ell_rings* e, double t, double tol, double angle)
     return fmin(sqrt(6.0 * tol / k), angle / k);
 }
 
-/// Speed |dP/dt| of the meridian through ring angle phi (ring point (A cos phi, B sin phi) s).
-static double ell_meridian_speed(const ell_rings* e, double t, double phi)
+/// Ring vertex density at ring sample i (phi = 2 pi (i + 1/2) / RING_SAMPLES) for ring t with meridian step dt:
+/// ring speed over the local meridian spacing (meridian speed times dt), so that triangles are about as wide as
+/// they are tall everywhere on the ring.
+static double ell_ring_density(const ell_rings* e, double sn, double cs, double dt, int i)
 {
-    double r2 = e->A * e->A * cos(phi) * cos(phi) + e->B * e->B * sin(phi) * sin(phi);
-    double c = cos(t), s = sin(t);
-    return sqrt(r2 * c * c + e->C * e->C * s * s);
-}
-
-/// Ring vertex density at phi for ring t with meridian step dt: ring arc length over the local meridian spacing,
-/// so that triangles are about as wide as they are tall everywhere on the ring.
-static double ell_ring_density(const ell_rings* e, double t, double dt, double phi)
-{
-    double ring_speed = sin(t) * hypot(e->A * sin(phi), e->B * cos(phi));
-    return ring_speed / (ell_meridian_speed(e, t, phi) * dt);
+    return sn * e->ring_g[i] / (sqrt(e->ring_r2[i] * cs * cs + e->C * e->C * sn * sn) * dt);
 }
 
 static void ell_rings_free(ell_rings* e)
@@ -1235,6 +1273,12 @@ static void ell_rings_init(ell_rings* e, mc_vec3 ax)
     e->A = g[(e->axis + 1) % 3];
     e->B = g[(e->axis + 2) % 3];
     e->C = g[e->axis];
+    for (int i = 0; i < RING_SAMPLES; ++i)
+    {
+        double ph = 2.0 * TESS_PI * (i + 0.5) / RING_SAMPLES, c = cos(ph), sn = sin(ph);
+        e->ring_g[i] = hypot(e->A * sn, e->B * c);
+        e->ring_r2[i] = e->A * e->A * c * c + e->B * e->B * sn * sn;
+    }
 }
 
 static double ell_ring_dt(const ell_rings* e, uint32_t k)
@@ -1318,10 +1362,11 @@ static mc_status ell_rings_place(ell_rings* e, double tol, double angle, mc_erro
         double m = 1.0;
         if (k > 0 && k + 1 < e->count)
         {
-            double sum = 0.0, t = e->tau[k], d = ell_ring_dt(e, k);
-            for (int i = 0; i < RING_SAMPLES; ++i)
+            double sum = 0.0, t = e->tau[k], d = ell_ring_dt(e, k), sn = sin(t), cs = cos(t);
+            int stride = e->A == e->B ? RING_SAMPLES : 1; // circular rings: constant density
+            for (int i = 0; i < RING_SAMPLES; i += stride)
             {
-                sum += ell_ring_density(e, t, d, 2.0 * TESS_PI * (i + 0.5) / RING_SAMPLES);
+                sum += ell_ring_density(e, sn, cs, d, i) * stride;
             }
             m = fmax(3.0, ceil(sum * 2.0 * TESS_PI / RING_SAMPLES - 1e-9));
         }
@@ -1425,11 +1470,11 @@ static mc_status ell_rings_build(const ell_rings* e, tess_out* o, mc_error* err)
         double z = (k == 0) ? -e->C : (k + 1 == e->count) ? e->C : -e->C * cos(t);
         if (!pole && e->A != e->B)
         {
-            double d = ell_ring_dt(e, k);
+            double d = ell_ring_dt(e, k), cs = cos(t);
             cum[0] = 0.0;
             for (int i = 1; i <= RING_SAMPLES; ++i)
             {
-                cum[i] = cum[i - 1] + ell_ring_density(e, t, d, 2.0 * TESS_PI * (i - 0.5) / RING_SAMPLES);
+                cum[i] = cum[i - 1] + ell_ring_density(e, sn, cs, d, i - 1);
             }
         }
         int jj = 0;
@@ -1508,41 +1553,29 @@ static mc_status tess_ellipsoid_rings(mc_vec3 ax, double tol, double angle, tess
                         angle);
 }
 
-/// Non-spherical ellipsoid with about `target` triangles: bisection on the working tolerance (angle limit off).
+static double ell_count_at(void* ctx, double tol, bool* oom)
+{
+    ell_rings* e = ctx;
+    mc_error dummy;
+    mc_status s = ell_rings_place(e, tol, 0.5 * TESS_PI, &dummy);
+    *oom = s == MC_ERR_OUT_OF_MEMORY;
+    return s == MC_OK ? e->tris : INFINITY;
+}
+
+/// Non-spherical ellipsoid with about `target` triangles.
 static mc_status tess_ellipsoid_rings_count(mc_vec3 ax, double target, tess_out* o, mc_error* err)
 {
     ell_rings e;
     ell_rings_init(&e, ax);
     double extent = fmax(ax.x, fmax(ax.y, ax.z));
-    double lo = 1e-12 * extent, hi = extent, best_tol = hi, best_err = INFINITY;
-    mc_status s = MC_OK;
-    for (int it = 0; it < 64 && hi / lo > 1.0 + 1e-6; ++it)
+    bool oom = false;
+    double best_tol = tolerance_for_count(ell_count_at, &e, extent, target, &oom);
+    if (oom)
     {
-        double mid = sqrt(lo * hi);
-        mc_error dummy;
-        s = ell_rings_place(&e, mid, 0.5 * TESS_PI, &dummy);
-        double tris = s == MC_OK ? e.tris : INFINITY;
-        if (s == MC_ERR_OUT_OF_MEMORY)
-        {
-            ell_rings_free(&e);
-            return mc_set_error(err, s, -1, -1, "out of memory");
-        }
-        double q = fabs(log(tris / target));
-        if (q < best_err)
-        {
-            best_err = q;
-            best_tol = mid;
-        }
-        if (tris > target)
-        {
-            lo = mid;
-        }
-        else
-        {
-            hi = mid;
-        }
+        ell_rings_free(&e);
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
     }
-    s = ell_rings_place(&e, best_tol, 0.5 * TESS_PI, err);
+    mc_status s = ell_rings_place(&e, best_tol, 0.5 * TESS_PI, err);
     if (s == MC_OK)
     {
         s = ell_rings_build(&e, o, err);
