@@ -172,8 +172,10 @@ static double time_build(mc_mesh* m, int repeats, double* cpu)
 
 typedef struct fcl_result
 {
-    double build_s;   // build time of mesh I's model (min over repeats)
-    double query_s;   // collide time (min over repeats)
+    double build_s;   // build time of mesh I's model (min over repeats), wall clock
+    double build_cpu; // thread CPU time of that build
+    double query_s;   // collide time (min over repeats), wall clock
+    double query_cpu; // thread CPU time of the collide (min over repeats)
     uint64_t pairs;   // contacts reported
     double tree_bpt;  // tree bytes per triangle of mesh I
     double total_bpt; // tree + mesh arrays per triangle
@@ -186,6 +188,7 @@ static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, fcl_resul
     fcl_bench_model* fm[2] = {NULL, NULL};
     size_t tree = 0, mesh = 0;
     out->build_s = INFINITY;
+    out->build_cpu = INFINITY;
     int build_repeats = mc_mesh_get_triangle_count(s->mesh_i) >= 500000u ? 1 : repeats;
     for (int k = 0; k < 2; ++k)
     {
@@ -196,14 +199,15 @@ static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, fcl_resul
         }
         for (int r = 0; r < (k == 0 ? build_repeats : 1); ++r)
         {
-            double sec = 0;
+            double sec = 0, cpu = 0;
             size_t tb = 0, mb = 0;
             fcl_bench_model* m =
                 fcl_bench_build(bv, (const double*)mc_mesh_get_positions(mm[k]), mc_mesh_get_vertex_count(mm[k]),
-                                mc_mesh_get_indices(mm[k]), mc_mesh_get_triangle_count(mm[k]), &sec, &tb, &mb);
+                                mc_mesh_get_indices(mm[k]), mc_mesh_get_triangle_count(mm[k]), &sec, &cpu, &tb, &mb);
             if (k == 0)
             {
                 out->build_s = sec < out->build_s ? sec : out->build_s;
+                out->build_cpu = cpu < out->build_cpu ? cpu : out->build_cpu;
                 tree = tb;
                 mesh = mb;
             }
@@ -219,13 +223,15 @@ static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, fcl_resul
     double pb[3] = {s->pose_j.p.x, s->pose_j.p.y, s->pose_j.p.z};
     double qb[4] = {s->pose_j.q.w, s->pose_j.q.x, s->pose_j.q.y, s->pose_j.q.z};
     out->query_s = INFINITY;
+    out->query_cpu = INFINITY;
     for (int r = 0; r < repeats + 1; ++r)
     {
-        double sec = 0;
-        out->pairs = fcl_bench_collide(fm[0], pa, qa, fm[1], pb, qb, &sec);
+        double sec = 0, cpu = 0;
+        out->pairs = fcl_bench_collide(fm[0], pa, qa, fm[1], pb, qb, &sec, &cpu);
         if (r > 0)
         {
             out->query_s = sec < out->query_s ? sec : out->query_s;
+            out->query_cpu = cpu < out->query_cpu ? cpu : out->query_cpu;
         }
     }
     double nt = (double)mc_mesh_get_triangle_count(s->mesh_i);
@@ -282,12 +288,12 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         opt.worker_count = o->threads[ti];
         uint32_t n = 0;
         mc_query_stats st;
-        double best = INFINITY;
+        double best = INFINITY, best_cpu = INFINITY;
         for (int r = 0; r < o->repeats + 1; ++r) // first run warms the workspace
         {
-            double t0 = now();
+            double t0 = now(), c0 = cpu_now();
             mc_status rc = mc_query_triangle_pairs(mi, &s->pose_i, s->mesh_j, &s->pose_j, &opt, ws, buf, cap, &n, &st);
-            double t = now() - t0;
+            double t = now() - t0, c = cpu_now() - c0;
             if (rc != MC_OK && rc != MC_ERR_CAPACITY)
             {
                 fprintf(stderr, "%s: query failed: %s\n", s->name, mc_status_string(rc));
@@ -296,41 +302,47 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
             if (r > 0)
             {
                 best = t < best ? t : best;
+                best_cpu = c < best_cpu ? c : best_cpu;
             }
         }
         if (ti == 0)
         {
             q1 = best;
         }
-        printf("%-28s %8u tri  build %8.2f ms  %5.1f B/tri | t=%d query %9.3f ms  pairs %7u  box %9llu  tri %9llu  "
-               "x%.2f vs t=%d",
-               s->name, nt, 1e3 * build_s, tree_bpt, st.threads, 1e3 * best, n, (unsigned long long)st.box_tests,
-               (unsigned long long)st.triangle_tests, q1 / best, o->threads[0]);
+        // CPU time is the calling thread's only: meaningful for single-thread runs.
+        double qcpu = st.threads == 1 ? best_cpu : NAN;
+        printf("%-22s %8u tri  build %8.2f ms (cpu %8.2f)  %5.1f B/tri | t=%d query %8.3f ms (cpu %8.3f)  pairs %6u  "
+               "box %8llu  tri %8llu  x%.2f vs t=%d",
+               s->name, nt, 1e3 * build_s, 1e3 * build_cpu, tree_bpt, st.threads, 1e3 * best, 1e3 * qcpu, n,
+               (unsigned long long)st.box_tests, (unsigned long long)st.triangle_tests, q1 / best, o->threads[0]);
         if (have_fcl)
         {
-            printf(" | FCL OBB build %8.2f ms (x%.1f) %5.1f B/tri query %9.3f ms (x%.1f) pairs %llu | OBBRSS build "
-                   "%8.2f ms query %9.3f ms (x%.1f) pairs %llu",
-                   1e3 * fo.build_s, fo.build_s / build_s, fo.tree_bpt, 1e3 * fo.query_s, fo.query_s / best,
-                   (unsigned long long)fo.pairs, 1e3 * fr.build_s, 1e3 * fr.query_s, fr.query_s / best,
-                   (unsigned long long)fr.pairs);
+            printf(" | FCL OBB build %8.2f ms (cpu %8.2f, x%.1f) %5.1f B/tri query %8.3f ms (cpu %8.3f, x%.1f) pairs "
+                   "%llu | OBBRSS build %8.2f ms query %8.3f ms pairs %llu",
+                   1e3 * fo.build_s, 1e3 * fo.build_cpu, fo.build_cpu / build_cpu, fo.tree_bpt, 1e3 * fo.query_s,
+                   1e3 * fo.query_cpu, fo.query_cpu / qcpu, (unsigned long long)fo.pairs, 1e3 * fr.build_s,
+                   1e3 * fr.query_s, (unsigned long long)fr.pairs);
         }
         printf("\n");
         fflush(stdout);
         if (csv != NULL)
         {
-            fprintf(csv, "%s,%u,%u,%d,%.6f,%.2f,%.2f,%.6f,%u,%llu,%llu", s->name, nt,
-                    mc_mesh_get_triangle_count(s->mesh_j), st.threads, 1e3 * build_s, tree_bpt, mesh_bpt, 1e3 * best, n,
-                    (unsigned long long)st.box_tests, (unsigned long long)st.triangle_tests);
+            fprintf(csv, "%s,%u,%u,%d,%d,%.4f,%.4f,%.2f,%.2f,%.4f,%.4f,%u,%llu,%llu", s->name, nt,
+                    mc_mesh_get_triangle_count(s->mesh_j), o->threads[ti], st.threads, 1e3 * build_s, 1e3 * build_cpu,
+                    tree_bpt, mesh_bpt, 1e3 * best, 1e3 * qcpu, n, (unsigned long long)st.box_tests,
+                    (unsigned long long)st.triangle_tests);
             if (have_fcl)
             {
-                fprintf(csv, ",%.6f,%.6f,%llu,%.2f,%.2f,%.6f,%.6f,%llu,%.2f,%.2f,%.2f,%.2f\n", 1e3 * fo.build_s,
-                        1e3 * fo.query_s, (unsigned long long)fo.pairs, fo.tree_bpt, fo.total_bpt, 1e3 * fr.build_s,
-                        1e3 * fr.query_s, (unsigned long long)fr.pairs, fr.tree_bpt, fr.total_bpt, fo.build_s / build_s,
-                        fo.query_s / best);
+                fprintf(csv,
+                        ",%.4f,%.4f,%.4f,%.4f,%llu,%.2f,%.2f,%.4f,%.4f,%.4f,%.4f,%llu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n",
+                        1e3 * fo.build_s, 1e3 * fo.build_cpu, 1e3 * fo.query_s, 1e3 * fo.query_cpu,
+                        (unsigned long long)fo.pairs, fo.tree_bpt, fo.total_bpt, 1e3 * fr.build_s, 1e3 * fr.build_cpu,
+                        1e3 * fr.query_s, 1e3 * fr.query_cpu, (unsigned long long)fr.pairs, fr.tree_bpt, fr.total_bpt,
+                        fo.build_s / build_s, fo.build_cpu / build_cpu, fo.query_s / best, fo.query_cpu / qcpu);
             }
             else
             {
-                fprintf(csv, ",,,,,,,,,,,,\n");
+                fprintf(csv, ",,,,,,,,,,,,,,,,,,\n");
             }
             fflush(csv);
         }
@@ -361,11 +373,13 @@ int main(int argc, char** argv)
             fprintf(stderr, "bench_collide: %s: cannot open\n", o.out);
             return 1;
         }
-        fprintf(csv, "scene,triangles_i,triangles_j,threads,build_ms,tree_bytes_per_tri,mesh_bytes_per_tri,query_ms,"
-                     "pairs,box_tests,tri_tests,fcl_obb_build_ms,fcl_obb_query_ms,fcl_obb_pairs,fcl_obb_tree_bytes_per_"
-                     "tri,fcl_obb_total_bytes_per_tri,fcl_obbrss_build_ms,fcl_obbrss_query_ms,fcl_obbrss_pairs,fcl_"
-                     "obbrss_tree_bytes_per_tri,fcl_obbrss_total_bytes_per_tri,build_speedup_vs_fcl_obb,query_"
-                     "speedup_vs_fcl_obb\n");
+        fprintf(csv, "scene,triangles_i,triangles_j,threads_requested,threads_used,build_ms,build_cpu_ms,"
+                     "tree_bytes_per_tri,mesh_bytes_per_tri,query_ms,query_cpu_ms,pairs,box_tests,tri_tests,"
+                     "fcl_obb_build_ms,fcl_obb_build_cpu_ms,fcl_obb_query_ms,fcl_obb_query_cpu_ms,fcl_obb_pairs,"
+                     "fcl_obb_tree_bytes_per_tri,fcl_obb_total_bytes_per_tri,fcl_obbrss_build_ms,"
+                     "fcl_obbrss_build_cpu_ms,fcl_obbrss_query_ms,fcl_obbrss_query_cpu_ms,fcl_obbrss_pairs,"
+                     "fcl_obbrss_tree_bytes_per_tri,fcl_obbrss_total_bytes_per_tri,build_speedup_vs_fcl_obb,"
+                     "build_cpu_speedup_vs_fcl_obb,query_speedup_vs_fcl_obb,query_cpu_speedup_vs_fcl_obb\n");
     }
 #ifdef MC_BENCH_FCL
     if (o.fcl)

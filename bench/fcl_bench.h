@@ -21,16 +21,19 @@ extern "C"
         FCL_BENCH_OBBRSS = 1, ///< fcl::OBBRSSd (PQP-style OBB + RSS)
     } fcl_bench_bv;
 
-    /// Build a model; returns NULL on failure. seconds receives the build time (beginModel to endModel).
+    /// Build a model; returns NULL on failure. seconds receives the build time (copy in, beginModel to endModel), wall
+    /// clock; cpu_seconds the calling thread's CPU time for the same span (less sensitive to a busy machine).
     /// tree_bytes receives nodes + primitive index array; mesh_bytes the vertex and triangle arrays.
     fcl_bench_model* fcl_bench_build(fcl_bench_bv bv, const double* positions, uint32_t vertex_count,
                                      const uint32_t* indices, uint32_t triangle_count, double* seconds,
-                                     size_t* tree_bytes, size_t* mesh_bytes);
+                                     double* cpu_seconds, size_t* tree_bytes, size_t* mesh_bytes);
 
     /// Collide two models at world poses (p: 3 doubles, q: w x y z), all contacts (exhaustive, no contact geometry).
-    /// @return the number of intersecting triangle pairs; seconds receives the time of fcl::collide.
+    /// @return the number of intersecting triangle pairs; seconds / cpu_seconds receive the wall / thread CPU time of
+    /// fcl::collide.
     uint64_t fcl_bench_collide(const fcl_bench_model* a, const double pa[3], const double qa[4],
-                               const fcl_bench_model* b, const double pb[3], const double qb[4], double* seconds);
+                               const fcl_bench_model* b, const double pb[3], const double qb[4], double* seconds,
+                               double* cpu_seconds);
 
     /// Free a model. NULL is ignored.
     void fcl_bench_destroy(fcl_bench_model* m);
