@@ -528,7 +528,7 @@ Test(import, ply_through_assimp_with_quads)
         int, check(write_text("bad.ply", "ply\nformat ascii 1.0\nelement vertex 99\nend_header\n1 2\n"), &r, &e), 0));
 }
 
-Test(import, malformed_ply_headers_are_rejected_before_assimp, .timeout = 30)
+Test(import, malformed_ply_headers_are_rejected_before_assimp)
 {
     mc_mesh_report r;
     mc_error e;
@@ -644,7 +644,7 @@ static int read_manifest(const char* path, manifest_row* rows, int cap)
     return n;
 }
 
-Test(import, corpus_matches_manifest, .timeout = 300)
+Test(import, corpus_matches_manifest)
 {
     const char* root = getenv("MC_SOURCE_ROOT");
     cr_assert(root != NULL, "MC_SOURCE_ROOT not set");
