@@ -267,14 +267,15 @@ Test(volume, sphere_cap_converges_area_and_adams_depth)
         cr_assert_eq(r.count, 1);
         double ev = rel(r.regions[0].volume, vwant), ea = rel(r.regions[0].area, awant);
         double ed = rel(r.regions[0].depth, h);
-        cr_assert(ev < pv && ea < pa, "level %d: errors %g %g do not decrease", k, ev, ea);
+        cr_assert(ev < pv && ea < pa && ed < pd, "level %d: errors V %g A %g depth %g do not decrease", k, ev, ea, ed);
         cr_assert(ed < 0.05, "level %d: Adams depth %g vs %g", k, r.regions[0].depth, h);
         pv = ev;
         pa = ea;
         pd = ed;
         mc_mesh_destroy(s);
     }
-    cr_assert(pv < 1e-2 && pa < 1e-2 && pd < 2e-2, "finest errors V %g A %g depth %g", pv, pa, pd);
+    // Finest level (16k triangles): measured V 3.3e-3, depth 3.0e-4 relative; the bounds leave a factor ~3.
+    cr_assert(pv < 1e-2 && pa < 1e-2 && pd < 1e-3, "finest errors V %g A %g depth %g", pv, pa, pd);
     mc_mesh_destroy(plate);
 }
 
