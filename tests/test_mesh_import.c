@@ -572,6 +572,70 @@ Test(import, written_shl_and_stl_read_back)
     mc_mesh_destroy(m);
 }
 
+static void base64(const unsigned char* in, size_t n, char* out)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3)
+    {
+        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
+        out[o++] = tab[v >> 18 & 63];
+        out[o++] = tab[v >> 12 & 63];
+        out[o++] = i + 1 < n ? tab[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < n ? tab[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
+// glTF through Assimp: one cube mesh instanced by two nodes, one translated, one mirrored (scale -1 in x): the
+// merged mesh must be two outward cubes (the mirrored instance's winding is reversed on import).
+Test(import, gltf_node_transforms_and_mirroring)
+{
+    unsigned char bin[96 + 72];
+    for (int i = 0; i < 8; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            float f = (float)s_cube_pos[i][k];
+            memcpy(bin + 12 * i + 4 * k, &f, 4);
+        }
+    }
+    for (int t = 0; t < 12; ++t)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            uint16_t v = (uint16_t)s_cube_tri[t][k];
+            memcpy(bin + 96 + 6 * t + 2 * k, &v, 2);
+        }
+    }
+    char b64[256];
+    base64(bin, sizeof bin, b64);
+    static char json[4096];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1]}],"
+             "\"nodes\":[{\"mesh\":0,\"translation\":[10,0,0]},{\"mesh\":0,\"translation\":[-10,0,0],"
+             "\"scale\":[-1,1,1]}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
+             "\"buffers\":[{\"byteLength\":168,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":96},"
+             "{\"buffer\":0,\"byteOffset\":96,\"byteLength\":72}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":8,\"type\":\"VEC3\","
+             "\"min\":[-1,-1,-1],\"max\":[1,1,1]},"
+             "{\"bufferView\":1,\"componentType\":5123,\"count\":36,\"type\":\"SCALAR\"}]}",
+             b64);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_text("cubes.gltf", json), &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.input_triangles, 24));
+    cr_assert(eq(u32, r.components, 2));
+    cr_assert(r.closed && r.oriented && r.contact_ready);
+    cr_assert(r.reoriented == false);
+    cr_assert(eq(u32, r.inward_components, 0));
+    cr_assert(eq(dbl, r.signed_volume_as_read, 16.0)); // small integers: exact
+    cr_assert(eq(dbl, r.bbox_min.x, -11.0));
+    cr_assert(eq(dbl, r.bbox_max.x, 11.0));
+}
+
 Test(import, unsupported_extension_and_missing_file)
 {
     mc_mesh_report r;
