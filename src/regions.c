@@ -1612,6 +1612,12 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static bool pose_finite(const mc_pose* p)
+{
+    return isfinite(p->p.x) && isfinite(p->p.y) && isfinite(p->p.z) && isfinite(p->q.w) && isfinite(p->q.x) &&
+           isfinite(p->q.y) && isfinite(p->q.z) && (p->q.w != 0.0 || p->q.x != 0.0 || p->q.y != 0.0 || p->q.z != 0.0);
+}
+
 mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j, const mc_pose* pose_j,
                            const mc_query_options* options, mc_workspace* ws, mc_region* regions, uint32_t capacity,
                            uint32_t* region_count, mc_query_stats* stats)
@@ -1619,6 +1625,10 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
     MC_ASSERT(options == NULL || options->internal_value == (int)MC_DEF_COOKIE);
     if (mesh_i == NULL || pose_i == NULL || mesh_j == NULL || pose_j == NULL || ws == NULL || region_count == NULL ||
         (capacity > 0 && regions == NULL) || (options != NULL && options->internal_value != (int)MC_DEF_COOKIE))
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    if (!pose_finite(pose_i) || !pose_finite(pose_j))
     {
         return MC_ERR_INVALID_ARGUMENT;
     }

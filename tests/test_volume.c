@@ -493,6 +493,47 @@ Test(volume, depth_methods)
     mc_mesh_destroy(plate);
 }
 
+Test(volume, workspace_reuse_across_meshes_gives_the_same_regions)
+{
+    // The region scratch keeps per-vertex and per-face marks that each query must leave clean: alternate two very
+    // different mesh pairs on one workspace and compare with fresh workspaces (bitwise: same inputs, same order).
+    mc_mesh* s = scene_uv_sphere(1.0, 3000);
+    mc_mesh* g = scene_box_grid(mc_v3(1.0, 1.0, 1.0), 1200);
+    mc_mesh* b = box_at(mc_v3(0, 0, 0), mc_v3(0.3, 0.3, 0.3));
+    mc_pose id = mc_pose_identity();
+    mc_pose p1 = make_pose(1.2, 0.3, 0.1, axis_angle(mc_v3(1, 2, 3), 0.4));
+    mc_pose p2 = make_pose(0.1, 0.2, 0.3, mc_quat_identity()); // b entirely inside g: no crossing at all
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 1;
+    mc_region fresh[2][4], reused[4];
+    uint32_t nf[2], nr = 0;
+    const mc_mesh* mi[2] = {s, g};
+    const mc_mesh* mj[2] = {g, b};
+    const mc_pose* pj[2] = {&p1, &p2};
+    for (int k = 0; k < 2; ++k)
+    {
+        mc_workspace* ws = NULL;
+        cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+        cr_assert_eq(mc_query_regions(mi[k], &id, mj[k], pj[k], &opt, ws, fresh[k], 4, &nf[k], NULL), MC_OK);
+        cr_assert_eq(nf[k], 1);
+        mc_workspace_destroy(ws);
+    }
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    for (int round = 0; round < 6; ++round)
+    {
+        int k = round % 2;
+        cr_assert_eq(mc_query_regions(mi[k], &id, mj[k], pj[k], &opt, ws, reused, 4, &nr, NULL), MC_OK);
+        cr_assert_eq(nr, nf[k]);
+        cr_assert(memcmp(&reused[0], &fresh[k][0], sizeof reused[0]) == 0, "round %d differs", round);
+    }
+    cr_assert(rel(fresh[1][0].volume, 0.6 * 0.6 * 0.6) < 1e-13);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(s);
+    mc_mesh_destroy(g);
+    mc_mesh_destroy(b);
+}
+
 static int64_t s_allocs;
 static void* count_alloc(size_t size, size_t align)
 {
