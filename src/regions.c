@@ -16,7 +16,8 @@
 //    walking vertex rings: the cost is proportional to the inside vertices. An evenly crossed edge whose ends are
 //    still unknown is decided by the direction of its first crossing when the crossings are well separated along
 //    the edge (relative gap > 1e-9), otherwise by one exact point-in-mesh query. A connected component of a mesh
-//    that is in no triangle pair is entirely inside or outside: one exact point-in-mesh query decides it.
+//    that is in no triangle pair is entirely inside or outside: one exact point-in-mesh query decides it (skipped
+//    when its vertex is clearly outside the other mesh's bounding box).
 // 3. Regions. Union-find over crossing occurrences and inside vertices: the two ends of a segment, the two
 //    occurrences of a crossing, a crossing and the inside end of its edge, two consecutive crossings of one edge
 //    that bound an inside interval, and inside vertices joined by an uncrossed edge.
@@ -24,12 +25,17 @@
 //    crossing gives six flags, an inside vertex gives its two flags in every face that is in some triangle pair,
 //    and a face in no triangle pair that has an inside vertex lies entirely inside the other solid: it contributes
 //    its divergence-theorem terms directly (equal to the sum of its six flags; options.triangle_terms = false uses
-//    the flags instead).
+//    the flags instead). J's whole faces are summed in J's own frame from the mesh arrays and rotated once per
+//    region (volume terms are invariant under the rigid map).
 // 5. Depth (Adams): the closest point to the centroid of the region's part of each surface. "The region's part" of
 //    a surface is taken here as the set of its triangles that touch the region: the faces entirely inside, the
 //    faces of the region's crossings (the crossed face and the two faces of the crossed edge) and the faces around
 //    its inside vertices, each taken whole (not clipped). Exact for faces inside; for a partly inside face the
 //    closest point can lie slightly outside the other solid (at most by the face's size).
+//
+// Cost and memory: proportional to the crossings plus the inside vertices. The per-vertex and per-face marks (state
+// bytes, face bits) are cleared by the query that set them, so nothing of mesh size is touched per query; nothing is
+// allocated once the workspace has grown to the largest query. Single-threaded and deterministic.
 //
 // Touching: a region is exact touching when every one of its crossings was decided by the symbolic rule (degenerate
 // flag from the pair stage) and |6V| <= (16 + n) * DBL_EPSILON * E, where n is the number of summed terms and E the
@@ -85,7 +91,7 @@ typedef struct face_entry
     uint32_t node;
 } face_entry;
 
-/// Per-body arrays: epoch-stamped vertex / face / component marks and per-query lists.
+/// Per-body arrays: vertex / face marks (cleared after each query), epoch-stamped component marks, per-query lists.
 typedef struct body_arrays
 {
     // Marks are kept clean between queries: whatever a query sets, it clears before returning (cost proportional to
@@ -236,7 +242,7 @@ static bool reserve_stamped(uint32_t** stamp, uint32_t** extra, uint32_t* cap, u
     return true;
 }
 
-/// Grow the vertex-state array to at least `need` entries; new stamps are zero (never a live epoch).
+/// Grow the vertex-state arrays to at least `need` entries; new states are zero (unknown).
 static bool reserve_vertices(body_arrays* a, uint32_t need)
 {
     if (need <= a->vcap)
