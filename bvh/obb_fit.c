@@ -7,6 +7,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 void mc_obb_eigen_sym3(const double m[6], double axes[3][3], double values[3])
 {
@@ -153,13 +154,17 @@ void mc_obb_round_axes(double axes[3][3], float axes_f[3][3])
     }
 }
 
-// Smallest float >= x (x finite, non-negative).
+// Smallest float >= x (x finite, non-negative): round to nearest, then step one float up when that fell below x
+// (for a non-negative float, the next float up is the next bit pattern).
 static float round_up_float(double x)
 {
     float f = (float)x;
     if ((double)f < x)
     {
-        f = nextafterf(f, FLT_MAX);
+        uint32_t bits;
+        memcpy(&bits, &f, sizeof bits);
+        bits += 1u;
+        memcpy(&f, &bits, sizeof f);
     }
     return f;
 }
