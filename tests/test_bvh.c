@@ -577,3 +577,32 @@ Test(bvh, repeated_queries_allocate_nothing_once_warm)
     scene_pair_destroy(&s);
     mc_set_allocator(NULL, NULL);
 }
+
+Test(bvh, invalid_arguments_are_rejected)
+{
+    mc_mesh* c = cube();
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    cr_assert(mc_workspace_create(NULL) == MC_ERR_INVALID_ARGUMENT);
+    mc_pose p = mc_pose_identity();
+    uint32_t n = 7;
+    mc_triangle_pair buf[4];
+    cr_assert(mc_query_triangle_pairs(NULL, &p, c, &p, NULL, ws, buf, 4, &n, NULL) == MC_ERR_INVALID_ARGUMENT);
+    cr_assert(mc_query_triangle_pairs(c, &p, c, &p, NULL, NULL, buf, 4, &n, NULL) == MC_ERR_INVALID_ARGUMENT);
+    cr_assert(mc_query_triangle_pairs(c, &p, c, &p, NULL, ws, NULL, 4, &n, NULL) == MC_ERR_INVALID_ARGUMENT);
+    mc_pose bad = p;
+    bad.p.x = NAN;
+    cr_assert(mc_query_triangle_pairs(c, &bad, c, &p, NULL, ws, buf, 4, &n, NULL) == MC_ERR_INVALID_ARGUMENT);
+    bad = p;
+    bad.q.w = 0.0; // zero quaternion
+    cr_assert(mc_query_triangle_pairs(c, &p, c, &bad, NULL, ws, buf, 4, &n, NULL) == MC_ERR_INVALID_ARGUMENT);
+    cr_assert(n == 7); // out-params untouched on failure
+    // A separated pair: no pairs, MC_OK, one box test (the roots).
+    mc_pose far = pose_t(5.0, 0.0, 0.0);
+    mc_query_stats st;
+    cr_assert(mc_query_triangle_pairs(c, &p, c, &far, NULL, ws, NULL, 0, &n, &st) == MC_OK);
+    cr_assert(n == 0 && st.box_tests == 1 && st.triangle_tests == 0);
+    mc_workspace_destroy(ws);
+    mc_workspace_destroy(NULL);
+    mc_mesh_destroy(c);
+}
