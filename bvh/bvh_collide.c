@@ -622,9 +622,10 @@ static void sort_keys(sort_key* a, sort_key* tmp, uint32_t n, sort_key** result)
     sort_key* dst = tmp;
     // Insertion sort runs of 16 first.
     const uint32_t run = 16u;
-    for (uint32_t s = 0; s < n; s += run)
+    for (uint64_t s0 = 0; s0 < n; s0 += run)
     {
-        uint32_t e = s + run < n ? s + run : n;
+        uint32_t s = (uint32_t)s0;
+        uint32_t e = (uint32_t)(s0 + run < n ? s0 + run : n);
         for (uint32_t i = s + 1u; i < e; ++i)
         {
             sort_key x = src[i];
@@ -637,12 +638,14 @@ static void sort_keys(sort_key* a, sort_key* tmp, uint32_t n, sort_key** result)
             src[j] = x;
         }
     }
-    for (uint32_t width = run; width < n; width *= 2u)
+    // Widths and run starts in 64 bits: no overflow for any n < 2^32.
+    for (uint64_t width = run; width < n; width *= 2u)
     {
-        for (uint32_t s = 0; s < n; s += 2u * width)
+        for (uint64_t s0 = 0; s0 < n; s0 += 2u * width)
         {
-            uint32_t m = s + width < n ? s + width : n;
-            uint32_t e = s + 2u * width < n ? s + 2u * width : n;
+            uint32_t s = (uint32_t)s0;
+            uint32_t m = (uint32_t)(s0 + width < n ? s0 + width : n);
+            uint32_t e = (uint32_t)(s0 + 2u * width < n ? s0 + 2u * width : n);
             uint32_t i = s, j = m, k = s;
             while (i < m && j < e)
             {
@@ -667,13 +670,6 @@ static void sort_keys(sort_key* a, sort_key* tmp, uint32_t n, sort_key** result)
 // ---------------------------------------------------------------------------------------------------------------
 // Entry point
 
-typedef struct parallel_ctx
-{
-    const collide_ctx* cx;
-    struct mc_pair_scratch* s;
-    const pair_vec* frontier;
-} parallel_ctx;
-
 mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                      struct mc_workspace* ws, mc_pair_result* result, mc_query_stats* stats)
 {
@@ -694,7 +690,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         return st;
     }
     struct mc_pair_scratch* s = ws->pairs;
-    mc_mat33 rm = mc_quat_to_mat33(j_in_i->q);
+    mc_mat33 rm = mc_quat_to_mat33(mc_quat_normalize(j_in_i->q));
     memcpy(s->rot, rm.m, sizeof s->rot);
     s->trans[0] = j_in_i->p.x;
     s->trans[1] = j_in_i->p.y;
