@@ -620,6 +620,10 @@ Test(tessellate, target_count_gives_about_that_many_triangles)
         }
         release(&t);
     }
+    mc_mesh* m = NULL;
+    cr_assert(eq(int, mc_mesh_create_primitive_count(&sphere, 10000, &m, NULL), MC_OK));
+    cr_assert(eq(u32, mc_mesh_get_triangle_count(m), 12 * 29 * 29)); // round(sqrt(10000 / 12)) = 29
+    mc_mesh_destroy(m);
     size_t n;
     const mc_primitive_def* shp = shapes(&n);
     for (size_t i = 0; i < n; ++i)
