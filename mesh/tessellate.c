@@ -104,7 +104,7 @@ static double acos_one_minus(double x)
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Cube lattice (boxes and ellipsoids)
+// Cube lattice (boxes and spheres)
 
 /// The surface points of an nx * ny * nz lattice on a cube, numbered layer by layer along z: the full bottom layer,
 /// then one perimeter ring per inner layer, then the full top layer.
@@ -287,7 +287,7 @@ static mc_status tess_box(mc_vec3 h, tess_out* o, mc_error* err)
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Ellipsoid: equal-angle cube sphere scaled by the semi-axes
+// Sphere: equal-angle cube sphere (written for semi-axes; used for spheres, other ellipsoids use rings below)
 
 typedef struct ell_ctx
 {
@@ -384,14 +384,13 @@ static double clamp_count(double n)
 
 static mc_status tess_ellipsoid(mc_vec3 ax, double tol, double angle, tess_out* o, mc_error* err)
 {
-    double amax = fmax(ax.x, fmax(ax.y, ax.z)), amin = fmin(ax.x, fmin(ax.y, ax.z));
+    double amin = fmin(ax.x, fmin(ax.y, ax.z));
     // Sphere of radius R, n cells per cube edge: the largest cells are at the face centres, right isosceles triangles
     // with legs (pi / 2) R / n; the bound above gives about pi^2 R / (12 n^2), and the hypotenuse subtends
     // sqrt(2) pi / (2 n). An ellipsoid starts from the sphere of its smallest semi-axis, with cells proportional to
     // the semi-axes, and is refined when the check fails.
     double n0 = fmax(TESS_PI * sqrt(amin / (12.0 * tol)), TESS_PI / (sqrt(2.0) * angle));
     double scale = n0 / amin;
-    (void)amax;
     for (int pass = 0; pass < TESS_MAX_PASSES; ++pass)
     {
         double nd[3] = {clamp_count(ceil(scale * ax.x - 1e-9)), clamp_count(ceil(scale * ax.y - 1e-9)),
@@ -423,7 +422,7 @@ static mc_status tess_ellipsoid(mc_vec3 ax, double tol, double angle, tess_out* 
                         angle);
 }
 
-/// Ellipsoid with about `target` triangles: cells proportional to the semi-axes.
+/// Cube sphere with about `target` triangles: 12 n^2 with n = round(sqrt(target / 12)) for a sphere.
 static mc_status tess_ellipsoid_count(mc_vec3 ax, double target, tess_out* o, mc_error* err)
 {
     double s = sqrt(target / (4.0 * (ax.x * ax.y + ax.y * ax.z + ax.z * ax.x)));
@@ -442,7 +441,7 @@ typedef struct rev_point
     double m;   ///< vertices in the ring (1 on the axis, else >= 3)
 } rev_point;
 
-/// The profile segment from point k to point k + 1 (closed profiles: the last one goes back to point 0).
+/// A profile segment, stored with the point it ends at (closed profiles: segs[0] goes from the last point to 0).
 typedef struct rev_seg
 {
     double n0r, n0z; ///< outward unit normal (rho, z) of the true surface at the start of the segment
@@ -750,7 +749,7 @@ static rev_seg seg_flat(double nr, double nz, double nrho)
 
 /// Flat disc at height z, outward normal (0, nz), rim of radius r with m_rim vertices: concentric rings whose counts
 /// grow with the radius, so all triangles are close to equilateral. Points are added from the centre outwards
-/// (outward = false: from the rim inwards, the rim itself not added).
+/// (from_centre = false: from the rim inwards); the rim itself is added by the caller.
 static void add_cap(rev_profile* p, double r, double z, double nz, double m_rim, bool from_centre)
 {
     double rings = fmax(1.0, round(m_rim / (2.0 * TESS_PI)));
