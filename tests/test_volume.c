@@ -414,6 +414,12 @@ Test(volume, body_entirely_inside_gives_its_volume)
     run(s, fb, make_pose(2.0, 0.0, 0.0, mc_quat_identity()), true, true, &r);
     cr_assert_eq(r.count, 1);
     cr_assert(rel(r.regions[0].volume, r.oracle.volume) < 1e-12);
+    double half = r.regions[0].volume;
+    // The same with the flipped box as the first body (the region stage is not symmetric in I and J internally).
+    run(fb, s, make_pose(-2.0, 0.0, 0.0, mc_quat_identity()), true, true, &r);
+    cr_assert_eq(r.count, 1);
+    cr_assert(rel(r.regions[0].volume, r.oracle.volume) < 1e-12);
+    cr_assert(rel(r.regions[0].volume, half) < 1e-9, "%.17g vs %.17g", r.regions[0].volume, half);
     // Both flipped: unbounded.
     mc_workspace* ws = NULL;
     cr_assert_eq(mc_workspace_create(&ws), MC_OK);
