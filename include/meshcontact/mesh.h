@@ -127,10 +127,24 @@ extern "C"
     /// @return bytes owned by the mesh (arrays, topology and OBB tree).
     MC_API size_t mc_mesh_get_byte_count(const mc_mesh* mesh);
 
-    /// Write a mesh as binary STL (coordinates stored as float, as the format requires).
+    /// Write a mesh as binary STL: an 80-byte header that does not start with "solid", the triangle count, then per
+    /// triangle the unit normal and three vertices as little-endian 32-bit floats (as the format requires: about 7
+    /// significant digits) and a zero attribute word. The triangles are written as the mesh holds them: cleaned,
+    /// welded, outward (after reorientation and the flip flag), in the mesh's (scaled) coordinates.
+    /// @param mesh mesh to write
+    /// @param path file to create or overwrite
+    /// @param err may be NULL; on failure (MC_ERR_IO: cannot open, write or close, e.g. disk full) names the file
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (NULL mesh or path) or MC_ERR_IO
     MC_API mc_status mc_mesh_write_stl(const mc_mesh* mesh, const char* path, mc_error* err);
-    /// Write a mesh as an Adams shell file (.shl, full double precision, 1-based indices, scale written as given).
-    /// @param scale the header's conversion factor to metres (1 if the mesh is already in metres)
+    /// Write a mesh as an Adams shell file: header `n_points n_faces scale`, one point per line (%.17g, so doubles
+    /// read back exactly), then faces `3 i j k` with 1-based indices, counter-clockwise from outside. Points and
+    /// triangles as the mesh holds them (see mc_mesh_write_stl).
+    /// @param mesh mesh to write
+    /// @param path file to create or overwrite
+    /// @param scale the header's conversion factor to metres, written as given (1 if the mesh is already in metres);
+    ///        a reader multiplies the coordinates by it. Finite and > 0.
+    /// @param err may be NULL; on failure names the file
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (NULL mesh or path, bad scale) or MC_ERR_IO
     MC_API mc_status mc_mesh_write_shl(const mc_mesh* mesh, const char* path, double scale, mc_error* err);
 
     /// Primitive shapes that can be tessellated.
