@@ -183,14 +183,17 @@ void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], c
             c[d] += mid * (double)axes_f[k][d];
         }
     }
-    float cf[3];
+    // The rounded center must be the float that is stored: GCC 12 at -O3 (SLP vectorizer) was seen to use the
+    // unrounded double here, which made boxes far from the origin non-conservative (test
+    // bvh::boxes_stay_conservative_far_from_the_origin). A volatile round trip forces the rounding.
     double mag = 0.0, off[3];
     for (int d = 0; d < 3; ++d)
     {
-        cf[d] = (float)c[d];
-        node->center[d] = cf[d];
-        off[d] = origin[d] - (double)cf[d];
-        mag += fabs(origin[d]) + fabs((double)cf[d]);
+        volatile float cf = (float)c[d];
+        float stored = cf;
+        node->center[d] = stored;
+        off[d] = origin[d] - (double)stored;
+        mag += fabs(origin[d]) + fabs((double)stored);
     }
     double r[3];
     for (int k = 0; k < 3; ++k)

@@ -227,6 +227,43 @@ Test(bvh, boxes_contain_their_triangles_and_leaves_partition_the_mesh)
     }
 }
 
+Test(bvh, boxes_stay_conservative_far_from_the_origin)
+{
+    // A small torus (tube 0.01) placed at coordinates ~1e4: float centers and axes round at ~1e-3 there, far more
+    // than the triangles' size; the extents must absorb it. Containment is checked exactly as above.
+    mc_mesh* t = scene_torus(0.05, 0.01, 3000);
+    cr_assert(t != NULL);
+    uint32_t nv = mc_mesh_get_vertex_count(t), nt = mc_mesh_get_triangle_count(t);
+    double* p = malloc(3u * nv * sizeof *p);
+    const mc_vec3* src = mc_mesh_get_positions(t);
+    for (uint32_t v = 0; v < nv; ++v)
+    {
+        p[3 * v] = src[v].x + 12345.678;
+        p[3 * v + 1] = src[v].y - 9876.5;
+        p[3 * v + 2] = src[v].z + 4321.0;
+    }
+    mc_mesh* far = scene_mesh_from_arrays(p, nv, mc_mesh_get_indices(t), nt);
+    cr_assert(far != NULL);
+    check_containment(far);
+    // And the pair stage still matches the brute force there (two copies, slightly shifted and turned).
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    uint64_t seed = 31;
+    for (int it = 0; it < 20; ++it)
+    {
+        mc_pose q;
+        q.q = mc_quat_normalize((mc_quat){1.0, 0.2 * scene_random(&seed), 0.2 * scene_random(&seed), 0.1});
+        // Rotation about the torus' own centre, then a small shift: the copies overlap.
+        mc_vec3 c = mc_v3(12345.678, -9876.5, 4321.0);
+        q.p = mc_add(mc_sub(c, mc_quat_rotate(q.q, c)), mc_v3(0.02 * scene_random(&seed), 0.01, 0.0));
+        check_against_brute_force(far, far, &q, ws, 1 + it % 2);
+    }
+    mc_workspace_destroy(ws);
+    free(p);
+    mc_mesh_destroy(far);
+    mc_mesh_destroy(t);
+}
+
 Test(bvh, eigen_solver_recovers_a_known_rotation)
 {
     // Oracle: M = R diag(5, 2, 0.5) R^T for a known rotation R; eigenvectors are R's columns (up to sign).
