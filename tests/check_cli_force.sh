@@ -5,8 +5,8 @@ set -eu
 exe="$1"
 root="$2"
 mesh="$root/data/spot.obj"
-tmp="${TMPDIR:-/tmp}/mc_cli_force.$$"
-trap 'rm -f "$tmp".out "$tmp".err' EXIT
+tmp=$(mktemp)
+trap 'rm -f "$tmp" "$tmp".out "$tmp".err' EXIT
 fail() { echo "check_cli_force: $*" >&2; exit 1; }
 
 "$exe" force --help >"$tmp".out || fail "--help failed"
