@@ -161,6 +161,10 @@ struct mc_region_scratch
     uint32_t* hvals;
     uint32_t hcap;   // slots used by this query (power of two)
     uint32_t halloc; // slots allocated
+    uint64_t* pkeys; // pair hash: key = (i << 32) | j, UINT64_MAX empty
+    uint32_t* pvals; // pair index
+    uint32_t pcap;   // slots used by this query (power of two)
+    uint32_t palloc; // slots allocated
     erec* edges;
     uint32_t edge_count, edge_cap;
     uint32_t* edge_list; // crossing records grouped by edge, sorted by param
@@ -309,6 +313,8 @@ void mc_region_scratch_destroy(struct mc_region_scratch* s)
     mc_free(s->xs);
     mc_free(s->hkeys);
     mc_free(s->hvals);
+    mc_free(s->pkeys);
+    mc_free(s->pvals);
     mc_free(s->edges);
     mc_free(s->edge_list);
     mc_free(s->rmap);
@@ -806,29 +812,65 @@ static inline void extent_point(racc* r, mc_vec3 x)
 // ---------------------------------------------------------------------------------------------------------------
 // Pair lookup
 
-/// Index of pair (i, j) in the sorted pair array, or MC_NONE.
+/// Index of pair (i, j) in the pair array, or MC_NONE (hash built by build_pair_hash for this query).
 static uint32_t find_pair(const ctx* c, uint32_t i, uint32_t j)
 {
+    const struct mc_region_scratch* s = c->s;
     uint64_t key = ((uint64_t)i << 32) | j;
-    uint32_t lo = 0, hi = c->pair_count;
-    while (lo < hi)
+    uint32_t mask = s->pcap - 1u;
+    for (uint32_t k = hash_slot(key, mask);; k = (k + 1u) & mask)
     {
-        uint32_t mid = lo + (hi - lo) / 2u;
-        uint64_t k = ((uint64_t)c->pairs[mid].i << 32) | c->pairs[mid].j;
-        if (k < key)
+        if (s->pkeys[k] == key)
         {
-            lo = mid + 1u;
+            return s->pvals[k];
         }
-        else
+        if (s->pkeys[k] == UINT64_MAX)
         {
-            hi = mid;
+            return MC_NONE;
         }
     }
-    if (lo < c->pair_count && c->pairs[lo].i == i && c->pairs[lo].j == j)
+}
+
+/// Hash (i, j) -> pair index for this query (O(1) lookups of the twin occurrence of a crossing).
+static bool build_pair_hash(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    uint32_t cap = 16;
+    while (cap < 2u * c->pair_count + 2u)
     {
-        return lo;
+        cap *= 2u;
     }
-    return MC_NONE;
+    if (cap > s->palloc)
+    {
+        uint64_t* k = mc_realloc(s->pkeys, (size_t)cap * sizeof *k);
+        if (k == NULL)
+        {
+            return false;
+        }
+        s->pkeys = k;
+        uint32_t* v = mc_realloc(s->pvals, (size_t)cap * sizeof *v);
+        if (v == NULL)
+        {
+            return false;
+        }
+        s->pvals = v;
+        s->palloc = cap;
+    }
+    s->pcap = cap;
+    memset(s->pkeys, 0xFF, (size_t)cap * sizeof *s->pkeys);
+    uint32_t mask = cap - 1u;
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        uint64_t key = ((uint64_t)c->pairs[p].i << 32) | c->pairs[p].j;
+        uint32_t k = hash_slot(key, mask);
+        while (s->pkeys[k] != UINT64_MAX && s->pkeys[k] != key)
+        {
+            k = (k + 1u) & mask;
+        }
+        s->pkeys[k] = key;
+        s->pvals[k] = p;
+    }
+    return true;
 }
 
 /// Occurrence of the crossing (body, half-edge h, face t) in the pair array, or MC_NONE.
@@ -942,6 +984,10 @@ static mc_status collect_crossings(ctx* c)
         s->occ_rec[k] = MC_NONE;
     }
     s->node_count = occ_count;
+    if (!build_pair_hash(c))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
     const struct mc_mesh* mi = c->mesh[0];
     const struct mc_mesh* mj = c->mesh[1];
     // Pass 1: canonical occurrences become records; pair segments are joined; faces/components are marked.
