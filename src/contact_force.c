@@ -8,7 +8,7 @@
 
 #include <math.h>
 
-#define FORCE_MODEL_COOKIE ((int)(MC_DEF_COOKIE & 0x7fffffff))
+#define FORCE_MODEL_COOKIE ((int)MC_DEF_COOKIE)
 
 double mc_step_fcn(double x, double x0, double h0, double x1, double h1)
 {

@@ -44,4 +44,4 @@ int mc_assert_failed(const char* condition, const char* file, int line);
 #endif
 
 /// Value stored in defs by the mc_default_*_def() functions, checked to catch un-defaulted defs.
-#define MC_DEF_COOKIE 0x4d43444546
+#define MC_DEF_COOKIE 0x4d434446 // "MCDF", fits in an int

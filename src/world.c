@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#define WORLD_COOKIE ((int)(MC_DEF_COOKIE & 0x7fffffff))
+#define WORLD_COOKIE ((int)MC_DEF_COOKIE)
 
 static double now_seconds(void)
 {
