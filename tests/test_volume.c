@@ -190,6 +190,32 @@ Test(volume, flag_sums_match_clipping_oracle)
     mc_mesh_destroy(torus);
 }
 
+Test(volume, corpus_meshes_match_clipping_oracle)
+{
+    // Real meshes (../shared/corpus, found through MC_SOURCE_ROOT) against a shifted, turned copy of themselves:
+    // concave shapes, several regions, one of them a sliver.
+    static const char* files[2][2] = {{"../shared/corpus/libigl-tutorial-data/bunny.off", "bunny"},
+                                      {"../shared/corpus/common-3d-test-models/fandisk.obj", "fandisk"}};
+    static const double shift[2] = {0.1, 0.05}, angle[2] = {0.5, 0.2}; // the poses of bench_regions
+    int found = 0;
+    for (int k = 0; k < 2; ++k)
+    {
+        scene_pair sp;
+        if (scene_make_file(files[k][0], files[k][1], shift[k], angle[k], &sp) != 0)
+        {
+            continue;
+        }
+        found++;
+        mc_pose inv = mc_pose_inverse(&sp.pose_i);
+        check_oracle(sp.mesh_i, sp.mesh_j, mc_pose_mul(&inv, &sp.pose_j), files[k][1]);
+        scene_pair_destroy(&sp);
+    }
+    if (found == 0)
+    {
+        cr_skip_test("corpus not found (set MC_SOURCE_ROOT to the repository root)");
+    }
+}
+
 Test(volume, two_boxes_match_closed_form)
 {
     mc_mesh* a = box_at(mc_v3(0, 0, 0), mc_v3(1.0, 0.5, 0.75));
