@@ -183,7 +183,8 @@ void mc_contact_force_evaluate(const mc_force_model* m, const mc_contact_kinemat
     r.slip_speed = mc_length(kin->slip_velocity);
     double g = kin->depth;
     double nl = mc_length(kin->normal);
-    if (!(kin->area > 2.0 * g * g) || !(nl > 0.5 && nl < 1.5) || !isfinite(g))
+    // A region of non-positive volume only arises from an input mesh that intersects itself: no valid penetration.
+    if (!(kin->area > 2.0 * g * g) || !(nl > 0.5 && nl < 1.5) || !isfinite(g) || !(kin->volume > 0.0))
     {
         r.rejected = true;
         *out = r;

@@ -221,6 +221,12 @@ Test(contact_force, validity_rule_rejects_small_area)
     mc_contact_force_evaluate(&m, &k, MC_ANALYSIS_DYNAMIC, &f);
     cr_assert(eq(int, f.rejected, 0));
     cr_assert(f.normal_force > 0.0);
+    // A region of negative volume (a self-intersecting input mesh, e.g. the scanned bunny against a copy of
+    // itself) is not a penetration: rejected, zero force, even though its area passes the rule.
+    k.volume = -7.6e-12;
+    mc_contact_force_evaluate(&m, &k, MC_ANALYSIS_DYNAMIC, &f);
+    cr_assert(eq(int, f.rejected, 1));
+    cr_assert(eq(dbl, f.normal_force, 0.0));
 }
 
 static mc_status check_with(mc_force_model m, char* message, size_t size)

@@ -169,7 +169,8 @@ extern "C"
         mc_vec3 friction_torque;     ///< friction torque on J about the contact point, world frame (along the normal)
         double friction_coefficient; ///< mu(slip speed) used for the friction force (0 with friction off / user law)
         double slip_speed;           ///< |slip_velocity| (length / s)
-        bool rejected; ///< the region failed Adams' validity rule A > 2 g^2 (or had no valid normal): all forces zero
+        bool rejected; ///< the region failed Adams' validity rule A > 2 g^2, had no valid normal, or a volume <= 0
+                       ///< (only possible with a self-intersecting input mesh): all forces zero
     } mc_contact_force;
 
     /// Evaluate the force laws for one region (what mc_world_evaluate does per region). Pure function.
@@ -344,7 +345,7 @@ extern "C"
         mc_vec3 friction_force;      ///< friction force on J (world frame; opposite on I)
         mc_vec3 friction_torque;     ///< friction torque on J about the contact point (opposite on I)
         double friction_coefficient; ///< mu used for the friction force
-        bool rejected;               ///< failed the validity rule A > 2 g^2: zero force, reported anyway
+        bool rejected; ///< failed the validity rule A > 2 g^2 (or volume <= 0): zero force, reported anyway
     } mc_contact_region;
 
     /// Region records of the last evaluation, in a fixed order (contact creation order, then I-list order, then
