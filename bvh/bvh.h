@@ -34,7 +34,8 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
                      struct mc_workspace* ws, mc_pair_result* result, mc_query_stats* stats);
 
 /// Position of vertex v of J in I's frame, exactly the copy the pair stage used (computed now if it was not).
-/// Valid after mc_collide on the same workspace. Not thread-safe for a vertex not yet mapped.
+/// Valid after mc_collide on the same workspace. Thread-safe: a vertex not yet mapped is computed by the same pure
+/// function and published with an atomic stamp (see bvh_collide.c), so concurrent callers get bitwise the same value.
 mc_vec3 mc_pair_scratch_j_vertex(struct mc_pair_scratch* scratch, uint32_t v);
 
 /// Exact parity test: does the segment from `p` (in `mesh`'s frame) to a point far outside `mesh` cross `mesh`'s
