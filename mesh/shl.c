@@ -10,6 +10,7 @@
 //   ...                                Version 2 only: a trailing block (normals), skipped
 #include "core.h"
 #include "mesh/soup.h"
+#include "mesh/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,105 +22,15 @@
 typedef struct shl_reader
 {
     const char* path;
-    const char* p;
-    const char* end;
-    int64_t line;
-    const char* cur;
-    const char* eol;
+    mc_text t; // line/token cursor
     mc_error* err;
 } shl_reader;
-
-static bool shl_next_line(shl_reader* r)
-{
-    while (r->p < r->end)
-    {
-        const char* s = r->p;
-        const char* nl = memchr(s, '\n', (size_t)(r->end - s));
-        const char* e = nl ? nl : r->end;
-        r->p = nl ? nl + 1 : r->end;
-        r->line++;
-        while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-        {
-            --e;
-        }
-        while (s < e && (*s == ' ' || *s == '\t'))
-        {
-            ++s;
-        }
-        if (s < e)
-        {
-            r->cur = s;
-            r->eol = e;
-            return true;
-        }
-    }
-    return false;
-}
-
-// Copy the next token of the line into buf (NUL-terminated). Returns false when the line has no more tokens.
-static bool shl_token(shl_reader* r, char* buf, size_t cap)
-{
-    const char* s = r->cur;
-    while (s < r->eol && (*s == ' ' || *s == '\t'))
-    {
-        ++s;
-    }
-    if (s >= r->eol)
-    {
-        r->cur = s;
-        return false;
-    }
-    const char* e = s;
-    while (e < r->eol && *e != ' ' && *e != '\t')
-    {
-        ++e;
-    }
-    r->cur = e;
-    size_t len = (size_t)(e - s);
-    if (len >= cap)
-    {
-        len = cap - 1; // truncated: cannot be a valid number, parsing fails below
-        buf[len - 1] = '#';
-    }
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    return true;
-}
 
 static mc_status shl_error(shl_reader* r, mc_status st, const char* fmt, const char* a)
 {
     char what[256];
     snprintf(what, sizeof what, fmt, a ? a : "");
-    return mc_set_error(r->err, st, r->line, -1, "%s: line %lld: %s", r->path, (long long)r->line, what);
-}
-
-static bool parse_u64(const char* s, uint64_t* out)
-{
-    if (*s < '0' || *s > '9')
-    {
-        return false;
-    }
-    char* e = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(s, &e, 10);
-    if (*e != '\0' || errno == ERANGE)
-    {
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-static bool parse_f64(const char* s, double* out)
-{
-    char* e = NULL;
-    double v = strtod(s, &e);
-    if (e == s || *e != '\0')
-    {
-        return false;
-    }
-    *out = v;
-    return true;
+    return mc_set_error(r->err, st, r->t.line, -1, "%s: line %lld: %s", r->path, (long long)r->t.line, what);
 }
 
 mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
@@ -157,9 +68,9 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
         goto done;
     }
     data[size] = '\0';
-    shl_reader r = {path, data, data + size, 0, NULL, NULL, err};
+    shl_reader r = {path, {data, data + size, 0, NULL, NULL}, err};
     char tok[128];
-    if (!shl_next_line(&r))
+    if (!mc_text_next_line(&r.t, 0))
     {
         st = mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: blank file", path);
         goto done;
@@ -167,8 +78,8 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
     // Optional "Version: 2".
     int version = 1;
     {
-        const char* save = r.cur;
-        if (shl_token(&r, tok, sizeof tok) && strncasecmp(tok, "version", 7) == 0)
+        const char* save = r.t.cur;
+        if (mc_text_token(&r.t, tok, sizeof tok) && strncasecmp(tok, "version", 7) == 0)
         {
             const char* rest = tok + 7;
             char num[128];
@@ -178,7 +89,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
             }
             else if ((*rest == ':' && rest[1] == '\0') || *rest == '\0')
             {
-                if (!shl_token(&r, num, sizeof num))
+                if (!mc_text_token(&r.t, num, sizeof num))
                 {
                     st = shl_error(&r, MC_ERR_PARSE, "'Version:' without a number%s", NULL);
                     goto done;
@@ -186,7 +97,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
                 if (*rest == '\0' && num[0] == ':')
                 {
                     memmove(num, num + 1, strlen(num));
-                    if (num[0] == '\0' && !shl_token(&r, num, sizeof num))
+                    if (num[0] == '\0' && !mc_text_token(&r.t, num, sizeof num))
                     {
                         st = shl_error(&r, MC_ERR_PARSE, "'Version:' without a number%s", NULL);
                         goto done;
@@ -199,13 +110,13 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
                 goto done;
             }
             uint64_t v = 0;
-            if (!parse_u64(num, &v) || v != 2 || shl_token(&r, tok, sizeof tok))
+            if (!mc_text_u64(num, &v) || v != 2 || mc_text_token(&r.t, tok, sizeof tok))
             {
                 st = shl_error(&r, MC_ERR_PARSE, "unsupported shell file version '%s' (1 or 2 expected)", num);
                 goto done;
             }
             version = 2;
-            if (!shl_next_line(&r))
+            if (!mc_text_next_line(&r.t, 0))
             {
                 st = shl_error(&r, MC_ERR_PARSE, "unexpected end of file: expected the header%s", NULL);
                 goto done;
@@ -213,7 +124,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
         }
         else
         {
-            r.cur = save;
+            r.t.cur = save;
         }
     }
     // Header.
@@ -224,7 +135,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
         const char* names[4] = {"point count", "face count", "scale", "normal count"};
         for (int i = 0; i < want; ++i)
         {
-            if (!shl_token(&r, tok, sizeof tok))
+            if (!mc_text_token(&r.t, tok, sizeof tok))
             {
                 st = shl_error(&r, MC_ERR_PARSE, "header: missing the %s", names[i]);
                 goto done;
@@ -232,20 +143,20 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
             bool ok = true;
             if (i == 0)
             {
-                ok = parse_u64(tok, &n_points);
+                ok = mc_text_u64(tok, &n_points);
             }
             else if (i == 1)
             {
-                ok = parse_u64(tok, &n_faces);
+                ok = mc_text_u64(tok, &n_faces);
             }
             else if (i == 2)
             {
-                ok = parse_f64(tok, &scale) && isfinite(scale) && scale > 0.0;
+                ok = mc_text_f64(tok, &scale) && isfinite(scale) && scale > 0.0;
             }
             else
             {
                 uint64_t nn;
-                ok = parse_u64(tok, &nn);
+                ok = mc_text_u64(tok, &nn);
             }
             if (!ok)
             {
@@ -255,7 +166,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
                 goto done;
             }
         }
-        if (shl_token(&r, tok, sizeof tok))
+        if (mc_text_token(&r.t, tok, sizeof tok))
         {
             st = shl_error(&r, MC_ERR_PARSE,
                            version == 2 ? "header: extra text '%s' (expected: n_points n_faces scale n_normals)"
@@ -278,7 +189,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
     // Points (storage grows with what is really in the file, never with what the header claims).
     for (uint64_t i = 0; i < n_points; ++i)
     {
-        if (!shl_next_line(&r))
+        if (!mc_text_next_line(&r.t, 0))
         {
             char msg[200];
             snprintf(msg, sizeof msg, "unexpected end of file: the header promises %llu points, found %llu",
@@ -289,12 +200,12 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
         double x[3];
         for (int k = 0; k < 3; ++k)
         {
-            if (!shl_token(&r, tok, sizeof tok))
+            if (!mc_text_token(&r.t, tok, sizeof tok))
             {
                 st = shl_error(&r, MC_ERR_PARSE, "point line with fewer than 3 coordinates%s", NULL);
                 goto done;
             }
-            if (!parse_f64(tok, &x[k]))
+            if (!mc_text_f64(tok, &x[k]))
             {
                 st = shl_error(&r, MC_ERR_PARSE, "'%s' is not a number", tok);
                 goto done;
@@ -305,7 +216,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
                 goto done;
             }
         }
-        if (shl_token(&r, tok, sizeof tok))
+        if (mc_text_token(&r.t, tok, sizeof tok))
         {
             st = shl_error(&r, MC_ERR_PARSE,
                            "point line with more than 3 numbers ('%s'): fewer points than the header says?", tok);
@@ -319,13 +230,13 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
         memcpy(soup->positions + 3 * (size_t)soup->vertex_count++, x, sizeof x);
         if (soup->progress != NULL && (i & 0xfffff) == 0)
         {
-            soup->progress(0.5 * (double)(r.p - data) / (double)size, soup->progress_user);
+            soup->progress(0.5 * (double)(r.t.p - data) / (double)size, soup->progress_user);
         }
     }
     // Faces.
     for (uint64_t i = 0; i < n_faces; ++i)
     {
-        if (!shl_next_line(&r))
+        if (!mc_text_next_line(&r.t, 0))
         {
             char msg[200];
             snprintf(msg, sizeof msg, "unexpected end of file: the header promises %llu faces, found %llu",
@@ -334,7 +245,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
             goto done;
         }
         uint64_t k = 0;
-        if (!shl_token(&r, tok, sizeof tok) || !parse_u64(tok, &k))
+        if (!mc_text_token(&r.t, tok, sizeof tok) || !mc_text_u64(tok, &k))
         {
             st = shl_error(&r, MC_ERR_PARSE, "face line must start with its vertex count, found '%s'", tok);
             goto done;
@@ -350,10 +261,10 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
             goto done;
         }
         uint32_t got = 0;
-        while (shl_token(&r, tok, sizeof tok))
+        while (mc_text_token(&r.t, tok, sizeof tok))
         {
             uint64_t v = 0;
-            if (!parse_u64(tok, &v))
+            if (!mc_text_u64(tok, &v))
             {
                 st = shl_error(&r, MC_ERR_PARSE, "'%s' is not a vertex index", tok);
                 goto done;
@@ -376,7 +287,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
                 uint32_t* np = mc_realloc(poly, (size_t)ncap * sizeof(uint32_t));
                 if (np == NULL)
                 {
-                    st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, r.line, -1, "%s: out of memory", path);
+                    st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, r.t.line, -1, "%s: out of memory", path);
                     goto done;
                 }
                 poly = np;
@@ -406,7 +317,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
             soup->split_polygons++;
         }
     }
-    if (version == 1 && shl_next_line(&r))
+    if (version == 1 && mc_text_next_line(&r.t, 0))
     {
         char msg[200];
         snprintf(msg, sizeof msg, "extra content after the %llu faces the header announces",

@@ -3,6 +3,7 @@
 // Native STL reader: binary (decided by size 84 + 50 n) and strict ASCII (line numbers in errors, CRLF, polygons).
 #include "core.h"
 #include "mesh/soup.h"
+#include "mesh/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -91,63 +92,18 @@ static mc_status read_binary(const char* path, const unsigned char* data, uint64
 typedef struct ascii_reader
 {
     const char* path;
-    const char* p;   // next line
-    const char* end; // end of data
-    int64_t line;    // 1-based number of the current line
-    const char* cur; // cursor in the current line
-    const char* eol; // end of the current line (trailing blanks and CR removed)
+    mc_text t; // line/token cursor
     mc_error* err;
 } ascii_reader;
 
-// Advance to the next non-blank line. Returns false at end of data.
 static bool next_line(ascii_reader* r)
 {
-    while (r->p < r->end)
-    {
-        const char* s = r->p;
-        const char* nl = memchr(s, '\n', (size_t)(r->end - s));
-        const char* e = nl ? nl : r->end;
-        r->p = nl ? nl + 1 : r->end;
-        r->line++;
-        while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-        {
-            --e;
-        }
-        while (s < e && (*s == ' ' || *s == '\t'))
-        {
-            ++s;
-        }
-        if (s < e)
-        {
-            r->cur = s;
-            r->eol = e;
-            return true;
-        }
-    }
-    return false;
+    return mc_text_next_line(&r->t, 0);
 }
 
-// Next token of the current line (NULL when none); its length in *len.
 static const char* next_token(ascii_reader* r, size_t* len)
 {
-    const char* s = r->cur;
-    while (s < r->eol && (*s == ' ' || *s == '\t'))
-    {
-        ++s;
-    }
-    if (s >= r->eol)
-    {
-        r->cur = s;
-        return NULL;
-    }
-    const char* e = s;
-    while (e < r->eol && *e != ' ' && *e != '\t')
-    {
-        ++e;
-    }
-    r->cur = e;
-    *len = (size_t)(e - s);
-    return s;
+    return mc_text_token_span(&r->t, len);
 }
 
 static bool token_is(const char* tok, size_t len, const char* word)
@@ -157,7 +113,7 @@ static bool token_is(const char* tok, size_t len, const char* word)
 
 static mc_status parse_error(ascii_reader* r, const char* what)
 {
-    return mc_set_error(r->err, MC_ERR_PARSE, r->line, -1, "%s: line %lld: %s", r->path, (long long)r->line, what);
+    return mc_set_error(r->err, MC_ERR_PARSE, r->t.line, -1, "%s: line %lld: %s", r->path, (long long)r->t.line, what);
 }
 
 // Expect the current line to be exactly the given keywords.
@@ -198,10 +154,8 @@ static mc_status parse_three(ascii_reader* r, double* out, bool check_finite, co
         }
         memcpy(buf, t, len);
         buf[len] = '\0';
-        char* e = NULL;
-        errno = 0;
-        double v = strtod(buf, &e);
-        if (e == buf || *e != '\0')
+        double v;
+        if (!mc_text_f64(buf, &v))
         {
             char msg[200];
             snprintf(msg, sizeof msg, "'%s' is not a number", buf);
@@ -209,8 +163,8 @@ static mc_status parse_three(ascii_reader* r, double* out, bool check_finite, co
         }
         if (check_finite && !isfinite(v))
         {
-            return mc_set_error(r->err, MC_ERR_NON_FINITE, r->line, -1, "%s: line %lld: non-finite coordinate '%s'",
-                                r->path, (long long)r->line, buf);
+            return mc_set_error(r->err, MC_ERR_NON_FINITE, r->t.line, -1, "%s: line %lld: non-finite coordinate '%s'",
+                                r->path, (long long)r->t.line, buf);
         }
         out[k] = v;
     }
@@ -224,7 +178,7 @@ static mc_status parse_three(ascii_reader* r, double* out, bool check_finite, co
 
 static mc_status read_ascii(const char* path, const char* data, uint64_t size, mc_soup* soup, mc_error* err)
 {
-    ascii_reader r = {path, data, data + size, 0, NULL, NULL, err};
+    ascii_reader r = {path, {data, data + size, 0, NULL, NULL}, err};
     uint32_t solids = 0;
     double* poly = NULL; // vertices of the current loop
     uint32_t poly_cap = 0;
@@ -246,9 +200,9 @@ static mc_status read_ascii(const char* path, const char* data, uint64_t size, m
         {
             if (!next_line(&r))
             {
-                st = mc_set_error(err, MC_ERR_PARSE, r.line, -1,
+                st = mc_set_error(err, MC_ERR_PARSE, r.t.line, -1,
                                   "%s: line %lld: unexpected end of file: expected 'facet normal' or 'endsolid'", path,
-                                  (long long)r.line);
+                                  (long long)r.t.line);
                 goto done;
             }
             t = next_token(&r, &len);
@@ -288,12 +242,12 @@ static mc_status read_ascii(const char* path, const char* data, uint64_t size, m
             {
                 if (!next_line(&r))
                 {
-                    st = mc_set_error(err, MC_ERR_PARSE, r.line, -1,
+                    st = mc_set_error(err, MC_ERR_PARSE, r.t.line, -1,
                                       "%s: line %lld: unexpected end of file: expected 'vertex' or 'endloop'", path,
-                                      (long long)r.line);
+                                      (long long)r.t.line);
                     goto done;
                 }
-                const char* save = r.cur;
+                const char* save = r.t.cur;
                 t = next_token(&r, &len);
                 if (token_is(t, len, "endloop"))
                 {
@@ -306,7 +260,7 @@ static mc_status read_ascii(const char* path, const char* data, uint64_t size, m
                 }
                 if (!token_is(t, len, "vertex"))
                 {
-                    r.cur = save;
+                    r.t.cur = save;
                     st = parse_error(&r, "expected 'vertex' or 'endloop'");
                     goto done;
                 }
@@ -321,7 +275,7 @@ static mc_status read_ascii(const char* path, const char* data, uint64_t size, m
                     double* np = mc_realloc(poly, (size_t)ncap * 3 * sizeof(double));
                     if (np == NULL)
                     {
-                        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, r.line, -1, "%s: out of memory", path);
+                        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, r.t.line, -1, "%s: out of memory", path);
                         goto done;
                     }
                     poly = np;
@@ -367,7 +321,7 @@ static mc_status read_ascii(const char* path, const char* data, uint64_t size, m
             {
                 soup->split_polygons++;
             }
-            uint64_t done_bytes = (uint64_t)(r.p - data);
+            uint64_t done_bytes = (uint64_t)(r.t.p - data);
             if (soup->progress != NULL && done_bytes - last_report > size / 16)
             {
                 last_report = done_bytes;

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Private line/token reader shared by the native text readers (OBJ, OFF): blank lines skipped, CRLF and trailing
-// blanks accepted, 1-based line numbers for errors.
+// Private line/token reader shared by the native text readers (OBJ, OFF, ASCII STL, SHL): blank lines skipped, CRLF and
+// trailing blanks accepted, 1-based line numbers for errors.
 #pragma once
 
 #include <errno.h>
@@ -48,9 +48,9 @@ static inline bool mc_text_next_line(mc_text* t, char comment)
     return false;
 }
 
-/// Copy the next blank-separated token of the line into buf (NUL-terminated, cut to cap - 1 characters and then
-/// marked invalid with a trailing '#'). Returns false when the line has no more tokens.
-static inline bool mc_text_token(mc_text* t, char* buf, size_t cap)
+/// Next blank-separated token of the current line, without copying: returns its start and sets *len, or returns
+/// NULL when the line has no more tokens (the token is not NUL-terminated).
+static inline const char* mc_text_token_span(mc_text* t, size_t* len)
 {
     const char* s = t->cur;
     while (s < t->eol && (*s == ' ' || *s == '\t'))
@@ -60,7 +60,7 @@ static inline bool mc_text_token(mc_text* t, char* buf, size_t cap)
     if (s >= t->eol)
     {
         t->cur = s;
-        return false;
+        return NULL;
     }
     const char* e = s;
     while (e < t->eol && *e != ' ' && *e != '\t')
@@ -68,7 +68,20 @@ static inline bool mc_text_token(mc_text* t, char* buf, size_t cap)
         ++e;
     }
     t->cur = e;
-    size_t len = (size_t)(e - s);
+    *len = (size_t)(e - s);
+    return s;
+}
+
+/// Copy the next blank-separated token of the line into buf (NUL-terminated, cut to cap - 1 characters and then
+/// marked invalid with a trailing '#'). Returns false when the line has no more tokens.
+static inline bool mc_text_token(mc_text* t, char* buf, size_t cap)
+{
+    size_t len = 0;
+    const char* s = mc_text_token_span(t, &len);
+    if (s == NULL)
+    {
+        return false;
+    }
     if (len >= cap)
     {
         len = cap - 1;
@@ -103,6 +116,24 @@ static inline bool mc_text_i64(const char* s, int64_t* out)
     errno = 0;
     long long v = strtoll(s, &e, 10);
     if (e == s || *e != '\0' || errno == ERANGE)
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/// Parse a whole token as an unsigned 64-bit integer (decimal digits only: no sign, no leading blank).
+static inline bool mc_text_u64(const char* s, uint64_t* out)
+{
+    if (*s < '0' || *s > '9')
+    {
+        return false;
+    }
+    char* e = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(s, &e, 10);
+    if (*e != '\0' || errno == ERANGE)
     {
         return false;
     }
