@@ -6,6 +6,7 @@
 #include "core.h"
 #include "mesh/mesh_internal.h"
 #include "mesh/soup.h"
+#include "union_find.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -142,30 +143,6 @@ static uint64_t bits_of(double v)
     return u;
 }
 
-static uint32_t uf_find(uint32_t* parent, uint32_t x)
-{
-    while (parent[x] != x)
-    {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-static void uf_union(uint32_t* parent, uint32_t a, uint32_t b)
-{
-    a = uf_find(parent, a);
-    b = uf_find(parent, b);
-    if (a < b)
-    {
-        parent[b] = a;
-    }
-    else if (b < a)
-    {
-        parent[a] = b;
-    }
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Welding
 
@@ -297,7 +274,7 @@ static bool weld_tolerance(const mc_vec3* upos, uint32_t n, mc_vec3 lo, double d
                         mc_vec3 d = mc_sub(upos[a], upos[b]);
                         if (mc_dot(d, d) < d2)
                         {
-                            uf_union(group, a, b);
+                            mc_uf_union(group, a, b);
                         }
                     }
                 }
@@ -306,7 +283,7 @@ static bool weld_tolerance(const mc_vec3* upos, uint32_t n, mc_vec3 lo, double d
     }
     for (uint32_t i = 0; i < n; ++i)
     {
-        group[i] = uf_find(group, i);
+        group[i] = mc_uf_find(group, i);
     }
     mc_free(items);
     return true;
@@ -1039,12 +1016,12 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
     }
     for (uint32_t t = 0; t < nt; ++t)
     {
-        uf_union(parent, tl.idx[3 * (size_t)t], tl.idx[3 * (size_t)t + 1]);
-        uf_union(parent, tl.idx[3 * (size_t)t], tl.idx[3 * (size_t)t + 2]);
+        mc_uf_union(parent, tl.idx[3 * (size_t)t], tl.idx[3 * (size_t)t + 1]);
+        mc_uf_union(parent, tl.idx[3 * (size_t)t], tl.idx[3 * (size_t)t + 2]);
     }
     for (uint32_t i = 0; i < nr; ++i)
     {
-        rep.components += uf_find(parent, i) == i;
+        rep.components += mc_uf_find(parent, i) == i;
     }
     report_progress(progress, progress_user, 0.7);
 
@@ -1194,19 +1171,19 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
         }
         for (uint32_t t = 0; t < nf; ++t)
         {
-            uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 1]);
-            uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 2]);
+            mc_uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 1]);
+            mc_uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 2]);
         }
         for (uint32_t t = 0; t < nf; ++t)
         {
             mc_vec3 p0 = mc_sub(mesh->positions[idx[3 * (size_t)t]], c2);
             mc_vec3 p1 = mc_sub(mesh->positions[idx[3 * (size_t)t + 1]], c2);
             mc_vec3 p2 = mc_sub(mesh->positions[idx[3 * (size_t)t + 2]], c2);
-            cvol[uf_find(parent, idx[3 * (size_t)t])] += mc_dot(p0, mc_cross(p1, p2));
+            cvol[mc_uf_find(parent, idx[3 * (size_t)t])] += mc_dot(p0, mc_cross(p1, p2));
         }
         for (uint32_t i = 0; i < nfv; ++i)
         {
-            if (uf_find(parent, i) == i && (rep.reoriented ? -cvol[i] : cvol[i]) < 0.0)
+            if (mc_uf_find(parent, i) == i && (rep.reoriented ? -cvol[i] : cvol[i]) < 0.0)
             {
                 rep.inward_components++;
             }
@@ -1269,13 +1246,13 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
     }
     for (uint32_t t = 0; t < nf; ++t)
     {
-        uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 1]);
-        uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 2]);
+        mc_uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 1]);
+        mc_uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 2]);
     }
     uint32_t ncomp = 0;
     for (uint32_t v = 0; v < nfv; ++v)
     {
-        ncomp += uf_find(parent, v) == v;
+        ncomp += mc_uf_find(parent, v) == v;
     }
     mesh->component_vertex = mc_alloc_array(ncomp, sizeof(uint32_t));
     if (mesh->component_vertex == NULL)
@@ -1287,7 +1264,7 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
     ncomp = 0;
     for (uint32_t v = 0; v < nfv; ++v)
     {
-        uint32_t r = uf_find(parent, v);
+        uint32_t r = mc_uf_find(parent, v);
         if (r == v)
         {
             mesh->component_vertex[ncomp] = v;

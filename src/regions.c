@@ -49,6 +49,7 @@
 #include "src/regions.h"
 
 #include "src/core.h"
+#include "src/union_find.h"
 #include "src/workspace.h"
 
 #include <float.h>
@@ -399,30 +400,6 @@ static uint32_t uf_new(ctx* c)
     return s->node_count++;
 }
 
-static uint32_t uf_find(uint32_t* parent, uint32_t x)
-{
-    while (parent[x] != x)
-    {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-static void uf_union(uint32_t* parent, uint32_t a, uint32_t b)
-{
-    a = uf_find(parent, a);
-    b = uf_find(parent, b);
-    if (a < b)
-    {
-        parent[b] = a;
-    }
-    else if (b < a)
-    {
-        parent[a] = b;
-    }
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Crossed-edge hash
 
@@ -602,7 +579,7 @@ static void flood(ctx* c, int b)
                 }
                 else if (crossed == 0 && wst == 2u && a->vnode[w] != node)
                 {
-                    uf_union(c->s->parent, node, a->vnode[w]);
+                    mc_uf_union(c->s->parent, node, a->vnode[w]);
                 }
             }
             if (!touched)
@@ -998,7 +975,7 @@ static mc_status collect_crossings(ctx* c)
         s->body[1].fbits[pr->j >> 6] |= 1ull << (pr->j & 63u);
         s->body[0].cstamp[mi->vertex_component[mi->indices[3u * pr->i]]] = c->epoch;
         s->body[1].cstamp[mj->vertex_component[mj->indices[3u * pr->j]]] = c->epoch;
-        uf_union(s->parent, 2u * p, 2u * p + 1u);
+        mc_uf_union(s->parent, 2u * p, 2u * p + 1u);
         for (uint32_t sl = 0; sl < 2; ++sl)
         {
             const mc_crossing* x = &pr->crossing[sl];
@@ -1012,7 +989,7 @@ static mc_status collect_crossings(ctx* c)
                 uint32_t o2 = find_occurrence(c, b, tw, b == 0 ? pr->j : pr->i);
                 if (o2 != MC_NONE)
                 {
-                    uf_union(s->parent, 2u * p + sl, o2);
+                    mc_uf_union(s->parent, 2u * p + sl, o2);
                     continue;
                 }
                 // The twin occurrence is missing (an inconsistent pair stage): keep this one as its own crossing.
@@ -1227,17 +1204,17 @@ static void join_along_edges(ctx* c)
         uint32_t v0 = m->indices[er->he], v1 = m->indices[he_next(er->he)];
         if (vstate(c, b, v0) == 1)
         {
-            uf_union(s->parent, s->xs[l[0]].occ, s->body[b].vnode[v0]);
+            mc_uf_union(s->parent, s->xs[l[0]].occ, s->body[b].vnode[v0]);
         }
         if (vstate(c, b, v1) == 1)
         {
-            uf_union(s->parent, s->xs[l[er->count - 1u]].occ, s->body[b].vnode[v1]);
+            mc_uf_union(s->parent, s->xs[l[er->count - 1u]].occ, s->body[b].vnode[v1]);
         }
         for (uint32_t k = 0; k + 1u < er->count; ++k)
         {
             if (s->xs[l[k]].ent > 0)
             {
-                uf_union(s->parent, s->xs[l[k]].occ, s->xs[l[k + 1u]].occ);
+                mc_uf_union(s->parent, s->xs[l[k]].occ, s->xs[l[k + 1u]].occ);
             }
         }
     }
@@ -1246,7 +1223,7 @@ static void join_along_edges(ctx* c)
 static racc* region_of(ctx* c, uint32_t node, bool create)
 {
     struct mc_region_scratch* s = c->s;
-    uint32_t root = uf_find(s->parent, node);
+    uint32_t root = mc_uf_find(s->parent, node);
     if (s->rmap[root] == MC_NONE)
     {
         if (!create)
@@ -1322,7 +1299,7 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
     // Region of every node (roots are the smallest index of their set, so they are resolved first).
     for (uint32_t k = 0; k < s->node_count; ++k)
     {
-        s->rmap[k] = s->rmap[uf_find(s->parent, k)];
+        s->rmap[k] = s->rmap[mc_uf_find(s->parent, k)];
     }
     racc* regs = s->regions;
     const uint32_t* rmap = s->rmap;
