@@ -303,7 +303,7 @@ Test(bvh, eigen_solver_recovers_a_known_rotation)
 // ---------------------------------------------------------------------------------------------------------------
 // Pairs against brute force
 
-Test(bvh, pairs_equal_brute_force_on_random_poses, .timeout = 120)
+Test(bvh, pairs_equal_brute_force_on_random_poses)
 {
     mc_mesh* ms[4] = {scene_uv_sphere(1.0, 100), scene_torus(1.0, 0.35, 96), scene_box_grid(mc_v3(1.0, 0.5, 0.75), 48),
                       octahedron()};

@@ -42,7 +42,7 @@ static uint64_t hash_pairs(const mc_triangle_pair* p, uint32_t n)
     return h;
 }
 
-Test(determinism, pairs_are_identical_for_one_to_four_threads, .timeout = 120)
+Test(determinism, pairs_are_identical_for_one_to_four_threads)
 {
     const uint32_t cap = 200000;
     mc_triangle_pair* ref = malloc(cap * sizeof *ref);
