@@ -37,6 +37,10 @@ bool cli_stderr_is_tty(void);
 /// A progress callback for mc_import_options: draws `label NN%` on stderr, user = label (const char*).
 void cli_progress(double fraction, void* user);
 
+/// Import a mesh for contact (scaled by `scale`, progress on a terminal). On failure prints the importer's message on
+/// stderr (prefixed with the path unless the message starts with it) and returns 1; returns 0 on success.
+int cli_load_mesh(const char* path, double scale, mc_mesh** out);
+
 /// Wall-clock seconds from a monotonic clock.
 double cli_now(void);
 

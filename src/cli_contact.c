@@ -116,27 +116,6 @@ static int parse_args(int argc, char** argv, contact_args* a)
     return 0;
 }
 
-static int import_mesh(const char* path, double scale, mc_mesh** out)
-{
-    mc_import_options opt = mc_default_import_options();
-    opt.scale = scale;
-    if (cli_stderr_is_tty())
-    {
-        opt.progress = cli_progress;
-        opt.progress_user = (void*)path;
-    }
-    mc_error err;
-    memset(&err, 0, sizeof err);
-    mc_status s = mc_mesh_import_file(path, &opt, out, NULL, &err);
-    if (s != MC_OK)
-    {
-        const char* what = err.message[0] != '\0' ? err.message : mc_status_string(s);
-        // The importer's message usually starts with the file name already.
-        return strncmp(what, path, strlen(path)) == 0 ? cli_fail(NULL, "%s", what) : cli_fail(path, "%s", what);
-    }
-    return 0;
-}
-
 // The queries. The region stage adds its mc_query_regions call here (same workspace, options and poses) and its
 // fields to contact_result.
 static mc_status run_queries(const contact_args* a, mc_mesh* const mesh[2], contact_result* r)
@@ -245,7 +224,7 @@ int cli_contact(int argc, char** argv)
     mc_mesh* mesh[2] = {NULL, NULL};
     for (int k = 0; k < 2; ++k)
     {
-        if (import_mesh(a.path[k], a.scale, &mesh[k]) != 0)
+        if (cli_load_mesh(a.path[k], a.scale, &mesh[k]) != 0)
         {
             mc_mesh_destroy(mesh[0]);
             return 1;

@@ -46,27 +46,6 @@ static void print_help(FILE* f)
         "error.\n");
 }
 
-static int import_mesh(const char* path, double scale, mc_mesh** out)
-{
-    mc_import_options opt = mc_default_import_options();
-    opt.scale = scale;
-    if (cli_stderr_is_tty())
-    {
-        opt.progress = cli_progress;
-        opt.progress_user = (void*)path;
-    }
-    mc_error err;
-    memset(&err, 0, sizeof err);
-    mc_status s = mc_mesh_import_file(path, &opt, out, NULL, &err);
-    if (s != MC_OK)
-    {
-        const char* what = err.message[0] != '\0' ? err.message : mc_status_string(s);
-        // the importer's message usually starts with the file name already
-        return strncmp(what, path, strlen(path)) == 0 ? cli_fail(NULL, "%s", what) : cli_fail(path, "%s", what);
-    }
-    return 0;
-}
-
 static void json_wrench(FILE* f, const char* key, mc_wrench w)
 {
     fprintf(f, "\"%s\":{\"force\":", key);
@@ -307,7 +286,7 @@ int cli_force(int argc, char** argv)
     rc = 1;
     for (int k = 0; k < 2; ++k)
     {
-        if (import_mesh(a.path[k], a.scale, &mesh[k]) != 0)
+        if (cli_load_mesh(a.path[k], a.scale, &mesh[k]) != 0)
         {
             goto done;
         }

@@ -247,6 +247,27 @@ void cli_progress(double fraction, void* user)
     fflush(stderr);
 }
 
+int cli_load_mesh(const char* path, double scale, mc_mesh** out)
+{
+    mc_import_options opt = mc_default_import_options();
+    opt.scale = scale;
+    if (cli_stderr_is_tty())
+    {
+        opt.progress = cli_progress;
+        opt.progress_user = (void*)path;
+    }
+    mc_error err;
+    memset(&err, 0, sizeof err);
+    mc_status s = mc_mesh_import_file(path, &opt, out, NULL, &err);
+    if (s != MC_OK)
+    {
+        const char* what = err.message[0] != '\0' ? err.message : mc_status_string(s);
+        // The importer's message usually starts with the file name already.
+        return strncmp(what, path, strlen(path)) == 0 ? cli_fail(NULL, "%s", what) : cli_fail(path, "%s", what);
+    }
+    return 0;
+}
+
 double cli_now(void)
 {
     struct timespec ts;
