@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 /// Most triangles in one leaf (the leaf count field has 3 bits: 1..8).
-#define MC_BVH_LEAF_MAX 4u
+#define MC_BVH_LEAF_MAX 8u
 /// Bit set in mc_bvh_node.data for a leaf.
 #define MC_BVH_LEAF_BIT 0x80000000u
 /// Most triangles a tree can index (28 bits of the leaf's first-triangle field).
