@@ -64,6 +64,25 @@ mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, 
     return MC_OK;
 }
 
+mc_status mc_soup_add_polygon(mc_soup* soup, const uint32_t* poly, uint32_t k, mc_error* err)
+{
+    mc_status st = mc_soup_reserve(soup, 0, (uint64_t)k - 2, err);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    for (uint32_t j = 1; j + 1 < k; ++j)
+    {
+        uint32_t* x = soup->indices + 3 * (size_t)soup->triangle_count++;
+        x[0] = poly[0], x[1] = poly[j], x[2] = poly[j + 1];
+    }
+    if (k > 3)
+    {
+        soup->split_polygons++;
+    }
+    return MC_OK;
+}
+
 mc_status mc_read_file(const char* path, char** data, uint64_t* size, mc_error* err)
 {
     *data = NULL;

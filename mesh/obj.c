@@ -145,19 +145,10 @@ mc_status mc_obj_read(const char* path, mc_soup* soup, mc_error* err)
                 st = obj_error(path, &t, MC_ERR_PARSE, "face with fewer than 3 vertices", NULL, err);
                 goto done;
             }
-            st = mc_soup_reserve(soup, 0, k - 2, err);
+            st = mc_soup_add_polygon(soup, poly, k, err);
             if (st != MC_OK)
             {
                 goto done;
-            }
-            for (uint32_t j = 1; j + 1 < k; ++j)
-            {
-                uint32_t* x = soup->indices + 3 * (size_t)soup->triangle_count++;
-                x[0] = poly[0], x[1] = poly[j], x[2] = poly[j + 1];
-            }
-            if (k > 3)
-            {
-                soup->split_polygons++;
             }
         }
         // everything else is ignored

@@ -196,19 +196,10 @@ mc_status mc_off_read(const char* path, mc_soup* soup, mc_error* err)
                 goto done;
             }
         }
-        st = mc_soup_reserve(soup, 0, (uint64_t)k - 2, err);
+        st = mc_soup_add_polygon(soup, poly, (uint32_t)k, err);
         if (st != MC_OK)
         {
             goto done;
-        }
-        for (int64_t j = 1; j + 1 < k; ++j)
-        {
-            uint32_t* x = soup->indices + 3 * (size_t)soup->triangle_count++;
-            x[0] = poly[0], x[1] = poly[j], x[2] = poly[j + 1];
-        }
-        if (k > 3)
-        {
-            soup->split_polygons++;
         }
     }
     if (mc_text_next_line(&t, '#'))

@@ -302,19 +302,10 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
             st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
             goto done;
         }
-        st = mc_soup_reserve(soup, 0, k - 2, err);
+        st = mc_soup_add_polygon(soup, poly, got, err);
         if (st != MC_OK)
         {
             goto done;
-        }
-        for (uint32_t j = 1; j + 1 < got; ++j)
-        {
-            uint32_t* x = soup->indices + 3 * (size_t)soup->triangle_count++;
-            x[0] = poly[0], x[1] = poly[j], x[2] = poly[j + 1];
-        }
-        if (k > 3)
-        {
-            soup->split_polygons++;
         }
     }
     if (version == 1 && mc_text_next_line(&r.t, 0))
