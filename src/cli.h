@@ -31,6 +31,9 @@ void cli_json_double(FILE* f, double v);
 void cli_json_vec3(FILE* f, mc_vec3 v);
 /// Print a JSON string literal with escaping.
 void cli_json_string(FILE* f, const char* s);
+/// Print the members of a region object, without braces: "volume", "centroid", "area", "radius", "normal",
+/// "depth", "point_i", "point_j" (the order of the JSON contract).
+void cli_json_region_members(FILE* f, const mc_region* r);
 
 /// True when stderr is a terminal (progress output is shown only then).
 bool cli_stderr_is_tty(void);

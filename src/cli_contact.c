@@ -167,22 +167,8 @@ static void print_json(const contact_result* r)
     for (uint32_t k = 0; k < r->region_count; ++k)
     {
         const mc_region* g = &r->regions[k];
-        printf(k > 0 ? ",{\"volume\":" : "{\"volume\":");
-        cli_json_double(stdout, g->volume);
-        printf(",\"centroid\":");
-        cli_json_vec3(stdout, g->centroid);
-        printf(",\"area\":");
-        cli_json_double(stdout, g->area);
-        printf(",\"radius\":");
-        cli_json_double(stdout, g->radius);
-        printf(",\"normal\":");
-        cli_json_vec3(stdout, g->normal);
-        printf(",\"depth\":");
-        cli_json_double(stdout, g->depth);
-        printf(",\"point_i\":");
-        cli_json_vec3(stdout, g->point_i);
-        printf(",\"point_j\":");
-        cli_json_vec3(stdout, g->point_j);
+        printf(k > 0 ? ",{" : "{");
+        cli_json_region_members(stdout, g);
         printf("}");
     }
     printf("],\"total_volume\":");

@@ -65,22 +65,8 @@ static void print_json(const mc_contact_region* rec, uint32_t n, const mc_step_i
     {
         const mc_region* r = &rec[k].region;
         total += r->volume;
-        fputs(k ? ",{\"volume\":" : "{\"volume\":", f);
-        cli_json_double(f, r->volume);
-        fputs(",\"centroid\":", f);
-        cli_json_vec3(f, r->centroid);
-        fputs(",\"area\":", f);
-        cli_json_double(f, r->area);
-        fputs(",\"radius\":", f);
-        cli_json_double(f, r->radius);
-        fputs(",\"normal\":", f);
-        cli_json_vec3(f, r->normal);
-        fputs(",\"depth\":", f);
-        cli_json_double(f, r->depth);
-        fputs(",\"point_i\":", f);
-        cli_json_vec3(f, r->point_i);
-        fputs(",\"point_j\":", f);
-        cli_json_vec3(f, r->point_j);
+        fputs(k ? ",{" : "{", f);
+        cli_json_region_members(f, r);
         fputs(",\"fn\":", f);
         cli_json_double(f, rec[k].normal_force);
         fputs(",\"ft\":", f);

@@ -208,6 +208,26 @@ void cli_json_vec3(FILE* f, mc_vec3 v)
     fputc(']', f);
 }
 
+void cli_json_region_members(FILE* f, const mc_region* r)
+{
+    fputs("\"volume\":", f);
+    cli_json_double(f, r->volume);
+    fputs(",\"centroid\":", f);
+    cli_json_vec3(f, r->centroid);
+    fputs(",\"area\":", f);
+    cli_json_double(f, r->area);
+    fputs(",\"radius\":", f);
+    cli_json_double(f, r->radius);
+    fputs(",\"normal\":", f);
+    cli_json_vec3(f, r->normal);
+    fputs(",\"depth\":", f);
+    cli_json_double(f, r->depth);
+    fputs(",\"point_i\":", f);
+    cli_json_vec3(f, r->point_i);
+    fputs(",\"point_j\":", f);
+    cli_json_vec3(f, r->point_j);
+}
+
 void cli_json_string(FILE* f, const char* s)
 {
     fputc('"', f);
