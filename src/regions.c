@@ -409,21 +409,58 @@ static inline uint32_t hash_slot(uint64_t key, uint32_t mask)
     return (uint32_t)(h >> 32) & mask;
 }
 
-static uint32_t edge_lookup(const struct mc_region_scratch* s, int b, uint32_t he)
+/// Value stored for `key` in an open-addressing table of `cap` slots (power of two, empty slots UINT64_MAX), or
+/// MC_NONE.
+static inline uint32_t table_find(const uint64_t* keys, const uint32_t* vals, uint32_t cap, uint64_t key)
 {
-    uint64_t key = 2u * (uint64_t)he + (uint64_t)b;
-    uint32_t mask = s->hcap - 1u;
+    uint32_t mask = cap - 1u;
     for (uint32_t i = hash_slot(key, mask);; i = (i + 1u) & mask)
     {
-        if (s->hkeys[i] == key)
+        if (keys[i] == key)
         {
-            return s->hvals[i];
+            return vals[i];
         }
-        if (s->hkeys[i] == UINT64_MAX)
+        if (keys[i] == UINT64_MAX)
         {
             return MC_NONE;
         }
     }
+}
+
+/// Size an open-addressing table for n keys for this query: the smallest power of two >= max(16, 2 n + 2) slots in
+/// *cap, grown (never shrunk) in *keys / *vals / *alloc, every used key slot emptied (UINT64_MAX). False on out of
+/// memory.
+static bool table_prepare(uint64_t** keys, uint32_t** vals, uint32_t* alloc, uint32_t* cap, uint32_t n)
+{
+    uint32_t c = 16;
+    while (c < 2u * n + 2u)
+    {
+        c *= 2u;
+    }
+    if (c > *alloc)
+    {
+        uint64_t* k = mc_realloc(*keys, (size_t)c * sizeof *k);
+        if (k == NULL)
+        {
+            return false;
+        }
+        *keys = k;
+        uint32_t* v = mc_realloc(*vals, (size_t)c * sizeof *v);
+        if (v == NULL)
+        {
+            return false;
+        }
+        *vals = v;
+        *alloc = c;
+    }
+    *cap = c;
+    memset(*keys, 0xFF, (size_t)c * sizeof **keys);
+    return true;
+}
+
+static uint32_t edge_lookup(const struct mc_region_scratch* s, int b, uint32_t he)
+{
+    return table_find(s->hkeys, s->hvals, s->hcap, 2u * (uint64_t)he + (uint64_t)b);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -793,49 +830,18 @@ static inline void extent_point(racc* r, mc_vec3 x)
 static uint32_t find_pair(const ctx* c, uint32_t i, uint32_t j)
 {
     const struct mc_region_scratch* s = c->s;
-    uint64_t key = ((uint64_t)i << 32) | j;
-    uint32_t mask = s->pcap - 1u;
-    for (uint32_t k = hash_slot(key, mask);; k = (k + 1u) & mask)
-    {
-        if (s->pkeys[k] == key)
-        {
-            return s->pvals[k];
-        }
-        if (s->pkeys[k] == UINT64_MAX)
-        {
-            return MC_NONE;
-        }
-    }
+    return table_find(s->pkeys, s->pvals, s->pcap, ((uint64_t)i << 32) | j);
 }
 
 /// Hash (i, j) -> pair index for this query (O(1) lookups of the twin occurrence of a crossing).
 static bool build_pair_hash(ctx* c)
 {
     struct mc_region_scratch* s = c->s;
-    uint32_t cap = 16;
-    while (cap < 2u * c->pair_count + 2u)
+    if (!table_prepare(&s->pkeys, &s->pvals, &s->palloc, &s->pcap, c->pair_count))
     {
-        cap *= 2u;
+        return false;
     }
-    if (cap > s->palloc)
-    {
-        uint64_t* k = mc_realloc(s->pkeys, (size_t)cap * sizeof *k);
-        if (k == NULL)
-        {
-            return false;
-        }
-        s->pkeys = k;
-        uint32_t* v = mc_realloc(s->pvals, (size_t)cap * sizeof *v);
-        if (v == NULL)
-        {
-            return false;
-        }
-        s->pvals = v;
-        s->palloc = cap;
-    }
-    s->pcap = cap;
-    memset(s->pkeys, 0xFF, (size_t)cap * sizeof *s->pkeys);
-    uint32_t mask = cap - 1u;
+    uint32_t mask = s->pcap - 1u;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         uint64_t key = ((uint64_t)c->pairs[p].i << 32) | c->pairs[p].j;
@@ -1029,31 +1035,9 @@ static mc_status collect_crossings(ctx* c)
         }
     }
     // Crossed edges: hash (body, canonical half-edge) -> edge record, then crossings grouped and sorted by param.
-    uint32_t hcap = 16;
-    while (hcap < 2u * s->x_count + 2u)
-    {
-        hcap *= 2u;
-    }
-    if (hcap > s->halloc)
-    {
-        uint64_t* k = mc_realloc(s->hkeys, (size_t)hcap * sizeof *k);
-        if (k == NULL)
-        {
-            return MC_ERR_OUT_OF_MEMORY;
-        }
-        s->hkeys = k;
-        uint32_t* v = mc_realloc(s->hvals, (size_t)hcap * sizeof *v);
-        if (v == NULL)
-        {
-            return MC_ERR_OUT_OF_MEMORY;
-        }
-        s->hvals = v;
-        s->halloc = hcap;
-    }
     // Only the slots this query needs are used and cleared (cost proportional to the crossings).
-    s->hcap = hcap;
-    memset(s->hkeys, 0xFF, (size_t)hcap * sizeof *s->hkeys);
-    if (!reserve((void**)&s->edges, &s->edge_cap, s->x_count, sizeof *s->edges) ||
+    if (!table_prepare(&s->hkeys, &s->hvals, &s->halloc, &s->hcap, s->x_count) ||
+        !reserve((void**)&s->edges, &s->edge_cap, s->x_count, sizeof *s->edges) ||
         !reserve((void**)&s->edge_list, &s->elist_cap, s->x_count, sizeof *s->edge_list) ||
         !reserve((void**)&s->rmap, &s->rmap_cap, s->x_count, sizeof *s->rmap))
     {
