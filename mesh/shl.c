@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +27,13 @@ typedef struct shl_reader
     mc_error* err;
 } shl_reader;
 
-static mc_status shl_error(shl_reader* r, mc_status st, const char* fmt, const char* a)
+__attribute__((format(printf, 3, 4))) static mc_status shl_error(shl_reader* r, mc_status st, const char* fmt, ...)
 {
     char what[256];
-    snprintf(what, sizeof what, fmt, a ? a : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
     return mc_set_error(r->err, st, r->t.line, -1, "%s: line %lld: %s", r->path, (long long)r->t.line, what);
 }
 
@@ -91,7 +95,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
             {
                 if (!mc_text_token(&r.t, num, sizeof num))
                 {
-                    st = shl_error(&r, MC_ERR_PARSE, "'Version:' without a number%s", NULL);
+                    st = shl_error(&r, MC_ERR_PARSE, "'Version:' without a number");
                     goto done;
                 }
                 if (*rest == '\0' && num[0] == ':')
@@ -99,7 +103,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
                     memmove(num, num + 1, strlen(num));
                     if (num[0] == '\0' && !mc_text_token(&r.t, num, sizeof num))
                     {
-                        st = shl_error(&r, MC_ERR_PARSE, "'Version:' without a number%s", NULL);
+                        st = shl_error(&r, MC_ERR_PARSE, "'Version:' without a number");
                         goto done;
                     }
                 }
@@ -118,7 +122,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
             version = 2;
             if (!mc_text_next_line(&r.t, 0))
             {
-                st = shl_error(&r, MC_ERR_PARSE, "unexpected end of file: expected the header%s", NULL);
+                st = shl_error(&r, MC_ERR_PARSE, "unexpected end of file: expected the header");
                 goto done;
             }
         }
@@ -160,9 +164,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
             }
             if (!ok)
             {
-                char msg[200];
-                snprintf(msg, sizeof msg, "header: '%s' is not a valid %s", tok, names[i]);
-                st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
+                st = shl_error(&r, MC_ERR_PARSE, "header: '%s' is not a valid %s", tok, names[i]);
                 goto done;
             }
         }
@@ -177,12 +179,12 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
     }
     if (n_points == 0 || n_faces == 0)
     {
-        st = shl_error(&r, MC_ERR_EMPTY_MESH, "header: no points or no faces%s", NULL);
+        st = shl_error(&r, MC_ERR_EMPTY_MESH, "header: no points or no faces");
         goto done;
     }
     if (n_points > UINT32_MAX - 1 || n_faces > (UINT32_MAX - 3) / 3)
     {
-        st = shl_error(&r, MC_ERR_PARSE, "header: counts too large%s", NULL);
+        st = shl_error(&r, MC_ERR_PARSE, "header: counts too large");
         goto done;
     }
     soup->file_scale = scale;
@@ -191,10 +193,8 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
     {
         if (!mc_text_next_line(&r.t, 0))
         {
-            char msg[200];
-            snprintf(msg, sizeof msg, "unexpected end of file: the header promises %llu points, found %llu",
-                     (unsigned long long)n_points, (unsigned long long)i);
-            st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
+            st = shl_error(&r, MC_ERR_PARSE, "unexpected end of file: the header promises %llu points, found %llu",
+                           (unsigned long long)n_points, (unsigned long long)i);
             goto done;
         }
         double x[3];
@@ -202,7 +202,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
         {
             if (!mc_text_token(&r.t, tok, sizeof tok))
             {
-                st = shl_error(&r, MC_ERR_PARSE, "point line with fewer than 3 coordinates%s", NULL);
+                st = shl_error(&r, MC_ERR_PARSE, "point line with fewer than 3 coordinates");
                 goto done;
             }
             if (!mc_text_f64(tok, &x[k]))
@@ -238,10 +238,8 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
     {
         if (!mc_text_next_line(&r.t, 0))
         {
-            char msg[200];
-            snprintf(msg, sizeof msg, "unexpected end of file: the header promises %llu faces, found %llu",
-                     (unsigned long long)n_faces, (unsigned long long)i);
-            st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
+            st = shl_error(&r, MC_ERR_PARSE, "unexpected end of file: the header promises %llu faces, found %llu",
+                           (unsigned long long)n_faces, (unsigned long long)i);
             goto done;
         }
         uint64_t k = 0;
@@ -271,9 +269,8 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
             }
             if (v < 1 || v > n_points)
             {
-                char msg[200];
-                snprintf(msg, sizeof msg, "vertex index %s out of range 1..%llu", tok, (unsigned long long)n_points);
-                st = shl_error(&r, MC_ERR_INDEX_OUT_OF_RANGE, "%s", msg);
+                st = shl_error(&r, MC_ERR_INDEX_OUT_OF_RANGE, "vertex index %s out of range 1..%llu", tok,
+                               (unsigned long long)n_points);
                 goto done;
             }
             if (got == k)
@@ -297,9 +294,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
         }
         if (got != k)
         {
-            char msg[200];
-            snprintf(msg, sizeof msg, "face says %llu vertices but lists %u", (unsigned long long)k, got);
-            st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
+            st = shl_error(&r, MC_ERR_PARSE, "face says %llu vertices but lists %u", (unsigned long long)k, got);
             goto done;
         }
         st = mc_soup_add_polygon(soup, poly, got, err);
@@ -310,10 +305,8 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
     }
     if (version == 1 && mc_text_next_line(&r.t, 0))
     {
-        char msg[200];
-        snprintf(msg, sizeof msg, "extra content after the %llu faces the header announces",
-                 (unsigned long long)n_faces);
-        st = shl_error(&r, MC_ERR_PARSE, "%s", msg);
+        st = shl_error(&r, MC_ERR_PARSE, "extra content after the %llu faces the header announces",
+                       (unsigned long long)n_faces);
         goto done;
     }
 done:
