@@ -13,6 +13,9 @@
 #include <omp.h>
 #include <stdatomic.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /// Node pair of a traversal: a in I's tree, b in J's tree.
 typedef struct node_pair
@@ -273,8 +276,9 @@ typedef struct collide_ctx
     const mc_bvh* tb;                // J's tree
     const mc_vec3* pos_i;            // I's positions
     struct mc_pair_scratch* scratch; // J vertex cache
-    double rel_slack;                // relative slack of the box test
-    double abs_slack;                // absolute slack of the box test
+    double rel_slack;                // relative slack of the double-precision tests (triangle against box)
+    double box_rel_slack;            // relative slack of the box-box test (float arithmetic when SSE is there)
+    double abs_slack;                // absolute slack of the box tests
 } collide_ctx;
 
 /// J box in I's frame.
@@ -300,6 +304,26 @@ static inline void jbox_make(const struct mc_pair_scratch* s, const mc_bvh_node*
     for (int r = 0; r < 3; ++r)
     {
         b->c[r] = s->rot[r][0] * x + s->rot[r][1] * y + s->rot[r][2] * z + s->trans[r];
+    }
+}
+
+/// I box in J's body frame (the inverse pose: x_J = rot^T (x_I - trans)), for testing one I box against both
+/// children of a J node without mapping each child into I's frame.
+static inline void abox_make(const struct mc_pair_scratch* s, const mc_bvh_node* n, jbox* b)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        double x = n->axis[k][0], y = n->axis[k][1], z = n->axis[k][2];
+        for (int r = 0; r < 3; ++r)
+        {
+            b->ax[k][r] = s->rot[0][r] * x + s->rot[1][r] * y + s->rot[2][r] * z;
+        }
+        b->e[k] = n->extent[k];
+    }
+    double x = n->center[0] - s->trans[0], y = n->center[1] - s->trans[1], z = n->center[2] - s->trans[2];
+    for (int r = 0; r < 3; ++r)
+    {
+        b->c[r] = s->rot[0][r] * x + s->rot[1][r] * y + s->rot[2][r] * z;
     }
 }
 
@@ -364,6 +388,110 @@ static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, cons
     }
     return 1;
 }
+
+#if defined(__SSE2__)
+/// The other box of a box test in SIMD float form, in the mesh frame of the nodes it is tested against. Built once
+/// per expansion and tested against both children.
+typedef struct obox
+{
+    __m128 row[3]; // row[k] = (axis k, 0)
+    __m128 col[3]; // col[c] = (axis0[c], axis1[c], axis2[c], 0)
+    __m128 e;      // (e0, e1, e2, 0)
+    double c[3];   // center (double: the difference of centers is taken in double)
+    double esum;   // e0 + e1 + e2
+} obox;
+
+static inline void obox_make(const jbox* b, obox* o)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        o->row[k] = _mm_setr_ps((float)b->ax[k][0], (float)b->ax[k][1], (float)b->ax[k][2], 0.0f);
+        o->col[k] = _mm_setr_ps((float)b->ax[0][k], (float)b->ax[1][k], (float)b->ax[2][k], 0.0f);
+        o->c[k] = b->c[k];
+    }
+    o->e = _mm_setr_ps((float)b->e[0], (float)b->e[1], (float)b->e[2], 0.0f);
+    o->esum = b->e[0] + b->e[1] + b->e[2];
+}
+
+#define MC_SPLAT(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
+#define MC_ROT1(v) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(3, 0, 2, 1)) // (v1, v2, v0, v3)
+#define MC_ROT2(v) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(3, 1, 0, 2)) // (v2, v0, v1, v3)
+
+// The 15-axis test of box_overlap in 4-lane float arithmetic, branch-free: lanes 0..2 carry the three axes of a
+// group (A's axes, B's axes, a_i x b_k for k = 0..2), lane 3 is zero everywhere and never separates. Only the
+// difference of the centers is formed in double (the boxes may lie far from the origin), then rounded to float.
+// Rounding: with unit axes every float product sum below has a relative error of at most gamma_3 ~ 1.8e-7 of the sum
+// of its terms' magnitudes, and the terms are bounded by |D|_1 and the extents, so each computed distance and radius
+// is within ~1.5e-6 (|D|_1 + sum of extents) of its exact value on the stored boxes (including the rounding of B's
+// mapped axes to float, which moves B's corners by < 2e-7 times its extents); with the 3.6e-7 of the float axes'
+// non-orthonormality (see mc_collide) that is < 2e-6, and the slack box_rel_slack = 1e-5 leaves a factor of 5.
+static inline int box_overlap_fast(const collide_ctx* cx, const mc_bvh_node* na, const obox* b)
+{
+    __m128 r0 = _mm_loadu_ps(&na->axis[0][0]); // (a0x, a0y, a0z, a1x)
+    __m128 r1 = _mm_loadu_ps(&na->axis[1][0]);
+    __m128 r2 = _mm_loadu_ps(&na->axis[2][0]); // (a2x, a2y, a2z, cx)
+    __m128 r3 = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3); // r0..r2: columns of A (lane 3 = 0); r3 unused
+    const __m128 mask3 = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
+    const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    __m128 ea = _mm_and_ps(_mm_loadu_ps(&na->extent[0]), mask3);
+    double d0 = b->c[0] - (double)na->center[0], d1 = b->c[1] - (double)na->center[1],
+           d2 = b->c[2] - (double)na->center[2];
+    double esa = (double)na->extent[0] + (double)na->extent[1] + (double)na->extent[2];
+    float slack_f = (float)(cx->box_rel_slack * (fabs(d0) + fabs(d1) + fabs(d2) + esa + b->esum) + cx->abs_slack);
+    __m128 slack = _mm_set1_ps(slack_f);
+    __m128 dx = _mm_set1_ps((float)d0), dy = _mm_set1_ps((float)d1), dz = _mm_set1_ps((float)d2);
+    // t = A d (lanes i).
+    __m128 t = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0, dx), _mm_mul_ps(r1, dy)), _mm_mul_ps(r2, dz));
+    // Columns of R = A B^T: rc[k] lanes i = a_i . b_k.
+    __m128 rc[3], arc[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        __m128 bk = b->row[k];
+        rc[k] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0, MC_SPLAT(bk, 0)), _mm_mul_ps(r1, MC_SPLAT(bk, 1))),
+                           _mm_mul_ps(r2, MC_SPLAT(bk, 2)));
+        arc[k] = _mm_and_ps(rc[k], absmask);
+    }
+    __m128 eb = b->e;
+    // Axes of A: |t_i| > ea_i + sum_k eb_k |R_ik|.
+    __m128 rad = _mm_add_ps(_mm_add_ps(ea, _mm_mul_ps(MC_SPLAT(eb, 0), arc[0])),
+                            _mm_add_ps(_mm_mul_ps(MC_SPLAT(eb, 1), arc[1]), _mm_mul_ps(MC_SPLAT(eb, 2), arc[2])));
+    __m128 sep = _mm_cmpgt_ps(_mm_and_ps(t, absmask), _mm_add_ps(rad, slack));
+    // Rows of R: rr[i] lanes k = R_ik.
+    __m128 rr0 = rc[0], rr1 = rc[1], rr2 = rc[2], rr3 = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(rr0, rr1, rr2, rr3);
+    __m128 arr[3] = {_mm_and_ps(rr0, absmask), _mm_and_ps(rr1, absmask), _mm_and_ps(rr2, absmask)};
+    __m128 rr[3] = {rr0, rr1, rr2};
+    // Axes of B: |b_k . d| > eb_k + sum_i ea_i |R_ik|.
+    __m128 tb = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b->col[0], dx), _mm_mul_ps(b->col[1], dy)), _mm_mul_ps(b->col[2], dz));
+    rad = _mm_add_ps(_mm_add_ps(eb, _mm_mul_ps(MC_SPLAT(ea, 0), arr[0])),
+                     _mm_add_ps(_mm_mul_ps(MC_SPLAT(ea, 1), arr[1]), _mm_mul_ps(MC_SPLAT(ea, 2), arr[2])));
+    sep = _mm_or_ps(sep, _mm_cmpgt_ps(_mm_and_ps(tb, absmask), _mm_add_ps(rad, slack)));
+    // a_i x b_k (lanes k): |t_i2 R_i1k - t_i1 R_i2k| > ea_i1 |R_i2k| + ea_i2 |R_i1k| + eb_k1 |R_ik2| + eb_k2 |R_ik1|.
+    __m128 eb1 = MC_ROT1(eb), eb2 = MC_ROT2(eb);
+    __m128 ts[3] = {MC_SPLAT(t, 0), MC_SPLAT(t, 1), MC_SPLAT(t, 2)};
+    __m128 es[3] = {MC_SPLAT(ea, 0), MC_SPLAT(ea, 1), MC_SPLAT(ea, 2)};
+    for (int i = 0; i < 3; ++i)
+    {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        __m128 dist = _mm_and_ps(_mm_sub_ps(_mm_mul_ps(ts[i2], rr[i1]), _mm_mul_ps(ts[i1], rr[i2])), absmask);
+        __m128 rd = _mm_add_ps(_mm_add_ps(_mm_mul_ps(es[i1], arr[i2]), _mm_mul_ps(es[i2], arr[i1])),
+                               _mm_add_ps(_mm_mul_ps(eb1, MC_ROT2(arr[i])), _mm_mul_ps(eb2, MC_ROT1(arr[i]))));
+        sep = _mm_or_ps(sep, _mm_cmpgt_ps(dist, _mm_add_ps(rd, slack)));
+    }
+    return (_mm_movemask_ps(sep) & 7) == 0;
+}
+#else
+typedef jbox obox;
+static inline void obox_make(const jbox* b, obox* o)
+{
+    *o = *b;
+}
+static inline int box_overlap_fast(const collide_ctx* cx, const mc_bvh_node* na, const obox* b)
+{
+    return box_overlap(cx, na, b);
+}
+#endif
 
 static inline float node_size(const mc_bvh_node* n)
 {
@@ -493,13 +621,15 @@ static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* 
     {
         jbox jb;
         jbox_make(cx->scratch, nb, &jb);
+        obox ob;
+        obox_make(&jb, &ob);
         // Second child pushed first: a stack then visits the first child first.
         for (int c = 1; c >= 0; --c)
         {
             uint32_t child = na->data + (uint32_t)c;
             *box_tests += 1u;
             const mc_bvh_node* nc = &cx->ta->nodes[child];
-            if (box_overlap(cx, nc, &jb))
+            if (box_overlap_fast(cx, nc, &ob))
             {
                 // The pair is expanded soon (depth-first): fetch the child's children now.
                 if (!mc_bvh_is_leaf(nc))
@@ -515,14 +645,18 @@ static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* 
     }
     else
     {
+        // A in J's frame once, tested against both children of B in their own frame (the test is symmetric in the
+        // two boxes, and its slack covers the rounding of either mapping: see mc_collide).
+        jbox ab;
+        abox_make(cx->scratch, na, &ab);
+        obox ob;
+        obox_make(&ab, &ob);
         for (int c = 1; c >= 0; --c)
         {
             uint32_t child = nb->data + (uint32_t)c;
-            jbox jb;
             const mc_bvh_node* nc = &cx->tb->nodes[child];
-            jbox_make(cx->scratch, nc, &jb);
             *box_tests += 1u;
-            if (box_overlap(cx, na, &jb))
+            if (box_overlap_fast(cx, nc, &ob))
             {
                 if (!mc_bvh_is_leaf(nc))
                 {
@@ -709,6 +843,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     // tests (fl(R v + t) differs from R v + t by < 4 * 2^-53 (3 |v| + |t|)) are below 1e-13 times the magnitudes.
     double tmag = fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
     cx.rel_slack = 4e-6;
+    cx.box_rel_slack = 1e-5; // float arithmetic on top of the above: see box_overlap_fast
     cx.abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
 
     for (int w = 0; w < s->worker_capacity; ++w)
