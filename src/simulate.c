@@ -601,7 +601,10 @@ static bool evaluate(mc_sim* s, const rb_state* st, rb_deriv* d, bool record, ch
             s->region_cap = nc;
             count = mc_world_get_regions(s->world, s->regions, s->region_cap);
         }
-        memset(s->summary, 0, (size_t)scn->contact_count * sizeof *s->summary);
+        if (scn->contact_count > 0) // a scenario without contacts has no summary array (memset(NULL, 0, 0) is UB)
+        {
+            memset(s->summary, 0, (size_t)scn->contact_count * sizeof *s->summary);
+        }
         for (uint32_t k = 0; k < count && k < s->region_cap; ++k)
         {
             const mc_contact_region* r = &s->regions[k];
