@@ -75,18 +75,15 @@ void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[
                 double t = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
                 double c = 1.0 / sqrt(t * t + 1.0);
                 double s = t * c;
-                for (int k = 0; k < 3; ++k)
-                {
-                    double akp = a[k][p], akq = a[k][q];
-                    a[k][p] = c * akp - s * akq;
-                    a[k][q] = s * akp + c * akq;
-                }
-                for (int k = 0; k < 3; ++k)
-                {
-                    double apk = a[p][k], aqk = a[q][k];
-                    a[p][k] = c * apk - s * aqk;
-                    a[q][k] = s * apk + c * aqk;
-                }
+                // Only rows and columns p and q change (a = J^T a J with the rotation J in the (p, q) plane):
+                // a_pq becomes 0, the diagonal moves by -/+ t a_pq, and the third index r mixes.
+                int r = 3 - p - q;
+                double arp = a[r][p], arq = a[r][q];
+                a[p][p] -= t * apq;
+                a[q][q] += t * apq;
+                a[p][q] = a[q][p] = 0.0;
+                a[r][p] = a[p][r] = c * arp - s * arq;
+                a[r][q] = a[q][r] = s * arp + c * arq;
                 for (int k = 0; k < 3; ++k)
                 {
                     double vkp = v[k][p], vkq = v[k][q];
