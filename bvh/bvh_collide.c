@@ -279,6 +279,9 @@ typedef struct collide_ctx
     double rel_slack;                // relative slack of the double-precision tests (triangle against box)
     double box_rel_slack;            // relative slack of the box-box test (float arithmetic when SSE is there)
     double abs_slack;                // absolute slack of the box tests
+#if defined(__SSE2__)
+    __m128 map_cols[2][3]; // float columns (lane 3 zero) of the rotation J -> I [0] and of its transpose [1]
+#endif
 } collide_ctx;
 
 /// J box in I's frame.
@@ -481,11 +484,63 @@ static inline int box_overlap_fast(const collide_ctx* cx, const mc_bvh_node* na,
     }
     return (_mm_movemask_ps(sep) & 7) == 0;
 }
+
+// A node's box mapped into the other mesh's frame (to_i: a J node into I's frame; else an I node into J's frame), in
+// obox form directly: the axes are rotated in float (each component within ~2.5e-7 of the exact rotation of the stored
+// axes, which moves the box's corners by < 5e-7 times the sum of its extents: inside the budget of box_overlap_fast),
+// the center in double as in jbox_make / abox_make.
+static inline void obox_map(const collide_ctx* cx, const mc_bvh_node* n, int to_i, obox* o)
+{
+    const __m128* m = cx->map_cols[to_i ? 0 : 1];
+    __m128 r[4];
+    for (int k = 0; k < 3; ++k)
+    {
+        r[k] = _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(m[0], _mm_set1_ps(n->axis[k][0])), _mm_mul_ps(m[1], _mm_set1_ps(n->axis[k][1]))),
+            _mm_mul_ps(m[2], _mm_set1_ps(n->axis[k][2])));
+        o->row[k] = r[k];
+    }
+    r[3] = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
+    o->col[0] = r[0];
+    o->col[1] = r[1];
+    o->col[2] = r[2];
+    o->e = _mm_setr_ps(n->extent[0], n->extent[1], n->extent[2], 0.0f);
+    o->esum = (double)n->extent[0] + (double)n->extent[1] + (double)n->extent[2];
+    const struct mc_pair_scratch* s = cx->scratch;
+    if (to_i)
+    {
+        double x = n->center[0], y = n->center[1], z = n->center[2];
+        for (int k = 0; k < 3; ++k)
+        {
+            o->c[k] = s->rot[k][0] * x + s->rot[k][1] * y + s->rot[k][2] * z + s->trans[k];
+        }
+    }
+    else
+    {
+        double x = n->center[0] - s->trans[0], y = n->center[1] - s->trans[1], z = n->center[2] - s->trans[2];
+        for (int k = 0; k < 3; ++k)
+        {
+            o->c[k] = s->rot[0][k] * x + s->rot[1][k] * y + s->rot[2][k] * z;
+        }
+    }
+}
 #else
 typedef jbox obox;
 static inline void obox_make(const jbox* b, obox* o)
 {
     *o = *b;
+}
+static inline void obox_map(const collide_ctx* cx, const mc_bvh_node* n, int to_i, obox* o)
+{
+    if (to_i)
+    {
+        jbox_make(cx->scratch, n, o);
+    }
+    else
+    {
+        abox_make(cx->scratch, n, o);
+    }
 }
 static inline int box_overlap_fast(const collide_ctx* cx, const mc_bvh_node* na, const obox* b)
 {
@@ -572,8 +627,6 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
         ac[k] = na->center[k];
         ae[k] = na->extent[k];
     }
-    jbox jb;
-    jbox_make(cx->scratch, nb, &jb);
 #if defined(__SSE2__)
     obox oa, ob;
     {
@@ -582,11 +635,13 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
         memcpy(ja.c, ac, sizeof ac);
         memcpy(ja.e, ae, sizeof ae);
         obox_make(&ja, &oa);
-        obox_make(&jb, &ob);
+        obox_map(cx, nb, 1, &ob);
     }
 #define MC_TRI_OUTSIDE_A(v) tri_outside_fast(cx, &oa, (v))
 #define MC_TRI_OUTSIDE_B(v) tri_outside_fast(cx, &ob, (v))
 #else
+    jbox jb;
+    jbox_make(cx->scratch, nb, &jb);
 #define MC_TRI_OUTSIDE_A(v) tri_outside_box(cx, aax, ac, ae, (v))
 #define MC_TRI_OUTSIDE_B(v) tri_outside_box(cx, jb.ax, jb.c, jb.e, (v))
 #endif
@@ -662,10 +717,8 @@ static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* 
     int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
     if (!la && (lb || node_size(na) >= node_size(nb)))
     {
-        jbox jb;
-        jbox_make(cx->scratch, nb, &jb);
         obox ob;
-        obox_make(&jb, &ob);
+        obox_map(cx, nb, 1, &ob);
         // Second child pushed first: a stack then visits the first child first.
         for (int c = 1; c >= 0; --c)
         {
@@ -690,10 +743,8 @@ static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* 
     {
         // A in J's frame once, tested against both children of B in their own frame (the test is symmetric in the
         // two boxes, and its slack covers the rounding of either mapping: see mc_collide).
-        jbox ab;
-        abox_make(cx->scratch, na, &ab);
         obox ob;
-        obox_make(&ab, &ob);
+        obox_map(cx, na, 0, &ob);
         for (int c = 1; c >= 0; --c)
         {
             uint32_t child = nb->data + (uint32_t)c;
@@ -880,6 +931,13 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     cx.tb = mj->bvh;
     cx.pos_i = mi->positions;
     cx.scratch = s;
+#if defined(__SSE2__)
+    for (int c = 0; c < 3; ++c)
+    {
+        cx.map_cols[0][c] = _mm_setr_ps((float)s->rot[0][c], (float)s->rot[1][c], (float)s->rot[2][c], 0.0f);
+        cx.map_cols[1][c] = _mm_setr_ps((float)s->rot[c][0], (float)s->rot[c][1], (float)s->rot[c][2], 0.0f);
+    }
+#endif
     // Slack of the box test. Relative part: the float axes are orthonormal only to ~1.2e-7 per component, which
     // perturbs every projection and radius by at most ~3 * 1.2e-7 times (|D| + sum of extents); 4e-6 leaves a
     // factor of 10. Absolute part: the test's double arithmetic and the rounded J vertices used by the triangle
