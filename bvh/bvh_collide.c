@@ -628,15 +628,16 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
         ae[k] = na->extent[k];
     }
 #if defined(__SSE2__)
+    // J's triangles are culled in J's own frame against A's box mapped there, on J's stored positions: only the
+    // survivors are mapped into I's frame. The mapped copies the triangle tests use differ from the exact images by
+    // far less than abs_slack (see mc_collide), so the culling stays conservative for them.
+    (void)aax;
+    (void)ac;
+    (void)ae;
     obox oa, ob;
-    {
-        jbox ja;
-        memcpy(ja.ax, aax, sizeof aax);
-        memcpy(ja.c, ac, sizeof ac);
-        memcpy(ja.e, ae, sizeof ae);
-        obox_make(&ja, &oa);
-        obox_map(cx, nb, 1, &ob);
-    }
+    obox_map(cx, na, 0, &oa);
+    obox_map(cx, nb, 1, &ob);
+    const mc_vec3* jp = cx->scratch->j_pos;
 #define MC_TRI_OUTSIDE_A(v) tri_outside_fast(cx, &oa, (v))
 #define MC_TRI_OUTSIDE_B(v) tri_outside_fast(cx, &ob, (v))
 #else
@@ -651,6 +652,18 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
     for (uint32_t q = 0; q < cb; ++q)
     {
         const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
+#if defined(__SSE2__)
+        mc_vec3 raw[3] = {jp[vb[0]], jp[vb[1]], jp[vb[2]]};
+        if (MC_TRI_OUTSIDE_A(raw))
+        {
+            continue;
+        }
+        for (int k = 0; k < 3; ++k)
+        {
+            tj[nq][k] = j_vertex(cx->scratch, vb[k]);
+        }
+        qs[nq++] = q;
+#else
         for (int k = 0; k < 3; ++k)
         {
             tj[nq][k] = j_vertex(cx->scratch, vb[k]);
@@ -659,6 +672,7 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
         {
             qs[nq++] = q;
         }
+#endif
     }
     if (nq == 0)
     {
