@@ -490,10 +490,11 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     {
         bvh->tri_order = mc_alloc_array(n, sizeof *bvh->tri_order);
         bvh->tri_vertex = mc_alloc_array(3u * (size_t)n, sizeof *bvh->tri_vertex);
+        bvh->tri_local = mc_alloc_array(9u * (size_t)n + 3u, sizeof *bvh->tri_local);
     }
     mc_status st = MC_OK;
     if (bvh == NULL || b.tris == NULL || b.nodes == NULL || b.stack == NULL || bvh->tri_order == NULL ||
-        bvh->tri_vertex == NULL)
+        bvh->tri_vertex == NULL || bvh->tri_local == NULL)
     {
         st = MC_ERR_OUT_OF_MEMORY;
     }
@@ -564,6 +565,7 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
         {
             mc_free(bvh->tri_order);
             mc_free(bvh->tri_vertex);
+            mc_free(bvh->tri_local);
             mc_free(bvh);
         }
         return st;
@@ -575,13 +577,37 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
         bvh->tri_vertex[3u * p + 1u] = ix[1];
         bvh->tri_vertex[3u * p + 2u] = ix[2];
     }
+    // Leaf-local float vertices: offsets from the leaf's stored center, computed in double, rounded to float.
+    for (uint32_t k = 0; k < b.node_count; ++k)
+    {
+        const mc_bvh_node* nd = &b.nodes[k];
+        if (!mc_bvh_is_leaf(nd))
+        {
+            continue;
+        }
+        uint32_t f = mc_bvh_leaf_first(nd), c = mc_bvh_leaf_count(nd);
+        for (uint32_t p = f; p < f + c; ++p)
+        {
+            for (uint32_t v = 0; v < 3u; ++v)
+            {
+                mc_vec3 x = mesh->positions[bvh->tri_vertex[3u * p + v]];
+                float* out = &bvh->tri_local[9u * (size_t)p + 3u * v];
+                out[0] = (float)(x.x - (double)nd->center[0]);
+                out[1] = (float)(x.y - (double)nd->center[1]);
+                out[2] = (float)(x.z - (double)nd->center[2]);
+            }
+        }
+    }
+    bvh->tri_local[9u * (size_t)n] = 0.0f;
+    bvh->tri_local[9u * (size_t)n + 1u] = 0.0f;
+    bvh->tri_local[9u * (size_t)n + 2u] = 0.0f;
     bvh->nodes = b.nodes;
     bvh->node_count = b.node_count;
     bvh->node_capacity = b.node_capacity;
     bvh->triangle_count = n;
     bvh->max_abs_coord = max_abs;
     bvh->byte_count = sizeof *bvh + (size_t)b.node_capacity * sizeof *b.nodes + (size_t)n * sizeof *bvh->tri_order +
-                      3u * (size_t)n * sizeof *bvh->tri_vertex;
+                      3u * (size_t)n * sizeof *bvh->tri_vertex + (9u * (size_t)n + 3u) * sizeof *bvh->tri_local;
     if (mesh->bvh != NULL)
     {
         mc_bvh_destroy(mesh->bvh);
@@ -599,6 +625,7 @@ void mc_bvh_destroy(mc_bvh* bvh)
     mc_free(bvh->nodes);
     mc_free(bvh->tri_order);
     mc_free(bvh->tri_vertex);
+    mc_free(bvh->tri_local);
     mc_free(bvh);
 }
 

@@ -589,26 +589,40 @@ static inline int tri_outside_box(const collide_ctx* cx, double ax[3][3], const 
 }
 
 #if defined(__SSE2__)
-// tri_outside_box on an obox, in 4-lane float arithmetic (lanes: the box's three face axes). The vertices' offsets
-// from the center are formed in double and rounded to float; the projections then err by less than ~4e-7 times the
-// offsets' 1-norm (the same bound as in box_overlap_fast), far below the slack box_rel_slack (mag + sum of extents).
-static inline int tri_outside_fast(const collide_ctx* cx, const obox* b, const mc_vec3 v[3])
+// Culling data of one leaf against one obox in the same frame: the leaf center's offset from the box center and the
+// comparison limits. The leaf's vertices are float offsets from its center (mc_bvh.tri_local), each within 2^-24
+// relative of the exact offset; a vertex lies in the leaf's box, so its offset's 1-norm is < 2 * the sum of the
+// leaf's extents. The float sums and projections below then err by < 1e-6 (|D|_1 + 2 sum e_leaf + sum e_box),
+// a tenth of the slack.
+typedef struct leaf_cull
 {
-    double mag = 0.0;
+    __m128 d;   // leaf center - box center (float)
+    __m128 lim; // box extents + slack
+} leaf_cull;
+
+static inline void leaf_cull_make(const collide_ctx* cx, const mc_bvh_node* leaf, const obox* b, leaf_cull* lc)
+{
+    double dx = (double)leaf->center[0] - b->c[0], dy = (double)leaf->center[1] - b->c[1],
+           dz = (double)leaf->center[2] - b->c[2];
+    double el = (double)leaf->extent[0] + (double)leaf->extent[1] + (double)leaf->extent[2];
+    double slack = cx->box_rel_slack * (fabs(dx) + fabs(dy) + fabs(dz) + 2.0 * el + b->esum) + cx->abs_slack;
+    lc->d = _mm_setr_ps((float)dx, (float)dy, (float)dz, 0.0f);
+    lc->lim = _mm_add_ps(b->e, _mm_set1_ps((float)slack));
+}
+
+// @return 1 when one of the box's face axes separates the leaf triangle whose local vertices start at loc.
+static inline int tri_outside_local(const obox* b, const leaf_cull* lc, const float* loc)
+{
     __m128 p[3];
-    for (int i = 0; i < 3; ++i)
+    for (int v = 0; v < 3; ++v)
     {
-        double dx = v[i].x - b->c[0], dy = v[i].y - b->c[1], dz = v[i].z - b->c[2];
-        double m = fabs(dx) + fabs(dy) + fabs(dz);
-        mag = m > mag ? m : mag;
-        p[i] = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(b->col[0], _mm_set1_ps((float)dx)), _mm_mul_ps(b->col[1], _mm_set1_ps((float)dy))),
-            _mm_mul_ps(b->col[2], _mm_set1_ps((float)dz)));
+        __m128 x = _mm_add_ps(lc->d, _mm_loadu_ps(loc + 3 * v)); // lane 3 unused
+        p[v] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b->col[0], MC_SPLAT(x, 0)), _mm_mul_ps(b->col[1], MC_SPLAT(x, 1))),
+                          _mm_mul_ps(b->col[2], MC_SPLAT(x, 2)));
     }
-    __m128 lim = _mm_add_ps(b->e, _mm_set1_ps((float)(cx->box_rel_slack * (mag + b->esum) + cx->abs_slack)));
     __m128 lo = _mm_min_ps(_mm_min_ps(p[0], p[1]), p[2]);
     __m128 hi = _mm_max_ps(_mm_max_ps(p[0], p[1]), p[2]);
-    __m128 out = _mm_or_ps(_mm_cmpgt_ps(lo, lim), _mm_cmplt_ps(hi, _mm_sub_ps(_mm_setzero_ps(), lim)));
+    __m128 out = _mm_or_ps(_mm_cmpgt_ps(lo, lc->lim), _mm_cmplt_ps(hi, _mm_sub_ps(_mm_setzero_ps(), lc->lim)));
     return (_mm_movemask_ps(out) & 7) != 0;
 }
 #endif
@@ -637,9 +651,11 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
     obox oa, ob;
     obox_map(cx, na, 0, &oa);
     obox_map(cx, nb, 1, &ob);
-    const mc_vec3* jp = cx->scratch->j_pos;
-#define MC_TRI_OUTSIDE_A(v) tri_outside_fast(cx, &oa, (v))
-#define MC_TRI_OUTSIDE_B(v) tri_outside_fast(cx, &ob, (v))
+    leaf_cull cull_b, cull_a; // B's triangles against A's box (J frame), A's triangles against B's box (I frame)
+    leaf_cull_make(cx, nb, &oa, &cull_b);
+    leaf_cull_make(cx, na, &ob, &cull_a);
+    const float* loc_a = &cx->ta->tri_local[9u * (size_t)fa];
+    const float* loc_b = &cx->tb->tri_local[9u * (size_t)fb];
 #else
     jbox jb;
     jbox_make(cx->scratch, nb, &jb);
@@ -653,8 +669,7 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
     {
         const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
 #if defined(__SSE2__)
-        mc_vec3 raw[3] = {jp[vb[0]], jp[vb[1]], jp[vb[2]]};
-        if (MC_TRI_OUTSIDE_A(raw))
+        if (tri_outside_local(&oa, &cull_b, loc_b + 9u * q))
         {
             continue;
         }
@@ -681,11 +696,19 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
     for (uint32_t p = 0; p < ca; ++p)
     {
         const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
+#if defined(__SSE2__)
+        if (tri_outside_local(&ob, &cull_a, loc_a + 9u * p))
+        {
+            continue;
+        }
+        mc_vec3 ti[3] = {cx->pos_i[va[0]], cx->pos_i[va[1]], cx->pos_i[va[2]]};
+#else
         mc_vec3 ti[3] = {cx->pos_i[va[0]], cx->pos_i[va[1]], cx->pos_i[va[2]]};
         if (MC_TRI_OUTSIDE_B(ti))
         {
             continue;
         }
+#endif
         for (uint32_t qi = 0; qi < nq; ++qi)
         {
             uint32_t q = qs[qi];

@@ -35,11 +35,14 @@ typedef struct mc_bvh_node
 /// The tree of one mesh. Immutable after the build; shared between threads.
 struct mc_bvh
 {
-    mc_bvh_node* nodes;      ///< node_count nodes, root first; children of a node are adjacent
-    uint32_t node_count;     ///< number of nodes
-    uint32_t node_capacity;  ///< allocated nodes (>= node_count; not shrunk, which would copy the array)
-    uint32_t* tri_order;     ///< triangle_count mesh triangle indices in leaf order
-    uint32_t* tri_vertex;    ///< 3 * triangle_count vertex indices of tri_order's triangles (leaf-local copy)
+    mc_bvh_node* nodes;     ///< node_count nodes, root first; children of a node are adjacent
+    uint32_t node_count;    ///< number of nodes
+    uint32_t node_capacity; ///< allocated nodes (>= node_count; not shrunk, which would copy the array)
+    uint32_t* tri_order;    ///< triangle_count mesh triangle indices in leaf order
+    uint32_t* tri_vertex;   ///< 3 * triangle_count vertex indices of tri_order's triangles (leaf-local copy)
+    /// 9 * triangle_count + 3 floats: the vertices of tri_order's triangles as offsets from their leaf's (float) box
+    /// center, rounded to float (the queries' leaf culling; 3 padding floats allow 16-byte loads of the last vertex)
+    float* tri_local;
     uint32_t triangle_count; ///< triangles of the mesh
     uint32_t depth;          ///< longest root-to-leaf path (root = 1)
     double max_abs_coord;    ///< largest |coordinate| of the mesh vertices (rounding bounds in queries)
