@@ -132,7 +132,8 @@ typedef struct racc
     double vol6;         // 6 V
     mc_vec3 mom24;       // 24 * first moment about origin
     mc_vec3 s2[2];       // 2 S_I, 2 S_J
-    double err6;         // rounding sensitivity of vol6
+    double err6;         // rounding sensitivity of vol6 (summed only when need_err)
+    bool need_err;       // the region can be exact touching (crossings all degenerate): err6 is needed
     double best[2];      // squared distance of the closest point on each surface (Adams depth)
     mc_vec3 closest[2];  // closest points
     // Whole faces of J are summed in J's body frame (raw mesh arrays, no per-vertex mapping), around origin_j = the
@@ -524,19 +525,6 @@ static void set_state(ctx* c, int b, uint32_t v, bool inside)
     }
 }
 
-static inline bool push_face(ctx* c, face_entry** list, uint32_t* count, uint32_t* cap, uint32_t id, uint32_t node)
-{
-    if (*count == *cap && !reserve((void**)list, cap, (uint64_t)*count + 1, sizeof **list))
-    {
-        c->oom = true;
-        return false;
-    }
-    (*list)[*count].id = id;
-    (*list)[*count].node = node;
-    ++*count;
-    return true;
-}
-
 /// A vertex ring being walked by the flood fill.
 typedef struct ring_cursor
 {
@@ -558,7 +546,7 @@ static void flood(ctx* c, int b)
     const uint32_t* idx = m->indices;
     const uint32_t* twin = m->twin;
     const uint64_t* fbits = a->fbits;
-    const uint8_t* vstate = a->vstate;
+    uint8_t* vstate = a->vstate;
     ring_cursor lane[FLOOD_LANES];
     int active = 0;
     while (!c->oom)
@@ -580,7 +568,21 @@ static void flood(ctx* c, int b)
         {
             break;
         }
-        for (int l = 0; l < active && !c->oom;)
+        // One round pushes at most one face and one inside vertex per lane: reserve for the whole round, so the
+        // pushes below are unchecked (and the face pushes branch-free).
+        uint64_t need_whole = (uint64_t)a->whole_count + FLOOD_LANES,
+                 need_corner = (uint64_t)a->corner_count + FLOOD_LANES;
+        if (!reserve((void**)&a->whole, &a->whole_cap, need_whole, sizeof *a->whole) ||
+            !reserve((void**)&a->corner, &a->corner_cap, need_corner, sizeof *a->corner) ||
+            !reserve((void**)&a->inside, &a->inside_cap, (uint64_t)a->inside_count + FLOOD_LANES, sizeof *a->inside) ||
+            !reserve((void**)&a->stack, &a->stack_cap, (uint64_t)a->stack_count + FLOOD_LANES, sizeof *a->stack))
+        {
+            c->oom = true;
+            return;
+        }
+        face_entry* whole = a->whole;
+        face_entry* corner = a->corner;
+        for (int l = 0; l < active;)
         {
             ring_cursor* cu = &lane[l];
             uint32_t h = cu->h;
@@ -612,24 +614,24 @@ static void flood(ctx* c, int b)
                     {
                         return;
                     }
-                    mark_inside(c, b, w, wn);
+                    vstate[w] = 2; // mark_inside without its checks (reserved above)
+                    a->vnode[w] = wn;
+                    a->inside[a->inside_count++] = w;
+                    a->stack[a->stack_count++] = w;
                 }
                 else if (crossed == 0 && wst == 2u && a->vnode[w] != node)
                 {
                     mc_uf_union(c->s->parent, node, a->vnode[w]);
                 }
             }
-            if (!touched)
-            {
-                if (k == 0u)
-                {
-                    push_face(c, &a->whole, &a->whole_count, &a->whole_cap, f, node);
-                }
-            }
-            else
-            {
-                push_face(c, &a->corner, &a->corner_count, &a->corner_cap, h, node);
-            }
+            // A face in no pair is entirely inside: recorded once, from its local vertex 0. A face in some pair:
+            // this corner. Both slots are written, the counts advance only when taken.
+            whole[a->whole_count].id = f;
+            whole[a->whole_count].node = node;
+            a->whole_count += (uint32_t)(!touched & (k == 0u));
+            corner[a->corner_count].id = h;
+            corner[a->corner_count].node = node;
+            a->corner_count += (uint32_t)touched;
             if (next == MC_NONE || next == cu->h0 || ++cu->guard >= RING_LIMIT)
             {
                 lane[l] = lane[--active]; // ring done: the last lane takes this slot
@@ -652,7 +654,10 @@ static inline void add_flag(racc* r, mc_vec3 v, double vlen, double olen, mc_vec
     mc_vec3 w = mc_add(mc_add(mc_scale(t, a), mc_scale(n, 2.0 * b)), mc_scale(bvec, 3.0 * cc));
     r->mom24 = mc_mul_add(r->mom24, -abc, w);
     r->s2[body] = mc_mul_add(r->s2[body], -(a * b), bvec);
-    r->err6 += (fabs(b * cc) + fabs(a * cc) + fabs(a * b)) * (vlen + olen);
+    if (r->need_err)
+    {
+        r->err6 += (fabs(b * cc) + fabs(a * cc) + fabs(a * b)) * (vlen + olen);
+    }
     r->terms++;
 }
 
@@ -667,7 +672,7 @@ static void add_corner_flags(const ctx* c, racc* r, int b, uint32_t h)
     mc_vec3 n = fnormal(c, b, f);
     mc_vec3 bvec = mc_neg(n);
     mc_vec3 v = mc_sub(pv, r->origin);
-    double vlen = mc_length(v), olen = mc_length(r->origin);
+    double vlen = r->need_err ? mc_length(v) : 0.0, olen = r->need_err ? mc_length(r->origin) : 0.0;
     mc_vec3 t1 = mc_normalize(mc_sub(pw, pv));
     add_flag(r, v, vlen, olen, t1, mc_cross(n, t1), bvec, b);
     mc_vec3 t2 = mc_normalize(mc_sub(pu, pv));
@@ -685,7 +690,7 @@ static void add_crossing_flags(const ctx* c, racc* r, const xrec* x)
     mc_vec3 nk[2] = {fnormal(c, b, x->he / 3u), fnormal(c, b, m->twin[x->he] / 3u)};
     mc_vec3 nt = fnormal(c, 1 - b, x->face);
     mc_vec3 v = mc_sub(x->point, r->origin);
-    double vlen = mc_length(v), olen = mc_length(r->origin);
+    double vlen = r->need_err ? mc_length(v) : 0.0, olen = r->need_err ? mc_length(r->origin) : 0.0;
     double ent = (double)x->ent;
     mc_vec3 te = mc_scale(d, ent);
     // Edge flags: N_e1 = n1 x d inside face 1 (where the half-edge runs along d), N_e2 = d x n2 in face 2.
@@ -712,7 +717,8 @@ static void add_crossing_flags(const ctx* c, racc* r, const xrec* x)
 /// record (unnormalised normal 2A n and its dot with the first vertex, both relative to o) for the depth pass. The
 /// rounding sensitivity uses 1-norms (upper bounds of the 2-norms, no square roots).
 static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uint32_t f, mc_vec3 o, double olen,
-                                    double* vol6, mc_vec3* mom24, mc_vec3* s2, double* err6, double* plane)
+                                    double* vol6, mc_vec3* mom24, mc_vec3* s2, double* err6, bool need_err,
+                                    double* plane)
 {
     mc_vec3 pa = mc_sub(pos[idx[3u * f]], o);
     mc_vec3 pb = mc_sub(pos[idx[3u * f + 1u]], o);
@@ -722,7 +728,10 @@ static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uin
     *mom24 = mc_mul_add(*mom24, v6, mc_add(mc_add(pa, pb), pc));
     mc_vec3 sv = mc_cross(mc_sub(pb, pa), mc_sub(pc, pa));
     *s2 = mc_add(*s2, sv);
-    *err6 += norm1(sv) * (norm1(pa) + norm1(pb) + norm1(pc) + 3.0 * olen);
+    if (need_err)
+    {
+        *err6 += norm1(sv) * (norm1(pa) + norm1(pb) + norm1(pc) + 3.0 * olen);
+    }
     plane[0] = sv.x;
     plane[1] = sv.y;
     plane[2] = sv.z;
@@ -1231,6 +1240,71 @@ static racc* region_of(ctx* c, uint32_t node, bool create)
     return &s->regions[s->rmap[root]];
 }
 
+/// Prefetch the mesh data of crossing k + 8 (index, twin and normal lines) and k + 4 (vertex positions of body I, the
+/// twin face's normal): the crossings of a query are scattered over the meshes, and the loops over them are short.
+static inline void prefetch_crossing(const ctx* c, const xrec* xs, uint32_t n, uint32_t k)
+{
+    if (k + 8u < n)
+    {
+        const xrec* x = &xs[k + 8u];
+        const struct mc_mesh* m = c->mesh[x->body];
+        __builtin_prefetch(&m->indices[x->he]);
+        __builtin_prefetch(&m->twin[x->he]);
+        __builtin_prefetch(&m->face_normals[x->he / 3u]);
+        __builtin_prefetch(&c->mesh[1 - x->body]->face_normals[x->face]);
+        __builtin_prefetch(&c->mesh[1 - x->body]->indices[3u * x->face]);
+    }
+    if (k + 4u < n)
+    {
+        const xrec* x = &xs[k + 4u];
+        const struct mc_mesh* m = c->mesh[x->body];
+        uint32_t tw = m->twin[x->he];
+        __builtin_prefetch(&m->face_normals[tw / 3u]);
+        __builtin_prefetch(&m->indices[3u * (tw / 3u)]);
+        if (x->body == 0)
+        {
+            __builtin_prefetch(&m->positions[m->indices[x->he]]);
+            __builtin_prefetch(&m->positions[m->indices[he_next(x->he)]]);
+        }
+    }
+}
+
+/// Terms of consecutive whole faces of one region, summed in locals.
+typedef struct whole_run
+{
+    mc_vec3 o;     // origin of the sums (the region's origin in the faces' frame)
+    double olen;   // 1-norm of the region's origin in I's frame (rounding sensitivity)
+    bool need_err; // the region needs err6
+    double vol6, err6;
+    mc_vec3 mom24, s2;
+    uint32_t terms;
+} whole_run;
+
+/// Add a run of whole faces of body b to region r (only the counts without triangle terms) and restart the run.
+static void flush_whole(racc* r, whole_run* run, int b, bool use)
+{
+    if (use && run->terms > 0u)
+    {
+        if (b == 0)
+        {
+            r->vol6 += run->vol6;
+            r->mom24 = mc_add(r->mom24, run->mom24);
+            r->s2[0] = mc_add(r->s2[0], run->s2);
+        }
+        else
+        {
+            r->jvol6 += run->vol6;
+            r->jmom24 = mc_add(r->jmom24, run->mom24);
+            r->js2 = mc_add(r->js2, run->s2);
+        }
+        r->err6 += run->err6;
+        r->terms += run->terms;
+    }
+    run->vol6 = run->err6 = 0.0;
+    run->mom24 = run->s2 = mc_v3(0.0, 0.0, 0.0);
+    run->terms = 0;
+}
+
 /// Steps 4-5: regions, sums, derived quantities, depth.
 static void sum_regions(ctx* c, const mc_region_options* opt)
 {
@@ -1279,6 +1353,7 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         r->origin = r->ncross > 0 ? mc_scale(r->sum_x, 1.0 / r->ncross) : mc_scale(r->sum_v, 1.0 / r->ninside);
         r->origin_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(r->origin, c->trans_j));
         r->jbest = INFINITY;
+        r->need_err = r->ncross > 0 && r->all_degenerate; // the only regions the touching test looks at
     }
     // Region of every node (roots are the smallest index of their set, so they are resolved first).
     for (uint32_t k = 0; k < s->node_count; ++k)
@@ -1290,6 +1365,7 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
     // Sums.
     for (uint32_t k = 0; k < s->x_count; ++k)
     {
+        prefetch_crossing(c, s->xs, s->x_count, k);
         add_crossing_flags(c, &regs[rmap[s->xs[k].occ]], &s->xs[k]);
     }
     for (int b = 0; b < 2; ++b)
@@ -1304,8 +1380,14 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         double* plane = s->body[b].plane;
         // Whole faces: divergence terms (or, without triangle terms, only the plane records for the depth). The
         // faces come in flood order, scattered over the mesh arrays: prefetch a few faces ahead.
+        // Consecutive faces mostly belong to one region: their terms are summed in locals (a run) and added to the
+        // region when it changes.
         const uint32_t* fidx = m->indices;
         const mc_vec3* fpos = m->positions;
+        const bool use = opt->triangle_terms;
+        whole_run run;
+        memset(&run, 0, sizeof run);
+        uint32_t cur = MC_NONE;
         for (uint32_t k = 0; k < a->whole_count; ++k)
         {
             if (k + 16u < a->whole_count)
@@ -1319,23 +1401,26 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
                 __builtin_prefetch(&fpos[t[1]]);
                 __builtin_prefetch(&fpos[t[2]]);
             }
-            racc* r = &regs[rmap[a->whole[k].node]];
-            double dummy6 = 0.0, dummy_err = 0.0;
-            mc_vec3 dummy_m = mc_v3(0, 0, 0), dummy_s = mc_v3(0, 0, 0);
-            bool use = opt->triangle_terms;
-            if (b == 0)
+            uint32_t ri = rmap[a->whole[k].node];
+            if (ri != cur)
             {
-                add_triangle_raw(m->positions, m->indices, a->whole[k].id, r->origin, norm1(r->origin),
-                                 use ? &r->vol6 : &dummy6, use ? &r->mom24 : &dummy_m, use ? &r->s2[0] : &dummy_s,
-                                 use ? &r->err6 : &dummy_err, plane + 4u * k);
+                if (cur != MC_NONE)
+                {
+                    flush_whole(&regs[cur], &run, b, use);
+                }
+                cur = ri;
+                const racc* r = &regs[ri];
+                run.o = b == 0 ? r->origin : r->origin_j;
+                run.olen = norm1(r->origin);
+                run.need_err = r->need_err;
             }
-            else
-            {
-                add_triangle_raw(m->positions, m->indices, a->whole[k].id, r->origin_j, norm1(r->origin),
-                                 use ? &r->jvol6 : &dummy6, use ? &r->jmom24 : &dummy_m, use ? &r->js2 : &dummy_s,
-                                 use ? &r->err6 : &dummy_err, plane + 4u * k);
-            }
-            r->terms += use ? 1u : 0u;
+            add_triangle_raw(fpos, fidx, a->whole[k].id, run.o, run.olen, &run.vol6, &run.mom24, &run.s2, &run.err6,
+                             run.need_err, plane + 4u * k);
+            run.terms++;
+        }
+        if (cur != MC_NONE)
+        {
+            flush_whole(&regs[cur], &run, b, use);
         }
         for (uint32_t k = 0; k < a->whole_count && !opt->triangle_terms; ++k)
         {
@@ -1416,6 +1501,7 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
             const xrec* x = &s->xs[k];
             racc* r = &regs[rmap[x->occ]];
             const struct mc_mesh* m = c->mesh[x->body];
+            prefetch_crossing(c, s->xs, s->x_count, k);
             depth_candidate(c, r, x->body, x->he / 3u);
             depth_candidate(c, r, x->body, m->twin[x->he] / 3u);
             depth_candidate(c, r, 1 - x->body, x->face);
