@@ -1269,6 +1269,21 @@ static inline void prefetch_crossing(const ctx* c, const xrec* xs, uint32_t n, u
     }
 }
 
+/// Store the closest point of a run of whole faces of body b (in b's frame) back into region r.
+static inline void store_best(racc* r, int b, double best, mc_vec3 closest)
+{
+    if (b == 0)
+    {
+        r->best[0] = best;
+        r->closest[0] = closest;
+    }
+    else
+    {
+        r->jbest = best;
+        r->jclosest = closest;
+    }
+}
+
 /// Terms of consecutive whole faces of one region, summed in locals.
 typedef struct whole_run
 {
@@ -1333,12 +1348,24 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
     for (int b = 0; b < 2 && !c->oom; ++b)
     {
         const body_arrays* a = &s->body[b];
+        uint32_t last_node = MC_NONE, last_region = 0; // consecutive inside vertices mostly share their node
         for (uint32_t k = 0; k < a->inside_count; ++k)
         {
-            racc* r = region_of(c, a->vnode[a->inside[k]], true);
-            if (r == NULL)
+            uint32_t node = a->vnode[a->inside[k]];
+            racc* r;
+            if (node == last_node)
             {
-                return;
+                r = &s->regions[last_region];
+            }
+            else
+            {
+                r = region_of(c, node, true);
+                if (r == NULL)
+                {
+                    return;
+                }
+                last_node = node;
+                last_region = (uint32_t)(r - s->regions);
             }
             r->ninside++;
             if (r->ncross == 0)
@@ -1511,19 +1538,32 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
             const body_arrays* a = &s->body[b];
             const struct mc_mesh* m = c->mesh[b];
             const double* plane = a->plane;
+            // Runs of consecutive faces of one region keep the region's point and best distance in locals.
+            uint32_t cur = MC_NONE;
+            mc_vec3 p = mc_v3(0.0, 0.0, 0.0), p_rel = p, closest = p;
+            double best = INFINITY;
             for (uint32_t k = 0; k < a->whole_count; ++k)
             {
-                racc* r = &regs[rmap[a->whole[k].node]];
-                if (b == 0)
+                uint32_t ri = rmap[a->whole[k].node];
+                if (ri != cur)
                 {
-                    depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, r->out.centroid,
-                                        mc_sub(r->out.centroid, r->origin), &r->best[0], &r->closest[0]);
+                    if (cur != MC_NONE)
+                    {
+                        store_best(&regs[cur], b, best, closest);
+                    }
+                    cur = ri;
+                    const racc* r = &regs[ri];
+                    p = b == 0 ? r->out.centroid : r->centroid_j;
+                    p_rel = b == 0 ? mc_sub(r->out.centroid, r->origin) : mc_sub(r->centroid_j, r->origin_j);
+                    best = b == 0 ? r->best[0] : r->jbest;
+                    closest = b == 0 ? r->closest[0] : r->jclosest;
                 }
-                else
-                {
-                    depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, r->centroid_j,
-                                        mc_sub(r->centroid_j, r->origin_j), &r->jbest, &r->jclosest);
-                }
+                depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, p, p_rel, &best,
+                                    &closest);
+            }
+            if (cur != MC_NONE)
+            {
+                store_best(&regs[cur], b, best, closest);
             }
             for (uint32_t k = 0; k < a->corner_count; ++k)
             {
