@@ -1212,40 +1212,28 @@ static bool stmt_simulate(scn_parser* p)
     return check_args(p);
 }
 
+typedef struct scn_statement
+{
+    const char* name;
+    bool (*fcn)(scn_parser* p);
+} scn_statement;
+
+static const scn_statement s_statements[] = {
+    {"UNITS", stmt_units},           {"ACCGRAV", stmt_accgrav},
+    {"GRAVITY", stmt_gravity},       {"PART", stmt_part},
+    {"GRAPHICS", stmt_graphics},     {"CONTACT", stmt_contact},
+    {"INTEGRATOR", stmt_integrator}, {"SIMULATE", stmt_simulate},
+};
+
 static bool process_statement(scn_parser* p)
 {
     const char* n = p->st.name;
-    if (strcmp(n, "UNITS") == 0)
+    for (size_t i = 0; i < sizeof s_statements / sizeof s_statements[0]; ++i)
     {
-        return stmt_units(p);
-    }
-    if (strcmp(n, "ACCGRAV") == 0)
-    {
-        return stmt_accgrav(p);
-    }
-    if (strcmp(n, "GRAVITY") == 0)
-    {
-        return stmt_gravity(p);
-    }
-    if (strcmp(n, "PART") == 0)
-    {
-        return stmt_part(p);
-    }
-    if (strcmp(n, "GRAPHICS") == 0)
-    {
-        return stmt_graphics(p);
-    }
-    if (strcmp(n, "CONTACT") == 0)
-    {
-        return stmt_contact(p);
-    }
-    if (strcmp(n, "INTEGRATOR") == 0)
-    {
-        return stmt_integrator(p);
-    }
-    if (strcmp(n, "SIMULATE") == 0)
-    {
-        return stmt_simulate(p);
+        if (strcmp(n, s_statements[i].name) == 0)
+        {
+            return s_statements[i].fcn(p);
+        }
     }
     return fail(p, p->st.line, "unknown statement '%s'", n);
 }
