@@ -22,13 +22,13 @@
 // rounding, so boxes stay conservative for the exact double vertices.
 typedef struct build_tri
 {
-    float v[3][4]; // v[k][0..2]: vertex k - origin (float); v[0][3] = area, v[1][3], v[2][3] = local moments 0, 1
-    float w[4];    // local moments 2..5
+    float v[3][4]; // v[k][0..2]: vertex k - origin (float); v[0][3] = area, v[1][3], v[2][3] = local moments 4, 5
+    float w[4];    // local moments 0..3
 } build_tri;
 // Local second moment about the centroid: area/12 * sum_k d_k d_k^T, d_k = vertex k - centroid, as
 // (xx, yy, zz, xy, xz, yz).
 #define BT_AREA(t) ((t)->v[0][3])
-#define BT_LOCAL(t, i) ((i) < 2 ? (t)->v[1 + (i)][3] : (t)->w[(i)-2])
+#define BT_LOCAL(t, i) ((i) < 4 ? (t)->w[i] : (t)->v[(i)-3][3])
 
 // Moment sums of a set of triangles relative to a reference point r.
 typedef struct moments
@@ -100,6 +100,11 @@ typedef struct builder
     uint32_t node_count, node_capacity;
     build_item* stack;
     uint32_t stack_count, stack_capacity;
+    uint64_t* side_bits; // one bit per triangle of the node being split: 1 = right side
+    const struct mc_mesh* mesh;
+    uint32_t* tri_vertex; // the tree's leaf-order vertex indices, written leaf by leaf
+    float* tri_local;     // the tree's leaf-local float vertices, written leaf by leaf over dead records (see
+                          // mc_bvh_build)
 } builder;
 
 static inline void swap_tri(builder* b, uint32_t i, uint32_t j)
@@ -147,15 +152,17 @@ static inline void proj_init(proj_state* ps, float ax[3][3])
 static inline void proj_tri(proj_state* ps, const build_tri* t)
 {
 #if defined(__SSE2__)
+    __m128 p[3];
     for (int k = 0; k < 3; ++k)
     {
         __m128 v = _mm_load_ps(t->v[k]);
-        __m128 p = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(v, v, 0x00), ps->col[0]),
-                                         _mm_mul_ps(_mm_shuffle_ps(v, v, 0x55), ps->col[1])),
-                              _mm_mul_ps(_mm_shuffle_ps(v, v, 0xaa), ps->col[2]));
-        ps->lo = _mm_min_ps(ps->lo, p);
-        ps->hi = _mm_max_ps(ps->hi, p);
+        p[k] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(v, v, 0x00), ps->col[0]),
+                                     _mm_mul_ps(_mm_shuffle_ps(v, v, 0x55), ps->col[1])),
+                          _mm_mul_ps(_mm_shuffle_ps(v, v, 0xaa), ps->col[2]));
     }
+    // Reduce the triangle first: one dependent min and max per triangle on the running ranges.
+    ps->lo = _mm_min_ps(ps->lo, _mm_min_ps(_mm_min_ps(p[0], p[1]), p[2]));
+    ps->hi = _mm_max_ps(ps->hi, _mm_max_ps(_mm_max_ps(p[0], p[1]), p[2]));
 #else
     for (int k = 0; k < 3; ++k)
     {
@@ -186,70 +193,175 @@ static inline void proj_result(const proj_state* ps, double lo[3], double hi[3])
     }
 }
 
-// One pass over an internal node's triangles: projections for the extents, classification of the centroids by the
-// plane axis . (c - mean) = 0, in-place partition, moment sums of both sides about the mean. Returns the split.
-static uint32_t project_partition(builder* b, uint32_t begin, uint32_t end, proj_state* ps, const double split[3],
-                                  const double mean[3], moments* left)
+// Side and left-side moment sums of a run of triangles, in float lanes: acc[0] = (A, A cx, A cy, A cz), acc[1] =
+// (A cx cx + L0, A cy cy + L1, A cz cz + L2, A cx cy + L3), acc[2] = (A cx cz + L4, A cy cz + L5, 0, 0), with c the
+// centroid relative to the node's mean and L the local moments, counted only for triangles on the left. Runs of at
+// most SUM_RUN triangles are summed in float and then added to double totals (the sums only steer the axes and the
+// split, and any axes give a valid box; they are computed in one fixed order, so the build stays deterministic).
+#define SUM_RUN 64u
+
+// Pass 1 over an internal node's triangles: projections for the extents, the side of every centroid relative to the
+// plane axis . (c - mean) = 0 (one bit per triangle in side_bits, 1 = right), and the left side's moment sums about
+// the mean. No branch depends on the side. Returns the number of triangles on the left.
+static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* ps, const double split[3],
+                         const double mean[3], moments* left)
 {
-    // Only the left side's sums are accumulated (in locals, so they stay in registers); the right side's are the
-    // node's total minus these (see split_sums).
-    double sa = 0, s1x = 0, s1y = 0, s1z = 0, sxx = 0, syy = 0, szz = 0, sxy = 0, sxz = 0, syz = 0;
-    // The side test in float (a heuristic, nothing depends on its rounding): 3 c . split < 3 mean . split.
-    float sp[3] = {(float)split[0], (float)split[1], (float)split[2]};
-    float lim = (float)(3.0 * (split[0] * mean[0] + split[1] * mean[1] + split[2] * mean[2]));
+    double tot[12] = {0};
+    uint32_t count = end - begin, n_right = 0;
+    const build_tri* tris = b->tris;
 #if defined(__SSE2__)
-    __m128 spv = _mm_setr_ps(sp[0], sp[1], sp[2], 0.0f);
-#endif
-    uint32_t i = begin, j = end;
-    while (i < j)
-    {
-        const build_tri* t = &b->tris[i];
-        proj_tri(ps, t);
-#if defined(__SSE2__)
-        __m128 sum = _mm_add_ps(_mm_add_ps(_mm_load_ps(t->v[0]), _mm_load_ps(t->v[1])), _mm_load_ps(t->v[2]));
-        __m128 pr = _mm_mul_ps(sum, spv); // lane 3: area and moments times 0
-        __m128 h = _mm_add_ps(pr, _mm_shuffle_ps(pr, pr, 0x4e));
-        h = _mm_add_ss(h, _mm_shuffle_ps(h, h, 0x11));
-        float side = _mm_cvtss_f32(h);
+    const __m128 third = _mm_set1_ps(1.0f / 3.0f);
+    const __m128 meanv = _mm_setr_ps((float)mean[0], (float)mean[1], (float)mean[2], 0.0f);
+    const __m128 spv = _mm_setr_ps((float)split[0], (float)split[1], (float)split[2], 0.0f);
+    const __m128 xyz = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
+    const __m128 xy = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, 0, 0));
+    const __m128 one_w = _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f);
 #else
-        float side = sp[0] * (t->v[0][0] + t->v[1][0] + t->v[2][0]) + sp[1] * (t->v[0][1] + t->v[1][1] + t->v[2][1]) +
-                     sp[2] * (t->v[0][2] + t->v[1][2] + t->v[2][2]);
+    const float meanf[3] = {(float)mean[0], (float)mean[1], (float)mean[2]};
+    const float spf[3] = {(float)split[0], (float)split[1], (float)split[2]};
 #endif
-        if (side < lim)
+    for (uint32_t run = 0; run < count; run += SUM_RUN)
+    {
+        uint32_t run_end = count - run < SUM_RUN ? count : run + SUM_RUN;
+        uint64_t word = 0;
+#if defined(__SSE2__)
+        __m128 acc0 = _mm_setzero_ps(), acc1 = _mm_setzero_ps(), acc2 = _mm_setzero_ps();
+        for (uint32_t k = run; k < run_end; ++k)
         {
-            double c[3];
-            centroid_rel(t, mean, c);
-            double a = BT_AREA(t);
-            double ax = a * c[0], ay = a * c[1], az = a * c[2];
-            sa += a;
-            s1x += ax;
-            s1y += ay;
-            s1z += az;
-            sxx += ax * c[0] + BT_LOCAL(t, 0);
-            syy += ay * c[1] + BT_LOCAL(t, 1);
-            szz += az * c[2] + BT_LOCAL(t, 2);
-            sxy += ax * c[1] + BT_LOCAL(t, 3);
-            sxz += ax * c[2] + BT_LOCAL(t, 4);
-            syz += ay * c[2] + BT_LOCAL(t, 5);
-            ++i;
+            const build_tri* t = &tris[begin + k];
+            proj_tri(ps, t);
+            __m128 v0 = _mm_load_ps(t->v[0]), v1 = _mm_load_ps(t->v[1]), v2 = _mm_load_ps(t->v[2]);
+            __m128 c = _mm_sub_ps(_mm_mul_ps(_mm_add_ps(_mm_add_ps(v0, v1), v2), third), meanv);
+            c = _mm_or_ps(_mm_and_ps(c, xyz), one_w); // (cx, cy, cz, 1)
+            __m128 pr = _mm_mul_ps(c, spv);           // lane 3: 1 * 0
+            __m128 h = _mm_add_ps(pr, _mm_shuffle_ps(pr, pr, 0x4e));
+            h = _mm_add_ps(h, _mm_shuffle_ps(h, h, 0xb1)); // c . split in every lane
+            __m128 is_left = _mm_cmplt_ps(h, _mm_setzero_ps());
+            word |= (uint64_t)(~_mm_movemask_ps(is_left) & 1) << (k - run);
+            __m128 am = _mm_and_ps(_mm_shuffle_ps(v0, v0, 0xff), is_left);
+            __m128 ac = _mm_mul_ps(am, c); // (A cx, A cy, A cz, A)
+            acc0 = _mm_add_ps(acc0, _mm_shuffle_ps(ac, ac, _MM_SHUFFLE(2, 1, 0, 3)));
+            __m128 l03 = _mm_and_ps(_mm_load_ps(t->w), is_left);
+            acc1 = _mm_add_ps(acc1, _mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(ac, ac, _MM_SHUFFLE(0, 2, 1, 0)),
+                                                          _mm_shuffle_ps(c, c, _MM_SHUFFLE(1, 2, 1, 0))),
+                                               l03));
+            __m128 l45 = _mm_and_ps(_mm_movehl_ps(v2, _mm_unpackhi_ps(v1, v2)), is_left); // (L4, L5, ., .)
+            __m128 t2 = _mm_add_ps(_mm_mul_ps(ac, _mm_shuffle_ps(c, c, _MM_SHUFFLE(2, 2, 2, 2))), l45);
+            acc2 = _mm_add_ps(acc2, _mm_and_ps(_mm_shuffle_ps(t2, t2, _MM_SHUFFLE(3, 3, 1, 0)), xy));
         }
-        else
+        float f[12];
+        _mm_storeu_ps(f, acc0);
+        _mm_storeu_ps(f + 4, acc1);
+        _mm_storeu_ps(f + 8, acc2);
+#else
+        float f[12] = {0};
+        for (uint32_t k = run; k < run_end; ++k)
         {
-            --j;
-            swap_tri(b, i, j);
+            const build_tri* t = &tris[begin + k];
+            proj_tri(ps, t);
+            // The same operations, lane by lane, as the SSE path (identical results).
+            float c[3];
+            for (int d = 0; d < 3; ++d)
+            {
+                c[d] = (t->v[0][d] + t->v[1][d] + t->v[2][d]) * (1.0f / 3.0f) - meanf[d];
+            }
+            float p0 = c[0] * spf[0], p1 = c[1] * spf[1], p2 = c[2] * spf[2], p3 = 0.0f;
+            float side = (p0 + p2) + (p1 + p3);
+            int is_left = side < 0.0f;
+            word |= (uint64_t)!is_left << (k - run);
+            float a = is_left ? BT_AREA(t) : 0.0f, m = is_left ? 1.0f : 0.0f;
+            float ac[3] = {a * c[0], a * c[1], a * c[2]};
+            float lo[6];
+            for (int q = 0; q < 6; ++q)
+            {
+                lo[q] = m * BT_LOCAL(t, q);
+            }
+            f[0] += a;
+            f[1] += ac[0];
+            f[2] += ac[1];
+            f[3] += ac[2];
+            f[4] += ac[0] * c[0] + lo[0];
+            f[5] += ac[1] * c[1] + lo[1];
+            f[6] += ac[2] * c[2] + lo[2];
+            f[7] += ac[0] * c[1] + lo[3];
+            f[8] += ac[0] * c[2] + lo[4];
+            f[9] += ac[1] * c[2] + lo[5];
         }
+#endif
+        for (int q = 0; q < 10; ++q)
+        {
+            tot[q] += (double)f[q];
+        }
+        b->side_bits[run / SUM_RUN] = word;
+        n_right += (uint32_t)__builtin_popcountll(word);
     }
-    left->area = sa;
-    left->m1[0] = s1x;
-    left->m1[1] = s1y;
-    left->m1[2] = s1z;
-    left->m2[0] = sxx;
-    left->m2[1] = syy;
-    left->m2[2] = szz;
-    left->m2[3] = sxy;
-    left->m2[4] = sxz;
-    left->m2[5] = syz;
-    return i;
+    left->area = tot[0];
+    for (int k = 0; k < 3; ++k)
+    {
+        left->m1[k] = tot[1 + k];
+    }
+    for (int k = 0; k < 6; ++k)
+    {
+        left->m2[k] = tot[4 + k];
+    }
+    return count - n_right;
+}
+
+// First position >= i (relative to the node) whose bit is 1, or count when none.
+static inline uint32_t next_right(const uint64_t* bits, uint32_t i, uint32_t count)
+{
+    uint32_t w = i >> 6;
+    uint64_t m = bits[w] & (~0ull << (i & 63u));
+    while (m == 0)
+    {
+        if ((++w) << 6 >= count)
+        {
+            return count;
+        }
+        m = bits[w];
+    }
+    uint32_t r = (w << 6) + (uint32_t)__builtin_ctzll(m);
+    return r < count ? r : count;
+}
+
+// Last position < j (relative to the node) whose bit is 0, or UINT32_MAX when none.
+static inline uint32_t prev_left(const uint64_t* bits, uint32_t j)
+{
+    if (j == 0)
+    {
+        return UINT32_MAX;
+    }
+    uint32_t k = j - 1u, w = k >> 6;
+    uint64_t m = ~bits[w] & (~0ull >> (63u - (k & 63u)));
+    while (m == 0)
+    {
+        if (w == 0)
+        {
+            return UINT32_MAX;
+        }
+        m = ~bits[--w];
+    }
+    return (w << 6) + 63u - (uint32_t)__builtin_clzll(m);
+}
+
+// Pass 2: in-place partition by the side bits (Hoare: the first right triangle from the front swaps with the last left
+// one from the back), so only misplaced triangles move. Returns the split position.
+static uint32_t partition_by_bits(builder* b, uint32_t begin, uint32_t end, uint32_t n_left)
+{
+    uint32_t count = end - begin, i = 0, j = count;
+    const uint64_t* bits = b->side_bits;
+    for (;;)
+    {
+        i = next_right(bits, i, count);
+        j = prev_left(bits, j);
+        if (j == UINT32_MAX || i >= j)
+        {
+            break;
+        }
+        swap_tri(b, begin + i, begin + j);
+        ++i;
+    }
+    return begin + n_left;
 }
 
 // Right side's sums about the node's mean: the node's total (area, first moment 0, second moment area * cov) minus
@@ -352,6 +464,30 @@ static double projection_error(const double lo[3], const double hi[3])
     return 6e-7 * s;
 }
 
+// The leaf's entries of tri_vertex and tri_local (offsets of the double vertices from the stored float center,
+// rounded to float). Leaves are finished in increasing order of position (depth first, left child first), so every
+// record at a position below `end` is dead: tri_local's floats [9 begin, 9 end) lie below byte 64 end and overwrite
+// only those.
+static void finish_leaf(builder* b, const mc_bvh_node* node, uint32_t begin, uint32_t end)
+{
+    const mc_vec3* pos = b->mesh->positions;
+    double c[3] = {node->center[0], node->center[1], node->center[2]};
+    for (uint32_t p = begin; p < end; ++p)
+    {
+        const uint32_t* ix = &b->mesh->indices[3u * (size_t)b->order[p]];
+        uint32_t* tv = &b->tri_vertex[3u * (size_t)p];
+        float* out = &b->tri_local[9u * (size_t)p];
+        for (uint32_t v = 0; v < 3u; ++v)
+        {
+            tv[v] = ix[v];
+            mc_vec3 x = pos[ix[v]];
+            out[3u * v] = (float)(x.x - c[0]);
+            out[3u * v + 1u] = (float)(x.y - c[1]);
+            out[3u * v + 2u] = (float)(x.z - c[2]);
+        }
+    }
+}
+
 static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
 {
     // Root sums: two passes (mean, then moments about it) so that nothing cancels.
@@ -411,10 +547,12 @@ static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
             mc_bvh_node* node = &b->nodes[it.node];
             mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), node);
             node->data = MC_BVH_LEAF_BIT | (it.begin << 3) | (count - 1u);
+            finish_leaf(b, node, it.begin, it.end);
             continue;
         }
         moments left, right;
-        uint32_t mid = project_partition(b, it.begin, it.end, &ps, axes[0], it.mean, &left);
+        uint32_t n_left = classify(b, it.begin, it.end, &ps, axes[0], it.mean, &left);
+        uint32_t mid = partition_by_bits(b, it.begin, it.end, n_left);
         split_sums(&it, &left, &right);
         proj_result(&ps, lo, hi);
         mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), &b->nodes[it.node]);
@@ -479,22 +617,28 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     mc_bvh* bvh = mc_calloc(1, sizeof *bvh);
     builder b;
     memset(&b, 0, sizeof b);
+    // The records share one block with the tree's tri_local: leaves write their leaf-local vertices (36 B per
+    // triangle) over records nobody reads any more (see finish_leaf), and the block is shrunk afterwards. This saves
+    // the first touch of a second 64 B per triangle (page faults cost about as much as a level of the build).
     b.tris = mc_alloc_array(n, sizeof *b.tris);
+    b.tri_local = (float*)b.tris;
+    b.mesh = mesh;
     // Leaves hold up to MC_BVH_LEAF_MAX = 8 triangles, about 5.5 on average (measured: 0.36 n nodes on the bench
     // meshes); the array grows by 25% when needed.
     b.node_capacity = n < 64u ? 2u * n : n / 2u - n / 8u;
     b.nodes = mc_alloc_array(b.node_capacity, sizeof *b.nodes);
     b.stack_capacity = 64;
     b.stack = mc_alloc_array(b.stack_capacity, sizeof *b.stack);
+    b.side_bits = mc_alloc_array(n / 64u + 1u, sizeof *b.side_bits);
     if (bvh != NULL)
     {
         bvh->tri_order = mc_alloc_array(n, sizeof *bvh->tri_order);
         bvh->tri_vertex = mc_alloc_array(3u * (size_t)n, sizeof *bvh->tri_vertex);
-        bvh->tri_local = mc_alloc_array(9u * (size_t)n + 3u, sizeof *bvh->tri_local);
+        b.tri_vertex = bvh->tri_vertex;
     }
     mc_status st = MC_OK;
-    if (bvh == NULL || b.tris == NULL || b.nodes == NULL || b.stack == NULL || bvh->tri_order == NULL ||
-        bvh->tri_vertex == NULL || bvh->tri_local == NULL)
+    if (bvh == NULL || b.tris == NULL || b.nodes == NULL || b.stack == NULL || b.side_bits == NULL ||
+        bvh->tri_order == NULL || bvh->tri_vertex == NULL)
     {
         st = MC_ERR_OUT_OF_MEMORY;
     }
@@ -546,58 +690,35 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
             bt->v[1][0] = (float)q.x, bt->v[1][1] = (float)q.y, bt->v[1][2] = (float)q.z;
             bt->v[2][0] = (float)r.x, bt->v[2][1] = (float)r.y, bt->v[2][2] = (float)r.z;
             bt->v[0][3] = (float)area;
-            bt->v[1][3] = (float)(w * l[0]);
-            bt->v[2][3] = (float)(w * l[1]);
-            for (int k = 2; k < 6; ++k)
+            for (int k = 0; k < 4; ++k)
             {
-                bt->w[k - 2] = (float)(w * l[k]);
+                bt->w[k] = (float)(w * l[k]);
             }
+            bt->v[1][3] = (float)(w * l[4]);
+            bt->v[2][3] = (float)(w * l[5]);
             b.order[t] = t;
         }
         st = build_tree(&b, n, &bvh->depth);
     }
-    mc_free(b.tris);
     mc_free(b.stack);
+    mc_free(b.side_bits);
     if (st != MC_OK)
     {
+        mc_free(b.tris);
         mc_free(b.nodes);
         if (bvh != NULL)
         {
             mc_free(bvh->tri_order);
             mc_free(bvh->tri_vertex);
-            mc_free(bvh->tri_local);
             mc_free(bvh);
         }
         return st;
     }
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        const uint32_t* ix = &mesh->indices[3u * (size_t)bvh->tri_order[p]];
-        bvh->tri_vertex[3u * p] = ix[0];
-        bvh->tri_vertex[3u * p + 1u] = ix[1];
-        bvh->tri_vertex[3u * p + 2u] = ix[2];
-    }
-    // Leaf-local float vertices: offsets from the leaf's stored center, computed in double, rounded to float.
-    for (uint32_t k = 0; k < b.node_count; ++k)
-    {
-        const mc_bvh_node* nd = &b.nodes[k];
-        if (!mc_bvh_is_leaf(nd))
-        {
-            continue;
-        }
-        uint32_t f = mc_bvh_leaf_first(nd), c = mc_bvh_leaf_count(nd);
-        for (uint32_t p = f; p < f + c; ++p)
-        {
-            for (uint32_t v = 0; v < 3u; ++v)
-            {
-                mc_vec3 x = mesh->positions[bvh->tri_vertex[3u * p + v]];
-                float* out = &bvh->tri_local[9u * (size_t)p + 3u * v];
-                out[0] = (float)(x.x - (double)nd->center[0]);
-                out[1] = (float)(x.y - (double)nd->center[1]);
-                out[2] = (float)(x.z - (double)nd->center[2]);
-            }
-        }
-    }
+    // Shrink the record block to tri_local's size (64 n >= 36 n + 12 bytes for n >= 1); a failed shrink keeps it.
+    size_t local_bytes = (9u * (size_t)n + 3u) * sizeof(float), block_bytes = (size_t)n * sizeof *b.tris;
+    float* shrunk = mc_realloc(b.tris, local_bytes);
+    bvh->tri_local = shrunk != NULL ? shrunk : (float*)b.tris;
+    local_bytes = shrunk != NULL ? local_bytes : block_bytes;
     bvh->tri_local[9u * (size_t)n] = 0.0f;
     bvh->tri_local[9u * (size_t)n + 1u] = 0.0f;
     bvh->tri_local[9u * (size_t)n + 2u] = 0.0f;
@@ -607,7 +728,7 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     bvh->triangle_count = n;
     bvh->max_abs_coord = max_abs;
     bvh->byte_count = sizeof *bvh + (size_t)b.node_capacity * sizeof *b.nodes + (size_t)n * sizeof *bvh->tri_order +
-                      3u * (size_t)n * sizeof *bvh->tri_vertex + (9u * (size_t)n + 3u) * sizeof *bvh->tri_local;
+                      3u * (size_t)n * sizeof *bvh->tri_vertex + local_bytes;
     if (mesh->bvh != NULL)
     {
         mc_bvh_destroy(mesh->bvh);

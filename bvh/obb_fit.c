@@ -21,27 +21,24 @@ void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[
     if (guess != NULL)
     {
         // Work in the guess's basis: a = G A G^T (G's rows are the guessed axes), nearly diagonal for a good guess.
-        double t[3][3];
-        for (int i = 0; i < 3; ++i)
+        // ag[j] = A g_j, then a_ij = g_i . ag[j] (symmetric: six entries).
+        double ag[3][3];
+        for (int j = 0; j < 3; ++j)
         {
-            for (int j = 0; j < 3; ++j)
+            for (int i = 0; i < 3; ++i)
             {
-                t[i][j] = guess[i][0] * a[0][j] + guess[i][1] * a[1][j] + guess[i][2] * a[2][j];
-            }
-        }
-        double g[3][3];
-        for (int i = 0; i < 3; ++i)
-        {
-            for (int j = 0; j < 3; ++j)
-            {
-                g[i][j] = t[i][0] * guess[j][0] + t[i][1] * guess[j][1] + t[i][2] * guess[j][2];
+                ag[j][i] = a[i][0] * guess[j][0] + a[i][1] * guess[j][1] + a[i][2] * guess[j][2];
             }
         }
         for (int i = 0; i < 3; ++i)
         {
+            for (int j = i; j < 3; ++j)
+            {
+                double x = guess[i][0] * ag[j][0] + guess[i][1] * ag[j][1] + guess[i][2] * ag[j][2];
+                a[i][j] = a[j][i] = x;
+            }
             for (int j = 0; j < 3; ++j)
             {
-                a[i][j] = 0.5 * (g[i][j] + g[j][i]);
                 v[i][j] = guess[j][i]; // columns: the guessed axes, so v accumulates G^T * rotations
             }
         }
@@ -70,9 +67,10 @@ void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[
                 {
                     continue;
                 }
-                // Rotation angle that annihilates a[p][q] (classical Jacobi, stable form).
-                double theta = (a[q][q] - a[p][p]) / (2.0 * apq);
-                double t = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+                // Rotation that annihilates a[p][q] (classical Jacobi, stable form): with d = a_qq - a_pp,
+                // t = tan(angle) = 2 sgn(d) a_pq / (|d| + sqrt(d^2 + 4 a_pq^2)), the smaller root.
+                double d = a[q][q] - a[p][p];
+                double t = 2.0 * (d >= 0.0 ? apq : -apq) / (fabs(d) + sqrt(d * d + 4.0 * apq * apq));
                 double c = 1.0 / sqrt(t * t + 1.0);
                 double s = t * c;
                 // Only rows and columns p and q change (a = J^T a J with the rotation J in the (p, q) plane):
@@ -118,8 +116,10 @@ void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[
             values[r] = ev[order[r]];
         }
     }
-    // Re-orthonormalise (Gram-Schmidt; Jacobi keeps orthogonality to rounding) and make the frame right-handed.
-    for (int r = 0; r < 2; ++r)
+    // Re-orthonormalise (Gram-Schmidt) after a cold start. A warm start applies at most three rotations (each
+    // orthonormal to a few ulps) to an orthonormal guess, so its axes are orthonormal to about 1e-15 per tree level,
+    // far inside the 4e-7 that mc_obb_finish allows for the float axes: no normalisation there.
+    for (int r = 0; r < 2 && guess == NULL; ++r)
     {
         if (r == 1)
         {
@@ -135,6 +135,7 @@ void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[
             axes[r][k] *= inv;
         }
     }
+    // Right-handed frame (the sort may have swapped two axes).
     axes[2][0] = axes[0][1] * axes[1][2] - axes[0][2] * axes[1][1];
     axes[2][1] = axes[0][2] * axes[1][0] - axes[0][0] * axes[1][2];
     axes[2][2] = axes[0][0] * axes[1][1] - axes[0][1] * axes[1][0];
