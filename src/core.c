@@ -107,6 +107,21 @@ void* mc_realloc(void* ptr, size_t size)
     {
         return mc_alloc(size);
     }
+    if (s_alloc == NULL && s_free == NULL && size != 0 && size <= SIZE_MAX - HEADER)
+    {
+        // Default allocator: the C library's realloc, which resizes large blocks in place (a shrink costs nothing).
+        unsigned char* p = (unsigned char*)ptr - HEADER;
+        size_t old;
+        memcpy(&old, p, sizeof old);
+        unsigned char* q = realloc(p, size + HEADER);
+        if (q == NULL)
+        {
+            return NULL;
+        }
+        memcpy(q, &size, sizeof size);
+        atomic_fetch_add(&s_bytes, (long long)size - (long long)old);
+        return q + HEADER;
+    }
     void* q = mc_alloc(size);
     if (q == NULL)
     {

@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Tests of the core services: allocator hook and byte counting, status strings, version, error records.
+#include "core.h"
+#include "meshcontact/meshcontact.h"
+
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "core.h"
-#include "meshcontact/meshcontact.h"
 
 static int s_allocs;
 static int s_frees;
@@ -63,6 +63,33 @@ Test(core, allocator_hook_sees_every_block_and_sizes_match)
     cr_assert(s_live == 0, "the free hook must receive the size given to the allocation");
 }
 
+Test(core, default_realloc_keeps_contents_and_counts_bytes)
+{
+    mc_set_allocator(NULL, NULL);
+    int64_t before = mc_get_byte_count();
+    // Large enough for the C library to map it on its own (the in-place shrink path of mc_bvh_build).
+    size_t big = (size_t)8 << 20;
+    unsigned char* a = mc_alloc(big);
+    cr_assert(a != NULL);
+    for (size_t i = 0; i < big; i += 4096)
+    {
+        a[i] = (unsigned char)(i >> 12);
+    }
+    unsigned char* s = mc_realloc(a, big / 2);
+    cr_assert(s != NULL);
+    cr_assert(mc_get_byte_count() == before + (int64_t)(big / 2));
+    for (size_t i = 0; i < big / 2; i += 4096)
+    {
+        cr_assert(s[i] == (unsigned char)(i >> 12), "shrink must keep the first bytes");
+    }
+    unsigned char* g = mc_realloc(s, big);
+    cr_assert(g != NULL);
+    cr_assert(mc_get_byte_count() == before + (int64_t)big);
+    cr_assert(g[4096] == 1 && g[big / 2 - 4096] == (unsigned char)((big / 2 - 4096) >> 12));
+    mc_free(g);
+    cr_assert(mc_get_byte_count() == before);
+}
+
 Test(core, overflowing_array_sizes_are_refused)
 {
     cr_assert(mc_alloc_array(SIZE_MAX / 2, 4) == NULL);
@@ -72,18 +99,9 @@ Test(core, overflowing_array_sizes_are_refused)
 
 Test(core, every_status_has_a_distinct_message)
 {
-    const mc_status all[] = {MC_OK,
-                             MC_ERR_INVALID_ARGUMENT,
-                             MC_ERR_OUT_OF_MEMORY,
-                             MC_ERR_IO,
-                             MC_ERR_PARSE,
-                             MC_ERR_UNSUPPORTED_FORMAT,
-                             MC_ERR_MESH_NOT_CLOSED,
-                             MC_ERR_EMPTY_MESH,
-                             MC_ERR_CAPACITY,
-                             MC_ERR_NON_FINITE,
-                             MC_ERR_INDEX_OUT_OF_RANGE,
-                             MC_ERR_UNBOUNDED};
+    const mc_status all[] = {MC_OK,           MC_ERR_INVALID_ARGUMENT,   MC_ERR_OUT_OF_MEMORY,      MC_ERR_IO,
+                             MC_ERR_PARSE,    MC_ERR_UNSUPPORTED_FORMAT, MC_ERR_MESH_NOT_CLOSED,    MC_ERR_EMPTY_MESH,
+                             MC_ERR_CAPACITY, MC_ERR_NON_FINITE,         MC_ERR_INDEX_OUT_OF_RANGE, MC_ERR_UNBOUNDED};
     size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; ++i)
     {
