@@ -193,108 +193,192 @@ static inline void proj_result(const proj_state* ps, double lo[3], double hi[3])
     }
 }
 
-// Side and left-side moment sums of a run of triangles, in float lanes: acc[0] = (A, A cx, A cy, A cz), acc[1] =
-// (A cx cx + L0, A cy cy + L1, A cz cz + L2, A cx cy + L3), acc[2] = (A cx cz + L4, A cy cz + L5, 0, 0), with c the
-// centroid relative to the node's mean and L the local moments, counted only for triangles on the left. Runs of at
-// most SUM_RUN triangles are summed in float and then added to double totals (the sums only steer the axes and the
-// split, and any axes give a valid box; they are computed in one fixed order, so the build stays deterministic).
+// The pass over an internal node works on groups of four triangles, one per lane: the records are transposed so
+// that every lane holds one triangle (x, y, z of each vertex, area, local moments), and the pass computes the
+// projections, the side and the left side's moment sums lane by lane. Moment sums are kept per lane in float over a
+// run of SUM_RUN triangles, then added to double totals lane by lane in a fixed order (the sums only steer the axes
+// and the split, and any axes give a valid box; the order never changes, so the build stays deterministic).
 #define SUM_RUN 64u
+
+// Moment sums per lane: area, A c (3), A c c^T + L (6: xx, yy, zz, xy, xz, yz).
+enum
+{
+    MS_COUNT = 10
+};
+
+#if !defined(__SSE2__)
+// Scalar fallback: the lane operations of the SSE path, one lane at a time (identical results).
+static void classify_lane(const build_tri* t, float ax[3][3], const float m[3], const float sp[3], float lo[3],
+                          float hi[3], float sums[MS_COUNT], int* is_left)
+{
+    float cx = ((t->v[0][0] + t->v[1][0]) + t->v[2][0]) * (1.0f / 3.0f) - m[0];
+    float cy = ((t->v[0][1] + t->v[1][1]) + t->v[2][1]) * (1.0f / 3.0f) - m[1];
+    float cz = ((t->v[0][2] + t->v[1][2]) + t->v[2][2]) * (1.0f / 3.0f) - m[2];
+    float side = (cx * sp[0] + cy * sp[1]) + cz * sp[2];
+    *is_left = side < 0.0f;
+    for (int r = 0; r < 3; ++r)
+    {
+        float p[3];
+        for (int k = 0; k < 3; ++k)
+        {
+            p[k] = (t->v[k][0] * ax[r][0] + t->v[k][1] * ax[r][1]) + t->v[k][2] * ax[r][2];
+        }
+        float mn = p[0] < p[1] ? p[0] : p[1], mx = p[0] > p[1] ? p[0] : p[1];
+        mn = mn < p[2] ? mn : p[2];
+        mx = mx > p[2] ? mx : p[2];
+        lo[r] = mn < lo[r] ? mn : lo[r];
+        hi[r] = mx > hi[r] ? mx : hi[r];
+    }
+    if (!*is_left)
+    {
+        return;
+    }
+    float a = BT_AREA(t), acx = a * cx, acy = a * cy, acz = a * cz;
+    sums[0] += a;
+    sums[1] += acx;
+    sums[2] += acy;
+    sums[3] += acz;
+    sums[4] += acx * cx + BT_LOCAL(t, 0);
+    sums[5] += acy * cy + BT_LOCAL(t, 1);
+    sums[6] += acz * cz + BT_LOCAL(t, 2);
+    sums[7] += acx * cy + BT_LOCAL(t, 3);
+    sums[8] += acx * cz + BT_LOCAL(t, 4);
+    sums[9] += acy * cz + BT_LOCAL(t, 5);
+}
+#endif
 
 // Pass 1 over an internal node's triangles: projections for the extents, the side of every centroid relative to the
 // plane axis . (c - mean) = 0 (one bit per triangle in side_bits, 1 = right), and the left side's moment sums about
 // the mean. No branch depends on the side. Returns the number of triangles on the left.
-static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* ps, const double split[3],
-                         const double mean[3], moments* left)
+static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* ps, float ax[3][3],
+                         const double split[3], const double mean[3], moments* left)
 {
-    double tot[12] = {0};
+    double tot[MS_COUNT] = {0};
     uint32_t count = end - begin, n_right = 0;
-    const build_tri* tris = b->tris;
+    const build_tri* tris = b->tris + begin;
 #if defined(__SSE2__)
-    const __m128 third = _mm_set1_ps(1.0f / 3.0f);
-    const __m128 meanv = _mm_setr_ps((float)mean[0], (float)mean[1], (float)mean[2], 0.0f);
-    const __m128 spv = _mm_setr_ps((float)split[0], (float)split[1], (float)split[2], 0.0f);
-    const __m128 xyz = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
-    const __m128 xy = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, 0, 0));
-    const __m128 one_w = _mm_setr_ps(0.0f, 0.0f, 0.0f, 1.0f);
+    const __m128 third = _mm_set1_ps(1.0f / 3.0f), zero = _mm_setzero_ps();
+    const __m128 mx = _mm_set1_ps((float)mean[0]), my = _mm_set1_ps((float)mean[1]), mz = _mm_set1_ps((float)mean[2]);
+    const __m128 sx = _mm_set1_ps((float)split[0]), sy = _mm_set1_ps((float)split[1]),
+                 sz = _mm_set1_ps((float)split[2]);
+    __m128 lo[3], hi[3];
+    for (int r = 0; r < 3; ++r)
+    {
+        lo[r] = _mm_set1_ps(INFINITY);
+        hi[r] = _mm_set1_ps(-INFINITY);
+    }
 #else
-    const float meanf[3] = {(float)mean[0], (float)mean[1], (float)mean[2]};
+    const float mf[3] = {(float)mean[0], (float)mean[1], (float)mean[2]};
     const float spf[3] = {(float)split[0], (float)split[1], (float)split[2]};
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
 #endif
     for (uint32_t run = 0; run < count; run += SUM_RUN)
     {
         uint32_t run_end = count - run < SUM_RUN ? count : run + SUM_RUN;
         uint64_t word = 0;
 #if defined(__SSE2__)
-        __m128 acc0 = _mm_setzero_ps(), acc1 = _mm_setzero_ps(), acc2 = _mm_setzero_ps();
-        for (uint32_t k = run; k < run_end; ++k)
+        __m128 acc[MS_COUNT];
+        for (int q = 0; q < MS_COUNT; ++q)
         {
-            const build_tri* t = &tris[begin + k];
-            proj_tri(ps, t);
-            __m128 v0 = _mm_load_ps(t->v[0]), v1 = _mm_load_ps(t->v[1]), v2 = _mm_load_ps(t->v[2]);
-            __m128 c = _mm_sub_ps(_mm_mul_ps(_mm_add_ps(_mm_add_ps(v0, v1), v2), third), meanv);
-            c = _mm_or_ps(_mm_and_ps(c, xyz), one_w); // (cx, cy, cz, 1)
-            __m128 pr = _mm_mul_ps(c, spv);           // lane 3: 1 * 0
-            __m128 h = _mm_add_ps(pr, _mm_shuffle_ps(pr, pr, 0x4e));
-            h = _mm_add_ps(h, _mm_shuffle_ps(h, h, 0xb1)); // c . split in every lane
-            __m128 is_left = _mm_cmplt_ps(h, _mm_setzero_ps());
-            word |= (uint64_t)(~_mm_movemask_ps(is_left) & 1) << (k - run);
-            __m128 am = _mm_and_ps(_mm_shuffle_ps(v0, v0, 0xff), is_left);
-            __m128 ac = _mm_mul_ps(am, c); // (A cx, A cy, A cz, A)
-            acc0 = _mm_add_ps(acc0, _mm_shuffle_ps(ac, ac, _MM_SHUFFLE(2, 1, 0, 3)));
-            __m128 l03 = _mm_and_ps(_mm_load_ps(t->w), is_left);
-            acc1 = _mm_add_ps(acc1, _mm_add_ps(_mm_mul_ps(_mm_shuffle_ps(ac, ac, _MM_SHUFFLE(0, 2, 1, 0)),
-                                                          _mm_shuffle_ps(c, c, _MM_SHUFFLE(1, 2, 1, 0))),
-                                               l03));
-            __m128 l45 = _mm_and_ps(_mm_movehl_ps(v2, _mm_unpackhi_ps(v1, v2)), is_left); // (L4, L5, ., .)
-            __m128 t2 = _mm_add_ps(_mm_mul_ps(ac, _mm_shuffle_ps(c, c, _MM_SHUFFLE(2, 2, 2, 2))), l45);
-            acc2 = _mm_add_ps(acc2, _mm_and_ps(_mm_shuffle_ps(t2, t2, _MM_SHUFFLE(3, 3, 1, 0)), xy));
+            acc[q] = zero;
         }
-        float f[12];
-        _mm_storeu_ps(f, acc0);
-        _mm_storeu_ps(f + 4, acc1);
-        _mm_storeu_ps(f + 8, acc2);
+        for (uint32_t k = run; k < run_end; k += 4u)
+        {
+            // A short last group repeats its last triangle in the missing lanes: no effect on the ranges, and those
+            // lanes are masked out of the side bits and the sums.
+            uint32_t valid = run_end - k < 4u ? run_end - k : 4u;
+            const build_tri* g0 = &tris[k];
+            const build_tri* g1 = &tris[k + (valid > 1u ? 1u : 0u)];
+            const build_tri* g2 = &tris[k + (valid > 2u ? 2u : valid - 1u)];
+            const build_tri* g3 = &tris[k + valid - 1u];
+            __m128 x0 = _mm_load_ps(g0->v[0]), y0 = _mm_load_ps(g1->v[0]), z0 = _mm_load_ps(g2->v[0]),
+                   ar = _mm_load_ps(g3->v[0]);
+            _MM_TRANSPOSE4_PS(x0, y0, z0, ar); // x0, y0, z0: vertex 0 of the four triangles; ar: areas
+            __m128 x1 = _mm_load_ps(g0->v[1]), y1 = _mm_load_ps(g1->v[1]), z1 = _mm_load_ps(g2->v[1]),
+                   l4 = _mm_load_ps(g3->v[1]);
+            _MM_TRANSPOSE4_PS(x1, y1, z1, l4);
+            __m128 x2 = _mm_load_ps(g0->v[2]), y2 = _mm_load_ps(g1->v[2]), z2 = _mm_load_ps(g2->v[2]),
+                   l5 = _mm_load_ps(g3->v[2]);
+            _MM_TRANSPOSE4_PS(x2, y2, z2, l5);
+            __m128 l0 = _mm_load_ps(g0->w), l1 = _mm_load_ps(g1->w), l2 = _mm_load_ps(g2->w), l3 = _mm_load_ps(g3->w);
+            _MM_TRANSPOSE4_PS(l0, l1, l2, l3);
+            __m128 cx = _mm_sub_ps(_mm_mul_ps(_mm_add_ps(_mm_add_ps(x0, x1), x2), third), mx);
+            __m128 cy = _mm_sub_ps(_mm_mul_ps(_mm_add_ps(_mm_add_ps(y0, y1), y2), third), my);
+            __m128 cz = _mm_sub_ps(_mm_mul_ps(_mm_add_ps(_mm_add_ps(z0, z1), z2), third), mz);
+            __m128 side = _mm_add_ps(_mm_add_ps(_mm_mul_ps(cx, sx), _mm_mul_ps(cy, sy)), _mm_mul_ps(cz, sz));
+            __m128 lm = _mm_cmplt_ps(side, zero);
+            uint32_t lanes = (1u << valid) - 1u;
+            uint32_t left_bits = (uint32_t)_mm_movemask_ps(lm) & lanes;
+            lm = _mm_and_ps(lm, _mm_castsi128_ps(
+                                    _mm_setr_epi32(-1, valid > 1u ? -1 : 0, valid > 2u ? -1 : 0, valid > 3u ? -1 : 0)));
+            word |= (uint64_t)(~left_bits & lanes) << (k - run);
+            for (int r = 0; r < 3; ++r)
+            {
+                __m128 a0 = _mm_set1_ps(ax[r][0]), a1 = _mm_set1_ps(ax[r][1]), a2 = _mm_set1_ps(ax[r][2]);
+                __m128 p0 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x0, a0), _mm_mul_ps(y0, a1)), _mm_mul_ps(z0, a2));
+                __m128 p1 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x1, a0), _mm_mul_ps(y1, a1)), _mm_mul_ps(z1, a2));
+                __m128 p2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x2, a0), _mm_mul_ps(y2, a1)), _mm_mul_ps(z2, a2));
+                lo[r] = _mm_min_ps(lo[r], _mm_min_ps(_mm_min_ps(p0, p1), p2));
+                hi[r] = _mm_max_ps(hi[r], _mm_max_ps(_mm_max_ps(p0, p1), p2));
+            }
+            __m128 am = _mm_and_ps(ar, lm);
+            __m128 acx = _mm_mul_ps(am, cx), acy = _mm_mul_ps(am, cy), acz = _mm_mul_ps(am, cz);
+            acc[0] = _mm_add_ps(acc[0], am);
+            acc[1] = _mm_add_ps(acc[1], acx);
+            acc[2] = _mm_add_ps(acc[2], acy);
+            acc[3] = _mm_add_ps(acc[3], acz);
+            acc[4] = _mm_add_ps(acc[4], _mm_add_ps(_mm_mul_ps(acx, cx), _mm_and_ps(l0, lm)));
+            acc[5] = _mm_add_ps(acc[5], _mm_add_ps(_mm_mul_ps(acy, cy), _mm_and_ps(l1, lm)));
+            acc[6] = _mm_add_ps(acc[6], _mm_add_ps(_mm_mul_ps(acz, cz), _mm_and_ps(l2, lm)));
+            acc[7] = _mm_add_ps(acc[7], _mm_add_ps(_mm_mul_ps(acx, cy), _mm_and_ps(l3, lm)));
+            acc[8] = _mm_add_ps(acc[8], _mm_add_ps(_mm_mul_ps(acx, cz), _mm_and_ps(l4, lm)));
+            acc[9] = _mm_add_ps(acc[9], _mm_add_ps(_mm_mul_ps(acy, cz), _mm_and_ps(l5, lm)));
+        }
+        for (int q = 0; q < MS_COUNT; ++q)
+        {
+            float f[4];
+            _mm_storeu_ps(f, acc[q]);
+            tot[q] += (((double)f[0] + (double)f[1]) + (double)f[2]) + (double)f[3];
+        }
 #else
-        float f[12] = {0};
+        float acc[4][MS_COUNT] = {{0}};
         for (uint32_t k = run; k < run_end; ++k)
         {
-            const build_tri* t = &tris[begin + k];
-            proj_tri(ps, t);
-            // The same operations, lane by lane, as the SSE path (identical results).
-            float c[3];
-            for (int d = 0; d < 3; ++d)
-            {
-                c[d] = (t->v[0][d] + t->v[1][d] + t->v[2][d]) * (1.0f / 3.0f) - meanf[d];
-            }
-            float p0 = c[0] * spf[0], p1 = c[1] * spf[1], p2 = c[2] * spf[2], p3 = 0.0f;
-            float side = (p0 + p2) + (p1 + p3);
-            int is_left = side < 0.0f;
+            int is_left;
+            classify_lane(&tris[k], ax, mf, spf, lo, hi, acc[(k - run) & 3u], &is_left);
             word |= (uint64_t)!is_left << (k - run);
-            float a = is_left ? BT_AREA(t) : 0.0f, m = is_left ? 1.0f : 0.0f;
-            float ac[3] = {a * c[0], a * c[1], a * c[2]};
-            float lo[6];
-            for (int q = 0; q < 6; ++q)
-            {
-                lo[q] = m * BT_LOCAL(t, q);
-            }
-            f[0] += a;
-            f[1] += ac[0];
-            f[2] += ac[1];
-            f[3] += ac[2];
-            f[4] += ac[0] * c[0] + lo[0];
-            f[5] += ac[1] * c[1] + lo[1];
-            f[6] += ac[2] * c[2] + lo[2];
-            f[7] += ac[0] * c[1] + lo[3];
-            f[8] += ac[0] * c[2] + lo[4];
-            f[9] += ac[1] * c[2] + lo[5];
+        }
+        for (int q = 0; q < MS_COUNT; ++q)
+        {
+            tot[q] += (((double)acc[0][q] + (double)acc[1][q]) + (double)acc[2][q]) + (double)acc[3][q];
         }
 #endif
-        for (int q = 0; q < 10; ++q)
-        {
-            tot[q] += (double)f[q];
-        }
         b->side_bits[run / SUM_RUN] = word;
         n_right += (uint32_t)__builtin_popcountll(word);
     }
+#if defined(__SSE2__)
+    // Fold the lanes: ranges[r] = (min over lanes, max over lanes), into lane r of the running ranges.
+    float rl[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, rh[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    for (int r = 0; r < 3; ++r)
+    {
+        float l4[4], h4[4];
+        _mm_storeu_ps(l4, lo[r]);
+        _mm_storeu_ps(h4, hi[r]);
+        for (int q = 0; q < 4; ++q)
+        {
+            rl[r] = l4[q] < rl[r] ? l4[q] : rl[r];
+            rh[r] = h4[q] > rh[r] ? h4[q] : rh[r];
+        }
+    }
+    ps->lo = _mm_min_ps(ps->lo, _mm_loadu_ps(rl));
+    ps->hi = _mm_max_ps(ps->hi, _mm_loadu_ps(rh));
+#else
+    for (int r = 0; r < 3; ++r)
+    {
+        ps->lo[r] = lo[r] < ps->lo[r] ? lo[r] : ps->lo[r];
+        ps->hi[r] = hi[r] > ps->hi[r] ? hi[r] : ps->hi[r];
+    }
+#endif
     left->area = tot[0];
     for (int k = 0; k < 3; ++k)
     {
@@ -551,7 +635,7 @@ static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
             continue;
         }
         moments left, right;
-        uint32_t n_left = classify(b, it.begin, it.end, &ps, axes[0], it.mean, &left);
+        uint32_t n_left = classify(b, it.begin, it.end, &ps, axes_f, axes[0], it.mean, &left);
         uint32_t mid = partition_by_bits(b, it.begin, it.end, n_left);
         split_sums(&it, &left, &right);
         proj_result(&ps, lo, hi);
