@@ -1331,6 +1331,11 @@ void mc_mesh_destroy(mc_mesh* mesh)
         return;
     }
     mc_bvh_destroy(mesh->bvh);
+    mc_mesh_cache* region_cache = mesh->region_cache; // atomic load
+    if (region_cache != NULL)
+    {
+        region_cache->destroy(region_cache);
+    }
     mesh_free_arrays(mesh);
     mc_free(mesh);
 }

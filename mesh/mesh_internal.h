@@ -10,6 +10,13 @@
 
 struct mc_bvh;
 
+/// Derived data of a mesh that another module builds lazily and publishes atomically (the mesh stays logically
+/// immutable); mc_mesh_destroy frees it through its own hook.
+typedef struct mc_mesh_cache
+{
+    void (*destroy)(struct mc_mesh_cache* self); ///< frees the cache and everything it owns
+} mc_mesh_cache;
+
 /// Half-edge h = 3 * t + k is the edge of triangle t from indices[3t + k] to indices[3t + (k + 1) % 3].
 #define MC_HALFEDGE(t, k) (3u * (uint32_t)(t) + (uint32_t)(k))
 #define MC_HE_TRI(h) ((h) / 3u)
@@ -34,4 +41,7 @@ struct mc_mesh
     mc_mesh_report report;      ///< what the checks found
     struct mc_bvh* bvh;         ///< OBB tree, built at creation
     size_t byte_count;          ///< bytes owned, for mc_mesh_get_byte_count
+    /// region-stage blocks (src/regions_blocks.c): NULL until the first region query on this mesh builds them (not
+    /// counted in byte_count)
+    _Atomic(mc_mesh_cache*) region_cache;
 };

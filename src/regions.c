@@ -18,6 +18,11 @@
 //    the edge (relative gap > 1e-9), otherwise by one exact point-in-mesh query. A connected component of a mesh
 //    that is in no triangle pair is entirely inside or outside: one exact point-in-mesh query decides it (skipped
 //    when its vertex is clearly outside the other mesh's bounding box).
+//    Blocks (src/regions_blocks.h, options.use_blocks): a block of the mesh none of whose faces is in a triangle pair
+//    is entirely inside or outside and, when inside, in one region. The flood takes such a block whole when a ring
+//    walk meets one of its faces, floods on to its neighbour blocks without visiting their vertices, and marks only
+//    the vertices it shares with blocks that have a face in some pair (those are walked per vertex). A block's
+//    vertices are counted from the block; its faces are neither recorded nor visited.
 // 3. Regions. Union-find over crossing occurrences and inside vertices: the two ends of a segment, the two
 //    occurrences of a crossing, a crossing and the inside end of its edge, two consecutive crossings of one edge
 //    that bound an inside interval, and inside vertices joined by an uncrossed edge.
@@ -26,12 +31,14 @@
 //    and a face in no triangle pair that has an inside vertex lies entirely inside the other solid: it contributes
 //    its divergence-theorem terms directly (equal to the sum of its six flags; options.triangle_terms = false uses
 //    the flags instead). J's whole faces are summed in J's own frame from the mesh arrays and rotated once per
-//    region (volume terms are invariant under the rigid map).
+//    region (volume terms are invariant under the rigid map). An inside block adds its aggregated terms, polynomials
+//    in the origin evaluated at the region's origin (per face when the region needs its rounding sensitivity).
 // 5. Depth (Adams): the closest point to the centroid of the region's part of each surface. "The region's part" of
 //    a surface is taken here as the set of its triangles that touch the region: the faces entirely inside, the
 //    faces of the region's crossings (the crossed face and the two faces of the crossed edge) and the faces around
 //    its inside vertices, each taken whole (not clipped). Exact for faces inside; for a partly inside face the
-//    closest point can lie slightly outside the other solid (at most by the face's size).
+//    closest point can lie slightly outside the other solid (at most by the face's size). Inside blocks are offered
+//    first, skipped whole when their bounding sphere is farther than the best distance so far.
 //
 // Cost and memory: proportional to the crossings plus the inside vertices. The per-vertex and per-face marks (state
 // bytes, face bits) are cleared by the query that set them, so nothing of mesh size is touched per query; nothing is
@@ -49,6 +56,7 @@
 #include "src/regions.h"
 
 #include "src/core.h"
+#include "src/regions_blocks.h"
 #include "src/union_find.h"
 #include "src/workspace.h"
 
@@ -116,6 +124,16 @@ typedef struct body_arrays
     uint32_t corner_count, corner_cap;
     uint32_t* stack; // flood-fill stack
     uint32_t stack_count, stack_cap;
+    // Blocks (src/regions_blocks.h), when the query uses them: marks cleared by the query that set them.
+    uint8_t* bstate; // per block: 0 unknown, 2 entirely inside
+    uint32_t* bnode; // union-find node of an inside block
+    uint32_t bcap;
+    uint64_t* btouch; // one bit per block: some face of the block is in a triangle pair
+    uint32_t btcap;   // blocks the bit array can hold
+    uint32_t* blist;  // inside blocks of this query
+    uint32_t blist_count, blist_cap;
+    uint32_t* bstack; // block flood stack
+    uint32_t bstack_count, bstack_cap;
 } body_arrays;
 
 /// Accumulators and results of one region.
@@ -135,6 +153,7 @@ typedef struct racc
     double err6;         // rounding sensitivity of vol6 (summed only when need_err)
     bool need_err;       // the region can be exact touching (crossings all degenerate): err6 is needed
     double best[2];      // squared distance of the closest point on each surface (Adams depth)
+    double bthr[2];      // upper bound of the squared distance from the centroid to the region's blocks of I, of J
     mc_vec3 closest[2];  // closest points
     // Whole faces of J are summed in J's body frame (raw mesh arrays, no per-vertex mapping), around origin_j = the
     // origin mapped into J's frame; the sums are rotated into I's frame at the end (volume terms are invariant).
@@ -177,6 +196,7 @@ struct mc_region_scratch
     uint32_t region_count, region_cap;
     uint32_t* order; // region indices sorted for output
     uint32_t order_cap;
+    uint64_t inside_total; // inside vertices of this query (listed ones and those of inside blocks)
 };
 
 /// Per-query context.
@@ -185,8 +205,9 @@ typedef struct ctx
     struct mc_region_scratch* s;
     const struct mc_mesh* mesh[2];
     struct mc_pair_scratch* ps;
-    mc_mat33 rot_j;  // rotation J -> I (for J's face normals)
-    mc_vec3 trans_j; // translation J -> I
+    mc_mat33 rot_j;                 // rotation J -> I (for J's face normals)
+    mc_vec3 trans_j;                // translation J -> I
+    const mc_region_blocks* blk[2]; // blocks of each mesh, NULL: per vertex and per face only
     const mc_triangle_pair* pairs;
     uint32_t pair_count;
     uint32_t epoch;
@@ -290,6 +311,41 @@ static bool reserve_faces(body_arrays* a, uint32_t need)
     return true;
 }
 
+/// Grow the block marks to at least `need` blocks; new states and bits are zero.
+static bool reserve_blocks(body_arrays* a, uint32_t need)
+{
+    if (need > a->bcap)
+    {
+        uint8_t* st = mc_realloc(a->bstate, need);
+        if (st == NULL)
+        {
+            return false;
+        }
+        memset(st + a->bcap, 0, need - a->bcap);
+        a->bstate = st;
+        uint32_t* nd = mc_realloc(a->bnode, (size_t)need * sizeof *nd);
+        if (nd == NULL)
+        {
+            return false; // bstate grew, bcap not: the next call retries both
+        }
+        a->bnode = nd;
+        a->bcap = need;
+    }
+    if (need > a->btcap)
+    {
+        size_t old_words = ((size_t)a->btcap + 63u) / 64u, words = ((size_t)need + 63u) / 64u;
+        uint64_t* bt = mc_realloc(a->btouch, words * sizeof *bt);
+        if (bt == NULL)
+        {
+            return false;
+        }
+        memset(bt + old_words, 0, (words - old_words) * sizeof *bt);
+        a->btouch = bt;
+        a->btcap = need;
+    }
+    return true;
+}
+
 void mc_region_scratch_destroy(struct mc_region_scratch* s)
 {
     if (s == NULL)
@@ -309,6 +365,11 @@ void mc_region_scratch_destroy(struct mc_region_scratch* s)
         mc_free(a->plane);
         mc_free(a->corner);
         mc_free(a->stack);
+        mc_free(a->bstate);
+        mc_free(a->bnode);
+        mc_free(a->btouch);
+        mc_free(a->blist);
+        mc_free(a->bstack);
     }
     mc_free(s->parent);
     mc_free(s->occ_rec);
@@ -335,6 +396,7 @@ mc_region_options mc_default_region_options(void)
     mc_region_options o;
     o.depth_method = MC_DEPTH_ADAMS;
     o.triangle_terms = true;
+    o.use_blocks = true;
     return o;
 }
 
@@ -536,10 +598,11 @@ typedef struct ring_cursor
 
 #define FLOOD_LANES 8 // rings walked in an interleaved way: their twin[] loads overlap instead of forming one chain
 
-/// Flood the inside state of body b from its stack: over uncrossed edges (same union-find set) and evenly crossed
-/// edges (same state, separate set). Records the faces met for the sums. Each step of a ring walk depends on the
-/// previous one's twin[] load, so several rings are walked at once (one step each per round).
-static void flood(ctx* c, int b)
+/// Flood the inside state of body b from its vertex stack: over uncrossed edges (same union-find set) and evenly
+/// crossed edges (same state, separate set). Records the faces met for the sums; a face of a block in no pair marks
+/// and queues its block instead. Each step of a ring walk depends on the previous one's twin[] load, so several
+/// rings are walked at once (one step each per round).
+static void flood_vertices(ctx* c, int b)
 {
     const struct mc_mesh* m = c->mesh[b];
     body_arrays* a = &c->s->body[b];
@@ -547,6 +610,8 @@ static void flood(ctx* c, int b)
     const uint32_t* twin = m->twin;
     const uint64_t* fbits = a->fbits;
     uint8_t* vstate = a->vstate;
+    const uint32_t* tri_block = c->blk[b] != NULL ? c->blk[b]->tri_block : NULL;
+    const uint64_t* btouch = a->btouch;
     ring_cursor lane[FLOOD_LANES];
     int active = 0;
     while (!c->oom)
@@ -575,7 +640,11 @@ static void flood(ctx* c, int b)
         if (!reserve((void**)&a->whole, &a->whole_cap, need_whole, sizeof *a->whole) ||
             !reserve((void**)&a->corner, &a->corner_cap, need_corner, sizeof *a->corner) ||
             !reserve((void**)&a->inside, &a->inside_cap, (uint64_t)a->inside_count + FLOOD_LANES, sizeof *a->inside) ||
-            !reserve((void**)&a->stack, &a->stack_cap, (uint64_t)a->stack_count + FLOOD_LANES, sizeof *a->stack))
+            !reserve((void**)&a->stack, &a->stack_cap, (uint64_t)a->stack_count + FLOOD_LANES, sizeof *a->stack) ||
+            (tri_block != NULL &&
+             (!reserve((void**)&a->blist, &a->blist_cap, (uint64_t)a->blist_count + FLOOD_LANES, sizeof *a->blist) ||
+              !reserve((void**)&a->bstack, &a->bstack_cap, (uint64_t)a->bstack_count + FLOOD_LANES,
+                       sizeof *a->bstack))))
         {
             c->oom = true;
             return;
@@ -594,6 +663,34 @@ static void flood(ctx* c, int b)
             uint32_t next = twin[hp];
             uint32_t w = idx[hn];
             bool touched = (fbits[f >> 6] >> (f & 63u)) & 1u;
+            if (!touched && tri_block != NULL)
+            {
+                uint32_t bk = tri_block[f];
+                if (!((btouch[bk >> 6] >> (bk & 63u)) & 1u))
+                {
+                    // A face of a block in no pair: the whole block is inside, in this vertex's region. Its faces and
+                    // vertices are taken as a block (no face record, no vertex push).
+                    if (a->bstate[bk] == 0u)
+                    {
+                        a->bstate[bk] = 2u;
+                        a->bnode[bk] = node;
+                        a->blist[a->blist_count++] = bk;
+                        a->bstack[a->bstack_count++] = bk;
+                    }
+                    else if (a->bnode[bk] != node)
+                    {
+                        mc_uf_union(c->s->parent, node, a->bnode[bk]);
+                    }
+                    if (next == MC_NONE || next == cu->h0 || ++cu->guard >= RING_LIMIT)
+                    {
+                        lane[l] = lane[--active];
+                        continue;
+                    }
+                    cu->h = next;
+                    ++l;
+                    continue;
+                }
+            }
             int crossed = 0; // 0 none, 1 odd, 2 even
             if (touched)
             {
@@ -641,6 +738,77 @@ static void flood(ctx* c, int b)
             ++l;
         }
     }
+}
+
+/// Mark block k of body b inside with union-find node `node` and queue it (checked pushes).
+static void mark_block(ctx* c, int b, uint32_t k, uint32_t node)
+{
+    body_arrays* a = &c->s->body[b];
+    if (!reserve((void**)&a->blist, &a->blist_cap, (uint64_t)a->blist_count + 1, sizeof *a->blist) ||
+        !reserve((void**)&a->bstack, &a->bstack_cap, (uint64_t)a->bstack_count + 1, sizeof *a->bstack))
+    {
+        c->oom = true;
+        return;
+    }
+    a->bstate[k] = 2u;
+    a->bnode[k] = node;
+    a->blist[a->blist_count++] = k;
+    a->bstack[a->bstack_count++] = k;
+}
+
+/// Flood the queued inside blocks of body b: a neighbour block in no pair is inside too (same region); the vertices
+/// shared with a neighbour that has a face in some pair are marked inside and queued for the vertex flood, which
+/// walks into that neighbour's faces.
+static void flood_blocks(ctx* c, int b)
+{
+    const mc_region_blocks* blk = c->blk[b];
+    body_arrays* a = &c->s->body[b];
+    while (a->bstack_count > 0 && !c->oom)
+    {
+        uint32_t k = a->bstack[--a->bstack_count];
+        uint32_t node = a->bnode[k];
+        const mc_block_topo* tp = &blk->topo[k];
+        for (uint32_t e = tp->nbr_first; e < tp->nbr_first + tp->nbr_count && !c->oom; ++e)
+        {
+            uint32_t nk = blk->nbr_block[e];
+            if ((a->btouch[nk >> 6] >> (nk & 63u)) & 1u)
+            {
+                for (uint32_t i = blk->nbr_vfirst[e]; i < blk->nbr_vfirst[e + 1u] && !c->oom; ++i)
+                {
+                    uint32_t u = blk->shared_v[i];
+                    if (a->vstate[u] == 0u)
+                    {
+                        mark_inside(c, b, u, node);
+                    }
+                    else if (a->vstate[u] == 2u && a->vnode[u] != node)
+                    {
+                        mc_uf_union(c->s->parent, node, a->vnode[u]);
+                    }
+                }
+            }
+            else if (a->bstate[nk] == 0u)
+            {
+                mark_block(c, b, nk, node);
+            }
+            else if (a->bnode[nk] != node)
+            {
+                mc_uf_union(c->s->parent, node, a->bnode[nk]);
+            }
+        }
+    }
+}
+
+/// Flood the inside state of body b from its vertex and block stacks until both are empty.
+static void flood(ctx* c, int b)
+{
+    do
+    {
+        if (c->blk[b] != NULL)
+        {
+            flood_blocks(c, b);
+        }
+        flood_vertices(c, b);
+    } while (c->s->body[b].bstack_count > 0 && !c->oom);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -788,7 +956,10 @@ static void depth_candidate(const ctx* c, racc* r, int b, uint32_t f)
     mc_vec3 p = r->out.centroid;
     mc_vec3 pa = vpos(c, b, m->indices[3u * f]);
     double plane = mc_dot(fnormal(c, b, f), mc_sub(p, pa));
-    if (plane * plane >= r->best[b] * (1.0 + 1e-12))
+    // Any point of the region's part of the surface bounds the final minimum from above: the best point so far (in
+    // either frame for J) and the blocks' bound.
+    double thr = fmin(r->best[b], b == 0 ? r->bthr[0] : fmin(r->bthr[1], r->jbest));
+    if (plane * plane >= thr * (1.0 + 1e-12))
     {
         return; // the plane's distance is a lower bound of the face's distance
     }
@@ -804,13 +975,13 @@ static void depth_candidate(const ctx* c, racc* r, int b, uint32_t f)
 
 /// Depth candidate from raw arrays (any frame): face f against point p, with the plane record of add_triangle_raw
 /// (p_rel = p - the origin of that record) as a lower bound: the distance to the plane never exceeds the distance to
-/// the face.
+/// the face. `thr`: an upper bound of the final minimum known from elsewhere (INFINITY if none).
 static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, const double* plane, uint32_t f,
-                                       mc_vec3 p, mc_vec3 p_rel, double* best, mc_vec3* closest)
+                                       mc_vec3 p, mc_vec3 p_rel, double thr, double* best, mc_vec3* closest)
 {
     double t = plane[0] * p_rel.x + plane[1] * p_rel.y + plane[2] * p_rel.z - plane[3];
     double nn = plane[0] * plane[0] + plane[1] * plane[1] + plane[2] * plane[2];
-    if (t * t >= *best * nn * (1.0 + 1e-12))
+    if (t * t >= fmin(*best, thr) * nn * (1.0 + 1e-12))
     {
         return;
     }
@@ -946,16 +1117,19 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
     {
         body_arrays* a = &s->body[b];
         if (!reserve_vertices(a, ms[b]->vertex_count) || !reserve_faces(a, ms[b]->triangle_count) ||
-            !reserve_stamped(&a->cstamp, NULL, &a->ccap, ms[b]->component_count))
+            !reserve_stamped(&a->cstamp, NULL, &a->ccap, ms[b]->component_count) ||
+            (c->blk[b] != NULL && !reserve_blocks(a, c->blk[b]->block_count)))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
         a->inside_count = a->whole_count = a->corner_count = a->stack_count = a->outside_count = 0;
+        a->blist_count = a->bstack_count = 0;
     }
     s->node_count = 0;
     s->x_count = 0;
     s->edge_count = 0;
     s->region_count = 0;
+    s->inside_total = 0;
     return MC_OK;
 }
 
@@ -988,6 +1162,16 @@ static mc_status collect_crossings(ctx* c)
         const mc_triangle_pair* pr = &c->pairs[p];
         s->body[0].fbits[pr->i >> 6] |= 1ull << (pr->i & 63u);
         s->body[1].fbits[pr->j >> 6] |= 1ull << (pr->j & 63u);
+        if (c->blk[0] != NULL)
+        {
+            uint32_t k = c->blk[0]->tri_block[pr->i];
+            s->body[0].btouch[k >> 6] |= 1ull << (k & 63u);
+        }
+        if (c->blk[1] != NULL)
+        {
+            uint32_t k = c->blk[1]->tri_block[pr->j];
+            s->body[1].btouch[k >> 6] |= 1ull << (k & 63u);
+        }
         s->body[0].cstamp[mi->vertex_component[mi->indices[3u * pr->i]]] = c->epoch;
         s->body[1].cstamp[mj->vertex_component[mj->indices[3u * pr->j]]] = c->epoch;
         mc_uf_union(s->parent, 2u * p, 2u * p + 1u);
@@ -1175,9 +1359,34 @@ static void decide_states(ctx* c)
                 continue;
             }
             uint32_t v = m->component_vertex[k];
-            if (vstate(c, b, v) < 0 && vertex_inside_other(c, b, v))
+            if (vstate(c, b, v) >= 0)
             {
-                set_state(c, b, v, true);
+                continue;
+            }
+            uint32_t h = m->vertex_halfedge[v];
+            uint32_t bk = c->blk[b] != NULL && h != MC_NONE ? c->blk[b]->tri_block[h / 3u] : MC_NONE;
+            if (bk != MC_NONE && ((s->body[b].btouch[bk >> 6] >> (bk & 63u)) & 1u))
+            {
+                bk = MC_NONE; // not expected (the component is in no pair): per vertex
+            }
+            if (bk != MC_NONE && s->body[b].bstate[bk] != 0u)
+            {
+                continue; // already flooded as a block
+            }
+            if (vertex_inside_other(c, b, v))
+            {
+                if (bk != MC_NONE)
+                {
+                    uint32_t node = uf_new(c);
+                    if (!c->oom)
+                    {
+                        mark_block(c, b, bk, node);
+                    }
+                }
+                else
+                {
+                    set_state(c, b, v, true);
+                }
                 flood(c, b);
             }
         }
@@ -1233,6 +1442,7 @@ static racc* region_of(ctx* c, uint32_t node, bool create)
         r->key = s->region_count;
         r->all_degenerate = true;
         r->best[0] = r->best[1] = INFINITY;
+        r->bthr[0] = r->bthr[1] = INFINITY;
         r->ext_min = INFINITY;
         r->ext_max = -INFINITY;
         s->rmap[root] = s->region_count++;
@@ -1320,6 +1530,154 @@ static void flush_whole(racc* r, whole_run* run, int b, bool use)
     run->terms = 0;
 }
 
+/// True when inside vertex v of body b is counted by itself, false when it is counted with the inside block that owns
+/// it (the block of the face of its vertex_halfedge, when that block has no face in a pair).
+static inline bool vertex_listed(const ctx* c, int b, uint32_t v)
+{
+    const mc_region_blocks* blk = c->blk[b];
+    if (blk == NULL)
+    {
+        return true;
+    }
+    uint32_t h = c->mesh[b]->vertex_halfedge[v];
+    if (h == MC_NONE)
+    {
+        return true;
+    }
+    uint32_t k = blk->tri_block[h / 3u];
+    return (c->s->body[b].btouch[k >> 6] >> (k & 63u)) & 1u;
+}
+
+/// Terms of the inside blocks of body b: the aggregated polynomials evaluated at the region's origin, or per face when
+/// the region needs its rounding sensitivity (exact touching test) or the pure flag sums are asked for.
+static void add_blocks(ctx* c, int b, bool use)
+{
+    const mc_region_blocks* blk = c->blk[b];
+    const body_arrays* a = &c->s->body[b];
+    const struct mc_mesh* m = c->mesh[b];
+    racc* regs = c->s->regions;
+    const uint32_t* rmap = c->s->rmap;
+    for (uint32_t i = 0; i < a->blist_count; ++i)
+    {
+        uint32_t k = a->blist[i];
+        racc* r = &regs[rmap[a->bnode[k]]];
+        const mc_block_topo* tp = &blk->topo[k];
+        const uint32_t* tris = blk->tris + tp->tri_first;
+        if (!use)
+        {
+            for (uint32_t t = 0; t < tp->tri_count; ++t)
+            {
+                for (uint32_t j = 0; j < 3u; ++j)
+                {
+                    add_corner_flags(c, r, b, 3u * tris[t] + j);
+                }
+            }
+            continue;
+        }
+        if (r->need_err)
+        {
+            whole_run run;
+            memset(&run, 0, sizeof run);
+            run.o = b == 0 ? r->origin : r->origin_j;
+            run.olen = norm1(r->origin);
+            double plane[4];
+            for (uint32_t t = 0; t < tp->tri_count; ++t)
+            {
+                add_triangle_raw(m->positions, m->indices, tris[t], run.o, run.olen, &run.vol6, &run.mom24, &run.s2,
+                                 &run.err6, true, plane);
+                run.terms++;
+            }
+            flush_whole(r, &run, b, true);
+            continue;
+        }
+        const mc_block_sums* bs = &blk->sums[k];
+        mc_vec3 o = mc_sub(b == 0 ? r->origin : r->origin_j, bs->center);
+        double os = mc_dot(o, bs->s2);
+        double vol6 = bs->d6 - os;
+        mc_vec3 mo =
+            mc_v3(bs->m[0] * o.x + bs->m[1] * o.y + bs->m[2] * o.z, bs->m[3] * o.x + bs->m[4] * o.y + bs->m[5] * o.z,
+                  bs->m[6] * o.x + bs->m[7] * o.y + bs->m[8] * o.z);
+        mc_vec3 mom = mc_sub(mc_mul_add(bs->p24, 3.0 * (os - bs->d6), o), mo);
+        if (b == 0)
+        {
+            r->vol6 += vol6;
+            r->mom24 = mc_add(r->mom24, mom);
+            r->s2[0] = mc_add(r->s2[0], bs->s2);
+        }
+        else
+        {
+            r->jvol6 += vol6;
+            r->jmom24 = mc_add(r->jmom24, mom);
+            r->js2 = mc_add(r->js2, bs->s2);
+        }
+        r->terms += tp->tri_count;
+    }
+}
+
+/// Adams depth, inside blocks of body b (in b's frame): the nearest far side of a block's bounding sphere bounds the
+/// distance from the centroid to the region's part of the surface from above (bthr), which prunes before any face is
+/// seen; the minimum over the faces is exact either way.
+static void block_bounds(ctx* c, int b)
+{
+    const mc_region_blocks* blk = c->blk[b];
+    const body_arrays* a = &c->s->body[b];
+    racc* regs = c->s->regions;
+    const uint32_t* rmap = c->s->rmap;
+    for (uint32_t i = 0; i < a->blist_count; ++i)
+    {
+        uint32_t k = a->blist[i];
+        racc* r = &regs[rmap[a->bnode[k]]];
+        const mc_block_sums* bs = &blk->sums[k];
+        double d = mc_length(mc_sub(b == 0 ? r->out.centroid : r->centroid_j, bs->center)) + bs->radius;
+        r->bthr[b] = fmin(r->bthr[b], d * d);
+    }
+}
+
+/// The faces of the inside blocks of body b that can hold the closest point (after block_bounds): a block whose
+/// bounding sphere is farther from the centroid than the best distance so far is skipped whole.
+static void block_depth(ctx* c, int b)
+{
+    const mc_region_blocks* blk = c->blk[b];
+    const body_arrays* a = &c->s->body[b];
+    const struct mc_mesh* m = c->mesh[b];
+    racc* regs = c->s->regions;
+    const uint32_t* rmap = c->s->rmap;
+    for (uint32_t i = 0; i < a->blist_count; ++i)
+    {
+        uint32_t k = a->blist[i];
+        racc* r = &regs[rmap[a->bnode[k]]];
+        const mc_block_sums* bs = &blk->sums[k];
+        mc_vec3 p = b == 0 ? r->out.centroid : r->centroid_j;
+        double* best = b == 0 ? &r->best[0] : &r->jbest;
+        mc_vec3* closest = b == 0 ? &r->closest[0] : &r->jclosest;
+        double lb = mc_length(mc_sub(p, bs->center)) - bs->radius;
+        if (lb > 0.0 && lb * lb >= fmin(*best, r->bthr[b]) * (1.0 + 1e-12))
+        {
+            continue;
+        }
+        const mc_block_topo* tp = &blk->topo[k];
+        for (uint32_t t = 0; t < tp->tri_count; ++t)
+        {
+            uint32_t f = blk->tris[tp->tri_first + t];
+            const uint32_t* tv = &m->indices[3u * f];
+            mc_vec3 pa = m->positions[tv[0]];
+            double plane = mc_dot(m->face_normals[f], mc_sub(p, pa));
+            if (plane * plane >= fmin(*best, r->bthr[b]) * (1.0 + 1e-12))
+            {
+                continue; // the plane's distance is a lower bound of the face's distance
+            }
+            mc_vec3 q = closest_on_triangle(p, pa, m->positions[tv[1]], m->positions[tv[2]]);
+            mc_vec3 dq = mc_sub(q, p);
+            double d2 = mc_dot(dq, dq);
+            if (d2 < *best)
+            {
+                *best = d2;
+                *closest = q;
+            }
+        }
+    }
+}
+
 /// Steps 4-5: regions, sums, derived quantities, depth.
 static void sum_regions(ctx* c, const mc_region_options* opt)
 {
@@ -1351,6 +1709,10 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         uint32_t last_node = MC_NONE, last_region = 0; // consecutive inside vertices mostly share their node
         for (uint32_t k = 0; k < a->inside_count; ++k)
         {
+            if (!vertex_listed(c, b, a->inside[k]))
+            {
+                continue; // counted with its block
+            }
             uint32_t node = a->vnode[a->inside[k]];
             racc* r;
             if (node == last_node)
@@ -1368,9 +1730,28 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
                 last_region = (uint32_t)(r - s->regions);
             }
             r->ninside++;
+            s->inside_total++;
             if (r->ncross == 0)
             {
                 r->sum_v = mc_add(r->sum_v, vpos(c, b, a->inside[k]));
+            }
+        }
+        for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+        {
+            uint32_t bk = a->blist[k];
+            racc* r = region_of(c, a->bnode[bk], true);
+            if (r == NULL)
+            {
+                return;
+            }
+            uint32_t n = c->blk[b]->topo[bk].vert_count;
+            r->ninside += n;
+            s->inside_total += n;
+            if (r->ncross == 0)
+            {
+                mc_vec3 vs = c->blk[b]->sums[bk].vsum;
+                r->sum_v = mc_add(
+                    r->sum_v, b == 0 ? vs : mc_add(mc_mat33_mul_vec(&c->rot_j, vs), mc_scale(c->trans_j, (double)n)));
             }
         }
     }
@@ -1461,6 +1842,10 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         {
             add_corner_flags(c, &regs[rmap[a->corner[k].node]], b, a->corner[k].id);
         }
+        if (c->blk[b] != NULL)
+        {
+            add_blocks(c, b, use);
+        }
     }
     // J's whole faces: back into I's frame.
     for (uint32_t k = 0; k < s->region_count; ++k)
@@ -1523,6 +1908,15 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
                 }
             }
         }
+        // Blocks first: their bounds and the faces of the nearest ones give a tight bound for everything after.
+        for (int b = 0; b < 2; ++b)
+        {
+            if (c->blk[b] != NULL)
+            {
+                block_bounds(c, b);
+                block_depth(c, b);
+            }
+        }
         for (uint32_t k = 0; k < s->x_count; ++k)
         {
             const xrec* x = &s->xs[k];
@@ -1541,7 +1935,7 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
             // Runs of consecutive faces of one region keep the region's point and best distance in locals.
             uint32_t cur = MC_NONE;
             mc_vec3 p = mc_v3(0.0, 0.0, 0.0), p_rel = p, closest = p;
-            double best = INFINITY;
+            double best = INFINITY, thr = INFINITY;
             for (uint32_t k = 0; k < a->whole_count; ++k)
             {
                 uint32_t ri = rmap[a->whole[k].node];
@@ -1556,9 +1950,10 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
                     p = b == 0 ? r->out.centroid : r->centroid_j;
                     p_rel = b == 0 ? mc_sub(r->out.centroid, r->origin) : mc_sub(r->centroid_j, r->origin_j);
                     best = b == 0 ? r->best[0] : r->jbest;
+                    thr = b == 0 ? r->bthr[0] : fmin(r->bthr[1], r->best[1]);
                     closest = b == 0 ? r->closest[0] : r->jclosest;
                 }
-                depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, p, p_rel, &best,
+                depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, p, p_rel, thr, &best,
                                     &closest);
             }
             if (cur != MC_NONE)
@@ -1592,6 +1987,21 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
             for (uint32_t k = 0; k < a->inside_count; ++k)
             {
                 extent_point(&regs[rmap[a->vnode[a->inside[k]]]], vpos(c, b, a->inside[k]));
+            }
+            for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+            {
+                // The vertices of an inside block (each met once per face: harmless for a minimum and a maximum).
+                uint32_t bk = a->blist[k];
+                const mc_block_topo* tp = &c->blk[b]->topo[bk];
+                racc* r = &regs[rmap[a->bnode[bk]]];
+                for (uint32_t t = 0; t < tp->tri_count; ++t)
+                {
+                    const uint32_t* tv = &c->mesh[b]->indices[3u * c->blk[b]->tris[tp->tri_first + t]];
+                    for (uint32_t j = 0; j < 3u; ++j)
+                    {
+                        extent_point(r, vpos(c, b, tv[j]));
+                    }
+                }
             }
         }
     }
@@ -1636,11 +2046,24 @@ static void clear_marks(ctx* c)
             a->vstate[a->outside[k]] = 0;
         }
         a->inside_count = a->outside_count = 0;
+        for (uint32_t k = 0; k < a->blist_count; ++k)
+        {
+            a->bstate[a->blist[k]] = 0;
+        }
+        a->blist_count = a->bstack_count = 0;
     }
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         s->body[0].fbits[c->pairs[p].i >> 6] = 0;
         s->body[1].fbits[c->pairs[p].j >> 6] = 0;
+        if (c->blk[0] != NULL)
+        {
+            s->body[0].btouch[c->blk[0]->tri_block[c->pairs[p].i] >> 6] = 0;
+        }
+        if (c->blk[1] != NULL)
+        {
+            s->body[1].btouch[c->blk[1]->tri_block[c->pairs[p].j] >> 6] = 0;
+        }
     }
 }
 
@@ -1674,6 +2097,12 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
     if (c.pair_count > 0 && c.ps == NULL)
     {
         return MC_ERR_INVALID_ARGUMENT;
+    }
+    if (opt.use_blocks)
+    {
+        // NULL when out of memory: that mesh is then flooded and summed per vertex and per face.
+        c.blk[0] = mc_region_blocks_get(mi);
+        c.blk[1] = mc_region_blocks_get(mj);
     }
     mc_status st = prepare(&c, mi, mj, ws);
     if (st != MC_OK)
@@ -1732,9 +2161,8 @@ static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out,
     *count = n;
     if (stats != NULL)
     {
-        uint64_t inside = (uint64_t)s->body[0].inside_count + s->body[1].inside_count;
         stats->crossings = s->x_count;
-        stats->inside_vertices = inside;
+        stats->inside_vertices = s->inside_total;
         stats->regions = n;
         stats->touching_regions = touching;
     }

@@ -21,9 +21,12 @@ typedef struct mc_region_options
     /// true (default): a triangle entirely inside the other solid contributes its divergence-theorem terms
     /// (one triple product); false: it contributes its six vertex flags (pure Franklin, for tests of equivalence)
     bool triangle_terms;
+    /// true (default): patches of triangles in no triangle pair are flooded and summed as blocks
+    /// (src/regions_blocks.h); false: per vertex and per face (for tests of equivalence)
+    bool use_blocks;
 } mc_region_options;
 
-/// @return the defaults: Adams depth, triangle terms on.
+/// @return the defaults: Adams depth, triangle terms on, blocks on.
 mc_region_options mc_default_region_options(void);
 
 /// Regions of I ∩ J from the result of mc_collide on the same workspace, in I's body frame, sorted by decreasing

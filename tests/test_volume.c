@@ -7,6 +7,7 @@
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
 #include "src/regions.h"
+#include "src/regions_blocks.h"
 
 #include <criterion/criterion.h>
 #include <float.h>
@@ -28,18 +29,16 @@ typedef struct run_result
     mc_vec3 moment; // sum of V c
 } run_result;
 
-static void run(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, bool triangle_terms, bool with_oracle,
-                run_result* out)
+static void run_options(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, const mc_region_options* opt,
+                        bool with_oracle, run_result* out)
 {
     memset(out, 0, sizeof *out);
     mc_workspace* ws = NULL;
     cr_assert_eq(mc_workspace_create(&ws), MC_OK);
     mc_pair_result pr;
     cr_assert_eq(mc_collide(mi, mj, &j_in_i, 1, ws, &pr, &out->stats), MC_OK);
-    mc_region_options opt = mc_default_region_options();
-    opt.triangle_terms = triangle_terms;
-    cr_assert_eq(
-        mc_regions_compute(mi, mj, &j_in_i, &pr, ws, &opt, out->regions, MAX_REGIONS, &out->count, &out->stats), MC_OK);
+    cr_assert_eq(mc_regions_compute(mi, mj, &j_in_i, &pr, ws, opt, out->regions, MAX_REGIONS, &out->count, &out->stats),
+                 MC_OK);
     for (uint32_t k = 0; k < out->count; ++k)
     {
         out->volume += out->regions[k].volume;
@@ -54,6 +53,14 @@ static void run(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, bool trian
                      out->oracle.inside_vertices_j, (unsigned long long)out->stats.inside_vertices);
     }
     mc_workspace_destroy(ws);
+}
+
+static void run(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, bool triangle_terms, bool with_oracle,
+                run_result* out)
+{
+    mc_region_options opt = mc_default_region_options();
+    opt.triangle_terms = triangle_terms;
+    run_options(mi, mj, j_in_i, &opt, with_oracle, out);
 }
 
 static mc_pose make_pose(double x, double y, double z, mc_quat q)
@@ -144,17 +151,22 @@ static double rel(double a, double b)
 /// a wrong flag or a wrong piece would show at the level of one triangle's share (>= 1e-6 here).
 static void check_oracle(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, const char* name)
 {
-    for (int tt = 0; tt < 2; ++tt)
+    // Variants: triangle terms with blocks (the default), triangle terms per face, pure flags.
+    for (int tt = 0; tt < 3; ++tt)
     {
         run_result r;
-        run(mi, mj, j_in_i, tt == 0, true, &r);
+        mc_region_options opt = mc_default_region_options();
+        opt.triangle_terms = tt != 2;
+        opt.use_blocks = tt == 0;
+        run_options(mi, mj, j_in_i, &opt, true, &r);
         cr_assert(r.oracle.volume > 0.0, "%s: oracle found no overlap", name);
         double size = cbrt(r.oracle.volume);
-        cr_assert(rel(r.volume, r.oracle.volume) < 1e-12, "%s (triangle terms %d): volume %.17g oracle %.17g", name,
-                  tt == 0, r.volume, r.oracle.volume);
+        cr_assert(rel(r.volume, r.oracle.volume) < 1e-12, "%s (variant %d): volume %.17g oracle %.17g", name, tt,
+                  r.volume, r.oracle.volume);
         mc_vec3 c = mc_scale(r.moment, 1.0 / r.volume);
         double dc = mc_length(mc_sub(c, r.oracle.centroid));
-        cr_assert(dc < 1e-12 * fmax(size, mc_length(r.oracle.centroid)), "%s: centroid off by %g", name, dc);
+        cr_assert(dc < 1e-12 * fmax(size, mc_length(r.oracle.centroid)), "%s (variant %d): centroid off by %g", name,
+                  tt, dc);
         mc_vec3 si = mc_v3(0, 0, 0), sj = mc_v3(0, 0, 0);
         for (uint32_t k = 0; k < r.count; ++k)
         {
@@ -612,4 +624,220 @@ Test(volume, no_allocation_once_warm_and_no_leak)
     mc_mesh_destroy(a);
     mc_mesh_destroy(b);
     cr_assert_eq(mc_get_byte_count(), 0);
+}
+
+/// Check the blocks of mesh m against brute force: a partition into edge-connected blocks of at most
+/// MC_BLOCK_TRIANGLES triangles, radii bounding every vertex, aggregated terms equal to the per-face sums, owned
+/// vertices, and neighbour entries equal to the (block, other block, shared vertex) triples of the vertex rings.
+static void check_blocks(const mc_mesh* m, const char* name)
+{
+    const mc_region_blocks* b = mc_region_blocks_get(m);
+    cr_assert_not_null(b, "%s: no blocks", name);
+    cr_assert_eq(mc_region_blocks_get(m), b, "%s: blocks are built once", name);
+    uint32_t nt = mc_mesh_get_triangle_count(m), nv = mc_mesh_get_vertex_count(m);
+    const uint32_t* idx = mc_mesh_get_indices(m);
+    const mc_vec3* pos = mc_mesh_get_positions(m);
+    uint32_t* seen = calloc(nt, sizeof *seen);
+    uint32_t* queue = malloc(sizeof *queue * MC_BLOCK_TRIANGLES);
+    uint64_t total = 0, owned = 0;
+    for (uint32_t k = 0; k < b->block_count; ++k)
+    {
+        const mc_block_topo* tp = &b->topo[k];
+        const mc_block_sums* bs = &b->sums[k];
+        cr_assert(tp->tri_count >= 1 && tp->tri_count <= MC_BLOCK_TRIANGLES, "%s: block size %u", name, tp->tri_count);
+        total += tp->tri_count;
+        owned += tp->vert_count;
+        double vol6 = 0.0, mag = 0.0;
+        mc_vec3 mom = mc_v3(0, 0, 0), s2 = mc_v3(0, 0, 0);
+        mc_vec3 o = mc_add(bs->center, mc_v3(0.3, -0.2, 0.1)); // any origin: the terms are polynomials in it
+        for (uint32_t i = 0; i < tp->tri_count; ++i)
+        {
+            uint32_t t = b->tris[tp->tri_first + i];
+            cr_assert(t < nt && b->tri_block[t] == k && seen[t] == 0, "%s: triangle %u listed wrongly", name, t);
+            seen[t] = 1;
+            mc_vec3 p[3];
+            for (int j = 0; j < 3; ++j)
+            {
+                p[j] = pos[idx[3 * t + j]];
+                cr_assert(mc_length(mc_sub(p[j], bs->center)) <= bs->radius, "%s: radius too small", name);
+                p[j] = mc_sub(p[j], o);
+            }
+            double v6 = mc_dot(p[0], mc_cross(p[1], p[2]));
+            vol6 += v6;
+            mag += fabs(v6);
+            mom = mc_mul_add(mom, v6, mc_add(mc_add(p[0], p[1]), p[2]));
+            s2 = mc_add(s2, mc_cross(mc_sub(p[1], p[0]), mc_sub(p[2], p[0])));
+        }
+        // The block's polynomials at o (as src/regions.c evaluates them).
+        mc_vec3 q = mc_sub(o, bs->center);
+        double os = mc_dot(q, bs->s2);
+        mc_vec3 mq =
+            mc_v3(bs->m[0] * q.x + bs->m[1] * q.y + bs->m[2] * q.z, bs->m[3] * q.x + bs->m[4] * q.y + bs->m[5] * q.z,
+                  bs->m[6] * q.x + bs->m[7] * q.y + bs->m[8] * q.z);
+        mc_vec3 pm = mc_sub(mc_mul_add(bs->p24, 3.0 * (os - bs->d6), q), mq);
+        // Both sides sum at most 64 terms of magnitude <= mag (times coordinates of size <= |o - center| + radius):
+        // rounding ~1e-14 of that; a wrong formula is off by whole terms.
+        double scale = mag * (1.0 + mc_length(q) + bs->radius) + DBL_MIN;
+        cr_assert(fabs(bs->d6 - os - vol6) <= 1e-12 * scale, "%s: block %u volume %g vs %g", name, k, bs->d6 - os,
+                  vol6);
+        cr_assert(mc_length(mc_sub(pm, mom)) <= 1e-12 * scale * (1.0 + mc_length(q)), "%s: block %u moment", name, k);
+        cr_assert(mc_length(mc_sub(bs->s2, s2)) <= 1e-12 * (mc_length(s2) + bs->radius * bs->radius), "%s: area", name);
+        // Edge-connected: a breadth-first walk inside the block reaches all of it.
+        uint32_t head = 0, tail = 0;
+        queue[tail++] = b->tris[tp->tri_first];
+        seen[queue[0]] = 2;
+        while (head < tail)
+        {
+            uint32_t t = queue[head++];
+            for (uint32_t e = 0; e < 3; ++e)
+            {
+                // The neighbour across edge e: the triangle holding the reversed edge.
+                uint32_t v0 = idx[3 * t + e], v1 = idx[3 * t + (e + 1) % 3];
+                for (uint32_t i = 0; i < tp->tri_count; ++i)
+                {
+                    uint32_t g = b->tris[tp->tri_first + i];
+                    for (uint32_t f = 0; f < 3 && seen[g] == 1; ++f)
+                    {
+                        if (idx[3 * g + f] == v1 && idx[3 * g + (f + 1) % 3] == v0)
+                        {
+                            seen[g] = 2;
+                            queue[tail++] = g;
+                        }
+                    }
+                }
+            }
+        }
+        cr_assert_eq(tail, tp->tri_count, "%s: block %u is not edge-connected", name, k);
+    }
+    cr_assert_eq(total, nt, "%s: blocks hold %llu of %u triangles", name, (unsigned long long)total, nt);
+    // Blocks around each vertex, by brute force over the corners.
+    uint32_t* deg = calloc(nv, sizeof *deg);
+    uint32_t* around = malloc(sizeof *around * 3 * (size_t)nt);
+    uint32_t* start = calloc((size_t)nv + 1, sizeof *start);
+    for (uint32_t c = 0; c < 3 * nt; ++c)
+    {
+        start[idx[c] + 1]++;
+    }
+    for (uint32_t v = 0; v < nv; ++v)
+    {
+        start[v + 1] += start[v];
+    }
+    uint64_t expected = 0, used = 0;
+    for (uint32_t c = 0; c < 3 * nt; ++c)
+    {
+        uint32_t v = idx[c], k = b->tri_block[c / 3], i = 0;
+        while (i < deg[v] && around[start[v] + i] != k)
+        {
+            ++i;
+        }
+        if (i == deg[v])
+        {
+            around[start[v] + deg[v]++] = k;
+        }
+    }
+    for (uint32_t v = 0; v < nv; ++v)
+    {
+        expected += (uint64_t)deg[v] * (deg[v] > 0 ? deg[v] - 1 : 0);
+        used += deg[v] > 0;
+    }
+    cr_assert_eq(owned, used, "%s: owned vertices %llu, used %llu", name, (unsigned long long)owned,
+                 (unsigned long long)used);
+    uint64_t listed = 0;
+    for (uint32_t k = 0; k < b->block_count; ++k)
+    {
+        const mc_block_topo* tp = &b->topo[k];
+        for (uint32_t e = tp->nbr_first; e < tp->nbr_first + tp->nbr_count; ++e)
+        {
+            uint32_t other = b->nbr_block[e];
+            cr_assert(other != k && (e == tp->nbr_first || other > b->nbr_block[e - 1]), "%s: neighbour order", name);
+            cr_assert(b->nbr_vfirst[e + 1] > b->nbr_vfirst[e], "%s: a neighbour without a shared vertex", name);
+            for (uint32_t i = b->nbr_vfirst[e]; i < b->nbr_vfirst[e + 1]; ++i)
+            {
+                uint32_t v = b->shared_v[i];
+                cr_assert(i == b->nbr_vfirst[e] || v > b->shared_v[i - 1], "%s: shared vertex order", name);
+                int in_k = 0, in_other = 0;
+                for (uint32_t j = 0; j < deg[v]; ++j)
+                {
+                    in_k |= around[start[v] + j] == k;
+                    in_other |= around[start[v] + j] == other;
+                }
+                cr_assert(in_k && in_other, "%s: vertex %u is not shared by blocks %u and %u", name, v, k, other);
+                listed++;
+            }
+        }
+    }
+    // Every listed triple is a true one and none repeats (strict orders above): equal counts mean equal sets.
+    cr_assert_eq(listed, expected, "%s: %llu neighbour triples, expected %llu", name, (unsigned long long)listed,
+                 (unsigned long long)expected);
+    free(seen);
+    free(queue);
+    free(deg);
+    free(around);
+    free(start);
+}
+
+Test(volume, blocks_partition_the_mesh_and_aggregate_its_terms)
+{
+    mc_mesh* meshes[4] = {scene_uv_sphere(1.0, 3000), scene_torus(1.0, 0.3, 2000),
+                          scene_box_grid(mc_v3(1.0, 2.0, 0.5), 1200), box_at(mc_v3(5.0, -3.0, 2.0), mc_v3(1, 1, 1))};
+    const char* names[4] = {"uv_sphere (poles of high valence)", "torus", "box_grid", "box"};
+    for (int k = 0; k < 4; ++k)
+    {
+        cr_assert_not_null(meshes[k]);
+        check_blocks(meshes[k], names[k]);
+        mc_mesh_destroy(meshes[k]);
+    }
+}
+
+/// Regions with blocks equal those without (per vertex and per face): same counts, same depth candidates; volume,
+/// centroid and vector areas to rounding (1e-12 relative: both sum O(10^4) terms of one magnitude around the same
+/// origin, the block polynomials regroup a block's terms).
+static void check_blocks_equal(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, const char* name)
+{
+    run_result with, without;
+    mc_region_options opt = mc_default_region_options();
+    run_options(mi, mj, j_in_i, &opt, false, &with);
+    opt.use_blocks = false;
+    run_options(mi, mj, j_in_i, &opt, false, &without);
+    cr_assert_eq(with.count, without.count, "%s: %u regions with blocks, %u without", name, with.count, without.count);
+    cr_assert(with.count > 0, "%s: no region", name);
+    cr_assert_eq(with.stats.inside_vertices, without.stats.inside_vertices, "%s: inside vertices", name);
+    for (uint32_t k = 0; k < with.count; ++k)
+    {
+        const mc_region* a = &with.regions[k];
+        const mc_region* b = &without.regions[k];
+        double size = cbrt(b->volume), area = fmax(b->area, size * size);
+        cr_assert_eq(a->crossings, b->crossings, "%s: region %u crossings", name, k);
+        cr_assert_eq(a->inside_vertices, b->inside_vertices, "%s: region %u inside vertices", name, k);
+        cr_assert(rel(a->volume, b->volume) < 1e-12, "%s: region %u volume %.17g vs %.17g", name, k, a->volume,
+                  b->volume);
+        cr_assert(mc_length(mc_sub(a->centroid, b->centroid)) < 1e-12 * fmax(size, mc_length(b->centroid)),
+                  "%s: region %u centroid", name, k);
+        cr_assert(mc_length(mc_sub(a->s_i, b->s_i)) < 1e-11 * area, "%s: region %u S_I", name, k);
+        cr_assert(mc_length(mc_sub(a->s_j, b->s_j)) < 1e-11 * area, "%s: region %u S_J", name, k);
+        // Depth: the minimum over the same faces from a centroid that differs by rounding only.
+        cr_assert(fabs(a->depth - b->depth) < 1e-10 * fmax(size, b->depth), "%s: region %u depth %.17g vs %.17g", name,
+                  k, a->depth, b->depth);
+    }
+}
+
+Test(volume, blocks_give_the_regions_of_per_face_sums)
+{
+    for (int kind = 0; kind < SCENE_KIND_COUNT; ++kind)
+    {
+        scene_pair sp;
+        cr_assert_eq(scene_make((scene_kind)kind, 20000, &sp), 0);
+        mc_pose inv = mc_pose_inverse(&sp.pose_i);
+        check_blocks_equal(sp.mesh_i, sp.mesh_j, mc_pose_mul(&inv, &sp.pose_j), sp.name);
+        scene_pair_destroy(&sp);
+    }
+    // A body entirely inside the other (regions without crossings, found from a component's vertex), and several
+    // separate regions of one body (feet of a table on a plate).
+    mc_mesh* big = scene_uv_sphere(2.0, 6000);
+    mc_mesh* small = scene_uv_sphere(0.5, 4000);
+    check_blocks_equal(big, small, make_pose(0.3, -0.2, 0.1, axis_angle(mc_v3(1, 2, 3), 0.3)), "inside");
+    check_blocks_equal(small, big, make_pose(-0.3, 0.2, -0.1, axis_angle(mc_v3(1, 2, 3), -0.3)), "inside_swapped");
+    check_blocks_equal(big, small, make_pose(1.8, 0.1, 0.0, mc_quat_identity()), "sphere_sphere_unequal");
+    mc_mesh_destroy(big);
+    mc_mesh_destroy(small);
 }

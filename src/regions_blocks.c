@@ -1,0 +1,373 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Blocks of a mesh for the region stage: edge-connected patches of at most MC_BLOCK_TRIANGLES triangles grown
+// breadth-first, their neighbours (blocks sharing a vertex, with the shared vertices) and the divergence-theorem terms
+// of their triangles as polynomials in the origin. Built once per mesh on the first region query.
+//
+// Why a block can be taken whole: a triangle in no triangle pair does not meet the other surface, so it lies entirely
+// inside or entirely outside the other solid, and two such triangles sharing an edge are on the same side and, when
+// inside, in the same region (their vertices are joined by uncrossed edges). A block none of whose triangles is in a
+// pair is therefore entirely inside or outside, and when inside it lies in one region. Two such blocks sharing a vertex
+// are on the same side (the vertex is strictly on one side) and in the same region.
+#include "src/regions_blocks.h"
+
+#include "src/core.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void blocks_free(mc_region_blocks* b)
+{
+    if (b == NULL)
+    {
+        return;
+    }
+    mc_free(b->tri_block);
+    mc_free(b->tris);
+    mc_free(b->topo);
+    mc_free(b->sums);
+    mc_free(b->nbr_block);
+    mc_free(b->nbr_vfirst);
+    mc_free(b->shared_v);
+    mc_free(b);
+}
+
+static void blocks_destroy(mc_mesh_cache* self)
+{
+    blocks_free((mc_region_blocks*)self);
+}
+
+static int compare_u64(const void* pa, const void* pb)
+{
+    uint64_t a = *(const uint64_t*)pa, b = *(const uint64_t*)pb;
+    return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+/// Grow blocks breadth-first over edge neighbours from the lowest unassigned triangle. Fills tri_block, tris and
+/// *starts (block_count + 1 entries, allocated here). Returns the block count, MC_NONE when out of memory.
+static uint32_t grow_blocks(const struct mc_mesh* m, uint32_t* tri_block, uint32_t* tris, uint32_t** starts)
+{
+    uint32_t nt = m->triangle_count;
+    uint32_t* st = mc_alloc_array((size_t)nt + 1u, sizeof *st);
+    if (st == NULL)
+    {
+        return MC_NONE;
+    }
+    for (uint32_t t = 0; t < nt; ++t)
+    {
+        tri_block[t] = MC_NONE;
+    }
+    uint32_t nb = 0, filled = 0;
+    for (uint32_t t = 0; t < nt; ++t)
+    {
+        if (tri_block[t] != MC_NONE)
+        {
+            continue;
+        }
+        uint32_t first = filled;
+        tri_block[t] = nb;
+        tris[filled++] = t;
+        for (uint32_t head = first; head < filled && filled - first < MC_BLOCK_TRIANGLES; ++head)
+        {
+            uint32_t f = tris[head];
+            for (uint32_t k = 0; k < 3u && filled - first < MC_BLOCK_TRIANGLES; ++k)
+            {
+                uint32_t tw = m->twin[3u * f + k];
+                if (tw == MC_NONE)
+                {
+                    continue;
+                }
+                uint32_t g = tw / 3u;
+                if (tri_block[g] == MC_NONE)
+                {
+                    tri_block[g] = nb;
+                    tris[filled++] = g;
+                }
+            }
+        }
+        st[nb++] = first;
+    }
+    st[nb] = nt;
+    *starts = st;
+    return nb;
+}
+
+/// Center, radius and aggregated terms of every block; owned vertices.
+static void block_sums(const struct mc_mesh* m, mc_region_blocks* b)
+{
+    const mc_vec3* pos = m->positions;
+    const uint32_t* idx = m->indices;
+    for (uint32_t k = 0; k < b->block_count; ++k)
+    {
+        const mc_block_topo* tp = &b->topo[k];
+        mc_block_sums* s = &b->sums[k];
+        memset(s, 0, sizeof *s);
+        mc_vec3 c = mc_v3(0.0, 0.0, 0.0);
+        for (uint32_t i = 0; i < tp->tri_count; ++i)
+        {
+            const uint32_t* t = &idx[3u * b->tris[tp->tri_first + i]];
+            c = mc_add(c, mc_add(mc_add(pos[t[0]], pos[t[1]]), pos[t[2]]));
+        }
+        c = mc_scale(c, 1.0 / (3.0 * (double)tp->tri_count));
+        s->center = c;
+        double r2 = 0.0;
+        for (uint32_t i = 0; i < tp->tri_count; ++i)
+        {
+            const uint32_t* t = &idx[3u * b->tris[tp->tri_first + i]];
+            mc_vec3 pa = mc_sub(pos[t[0]], c), pb = mc_sub(pos[t[1]], c), pc = mc_sub(pos[t[2]], c);
+            r2 = fmax(r2, fmax(mc_dot(pa, pa), fmax(mc_dot(pb, pb), mc_dot(pc, pc))));
+            mc_vec3 n = mc_cross(mc_sub(pb, pa), mc_sub(pc, pa));
+            double d = mc_dot(pa, mc_cross(pb, pc));
+            mc_vec3 g = mc_add(mc_add(pa, pb), pc);
+            s->d6 += d;
+            s->s2 = mc_add(s->s2, n);
+            s->p24 = mc_mul_add(s->p24, d, g);
+            const double gv[3] = {g.x, g.y, g.z}, nv[3] = {n.x, n.y, n.z};
+            for (int r = 0; r < 3; ++r)
+            {
+                for (int q = 0; q < 3; ++q)
+                {
+                    s->m[3 * r + q] += gv[r] * nv[q];
+                }
+            }
+        }
+        // The distance to the farthest vertex bounds every point of the block's triangles (convex hulls of their
+        // vertices); the factor covers the rounding of the center subtraction and of the square root (a few ulps) with
+        // a wide margin, and the absolute term the rounding of a center at the scale of its coordinates.
+        s->radius = sqrt(r2) * (1.0 + 1e-9) + 1e-12 * (fabs(c.x) + fabs(c.y) + fabs(c.z));
+    }
+    for (uint32_t v = 0; v < m->vertex_count; ++v)
+    {
+        uint32_t h = m->vertex_halfedge[v];
+        if (h == MC_NONE)
+        {
+            continue;
+        }
+        uint32_t k = b->tri_block[h / 3u];
+        b->topo[k].vert_count++;
+        b->sums[k].vsum = mc_add(b->sums[k].vsum, pos[v]);
+    }
+}
+
+/// Distinct blocks of the faces around vertex v, in ring order, into *list (grown as needed). Returns the count, or
+/// MC_NONE when out of memory.
+static uint32_t ring_blocks(const struct mc_mesh* m, const uint32_t* tri_block, uint32_t v, uint32_t** list,
+                            uint32_t* cap)
+{
+    uint32_t h0 = m->vertex_halfedge[v];
+    if (h0 == MC_NONE)
+    {
+        return 0;
+    }
+    uint32_t n = 0, h = h0;
+    for (uint32_t guard = 0; guard < 65536u; ++guard)
+    {
+        uint32_t k = tri_block[h / 3u];
+        bool seen = false;
+        for (uint32_t i = 0; i < n && !seen; ++i)
+        {
+            seen = (*list)[i] == k;
+        }
+        if (!seen)
+        {
+            if (n == *cap)
+            {
+                uint32_t nc = *cap * 2u;
+                uint32_t* p = mc_realloc(*list, (size_t)nc * sizeof *p);
+                if (p == NULL)
+                {
+                    return MC_NONE;
+                }
+                *list = p;
+                *cap = nc;
+            }
+            (*list)[n++] = k;
+        }
+        uint32_t hp = 3u * (h / 3u) + (h % 3u + 2u) % 3u; // half-edge into v in this face
+        uint32_t next = m->twin[hp];
+        if (next == MC_NONE || next == h0)
+        {
+            break;
+        }
+        h = next;
+    }
+    return n;
+}
+
+/// Neighbour entries: for each block, the other blocks around its vertices with the shared vertices. False when out
+/// of memory.
+static bool block_neighbours(const struct mc_mesh* m, mc_region_blocks* b)
+{
+    uint32_t nb = b->block_count;
+    uint32_t cap = 32;
+    uint32_t* list = mc_alloc_array(cap, sizeof *list);
+    uint32_t* start = mc_calloc((size_t)nb + 1u, sizeof *start);
+    uint64_t* keys = NULL;
+    bool ok = list != NULL && start != NULL;
+    // Pass 1: entries per block (a vertex around k distinct blocks gives each of them k - 1 entries).
+    for (uint32_t v = 0; v < m->vertex_count && ok; ++v)
+    {
+        uint32_t n = ring_blocks(m, b->tri_block, v, &list, &cap);
+        ok = n != MC_NONE;
+        for (uint32_t i = 0; ok && n > 1u && i < n; ++i)
+        {
+            start[list[i] + 1u] += n - 1u;
+        }
+    }
+    uint64_t total = 0;
+    for (uint32_t k = 0; ok && k < nb; ++k)
+    {
+        total += start[k + 1u];
+        ok = total < UINT32_MAX;
+        start[k + 1u] = (uint32_t)total;
+    }
+    if (ok)
+    {
+        keys = mc_alloc_array(total > 0 ? (size_t)total : 1u, sizeof *keys);
+        b->shared_v = mc_alloc_array(total > 0 ? (size_t)total : 1u, sizeof *b->shared_v);
+        ok = keys != NULL && b->shared_v != NULL;
+    }
+    // Pass 2: keys (other block, vertex) per block, then sorted: entries by neighbour, vertices ascending.
+    uint32_t* fill = NULL;
+    if (ok)
+    {
+        fill = mc_alloc_array((size_t)nb + 1u, sizeof *fill);
+        ok = fill != NULL;
+    }
+    if (ok)
+    {
+        memcpy(fill, start, ((size_t)nb + 1u) * sizeof *fill);
+    }
+    for (uint32_t v = 0; v < m->vertex_count && ok; ++v)
+    {
+        uint32_t n = ring_blocks(m, b->tri_block, v, &list, &cap);
+        ok = n != MC_NONE;
+        for (uint32_t i = 0; ok && n > 1u && i < n; ++i)
+        {
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                if (j != i)
+                {
+                    keys[fill[list[i]]++] = ((uint64_t)list[j] << 32) | v;
+                }
+            }
+        }
+    }
+    uint32_t entries = 0;
+    for (uint32_t k = 0; ok && k < nb; ++k)
+    {
+        qsort(keys + start[k], start[k + 1u] - start[k], sizeof *keys, compare_u64);
+        for (uint32_t i = start[k]; i < start[k + 1u]; ++i)
+        {
+            entries += (uint32_t)(i == start[k] || (keys[i] >> 32) != (keys[i - 1u] >> 32));
+        }
+    }
+    if (ok)
+    {
+        b->nbr_block = mc_alloc_array(entries > 0 ? entries : 1u, sizeof *b->nbr_block);
+        b->nbr_vfirst = mc_alloc_array((size_t)entries + 1u, sizeof *b->nbr_vfirst);
+        ok = b->nbr_block != NULL && b->nbr_vfirst != NULL;
+    }
+    if (ok)
+    {
+        uint32_t e = 0;
+        for (uint32_t k = 0; k < nb; ++k)
+        {
+            b->topo[k].nbr_first = e;
+            for (uint32_t i = start[k]; i < start[k + 1u]; ++i)
+            {
+                uint32_t other = (uint32_t)(keys[i] >> 32);
+                if (i == start[k] || other != (uint32_t)(keys[i - 1u] >> 32))
+                {
+                    b->nbr_block[e] = other;
+                    b->nbr_vfirst[e] = i;
+                    e++;
+                }
+                b->shared_v[i] = (uint32_t)keys[i];
+            }
+            b->topo[k].nbr_count = e - b->topo[k].nbr_first;
+        }
+        b->nbr_vfirst[e] = (uint32_t)total;
+        b->byte_count += (size_t)total * sizeof *b->shared_v + (size_t)entries * sizeof *b->nbr_block +
+                         ((size_t)entries + 1u) * sizeof *b->nbr_vfirst;
+    }
+    mc_free(list);
+    mc_free(start);
+    mc_free(keys);
+    mc_free(fill);
+    return ok;
+}
+
+static mc_region_blocks* build_blocks(const struct mc_mesh* m)
+{
+    mc_region_blocks* b = mc_calloc(1, sizeof *b);
+    if (b == NULL)
+    {
+        return NULL;
+    }
+    b->base.destroy = blocks_destroy;
+    uint32_t nt = m->triangle_count;
+    b->tri_block = mc_alloc_array(nt > 0 ? nt : 1u, sizeof *b->tri_block);
+    b->tris = mc_alloc_array(nt > 0 ? nt : 1u, sizeof *b->tris);
+    uint32_t* starts = NULL;
+    if (b->tri_block == NULL || b->tris == NULL)
+    {
+        blocks_free(b);
+        return NULL;
+    }
+    uint32_t nb = grow_blocks(m, b->tri_block, b->tris, &starts);
+    if (nb == MC_NONE)
+    {
+        blocks_free(b);
+        return NULL;
+    }
+    b->block_count = nb;
+    b->topo = mc_calloc(nb > 0 ? nb : 1u, sizeof *b->topo);
+    b->sums = mc_alloc_array(nb > 0 ? nb : 1u, sizeof *b->sums);
+    if (b->topo == NULL || b->sums == NULL)
+    {
+        mc_free(starts);
+        blocks_free(b);
+        return NULL;
+    }
+    for (uint32_t k = 0; k < nb; ++k)
+    {
+        b->topo[k].tri_first = starts[k];
+        b->topo[k].tri_count = starts[k + 1u] - starts[k];
+    }
+    mc_free(starts);
+    b->byte_count = sizeof *b + 2u * (size_t)nt * sizeof(uint32_t) + (size_t)nb * (sizeof *b->topo + sizeof *b->sums);
+    block_sums(m, b);
+    if (!block_neighbours(m, b))
+    {
+        blocks_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+const mc_region_blocks* mc_region_blocks_get(const struct mc_mesh* mesh)
+{
+    // The cache pointer is the only mutable part of a mesh; the mesh object itself was allocated non-const.
+    struct mc_mesh* m = (struct mc_mesh*)mesh;
+    mc_mesh_cache* have = atomic_load_explicit(&m->region_cache, memory_order_acquire);
+    if (have != NULL)
+    {
+        return (const mc_region_blocks*)have;
+    }
+    mc_region_blocks* b = build_blocks(mesh);
+    if (b == NULL)
+    {
+        return NULL;
+    }
+    mc_mesh_cache* expected = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&m->region_cache, &expected, &b->base, memory_order_acq_rel,
+                                                 memory_order_acquire))
+    {
+        blocks_free(b); // another thread published first: its blocks are identical
+        return (const mc_region_blocks*)expected;
+    }
+    return b;
+}
