@@ -630,15 +630,23 @@ static char* read_all(const char* path)
     return buf;
 }
 
+// A new empty temporary file under $TMPDIR (or /tmp); its path goes to buf.
+static void temp_file(char* buf, size_t n, const char* stem)
+{
+    const char* dir = getenv("TMPDIR");
+    snprintf(buf, n, "%s/%s_XXXXXX", dir != NULL && dir[0] != '\0' ? dir : "/tmp", stem);
+    int fd = mkstemp(buf);
+    cr_assert(fd >= 0, "cannot create a temporary file %s", buf);
+    close(fd);
+}
+
 Test(simulate, run_writes_csv_rows_and_a_small_svg)
 {
     mc_scenario* scn = ball_scene(0.002, -0.3, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.05);
     mc_sim* sim = sim_ok(scn);
-    char csv_path[] = "/tmp/mc_sim_csv_XXXXXX";
-    int fd = mkstemp(csv_path);
-    cr_assert(fd >= 0);
-    close(fd);
-    char svg_path[64];
+    char csv_path[512];
+    temp_file(csv_path, sizeof csv_path, "mc_sim_csv");
+    char svg_path[520];
     snprintf(svg_path, sizeof svg_path, "%s.svg", csv_path);
     FILE* csv = fopen(csv_path, "w");
     char err[700] = "";
@@ -683,10 +691,8 @@ Test(simulate, plot_is_decimated_to_pixel_columns)
         y[k] = k == 123457 ? 1000.0 : 10.0 * sin(2000.0 * t[k]);
     }
     mc_plot_series s = {"wave", t, y, n};
-    char path[] = "/tmp/mc_plot_XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    close(fd);
+    char path[512];
+    temp_file(path, sizeof path, "mc_plot");
     cr_assert(mc_plot_write_svg(path, "t<&>", "x", "y", &s, 1, 0.0, 1.0));
     char* svg = read_all(path);
     cr_assert(strstr(svg, "t&lt;&amp;&gt;") != NULL); // escaped title
