@@ -78,6 +78,8 @@ struct mc_pair_scratch
 // and the result) does not depend on where the frontier is cut: an item's traversal expands exactly as the
 // frontier expansion would.
 #define FRONTIER_PER_WORKER 64u
+// Frontier items traversed together by one task of the parallel loop.
+#define ITEMS_PER_CHUNK 4u
 // Parallel traversal only with at least this many internal node pairs left in the frontier...
 #define PARALLEL_MIN_INTERNAL 32u
 // ... and at least this many triangles in both meshes together.
@@ -280,7 +282,12 @@ typedef struct collide_ctx
     double box_rel_slack;            // relative slack of the box-box test (float arithmetic when SSE is there)
     double abs_slack;                // absolute slack of the box tests
 #if defined(__SSE2__)
-    __m128 map_cols[2][3]; // float columns (lane 3 zero) of the rotation J -> I [0] and of its transpose [1]
+    __m128 map_cols[2][3];  // float columns (lane 3 zero) of the rotation J -> I [0] and of its transpose [1]
+    __m128 map_f[2][3][3];  // map_f[0][r][c] = rot[r][c] splatted (J -> I), map_f[1][r][c] = rot[c][r] (I -> J)
+    __m128d map_d[2][3][3]; // the same in double (centers)
+    __m128d trans_d[3];     // translation J -> I, splatted
+    __m128 slack_rel_f;     // box_rel_slack, splatted
+    __m128 slack_abs_f;     // abs_slack, splatted
 #endif
 } collide_ctx;
 
@@ -741,6 +748,7 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
 #undef MC_TRI_OUTSIDE_A
 #undef MC_TRI_OUTSIDE_B
 
+#if !defined(__SSE2__)
 // Expand an overlapping internal node pair: test the children pairs of the larger box and append the overlapping
 // ones to `out`. @return 0 on allocation failure.
 static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* box_tests)
@@ -802,21 +810,275 @@ static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* 
     }
     return 1;
 }
+#endif
+
+#if defined(__SSE2__)
+// ---------------------------------------------------------------------------------------------------------------
+// Batched expansion: the box tests of four node pairs at once, one per SIMD lane (structure of arrays)
+
+/// Up to four expansions of one direction waiting for their box tests: the children of split[e] (in the split
+/// tree) against other[e] (in the other tree).
+typedef struct expansion_batch
+{
+    uint32_t split[4]; // node whose children are tested
+    uint32_t other[4]; // the node they are tested against
+    int count;         // pending expansions (0..4)
+} expansion_batch;
+
+// Four nodes as structure of arrays: f[3k + c] = axis[k][c], f[9 + c] = center[c], f[12 + k] = extent[k] (lane l =
+// node l). A node is exactly four 16-byte rows, so this is four 4x4 transposes.
+static inline void nodes_soa(const mc_bvh_node* n0, const mc_bvh_node* n1, const mc_bvh_node* n2, const mc_bvh_node* n3,
+                             __m128 f[16])
+{
+    const float* p0 = &n0->axis[0][0];
+    const float* p1 = &n1->axis[0][0];
+    const float* p2 = &n2->axis[0][0];
+    const float* p3 = &n3->axis[0][0];
+    for (int g = 0; g < 4; ++g)
+    {
+        __m128 r0 = _mm_loadu_ps(p0 + 4 * g), r1 = _mm_loadu_ps(p1 + 4 * g);
+        __m128 r2 = _mm_loadu_ps(p2 + 4 * g), r3 = _mm_loadu_ps(p3 + 4 * g);
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        f[4 * g] = r0;
+        f[4 * g + 1] = r1;
+        f[4 * g + 2] = r2;
+        f[4 * g + 3] = r3;
+    }
+}
+
+// The 15-axis test of box_overlap, one box pair per lane: a (rows a[3i + c]), extents ea, against b (rows b[3k + c]),
+// extents eb, both in a's mesh frame, with d = b's center - a's center. Same formulas and float arithmetic as
+// box_overlap_fast, so its rounding analysis and slack (box_rel_slack, computed here in float: its own rounding,
+// ~1e-7 relative, is far inside the factor 5 of margin) hold unchanged. @return the movemask of the lanes where an
+// axis separates.
+static inline int sat_soa(const collide_ctx* cx, const __m128 a[9], const __m128 ea[3], const __m128 b[9],
+                          const __m128 eb[3], const __m128 d[3])
+{
+    const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    __m128 t[3], r[3][3], ar[3][3];
+    for (int i = 0; i < 3; ++i)
+    {
+        t[i] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[3 * i], d[0]), _mm_mul_ps(a[3 * i + 1], d[1])),
+                          _mm_mul_ps(a[3 * i + 2], d[2]));
+        for (int k = 0; k < 3; ++k)
+        {
+            r[i][k] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[3 * i], b[3 * k]), _mm_mul_ps(a[3 * i + 1], b[3 * k + 1])),
+                                 _mm_mul_ps(a[3 * i + 2], b[3 * k + 2]));
+            ar[i][k] = _mm_and_ps(r[i][k], absmask);
+        }
+    }
+    __m128 mag = _mm_add_ps(
+        _mm_add_ps(_mm_and_ps(d[0], absmask), _mm_add_ps(_mm_and_ps(d[1], absmask), _mm_and_ps(d[2], absmask))),
+        _mm_add_ps(_mm_add_ps(ea[0], _mm_add_ps(ea[1], ea[2])), _mm_add_ps(eb[0], _mm_add_ps(eb[1], eb[2]))));
+    __m128 slack = _mm_add_ps(_mm_mul_ps(cx->slack_rel_f, mag), cx->slack_abs_f);
+    __m128 sep = _mm_setzero_ps();
+    // Axes of a: |t_i| > ea_i + sum_k eb_k |R_ik|.
+    for (int i = 0; i < 3; ++i)
+    {
+        __m128 rad = _mm_add_ps(_mm_add_ps(ea[i], _mm_mul_ps(eb[0], ar[i][0])),
+                                _mm_add_ps(_mm_mul_ps(eb[1], ar[i][1]), _mm_mul_ps(eb[2], ar[i][2])));
+        sep = _mm_or_ps(sep, _mm_cmpgt_ps(_mm_and_ps(t[i], absmask), _mm_add_ps(rad, slack)));
+    }
+    // Axes of b: |b_k . d| > eb_k + sum_i ea_i |R_ik|.
+    for (int k = 0; k < 3; ++k)
+    {
+        __m128 tb = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b[3 * k], d[0]), _mm_mul_ps(b[3 * k + 1], d[1])),
+                               _mm_mul_ps(b[3 * k + 2], d[2]));
+        __m128 rad = _mm_add_ps(_mm_add_ps(eb[k], _mm_mul_ps(ea[0], ar[0][k])),
+                                _mm_add_ps(_mm_mul_ps(ea[1], ar[1][k]), _mm_mul_ps(ea[2], ar[2][k])));
+        sep = _mm_or_ps(sep, _mm_cmpgt_ps(_mm_and_ps(tb, absmask), _mm_add_ps(rad, slack)));
+    }
+    // a_i x b_k: |t_i2 R_i1k - t_i1 R_i2k| > ea_i1 |R_i2k| + ea_i2 |R_i1k| + eb_k1 |R_ik2| + eb_k2 |R_ik1|.
+    for (int i = 0; i < 3; ++i)
+    {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int k = 0; k < 3; ++k)
+        {
+            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+            __m128 dist = _mm_and_ps(_mm_sub_ps(_mm_mul_ps(t[i2], r[i1][k]), _mm_mul_ps(t[i1], r[i2][k])), absmask);
+            __m128 rad = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ea[i1], ar[i2][k]), _mm_mul_ps(ea[i2], ar[i1][k])),
+                                    _mm_add_ps(_mm_mul_ps(eb[k1], ar[i][k2]), _mm_mul_ps(eb[k2], ar[i][k1])));
+            sep = _mm_or_ps(sep, _mm_cmpgt_ps(dist, _mm_add_ps(rad, slack)));
+        }
+    }
+    return _mm_movemask_ps(sep);
+}
+
+// Test the pending expansions of one direction (to_i: the split nodes are I's and the other nodes, J's, are mapped
+// into I's frame; else the reverse) and append the overlapping child pairs to `out` (room for 2 per expansion is
+// reserved by the caller). The other nodes are mapped four at a time (axes in float, as obox_map; centers in double),
+// then each group of two expansions (four children) is one sat_soa call.
+static void batch_flush(const collide_ctx* cx, expansion_batch* eb, int to_i, pair_vec* out, uint64_t* box_tests)
+{
+    int n = eb->count;
+    if (n == 0)
+    {
+        return;
+    }
+    eb->count = 0;
+    const mc_bvh* ts = to_i ? cx->ta : cx->tb;
+    const mc_bvh* to = to_i ? cx->tb : cx->ta;
+    uint32_t spl[4], oth[4];
+    for (int l = 0; l < 4; ++l)
+    {
+        spl[l] = eb->split[l < n ? l : n - 1];
+        oth[l] = eb->other[l < n ? l : n - 1];
+    }
+    *box_tests += 2u * (uint32_t)n;
+    // The other nodes, mapped: axes bx[3k + r] (float), centers (double, lanes 0-1 and 2-3), extents.
+    __m128 f[16];
+    nodes_soa(&to->nodes[oth[0]], &to->nodes[oth[1]], &to->nodes[oth[2]], &to->nodes[oth[3]], f);
+    const int dir = to_i ? 0 : 1;
+    __m128 bx[9];
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int r = 0; r < 3; ++r)
+        {
+            const __m128* m = cx->map_f[dir][r];
+            bx[3 * k + r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[0], f[3 * k]), _mm_mul_ps(m[1], f[3 * k + 1])),
+                                       _mm_mul_ps(m[2], f[3 * k + 2]));
+        }
+    }
+    __m128d c_lo[3], c_hi[3], bc_lo[3], bc_hi[3];
+    for (int c = 0; c < 3; ++c)
+    {
+        c_lo[c] = _mm_cvtps_pd(f[9 + c]);
+        c_hi[c] = _mm_cvtps_pd(_mm_movehl_ps(f[9 + c], f[9 + c]));
+        if (!to_i)
+        {
+            c_lo[c] = _mm_sub_pd(c_lo[c], cx->trans_d[c]);
+            c_hi[c] = _mm_sub_pd(c_hi[c], cx->trans_d[c]);
+        }
+    }
+    for (int r = 0; r < 3; ++r)
+    {
+        const __m128d* m = cx->map_d[dir][r];
+        bc_lo[r] =
+            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], c_lo[0]), _mm_mul_pd(m[1], c_lo[1])), _mm_mul_pd(m[2], c_lo[2]));
+        bc_hi[r] =
+            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], c_hi[0]), _mm_mul_pd(m[1], c_hi[1])), _mm_mul_pd(m[2], c_hi[2]));
+        if (to_i)
+        {
+            bc_lo[r] = _mm_add_pd(bc_lo[r], cx->trans_d[r]);
+            bc_hi[r] = _mm_add_pd(bc_hi[r], cx->trans_d[r]);
+        }
+    }
+    for (int h = 0; 2 * h < n; ++h)
+    {
+        // Lanes: (first child, second child) of expansion 2h, then of expansion 2h + 1.
+        const mc_bvh_node* s0 = &ts->nodes[spl[2 * h]];
+        const mc_bvh_node* s1 = &ts->nodes[spl[2 * h + 1]];
+        const mc_bvh_node* ch0 = &ts->nodes[s0->data];
+        const mc_bvh_node* ch1 = &ts->nodes[s1->data];
+        __m128 g[16];
+        nodes_soa(ch0, ch0 + 1, ch1, ch1 + 1, g);
+        __m128 b[9], be[3], d[3];
+        for (int q = 0; q < 9; ++q)
+        {
+            b[q] = h == 0 ? _mm_unpacklo_ps(bx[q], bx[q]) : _mm_unpackhi_ps(bx[q], bx[q]);
+        }
+        for (int k = 0; k < 3; ++k)
+        {
+            be[k] = h == 0 ? _mm_unpacklo_ps(f[12 + k], f[12 + k]) : _mm_unpackhi_ps(f[12 + k], f[12 + k]);
+        }
+        for (int c = 0; c < 3; ++c)
+        {
+            __m128d bcc = h == 0 ? bc_lo[c] : bc_hi[c];
+            __m128d d01 = _mm_sub_pd(_mm_unpacklo_pd(bcc, bcc), _mm_cvtps_pd(g[9 + c]));
+            __m128d d23 = _mm_sub_pd(_mm_unpackhi_pd(bcc, bcc), _mm_cvtps_pd(_mm_movehl_ps(g[9 + c], g[9 + c])));
+            d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
+        }
+        int sep = sat_soa(cx, g, &g[12], b, be, d);
+        int lanes = 2 * h + 1 < n ? 4 : 2;
+        for (int l = 0; l < lanes; ++l)
+        {
+            if (sep & (1 << l))
+            {
+                continue;
+            }
+            const mc_bvh_node* parent = l < 2 ? s0 : s1;
+            uint32_t child = parent->data + (uint32_t)(l & 1);
+            const mc_bvh_node* nc = &ts->nodes[child];
+            if (!mc_bvh_is_leaf(nc))
+            {
+                __builtin_prefetch(&ts->nodes[nc->data]);
+                __builtin_prefetch(&ts->nodes[nc->data + 1u]);
+            }
+            uint32_t o = oth[2 * h + (l >> 1)];
+            out->data[out->count].a = to_i ? child : o;
+            out->data[out->count].b = to_i ? o : child;
+            out->count++;
+        }
+    }
+}
+#endif
+
+// Expand every internal node pair of `items` (leaf pairs are skipped): test the children of the larger box against
+// the other box and append the overlapping pairs to `out`. @return 0 on allocation failure.
+static int expand_level(const collide_ctx* cx, const node_pair* items, uint32_t count, pair_vec* out,
+                        uint64_t* box_tests)
+{
+    if ((uint64_t)out->count + 2u * (uint64_t)count > UINT32_MAX || !pair_vec_reserve(out, out->count + 2u * count))
+    {
+        return 0;
+    }
+#if defined(__SSE2__)
+    expansion_batch batch[2]; // [0]: I's node split, [1]: J's node split
+    batch[0].count = 0;
+    batch[1].count = 0;
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        node_pair np = items[k];
+        const mc_bvh_node* na = &cx->ta->nodes[np.a];
+        const mc_bvh_node* nb = &cx->tb->nodes[np.b];
+        int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
+        if (la && lb)
+        {
+            continue;
+        }
+        int split_a = !la && (lb || node_size(na) >= node_size(nb));
+        expansion_batch* eb = &batch[split_a ? 0 : 1];
+        eb->split[eb->count] = split_a ? np.a : np.b;
+        eb->other[eb->count] = split_a ? np.b : np.a;
+        if (++eb->count == 4)
+        {
+            batch_flush(cx, eb, split_a, out, box_tests);
+        }
+    }
+    batch_flush(cx, &batch[0], 1, out, box_tests);
+    batch_flush(cx, &batch[1], 0, out, box_tests);
+    return 1;
+#else
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        if (mc_bvh_is_leaf(&cx->ta->nodes[items[k].a]) && mc_bvh_is_leaf(&cx->tb->nodes[items[k].b]))
+        {
+            continue;
+        }
+        if (!expand(cx, items[k], out, box_tests))
+        {
+            return 0;
+        }
+    }
+    return 1;
+#endif
+}
 
 // Level-synchronous traversal of one frontier item: each level's node pairs are first scanned to prefetch what
 // testing them will load (children boxes, leaf triangles), then tested. The tree is far larger than the caches, so
 // overlapping these misses is what bounds the query time; the set of tested pairs is the same as depth first.
-static void traverse(const collide_ctx* cx, pair_worker* w, node_pair start)
+static void traverse(const collide_ctx* cx, pair_worker* w, const node_pair* start, uint32_t count)
 {
     pair_vec* cur = &w->stack;
     pair_vec* nxt = &w->level;
     cur->count = 0;
-    if (!pair_vec_reserve(cur, 64u))
+    if (!pair_vec_reserve(cur, count > 64u ? count : 64u))
     {
         w->failed = 1;
         return;
     }
-    cur->data[cur->count++] = start;
+    memcpy(cur->data, start, (size_t)count * sizeof *start);
+    cur->count = count;
     while (cur->count > 0 && !w->failed)
     {
         for (uint32_t k = 0; k < cur->count; ++k)
@@ -860,17 +1122,16 @@ static void traverse(const collide_ctx* cx, pair_worker* w, node_pair start)
         nxt->count = 0;
         for (uint32_t k = 0; k < cur->count && !w->failed; ++k)
         {
-            node_pair np = cur->data[k];
-            const mc_bvh_node* na = &cx->ta->nodes[np.a];
-            const mc_bvh_node* nb = &cx->tb->nodes[np.b];
+            const mc_bvh_node* na = &cx->ta->nodes[cur->data[k].a];
+            const mc_bvh_node* nb = &cx->tb->nodes[cur->data[k].b];
             if (mc_bvh_is_leaf(na) && mc_bvh_is_leaf(nb))
             {
                 leaf_pairs(cx, w, na, nb);
             }
-            else if (!expand(cx, np, nxt, &w->box_tests))
-            {
-                w->failed = 1;
-            }
+        }
+        if (!w->failed && !expand_level(cx, cur->data, cur->count, nxt, &w->box_tests))
+        {
+            w->failed = 1;
         }
         pair_vec* t = cur;
         cur = nxt;
@@ -973,6 +1234,14 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     {
         cx.map_cols[0][c] = _mm_setr_ps((float)s->rot[0][c], (float)s->rot[1][c], (float)s->rot[2][c], 0.0f);
         cx.map_cols[1][c] = _mm_setr_ps((float)s->rot[c][0], (float)s->rot[c][1], (float)s->rot[c][2], 0.0f);
+        for (int r = 0; r < 3; ++r)
+        {
+            cx.map_f[0][r][c] = _mm_set1_ps((float)s->rot[r][c]);
+            cx.map_f[1][r][c] = _mm_set1_ps((float)s->rot[c][r]);
+            cx.map_d[0][r][c] = _mm_set1_pd(s->rot[r][c]);
+            cx.map_d[1][r][c] = _mm_set1_pd(s->rot[c][r]);
+        }
+        cx.trans_d[c] = _mm_set1_pd(s->trans[c]);
     }
 #endif
     // Slack of the box test. Relative part: the float axes are orthonormal only to ~1.2e-7 per component, which
@@ -983,6 +1252,10 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     cx.rel_slack = 4e-6;
     cx.box_rel_slack = 1e-5; // float arithmetic on top of the above: see box_overlap_fast
     cx.abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
+#if defined(__SSE2__)
+    cx.slack_rel_f = _mm_set1_ps((float)cx.box_rel_slack);
+    cx.slack_abs_f = _mm_set1_ps((float)cx.abs_slack);
+#endif
 
     for (int w = 0; w < s->worker_capacity; ++w)
     {
@@ -1039,10 +1312,10 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
                 }
                 next->data[next->count++] = np;
             }
-            else if (!expand(&cx, np, next, &box_tests))
-            {
-                return MC_ERR_OUT_OF_MEMORY;
-            }
+        }
+        if (!expand_level(&cx, cur->data, cur->count, next, &box_tests))
+        {
+            return MC_ERR_OUT_OF_MEMORY;
         }
         pair_vec* t = cur;
         cur = next;
@@ -1061,23 +1334,26 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
                       (uint64_t)mi->triangle_count + mj->triangle_count >= PARALLEL_MIN_TRIANGLES;
     if (go_parallel)
     {
+        // Items go in chunks of ITEMS_PER_CHUNK: each chunk's levels are tested together, four box pairs at a time
+        // (expand_level), which wants wide levels.
+        int nchunks = (nitems + (int)ITEMS_PER_CHUNK - 1) / (int)ITEMS_PER_CHUNK;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(workers)
-        for (int k = 0; k < nitems; ++k)
+        for (int k = 0; k < nchunks; ++k)
         {
             int tid = omp_get_thread_num();
-            traverse(&cx, &s->workers[tid], cur->data[k]);
+            uint32_t first = (uint32_t)k * ITEMS_PER_CHUNK;
+            uint32_t n = (uint32_t)nitems - first < ITEMS_PER_CHUNK ? (uint32_t)nitems - first : ITEMS_PER_CHUNK;
+            traverse(&cx, &s->workers[tid], cur->data + first, n);
             if (k == 0)
             {
                 used = omp_get_num_threads();
             }
         }
     }
-    else
+    else if (nitems > 0)
     {
-        for (int k = 0; k < nitems; ++k)
-        {
-            traverse(&cx, &s->workers[0], cur->data[k]);
-        }
+        // One worker: the whole frontier is one traversal, so every level is as wide as it gets.
+        traverse(&cx, &s->workers[0], cur->data, (uint32_t)nitems);
     }
 
     // Merge and sort.
