@@ -13,7 +13,8 @@ static void print_help(FILE* f)
     fprintf(
         f,
         "usage: meshcontact force MESH_I MESH_J [--pose-i P] [--pose-j P] [--vel-i V] [--vel-j V]\n"
-        "                         --stiffness K --exponent E [--damping C --dmax D]\n"
+        "                         (--stiffness K --exponent E [--damping C --dmax D] |\n"
+        "                          --penalty P --restitution EPS [--normal-velocity VT])\n"
         "                         [--mu-static MS --mu-dynamic MD --stiction-velocity VS --friction-velocity VD]\n"
         "                         [--scale S] [--threads N] [--json]\n\n"
         "Intersect two closed meshes at their poses and evaluate Adams IMPACT contact forces per region:\n"
@@ -21,7 +22,9 @@ static void print_help(FILE* f)
         "gets a force only when its area A > 2 g^2 (otherwise it is reported as rejected). With friction,\n"
         "Ft = -mu(v) Fn v/|v| (v: slip velocity of J relative to I) and a torque mu Fn (2/3) R about the normal\n"
         "opposing the relative spin (R = sqrt(A/pi)). The normal points from I into J; per-region forces and\n"
-        "torques act on J (the opposite on I).\n\n"
+        "torques act on J (the opposite on I). With --penalty (Adams POISSON) the normal force is\n"
+        "Fn = max(0, P g STEP(gdot, -VT, EPS^2, VT, 1)): a spring P while the bodies approach, EPS^2 P while\n"
+        "they separate, so a bounce keeps the fraction EPS of its normal speed.\n\n"
         "options:\n"
         "  --pose-i P, --pose-j P  body to world: tx,ty,tz,qw,qx,qy,qz (quaternion normalised) or tx,ty,tz\n"
         "  --vel-i V, --vel-j V    vx,vy,vz,wx,wy,wz: world-frame velocity of the body reference point and\n"
@@ -30,6 +33,9 @@ static void print_help(FILE* f)
         "  --exponent E            IMPACT EXPONENT, > 0 (required)\n"
         "  --damping C             IMPACT DAMPING, maximum damping coefficient (default 0; needs --dmax)\n"
         "  --dmax D                depth of full damping, > 0\n"
+        "  --penalty P             POISSON PENALTY (force / length), > 0: selects POISSON instead of IMPACT\n"
+        "  --restitution EPS       POISSON RESTITUTION_COEFFICIENT, 0 <= EPS <= 1 (required with --penalty)\n"
+        "  --normal-velocity VT    POISSON NORMAL_TRANSITION_VELOCITY, > 0 (default 1e-3)\n"
         "  --mu-static MS          MU_STATIC: turns Coulomb friction on (with --mu-dynamic)\n"
         "  --mu-dynamic MD         MU_DYNAMIC <= MU_STATIC\n"
         "  --stiction-velocity VS  STICTION_TRANSITION_VELOCITY, > 0 (default 0.1)\n"
@@ -123,7 +129,7 @@ typedef struct force_args
     int threads;
     bool json;
     mc_force_model model;
-    bool have_k, have_e, have_c, have_dmax, have_ms, have_md;
+    bool have_k, have_e, have_c, have_dmax, have_ms, have_md, have_p, have_eps;
 } force_args;
 
 static bool want_value(int argc, char** argv, int i)
@@ -194,6 +200,18 @@ static int parse_args(int argc, char** argv, force_args* a)
         {
             ok = a->have_dmax = cli_parse_double(v, &a->model.dmax);
         }
+        else if (strcmp(o, "--penalty") == 0)
+        {
+            ok = a->have_p = cli_parse_double(v, &a->model.penalty);
+        }
+        else if (strcmp(o, "--restitution") == 0)
+        {
+            ok = a->have_eps = cli_parse_double(v, &a->model.restitution);
+        }
+        else if (strcmp(o, "--normal-velocity") == 0)
+        {
+            ok = cli_parse_double(v, &a->model.normal_transition_velocity);
+        }
         else if (strcmp(o, "--mu-static") == 0)
         {
             ok = a->have_ms = cli_parse_double(v, &a->model.mu_static);
@@ -231,9 +249,23 @@ static int parse_args(int argc, char** argv, force_args* a)
     {
         return cli_usage_error("force: expected two mesh files MESH_I MESH_J");
     }
-    if (!a->have_k || !a->have_e)
+    bool impact = a->have_k || a->have_e || a->have_c || a->have_dmax;
+    if (a->have_p || a->have_eps)
     {
-        return cli_usage_error("force: --stiffness and --exponent are required");
+        if (impact)
+        {
+            return cli_usage_error("force: IMPACT options (--stiffness, --exponent, --damping, --dmax) and POISSON "
+                                   "options (--penalty, --restitution) exclude each other");
+        }
+        if (!a->have_p || !a->have_eps)
+        {
+            return cli_usage_error("force: POISSON needs both --penalty and --restitution");
+        }
+        a->model.normal_law = MC_NORMAL_POISSON;
+    }
+    else if (!a->have_k || !a->have_e)
+    {
+        return cli_usage_error("force: --stiffness and --exponent are required (or --penalty and --restitution)");
     }
     if (a->have_c && !a->have_dmax && a->model.damping > 0.0)
     {

@@ -32,6 +32,24 @@ assert abs(sum(a * b for a, b in zip(ft, n))) <= 1e-9 * (1 + sum(a * a for a in 
 PY
 fi
 
+# POISSON: approaching faster than VT the force is the penalty spring P g; separating faster than VT it is EPS^2 P g.
+for case in "-0.5 1" "0.5 0.25"; do
+    set -- $case
+    "$exe" force "$mesh" "$mesh" --pose-j 0.3,0.1,0.05 --vel-j "$1",0,0,0,0,0 --penalty 2e5 --restitution 0.5 \
+        --normal-velocity 1e-3 --json >"$tmp".out 2>"$tmp".err || fail "POISSON force failed: $(cat "$tmp".err)"
+    if command -v python3 >/dev/null 2>&1; then
+        python3 - "$tmp".out "$2" <<'PY' || fail "POISSON force for J velocity $1"
+import json, sys
+d = json.load(open(sys.argv[1])); f = float(sys.argv[2])
+r = [x for x in d["regions"] if not x["rejected"]]
+assert r, "no region with a force"
+for x in r:
+    want = f * 2e5 * x["depth"]
+    assert abs(x["fn"] - want) <= 1e-12 * want, (x["fn"], want)
+PY
+    fi
+done
+
 # errors: exit status, one line on stderr, nothing on stdout
 check_error() {
     want="$1"; shift
@@ -50,4 +68,7 @@ check_error 1 "$mesh" "$mesh" --stiffness 1 --exponent 1 --mu-static 0.1 --mu-dy
 check_error 2 "$mesh" "$mesh" --stiffness 1
 check_error 2 "$mesh" --stiffness 1 --exponent 1
 check_error 2 "$mesh" "$mesh" --stiffness 1 --exponent 1 --vel-i 1,2,3
+check_error 2 "$mesh" "$mesh" --stiffness 1 --exponent 1 --penalty 1 --restitution 0.5
+check_error 2 "$mesh" "$mesh" --penalty 1
+check_error 1 "$mesh" "$mesh" --penalty 1 --restitution 1.5
 echo "meshcontact force: CLI contract OK"
