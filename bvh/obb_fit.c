@@ -14,8 +14,115 @@ void mc_obb_eigen_sym3(const double m[6], double axes[3][3], double values[3])
     mc_obb_eigen_sym3_guess(m, NULL, axes, values);
 }
 
+// One Jacobi rotation in the (p, q) plane of a symmetric 3x3 matrix held in scalars: app, aqq, apq and the two
+// entries arp, arq of the third row r; ep and eq are the axes p and q (rows), rotated along.
+static inline void jacobi_rotate(double* app, double* aqq, double* apq, double* arp, double* arq, double ep[3],
+                                 double eq[3], double tol)
+{
+    double x = *apq;
+    if (x == 0.0 || x * x <= tol * fabs(*app * *aqq))
+    {
+        return;
+    }
+    // t = tan(angle) = 2 sgn(d) a_pq / (|d| + sqrt(d^2 + 4 a_pq^2)) with d = a_qq - a_pp: the smaller root (stable).
+    double d = *aqq - *app;
+    double t = 2.0 * (d >= 0.0 ? x : -x) / (fabs(d) + sqrt(d * d + 4.0 * x * x));
+    double c = 1.0 / sqrt(t * t + 1.0);
+    double s = t * c;
+    double rp = *arp, rq = *arq;
+    *app -= t * x;
+    *aqq += t * x;
+    *apq = 0.0;
+    *arp = c * rp - s * rq;
+    *arq = s * rp + c * rq;
+    for (int k = 0; k < 3; ++k)
+    {
+        double vp = ep[k], vq = eq[k];
+        ep[k] = c * vp - s * vq;
+        eq[k] = s * vp + c * vq;
+    }
+}
+
+static inline void swap_axis(double* va, double* vb, double ea[3], double eb[3])
+{
+    double t = *va;
+    *va = *vb;
+    *vb = t;
+    for (int k = 0; k < 3; ++k)
+    {
+        double u = ea[k];
+        ea[k] = eb[k];
+        eb[k] = u;
+    }
+}
+
+// Warm start (the build): the matrix in the guess's basis, one Jacobi sweep, no normalisation (see below).
+static void eigen_warm(const double m[6], double g[3][3], double axes[3][3], double values[3])
+{
+    // ag_j = A g_j, then a_ij = g_i . ag_j.
+    double ag[3][3];
+    for (int j = 0; j < 3; ++j)
+    {
+        ag[j][0] = m[0] * g[j][0] + m[3] * g[j][1] + m[4] * g[j][2];
+        ag[j][1] = m[3] * g[j][0] + m[1] * g[j][1] + m[5] * g[j][2];
+        ag[j][2] = m[4] * g[j][0] + m[5] * g[j][1] + m[2] * g[j][2];
+    }
+    double a00 = g[0][0] * ag[0][0] + g[0][1] * ag[0][1] + g[0][2] * ag[0][2];
+    double a11 = g[1][0] * ag[1][0] + g[1][1] * ag[1][1] + g[1][2] * ag[1][2];
+    double a22 = g[2][0] * ag[2][0] + g[2][1] * ag[2][1] + g[2][2] * ag[2][2];
+    double a01 = g[0][0] * ag[1][0] + g[0][1] * ag[1][1] + g[0][2] * ag[1][2];
+    double a02 = g[0][0] * ag[2][0] + g[0][1] * ag[2][1] + g[0][2] * ag[2][2];
+    double a12 = g[1][0] * ag[2][0] + g[1][1] * ag[2][1] + g[1][2] * ag[2][2];
+    double e[3][3];
+    memcpy(e, g, sizeof e);
+    const double tol = 1e-14;
+    double off = a01 * a01 + a02 * a02 + a12 * a12;
+    double diag = a00 * a00 + a11 * a11 + a22 * a22;
+    if (off > tol * diag && off != 0.0)
+    {
+        jacobi_rotate(&a00, &a11, &a01, &a02, &a12, e[0], e[1], tol); // (0, 1); third row 2: a20, a21
+        jacobi_rotate(&a00, &a22, &a02, &a01, &a12, e[0], e[2], tol); // (0, 2); third row 1: a10, a12
+        jacobi_rotate(&a11, &a22, &a12, &a01, &a02, e[1], e[2], tol); // (1, 2); third row 0: a01, a02
+    }
+    // Sort by decreasing eigenvalue (three compare-and-swaps).
+    if (a11 > a00)
+    {
+        swap_axis(&a00, &a11, e[0], e[1]);
+    }
+    if (a22 > a00)
+    {
+        swap_axis(&a00, &a22, e[0], e[2]);
+    }
+    if (a22 > a11)
+    {
+        swap_axis(&a11, &a22, e[1], e[2]);
+    }
+    // No normalisation: at most three rotations (each orthonormal to a few ulps) applied to an orthonormal guess
+    // keep the axes orthonormal to about 1e-15 per tree level, far inside the 4e-7 mc_obb_finish allows for the
+    // float axes. Right-handed frame: the sort may have swapped two axes.
+    for (int k = 0; k < 3; ++k)
+    {
+        axes[0][k] = e[0][k];
+        axes[1][k] = e[1][k];
+    }
+    axes[2][0] = e[0][1] * e[1][2] - e[0][2] * e[1][1];
+    axes[2][1] = e[0][2] * e[1][0] - e[0][0] * e[1][2];
+    axes[2][2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
+    if (values != NULL)
+    {
+        values[0] = a00;
+        values[1] = a11;
+        values[2] = a22;
+    }
+}
+
 void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[3][3], double values[3])
 {
+    if (guess != NULL)
+    {
+        eigen_warm(m, guess, axes, values);
+        return;
+    }
     double a[3][3] = {{m[0], m[3], m[4]}, {m[3], m[1], m[5]}, {m[4], m[5], m[2]}};
     double v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}; // columns are eigenvectors
     if (guess != NULL)
