@@ -3,7 +3,8 @@
 // Benchmark driver of the pair stage: OBB-tree build and tree-vs-tree queries on generated and real mesh pairs,
 // optionally against FCL's OBB and OBBRSS trees on the very same meshes and poses.
 //
-// usage: bench_collide [-t 1,2] [-r repeats] [-b name-filter] [-s 1000,10000,...] [-o out.csv] [--no-fcl]
+// usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats] [-b name-filter] [-s 1000,10000,...] [-o out.csv]
+// [--no-fcl]
 #include "bvh/bvh_internal.h"
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
@@ -38,6 +39,7 @@ typedef struct options
     int threads[8];
     int thread_count;
     int repeats;
+    int query_repeats; // queries timed per scene and thread count (ours and FCL's); builds use repeats
     const char* filter;
     uint32_t sizes[8];
     int size_count;
@@ -70,7 +72,8 @@ static int parse_list(const char* text, long* out, int max)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_collide [-t 1,2] [-r repeats] [-b name-filter] [-s 1000,10000,100000,1000000] "
+    fprintf(stderr, "usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats (default: repeats)] [-b name-filter] "
+                    "[-s 1000,10000,100000,1000000] "
                     "[-o out.csv] [--no-fcl] [--build-only]\n");
 }
 
@@ -124,6 +127,14 @@ static int parse_args(int argc, char** argv, options* o)
                 return -1;
             }
         }
+        else if (strcmp(argv[a], "-q") == 0 && a + 1 < argc)
+        {
+            o->query_repeats = atoi(argv[++a]);
+            if (o->query_repeats < 1)
+            {
+                return -1;
+            }
+        }
         else if (strcmp(argv[a], "-b") == 0 && a + 1 < argc)
         {
             o->filter = argv[++a];
@@ -144,6 +155,10 @@ static int parse_args(int argc, char** argv, options* o)
         {
             return -1;
         }
+    }
+    if (o->query_repeats == 0)
+    {
+        o->query_repeats = o->repeats;
     }
     return 0;
 }
@@ -182,7 +197,7 @@ typedef struct fcl_result
 } fcl_result;
 
 #ifdef MC_BENCH_FCL
-static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, fcl_result* out)
+static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query_repeats, fcl_result* out)
 {
     const mc_mesh* mm[2] = {s->mesh_i, s->mesh_j};
     fcl_bench_model* fm[2] = {NULL, NULL};
@@ -224,7 +239,7 @@ static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, fcl_resul
     double qb[4] = {s->pose_j.q.w, s->pose_j.q.x, s->pose_j.q.y, s->pose_j.q.z};
     out->query_s = INFINITY;
     out->query_cpu = INFINITY;
-    for (int r = 0; r < repeats + 1; ++r)
+    for (int r = 0; r < query_repeats + 1; ++r)
     {
         double sec = 0, cpu = 0;
         out->pairs = fcl_bench_collide(fm[0], pa, qa, fm[1], pb, qb, &sec, &cpu);
@@ -269,8 +284,8 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
 #ifdef MC_BENCH_FCL
     if (o->fcl)
     {
-        run_fcl(FCL_BENCH_OBB, s, o->repeats, &fo);
-        run_fcl(FCL_BENCH_OBBRSS, s, o->repeats, &fr);
+        run_fcl(FCL_BENCH_OBB, s, o->repeats, o->query_repeats, &fo);
+        run_fcl(FCL_BENCH_OBBRSS, s, o->repeats, o->query_repeats, &fr);
         have_fcl = 1;
     }
 #endif
@@ -289,7 +304,7 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         uint32_t n = 0;
         mc_query_stats st;
         double best = INFINITY, best_cpu = INFINITY;
-        for (int r = 0; r < o->repeats + 1; ++r) // first run warms the workspace
+        for (int r = 0; r < o->query_repeats + 1; ++r) // first run warms the workspace
         {
             double t0 = now(), c0 = cpu_now();
             mc_status rc = mc_query_triangle_pairs(mi, &s->pose_i, s->mesh_j, &s->pose_j, &opt, ws, buf, cap, &n, &st);
