@@ -413,6 +413,12 @@ static inline mc_vec3 fnormal(const ctx* c, int b, uint32_t f)
     return b == 0 ? c->mesh[0]->face_normals[f] : mc_mat33_mul_vec(&c->rot_j, c->mesh[1]->face_normals[f]);
 }
 
+/// The smaller of a and b (no NaN handling: the distances compared here are never NaN; inlined, unlike fmin).
+static inline double min2(double a, double b)
+{
+    return b < a ? b : a;
+}
+
 static inline double norm1(mc_vec3 v)
 {
     return fabs(v.x) + fabs(v.y) + fabs(v.z);
@@ -958,7 +964,7 @@ static void depth_candidate(const ctx* c, racc* r, int b, uint32_t f)
     double plane = mc_dot(fnormal(c, b, f), mc_sub(p, pa));
     // Any point of the region's part of the surface bounds the final minimum from above: the best point so far (in
     // either frame for J) and the blocks' bound.
-    double thr = fmin(r->best[b], b == 0 ? r->bthr[0] : fmin(r->bthr[1], r->jbest));
+    double thr = min2(r->best[b], b == 0 ? r->bthr[0] : min2(r->bthr[1], r->jbest));
     if (plane * plane >= thr * (1.0 + 1e-12))
     {
         return; // the plane's distance is a lower bound of the face's distance
@@ -981,7 +987,7 @@ static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, 
 {
     double t = plane[0] * p_rel.x + plane[1] * p_rel.y + plane[2] * p_rel.z - plane[3];
     double nn = plane[0] * plane[0] + plane[1] * plane[1] + plane[2] * plane[2];
-    if (t * t >= fmin(*best, thr) * nn * (1.0 + 1e-12))
+    if (t * t >= min2(*best, thr) * nn * (1.0 + 1e-12))
     {
         return;
     }
@@ -1629,7 +1635,7 @@ static void block_bounds(ctx* c, int b)
         racc* r = &regs[rmap[a->bnode[k]]];
         const mc_block_sums* bs = &blk->sums[k];
         double d = mc_length(mc_sub(b == 0 ? r->out.centroid : r->centroid_j, bs->center)) + bs->radius;
-        r->bthr[b] = fmin(r->bthr[b], d * d);
+        r->bthr[b] = min2(r->bthr[b], d * d);
     }
 }
 
@@ -1651,7 +1657,7 @@ static void block_depth(ctx* c, int b)
         double* best = b == 0 ? &r->best[0] : &r->jbest;
         mc_vec3* closest = b == 0 ? &r->closest[0] : &r->jclosest;
         double lb = mc_length(mc_sub(p, bs->center)) - bs->radius;
-        if (lb > 0.0 && lb * lb >= fmin(*best, r->bthr[b]) * (1.0 + 1e-12))
+        if (lb > 0.0 && lb * lb >= min2(*best, r->bthr[b]) * (1.0 + 1e-12))
         {
             continue;
         }
@@ -1662,7 +1668,7 @@ static void block_depth(ctx* c, int b)
             const uint32_t* tv = &m->indices[3u * f];
             mc_vec3 pa = m->positions[tv[0]];
             double plane = mc_dot(m->face_normals[f], mc_sub(p, pa));
-            if (plane * plane >= fmin(*best, r->bthr[b]) * (1.0 + 1e-12))
+            if (plane * plane >= min2(*best, r->bthr[b]) * (1.0 + 1e-12))
             {
                 continue; // the plane's distance is a lower bound of the face's distance
             }
@@ -1950,7 +1956,7 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
                     p = b == 0 ? r->out.centroid : r->centroid_j;
                     p_rel = b == 0 ? mc_sub(r->out.centroid, r->origin) : mc_sub(r->centroid_j, r->origin_j);
                     best = b == 0 ? r->best[0] : r->jbest;
-                    thr = b == 0 ? r->bthr[0] : fmin(r->bthr[1], r->best[1]);
+                    thr = b == 0 ? r->bthr[0] : min2(r->bthr[1], r->best[1]);
                     closest = b == 0 ? r->closest[0] : r->jclosest;
                 }
                 depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, p, p_rel, thr, &best,

@@ -45,26 +45,41 @@ static int compare_u64(const void* pa, const void* pb)
     return a < b ? -1 : (a > b ? 1 : 0);
 }
 
-/// Grow blocks breadth-first over edge neighbours from the lowest unassigned triangle. Fills tri_block, tris and
-/// *starts (block_count + 1 entries, allocated here). Returns the block count, MC_NONE when out of memory.
+/// Grow blocks breadth-first over edge neighbours. Seeds come from the front of the blocks grown so far (a queue of
+/// the unassigned neighbours of each finished block, oldest first), so that blocks tile the surface like a wave
+/// instead of leaving enclosed fragments; when the queue is empty, from the lowest unassigned triangle. Fills
+/// tri_block, tris and *starts (block_count + 1 entries, allocated here). Returns the block count, MC_NONE when out of
+/// memory.
 static uint32_t grow_blocks(const struct mc_mesh* m, uint32_t* tri_block, uint32_t* tris, uint32_t** starts)
 {
     uint32_t nt = m->triangle_count;
     uint32_t* st = mc_alloc_array((size_t)nt + 1u, sizeof *st);
-    if (st == NULL)
+    uint32_t* front = mc_alloc_array(nt > 0 ? nt : 1u, sizeof *front); // circular queue of seed candidates
+    if (st == NULL || front == NULL)
     {
+        mc_free(st);
+        mc_free(front);
         return MC_NONE;
     }
     for (uint32_t t = 0; t < nt; ++t)
     {
         tri_block[t] = MC_NONE;
     }
-    uint32_t nb = 0, filled = 0;
-    for (uint32_t t = 0; t < nt; ++t)
+    uint32_t nb = 0, filled = 0, scan = 0, fhead = 0, fcount = 0;
+    while (filled < nt)
     {
-        if (tri_block[t] != MC_NONE)
+        uint32_t t = MC_NONE;
+        while (fcount > 0 && t == MC_NONE)
         {
-            continue;
+            uint32_t g = front[fhead];
+            fhead = fhead + 1u == nt ? 0u : fhead + 1u;
+            fcount--;
+            t = tri_block[g] == MC_NONE ? g : MC_NONE;
+        }
+        while (t == MC_NONE)
+        {
+            t = tri_block[scan] == MC_NONE ? scan : MC_NONE;
+            scan++;
         }
         uint32_t first = filled;
         tri_block[t] = nb;
@@ -87,8 +102,24 @@ static uint32_t grow_blocks(const struct mc_mesh* m, uint32_t* tri_block, uint32
                 }
             }
         }
+        // The unassigned neighbours of this block are the next seeds (a full queue drops them: the scan finds every
+        // triangle anyway).
+        for (uint32_t i = first; i < filled; ++i)
+        {
+            for (uint32_t k = 0; k < 3u; ++k)
+            {
+                uint32_t tw = m->twin[3u * tris[i] + k];
+                if (tw != MC_NONE && tri_block[tw / 3u] == MC_NONE && fcount < nt)
+                {
+                    uint32_t tail = fhead + fcount;
+                    front[tail >= nt ? tail - nt : tail] = tw / 3u;
+                    fcount++;
+                }
+            }
+        }
         st[nb++] = first;
     }
+    mc_free(front);
     st[nb] = nt;
     *starts = st;
     return nb;
