@@ -572,30 +572,14 @@ static void finish_leaf(builder* b, const mc_bvh_node* node, uint32_t begin, uin
     }
 }
 
-static mc_status build_tree(builder* b, uint32_t tri_count, uint32_t* depth_out)
+// root_sums: the moment sums of all triangles about the origin (exact double vertices, gathered while the records
+// were made; the origin is the bbox center, so the covariance below does not cancel badly).
+static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_sums, uint32_t* depth_out)
 {
-    // Root sums: two passes (mean, then moments about it) so that nothing cancels.
     double zero[3] = {0.0, 0.0, 0.0};
-    moments s;
-    memset(&s, 0, sizeof s);
-    for (uint32_t t = 0; t < tri_count; ++t)
-    {
-        double c[3];
-        centroid_rel(&b->tris[t], zero, c);
-        moments_add(&s, &b->tris[t], c[0], c[1], c[2]);
-    }
     build_item root;
     memset(&root, 0, sizeof root);
-    moments_finish(&s, zero, &root);
-    double mean0[3] = {root.mean[0], root.mean[1], root.mean[2]};
-    memset(&s, 0, sizeof s);
-    for (uint32_t t = 0; t < tri_count; ++t)
-    {
-        double c[3];
-        centroid_rel(&b->tris[t], mean0, c);
-        moments_add(&s, &b->tris[t], c[0], c[1], c[2]);
-    }
-    moments_finish(&s, mean0, &root);
+    moments_finish(root_sums, zero, &root);
     root.node = 0;
     root.begin = 0;
     root.end = tri_count;
@@ -749,6 +733,8 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
             bvh->bbox_hi[k] = hi[k];
         }
         mc_vec3 o = mc_v3(b.origin[0], b.origin[1], b.origin[2]);
+        moments root_sums;
+        memset(&root_sums, 0, sizeof root_sums);
         for (uint32_t t = 0; t < n; ++t)
         {
             const uint32_t* ix = &mesh->indices[3u * t];
@@ -782,7 +768,7 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
             bt->v[2][3] = (float)(w * l[5]);
             b.order[t] = t;
         }
-        st = build_tree(&b, n, &bvh->depth);
+        st = build_tree(&b, n, &root_sums, &bvh->depth);
     }
     mc_free(b.stack);
     mc_free(b.side_bits);
