@@ -4,6 +4,7 @@
 // friction and the resulting wrench on each body.
 #include "cli.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,41 @@ typedef struct force_args
     bool have_k, have_e, have_c, have_dmax, have_ms, have_md, have_p, have_eps;
 } force_args;
 
+// Options taking one number: where it goes in force_args and which flag records that it was given.
+#define NO_FLAG ((size_t)-1)
+typedef struct double_option
+{
+    const char* name;
+    size_t value; // offset of the double in force_args
+    size_t seen;  // offset of the bool in force_args, or NO_FLAG
+} double_option;
+
+static const double_option s_double_options[] = {
+    {"--stiffness", offsetof(force_args, model.stiffness), offsetof(force_args, have_k)},
+    {"--exponent", offsetof(force_args, model.exponent), offsetof(force_args, have_e)},
+    {"--damping", offsetof(force_args, model.damping), offsetof(force_args, have_c)},
+    {"--dmax", offsetof(force_args, model.dmax), offsetof(force_args, have_dmax)},
+    {"--penalty", offsetof(force_args, model.penalty), offsetof(force_args, have_p)},
+    {"--restitution", offsetof(force_args, model.restitution), offsetof(force_args, have_eps)},
+    {"--normal-velocity", offsetof(force_args, model.normal_transition_velocity), NO_FLAG},
+    {"--mu-static", offsetof(force_args, model.mu_static), offsetof(force_args, have_ms)},
+    {"--mu-dynamic", offsetof(force_args, model.mu_dynamic), offsetof(force_args, have_md)},
+    {"--stiction-velocity", offsetof(force_args, model.stiction_velocity), NO_FLAG},
+    {"--friction-velocity", offsetof(force_args, model.friction_velocity), NO_FLAG},
+};
+
+static const double_option* find_double_option(const char* name)
+{
+    for (size_t k = 0; k < sizeof s_double_options / sizeof s_double_options[0]; ++k)
+    {
+        if (strcmp(name, s_double_options[k].name) == 0)
+        {
+            return &s_double_options[k];
+        }
+    }
+    return NULL;
+}
+
 static bool want_value(int argc, char** argv, int i)
 {
     return i + 1 < argc && argv[i + 1] != NULL;
@@ -184,49 +220,14 @@ static int parse_args(int argc, char** argv, force_args* a)
                 tw->w = mc_v3(t[3], t[4], t[5]);
             }
         }
-        else if (strcmp(o, "--stiffness") == 0)
+        else if (find_double_option(o) != NULL)
         {
-            ok = a->have_k = cli_parse_double(v, &a->model.stiffness);
-        }
-        else if (strcmp(o, "--exponent") == 0)
-        {
-            ok = a->have_e = cli_parse_double(v, &a->model.exponent);
-        }
-        else if (strcmp(o, "--damping") == 0)
-        {
-            ok = a->have_c = cli_parse_double(v, &a->model.damping);
-        }
-        else if (strcmp(o, "--dmax") == 0)
-        {
-            ok = a->have_dmax = cli_parse_double(v, &a->model.dmax);
-        }
-        else if (strcmp(o, "--penalty") == 0)
-        {
-            ok = a->have_p = cli_parse_double(v, &a->model.penalty);
-        }
-        else if (strcmp(o, "--restitution") == 0)
-        {
-            ok = a->have_eps = cli_parse_double(v, &a->model.restitution);
-        }
-        else if (strcmp(o, "--normal-velocity") == 0)
-        {
-            ok = cli_parse_double(v, &a->model.normal_transition_velocity);
-        }
-        else if (strcmp(o, "--mu-static") == 0)
-        {
-            ok = a->have_ms = cli_parse_double(v, &a->model.mu_static);
-        }
-        else if (strcmp(o, "--mu-dynamic") == 0)
-        {
-            ok = a->have_md = cli_parse_double(v, &a->model.mu_dynamic);
-        }
-        else if (strcmp(o, "--stiction-velocity") == 0)
-        {
-            ok = cli_parse_double(v, &a->model.stiction_velocity);
-        }
-        else if (strcmp(o, "--friction-velocity") == 0)
-        {
-            ok = cli_parse_double(v, &a->model.friction_velocity);
+            const double_option* d = find_double_option(o);
+            ok = cli_parse_double(v, (double*)((char*)a + d->value));
+            if (d->seen != NO_FLAG)
+            {
+                *(bool*)((char*)a + d->seen) = ok;
+            }
         }
         else if (strcmp(o, "--scale") == 0)
         {
