@@ -573,6 +573,49 @@ static inline void stats_tri(strip_stats* st, double t0, double t1, double t2, d
     st->max_cross = fmax(st->max_cross, fmax(c0, c1));
 }
 
+/// Whether zipping advances on ring a next: the ring whose next vertex has the smaller azimuth (cmp < 0: a's,
+/// cmp > 0: b's; cmp is only looked at while both rings have vertices left); at equal azimuths, the quad is split
+/// along its shorter diagonal.
+static bool zip_advance_a(const tess_out* o, uint32_t ba, uint32_t ma, uint32_t i, uint32_t bb, uint32_t mb, uint32_t j,
+                          int cmp)
+{
+    if (i == ma)
+    {
+        return false;
+    }
+    if (j == mb)
+    {
+        return true;
+    }
+    if (cmp != 0)
+    {
+        return cmp < 0;
+    }
+    double d_a_first = dist2(out_vertex(o, ba + (i + 1) % ma), out_vertex(o, bb + j));
+    double d_b_first = dist2(out_vertex(o, ba + i), out_vertex(o, bb + (j + 1) % mb));
+    return d_a_first <= d_b_first;
+}
+
+/// Write the next triangle of a zip (two vertices of the advancing ring, one of the other) and advance.
+static uint32_t* zip_emit(uint32_t ba, uint32_t ma, uint32_t* i, uint32_t bb, uint32_t mb, uint32_t* j, bool adv_a,
+                          uint32_t* out)
+{
+    out[0] = ba + *i % ma;
+    if (adv_a)
+    {
+        out[1] = ba + (*i + 1) % ma;
+        out[2] = bb + *j % mb;
+        ++*i;
+    }
+    else
+    {
+        out[1] = bb + (*j + 1) % mb;
+        out[2] = bb + *j % mb;
+        ++*j;
+    }
+    return out + 3;
+}
+
 /// Join ring a (ma vertices from index ba) to ring b (mb vertices from bb); triangles written at *out.
 /// Ring vertex i sits at azimuth 2 pi i / m.
 static uint32_t* zip_strip(const tess_out* o, uint32_t ba, uint32_t ma, uint32_t bb, uint32_t mb, uint32_t* out,
@@ -611,50 +654,25 @@ static uint32_t* zip_strip(const tess_out* o, uint32_t ba, uint32_t ma, uint32_t
     uint32_t i = 0, j = 0;
     while (i < ma || j < mb)
     {
-        bool adv_a;
-        if (i == ma)
-        {
-            adv_a = false;
-        }
-        else if (j == mb)
-        {
-            adv_a = true;
-        }
-        else
+        int cmp = 0;
+        if (i < ma && j < mb)
         {
             uint64_t lhs = (uint64_t)(i + 1) * mb, rhs = (uint64_t)(j + 1) * ma; // azimuths of a[i+1] and b[j+1]
-            if (lhs != rhs)
-            {
-                adv_a = lhs < rhs;
-            }
-            else
-            {
-                // Both next vertices at the same azimuth: split the quad along its shorter diagonal.
-                double d_a_first = dist2(out_vertex(o, ba + (i + 1) % ma), out_vertex(o, bb + j));
-                double d_b_first = dist2(out_vertex(o, ba + i), out_vertex(o, bb + (j + 1) % mb));
-                adv_a = d_a_first <= d_b_first;
-            }
+            cmp = lhs < rhs ? -1 : lhs > rhs;
         }
+        bool adv_a = zip_advance_a(o, ba, ma, i, bb, mb, j, cmp);
         double ta = i * da, tb = j * db;
         if (adv_a)
         {
-            out[0] = ba + i % ma;
-            out[1] = ba + (i + 1) % ma;
-            out[2] = bb + j % mb;
             double ta1 = (i + 1) * da;
             stats_tri(st, ta, ta1, tb, fabs(ta - tb), fabs(ta1 - tb));
-            ++i;
         }
         else
         {
-            out[0] = ba + i % ma;
-            out[1] = bb + (j + 1) % mb;
-            out[2] = bb + j % mb;
             double tb1 = (j + 1) * db;
             stats_tri(st, ta, tb1, tb, fabs(ta - tb1), fabs(ta - tb));
-            ++j;
         }
-        out += 3;
+        out = zip_emit(ba, ma, &i, bb, mb, &j, adv_a, out);
     }
     return out;
 }
@@ -1398,44 +1416,13 @@ static uint32_t* zip_strip_phi(const tess_out* o, uint32_t ba, uint32_t ma, cons
     uint32_t i = 0, j = 0;
     while (i < ma || j < mb)
     {
-        bool adv_a;
-        if (i == ma)
-        {
-            adv_a = false;
-        }
-        else if (j == mb)
-        {
-            adv_a = true;
-        }
-        else
+        int cmp = 0;
+        if (i < ma && j < mb)
         {
             double na = i + 1 < ma ? pa[i + 1] : 2.0 * TESS_PI, nb = j + 1 < mb ? pb[j + 1] : 2.0 * TESS_PI;
-            if (na != nb)
-            {
-                adv_a = na < nb;
-            }
-            else
-            {
-                double d_a_first = dist2(out_vertex(o, ba + (i + 1) % ma), out_vertex(o, bb + j));
-                double d_b_first = dist2(out_vertex(o, ba + i), out_vertex(o, bb + (j + 1) % mb));
-                adv_a = d_a_first <= d_b_first;
-            }
+            cmp = na < nb ? -1 : na > nb;
         }
-        if (adv_a)
-        {
-            out[0] = ba + i % ma;
-            out[1] = ba + (i + 1) % ma;
-            out[2] = bb + j % mb;
-            ++i;
-        }
-        else
-        {
-            out[0] = ba + i % ma;
-            out[1] = bb + (j + 1) % mb;
-            out[2] = bb + j % mb;
-            ++j;
-        }
-        out += 3;
+        out = zip_emit(ba, ma, &i, bb, mb, &j, zip_advance_a(o, ba, ma, i, bb, mb, j, cmp), out);
     }
     return out;
 }
