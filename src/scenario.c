@@ -422,6 +422,18 @@ static bool no_head(scn_parser* p)
     return true;
 }
 
+/// A statement that may appear once: false (with the error) when *seen is already set; sets it. `what` names the
+/// statement in the message, `note` (may be "") follows it.
+static bool first_time(scn_parser* p, bool* seen, const char* what, const char* note)
+{
+    if (*seen)
+    {
+        return fail(p, p->st.line, "%s given twice%s", what, note);
+    }
+    *seen = true;
+    return true;
+}
+
 /// Every argument must have been used by the statement's handler; duplicates are errors.
 static bool check_args(scn_parser* p)
 {
@@ -514,15 +526,10 @@ static bool stmt_units(scn_parser* p)
 {
     static const char* keys[4] = {"FORCE", "MASS", "LENGTH", "TIME"};
     char* dst[4] = {p->scn->force_unit, p->scn->mass_unit, p->scn->length_unit, p->scn->time_unit};
-    if (!no_head(p))
+    if (!no_head(p) || !first_time(p, &p->seen_units, "UNITS", ""))
     {
         return false;
     }
-    if (p->seen_units)
-    {
-        return fail(p, p->st.line, "UNITS given twice");
-    }
-    p->seen_units = true;
     for (int k = 0; k < 4; ++k)
     {
         scn_arg* a = find_arg(p, keys[k]);
@@ -554,15 +561,10 @@ static bool stmt_units(scn_parser* p)
 
 static bool stmt_accgrav(scn_parser* p)
 {
-    if (!no_head(p))
+    if (!no_head(p) || !first_time(p, &p->seen_gravity, "gravity", " (ACCGRAV / GRAVITY)"))
     {
         return false;
     }
-    if (p->seen_gravity)
-    {
-        return fail(p, p->st.line, "gravity given twice (ACCGRAV / GRAVITY)");
-    }
-    p->seen_gravity = true;
     double g[3] = {0.0, 0.0, 0.0};
     static const char* keys[3] = {"IGRAV", "JGRAV", "KGRAV"};
     for (int k = 0; k < 3; ++k)
@@ -579,11 +581,10 @@ static bool stmt_accgrav(scn_parser* p)
 
 static bool stmt_gravity(scn_parser* p)
 {
-    if (p->seen_gravity)
+    if (!first_time(p, &p->seen_gravity, "gravity", " (ACCGRAV / GRAVITY)"))
     {
-        return fail(p, p->st.line, "gravity given twice (ACCGRAV / GRAVITY)");
+        return false;
     }
-    p->seen_gravity = true;
     if (p->st.nhead != 3)
     {
         return fail(p, p->st.line, "GRAVITY takes three values: GRAVITY/gx,gy,gz");
@@ -1163,15 +1164,10 @@ static bool stmt_integrator(scn_parser* p)
 
 static bool stmt_simulate(scn_parser* p)
 {
-    if (!no_head(p))
+    if (!no_head(p) || !first_time(p, &p->seen_simulate, "SIMULATE", ""))
     {
         return false;
     }
-    if (p->seen_simulate)
-    {
-        return fail(p, p->st.line, "SIMULATE given twice");
-    }
-    p->seen_simulate = true;
     p->scn->simulate_line = p->st.line;
     bool dynamic = false, found = false;
     if (!get_flag(p, "DYNAMIC", &dynamic) || !get_real(p, "END", &p->scn->end_time, &found))
