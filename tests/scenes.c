@@ -52,6 +52,38 @@ mc_mesh* scene_mesh_from_arrays(const double* positions, uint32_t vertex_count, 
     return m;
 }
 
+// Vertex and index arrays of a generated mesh; false (nothing allocated) when out of memory.
+static bool alloc_arrays(uint32_t nv, uint32_t nt, double** p, uint32_t** ix)
+{
+    *p = malloc(3u * (size_t)nv * sizeof **p);
+    *ix = malloc(3u * (size_t)nt * sizeof **ix);
+    if (*p == NULL || *ix == NULL)
+    {
+        free(*p);
+        free(*ix);
+        return false;
+    }
+    return true;
+}
+
+// The mesh of the arrays, which are freed.
+static mc_mesh* mesh_and_free(double* p, uint32_t nv, uint32_t* ix, uint32_t nt)
+{
+    mc_mesh* m = scene_mesh_from_arrays(p, nv, ix, nt);
+    free(p);
+    free(ix);
+    return m;
+}
+
+// Write triangle (a, b, c) at index k; returns the next index.
+static uint32_t put_tri(uint32_t* ix, uint32_t k, uint32_t a, uint32_t b, uint32_t c)
+{
+    ix[k] = a;
+    ix[k + 1u] = b;
+    ix[k + 2u] = c;
+    return k + 3u;
+}
+
 // Grid on a parametric surface: (nu x nv) vertices, periodic in u; periodic in v or with poles (sphere).
 mc_mesh* scene_uv_sphere(double r, uint32_t triangles)
 {
@@ -60,12 +92,10 @@ mc_mesh* scene_uv_sphere(double r, uint32_t triangles)
     uint32_t nlon = 2u * nlat;
     uint32_t nv = 2u + nlon * (nlat - 1u);
     uint32_t nt = 2u * nlon * (nlat - 1u);
-    double* p = malloc(3u * (size_t)nv * sizeof *p);
-    uint32_t* ix = malloc(3u * (size_t)nt * sizeof *ix);
-    if (p == NULL || ix == NULL)
+    double* p = NULL;
+    uint32_t* ix = NULL;
+    if (!alloc_arrays(nv, nt, &p, &ix))
     {
-        free(p);
-        free(ix);
         return NULL;
     }
     p[0] = 0.0, p[1] = 0.0, p[2] = -r;
@@ -87,30 +117,19 @@ mc_mesh* scene_uv_sphere(double r, uint32_t triangles)
     {
         uint32_t j1 = (j + 1u) % nlon;
         // South cap (pole 0), outward = counter-clockwise seen from below.
-        ix[k++] = 0;
-        ix[k++] = 2u + j1;
-        ix[k++] = 2u + j;
+        k = put_tri(ix, k, 0, 2u + j1, 2u + j);
         // North cap.
         uint32_t top = 2u + (nlat - 2u) * nlon;
-        ix[k++] = 1;
-        ix[k++] = top + j;
-        ix[k++] = top + j1;
+        k = put_tri(ix, k, 1, top + j, top + j1);
         for (uint32_t i = 1; i + 1u < nlat; ++i)
         {
             uint32_t a = 2u + (i - 1u) * nlon + j, b = 2u + (i - 1u) * nlon + j1;
             uint32_t c = a + nlon, d = b + nlon;
-            ix[k++] = a;
-            ix[k++] = b;
-            ix[k++] = d;
-            ix[k++] = a;
-            ix[k++] = d;
-            ix[k++] = c;
+            k = put_tri(ix, k, a, b, d);
+            k = put_tri(ix, k, a, d, c);
         }
     }
-    mc_mesh* m = scene_mesh_from_arrays(p, nv, ix, nt);
-    free(p);
-    free(ix);
-    return m;
+    return mesh_and_free(p, nv, ix, nt);
 }
 
 mc_mesh* scene_torus(double major, double minor, uint32_t triangles)
@@ -120,12 +139,10 @@ mc_mesh* scene_torus(double major, double minor, uint32_t triangles)
     uint32_t nu = 3u * nv_;
     uint32_t nv = nu * nv_;
     uint32_t nt = 2u * nv;
-    double* p = malloc(3u * (size_t)nv * sizeof *p);
-    uint32_t* ix = malloc(3u * (size_t)nt * sizeof *ix);
-    if (p == NULL || ix == NULL)
+    double* p = NULL;
+    uint32_t* ix = NULL;
+    if (!alloc_arrays(nv, nt, &p, &ix))
     {
-        free(p);
-        free(ix);
         return NULL;
     }
     for (uint32_t i = 0; i < nu; ++i)
@@ -149,18 +166,11 @@ mc_mesh* scene_torus(double major, double minor, uint32_t triangles)
         {
             uint32_t j1 = (j + 1u) % nv_;
             uint32_t a = i * nv_ + j, b = i1 * nv_ + j, c = i1 * nv_ + j1, d = i * nv_ + j1;
-            ix[k++] = a;
-            ix[k++] = b;
-            ix[k++] = c;
-            ix[k++] = a;
-            ix[k++] = c;
-            ix[k++] = d;
+            k = put_tri(ix, k, a, b, c);
+            k = put_tri(ix, k, a, c, d);
         }
     }
-    mc_mesh* m = scene_mesh_from_arrays(p, nv, ix, nt);
-    free(p);
-    free(ix);
-    return m;
+    return mesh_and_free(p, nv, ix, nt);
 }
 
 static double grid_coord(double h, uint32_t i, uint32_t n)
@@ -173,12 +183,10 @@ mc_mesh* scene_box_grid(mc_vec3 half, uint32_t triangles)
     uint32_t n = (uint32_t)fmax(1.0, floor(sqrt((double)triangles / 12.0) + 0.5));
     uint32_t per_face = (n + 1u) * (n + 1u);
     uint32_t nv = 6u * per_face, nt = 12u * n * n;
-    double* p = malloc(3u * (size_t)nv * sizeof *p);
-    uint32_t* ix = malloc(3u * (size_t)nt * sizeof *ix);
-    if (p == NULL || ix == NULL)
+    double* p = NULL;
+    uint32_t* ix = NULL;
+    if (!alloc_arrays(nv, nt, &p, &ix))
     {
-        free(p);
-        free(ix);
         return NULL;
     }
     double h[3] = {half.x, half.y, half.z};
@@ -207,21 +215,18 @@ mc_mesh* scene_box_grid(mc_vec3 half, uint32_t triangles)
                 // Seen from outside along +axis: u then v is counter-clockwise; flip for the negative face.
                 if (sgn > 0.0)
                 {
-                    ix[k++] = a, ix[k++] = b, ix[k++] = c;
-                    ix[k++] = a, ix[k++] = c, ix[k++] = d;
+                    k = put_tri(ix, k, a, b, c);
+                    k = put_tri(ix, k, a, c, d);
                 }
                 else
                 {
-                    ix[k++] = a, ix[k++] = c, ix[k++] = b;
-                    ix[k++] = a, ix[k++] = d, ix[k++] = c;
+                    k = put_tri(ix, k, a, c, b);
+                    k = put_tri(ix, k, a, d, c);
                 }
             }
         }
     }
-    mc_mesh* m = scene_mesh_from_arrays(p, nv, ix, nt);
-    free(p);
-    free(ix);
-    return m;
+    return mesh_and_free(p, nv, ix, nt);
 }
 
 static mc_mesh* tessellated(mc_primitive_def def, uint32_t triangles)
