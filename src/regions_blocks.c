@@ -148,7 +148,10 @@ static void block_sums(const struct mc_mesh* m, mc_region_blocks* b)
         {
             const uint32_t* t = &idx[3u * b->tris[tp->tri_first + i]];
             mc_vec3 pa = mc_sub(pos[t[0]], c), pb = mc_sub(pos[t[1]], c), pc = mc_sub(pos[t[2]], c);
-            r2 = fmax(r2, fmax(mc_dot(pa, pa), fmax(mc_dot(pb, pb), mc_dot(pc, pc))));
+            double da = mc_dot(pa, pa), db = mc_dot(pb, pb), dc = mc_dot(pc, pc);
+            r2 = da > r2 ? da : r2;
+            r2 = db > r2 ? db : r2;
+            r2 = dc > r2 ? dc : r2;
             mc_vec3 n = mc_cross(mc_sub(pb, pa), mc_sub(pc, pa));
             double d = mc_dot(pa, mc_cross(pb, pc));
             mc_vec3 g = mc_add(mc_add(pa, pb), pc);
@@ -227,24 +230,98 @@ static uint32_t ring_blocks(const struct mc_mesh* m, const uint32_t* tri_block, 
     return n;
 }
 
-/// Neighbour entries: for each block, the other blocks around its vertices with the shared vertices. False when out
-/// of memory.
+/// Sort keys[0 .. n) ascending (insertion sort for the short lists of a block, qsort beyond).
+static void sort_keys(uint64_t* keys, uint32_t n)
+{
+    if (n > 64u)
+    {
+        qsort(keys, n, sizeof *keys, compare_u64);
+        return;
+    }
+    for (uint32_t i = 1; i < n; ++i)
+    {
+        uint64_t x = keys[i];
+        uint32_t j = i;
+        while (j > 0 && keys[j - 1u] > x)
+        {
+            keys[j] = keys[j - 1u];
+            --j;
+        }
+        keys[j] = x;
+    }
+}
+
+/// Append n values to a growable buffer. False when out of memory.
+static bool push_values(uint32_t** buf, size_t* count, size_t* cap, const uint32_t* values, uint32_t n)
+{
+    if (*count + n > *cap)
+    {
+        size_t nc = *cap > 0 ? *cap : 1024u;
+        while (nc < *count + n)
+        {
+            nc *= 2u;
+        }
+        uint32_t* p = mc_realloc(*buf, nc * sizeof *p);
+        if (p == NULL)
+        {
+            return false;
+        }
+        *buf = p;
+        *cap = nc;
+    }
+    memcpy(*buf + *count, values, (size_t)n * sizeof *values);
+    *count += n;
+    return true;
+}
+
+/// Neighbour entries: for each block, the other blocks around its vertices with the shared vertices. Only vertices
+/// whose corners lie in more than one block have entries; their distinct blocks (from one ring walk each) are kept as
+/// records (v, n, blocks...) in ascending v, then spread into per-block keys (other block, vertex) and sorted. False
+/// when out of memory.
 static bool block_neighbours(const struct mc_mesh* m, mc_region_blocks* b)
 {
-    uint32_t nb = b->block_count;
+    uint32_t nb = b->block_count, nv = m->vertex_count, nt = m->triangle_count;
     uint32_t cap = 32;
     uint32_t* list = mc_alloc_array(cap, sizeof *list);
     uint32_t* start = mc_calloc((size_t)nb + 1u, sizeof *start);
+    uint32_t* seen = mc_alloc_array(nv > 0 ? nv : 1u, sizeof *seen); // a block of the vertex's corners, or MC_NONE
+    uint8_t* multi = mc_calloc(nv > 0 ? nv : 1u, 1);                 // corners in more than one block
+    uint32_t* rec = NULL;
+    size_t rec_count = 0, rec_cap = 0;
     uint64_t* keys = NULL;
-    bool ok = list != NULL && start != NULL;
-    // Pass 1: entries per block (a vertex around k distinct blocks gives each of them k - 1 entries).
-    for (uint32_t v = 0; v < m->vertex_count && ok; ++v)
+    uint32_t* fill = NULL;
+    bool ok = list != NULL && start != NULL && seen != NULL && multi != NULL;
+    for (uint32_t v = 0; ok && v < nv; ++v)
     {
+        seen[v] = MC_NONE;
+    }
+    for (uint32_t t = 0; ok && t < nt; ++t)
+    {
+        uint32_t k = b->tri_block[t];
+        for (uint32_t j = 0; j < 3u; ++j)
+        {
+            uint32_t v = m->indices[3u * t + j];
+            multi[v] |= (uint8_t)(seen[v] != MC_NONE && seen[v] != k);
+            seen[v] = k;
+        }
+    }
+    // Records of the vertices around several blocks; a vertex around n blocks gives each of them n - 1 entries.
+    for (uint32_t v = 0; ok && v < nv; ++v)
+    {
+        if (!multi[v])
+        {
+            continue;
+        }
         uint32_t n = ring_blocks(m, b->tri_block, v, &list, &cap);
         ok = n != MC_NONE;
-        for (uint32_t i = 0; ok && n > 1u && i < n; ++i)
+        if (ok && n > 1u)
         {
-            start[list[i] + 1u] += n - 1u;
+            uint32_t head[2] = {v, n};
+            ok = push_values(&rec, &rec_count, &rec_cap, head, 2u) && push_values(&rec, &rec_count, &rec_cap, list, n);
+            for (uint32_t i = 0; ok && i < n; ++i)
+            {
+                start[list[i] + 1u] += n - 1u;
+            }
         }
     }
     uint64_t total = 0;
@@ -258,30 +335,24 @@ static bool block_neighbours(const struct mc_mesh* m, mc_region_blocks* b)
     {
         keys = mc_alloc_array(total > 0 ? (size_t)total : 1u, sizeof *keys);
         b->shared_v = mc_alloc_array(total > 0 ? (size_t)total : 1u, sizeof *b->shared_v);
-        ok = keys != NULL && b->shared_v != NULL;
-    }
-    // Pass 2: keys (other block, vertex) per block, then sorted: entries by neighbour, vertices ascending.
-    uint32_t* fill = NULL;
-    if (ok)
-    {
         fill = mc_alloc_array((size_t)nb + 1u, sizeof *fill);
-        ok = fill != NULL;
+        ok = keys != NULL && b->shared_v != NULL && fill != NULL;
     }
     if (ok)
     {
         memcpy(fill, start, ((size_t)nb + 1u) * sizeof *fill);
-    }
-    for (uint32_t v = 0; v < m->vertex_count && ok; ++v)
-    {
-        uint32_t n = ring_blocks(m, b->tri_block, v, &list, &cap);
-        ok = n != MC_NONE;
-        for (uint32_t i = 0; ok && n > 1u && i < n; ++i)
+        for (size_t r = 0; r < rec_count; r += 2u + rec[r + 1u])
         {
-            for (uint32_t j = 0; j < n; ++j)
+            uint32_t v = rec[r], n = rec[r + 1u];
+            const uint32_t* l = rec + r + 2u;
+            for (uint32_t i = 0; i < n; ++i)
             {
-                if (j != i)
+                for (uint32_t j = 0; j < n; ++j)
                 {
-                    keys[fill[list[i]]++] = ((uint64_t)list[j] << 32) | v;
+                    if (j != i)
+                    {
+                        keys[fill[l[i]]++] = ((uint64_t)l[j] << 32) | v;
+                    }
                 }
             }
         }
@@ -289,7 +360,7 @@ static bool block_neighbours(const struct mc_mesh* m, mc_region_blocks* b)
     uint32_t entries = 0;
     for (uint32_t k = 0; ok && k < nb; ++k)
     {
-        qsort(keys + start[k], start[k + 1u] - start[k], sizeof *keys, compare_u64);
+        sort_keys(keys + start[k], start[k + 1u] - start[k]);
         for (uint32_t i = start[k]; i < start[k + 1u]; ++i)
         {
             entries += (uint32_t)(i == start[k] || (keys[i] >> 32) != (keys[i - 1u] >> 32));
@@ -326,6 +397,9 @@ static bool block_neighbours(const struct mc_mesh* m, mc_region_blocks* b)
     }
     mc_free(list);
     mc_free(start);
+    mc_free(seen);
+    mc_free(multi);
+    mc_free(rec);
     mc_free(keys);
     mc_free(fill);
     return ok;
