@@ -638,6 +638,185 @@ static inline int tri_outside_local(const obox* b, const leaf_cull* lc, const fl
 }
 #endif
 
+// Append one intersecting pair to the worker's buffer. @return 0 on allocation failure.
+static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_crossing cr[2])
+{
+    if (w->pair_count == w->pair_capacity)
+    {
+        uint32_t cap = w->pair_capacity < 256u ? 256u : w->pair_capacity * 2u;
+        mc_triangle_pair* np = mc_realloc(w->pairs, (size_t)cap * sizeof *np);
+        if (np == NULL)
+        {
+            w->failed = 1;
+            return 0;
+        }
+        w->pairs = np;
+        w->pair_capacity = cap;
+    }
+    mc_triangle_pair* out = &w->pairs[w->pair_count++];
+    out->i = i;
+    out->j = j;
+    out->crossing[0] = cr[0];
+    out->crossing[1] = cr[1];
+    return 1;
+}
+
+#if defined(__SSE2__)
+// Leaf against leaf. Conservative culling before the exact tests, each step only removing triangles that cannot meet
+// any triangle left on the other side:
+// 1. J's triangles against A's box (in J's frame, on J's leaf-local floats; see tri_outside_local); the survivors'
+//    vertices are mapped into I's frame (the copies the exact tests use) and their bounding box taken.
+// 2. I's triangles against that bounding box (leaf-local floats relative to A's center, with a slack covering their
+//    rounding and the box's rounding to float), then against B's box (in I's frame).
+// 3. J's survivors against the bounding box of I's survivors (exact: both boxes come from the very vertices the
+//    triangle tests use, and a strict gap leaves no contact, perturbed or not).
+static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node* na, const mc_bvh_node* nb)
+{
+    uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
+    uint32_t fb = mc_bvh_leaf_first(nb), cb = mc_bvh_leaf_count(nb);
+    obox oa;
+    obox_map(cx, na, 0, &oa);
+    leaf_cull cull_b; // B's triangles against A's box (J frame)
+    leaf_cull_make(cx, nb, &oa, &cull_b);
+    const float* loc_a = &cx->ta->tri_local[9u * (size_t)fa];
+    const float* loc_b = &cx->tb->tri_local[9u * (size_t)fb];
+    mc_vec3 tj[MC_BVH_LEAF_MAX][3];
+    __m128d jlo[MC_BVH_LEAF_MAX][2], jhi[MC_BVH_LEAF_MAX][2]; // (x, y), (z, z) bounds of each J survivor
+    uint32_t qs[MC_BVH_LEAF_MAX];
+    uint32_t nq = 0;
+    __m128d blo_xy = _mm_set1_pd(INFINITY), blo_z = blo_xy;
+    __m128d bhi_xy = _mm_set1_pd(-INFINITY), bhi_z = bhi_xy;
+    for (uint32_t q = 0; q < cb; ++q)
+    {
+        if (tri_outside_local(&oa, &cull_b, loc_b + 9u * q))
+        {
+            continue;
+        }
+        const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
+        __m128d lo_xy = _mm_set1_pd(INFINITY), lo_z = lo_xy;
+        __m128d hi_xy = _mm_set1_pd(-INFINITY), hi_z = hi_xy;
+        for (int k = 0; k < 3; ++k)
+        {
+            mc_vec3 v = j_vertex(cx->scratch, vb[k]);
+            tj[nq][k] = v;
+            __m128d xy = _mm_setr_pd(v.x, v.y), zz = _mm_set1_pd(v.z);
+            lo_xy = _mm_min_pd(lo_xy, xy);
+            hi_xy = _mm_max_pd(hi_xy, xy);
+            lo_z = _mm_min_pd(lo_z, zz);
+            hi_z = _mm_max_pd(hi_z, zz);
+        }
+        jlo[nq][0] = lo_xy;
+        jlo[nq][1] = lo_z;
+        jhi[nq][0] = hi_xy;
+        jhi[nq][1] = hi_z;
+        blo_xy = _mm_min_pd(blo_xy, lo_xy);
+        blo_z = _mm_min_pd(blo_z, lo_z);
+        bhi_xy = _mm_max_pd(bhi_xy, hi_xy);
+        bhi_z = _mm_max_pd(bhi_z, hi_z);
+        qs[nq++] = q;
+    }
+    if (nq == 0)
+    {
+        return;
+    }
+    // 2. The survivors' box relative to A's center, in float: lo - slack and hi + slack, rounded outwards enough
+    // (the slack is far above the rounding of the offsets and of the leaf-local vertices, < 2^-24 relative each).
+    double bl[3], bh[3];
+    _mm_storeu_pd(bl, blo_xy);
+    _mm_store_sd(bl + 2, blo_z);
+    _mm_storeu_pd(bh, bhi_xy);
+    _mm_store_sd(bh + 2, bhi_z);
+    double rl[3], rh[3], mag = 0.0;
+    for (int c = 0; c < 3; ++c)
+    {
+        rl[c] = bl[c] - (double)na->center[c];
+        rh[c] = bh[c] - (double)na->center[c];
+        mag += fabs(rl[c]) + fabs(rh[c]);
+    }
+    double ea = (double)na->extent[0] + (double)na->extent[1] + (double)na->extent[2];
+    double slack = cx->box_rel_slack * (mag + 2.0 * ea) + cx->abs_slack;
+    __m128 alo = _mm_setr_ps((float)(rl[0] - slack), (float)(rl[1] - slack), (float)(rl[2] - slack), 0.0f);
+    __m128 ahi = _mm_setr_ps((float)(rh[0] + slack), (float)(rh[1] + slack), (float)(rh[2] + slack), 0.0f);
+    obox ob;
+    leaf_cull cull_a; // A's triangles against B's box (I frame), made on first use
+    int have_ob = 0;
+    mc_vec3 ti[MC_BVH_LEAF_MAX][3];
+    uint32_t ps[MC_BVH_LEAF_MAX];
+    uint32_t np = 0;
+    __m128d ilo_xy = _mm_set1_pd(INFINITY), ilo_z = ilo_xy;
+    __m128d ihi_xy = _mm_set1_pd(-INFINITY), ihi_z = ihi_xy;
+    for (uint32_t p = 0; p < ca; ++p)
+    {
+        const float* l = loc_a + 9u * p;
+        __m128 v0 = _mm_loadu_ps(l), v1 = _mm_loadu_ps(l + 3), v2 = _mm_loadu_ps(l + 6);
+        __m128 vmin = _mm_min_ps(_mm_min_ps(v0, v1), v2), vmax = _mm_max_ps(_mm_max_ps(v0, v1), v2);
+        __m128 outside = _mm_or_ps(_mm_cmpgt_ps(vmin, ahi), _mm_cmplt_ps(vmax, alo));
+        if ((_mm_movemask_ps(outside) & 7) != 0)
+        {
+            continue;
+        }
+        if (!have_ob)
+        {
+            obox_map(cx, nb, 1, &ob);
+            leaf_cull_make(cx, na, &ob, &cull_a);
+            have_ob = 1;
+        }
+        if (tri_outside_local(&ob, &cull_a, l))
+        {
+            continue;
+        }
+        const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
+        for (int k = 0; k < 3; ++k)
+        {
+            mc_vec3 v = cx->pos_i[va[k]];
+            ti[np][k] = v;
+            __m128d xy = _mm_setr_pd(v.x, v.y), zz = _mm_set1_pd(v.z);
+            ilo_xy = _mm_min_pd(ilo_xy, xy);
+            ihi_xy = _mm_max_pd(ihi_xy, xy);
+            ilo_z = _mm_min_pd(ilo_z, zz);
+            ihi_z = _mm_max_pd(ihi_z, zz);
+        }
+        ps[np++] = p;
+    }
+    if (np == 0)
+    {
+        return;
+    }
+    // 3. J's survivors against the box of I's survivors.
+    uint32_t nk = 0;
+    for (uint32_t qi = 0; qi < nq; ++qi)
+    {
+        __m128d gap = _mm_or_pd(_mm_cmpgt_pd(jlo[qi][0], ihi_xy), _mm_cmplt_pd(jhi[qi][0], ilo_xy));
+        gap = _mm_or_pd(gap, _mm_or_pd(_mm_cmpgt_pd(jlo[qi][1], ihi_z), _mm_cmplt_pd(jhi[qi][1], ilo_z)));
+        if (_mm_movemask_pd(gap) != 0)
+        {
+            continue;
+        }
+        if (nk != qi)
+        {
+            memcpy(tj[nk], tj[qi], sizeof tj[nk]);
+            qs[nk] = qs[qi];
+        }
+        ++nk;
+    }
+    w->triangle_tests += (uint64_t)np * nk;
+    for (uint32_t pi = 0; pi < np; ++pi)
+    {
+        for (uint32_t qi = 0; qi < nk; ++qi)
+        {
+            mc_crossing cr[2];
+            if (mc_tri_tri_crossings(ti[pi], tj[qi], cr) != 2)
+            {
+                continue;
+            }
+            if (!push_pair(w, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]], cr))
+            {
+                return;
+            }
+        }
+    }
+}
+#else
 static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node* na, const mc_bvh_node* nb)
 {
     uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
@@ -729,28 +908,16 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
             {
                 continue;
             }
-            if (w->pair_count == w->pair_capacity)
+            if (!push_pair(w, cx->ta->tri_order[fa + p], cx->tb->tri_order[fb + q], cr))
             {
-                uint32_t cap = w->pair_capacity < 256u ? 256u : w->pair_capacity * 2u;
-                mc_triangle_pair* np = mc_realloc(w->pairs, (size_t)cap * sizeof *np);
-                if (np == NULL)
-                {
-                    w->failed = 1;
-                    return;
-                }
-                w->pairs = np;
-                w->pair_capacity = cap;
+                return;
             }
-            mc_triangle_pair* out = &w->pairs[w->pair_count++];
-            out->i = cx->ta->tri_order[fa + p];
-            out->j = cx->tb->tri_order[fb + q];
-            out->crossing[0] = cr[0];
-            out->crossing[1] = cr[1];
         }
     }
 }
 #undef MC_TRI_OUTSIDE_A
 #undef MC_TRI_OUTSIDE_B
+#endif
 
 #if !defined(__SSE2__)
 // Expand an overlapping internal node pair: test the children pairs of the larger box and append the overlapping
