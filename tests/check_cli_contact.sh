@@ -6,7 +6,8 @@ set -eu
 exe="$1"
 tmp="${TMPDIR:-/tmp}/mc_cli_contact.$$"
 trap 'rm -f "$tmp".out "$tmp".err "$tmp".a.shl "$tmp".b.shl' EXIT
-fail() { echo "check_cli_contact: $*" >&2; exit 1; }
+check_name=check_cli_contact
+. "$(dirname "$0")/cli_common.sh"
 
 "$exe" contact --help >"$tmp".out || fail "--help failed"
 grep -q "usage: meshcontact contact" "$tmp".out || fail "--help text"
@@ -42,19 +43,7 @@ grep -q '"regions":\[\],"total_volume":0,' "$tmp".out || fail "touching gave a r
 "$exe" contact "$tmp".a.shl "$tmp".b.shl --pose-j -1.5,0,0 --json >"$tmp".out 2>"$tmp".err || fail "touching failed"
 grep -q '"regions":\[\],"total_volume":0,' "$tmp".out || fail "touching gave a region: $(cat "$tmp".out)"
 
-# errors: exit status, one line on stderr, nothing on stdout
-check_error() {
-    want="$1"; shift
-    set +e
-    "$exe" contact "$@" >"$tmp".out 2>"$tmp".err
-    rc=$?
-    set -e
-    [ "$rc" -eq "$want" ] || fail "expected status $want, got $rc for: $*"
-    [ ! -s "$tmp".out ] || fail "stdout not empty on error: $*"
-    [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "stderr is not one line: $*"
-    grep -q "^meshcontact: " "$tmp".err || fail "stderr does not start with 'meshcontact: ': $*"
-}
-check_error 1 "$tmp".a.shl "$tmp".does-not-exist.stl --json
-check_error 2 "$tmp".a.shl --json
-check_error 2 "$tmp".a.shl "$tmp".b.shl --pose-j 1,2 --json
+check_error contact 1 "$tmp".a.shl "$tmp".does-not-exist.stl --json
+check_error contact 2 "$tmp".a.shl --json
+check_error contact 2 "$tmp".a.shl "$tmp".b.shl --pose-j 1,2 --json
 echo "meshcontact contact: CLI contract OK"

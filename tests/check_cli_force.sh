@@ -7,7 +7,8 @@ root="$2"
 mesh="$root/data/spot.obj"
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp".out "$tmp".err' EXIT
-fail() { echo "check_cli_force: $*" >&2; exit 1; }
+check_name=check_cli_force
+. "$(dirname "$0")/cli_common.sh"
 
 "$exe" force --help >"$tmp".out || fail "--help failed"
 grep -q "usage: meshcontact force" "$tmp".out || fail "--help text"
@@ -50,25 +51,13 @@ PY
     fi
 done
 
-# errors: exit status, one line on stderr, nothing on stdout
-check_error() {
-    want="$1"; shift
-    set +e
-    "$exe" force "$@" >"$tmp".out 2>"$tmp".err
-    rc=$?
-    set -e
-    [ "$rc" -eq "$want" ] || fail "expected status $want, got $rc for: $*"
-    [ ! -s "$tmp".out ] || fail "stdout not empty on error: $*"
-    [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "stderr is not one line: $*"
-    grep -q "^meshcontact: " "$tmp".err || fail "stderr does not start with 'meshcontact: ': $*"
-}
-check_error 1 "$mesh" "$root/does-not-exist.stl" --stiffness 1 --exponent 1
-check_error 1 "$mesh" "$mesh" --stiffness 1 --exponent -1
-check_error 1 "$mesh" "$mesh" --stiffness 1 --exponent 1 --mu-static 0.1 --mu-dynamic 0.3
-check_error 2 "$mesh" "$mesh" --stiffness 1
-check_error 2 "$mesh" --stiffness 1 --exponent 1
-check_error 2 "$mesh" "$mesh" --stiffness 1 --exponent 1 --vel-i 1,2,3
-check_error 2 "$mesh" "$mesh" --stiffness 1 --exponent 1 --penalty 1 --restitution 0.5
-check_error 2 "$mesh" "$mesh" --penalty 1
-check_error 1 "$mesh" "$mesh" --penalty 1 --restitution 1.5
+check_error force 1 "$mesh" "$root/does-not-exist.stl" --stiffness 1 --exponent 1
+check_error force 1 "$mesh" "$mesh" --stiffness 1 --exponent -1
+check_error force 1 "$mesh" "$mesh" --stiffness 1 --exponent 1 --mu-static 0.1 --mu-dynamic 0.3
+check_error force 2 "$mesh" "$mesh" --stiffness 1
+check_error force 2 "$mesh" --stiffness 1 --exponent 1
+check_error force 2 "$mesh" "$mesh" --stiffness 1 --exponent 1 --vel-i 1,2,3
+check_error force 2 "$mesh" "$mesh" --stiffness 1 --exponent 1 --penalty 1 --restitution 0.5
+check_error force 2 "$mesh" "$mesh" --penalty 1
+check_error force 1 "$mesh" "$mesh" --penalty 1 --restitution 1.5
 echo "meshcontact force: CLI contract OK"

@@ -6,7 +6,8 @@ set -eu
 exe="$1"
 tmp="${TMPDIR:-/tmp}/mc_cli_primitive.$$"
 trap 'rm -f "$tmp".out "$tmp".err "$tmp".stl "$tmp".shl' EXIT
-fail() { echo "check_cli_primitive: $*" >&2; exit 1; }
+check_name=check_cli_primitive
+. "$(dirname "$0")/cli_common.sh"
 
 "$exe" primitive --help >"$tmp".out || fail "--help failed"
 for word in box sphere ellipsoid cylinder frustum cone torus --size --radius --radii --length --radius-bottom \
@@ -44,27 +45,16 @@ head -c 200 "$tmp".shl | head -n 1 | grep -q ' 0.001$' || fail ".shl header scal
 "$exe" primitive box --size 1,2,3 -o "$tmp".stl >"$tmp".out || fail "box"
 grep -q "^box: 12 triangles, 8 vertices, volume 6 (exact 6," "$tmp".out || fail "box summary: $(cat "$tmp".out)"
 
-check_error() {
-    want="$1"; shift
-    set +e
-    "$exe" primitive "$@" >"$tmp".out 2>"$tmp".err
-    rc=$?
-    set -e
-    [ "$rc" -eq "$want" ] || fail "expected status $want, got $rc for: $*"
-    [ ! -s "$tmp".out ] || fail "stdout not empty on error: $*"
-    [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "stderr is not one line: $*"
-    grep -q "^meshcontact: " "$tmp".err || fail "stderr does not start with 'meshcontact: ': $*"
-}
-check_error 2 pyramid --radius 1 -o "$tmp".stl
-check_error 2 sphere -o "$tmp".stl
-check_error 2 sphere --radius 1 --length 2 -o "$tmp".stl
-check_error 2 sphere --radius 1 -o "$tmp".obj
-check_error 2 sphere --radius 1
-check_error 2 sphere --radius 1 --tolerance 0 -o "$tmp".stl
-check_error 2 sphere --radius 1 --angle 95 -o "$tmp".stl
-check_error 2 torus --major 1 --minor 2 -o "$tmp".stl
-check_error 2 sphere --radius 1 --tolerance 1e-300 -o "$tmp".stl
-check_error 2 box --size 1,1,1 --scale 2 -o "$tmp".stl
-check_error 1 sphere --radius 1 -o "$tmp".no-such-dir/x.stl
+check_error primitive 2 pyramid --radius 1 -o "$tmp".stl
+check_error primitive 2 sphere -o "$tmp".stl
+check_error primitive 2 sphere --radius 1 --length 2 -o "$tmp".stl
+check_error primitive 2 sphere --radius 1 -o "$tmp".obj
+check_error primitive 2 sphere --radius 1
+check_error primitive 2 sphere --radius 1 --tolerance 0 -o "$tmp".stl
+check_error primitive 2 sphere --radius 1 --angle 95 -o "$tmp".stl
+check_error primitive 2 torus --major 1 --minor 2 -o "$tmp".stl
+check_error primitive 2 sphere --radius 1 --tolerance 1e-300 -o "$tmp".stl
+check_error primitive 2 box --size 1,1,1 --scale 2 -o "$tmp".stl
+check_error primitive 1 sphere --radius 1 -o "$tmp".no-such-dir/x.stl
 grep -q "no-such-dir/x.stl" "$tmp".err || fail "file error does not name the file: $(cat "$tmp".err)"
 echo "meshcontact primitive: CLI contract OK"

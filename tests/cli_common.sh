@@ -1,0 +1,18 @@
+# Shared helpers of the CLI contract scripts (sourced; needs $exe, $tmp and $check_name set by the caller).
+
+# Print the failure with the script's name and stop.
+fail() { echo "$check_name: $*" >&2; exit 1; }
+
+# check_error SUBCOMMAND STATUS ARGS...: the command fails with STATUS, prints nothing on stdout and exactly one
+# stderr line starting with 'meshcontact: ' (DESIGN.md CLI rules).
+check_error() {
+    sub="$1"; want="$2"; shift 2
+    set +e
+    "$exe" "$sub" "$@" >"$tmp".out 2>"$tmp".err
+    rc=$?
+    set -e
+    [ "$rc" -eq "$want" ] || fail "expected status $want, got $rc for: $sub $*"
+    [ ! -s "$tmp".out ] || fail "stdout not empty on error: $sub $*"
+    [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "stderr is not one line: $sub $*"
+    grep -q "^meshcontact: " "$tmp".err || fail "stderr does not start with 'meshcontact: ': $sub $*"
+}
