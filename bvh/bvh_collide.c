@@ -250,6 +250,21 @@ static inline mc_vec3 j_vertex(struct mc_pair_scratch* s, uint32_t v)
     return x;
 }
 
+// j_vertex for a traversal that runs on one thread while no other thread uses the scratch (the serial path of
+// mc_collide): the same value and stamps without the atomic read-modify-write.
+static inline mc_vec3 j_vertex_serial(struct mc_pair_scratch* s, uint32_t v)
+{
+    uint32_t ready = 2u * s->epoch + 1u;
+    if (atomic_load_explicit(&s->stamp[v], memory_order_relaxed) == ready)
+    {
+        return s->jv[v];
+    }
+    mc_vec3 x = map_j(s, s->j_pos[v]);
+    s->jv[v] = x;
+    atomic_store_explicit(&s->stamp[v], ready, memory_order_release);
+    return x;
+}
+
 mc_vec3 mc_pair_scratch_j_vertex(struct mc_pair_scratch* scratch, uint32_t v)
 {
     return j_vertex(scratch, v);
@@ -285,6 +300,7 @@ typedef struct collide_ctx
     double rel_slack;                // relative slack of the double-precision tests (triangle against box)
     double box_rel_slack;            // relative slack of the box-box test (float arithmetic when SSE is there)
     double abs_slack;                // absolute slack of the box tests
+    int serial;                      // one thread traverses and nothing else uses the scratch meanwhile
 #if defined(__SSE2__)
     __m128 map_cols[2][3];  // float columns (lane 3 zero) of the rotation J -> I [0] and of its transpose [1]
     __m128 map_f[2][3][3];  // map_f[0][r][c] = rot[r][c] splatted (J -> I), map_f[1][r][c] = rot[c][r] (I -> J)
@@ -697,7 +713,7 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
         __m128d hi_xy = _mm_set1_pd(-INFINITY), hi_z = hi_xy;
         for (int k = 0; k < 3; ++k)
         {
-            mc_vec3 v = j_vertex(cx->scratch, vb[k]);
+            mc_vec3 v = cx->serial ? j_vertex_serial(cx->scratch, vb[k]) : j_vertex(cx->scratch, vb[k]);
             tj[nq][k] = v;
             __m128d xy = _mm_setr_pd(v.x, v.y), zz = _mm_set1_pd(v.z);
             lo_xy = _mm_min_pd(lo_xy, xy);
@@ -1501,6 +1517,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     cx.tb = mj->bvh;
     cx.pos_i = mi->positions;
     cx.scratch = s;
+    cx.serial = 0;
 #if defined(__SSE2__)
     for (int c = 0; c < 3; ++c)
     {
@@ -1604,6 +1621,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     // a loaded machine). The choice does not change the result.
     int go_parallel = workers > 1 && nitems > 1 && internal >= PARALLEL_MIN_INTERNAL &&
                       (uint64_t)mi->triangle_count + mj->triangle_count >= PARALLEL_MIN_TRIANGLES;
+    cx.serial = !go_parallel;
     if (go_parallel)
     {
         // Items go in chunks of ITEMS_PER_CHUNK: each chunk's levels are tested together, four box pairs at a time
