@@ -9,6 +9,7 @@
 #include "union_find.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1373,5 +1374,10 @@ const uint32_t* mc_mesh_get_indices(const mc_mesh* mesh)
 size_t mc_mesh_get_byte_count(const mc_mesh* mesh)
 {
     MC_ASSERT(mesh != NULL);
-    return mesh ? mesh->byte_count : 0;
+    if (mesh == NULL)
+    {
+        return 0;
+    }
+    const mc_mesh_cache* cache = atomic_load_explicit(&((mc_mesh*)mesh)->region_cache, memory_order_acquire);
+    return mesh->byte_count + (cache != NULL ? cache->byte_count : 0);
 }

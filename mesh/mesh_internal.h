@@ -15,6 +15,7 @@ struct mc_bvh;
 typedef struct mc_mesh_cache
 {
     void (*destroy)(struct mc_mesh_cache* self); ///< frees the cache and everything it owns
+    size_t byte_count;                           ///< bytes the cache owns (counted by mc_mesh_get_byte_count)
 } mc_mesh_cache;
 
 /// Half-edge h = 3 * t + k is the edge of triangle t from indices[3t + k] to indices[3t + (k + 1) % 3].

@@ -10,6 +10,7 @@
 // pair is therefore entirely inside or outside, and when inside it lies in one region. Two such blocks sharing a vertex
 // are on the same side (the vertex is strictly on one side) and in the same region.
 #include "src/regions_blocks.h"
+#include "meshcontact/query.h"
 
 #include "src/core.h"
 
@@ -450,6 +451,7 @@ static mc_region_blocks* build_blocks(const struct mc_mesh* m)
         blocks_free(b);
         return NULL;
     }
+    b->base.byte_count = b->byte_count;
     return b;
 }
 
@@ -475,4 +477,13 @@ const mc_region_blocks* mc_region_blocks_get(const struct mc_mesh* mesh)
         return (const mc_region_blocks*)expected;
     }
     return b;
+}
+
+mc_status mc_mesh_prepare_regions(const mc_mesh* mesh)
+{
+    if (mesh == NULL)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    return mc_region_blocks_get(mesh) != NULL ? MC_OK : MC_ERR_OUT_OF_MEMORY;
 }

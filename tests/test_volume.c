@@ -841,3 +841,42 @@ Test(volume, blocks_give_the_regions_of_per_face_sums)
     mc_mesh_destroy(big);
     mc_mesh_destroy(small);
 }
+
+Test(volume, prepared_regions_cost_no_allocation_in_the_first_query_and_are_counted)
+{
+    mc_set_allocator(count_alloc, count_free);
+    mc_mesh* a = scene_uv_sphere(1.0, 2000);
+    mc_mesh* b = scene_uv_sphere(1.0, 3000);
+    size_t bytes_a = mc_mesh_get_byte_count(a);
+    cr_assert_eq(mc_mesh_prepare_regions(a), MC_OK);
+    cr_assert_eq(mc_mesh_prepare_regions(b), MC_OK);
+    cr_assert_eq(mc_mesh_prepare_regions(NULL), MC_ERR_INVALID_ARGUMENT);
+    const mc_region_blocks* blk = mc_region_blocks_get(a);
+    cr_assert_not_null(blk);
+    // The blocks' own count of their bytes is added to the mesh's, and a second prepare builds nothing.
+    cr_assert_eq(mc_mesh_get_byte_count(a), bytes_a + blk->byte_count);
+    int64_t before = s_allocs;
+    cr_assert_eq(mc_mesh_prepare_regions(a), MC_OK);
+    cr_assert_eq(s_allocs, before);
+    // A warm workspace (from another pair of meshes) then queries the prepared pair without allocating.
+    mc_mesh* c = scene_uv_sphere(1.0, 3000);
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_pose pi = mc_pose_identity();
+    mc_pose pj = make_pose(1.5, 0.1, 0.0, mc_quat_identity());
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 1;
+    mc_region out[8];
+    uint32_t n = 0;
+    cr_assert_eq(mc_query_regions(c, &pi, c, &pj, &opt, ws, out, 8, &n, NULL), MC_OK);
+    before = s_allocs;
+    cr_assert_eq(mc_query_regions(a, &pi, b, &pj, &opt, ws, out, 8, &n, NULL), MC_OK);
+    cr_assert_eq(s_allocs, before, "%lld allocations in the first query of prepared meshes",
+                 (long long)(s_allocs - before));
+    cr_assert_eq(n, 1);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(a);
+    mc_mesh_destroy(b);
+    mc_mesh_destroy(c);
+    cr_assert_eq(mc_get_byte_count(), 0);
+}

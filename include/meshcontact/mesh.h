@@ -124,7 +124,8 @@ extern "C"
     /// @return pointer to the triangle indices (3 * triangle_count, counter-clockwise from outside); valid while the
     /// mesh lives.
     MC_API const uint32_t* mc_mesh_get_indices(const mc_mesh* mesh);
-    /// @return bytes owned by the mesh (arrays, topology and OBB tree).
+    /// @return bytes owned by the mesh (arrays, topology, OBB tree and, once built, its region blocks: see
+    ///         mc_mesh_prepare_regions).
     MC_API size_t mc_mesh_get_byte_count(const mc_mesh* mesh);
 
     /// Write a mesh as binary STL: an 80-byte header that does not start with "solid", the triangle count, then per
