@@ -34,3 +34,17 @@ void mc_workspace_destroy(mc_workspace* ws)
     }
     mc_free(ws);
 }
+
+size_t mc_workspace_get_byte_count(const mc_workspace* ws)
+{
+    if (ws == NULL)
+    {
+        return 0;
+    }
+    size_t bytes = mc_alloc_size(ws) + mc_pair_scratch_byte_count(ws->pairs);
+    if (ws->regions != NULL && ws->region_bytes != NULL)
+    {
+        bytes += ws->region_bytes(ws->regions);
+    }
+    return bytes;
+}

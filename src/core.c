@@ -87,6 +87,17 @@ void* mc_calloc(size_t count, size_t size)
     return p;
 }
 
+size_t mc_alloc_size(const void* ptr)
+{
+    if (ptr == NULL)
+    {
+        return 0;
+    }
+    size_t size;
+    memcpy(&size, (const unsigned char*)ptr - HEADER, sizeof size);
+    return size;
+}
+
 void mc_free(void* ptr)
 {
     if (ptr == NULL)

@@ -19,6 +19,8 @@ void mc_free(void* ptr);
 void* mc_realloc(void* ptr, size_t size);
 /// Allocate count * size bytes, or NULL when the product overflows.
 void* mc_alloc_array(size_t count, size_t size);
+/// Size requested for a block from mc_alloc / mc_calloc / mc_realloc / mc_alloc_array; 0 for NULL.
+size_t mc_alloc_size(const void* ptr);
 
 /// Send a printf-style message to the log hook (does nothing when no hook is set).
 void mc_log(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -346,44 +346,63 @@ static bool reserve_blocks(body_arrays* a, uint32_t need)
     return true;
 }
 
+// Every array the scratch owns, for destruction and byte counting (one list, so the two cannot drift apart).
+enum
+{
+    SCRATCH_BODY_ARRAYS = 15,
+    SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + 12
+};
+static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
+{
+    int n = 0;
+    for (int b = 0; b < 2; ++b)
+    {
+        const body_arrays* a = &s->body[b];
+        void* list[SCRATCH_BODY_ARRAYS] = {a->vstate, a->vnode, a->fbits,  a->outside, a->cstamp,
+                                           a->inside, a->whole, a->plane,  a->corner,  a->stack,
+                                           a->bstate, a->bnode, a->btouch, a->blist,   a->bstack};
+        for (int k = 0; k < SCRATCH_BODY_ARRAYS; ++k)
+        {
+            out[n++] = list[k];
+        }
+    }
+    void* rest[12] = {s->parent, s->occ_rec, s->xs,        s->hkeys, s->hvals,   s->pkeys,
+                      s->pvals,  s->edges,   s->edge_list, s->rmap,  s->regions, s->order};
+    for (int k = 0; k < 12; ++k)
+    {
+        out[n++] = rest[k];
+    }
+}
+
 void mc_region_scratch_destroy(struct mc_region_scratch* s)
 {
     if (s == NULL)
     {
         return;
     }
-    for (int b = 0; b < 2; ++b)
+    void* arrays[SCRATCH_ARRAYS];
+    scratch_arrays(s, arrays);
+    for (int k = 0; k < SCRATCH_ARRAYS; ++k)
     {
-        body_arrays* a = &s->body[b];
-        mc_free(a->vstate);
-        mc_free(a->vnode);
-        mc_free(a->fbits);
-        mc_free(a->outside);
-        mc_free(a->cstamp);
-        mc_free(a->inside);
-        mc_free(a->whole);
-        mc_free(a->plane);
-        mc_free(a->corner);
-        mc_free(a->stack);
-        mc_free(a->bstate);
-        mc_free(a->bnode);
-        mc_free(a->btouch);
-        mc_free(a->blist);
-        mc_free(a->bstack);
+        mc_free(arrays[k]);
     }
-    mc_free(s->parent);
-    mc_free(s->occ_rec);
-    mc_free(s->xs);
-    mc_free(s->hkeys);
-    mc_free(s->hvals);
-    mc_free(s->pkeys);
-    mc_free(s->pvals);
-    mc_free(s->edges);
-    mc_free(s->edge_list);
-    mc_free(s->rmap);
-    mc_free(s->regions);
-    mc_free(s->order);
     mc_free(s);
+}
+
+size_t mc_region_scratch_byte_count(const struct mc_region_scratch* s)
+{
+    if (s == NULL)
+    {
+        return 0;
+    }
+    void* arrays[SCRATCH_ARRAYS];
+    scratch_arrays(s, arrays);
+    size_t bytes = mc_alloc_size(s);
+    for (int k = 0; k < SCRATCH_ARRAYS; ++k)
+    {
+        bytes += mc_alloc_size(arrays[k]);
+    }
+    return bytes;
 }
 
 static void destroy_hook(struct mc_region_scratch* s)
@@ -1102,6 +1121,7 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
             return MC_ERR_OUT_OF_MEMORY;
         }
         ws->destroy_regions = destroy_hook;
+        ws->region_bytes = mc_region_scratch_byte_count;
     }
     struct mc_region_scratch* s = ws->regions;
     c->s = s;

@@ -46,3 +46,5 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
 
 /// Free the region scratch of a workspace (registered as ws->destroy_regions). NULL is ignored.
 void mc_region_scratch_destroy(struct mc_region_scratch* scratch);
+/// Bytes owned by the region stage's scratch (0 for NULL).
+size_t mc_region_scratch_byte_count(const struct mc_region_scratch* scratch);

@@ -287,6 +287,11 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     b->velocity = def->velocity;
     b->user_data = def->user_data;
     b->unbounded = mc_mesh_get_report(b->mesh)->flipped;
+    // Region blocks now, not in the first evaluation (a failure only means region queries work face by face).
+    if (mc_mesh_prepare_regions(b->mesh) != MC_OK)
+    {
+        mc_log("mc_world_create_body: no memory for the mesh's region blocks; its regions are summed face by face");
+    }
     b->alive = true;
     b->next_free = -1;
     mc_body_id id = {(int32_t)index + 1, b->generation};
@@ -599,6 +604,26 @@ mc_step_info mc_world_get_step_info(const mc_world* w)
     return w != NULL ? w->info : zero;
 }
 
+mc_world_capacity mc_world_get_max_capacity(const mc_world* w)
+{
+    mc_world_capacity c;
+    memset(&c, 0, sizeof c);
+    if (w == NULL)
+    {
+        return c;
+    }
+    c = w->high_water;
+    // Slots are never released (freed ones are reused), so the slot counts are their own high-water marks.
+    c.body_count = w->body_slots;
+    c.contact_count = w->contact_slots;
+    for (int i = 0; i < w->worker_count; ++i)
+    {
+        size_t b = mc_workspace_get_byte_count(w->workspaces[i]);
+        c.workspace_bytes = b > c.workspace_bytes ? b : c.workspace_bytes;
+    }
+    return c;
+}
+
 uint32_t mc_world_get_regions(const mc_world* w, mc_contact_region* out, uint32_t capacity)
 {
     if (w == NULL)
@@ -739,6 +764,10 @@ mc_status mc_world_evaluate(mc_world* w)
         }
     }
     w->info.candidate_pairs = w->active_count;
+    if (w->active_count > w->high_water.pair_count)
+    {
+        w->high_water.pair_count = w->active_count;
+    }
     double t1 = now_seconds();
 
     // Queries: parallel over pairs (one workspace per worker, serial queries), or one pair with parallel inside.
@@ -801,6 +830,10 @@ mc_status mc_world_evaluate(mc_world* w)
     {
         mc_pair* p = w->active[k];
         total += p->region_count;
+        if (p->region_count > w->high_water.pair_region_count)
+        {
+            w->high_water.pair_region_count = p->region_count;
+        }
         w->info.box_tests += p->stats.box_tests;
         w->info.triangle_tests += p->stats.triangle_tests;
         w->info.triangle_pairs += p->stats.triangle_pairs;
@@ -866,6 +899,10 @@ mc_status mc_world_evaluate(mc_world* w)
     w->evaluating = false;
     w->record_count = n;
     w->info.regions = n;
+    if (n > w->high_water.region_count)
+    {
+        w->high_water.region_count = n;
+    }
     double t3 = now_seconds();
     w->info.seconds_broadphase = t1 - t0;
     w->info.seconds_queries = t2 - t1;

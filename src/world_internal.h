@@ -73,5 +73,6 @@ struct mc_world
     uint32_t record_count;        ///< records used
     uint32_t record_capacity;     ///< records allocated
     mc_step_info info;            ///< counters of the last evaluation
+    mc_world_capacity high_water; ///< largest counts so far (body, contact and workspace fields filled on request)
     bool evaluating;              ///< inside mc_world_evaluate (debug check against re-entry from callbacks)
 };

@@ -708,3 +708,67 @@ Test(world, flipping_a_flipped_mesh_gives_back_the_solid)
     mc_mesh_destroy(plate);
     cr_assert(eq(i64, mc_get_byte_count(), 0));
 }
+
+Test(world, max_capacity_reports_high_water_marks)
+{
+    scene s;
+    scene_make(&s, 3, 3e-3, 2);
+    mc_world_capacity c = mc_world_get_max_capacity(s.world);
+    cr_assert(eq(u32, c.body_count, 4));
+    cr_assert(eq(u32, c.contact_count, 1));
+    cr_assert(eq(u32, c.region_count, 0), "no evaluation yet");
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    c = mc_world_get_max_capacity(s.world);
+    mc_step_info info = mc_world_get_step_info(s.world);
+    cr_assert(eq(u32, c.pair_count, 3), "three spheres on the plate: three candidate pairs");
+    cr_assert(eq(u32, c.region_count, 3));
+    cr_assert(eq(u32, c.pair_region_count, 1));
+    cr_assert(eq(u32, info.regions, c.region_count));
+    // The workspace figure is the largest worker's scratch: positive after queries, within the library's total.
+    cr_assert(gt(sz, c.workspace_bytes, (size_t)0));
+    cr_assert(le(i64, (int64_t)c.workspace_bytes, mc_get_byte_count()));
+    // Lift two spheres off the plate: the marks stay.
+    for (int k = 1; k < 3; ++k)
+    {
+        mc_pose p = mc_pose_identity();
+        p.p = mc_v3(0.0, 0.0, 5.0 + k);
+        mc_body_set_pose(s.world, s.sphere_id[k], &p);
+    }
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    cr_assert(eq(u32, mc_world_get_step_info(s.world).regions, 1));
+    mc_world_capacity later = mc_world_get_max_capacity(s.world);
+    cr_assert(eq(u32, later.region_count, 3));
+    cr_assert(eq(u32, later.pair_count, 3));
+    cr_assert(ge(sz, later.workspace_bytes, c.workspace_bytes));
+    mc_world_capacity none = mc_world_get_max_capacity(NULL);
+    cr_assert(eq(u32, none.body_count, 0));
+    scene_free(&s);
+}
+
+Test(world, workspace_byte_count_follows_its_scratch)
+{
+    mc_workspace* ws = NULL;
+    cr_assert(eq(int, mc_workspace_create(&ws), MC_OK));
+    size_t empty = mc_workspace_get_byte_count(ws);
+    cr_assert(gt(sz, empty, (size_t)0));
+    cr_assert(eq(sz, mc_workspace_get_byte_count(NULL), (size_t)0));
+    mc_mesh* sphere = wscene_uv_sphere(R_SPHERE, 40, 40);
+    cr_assert(eq(int, mc_mesh_prepare_regions(sphere), MC_OK));
+    int64_t before = mc_get_byte_count();
+    mc_pose pi = mc_pose_identity(), pj = mc_pose_identity();
+    pj.p = mc_v3(1.5 * R_SPHERE, 0.0, 0.0);
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 1;
+    mc_region out[4];
+    uint32_t n = 0;
+    cr_assert(eq(int, mc_query_regions(sphere, &pi, sphere, &pj, &opt, ws, out, 4, &n, NULL), MC_OK));
+    cr_assert(eq(u32, n, 1));
+    // Everything the library allocated in the query is workspace scratch (the mesh's blocks were prepared), and
+    // the workspace counts it exactly.
+    int64_t grown = mc_get_byte_count() - before;
+    size_t used = mc_workspace_get_byte_count(ws);
+    cr_assert(gt(sz, used, empty));
+    cr_assert(eq(i64, (int64_t)(used - empty), grown));
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(sphere);
+}

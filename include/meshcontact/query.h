@@ -24,6 +24,9 @@ extern "C"
     MC_API mc_status mc_workspace_create(mc_workspace** out);
     /// Destroy a workspace. NULL is ignored.
     MC_API void mc_workspace_destroy(mc_workspace* ws);
+    /// @return bytes the workspace holds (its scratch grows to the largest query it has served and is kept); 0 for
+    ///         NULL.
+    MC_API size_t mc_workspace_get_byte_count(const mc_workspace* ws);
 
     /// How the penetration depth of a region is measured.
     typedef enum mc_depth_method

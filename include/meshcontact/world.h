@@ -251,8 +251,9 @@ extern "C"
     /// @return identity pose, zero velocity, no flip, no mesh (must be set).
     MC_API mc_body_def mc_default_body_def(void);
 
-    /// Create a body. @return its id, or the null id (plus a log message) on failure (NULL mesh, non-finite pose,
-    /// out of memory).
+    /// Create a body. Prepares the mesh's region blocks (mc_mesh_prepare_regions) so that evaluations do not build
+    /// them. @return its id, or the null id (plus a log message) on failure (NULL mesh, non-finite pose, out of
+    /// memory).
     MC_API mc_body_id mc_world_create_body(mc_world* world, const mc_body_def* def);
 
     /// Destroy a body. Contact definitions that list it simply skip it from now on. Stale ids are ignored.
@@ -386,6 +387,23 @@ extern "C"
 
     /// @return counters of the last evaluation.
     MC_API mc_step_info mc_world_get_step_info(const mc_world* world);
+
+    /// What a world has needed so far: the largest counts over its lifetime. Give them back as the capacity hints of
+    /// mc_world_def (body_capacity, contact_capacity, region_capacity) to a world that should not grow its arrays
+    /// during its first evaluations; once warm, evaluations allocate nothing anyway (pools and per-worker scratch are
+    /// kept).
+    typedef struct mc_world_capacity
+    {
+        uint32_t body_count;        ///< most body slots in use (live or waiting for reuse)
+        uint32_t contact_count;     ///< most contact definition slots in use
+        uint32_t pair_count;        ///< most candidate body pairs queried in one evaluation
+        uint32_t region_count;      ///< most region records of one evaluation
+        uint32_t pair_region_count; ///< most regions of one body pair in one query
+        size_t workspace_bytes;     ///< largest query scratch held by one worker (pair stage and region stage)
+    } mc_world_capacity;
+
+    /// @return the high-water marks of the world (all zero for NULL).
+    MC_API mc_world_capacity mc_world_get_max_capacity(const mc_world* world);
 
 #ifdef __cplusplus
 }
