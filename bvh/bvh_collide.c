@@ -714,12 +714,16 @@ MC_HOT_CLONES static void leaf_pairs(const collide_ctx* cx, pair_worker* w, cons
     uint32_t nq = 0;
     __m128d blo_xy = _mm_set1_pd(INFINITY), blo_z = blo_xy;
     __m128d bhi_xy = _mm_set1_pd(-INFINITY), bhi_z = bhi_xy;
+    // Cull outcomes are unpredictable: collect them as a bit mask first (no branch), then walk the survivors.
+    uint32_t keep_b = 0;
     for (uint32_t q = 0; q < cb; ++q)
     {
-        if (tri_outside_local(&oa, &cull_b, loc_b + 9u * q))
-        {
-            continue;
-        }
+        keep_b |= (uint32_t)!tri_outside_local(&oa, &cull_b, loc_b + 9u * q) << q;
+    }
+    while (keep_b != 0)
+    {
+        uint32_t q = (uint32_t)__builtin_ctz(keep_b);
+        keep_b &= keep_b - 1u;
         const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
         __m128d lo_xy = _mm_set1_pd(INFINITY), lo_z = lo_xy;
         __m128d hi_xy = _mm_set1_pd(-INFINITY), hi_z = hi_xy;
@@ -773,16 +777,20 @@ MC_HOT_CLONES static void leaf_pairs(const collide_ctx* cx, pair_worker* w, cons
     uint32_t np = 0;
     __m128d ilo_xy = _mm_set1_pd(INFINITY), ilo_z = ilo_xy;
     __m128d ihi_xy = _mm_set1_pd(-INFINITY), ihi_z = ihi_xy;
+    uint32_t keep_a = 0;
     for (uint32_t p = 0; p < ca; ++p)
     {
         const float* l = loc_a + 9u * p;
         __m128 v0 = _mm_loadu_ps(l), v1 = _mm_loadu_ps(l + 3), v2 = _mm_loadu_ps(l + 6);
         __m128 vmin = _mm_min_ps(_mm_min_ps(v0, v1), v2), vmax = _mm_max_ps(_mm_max_ps(v0, v1), v2);
         __m128 outside = _mm_or_ps(_mm_cmpgt_ps(vmin, ahi), _mm_cmplt_ps(vmax, alo));
-        if ((_mm_movemask_ps(outside) & 7) != 0)
-        {
-            continue;
-        }
+        keep_a |= (uint32_t)((_mm_movemask_ps(outside) & 7) == 0) << p;
+    }
+    while (keep_a != 0)
+    {
+        uint32_t p = (uint32_t)__builtin_ctz(keep_a);
+        keep_a &= keep_a - 1u;
+        const float* l = loc_a + 9u * p;
         if (!have_ob)
         {
             obox_map(cx, nb, 1, &ob);
@@ -1190,24 +1198,16 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
         }
         int sep = sat_soa(cx, g, &g[12], b, be, d);
         int lanes = 2 * h + 1 < n ? 4 : 2;
+        // Branch-free append (the outcome of a box test is unpredictable): every candidate is written, the count
+        // advances over the overlapping ones only (room for 2 per expansion is reserved).
         for (int l = 0; l < lanes; ++l)
         {
-            if (sep & (1 << l))
-            {
-                continue;
-            }
             const mc_bvh_node* parent = l < 2 ? s0 : s1;
             uint32_t child = parent->data + (uint32_t)(l & 1);
-            const mc_bvh_node* nc = &ts->nodes[child];
-            if (!mc_bvh_is_leaf(nc))
-            {
-                __builtin_prefetch(&ts->nodes[nc->data]);
-                __builtin_prefetch(&ts->nodes[nc->data + 1u]);
-            }
             uint32_t o = oth[2 * h + (l >> 1)];
             out->data[out->count].a = to_i ? child : o;
             out->data[out->count].b = to_i ? o : child;
-            out->count++;
+            out->count += (uint32_t)(~sep >> l) & 1u;
         }
     }
 }
@@ -1288,15 +1288,11 @@ MC_HOT_CLONES static void batch_flush_both(const collide_ctx* cx, expansion_batc
         }
         int sep = sat_soa(cx, g, &g[12], bb, be, d);
         uint32_t ca = ta->nodes[a[e]].data, cb = tb->nodes[b[e]].data;
-        for (int l = 0; l < 4; ++l)
+        for (int l = 0; l < 4; ++l) // branch-free append, as in batch_flush
         {
-            if (sep & (1 << l))
-            {
-                continue;
-            }
             out->data[out->count].a = ca + (uint32_t)(l >> 1);
             out->data[out->count].b = cb + (uint32_t)(l & 1);
-            out->count++;
+            out->count += (uint32_t)(~sep >> l) & 1u;
         }
     }
 }
