@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// The world's only OpenMP entry point (STYLE S15): a static, contiguous parallel-for with stable worker indices.
+// The library's only OpenMP entry points (STYLE S15): a static, contiguous parallel-for and a dynamic, chunked one,
+// both with stable worker indices.
 #include "parallel.h"
 
 #include <omp.h>
@@ -42,6 +43,38 @@ int mc_parallel_for(int worker_count, mc_task_fcn* fn, uint32_t count, uint32_t 
         if (t == 0)
         {
             used = nt;
+        }
+    }
+    return used;
+}
+
+int mc_parallel_for_dynamic(int worker_count, mc_task_fcn* fn, uint32_t count, uint32_t chunk, void* ctx)
+{
+    if (count == 0)
+    {
+        return 0;
+    }
+    if (chunk == 0)
+    {
+        chunk = 1;
+    }
+    uint32_t nchunks = (count + chunk - 1u) / chunk;
+    if (worker_count <= 1 || nchunks <= 1)
+    {
+        fn(0, count, 0, ctx);
+        return 1;
+    }
+    int used = 1;
+    // Chunks go to whichever thread is free: the caller's results must not depend on which worker ran a chunk.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(worker_count)
+    for (uint32_t k = 0; k < nchunks; ++k)
+    {
+        uint32_t begin = k * chunk;
+        uint32_t end = count - begin < chunk ? count : begin + chunk;
+        fn(begin, end, omp_get_thread_num(), ctx);
+        if (k == 0)
+        {
+            used = omp_get_num_threads();
         }
     }
     return used;

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// The world's only OpenMP entry point: a static, contiguous parallel-for with stable worker indices.
+// The library's only OpenMP entry points: a static, contiguous parallel-for and a dynamic, chunked one, both with
+// stable worker indices.
 #pragma once
 
 #include <stdint.h>
@@ -16,3 +17,9 @@ int mc_parallel_worker_count(int requested);
 /// Runs serially (one call, worker 0) when count <= min_block or worker_count <= 1. Never changes OpenMP's global
 /// state. @return the number of threads that ran.
 int mc_parallel_for(int worker_count, mc_task_fcn* fn, uint32_t count, uint32_t min_block, void* ctx);
+/// Run fn over [0, count) in chunks of `chunk` items ([k chunk, min((k + 1) chunk, count))), each chunk handed to
+/// whichever thread is free (dynamic schedule): for uneven work whose results do not depend on which worker ran
+/// which chunk (e.g. each worker collects into its own scratch and the caller sorts the union). Runs serially (one
+/// call with the whole range, worker 0) when worker_count <= 1 or there is a single chunk. Never changes OpenMP's
+/// global state. @return the number of threads that ran.
+int mc_parallel_for_dynamic(int worker_count, mc_task_fcn* fn, uint32_t count, uint32_t chunk, void* ctx);

@@ -3,6 +3,7 @@
 // Tests of the world: ids with generations, bulk setters, contact definitions, evaluation of a sphere on a plate
 // (IMPACT force, sliding friction, spin torque), equal and opposite wrenches, determinism, no allocation when warm.
 #include "scene_builders.h"
+#include "src/parallel.h"
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -771,4 +772,51 @@ Test(world, workspace_byte_count_follows_its_scratch)
     cr_assert(eq(i64, (int64_t)(used - empty), grown));
     mc_workspace_destroy(ws);
     mc_mesh_destroy(sphere);
+}
+
+// mc_parallel_for / mc_parallel_for_dynamic (src/parallel.c): every item exactly once, valid worker indices.
+typedef struct par_probe
+{
+    atomic_int visits[1000];
+    atomic_int bad_worker;
+    int workers;
+} par_probe;
+
+static void par_task(uint32_t begin, uint32_t end, int worker, void* ctx)
+{
+    par_probe* p = ctx;
+    if (worker < 0 || worker >= p->workers)
+    {
+        atomic_fetch_add(&p->bad_worker, 1);
+    }
+    for (uint32_t k = begin; k < end; ++k)
+    {
+        atomic_fetch_add(&p->visits[k], 1);
+    }
+}
+
+Test(world, parallel_loops_visit_every_item_once)
+{
+    const uint32_t counts[] = {0, 1, 7, 64, 999, 1000};
+    for (int dyn = 0; dyn < 2; ++dyn)
+    {
+        for (int workers = 1; workers <= 3; ++workers)
+        {
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c)
+            {
+                static par_probe p;
+                memset(&p, 0, sizeof p);
+                p.workers = workers;
+                int used = dyn ? mc_parallel_for_dynamic(workers, par_task, counts[c], 16, &p)
+                               : mc_parallel_for(workers, par_task, counts[c], 8, &p);
+                cr_assert(used >= (counts[c] > 0) && used <= workers, "used %d of %d", used, workers);
+                cr_assert(eq(int, atomic_load(&p.bad_worker), 0));
+                for (uint32_t k = 0; k < 1000; ++k)
+                {
+                    cr_assert(eq(int, atomic_load(&p.visits[k]), k < counts[c] ? 1 : 0),
+                              "dyn %d workers %d count %u item %u", dyn, workers, counts[c], k);
+                }
+            }
+        }
+    }
 }
