@@ -87,6 +87,13 @@ void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], c
 /// Round unit axes to float (the values the box is built on).
 void mc_obb_round_axes(double axes[3][3], float axes_f[3][3]);
 
+/// 1 when the tree build can use its 16-lane (AVX-512F) pass on this CPU, else 0. Both passes build bitwise the same
+/// tree; the wide one is faster.
+int mc_bvh_build_wide_available(void);
+/// Tests only: when non-zero, builds use the portable 4-lane pass even where the wide one is available (to check
+/// that both give the same tree). Not for concurrent use with builds.
+extern int mc_bvh_build_portable;
+
 /// Free the pair stage's scratch (called by mc_workspace_destroy). NULL is ignored.
 void mc_pair_scratch_destroy(struct mc_pair_scratch* scratch);
 /// Bytes owned by the pair stage's scratch.

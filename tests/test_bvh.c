@@ -227,6 +227,38 @@ Test(bvh, boxes_contain_their_triangles_and_leaves_partition_the_mesh)
     }
 }
 
+// The build's 16-lane pass (AVX-512F, chosen at run time) and its portable 4-lane pass must build bitwise the same
+// tree: same nodes (float boxes, child indices, leaf ranges), same triangle order and leaf-local vertices. Meshes of
+// sizes that leave short runs and short groups of 16 at the ends of nodes.
+Test(bvh, wide_and_portable_build_passes_give_the_same_tree)
+{
+    if (!mc_bvh_build_wide_available())
+    {
+        cr_skip_test("this CPU has no AVX-512F: only the portable pass exists here");
+    }
+    mc_mesh* meshes[5] = {scene_uv_sphere(1.0, 2000), scene_torus(2.0, 0.5, 1501),
+                          scene_box_grid(mc_v3(1.0, 0.5, 0.25), 12007), scene_uv_sphere(0.5, 30011), cube()};
+    for (int k = 0; k < 5; ++k)
+    {
+        mc_mesh* m = meshes[k];
+        cr_assert(m != NULL && m->bvh != NULL);
+        mc_bvh_build_portable = 1;
+        cr_assert(mc_bvh_build(m) == MC_OK);
+        mc_bvh* narrow = m->bvh;
+        m->bvh = NULL;
+        mc_bvh_build_portable = 0;
+        cr_assert(mc_bvh_build(m) == MC_OK);
+        const mc_bvh* wide = m->bvh;
+        uint32_t n = m->triangle_count;
+        cr_assert(narrow->node_count == wide->node_count && narrow->depth == wide->depth, "mesh %d", k);
+        cr_assert(memcmp(narrow->nodes, wide->nodes, narrow->node_count * sizeof(mc_bvh_node)) == 0, "mesh %d", k);
+        cr_assert(memcmp(narrow->tri_order, wide->tri_order, n * sizeof(uint32_t)) == 0, "mesh %d", k);
+        cr_assert(memcmp(narrow->tri_local, wide->tri_local, 9u * (size_t)n * sizeof(float)) == 0, "mesh %d", k);
+        mc_bvh_destroy(narrow);
+        mc_mesh_destroy(m);
+    }
+}
+
 Test(bvh, boxes_stay_conservative_far_from_the_origin)
 {
     // A small torus (tube 0.01) placed at coordinates ~1e4: float centers and axes round at ~1e-3 there, far more
