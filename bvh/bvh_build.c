@@ -751,7 +751,9 @@ static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_
         build_item it = b->stack[--b->stack_count];
         max_depth = it.depth > max_depth ? it.depth : max_depth;
         double axes[3][3];
-        mc_obb_eigen_sym3_guess(it.cov, it.guess, axes, NULL);
+        // The root's covariance is solved to convergence (its guess, the identity, may be far off); every other node
+        // starts from its parent's axes and does one warm sweep.
+        mc_obb_eigen_sym3_guess(it.cov, it.depth == 1u ? NULL : it.guess, axes, NULL);
         float axes_f[3][3];
         mc_obb_round_axes(axes, axes_f);
         proj_state ps;
@@ -938,6 +940,17 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
             bt->v[1][3] = (float)(w * l[4]);
             bt->v[2][3] = (float)(w * l[5]);
             b.order[t] = t;
+            // Root sums about the origin, in double from the exact vertices.
+            root_sums.area += area;
+            root_sums.m1[0] += area * c.x;
+            root_sums.m1[1] += area * c.y;
+            root_sums.m1[2] += area * c.z;
+            root_sums.m2[0] += area * c.x * c.x + w * l[0];
+            root_sums.m2[1] += area * c.y * c.y + w * l[1];
+            root_sums.m2[2] += area * c.z * c.z + w * l[2];
+            root_sums.m2[3] += area * c.x * c.y + w * l[3];
+            root_sums.m2[4] += area * c.x * c.z + w * l[4];
+            root_sums.m2[5] += area * c.y * c.z + w * l[5];
         }
         st = build_tree(&b, n, &root_sums, &bvh->depth);
     }

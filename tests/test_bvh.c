@@ -227,6 +227,90 @@ Test(bvh, boxes_contain_their_triangles_and_leaves_partition_the_mesh)
     }
 }
 
+static double coord(mc_vec3 p, int k)
+{
+    return k == 0 ? p.x : k == 1 ? p.y : p.z;
+}
+
+static uint32_t subtree_triangles(const mc_bvh* t, uint32_t ni)
+{
+    const mc_bvh_node* n = &t->nodes[ni];
+    return mc_bvh_is_leaf(n) ? mc_bvh_leaf_count(n)
+                             : subtree_triangles(t, n->data) + subtree_triangles(t, n->data + 1u);
+}
+
+// RAPID's rule at the root too: the root box's axes are the eigenvectors of the whole mesh's area-weighted
+// covariance (a 3 x 1 x 0.5 box grid turned by a known rotation: its axes are the turned x, y, z, in that order), and
+// the root splits at the area-weighted mean of the centroids along the first axis. Oracle: moments and mean summed
+// here in double, independently of the build.
+Test(bvh, root_box_is_fitted_to_the_moments_of_the_whole_mesh)
+{
+    mc_mesh* grid = scene_box_grid(mc_v3(3.0, 1.0, 0.5), 4000);
+    cr_assert(grid != NULL);
+    mc_quat q = mc_quat_normalize((mc_quat){0.9, 0.2, -0.3, 0.25});
+    uint32_t nv = grid->vertex_count, nt = grid->triangle_count;
+    double* pos = malloc(3u * (size_t)nv * sizeof *pos);
+    for (uint32_t v = 0; v < nv; ++v)
+    {
+        mc_vec3 p = mc_quat_rotate(q, grid->positions[v]);
+        pos[3u * v] = p.x + 0.7;
+        pos[3u * v + 1u] = p.y - 0.2;
+        pos[3u * v + 2u] = p.z + 0.1;
+    }
+    mc_mesh* m = scene_mesh_from_arrays(pos, nv, grid->indices, nt);
+    free(pos);
+    mc_mesh_destroy(grid);
+    cr_assert(m != NULL && m->bvh != NULL);
+    const mc_bvh* t = m->bvh;
+    const mc_bvh_node* root = &t->nodes[0];
+    mc_vec3 want[3] = {mc_quat_rotate(q, mc_v3(1, 0, 0)), mc_quat_rotate(q, mc_v3(0, 1, 0)),
+                       mc_quat_rotate(q, mc_v3(0, 0, 1))};
+    for (int k = 0; k < 3; ++k)
+    {
+        double dot = root->axis[k][0] * want[k].x + root->axis[k][1] * want[k].y + root->axis[k][2] * want[k].z;
+        // Float axes (rounding ~6e-8) from one warm Jacobi sweep started at the identity: a few 1e-7 at most.
+        cr_assert(fabs(fabs(dot) - 1.0) < 1e-6, "root axis %d . expected = %.9f", k, dot);
+    }
+    // Area-weighted mean of the centroids, and the side of every triangle of the root's first child.
+    double area = 0.0, mean[3] = {0, 0, 0};
+    for (uint32_t f = 0; f < nt; ++f)
+    {
+        const uint32_t* ix = &m->indices[3u * f];
+        mc_vec3 a = m->positions[ix[0]], b = m->positions[ix[1]], c = m->positions[ix[2]];
+        double w = 0.5 * mc_length(mc_cross(mc_sub(b, a), mc_sub(c, a)));
+        area += w;
+        mean[0] += w * (a.x + b.x + c.x) / 3.0;
+        mean[1] += w * (a.y + b.y + c.y) / 3.0;
+        mean[2] += w * (a.z + b.z + c.z) / 3.0;
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        mean[k] /= area;
+    }
+    uint32_t n_left = subtree_triangles(t, root->data), wrong = 0, near = 0;
+    for (uint32_t p = 0; p < nt; ++p)
+    {
+        const uint32_t* ix = &m->indices[3u * t->tri_order[p]];
+        double side = 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            double ck =
+                (coord(m->positions[ix[0]], k) + coord(m->positions[ix[1]], k) + coord(m->positions[ix[2]], k)) / 3.0;
+            side += (ck - mean[k]) * root->axis[0][k];
+        }
+        // The build classifies in float: centroids within 1e-5 of the plane may go either way.
+        if (fabs(side) < 1e-5)
+        {
+            ++near;
+            continue;
+        }
+        wrong += (p < n_left) != (side < 0.0);
+    }
+    cr_assert(wrong == 0 && n_left > nt / 4u && n_left < 3u * nt / 4u, "%u of %u on the wrong side (left %u, near %u)",
+              wrong, nt, n_left, near);
+    mc_mesh_destroy(m);
+}
+
 // The build's 16-lane pass (AVX-512F, chosen at run time) and its portable 4-lane pass must build bitwise the same
 // tree: same nodes (float boxes, child indices, leaf ranges), same triangle order and leaf-local vertices. Meshes of
 // sizes that leave short runs and short groups of 16 at the ends of nodes.
