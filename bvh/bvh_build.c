@@ -877,6 +877,14 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
         bvh->tri_vertex = mc_alloc_array(3u * (size_t)n, sizeof *bvh->tri_vertex);
         b.tri_vertex = bvh->tri_vertex;
     }
+    // The build sweeps the records once per level and the queries walk the tree's arrays: huge pages where possible.
+    mc_advise_large(b.tris, (size_t)n * sizeof *b.tris);
+    if (bvh != NULL)
+    {
+        mc_advise_large(bvh->tri_order, (size_t)n * sizeof *bvh->tri_order);
+        mc_advise_large(bvh->tri_vertex, 3u * (size_t)n * sizeof *bvh->tri_vertex);
+    }
+    mc_advise_large(b.nodes, (size_t)b.node_capacity * sizeof *b.nodes);
     mc_status st = MC_OK;
     if (bvh == NULL || b.tris == NULL || b.nodes == NULL || b.stack == NULL || b.side_bits == NULL ||
         bvh->tri_order == NULL || bvh->tri_vertex == NULL)

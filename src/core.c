@@ -1,6 +1,9 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Allocation hooks with byte counting, log and assert hooks, status strings, version.
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE 1 // madvise's MADV_HUGEPAGE
+#endif
 #include "core.h"
 
 #include <stdarg.h>
@@ -8,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 // Every block carries a 16-byte header holding its size, so mc_free needs no size and the free hook gets one.
 #define HEADER 16
@@ -66,6 +72,26 @@ void* mc_alloc(size_t size)
     memcpy(p, &size, sizeof size);
     atomic_fetch_add(&s_bytes, (long long)size);
     return p + HEADER;
+}
+
+void mc_advise_large(void* ptr, size_t size)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    // Only blocks of the default allocator (glibc maps large blocks on their own, so their pages are ours alone).
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (ptr == NULL || s_alloc != NULL || size < 4u * huge)
+    {
+        return;
+    }
+    uintptr_t lo = ((uintptr_t)ptr + huge - 1u) & ~(huge - 1u), hi = ((uintptr_t)ptr + size) & ~(huge - 1u);
+    if (hi > lo)
+    {
+        (void)madvise((void*)lo, hi - lo, MADV_HUGEPAGE);
+    }
+#else
+    (void)ptr;
+    (void)size;
+#endif
 }
 
 void* mc_alloc_array(size_t count, size_t size)
