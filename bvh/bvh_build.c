@@ -50,10 +50,10 @@ typedef struct build_item
     uint32_t node;
     uint32_t begin, end;
     uint32_t depth;
-    double area;        // total area
-    double mean[3];     // area-weighted mean of the centroids (relative to the origin)
-    double cov[6];      // covariance about the mean
-    double guess[3][3]; // the parent's axes: starting point of the eigen solver
+    double area;       // total area
+    double mean[3];    // area-weighted mean of the centroids (relative to the origin)
+    double cov[6];     // covariance about the mean
+    double axes[3][3]; // the node's box axes (rows), solved when its parent was split (the root's: to convergence)
 } build_item;
 
 static inline void moments_add(moments* s, const build_tri* t, double c0, double c1, double c2)
@@ -737,12 +737,9 @@ static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_
     root.begin = 0;
     root.end = tri_count;
     root.depth = 1;
-    for (int k = 0; k < 3; ++k)
-    {
-        root.guess[k][0] = k == 0;
-        root.guess[k][1] = k == 1;
-        root.guess[k][2] = k == 2;
-    }
+    // The root's covariance is solved to convergence; every other node's axes come from one warm Jacobi sweep started
+    // at its parent's axes, solved for both children at once when the parent is split.
+    mc_obb_eigen_sym3_guess(root.cov, NULL, root.axes, NULL);
     b->node_count = 1;
     mc_status st = push_item(b, &root);
     uint32_t max_depth = 1;
@@ -751,9 +748,7 @@ static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_
         build_item it = b->stack[--b->stack_count];
         max_depth = it.depth > max_depth ? it.depth : max_depth;
         double axes[3][3];
-        // The root's covariance is solved to convergence (its guess, the identity, may be far off); every other node
-        // starts from its parent's axes and does one warm sweep.
-        mc_obb_eigen_sym3_guess(it.cov, it.depth == 1u ? NULL : it.guess, axes, NULL);
+        memcpy(axes, it.axes, sizeof axes);
         float axes_f[3][3];
         mc_obb_round_axes(axes, axes_f);
         proj_state ps;
@@ -818,8 +813,7 @@ static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_
         ci[1].begin = mid;
         ci[1].end = it.end;
         ci[0].depth = ci[1].depth = it.depth + 1u;
-        memcpy(ci[0].guess, axes, sizeof axes);
-        memcpy(ci[1].guess, axes, sizeof axes);
+        mc_obb_eigen_sym3_warm2(ci[0].cov, ci[1].cov, axes, ci[0].axes, ci[1].axes);
         // Push the right child first so the left one is built next (depth-first node order).
         st = push_item(b, &ci[1]);
         if (st == MC_OK)

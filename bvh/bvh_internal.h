@@ -75,6 +75,11 @@ void mc_obb_eigen_sym3(const double m[6], double axes[3][3], double values[3]);
 /// in one or two sweeps when the guess is close (a child's covariance is close to its parent's).
 void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[3][3], double values[3]);
 
+/// Two warm starts from the same guess at once (the build's two children, from their parent's axes): axes0 and axes1
+/// are bitwise what mc_obb_eigen_sym3_guess(m0, guess, ...) and mc_obb_eigen_sym3_guess(m1, guess, ...) give.
+void mc_obb_eigen_sym3_warm2(const double m0[6], const double m1[6], double guess[3][3], double axes0[3][3],
+                             double axes1[3][3]);
+
 /// Conservative float box on rounded axes from the projection ranges of a point set.
 /// @param axes_f the box axes, already rounded to float (the box is built on exactly these)
 /// @param lo, hi for each axis k, bounds of axis_f[k] . (v - origin) over the points v (as computed)

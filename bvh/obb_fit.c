@@ -8,6 +8,9 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 void mc_obb_eigen_sym3(const double m[6], double axes[3][3], double values[3])
 {
@@ -136,6 +139,157 @@ static void eigen_warm(const double m[6], double g[3][3], double axes[3][3], dou
         values[1] = a11;
         values[2] = a22;
     }
+}
+
+#if defined(__SSE2__)
+// Two warm starts at once, one per SSE2 lane (the build's two children share their parent's axes as the guess). Every
+// lane does eigen_warm's IEEE operations in eigen_warm's order (division and square root are correctly rounded in
+// both; nothing is fused), and its branches become selections, so each lane's axes equal eigen_warm's bit for bit.
+static inline __m128d sel2(__m128d mask, __m128d a, __m128d b)
+{
+    return _mm_or_pd(_mm_and_pd(mask, a), _mm_andnot_pd(mask, b));
+}
+
+static inline __m128d abs2(__m128d x)
+{
+    return _mm_andnot_pd(_mm_set1_pd(-0.0), x);
+}
+
+// jacobi_rotate on both lanes; lanes outside `live` are left unchanged.
+static inline void jacobi_rotate2(__m128d* app, __m128d* aqq, __m128d* apq, __m128d* arp, __m128d* arq, __m128d ep[3],
+                                  __m128d eq[3], __m128d live)
+{
+    const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0), two = _mm_set1_pd(2.0);
+    __m128d x = *apq;
+    __m128d rot = _mm_and_pd(live, _mm_cmpneq_pd(x, zero));
+    rot =
+        _mm_and_pd(rot, _mm_cmpnle_pd(_mm_mul_pd(x, x), _mm_mul_pd(_mm_set1_pd(1e-14), abs2(_mm_mul_pd(*app, *aqq)))));
+    if (_mm_movemask_pd(rot) == 0)
+    {
+        return;
+    }
+    __m128d d = _mm_sub_pd(*aqq, *app);
+    __m128d small = _mm_cmple_pd(abs2(x), _mm_mul_pd(_mm_set1_pd(0.02), abs2(d)));
+    // Small-angle branch.
+    __m128d rho = _mm_div_pd(x, d);
+    __m128d u = _mm_mul_pd(_mm_mul_pd(_mm_set1_pd(0.5), rho),
+                           _mm_sub_pd(one, _mm_mul_pd(_mm_mul_pd(_mm_set1_pd(1.25), rho), rho)));
+    __m128d u2 = _mm_mul_pd(u, u);
+    __m128d inv = _mm_sub_pd(
+        one, _mm_mul_pd(u2, _mm_sub_pd(one, _mm_mul_pd(u2, _mm_sub_pd(one, _mm_mul_pd(u2, _mm_sub_pd(one, u2)))))));
+    __m128d cs = _mm_mul_pd(_mm_sub_pd(one, u2), inv);
+    __m128d ss = _mm_mul_pd(_mm_mul_pd(two, u), inv);
+    __m128d g = _mm_mul_pd(ss, _mm_sub_pd(_mm_mul_pd(_mm_mul_pd(two, cs), x), _mm_mul_pd(ss, d)));
+    // Exact branch.
+    __m128d sx = sel2(_mm_cmpge_pd(d, zero), x, _mm_xor_pd(x, _mm_set1_pd(-0.0)));
+    __m128d root = _mm_sqrt_pd(_mm_add_pd(_mm_mul_pd(d, d), _mm_mul_pd(_mm_mul_pd(_mm_set1_pd(4.0), x), x)));
+    __m128d t = _mm_div_pd(_mm_mul_pd(two, sx), _mm_add_pd(abs2(d), root));
+    __m128d ce = _mm_div_pd(one, _mm_sqrt_pd(_mm_add_pd(_mm_mul_pd(t, t), one)));
+    __m128d se = _mm_mul_pd(t, ce);
+    __m128d tx = _mm_mul_pd(t, x);
+    __m128d c = sel2(small, cs, ce), s = sel2(small, ss, se);
+    __m128d new_pp = sel2(small, _mm_sub_pd(*app, g), _mm_sub_pd(*app, tx));
+    __m128d new_qq = sel2(small, _mm_add_pd(*aqq, g), _mm_add_pd(*aqq, tx));
+    __m128d rp = *arp, rq = *arq;
+    *app = sel2(rot, new_pp, *app);
+    *aqq = sel2(rot, new_qq, *aqq);
+    *apq = sel2(rot, zero, x);
+    *arp = sel2(rot, _mm_sub_pd(_mm_mul_pd(c, rp), _mm_mul_pd(s, rq)), rp);
+    *arq = sel2(rot, _mm_add_pd(_mm_mul_pd(s, rp), _mm_mul_pd(c, rq)), rq);
+    for (int k = 0; k < 3; ++k)
+    {
+        __m128d vp = ep[k], vq = eq[k];
+        ep[k] = sel2(rot, _mm_sub_pd(_mm_mul_pd(c, vp), _mm_mul_pd(s, vq)), vp);
+        eq[k] = sel2(rot, _mm_add_pd(_mm_mul_pd(s, vp), _mm_mul_pd(c, vq)), vq);
+    }
+}
+
+static inline void swap_axis2(__m128d mask, __m128d* va, __m128d* vb, __m128d ea[3], __m128d eb[3])
+{
+    __m128d a = *va;
+    *va = sel2(mask, *vb, a);
+    *vb = sel2(mask, a, *vb);
+    for (int k = 0; k < 3; ++k)
+    {
+        __m128d u = ea[k];
+        ea[k] = sel2(mask, eb[k], u);
+        eb[k] = sel2(mask, u, eb[k]);
+    }
+}
+#endif
+
+void mc_obb_eigen_sym3_warm2(const double m0[6], const double m1[6], double g[3][3], double axes0[3][3],
+                             double axes1[3][3])
+{
+#if defined(__SSE2__)
+    __m128d m[6];
+    for (int i = 0; i < 6; ++i)
+    {
+        m[i] = _mm_setr_pd(m0[i], m1[i]);
+    }
+    __m128d gv[3][3], ag[3][3];
+    for (int j = 0; j < 3; ++j)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            gv[j][k] = _mm_set1_pd(g[j][k]);
+        }
+    }
+    for (int j = 0; j < 3; ++j)
+    {
+        ag[j][0] =
+            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], gv[j][0]), _mm_mul_pd(m[3], gv[j][1])), _mm_mul_pd(m[4], gv[j][2]));
+        ag[j][1] =
+            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[3], gv[j][0]), _mm_mul_pd(m[1], gv[j][1])), _mm_mul_pd(m[5], gv[j][2]));
+        ag[j][2] =
+            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[4], gv[j][0]), _mm_mul_pd(m[5], gv[j][1])), _mm_mul_pd(m[2], gv[j][2]));
+    }
+#define MC_DOT2(a, b)                                                                                                  \
+    _mm_add_pd(_mm_add_pd(_mm_mul_pd(gv[a][0], ag[b][0]), _mm_mul_pd(gv[a][1], ag[b][1])),                             \
+               _mm_mul_pd(gv[a][2], ag[b][2]))
+    __m128d a00 = MC_DOT2(0, 0), a11 = MC_DOT2(1, 1), a22 = MC_DOT2(2, 2);
+    __m128d a01 = MC_DOT2(0, 1), a02 = MC_DOT2(0, 2), a12 = MC_DOT2(1, 2);
+#undef MC_DOT2
+    __m128d e[3][3];
+    memcpy(e, gv, sizeof e);
+    __m128d off = _mm_add_pd(_mm_add_pd(_mm_mul_pd(a01, a01), _mm_mul_pd(a02, a02)), _mm_mul_pd(a12, a12));
+    __m128d diag = _mm_add_pd(_mm_add_pd(_mm_mul_pd(a00, a00), _mm_mul_pd(a11, a11)), _mm_mul_pd(a22, a22));
+    __m128d live =
+        _mm_and_pd(_mm_cmpgt_pd(off, _mm_mul_pd(_mm_set1_pd(1e-14), diag)), _mm_cmpneq_pd(off, _mm_setzero_pd()));
+    if (_mm_movemask_pd(live) != 0)
+    {
+        jacobi_rotate2(&a00, &a11, &a01, &a02, &a12, e[0], e[1], live);
+        jacobi_rotate2(&a00, &a22, &a02, &a01, &a12, e[0], e[2], live);
+        jacobi_rotate2(&a11, &a22, &a12, &a01, &a02, e[1], e[2], live);
+    }
+    swap_axis2(_mm_cmpgt_pd(a11, a00), &a00, &a11, e[0], e[1]);
+    swap_axis2(_mm_cmpgt_pd(a22, a00), &a00, &a22, e[0], e[2]);
+    swap_axis2(_mm_cmpgt_pd(a22, a11), &a11, &a22, e[1], e[2]);
+    double r[3][3][2];
+    for (int i = 0; i < 2; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            _mm_storeu_pd(r[i][k], e[i][k]);
+        }
+    }
+    double(*out[2])[3] = {axes0, axes1};
+    for (int l = 0; l < 2; ++l)
+    {
+        double(*ax)[3] = out[l];
+        for (int k = 0; k < 3; ++k)
+        {
+            ax[0][k] = r[0][k][l];
+            ax[1][k] = r[1][k][l];
+        }
+        ax[2][0] = ax[0][1] * ax[1][2] - ax[0][2] * ax[1][1];
+        ax[2][1] = ax[0][2] * ax[1][0] - ax[0][0] * ax[1][2];
+        ax[2][2] = ax[0][0] * ax[1][1] - ax[0][1] * ax[1][0];
+    }
+#else
+    eigen_warm(m0, g, axes0, NULL);
+    eigen_warm(m1, g, axes1, NULL);
+#endif
 }
 
 void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[3][3], double values[3])

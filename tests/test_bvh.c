@@ -419,6 +419,82 @@ Test(bvh, eigen_solver_recovers_a_known_rotation)
 // ---------------------------------------------------------------------------------------------------------------
 // Pairs against brute force
 
+// The two-lane warm start (both children of a node at once) must equal two scalar warm starts bit for bit, whatever
+// branch each lane takes: matrices near-diagonal in the guess's basis (small-angle rotations), far from it (exact
+// rotations), exactly diagonal (no rotation), with repeated eigenvalues, and zero, in every combination of lanes.
+Test(bvh, two_lane_warm_eigen_start_equals_two_scalar_ones)
+{
+    uint64_t seed = 11;
+    double pool[64][6];
+    for (int i = 0; i < 64; ++i)
+    {
+        mc_mat33 r = mc_quat_to_mat33(scene_random_quat(&seed));
+        double ev[3] = {1.0 + 4.0 * scene_random(&seed), 0.5 + scene_random(&seed), 0.1 * scene_random(&seed)};
+        if (i % 8 == 3)
+        {
+            ev[1] = ev[0]; // repeated eigenvalue
+        }
+        double m[3][3] = {{0}};
+        for (int a = 0; a < 3; ++a)
+        {
+            for (int b = 0; b < 3; ++b)
+            {
+                for (int k = 0; k < 3; ++k)
+                {
+                    m[a][b] += r.m[a][k] * ev[k] * r.m[b][k];
+                }
+            }
+        }
+        double sym[6] = {m[0][0], m[1][1], m[2][2], m[0][1], m[0][2], m[1][2]};
+        if (i % 8 == 5)
+        {
+            sym[3] = sym[4] = sym[5] = 0.0; // diagonal in the identity basis
+        }
+        if (i % 16 == 7)
+        {
+            memset(sym, 0, sizeof sym);
+        }
+        memcpy(pool[i], sym, sizeof sym);
+    }
+    for (int gi = 0; gi < 8; ++gi)
+    {
+        // Guesses: the identity, random rotations, and the exact eigenvectors of a pool matrix (tiny rotations).
+        double guess[3][3];
+        if (gi == 0)
+        {
+            double id[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+            memcpy(guess, id, sizeof guess);
+        }
+        else if (gi < 4)
+        {
+            mc_mat33 r = mc_quat_to_mat33(scene_random_quat(&seed));
+            for (int a = 0; a < 3; ++a)
+            {
+                for (int b = 0; b < 3; ++b)
+                {
+                    guess[a][b] = r.m[b][a];
+                }
+            }
+        }
+        else
+        {
+            mc_obb_eigen_sym3(pool[gi], guess, NULL);
+        }
+        for (int i = 0; i < 64; ++i)
+        {
+            for (int j = 0; j < 64; j += 7)
+            {
+                double s0[3][3], s1[3][3], v0[3][3], v1[3][3];
+                mc_obb_eigen_sym3_guess(pool[i], guess, s0, NULL);
+                mc_obb_eigen_sym3_guess(pool[j], guess, s1, NULL);
+                mc_obb_eigen_sym3_warm2(pool[i], pool[j], guess, v0, v1);
+                cr_assert(memcmp(s0, v0, sizeof s0) == 0 && memcmp(s1, v1, sizeof s1) == 0, "guess %d, pair %d %d", gi,
+                          i, j);
+            }
+        }
+    }
+}
+
 Test(bvh, pairs_equal_brute_force_on_random_poses)
 {
     mc_mesh* ms[4] = {scene_uv_sphere(1.0, 100), scene_torus(1.0, 0.35, 96), scene_box_grid(mc_v3(1.0, 0.5, 0.75), 48),
