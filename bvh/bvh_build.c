@@ -701,26 +701,52 @@ static double projection_error(const double lo[3], const double hi[3])
     return 6e-7 * s;
 }
 
-// The leaf's entries of tri_vertex and tri_local (offsets of the double vertices from the stored float center,
-// rounded to float). Leaves are finished in increasing order of position (depth first, left child first), so every
-// record at a position below `end` is dead: tri_local's floats [9 begin, 9 end) lie below byte 64 end and overwrite
-// only those.
-static void finish_leaf(builder* b, const mc_bvh_node* node, uint32_t begin, uint32_t end)
+// The leaves' entries of tri_vertex and tri_local (offsets of the double vertices from the leaf's stored float center,
+// rounded to float), in one pass after the build, leaf by leaf in position order (a depth-first walk, left child
+// first). The records are all dead by then, so tri_local may overwrite them. The triangles come in leaf order, not in
+// mesh order, so their index and vertex lines are prefetched a few triangles ahead. `stack` holds depth + 1 entries.
+static void finish_leaves(builder* b, uint32_t* stack, uint32_t n)
 {
     const mc_vec3* pos = b->mesh->positions;
-    double c[3] = {node->center[0], node->center[1], node->center[2]};
-    for (uint32_t p = begin; p < end; ++p)
+    const uint32_t* indices = b->mesh->indices;
+    const uint32_t* order = b->order;
+    uint32_t top = 0;
+    stack[top++] = 0;
+    while (top > 0)
     {
-        const uint32_t* ix = &b->mesh->indices[3u * (size_t)b->order[p]];
-        uint32_t* tv = &b->tri_vertex[3u * (size_t)p];
-        float* out = &b->tri_local[9u * (size_t)p];
-        for (uint32_t v = 0; v < 3u; ++v)
+        const mc_bvh_node* node = &b->nodes[stack[--top]];
+        if (!mc_bvh_is_leaf(node))
         {
-            tv[v] = ix[v];
-            mc_vec3 x = pos[ix[v]];
-            out[3u * v] = (float)(x.x - c[0]);
-            out[3u * v + 1u] = (float)(x.y - c[1]);
-            out[3u * v + 2u] = (float)(x.z - c[2]);
+            stack[top++] = node->data + 1u;
+            stack[top++] = node->data;
+            continue;
+        }
+        uint32_t begin = mc_bvh_leaf_first(node), end = begin + mc_bvh_leaf_count(node);
+        double c[3] = {node->center[0], node->center[1], node->center[2]};
+        for (uint32_t p = begin; p < end; ++p)
+        {
+            if (p + 16u < n)
+            {
+                __builtin_prefetch(&indices[3u * (size_t)order[p + 16u]]);
+            }
+            if (p + 8u < n)
+            {
+                const uint32_t* ahead = &indices[3u * (size_t)order[p + 8u]];
+                __builtin_prefetch(&pos[ahead[0]]);
+                __builtin_prefetch(&pos[ahead[1]]);
+                __builtin_prefetch(&pos[ahead[2]]);
+            }
+            const uint32_t* ix = &indices[3u * (size_t)order[p]];
+            uint32_t* tv = &b->tri_vertex[3u * (size_t)p];
+            float* out = &b->tri_local[9u * (size_t)p];
+            for (uint32_t v = 0; v < 3u; ++v)
+            {
+                tv[v] = ix[v];
+                mc_vec3 x = pos[ix[v]];
+                out[3u * v] = (float)(x.x - c[0]);
+                out[3u * v + 1u] = (float)(x.y - c[1]);
+                out[3u * v + 2u] = (float)(x.z - c[2]);
+            }
         }
     }
 }
@@ -913,7 +939,6 @@ static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_
             mc_bvh_node* node = &b->nodes[it.node];
             mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), node);
             node->data = MC_BVH_LEAF_BIT | (it.begin << 3) | (count - 1u);
-            finish_leaf(b, node, it.begin, it.end);
             continue;
         }
         moments left, right;
@@ -1000,7 +1025,7 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     builder b;
     memset(&b, 0, sizeof b);
     // The records share one block with the tree's tri_local: leaves write their leaf-local vertices (36 B per
-    // triangle) over records nobody reads any more (see finish_leaf), and the block is shrunk afterwards. This saves
+    // triangle) over records nobody reads any more (see finish_leaves), and the block is shrunk afterwards. This saves
     // the first touch of a second 64 B per triangle (page faults cost about as much as a level of the build).
     b.tris = mc_alloc_array(n, sizeof *b.tris);
     b.tri_local = (float*)b.tris;
@@ -1067,6 +1092,16 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
 #endif
         make_records(&b, o, t0, n, &root_sums);
         st = build_tree(&b, n, &root_sums, &bvh->depth);
+        if (st == MC_OK)
+        {
+            uint32_t* walk = mc_alloc_array((size_t)bvh->depth + 1u, sizeof *walk);
+            st = walk != NULL ? MC_OK : MC_ERR_OUT_OF_MEMORY;
+            if (walk != NULL)
+            {
+                finish_leaves(&b, walk, n);
+            }
+            mc_free(walk);
+        }
     }
     mc_free(b.stack);
     mc_free(b.side_bits);
