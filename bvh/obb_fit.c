@@ -440,13 +440,10 @@ void mc_obb_round_axes(double axes[3][3], float axes_f[3][3])
 static float round_up_float(double x)
 {
     float f = (float)x;
-    if ((double)f < x)
-    {
-        uint32_t bits;
-        memcpy(&bits, &f, sizeof bits);
-        bits += 1u;
-        memcpy(&f, &bits, sizeof f);
-    }
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    bits += (uint32_t)((double)f < x); // no branch: the outcome is unpredictable
+    memcpy(&f, &bits, sizeof f);
     return f;
 }
 
