@@ -16,13 +16,6 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-// A 16-lane (AVX-512F) version of the build's main pass, chosen at run time when the CPU has it (x86-64, GCC).
-#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
-#define MC_BUILD_AVX512 1
-#include <immintrin.h>
-#else
-#define MC_BUILD_AVX512 0
-#endif
 
 // Per-triangle data of the build (one cache line), permuted together with the triangle order. Vertices are stored
 // as float offsets from the mesh's bbox center: the extents computed from them are inflated by a bound of that
@@ -899,6 +892,109 @@ __attribute__((target("avx512f"))) static uint32_t make_records_avx512(builder* 
 }
 #endif
 
+// Items split per round of build_tree (their children's axes are solved in one call).
+#define BUILD_BATCH 4u
+
+// Make the node of `it`: a leaf, or an internal node whose two children (without axes yet) go to kids[0..1].
+// @return 1 when children were made; *st receives MC_ERR_OUT_OF_MEMORY when the node array could not grow.
+static int split_item(builder* b, const build_item* it, build_item kids[2], mc_status* st)
+{
+    float axes_f[3][3];
+    double axes[3][3];
+    memcpy(axes, it->axes, sizeof axes);
+    mc_obb_round_axes(axes, axes_f);
+    proj_state ps;
+    proj_init(&ps, axes_f);
+    double lo[3], hi[3];
+    uint32_t count = it->end - it->begin;
+    if (count <= MC_BVH_LEAF_MAX)
+    {
+        for (uint32_t t = it->begin; t < it->end; ++t)
+        {
+            proj_tri(&ps, &b->tris[t]);
+        }
+        proj_result(&ps, lo, hi);
+        mc_bvh_node* node = &b->nodes[it->node];
+        mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), node);
+        node->data = MC_BVH_LEAF_BIT | (it->begin << 3) | (count - 1u);
+        return 0;
+    }
+    moments left, right;
+#if MC_BUILD_AVX512
+    uint32_t n_left = b->wide ? classify_avx512(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left)
+                              : classify(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left);
+#else
+    uint32_t n_left = classify(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left);
+#endif
+    uint32_t mid = partition_by_bits(b, it->begin, it->end, n_left);
+    split_sums(it, &left, &right);
+    proj_result(&ps, lo, hi);
+    mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), &b->nodes[it->node]);
+    for (int r = 1; r < 3 && (mid == it->begin || mid == it->end); ++r)
+    {
+        mid = partition_only(b, it->begin, it->end, axes[r], it->mean, &left, &right);
+    }
+    if (mid == it->begin || mid == it->end)
+    {
+        // Every centroid on one side along all three axes (coincident centroids): split by count.
+        mid = it->begin + count / 2u;
+        memset(&left, 0, sizeof left);
+        memset(&right, 0, sizeof right);
+        for (uint32_t t = it->begin; t < it->end; ++t)
+        {
+            double c[3];
+            centroid_rel(&b->tris[t], it->mean, c);
+            moments_add(t < mid ? &left : &right, &b->tris[t], c[0], c[1], c[2]);
+        }
+    }
+    uint32_t first = 0;
+    *st = alloc_children(b, &first);
+    if (*st != MC_OK)
+    {
+        return 0;
+    }
+    b->nodes[it->node].data = first;
+    moments_finish(&left, it->mean, &kids[0]);
+    moments_finish(&right, it->mean, &kids[1]);
+    kids[0].node = first;
+    kids[0].begin = it->begin;
+    kids[0].end = mid;
+    kids[1].node = first + 1u;
+    kids[1].begin = mid;
+    kids[1].end = it->end;
+    kids[0].depth = kids[1].depth = it->depth + 1u;
+    return 1;
+}
+
+// Axes of n children (pairs 2j, 2j + 1 from the parent axes guess[j]): one warm Jacobi sweep each.
+static void solve_children(const builder* b, build_item* kids, double guess[][3][3], uint32_t n)
+{
+#if MC_BUILD_AVX512
+    if (b->wide && n > 2u)
+    {
+        const double* m[8];
+        double(*g[8])[3];
+        double(*out[8])[3];
+        double scratch[3][3];
+        for (uint32_t l = 0; l < 8u; ++l)
+        {
+            m[l] = kids[l < n ? l : 0u].cov;
+            g[l] = guess[(l < n ? l : 0u) / 2u];
+            out[l] = l < n ? kids[l].axes : scratch;
+        }
+        mc_obb_eigen_sym3_warm8(m, g, out);
+        return;
+    }
+#else
+    (void)b;
+#endif
+    for (uint32_t j = 0; 2u * j < n; ++j)
+    {
+        mc_obb_eigen_sym3_warm2(kids[2u * j].cov, kids[2u * j + 1u].cov, guess[j], kids[2u * j].axes,
+                                kids[2u * j + 1u].axes);
+    }
+}
+
 // root_sums: the moment sums of all triangles about the origin (exact double vertices, gathered while the records
 // were made; the origin is the bbox center, so the covariance below does not cancel badly).
 static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_sums, uint32_t* depth_out)
@@ -917,81 +1013,41 @@ static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_
     b->node_count = 1;
     mc_status st = push_item(b, &root);
     uint32_t max_depth = 1;
+    // Items are taken from the stack BUILD_BATCH at a time: each is split (or made a leaf), then the axes of all their
+    // children are solved together (eight warm starts per AVX-512 call, or two per SSE2 call), and the children are
+    // pushed so that the first item's left child comes next. The batching fixes the node numbering (children are
+    // allocated in item order), the same on every machine; the boxes and the triangle order do not depend on it.
     while (st == MC_OK && b->stack_count > 0)
     {
-        build_item it = b->stack[--b->stack_count];
-        max_depth = it.depth > max_depth ? it.depth : max_depth;
-        double axes[3][3];
-        memcpy(axes, it.axes, sizeof axes);
-        float axes_f[3][3];
-        mc_obb_round_axes(axes, axes_f);
-        proj_state ps;
-        proj_init(&ps, axes_f);
-        double lo[3], hi[3];
-        uint32_t count = it.end - it.begin;
-        if (count <= MC_BVH_LEAF_MAX)
+        build_item items[BUILD_BATCH], kids[2 * BUILD_BATCH];
+        double guess[BUILD_BATCH][3][3];
+        uint32_t n_items = b->stack_count < BUILD_BATCH ? b->stack_count : BUILD_BATCH, n_kids = 0;
+        for (uint32_t k = 0; k < n_items; ++k)
         {
-            for (uint32_t t = it.begin; t < it.end; ++t)
-            {
-                proj_tri(&ps, &b->tris[t]);
-            }
-            proj_result(&ps, lo, hi);
-            mc_bvh_node* node = &b->nodes[it.node];
-            mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), node);
-            node->data = MC_BVH_LEAF_BIT | (it.begin << 3) | (count - 1u);
-            continue;
+            items[k] = b->stack[--b->stack_count];
         }
-        moments left, right;
-#if MC_BUILD_AVX512
-        uint32_t n_left = b->wide ? classify_avx512(b, it.begin, it.end, &ps, axes_f, axes[0], it.mean, &left)
-                                  : classify(b, it.begin, it.end, &ps, axes_f, axes[0], it.mean, &left);
-#else
-        uint32_t n_left = classify(b, it.begin, it.end, &ps, axes_f, axes[0], it.mean, &left);
-#endif
-        uint32_t mid = partition_by_bits(b, it.begin, it.end, n_left);
-        split_sums(&it, &left, &right);
-        proj_result(&ps, lo, hi);
-        mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), &b->nodes[it.node]);
-        for (int r = 1; r < 3 && (mid == it.begin || mid == it.end); ++r)
+        for (uint32_t k = 0; k < n_items && st == MC_OK; ++k)
         {
-            mid = partition_only(b, it.begin, it.end, axes[r], it.mean, &left, &right);
-        }
-        if (mid == it.begin || mid == it.end)
-        {
-            // Every centroid on one side along all three axes (coincident centroids): split by count.
-            mid = it.begin + count / 2u;
-            memset(&left, 0, sizeof left);
-            memset(&right, 0, sizeof right);
-            for (uint32_t t = it.begin; t < it.end; ++t)
+            const build_item* it = &items[k];
+            max_depth = it->depth > max_depth ? it->depth : max_depth;
+            if (split_item(b, it, &kids[n_kids], &st))
             {
-                double c[3];
-                centroid_rel(&b->tris[t], it.mean, c);
-                moments_add(t < mid ? &left : &right, &b->tris[t], c[0], c[1], c[2]);
+                memcpy(guess[n_kids / 2u], it->axes, sizeof guess[0]);
+                n_kids += 2u;
             }
         }
-        uint32_t first = 0;
-        st = alloc_children(b, &first);
         if (st != MC_OK)
         {
             break;
         }
-        b->nodes[it.node].data = first;
-        build_item ci[2];
-        moments_finish(&left, it.mean, &ci[0]);
-        moments_finish(&right, it.mean, &ci[1]);
-        ci[0].node = first;
-        ci[0].begin = it.begin;
-        ci[0].end = mid;
-        ci[1].node = first + 1u;
-        ci[1].begin = mid;
-        ci[1].end = it.end;
-        ci[0].depth = ci[1].depth = it.depth + 1u;
-        mc_obb_eigen_sym3_warm2(ci[0].cov, ci[1].cov, axes, ci[0].axes, ci[1].axes);
-        // Push the right child first so the left one is built next (depth-first node order).
-        st = push_item(b, &ci[1]);
-        if (st == MC_OK)
+        solve_children(b, kids, guess, n_kids);
+        for (uint32_t k = n_kids; k > 0 && st == MC_OK; k -= 2u)
         {
-            st = push_item(b, &ci[0]);
+            st = push_item(b, &kids[k - 1u]);
+            if (st == MC_OK)
+            {
+                st = push_item(b, &kids[k - 2u]);
+            }
         }
     }
     *depth_out = max_depth;

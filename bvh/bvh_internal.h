@@ -11,6 +11,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// AVX-512F versions of the build's hot loops, chosen at run time when the CPU has them (x86-64, GCC); they compute
+// bitwise what the portable versions compute.
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#define MC_BUILD_AVX512 1
+#include <immintrin.h>
+#else
+#define MC_BUILD_AVX512 0
+#endif
+
 /// Most triangles in one leaf (the leaf count field has 3 bits: 1..8).
 #define MC_BVH_LEAF_MAX 8u
 /// Bit set in mc_bvh_node.data for a leaf.
@@ -79,6 +88,12 @@ void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[
 /// are bitwise what mc_obb_eigen_sym3_guess(m0, guess, ...) and mc_obb_eigen_sym3_guess(m1, guess, ...) give.
 void mc_obb_eigen_sym3_warm2(const double m0[6], const double m1[6], double guess[3][3], double axes0[3][3],
                              double axes1[3][3]);
+
+#if MC_BUILD_AVX512
+/// Eight warm starts at once (AVX-512F; only where mc_bvh_build_wide_available()): lane l solves m[l] from guess g[l]
+/// into axes[l], bitwise what mc_obb_eigen_sym3_guess(m[l], g[l], axes[l], NULL) gives.
+void mc_obb_eigen_sym3_warm8(const double* const m[8], double (*const g[8])[3], double (*const axes[8])[3]);
+#endif
 
 /// Conservative float box on rounded axes from the projection ranges of a point set.
 /// @param axes_f the box axes, already rounded to float (the box is built on exactly these)

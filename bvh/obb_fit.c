@@ -292,6 +292,159 @@ void mc_obb_eigen_sym3_warm2(const double m0[6], const double m1[6], double g[3]
 #endif
 }
 
+#if MC_BUILD_AVX512
+// The two-lane solver above on eight lanes (AVX-512F): the same operations, selections by mask registers.
+#define MC_AVX512 __attribute__((target("avx512f")))
+MC_AVX512 static inline __m512d abs8(__m512d x)
+{
+    return _mm512_castsi512_pd(_mm512_and_epi64(_mm512_castpd_si512(x), _mm512_set1_epi64(0x7fffffffffffffffLL)));
+}
+
+MC_AVX512 static inline void jacobi_rotate8(__m512d* app, __m512d* aqq, __m512d* apq, __m512d* arp, __m512d* arq,
+                                            __m512d ep[3], __m512d eq[3], __mmask8 live)
+{
+    const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0), two = _mm512_set1_pd(2.0);
+    __m512d x = *apq;
+    // Same predicates as the two-lane version: x != 0 (unordered-true), !(x^2 <= tol |app aqq|).
+    __mmask8 rot = _mm512_mask_cmp_pd_mask(live, x, zero, _CMP_NEQ_UQ);
+    rot = _mm512_mask_cmp_pd_mask(rot, _mm512_mul_pd(x, x),
+                                  _mm512_mul_pd(_mm512_set1_pd(1e-14), abs8(_mm512_mul_pd(*app, *aqq))), _CMP_NLE_US);
+    if (rot == 0)
+    {
+        return;
+    }
+    __m512d d = _mm512_sub_pd(*aqq, *app);
+    __mmask8 small = _mm512_cmp_pd_mask(abs8(x), _mm512_mul_pd(_mm512_set1_pd(0.02), abs8(d)), _CMP_LE_OS);
+    __m512d rho = _mm512_div_pd(x, d);
+    __m512d u = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(0.5), rho),
+                              _mm512_sub_pd(one, _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(1.25), rho), rho)));
+    __m512d u2 = _mm512_mul_pd(u, u);
+    __m512d inv = _mm512_sub_pd(
+        one,
+        _mm512_mul_pd(
+            u2, _mm512_sub_pd(one, _mm512_mul_pd(u2, _mm512_sub_pd(one, _mm512_mul_pd(u2, _mm512_sub_pd(one, u2)))))));
+    __m512d cs = _mm512_mul_pd(_mm512_sub_pd(one, u2), inv);
+    __m512d ss = _mm512_mul_pd(_mm512_mul_pd(two, u), inv);
+    __m512d g = _mm512_mul_pd(ss, _mm512_sub_pd(_mm512_mul_pd(_mm512_mul_pd(two, cs), x), _mm512_mul_pd(ss, d)));
+    __mmask8 dpos = _mm512_cmp_pd_mask(d, zero, _CMP_GE_OS);
+    __m512d negx = _mm512_castsi512_pd(
+        _mm512_xor_epi64(_mm512_castpd_si512(x), _mm512_set1_epi64((long long)0x8000000000000000ULL)));
+    __m512d sx = _mm512_mask_blend_pd(dpos, negx, x);
+    __m512d root =
+        _mm512_sqrt_pd(_mm512_add_pd(_mm512_mul_pd(d, d), _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(4.0), x), x)));
+    __m512d t = _mm512_div_pd(_mm512_mul_pd(two, sx), _mm512_add_pd(abs8(d), root));
+    __m512d ce = _mm512_div_pd(one, _mm512_sqrt_pd(_mm512_add_pd(_mm512_mul_pd(t, t), one)));
+    __m512d se = _mm512_mul_pd(t, ce);
+    __m512d tx = _mm512_mul_pd(t, x);
+    __m512d c = _mm512_mask_blend_pd(small, ce, cs), s = _mm512_mask_blend_pd(small, se, ss);
+    __m512d new_pp = _mm512_mask_blend_pd(small, _mm512_sub_pd(*app, tx), _mm512_sub_pd(*app, g));
+    __m512d new_qq = _mm512_mask_blend_pd(small, _mm512_add_pd(*aqq, tx), _mm512_add_pd(*aqq, g));
+    __m512d rp = *arp, rq = *arq;
+    *app = _mm512_mask_blend_pd(rot, *app, new_pp);
+    *aqq = _mm512_mask_blend_pd(rot, *aqq, new_qq);
+    *apq = _mm512_mask_blend_pd(rot, x, zero);
+    *arp = _mm512_mask_blend_pd(rot, rp, _mm512_sub_pd(_mm512_mul_pd(c, rp), _mm512_mul_pd(s, rq)));
+    *arq = _mm512_mask_blend_pd(rot, rq, _mm512_add_pd(_mm512_mul_pd(s, rp), _mm512_mul_pd(c, rq)));
+    for (int k = 0; k < 3; ++k)
+    {
+        __m512d vp = ep[k], vq = eq[k];
+        ep[k] = _mm512_mask_blend_pd(rot, vp, _mm512_sub_pd(_mm512_mul_pd(c, vp), _mm512_mul_pd(s, vq)));
+        eq[k] = _mm512_mask_blend_pd(rot, vq, _mm512_add_pd(_mm512_mul_pd(s, vp), _mm512_mul_pd(c, vq)));
+    }
+}
+
+MC_AVX512 static inline void swap_axis8(__mmask8 mask, __m512d* va, __m512d* vb, __m512d ea[3], __m512d eb[3])
+{
+    __m512d a = *va;
+    *va = _mm512_mask_blend_pd(mask, a, *vb);
+    *vb = _mm512_mask_blend_pd(mask, *vb, a);
+    for (int k = 0; k < 3; ++k)
+    {
+        __m512d u = ea[k];
+        ea[k] = _mm512_mask_blend_pd(mask, u, eb[k]);
+        eb[k] = _mm512_mask_blend_pd(mask, eb[k], u);
+    }
+}
+
+MC_AVX512 void mc_obb_eigen_sym3_warm8(const double* const m[8], double (*const g[8])[3], double (*const axes[8])[3])
+{
+    double tm[6][8], tg[9][8];
+    for (int l = 0; l < 8; ++l)
+    {
+        for (int i = 0; i < 6; ++i)
+        {
+            tm[i][l] = m[l][i];
+        }
+        for (int i = 0; i < 9; ++i)
+        {
+            tg[i][l] = g[l][i / 3][i % 3];
+        }
+    }
+    __m512d mv[6], gv[3][3], ag[3][3];
+    for (int i = 0; i < 6; ++i)
+    {
+        mv[i] = _mm512_loadu_pd(tm[i]);
+    }
+    for (int i = 0; i < 9; ++i)
+    {
+        gv[i / 3][i % 3] = _mm512_loadu_pd(tg[i]);
+    }
+    for (int j = 0; j < 3; ++j)
+    {
+        ag[j][0] = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(mv[0], gv[j][0]), _mm512_mul_pd(mv[3], gv[j][1])),
+                                 _mm512_mul_pd(mv[4], gv[j][2]));
+        ag[j][1] = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(mv[3], gv[j][0]), _mm512_mul_pd(mv[1], gv[j][1])),
+                                 _mm512_mul_pd(mv[5], gv[j][2]));
+        ag[j][2] = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(mv[4], gv[j][0]), _mm512_mul_pd(mv[5], gv[j][1])),
+                                 _mm512_mul_pd(mv[2], gv[j][2]));
+    }
+#define MC_DOT8(a, b)                                                                                                  \
+    _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(gv[a][0], ag[b][0]), _mm512_mul_pd(gv[a][1], ag[b][1])),                 \
+                  _mm512_mul_pd(gv[a][2], ag[b][2]))
+    __m512d a00 = MC_DOT8(0, 0), a11 = MC_DOT8(1, 1), a22 = MC_DOT8(2, 2);
+    __m512d a01 = MC_DOT8(0, 1), a02 = MC_DOT8(0, 2), a12 = MC_DOT8(1, 2);
+#undef MC_DOT8
+    __m512d e[3][3];
+    memcpy(e, gv, sizeof e);
+    __m512d off =
+        _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(a01, a01), _mm512_mul_pd(a02, a02)), _mm512_mul_pd(a12, a12));
+    __m512d diag =
+        _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(a00, a00), _mm512_mul_pd(a11, a11)), _mm512_mul_pd(a22, a22));
+    __mmask8 live = _mm512_cmp_pd_mask(off, _mm512_mul_pd(_mm512_set1_pd(1e-14), diag), _CMP_GT_OS);
+    live = _mm512_mask_cmp_pd_mask(live, off, _mm512_setzero_pd(), _CMP_NEQ_UQ);
+    if (live != 0)
+    {
+        jacobi_rotate8(&a00, &a11, &a01, &a02, &a12, e[0], e[1], live);
+        jacobi_rotate8(&a00, &a22, &a02, &a01, &a12, e[0], e[2], live);
+        jacobi_rotate8(&a11, &a22, &a12, &a01, &a02, e[1], e[2], live);
+    }
+    swap_axis8(_mm512_cmp_pd_mask(a11, a00, _CMP_GT_OS), &a00, &a11, e[0], e[1]);
+    swap_axis8(_mm512_cmp_pd_mask(a22, a00, _CMP_GT_OS), &a00, &a22, e[0], e[2]);
+    swap_axis8(_mm512_cmp_pd_mask(a22, a11, _CMP_GT_OS), &a11, &a22, e[1], e[2]);
+    double r[2][3][8];
+    for (int i = 0; i < 2; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            _mm512_storeu_pd(r[i][k], e[i][k]);
+        }
+    }
+    for (int l = 0; l < 8; ++l)
+    {
+        double(*ax)[3] = axes[l];
+        for (int k = 0; k < 3; ++k)
+        {
+            ax[0][k] = r[0][k][l];
+            ax[1][k] = r[1][k][l];
+        }
+        ax[2][0] = ax[0][1] * ax[1][2] - ax[0][2] * ax[1][1];
+        ax[2][1] = ax[0][2] * ax[1][0] - ax[0][0] * ax[1][2];
+        ax[2][2] = ax[0][0] * ax[1][1] - ax[0][1] * ax[1][0];
+    }
+}
+#undef MC_AVX512
+#endif
+
 void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[3][3], double values[3])
 {
     if (guess != NULL)

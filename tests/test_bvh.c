@@ -419,10 +419,11 @@ Test(bvh, eigen_solver_recovers_a_known_rotation)
 // ---------------------------------------------------------------------------------------------------------------
 // Pairs against brute force
 
-// The two-lane warm start (both children of a node at once) must equal two scalar warm starts bit for bit, whatever
+// The two-lane warm start (both children of a node at once) and the eight-lane one (the children of four nodes) must
+// equal scalar warm starts bit for bit, whatever
 // branch each lane takes: matrices near-diagonal in the guess's basis (small-angle rotations), far from it (exact
 // rotations), exactly diagonal (no rotation), with repeated eigenvalues, and zero, in every combination of lanes.
-Test(bvh, two_lane_warm_eigen_start_equals_two_scalar_ones)
+Test(bvh, two_and_eight_lane_warm_eigen_starts_equal_scalar_ones)
 {
     uint64_t seed = 11;
     double pool[64][6];
@@ -493,6 +494,49 @@ Test(bvh, two_lane_warm_eigen_start_equals_two_scalar_ones)
             }
         }
     }
+#if MC_BUILD_AVX512
+    // The eight-lane solver (AVX-512F), lanes with different matrices and different guesses.
+    if (!mc_bvh_build_wide_available())
+    {
+        return;
+    }
+    double guesses[8][3][3];
+    for (int l = 0; l < 8; ++l)
+    {
+        mc_mat33 r = mc_quat_to_mat33(scene_random_quat(&seed));
+        for (int a = 0; a < 3; ++a)
+        {
+            for (int c = 0; c < 3; ++c)
+            {
+                guesses[l][a][c] = l == 0 ? (a == c) : l < 4 ? r.m[c][a] : 0.0;
+            }
+        }
+        if (l >= 4)
+        {
+            mc_obb_eigen_sym3(pool[l], guesses[l], NULL);
+        }
+    }
+    for (int i = 0; i < 64; ++i)
+    {
+        const double* m[8];
+        double(*g[8])[3];
+        double out[8][3][3];
+        double(*o[8])[3];
+        for (int l = 0; l < 8; ++l)
+        {
+            m[l] = pool[(i + 9 * l) % 64];
+            g[l] = guesses[(i + l) % 8];
+            o[l] = out[l];
+        }
+        mc_obb_eigen_sym3_warm8(m, g, o);
+        for (int l = 0; l < 8; ++l)
+        {
+            double want[3][3];
+            mc_obb_eigen_sym3_guess(m[l], g[l], want, NULL);
+            cr_assert(memcmp(want, out[l], sizeof want) == 0, "round %d, lane %d", i, l);
+        }
+    }
+#endif
 }
 
 Test(bvh, pairs_equal_brute_force_on_random_poses)
