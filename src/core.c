@@ -79,7 +79,7 @@ void mc_advise_large(void* ptr, size_t size)
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     // Only blocks of the default allocator (glibc maps large blocks on their own, so their pages are ours alone).
     const uintptr_t huge = (uintptr_t)2 << 20;
-    if (ptr == NULL || s_alloc != NULL || size < 4u * huge)
+    if (ptr == NULL || s_alloc != NULL || size < 2u * huge)
     {
         return;
     }
