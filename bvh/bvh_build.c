@@ -892,12 +892,41 @@ __attribute__((target("avx512f"))) static uint32_t make_records_avx512(builder* 
 }
 #endif
 
+// The box of a node from its projection ranges, to be finished with the others of its round (finish_jobs).
+static void make_job(const proj_state* ps, float axes_f[3][3], uint32_t node, mc_obb_job* job)
+{
+    proj_result(ps, job->lo, job->hi);
+    memcpy(job->axes_f, axes_f, sizeof job->axes_f);
+    job->proj_err = projection_error(job->lo, job->hi);
+    job->node = node;
+}
+
+static void finish_jobs(builder* b, const mc_obb_job* jobs, uint32_t n)
+{
+#if MC_BUILD_AVX512
+    if (b->wide)
+    {
+        for (uint32_t k = 0; k < n; k += 4u)
+        {
+            mc_obb_finish4(jobs + k, n - k < 4u ? n - k : 4u, b->origin, b->nodes);
+        }
+        return;
+    }
+#endif
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        mc_obb_finish((float(*)[3])jobs[k].axes_f, jobs[k].lo, jobs[k].hi, b->origin, jobs[k].proj_err,
+                      &b->nodes[jobs[k].node]);
+    }
+}
+
 // Items split per round of build_tree (their children's axes are solved in one call).
 #define BUILD_BATCH 4u
 
-// Make the node of `it`: a leaf, or an internal node whose two children (without axes yet) go to kids[0..1].
+// Make the node of `it`: a leaf, or an internal node whose two children (without axes yet) go to kids[0..1]. Its box is
+// left to finish in *job.
 // @return 1 when children were made; *st receives MC_ERR_OUT_OF_MEMORY when the node array could not grow.
-static int split_item(builder* b, const build_item* it, build_item kids[2], mc_status* st)
+static int split_item(builder* b, const build_item* it, build_item kids[2], mc_obb_job* job, mc_status* st)
 {
     float axes_f[3][3];
     double axes[3][3];
@@ -905,7 +934,6 @@ static int split_item(builder* b, const build_item* it, build_item kids[2], mc_s
     mc_obb_round_axes(axes, axes_f);
     proj_state ps;
     proj_init(&ps, axes_f);
-    double lo[3], hi[3];
     uint32_t count = it->end - it->begin;
     if (count <= MC_BVH_LEAF_MAX)
     {
@@ -913,10 +941,8 @@ static int split_item(builder* b, const build_item* it, build_item kids[2], mc_s
         {
             proj_tri(&ps, &b->tris[t]);
         }
-        proj_result(&ps, lo, hi);
-        mc_bvh_node* node = &b->nodes[it->node];
-        mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), node);
-        node->data = MC_BVH_LEAF_BIT | (it->begin << 3) | (count - 1u);
+        make_job(&ps, axes_f, it->node, job);
+        b->nodes[it->node].data = MC_BVH_LEAF_BIT | (it->begin << 3) | (count - 1u);
         return 0;
     }
     moments left, right;
@@ -928,8 +954,7 @@ static int split_item(builder* b, const build_item* it, build_item kids[2], mc_s
 #endif
     uint32_t mid = partition_by_bits(b, it->begin, it->end, n_left);
     split_sums(it, &left, &right);
-    proj_result(&ps, lo, hi);
-    mc_obb_finish(axes_f, lo, hi, b->origin, projection_error(lo, hi), &b->nodes[it->node]);
+    make_job(&ps, axes_f, it->node, job);
     for (int r = 1; r < 3 && (mid == it->begin || mid == it->end); ++r)
     {
         mid = partition_only(b, it->begin, it->end, axes[r], it->mean, &left, &right);
@@ -1026,20 +1051,24 @@ static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_
         {
             items[k] = b->stack[--b->stack_count];
         }
+        mc_obb_job jobs[BUILD_BATCH];
+        uint32_t n_jobs = 0;
         for (uint32_t k = 0; k < n_items && st == MC_OK; ++k)
         {
             const build_item* it = &items[k];
             max_depth = it->depth > max_depth ? it->depth : max_depth;
-            if (split_item(b, it, &kids[n_kids], &st))
+            if (split_item(b, it, &kids[n_kids], &jobs[n_jobs], &st))
             {
                 memcpy(guess[n_kids / 2u], it->axes, sizeof guess[0]);
                 n_kids += 2u;
             }
+            n_jobs += st == MC_OK;
         }
         if (st != MC_OK)
         {
             break;
         }
+        finish_jobs(b, jobs, n_jobs);
         solve_children(b, kids, guess, n_kids);
         for (uint32_t k = n_kids; k > 0 && st == MC_OK; k -= 2u)
         {
@@ -1060,7 +1089,7 @@ int mc_bvh_build_wide_available(void)
 {
 #if MC_BUILD_AVX512
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") ? 1 : 0;
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 1 : 0;
 #else
     return 0;
 #endif

@@ -104,6 +104,22 @@ void mc_obb_eigen_sym3_warm8(const double* const m[8], double (*const g[8])[3], 
 void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], const double origin[3], double proj_err,
                    mc_bvh_node* node);
 
+/// A box to finish (the arguments of mc_obb_finish, kept for a batch).
+typedef struct mc_obb_job
+{
+    float axes_f[3][3]; ///< rounded axes
+    double lo[3];       ///< projection ranges, lower ends
+    double hi[3];       ///< projection ranges, upper ends
+    double proj_err;    ///< bound of the projections' errors
+    uint32_t node;      ///< index of the node that receives the box
+} mc_obb_job;
+
+#if MC_BUILD_AVX512
+/// mc_obb_finish on up to four jobs at once (AVX-512F and VL; only where mc_bvh_build_wide_available()), into
+/// nodes[job.node]; bitwise the same boxes.
+void mc_obb_finish4(const mc_obb_job* jobs, uint32_t count, const double origin[3], mc_bvh_node* nodes);
+#endif
+
 /// Round unit axes to float (the values the box is built on).
 void mc_obb_round_axes(double axes[3][3], float axes_f[3][3]);
 

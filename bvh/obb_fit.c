@@ -655,3 +655,89 @@ void mc_obb_finish(float axes_f[3][3], const double lo[3], const double hi[3], c
         }
     }
 }
+
+#if MC_BUILD_AVX512
+// mc_obb_finish on four boxes at once (AVX-512F + VL, double lanes): the same operations in the same order per lane,
+// so every box is bitwise mc_obb_finish's. Lanes past `count` repeat box 0 and store nothing.
+__attribute__((target("avx512f,avx512vl"))) void mc_obb_finish4(const mc_obb_job* jobs, uint32_t count,
+                                                                const double origin[3], mc_bvh_node* nodes)
+{
+    const mc_obb_job* j[4];
+    for (uint32_t l = 0; l < 4u; ++l)
+    {
+        j[l] = &jobs[l < count ? l : 0u];
+    }
+#define MC_LANES(expr) _mm256_setr_pd(j[0]->expr, j[1]->expr, j[2]->expr, j[3]->expr)
+    __m256d ax[3][3], lo[3], hi[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        lo[k] = MC_LANES(lo[k]);
+        hi[k] = MC_LANES(hi[k]);
+        for (int d = 0; d < 3; ++d)
+        {
+            ax[k][d] = MC_LANES(axes_f[k][d]);
+        }
+    }
+    __m256d err = MC_LANES(proj_err);
+#undef MC_LANES
+    const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+    __m256d o[3], c[3];
+    for (int d = 0; d < 3; ++d)
+    {
+        o[d] = _mm256_set1_pd(origin[d]);
+        c[d] = o[d];
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        __m256d mid = _mm256_mul_pd(_mm256_set1_pd(0.5), _mm256_add_pd(lo[k], hi[k]));
+        for (int d = 0; d < 3; ++d)
+        {
+            c[d] = _mm256_add_pd(c[d], _mm256_mul_pd(mid, ax[k][d]));
+        }
+    }
+    __m128 cf[3];
+    __m256d off[3], mag = _mm256_setzero_pd();
+    for (int d = 0; d < 3; ++d)
+    {
+        cf[d] = _mm256_cvtpd_ps(c[d]);
+        __m256d stored = _mm256_cvtps_pd(cf[d]);
+        off[d] = _mm256_sub_pd(o[d], stored);
+        mag = _mm256_add_pd(mag, _mm256_add_pd(_mm256_and_pd(o[d], absmask), _mm256_and_pd(stored, absmask)));
+    }
+    __m256d r[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        __m256d ao = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ax[k][0], off[0]), _mm256_mul_pd(ax[k][1], off[1])),
+                                   _mm256_mul_pd(ax[k][2], off[2]));
+        __m256d a = _mm256_add_pd(hi[k], ao);
+        __m256d b = _mm256_xor_pd(_mm256_add_pd(lo[k], ao), _mm256_set1_pd(-0.0));
+        __m256d m = _mm256_max_pd(a, b); // a > b ? a : b
+        r[k] = _mm256_maskz_mov_pd(_mm256_cmp_pd_mask(m, _mm256_setzero_pd(), _CMP_GE_OQ), m);
+    }
+    __m256d slack = _mm256_add_pd(_mm256_add_pd(err, _mm256_mul_pd(_mm256_set1_pd(1e-14), mag)),
+                                  _mm256_mul_pd(_mm256_set1_pd(1e-6), _mm256_add_pd(_mm256_add_pd(r[0], r[1]), r[2])));
+    float ext[3][4], cen[3][4];
+    for (int k = 0; k < 3; ++k)
+    {
+        __m256d x = _mm256_add_pd(_mm256_mul_pd(r[k], _mm256_set1_pd(1.0 + 1e-12)), slack);
+        __m128 f = _mm256_cvtpd_ps(x);
+        __mmask8 below = _mm256_cmp_pd_mask(_mm256_cvtps_pd(f), x, _CMP_LT_OQ);
+        __m128i bits = _mm_mask_add_epi32(_mm_castps_si128(f), below, _mm_castps_si128(f), _mm_set1_epi32(1));
+        _mm_storeu_ps(ext[k], _mm_castsi128_ps(bits));
+        _mm_storeu_ps(cen[k], cf[k]);
+    }
+    for (uint32_t l = 0; l < count && l < 4u; ++l)
+    {
+        mc_bvh_node* node = &nodes[jobs[l].node];
+        for (int k = 0; k < 3; ++k)
+        {
+            node->center[k] = cen[k][l];
+            node->extent[k] = ext[k][l];
+            for (int d = 0; d < 3; ++d)
+            {
+                node->axis[k][d] = jobs[l].axes_f[k][d];
+            }
+        }
+    }
+}
+#endif
