@@ -106,6 +106,8 @@ typedef struct builder
     float* tri_local;     // the tree's leaf-local float vertices, written leaf by leaf over dead records (see
                           // mc_bvh_build)
     int wide;             // use the 16-lane pass (classify_avx512)
+    uint32_t* leaves;     // leaf node indices in the order they were made (about position order)
+    uint32_t leaf_count, leaf_capacity;
 } builder;
 
 static inline void swap_tri(builder* b, uint32_t i, uint32_t j)
@@ -695,25 +697,17 @@ static double projection_error(const double lo[3], const double hi[3])
 }
 
 // The leaves' entries of tri_vertex and tri_local (offsets of the double vertices from the leaf's stored float center,
-// rounded to float), in one pass after the build, leaf by leaf in position order (a depth-first walk, left child
-// first). The records are all dead by then, so tri_local may overwrite them. The triangles come in leaf order, not in
-// mesh order, so their index and vertex lines are prefetched a few triangles ahead. `stack` holds depth + 1 entries.
-static void finish_leaves(builder* b, uint32_t* stack, uint32_t n)
+// rounded to float), in one pass after the build, leaf by leaf in the order the leaves were made (about position
+// order). The records are all dead by then, so tri_local may overwrite them. The triangles come in leaf order, not in
+// mesh order, so their index and vertex lines are prefetched a few triangles ahead.
+static void finish_leaves(builder* b, uint32_t n)
 {
     const mc_vec3* pos = b->mesh->positions;
     const uint32_t* indices = b->mesh->indices;
     const uint32_t* order = b->order;
-    uint32_t top = 0;
-    stack[top++] = 0;
-    while (top > 0)
+    for (uint32_t li = 0; li < b->leaf_count; ++li)
     {
-        const mc_bvh_node* node = &b->nodes[stack[--top]];
-        if (!mc_bvh_is_leaf(node))
-        {
-            stack[top++] = node->data + 1u;
-            stack[top++] = node->data;
-            continue;
-        }
+        const mc_bvh_node* node = &b->nodes[b->leaves[li]];
         uint32_t begin = mc_bvh_leaf_first(node), end = begin + mc_bvh_leaf_count(node);
         double c[3] = {node->center[0], node->center[1], node->center[2]};
         for (uint32_t p = begin; p < end; ++p)
@@ -943,6 +937,19 @@ static int split_item(builder* b, const build_item* it, build_item kids[2], mc_o
         }
         make_job(&ps, axes_f, it->node, job);
         b->nodes[it->node].data = MC_BVH_LEAF_BIT | (it->begin << 3) | (count - 1u);
+        if (b->leaf_count == b->leaf_capacity)
+        {
+            uint32_t cap = b->leaf_capacity * 2u + 64u;
+            uint32_t* l = mc_realloc(b->leaves, (size_t)cap * sizeof *l);
+            if (l == NULL)
+            {
+                *st = MC_ERR_OUT_OF_MEMORY;
+                return 0;
+            }
+            b->leaves = l;
+            b->leaf_capacity = cap;
+        }
+        b->leaves[b->leaf_count++] = it->node;
         return 0;
     }
     moments left, right;
@@ -1179,17 +1186,12 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
         st = build_tree(&b, n, &root_sums, &bvh->depth);
         if (st == MC_OK)
         {
-            uint32_t* walk = mc_alloc_array((size_t)bvh->depth + 1u, sizeof *walk);
-            st = walk != NULL ? MC_OK : MC_ERR_OUT_OF_MEMORY;
-            if (walk != NULL)
-            {
-                finish_leaves(&b, walk, n);
-            }
-            mc_free(walk);
+            finish_leaves(&b, n);
         }
     }
     mc_free(b.stack);
     mc_free(b.side_bits);
+    mc_free(b.leaves);
     if (st != MC_OK)
     {
         mc_free(b.tris);
