@@ -209,6 +209,20 @@ enum
     MS_COUNT = 10
 };
 
+// The lane-pass totals (area, first moment, second moment) as moment sums.
+static void sums_to_moments(const double tot[MS_COUNT], moments* m)
+{
+    m->area = tot[0];
+    for (int k = 0; k < 3; ++k)
+    {
+        m->m1[k] = tot[1 + k];
+    }
+    for (int k = 0; k < 6; ++k)
+    {
+        m->m2[k] = tot[4 + k];
+    }
+}
+
 #if !defined(__SSE2__)
 // Scalar fallback: the lane operations of the SSE path, one lane at a time (identical results).
 static void classify_lane(const build_tri* t, float ax[3][3], const float m[3], const float sp[3], float lo[3],
@@ -382,15 +396,7 @@ static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* p
         ps->hi[r] = hi[r] > ps->hi[r] ? hi[r] : ps->hi[r];
     }
 #endif
-    left->area = tot[0];
-    for (int k = 0; k < 3; ++k)
-    {
-        left->m1[k] = tot[1 + k];
-    }
-    for (int k = 0; k < 6; ++k)
-    {
-        left->m2[k] = tot[4 + k];
-    }
+    sums_to_moments(tot, left);
     return count - n_right;
 }
 
@@ -526,15 +532,7 @@ __attribute__((target("avx512f"))) static uint32_t classify_avx512(builder* b, u
     }
     ps->lo = _mm_min_ps(ps->lo, _mm_loadu_ps(rl));
     ps->hi = _mm_max_ps(ps->hi, _mm_loadu_ps(rh));
-    left->area = tot[0];
-    for (int k = 0; k < 3; ++k)
-    {
-        left->m1[k] = tot[1 + k];
-    }
-    for (int k = 0; k < 6; ++k)
-    {
-        left->m2[k] = tot[4 + k];
-    }
+    sums_to_moments(tot, left);
     return count - n_right;
 }
 #endif

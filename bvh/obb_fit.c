@@ -141,305 +141,102 @@ static void eigen_warm(const double m[6], double g[3][3], double axes[3][3], dou
     }
 }
 
+// The lane-parallel warm starts (bvh/eigen_lanes.h), for two lanes (SSE2 or plain C) and eight (AVX-512F).
+typedef double mc_v2d __attribute__((vector_size(16)));
+typedef long long mc_v2l __attribute__((vector_size(16)));
+static inline mc_v2d lanes2_sqrt(mc_v2d x)
+{
 #if defined(__SSE2__)
-// Two warm starts at once, one per SSE2 lane (the build's two children share their parent's axes as the guess). Every
-// lane does eigen_warm's IEEE operations in eigen_warm's order (division and square root are correctly rounded in
-// both; nothing is fused), and its branches become selections, so each lane's axes equal eigen_warm's bit for bit.
-static inline __m128d sel2(__m128d mask, __m128d a, __m128d b)
-{
-    return _mm_or_pd(_mm_and_pd(mask, a), _mm_andnot_pd(mask, b));
-}
-
-static inline __m128d abs2(__m128d x)
-{
-    return _mm_andnot_pd(_mm_set1_pd(-0.0), x);
-}
-
-// jacobi_rotate on both lanes; lanes outside `live` are left unchanged.
-static inline void jacobi_rotate2(__m128d* app, __m128d* aqq, __m128d* apq, __m128d* arp, __m128d* arq, __m128d ep[3],
-                                  __m128d eq[3], __m128d live)
-{
-    const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0), two = _mm_set1_pd(2.0);
-    __m128d x = *apq;
-    __m128d rot = _mm_and_pd(live, _mm_cmpneq_pd(x, zero));
-    rot =
-        _mm_and_pd(rot, _mm_cmpnle_pd(_mm_mul_pd(x, x), _mm_mul_pd(_mm_set1_pd(1e-14), abs2(_mm_mul_pd(*app, *aqq)))));
-    if (_mm_movemask_pd(rot) == 0)
-    {
-        return;
-    }
-    __m128d d = _mm_sub_pd(*aqq, *app);
-    __m128d small = _mm_cmple_pd(abs2(x), _mm_mul_pd(_mm_set1_pd(0.02), abs2(d)));
-    // Small-angle branch.
-    __m128d rho = _mm_div_pd(x, d);
-    __m128d u = _mm_mul_pd(_mm_mul_pd(_mm_set1_pd(0.5), rho),
-                           _mm_sub_pd(one, _mm_mul_pd(_mm_mul_pd(_mm_set1_pd(1.25), rho), rho)));
-    __m128d u2 = _mm_mul_pd(u, u);
-    __m128d inv = _mm_sub_pd(
-        one, _mm_mul_pd(u2, _mm_sub_pd(one, _mm_mul_pd(u2, _mm_sub_pd(one, _mm_mul_pd(u2, _mm_sub_pd(one, u2)))))));
-    __m128d cs = _mm_mul_pd(_mm_sub_pd(one, u2), inv);
-    __m128d ss = _mm_mul_pd(_mm_mul_pd(two, u), inv);
-    __m128d g = _mm_mul_pd(ss, _mm_sub_pd(_mm_mul_pd(_mm_mul_pd(two, cs), x), _mm_mul_pd(ss, d)));
-    // Exact branch.
-    __m128d sx = sel2(_mm_cmpge_pd(d, zero), x, _mm_xor_pd(x, _mm_set1_pd(-0.0)));
-    __m128d root = _mm_sqrt_pd(_mm_add_pd(_mm_mul_pd(d, d), _mm_mul_pd(_mm_mul_pd(_mm_set1_pd(4.0), x), x)));
-    __m128d t = _mm_div_pd(_mm_mul_pd(two, sx), _mm_add_pd(abs2(d), root));
-    __m128d ce = _mm_div_pd(one, _mm_sqrt_pd(_mm_add_pd(_mm_mul_pd(t, t), one)));
-    __m128d se = _mm_mul_pd(t, ce);
-    __m128d tx = _mm_mul_pd(t, x);
-    __m128d c = sel2(small, cs, ce), s = sel2(small, ss, se);
-    __m128d new_pp = sel2(small, _mm_sub_pd(*app, g), _mm_sub_pd(*app, tx));
-    __m128d new_qq = sel2(small, _mm_add_pd(*aqq, g), _mm_add_pd(*aqq, tx));
-    __m128d rp = *arp, rq = *arq;
-    *app = sel2(rot, new_pp, *app);
-    *aqq = sel2(rot, new_qq, *aqq);
-    *apq = sel2(rot, zero, x);
-    *arp = sel2(rot, _mm_sub_pd(_mm_mul_pd(c, rp), _mm_mul_pd(s, rq)), rp);
-    *arq = sel2(rot, _mm_add_pd(_mm_mul_pd(s, rp), _mm_mul_pd(c, rq)), rq);
-    for (int k = 0; k < 3; ++k)
-    {
-        __m128d vp = ep[k], vq = eq[k];
-        ep[k] = sel2(rot, _mm_sub_pd(_mm_mul_pd(c, vp), _mm_mul_pd(s, vq)), vp);
-        eq[k] = sel2(rot, _mm_add_pd(_mm_mul_pd(s, vp), _mm_mul_pd(c, vq)), vq);
-    }
-}
-
-static inline void swap_axis2(__m128d mask, __m128d* va, __m128d* vb, __m128d ea[3], __m128d eb[3])
-{
-    __m128d a = *va;
-    *va = sel2(mask, *vb, a);
-    *vb = sel2(mask, a, *vb);
-    for (int k = 0; k < 3; ++k)
-    {
-        __m128d u = ea[k];
-        ea[k] = sel2(mask, eb[k], u);
-        eb[k] = sel2(mask, u, eb[k]);
-    }
-}
+    return (mc_v2d)_mm_sqrt_pd((__m128d)x);
+#else
+    return (mc_v2d){sqrt(x[0]), sqrt(x[1])};
 #endif
+}
+#define EL_T mc_v2d
+#define EL_M mc_v2l
+#define EL_ATTR
+#define EL_SQRT(x) lanes2_sqrt(x)
+#define EL_NAME(n) lanes2_##n
+#include "bvh/eigen_lanes.h"
+#undef EL_T
+#undef EL_M
+#undef EL_ATTR
+#undef EL_SQRT
+#undef EL_NAME
+#if MC_BUILD_AVX512
+typedef double mc_v8d __attribute__((vector_size(64)));
+typedef long long mc_v8l __attribute__((vector_size(64)));
+#define EL_T mc_v8d
+#define EL_M mc_v8l
+#define EL_ATTR __attribute__((target("avx512f")))
+#define EL_SQRT(x) ((mc_v8d)_mm512_sqrt_pd((__m512d)(x)))
+#define EL_NAME(n) lanes8_##n
+#include "bvh/eigen_lanes.h"
+#undef EL_T
+#undef EL_M
+#undef EL_ATTR
+#undef EL_SQRT
+#undef EL_NAME
+#endif
+
+// Third axis = first x second (a right-handed frame; the sort may have swapped two axes).
+static inline void right_handed(double axes[3][3])
+{
+    axes[2][0] = axes[0][1] * axes[1][2] - axes[0][2] * axes[1][1];
+    axes[2][1] = axes[0][2] * axes[1][0] - axes[0][0] * axes[1][2];
+    axes[2][2] = axes[0][0] * axes[1][1] - axes[0][1] * axes[1][0];
+}
 
 void mc_obb_eigen_sym3_warm2(const double m0[6], const double m1[6], double g[3][3], double axes0[3][3],
                              double axes1[3][3])
 {
-#if defined(__SSE2__)
-    __m128d m[6];
+    mc_v2d mv[6], gv[3][3], e[3][3];
     for (int i = 0; i < 6; ++i)
     {
-        m[i] = _mm_setr_pd(m0[i], m1[i]);
+        mv[i] = (mc_v2d){m0[i], m1[i]};
     }
-    __m128d gv[3][3], ag[3][3];
-    for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 9; ++i)
     {
-        for (int k = 0; k < 3; ++k)
-        {
-            gv[j][k] = _mm_set1_pd(g[j][k]);
-        }
+        gv[i / 3][i % 3] = (mc_v2d){g[i / 3][i % 3], g[i / 3][i % 3]};
     }
-    for (int j = 0; j < 3; ++j)
-    {
-        ag[j][0] =
-            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], gv[j][0]), _mm_mul_pd(m[3], gv[j][1])), _mm_mul_pd(m[4], gv[j][2]));
-        ag[j][1] =
-            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[3], gv[j][0]), _mm_mul_pd(m[1], gv[j][1])), _mm_mul_pd(m[5], gv[j][2]));
-        ag[j][2] =
-            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[4], gv[j][0]), _mm_mul_pd(m[5], gv[j][1])), _mm_mul_pd(m[2], gv[j][2]));
-    }
-#define MC_DOT2(a, b)                                                                                                  \
-    _mm_add_pd(_mm_add_pd(_mm_mul_pd(gv[a][0], ag[b][0]), _mm_mul_pd(gv[a][1], ag[b][1])),                             \
-               _mm_mul_pd(gv[a][2], ag[b][2]))
-    __m128d a00 = MC_DOT2(0, 0), a11 = MC_DOT2(1, 1), a22 = MC_DOT2(2, 2);
-    __m128d a01 = MC_DOT2(0, 1), a02 = MC_DOT2(0, 2), a12 = MC_DOT2(1, 2);
-#undef MC_DOT2
-    __m128d e[3][3];
-    memcpy(e, gv, sizeof e);
-    __m128d off = _mm_add_pd(_mm_add_pd(_mm_mul_pd(a01, a01), _mm_mul_pd(a02, a02)), _mm_mul_pd(a12, a12));
-    __m128d diag = _mm_add_pd(_mm_add_pd(_mm_mul_pd(a00, a00), _mm_mul_pd(a11, a11)), _mm_mul_pd(a22, a22));
-    __m128d live =
-        _mm_and_pd(_mm_cmpgt_pd(off, _mm_mul_pd(_mm_set1_pd(1e-14), diag)), _mm_cmpneq_pd(off, _mm_setzero_pd()));
-    if (_mm_movemask_pd(live) != 0)
-    {
-        jacobi_rotate2(&a00, &a11, &a01, &a02, &a12, e[0], e[1], live);
-        jacobi_rotate2(&a00, &a22, &a02, &a01, &a12, e[0], e[2], live);
-        jacobi_rotate2(&a11, &a22, &a12, &a01, &a02, e[1], e[2], live);
-    }
-    swap_axis2(_mm_cmpgt_pd(a11, a00), &a00, &a11, e[0], e[1]);
-    swap_axis2(_mm_cmpgt_pd(a22, a00), &a00, &a22, e[0], e[2]);
-    swap_axis2(_mm_cmpgt_pd(a22, a11), &a11, &a22, e[1], e[2]);
-    double r[3][3][2];
-    for (int i = 0; i < 2; ++i)
-    {
-        for (int k = 0; k < 3; ++k)
-        {
-            _mm_storeu_pd(r[i][k], e[i][k]);
-        }
-    }
+    lanes2_eigen_warm(mv, gv, e);
     double(*out[2])[3] = {axes0, axes1};
     for (int l = 0; l < 2; ++l)
     {
-        double(*ax)[3] = out[l];
         for (int k = 0; k < 3; ++k)
         {
-            ax[0][k] = r[0][k][l];
-            ax[1][k] = r[1][k][l];
+            out[l][0][k] = e[0][k][l];
+            out[l][1][k] = e[1][k][l];
         }
-        ax[2][0] = ax[0][1] * ax[1][2] - ax[0][2] * ax[1][1];
-        ax[2][1] = ax[0][2] * ax[1][0] - ax[0][0] * ax[1][2];
-        ax[2][2] = ax[0][0] * ax[1][1] - ax[0][1] * ax[1][0];
+        right_handed(out[l]);
     }
-#else
-    eigen_warm(m0, g, axes0, NULL);
-    eigen_warm(m1, g, axes1, NULL);
-#endif
 }
 
 #if MC_BUILD_AVX512
-// The two-lane solver above on eight lanes (AVX-512F): the same operations, selections by mask registers.
 #define MC_AVX512 __attribute__((target("avx512f")))
-MC_AVX512 static inline __m512d abs8(__m512d x)
-{
-    return _mm512_castsi512_pd(_mm512_and_epi64(_mm512_castpd_si512(x), _mm512_set1_epi64(0x7fffffffffffffffLL)));
-}
-
-MC_AVX512 static inline void jacobi_rotate8(__m512d* app, __m512d* aqq, __m512d* apq, __m512d* arp, __m512d* arq,
-                                            __m512d ep[3], __m512d eq[3], __mmask8 live)
-{
-    const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0), two = _mm512_set1_pd(2.0);
-    __m512d x = *apq;
-    // Same predicates as the two-lane version: x != 0 (unordered-true), !(x^2 <= tol |app aqq|).
-    __mmask8 rot = _mm512_mask_cmp_pd_mask(live, x, zero, _CMP_NEQ_UQ);
-    rot = _mm512_mask_cmp_pd_mask(rot, _mm512_mul_pd(x, x),
-                                  _mm512_mul_pd(_mm512_set1_pd(1e-14), abs8(_mm512_mul_pd(*app, *aqq))), _CMP_NLE_US);
-    if (rot == 0)
-    {
-        return;
-    }
-    __m512d d = _mm512_sub_pd(*aqq, *app);
-    __mmask8 small = _mm512_cmp_pd_mask(abs8(x), _mm512_mul_pd(_mm512_set1_pd(0.02), abs8(d)), _CMP_LE_OS);
-    __m512d rho = _mm512_div_pd(x, d);
-    __m512d u = _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(0.5), rho),
-                              _mm512_sub_pd(one, _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(1.25), rho), rho)));
-    __m512d u2 = _mm512_mul_pd(u, u);
-    __m512d inv = _mm512_sub_pd(
-        one,
-        _mm512_mul_pd(
-            u2, _mm512_sub_pd(one, _mm512_mul_pd(u2, _mm512_sub_pd(one, _mm512_mul_pd(u2, _mm512_sub_pd(one, u2)))))));
-    __m512d cs = _mm512_mul_pd(_mm512_sub_pd(one, u2), inv);
-    __m512d ss = _mm512_mul_pd(_mm512_mul_pd(two, u), inv);
-    __m512d g = _mm512_mul_pd(ss, _mm512_sub_pd(_mm512_mul_pd(_mm512_mul_pd(two, cs), x), _mm512_mul_pd(ss, d)));
-    __mmask8 dpos = _mm512_cmp_pd_mask(d, zero, _CMP_GE_OS);
-    __m512d negx = _mm512_castsi512_pd(
-        _mm512_xor_epi64(_mm512_castpd_si512(x), _mm512_set1_epi64((long long)0x8000000000000000ULL)));
-    __m512d sx = _mm512_mask_blend_pd(dpos, negx, x);
-    __m512d root =
-        _mm512_sqrt_pd(_mm512_add_pd(_mm512_mul_pd(d, d), _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(4.0), x), x)));
-    __m512d t = _mm512_div_pd(_mm512_mul_pd(two, sx), _mm512_add_pd(abs8(d), root));
-    __m512d ce = _mm512_div_pd(one, _mm512_sqrt_pd(_mm512_add_pd(_mm512_mul_pd(t, t), one)));
-    __m512d se = _mm512_mul_pd(t, ce);
-    __m512d tx = _mm512_mul_pd(t, x);
-    __m512d c = _mm512_mask_blend_pd(small, ce, cs), s = _mm512_mask_blend_pd(small, se, ss);
-    __m512d new_pp = _mm512_mask_blend_pd(small, _mm512_sub_pd(*app, tx), _mm512_sub_pd(*app, g));
-    __m512d new_qq = _mm512_mask_blend_pd(small, _mm512_add_pd(*aqq, tx), _mm512_add_pd(*aqq, g));
-    __m512d rp = *arp, rq = *arq;
-    *app = _mm512_mask_blend_pd(rot, *app, new_pp);
-    *aqq = _mm512_mask_blend_pd(rot, *aqq, new_qq);
-    *apq = _mm512_mask_blend_pd(rot, x, zero);
-    *arp = _mm512_mask_blend_pd(rot, rp, _mm512_sub_pd(_mm512_mul_pd(c, rp), _mm512_mul_pd(s, rq)));
-    *arq = _mm512_mask_blend_pd(rot, rq, _mm512_add_pd(_mm512_mul_pd(s, rp), _mm512_mul_pd(c, rq)));
-    for (int k = 0; k < 3; ++k)
-    {
-        __m512d vp = ep[k], vq = eq[k];
-        ep[k] = _mm512_mask_blend_pd(rot, vp, _mm512_sub_pd(_mm512_mul_pd(c, vp), _mm512_mul_pd(s, vq)));
-        eq[k] = _mm512_mask_blend_pd(rot, vq, _mm512_add_pd(_mm512_mul_pd(s, vp), _mm512_mul_pd(c, vq)));
-    }
-}
-
-MC_AVX512 static inline void swap_axis8(__mmask8 mask, __m512d* va, __m512d* vb, __m512d ea[3], __m512d eb[3])
-{
-    __m512d a = *va;
-    *va = _mm512_mask_blend_pd(mask, a, *vb);
-    *vb = _mm512_mask_blend_pd(mask, *vb, a);
-    for (int k = 0; k < 3; ++k)
-    {
-        __m512d u = ea[k];
-        ea[k] = _mm512_mask_blend_pd(mask, u, eb[k]);
-        eb[k] = _mm512_mask_blend_pd(mask, eb[k], u);
-    }
-}
-
 MC_AVX512 void mc_obb_eigen_sym3_warm8(const double* const m[8], double (*const g[8])[3], double (*const axes[8])[3])
 {
-    double tm[6][8], tg[9][8];
+    mc_v8d mv[6], gv[3][3], e[3][3];
     for (int l = 0; l < 8; ++l)
     {
         for (int i = 0; i < 6; ++i)
         {
-            tm[i][l] = m[l][i];
+            mv[i][l] = m[l][i];
         }
         for (int i = 0; i < 9; ++i)
         {
-            tg[i][l] = g[l][i / 3][i % 3];
+            gv[i / 3][i % 3][l] = g[l][i / 3][i % 3];
         }
     }
-    __m512d mv[6], gv[3][3], ag[3][3];
-    for (int i = 0; i < 6; ++i)
-    {
-        mv[i] = _mm512_loadu_pd(tm[i]);
-    }
-    for (int i = 0; i < 9; ++i)
-    {
-        gv[i / 3][i % 3] = _mm512_loadu_pd(tg[i]);
-    }
-    for (int j = 0; j < 3; ++j)
-    {
-        ag[j][0] = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(mv[0], gv[j][0]), _mm512_mul_pd(mv[3], gv[j][1])),
-                                 _mm512_mul_pd(mv[4], gv[j][2]));
-        ag[j][1] = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(mv[3], gv[j][0]), _mm512_mul_pd(mv[1], gv[j][1])),
-                                 _mm512_mul_pd(mv[5], gv[j][2]));
-        ag[j][2] = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(mv[4], gv[j][0]), _mm512_mul_pd(mv[5], gv[j][1])),
-                                 _mm512_mul_pd(mv[2], gv[j][2]));
-    }
-#define MC_DOT8(a, b)                                                                                                  \
-    _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(gv[a][0], ag[b][0]), _mm512_mul_pd(gv[a][1], ag[b][1])),                 \
-                  _mm512_mul_pd(gv[a][2], ag[b][2]))
-    __m512d a00 = MC_DOT8(0, 0), a11 = MC_DOT8(1, 1), a22 = MC_DOT8(2, 2);
-    __m512d a01 = MC_DOT8(0, 1), a02 = MC_DOT8(0, 2), a12 = MC_DOT8(1, 2);
-#undef MC_DOT8
-    __m512d e[3][3];
-    memcpy(e, gv, sizeof e);
-    __m512d off =
-        _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(a01, a01), _mm512_mul_pd(a02, a02)), _mm512_mul_pd(a12, a12));
-    __m512d diag =
-        _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(a00, a00), _mm512_mul_pd(a11, a11)), _mm512_mul_pd(a22, a22));
-    __mmask8 live = _mm512_cmp_pd_mask(off, _mm512_mul_pd(_mm512_set1_pd(1e-14), diag), _CMP_GT_OS);
-    live = _mm512_mask_cmp_pd_mask(live, off, _mm512_setzero_pd(), _CMP_NEQ_UQ);
-    if (live != 0)
-    {
-        jacobi_rotate8(&a00, &a11, &a01, &a02, &a12, e[0], e[1], live);
-        jacobi_rotate8(&a00, &a22, &a02, &a01, &a12, e[0], e[2], live);
-        jacobi_rotate8(&a11, &a22, &a12, &a01, &a02, e[1], e[2], live);
-    }
-    swap_axis8(_mm512_cmp_pd_mask(a11, a00, _CMP_GT_OS), &a00, &a11, e[0], e[1]);
-    swap_axis8(_mm512_cmp_pd_mask(a22, a00, _CMP_GT_OS), &a00, &a22, e[0], e[2]);
-    swap_axis8(_mm512_cmp_pd_mask(a22, a11, _CMP_GT_OS), &a11, &a22, e[1], e[2]);
-    double r[2][3][8];
-    for (int i = 0; i < 2; ++i)
-    {
-        for (int k = 0; k < 3; ++k)
-        {
-            _mm512_storeu_pd(r[i][k], e[i][k]);
-        }
-    }
+    lanes8_eigen_warm(mv, gv, e);
     for (int l = 0; l < 8; ++l)
     {
-        double(*ax)[3] = axes[l];
         for (int k = 0; k < 3; ++k)
         {
-            ax[0][k] = r[0][k][l];
-            ax[1][k] = r[1][k][l];
+            axes[l][0][k] = e[0][k][l];
+            axes[l][1][k] = e[1][k][l];
         }
-        ax[2][0] = ax[0][1] * ax[1][2] - ax[0][2] * ax[1][1];
-        ax[2][1] = ax[0][2] * ax[1][0] - ax[0][0] * ax[1][2];
-        ax[2][2] = ax[0][0] * ax[1][1] - ax[0][1] * ax[1][0];
+        right_handed(axes[l]);
     }
 }
 #undef MC_AVX512
