@@ -198,9 +198,12 @@ static inline void proj_result(const proj_state* ps, double lo[3], double hi[3])
 
 // The pass over an internal node works on groups of four triangles, one per lane: the records are transposed so
 // that every lane holds one triangle (x, y, z of each vertex, area, local moments), and the pass computes the
-// projections, the side and the left side's moment sums lane by lane. Moment sums are kept per lane in float over a
-// run of SUM_RUN triangles, then added to double totals lane by lane in a fixed order (the sums only steer the axes
-// and the split, and any axes give a valid box; the order never changes, so the build stays deterministic).
+// projections, the side and the left side's moment sums lane by lane. Moment sums are kept in float over a run of
+// SUM_RUN triangles in 16 lane accumulators (lane L sums the triangles run + 16 i + L in order of i: the natural order
+// of the 16-lane pass; the 4-lane pass keeps four accumulators of four lanes, one per quarter of each group of 16),
+// then folded in a fixed order, (lanes 0-3 + 4-7) + (8-11 + 12-15), and added to double totals lane by lane (the sums
+// only steer the axes and the split, and any axes give a valid box; the order never changes, so the build stays
+// deterministic and every pass builds the same tree).
 #define SUM_RUN 64u
 
 // Moment sums per lane: area, A c (3), A c c^T + L (6: xx, yy, zz, xy, xz, yz).
@@ -294,13 +297,17 @@ static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* p
         uint32_t run_end = count - run < SUM_RUN ? count : run + SUM_RUN;
         uint64_t word = 0;
 #if defined(__SSE2__)
-        __m128 acc[MS_COUNT];
-        for (int q = 0; q < MS_COUNT; ++q)
+        __m128 acc[4][MS_COUNT];
+        for (int j = 0; j < 4; ++j)
         {
-            acc[q] = zero;
+            for (int q = 0; q < MS_COUNT; ++q)
+            {
+                acc[j][q] = zero;
+            }
         }
         for (uint32_t k = run; k < run_end; k += 4u)
         {
+            __m128* a4 = acc[((k - run) >> 2) & 3u]; // the quarter of the group of 16 that these four lanes are
             // A short last group repeats its last triangle in the missing lanes: no effect on the ranges, and those
             // lanes are masked out of the side bits and the sums.
             uint32_t valid = run_end - k < 4u ? run_end - k : 4u;
@@ -340,34 +347,39 @@ static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* p
             }
             __m128 am = _mm_and_ps(ar, lm);
             __m128 acx = _mm_mul_ps(am, cx), acy = _mm_mul_ps(am, cy), acz = _mm_mul_ps(am, cz);
-            acc[0] = _mm_add_ps(acc[0], am);
-            acc[1] = _mm_add_ps(acc[1], acx);
-            acc[2] = _mm_add_ps(acc[2], acy);
-            acc[3] = _mm_add_ps(acc[3], acz);
-            acc[4] = _mm_add_ps(acc[4], _mm_add_ps(_mm_mul_ps(acx, cx), _mm_and_ps(l0, lm)));
-            acc[5] = _mm_add_ps(acc[5], _mm_add_ps(_mm_mul_ps(acy, cy), _mm_and_ps(l1, lm)));
-            acc[6] = _mm_add_ps(acc[6], _mm_add_ps(_mm_mul_ps(acz, cz), _mm_and_ps(l2, lm)));
-            acc[7] = _mm_add_ps(acc[7], _mm_add_ps(_mm_mul_ps(acx, cy), _mm_and_ps(l3, lm)));
-            acc[8] = _mm_add_ps(acc[8], _mm_add_ps(_mm_mul_ps(acx, cz), _mm_and_ps(l4, lm)));
-            acc[9] = _mm_add_ps(acc[9], _mm_add_ps(_mm_mul_ps(acy, cz), _mm_and_ps(l5, lm)));
+            a4[0] = _mm_add_ps(a4[0], am);
+            a4[1] = _mm_add_ps(a4[1], acx);
+            a4[2] = _mm_add_ps(a4[2], acy);
+            a4[3] = _mm_add_ps(a4[3], acz);
+            a4[4] = _mm_add_ps(a4[4], _mm_add_ps(_mm_mul_ps(acx, cx), _mm_and_ps(l0, lm)));
+            a4[5] = _mm_add_ps(a4[5], _mm_add_ps(_mm_mul_ps(acy, cy), _mm_and_ps(l1, lm)));
+            a4[6] = _mm_add_ps(a4[6], _mm_add_ps(_mm_mul_ps(acz, cz), _mm_and_ps(l2, lm)));
+            a4[7] = _mm_add_ps(a4[7], _mm_add_ps(_mm_mul_ps(acx, cy), _mm_and_ps(l3, lm)));
+            a4[8] = _mm_add_ps(a4[8], _mm_add_ps(_mm_mul_ps(acx, cz), _mm_and_ps(l4, lm)));
+            a4[9] = _mm_add_ps(a4[9], _mm_add_ps(_mm_mul_ps(acy, cz), _mm_and_ps(l5, lm)));
         }
         for (int q = 0; q < MS_COUNT; ++q)
         {
             float f[4];
-            _mm_storeu_ps(f, acc[q]);
+            _mm_storeu_ps(f, _mm_add_ps(_mm_add_ps(acc[0][q], acc[1][q]), _mm_add_ps(acc[2][q], acc[3][q])));
             tot[q] += (((double)f[0] + (double)f[1]) + (double)f[2]) + (double)f[3];
         }
 #else
-        float acc[4][MS_COUNT] = {{0}};
+        float acc[16][MS_COUNT] = {{0}};
         for (uint32_t k = run; k < run_end; ++k)
         {
             int is_left;
-            classify_lane(&tris[k], ax, mf, spf, lo, hi, acc[(k - run) & 3u], &is_left);
+            classify_lane(&tris[k], ax, mf, spf, lo, hi, acc[(k - run) & 15u], &is_left);
             word |= (uint64_t)!is_left << (k - run);
         }
         for (int q = 0; q < MS_COUNT; ++q)
         {
-            tot[q] += (((double)acc[0][q] + (double)acc[1][q]) + (double)acc[2][q]) + (double)acc[3][q];
+            float f[4];
+            for (int l = 0; l < 4; ++l)
+            {
+                f[l] = (acc[l][q] + acc[4 + l][q]) + (acc[8 + l][q] + acc[12 + l][q]);
+            }
+            tot[q] += (((double)f[0] + (double)f[1]) + (double)f[2]) + (double)f[3];
         }
 #endif
         b->side_bits[run / SUM_RUN] = word;
@@ -403,9 +415,9 @@ static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* p
 #if MC_BUILD_AVX512
 // The same pass on 16 triangles at a time (AVX-512F), computing bitwise the same results as the 4-lane pass above:
 // every lane does the same IEEE operations (no fusing: -ffp-contract=off), the ranges are exact minima and maxima, and
-// the moment terms of the 16 lanes are added to 4-lane float accumulators one quarter after the other, in the order
-// in which the 4-lane pass adds its groups of four (a quarter past the end of the run adds +0.0, which changes no
-// sum: an accumulator that starts at +0.0 is never -0.0). Trees are therefore identical on every machine.
+// the moment sums are the same 16 lane accumulators folded in the same order (lanes past the end of the run add +0.0,
+// which changes no sum: an accumulator that starts at +0.0 is never -0.0). Trees are therefore identical on every
+// machine.
 __attribute__((target("avx512f"))) static uint32_t classify_avx512(builder* b, uint32_t begin, uint32_t end,
                                                                    proj_state* ps, float ax[3][3],
                                                                    const double split[3], const double mean[3],
@@ -433,10 +445,10 @@ __attribute__((target("avx512f"))) static uint32_t classify_avx512(builder* b, u
     {
         uint32_t run_end = count - run < SUM_RUN ? count : run + SUM_RUN;
         uint64_t word = 0;
-        __m128 acc[MS_COUNT];
+        __m512 acc[MS_COUNT];
         for (int q = 0; q < MS_COUNT; ++q)
         {
-            acc[q] = _mm_setzero_ps();
+            acc[q] = _mm512_setzero_ps();
         }
         for (uint32_t k = run; k < run_end; k += 16u)
         {
@@ -509,16 +521,15 @@ __attribute__((target("avx512f"))) static uint32_t classify_avx512(builder* b, u
             term[9] = _mm512_add_ps(_mm512_mul_ps(acy, cz), _mm512_maskz_mov_ps(lm, l5));
             for (int m = 0; m < MS_COUNT; ++m)
             {
-                __m128 s = _mm_add_ps(acc[m], _mm512_castps512_ps128(term[m]));
-                s = _mm_add_ps(s, _mm512_extractf32x4_ps(term[m], 1));
-                s = _mm_add_ps(s, _mm512_extractf32x4_ps(term[m], 2));
-                acc[m] = _mm_add_ps(s, _mm512_extractf32x4_ps(term[m], 3));
+                acc[m] = _mm512_add_ps(acc[m], term[m]);
             }
         }
         for (int m = 0; m < MS_COUNT; ++m)
         {
             float f4[4];
-            _mm_storeu_ps(f4, acc[m]);
+            __m128 lo2 = _mm_add_ps(_mm512_castps512_ps128(acc[m]), _mm512_extractf32x4_ps(acc[m], 1));
+            __m128 hi2 = _mm_add_ps(_mm512_extractf32x4_ps(acc[m], 2), _mm512_extractf32x4_ps(acc[m], 3));
+            _mm_storeu_ps(f4, _mm_add_ps(lo2, hi2));
             tot[m] += (((double)f4[0] + (double)f4[1]) + (double)f4[2]) + (double)f4[3];
         }
         b->side_bits[run / SUM_RUN] = word;

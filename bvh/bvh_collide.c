@@ -1211,7 +1211,6 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
         }
     }
 }
-#endif
 
 // Test the pending simultaneous expansions (both nodes internal, of similar size: split[e] is I's node, other[e] J's
 // node): the four pairs of their children, one sat_soa call per expansion, J's children mapped into I's frame two
@@ -1296,6 +1295,7 @@ MC_HOT_CLONES static void batch_flush_both(const collide_ctx* cx, expansion_batc
         }
     }
 }
+#endif
 
 // Expand every internal node pair of `items` (leaf pairs are skipped): test the children of the larger box against
 // the other box and append the overlapping pairs to `out`. @return 0 on allocation failure.
