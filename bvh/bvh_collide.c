@@ -6,11 +6,11 @@
 // Detection", SIGGRAPH 1996 (separating axis test and tree traversal).
 #include "bvh/bvh_internal.h"
 #include "src/core.h"
+#include "src/parallel.h"
 #include "src/tri_tri.h"
 #include "src/workspace.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdatomic.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -1400,6 +1400,20 @@ static void traverse(const collide_ctx* cx, pair_worker* w, const node_pair* sta
     }
 }
 
+// One chunk of frontier items for mc_parallel_for_dynamic: traversed into the running worker's own buffers.
+typedef struct traverse_task_ctx
+{
+    const collide_ctx* cx;
+    pair_worker* workers;
+    const node_pair* items;
+} traverse_task_ctx;
+
+static void traverse_task(uint32_t begin, uint32_t end, int worker_index, void* ctx)
+{
+    const traverse_task_ctx* tc = ctx;
+    traverse(tc->cx, &tc->workers[worker_index], tc->items + begin, end - begin);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Sorting (bottom-up merge sort on unique 64-bit keys: deterministic, no allocation beyond the scratch)
 
@@ -1465,12 +1479,8 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
-    double t0 = omp_get_wtime();
-    int workers = worker_count > 0 ? worker_count : omp_get_max_threads();
-    if (workers < 1)
-    {
-        workers = 1;
-    }
+    double t0 = mc_now_seconds();
+    int workers = mc_parallel_worker_count(worker_count);
     mc_status st = scratch_prepare(ws, mj, workers);
     if (st != MC_OK)
     {
@@ -1585,9 +1595,10 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         next = t;
     }
 
-    // Parallel traversal of the frontier items. The only OpenMP construct of the pair stage: a dynamic schedule
-    // balances items of very different cost; each item writes to its worker's buffer only, and the merged output
-    // is sorted by (i, j), so the result does not depend on the schedule or the thread count.
+    // Parallel traversal of the frontier items through mc_parallel_for_dynamic (src/parallel.c holds the library's
+    // only OpenMP constructs, STYLE S15): a dynamic schedule balances items of very different cost; each item writes to
+    // its worker's buffer only, and the merged output is sorted by (i, j), so the result does not depend on the
+    // schedule or the thread count.
     int used = 1;
     int nitems = (int)cur->count;
     // Threads only pay off with enough work left: internal node pairs in the frontier and meshes of some size
@@ -1600,19 +1611,8 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     {
         // Items go in chunks of ITEMS_PER_CHUNK: each chunk's levels are tested together, four box pairs at a time
         // (expand_level), which wants wide levels.
-        int nchunks = (nitems + (int)ITEMS_PER_CHUNK - 1) / (int)ITEMS_PER_CHUNK;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(workers)
-        for (int k = 0; k < nchunks; ++k)
-        {
-            int tid = omp_get_thread_num();
-            uint32_t first = (uint32_t)k * ITEMS_PER_CHUNK;
-            uint32_t n = (uint32_t)nitems - first < ITEMS_PER_CHUNK ? (uint32_t)nitems - first : ITEMS_PER_CHUNK;
-            traverse(&cx, &s->workers[tid], cur->data + first, n);
-            if (k == 0)
-            {
-                used = omp_get_num_threads();
-            }
-        }
+        traverse_task_ctx tc = {&cx, s->workers, cur->data};
+        used = mc_parallel_for_dynamic(workers, traverse_task, (uint32_t)nitems, ITEMS_PER_CHUNK, &tc);
     }
     else if (nitems > 0)
     {
@@ -1723,7 +1723,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         stats->triangle_tests = tri_tests;
         stats->triangle_pairs = n;
         stats->threads = used;
-        stats->seconds_pairs = omp_get_wtime() - t0;
+        stats->seconds_pairs = mc_now_seconds() - t0;
     }
     return MC_OK;
 }

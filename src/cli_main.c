@@ -20,7 +20,8 @@ typedef struct cli_command
 
 static const cli_command s_commands[] = {
     {"info", cli_info, "check a mesh file and report its triangles, closedness, volume, area, bbox"},
-    {"primitive", cli_primitive, "tessellate a box, sphere, ellipsoid, cylinder, frustum, cone or torus to .stl / .shl"},
+    {"primitive", cli_primitive,
+     "tessellate a box, sphere, ellipsoid, cylinder, frustum, cone or torus to .stl / .shl"},
     {"force", cli_force, "contact forces (IMPACT, friction) and wrenches of two meshes at given poses and velocities"},
     {"contact", cli_contact, "intersecting triangle pairs of two meshes at given poses"},
     {"simulate", cli_simulate, "simulate a scenario file (parts, geometry, contacts): CSV + SVG force plot"},

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -72,6 +73,13 @@ void* mc_alloc(size_t size)
     memcpy(p, &size, sizeof size);
     atomic_fetch_add(&s_bytes, (long long)size);
     return p + HEADER;
+}
+
+double mc_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 void mc_advise_large(void* ptr, size_t size)

@@ -19,6 +19,8 @@ void mc_free(void* ptr);
 void* mc_realloc(void* ptr, size_t size);
 /// Allocate count * size bytes, or NULL when the product overflows.
 void* mc_alloc_array(size_t count, size_t size);
+/// Monotonic clock in seconds (stage timings in the query statistics).
+double mc_now_seconds(void);
 /// Hint that a large block (>= 4 MiB) from mc_alloc is about to be filled and then traversed repeatedly: on Linux,
 /// with the default allocator, its 2 MiB-aligned interior is advised for transparent huge pages (fewer page faults
 /// and TLB misses). Does nothing otherwise; never changes the contents.

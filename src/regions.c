@@ -64,7 +64,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define RING_LIMIT 65536u // guard against a broken vertex ring
 #define MC_PI 3.14159265358979323846
@@ -2198,13 +2197,6 @@ static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out,
 // ---------------------------------------------------------------------------------------------------------------
 // Public query
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static bool pose_finite(const mc_pose* p)
 {
     return isfinite(p->p.x) && isfinite(p->p.y) && isfinite(p->p.z) && isfinite(p->q.w) && isfinite(p->q.x) &&
@@ -2241,7 +2233,7 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
     {
         return status;
     }
-    double t0 = now_seconds();
+    double t0 = mc_now_seconds();
     mc_region_options ro = mc_default_region_options();
     ro.depth_method = opt.depth_method;
     uint32_t n = 0;
@@ -2262,6 +2254,6 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
         r->s_j = mc_quat_rotate(pose_i->q, r->s_j);
     }
     *region_count = n;
-    st->seconds_regions = now_seconds() - t0;
+    st->seconds_regions = mc_now_seconds() - t0;
     return status;
 }

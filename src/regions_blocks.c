@@ -10,8 +10,8 @@
 // pair is therefore entirely inside or outside, and when inside it lies in one region. Two such blocks sharing a vertex
 // are on the same side (the vertex is strictly on one side) and in the same region.
 #include "src/regions_blocks.h"
-#include "meshcontact/query.h"
 
+#include "meshcontact/query.h"
 #include "src/core.h"
 
 #include <math.h>

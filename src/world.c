@@ -9,16 +9,8 @@
 
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #define WORLD_COOKIE ((int)MC_DEF_COOKIE)
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static bool vec_finite(mc_vec3 v)
 {
@@ -718,7 +710,7 @@ mc_status mc_world_evaluate(mc_world* w)
         return MC_ERR_INVALID_ARGUMENT;
     }
     MC_ASSERT(!w->evaluating);
-    double t0 = now_seconds();
+    double t0 = mc_now_seconds();
     uint64_t evaluations = w->info.evaluations + 1;
     memset(&w->info, 0, sizeof w->info);
     w->info.evaluations = evaluations;
@@ -768,7 +760,7 @@ mc_status mc_world_evaluate(mc_world* w)
     {
         w->high_water.pair_count = w->active_count;
     }
-    double t1 = now_seconds();
+    double t1 = mc_now_seconds();
 
     // Queries: parallel over pairs (one workspace per worker, serial queries), or one pair with parallel inside.
     query_ctx ctx = {w, 1};
@@ -813,14 +805,14 @@ mc_status mc_world_evaluate(mc_world* w)
             p->region_count = 0;
         }
     }
-    double t2 = now_seconds();
+    double t2 = mc_now_seconds();
     if (result != MC_OK)
     {
         for (uint32_t k = 0; k < w->active_count; ++k)
         {
             w->active[k]->region_count = 0;
         }
-        w->info.seconds_total = now_seconds() - t0;
+        w->info.seconds_total = mc_now_seconds() - t0;
         return result;
     }
 
@@ -843,7 +835,7 @@ mc_status mc_world_evaluate(mc_world* w)
     }
     if (total > UINT32_MAX || !grow((void**)&w->records, &w->record_capacity, (uint32_t)total, sizeof *w->records))
     {
-        w->info.seconds_total = now_seconds() - t0;
+        w->info.seconds_total = mc_now_seconds() - t0;
         return MC_ERR_OUT_OF_MEMORY;
     }
     w->evaluating = true;
@@ -903,7 +895,7 @@ mc_status mc_world_evaluate(mc_world* w)
     {
         w->high_water.region_count = n;
     }
-    double t3 = now_seconds();
+    double t3 = mc_now_seconds();
     w->info.seconds_broadphase = t1 - t0;
     w->info.seconds_queries = t2 - t1;
     w->info.seconds_forces = t3 - t2;
