@@ -822,6 +822,77 @@ static void counting_free(void* p, size_t size)
     free(p);
 }
 
+// Allocation failure anywhere in mesh creation (the tree build included: records, nodes, stack growth, leaf list,
+// huge-page advice does not apply to a user allocator) gives MC_ERR_OUT_OF_MEMORY and leaves nothing allocated.
+static int64_t s_fail_at; // fail the allocation with this number (1-based); 0: never
+static void* failing_alloc(size_t size, size_t alignment)
+{
+    if (++s_alloc_calls == s_fail_at)
+    {
+        return NULL;
+    }
+    return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+}
+
+Test(bvh, mesh_creation_survives_every_allocation_failure)
+{
+    // Arrays of a ~6k-triangle sphere (the node array and the build stack both have to grow) and a 200-triangle box.
+    for (int m = 0; m < 2; ++m)
+    {
+        mc_mesh* shape = m == 0 ? scene_uv_sphere(1.0, 6000) : scene_box_grid(mc_v3(1.0, 0.5, 0.25), 200);
+        cr_assert(shape != NULL);
+        uint32_t nv = shape->vertex_count, nt = shape->triangle_count;
+        double* pos = malloc(3u * (size_t)nv * sizeof *pos);
+        uint32_t* idx = malloc(3u * (size_t)nt * sizeof *idx);
+        for (uint32_t v = 0; v < nv; ++v)
+        {
+            pos[3u * v] = shape->positions[v].x;
+            pos[3u * v + 1u] = shape->positions[v].y;
+            pos[3u * v + 2u] = shape->positions[v].z;
+        }
+        memcpy(idx, shape->indices, 3u * (size_t)nt * sizeof *idx);
+        mc_mesh_destroy(shape);
+        mc_mesh_def def = mc_default_mesh_def();
+        def.positions = pos;
+        def.vertex_count = nv;
+        def.indices = idx;
+        def.triangle_count = nt;
+        mc_set_allocator(failing_alloc, counting_free);
+        s_fail_at = 0;
+        s_alloc_calls = 0;
+        mc_mesh* ok = NULL;
+        cr_assert(mc_mesh_create(&def, &ok, NULL, NULL) == MC_OK);
+        int64_t calls = s_alloc_calls;
+        mc_mesh_destroy(ok);
+        cr_assert(mc_get_byte_count() == 0);
+        int tolerated = 0;
+        for (int64_t k = 1; k <= calls; ++k)
+        {
+            s_fail_at = k;
+            s_alloc_calls = 0;
+            mc_mesh* mesh = NULL;
+            mc_status st = mc_mesh_create(&def, &mesh, NULL, NULL);
+            // A failed allocation is an error, except the tree build's final shrink of its record block (the build
+            // then keeps the larger block): that one mesh must be complete and usable.
+            if (st == MC_OK)
+            {
+                ++tolerated;
+                cr_assert(mesh != NULL && mesh->bvh != NULL && mesh->bvh->node_count > 0);
+                mc_mesh_destroy(mesh);
+                mesh = NULL;
+            }
+            cr_assert((st == MC_OK || st == MC_ERR_OUT_OF_MEMORY) && mesh == NULL,
+                      "mesh %d, allocation %lld of %lld: status %d", m, (long long)k, (long long)calls, (int)st);
+            cr_assert(mc_get_byte_count() == 0, "mesh %d, allocation %lld: %lld bytes left", m, (long long)k,
+                      (long long)mc_get_byte_count());
+        }
+        cr_assert(tolerated <= 1, "mesh %d: %d allocation failures ignored", m, tolerated);
+        mc_set_allocator(NULL, NULL);
+        free(pos);
+        free(idx);
+    }
+}
+
 Test(bvh, repeated_queries_allocate_nothing_once_warm)
 {
     mc_set_allocator(counting_alloc, counting_free);
