@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -624,6 +625,90 @@ Test(volume, no_allocation_once_warm_and_no_leak)
     mc_mesh_destroy(a);
     mc_mesh_destroy(b);
     cr_assert_eq(mc_get_byte_count(), 0);
+}
+
+// A cold query (fresh workspace, meshes' region blocks not built yet) fails each of its allocations in turn: the
+// status is MC_ERR_OUT_OF_MEMORY, nothing is written, and destroying the workspace and meshes leaves nothing
+// allocated; the same workspace then answers correctly once memory is back.
+static int64_t s_fail_at;
+static bool blocks_built(mc_mesh* m)
+{
+    return atomic_load_explicit(&m->region_cache, memory_order_acquire) != NULL;
+}
+static void* fail_alloc(size_t size, size_t align)
+{
+    if (++s_allocs == s_fail_at)
+    {
+        return NULL;
+    }
+    void* p = NULL;
+    return posix_memalign(&p, align < sizeof(void*) ? sizeof(void*) : align, size) == 0 ? p : NULL;
+}
+
+Test(volume, cold_query_survives_every_allocation_failure)
+{
+    mc_set_allocator(fail_alloc, count_free);
+    s_fail_at = 0;
+    mc_pose pi = mc_pose_identity();
+    mc_pose pj = make_pose(1.5, 0.1, 0.0, mc_quat_identity());
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 2;
+    // Reference: the number of allocations of a cold query and its answer.
+    mc_mesh* a = scene_uv_sphere(1.0, 2000);
+    mc_mesh* b = scene_uv_sphere(1.0, 3000);
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_region want[4];
+    uint32_t n_want = 0;
+    s_allocs = 0;
+    cr_assert_eq(mc_query_regions(a, &pi, b, &pj, &opt, ws, want, 4, &n_want, NULL), MC_OK);
+    int64_t calls = s_allocs;
+    cr_assert(n_want == 1 && calls > 0);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(a);
+    mc_mesh_destroy(b);
+    int64_t tolerated = 0;
+    for (int64_t k = 1; k <= calls; ++k)
+    {
+        s_fail_at = 0;
+        a = scene_uv_sphere(1.0, 2000);
+        b = scene_uv_sphere(1.0, 3000);
+        ws = NULL;
+        cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+        mc_region got[4];
+        memset(got, 0, sizeof got);
+        uint32_t n = 12345;
+        s_allocs = 0;
+        s_fail_at = k;
+        mc_status st = mc_query_regions(a, &pi, b, &pj, &opt, ws, got, 4, &n, NULL);
+        s_fail_at = 0;
+        if (st == MC_OK)
+        {
+            // Only the optional region blocks may fail quietly (the query then sums per vertex and per face, with
+            // the same result up to the order of the sums: 1e-12 relative, as in blocks_give_the_regions_of_...).
+            cr_assert(n == 1 && fabs(got[0].volume - want[0].volume) <= 1e-12 * want[0].volume,
+                      "allocation %lld: wrong answer after a tolerated failure", (long long)k);
+            cr_assert(!blocks_built(a) || !blocks_built(b),
+                      "allocation %lld: a failure was ignored outside the region blocks", (long long)k);
+            ++tolerated;
+        }
+        else
+        {
+            cr_assert_eq(st, MC_ERR_OUT_OF_MEMORY, "allocation %lld of %lld: status %d", (long long)k, (long long)calls,
+                         (int)st);
+            cr_assert(got[0].volume == 0.0, "allocation %lld: a region was written", (long long)k);
+        }
+        // Memory back: the same workspace and meshes give the reference answer.
+        cr_assert_eq(mc_query_regions(a, &pi, b, &pj, &opt, ws, got, 4, &n, NULL), MC_OK);
+        cr_assert(n == 1 && got[0].volume == want[0].volume, "allocation %lld: recovery", (long long)k);
+        mc_workspace_destroy(ws);
+        mc_mesh_destroy(a);
+        mc_mesh_destroy(b);
+        cr_assert_eq(mc_get_byte_count(), 0, "allocation %lld: %lld bytes left", (long long)k,
+                     (long long)mc_get_byte_count());
+    }
+    cr_assert(tolerated < calls / 2, "%lld of %lld failures tolerated", (long long)tolerated, (long long)calls);
+    mc_set_allocator(NULL, NULL);
 }
 
 /// Check the blocks of mesh m against brute force: a partition into edge-connected blocks of at most
