@@ -462,6 +462,65 @@ Test(world, no_allocation_once_warm)
     cr_assert(eq(i64, mc_get_byte_count(), 0));
 }
 
+// The first (cold) evaluation fails each of its allocations in turn: MC_ERR_OUT_OF_MEMORY (or, for the optional
+// region blocks only, the right wrenches without them), no body state changed by a failed call, and a retry with
+// memory back gives the reference wrenches bit for bit; destroying everything leaves nothing allocated.
+static atomic_long s_fail_at;
+static void* failing_alloc(size_t size, size_t alignment)
+{
+    (void)alignment;
+    if (atomic_fetch_add(&s_alloc_calls, 1) + 1 == atomic_load(&s_fail_at))
+    {
+        return NULL;
+    }
+    return malloc(size);
+}
+
+Test(world, cold_evaluation_survives_every_allocation_failure)
+{
+    mc_set_allocator(failing_alloc, counting_free);
+    atomic_store(&s_fail_at, 0);
+    mc_twist v = {{0.2, 0.0, -0.1}, {0.0, 0.0, 2.0}};
+    scene s;
+    scene_make(&s, 4, 3e-3, 2);
+    mc_world_set_velocities(s.world, s.sphere_id, (mc_twist[4]){v, v, v, v}, 4);
+    atomic_store(&s_alloc_calls, 0);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    long calls = atomic_load(&s_alloc_calls);
+    mc_wrench want[4];
+    mc_world_get_wrenches(s.world, s.sphere_id, want, 4);
+    scene_free(&s);
+    cr_assert(calls > 0);
+    for (long k = 1; k <= calls; ++k)
+    {
+        atomic_store(&s_fail_at, 0);
+        scene_make(&s, 4, 3e-3, 2);
+        mc_world_set_velocities(s.world, s.sphere_id, (mc_twist[4]){v, v, v, v}, 4);
+        atomic_store(&s_alloc_calls, 0);
+        atomic_store(&s_fail_at, k);
+        mc_status st = mc_world_evaluate(s.world);
+        atomic_store(&s_fail_at, 0);
+        cr_assert(st == MC_OK || st == MC_ERR_OUT_OF_MEMORY, "allocation %ld of %ld: status %d", k, calls, (int)st);
+        if (st != MC_OK)
+        {
+            cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK), "allocation %ld: no recovery", k);
+        }
+        mc_wrench got[4];
+        mc_world_get_wrenches(s.world, s.sphere_id, got, 4);
+        for (int b = 0; b < 4; ++b)
+        {
+            // Bit for bit after a failed call and its retry; 1e-12 relative when only the region blocks failed
+            // (sums in another order).
+            double scale = mc_length(want[b].force) + 1.0;
+            cr_assert(mc_length(mc_sub(got[b].force, want[b].force)) <= (st == MC_OK ? 1e-12 * scale : 0.0),
+                      "allocation %ld, body %d: force differs", k, b);
+        }
+        scene_free(&s);
+        cr_assert(eq(i64, mc_get_byte_count(), 0), "allocation %ld: bytes left", k);
+    }
+    mc_set_allocator(NULL, NULL);
+}
+
 Test(world, flipped_container_pushes_the_sphere_up)
 {
     // The plate's top face is the floor of a flipped box (the solid is the outside of the box): the sphere resting
