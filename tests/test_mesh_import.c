@@ -636,6 +636,85 @@ Test(import, gltf_node_transforms_and_mirroring)
     cr_assert(eq(dbl, r.bbox_max.x, 11.0));
 }
 
+// Every allocation of an import failing in turn (native STL, ASCII STL, OBJ, OFF and, through Assimp, PLY; Assimp's
+// own C++ allocations are not ours): MC_ERR_OUT_OF_MEMORY with a message, no mesh, nothing left allocated.
+static long s_calls, s_fail_at;
+static void* failing_alloc(size_t size, size_t alignment)
+{
+    (void)alignment;
+    return ++s_calls == s_fail_at ? NULL : malloc(size);
+}
+
+Test(import, every_allocation_failure_is_reported_and_leaks_nothing)
+{
+    unsigned char stl[84 + 50 * 12];
+    char ascii[4096], obj[1024], off[1024], ply[1024];
+    make_binary_stl(stl, "cube", UINT32_MAX);
+    ascii_cube(ascii, sizeof ascii, false, -1, false);
+    size_t no = (size_t)snprintf(obj, sizeof obj, "o cube\n");
+    size_t nf = (size_t)snprintf(off, sizeof off, "OFF\n8 6 0\n");
+    size_t np = (size_t)snprintf(ply, sizeof ply,
+                                 "ply\nformat ascii 1.0\nelement vertex 8\nproperty float x\nproperty float y\n"
+                                 "property float z\nelement face 6\nproperty list uchar int vertex_indices\n"
+                                 "end_header\n");
+    for (int i = 0; i < 8; ++i)
+    {
+        const double* v = s_cube_pos[i];
+        no += (size_t)snprintf(obj + no, sizeof obj - no, "v %g %g %g\n", v[0], v[1], v[2]);
+        nf += (size_t)snprintf(off + nf, sizeof off - nf, "%g %g %g\n", v[0], v[1], v[2]);
+        np += (size_t)snprintf(ply + np, sizeof ply - np, "%g %g %g\n", v[0], v[1], v[2]);
+    }
+    for (int f = 0; f < 6; ++f)
+    {
+        const int* q = s_cube_quad[f];
+        no += (size_t)snprintf(obj + no, sizeof obj - no, "f %d %d %d %d\n", q[0], q[1], q[2], q[3]);
+        nf += (size_t)snprintf(off + nf, sizeof off - nf, "4 %d %d %d %d\n", q[0] - 1, q[1] - 1, q[2] - 1, q[3] - 1);
+        np += (size_t)snprintf(ply + np, sizeof ply - np, "4 %d %d %d %d\n", q[0] - 1, q[1] - 1, q[2] - 1, q[3] - 1);
+    }
+    static char keep[5][512]; // file_path returns one static buffer: keep copies
+    snprintf(keep[0], sizeof keep[0], "%s", write_file("cube.stl", stl, sizeof stl));
+    snprintf(keep[1], sizeof keep[1], "%s", write_text("ascii.stl", ascii));
+    snprintf(keep[2], sizeof keep[2], "%s", write_text("cube.obj", obj));
+    snprintf(keep[3], sizeof keep[3], "%s", write_text("cube.off", off));
+    snprintf(keep[4], sizeof keep[4], "%s", write_text("cube.ply", ply));
+    mc_set_allocator(failing_alloc, tracking_free);
+    for (int f = 0; f < 5; ++f)
+    {
+        mc_mesh* m = NULL;
+        mc_error e;
+        s_fail_at = 0;
+        s_calls = 0;
+        cr_assert(eq(int, mc_mesh_import_file(keep[f], NULL, &m, NULL, &e), MC_OK), "%s: %s", keep[f], e.message);
+        long calls = s_calls;
+        mc_mesh_destroy(m);
+        cr_assert(eq(i64, mc_get_byte_count(), 0));
+        for (long k = 1; k <= calls; ++k)
+        {
+            m = NULL;
+            memset(&e, 0, sizeof e);
+            s_calls = 0;
+            s_fail_at = k;
+            mc_status st = mc_mesh_import_file(keep[f], NULL, &m, NULL, &e);
+            s_fail_at = 0;
+            if (st == MC_OK)
+            {
+                // Only the tree build's final shrink may fail quietly (the mesh keeps the larger block).
+                cr_assert(ne(ptr, m, NULL));
+                mc_mesh_destroy(m);
+                cr_assert(k == calls || k == calls - 1, "%s: failure %ld of %ld ignored", keep[f], k, calls);
+            }
+            else
+            {
+                cr_assert(eq(int, st, MC_ERR_OUT_OF_MEMORY), "%s, allocation %ld of %ld: %s", keep[f], k, calls,
+                          e.message);
+                cr_assert(m == NULL && e.message[0] != '\0', "%s, allocation %ld: no message", keep[f], k);
+            }
+            cr_assert(eq(i64, mc_get_byte_count(), 0), "%s, allocation %ld: bytes left", keep[f], k);
+        }
+    }
+    mc_set_allocator(tracking_alloc, tracking_free);
+}
+
 Test(import, unsupported_extension_and_missing_file)
 {
     mc_mesh_report r;
