@@ -204,7 +204,7 @@ static inline void proj_result(const proj_state* ps, double lo[3], double hi[3])
 // then folded in a fixed order, (lanes 0-3 + 4-7) + (8-11 + 12-15), and added to double totals lane by lane (the sums
 // only steer the axes and the split, and any axes give a valid box; the order never changes, so the build stays
 // deterministic and every pass builds the same tree).
-#define SUM_RUN 64u
+#define SUM_RUN 256u
 
 // Moment sums per lane: area, A c (3), A c c^T + L (6: xx, yy, zz, xy, xz, yz).
 enum
@@ -276,6 +276,7 @@ static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* p
     double tot[MS_COUNT] = {0};
     uint32_t count = end - begin, n_right = 0;
     const build_tri* tris = b->tris + begin;
+    memset(b->side_bits, 0, (count + 63u) / 64u * sizeof *b->side_bits);
 #if defined(__SSE2__)
     const __m128 third = _mm_set1_ps(1.0f / 3.0f), zero = _mm_setzero_ps();
     const __m128 mx = _mm_set1_ps((float)mean[0]), my = _mm_set1_ps((float)mean[1]), mz = _mm_set1_ps((float)mean[2]);
@@ -295,7 +296,6 @@ static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* p
     for (uint32_t run = 0; run < count; run += SUM_RUN)
     {
         uint32_t run_end = count - run < SUM_RUN ? count : run + SUM_RUN;
-        uint64_t word = 0;
 #if defined(__SSE2__)
         __m128 acc[4][MS_COUNT];
         for (int j = 0; j < 4; ++j)
@@ -335,7 +335,9 @@ static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* p
             uint32_t left_bits = (uint32_t)_mm_movemask_ps(lm) & lanes;
             lm = _mm_and_ps(lm, _mm_castsi128_ps(
                                     _mm_setr_epi32(-1, valid > 1u ? -1 : 0, valid > 2u ? -1 : 0, valid > 3u ? -1 : 0)));
-            word |= (uint64_t)(~left_bits & lanes) << (k - run);
+            uint32_t right_bits = ~left_bits & lanes;
+            b->side_bits[k >> 6] |= (uint64_t)right_bits << (k & 63u);
+            n_right += (uint32_t)__builtin_popcount(right_bits);
             for (int r = 0; r < 3; ++r)
             {
                 __m128 a0 = _mm_set1_ps(ax[r][0]), a1 = _mm_set1_ps(ax[r][1]), a2 = _mm_set1_ps(ax[r][2]);
@@ -370,7 +372,8 @@ static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* p
         {
             int is_left;
             classify_lane(&tris[k], ax, mf, spf, lo, hi, acc[(k - run) & 15u], &is_left);
-            word |= (uint64_t)!is_left << (k - run);
+            b->side_bits[k >> 6] |= (uint64_t)!is_left << (k & 63u);
+            n_right += (uint32_t)!is_left;
         }
         for (int q = 0; q < MS_COUNT; ++q)
         {
@@ -382,8 +385,6 @@ static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* p
             tot[q] += (((double)f[0] + (double)f[1]) + (double)f[2]) + (double)f[3];
         }
 #endif
-        b->side_bits[run / SUM_RUN] = word;
-        n_right += (uint32_t)__builtin_popcountll(word);
     }
 #if defined(__SSE2__)
     // Fold the lanes: ranges[r] = (min over lanes, max over lanes), into lane r of the running ranges.
@@ -426,6 +427,7 @@ __attribute__((target("avx512f"))) static uint32_t classify_avx512(builder* b, u
     double tot[MS_COUNT] = {0};
     uint32_t count = end - begin, n_right = 0;
     const build_tri* tris = b->tris + begin;
+    memset(b->side_bits, 0, (count + 63u) / 64u * sizeof *b->side_bits);
     const __m512 third = _mm512_set1_ps(1.0f / 3.0f), zero = _mm512_setzero_ps();
     const __m512 mx = _mm512_set1_ps((float)mean[0]), my = _mm512_set1_ps((float)mean[1]),
                  mz = _mm512_set1_ps((float)mean[2]);
@@ -444,7 +446,6 @@ __attribute__((target("avx512f"))) static uint32_t classify_avx512(builder* b, u
     for (uint32_t run = 0; run < count; run += SUM_RUN)
     {
         uint32_t run_end = count - run < SUM_RUN ? count : run + SUM_RUN;
-        uint64_t word = 0;
         __m512 acc[MS_COUNT];
         for (int q = 0; q < MS_COUNT; ++q)
         {
@@ -494,7 +495,9 @@ __attribute__((target("avx512f"))) static uint32_t classify_avx512(builder* b, u
             __m512 side =
                 _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(cx, sx), _mm512_mul_ps(cy, sy)), _mm512_mul_ps(cz, sz));
             __mmask16 lm = _mm512_mask_cmp_ps_mask(vmask, side, zero, _CMP_LT_OS);
-            word |= (uint64_t)((uint32_t)vmask & ~(uint32_t)lm) << (k - run);
+            uint32_t right_bits = (uint32_t)vmask & ~(uint32_t)lm;
+            b->side_bits[k >> 6] |= (uint64_t)right_bits << (k & 63u);
+            n_right += (uint32_t)__builtin_popcount(right_bits);
             for (int r = 0; r < 3; ++r)
             {
                 __m512 p0 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(x0, a[r][0]), _mm512_mul_ps(y0, a[r][1])),
@@ -532,8 +535,6 @@ __attribute__((target("avx512f"))) static uint32_t classify_avx512(builder* b, u
             _mm_storeu_ps(f4, _mm_add_ps(lo2, hi2));
             tot[m] += (((double)f4[0] + (double)f4[1]) + (double)f4[2]) + (double)f4[3];
         }
-        b->side_bits[run / SUM_RUN] = word;
-        n_right += (uint32_t)__builtin_popcountll(word);
     }
     float rl[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, rh[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
     for (int r = 0; r < 3; ++r)

@@ -943,8 +943,9 @@ Test(volume, prepared_regions_cost_no_allocation_in_the_first_query_and_are_coun
     int64_t before = s_allocs;
     cr_assert_eq(mc_mesh_prepare_regions(a), MC_OK);
     cr_assert_eq(s_allocs, before);
-    // A warm workspace (from another pair of meshes) then queries the prepared pair without allocating.
-    mc_mesh* c = scene_uv_sphere(1.0, 3000);
+    // A warm workspace (from a finer pair of meshes at the same pose, so that every scratch buffer is already large
+    // enough) then queries the prepared pair without allocating.
+    mc_mesh* c = scene_uv_sphere(1.0, 8000);
     mc_workspace* ws = NULL;
     cr_assert_eq(mc_workspace_create(&ws), MC_OK);
     mc_pose pi = mc_pose_identity();
