@@ -68,6 +68,14 @@ static inline void jacobi_rotate(double* app, double* aqq, double* apq, double* 
     }
 }
 
+// Third axis = first x second (a right-handed frame; the sort may have swapped two axes).
+static inline void right_handed(double axes[3][3])
+{
+    axes[2][0] = axes[0][1] * axes[1][2] - axes[0][2] * axes[1][1];
+    axes[2][1] = axes[0][2] * axes[1][0] - axes[0][0] * axes[1][2];
+    axes[2][2] = axes[0][0] * axes[1][1] - axes[0][1] * axes[1][0];
+}
+
 static inline void swap_axis(double* va, double* vb, double ea[3], double eb[3])
 {
     double t = *va;
@@ -130,9 +138,7 @@ static void eigen_warm(const double m[6], double g[3][3], double axes[3][3], dou
         axes[0][k] = e[0][k];
         axes[1][k] = e[1][k];
     }
-    axes[2][0] = e[0][1] * e[1][2] - e[0][2] * e[1][1];
-    axes[2][1] = e[0][2] * e[1][0] - e[0][0] * e[1][2];
-    axes[2][2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
+    right_handed(axes);
     if (values != NULL)
     {
         values[0] = a00;
@@ -179,12 +185,18 @@ typedef long long mc_v8l __attribute__((vector_size(64)));
 #undef EL_NAME
 #endif
 
-// Third axis = first x second (a right-handed frame; the sort may have swapped two axes).
-static inline void right_handed(double axes[3][3])
+// The axes of lane l from the lane solver's rows e[3][3] of `width`-lane vectors (seen as doubles): rows 0 and 1, and
+// their cross product as row 2.
+static void axes_of_lane(const double* e, int width, int l, double axes[3][3])
 {
-    axes[2][0] = axes[0][1] * axes[1][2] - axes[0][2] * axes[1][1];
-    axes[2][1] = axes[0][2] * axes[1][0] - axes[0][0] * axes[1][2];
-    axes[2][2] = axes[0][0] * axes[1][1] - axes[0][1] * axes[1][0];
+    for (int r = 0; r < 2; ++r)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            axes[r][k] = e[(3 * r + k) * width + l];
+        }
+    }
+    right_handed(axes);
 }
 
 void mc_obb_eigen_sym3_warm2(const double m0[6], const double m1[6], double g[3][3], double axes0[3][3],
@@ -200,16 +212,8 @@ void mc_obb_eigen_sym3_warm2(const double m0[6], const double m1[6], double g[3]
         gv[i / 3][i % 3] = (mc_v2d){g[i / 3][i % 3], g[i / 3][i % 3]};
     }
     lanes2_eigen_warm(mv, gv, e);
-    double(*out[2])[3] = {axes0, axes1};
-    for (int l = 0; l < 2; ++l)
-    {
-        for (int k = 0; k < 3; ++k)
-        {
-            out[l][0][k] = e[0][k][l];
-            out[l][1][k] = e[1][k][l];
-        }
-        right_handed(out[l]);
-    }
+    axes_of_lane((const double*)e, 2, 0, axes0);
+    axes_of_lane((const double*)e, 2, 1, axes1);
 }
 
 #if MC_BUILD_AVX512
@@ -231,12 +235,7 @@ MC_AVX512 void mc_obb_eigen_sym3_warm8(const double* const m[8], double (*const 
     lanes8_eigen_warm(mv, gv, e);
     for (int l = 0; l < 8; ++l)
     {
-        for (int k = 0; k < 3; ++k)
-        {
-            axes[l][0][k] = e[0][k][l];
-            axes[l][1][k] = e[1][k][l];
-        }
-        right_handed(axes[l]);
+        axes_of_lane((const double*)e, 8, l, axes[l]);
     }
 }
 #undef MC_AVX512
@@ -368,10 +367,7 @@ void mc_obb_eigen_sym3_guess(const double m[6], double guess[3][3], double axes[
             axes[r][k] *= inv;
         }
     }
-    // Right-handed frame (the sort may have swapped two axes).
-    axes[2][0] = axes[0][1] * axes[1][2] - axes[0][2] * axes[1][1];
-    axes[2][1] = axes[0][2] * axes[1][0] - axes[0][0] * axes[1][2];
-    axes[2][2] = axes[0][0] * axes[1][1] - axes[0][1] * axes[1][0];
+    right_handed(axes);
 }
 
 void mc_obb_round_axes(double axes[3][3], float axes_f[3][3])
