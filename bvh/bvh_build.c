@@ -102,8 +102,8 @@ typedef struct builder
     uint32_t stack_count, stack_capacity;
     uint64_t* side_bits; // one bit per triangle of the node being split: 1 = right side
     const struct mc_mesh* mesh;
-    uint32_t* tri_vertex; // the tree's leaf-order vertex indices, written leaf by leaf
-    float* tri_local;     // the tree's leaf-local float vertices, written leaf by leaf over dead records (see
+    uint32_t* tri_vertex; // the tree's leaf-order vertex indices, written by finish_leaves after the build
+    float* tri_local;     // the tree's leaf-local float vertices, written by finish_leaves over the dead records (see
                           // mc_bvh_build)
     int wide;             // use the 16-lane pass (classify_avx512)
     uint32_t* leaves;     // leaf node indices in the order they were made (about position order)
@@ -1126,9 +1126,10 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     mc_bvh* bvh = mc_calloc(1, sizeof *bvh);
     builder b;
     memset(&b, 0, sizeof b);
-    // The records share one block with the tree's tri_local: leaves write their leaf-local vertices (36 B per
-    // triangle) over records nobody reads any more (see finish_leaves), and the block is shrunk afterwards. This saves
-    // the first touch of a second 64 B per triangle (page faults cost about as much as a level of the build).
+    // The records share one block with the tree's tri_local: once the tree is built, finish_leaves writes the
+    // leaf-local vertices (36 B per triangle) over records nobody reads any more, and the block is shrunk afterwards.
+    // This saves the first touch of a second 64 B per triangle (page faults cost about as much as a level of the
+    // build).
     b.tris = mc_alloc_array(n, sizeof *b.tris);
     b.tri_local = (float*)b.tris;
     b.mesh = mesh;
