@@ -380,6 +380,24 @@ Test(bvh, boxes_stay_conservative_far_from_the_origin)
     mc_mesh_destroy(t);
 }
 
+// sym = R diag(ev) R^T as (xx, yy, zz, xy, xz, yz): a matrix whose eigenvectors are R's columns.
+static void sym_from_eigen(const mc_mat33* r, const double ev[3], double sym[6])
+{
+    double m[3][3] = {{0}};
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            for (int k = 0; k < 3; ++k)
+            {
+                m[i][j] += r->m[i][k] * ev[k] * r->m[j][k];
+            }
+        }
+    }
+    double out[6] = {m[0][0], m[1][1], m[2][2], m[0][1], m[0][2], m[1][2]};
+    memcpy(sym, out, sizeof out);
+}
+
 Test(bvh, eigen_solver_recovers_a_known_rotation)
 {
     // Oracle: M = R diag(5, 2, 0.5) R^T for a known rotation R; eigenvectors are R's columns (up to sign).
@@ -388,18 +406,8 @@ Test(bvh, eigen_solver_recovers_a_known_rotation)
     {
         mc_mat33 r = mc_quat_to_mat33(scene_random_quat(&seed));
         double ev[3] = {5.0, 2.0, 0.5};
-        double m[3][3] = {{0}};
-        for (int i = 0; i < 3; ++i)
-        {
-            for (int j = 0; j < 3; ++j)
-            {
-                for (int k = 0; k < 3; ++k)
-                {
-                    m[i][j] += r.m[i][k] * ev[k] * r.m[j][k];
-                }
-            }
-        }
-        double sym[6] = {m[0][0], m[1][1], m[2][2], m[0][1], m[0][2], m[1][2]};
+        double sym[6];
+        sym_from_eigen(&r, ev, sym);
         double axes[3][3], vals[3];
         mc_obb_eigen_sym3(sym, axes, vals);
         for (int k = 0; k < 3; ++k)
@@ -420,9 +428,9 @@ Test(bvh, eigen_solver_recovers_a_known_rotation)
 // Pairs against brute force
 
 // The two-lane warm start (both children of a node at once) and the eight-lane one (the children of four nodes) must
-// equal scalar warm starts bit for bit, whatever
-// branch each lane takes: matrices near-diagonal in the guess's basis (small-angle rotations), far from it (exact
-// rotations), exactly diagonal (no rotation), with repeated eigenvalues, and zero, in every combination of lanes.
+// equal scalar warm starts bit for bit, whatever branch each lane takes: matrices near-diagonal in the guess's basis
+// (small-angle rotations), far from it (exact rotations), exactly diagonal (no rotation), with repeated eigenvalues,
+// and zero, in every combination of lanes.
 Test(bvh, two_and_eight_lane_warm_eigen_starts_equal_scalar_ones)
 {
     uint64_t seed = 11;
@@ -435,18 +443,8 @@ Test(bvh, two_and_eight_lane_warm_eigen_starts_equal_scalar_ones)
         {
             ev[1] = ev[0]; // repeated eigenvalue
         }
-        double m[3][3] = {{0}};
-        for (int a = 0; a < 3; ++a)
-        {
-            for (int b = 0; b < 3; ++b)
-            {
-                for (int k = 0; k < 3; ++k)
-                {
-                    m[a][b] += r.m[a][k] * ev[k] * r.m[b][k];
-                }
-            }
-        }
-        double sym[6] = {m[0][0], m[1][1], m[2][2], m[0][1], m[0][2], m[1][2]};
+        double sym[6];
+        sym_from_eigen(&r, ev, sym);
         if (i % 8 == 5)
         {
             sym[3] = sym[4] = sym[5] = 0.0; // diagonal in the identity basis
