@@ -809,9 +809,13 @@ Test(bvh, point_parity_of_a_j_mesh_uses_the_mapped_vertices)
 // Allocation
 
 static int64_t s_alloc_calls;
+static int64_t s_fail_at; // when non-zero, the allocation with this number (1-based count) fails
 static void* counting_alloc(size_t size, size_t alignment)
 {
-    ++s_alloc_calls;
+    if (++s_alloc_calls == s_fail_at)
+    {
+        return NULL;
+    }
     return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
 }
 static void counting_free(void* p, size_t size)
@@ -822,16 +826,6 @@ static void counting_free(void* p, size_t size)
 
 // Allocation failure anywhere in mesh creation (the tree build included: records, nodes, stack growth, leaf list,
 // huge-page advice does not apply to a user allocator) gives MC_ERR_OUT_OF_MEMORY and leaves nothing allocated.
-static int64_t s_fail_at; // fail the allocation with this number (1-based); 0: never
-static void* failing_alloc(size_t size, size_t alignment)
-{
-    if (++s_alloc_calls == s_fail_at)
-    {
-        return NULL;
-    }
-    return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-}
-
 Test(bvh, mesh_creation_survives_every_allocation_failure)
 {
     // Arrays of a ~6k-triangle sphere (the node array and the build stack both have to grow) and a 200-triangle box.
@@ -855,7 +849,7 @@ Test(bvh, mesh_creation_survives_every_allocation_failure)
         def.vertex_count = nv;
         def.indices = idx;
         def.triangle_count = nt;
-        mc_set_allocator(failing_alloc, counting_free);
+        mc_set_allocator(counting_alloc, counting_free);
         s_fail_at = 0;
         s_alloc_calls = 0;
         mc_mesh* ok = NULL;

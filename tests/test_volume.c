@@ -580,9 +580,13 @@ Test(volume, workspace_reuse_across_meshes_gives_the_same_regions)
 }
 
 static int64_t s_allocs;
+static int64_t s_fail_at; // when non-zero, the allocation with this number (1-based count) fails
 static void* count_alloc(size_t size, size_t align)
 {
-    s_allocs++;
+    if (++s_allocs == s_fail_at)
+    {
+        return NULL;
+    }
     void* p = NULL;
     return posix_memalign(&p, align < sizeof(void*) ? sizeof(void*) : align, size) == 0 ? p : NULL;
 }
@@ -630,24 +634,13 @@ Test(volume, no_allocation_once_warm_and_no_leak)
 // A cold query (fresh workspace, meshes' region blocks not built yet) fails each of its allocations in turn: the
 // status is MC_ERR_OUT_OF_MEMORY, nothing is written, and destroying the workspace and meshes leaves nothing
 // allocated; the same workspace then answers correctly once memory is back.
-static int64_t s_fail_at;
 static bool blocks_built(mc_mesh* m)
 {
     return atomic_load_explicit(&m->region_cache, memory_order_acquire) != NULL;
 }
-static void* fail_alloc(size_t size, size_t align)
-{
-    if (++s_allocs == s_fail_at)
-    {
-        return NULL;
-    }
-    void* p = NULL;
-    return posix_memalign(&p, align < sizeof(void*) ? sizeof(void*) : align, size) == 0 ? p : NULL;
-}
-
 Test(volume, cold_query_survives_every_allocation_failure)
 {
-    mc_set_allocator(fail_alloc, count_free);
+    mc_set_allocator(count_alloc, count_free);
     s_fail_at = 0;
     mc_pose pi = mc_pose_identity();
     mc_pose pj = make_pose(1.5, 0.1, 0.0, mc_quat_identity());

@@ -417,10 +417,14 @@ Test(world, same_state_gives_same_bits_for_any_worker_count)
 
 static atomic_long s_alloc_calls;
 
+static atomic_long s_fail_at; // when non-zero, the allocation with this number (1-based count) fails
 static void* counting_alloc(size_t size, size_t alignment)
 {
     (void)alignment;
-    atomic_fetch_add(&s_alloc_calls, 1);
+    if (atomic_fetch_add(&s_alloc_calls, 1) + 1 == atomic_load(&s_fail_at))
+    {
+        return NULL;
+    }
     return malloc(size);
 }
 
@@ -465,20 +469,9 @@ Test(world, no_allocation_once_warm)
 // The first (cold) evaluation fails each of its allocations in turn: MC_ERR_OUT_OF_MEMORY (or, for the optional
 // region blocks only, the right wrenches without them), no body state changed by a failed call, and a retry with
 // memory back gives the reference wrenches bit for bit; destroying everything leaves nothing allocated.
-static atomic_long s_fail_at;
-static void* failing_alloc(size_t size, size_t alignment)
-{
-    (void)alignment;
-    if (atomic_fetch_add(&s_alloc_calls, 1) + 1 == atomic_load(&s_fail_at))
-    {
-        return NULL;
-    }
-    return malloc(size);
-}
-
 Test(world, cold_evaluation_survives_every_allocation_failure)
 {
-    mc_set_allocator(failing_alloc, counting_free);
+    mc_set_allocator(counting_alloc, counting_free);
     atomic_store(&s_fail_at, 0);
     mc_twist v = {{0.2, 0.0, -0.1}, {0.0, 0.0, 2.0}};
     scene s;
