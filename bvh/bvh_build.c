@@ -715,6 +715,7 @@ static void finish_leaves(builder* b, uint32_t n)
     const mc_vec3* pos = b->mesh->positions;
     const uint32_t* indices = b->mesh->indices;
     const uint32_t* order = b->order;
+    const size_t stride = (size_t)n + MC_BVH_LOCAL_PAD;
     for (uint32_t li = 0; li < b->leaf_count; ++li)
     {
         const mc_bvh_node* node = &b->nodes[b->leaves[li]];
@@ -735,14 +736,14 @@ static void finish_leaves(builder* b, uint32_t n)
             }
             const uint32_t* ix = &indices[3u * (size_t)order[p]];
             uint32_t* tv = &b->tri_vertex[3u * (size_t)p];
-            float* out = &b->tri_local[9u * (size_t)p];
+            float* out = &b->tri_local[p];
             for (uint32_t v = 0; v < 3u; ++v)
             {
                 tv[v] = ix[v];
                 mc_vec3 x = pos[ix[v]];
-                out[3u * v] = (float)(x.x - c[0]);
-                out[3u * v + 1u] = (float)(x.y - c[1]);
-                out[3u * v + 2u] = (float)(x.z - c[2]);
+                out[(3u * v) * stride] = (float)(x.x - c[0]);
+                out[(3u * v + 1u) * stride] = (float)(x.y - c[1]);
+                out[(3u * v + 2u) * stride] = (float)(x.z - c[2]);
             }
         }
     }
@@ -946,7 +947,7 @@ static int split_item(builder* b, const build_item* it, build_item kids[2], mc_o
             proj_tri(&ps, &b->tris[t]);
         }
         make_job(&ps, axes_f, it->node, job);
-        b->nodes[it->node].data = MC_BVH_LEAF_BIT | (it->begin << 3) | (count - 1u);
+        b->nodes[it->node].data = MC_BVH_LEAF_BIT | (it->begin << MC_BVH_LEAF_BITS) | (count - 1u);
         if (b->leaf_count == b->leaf_capacity)
         {
             uint32_t cap = b->leaf_capacity * 2u + 64u;
@@ -1127,16 +1128,20 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     builder b;
     memset(&b, 0, sizeof b);
     // The records share one block with the tree's tri_local: once the tree is built, finish_leaves writes the
-    // leaf-local vertices (36 B per triangle) over records nobody reads any more, and the block is shrunk afterwards.
+    // leaf-local vertices (36 B per triangle and some padding) over records nobody reads any more, and the block is
+    // shrunk afterwards.
     // This saves the first touch of a second 64 B per triangle (page faults cost about as much as a level of the
     // build).
-    b.tris = mc_alloc_array(n, sizeof *b.tris);
+    size_t stride = (size_t)n + MC_BVH_LOCAL_PAD;
+    size_t local_bytes = 9u * stride * sizeof(float), block_bytes = (size_t)n * sizeof *b.tris;
+    block_bytes = block_bytes > local_bytes ? block_bytes : local_bytes;
+    b.tris = mc_alloc(block_bytes);
     b.tri_local = (float*)b.tris;
     b.mesh = mesh;
     b.wide = mc_bvh_build_wide_available() && !mc_bvh_build_portable;
-    // Leaves hold up to MC_BVH_LEAF_MAX = 8 triangles, about 5.5 on average (measured: 0.36 n nodes on the bench
-    // meshes); the array grows by 25% when needed.
-    b.node_capacity = n < 64u ? 2u * n : n / 2u - n / 8u;
+    // Leaves hold up to MC_BVH_LEAF_MAX = 16 triangles, about 11 on average (measured: 0.16 n to 0.18 n nodes on the
+    // bench meshes); the array grows by 25% when needed.
+    b.node_capacity = n < 64u ? 2u * n : n / 5u + n / 64u;
     b.nodes = mc_alloc_array(b.node_capacity, sizeof *b.nodes);
     b.stack_capacity = 64;
     b.stack = mc_alloc_array(b.stack_capacity, sizeof *b.stack);
@@ -1148,7 +1153,7 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
         b.tri_vertex = bvh->tri_vertex;
     }
     // The build sweeps the records once per level and the queries walk the tree's arrays: huge pages where possible.
-    mc_advise_large(b.tris, (size_t)n * sizeof *b.tris);
+    mc_advise_large(b.tris, block_bytes);
     if (bvh != NULL)
     {
         mc_advise_large(bvh->tri_order, (size_t)n * sizeof *bvh->tri_order);
@@ -1215,14 +1220,16 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
         }
         return st;
     }
-    // Shrink the record block to tri_local's size (64 n >= 36 n + 12 bytes for n >= 1); a failed shrink keeps it.
-    size_t local_bytes = (9u * (size_t)n + 3u) * sizeof(float), block_bytes = (size_t)n * sizeof *b.tris;
-    float* shrunk = mc_realloc(b.tris, local_bytes);
+    // Zero the padding of the component arrays, then shrink the record block to tri_local's size (a failed shrink
+    // keeps the block).
+    for (int q = 0; q < 9; ++q)
+    {
+        memset(b.tri_local + (size_t)q * stride + n, 0, MC_BVH_LOCAL_PAD * sizeof(float));
+    }
+    float* shrunk = local_bytes < block_bytes ? mc_realloc(b.tris, local_bytes) : NULL;
     bvh->tri_local = shrunk != NULL ? shrunk : (float*)b.tris;
     local_bytes = shrunk != NULL ? local_bytes : block_bytes;
-    bvh->tri_local[9u * (size_t)n] = 0.0f;
-    bvh->tri_local[9u * (size_t)n + 1u] = 0.0f;
-    bvh->tri_local[9u * (size_t)n + 2u] = 0.0f;
+    bvh->tri_local_stride = stride;
     bvh->nodes = b.nodes;
     bvh->node_count = b.node_count;
     bvh->node_capacity = b.node_capacity;

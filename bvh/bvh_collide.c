@@ -16,6 +16,14 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+// AVX2 kernels picked at run time (x86-64, GCC): eight box tests per instruction, leaf culling on 8-lane registers;
+// bitwise the same outcomes as the SSE2 kernels.
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#define MC_COLLIDE_AVX 1
+#include <immintrin.h>
+#else
+#define MC_COLLIDE_AVX 0
+#endif
 
 // The hot SIMD kernels (batched box tests, leaf culling) get a second clone compiled for x86-64-v4, picked once at load
 // time by GCC's target_clones (ifunc): its 32 vector registers remove most spills of the 4-lane box test (~5-10% per
@@ -51,6 +59,7 @@ typedef struct pair_worker
     uint32_t pair_capacity;  // allocated entries
     uint64_t box_tests;      // OBB tests done by this worker
     uint64_t triangle_tests; // triangle pairs tested
+    uint64_t culled_in;      // triangles left by the leaf culling (both sides, summed over leaf pairs)
     int failed;              // an allocation failed
     char pad[64];            // keep workers' counters on separate cache lines
 } pair_worker;
@@ -82,6 +91,7 @@ struct mc_pair_scratch
     sort_key* keys;          // sort keys
     sort_key* keys_tmp;      // merge sort scratch
     uint32_t key_capacity;   // entries of keys and keys_tmp
+    uint64_t culled_in;      // the last query's culling survivors (tests: the kernels of every width agree)
 };
 
 // Node pairs per worker the serial expansion aims for before the parallel loop: enough items for the dynamic
@@ -294,6 +304,11 @@ mc_vec3 mc_pair_scratch_unmap_j(const struct mc_pair_scratch* s, mc_vec3 p_i)
                  s->rot[0][2] * d[0] + s->rot[1][2] * d[1] + s->rot[2][2] * d[2]);
 }
 
+uint64_t mc_pair_scratch_culled_in(const struct mc_pair_scratch* s)
+{
+    return s->culled_in;
+}
+
 double mc_pair_scratch_translation_norm(const struct mc_pair_scratch* s)
 {
     return fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
@@ -319,6 +334,9 @@ typedef struct collide_ctx
     __m128d trans_d[3];     // translation J -> I, splatted
     __m128 slack_rel_f;     // box_rel_slack, splatted
     __m128 slack_abs_f;     // abs_slack, splatted
+    int lanes;              // instruction set of the query's kernels: 1 SSE2, 2 AVX2
+    /// Leaf against leaf with the kernels of `lanes` (bvh/leaf_lanes.h).
+    void (*leaf_pairs)(const struct collide_ctx* cx, pair_worker* w, const mc_bvh_node* na, const mc_bvh_node* nb);
 #endif
 } collide_ctx;
 
@@ -648,21 +666,6 @@ static inline void leaf_cull_make(const collide_ctx* cx, const mc_bvh_node* leaf
     lc->lim = _mm_add_ps(b->e, _mm_set1_ps((float)slack));
 }
 
-// @return 1 when one of the box's face axes separates the leaf triangle whose local vertices start at loc.
-static inline int tri_outside_local(const obox* b, const leaf_cull* lc, const float* loc)
-{
-    __m128 p[3];
-    for (int v = 0; v < 3; ++v)
-    {
-        __m128 x = _mm_add_ps(lc->d, _mm_loadu_ps(loc + 3 * v)); // lane 3 unused
-        p[v] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b->col[0], MC_SPLAT(x, 0)), _mm_mul_ps(b->col[1], MC_SPLAT(x, 1))),
-                          _mm_mul_ps(b->col[2], MC_SPLAT(x, 2)));
-    }
-    __m128 lo = _mm_min_ps(_mm_min_ps(p[0], p[1]), p[2]);
-    __m128 hi = _mm_max_ps(_mm_max_ps(p[0], p[1]), p[2]);
-    __m128 out = _mm_or_ps(_mm_cmpgt_ps(lo, lc->lim), _mm_cmplt_ps(hi, _mm_sub_ps(_mm_setzero_ps(), lc->lim)));
-    return (_mm_movemask_ps(out) & 7) != 0;
-}
 #endif
 
 // Append one intersecting pair to the worker's buffer. @return 0 on allocation failure.
@@ -689,36 +692,48 @@ static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_cro
 }
 
 #if defined(__SSE2__)
-// Leaf against leaf. Conservative culling before the exact tests, each step only removing triangles that cannot meet
-// any triangle left on the other side:
-// 1. J's triangles against A's box (in J's frame, on J's leaf-local floats; see tri_outside_local); the survivors'
-//    vertices are mapped into I's frame (the copies the exact tests use) and their bounding box taken.
-// 2. I's triangles against that bounding box (leaf-local floats relative to A's center, with a slack covering their
-//    rounding and the box's rounding to float), then against B's box (in I's frame).
-// 3. J's survivors against the bounding box of I's survivors (exact: both boxes come from the very vertices the
-//    triangle tests use, and a strict gap leaves no contact, perturbed or not).
-MC_HOT_CLONES static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node* na,
-                                     const mc_bvh_node* nb)
+// The exact stage of a leaf pair, on the survivors of the culling (keep_a: I's triangles, keep_b: J's): I's vertices
+// as stored, J's mapped into I's frame; J's survivors against the exact bounding box of I's, then every pair's two
+// exact bounding boxes (a strict gap leaves no contact, perturbed or not: the boxes come from the very vertices the
+// triangle tests use), then the exact triangle tests (counted in triangle_tests).
+static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bvh_node* na, const mc_bvh_node* nb,
+                              uint32_t keep_a, uint32_t keep_b)
 {
-    uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
-    uint32_t fb = mc_bvh_leaf_first(nb), cb = mc_bvh_leaf_count(nb);
-    obox oa;
-    obox_map(cx, na, 0, &oa);
-    leaf_cull cull_b; // B's triangles against A's box (J frame)
-    leaf_cull_make(cx, nb, &oa, &cull_b);
-    const float* loc_a = &cx->ta->tri_local[9u * (size_t)fa];
-    const float* loc_b = &cx->tb->tri_local[9u * (size_t)fb];
-    mc_vec3 tj[MC_BVH_LEAF_MAX][3];
-    __m128d jlo[MC_BVH_LEAF_MAX][2], jhi[MC_BVH_LEAF_MAX][2]; // (x, y), (z, z) bounds of each J survivor
-    uint32_t qs[MC_BVH_LEAF_MAX];
-    uint32_t nq = 0;
-    __m128d blo_xy = _mm_set1_pd(INFINITY), blo_z = blo_xy;
-    __m128d bhi_xy = _mm_set1_pd(-INFINITY), bhi_z = bhi_xy;
-    // Cull outcomes are unpredictable: collect them as a bit mask first (no branch), then walk the survivors.
-    uint32_t keep_b = 0;
-    for (uint32_t q = 0; q < cb; ++q)
+    uint32_t fa = mc_bvh_leaf_first(na), fb = mc_bvh_leaf_first(nb);
+    w->culled_in += (uint64_t)__builtin_popcount(keep_a) + (uint64_t)__builtin_popcount(keep_b);
+    mc_vec3 ti[MC_BVH_LEAF_MAX][3], tj[MC_BVH_LEAF_MAX][3];
+    __m128d ilo[MC_BVH_LEAF_MAX][2], ihi[MC_BVH_LEAF_MAX][2]; // (x, y), (z, z) bounds of each I survivor
+    __m128d jlo[MC_BVH_LEAF_MAX][2], jhi[MC_BVH_LEAF_MAX][2]; // the same for J's
+    uint32_t ps[MC_BVH_LEAF_MAX], qs[MC_BVH_LEAF_MAX];
+    uint32_t np = 0, nq = 0;
+    __m128d ulo_xy = _mm_set1_pd(INFINITY), ulo_z = ulo_xy;
+    __m128d uhi_xy = _mm_set1_pd(-INFINITY), uhi_z = uhi_xy;
+    while (keep_a != 0)
     {
-        keep_b |= (uint32_t)!tri_outside_local(&oa, &cull_b, loc_b + 9u * q) << q;
+        uint32_t p = (uint32_t)__builtin_ctz(keep_a);
+        keep_a &= keep_a - 1u;
+        const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
+        __m128d lo_xy = _mm_set1_pd(INFINITY), lo_z = lo_xy;
+        __m128d hi_xy = _mm_set1_pd(-INFINITY), hi_z = hi_xy;
+        for (int k = 0; k < 3; ++k)
+        {
+            mc_vec3 v = cx->pos_i[va[k]];
+            ti[np][k] = v;
+            __m128d xy = _mm_setr_pd(v.x, v.y), zz = _mm_set1_pd(v.z);
+            lo_xy = _mm_min_pd(lo_xy, xy);
+            hi_xy = _mm_max_pd(hi_xy, xy);
+            lo_z = _mm_min_pd(lo_z, zz);
+            hi_z = _mm_max_pd(hi_z, zz);
+        }
+        ilo[np][0] = lo_xy;
+        ilo[np][1] = lo_z;
+        ihi[np][0] = hi_xy;
+        ihi[np][1] = hi_z;
+        ulo_xy = _mm_min_pd(ulo_xy, lo_xy);
+        ulo_z = _mm_min_pd(ulo_z, lo_z);
+        uhi_xy = _mm_max_pd(uhi_xy, hi_xy);
+        uhi_z = _mm_max_pd(uhi_z, hi_z);
+        ps[np++] = p;
     }
     while (keep_b != 0)
     {
@@ -741,105 +756,23 @@ MC_HOT_CLONES static void leaf_pairs(const collide_ctx* cx, pair_worker* w, cons
         jlo[nq][1] = lo_z;
         jhi[nq][0] = hi_xy;
         jhi[nq][1] = hi_z;
-        blo_xy = _mm_min_pd(blo_xy, lo_xy);
-        blo_z = _mm_min_pd(blo_z, lo_z);
-        bhi_xy = _mm_max_pd(bhi_xy, hi_xy);
-        bhi_z = _mm_max_pd(bhi_z, hi_z);
-        qs[nq++] = q;
+        qs[nq] = q;
+        // Branch-free: the slot is kept only when the triangle's box meets the box of I's survivors.
+        __m128d gap = _mm_or_pd(_mm_cmpgt_pd(lo_xy, uhi_xy), _mm_cmplt_pd(hi_xy, ulo_xy));
+        gap = _mm_or_pd(gap, _mm_or_pd(_mm_cmpgt_pd(lo_z, uhi_z), _mm_cmplt_pd(hi_z, ulo_z)));
+        nq += (uint32_t)(_mm_movemask_pd(gap) == 0);
     }
-    if (nq == 0)
-    {
-        return;
-    }
-    // 2. The survivors' box relative to A's center, in float: lo - slack and hi + slack, rounded outwards enough
-    // (the slack is far above the rounding of the offsets and of the leaf-local vertices, < 2^-24 relative each).
-    double bl[3], bh[3];
-    _mm_storeu_pd(bl, blo_xy);
-    _mm_store_sd(bl + 2, blo_z);
-    _mm_storeu_pd(bh, bhi_xy);
-    _mm_store_sd(bh + 2, bhi_z);
-    double rl[3], rh[3], mag = 0.0;
-    for (int c = 0; c < 3; ++c)
-    {
-        rl[c] = bl[c] - (double)na->center[c];
-        rh[c] = bh[c] - (double)na->center[c];
-        mag += fabs(rl[c]) + fabs(rh[c]);
-    }
-    double ea = (double)na->extent[0] + (double)na->extent[1] + (double)na->extent[2];
-    double slack = cx->box_rel_slack * (mag + 2.0 * ea) + cx->abs_slack;
-    __m128 alo = _mm_setr_ps((float)(rl[0] - slack), (float)(rl[1] - slack), (float)(rl[2] - slack), 0.0f);
-    __m128 ahi = _mm_setr_ps((float)(rh[0] + slack), (float)(rh[1] + slack), (float)(rh[2] + slack), 0.0f);
-    obox ob;
-    leaf_cull cull_a; // A's triangles against B's box (I frame), made on first use
-    int have_ob = 0;
-    mc_vec3 ti[MC_BVH_LEAF_MAX][3];
-    uint32_t ps[MC_BVH_LEAF_MAX];
-    uint32_t np = 0;
-    __m128d ilo_xy = _mm_set1_pd(INFINITY), ilo_z = ilo_xy;
-    __m128d ihi_xy = _mm_set1_pd(-INFINITY), ihi_z = ihi_xy;
-    uint32_t keep_a = 0;
-    for (uint32_t p = 0; p < ca; ++p)
-    {
-        const float* l = loc_a + 9u * p;
-        __m128 v0 = _mm_loadu_ps(l), v1 = _mm_loadu_ps(l + 3), v2 = _mm_loadu_ps(l + 6);
-        __m128 vmin = _mm_min_ps(_mm_min_ps(v0, v1), v2), vmax = _mm_max_ps(_mm_max_ps(v0, v1), v2);
-        __m128 outside = _mm_or_ps(_mm_cmpgt_ps(vmin, ahi), _mm_cmplt_ps(vmax, alo));
-        keep_a |= (uint32_t)((_mm_movemask_ps(outside) & 7) == 0) << p;
-    }
-    while (keep_a != 0)
-    {
-        uint32_t p = (uint32_t)__builtin_ctz(keep_a);
-        keep_a &= keep_a - 1u;
-        const float* l = loc_a + 9u * p;
-        if (!have_ob)
-        {
-            obox_map(cx, nb, 1, &ob);
-            leaf_cull_make(cx, na, &ob, &cull_a);
-            have_ob = 1;
-        }
-        if (tri_outside_local(&ob, &cull_a, l))
-        {
-            continue;
-        }
-        const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
-        for (int k = 0; k < 3; ++k)
-        {
-            mc_vec3 v = cx->pos_i[va[k]];
-            ti[np][k] = v;
-            __m128d xy = _mm_setr_pd(v.x, v.y), zz = _mm_set1_pd(v.z);
-            ilo_xy = _mm_min_pd(ilo_xy, xy);
-            ihi_xy = _mm_max_pd(ihi_xy, xy);
-            ilo_z = _mm_min_pd(ilo_z, zz);
-            ihi_z = _mm_max_pd(ihi_z, zz);
-        }
-        ps[np++] = p;
-    }
-    if (np == 0)
-    {
-        return;
-    }
-    // 3. J's survivors against the box of I's survivors.
-    uint32_t nk = 0;
-    for (uint32_t qi = 0; qi < nq; ++qi)
-    {
-        __m128d gap = _mm_or_pd(_mm_cmpgt_pd(jlo[qi][0], ihi_xy), _mm_cmplt_pd(jhi[qi][0], ilo_xy));
-        gap = _mm_or_pd(gap, _mm_or_pd(_mm_cmpgt_pd(jlo[qi][1], ihi_z), _mm_cmplt_pd(jhi[qi][1], ilo_z)));
-        if (_mm_movemask_pd(gap) != 0)
-        {
-            continue;
-        }
-        if (nk != qi)
-        {
-            memcpy(tj[nk], tj[qi], sizeof tj[nk]);
-            qs[nk] = qs[qi];
-        }
-        ++nk;
-    }
-    w->triangle_tests += (uint64_t)np * nk;
     for (uint32_t pi = 0; pi < np; ++pi)
     {
-        for (uint32_t qi = 0; qi < nk; ++qi)
+        for (uint32_t qi = 0; qi < nq; ++qi)
         {
+            __m128d gap = _mm_or_pd(_mm_cmpgt_pd(jlo[qi][0], ihi[pi][0]), _mm_cmplt_pd(jhi[qi][0], ilo[pi][0]));
+            gap = _mm_or_pd(gap, _mm_or_pd(_mm_cmpgt_pd(jlo[qi][1], ihi[pi][1]), _mm_cmplt_pd(jhi[qi][1], ilo[pi][1])));
+            if (_mm_movemask_pd(gap) != 0)
+            {
+                continue;
+            }
+            w->triangle_tests += 1u;
             mc_crossing cr[2];
             if (mc_tri_tri_crossings(ti[pi], tj[qi], cr) != 2)
             {
@@ -852,12 +785,24 @@ MC_HOT_CLONES static void leaf_pairs(const collide_ctx* cx, pair_worker* w, cons
         }
     }
 }
+
+// The leaf-against-leaf culling on sixteen lanes, once per instruction set (see bvh/leaf_lanes.h).
+#define MC_LL(name) name##_sse
+#define MC_LL_TARGET
+#define MC_LL_KIND 1
+#include "bvh/leaf_lanes.h"
+#if MC_COLLIDE_AVX
+#define MC_LL(name) name##_avx2
+#define MC_LL_TARGET __attribute__((target("avx2")))
+#define MC_LL_KIND 2
+#include "bvh/leaf_lanes.h"
+#endif
 #else
+// Leaf against leaf without SSE2: J's triangles (mapped) against A's box, I's against B's box, then the exact tests.
 static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node* na, const mc_bvh_node* nb)
 {
     uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
     uint32_t fb = mc_bvh_leaf_first(nb), cb = mc_bvh_leaf_count(nb);
-    // Cheap conservative culling first: J's triangles against A's leaf box, I's triangles against B's leaf box.
     double aax[3][3], ac[3], ae[3];
     for (int k = 0; k < 3; ++k)
     {
@@ -867,53 +812,22 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
         ac[k] = na->center[k];
         ae[k] = na->extent[k];
     }
-#if defined(__SSE2__)
-    // J's triangles are culled in J's own frame against A's box mapped there, on J's stored positions: only the
-    // survivors are mapped into I's frame. The mapped copies the triangle tests use differ from the exact images by
-    // far less than abs_slack (see mc_collide), so the culling stays conservative for them.
-    (void)aax;
-    (void)ac;
-    (void)ae;
-    obox oa, ob;
-    obox_map(cx, na, 0, &oa);
-    obox_map(cx, nb, 1, &ob);
-    leaf_cull cull_b, cull_a; // B's triangles against A's box (J frame), A's triangles against B's box (I frame)
-    leaf_cull_make(cx, nb, &oa, &cull_b);
-    leaf_cull_make(cx, na, &ob, &cull_a);
-    const float* loc_a = &cx->ta->tri_local[9u * (size_t)fa];
-    const float* loc_b = &cx->tb->tri_local[9u * (size_t)fb];
-#else
     jbox jb;
     jbox_make(cx->scratch, nb, &jb);
-#define MC_TRI_OUTSIDE_A(v) tri_outside_box(cx, aax, ac, ae, (v))
-#define MC_TRI_OUTSIDE_B(v) tri_outside_box(cx, jb.ax, jb.c, jb.e, (v))
-#endif
     mc_vec3 tj[MC_BVH_LEAF_MAX][3];
     uint32_t qs[MC_BVH_LEAF_MAX];
     uint32_t nq = 0;
     for (uint32_t q = 0; q < cb; ++q)
     {
         const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
-#if defined(__SSE2__)
-        if (tri_outside_local(&oa, &cull_b, loc_b + 9u * q))
-        {
-            continue;
-        }
         for (int k = 0; k < 3; ++k)
         {
             tj[nq][k] = j_vertex(cx->scratch, vb[k]);
         }
-        qs[nq++] = q;
-#else
-        for (int k = 0; k < 3; ++k)
-        {
-            tj[nq][k] = j_vertex(cx->scratch, vb[k]);
-        }
-        if (!MC_TRI_OUTSIDE_A(tj[nq]))
+        if (!tri_outside_box(cx, aax, ac, ae, tj[nq]))
         {
             qs[nq++] = q;
         }
-#endif
     }
     if (nq == 0)
     {
@@ -922,19 +836,11 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
     for (uint32_t p = 0; p < ca; ++p)
     {
         const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
-#if defined(__SSE2__)
-        if (tri_outside_local(&ob, &cull_a, loc_a + 9u * p))
+        mc_vec3 ti[3] = {cx->pos_i[va[0]], cx->pos_i[va[1]], cx->pos_i[va[2]]};
+        if (tri_outside_box(cx, jb.ax, jb.c, jb.e, ti))
         {
             continue;
         }
-        mc_vec3 ti[3] = {cx->pos_i[va[0]], cx->pos_i[va[1]], cx->pos_i[va[2]]};
-#else
-        mc_vec3 ti[3] = {cx->pos_i[va[0]], cx->pos_i[va[1]], cx->pos_i[va[2]]};
-        if (MC_TRI_OUTSIDE_B(ti))
-        {
-            continue;
-        }
-#endif
         for (uint32_t qi = 0; qi < nq; ++qi)
         {
             uint32_t q = qs[qi];
@@ -951,8 +857,6 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
         }
     }
 }
-#undef MC_TRI_OUTSIDE_A
-#undef MC_TRI_OUTSIDE_B
 #endif
 
 #if !defined(__SSE2__)
@@ -1053,14 +957,28 @@ static inline void nodes_soa(const mc_bvh_node* n0, const mc_bvh_node* n1, const
     }
 }
 
+/// Inputs of four box tests, one per lane: box a (nodes_soa layout: rows a[3i + c], center a[9..11], unused here,
+/// extents a[12..14]) against box b (rows b[3k + c], extents eb), both in a's mesh frame, d = b's center - a's center.
+typedef struct sat_lanes
+{
+    __m128 a[16];
+    __m128 b[9];
+    __m128 eb[3];
+    __m128 d[3];
+} sat_lanes;
+
 // The 15-axis test of box_overlap, one box pair per lane: a (rows a[3i + c]), extents ea, against b (rows b[3k + c]),
 // extents eb, both in a's mesh frame, with d = b's center - a's center. Same formulas and float arithmetic as
 // box_overlap_fast, so its rounding analysis and slack (box_rel_slack, computed here in float: its own rounding,
 // ~1e-7 relative, is far inside the factor 5 of margin) hold unchanged. @return the movemask of the lanes where an
 // axis separates.
-static inline int sat_soa(const collide_ctx* cx, const __m128 a[9], const __m128 ea[3], const __m128 b[9],
-                          const __m128 eb[3], const __m128 d[3])
+static inline int sat_soa(const collide_ctx* cx, const sat_lanes* in)
 {
+    const __m128* a = in->a;
+    const __m128* ea = &in->a[12];
+    const __m128* b = in->b;
+    const __m128* eb = in->eb;
+    const __m128* d = in->d;
     const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
     __m128 t[3], r[3][3], ar[3][3];
     for (int i = 0; i < 3; ++i)
@@ -1109,6 +1027,96 @@ static inline int sat_soa(const collide_ctx* cx, const __m128 a[9], const __m128
         }
     }
     return _mm_movemask_ps(sep);
+}
+
+#if MC_COLLIDE_AVX
+#define MC_JOIN8(lo, hi) _mm256_insertf128_ps(_mm256_castps128_ps256(lo), (hi), 1)
+// sat_soa on eight box pairs (AVX2 machines): lanes 0-3 are lo's, lanes 4-7 hi's. Every lane does the IEEE operations
+// of sat_soa in the same order (nothing is fused: -ffp-contract=off), so the mask equals sat_soa(lo) | sat_soa(hi) << 4
+// bit for bit (test bvh::wide_and_portable_queries_agree).
+__attribute__((target("avx2"))) static int sat_soa8(const collide_ctx* cx, const sat_lanes* lo, const sat_lanes* hi)
+{
+    __m256 a[9], b[9], ea[3], eb[3], d[3];
+    for (int q = 0; q < 9; ++q)
+    {
+        a[q] = MC_JOIN8(lo->a[q], hi->a[q]);
+        b[q] = MC_JOIN8(lo->b[q], hi->b[q]);
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        ea[k] = MC_JOIN8(lo->a[12 + k], hi->a[12 + k]);
+        eb[k] = MC_JOIN8(lo->eb[k], hi->eb[k]);
+        d[k] = MC_JOIN8(lo->d[k], hi->d[k]);
+    }
+    const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    __m256 t[3], r[3][3], ar[3][3];
+    for (int i = 0; i < 3; ++i)
+    {
+        t[i] = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[3 * i], d[0]), _mm256_mul_ps(a[3 * i + 1], d[1])),
+                             _mm256_mul_ps(a[3 * i + 2], d[2]));
+        for (int k = 0; k < 3; ++k)
+        {
+            r[i][k] = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(a[3 * i], b[3 * k]), _mm256_mul_ps(a[3 * i + 1], b[3 * k + 1])),
+                _mm256_mul_ps(a[3 * i + 2], b[3 * k + 2]));
+            ar[i][k] = _mm256_and_ps(r[i][k], absmask);
+        }
+    }
+    __m256 mag = _mm256_add_ps(_mm256_add_ps(_mm256_and_ps(d[0], absmask),
+                                             _mm256_add_ps(_mm256_and_ps(d[1], absmask), _mm256_and_ps(d[2], absmask))),
+                               _mm256_add_ps(_mm256_add_ps(ea[0], _mm256_add_ps(ea[1], ea[2])),
+                                             _mm256_add_ps(eb[0], _mm256_add_ps(eb[1], eb[2]))));
+    __m256 slack = _mm256_add_ps(_mm256_mul_ps(MC_JOIN8(cx->slack_rel_f, cx->slack_rel_f), mag),
+                                 MC_JOIN8(cx->slack_abs_f, cx->slack_abs_f));
+    __m256 sep = _mm256_setzero_ps();
+    for (int i = 0; i < 3; ++i)
+    {
+        __m256 rad = _mm256_add_ps(_mm256_add_ps(ea[i], _mm256_mul_ps(eb[0], ar[i][0])),
+                                   _mm256_add_ps(_mm256_mul_ps(eb[1], ar[i][1]), _mm256_mul_ps(eb[2], ar[i][2])));
+        sep = _mm256_or_ps(sep, _mm256_cmp_ps(_mm256_and_ps(t[i], absmask), _mm256_add_ps(rad, slack), _CMP_GT_OS));
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        __m256 tb = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(b[3 * k], d[0]), _mm256_mul_ps(b[3 * k + 1], d[1])),
+                                  _mm256_mul_ps(b[3 * k + 2], d[2]));
+        __m256 rad = _mm256_add_ps(_mm256_add_ps(eb[k], _mm256_mul_ps(ea[0], ar[0][k])),
+                                   _mm256_add_ps(_mm256_mul_ps(ea[1], ar[1][k]), _mm256_mul_ps(ea[2], ar[2][k])));
+        sep = _mm256_or_ps(sep, _mm256_cmp_ps(_mm256_and_ps(tb, absmask), _mm256_add_ps(rad, slack), _CMP_GT_OS));
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int k = 0; k < 3; ++k)
+        {
+            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+            __m256 dist =
+                _mm256_and_ps(_mm256_sub_ps(_mm256_mul_ps(t[i2], r[i1][k]), _mm256_mul_ps(t[i1], r[i2][k])), absmask);
+            __m256 rad =
+                _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ea[i1], ar[i2][k]), _mm256_mul_ps(ea[i2], ar[i1][k])),
+                              _mm256_add_ps(_mm256_mul_ps(eb[k1], ar[i][k2]), _mm256_mul_ps(eb[k2], ar[i][k1])));
+            sep = _mm256_or_ps(sep, _mm256_cmp_ps(dist, _mm256_add_ps(rad, slack), _CMP_GT_OS));
+        }
+    }
+    return _mm256_movemask_ps(sep);
+}
+#undef MC_JOIN8
+#endif
+
+// The separation masks of one or two groups of four box tests (bit 4h + l: lane l of group h).
+static inline int sat_groups(const collide_ctx* cx, const sat_lanes* in, int groups)
+{
+#if MC_COLLIDE_AVX
+    if (groups == 2 && cx->lanes >= 2)
+    {
+        return sat_soa8(cx, &in[0], &in[1]);
+    }
+#endif
+    int sep = sat_soa(cx, &in[0]);
+    if (groups == 2)
+    {
+        sep |= sat_soa(cx, &in[1]) << 4;
+    }
+    return sep;
 }
 
 // Test the pending expansions of one direction (to_i: the split nodes are I's and the other nodes, J's, are mapped
@@ -1171,44 +1179,41 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
             bc_hi[r] = _mm_add_pd(bc_hi[r], cx->trans_d[r]);
         }
     }
-    for (int h = 0; 2 * h < n; ++h)
+    sat_lanes in[2];
+    int groups = (n + 1) / 2;
+    for (int h = 0; h < groups; ++h)
     {
         // Lanes: (first child, second child) of expansion 2h, then of expansion 2h + 1.
-        const mc_bvh_node* s0 = &ts->nodes[spl[2 * h]];
-        const mc_bvh_node* s1 = &ts->nodes[spl[2 * h + 1]];
-        const mc_bvh_node* ch0 = &ts->nodes[s0->data];
-        const mc_bvh_node* ch1 = &ts->nodes[s1->data];
-        __m128 g[16];
+        const mc_bvh_node* ch0 = &ts->nodes[ts->nodes[spl[2 * h]].data];
+        const mc_bvh_node* ch1 = &ts->nodes[ts->nodes[spl[2 * h + 1]].data];
+        __m128* g = in[h].a;
         nodes_soa(ch0, ch0 + 1, ch1, ch1 + 1, g);
-        __m128 b[9], be[3], d[3];
         for (int q = 0; q < 9; ++q)
         {
-            b[q] = h == 0 ? _mm_unpacklo_ps(bx[q], bx[q]) : _mm_unpackhi_ps(bx[q], bx[q]);
+            in[h].b[q] = h == 0 ? _mm_unpacklo_ps(bx[q], bx[q]) : _mm_unpackhi_ps(bx[q], bx[q]);
         }
         for (int k = 0; k < 3; ++k)
         {
-            be[k] = h == 0 ? _mm_unpacklo_ps(f[12 + k], f[12 + k]) : _mm_unpackhi_ps(f[12 + k], f[12 + k]);
+            in[h].eb[k] = h == 0 ? _mm_unpacklo_ps(f[12 + k], f[12 + k]) : _mm_unpackhi_ps(f[12 + k], f[12 + k]);
         }
         for (int c = 0; c < 3; ++c)
         {
             __m128d bcc = h == 0 ? bc_lo[c] : bc_hi[c];
             __m128d d01 = _mm_sub_pd(_mm_unpacklo_pd(bcc, bcc), _mm_cvtps_pd(g[9 + c]));
             __m128d d23 = _mm_sub_pd(_mm_unpackhi_pd(bcc, bcc), _mm_cvtps_pd(_mm_movehl_ps(g[9 + c], g[9 + c])));
-            d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
+            in[h].d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
         }
-        int sep = sat_soa(cx, g, &g[12], b, be, d);
-        int lanes = 2 * h + 1 < n ? 4 : 2;
-        // Branch-free append (the outcome of a box test is unpredictable): every candidate is written, the count
-        // advances over the overlapping ones only (room for 2 per expansion is reserved).
-        for (int l = 0; l < lanes; ++l)
-        {
-            const mc_bvh_node* parent = l < 2 ? s0 : s1;
-            uint32_t child = parent->data + (uint32_t)(l & 1);
-            uint32_t o = oth[2 * h + (l >> 1)];
-            out->data[out->count].a = to_i ? child : o;
-            out->data[out->count].b = to_i ? o : child;
-            out->count += (uint32_t)(~sep >> l) & 1u;
-        }
+    }
+    int sep = sat_groups(cx, in, groups);
+    // Branch-free append (the outcome of a box test is unpredictable): every candidate is written, the count advances
+    // over the overlapping ones only (room for 2 per expansion is reserved). Lane 2e + c: child c of expansion e.
+    for (int l = 0; l < 2 * n; ++l)
+    {
+        uint32_t child = ts->nodes[spl[l >> 1]].data + (uint32_t)(l & 1);
+        uint32_t o = oth[l >> 1];
+        out->data[out->count].a = to_i ? child : o;
+        out->data[out->count].b = to_i ? o : child;
+        out->count += (uint32_t)(~sep >> l) & 1u;
     }
 }
 
@@ -1264,34 +1269,37 @@ MC_HOT_CLONES static void batch_flush_both(const collide_ctx* cx, expansion_batc
             _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], c_hi[0]), _mm_mul_pd(m[1], c_hi[1])), _mm_mul_pd(m[2], c_hi[2])),
             cx->trans_d[r]);
     }
+    sat_lanes in[2];
     for (int e = 0; e < n; ++e)
     {
         // Lanes: (a.0, b.0), (a.0, b.1), (a.1, b.0), (a.1, b.1).
         const mc_bvh_node* ia = &ta->nodes[ta->nodes[a[e]].data];
-        __m128 g[16];
+        __m128* g = in[e].a;
         nodes_soa(ia, ia, ia + 1, ia + 1, g);
-        __m128 bb[9], be[3], d[3];
         for (int q = 0; q < 9; ++q)
         {
-            bb[q] = e == 0 ? _mm_movelh_ps(bx[q], bx[q]) : _mm_movehl_ps(bx[q], bx[q]);
+            in[e].b[q] = e == 0 ? _mm_movelh_ps(bx[q], bx[q]) : _mm_movehl_ps(bx[q], bx[q]);
         }
         for (int k = 0; k < 3; ++k)
         {
-            be[k] = e == 0 ? _mm_movelh_ps(f[12 + k], f[12 + k]) : _mm_movehl_ps(f[12 + k], f[12 + k]);
+            in[e].eb[k] = e == 0 ? _mm_movelh_ps(f[12 + k], f[12 + k]) : _mm_movehl_ps(f[12 + k], f[12 + k]);
         }
         for (int c = 0; c < 3; ++c)
         {
             __m128d d01 = _mm_sub_pd(bc[e][c], _mm_cvtps_pd(g[9 + c]));
             __m128d d23 = _mm_sub_pd(bc[e][c], _mm_cvtps_pd(_mm_movehl_ps(g[9 + c], g[9 + c])));
-            d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
+            in[e].d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
         }
-        int sep = sat_soa(cx, g, &g[12], bb, be, d);
+    }
+    int sep = sat_groups(cx, in, n);
+    for (int e = 0; e < n; ++e)
+    {
         uint32_t ca = ta->nodes[a[e]].data, cb = tb->nodes[b[e]].data;
         for (int l = 0; l < 4; ++l) // branch-free append, as in batch_flush
         {
             out->data[out->count].a = ca + (uint32_t)(l >> 1);
             out->data[out->count].b = cb + (uint32_t)(l & 1);
-            out->count += (uint32_t)(~sep >> l) & 1u;
+            out->count += (uint32_t)(~sep >> (4 * e + l)) & 1u;
         }
     }
 }
@@ -1387,7 +1395,11 @@ static void traverse(const collide_ctx* cx, pair_worker* w, const node_pair* sta
             const mc_bvh_node* nb = &cx->tb->nodes[cur->data[k].b];
             if (mc_bvh_is_leaf(na) && mc_bvh_is_leaf(nb))
             {
+#if defined(__SSE2__)
+                cx->leaf_pairs(cx, w, na, nb);
+#else
                 leaf_pairs(cx, w, na, nb);
+#endif
             }
         }
         if (!w->failed && !expand_level(cx, cur->data, cur->count, nxt, &w->box_tests))
@@ -1471,6 +1483,20 @@ static void sort_keys(sort_key* a, sort_key* tmp, uint32_t n, sort_key** result)
 // ---------------------------------------------------------------------------------------------------------------
 // Entry point
 
+int mc_collide_lanes_limit = 0;
+
+int mc_collide_lanes_available(void)
+{
+#if MC_COLLIDE_AVX
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? 2 : 1;
+#elif defined(__SSE2__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                      struct mc_workspace* ws, mc_pair_result* result, mc_query_stats* stats)
 {
@@ -1527,6 +1553,12 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
 #if defined(__SSE2__)
     cx.slack_rel_f = _mm_set1_ps((float)cx.box_rel_slack);
     cx.slack_abs_f = _mm_set1_ps((float)cx.abs_slack);
+    cx.lanes = mc_collide_lanes_available();
+    cx.lanes = mc_collide_lanes_limit > 0 && mc_collide_lanes_limit < cx.lanes ? mc_collide_lanes_limit : cx.lanes;
+    cx.leaf_pairs = leaf_pairs_sse;
+#if MC_COLLIDE_AVX
+    cx.leaf_pairs = cx.lanes == 2 ? leaf_pairs_avx2 : leaf_pairs_sse;
+#endif
 #endif
 
     for (int w = 0; w < s->worker_capacity; ++w)
@@ -1534,6 +1566,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         s->workers[w].pair_count = 0;
         s->workers[w].box_tests = 0;
         s->workers[w].triangle_tests = 0;
+        s->workers[w].culled_in = 0;
         s->workers[w].failed = 0;
     }
     uint64_t box_tests = 0;
@@ -1621,7 +1654,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     }
 
     // Merge and sort.
-    uint64_t total = 0, tri_tests = 0;
+    uint64_t total = 0, tri_tests = 0, culled = 0;
     for (int w = 0; w < s->worker_capacity; ++w)
     {
         if (s->workers[w].failed)
@@ -1631,6 +1664,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         total += s->workers[w].pair_count;
         box_tests += s->workers[w].box_tests;
         tri_tests += s->workers[w].triangle_tests;
+        culled += s->workers[w].culled_in;
     }
     if (total > UINT32_MAX / 2u)
     {
@@ -1717,6 +1751,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     }
     result->pairs = s->out;
     result->pair_count = n;
+    s->culled_in = culled;
     if (stats != NULL)
     {
         stats->box_tests = box_tests;
