@@ -648,8 +648,8 @@ static inline int tri_outside_box(const collide_ctx* cx, double ax[3][3], const 
 // Culling data of one leaf against one obox in the same frame: the leaf center's offset from the box center and the
 // comparison limits. The leaf's vertices are float offsets from its center (mc_bvh.tri_local), each within 2^-24
 // relative of the exact offset; a vertex lies in the leaf's box, so its offset's 1-norm is < 2 * the sum of the
-// leaf's extents. The float sums and projections below then err by < 1e-6 (|D|_1 + 2 sum e_leaf + sum e_box),
-// a tenth of the slack.
+// leaf's extents. The float sums and projections of the culling (bvh/leaf_lanes.h, cull) then err by
+// < 1e-6 (|D|_1 + 2 sum e_leaf + sum e_box), a tenth of the slack.
 typedef struct leaf_cull
 {
     __m128 d;   // leaf center - box center (float)
