@@ -25,7 +25,7 @@
 #define MC_COLLIDE_AVX 0
 #endif
 
-// The hot SIMD kernels (batched box tests, leaf culling) get a second clone compiled for x86-64-v4, picked once at load
+// The batched box tests get a second clone compiled for x86-64-v4, picked once at load
 // time by GCC's target_clones (ifunc): its 32 vector registers remove most spills of the 4-lane box test (~5-10% per
 // query measured on the bench scenes). Both clones compute the same values: the same IEEE operations in the same order
 // (the build uses -ffp-contract=off, so nothing is fused). Plain single version elsewhere and under sanitizers.
