@@ -25,9 +25,9 @@
 #define MC_COLLIDE_AVX 0
 #endif
 
-// The batched box tests get a second clone compiled for x86-64-v4, picked once at load
-// time by GCC's target_clones (ifunc): its 32 vector registers remove most spills of the 4-lane box test (~5-10% per
-// query measured on the bench scenes). Both clones compute the same values: the same IEEE operations in the same order
+// The batched box tests get a second clone compiled for x86-64-v4, picked once at load time by GCC's target_clones
+// (ifunc): its 32 vector registers remove most spills of the 4-lane box test (~5-10% per query measured on the bench
+// scenes). Both clones compute the same values: the same IEEE operations in the same order
 // (the build uses -ffp-contract=off, so nothing is fused). Plain single version elsewhere and under sanitizers.
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
