@@ -602,7 +602,8 @@ Test(bvh, every_lane_width_gives_the_same_query)
     cr_assert(wide != NULL && narrow != NULL);
     uint64_t seed = 777;
     uint64_t total = 0;
-    const uint32_t sizes[2] = {1000, 12000};
+    const uint32_t sizes[2] = {1000, 30000};
+    uint32_t most = 0;
     for (int kind = 0; kind < SCENE_KIND_COUNT; ++kind)
     {
         for (int si = 0; si < 2; ++si)
@@ -647,12 +648,20 @@ Test(bvh, every_lane_width_gives_the_same_query)
                           "%s, pose %d: %llu/%llu box tests, %llu/%llu triangle tests", sp.name, it,
                           (unsigned long long)sw.box_tests, (unsigned long long)sn.box_tests,
                           (unsigned long long)sw.triangle_tests, (unsigned long long)sn.triangle_tests);
+                for (uint32_t k = 1; k < nw; ++k)
+                {
+                    cr_assert(wide[k - 1].i < wide[k].i || (wide[k - 1].i == wide[k].i && wide[k - 1].j < wide[k].j),
+                              "%s, pose %d: pairs %u and %u out of (i, j) order", sp.name, it, k - 1, k);
+                }
+                most = nw > most ? nw : most;
                 total += nw;
             }
             scene_pair_destroy(&sp);
         }
     }
     cr_assert(total > 1000, "only %llu pairs: the poses do not exercise the kernels", (unsigned long long)total);
+    // Pair sets of 256 and more are sorted by radix (bvh_collide.c, RADIX_MIN), smaller ones by merging: both ran.
+    cr_assert(most >= 256, "largest pair set %u: the radix sort was not exercised", most);
     free(wide);
     free(narrow);
     mc_workspace_destroy(ws);
