@@ -667,6 +667,43 @@ Test(bvh, every_lane_width_gives_the_same_query)
     mc_workspace_destroy(ws);
 }
 
+// The bench scenes (box grids with flat leaves, spheres, tori; multi-level trees with leaves of up to 16 triangles)
+// against the brute force, at their contact pose and perturbed, with both lane widths of the kernels and 1 or 2
+// threads.
+Test(bvh, pairs_equal_brute_force_on_the_bench_scenes)
+{
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    uint64_t seed = 4242;
+    uint32_t total = 0;
+    for (int kind = 0; kind < SCENE_KIND_COUNT; ++kind)
+    {
+        scene_pair sp;
+        cr_assert(scene_make((scene_kind)kind, 1200, &sp) == 0);
+        for (int it = 0; it < 2; ++it)
+        {
+            mc_pose pj = sp.pose_j;
+            if (it == 1)
+            {
+                pj.p.x += 0.05 * (scene_random(&seed) - 0.5);
+                pj.p.z -= 0.01 * scene_random(&seed);
+                mc_quat dq = scene_random_quat(&seed);
+                double t = 0.05 * scene_random(&seed);
+                mc_quat q = {1.0 - t + t * dq.w, t * dq.x, t * dq.y, t * dq.z};
+                pj.q = mc_quat_mul(mc_quat_normalize(q), pj.q);
+            }
+            mc_pose inv_i = mc_pose_inverse(&sp.pose_i);
+            mc_pose j_in_i = mc_pose_mul(&inv_i, &pj);
+            mc_collide_lanes_limit = it == 0 ? 0 : 1;
+            total += check_against_brute_force(sp.mesh_i, sp.mesh_j, &j_in_i, ws, 1 + (kind + it) % 2);
+            mc_collide_lanes_limit = 0;
+        }
+        scene_pair_destroy(&sp);
+    }
+    cr_assert(total > 200, "only %u pairs", total);
+    mc_workspace_destroy(ws);
+}
+
 Test(bvh, pairs_equal_brute_force_on_exact_degenerate_poses)
 {
     mc_mesh* c = cube();
