@@ -70,8 +70,9 @@ extern "C"
     MC_API mc_mesh_def mc_default_mesh_def(void);
 
     /// Create a mesh from arrays: copy, scale, weld, drop degenerate triangles, check, reorient an inward mesh,
-    /// compute topology and build the OBB tree (single thread, about 145 ns per triangle for 1M triangles on the
-    /// bench machine; the tree is bitwise the same whichever of its SIMD code paths the CPU runs).
+    /// compute topology and build the OBB tree (single thread, about 280 ns per triangle for 1M triangles on the
+    /// bench machine, of which the tree about 120; the tree is bitwise the same whichever of its SIMD code paths the
+    /// CPU runs).
     /// @param def input arrays and options (not retained)
     /// @param out receives the new mesh on success only; destroy it with mc_mesh_destroy
     /// @param report may be NULL; filled with what the checks found, also on MC_ERR_MESH_NOT_CLOSED
