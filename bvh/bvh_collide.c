@@ -1035,7 +1035,7 @@ static inline int sat_soa(const collide_ctx* cx, const sat_lanes* in)
 #define MC_JOIN8(lo, hi) _mm256_insertf128_ps(_mm256_castps128_ps256(lo), (hi), 1)
 // sat_soa on eight box pairs (AVX2 machines): lanes 0-3 are lo's, lanes 4-7 hi's. Every lane does the IEEE operations
 // of sat_soa in the same order (nothing is fused: -ffp-contract=off), so the mask equals sat_soa(lo) | sat_soa(hi) << 4
-// bit for bit (test bvh::wide_and_portable_queries_agree).
+// bit for bit (test bvh::every_lane_width_gives_the_same_query).
 __attribute__((target("avx2"))) static int sat_soa8(const collide_ctx* cx, const sat_lanes* lo, const sat_lanes* hi)
 {
     __m256 a[9], b[9], ea[3], eb[3], d[3];
