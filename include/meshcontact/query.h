@@ -71,7 +71,8 @@ extern "C"
     typedef struct mc_query_stats
     {
         uint64_t box_tests;        ///< OBB-OBB separating axis tests
-        uint64_t triangle_tests;   ///< triangle-triangle tests on leaf pairs
+        uint64_t triangle_tests;   ///< exact triangle-triangle tests run (pairs left by the leaf culling and the
+                                   ///< exact bounding-box checks)
         uint64_t triangle_pairs;   ///< intersecting triangle pairs
         uint64_t crossings;        ///< distinct edge-face crossings
         uint64_t inside_vertices;  ///< vertices of either mesh inside the other
