@@ -694,6 +694,48 @@ static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_cro
 }
 
 #if defined(__SSE2__)
+/// Exact axis-aligned bounds in double: lo[0] / hi[0] = (x, y), lo[1] / hi[1] = (z, z).
+typedef struct dbox
+{
+    __m128d lo[2], hi[2];
+} dbox;
+
+static inline dbox dbox_empty(void)
+{
+    dbox b;
+    b.lo[0] = b.lo[1] = _mm_set1_pd(INFINITY);
+    b.hi[0] = b.hi[1] = _mm_set1_pd(-INFINITY);
+    return b;
+}
+
+// a grows to cover b.
+static inline void dbox_join(dbox* a, const dbox* b)
+{
+    for (int h = 0; h < 2; ++h)
+    {
+        a->lo[h] = _mm_min_pd(a->lo[h], b->lo[h]);
+        a->hi[h] = _mm_max_pd(a->hi[h], b->hi[h]);
+    }
+}
+
+// b grows to cover the point v.
+static inline void dbox_add(dbox* b, mc_vec3 v)
+{
+    __m128d xy = _mm_setr_pd(v.x, v.y), zz = _mm_set1_pd(v.z);
+    b->lo[0] = _mm_min_pd(b->lo[0], xy);
+    b->hi[0] = _mm_max_pd(b->hi[0], xy);
+    b->lo[1] = _mm_min_pd(b->lo[1], zz);
+    b->hi[1] = _mm_max_pd(b->hi[1], zz);
+}
+
+/// 1 when a strict gap separates the boxes along some axis.
+static inline int dbox_apart(const dbox* a, const dbox* b)
+{
+    __m128d gap = _mm_or_pd(_mm_cmpgt_pd(a->lo[0], b->hi[0]), _mm_cmplt_pd(a->hi[0], b->lo[0]));
+    gap = _mm_or_pd(gap, _mm_or_pd(_mm_cmpgt_pd(a->lo[1], b->hi[1]), _mm_cmplt_pd(a->hi[1], b->lo[1])));
+    return _mm_movemask_pd(gap) != 0;
+}
+
 // The exact stage of a leaf pair, on the survivors of the culling (keep_a: I's triangles, keep_b: J's): I's vertices
 // as stored, J's mapped into I's frame; J's survivors against the exact bounding box of I's, then every pair's two
 // exact bounding boxes (a strict gap leaves no contact, perturbed or not: the boxes come from the very vertices the
@@ -704,37 +746,23 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
     uint32_t fa = mc_bvh_leaf_first(na), fb = mc_bvh_leaf_first(nb);
     w->culled_in += (uint64_t)__builtin_popcount(keep_a) + (uint64_t)__builtin_popcount(keep_b);
     mc_vec3 ti[MC_BVH_LEAF_MAX][3], tj[MC_BVH_LEAF_MAX][3];
-    __m128d ilo[MC_BVH_LEAF_MAX][2], ihi[MC_BVH_LEAF_MAX][2]; // (x, y), (z, z) bounds of each I survivor
-    __m128d jlo[MC_BVH_LEAF_MAX][2], jhi[MC_BVH_LEAF_MAX][2]; // the same for J's
+    dbox ib[MC_BVH_LEAF_MAX], jb[MC_BVH_LEAF_MAX]; // bounds of each I survivor, of each J survivor
     uint32_t ps[MC_BVH_LEAF_MAX], qs[MC_BVH_LEAF_MAX];
     uint32_t np = 0, nq = 0;
-    __m128d ulo_xy = _mm_set1_pd(INFINITY), ulo_z = ulo_xy;
-    __m128d uhi_xy = _mm_set1_pd(-INFINITY), uhi_z = uhi_xy;
+    dbox ub = dbox_empty(); // bounds of all I survivors
     while (keep_a != 0)
     {
         uint32_t p = (uint32_t)__builtin_ctz(keep_a);
         keep_a &= keep_a - 1u;
         const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
-        __m128d lo_xy = _mm_set1_pd(INFINITY), lo_z = lo_xy;
-        __m128d hi_xy = _mm_set1_pd(-INFINITY), hi_z = hi_xy;
+        dbox t = dbox_empty();
         for (int k = 0; k < 3; ++k)
         {
-            mc_vec3 v = cx->pos_i[va[k]];
-            ti[np][k] = v;
-            __m128d xy = _mm_setr_pd(v.x, v.y), zz = _mm_set1_pd(v.z);
-            lo_xy = _mm_min_pd(lo_xy, xy);
-            hi_xy = _mm_max_pd(hi_xy, xy);
-            lo_z = _mm_min_pd(lo_z, zz);
-            hi_z = _mm_max_pd(hi_z, zz);
+            ti[np][k] = cx->pos_i[va[k]];
+            dbox_add(&t, ti[np][k]);
         }
-        ilo[np][0] = lo_xy;
-        ilo[np][1] = lo_z;
-        ihi[np][0] = hi_xy;
-        ihi[np][1] = hi_z;
-        ulo_xy = _mm_min_pd(ulo_xy, lo_xy);
-        ulo_z = _mm_min_pd(ulo_z, lo_z);
-        uhi_xy = _mm_max_pd(uhi_xy, hi_xy);
-        uhi_z = _mm_max_pd(uhi_z, hi_z);
+        ib[np] = t;
+        dbox_join(&ub, &t);
         ps[np++] = p;
     }
     while (keep_b != 0)
@@ -742,35 +770,23 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
         uint32_t q = (uint32_t)__builtin_ctz(keep_b);
         keep_b &= keep_b - 1u;
         const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
-        __m128d lo_xy = _mm_set1_pd(INFINITY), lo_z = lo_xy;
-        __m128d hi_xy = _mm_set1_pd(-INFINITY), hi_z = hi_xy;
+        dbox t = dbox_empty();
         for (int k = 0; k < 3; ++k)
         {
             mc_vec3 v = cx->serial ? j_vertex_serial(cx->scratch, vb[k]) : j_vertex(cx->scratch, vb[k]);
             tj[nq][k] = v;
-            __m128d xy = _mm_setr_pd(v.x, v.y), zz = _mm_set1_pd(v.z);
-            lo_xy = _mm_min_pd(lo_xy, xy);
-            hi_xy = _mm_max_pd(hi_xy, xy);
-            lo_z = _mm_min_pd(lo_z, zz);
-            hi_z = _mm_max_pd(hi_z, zz);
+            dbox_add(&t, v);
         }
-        jlo[nq][0] = lo_xy;
-        jlo[nq][1] = lo_z;
-        jhi[nq][0] = hi_xy;
-        jhi[nq][1] = hi_z;
+        jb[nq] = t;
         qs[nq] = q;
         // Branch-free: the slot is kept only when the triangle's box meets the box of I's survivors.
-        __m128d gap = _mm_or_pd(_mm_cmpgt_pd(lo_xy, uhi_xy), _mm_cmplt_pd(hi_xy, ulo_xy));
-        gap = _mm_or_pd(gap, _mm_or_pd(_mm_cmpgt_pd(lo_z, uhi_z), _mm_cmplt_pd(hi_z, ulo_z)));
-        nq += (uint32_t)(_mm_movemask_pd(gap) == 0);
+        nq += (uint32_t)!dbox_apart(&t, &ub);
     }
     for (uint32_t pi = 0; pi < np; ++pi)
     {
         for (uint32_t qi = 0; qi < nq; ++qi)
         {
-            __m128d gap = _mm_or_pd(_mm_cmpgt_pd(jlo[qi][0], ihi[pi][0]), _mm_cmplt_pd(jhi[qi][0], ilo[pi][0]));
-            gap = _mm_or_pd(gap, _mm_or_pd(_mm_cmpgt_pd(jlo[qi][1], ihi[pi][1]), _mm_cmplt_pd(jhi[qi][1], ilo[pi][1])));
-            if (_mm_movemask_pd(gap) != 0)
+            if (dbox_apart(&jb[qi], &ib[pi]))
             {
                 continue;
             }
