@@ -715,7 +715,7 @@ static void finish_leaves(builder* b, uint32_t n)
     const mc_vec3* pos = b->mesh->positions;
     const uint32_t* indices = b->mesh->indices;
     const uint32_t* order = b->order;
-    const size_t stride = (size_t)n + MC_BVH_LOCAL_PAD;
+    const size_t stride = mc_bvh_local_stride(n);
     for (uint32_t li = 0; li < b->leaf_count; ++li)
     {
         const mc_bvh_node* node = &b->nodes[b->leaves[li]];
@@ -1132,7 +1132,7 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     // shrunk afterwards.
     // This saves the first touch of a second 64 B per triangle (page faults cost about as much as a level of the
     // build).
-    size_t stride = (size_t)n + MC_BVH_LOCAL_PAD;
+    size_t stride = mc_bvh_local_stride(n);
     size_t local_bytes = 9u * stride * sizeof(float), block_bytes = (size_t)n * sizeof *b.tris;
     block_bytes = block_bytes > local_bytes ? block_bytes : local_bytes;
     b.tris = mc_alloc(block_bytes);
@@ -1229,7 +1229,6 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     float* shrunk = local_bytes < block_bytes ? mc_realloc(b.tris, local_bytes) : NULL;
     bvh->tri_local = shrunk != NULL ? shrunk : (float*)b.tris;
     local_bytes = shrunk != NULL ? local_bytes : block_bytes;
-    bvh->tri_local_stride = stride;
     bvh->nodes = b.nodes;
     bvh->node_count = b.node_count;
     bvh->node_capacity = b.node_capacity;

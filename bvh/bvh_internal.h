@@ -56,9 +56,9 @@ struct mc_bvh
     uint32_t* tri_vertex;   ///< 3 * triangle_count vertex indices of tri_order's triangles (leaf-local copy)
     /// The vertices of tri_order's triangles as offsets from their leaf's (float) box center, rounded to float (the
     /// queries' leaf culling), as nine component arrays: component c of vertex v of the triangle at position p is
-    /// tri_local[(3 v + c) * tri_local_stride + p]. A leaf's triangles are then consecutive lanes of each array.
+    /// tri_local[(3 v + c) * mc_bvh_local_stride(triangle_count) + p]. A leaf's triangles are then consecutive
+    /// lanes of each array; the padding after each array is zero.
     float* tri_local;
-    size_t tri_local_stride; ///< triangle_count + MC_BVH_LOCAL_PAD (the padding is zero)
     uint32_t triangle_count; ///< triangles of the mesh
     uint32_t depth;          ///< longest root-to-leaf path (root = 1)
     double max_abs_coord;    ///< largest |coordinate| of the mesh vertices (rounding bounds in queries)
@@ -71,6 +71,11 @@ struct mc_bvh
 static inline int mc_bvh_is_leaf(const mc_bvh_node* n)
 {
     return (n->data & MC_BVH_LEAF_BIT) != 0;
+}
+/// @return the length of each component array of mc_bvh.tri_local for a tree of triangle_count triangles.
+static inline size_t mc_bvh_local_stride(uint32_t triangle_count)
+{
+    return (size_t)triangle_count + MC_BVH_LOCAL_PAD;
 }
 /// @return the first position in tri_order of a leaf.
 static inline uint32_t mc_bvh_leaf_first(const mc_bvh_node* n)

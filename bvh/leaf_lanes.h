@@ -186,13 +186,14 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
     const mc_bvh* tb = cx->tb;
     uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
     uint32_t fb = mc_bvh_leaf_first(nb), cb = mc_bvh_leaf_count(nb);
+    size_t stride_a = mc_bvh_local_stride(ta->triangle_count), stride_b = mc_bvh_local_stride(tb->triangle_count);
     obox oa;
     obox_map(cx, na, 0, &oa);
     leaf_cull cull_b;
     leaf_cull_make(cx, nb, &oa, &cull_b);
     MC_LL(vec) x[9][LL_N];
     MC_LL(mask) valid[LL_N];
-    uint32_t keep_b = MC_LL(cull)(tb->tri_local + fb, tb->tri_local_stride, cb, &oa, &cull_b, x, valid);
+    uint32_t keep_b = MC_LL(cull)(tb->tri_local + fb, stride_b, cb, &oa, &cull_b, x, valid);
     if (keep_b == 0)
     {
         return;
@@ -212,7 +213,7 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
         alo[c] = (float)((double)lo[c] - slack);
         ahi[c] = (float)((double)hi[c] + slack);
     }
-    uint32_t keep_a = MC_LL(inside)(ta->tri_local + fa, ta->tri_local_stride, ca, alo, ahi);
+    uint32_t keep_a = MC_LL(inside)(ta->tri_local + fa, stride_a, ca, alo, ahi);
     if (keep_a == 0)
     {
         return;
@@ -221,7 +222,7 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
     obox_map(cx, nb, 1, &ob);
     leaf_cull cull_a;
     leaf_cull_make(cx, na, &ob, &cull_a);
-    keep_a &= MC_LL(cull)(ta->tri_local + fa, ta->tri_local_stride, ca, &ob, &cull_a, x, valid);
+    keep_a &= MC_LL(cull)(ta->tri_local + fa, stride_a, ca, &ob, &cull_a, x, valid);
     if (keep_a == 0)
     {
         return;

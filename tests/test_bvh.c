@@ -337,7 +337,7 @@ Test(bvh, wide_and_portable_build_passes_give_the_same_tree)
         cr_assert(narrow->node_count == wide->node_count && narrow->depth == wide->depth, "mesh %d", k);
         cr_assert(memcmp(narrow->nodes, wide->nodes, narrow->node_count * sizeof(mc_bvh_node)) == 0, "mesh %d", k);
         cr_assert(memcmp(narrow->tri_order, wide->tri_order, n * sizeof(uint32_t)) == 0, "mesh %d", k);
-        cr_assert(memcmp(narrow->tri_local, wide->tri_local, 9u * narrow->tri_local_stride * sizeof(float)) == 0,
+        cr_assert(memcmp(narrow->tri_local, wide->tri_local, 9u * mc_bvh_local_stride(n) * sizeof(float)) == 0,
                   "mesh %d", k);
         mc_bvh_destroy(narrow);
         mc_mesh_destroy(m);
