@@ -334,10 +334,10 @@ typedef struct collide_ctx
     __m128 map_f[2][3][3];  // map_f[0][r][c] = rot[r][c] splatted (J -> I), map_f[1][r][c] = rot[c][r] (I -> J)
     __m128d map_d[2][3][3]; // the same in double (centers)
     __m128d trans_d[3];     // translation J -> I, splatted
-    __m128 slack_rel_f;     // box_rel_slack, splatted
-    __m128 slack_abs_f;     // abs_slack, splatted
+    float slack_rel_f;      // box_rel_slack rounded to float (the box test's float arithmetic)
+    float slack_abs_f;      // abs_slack rounded to float
     int lanes;              // instruction set of the query's kernels: 1 SSE2, 2 AVX2
-    /// Leaf against leaf with the kernels of `lanes` (bvh/leaf_lanes.h).
+    /// Leaf against leaf with the kernels of `lanes` (bvh/collide_lanes.h).
     void (*leaf_pairs)(const struct collide_ctx* cx, pair_worker* w, const mc_bvh_node* na, const mc_bvh_node* nb);
 #endif
 } collide_ctx;
@@ -650,7 +650,7 @@ static inline int tri_outside_box(const collide_ctx* cx, double ax[3][3], const 
 // Culling data of one leaf against one obox in the same frame: the leaf center's offset from the box center and the
 // comparison limits. The leaf's vertices are float offsets from its center (mc_bvh.tri_local), each within 2^-24
 // relative of the exact offset; a vertex lies in the leaf's box, so its offset's 1-norm is < 2 * the sum of the
-// leaf's extents. The float sums and projections of the culling (bvh/leaf_lanes.h, cull) then err by
+// leaf's extents. The float sums and projections of the culling (bvh/collide_lanes.h, cull) then err by
 // < 1e-6 (|D|_1 + 2 sum e_leaf + sum e_box), a tenth of the slack.
 typedef struct leaf_cull
 {
@@ -804,16 +804,16 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
     }
 }
 
-// The leaf-against-leaf culling on sixteen lanes, once per instruction set (see bvh/leaf_lanes.h).
+// The box test and the leaf-against-leaf culling on lanes, once per instruction set (see bvh/collide_lanes.h).
 #define MC_LL(name) name##_sse
 #define MC_LL_TARGET
 #define MC_LL_KIND 1
-#include "bvh/leaf_lanes.h"
+#include "bvh/collide_lanes.h"
 #if MC_COLLIDE_AVX
 #define MC_LL(name) name##_avx2
 #define MC_LL_TARGET __attribute__((target("avx2")))
 #define MC_LL_KIND 2
-#include "bvh/leaf_lanes.h"
+#include "bvh/collide_lanes.h"
 #endif
 #else
 // Leaf against leaf without SSE2: J's triangles (mapped) against A's box, I's against B's box, then the exact tests.
@@ -985,73 +985,18 @@ typedef struct sat_lanes
     __m128 d[3];
 } sat_lanes;
 
-// The 15-axis test of box_overlap, one box pair per lane: a (rows a[3i + c]), extents ea, against b (rows b[3k + c]),
-// extents eb, both in a's mesh frame, with d = b's center - a's center. Same formulas and float arithmetic as
-// box_overlap_fast, so its rounding analysis and slack (box_rel_slack, computed here in float: its own rounding,
-// ~1e-7 relative, is far inside the factor 5 of margin) hold unchanged. @return the movemask of the lanes where an
-// axis separates.
+// The 15-axis test of box_overlap on four box pairs (collide_lanes.h, sat, SSE2 instance). @return the movemask of
+// the lanes where an axis separates.
 static inline int sat_soa(const collide_ctx* cx, const sat_lanes* in)
 {
-    const __m128* a = in->a;
-    const __m128* ea = &in->a[12];
-    const __m128* b = in->b;
-    const __m128* eb = in->eb;
-    const __m128* d = in->d;
-    const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-    __m128 t[3], r[3][3], ar[3][3];
-    for (int i = 0; i < 3; ++i)
-    {
-        t[i] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[3 * i], d[0]), _mm_mul_ps(a[3 * i + 1], d[1])),
-                          _mm_mul_ps(a[3 * i + 2], d[2]));
-        for (int k = 0; k < 3; ++k)
-        {
-            r[i][k] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[3 * i], b[3 * k]), _mm_mul_ps(a[3 * i + 1], b[3 * k + 1])),
-                                 _mm_mul_ps(a[3 * i + 2], b[3 * k + 2]));
-            ar[i][k] = _mm_and_ps(r[i][k], absmask);
-        }
-    }
-    __m128 mag = _mm_add_ps(
-        _mm_add_ps(_mm_and_ps(d[0], absmask), _mm_add_ps(_mm_and_ps(d[1], absmask), _mm_and_ps(d[2], absmask))),
-        _mm_add_ps(_mm_add_ps(ea[0], _mm_add_ps(ea[1], ea[2])), _mm_add_ps(eb[0], _mm_add_ps(eb[1], eb[2]))));
-    __m128 slack = _mm_add_ps(_mm_mul_ps(cx->slack_rel_f, mag), cx->slack_abs_f);
-    __m128 sep = _mm_setzero_ps();
-    // Axes of a: |t_i| > ea_i + sum_k eb_k |R_ik|.
-    for (int i = 0; i < 3; ++i)
-    {
-        __m128 rad = _mm_add_ps(_mm_add_ps(ea[i], _mm_mul_ps(eb[0], ar[i][0])),
-                                _mm_add_ps(_mm_mul_ps(eb[1], ar[i][1]), _mm_mul_ps(eb[2], ar[i][2])));
-        sep = _mm_or_ps(sep, _mm_cmpgt_ps(_mm_and_ps(t[i], absmask), _mm_add_ps(rad, slack)));
-    }
-    // Axes of b: |b_k . d| > eb_k + sum_i ea_i |R_ik|.
-    for (int k = 0; k < 3; ++k)
-    {
-        __m128 tb = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b[3 * k], d[0]), _mm_mul_ps(b[3 * k + 1], d[1])),
-                               _mm_mul_ps(b[3 * k + 2], d[2]));
-        __m128 rad = _mm_add_ps(_mm_add_ps(eb[k], _mm_mul_ps(ea[0], ar[0][k])),
-                                _mm_add_ps(_mm_mul_ps(ea[1], ar[1][k]), _mm_mul_ps(ea[2], ar[2][k])));
-        sep = _mm_or_ps(sep, _mm_cmpgt_ps(_mm_and_ps(tb, absmask), _mm_add_ps(rad, slack)));
-    }
-    // a_i x b_k: |t_i2 R_i1k - t_i1 R_i2k| > ea_i1 |R_i2k| + ea_i2 |R_i1k| + eb_k1 |R_ik2| + eb_k2 |R_ik1|.
-    for (int i = 0; i < 3; ++i)
-    {
-        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-        for (int k = 0; k < 3; ++k)
-        {
-            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-            __m128 dist = _mm_and_ps(_mm_sub_ps(_mm_mul_ps(t[i2], r[i1][k]), _mm_mul_ps(t[i1], r[i2][k])), absmask);
-            __m128 rad = _mm_add_ps(_mm_add_ps(_mm_mul_ps(ea[i1], ar[i2][k]), _mm_mul_ps(ea[i2], ar[i1][k])),
-                                    _mm_add_ps(_mm_mul_ps(eb[k1], ar[i][k2]), _mm_mul_ps(eb[k2], ar[i][k1])));
-            sep = _mm_or_ps(sep, _mm_cmpgt_ps(dist, _mm_add_ps(rad, slack)));
-        }
-    }
-    return _mm_movemask_ps(sep);
+    return (int)sat_sse(cx, in->a, &in->a[12], in->b, in->eb, in->d);
 }
 
 #if MC_COLLIDE_AVX
 #define MC_JOIN8(lo, hi) _mm256_insertf128_ps(_mm256_castps128_ps256(lo), (hi), 1)
-// sat_soa on eight box pairs (AVX2 machines): lanes 0-3 are lo's, lanes 4-7 hi's. Every lane does the IEEE operations
-// of sat_soa in the same order (nothing is fused: -ffp-contract=off), so the mask equals sat_soa(lo) | sat_soa(hi) << 4
-// bit for bit (test bvh::every_lane_width_gives_the_same_query).
+// sat_soa on eight box pairs (AVX2 machines): lanes 0-3 are lo's, lanes 4-7 hi's, through the AVX2 instance of the same
+// test, so the mask equals sat_soa(lo) | sat_soa(hi) << 4 bit for bit (test
+// bvh::every_lane_width_gives_the_same_query).
 __attribute__((target("avx2"))) static int sat_soa8(const collide_ctx* cx, const sat_lanes* lo, const sat_lanes* hi)
 {
     __m256 a[9], b[9], ea[3], eb[3], d[3];
@@ -1066,56 +1011,7 @@ __attribute__((target("avx2"))) static int sat_soa8(const collide_ctx* cx, const
         eb[k] = MC_JOIN8(lo->eb[k], hi->eb[k]);
         d[k] = MC_JOIN8(lo->d[k], hi->d[k]);
     }
-    const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    __m256 t[3], r[3][3], ar[3][3];
-    for (int i = 0; i < 3; ++i)
-    {
-        t[i] = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[3 * i], d[0]), _mm256_mul_ps(a[3 * i + 1], d[1])),
-                             _mm256_mul_ps(a[3 * i + 2], d[2]));
-        for (int k = 0; k < 3; ++k)
-        {
-            r[i][k] = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(a[3 * i], b[3 * k]), _mm256_mul_ps(a[3 * i + 1], b[3 * k + 1])),
-                _mm256_mul_ps(a[3 * i + 2], b[3 * k + 2]));
-            ar[i][k] = _mm256_and_ps(r[i][k], absmask);
-        }
-    }
-    __m256 mag = _mm256_add_ps(_mm256_add_ps(_mm256_and_ps(d[0], absmask),
-                                             _mm256_add_ps(_mm256_and_ps(d[1], absmask), _mm256_and_ps(d[2], absmask))),
-                               _mm256_add_ps(_mm256_add_ps(ea[0], _mm256_add_ps(ea[1], ea[2])),
-                                             _mm256_add_ps(eb[0], _mm256_add_ps(eb[1], eb[2]))));
-    __m256 slack = _mm256_add_ps(_mm256_mul_ps(MC_JOIN8(cx->slack_rel_f, cx->slack_rel_f), mag),
-                                 MC_JOIN8(cx->slack_abs_f, cx->slack_abs_f));
-    __m256 sep = _mm256_setzero_ps();
-    for (int i = 0; i < 3; ++i)
-    {
-        __m256 rad = _mm256_add_ps(_mm256_add_ps(ea[i], _mm256_mul_ps(eb[0], ar[i][0])),
-                                   _mm256_add_ps(_mm256_mul_ps(eb[1], ar[i][1]), _mm256_mul_ps(eb[2], ar[i][2])));
-        sep = _mm256_or_ps(sep, _mm256_cmp_ps(_mm256_and_ps(t[i], absmask), _mm256_add_ps(rad, slack), _CMP_GT_OS));
-    }
-    for (int k = 0; k < 3; ++k)
-    {
-        __m256 tb = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(b[3 * k], d[0]), _mm256_mul_ps(b[3 * k + 1], d[1])),
-                                  _mm256_mul_ps(b[3 * k + 2], d[2]));
-        __m256 rad = _mm256_add_ps(_mm256_add_ps(eb[k], _mm256_mul_ps(ea[0], ar[0][k])),
-                                   _mm256_add_ps(_mm256_mul_ps(ea[1], ar[1][k]), _mm256_mul_ps(ea[2], ar[2][k])));
-        sep = _mm256_or_ps(sep, _mm256_cmp_ps(_mm256_and_ps(tb, absmask), _mm256_add_ps(rad, slack), _CMP_GT_OS));
-    }
-    for (int i = 0; i < 3; ++i)
-    {
-        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-        for (int k = 0; k < 3; ++k)
-        {
-            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-            __m256 dist =
-                _mm256_and_ps(_mm256_sub_ps(_mm256_mul_ps(t[i2], r[i1][k]), _mm256_mul_ps(t[i1], r[i2][k])), absmask);
-            __m256 rad =
-                _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ea[i1], ar[i2][k]), _mm256_mul_ps(ea[i2], ar[i1][k])),
-                              _mm256_add_ps(_mm256_mul_ps(eb[k1], ar[i][k2]), _mm256_mul_ps(eb[k2], ar[i][k1])));
-            sep = _mm256_or_ps(sep, _mm256_cmp_ps(dist, _mm256_add_ps(rad, slack), _CMP_GT_OS));
-        }
-    }
-    return _mm256_movemask_ps(sep);
+    return (int)sat_avx2(cx, a, ea, b, eb, d);
 }
 #undef MC_JOIN8
 #endif
@@ -1607,8 +1503,8 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     cx.box_rel_slack = 1e-5; // float arithmetic on top of the above: see box_overlap_fast
     cx.abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
 #if defined(__SSE2__)
-    cx.slack_rel_f = _mm_set1_ps((float)cx.box_rel_slack);
-    cx.slack_abs_f = _mm_set1_ps((float)cx.abs_slack);
+    cx.slack_rel_f = (float)cx.box_rel_slack;
+    cx.slack_abs_f = (float)cx.abs_slack;
     cx.lanes = mc_collide_lanes_available();
     cx.lanes = mc_collide_lanes_limit > 0 && mc_collide_lanes_limit < cx.lanes ? mc_collide_lanes_limit : cx.lanes;
     cx.leaf_pairs = leaf_pairs_sse;

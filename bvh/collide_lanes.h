@@ -1,14 +1,16 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Leaf-against-leaf culling on sixteen float lanes (one lane per triangle of a leaf), written once and included by
-// bvh_collide.c once per instruction set. Before each inclusion define:
+// The pair stage's lane kernels, written once and included by bvh_collide.c once per instruction set: the 15-axis box
+// test on one register of box pairs, and leaf-against-leaf culling on sixteen float lanes (one lane per triangle of a
+// leaf). Before each inclusion define:
 //   MC_LL(name)   the instance's name of `name` (a suffix per instruction set),
 //   MC_LL_TARGET  the instance's function attribute (empty, or GCC's target("...")),
 //   MC_LL_KIND    1: SSE2 (four 4-lane registers), 2: AVX2 (two 8-lane registers).
 // (A one-register AVX-512F instance measured 3-6% slower than AVX2 on the bench queries of this project's 2-core AMD
 // EPYC machine, so there is none.)
 // Every instance does the same IEEE operations on every lane in the same order (nothing is fused: -ffp-contract=off),
-// so all give bitwise the same culling outcomes, pairs and counters (test bvh::every_lane_width_gives_the_same_query).
+// so all give bitwise the same box test and culling outcomes, pairs and counters (test
+// bvh::every_lane_width_gives_the_same_query).
 // Uses, from bvh_collide.c: collide_ctx, obox, leaf_cull, obox_map, leaf_cull_make, leaf_exact.
 
 #if MC_LL_KIND == 1
@@ -25,6 +27,7 @@ typedef __m128 MC_LL(mask);
 #define LL_ZERO _mm_setzero_ps
 #define LL_GT(a, b) _mm_cmpgt_ps((a), (b))
 #define LL_LT(a, b) _mm_cmplt_ps((a), (b))
+#define LL_ABS(a) _mm_and_ps((a), _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)))
 #define LL_OR _mm_or_ps
 #define LL_ANDNOT _mm_andnot_ps // (~a) & b
 #define LL_SELECT(m, a, b) _mm_or_ps(_mm_and_ps((m), (a)), _mm_andnot_ps((m), (b)))
@@ -44,6 +47,7 @@ typedef __m256 MC_LL(mask);
 #define LL_ZERO _mm256_setzero_ps
 #define LL_GT(a, b) _mm256_cmp_ps((a), (b), _CMP_GT_OS)
 #define LL_LT(a, b) _mm256_cmp_ps((a), (b), _CMP_LT_OS)
+#define LL_ABS(a) _mm256_and_ps((a), _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)))
 #define LL_OR _mm256_or_ps
 #define LL_ANDNOT _mm256_andnot_ps
 #define LL_SELECT(m, a, b) _mm256_blendv_ps((b), (a), (m))
@@ -53,6 +57,62 @@ typedef __m256 MC_LL(mask);
 #error "MC_LL_KIND must be 1 or 2"
 #endif
 #define LL_N (16 / LL_W) // registers per leaf
+
+// The 15-axis test of box_overlap, one box pair per lane: a (rows a[3i + c]), extents ea, against b (rows b[3k + c]),
+// extents eb, both in a's mesh frame, with d = b's center - a's center. Same formulas and float arithmetic as
+// box_overlap_fast, so its rounding analysis and slack (box_rel_slack, computed here in float: its own rounding,
+// ~1e-7 relative, is far inside the factor 5 of margin) hold unchanged. @return the bits of the lanes where an axis
+// separates.
+MC_LL_TARGET static inline uint32_t MC_LL(sat)(const collide_ctx* cx, const MC_LL(vec) a[9], const MC_LL(vec) ea[3],
+                                               const MC_LL(vec) b[9], const MC_LL(vec) eb[3], const MC_LL(vec) d[3])
+{
+    MC_LL(vec) t[3], r[3][3], ar[3][3];
+    for (int i = 0; i < 3; ++i)
+    {
+        t[i] = LL_ADD(LL_ADD(LL_MUL(a[3 * i], d[0]), LL_MUL(a[3 * i + 1], d[1])), LL_MUL(a[3 * i + 2], d[2]));
+        for (int k = 0; k < 3; ++k)
+        {
+            r[i][k] = LL_ADD(LL_ADD(LL_MUL(a[3 * i], b[3 * k]), LL_MUL(a[3 * i + 1], b[3 * k + 1])),
+                             LL_MUL(a[3 * i + 2], b[3 * k + 2]));
+            ar[i][k] = LL_ABS(r[i][k]);
+        }
+    }
+    MC_LL(vec)
+    mag = LL_ADD(LL_ADD(LL_ABS(d[0]), LL_ADD(LL_ABS(d[1]), LL_ABS(d[2]))),
+                 LL_ADD(LL_ADD(ea[0], LL_ADD(ea[1], ea[2])), LL_ADD(eb[0], LL_ADD(eb[1], eb[2]))));
+    MC_LL(vec) slack = LL_ADD(LL_MUL(LL_SET1(cx->slack_rel_f), mag), LL_SET1(cx->slack_abs_f));
+    MC_LL(mask) sep = LL_FALSE;
+    // Axes of a: |t_i| > ea_i + sum_k eb_k |R_ik|.
+    for (int i = 0; i < 3; ++i)
+    {
+        MC_LL(vec)
+        rad = LL_ADD(LL_ADD(ea[i], LL_MUL(eb[0], ar[i][0])), LL_ADD(LL_MUL(eb[1], ar[i][1]), LL_MUL(eb[2], ar[i][2])));
+        sep = LL_OR(sep, LL_GT(LL_ABS(t[i]), LL_ADD(rad, slack)));
+    }
+    // Axes of b: |b_k . d| > eb_k + sum_i ea_i |R_ik|.
+    for (int k = 0; k < 3; ++k)
+    {
+        MC_LL(vec) tb = LL_ADD(LL_ADD(LL_MUL(b[3 * k], d[0]), LL_MUL(b[3 * k + 1], d[1])), LL_MUL(b[3 * k + 2], d[2]));
+        MC_LL(vec)
+        rad = LL_ADD(LL_ADD(eb[k], LL_MUL(ea[0], ar[0][k])), LL_ADD(LL_MUL(ea[1], ar[1][k]), LL_MUL(ea[2], ar[2][k])));
+        sep = LL_OR(sep, LL_GT(LL_ABS(tb), LL_ADD(rad, slack)));
+    }
+    // a_i x b_k: |t_i2 R_i1k - t_i1 R_i2k| > ea_i1 |R_i2k| + ea_i2 |R_i1k| + eb_k1 |R_ik2| + eb_k2 |R_ik1|.
+    for (int i = 0; i < 3; ++i)
+    {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int k = 0; k < 3; ++k)
+        {
+            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+            MC_LL(vec) dist = LL_ABS(LL_SUB(LL_MUL(t[i2], r[i1][k]), LL_MUL(t[i1], r[i2][k])));
+            MC_LL(vec)
+            rad = LL_ADD(LL_ADD(LL_MUL(ea[i1], ar[i2][k]), LL_MUL(ea[i2], ar[i1][k])),
+                         LL_ADD(LL_MUL(eb[k1], ar[i][k2]), LL_MUL(eb[k2], ar[i][k1])));
+            sep = LL_OR(sep, LL_GT(dist, LL_ADD(rad, slack)));
+        }
+    }
+    return LL_BITS(sep);
+}
 
 // Lanes [0, count) of register j: lane index < count, compared in float (exact for 0..16).
 MC_LL_TARGET static inline MC_LL(mask) MC_LL(lanes_below)(int j, uint32_t count)
@@ -242,6 +302,7 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
 #undef LL_ZERO
 #undef LL_GT
 #undef LL_LT
+#undef LL_ABS
 #undef LL_OR
 #undef LL_ANDNOT
 #undef LL_SELECT
