@@ -582,6 +582,16 @@ Test(bvh, pairs_equal_brute_force_on_random_poses)
     }
 }
 
+// Turn a pose by a small random rotation (a slerp-free blend from the identity towards a random quaternion, at most
+// 0.05 of the way).
+static void turn_slightly(mc_pose* p, uint64_t* seed)
+{
+    mc_quat dq = scene_random_quat(seed);
+    double t = 0.05 * scene_random(seed);
+    mc_quat q = {1.0 - t + t * dq.w, t * dq.x, t * dq.y, t * dq.z};
+    p->q = mc_quat_mul(mc_quat_normalize(q), p->q);
+}
+
 // The SSE2 and AVX2 kernels of the pair stage (box tests on 4 or 8 lanes, leaf culling on 4 or 8 lanes) must give
 // bitwise the same pairs, crossings and counters: same IEEE operations per lane. Scenes of every kind near their
 // contact pose, perturbed.
@@ -616,10 +626,7 @@ Test(bvh, every_lane_width_gives_the_same_query)
                 pj.p.x += 0.05 * (scene_random(&seed) - 0.5);
                 pj.p.y += 0.05 * (scene_random(&seed) - 0.5);
                 pj.p.z += 0.02 * (scene_random(&seed) - 0.5);
-                mc_quat dq = scene_random_quat(&seed);
-                double t = 0.05 * scene_random(&seed); // small rotation: slerp-free blend towards dq
-                mc_quat q = {1.0 - t + t * dq.w, t * dq.x, t * dq.y, t * dq.z};
-                pj.q = mc_quat_mul(mc_quat_normalize(q), pj.q);
+                turn_slightly(&pj, &seed);
                 mc_query_options opt = mc_default_query_options();
                 opt.worker_count = 1 + it % 2;
                 uint32_t nw = 0, nn = 0;
@@ -687,10 +694,7 @@ Test(bvh, pairs_equal_brute_force_on_the_bench_scenes)
             {
                 pj.p.x += 0.05 * (scene_random(&seed) - 0.5);
                 pj.p.z -= 0.01 * scene_random(&seed);
-                mc_quat dq = scene_random_quat(&seed);
-                double t = 0.05 * scene_random(&seed);
-                mc_quat q = {1.0 - t + t * dq.w, t * dq.x, t * dq.y, t * dq.z};
-                pj.q = mc_quat_mul(mc_quat_normalize(q), pj.q);
+                turn_slightly(&pj, &seed);
             }
             mc_pose inv_i = mc_pose_inverse(&sp.pose_i);
             mc_pose j_in_i = mc_pose_mul(&inv_i, &pj);
