@@ -7,7 +7,7 @@
 #include "clip_oracle.h"
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
-#include "src/workspace.h"
+#include "src/contact/workspace.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -180,7 +180,7 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
          || (long)(mc_mesh_get_triangle_count(s->mesh_i) + mc_mesh_get_triangle_count(s->mesh_j)) <= 2 * o->cgal_max
 #endif
          ) &&
-        mc_collide(s->mesh_i, s->mesh_j, &j_in_i, o->threads, ws, &pr, NULL) == MC_OK)
+        mc_collide(s->mesh_i, s->mesh_j, &j_in_i, o->threads, &ws->pairs, &pr, NULL) == MC_OK)
     {
         if (o->check)
         {

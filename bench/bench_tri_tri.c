@@ -4,7 +4,7 @@
 // sets of random triangle pairs: intersecting, AABB-overlapping (the typical leaf of a tree traversal), separated,
 // and exactly degenerate (small integer coordinates: exact fallbacks and the symbolic rule).
 // Usage: bench_tri_tri [-n pairs] [-r repeats]. Prints one line per set: ns per call (minimum over the repeats).
-#include "tri_tri.h"
+#include "src/base/tri_tri.h"
 
 #include <stdint.h>
 #include <stdio.h>

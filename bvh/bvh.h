@@ -11,7 +11,6 @@
 
 typedef struct mc_bvh mc_bvh;
 struct mc_pair_scratch;
-struct mc_workspace;
 
 /// Build the OBB tree of a finished mesh (positions, indices, normals set) and store it in mesh->bvh.
 mc_status mc_bvh_build(struct mc_mesh* mesh);
@@ -27,11 +26,16 @@ typedef struct mc_pair_result
     uint32_t pair_count;           ///< number of pairs
 } mc_pair_result;
 
-/// Collide mesh I with mesh J placed at `j_in_i` (J's body frame expressed in I's body frame).
+/// Collide mesh I with mesh J placed at `j_in_i` (J's body frame expressed in I's body frame), with the pair scratch
+/// `*scratch` (created on first use, kept for the next query: free it with mc_pair_scratch_destroy).
 /// J's vertices are mapped into I's frame once, lazily, and that copy is used for every decision (see
 /// mc_pair_scratch_j_vertex). Deterministic for any worker count.
 mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
-                     struct mc_workspace* ws, mc_pair_result* result, mc_query_stats* stats);
+                     struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats);
+/// Free the pair stage's scratch. NULL is ignored.
+void mc_pair_scratch_destroy(struct mc_pair_scratch* scratch);
+/// Bytes owned by the pair stage's scratch.
+size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* scratch);
 
 /// Position of vertex v of J in I's frame, exactly the copy the pair stage used (computed now if it was not).
 /// Valid after mc_collide on the same workspace. Thread-safe: a vertex not yet mapped is computed by the same pure

@@ -9,7 +9,7 @@
 // against the split plane, partitions the triangles in place and accumulates each child's moment sums. The build
 // is O(n log n) with one sequential sweep per level and no allocation per node.
 #include "bvh/bvh_internal.h"
-#include "src/core.h"
+#include "src/base/core.h"
 
 #include <math.h>
 #include <string.h>

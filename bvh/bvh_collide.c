@@ -5,10 +5,9 @@
 // Based on: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical Structure for Rapid Interference
 // Detection", SIGGRAPH 1996 (separating axis test and tree traversal).
 #include "bvh/bvh_internal.h"
-#include "src/core.h"
-#include "src/parallel.h"
-#include "src/tri_tri.h"
-#include "src/workspace.h"
+#include "src/base/core.h"
+#include "src/base/parallel.h"
+#include "src/base/tri_tri.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -187,17 +186,17 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
     return n;
 }
 
-static mc_status scratch_prepare(struct mc_workspace* ws, const struct mc_mesh* mj, int workers)
+static mc_status scratch_prepare(struct mc_pair_scratch** slot, const struct mc_mesh* mj, int workers)
 {
-    if (ws->pairs == NULL)
+    if (*slot == NULL)
     {
-        ws->pairs = mc_calloc(1, sizeof *ws->pairs);
-        if (ws->pairs == NULL)
+        *slot = mc_calloc(1, sizeof **slot);
+        if (*slot == NULL)
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
     }
-    struct mc_pair_scratch* s = ws->pairs;
+    struct mc_pair_scratch* s = *slot;
     if (mj->vertex_count > s->jv_capacity)
     {
         mc_free(s->jv);
@@ -1450,21 +1449,21 @@ int mc_collide_lanes_available(void)
 }
 
 mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
-                     struct mc_workspace* ws, mc_pair_result* result, mc_query_stats* stats)
+                     struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats)
 {
-    if (mi == NULL || mj == NULL || j_in_i == NULL || ws == NULL || result == NULL || mi->bvh == NULL ||
+    if (mi == NULL || mj == NULL || j_in_i == NULL || scratch == NULL || result == NULL || mi->bvh == NULL ||
         mj->bvh == NULL)
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
     double t0 = mc_now_seconds();
     int workers = mc_parallel_worker_count(worker_count);
-    mc_status st = scratch_prepare(ws, mj, workers);
+    mc_status st = scratch_prepare(scratch, mj, workers);
     if (st != MC_OK)
     {
         return st;
     }
-    struct mc_pair_scratch* s = ws->pairs;
+    struct mc_pair_scratch* s = *scratch;
     mc_mat33 rm = mc_quat_to_mat33(mc_quat_normalize(j_in_i->q));
     memcpy(s->rot, rm.m, sizeof s->rot);
     s->trans[0] = j_in_i->p.x;

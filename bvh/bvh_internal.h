@@ -149,10 +149,6 @@ int mc_collide_lanes_available(void);
 /// concurrent use with queries.
 extern int mc_collide_lanes_limit;
 
-/// Free the pair stage's scratch (called by mc_workspace_destroy). NULL is ignored.
-void mc_pair_scratch_destroy(struct mc_pair_scratch* scratch);
-/// Bytes owned by the pair stage's scratch.
-size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* scratch);
 /// Map a point of J's body frame into I's frame with the current query's pose, exactly as the pair stage maps J's
 /// vertices (bitwise the same function).
 mc_vec3 mc_pair_scratch_map_j(const struct mc_pair_scratch* scratch, mc_vec3 p_j);

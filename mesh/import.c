@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: MIT
 // Mesh file import: dispatch on the extension to the native readers (STL, .shl, OBJ, OFF) or Assimp, then mesh
 // creation.
-#include "core.h"
 #include "mesh/soup.h"
+#include "src/base/core.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -189,8 +189,8 @@ static reader_kind reader_for(const char* path, char* ext, size_t cap)
     return READER_NONE;
 }
 
-static mc_status import(const char* path, const mc_import_options* options, mc_mesh** out, mc_mesh_report* report,
-                        mc_error* err)
+mc_status mc_mesh_import_geometry(const char* path, const mc_import_options* options, mc_mesh** out,
+                                  mc_mesh_report* report, mc_error* err)
 {
     if (report != NULL)
     {
@@ -259,27 +259,14 @@ static mc_status import(const char* path, const mc_import_options* options, mc_m
     def.require_closed = opt.require_closed;
     st = mc_mesh_build(&def, soup.split_polygons, opt.progress, opt.progress_user, out, report, err);
     mc_soup_free(&soup);
-    if (st != MC_OK && err != NULL)
+    if (st != MC_OK)
     {
-        char msg[2 * sizeof err->message + 8];
-        snprintf(msg, sizeof msg, "%s: %s", path, err->message);
-        msg[sizeof err->message - 1] = '\0';
-        memcpy(err->message, msg, sizeof err->message);
+        mc_error_prefix(err, path);
     }
     return st;
 }
 
-mc_status mc_mesh_import_file(const char* path, const mc_import_options* options, mc_mesh** out, mc_mesh_report* report,
-                              mc_error* err)
-{
-    if (out == NULL)
-    {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "out is NULL");
-    }
-    return import(path, options, out, report, err);
-}
-
 mc_status mc_mesh_check_file(const char* path, const mc_import_options* options, mc_mesh_report* report, mc_error* err)
 {
-    return import(path, options, NULL, report, err);
+    return mc_mesh_import_geometry(path, options, NULL, report, err);
 }

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: MIT
 // Import through Assimp's C API (the only file that includes Assimp): every mesh of the scene, node transforms
 // applied, polygons fan-split here. Assimp's output is treated as untrusted: counts, indices, NaN/inf are checked.
-#include "core.h"
 #include "mesh/soup.h"
+#include "src/base/core.h"
 
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>

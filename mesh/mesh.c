@@ -2,11 +2,10 @@
 // SPDX-License-Identifier: MIT
 // Mesh creation from arrays: copy and scale, weld, checks (closed, manifold, oriented), zero-area triangle removal
 // with T-junction repair, reorientation, flip, topology (twins, fans, components), report, OBB tree.
-#include "bvh/bvh.h"
-#include "core.h"
 #include "mesh/mesh_internal.h"
 #include "mesh/soup.h"
-#include "union_find.h"
+#include "src/base/core.h"
+#include "src/base/union_find.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -1278,19 +1277,11 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
     }
     mesh->scale = scale;
     mesh->report = rep;
-    report_progress(progress, progress_user, 0.85);
-    st = mc_bvh_build(mesh);
-    if (st != MC_OK)
-    {
-        st = mc_set_error(err, st, -1, -1, "OBB tree construction failed: %s", mc_status_string(st));
-        goto fail;
-    }
     mesh->byte_count = sizeof(mc_mesh) + (size_t)nfv * (sizeof(mc_vec3) + 2 * sizeof(uint32_t)) +
-                       (size_t)nf * (3 * 2 * sizeof(uint32_t) + sizeof(mc_vec3)) + (size_t)ncomp * sizeof(uint32_t) +
-                       mc_bvh_byte_count(mesh->bvh);
+                       (size_t)nf * (3 * 2 * sizeof(uint32_t) + sizeof(mc_vec3)) + (size_t)ncomp * sizeof(uint32_t);
     mc_free(parent);
     mc_free(tl.dead);
-    report_progress(progress, progress_user, 1.0);
+    report_progress(progress, progress_user, 0.85);
     *out = mesh;
     return MC_OK;
 
@@ -1307,31 +1298,16 @@ fail:
     mc_free(vpos);
     mc_free(fmap);
     mc_free(parent);
-    if (mesh != NULL)
-    {
-        mc_bvh_destroy(mesh->bvh);
-        mesh_free_arrays(mesh);
-        mc_free(mesh);
-    }
+    mc_mesh_free(mesh);
     return st;
 }
 
-mc_status mc_mesh_create(const mc_mesh_def* def, mc_mesh** out, mc_mesh_report* report, mc_error* err)
-{
-    if (out == NULL)
-    {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "out is NULL");
-    }
-    return mc_mesh_build(def, 0, NULL, NULL, out, report, err);
-}
-
-void mc_mesh_destroy(mc_mesh* mesh)
+void mc_mesh_free(mc_mesh* mesh)
 {
     if (mesh == NULL)
     {
         return;
     }
-    mc_bvh_destroy(mesh->bvh);
     mc_mesh_cache* region_cache = mesh->region_cache; // atomic load
     if (region_cache != NULL)
     {

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Internal layout of mc_mesh, shared by mesh/, bvh/ and src/ (never by include/).
+// Internal layout of mc_mesh, and what the floors above mesh/ use to finish one: mesh/ builds the geometry (weld,
+// checks, orientation, topology); bvh/ adds the OBB tree and defines the public constructors (bvh/mesh_tree.c).
 #pragma once
 
 #include "meshcontact/mesh.h"
@@ -46,3 +47,19 @@ struct mc_mesh
     /// counted in byte_count)
     _Atomic(mc_mesh_cache*) region_cache;
 };
+
+/// Progress callback type (same signature as mc_import_options.progress).
+typedef void mc_progress_fcn(double fraction, void* user);
+
+/// Build the geometry of a mesh from a def: weld, checks, orientation, topology, normals, components; no OBB tree
+/// (mesh->bvh is NULL: bvh/mesh_tree.c adds it). Progress goes up to 0.85 (the tree is the rest). With `out` NULL
+/// only the report is computed and a mesh that is unusable for contact is not an error. `split_polygons` is copied
+/// into the report.
+mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_progress_fcn* progress, void* progress_user,
+                        mc_mesh** out, mc_mesh_report* report, mc_error* err);
+/// Read a mesh file (any supported format) and build its geometry with mc_mesh_build (no OBB tree). With `out`
+/// NULL only the report is computed. Error messages start with the path.
+mc_status mc_mesh_import_geometry(const char* path, const mc_import_options* options, mc_mesh** out,
+                                  mc_mesh_report* report, mc_error* err);
+/// Free a mesh's geometry and its region cache (not its tree: bvh/ frees that first). NULL is ignored.
+void mc_mesh_free(struct mc_mesh* mesh);

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: MIT
 // Native Wavefront OBJ reader in double precision: `v` and `f` statements (v, v/vt, v//vn, v/vt/vn, negative
 // relative indices), polygons fan-split; other statements (vt, vn, g, o, s, usemtl, l, p, ...) are ignored.
-#include "core.h"
 #include "mesh/soup.h"
 #include "mesh/text.h"
+#include "src/base/core.h"
 
 #include <math.h>
 #include <stdio.h>

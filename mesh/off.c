@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: MIT
 // Native OFF reader in double precision: header OFF / COFF / NOFF / CNOFF, counts, vertices, 0-based polygon faces
 // (fan-split; a trailing face colour is allowed), '#' comments.
-#include "core.h"
 #include "mesh/soup.h"
 #include "mesh/text.h"
+#include "src/base/core.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,9 +8,9 @@
 //   x y z                              n_points lines
 //   k i1 ... ik                        n_faces lines, k >= 3, 1-based indices
 //   ...                                Version 2 only: a trailing block (normals), skipped
-#include "core.h"
 #include "mesh/soup.h"
 #include "mesh/text.h"
+#include "src/base/core.h"
 
 #include <errno.h>
 #include <math.h>

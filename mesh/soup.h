@@ -3,14 +3,11 @@
 // Private interface of mesh/: the triangle soup the readers fill, the readers, and the internal mesh build.
 #pragma once
 
-#include "meshcontact/mesh.h"
+#include "mesh/mesh_internal.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/// Progress callback type (same signature as mc_import_options.progress).
-typedef void mc_progress_fcn(double fraction, void* user);
 
 /// Triangles as a reader produced them: unwelded, unscaled, polygons already fan-split.
 typedef struct mc_soup
@@ -49,11 +46,6 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err);
 /// Read a PLY, 3MF, glTF/GLB or COLLADA file (or any format Assimp knows) through Assimp, all meshes merged with node
 /// transforms.
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err);
-
-/// Internal mesh creation. With `out` NULL only the report is computed (no mesh, no OBB tree) and a mesh that is
-/// unusable for contact is not an error. `split_polygons` is copied into the report.
-mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_progress_fcn* progress, void* progress_user,
-                        mc_mesh** out, mc_mesh_report* report, mc_error* err);
 
 /// Exact test: is triangle (a, b, c) of zero area (the three points collinear or coincident)?
 bool mc_triangle_is_degenerate(mc_vec3 a, mc_vec3 b, mc_vec3 c);

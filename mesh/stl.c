@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Native STL reader: binary (decided by size 84 + 50 n) and strict ASCII (line numbers in errors, CRLF, polygons).
-#include "core.h"
 #include "mesh/soup.h"
 #include "mesh/text.h"
+#include "src/base/core.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -15,14 +15,13 @@
 // Every tessellation is checked after it is built with a rigorous bound of the facet-to-surface distance and of the
 // angle between the true normals at the two ends of each edge; when a bound is exceeded the resolution is raised and
 // the mesh is built again.
-#include "core.h"
-#include "mesh_internal.h"
+#include "mesh/mesh_internal.h"
+#include "src/base/core.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
-#define TESS_PI 3.14159265358979323846
 /// Triangle counts above this are refused (an error, never a silent cap).
 #define TESS_MAX_TRIANGLES 2147483648.0
 /// Upper bound of (long side / short side) of the cells the tessellator aims for (rings and lattices).
@@ -98,7 +97,7 @@ static double acos_one_minus(double x)
 {
     if (x >= 2.0)
     {
-        return TESS_PI;
+        return MC_PI;
     }
     return 2.0 * asin(sqrt(0.5 * x));
 }
@@ -327,7 +326,7 @@ static mc_status ellipsoid_build(mc_vec3 ax, const double nd[3], tess_out* o, mc
         // Symmetric by construction: t[n - i] = -t[i], ends exactly +-1, middle exactly 0.
         for (uint32_t i = 0; 2 * i <= n[a]; ++i)
         {
-            double t = (i == 0) ? -1.0 : (2 * i == n[a]) ? 0.0 : tan(0.25 * TESS_PI * ((double)(2 * i) - n[a]) / n[a]);
+            double t = (i == 0) ? -1.0 : (2 * i == n[a]) ? 0.0 : tan(0.25 * MC_PI * ((double)(2 * i) - n[a]) / n[a]);
             ctx.tan[a][i] = t;
             ctx.tan[a][n[a] - i] = -t;
         }
@@ -389,7 +388,7 @@ static mc_status tess_ellipsoid(mc_vec3 ax, double tol, double angle, tess_out* 
     // with legs (pi / 2) R / n; the bound above gives about pi^2 R / (12 n^2), and the hypotenuse subtends
     // sqrt(2) pi / (2 n). An ellipsoid starts from the sphere of its smallest semi-axis, with cells proportional to
     // the semi-axes, and is refined when the check fails.
-    double n0 = fmax(TESS_PI * sqrt(amin / (12.0 * tol)), TESS_PI / (sqrt(2.0) * angle));
+    double n0 = fmax(MC_PI * sqrt(amin / (12.0 * tol)), MC_PI / (sqrt(2.0) * angle));
     double scale = n0 / amin;
     for (int pass = 0; pass < TESS_MAX_PASSES; ++pass)
     {
@@ -538,7 +537,7 @@ static double ring_for_tolerance(double rho, double nrho, double tol)
     {
         return 3.0;
     }
-    return fmax(3.0, ceil(TESS_PI / acos_one_minus(tol / r)));
+    return fmax(3.0, ceil(MC_PI / acos_one_minus(tol / r)));
 }
 
 /// Ring vertices so that the normals (nr cos t, nr sin t, nz) at the two ends of a ring edge differ by <= angle.
@@ -554,7 +553,7 @@ static double ring_for_angle(double nr, double nz, double angle)
     {
         return 3.0;
     }
-    return fmax(3.0, ceil(2.0 * TESS_PI / acos(fmin(1.0, c))));
+    return fmax(3.0, ceil(2.0 * MC_PI / acos(fmin(1.0, c))));
 }
 
 /// Worst case found while zipping one strip (angles in radians, unwrapped azimuths).
@@ -621,7 +620,7 @@ static uint32_t* zip_emit(uint32_t ba, uint32_t ma, uint32_t* i, uint32_t bb, ui
 static uint32_t* zip_strip(const tess_out* o, uint32_t ba, uint32_t ma, uint32_t bb, uint32_t mb, uint32_t* out,
                            strip_stats* st)
 {
-    double da = 2.0 * TESS_PI / ma, db = 2.0 * TESS_PI / mb;
+    double da = 2.0 * MC_PI / ma, db = 2.0 * MC_PI / mb;
     st->max_span = 0.0;
     st->min_cross = INFINITY;
     st->max_cross = 0.0;
@@ -717,7 +716,7 @@ static mc_status rev_build(const rev_profile* p, tess_out* o, double* max_dev, d
             }
             else
             {
-                double t = 2.0 * TESS_PI * i / m;
+                double t = 2.0 * MC_PI * i / m;
                 q[0] = rho * cos(t);
                 q[1] = rho * sin(t);
             }
@@ -739,11 +738,11 @@ static mc_status rev_build(const rev_profile* p, tess_out* o, double* max_dev, d
         dev = fmax(dev, sg->sag + sg->nrho * rho_max * (1.0 - cos(0.5 * st.max_span)));
         if (ma > 1)
         {
-            min_cos = fmin(min_cos, normal_cos(sg->n0r, sg->n0z, sg->n0r, sg->n0z, 2.0 * TESS_PI / ma));
+            min_cos = fmin(min_cos, normal_cos(sg->n0r, sg->n0z, sg->n0r, sg->n0z, 2.0 * MC_PI / ma));
         }
         if (mb > 1)
         {
-            min_cos = fmin(min_cos, normal_cos(sg->n1r, sg->n1z, sg->n1r, sg->n1z, 2.0 * TESS_PI / mb));
+            min_cos = fmin(min_cos, normal_cos(sg->n1r, sg->n1z, sg->n1r, sg->n1z, 2.0 * MC_PI / mb));
         }
         bool apex = (ma == 1 || mb == 1) && (sg->n0r != 0.0 || sg->n1r != 0.0);
         if (!apex)
@@ -770,7 +769,7 @@ static rev_seg seg_flat(double nr, double nz, double nrho)
 /// (from_centre = false: from the rim inwards); the rim itself is added by the caller.
 static void add_cap(rev_profile* p, double r, double z, double nz, double m_rim, bool from_centre)
 {
-    double rings = fmax(1.0, round(m_rim / (2.0 * TESS_PI)));
+    double rings = fmax(1.0, round(m_rim / (2.0 * MC_PI)));
     if (!(rings * m_rim <= TESS_MAX_TRIANGLES))
     {
         p->tris = INFINITY;
@@ -799,8 +798,8 @@ static void add_cap(rev_profile* p, double r, double z, double nz, double m_rim,
 static void profile_cylinder(rev_profile* p, double r, double h, double tol, double angle)
 {
     double n = fmax(fmax(ring_for_tolerance(r, 1.0, tol), ring_for_angle(1.0, 0.0, angle)), TESS_MIN_SIDE_RING);
-    n = fmax(n, ceil(2.0 * TESS_PI * r / (TESS_SIDE_ASPECT * h) - 1e-9)); // a short side is one row: no slivers
-    double s = 2.0 * TESS_PI * r / n;
+    n = fmax(n, ceil(2.0 * MC_PI * r / (TESS_SIDE_ASPECT * h) - 1e-9)); // a short side is one row: no slivers
+    double s = 2.0 * MC_PI * r / n;
     double rows = fmax(1.0, ceil(h / (TESS_ASPECT * s)));
     rev_init(p, false);
     if (!(2.0 * n * (rows + n) <= TESS_MAX_TRIANGLES))
@@ -829,15 +828,15 @@ static void profile_frustum(rev_profile* p, double rb, double rt, double h, doub
     if (rsmall > 0.0)
     {
         // Rings of equal counts a step (TESS_ASPECT ring spacings) apart grow by 1 + 3 pi sin(a) / m: keep it <= 1.5.
-        m_floor = fmax(m_floor, ceil(6.0 * TESS_PI * (rbig - rsmall) / L - 1e-9));
+        m_floor = fmax(m_floor, ceil(6.0 * MC_PI * (rbig - rsmall) / L - 1e-9));
     }
     double m_big = fmax(m_floor, ring_for_tolerance(rbig, nr, tol));
-    m_big = fmax(m_big, ceil(2.0 * TESS_PI * rbig / (TESS_SIDE_ASPECT * L) - 1e-9)); // short side: no slivers
-    double s = 2.0 * TESS_PI * rbig / m_big; // arc spacing aimed for on every ring
+    m_big = fmax(m_big, ceil(2.0 * MC_PI * rbig / (TESS_SIDE_ASPECT * L) - 1e-9)); // short side: no slivers
+    double s = 2.0 * MC_PI * rbig / m_big; // arc spacing aimed for on every ring
     double m_small = 1.0;
     if (rsmall > 0.0)
     {
-        m_small = fmax(fmax(m_floor, ring_for_tolerance(rsmall, nr, tol)), ceil(2.0 * TESS_PI * rsmall / s - 1e-9));
+        m_small = fmax(fmax(m_floor, ring_for_tolerance(rsmall, nr, tol)), ceil(2.0 * MC_PI * rsmall / s - 1e-9));
     }
     // Side rings. A cone marches from the rim towards the apex and fans to the apex from the first ring whose count
     // is at its floor. A frustum marches from the small rim towards the big one with steps of TESS_ASPECT times the
@@ -852,11 +851,11 @@ static void profile_frustum(rev_profile* p, double rb, double rt, double h, doub
     while (!oom && !too_many)
     {
         double rho = cone ? rbig - rbig * l / L : rsmall + (rbig - rsmall) * l / L;
-        double m = fmax(fmax(m_floor, ring_for_tolerance(rho, nr, tol)), ceil(2.0 * TESS_PI * rho / s - 1e-9));
+        double m = fmax(fmax(m_floor, ring_for_tolerance(rho, nr, tol)), ceil(2.0 * MC_PI * rho / s - 1e-9));
         double rest = L - l;
         bool last = false;
         double step =
-            (rbig == rsmall) ? L / fmax(1.0, ceil(L / (TESS_ASPECT * s))) : TESS_ASPECT * 2.0 * TESS_PI * rho / m;
+            (rbig == rsmall) ? L / fmax(1.0, ceil(L / (TESS_ASPECT * s))) : TESS_ASPECT * 2.0 * MC_PI * rho / m;
         if (rest <= step * (1.0 + 1e-9) || (cone && m <= m_floor && l > 0.0))
         {
             last = true; // frustum: next is the big rim; cone: next is the apex
@@ -971,7 +970,7 @@ static void profile_torus(rev_profile* p, double R, double r, double tol, double
         p->oom = true;
         return;
     }
-    double dv = 2.0 * TESS_PI / SAMPLES, ds = r * dv;
+    double dv = 2.0 * MC_PI / SAMPLES, ds = r * dv;
     for (int j = 0; j < SAMPLES; ++j)
     {
         double v = dv * (j + 0.5), c = cos(v);
@@ -1020,20 +1019,20 @@ static void profile_torus(rev_profile* p, double R, double r, double tol, double
             ++j;
         }
         double f = (target - cum[j]) / (cum[j + 1] - cum[j]);
-        vk[k] = k == 0 ? 0.0 : k == n ? 2.0 * TESS_PI : dv * (j + fmin(1.0, fmax(0.0, f)));
+        vk[k] = k == 0 ? 0.0 : k == n ? 2.0 * MC_PI : dv * (j + fmin(1.0, fmax(0.0, f)));
     }
     for (uint32_t k = 0; k < n && !p->oom && p->tris <= TESS_MAX_TRIANGLES; ++k)
     {
         double v = vk[k], c = cos(v), sn = sin(v), rho = R + r * c;
-        double step = 0.5 * r * (vk[k + 1] - (k == 0 ? vk[n - 1] - 2.0 * TESS_PI : vk[k - 1])); // local spacing
+        double step = 0.5 * r * (vk[k + 1] - (k == 0 ? vk[n - 1] - 2.0 * MC_PI : vk[k - 1])); // local spacing
         double m = fmax(fmax(ring_for_tolerance(rho, 1.0, 0.5 * tol), ring_for_angle(c, sn, angle)),
-                        ceil(2.0 * TESS_PI * rho / (TESS_ASPECT * step) - 1e-9));
-        double vp = k == 0 ? vk[n - 1] - 2.0 * TESS_PI : vk[k - 1];
+                        ceil(2.0 * MC_PI * rho / (TESS_ASPECT * step) - 1e-9));
+        double vp = k == 0 ? vk[n - 1] - 2.0 * MC_PI : vk[k - 1];
         rev_seg sg = {cos(vp), sin(vp), c, sn, r * (1.0 - cos(0.5 * (v - vp))), 1.0};
         rev_add(p, rho, r * sn, m, sg);
     }
     double vl = vk[n - 1];
-    rev_seg last = {cos(vl), sin(vl), 1.0, 0.0, r * (1.0 - cos(0.5 * (2.0 * TESS_PI - vl))), 1.0};
+    rev_seg last = {cos(vl), sin(vl), 1.0, 0.0, r * (1.0 - cos(0.5 * (2.0 * MC_PI - vl))), 1.0};
     rev_close(p, last);
     mc_free(vk);
     mc_free(cum);
@@ -1177,7 +1176,7 @@ static double rev_count_at(void* ctx, double tol, bool* oom)
 {
     rev_count_ctx* c = ctx;
     rev_profile p;
-    profile_make(&p, c->shape, c->size, tol, 0.5 * TESS_PI);
+    profile_make(&p, c->shape, c->size, tol, 0.5 * MC_PI);
     *oom = p.oom;
     double tris = p.tris;
     rev_free(&p);
@@ -1196,7 +1195,7 @@ static mc_status tess_revolution_count(rev_shape shape, mc_vec3 size, double tar
         return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
     }
     rev_profile p;
-    profile_make(&p, shape, size, best_tol, 0.5 * TESS_PI);
+    profile_make(&p, shape, size, best_tol, 0.5 * MC_PI);
     mc_status s = profile_status(&p, err);
     double dev, ang;
     if (s == MC_OK)
@@ -1292,7 +1291,7 @@ static void ell_rings_init(ell_rings* e, mc_vec3 ax)
     e->C = g[e->axis];
     for (int i = 0; i < RING_SAMPLES; ++i)
     {
-        double ph = 2.0 * TESS_PI * (i + 0.5) / RING_SAMPLES, c = cos(ph), sn = sin(ph);
+        double ph = 2.0 * MC_PI * (i + 0.5) / RING_SAMPLES, c = cos(ph), sn = sin(ph);
         e->ring_g[i] = hypot(e->A * sn, e->B * c);
         e->ring_r2[i] = e->A * e->A * c * c + e->B * e->B * sn * sn;
     }
@@ -1318,7 +1317,7 @@ static mc_status ell_rings_place(ell_rings* e, double tol, double angle, mc_erro
         mc_free(len);
         return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
     }
-    double dt = TESS_PI / PROFILE_SAMPLES, r = fmax(e->A, e->B);
+    double dt = MC_PI / PROFILE_SAMPLES, r = fmax(e->A, e->B);
     for (int j = 1; j <= PROFILE_SAMPLES; ++j)
     {
         double t = dt * (j - 0.5), s = sin(t), c = cos(t);
@@ -1358,7 +1357,7 @@ static mc_status ell_rings_place(ell_rings* e, double tol, double angle, mc_erro
     int j = 0;
     for (uint32_t k = 0; k < e->count; ++k)
     {
-        double t = k == 0 ? 0.0 : TESS_PI;
+        double t = k == 0 ? 0.0 : MC_PI;
         if (k > 0 && k + 1 < e->count)
         {
             double target = cum[PROFILE_SAMPLES] * k / (e->count - 1);
@@ -1385,7 +1384,7 @@ static mc_status ell_rings_place(ell_rings* e, double tol, double angle, mc_erro
             {
                 sum += ell_ring_density(e, sn, cs, d, i) * stride;
             }
-            m = fmax(3.0, ceil(sum * 2.0 * TESS_PI / RING_SAMPLES - 1e-9));
+            m = fmax(3.0, ceil(sum * 2.0 * MC_PI / RING_SAMPLES - 1e-9));
         }
         e->m[k] = m;
         e->verts += m;
@@ -1419,7 +1418,7 @@ static uint32_t* zip_strip_phi(const tess_out* o, uint32_t ba, uint32_t ma, cons
         int cmp = 0;
         if (i < ma && j < mb)
         {
-            double na = i + 1 < ma ? pa[i + 1] : 2.0 * TESS_PI, nb = j + 1 < mb ? pb[j + 1] : 2.0 * TESS_PI;
+            double na = i + 1 < ma ? pa[i + 1] : 2.0 * MC_PI, nb = j + 1 < mb ? pb[j + 1] : 2.0 * MC_PI;
             cmp = na < nb ? -1 : na > nb;
         }
         out = zip_emit(ba, ma, &i, bb, mb, &j, zip_advance_a(o, ba, ma, i, bb, mb, j, cmp), out);
@@ -1466,7 +1465,7 @@ static mc_status ell_rings_build(const ell_rings* e, tess_out* o, mc_error* err)
         int jj = 0;
         for (uint32_t i = 0; i < m; ++i)
         {
-            double ph = 2.0 * TESS_PI * i / m; // circular rings: uniform
+            double ph = 2.0 * MC_PI * i / m; // circular rings: uniform
             if (!pole && e->A != e->B && i > 0)
             {
                 double target = cum[RING_SAMPLES] * i / m;
@@ -1475,7 +1474,7 @@ static mc_status ell_rings_build(const ell_rings* e, tess_out* o, mc_error* err)
                     ++jj;
                 }
                 double f = (target - cum[jj]) / (cum[jj + 1] - cum[jj]);
-                ph = 2.0 * TESS_PI * (jj + fmin(1.0, fmax(0.0, f))) / RING_SAMPLES;
+                ph = 2.0 * MC_PI * (jj + fmin(1.0, fmax(0.0, f))) / RING_SAMPLES;
             }
             phi[v + i] = ph;
             double* q = o->pos + 3 * (size_t)(v + i);
@@ -1543,7 +1542,7 @@ static double ell_count_at(void* ctx, double tol, bool* oom)
 {
     ell_rings* e = ctx;
     mc_error dummy;
-    mc_status s = ell_rings_place(e, tol, 0.5 * TESS_PI, &dummy);
+    mc_status s = ell_rings_place(e, tol, 0.5 * MC_PI, &dummy);
     *oom = s == MC_ERR_OUT_OF_MEMORY;
     return s == MC_OK ? e->tris : INFINITY;
 }
@@ -1561,7 +1560,7 @@ static mc_status tess_ellipsoid_rings_count(mc_vec3 ax, double target, tess_out*
         ell_rings_free(&e);
         return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
     }
-    mc_status s = ell_rings_place(&e, best_tol, 0.5 * TESS_PI, err);
+    mc_status s = ell_rings_place(&e, best_tol, 0.5 * MC_PI, err);
     if (s == MC_OK)
     {
         s = ell_rings_build(&e, o, err);
@@ -1580,7 +1579,7 @@ mc_primitive_def mc_default_primitive_def(void)
     d.type = MC_PRIMITIVE_ELLIPSOID;
     d.size = mc_v3(1.0, 1.0, 1.0);
     d.chord_tolerance = 1e-3;
-    d.max_angle = TESS_PI / 12.0;
+    d.max_angle = MC_PI / 12.0;
     d.internal_value = (int)MC_DEF_COOKIE;
     return d;
 }
@@ -1711,7 +1710,7 @@ mc_status mc_primitive_tessellate(const mc_primitive_def* def, double** position
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "chord tolerance %g must be finite and positive",
                             tol);
     }
-    if (!(angle > 0.0 && angle <= 0.5 * TESS_PI))
+    if (!(angle > 0.0 && angle <= 0.5 * MC_PI))
     {
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
                             "max angle %g rad must be in (0, pi/2] (15 degrees is 0.2618)", angle);
@@ -1793,50 +1792,6 @@ mc_status mc_primitive_tessellate_count(const mc_primitive_def* def, uint32_t ta
         hand_out(&o, positions, vertex_count, indices, triangle_count);
     }
     return s;
-}
-
-static mc_status create_from_arrays(mc_status s, double* pos, uint32_t nv, uint32_t* idx, uint32_t nt, mc_mesh** out,
-                                    mc_error* err)
-{
-    if (s != MC_OK)
-    {
-        return s;
-    }
-    mc_mesh_def md = mc_default_mesh_def();
-    md.positions = pos;
-    md.vertex_count = nv;
-    md.indices = idx;
-    md.triangle_count = nt;
-    s = mc_mesh_create(&md, out, NULL, err);
-    mc_free_arrays(pos, idx);
-    return s;
-}
-
-mc_status mc_mesh_create_primitive(const mc_primitive_def* def, mc_mesh** out, mc_error* err)
-{
-    if (out == NULL)
-    {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "output pointer is NULL");
-    }
-    double* pos = NULL;
-    uint32_t* idx = NULL;
-    uint32_t nv = 0, nt = 0;
-    mc_status s = mc_primitive_tessellate(def, &pos, &nv, &idx, &nt, err);
-    return create_from_arrays(s, pos, nv, idx, nt, out, err);
-}
-
-mc_status mc_mesh_create_primitive_count(const mc_primitive_def* def, uint32_t target_triangles, mc_mesh** out,
-                                         mc_error* err)
-{
-    if (out == NULL)
-    {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "output pointer is NULL");
-    }
-    double* pos = NULL;
-    uint32_t* idx = NULL;
-    uint32_t nv = 0, nt = 0;
-    mc_status s = mc_primitive_tessellate_count(def, target_triangles, &pos, &nv, &idx, &nt, err);
-    return create_from_arrays(s, pos, nv, idx, nt, out, err);
 }
 
 void mc_free_arrays(double* positions, uint32_t* indices)

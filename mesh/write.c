@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Mesh writers: binary STL (little-endian floats, as the format requires) and Adams shell .shl (full double precision).
-#include "core.h"
 #include "mesh/mesh_internal.h"
+#include "src/base/core.h"
 
 #include <errno.h>
 #include <math.h>

@@ -15,7 +15,7 @@
 // no special case. Triangles in no pair are kept whole when their first vertex is inside.
 #include "clip_oracle.h"
 
-#include "src/workspace.h"
+#include "src/contact/workspace.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,8 +6,8 @@
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
-#include "src/tri_tri.h"
-#include "src/workspace.h"
+#include "src/base/tri_tri.h"
+#include "src/contact/workspace.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -73,7 +73,7 @@ static uint32_t check_against_brute_force(const mc_mesh* mi, const mc_mesh* mj, 
     mc_pair_result res;
     mc_query_stats st;
     memset(&st, 0, sizeof st);
-    cr_assert(mc_collide(mi, mj, j_in_i, threads, ws, &res, &st) == MC_OK);
+    cr_assert(mc_collide(mi, mj, j_in_i, threads, &ws->pairs, &res, &st) == MC_OK);
     uint32_t cap = mi->triangle_count * mj->triangle_count;
     brute_pair* bp = malloc((size_t)cap * sizeof *bp);
     cr_assert(bp != NULL);
@@ -747,9 +747,9 @@ Test(bvh, pairs_equal_brute_force_on_exact_degenerate_poses)
     // Face on face with J above: the symbolic rule moves J up (+eps^3 in z): no crossing.
     mc_pose above = pose_t(0, 0, 2);
     mc_pair_result res;
-    cr_assert(mc_collide(c, c, &above, 1, ws, &res, NULL) == MC_OK);
+    cr_assert(mc_collide(c, c, &above, 1, &ws->pairs, &res, NULL) == MC_OK);
     cr_assert(res.pair_count == 0);
-    cr_assert(mc_collide(g, g, &above, 1, ws, &res, NULL) == MC_OK);
+    cr_assert(mc_collide(g, g, &above, 1, &ws->pairs, &res, NULL) == MC_OK);
     cr_assert(res.pair_count == 0);
     mc_workspace_destroy(ws);
     mc_mesh_destroy(c);
@@ -913,7 +913,7 @@ Test(bvh, point_parity_of_a_j_mesh_uses_the_mapped_vertices)
     p.p = mc_v3(5.0, 0.0, 0.0);
     p.q = mc_quat_normalize((mc_quat){0.9, 0.1, 0.3, -0.2});
     mc_pair_result res;
-    cr_assert(mc_collide(c, s, &p, 1, ws, &res, NULL) == MC_OK);
+    cr_assert(mc_collide(c, s, &p, 1, &ws->pairs, &res, NULL) == MC_OK);
     cr_assert(res.pair_count == 0);
     uint64_t seed = 5;
     for (int it = 0; it < 300; ++it)

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Tests of the force laws: STEP, IMPACT, POISSON, friction curve and torque against hand-computed values,
 // continuity at the STEP boundaries, the validity rule, parameter checks and user callbacks.
-#include "contact_force.h"
+#include "src/world/contact_force.h"
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>

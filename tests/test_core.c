@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Tests of the core services: allocator hook and byte counting, status strings, version, error records.
-#include "core.h"
 #include "meshcontact/meshcontact.h"
+#include "src/base/core.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>

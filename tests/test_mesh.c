@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Tests of mesh creation from arrays: welding, checks, zero-area triangle repair, reorientation, flip, topology.
-#include "core.h"
 #include "mesh/mesh_internal.h"
 #include "mesh/soup.h"
 #include "meshcontact/meshcontact.h"
+#include "src/base/core.h"
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>

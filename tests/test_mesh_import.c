@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: MIT
 // Tests of the mesh readers (STL binary/ASCII, .shl, OBJ, OFF, PLY through Assimp) on good and hostile files
 // written at test time, and of every corpus file against ../shared/corpus/MANIFEST.md.
-#include "core.h"
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
+#include "src/base/core.h"
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>

@@ -4,7 +4,7 @@
 // evaluation of the determinant (every double is an integer multiple of a power of two), and __int128 on integer
 // coordinates.
 #include "meshcontact/query.h"
-#include "predicates.h"
+#include "src/base/predicates.h"
 
 #include <criterion/criterion.h>
 #include <float.h>

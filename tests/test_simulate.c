@@ -3,8 +3,8 @@
 // Tests of `meshcontact simulate`: scenario parser (good and bad input, line numbers), the RK4 integrator against
 // closed-form mechanics (rebound height, restitution, sliding distance), invariance under a rigid move of the whole
 // scene, determinism, and the CSV / SVG writers.
-#include "scenario.h"
-#include "simulate.h"
+#include "src/app/scenario.h"
+#include "src/app/simulate.h"
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>

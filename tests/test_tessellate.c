@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Tests of primitive tessellation (structure, chord tolerance, angles, convergence) and of the STL / .shl writers.
-#include "core.h"
 #include "meshcontact/meshcontact.h"
+#include "src/base/core.h"
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>

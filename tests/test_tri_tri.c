@@ -4,8 +4,8 @@
 // oracle for the perturbed signs, edge-by-edge brute force for the pair test, degenerate sets, closed-mesh parity
 // and alternation, and accuracy of the crossing points.
 #include "meshcontact/query.h"
-#include "predicates.h"
-#include "tri_tri.h"
+#include "src/base/predicates.h"
+#include "src/base/tri_tri.h"
 
 #include <criterion/criterion.h>
 #include <float.h>

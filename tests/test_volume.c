@@ -6,8 +6,9 @@
 #include "clip_oracle.h"
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
-#include "src/regions.h"
-#include "src/regions_blocks.h"
+#include "src/contact/regions.h"
+#include "src/contact/regions_blocks.h"
+#include "src/contact/workspace.h"
 
 #include <criterion/criterion.h>
 #include <float.h>
@@ -37,7 +38,7 @@ static void run_options(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, co
     mc_workspace* ws = NULL;
     cr_assert_eq(mc_workspace_create(&ws), MC_OK);
     mc_pair_result pr;
-    cr_assert_eq(mc_collide(mi, mj, &j_in_i, 1, ws, &pr, &out->stats), MC_OK);
+    cr_assert_eq(mc_collide(mi, mj, &j_in_i, 1, &ws->pairs, &pr, &out->stats), MC_OK);
     cr_assert_eq(mc_regions_compute(mi, mj, &j_in_i, &pr, ws, opt, out->regions, MAX_REGIONS, &out->count, &out->stats),
                  MC_OK);
     for (uint32_t k = 0; k < out->count; ++k)
@@ -517,7 +518,7 @@ Test(volume, depth_methods)
     mc_workspace* ws = NULL;
     cr_assert_eq(mc_workspace_create(&ws), MC_OK);
     mc_pair_result pr;
-    cr_assert_eq(mc_collide(s, plate, &pj, 1, ws, &pr, NULL), MC_OK);
+    cr_assert_eq(mc_collide(s, plate, &pj, 1, &ws->pairs, &pr, NULL), MC_OK);
     mc_region r[3];
     for (int m = 0; m < 3; ++m)
     {

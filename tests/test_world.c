@@ -3,7 +3,7 @@
 // Tests of the world: ids with generations, bulk setters, contact definitions, evaluation of a sphere on a plate
 // (IMPACT force, sliding friction, spin torque), equal and opposite wrenches, determinism, no allocation when warm.
 #include "scene_builders.h"
-#include "src/parallel.h"
+#include "src/base/parallel.h"
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>

@@ -4,11 +4,15 @@
 #pragma once
 
 #include <math.h>
+#include <stdbool.h>
 
 #ifdef __cplusplus
 extern "C"
 {
 #endif
+
+/// pi to double precision (the library's only definition; math.h's M_PI is not ISO C).
+#define MC_PI 3.14159265358979323846
 
     /// A 3-vector (position in metres or user units, or a direction).
     typedef struct mc_vec3
@@ -189,6 +193,13 @@ extern "C"
         r.q = mc_quat_conj(a->q);
         r.p = mc_quat_rotate(r.q, mc_neg(a->p));
         return r;
+    }
+    /// True when a pose can be used: a finite position and a quaternion whose squared norm is finite and non-zero
+    /// (it need not be normalised; the library normalises it).
+    static inline bool mc_pose_is_valid(const mc_pose* p)
+    {
+        double l2 = p->q.w * p->q.w + p->q.x * p->q.x + p->q.y * p->q.y + p->q.z * p->q.z;
+        return isfinite(p->p.x) && isfinite(p->p.y) && isfinite(p->p.z) && isfinite(l2) && l2 > 0.0;
     }
 
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Parser of scenario files (the Adams-dataset-like format documented in scenario.h) for `meshcontact simulate`.
-#include "scenario.h"
+#include "src/app/scenario.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -326,7 +326,7 @@ static bool parse_real(scn_parser* p, const scn_arg* a, const char* text, bool a
     {
         return fail(p, a->line, "bad number '%s' for %s", text, a->key);
     }
-    *out = deg ? v * (3.14159265358979323846 / 180.0) : v;
+    *out = deg ? v * (MC_PI / 180.0) : v;
     return true;
 }
 
@@ -744,7 +744,7 @@ static bool stmt_graphics(scn_parser* p)
     memset(&g, 0, sizeof g);
     g.line = p->st.line;
     g.scale = 1.0;
-    g.angle_tolerance = 15.0 * 3.14159265358979323846 / 180.0;
+    g.angle_tolerance = 15.0 * MC_PI / 180.0;
     g.part_index = -1;
     if (!get_statement_id(p, &g.id))
     {
@@ -839,7 +839,7 @@ static bool stmt_graphics(scn_parser* p)
     }
     if (found)
     {
-        if (!(tol > 0.0) || !(tol < 3.14159265358979323846 / 2.0))
+        if (!(tol > 0.0) || !(tol < MC_PI / 2.0))
         {
             return fail(p, p->st.line, "ANGLE_TOLERANCE must be between 0 and 90 degrees");
         }

@@ -2,15 +2,13 @@
 // SPDX-License-Identifier: MIT
 // Rigid-body simulation of a scenario for `meshcontact simulate`: world set-up, fixed-step RK4 (see simulate.h),
 // CSV output and the SVG force plot.
-#include "simulate.h"
+#include "src/app/simulate.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PI 3.14159265358979323846
 
 /// State of one part (ground parts keep their initial state).
 typedef struct rb_state
@@ -428,7 +426,7 @@ static double pair_time_scale(const mc_sim* s, const mc_scenario_contact* c, int
     if (vmax > 0.0)
     {
         double gmax = pow((e + 1.0) * m * vmax * vmax / (2.0 * k), 1.0 / (e + 1.0));
-        t = fmin(t, PI * gmax / vmax);
+        t = fmin(t, MC_PI * gmax / vmax);
     }
     if (gmag > 0.0)
     {
@@ -436,7 +434,7 @@ static double pair_time_scale(const mc_sim* s, const mc_scenario_contact* c, int
         double klin = e * k * pow(geq, e - 1.0);
         if (klin > 0.0)
         {
-            t = fmin(t, PI * sqrt(m / klin));
+            t = fmin(t, MC_PI * sqrt(m / klin));
         }
     }
     if (c->model == MC_SCENARIO_IMPACT && c->damping > 0.0)

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: MIT
 // The world: body and contact slots with generations, broad phase over defined pairs, per-pair region queries in
 // parallel (one workspace per worker), force laws and a serial fixed-order reduction into per-body wrenches.
-#include "contact_force.h"
-#include "core.h"
-#include "parallel.h"
-#include "world_internal.h"
+#include "src/base/core.h"
+#include "src/base/parallel.h"
+#include "src/world/contact_force.h"
+#include "src/world/world_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -15,12 +15,6 @@
 static bool vec_finite(mc_vec3 v)
 {
     return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
-}
-
-static bool pose_ok(const mc_pose* p)
-{
-    double l2 = p->q.w * p->q.w + p->q.x * p->q.x + p->q.y * p->q.y + p->q.z * p->q.z;
-    return vec_finite(p->p) && isfinite(l2) && l2 > 0.0;
 }
 
 static mc_pose pose_normalized(const mc_pose* p)
@@ -230,7 +224,7 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
         return mc_null_body_id;
     }
     MC_ASSERT(!w->evaluating);
-    if (def->mesh == NULL || !pose_ok(&def->pose) || !twist_ok(&def->velocity))
+    if (def->mesh == NULL || !mc_pose_is_valid(&def->pose) || !twist_ok(&def->velocity))
     {
         mc_log("mc_world_create_body: NULL mesh, or non-finite pose or velocity");
         return mc_null_body_id;
@@ -318,7 +312,7 @@ mc_status mc_body_set_pose(mc_world* w, mc_body_id id, const mc_pose* pose)
 {
     mc_body* b = get_body(w, id);
     MC_ASSERT(b != NULL && pose != NULL);
-    if (b == NULL || pose == NULL || !pose_ok(pose))
+    if (b == NULL || pose == NULL || !mc_pose_is_valid(pose))
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
@@ -372,7 +366,7 @@ mc_status mc_world_set_poses(mc_world* w, const mc_body_id* ids, const mc_pose* 
     }
     for (uint32_t k = 0; k < count; ++k)
     {
-        if (get_body(w, ids[k]) == NULL || !pose_ok(&poses[k]))
+        if (get_body(w, ids[k]) == NULL || !mc_pose_is_valid(&poses[k]))
         {
             MC_ASSERT(false && "mc_world_set_poses: invalid id or non-finite pose");
             return MC_ERR_INVALID_ARGUMENT;

@@ -9,10 +9,10 @@
 // inside, in the same region (their vertices are joined by uncrossed edges). A block none of whose triangles is in a
 // pair is therefore entirely inside or outside, and when inside it lies in one region. Two such blocks sharing a vertex
 // are on the same side (the vertex is strictly on one side) and in the same region.
-#include "src/regions_blocks.h"
+#include "src/contact/regions_blocks.h"
 
 #include "meshcontact/query.h"
-#include "src/core.h"
+#include "src/base/core.h"
 
 #include <math.h>
 #include <stdatomic.h>

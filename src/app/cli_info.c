@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // `meshcontact info`: check a mesh file and print its report (triangles, closedness, volume, area, bbox, problems).
-#include "cli.h"
+#include "src/app/cli.h"
 
 #include <stdio.h>
 #include <string.h>

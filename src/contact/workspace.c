@@ -1,10 +1,11 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Query workspaces: creation and destruction of the pair stage's and the region stage's scratch.
-#include "src/workspace.h"
+#include "src/contact/workspace.h"
 
-#include "bvh/bvh_internal.h"
-#include "src/core.h"
+#include "bvh/bvh.h"
+#include "src/base/core.h"
+#include "src/contact/regions.h"
 
 mc_status mc_workspace_create(mc_workspace** out)
 {
@@ -28,10 +29,7 @@ void mc_workspace_destroy(mc_workspace* ws)
         return;
     }
     mc_pair_scratch_destroy(ws->pairs);
-    if (ws->regions != NULL && ws->destroy_regions != NULL)
-    {
-        ws->destroy_regions(ws->regions);
-    }
+    mc_region_scratch_destroy(ws->regions);
     mc_free(ws);
 }
 
@@ -41,10 +39,5 @@ size_t mc_workspace_get_byte_count(const mc_workspace* ws)
     {
         return 0;
     }
-    size_t bytes = mc_alloc_size(ws) + mc_pair_scratch_byte_count(ws->pairs);
-    if (ws->regions != NULL && ws->region_bytes != NULL)
-    {
-        bytes += ws->region_bytes(ws->regions);
-    }
-    return bytes;
+    return mc_alloc_size(ws) + mc_pair_scratch_byte_count(ws->pairs) + mc_region_scratch_byte_count(ws->regions);
 }

@@ -44,7 +44,7 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
                              const mc_pair_result* pairs, struct mc_workspace* ws, const mc_region_options* options,
                              mc_region* out, uint32_t capacity, uint32_t* count, mc_query_stats* stats);
 
-/// Free the region scratch of a workspace (registered as ws->destroy_regions). NULL is ignored.
+/// Free the region scratch of a workspace (called by mc_workspace_destroy). NULL is ignored.
 void mc_region_scratch_destroy(struct mc_region_scratch* scratch);
 /// Bytes owned by the region stage's scratch (0 for NULL).
 size_t mc_region_scratch_byte_count(const struct mc_region_scratch* scratch);

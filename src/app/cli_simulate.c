@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact simulate`: run a scenario file (Adams-like statements) and write a CSV of motion and forces and an SVG
 // plot of normal force against time.
-#include "cli.h"
-#include "scenario.h"
-#include "simulate.h"
+#include "src/app/cli.h"
+#include "src/app/scenario.h"
+#include "src/app/simulate.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact contact`: intersecting triangle pairs (and, with the region stage, intersection regions) of two meshes
 // at given poses.
-#include "cli.h"
+#include "src/app/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>

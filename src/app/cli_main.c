@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Entry point of the meshcontact command-line tool: subcommand dispatch and the shared helpers of cli.h.
-#include "cli.h"
+#include "src/app/cli.h"
 
 #include <errno.h>
 #include <math.h>

@@ -8,10 +8,10 @@
 // nonoverlapping with components in increasing magnitude and without zeros, so its sign is the sign of its last
 // component. Requires IEEE 754 double arithmetic with round-to-nearest-even and no extended precision or
 // contraction (the build uses -ffp-contract=off; x86-64 SSE2 arithmetic is plain double).
-#include "predicates.h"
+#include "src/base/predicates.h"
 
-#include "core.h"
 #include "meshcontact/query.h"
+#include "src/base/core.h"
 
 #include <math.h>
 

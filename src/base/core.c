@@ -4,7 +4,7 @@
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE 1 // madvise's MADV_HUGEPAGE
 #endif
-#include "core.h"
+#include "src/base/core.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -206,6 +206,18 @@ mc_status mc_set_error(mc_error* err, mc_status status, int64_t line, int64_t of
         va_end(ap);
     }
     return status;
+}
+
+void mc_error_prefix(mc_error* err, const char* prefix)
+{
+    if (err == NULL)
+    {
+        return;
+    }
+    char msg[2 * sizeof err->message + 8];
+    snprintf(msg, sizeof msg, "%s: %s", prefix, err->message);
+    msg[sizeof err->message - 1] = '\0';
+    memcpy(err->message, msg, sizeof err->message);
 }
 
 int mc_assert_failed(const char* condition, const char* file, int line)

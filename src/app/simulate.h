@@ -5,7 +5,7 @@
 // time. Part of the command-line tool, not of the library.
 #pragma once
 
-#include "scenario.h"
+#include "src/app/scenario.h"
 
 #include <stdbool.h>
 #include <stddef.h>

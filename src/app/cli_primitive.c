@@ -2,14 +2,12 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact primitive`: tessellate a box, sphere, ellipsoid, cylinder, frustum, cone or torus and write it as
 // binary STL or Adams .shl.
-#include "cli.h"
+#include "src/app/cli.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-
-#define CLI_PI 3.14159265358979323846
 
 static void print_help(FILE* f)
 {
@@ -136,11 +134,11 @@ static double ellipsoid_area(double a, double b, double c)
         double u = -1.0 + (i + 0.5) * 2.0 / nu;
         for (int j = 0; j < np; ++j)
         {
-            double ph = 2.0 * CLI_PI * j / np, cp = cos(ph), sp = sin(ph);
+            double ph = 2.0 * MC_PI * j / np, cp = cos(ph), sp = sin(ph);
             sum += sqrt(a * a * b * b * u * u + c * c * (1.0 - u * u) * (b * b * cp * cp + a * a * sp * sp));
         }
     }
-    return sum * (2.0 / nu) * (2.0 * CLI_PI / np);
+    return sum * (2.0 / nu) * (2.0 * MC_PI / np);
 }
 
 static void exact_volume_area(const mc_primitive_def* d, double* v, double* a)
@@ -153,20 +151,20 @@ static void exact_volume_area(const mc_primitive_def* d, double* v, double* a)
         *a = 8.0 * (s.x * s.y + s.y * s.z + s.z * s.x);
         break;
     case MC_PRIMITIVE_ELLIPSOID:
-        *v = 4.0 / 3.0 * CLI_PI * s.x * s.y * s.z;
-        *a = (s.x == s.y && s.y == s.z) ? 4.0 * CLI_PI * s.x * s.x : ellipsoid_area(s.x, s.y, s.z);
+        *v = 4.0 / 3.0 * MC_PI * s.x * s.y * s.z;
+        *a = (s.x == s.y && s.y == s.z) ? 4.0 * MC_PI * s.x * s.x : ellipsoid_area(s.x, s.y, s.z);
         break;
     case MC_PRIMITIVE_CYLINDER:
-        *v = CLI_PI * s.x * s.x * s.z;
-        *a = 2.0 * CLI_PI * s.x * (s.x + s.z);
+        *v = MC_PI * s.x * s.x * s.z;
+        *a = 2.0 * MC_PI * s.x * (s.x + s.z);
         break;
     case MC_PRIMITIVE_FRUSTUM:
-        *v = CLI_PI * s.z / 3.0 * (s.x * s.x + s.x * s.y + s.y * s.y);
-        *a = CLI_PI * (s.x + s.y) * hypot(s.x - s.y, s.z) + CLI_PI * (s.x * s.x + s.y * s.y);
+        *v = MC_PI * s.z / 3.0 * (s.x * s.x + s.x * s.y + s.y * s.y);
+        *a = MC_PI * (s.x + s.y) * hypot(s.x - s.y, s.z) + MC_PI * (s.x * s.x + s.y * s.y);
         break;
     case MC_PRIMITIVE_TORUS:
-        *v = 2.0 * CLI_PI * CLI_PI * s.x * s.y * s.y;
-        *a = 4.0 * CLI_PI * CLI_PI * s.x * s.y;
+        *v = 2.0 * MC_PI * MC_PI * s.x * s.y * s.y;
+        *a = 4.0 * MC_PI * MC_PI * s.x * s.y;
         break;
     }
 }
@@ -343,7 +341,7 @@ int cli_primitive(int argc, char** argv)
     }
     double extent = fmax(fabs(d.size.x), fmax(fabs(d.size.y), fabs(d.size.z)));
     d.chord_tolerance = a.have_tol ? a.tolerance : 1e-3 * extent;
-    d.max_angle = (a.have_angle ? a.angle_deg : 15.0) * CLI_PI / 180.0;
+    d.max_angle = (a.have_angle ? a.angle_deg : 15.0) * MC_PI / 180.0;
 
     mc_error err;
     memset(&err, 0, sizeof err);

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: MIT
 // Contact force laws per region: STEP, IMPACT, POISSON, Coulomb friction and friction torque, Adams validity rule.
 // Based on: MSC Adams/Solver documentation of the CONTACT statement and the IMPACT and STEP functions.
-#include "contact_force.h"
+#include "src/world/contact_force.h"
 
-#include "core.h"
+#include "src/base/core.h"
 
 #include <math.h>
 

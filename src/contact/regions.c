@@ -53,12 +53,12 @@
 // parameter), each product adds a few more, and summation adds at most n ulps of the sum of magnitudes; 16 covers
 // the per-term part. The exact volume of a touching configuration is zero, so its computed volume lies within the
 // bound; such regions are counted in stats->touching_regions and not reported.
-#include "src/regions.h"
+#include "src/contact/regions.h"
 
-#include "src/core.h"
-#include "src/regions_blocks.h"
-#include "src/union_find.h"
-#include "src/workspace.h"
+#include "src/base/core.h"
+#include "src/base/union_find.h"
+#include "src/contact/regions_blocks.h"
+#include "src/contact/workspace.h"
 
 #include <float.h>
 #include <math.h>
@@ -66,8 +66,7 @@
 #include <string.h>
 
 #define RING_LIMIT 65536u // guard against a broken vertex ring
-#define MC_PI 3.14159265358979323846
-#define ORDER_GAP 1e-9 // relative gap along an edge above which the float order of crossings is trusted
+#define ORDER_GAP 1e-9    // relative gap along an edge above which the float order of crossings is trusted
 
 /// One distinct edge-face crossing.
 typedef struct xrec
@@ -402,11 +401,6 @@ size_t mc_region_scratch_byte_count(const struct mc_region_scratch* s)
         bytes += mc_alloc_size(arrays[k]);
     }
     return bytes;
-}
-
-static void destroy_hook(struct mc_region_scratch* s)
-{
-    mc_region_scratch_destroy(s);
 }
 
 mc_region_options mc_default_region_options(void)
@@ -1119,8 +1113,6 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
-        ws->destroy_regions = destroy_hook;
-        ws->region_bytes = mc_region_scratch_byte_count;
     }
     struct mc_region_scratch* s = ws->regions;
     c->s = s;
@@ -2197,12 +2189,6 @@ static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out,
 // ---------------------------------------------------------------------------------------------------------------
 // Public query
 
-static bool pose_finite(const mc_pose* p)
-{
-    return isfinite(p->p.x) && isfinite(p->p.y) && isfinite(p->p.z) && isfinite(p->q.w) && isfinite(p->q.x) &&
-           isfinite(p->q.y) && isfinite(p->q.z) && (p->q.w != 0.0 || p->q.x != 0.0 || p->q.y != 0.0 || p->q.z != 0.0);
-}
-
 mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j, const mc_pose* pose_j,
                            const mc_query_options* options, mc_workspace* ws, mc_region* regions, uint32_t capacity,
                            uint32_t* region_count, mc_query_stats* stats)
@@ -2213,7 +2199,7 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
-    if (!pose_finite(pose_i) || !pose_finite(pose_j))
+    if (!mc_pose_is_valid(pose_i) || !mc_pose_is_valid(pose_j))
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
@@ -2228,7 +2214,7 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
     mc_pose inv_i = mc_pose_inverse(pose_i);
     mc_pose j_in_i = mc_pose_mul(&inv_i, pose_j);
     mc_pair_result pr;
-    mc_status status = mc_collide(mesh_i, mesh_j, &j_in_i, opt.worker_count, ws, &pr, st);
+    mc_status status = mc_collide(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, &pr, st);
     if (status != MC_OK)
     {
         return status;

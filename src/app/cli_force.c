@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact force`: contact regions of two meshes at given poses and velocities, with IMPACT forces, Coulomb
 // friction and the resulting wrench on each body.
-#include "cli.h"
+#include "src/app/cli.h"
 
 #include <stddef.h>
 #include <stdio.h>

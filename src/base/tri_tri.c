@@ -21,10 +21,10 @@
 //    segment then runs from max(Xlo, Ylo) to min(Xhi, Yhi) (two more determinants). Each end is an edge of one
 //    triangle crossing the other; its direction follows from the end signs (R3).
 // Each orient is evaluated at most once; 6 plane tests + at most 4 edge-edge tests per pair.
-#include "tri_tri.h"
+#include "src/base/tri_tri.h"
 
-#include "core.h"
-#include "predicates.h"
+#include "src/base/core.h"
+#include "src/base/predicates.h"
 
 #include <math.h>
 

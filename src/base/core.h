@@ -35,6 +35,9 @@ void mc_log(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 mc_status mc_set_error(mc_error* err, mc_status status, int64_t line, int64_t offset, const char* fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/// Prefix an error record's message with `prefix: ` (cut to the record's size); err may be NULL.
+void mc_error_prefix(mc_error* err, const char* prefix);
+
 /// Called by MC_ASSERT on failure; returns non-zero when the caller should trap.
 int mc_assert_failed(const char* condition, const char* file, int line);
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // The library's only OpenMP entry points (STYLE S15): a static, contiguous parallel-for and a dynamic, chunked one,
 // both with stable worker indices.
-#include "parallel.h"
+#include "src/base/parallel.h"
 
 #include <omp.h>
 

@@ -1,0 +1,71 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// The public triangle-pair query: the world-frame wrapper of the OBB-tree pair stage (mc_collide).
+#include "bvh/bvh.h"
+#include "src/base/core.h"
+#include "src/contact/workspace.h"
+
+#include <math.h>
+#include <string.h>
+
+mc_query_options mc_default_query_options(void)
+{
+    mc_query_options o;
+    memset(&o, 0, sizeof o);
+    o.worker_count = 0;
+    o.depth_method = MC_DEPTH_ADAMS;
+    o.internal_value = (int)MC_DEF_COOKIE;
+    return o;
+}
+
+mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
+                                  const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
+                                  mc_triangle_pair* pairs, uint32_t capacity, uint32_t* pair_count,
+                                  mc_query_stats* stats)
+{
+    MC_ASSERT(options == NULL || options->internal_value == (int)MC_DEF_COOKIE);
+    if (mesh_i == NULL || pose_i == NULL || mesh_j == NULL || pose_j == NULL || ws == NULL || pair_count == NULL ||
+        (pairs == NULL && capacity > 0) || (options != NULL && options->internal_value != (int)MC_DEF_COOKIE) ||
+        !mc_pose_is_valid(pose_i) || !mc_pose_is_valid(pose_j))
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    mc_query_options opt = options != NULL ? *options : mc_default_query_options();
+    mc_pose pi = *pose_i, pj = *pose_j;
+    pi.q = mc_quat_normalize(pi.q);
+    pj.q = mc_quat_normalize(pj.q);
+    mc_pose inv_i = mc_pose_inverse(&pi);
+    mc_pose j_in_i = mc_pose_mul(&inv_i, &pj);
+    mc_pair_result res;
+    mc_query_stats local;
+    memset(&local, 0, sizeof local);
+    mc_status st = mc_collide(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, &res, &local);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    mc_mat33 ri = mc_quat_to_mat33(pi.q);
+    uint32_t n = res.pair_count < capacity ? res.pair_count : capacity;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        pairs[k] = res.pairs[k];
+        for (int c = 0; c < 2; ++c)
+        {
+            pairs[k].crossing[c].point = mc_add(pi.p, mc_mat33_mul_vec(&ri, res.pairs[k].crossing[c].point));
+        }
+    }
+    *pair_count = res.pair_count;
+    if (stats != NULL)
+    {
+        memset(stats, 0, sizeof *stats);
+        stats->box_tests = local.box_tests;
+        stats->triangle_tests = local.triangle_tests;
+        stats->triangle_pairs = local.triangle_pairs;
+        // Each pair has two crossings, and each crossing (an edge of a closed mesh through a face of the other) is
+        // shared by the pairs of the edge's two triangles: distinct crossings = 2 * pairs / 2.
+        stats->crossings = local.triangle_pairs;
+        stats->threads = local.threads;
+        stats->seconds_pairs = local.seconds_pairs;
+    }
+    return res.pair_count > capacity ? MC_ERR_CAPACITY : MC_OK;
+}
