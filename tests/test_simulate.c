@@ -17,31 +17,31 @@
 
 static const double PI = 3.14159265358979323846;
 
-static mc_scenario* parse_ok(const char* text)
+static app_scenario* parse_ok(const char* text)
 {
-    mc_scenario* scn = NULL;
-    mc_scenario_error err;
-    bool ok = mc_scenario_parse_string(text, "test.scn", "base", &scn, &err);
+    app_scenario* scn = NULL;
+    app_scenario_error err;
+    bool ok = app_scenario_parse_string(text, "test.scn", "base", &scn, &err);
     cr_assert(ok, "parse failed: %s", err.message);
     return scn;
 }
 
-static mc_sim* sim_ok(const mc_scenario* scn)
+static app_sim* sim_ok(const app_scenario* scn)
 {
-    mc_sim* sim = NULL;
+    app_sim* sim = NULL;
     char err[700] = "";
     // One thread: Criterion runs the tests in parallel processes, and these scenes are small.
-    mc_sim_options opt = mc_sim_default_options();
+    app_sim_options opt = app_sim_default_options();
     opt.worker_count = 1;
-    bool ok = mc_sim_create(scn, &opt, &sim, err, sizeof err);
+    bool ok = app_sim_create(scn, &opt, &sim, err, sizeof err);
     cr_assert(ok, "sim create failed: %s", err);
     return sim;
 }
 
-static void step_ok(mc_sim* sim, double h)
+static void step_ok(app_sim* sim, double h)
 {
     char err[700] = "";
-    bool ok = mc_sim_step(sim, h, err, sizeof err);
+    bool ok = app_sim_step(sim, h, err, sizeof err);
     cr_assert(ok, "step failed: %s", err);
 }
 
@@ -75,7 +75,7 @@ Test(simulate, parser_reads_every_statement)
                        "SIMULATE/DYNAMIC, END=0.25, DTOUT=0.001\n"
                        "END\n"
                        "anything after END is not read = at all\n";
-    mc_scenario* s = parse_ok(text);
+    app_scenario* s = parse_ok(text);
     cr_assert(eq(str, s->force_unit, "NEWTON"));
     cr_assert(eq(str, s->time_unit, "SECOND"));
     cr_assert(eq(dbl, s->gravity.x, 0.5));
@@ -84,7 +84,7 @@ Test(simulate, parser_reads_every_statement)
     cr_assert(eq(int, s->part_count, 3));
     cr_assert(s->parts[0].ground);
     cr_assert(eq(dbl, s->parts[0].pose.p.y, 2.0));
-    const mc_scenario_part* p2 = &s->parts[1];
+    const app_scenario_part* p2 = &s->parts[1];
     cr_assert(eq(int, p2->id, 2));
     cr_assert(eq(dbl, p2->mass, 2.5));
     cr_assert(eq(dbl, p2->ip[2], 3.0));
@@ -98,55 +98,55 @@ Test(simulate, parser_reads_every_statement)
     cr_assert(eq(dbl, s->parts[2].ip[3], 0.1));
     cr_assert(eq(dbl, s->parts[2].pose.q.w, 1.0)); // QUATERNION normalised
     cr_assert(eq(int, s->graphics_count, 7));
-    cr_assert(eq(int, s->graphics[0].shape, MC_SCENARIO_BOX));
+    cr_assert(eq(int, s->graphics[0].shape, APP_SCENARIO_BOX));
     cr_assert(eq(dbl, s->graphics[0].size[1], 2.0));
     cr_assert(eq(dbl, s->graphics[0].local.p.x, -0.5));
     cr_assert(eq(int, s->graphics[1].part_index, 1));
     cr_assert(epsilon_eq(dbl, s->graphics[1].angle_tolerance, 10.0 * PI / 180.0, 1e-15));
-    cr_assert(eq(int, s->graphics[2].shape, MC_SCENARIO_FILE));
+    cr_assert(eq(int, s->graphics[2].shape, APP_SCENARIO_FILE));
     cr_assert(eq(str, s->graphics[2].path, "base/meshes/a part.stl"));
     cr_assert(eq(dbl, s->graphics[2].scale, 0.001));
-    cr_assert(eq(int, s->graphics[3].shape, MC_SCENARIO_FRUSTUM));
+    cr_assert(eq(int, s->graphics[3].shape, APP_SCENARIO_FRUSTUM));
     cr_assert(s->graphics[3].flip);
-    cr_assert(eq(int, s->graphics[4].shape, MC_SCENARIO_TORUS));
-    cr_assert(eq(int, s->graphics[5].shape, MC_SCENARIO_CYLINDER));
-    cr_assert(eq(int, s->graphics[6].shape, MC_SCENARIO_ELLIPSOID));
+    cr_assert(eq(int, s->graphics[4].shape, APP_SCENARIO_TORUS));
+    cr_assert(eq(int, s->graphics[5].shape, APP_SCENARIO_CYLINDER));
+    cr_assert(eq(int, s->graphics[6].shape, APP_SCENARIO_ELLIPSOID));
     cr_assert(eq(int, s->contact_count, 2));
-    const mc_scenario_contact* c1 = &s->contacts[0];
+    const app_scenario_contact* c1 = &s->contacts[0];
     cr_assert(eq(int, c1->igeom_count, 1));
     cr_assert(eq(int, c1->jgeom_count, 2));
     cr_assert(eq(int, c1->jgeom[1], 2)); // resolved to the index of GRAPHICS/12
     cr_assert_not(c1->jflip[0]);
     cr_assert(c1->jflip[1]);
-    cr_assert(eq(int, c1->model, MC_SCENARIO_IMPACT));
+    cr_assert(eq(int, c1->model, APP_SCENARIO_IMPACT));
     cr_assert(eq(dbl, c1->exponent, 2.2));
     cr_assert(eq(dbl, c1->dmax, 1e-4));
-    cr_assert(eq(int, c1->friction, MC_SCENARIO_FRICTION_ON));
+    cr_assert(eq(int, c1->friction, APP_SCENARIO_FRICTION_ON));
     cr_assert(eq(dbl, c1->stiction_velocity, 0.1)); // default
-    const mc_scenario_contact* c2 = &s->contacts[1];
-    cr_assert(eq(int, c2->model, MC_SCENARIO_POISSON));
+    const app_scenario_contact* c2 = &s->contacts[1];
+    cr_assert(eq(int, c2->model, APP_SCENARIO_POISSON));
     cr_assert(eq(dbl, c2->restitution, 0.5));
     cr_assert(c2->jflip[0]); // IFLIP_GEOMETRY flag on GRAPHICS/13
-    cr_assert(eq(int, c2->friction, MC_SCENARIO_FRICTION_DYNAMICS_ONLY));
+    cr_assert(eq(int, c2->friction, APP_SCENARIO_FRICTION_DYNAMICS_ONLY));
     cr_assert(eq(dbl, c2->friction_velocity, 0.02));
     cr_assert(eq(dbl, s->hmax, 1e-4));
     cr_assert(eq(dbl, s->end_time, 0.25));
     cr_assert(eq(int, s->steps, 250));
-    mc_scenario_destroy(s);
+    app_scenario_destroy(s);
 }
 
 Test(simulate, parser_gravity_shorthand_and_defaults)
 {
-    mc_scenario* s = parse_ok("GRAVITY/0,-9.8,0\nPART/1,GROUND\nPART/2,MASS=1,IP=1,1,1\n"
+    app_scenario* s = parse_ok("GRAVITY/0,-9.8,0\nPART/1,GROUND\nPART/2,MASS=1,IP=1,1,1\n"
                               "GRAPHICS/1,PART=1,SPHERE,RADIUS=1\nGRAPHICS/2,PART=2,SPHERE,RADIUS=1\n"
                               "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1\nSIMULATE/END=1\n");
     cr_assert(eq(dbl, s->gravity.y, -9.8));
     cr_assert(eq(int, s->steps, 500));
     cr_assert(eq(dbl, s->contacts[0].exponent, 1.5));
     cr_assert(eq(dbl, s->contacts[0].damping, 0.0));
-    cr_assert(eq(int, s->contacts[0].friction, MC_SCENARIO_FRICTION_OFF));
+    cr_assert(eq(int, s->contacts[0].friction, APP_SCENARIO_FRICTION_OFF));
     cr_assert(eq(dbl, s->hmax, 0.0));
-    mc_scenario_destroy(s);
+    app_scenario_destroy(s);
 }
 
 typedef struct bad_case
@@ -227,13 +227,13 @@ Test(simulate, parser_rejects_bad_input_with_line_numbers)
 #undef OKPARTS
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
     {
-        mc_scenario* scn = NULL;
-        mc_scenario_error err;
-        bool ok = mc_scenario_parse_string(cases[i].text, "bad.scn", NULL, &scn, &err);
+        app_scenario* scn = NULL;
+        app_scenario_error err;
+        bool ok = app_scenario_parse_string(cases[i].text, "bad.scn", NULL, &scn, &err);
         cr_expect_not(ok, "case %zu parsed but should not:\n%s", i, cases[i].text);
         if (ok)
         {
-            mc_scenario_destroy(scn);
+            app_scenario_destroy(scn);
             continue;
         }
         cr_expect(eq(int, err.line, cases[i].line), "case %zu: %s", i, err.message);
@@ -265,37 +265,37 @@ Test(simulate, setup_errors_name_the_statement_line)
              "%sGRAPHICS/2, PART=2, FILE=no_such_mesh.stl\n"
              "CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e5\nSIMULATE/END=1\n",
              head);
-    mc_scenario* scn = parse_ok(text);
-    mc_sim* sim = NULL;
+    app_scenario* scn = parse_ok(text);
+    app_sim* sim = NULL;
     char err[700] = "";
-    cr_assert_not(mc_sim_create(scn, NULL, &sim, err, sizeof err));
+    cr_assert_not(app_sim_create(scn, NULL, &sim, err, sizeof err));
     cr_assert(strncmp(err, "test.scn:4: GRAPHICS/2: ", 24) == 0, "%s", err);
     cr_assert(strstr(err, "no_such_mesh.stl") != NULL, "%s", err);
-    mc_scenario_destroy(scn);
+    app_scenario_destroy(scn);
     snprintf(text, sizeof text,
              "%sGRAPHICS/2, PART=2, SPHERE, RADIUS=0.5\n\n"
              "CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e5, COULOMB_FRICTION=ON,\n"
              ", MU_STATIC=0.2, MU_DYNAMIC=0.4\nSIMULATE/END=1\n",
              head);
     scn = parse_ok(text);
-    cr_assert_not(mc_sim_create(scn, NULL, &sim, err, sizeof err));
+    cr_assert_not(app_sim_create(scn, NULL, &sim, err, sizeof err));
     cr_assert(strncmp(err, "test.scn:6: CONTACT/1: ", 23) == 0, "%s", err);
     cr_assert(strstr(err, "mu") != NULL || strstr(err, "MU") != NULL, "%s", err);
-    mc_scenario_destroy(scn);
+    app_scenario_destroy(scn);
 }
 
 Test(simulate, parser_reports_missing_file)
 {
-    mc_scenario* scn = NULL;
-    mc_scenario_error err;
-    cr_assert_not(mc_scenario_parse_file("no/such/file.scn", &scn, &err));
+    app_scenario* scn = NULL;
+    app_scenario_error err;
+    cr_assert_not(app_scenario_parse_file("no/such/file.scn", &scn, &err));
     cr_assert(strstr(err.message, "no/such/file.scn: cannot open") != NULL, "%s", err.message);
 }
 
 Test(simulate, reuler_is_body_313)
 {
     // a = 90 deg about z, then b = 90 deg about the new x (= ground y): body z ends up along ground x.
-    mc_quat q = mc_scenario_reuler_to_quat(PI / 2, PI / 2, 0.0);
+    mc_quat q = app_scenario_reuler_to_quat(PI / 2, PI / 2, 0.0);
     mc_vec3 z = mc_quat_rotate(q, mc_v3(0.0, 0.0, 1.0));
     // tolerance: rounding of cos/sin of pi/4 in a few products
     cr_assert(epsilon_eq(dbl, z.x, 1.0, 1e-15));
@@ -310,7 +310,7 @@ Test(simulate, reuler_is_body_313)
 // ---------------------------------------------------------------------------------------------------------------
 
 /// Ball of radius 0.05 m and mass 1 kg above a plate whose top face is z = 0; `contact` is the CONTACT arguments.
-static mc_scenario* ball_scene(double gap, double vz, const char* gravity, const char* contact, double end)
+static app_scenario* ball_scene(double gap, double vz, const char* gravity, const char* contact, double end)
 {
     char text[2048];
     snprintf(text, sizeof text,
@@ -328,12 +328,12 @@ static mc_scenario* ball_scene(double gap, double vz, const char* gravity, const
 Test(simulate, impact_ball_without_damping_rebounds_to_95_percent)
 {
     const double gap = 0.02; // drop height: 2 cm between the ball's lowest point and the plate
-    mc_scenario* scn = ball_scene(gap, 0.0, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.25);
-    mc_sim* sim = sim_ok(scn);
-    double h = mc_sim_get_step_size(sim);
+    app_scenario* scn = ball_scene(gap, 0.0, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.25);
+    app_sim* sim = sim_ok(scn);
+    double h = app_sim_get_step_size(sim);
     cr_assert(h > 0.0 && h < 1e-3, "step %g", h);
     mc_pose pose;
-    mc_sim_get_part(sim, 1, &pose, NULL, NULL);
+    app_sim_get_part(sim, 1, &pose, NULL, NULL);
     double z0 = pose.p.z;
     // Height at first touch: z at the first step with a region, plus that region's depth (the plate is flat, so the
     // depth is exactly how far below the touching height the ball is).
@@ -344,8 +344,8 @@ Test(simulate, impact_ball_without_damping_rebounds_to_95_percent)
     {
         step_ok(sim, h);
         mc_twist tw;
-        mc_sim_get_part(sim, 1, &pose, &tw, NULL);
-        mc_sim_contact_summary cs = mc_sim_get_contact(sim, 0);
+        app_sim_get_part(sim, 1, &pose, &tw, NULL);
+        app_sim_contact_summary cs = app_sim_get_contact(sim, 0);
         if (isnan(z_touch) && cs.regions > 0)
         {
             z_touch = pose.p.z + cs.depth;
@@ -369,8 +369,8 @@ Test(simulate, impact_ball_without_damping_rebounds_to_95_percent)
     cr_log_info("IMPACT rebound: %.5f of the drop height (step %g s)", ratio, h);
     cr_assert(ratio >= 0.95, "rebound ratio %g", ratio);
     cr_assert(ratio <= 1.01, "rebound ratio %g: energy was created", ratio);
-    mc_sim_destroy(sim);
-    mc_scenario_destroy(scn);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
 }
 
 Test(simulate, poisson_ball_rebound_speed_ratio_is_restitution)
@@ -379,20 +379,20 @@ Test(simulate, poisson_ball_rebound_speed_ratio_is_restitution)
     char contact[200];
     snprintf(contact, sizeof contact, "POISSON, PENALTY=1e7, RESTITUTION_COEFFICIENT=%g", e);
     // No gravity: the approach and separation speeds are then exactly the speeds before and after the contact.
-    mc_scenario* scn = ball_scene(0.005, -0.5, "", contact, 0.03);
-    mc_sim* sim = sim_ok(scn);
-    double h = mc_sim_get_step_size(sim);
+    app_scenario* scn = ball_scene(0.005, -0.5, "", contact, 0.03);
+    app_sim* sim = sim_ok(scn);
+    double h = app_sim_get_step_size(sim);
     double v_in = NAN, v_out = NAN;
     bool touched = false;
     int steps = (int)ceil(0.03 / h);
     for (int k = 0; k < steps && isnan(v_out); ++k)
     {
         mc_twist before;
-        mc_sim_get_part(sim, 1, NULL, &before, NULL);
+        app_sim_get_part(sim, 1, NULL, &before, NULL);
         step_ok(sim, h);
         mc_twist tw;
-        mc_sim_get_part(sim, 1, NULL, &tw, NULL);
-        mc_sim_contact_summary cs = mc_sim_get_contact(sim, 0);
+        app_sim_get_part(sim, 1, NULL, &tw, NULL);
+        app_sim_contact_summary cs = app_sim_get_contact(sim, 0);
         if (!touched && cs.regions > 0)
         {
             touched = true;
@@ -407,8 +407,8 @@ Test(simulate, poisson_ball_rebound_speed_ratio_is_restitution)
     double ratio = v_out / v_in;
     cr_log_info("POISSON rebound speed ratio %.5f for e = %g", ratio, e);
     cr_assert(fabs(ratio - e) <= 0.05, "ratio %g, e %g", ratio, e);
-    mc_sim_destroy(sim);
-    mc_scenario_destroy(scn);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
 }
 
 Test(simulate, sliding_block_stops_after_v2_over_2_mu_g)
@@ -428,23 +428,23 @@ Test(simulate, sliding_block_stops_after_v2_over_2_mu_g)
              ", FRICTION_TRANSITION_VELOCITY=2e-3\n"
              "SIMULATE/DYNAMIC, END=0.45, STEPS=45\n",
              g, m, 0.01 - depth, v0, k, mu, mu);
-    mc_scenario* scn = parse_ok(text);
-    mc_sim* sim = sim_ok(scn);
+    app_scenario* scn = parse_ok(text);
+    app_sim* sim = sim_ok(scn);
     char err[700] = "";
-    cr_assert(mc_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
     mc_pose pose;
     mc_twist tw;
-    mc_sim_get_part(sim, 1, &pose, &tw, NULL);
+    app_sim_get_part(sim, 1, &pose, &tw, NULL);
     double expected = v0 * v0 / (2.0 * mu * g);
     cr_log_info("sliding distance %.5f m, expected %.5f m (speed left %g)", pose.p.x, expected, tw.v.x);
     cr_assert(fabs(tw.v.x) < 1e-2, "still sliding at %g m/s", tw.v.x);
     cr_assert(fabs(pose.p.x - expected) <= 0.05 * expected, "slid %g m, expected %g m", pose.p.x, expected);
-    mc_sim_destroy(sim);
-    mc_scenario_destroy(scn);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
 }
 
 /// The ball scene with friction, a lateral velocity and a spin, moved rigidly by (q, t) (gravity rotated too).
-static mc_scenario* moved_scene(mc_quat q, mc_vec3 t)
+static app_scenario* moved_scene(mc_quat q, mc_vec3 t)
 {
     mc_vec3 g = mc_quat_rotate(q, mc_v3(0.0, 0.0, -9.81));
     mc_vec3 plate = mc_add(t, mc_quat_rotate(q, mc_v3(0.01, -0.02, 0.0)));
@@ -473,10 +473,10 @@ Test(simulate, rigid_move_of_the_scene_rotates_the_forces)
     mc_quat id = mc_quat_identity();
     mc_quat q = mc_quat_normalize((mc_quat){0.8, 0.3, -0.4, 0.33});
     mc_vec3 t = mc_v3(12.5, -3.25, 7.0);
-    mc_scenario* sa = moved_scene(id, mc_v3(0.0, 0.0, 0.0));
-    mc_scenario* sb = moved_scene(q, t);
-    mc_sim* a = sim_ok(sa);
-    mc_sim* b = sim_ok(sb);
+    app_scenario* sa = moved_scene(id, mc_v3(0.0, 0.0, 0.0));
+    app_scenario* sb = moved_scene(q, t);
+    app_sim* a = sim_ok(sa);
+    app_sim* b = sim_ok(sb);
     double f_max = 0.0, ferr = 0.0, terr = 0.0, t_max = 0.0, perr = 0.0;
     int touching = 0;
     for (int k = 0; k < 300; ++k) // 30 ms: the ball lands, slides and spins on the plate
@@ -485,9 +485,9 @@ Test(simulate, rigid_move_of_the_scene_rotates_the_forces)
         step_ok(b, 1e-4);
         mc_pose pa, pb;
         mc_wrench wa, wb;
-        mc_sim_get_part(a, 1, &pa, NULL, &wa);
-        mc_sim_get_part(b, 1, &pb, NULL, &wb);
-        touching += mc_sim_get_contact(a, 0).regions > 0;
+        app_sim_get_part(a, 1, &pa, NULL, &wa);
+        app_sim_get_part(b, 1, &pb, NULL, &wb);
+        touching += app_sim_get_contact(a, 0).regions > 0;
         mc_vec3 fa = mc_quat_rotate(q, wa.force), ta = mc_quat_rotate(q, wa.torque);
         f_max = fmax(f_max, mc_length(fa));
         t_max = fmax(t_max, mc_length(ta));
@@ -505,23 +505,23 @@ Test(simulate, rigid_move_of_the_scene_rotates_the_forces)
     cr_assert(ferr <= 1e-6 * f_max, "force error %g of %g", ferr, f_max);
     cr_assert(terr <= 1e-6 * t_max, "torque error %g of %g", terr, t_max);
     cr_assert(perr <= 1e-9, "position error %g", perr);
-    mc_sim_destroy(a);
-    mc_sim_destroy(b);
-    mc_scenario_destroy(sa);
-    mc_scenario_destroy(sb);
+    app_sim_destroy(a);
+    app_sim_destroy(b);
+    app_scenario_destroy(sa);
+    app_scenario_destroy(sb);
 }
 
 Test(simulate, same_scenario_gives_bitwise_same_motion)
 {
     // Same scenario, one and two worker threads: the world is bitwise reproducible for any thread count and the
     // integrator has a fixed order of operations, so the motions must be identical to the last bit.
-    mc_scenario* s = moved_scene(mc_quat_identity(), mc_v3(0.0, 0.0, 0.0));
-    mc_sim* a = sim_ok(s);
-    mc_sim* b = NULL;
-    mc_sim_options opt = mc_sim_default_options();
+    app_scenario* s = moved_scene(mc_quat_identity(), mc_v3(0.0, 0.0, 0.0));
+    app_sim* a = sim_ok(s);
+    app_sim* b = NULL;
+    app_sim_options opt = app_sim_default_options();
     opt.worker_count = 2;
     char err[700] = "";
-    cr_assert(mc_sim_create(s, &opt, &b, err, sizeof err), "%s", err);
+    cr_assert(app_sim_create(s, &opt, &b, err, sizeof err), "%s", err);
     for (int k = 0; k < 150; ++k)
     {
         step_ok(a, 1e-4);
@@ -530,14 +530,14 @@ Test(simulate, same_scenario_gives_bitwise_same_motion)
     mc_pose pa, pb;
     mc_twist ta, tb;
     mc_wrench wa, wb;
-    mc_sim_get_part(a, 1, &pa, &ta, &wa);
-    mc_sim_get_part(b, 1, &pb, &tb, &wb);
+    app_sim_get_part(a, 1, &pa, &ta, &wa);
+    app_sim_get_part(b, 1, &pb, &tb, &wb);
     cr_assert(memcmp(&pa, &pb, sizeof pa) == 0);
     cr_assert(memcmp(&ta, &tb, sizeof ta) == 0);
     cr_assert(memcmp(&wa, &wb, sizeof wa) == 0);
-    mc_sim_destroy(a);
-    mc_sim_destroy(b);
-    mc_scenario_destroy(s);
+    app_sim_destroy(a);
+    app_sim_destroy(b);
+    app_scenario_destroy(s);
 }
 
 Test(simulate, density_gives_box_mass_properties)
@@ -546,14 +546,14 @@ Test(simulate, density_gives_box_mass_properties)
     // mass rho V = 6 kg, centre of mass R (0.05, 0.1, 0.15) = (-0.1, 0.05, 0.15), inertia about it m/12 (b^2 + c^2)
     // etc. with x and y swapped by the rotation. The box tessellation is exact, so only rounding remains (a few
     // dozen operations on O(0.1) values: 1e-12 relative).
-    mc_scenario* s = parse_ok("PART/1,GROUND\nGRAPHICS/1,PART=1,BOX,X=1,Y=1,Z=1,QP=0,0,-5\n"
+    app_scenario* s = parse_ok("PART/1,GROUND\nGRAPHICS/1,PART=1,BOX,X=1,Y=1,Z=1,QP=0,0,-5\n"
                               "PART/2,DENSITY=1000,QG=1,2,3\nGRAPHICS/2,PART=2,BOX,X=0.1,Y=0.2,Z=0.3,REULER=90D,0,0\n"
                               "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1e6\nSIMULATE/END=0.1\n");
-    mc_sim* sim = sim_ok(s);
+    app_sim* sim = sim_ok(s);
     double m = 0.0;
     mc_vec3 cm;
     mc_mat33 in;
-    mc_sim_get_mass_properties(sim, 1, &m, &cm, &in);
+    app_sim_get_mass_properties(sim, 1, &m, &cm, &in);
     cr_assert(ieee_ulp_eq(dbl, m, 6.0, 64), "mass %.17g", m);
     cr_assert(epsilon_eq(dbl, cm.x, -0.1, 1e-13));
     cr_assert(epsilon_eq(dbl, cm.y, 0.05, 1e-13));
@@ -567,27 +567,27 @@ Test(simulate, density_gives_box_mass_properties)
     cr_assert(epsilon_eq(dbl, in.m[1][2], 0.0, 1e-14));
     // The state is that of the centre of mass: QG + R cm with R = identity.
     mc_pose p;
-    mc_sim_get_part(sim, 1, &p, NULL, NULL);
+    app_sim_get_part(sim, 1, &p, NULL, NULL);
     cr_assert(epsilon_eq(dbl, p.p.x, 0.9, 1e-13));
     cr_assert(epsilon_eq(dbl, p.p.y, 2.05, 1e-13));
     cr_assert(epsilon_eq(dbl, p.p.z, 3.15, 1e-13));
-    mc_sim_destroy(sim);
-    mc_scenario_destroy(s);
+    app_sim_destroy(sim);
+    app_scenario_destroy(s);
 }
 
 Test(simulate, free_flight_is_exact)
 {
     // No contact touches: RK4 integrates constant gravity exactly (to rounding) and a torque-free spin about a
     // principal axis keeps its angular velocity.
-    mc_scenario* s = parse_ok("ACCGRAV/KGRAV=-9.81\nPART/1,GROUND\nGRAPHICS/1,PART=1,BOX,X=1,Y=1,Z=1,QP=0,0,-10\n"
+    app_scenario* s = parse_ok("ACCGRAV/KGRAV=-9.81\nPART/1,GROUND\nGRAPHICS/1,PART=1,BOX,X=1,Y=1,Z=1,QP=0,0,-10\n"
                               "PART/2,MASS=2,IP=1,2,3,QG=0,0,1,VX=1,VZ=2,WZ=4\nGRAPHICS/2,PART=2,SPHERE,RADIUS=0.1\n"
                               "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1e6\nSIMULATE/END=0.5,STEPS=50\n");
-    mc_sim* sim = sim_ok(s);
+    app_sim* sim = sim_ok(s);
     char err[700];
-    cr_assert(mc_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
     mc_pose p;
     mc_twist tw;
-    mc_sim_get_part(sim, 1, &p, &tw, NULL);
+    app_sim_get_part(sim, 1, &p, &tw, NULL);
     double t = 0.5;
     // tolerance: a few hundred steps of rounding on O(1) values
     cr_assert(epsilon_eq(dbl, p.p.x, t, 1e-12));
@@ -598,8 +598,8 @@ Test(simulate, free_flight_is_exact)
     // scale is accurate to far better than 1e-6 over 2 rad.
     cr_assert(epsilon_eq(dbl, p.q.w, cos(1.0), 1e-6));
     cr_assert(epsilon_eq(dbl, p.q.z, sin(1.0), 1e-6));
-    mc_sim_destroy(sim);
-    mc_scenario_destroy(s);
+    app_sim_destroy(sim);
+    app_scenario_destroy(s);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -642,15 +642,15 @@ static void temp_file(char* buf, size_t n, const char* stem)
 
 Test(simulate, run_writes_csv_rows_and_a_small_svg)
 {
-    mc_scenario* scn = ball_scene(0.002, -0.3, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.05);
-    mc_sim* sim = sim_ok(scn);
+    app_scenario* scn = ball_scene(0.002, -0.3, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.05);
+    app_sim* sim = sim_ok(scn);
     char csv_path[512];
-    temp_file(csv_path, sizeof csv_path, "mc_sim_csv");
+    temp_file(csv_path, sizeof csv_path, "app_sim_csv");
     char svg_path[520];
     snprintf(svg_path, sizeof svg_path, "%s.svg", csv_path);
     FILE* csv = fopen(csv_path, "w");
     char err[700] = "";
-    cr_assert(mc_sim_run(sim, csv, svg_path, err, sizeof err), "%s", err);
+    cr_assert(app_sim_run(sim, csv, svg_path, err, sizeof err), "%s", err);
     fclose(csv);
     char* text = read_all(csv_path);
     // header + STEPS + 1 rows; 1 + 2 parts * 19 + 1 contact * 3 = 42 columns per row
@@ -674,8 +674,8 @@ Test(simulate, run_writes_csv_rows_and_a_small_svg)
     free(svg);
     remove(csv_path);
     remove(svg_path);
-    mc_sim_destroy(sim);
-    mc_scenario_destroy(scn);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
 }
 
 Test(simulate, plot_is_decimated_to_pixel_columns)
@@ -690,10 +690,10 @@ Test(simulate, plot_is_decimated_to_pixel_columns)
         t[k] = (double)k / (double)(n - 1);
         y[k] = k == 123457 ? 1000.0 : 10.0 * sin(2000.0 * t[k]);
     }
-    mc_plot_series s = {"wave", t, y, n};
+    app_plot_series s = {"wave", t, y, n};
     char path[512];
-    temp_file(path, sizeof path, "mc_plot");
-    cr_assert(mc_plot_write_svg(path, "t<&>", "x", "y", &s, 1, 0.0, 1.0));
+    temp_file(path, sizeof path, "app_plot");
+    cr_assert(app_plot_write_svg(path, "t<&>", "x", "y", &s, 1, 0.0, 1.0));
     char* svg = read_all(path);
     cr_assert(strstr(svg, "t&lt;&amp;&gt;") != NULL); // escaped title
     const char* pts = strstr(svg, "points=\"");
@@ -734,13 +734,13 @@ Test(simulate, shipped_scenarios_parse_and_start)
         }
         char path[2048];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        mc_scenario* scn = NULL;
-        mc_scenario_error err;
-        cr_assert(mc_scenario_parse_file(path, &scn, &err), "%s", err.message);
-        mc_sim* sim = sim_ok(scn);
-        step_ok(sim, mc_sim_get_step_size(sim));
-        mc_sim_destroy(sim);
-        mc_scenario_destroy(scn);
+        app_scenario* scn = NULL;
+        app_scenario_error err;
+        cr_assert(app_scenario_parse_file(path, &scn, &err), "%s", err.message);
+        app_sim* sim = sim_ok(scn);
+        step_ok(sim, app_sim_get_step_size(sim));
+        app_sim_destroy(sim);
+        app_scenario_destroy(scn);
         ++found;
     }
     closedir(d);

@@ -207,9 +207,9 @@ int cli_simulate(int argc, char** argv)
     {
         return cli_usage_error("simulate needs a scenario file");
     }
-    mc_scenario* scn = NULL;
-    mc_scenario_error perr;
-    if (!mc_scenario_parse_file(scenario_path, &scn, &perr))
+    app_scenario* scn = NULL;
+    app_scenario_error perr;
+    if (!app_scenario_parse_file(scenario_path, &scn, &perr))
     {
         return cli_fail(NULL, "%s", perr.message);
     }
@@ -218,7 +218,7 @@ int cli_simulate(int argc, char** argv)
     const char* csv_name = csv_arg != NULL ? csv_arg : csv_path;
     const char* svg_name = svg_arg != NULL ? svg_arg : svg_path;
     int rc = 0;
-    mc_sim* sim = NULL;
+    app_sim* sim = NULL;
     FILE* csv = NULL;
     char err[700] = "";
     if (csv_name == NULL || svg_name == NULL)
@@ -231,7 +231,7 @@ int cli_simulate(int argc, char** argv)
         rc = cli_fail(outdir, "cannot create the output directory: %s", strerror(errno));
         goto done;
     }
-    mc_sim_options opt = mc_sim_default_options();
+    app_sim_options opt = app_sim_default_options();
     opt.worker_count = threads;
     opt.warn = sim_warn;
     bool tty = cli_stderr_is_tty();
@@ -241,7 +241,7 @@ int cli_simulate(int argc, char** argv)
         opt.progress_user = (void*)"simulating";
     }
     double t0 = cli_now();
-    if (!mc_sim_create(scn, &opt, &sim, err, sizeof err))
+    if (!app_sim_create(scn, &opt, &sim, err, sizeof err))
     {
         rc = cli_fail(NULL, "%s", err);
         goto done;
@@ -253,7 +253,7 @@ int cli_simulate(int argc, char** argv)
         rc = cli_fail(csv_name, "cannot write: %s", strerror(errno));
         goto done;
     }
-    if (!mc_sim_run(sim, csv, svg_name, err, sizeof err))
+    if (!app_sim_run(sim, csv, svg_name, err, sizeof err))
     {
         if (tty)
         {
@@ -275,10 +275,10 @@ int cli_simulate(int argc, char** argv)
     double seconds = cli_now() - t0;
     FILE* info = csv_stdout ? stderr : stdout;
     double dt_out = scn->end_time / scn->steps;
-    int nsub = (int)ceil(dt_out / mc_sim_get_step_size(sim) - 1e-9);
+    int nsub = (int)ceil(dt_out / app_sim_get_step_size(sim) - 1e-9);
     fprintf(info, "simulated %g s of %s in %.2f s: %d output rows, step %.3g, %llu contact evaluations\n",
             scn->end_time, scenario_path, seconds, scn->steps + 1, dt_out / (nsub > 0 ? nsub : 1),
-            (unsigned long long)mc_sim_get_evaluations(sim));
+            (unsigned long long)app_sim_get_evaluations(sim));
     if (!csv_stdout)
     {
         fprintf(info, "CSV:  %s\n", csv_name);
@@ -289,8 +289,8 @@ done:
     {
         fclose(csv);
     }
-    mc_sim_destroy(sim);
-    mc_scenario_destroy(scn);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
     free(csv_path);
     free(svg_path);
     return rc;

@@ -39,8 +39,8 @@ typedef struct scn_stmt
 typedef struct scn_parser
 {
     const char* name;
-    mc_scenario* scn;
-    mc_scenario_error* err;
+    app_scenario* scn;
+    app_scenario_error* err;
     scn_stmt st;
     bool have_stmt;
     bool seen_gravity;
@@ -461,7 +461,7 @@ static bool check_args(scn_parser* p)
 // Statements
 // ---------------------------------------------------------------------------------------------------------------
 
-mc_quat mc_scenario_reuler_to_quat(double a, double b, double c)
+mc_quat app_scenario_reuler_to_quat(double a, double b, double c)
 {
     mc_quat qa = {cos(0.5 * a), 0.0, 0.0, sin(0.5 * a)};
     mc_quat qb = {cos(0.5 * b), sin(0.5 * b), 0.0, 0.0};
@@ -490,7 +490,7 @@ static bool get_pose(scn_parser* p, const char* pos_key, bool allow_quat, mc_pos
     }
     if (have_euler)
     {
-        out->q = mc_scenario_reuler_to_quat(v[0], v[1], v[2]);
+        out->q = app_scenario_reuler_to_quat(v[0], v[1], v[2]);
     }
     if (allow_quat)
     {
@@ -604,14 +604,14 @@ static bool stmt_gravity(scn_parser* p)
 
 static bool stmt_part(scn_parser* p)
 {
-    mc_scenario_part part;
+    app_scenario_part part;
     memset(&part, 0, sizeof part);
     part.line = p->st.line;
     if (!get_statement_id(p, &part.id))
     {
         return false;
     }
-    if (mc_scenario_find_part(p->scn, part.id) >= 0)
+    if (app_scenario_find_part(p->scn, part.id) >= 0)
     {
         return fail(p, p->st.line, "PART/%d defined twice", part.id);
     }
@@ -695,7 +695,7 @@ static bool stmt_part(scn_parser* p)
             return fail(p, p->st.line, "IP is not positive definite");
         }
     }
-    mc_scenario_part* arr = grow(p->scn->parts, p->scn->part_count, sizeof *arr);
+    app_scenario_part* arr = grow(p->scn->parts, p->scn->part_count, sizeof *arr);
     if (arr == NULL)
     {
         return fail(p, p->st.line, "out of memory");
@@ -725,22 +725,22 @@ static bool join_path(const char* dir, const char* file, char** out)
 typedef struct shape_spec
 {
     const char* flag;
-    mc_scenario_shape shape;
+    app_scenario_shape shape;
     const char* keys[3];
 } shape_spec;
 
 static const shape_spec s_shapes[] = {
-    {"BOX", MC_SCENARIO_BOX, {"X", "Y", "Z"}},
-    {"SPHERE", MC_SCENARIO_SPHERE, {"RADIUS", NULL, NULL}},
-    {"ELLIPSOID", MC_SCENARIO_ELLIPSOID, {"XSCALE", "YSCALE", "ZSCALE"}},
-    {"CYLINDER", MC_SCENARIO_CYLINDER, {"RADIUS", "LENGTH", NULL}},
-    {"FRUSTUM", MC_SCENARIO_FRUSTUM, {"BOTTOM", "TOP", "LENGTH"}},
-    {"TORUS", MC_SCENARIO_TORUS, {"MAJOR_RADIUS", "MINOR_RADIUS", NULL}},
+    {"BOX", APP_SCENARIO_BOX, {"X", "Y", "Z"}},
+    {"SPHERE", APP_SCENARIO_SPHERE, {"RADIUS", NULL, NULL}},
+    {"ELLIPSOID", APP_SCENARIO_ELLIPSOID, {"XSCALE", "YSCALE", "ZSCALE"}},
+    {"CYLINDER", APP_SCENARIO_CYLINDER, {"RADIUS", "LENGTH", NULL}},
+    {"FRUSTUM", APP_SCENARIO_FRUSTUM, {"BOTTOM", "TOP", "LENGTH"}},
+    {"TORUS", APP_SCENARIO_TORUS, {"MAJOR_RADIUS", "MINOR_RADIUS", NULL}},
 };
 
 static bool stmt_graphics(scn_parser* p)
 {
-    mc_scenario_graphics g;
+    app_scenario_graphics g;
     memset(&g, 0, sizeof g);
     g.line = p->st.line;
     g.scale = 1.0;
@@ -750,7 +750,7 @@ static bool stmt_graphics(scn_parser* p)
     {
         return false;
     }
-    if (mc_scenario_find_graphics(p->scn, g.id) >= 0)
+    if (app_scenario_find_graphics(p->scn, g.id) >= 0)
     {
         return fail(p, p->st.line, "GRAPHICS/%d defined twice", g.id);
     }
@@ -851,7 +851,7 @@ static bool stmt_graphics(scn_parser* p)
         {
             return fail(p, fa->line, "FILE takes one path (quote it when it contains ',' or blanks)");
         }
-        g.shape = MC_SCENARIO_FILE;
+        g.shape = APP_SCENARIO_FILE;
         if (!get_real(p, "SCALE", &g.scale, &found))
         {
             return false;
@@ -886,17 +886,17 @@ static bool stmt_graphics(scn_parser* p)
             {
                 return fail(p, p->st.line, "%s needs %s=", spec->flag, spec->keys[k]);
             }
-            bool may_be_zero = spec->shape == MC_SCENARIO_FRUSTUM && k < 2;
+            bool may_be_zero = spec->shape == APP_SCENARIO_FRUSTUM && k < 2;
             if (!(g.size[k] > 0.0) && !(may_be_zero && g.size[k] == 0.0))
             {
                 return fail(p, p->st.line, "%s must be > 0", spec->keys[k]);
             }
         }
-        if (spec->shape == MC_SCENARIO_FRUSTUM && !(g.size[0] > 0.0 || g.size[1] > 0.0))
+        if (spec->shape == APP_SCENARIO_FRUSTUM && !(g.size[0] > 0.0 || g.size[1] > 0.0))
         {
             return fail(p, p->st.line, "FRUSTUM needs TOP or BOTTOM > 0");
         }
-        if (spec->shape == MC_SCENARIO_TORUS && !(g.size[1] < g.size[0]))
+        if (spec->shape == APP_SCENARIO_TORUS && !(g.size[1] < g.size[0]))
         {
             return fail(p, p->st.line, "TORUS needs MINOR_RADIUS < MAJOR_RADIUS");
         }
@@ -905,7 +905,7 @@ static bool stmt_graphics(scn_parser* p)
             return false;
         }
     }
-    mc_scenario_graphics* arr = grow(p->scn->graphics, p->scn->graphics_count, sizeof *arr);
+    app_scenario_graphics* arr = grow(p->scn->graphics, p->scn->graphics_count, sizeof *arr);
     if (arr == NULL)
     {
         free(g.path);
@@ -948,7 +948,7 @@ static bool get_id_list(scn_parser* p, const char* key, int** out, int* count, b
     return true;
 }
 
-static void contact_free(mc_scenario_contact* c)
+static void contact_free(app_scenario_contact* c)
 {
     free(c->igeom);
     free(c->jgeom);
@@ -956,7 +956,7 @@ static void contact_free(mc_scenario_contact* c)
     free(c->jflip);
 }
 
-static bool stmt_contact_params(scn_parser* p, mc_scenario_contact* c)
+static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
 {
     bool impact = false, poisson = false, found = false;
     if (!get_flag(p, "IMPACT", &impact) || !get_flag(p, "POISSON", &poisson))
@@ -968,7 +968,7 @@ static bool stmt_contact_params(scn_parser* p, mc_scenario_contact* c)
         return fail(p, p->st.line, impact ? "give IMPACT or POISSON, not both" : "CONTACT/%d needs IMPACT or POISSON",
                     c->id);
     }
-    c->model = impact ? MC_SCENARIO_IMPACT : MC_SCENARIO_POISSON;
+    c->model = impact ? APP_SCENARIO_IMPACT : APP_SCENARIO_POISSON;
     static const char* impact_keys[] = {"STIFFNESS", "EXPONENT", "DAMPING", "DMAX"};
     static const char* poisson_keys[] = {"PENALTY", "RESTITUTION_COEFFICIENT", "NORMAL_TRANSITION_VELOCITY"};
     const char** other = impact ? poisson_keys : impact_keys;
@@ -1030,7 +1030,7 @@ static bool stmt_contact_params(scn_parser* p, mc_scenario_contact* c)
         }
     }
     scn_arg* fa = find_arg(p, "COULOMB_FRICTION");
-    c->friction = MC_SCENARIO_FRICTION_OFF;
+    c->friction = APP_SCENARIO_FRICTION_OFF;
     if (fa != NULL)
     {
         char v[32] = "";
@@ -1040,11 +1040,11 @@ static bool stmt_contact_params(scn_parser* p, mc_scenario_contact* c)
         }
         if (strcmp(v, "ON") == 0)
         {
-            c->friction = MC_SCENARIO_FRICTION_ON;
+            c->friction = APP_SCENARIO_FRICTION_ON;
         }
         else if (strcmp(v, "DYNAMICS_ONLY") == 0)
         {
-            c->friction = MC_SCENARIO_FRICTION_DYNAMICS_ONLY;
+            c->friction = APP_SCENARIO_FRICTION_DYNAMICS_ONLY;
         }
         else if (strcmp(v, "OFF") != 0)
         {
@@ -1060,7 +1060,7 @@ static bool stmt_contact_params(scn_parser* p, mc_scenario_contact* c)
     {
         return false;
     }
-    if (c->friction != MC_SCENARIO_FRICTION_OFF && (!have_ms || !have_md))
+    if (c->friction != APP_SCENARIO_FRICTION_OFF && (!have_ms || !have_md))
     {
         return fail(p, p->st.line, "COULOMB_FRICTION needs MU_STATIC= and MU_DYNAMIC=");
     }
@@ -1069,7 +1069,7 @@ static bool stmt_contact_params(scn_parser* p, mc_scenario_contact* c)
 
 static bool stmt_contact(scn_parser* p)
 {
-    mc_scenario_contact c;
+    app_scenario_contact c;
     memset(&c, 0, sizeof c);
     c.line = p->st.line;
     if (!get_statement_id(p, &c.id))
@@ -1123,7 +1123,7 @@ static bool stmt_contact(scn_parser* p)
     free(jflip_ids);
     if (ok)
     {
-        mc_scenario_contact* arr = grow(p->scn->contacts, p->scn->contact_count, sizeof *arr);
+        app_scenario_contact* arr = grow(p->scn->contacts, p->scn->contact_count, sizeof *arr);
         if (arr == NULL)
         {
             ok = fail(p, c.line, "out of memory");
@@ -1287,15 +1287,15 @@ static bool finish_statement(scn_parser* p)
 /// After all statements: resolve references and check the whole scenario.
 static bool resolve(scn_parser* p)
 {
-    mc_scenario* s = p->scn;
+    app_scenario* s = p->scn;
     if (!p->seen_simulate)
     {
         return fail(p, 0, "no SIMULATE statement (SIMULATE/DYNAMIC, END=t, STEPS=n)");
     }
     for (int i = 0; i < s->graphics_count; ++i)
     {
-        mc_scenario_graphics* g = &s->graphics[i];
-        g->part_index = mc_scenario_find_part(s, g->part_id);
+        app_scenario_graphics* g = &s->graphics[i];
+        g->part_index = app_scenario_find_part(s, g->part_id);
         if (g->part_index < 0)
         {
             return fail(p, g->line, "GRAPHICS/%d: PART/%d is not defined", g->id, g->part_id);
@@ -1303,7 +1303,7 @@ static bool resolve(scn_parser* p)
     }
     for (int c = 0; c < s->contact_count; ++c)
     {
-        mc_scenario_contact* ct = &s->contacts[c];
+        app_scenario_contact* ct = &s->contacts[c];
         for (int side = 0; side < 2; ++side)
         {
             int* list = side == 0 ? ct->igeom : ct->jgeom;
@@ -1311,7 +1311,7 @@ static bool resolve(scn_parser* p)
             int n = side == 0 ? ct->igeom_count : ct->jgeom_count;
             for (int k = 0; k < n; ++k)
             {
-                int gi = mc_scenario_find_graphics(s, list[k]);
+                int gi = app_scenario_find_graphics(s, list[k]);
                 if (gi < 0)
                 {
                     return fail(p, ct->line, "CONTACT/%d: GRAPHICS/%d is not defined", ct->id, list[k]);
@@ -1326,8 +1326,8 @@ static bool resolve(scn_parser* p)
         {
             for (int b = 0; b < ct->jgeom_count; ++b)
             {
-                const mc_scenario_graphics* gi = &s->graphics[ct->igeom[a]];
-                const mc_scenario_graphics* gj = &s->graphics[ct->jgeom[b]];
+                const app_scenario_graphics* gi = &s->graphics[ct->igeom[a]];
+                const app_scenario_graphics* gj = &s->graphics[ct->jgeom[b]];
                 bool fixed = s->parts[gi->part_index].ground && s->parts[gj->part_index].ground;
                 any_pair = any_pair || (gi->part_index != gj->part_index && !fixed);
             }
@@ -1355,10 +1355,10 @@ static char* dir_of(const char* path)
     return dup_range(path, (size_t)(slash - path));
 }
 
-bool mc_scenario_parse_string(const char* text, const char* name, const char* base_dir, mc_scenario** out,
-                              mc_scenario_error* err)
+bool app_scenario_parse_string(const char* text, const char* name, const char* base_dir, app_scenario** out,
+                              app_scenario_error* err)
 {
-    mc_scenario_error local_err;
+    app_scenario_error local_err;
     if (err == NULL)
     {
         err = &local_err;
@@ -1473,14 +1473,14 @@ bool mc_scenario_parse_string(const char* text, const char* name, const char* ba
     free(buf);
     if (!ok)
     {
-        mc_scenario_destroy(p.scn);
+        app_scenario_destroy(p.scn);
         return false;
     }
     *out = p.scn;
     return true;
 }
 
-bool mc_scenario_parse_file(const char* path, mc_scenario** out, mc_scenario_error* err)
+bool app_scenario_parse_file(const char* path, app_scenario** out, app_scenario_error* err)
 {
     FILE* f = fopen(path, "rb");
     if (f == NULL)
@@ -1539,13 +1539,13 @@ bool mc_scenario_parse_file(const char* path, mc_scenario** out, mc_scenario_err
         return false;
     }
     char* dir = dir_of(path);
-    ok = dir != NULL && mc_scenario_parse_string(text, path, dir, out, err);
+    ok = dir != NULL && app_scenario_parse_string(text, path, dir, out, err);
     free(dir);
     free(text);
     return ok;
 }
 
-void mc_scenario_destroy(mc_scenario* scn)
+void app_scenario_destroy(app_scenario* scn)
 {
     if (scn == NULL)
     {
@@ -1567,7 +1567,7 @@ void mc_scenario_destroy(mc_scenario* scn)
     free(scn);
 }
 
-int mc_scenario_find_part(const mc_scenario* scn, int id)
+int app_scenario_find_part(const app_scenario* scn, int id)
 {
     for (int i = 0; i < scn->part_count; ++i)
     {
@@ -1579,7 +1579,7 @@ int mc_scenario_find_part(const mc_scenario* scn, int id)
     return -1;
 }
 
-int mc_scenario_find_graphics(const mc_scenario* scn, int id)
+int app_scenario_find_graphics(const app_scenario* scn, int id)
 {
     for (int i = 0; i < scn->graphics_count; ++i)
     {

@@ -101,7 +101,7 @@
  */
 
 /// A rigid part (Adams PART).
-typedef struct mc_scenario_part
+typedef struct app_scenario_part
 {
     int id;         ///< Adams id (positive)
     int line;       ///< line of the statement (for messages)
@@ -112,64 +112,64 @@ typedef struct mc_scenario_part
     mc_pose pose;   ///< initial pose: body frame origin (= centre of mass) and orientation in the ground frame
     mc_vec3 v;      ///< initial velocity of the centre of mass, ground frame
     mc_vec3 w_body; ///< initial angular velocity, body frame (Adams WX, WY, WZ)
-} mc_scenario_part;
+} app_scenario_part;
 
 /// Shape of a GRAPHICS statement.
-typedef enum mc_scenario_shape
+typedef enum app_scenario_shape
 {
-    MC_SCENARIO_FILE = 0,      ///< mesh file
-    MC_SCENARIO_BOX = 1,       ///< size = lengths x, y, z from the origin
-    MC_SCENARIO_SPHERE = 2,    ///< size[0] = radius
-    MC_SCENARIO_ELLIPSOID = 3, ///< size = diameters x, y, z
-    MC_SCENARIO_CYLINDER = 4,  ///< size[0] = radius, size[1] = length
-    MC_SCENARIO_FRUSTUM = 5,   ///< size[0] = bottom radius, size[1] = top radius, size[2] = length
-    MC_SCENARIO_TORUS = 6,     ///< size[0] = major radius, size[1] = minor radius
-} mc_scenario_shape;
+    APP_SCENARIO_FILE = 0,      ///< mesh file
+    APP_SCENARIO_BOX = 1,       ///< size = lengths x, y, z from the origin
+    APP_SCENARIO_SPHERE = 2,    ///< size[0] = radius
+    APP_SCENARIO_ELLIPSOID = 3, ///< size = diameters x, y, z
+    APP_SCENARIO_CYLINDER = 4,  ///< size[0] = radius, size[1] = length
+    APP_SCENARIO_FRUSTUM = 5,   ///< size[0] = bottom radius, size[1] = top radius, size[2] = length
+    APP_SCENARIO_TORUS = 6,     ///< size[0] = major radius, size[1] = minor radius
+} app_scenario_shape;
 
 /// A geometry attached to a part (Adams GRAPHICS).
-typedef struct mc_scenario_graphics
+typedef struct app_scenario_graphics
 {
     int id;                  ///< Adams id
     int line;                ///< line of the statement
     int part_id;             ///< PART= id
-    int part_index;          ///< index of that part in mc_scenario.parts
-    mc_scenario_shape shape; ///< the shape
-    char* path;              ///< FILE= resolved against the scenario's directory (MC_SCENARIO_FILE only), else NULL
+    int part_index;          ///< index of that part in app_scenario.parts
+    app_scenario_shape shape; ///< the shape
+    char* path;              ///< FILE= resolved against the scenario's directory (APP_SCENARIO_FILE only), else NULL
     double scale;            ///< SCALE= for files (default 1)
-    double size[3];          ///< shape parameters, see mc_scenario_shape
+    double size[3];          ///< shape parameters, see app_scenario_shape
     double chord_tolerance;  ///< CHORD_TOLERANCE (length); 0: the default (0.005 x the largest dimension)
     double angle_tolerance;  ///< ANGLE_TOLERANCE (radians); default 15 degrees
     bool flip;               ///< IFLIP_GEOMETRY flag on the GRAPHICS statement
     mc_pose local;           ///< placement in the part frame (QP, REULER)
-} mc_scenario_graphics;
+} app_scenario_graphics;
 
 /// Normal force model of a contact.
-typedef enum mc_scenario_model
+typedef enum app_scenario_model
 {
-    MC_SCENARIO_IMPACT = 0,  ///< Adams IMPACT
-    MC_SCENARIO_POISSON = 1, ///< Adams POISSON (restitution)
-} mc_scenario_model;
+    APP_SCENARIO_IMPACT = 0,  ///< Adams IMPACT
+    APP_SCENARIO_POISSON = 1, ///< Adams POISSON (restitution)
+} app_scenario_model;
 
 /// Friction mode of a contact (Adams COULOMB_FRICTION).
-typedef enum mc_scenario_friction
+typedef enum app_scenario_friction
 {
-    MC_SCENARIO_FRICTION_OFF = 0,           ///< no friction
-    MC_SCENARIO_FRICTION_ON = 1,            ///< stiction and sliding
-    MC_SCENARIO_FRICTION_DYNAMICS_ONLY = 2, ///< sliding only (mu_dynamic above vd, ramp below)
-} mc_scenario_friction;
+    APP_SCENARIO_FRICTION_OFF = 0,           ///< no friction
+    APP_SCENARIO_FRICTION_ON = 1,            ///< stiction and sliding
+    APP_SCENARIO_FRICTION_DYNAMICS_ONLY = 2, ///< sliding only (mu_dynamic above vd, ramp below)
+} app_scenario_friction;
 
 /// A contact definition (Adams CONTACT).
-typedef struct mc_scenario_contact
+typedef struct app_scenario_contact
 {
     int id;                            ///< Adams id
     int line;                          ///< line of the statement
-    int* igeom;                        ///< GRAPHICS indices (into mc_scenario.graphics) of the IGEOM list
+    int* igeom;                        ///< GRAPHICS indices (into app_scenario.graphics) of the IGEOM list
     int igeom_count;                   ///< entries of igeom
     int* jgeom;                        ///< GRAPHICS indices of the JGEOM list
     int jgeom_count;                   ///< entries of jgeom
     bool* iflip;                       ///< per igeom entry: listed in IFLIP_GEOMETRY (or flagged on its GRAPHICS)
     bool* jflip;                       ///< per jgeom entry: listed in JFLIP_GEOMETRY (or flagged on its GRAPHICS)
-    mc_scenario_model model;           ///< IMPACT or POISSON
+    app_scenario_model model;           ///< IMPACT or POISSON
     double stiffness;                  ///< IMPACT STIFFNESS
     double exponent;                   ///< IMPACT EXPONENT
     double damping;                    ///< IMPACT DAMPING (maximum damping coefficient)
@@ -177,15 +177,15 @@ typedef struct mc_scenario_contact
     double penalty;                    ///< POISSON PENALTY
     double restitution;                ///< POISSON RESTITUTION_COEFFICIENT
     double normal_transition_velocity; ///< POISSON NORMAL_TRANSITION_VELOCITY; 0: the library's default
-    mc_scenario_friction friction;     ///< COULOMB_FRICTION
+    app_scenario_friction friction;     ///< COULOMB_FRICTION
     double mu_static;                  ///< MU_STATIC
     double mu_dynamic;                 ///< MU_DYNAMIC
     double stiction_velocity;          ///< STICTION_TRANSITION_VELOCITY
     double friction_velocity;          ///< FRICTION_TRANSITION_VELOCITY
-} mc_scenario_contact;
+} app_scenario_contact;
 
 /// A parsed scenario. Arrays are owned by the scenario (plain malloc: this is tool code, not library code).
-typedef struct mc_scenario
+typedef struct app_scenario
 {
     char* path;                     ///< the file as named by the caller
     char* base_dir;                 ///< directory that relative FILE= paths are resolved against
@@ -194,32 +194,32 @@ typedef struct mc_scenario
     char length_unit[32];           ///< UNITS LENGTH
     char time_unit[32];             ///< UNITS TIME
     mc_vec3 gravity;                ///< ACCGRAV / GRAVITY (ground frame)
-    mc_scenario_part* parts;        ///< PART statements in file order
+    app_scenario_part* parts;        ///< PART statements in file order
     int part_count;                 ///< entries of parts
-    mc_scenario_graphics* graphics; ///< GRAPHICS statements in file order
+    app_scenario_graphics* graphics; ///< GRAPHICS statements in file order
     int graphics_count;             ///< entries of graphics
-    mc_scenario_contact* contacts;  ///< CONTACT statements in file order
+    app_scenario_contact* contacts;  ///< CONTACT statements in file order
     int contact_count;              ///< entries of contacts
     double end_time;                ///< SIMULATE END
     int steps;                      ///< output intervals (from STEPS, or END / DTOUT rounded)
     double hmax;                    ///< INTEGRATOR HMAX; 0: automatic
     int simulate_line;              ///< line of the SIMULATE statement
     int integrator_line;            ///< line of the INTEGRATOR statement (0 if none)
-} mc_scenario;
+} app_scenario;
 
 /// A parse error: where and what.
-typedef struct mc_scenario_error
+typedef struct app_scenario_error
 {
     int line;          ///< 1-based line, or 0 when the problem is not on one line (for example a missing statement)
     char message[600]; ///< `<file>:<line>: <what>` (or `<file>: <what>`), no trailing newline
-} mc_scenario_error;
+} app_scenario_error;
 
 /// Parse a scenario file.
 /// @param path the file; relative FILE= paths are resolved against its directory
-/// @param out receives the scenario on success (destroy with mc_scenario_destroy)
+/// @param out receives the scenario on success (destroy with app_scenario_destroy)
 /// @param err may be NULL; filled on failure
 /// @return true on success
-bool mc_scenario_parse_file(const char* path, mc_scenario** out, mc_scenario_error* err);
+bool app_scenario_parse_file(const char* path, app_scenario** out, app_scenario_error* err);
 
 /// Parse scenario text held in memory.
 /// @param text NUL-terminated content
@@ -227,16 +227,16 @@ bool mc_scenario_parse_file(const char* path, mc_scenario** out, mc_scenario_err
 /// @param base_dir directory for relative FILE= paths (NULL: the current directory)
 /// @param out receives the scenario on success
 /// @param err may be NULL; filled on failure
-bool mc_scenario_parse_string(const char* text, const char* name, const char* base_dir, mc_scenario** out,
-                              mc_scenario_error* err);
+bool app_scenario_parse_string(const char* text, const char* name, const char* base_dir, app_scenario** out,
+                              app_scenario_error* err);
 
 /// Free a scenario. NULL is ignored.
-void mc_scenario_destroy(mc_scenario* scn);
+void app_scenario_destroy(app_scenario* scn);
 
 /// @return the index of the part with this id, or -1.
-int mc_scenario_find_part(const mc_scenario* scn, int id);
+int app_scenario_find_part(const app_scenario* scn, int id);
 /// @return the index of the graphics with this id, or -1.
-int mc_scenario_find_graphics(const mc_scenario* scn, int id);
+int app_scenario_find_graphics(const app_scenario* scn, int id);
 
 /// Quaternion of Adams body-3-1-3 Euler angles (a about z, then b about the new x, then c about the new z), radians.
-mc_quat mc_scenario_reuler_to_quat(double a, double b, double c);
+mc_quat app_scenario_reuler_to_quat(double a, double b, double c);

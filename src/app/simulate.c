@@ -45,10 +45,10 @@ typedef struct sim_wcontact
     int contact; // scenario contact index
 } sim_wcontact;
 
-struct mc_sim
+struct app_sim
 {
-    const mc_scenario* scn;
-    mc_sim_options opt;
+    const app_scenario* scn;
+    app_sim_options opt;
     mc_world* world;
     mc_mesh** meshes;     // per GRAPHICS
     mc_pose* mesh_offset; // per GRAPHICS: mesh frame in the geometry frame (primitive conventions)
@@ -69,7 +69,7 @@ struct mc_sim
     rb_deriv* k[4];
     mc_wrench* part_wrench;          // at the current state
     mc_wrench* stage_wrench;         // scratch
-    mc_sim_contact_summary* summary; // at the current state
+    app_sim_contact_summary* summary; // at the current state
     mc_contact_region* regions;
     uint32_t region_cap;
     double time;
@@ -92,16 +92,16 @@ static bool set_err(char* err, size_t cap, const char* fmt, ...)
     return false;
 }
 
-mc_sim_options mc_sim_default_options(void)
+app_sim_options app_sim_default_options(void)
 {
-    mc_sim_options o;
+    app_sim_options o;
     memset(&o, 0, sizeof o);
     return o;
 }
 
-static void warn(const mc_sim* s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(const app_sim* s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void warn(const mc_sim* s, const char* fmt, ...)
+static void warn(const app_sim* s, const char* fmt, ...)
 {
     if (s->opt.warn == NULL)
     {
@@ -159,13 +159,13 @@ static bool vec_finite(mc_vec3 v)
 // Set-up
 // ---------------------------------------------------------------------------------------------------------------
 
-static bool make_mesh(mc_sim* s, int gi, char* err, size_t cap)
+static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
 {
-    const mc_scenario_graphics* g = &s->scn->graphics[gi];
+    const app_scenario_graphics* g = &s->scn->graphics[gi];
     mc_error e;
     memset(&e, 0, sizeof e);
     s->mesh_offset[gi] = mc_pose_identity();
-    if (g->shape == MC_SCENARIO_FILE)
+    if (g->shape == APP_SCENARIO_FILE)
     {
         mc_import_options io = mc_default_import_options();
         io.scale = g->scale;
@@ -181,34 +181,34 @@ static bool make_mesh(mc_sim* s, int gi, char* err, size_t cap)
     double largest = 0.0;
     switch (g->shape)
     {
-    case MC_SCENARIO_BOX:
+    case APP_SCENARIO_BOX:
         d.type = MC_PRIMITIVE_BOX;
         d.size = mc_v3(0.5 * g->size[0], 0.5 * g->size[1], 0.5 * g->size[2]);
         s->mesh_offset[gi].p = d.size; // Adams' box starts at its corner
         largest = fmax(g->size[0], fmax(g->size[1], g->size[2]));
         break;
-    case MC_SCENARIO_SPHERE:
+    case APP_SCENARIO_SPHERE:
         d.type = MC_PRIMITIVE_ELLIPSOID;
         d.size = mc_v3(g->size[0], g->size[0], g->size[0]);
         largest = 2.0 * g->size[0];
         break;
-    case MC_SCENARIO_ELLIPSOID:
+    case APP_SCENARIO_ELLIPSOID:
         d.type = MC_PRIMITIVE_ELLIPSOID;
         d.size = mc_v3(0.5 * g->size[0], 0.5 * g->size[1], 0.5 * g->size[2]);
         largest = fmax(g->size[0], fmax(g->size[1], g->size[2]));
         break;
-    case MC_SCENARIO_CYLINDER:
+    case APP_SCENARIO_CYLINDER:
         d.type = MC_PRIMITIVE_CYLINDER;
         d.size = mc_v3(g->size[0], 0.0, g->size[1]);
         s->mesh_offset[gi].p = mc_v3(0.0, 0.0, 0.5 * g->size[1]); // the library's cylinder is centred
         largest = fmax(2.0 * g->size[0], g->size[1]);
         break;
-    case MC_SCENARIO_FRUSTUM:
+    case APP_SCENARIO_FRUSTUM:
         d.type = MC_PRIMITIVE_FRUSTUM;
         d.size = mc_v3(g->size[0], g->size[1], g->size[2]);
         largest = fmax(2.0 * fmax(g->size[0], g->size[1]), g->size[2]);
         break;
-    case MC_SCENARIO_TORUS:
+    case APP_SCENARIO_TORUS:
         d.type = MC_PRIMITIVE_TORUS;
         d.size = mc_v3(g->size[0], g->size[1], 0.0);
         largest = 2.0 * (g->size[0] + g->size[1]);
@@ -228,7 +228,7 @@ static bool make_mesh(mc_sim* s, int gi, char* err, size_t cap)
 }
 
 /// The world body of (graphics, flip), created on first use. Returns its index or -1.
-static int body_for(mc_sim* s, int gi, bool flip, char* err, size_t cap)
+static int body_for(app_sim* s, int gi, bool flip, char* err, size_t cap)
 {
     for (int b = 0; b < s->body_count; ++b)
     {
@@ -237,7 +237,7 @@ static int body_for(mc_sim* s, int gi, bool flip, char* err, size_t cap)
             return b;
         }
     }
-    const mc_scenario_graphics* g = &s->scn->graphics[gi];
+    const app_scenario_graphics* g = &s->scn->graphics[gi];
     if (s->meshes[gi] == NULL && !make_mesh(s, gi, err, cap))
     {
         return -1;
@@ -272,18 +272,18 @@ static int body_for(mc_sim* s, int gi, bool flip, char* err, size_t cap)
 
 /// Mass, centre of mass (part frame) and inertia about it (part frame) of a DENSITY part, from its geometries:
 /// divergence theorem over the triangles (tetrahedra from the part origin).
-static bool mass_properties(const mc_sim* s, int part, double* mass, mc_vec3* cm, mc_mat33* inertia, char* err,
+static bool mass_properties(const app_sim* s, int part, double* mass, mc_vec3* cm, mc_mat33* inertia, char* err,
                             size_t cap)
 {
-    const mc_scenario* scn = s->scn;
-    const mc_scenario_part* p = &scn->parts[part];
+    const app_scenario* scn = s->scn;
+    const app_scenario_part* p = &scn->parts[part];
     double vol = 0.0;
     double m1[3] = {0.0, 0.0, 0.0};
     double m2[3][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     int used = 0;
     for (int gi = 0; gi < scn->graphics_count; ++gi)
     {
-        const mc_scenario_graphics* g = &scn->graphics[gi];
+        const app_scenario_graphics* g = &scn->graphics[gi];
         if (g->part_index != part)
         {
             continue;
@@ -349,10 +349,10 @@ static bool mass_properties(const mc_sim* s, int part, double* mass, mc_vec3* cm
     return true;
 }
 
-static mc_force_model force_model(const mc_scenario_contact* c)
+static mc_force_model force_model(const app_scenario_contact* c)
 {
     mc_force_model m = mc_default_force_model();
-    if (c->model == MC_SCENARIO_IMPACT)
+    if (c->model == APP_SCENARIO_IMPACT)
     {
         m.normal_law = MC_NORMAL_IMPACT;
         m.stiffness = c->stiffness;
@@ -375,17 +375,17 @@ static mc_force_model force_model(const mc_scenario_contact* c)
     }
     switch (c->friction)
     {
-    case MC_SCENARIO_FRICTION_ON:
+    case APP_SCENARIO_FRICTION_ON:
         m.friction = MC_FRICTION_ON;
         break;
-    case MC_SCENARIO_FRICTION_DYNAMICS_ONLY:
+    case APP_SCENARIO_FRICTION_DYNAMICS_ONLY:
         m.friction = MC_FRICTION_DYNAMICS_ONLY;
         break;
     default:
         m.friction = MC_FRICTION_OFF;
         break;
     }
-    if (c->friction != MC_SCENARIO_FRICTION_OFF)
+    if (c->friction != APP_SCENARIO_FRICTION_OFF)
     {
         m.mu_static = c->mu_static;
         m.mu_dynamic = c->mu_dynamic;
@@ -396,10 +396,10 @@ static mc_force_model force_model(const mc_scenario_contact* c)
 }
 
 /// Time scale of one contact between parts a and b (see simulate.h); 0 when nothing gives one.
-static double pair_time_scale(const mc_sim* s, const mc_scenario_contact* c, int a, int b)
+static double pair_time_scale(const app_sim* s, const app_scenario_contact* c, int a, int b)
 {
-    const mc_scenario_part* pa = &s->scn->parts[a];
-    const mc_scenario_part* pb = &s->scn->parts[b];
+    const app_scenario_part* pa = &s->scn->parts[a];
+    const app_scenario_part* pb = &s->scn->parts[b];
     double ma = s->mass[a], mb = s->mass[b];
     double m;
     if (pa->ground)
@@ -414,8 +414,8 @@ static double pair_time_scale(const mc_sim* s, const mc_scenario_contact* c, int
     {
         m = ma * mb / (ma + mb);
     }
-    double k = c->model == MC_SCENARIO_IMPACT ? c->stiffness : c->penalty;
-    double e = c->model == MC_SCENARIO_IMPACT ? c->exponent : 1.0;
+    double k = c->model == APP_SCENARIO_IMPACT ? c->stiffness : c->penalty;
+    double e = c->model == APP_SCENARIO_IMPACT ? c->exponent : 1.0;
     if (!(k > 0.0) || !(e > 0.0) || !(m > 0.0))
     {
         return 0.0;
@@ -437,20 +437,20 @@ static double pair_time_scale(const mc_sim* s, const mc_scenario_contact* c, int
             t = fmin(t, MC_PI * sqrt(m / klin));
         }
     }
-    if (c->model == MC_SCENARIO_IMPACT && c->damping > 0.0)
+    if (c->model == APP_SCENARIO_IMPACT && c->damping > 0.0)
     {
         t = fmin(t, m / c->damping);
     }
     return isfinite(t) ? t : 0.0;
 }
 
-static bool create_contacts(mc_sim* s, char* err, size_t cap)
+static bool create_contacts(app_sim* s, char* err, size_t cap)
 {
-    const mc_scenario* scn = s->scn;
+    const app_scenario* scn = s->scn;
     double scale = INFINITY;
     for (int ci = 0; ci < scn->contact_count; ++ci)
     {
-        const mc_scenario_contact* c = &scn->contacts[ci];
+        const app_scenario_contact* c = &scn->contacts[ci];
         mc_force_model model = force_model(c);
         mc_error e;
         memset(&e, 0, sizeof e);
@@ -464,8 +464,8 @@ static bool create_contacts(mc_sim* s, char* err, size_t cap)
         {
             for (int b = 0; b < c->jgeom_count; ++b)
             {
-                const mc_scenario_graphics* gi = &scn->graphics[c->igeom[a]];
-                const mc_scenario_graphics* gj = &scn->graphics[c->jgeom[b]];
+                const app_scenario_graphics* gi = &scn->graphics[c->igeom[a]];
+                const app_scenario_graphics* gj = &scn->graphics[c->jgeom[b]];
                 if (gi->part_index == gj->part_index ||
                     (scn->parts[gi->part_index].ground && scn->parts[gj->part_index].ground))
                 {
@@ -520,9 +520,9 @@ static bool create_contacts(mc_sim* s, char* err, size_t cap)
 
 /// Evaluate contact wrenches at state `st` and the derivative `d`. With `record`, keep the wrenches and the contact
 /// summaries as the current ones.
-static bool evaluate(mc_sim* s, const rb_state* st, rb_deriv* d, bool record, char* err, size_t cap)
+static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, char* err, size_t cap)
 {
-    const mc_scenario* scn = s->scn;
+    const app_scenario* scn = s->scn;
     for (int b = 0; b < s->body_count; ++b)
     {
         const sim_body* sb = &s->bodies[b];
@@ -563,7 +563,7 @@ static bool evaluate(mc_sim* s, const rb_state* st, rb_deriv* d, bool record, ch
     }
     for (int i = 0; i < scn->part_count; ++i)
     {
-        const mc_scenario_part* part = &scn->parts[i];
+        const app_scenario_part* part = &scn->parts[i];
         rb_deriv* di = &d[i];
         memset(di, 0, sizeof *di);
         if (part->ground)
@@ -620,7 +620,7 @@ static bool evaluate(mc_sim* s, const rb_state* st, rb_deriv* d, bool record, ch
             {
                 continue;
             }
-            mc_sim_contact_summary* sm = &s->summary[ci];
+            app_sim_contact_summary* sm = &s->summary[ci];
             sm->normal_force += r->normal_force;
             sm->force_on_j =
                 mc_add(sm->force_on_j, mc_add(mc_scale(r->region.normal, r->normal_force), r->friction_force));
@@ -632,7 +632,7 @@ static bool evaluate(mc_sim* s, const rb_state* st, rb_deriv* d, bool record, ch
     return true;
 }
 
-static void advance(const mc_scenario* scn, const rb_state* x, const rb_deriv* d, double h, rb_state* out)
+static void advance(const app_scenario* scn, const rb_state* x, const rb_deriv* d, double h, rb_state* out)
 {
     for (int i = 0; i < scn->part_count; ++i)
     {
@@ -651,9 +651,9 @@ static void advance(const mc_scenario* scn, const rb_state* x, const rb_deriv* d
     }
 }
 
-bool mc_sim_step(mc_sim* s, double h, char* err, size_t cap)
+bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
 {
-    const mc_scenario* scn = s->scn;
+    const app_scenario* scn = s->scn;
     // k[0] holds the derivative at the current state (evaluated at the end of the previous step or at creation).
     advance(scn, s->state, s->k[0], 0.5 * h, s->tmp);
     if (!evaluate(s, s->tmp, s->k[1], false, err, cap))
@@ -703,7 +703,7 @@ bool mc_sim_step(mc_sim* s, double h, char* err, size_t cap)
 // Public
 // ---------------------------------------------------------------------------------------------------------------
 
-void mc_sim_destroy(mc_sim* s)
+void app_sim_destroy(app_sim* s)
 {
     if (s == NULL)
     {
@@ -742,15 +742,15 @@ void mc_sim_destroy(mc_sim* s)
     free(s);
 }
 
-bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim** out, char* err, size_t cap)
+bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app_sim** out, char* err, size_t cap)
 {
-    mc_sim* s = calloc(1, sizeof *s);
+    app_sim* s = calloc(1, sizeof *s);
     if (s == NULL)
     {
         return set_err(err, cap, "out of memory");
     }
     s->scn = scn;
-    s->opt = options != NULL ? *options : mc_sim_default_options();
+    s->opt = options != NULL ? *options : app_sim_default_options();
     size_t np = (size_t)(scn->part_count > 0 ? scn->part_count : 1);
     size_t ng = (size_t)(scn->graphics_count > 0 ? scn->graphics_count : 1);
     size_t nc = (size_t)(scn->contact_count > 0 ? scn->contact_count : 1);
@@ -773,7 +773,7 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
               s->k[0] && s->k[1] && s->k[2] && s->k[3] && s->part_wrench && s->stage_wrench && s->summary;
     if (!ok)
     {
-        mc_sim_destroy(s);
+        app_sim_destroy(s);
         return set_err(err, cap, "out of memory");
     }
     // Every geometry is loaded (not only those in contacts), so that a bad file is reported in any case.
@@ -781,13 +781,13 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
     {
         if (!make_mesh(s, g, err, cap))
         {
-            mc_sim_destroy(s);
+            app_sim_destroy(s);
             return false;
         }
     }
     for (int i = 0; i < scn->part_count; ++i)
     {
-        const mc_scenario_part* p = &scn->parts[i];
+        const app_scenario_part* p = &scn->parts[i];
         rb_state* x = &s->state[i];
         x->p = p->pose.p;
         x->q = mc_quat_normalize(p->pose.q);
@@ -800,7 +800,7 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
         s->mass[i] = p->mass;
         if (p->density > 0.0 && !mass_properties(s, i, &s->mass[i], &s->cm[i], &ib, err, cap))
         {
-            mc_sim_destroy(s);
+            app_sim_destroy(s);
             return false;
         }
         x->p = mc_add(p->pose.p, mc_quat_rotate(x->q, s->cm[i]));
@@ -809,7 +809,7 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
         s->inertia[i] = ib;
         if (!mat_inverse(&ib, &s->inv_inertia[i]))
         {
-            mc_sim_destroy(s);
+            app_sim_destroy(s);
             return set_err(err, cap, "%s:%d: PART/%d: IP is singular", scn->path, p->line, p->id);
         }
     }
@@ -817,12 +817,12 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
     wd.worker_count = s->opt.worker_count;
     if (mc_world_create(&wd, &s->world) != MC_OK)
     {
-        mc_sim_destroy(s);
+        app_sim_destroy(s);
         return set_err(err, cap, "cannot create the world");
     }
     if (!create_contacts(s, err, cap))
     {
-        mc_sim_destroy(s);
+        app_sim_destroy(s);
         return false;
     }
     size_t nb = (size_t)(s->body_count > 0 ? s->body_count : 1);
@@ -832,7 +832,7 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
     s->body_wrenches = calloc(nb, sizeof *s->body_wrenches);
     if (!s->ids || !s->body_poses || !s->body_twists || !s->body_wrenches)
     {
-        mc_sim_destroy(s);
+        app_sim_destroy(s);
         return set_err(err, cap, "out of memory");
     }
     for (int b = 0; b < s->body_count; ++b)
@@ -864,14 +864,14 @@ bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim
     }
     if (!evaluate(s, s->state, s->k[0], true, err, cap))
     {
-        mc_sim_destroy(s);
+        app_sim_destroy(s);
         return false;
     }
     *out = s;
     return true;
 }
 
-void mc_sim_get_mass_properties(const mc_sim* s, int i, double* mass, mc_vec3* cm, mc_mat33* inertia)
+void app_sim_get_mass_properties(const app_sim* s, int i, double* mass, mc_vec3* cm, mc_mat33* inertia)
 {
     if (mass != NULL)
     {
@@ -887,27 +887,27 @@ void mc_sim_get_mass_properties(const mc_sim* s, int i, double* mass, mc_vec3* c
     }
 }
 
-double mc_sim_get_step_size(const mc_sim* s)
+double app_sim_get_step_size(const app_sim* s)
 {
     return s->h;
 }
 
-double mc_sim_get_time_scale(const mc_sim* s)
+double app_sim_get_time_scale(const app_sim* s)
 {
     return s->time_scale;
 }
 
-double mc_sim_get_time(const mc_sim* s)
+double app_sim_get_time(const app_sim* s)
 {
     return s->time;
 }
 
-uint64_t mc_sim_get_evaluations(const mc_sim* s)
+uint64_t app_sim_get_evaluations(const app_sim* s)
 {
     return s->evaluations;
 }
 
-void mc_sim_get_part(const mc_sim* s, int i, mc_pose* pose, mc_twist* twist, mc_wrench* wrench)
+void app_sim_get_part(const app_sim* s, int i, mc_pose* pose, mc_twist* twist, mc_wrench* wrench)
 {
     if (pose != NULL)
     {
@@ -925,7 +925,7 @@ void mc_sim_get_part(const mc_sim* s, int i, mc_pose* pose, mc_twist* twist, mc_
     }
 }
 
-mc_sim_contact_summary mc_sim_get_contact(const mc_sim* s, int i)
+app_sim_contact_summary app_sim_get_contact(const app_sim* s, int i)
 {
     return s->summary[i];
 }
@@ -934,7 +934,7 @@ mc_sim_contact_summary mc_sim_get_contact(const mc_sim* s, int i)
 // CSV
 // ---------------------------------------------------------------------------------------------------------------
 
-static void csv_header(const mc_scenario* scn, FILE* f)
+static void csv_header(const app_scenario* scn, FILE* f)
 {
     static const char* cols[] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz", "vx", "vy", "vz",
                                  "wx", "wy", "wz", "fx", "fy", "fz", "tx", "ty", "tz"};
@@ -954,9 +954,9 @@ static void csv_header(const mc_scenario* scn, FILE* f)
     fputc('\n', f);
 }
 
-static void csv_row(const mc_sim* s, FILE* f)
+static void csv_row(const app_sim* s, FILE* f)
 {
-    const mc_scenario* scn = s->scn;
+    const app_scenario* scn = s->scn;
     fprintf(f, "%.9g", s->time);
     for (int i = 0; i < scn->part_count; ++i)
     {
@@ -972,7 +972,7 @@ static void csv_row(const mc_sim* s, FILE* f)
     }
     for (int c = 0; c < scn->contact_count; ++c)
     {
-        const mc_sim_contact_summary* sm = &s->summary[c];
+        const app_sim_contact_summary* sm = &s->summary[c];
         fprintf(f, ",%.9g,%d,%.9g", sm->normal_force, sm->regions, sm->depth);
     }
     fputc('\n', f);
@@ -982,9 +982,9 @@ static void csv_row(const mc_sim* s, FILE* f)
 // Run
 // ---------------------------------------------------------------------------------------------------------------
 
-bool mc_sim_run(mc_sim* s, FILE* csv, const char* svg_path, char* err, size_t cap)
+bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t cap)
 {
-    const mc_scenario* scn = s->scn;
+    const app_scenario* scn = s->scn;
     int nout = scn->steps;
     double dt_out = scn->end_time / nout;
     int nsub = (int)ceil(dt_out / s->h - 1e-9);
@@ -1029,7 +1029,7 @@ bool mc_sim_run(mc_sim* s, FILE* csv, const char* svg_path, char* err, size_t ca
     {
         for (int j = 0; ok && j < nsub; ++j)
         {
-            ok = mc_sim_step(s, h, err, cap);
+            ok = app_sim_step(s, h, err, cap);
             if (ok && t_hist != NULL && ns < nsamples)
             {
                 t_hist[ns] = s->time;
@@ -1060,7 +1060,7 @@ bool mc_sim_run(mc_sim* s, FILE* csv, const char* svg_path, char* err, size_t ca
     }
     if (ok && svg_path != NULL)
     {
-        mc_plot_series* series = calloc((size_t)(nc > 0 ? nc : 1), sizeof *series);
+        app_plot_series* series = calloc((size_t)(nc > 0 ? nc : 1), sizeof *series);
         char(*labels)[64] = calloc((size_t)(nc > 0 ? nc : 1), sizeof *labels);
         if (series == NULL || labels == NULL)
         {
@@ -1084,7 +1084,7 @@ bool mc_sim_run(mc_sim* s, FILE* csv, const char* svg_path, char* err, size_t ca
                      scn->time_unit[0] ? "]" : "");
             snprintf(yl, sizeof yl, "normal force%s%s%s", scn->force_unit[0] ? " [" : "", scn->force_unit,
                      scn->force_unit[0] ? "]" : "");
-            if (!mc_plot_write_svg(svg_path, title, xl, yl, series, nc, 0.0, scn->end_time))
+            if (!app_plot_write_svg(svg_path, title, xl, yl, series, nc, 0.0, scn->end_time))
             {
                 ok = set_err(err, cap, "%s: cannot write the plot", svg_path);
             }
@@ -1135,8 +1135,8 @@ static void svg_text_escaped(FILE* f, const char* s)
     }
 }
 
-bool mc_plot_write_svg(const char* path, const char* title, const char* x_label, const char* y_label,
-                       const mc_plot_series* series, int series_count, double x_min, double x_max)
+bool app_plot_write_svg(const char* path, const char* title, const char* x_label, const char* y_label,
+                       const app_plot_series* series, int series_count, double x_min, double x_max)
 {
     static const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                     "#9467bd", "#8c564b", "#e377c2", "#17becf"};
@@ -1216,7 +1216,7 @@ bool mc_plot_write_svg(const char* path, const char* title, const char* x_label,
     int columns = (int)pw;
     for (int s = 0; s < series_count; ++s)
     {
-        const mc_plot_series* sr = &series[s];
+        const app_plot_series* sr = &series[s];
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
                 colours[s % (int)(sizeof colours / sizeof colours[0])]);
         size_t k = 0;

@@ -39,7 +39,7 @@
  */
 
 /// Options of a simulation run.
-typedef struct mc_sim_options
+typedef struct app_sim_options
 {
     int worker_count; ///< threads of the world (0: the OpenMP default)
     /// Called for a warning (one line, no newline), may be NULL.
@@ -48,79 +48,79 @@ typedef struct mc_sim_options
     /// Called after each output row with the fraction of END reached, may be NULL.
     void (*progress)(double fraction, void* user);
     void* progress_user; ///< passed to progress
-} mc_sim_options;
+} app_sim_options;
 
 /// @return no warnings, no progress, default threads.
-mc_sim_options mc_sim_default_options(void);
+app_sim_options app_sim_default_options(void);
 
 /// Summary of one scenario contact at the current state.
-typedef struct mc_sim_contact_summary
+typedef struct app_sim_contact_summary
 {
     double normal_force; ///< sum of Fn over the contact's regions (force units)
     mc_vec3 force_on_j;  ///< total force (normal + friction) on the J geometries, ground frame
     int regions;         ///< regions (including rejected ones)
     int rejected;        ///< regions that failed A > 2 g^2
     double depth;        ///< largest penetration depth over the regions (length), 0 without contact
-} mc_sim_contact_summary;
+} app_sim_contact_summary;
 
 /// A simulation in progress.
-typedef struct mc_sim mc_sim;
+typedef struct app_sim app_sim;
 
 /// Build meshes, bodies and contacts from a scenario and evaluate the forces at time 0.
 /// @param scn a parsed scenario; it must outlive the simulation
 /// @param options may be NULL for defaults
 /// @param out receives the simulation on success
 /// @param err receives `<file>:<line>: <what>` on failure (may be NULL), @param err_cap its size
-bool mc_sim_create(const mc_scenario* scn, const mc_sim_options* options, mc_sim** out, char* err, size_t err_cap);
+bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app_sim** out, char* err, size_t err_cap);
 
 /// Destroy a simulation (its world and meshes). NULL is ignored.
-void mc_sim_destroy(mc_sim* sim);
+void app_sim_destroy(app_sim* sim);
 
 /// @return the integration step chosen at creation (see the comment above), before fitting to output intervals.
-double mc_sim_get_step_size(const mc_sim* sim);
+double app_sim_get_step_size(const app_sim* sim);
 /// @return the time scale estimated from the contacts (0 when no contact gives one).
-double mc_sim_get_time_scale(const mc_sim* sim);
+double app_sim_get_time_scale(const app_sim* sim);
 /// @return the current time.
-double mc_sim_get_time(const mc_sim* sim);
+double app_sim_get_time(const app_sim* sim);
 
 /// Advance by one RK4 step of length h. The forces are then evaluated at the new state.
 /// @return false (with a message) when the world fails or the state becomes non-finite
-bool mc_sim_step(mc_sim* sim, double h, char* err, size_t err_cap);
+bool app_sim_step(app_sim* sim, double h, char* err, size_t err_cap);
 
 /// State of a part (index into scn->parts) at the current time: pose of its centre of mass frame, ground-frame
 /// velocity and angular velocity, and the contact wrench (torque about the centre of mass, ground frame). Any
 /// pointer may be NULL.
-void mc_sim_get_part(const mc_sim* sim, int part_index, mc_pose* pose, mc_twist* twist, mc_wrench* wrench);
+void app_sim_get_part(const app_sim* sim, int part_index, mc_pose* pose, mc_twist* twist, mc_wrench* wrench);
 
 /// Mass properties of a part (index into scn->parts; zero for a ground part): mass, centre of mass in the part
 /// frame (zero unless the part has DENSITY) and inertia about the centre of mass in the part frame. Any pointer may
 /// be NULL.
-void mc_sim_get_mass_properties(const mc_sim* sim, int part_index, double* mass, mc_vec3* cm, mc_mat33* inertia);
+void app_sim_get_mass_properties(const app_sim* sim, int part_index, double* mass, mc_vec3* cm, mc_mat33* inertia);
 
 /// Summary of a scenario contact (index into scn->contacts) at the current time.
-mc_sim_contact_summary mc_sim_get_contact(const mc_sim* sim, int contact_index);
+app_sim_contact_summary app_sim_get_contact(const app_sim* sim, int contact_index);
 
 /// @return the number of mc_world_evaluate calls so far.
-uint64_t mc_sim_get_evaluations(const mc_sim* sim);
+uint64_t app_sim_get_evaluations(const app_sim* sim);
 
 /// Run from the current time to END: a CSV row at every output time (time 0 included when starting there), the
 /// normal force of every contact sampled at every integration step for the plot.
 /// @param csv may be NULL (no CSV)
 /// @param svg_path may be NULL (no plot); written at the end
 /// @return false with a message on failure
-bool mc_sim_run(mc_sim* sim, FILE* csv, const char* svg_path, char* err, size_t err_cap);
+bool app_sim_run(app_sim* sim, FILE* csv, const char* svg_path, char* err, size_t err_cap);
 
 /// One curve of a plot: y[k] at t[k], k < count.
-typedef struct mc_plot_series
+typedef struct app_plot_series
 {
     const char* label; ///< legend text
     const double* t;   ///< abscissae (increasing)
     const double* y;   ///< ordinates
     size_t count;      ///< points
-} mc_plot_series;
+} app_plot_series;
 
 /// Write an SVG line plot (axes, ticks, labels, legend), one polyline per series, decimated to the pixel columns
 /// (each column keeps its minimum and maximum, so peaks survive).
 /// @return false when the file cannot be written
-bool mc_plot_write_svg(const char* path, const char* title, const char* x_label, const char* y_label,
-                       const mc_plot_series* series, int series_count, double x_min, double x_max);
+bool app_plot_write_svg(const char* path, const char* title, const char* x_label, const char* y_label,
+                       const app_plot_series* series, int series_count, double x_min, double x_max);
