@@ -5,6 +5,7 @@
 // Based on: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical Structure for Rapid Interference
 // Detection", SIGGRAPH 1996 (separating axis test and tree traversal).
 #include "bvh/bvh_internal.h"
+#include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/parallel.h"
 #include "src/base/tri_tri.h"
@@ -122,27 +123,7 @@ static void pair_vec_free(pair_vec* v)
 
 static int pair_vec_reserve(pair_vec* v, uint32_t need)
 {
-    if (need <= v->capacity)
-    {
-        return 1;
-    }
-    uint64_t cap = v->capacity < 64u ? 64u : (uint64_t)v->capacity * 2u;
-    while (cap < need)
-    {
-        cap *= 2u;
-    }
-    if (cap > UINT32_MAX)
-    {
-        return 0;
-    }
-    node_pair* d = mc_realloc(v->data, (size_t)cap * sizeof *d);
-    if (d == NULL)
-    {
-        return 0;
-    }
-    v->data = d;
-    v->capacity = (uint32_t)cap;
-    return 1;
+    return mc_array_reserve((void**)&v->data, &v->capacity, need, sizeof *v->data, 64);
 }
 
 void mc_pair_scratch_destroy(struct mc_pair_scratch* s)

@@ -3,6 +3,7 @@
 // Mesh file import: dispatch on the extension to the native readers (STL, .shl, OBJ, OFF) or Assimp, then mesh
 // creation.
 #include "mesh/soup.h"
+#include "src/base/array.h"
 #include "src/base/core.h"
 
 #include <ctype.h>
@@ -21,12 +22,6 @@ void mc_soup_free(mc_soup* soup)
     soup->triangle_count = soup->triangle_capacity = 0;
 }
 
-static uint64_t grow(uint64_t cap, uint64_t need)
-{
-    uint64_t c = cap + cap / 2 + 64;
-    return c < need ? need : c;
-}
-
 mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, mc_error* err)
 {
     uint64_t nv = (uint64_t)soup->vertex_count + vertices;
@@ -35,31 +30,15 @@ mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, 
     {
         return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "too many vertices or triangles for 32-bit indices");
     }
-    if (nv > soup->vertex_capacity)
+    if (!mc_array_reserve((void**)&soup->positions, &soup->vertex_capacity, nv, 3 * sizeof(double), 64))
     {
-        uint64_t cap = grow(soup->vertex_capacity, nv);
-        cap = cap > UINT32_MAX - 1 ? UINT32_MAX - 1 : cap;
-        double* p = mc_realloc(soup->positions, (size_t)cap * 3 * sizeof(double));
-        if (p == NULL)
-        {
-            return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory for %llu vertices",
-                                (unsigned long long)nv);
-        }
-        soup->positions = p;
-        soup->vertex_capacity = (uint32_t)cap;
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory for %llu vertices",
+                            (unsigned long long)nv);
     }
-    if (nt > soup->triangle_capacity)
+    if (!mc_array_reserve((void**)&soup->indices, &soup->triangle_capacity, nt, 3 * sizeof(uint32_t), 64))
     {
-        uint64_t cap = grow(soup->triangle_capacity, nt);
-        cap = cap > (UINT32_MAX - 3) / 3 ? (UINT32_MAX - 3) / 3 : cap;
-        uint32_t* p = mc_realloc(soup->indices, (size_t)cap * 3 * sizeof(uint32_t));
-        if (p == NULL)
-        {
-            return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory for %llu triangles",
-                                (unsigned long long)nt);
-        }
-        soup->indices = p;
-        soup->triangle_capacity = (uint32_t)cap;
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory for %llu triangles",
+                            (unsigned long long)nt);
     }
     return MC_OK;
 }

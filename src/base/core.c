@@ -6,6 +6,8 @@
 #endif
 #include "src/base/core.h"
 
+#include "src/base/array.h"
+
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -191,6 +193,39 @@ void mc_log(const char* fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     s_log(buf);
+}
+
+bool mc_array_reserve(void** data, uint32_t* capacity, uint64_t need, size_t elem, uint32_t first)
+{
+    if (need <= *capacity)
+    {
+        return true;
+    }
+    if (need > UINT32_MAX)
+    {
+        return false;
+    }
+    uint64_t cap = *capacity > first ? *capacity : (first > 0 ? first : 1);
+    while (cap < need)
+    {
+        cap *= 2;
+    }
+    if (cap > UINT32_MAX)
+    {
+        cap = UINT32_MAX;
+    }
+    if (cap > SIZE_MAX / elem)
+    {
+        return false;
+    }
+    void* p = mc_realloc(*data, (size_t)cap * elem);
+    if (p == NULL)
+    {
+        return false;
+    }
+    *data = p;
+    *capacity = (uint32_t)cap;
+    return true;
 }
 
 mc_status mc_set_error(mc_error* err, mc_status status, int64_t line, int64_t offset, const char* fmt, ...)

@@ -55,6 +55,7 @@
 // bound; such regions are counted in stats->touching_regions and not reported.
 #include "src/contact/regions.h"
 
+#include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/union_find.h"
 #include "src/contact/regions_blocks.h"
@@ -214,31 +215,6 @@ typedef struct ctx
 
 // ---------------------------------------------------------------------------------------------------------------
 // Memory
-
-static bool reserve(void** data, uint32_t* cap, uint64_t need, size_t elem)
-{
-    if (need <= *cap)
-    {
-        return true;
-    }
-    uint64_t n = *cap > 0 ? *cap : 64;
-    while (n < need)
-    {
-        n *= 2;
-    }
-    if (n > UINT32_MAX)
-    {
-        return false;
-    }
-    void* p = mc_realloc(*data, (size_t)n * elem);
-    if (p == NULL)
-    {
-        return false;
-    }
-    *data = p;
-    *cap = (uint32_t)n;
-    return true;
-}
 
 /// Grow an epoch-stamped array pair to at least `need` entries; new stamps are zero (never a live epoch).
 static bool reserve_stamped(uint32_t** stamp, uint32_t** extra, uint32_t* cap, uint32_t need)
@@ -472,7 +448,7 @@ static bool vertex_inside_other(const ctx* c, int b, uint32_t v)
 static uint32_t uf_new(ctx* c)
 {
     struct mc_region_scratch* s = c->s;
-    if (!reserve((void**)&s->parent, &s->parent_cap, (uint64_t)s->node_count + 1, sizeof *s->parent))
+    if (!mc_array_reserve((void**)&s->parent, &s->parent_cap, (uint64_t)s->node_count + 1, sizeof *s->parent, 64))
     {
         c->oom = true;
         return 0;
@@ -558,7 +534,7 @@ static void mark_outside(ctx* c, int b, uint32_t v)
 {
     body_arrays* a = &c->s->body[b];
     if (a->outside_count == a->outside_cap &&
-        !reserve((void**)&a->outside, &a->outside_cap, (uint64_t)a->outside_count + 1, sizeof *a->outside))
+        !mc_array_reserve((void**)&a->outside, &a->outside_cap, (uint64_t)a->outside_count + 1, sizeof *a->outside, 64))
     {
         c->oom = true;
         return;
@@ -572,9 +548,9 @@ static void mark_inside(ctx* c, int b, uint32_t v, uint32_t node)
 {
     body_arrays* a = &c->s->body[b];
     if ((a->inside_count == a->inside_cap &&
-         !reserve((void**)&a->inside, &a->inside_cap, (uint64_t)a->inside_count + 1, sizeof *a->inside)) ||
+         !mc_array_reserve((void**)&a->inside, &a->inside_cap, (uint64_t)a->inside_count + 1, sizeof *a->inside, 64)) ||
         (a->stack_count == a->stack_cap &&
-         !reserve((void**)&a->stack, &a->stack_cap, (uint64_t)a->stack_count + 1, sizeof *a->stack)))
+         !mc_array_reserve((void**)&a->stack, &a->stack_cap, (uint64_t)a->stack_count + 1, sizeof *a->stack, 64)))
     {
         c->oom = true;
         return;
@@ -655,14 +631,16 @@ static void flood_vertices(ctx* c, int b)
         // pushes below are unchecked (and the face pushes branch-free).
         uint64_t need_whole = (uint64_t)a->whole_count + FLOOD_LANES,
                  need_corner = (uint64_t)a->corner_count + FLOOD_LANES;
-        if (!reserve((void**)&a->whole, &a->whole_cap, need_whole, sizeof *a->whole) ||
-            !reserve((void**)&a->corner, &a->corner_cap, need_corner, sizeof *a->corner) ||
-            !reserve((void**)&a->inside, &a->inside_cap, (uint64_t)a->inside_count + FLOOD_LANES, sizeof *a->inside) ||
-            !reserve((void**)&a->stack, &a->stack_cap, (uint64_t)a->stack_count + FLOOD_LANES, sizeof *a->stack) ||
-            (tri_block != NULL &&
-             (!reserve((void**)&a->blist, &a->blist_cap, (uint64_t)a->blist_count + FLOOD_LANES, sizeof *a->blist) ||
-              !reserve((void**)&a->bstack, &a->bstack_cap, (uint64_t)a->bstack_count + FLOOD_LANES,
-                       sizeof *a->bstack))))
+        if (!mc_array_reserve((void**)&a->whole, &a->whole_cap, need_whole, sizeof *a->whole, 64) ||
+            !mc_array_reserve((void**)&a->corner, &a->corner_cap, need_corner, sizeof *a->corner, 64) ||
+            !mc_array_reserve((void**)&a->inside, &a->inside_cap, (uint64_t)a->inside_count + FLOOD_LANES,
+                              sizeof *a->inside, 64) ||
+            !mc_array_reserve((void**)&a->stack, &a->stack_cap, (uint64_t)a->stack_count + FLOOD_LANES,
+                              sizeof *a->stack, 64) ||
+            (tri_block != NULL && (!mc_array_reserve((void**)&a->blist, &a->blist_cap,
+                                                     (uint64_t)a->blist_count + FLOOD_LANES, sizeof *a->blist, 64) ||
+                                   !mc_array_reserve((void**)&a->bstack, &a->bstack_cap,
+                                                     (uint64_t)a->bstack_count + FLOOD_LANES, sizeof *a->bstack, 64))))
         {
             c->oom = true;
             return;
@@ -762,8 +740,8 @@ static void flood_vertices(ctx* c, int b)
 static void mark_block(ctx* c, int b, uint32_t k, uint32_t node)
 {
     body_arrays* a = &c->s->body[b];
-    if (!reserve((void**)&a->blist, &a->blist_cap, (uint64_t)a->blist_count + 1, sizeof *a->blist) ||
-        !reserve((void**)&a->bstack, &a->bstack_cap, (uint64_t)a->bstack_count + 1, sizeof *a->bstack))
+    if (!mc_array_reserve((void**)&a->blist, &a->blist_cap, (uint64_t)a->blist_count + 1, sizeof *a->blist, 64) ||
+        !mc_array_reserve((void**)&a->bstack, &a->bstack_cap, (uint64_t)a->bstack_count + 1, sizeof *a->bstack, 64))
     {
         c->oom = true;
         return;
@@ -1155,9 +1133,9 @@ static mc_status collect_crossings(ctx* c)
 {
     struct mc_region_scratch* s = c->s;
     uint32_t occ_count = 2u * c->pair_count;
-    if (!reserve((void**)&s->parent, &s->parent_cap, occ_count, sizeof *s->parent) ||
-        !reserve((void**)&s->occ_rec, &s->occ_cap, occ_count, sizeof *s->occ_rec) ||
-        !reserve((void**)&s->xs, &s->x_cap, occ_count, sizeof *s->xs))
+    if (!mc_array_reserve((void**)&s->parent, &s->parent_cap, occ_count, sizeof *s->parent, 64) ||
+        !mc_array_reserve((void**)&s->occ_rec, &s->occ_cap, occ_count, sizeof *s->occ_rec, 64) ||
+        !mc_array_reserve((void**)&s->xs, &s->x_cap, occ_count, sizeof *s->xs, 64))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
@@ -1247,9 +1225,9 @@ static mc_status collect_crossings(ctx* c)
     // Crossed edges: hash (body, canonical half-edge) -> edge record, then crossings grouped and sorted by param.
     // Only the slots this query needs are used and cleared (cost proportional to the crossings).
     if (!table_prepare(&s->hkeys, &s->hvals, &s->halloc, &s->hcap, s->x_count) ||
-        !reserve((void**)&s->edges, &s->edge_cap, s->x_count, sizeof *s->edges) ||
-        !reserve((void**)&s->edge_list, &s->elist_cap, s->x_count, sizeof *s->edge_list) ||
-        !reserve((void**)&s->rmap, &s->rmap_cap, s->x_count, sizeof *s->rmap))
+        !mc_array_reserve((void**)&s->edges, &s->edge_cap, s->x_count, sizeof *s->edges, 64) ||
+        !mc_array_reserve((void**)&s->edge_list, &s->elist_cap, s->x_count, sizeof *s->edge_list, 64) ||
+        !mc_array_reserve((void**)&s->rmap, &s->rmap_cap, s->x_count, sizeof *s->rmap, 64))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
@@ -1449,7 +1427,8 @@ static racc* region_of(ctx* c, uint32_t node, bool create)
         {
             return NULL;
         }
-        if (!reserve((void**)&s->regions, &s->region_cap, (uint64_t)s->region_count + 1, sizeof *s->regions))
+        if (!mc_array_reserve((void**)&s->regions, &s->region_cap, (uint64_t)s->region_count + 1, sizeof *s->regions,
+                              64))
         {
             c->oom = true;
             return NULL;
@@ -1699,7 +1678,7 @@ static void block_depth(ctx* c, int b)
 static void sum_regions(ctx* c, const mc_region_options* opt)
 {
     struct mc_region_scratch* s = c->s;
-    if (!reserve((void**)&s->rmap, &s->rmap_cap, s->node_count, sizeof *s->rmap))
+    if (!mc_array_reserve((void**)&s->rmap, &s->rmap_cap, s->node_count, sizeof *s->rmap, 64))
     {
         c->oom = true;
         return;
@@ -1797,7 +1776,8 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
     {
         const body_arrays* a = &s->body[b];
         const struct mc_mesh* m = c->mesh[b];
-        if (!reserve((void**)&s->body[b].plane, &s->body[b].plane_cap, 4ull * a->whole_count, sizeof(double)))
+        if (!mc_array_reserve((void**)&s->body[b].plane, &s->body[b].plane_cap, 4ull * a->whole_count, sizeof(double),
+                              64))
         {
             c->oom = true;
             return;
@@ -2153,7 +2133,7 @@ static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out,
     }
     struct mc_region_scratch* s = c->s;
     // Drop touching regions, sort the rest.
-    if (!reserve((void**)&s->order, &s->order_cap, s->region_count, sizeof *s->order))
+    if (!mc_array_reserve((void**)&s->order, &s->order_cap, s->region_count, sizeof *s->order, 64))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // The world: body and contact slots with generations, broad phase over defined pairs, per-pair region queries in
 // parallel (one workspace per worker), force laws and a serial fixed-order reduction into per-body wrenches.
+#include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/parallel.h"
 #include "src/world/contact_force.h"
@@ -27,36 +28,6 @@ static mc_pose pose_normalized(const mc_pose* p)
 static bool twist_ok(const mc_twist* t)
 {
     return vec_finite(t->v) && vec_finite(t->w);
-}
-
-// Grow an array to at least `need` elements (doubling); false on out of memory (the array is unchanged).
-static bool grow(void** array, uint32_t* capacity, uint32_t need, size_t elem)
-{
-    if (need <= *capacity)
-    {
-        return true;
-    }
-    uint64_t cap = *capacity > 0 ? *capacity : 4;
-    while (cap < need)
-    {
-        cap *= 2;
-    }
-    if (cap > UINT32_MAX)
-    {
-        cap = UINT32_MAX;
-    }
-    if (cap > SIZE_MAX / elem)
-    {
-        return false;
-    }
-    void* p = mc_realloc(*array, (size_t)cap * elem);
-    if (p == NULL)
-    {
-        return false;
-    }
-    *array = p;
-    *capacity = (uint32_t)cap;
-    return true;
 }
 
 mc_world_def mc_default_world_def(void)
@@ -120,9 +91,10 @@ mc_status mc_world_create(const mc_world_def* def, mc_world** out)
     {
         ok = mc_workspace_create(&w->workspaces[i]) == MC_OK;
     }
-    ok = ok && grow((void**)&w->bodies, &w->body_capacity, def->body_capacity, sizeof *w->bodies);
-    ok = ok && grow((void**)&w->contacts, &w->contact_capacity, def->contact_capacity, sizeof *w->contacts);
-    ok = ok && grow((void**)&w->records, &w->record_capacity, def->region_capacity, sizeof *w->records);
+    ok = ok && mc_array_reserve((void**)&w->bodies, &w->body_capacity, def->body_capacity, sizeof *w->bodies, 4);
+    ok = ok &&
+         mc_array_reserve((void**)&w->contacts, &w->contact_capacity, def->contact_capacity, sizeof *w->contacts, 4);
+    ok = ok && mc_array_reserve((void**)&w->records, &w->record_capacity, def->region_capacity, sizeof *w->records, 4);
     if (!ok)
     {
         mc_world_destroy(w);
@@ -237,7 +209,7 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     else
     {
         if (w->body_slots == (uint32_t)INT32_MAX ||
-            !grow((void**)&w->bodies, &w->body_capacity, w->body_slots + 1, sizeof *w->bodies))
+            !mc_array_reserve((void**)&w->bodies, &w->body_capacity, w->body_slots + 1, sizeof *w->bodies, 4))
         {
             mc_log("mc_world_create_body: out of memory");
             return mc_null_body_id;
@@ -471,7 +443,7 @@ mc_status mc_world_create_contact(mc_world* w, const mc_contact_def* def, mc_con
     else
     {
         if (w->contact_slots == (uint32_t)INT32_MAX ||
-            !grow((void**)&w->contacts, &w->contact_capacity, w->contact_slots + 1, sizeof *w->contacts))
+            !mc_array_reserve((void**)&w->contacts, &w->contact_capacity, w->contact_slots + 1, sizeof *w->contacts, 4))
         {
             return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
         }
@@ -774,7 +746,7 @@ mc_status mc_world_evaluate(mc_world* w)
         mc_pair* p = w->active[k];
         if (p->status == MC_ERR_CAPACITY)
         {
-            if (!grow((void**)&p->regions, &p->region_capacity, p->region_count, sizeof *p->regions))
+            if (!mc_array_reserve((void**)&p->regions, &p->region_capacity, p->region_count, sizeof *p->regions, 4))
             {
                 result = MC_ERR_OUT_OF_MEMORY;
                 break;
@@ -827,7 +799,8 @@ mc_status mc_world_evaluate(mc_world* w)
         w->info.seconds_regions += p->stats.seconds_regions;
         w->info.touching_pairs += p->region_count > 0;
     }
-    if (total > UINT32_MAX || !grow((void**)&w->records, &w->record_capacity, (uint32_t)total, sizeof *w->records))
+    if (total > UINT32_MAX ||
+        !mc_array_reserve((void**)&w->records, &w->record_capacity, (uint32_t)total, sizeof *w->records, 4))
     {
         w->info.seconds_total = mc_now_seconds() - t0;
         return MC_ERR_OUT_OF_MEMORY;
