@@ -668,21 +668,10 @@ static void clear_results(mc_world* w)
     w->record_count = 0;
 }
 
-mc_status mc_world_evaluate(mc_world* w)
+// Stage 1, broad phase: world boxes of live bodies, then every defined pair in a fixed order; the pairs whose boxes
+// overlap become the active list.
+static void collect_active_pairs(mc_world* w)
 {
-    MC_ASSERT(w != NULL);
-    if (w == NULL)
-    {
-        return MC_ERR_INVALID_ARGUMENT;
-    }
-    MC_ASSERT(!w->evaluating);
-    double t0 = mc_now_seconds();
-    uint64_t evaluations = w->info.evaluations + 1;
-    memset(&w->info, 0, sizeof w->info);
-    w->info.evaluations = evaluations;
-    clear_results(w);
-
-    // Broad phase: world boxes of live bodies, then every defined pair in a fixed order.
     for (uint32_t i = 0; i < w->body_slots; ++i)
     {
         if (w->bodies[i].alive && !w->bodies[i].unbounded)
@@ -726,9 +715,14 @@ mc_status mc_world_evaluate(mc_world* w)
     {
         w->high_water.pair_count = w->active_count;
     }
-    double t1 = mc_now_seconds();
+}
 
-    // Queries: parallel over pairs (one workspace per worker, serial queries), or one pair with parallel inside.
+// Stage 2, queries: parallel over the active pairs (one workspace per worker, serial queries), or one pair with the
+// parallelism inside. Pairs whose region buffer was too small grow it here (serially) and are queried again; failed
+// pairs are flagged and contribute nothing. @return MC_ERR_OUT_OF_MEMORY when a pair ran out of memory (then no
+// pair keeps regions), else MC_OK.
+static mc_status query_active_pairs(mc_world* w)
+{
     query_ctx ctx = {w, 1};
     if (w->active_count == 1)
     {
@@ -739,7 +733,6 @@ mc_status mc_world_evaluate(mc_world* w)
     {
         w->info.threads = mc_parallel_for(w->worker_count, query_task, w->active_count, 1, &ctx);
     }
-    // Pairs whose region buffer was too small: grow it here (serially) and query again.
     mc_status result = MC_OK;
     for (uint32_t k = 0; k < w->active_count; ++k)
     {
@@ -771,18 +764,20 @@ mc_status mc_world_evaluate(mc_world* w)
             p->region_count = 0;
         }
     }
-    double t2 = mc_now_seconds();
     if (result != MC_OK)
     {
         for (uint32_t k = 0; k < w->active_count; ++k)
         {
             w->active[k]->region_count = 0;
         }
-        w->info.seconds_total = mc_now_seconds() - t0;
-        return result;
     }
+    return result;
+}
 
-    // Records, force laws and the per-body reduction: serial, in the fixed pair order.
+// Stage 3, bookkeeping: the pairs' counters into the step info and the high-water marks, and room for one record per
+// region. @return MC_ERR_OUT_OF_MEMORY when the records do not fit.
+static mc_status reserve_records(mc_world* w)
+{
     uint64_t total = 0;
     for (uint32_t k = 0; k < w->active_count; ++k)
     {
@@ -802,9 +797,38 @@ mc_status mc_world_evaluate(mc_world* w)
     if (total > UINT32_MAX ||
         !mc_array_reserve((void**)&w->records, &w->record_capacity, (uint32_t)total, sizeof *w->records, 4))
     {
-        w->info.seconds_total = mc_now_seconds() - t0;
         return MC_ERR_OUT_OF_MEMORY;
     }
+    return MC_OK;
+}
+
+// The record of one region of pair p: ids, the region, its kinematics and forces.
+static void fill_record(mc_contact_region* rec, const mc_world* w, const mc_pair* p, const mc_region* reg,
+                        const mc_contact_kinematics* kin, const mc_contact_force* f)
+{
+    memset(rec, 0, sizeof *rec); // padding too: records can be compared bytewise
+    rec->contact.index1 = (int32_t)p->contact + 1;
+    rec->contact.generation = w->contacts[p->contact].generation;
+    rec->body_i.index1 = (int32_t)p->body_i + 1;
+    rec->body_i.generation = w->bodies[p->body_i].generation;
+    rec->body_j.index1 = (int32_t)p->body_j + 1;
+    rec->body_j.generation = w->bodies[p->body_j].generation;
+    rec->region = *reg;
+    rec->rate = kin->rate;
+    rec->slip_velocity = kin->slip_velocity;
+    rec->slip_speed = f->slip_speed;
+    rec->spin_rate = kin->spin_rate;
+    rec->normal_force = f->normal_force;
+    rec->friction_force = f->friction_force;
+    rec->friction_torque = f->friction_torque;
+    rec->friction_coefficient = f->friction_coefficient;
+    rec->rejected = f->rejected;
+}
+
+// Stage 4, forces: the force law of every region, its record, and the per-body reduction, serially in the fixed pair
+// order (this order is what makes the wrenches the same for any thread count).
+static void apply_forces(mc_world* w)
+{
     w->evaluating = true;
     uint32_t n = 0;
     for (uint32_t k = 0; k < w->active_count; ++k)
@@ -820,24 +844,7 @@ mc_status mc_world_evaluate(mc_world* w)
                 mc_contact_kinematics_compute(reg, &bi->pose, &bi->velocity, &bj->pose, &bj->velocity);
             mc_contact_force f;
             mc_contact_force_evaluate(&cs->model, &kin, w->analysis, &f);
-            mc_contact_region* rec = &w->records[n++];
-            memset(rec, 0, sizeof *rec); // padding too: records can be compared bytewise
-            rec->contact.index1 = (int32_t)p->contact + 1;
-            rec->contact.generation = cs->generation;
-            rec->body_i.index1 = (int32_t)p->body_i + 1;
-            rec->body_i.generation = bi->generation;
-            rec->body_j.index1 = (int32_t)p->body_j + 1;
-            rec->body_j.generation = bj->generation;
-            rec->region = *reg;
-            rec->rate = kin.rate;
-            rec->slip_velocity = kin.slip_velocity;
-            rec->slip_speed = f.slip_speed;
-            rec->spin_rate = kin.spin_rate;
-            rec->normal_force = f.normal_force;
-            rec->friction_force = f.friction_force;
-            rec->friction_torque = f.friction_torque;
-            rec->friction_coefficient = f.friction_coefficient;
-            rec->rejected = f.rejected;
+            fill_record(&w->records[n++], w, p, reg, &kin, &f);
             if (f.rejected)
             {
                 w->info.rejected_regions++;
@@ -862,6 +869,36 @@ mc_status mc_world_evaluate(mc_world* w)
     {
         w->high_water.region_count = n;
     }
+}
+
+mc_status mc_world_evaluate(mc_world* w)
+{
+    MC_ASSERT(w != NULL);
+    if (w == NULL)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    MC_ASSERT(!w->evaluating);
+    double t0 = mc_now_seconds();
+    uint64_t evaluations = w->info.evaluations + 1;
+    memset(&w->info, 0, sizeof w->info);
+    w->info.evaluations = evaluations;
+    clear_results(w);
+
+    collect_active_pairs(w);
+    double t1 = mc_now_seconds();
+    mc_status st = query_active_pairs(w);
+    double t2 = mc_now_seconds();
+    if (st == MC_OK)
+    {
+        st = reserve_records(w);
+    }
+    if (st != MC_OK)
+    {
+        w->info.seconds_total = mc_now_seconds() - t0;
+        return st;
+    }
+    apply_forces(w);
     double t3 = mc_now_seconds();
     w->info.seconds_broadphase = t1 - t0;
     w->info.seconds_queries = t2 - t1;
