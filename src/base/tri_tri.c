@@ -275,62 +275,53 @@ static int degenerate_pair(const mc_vec3 t[3], const mc_vec3 other[3], int body,
     return n == 2 ? 2 : 0;
 }
 
+// Stage 1 of the pair test: the vertices of triangle `tri` (of body `point_body`) against the plane of triangle
+// `plane_tri` (the other body), their orient values in o (exact values where the filter was inconclusive) and their
+// perturbed signs in s. @return 0 when all three are on one side (the triangles cannot cross), -1 when plane_tri is
+// exactly degenerate (every sign 0), 1 when the vertices straddle the plane.
+static inline int vertices_against_plane(const mc_vec3 plane_tri[3], const mc_vec3 tri[3], int point_body, double o[3],
+                                         int s[3], uint8_t* deg)
+{
+    plane_f plane;
+    plane_init(&plane, &plane_tri[0], &plane_tri[1], &plane_tri[2]);
+    double bound[3];
+    for (int k = 0; k < 3; k++)
+    {
+        o[k] = plane_eval(&plane, &tri[k], &bound[k]);
+    }
+    if ((o[0] > bound[0] && o[1] > bound[1] && o[2] > bound[2]) ||
+        (o[0] < -bound[0] && o[1] < -bound[1] && o[2] < -bound[2]))
+    {
+        return 0;
+    }
+    int normal_sign = 0; // sign of the plane normal's first non-zero component, found when an exact tie needs it
+    for (int k = 0; k < 3; k++)
+    {
+        s[k] = plane_resolve(&plane, &tri[k], &o[k], bound[k], point_body, &normal_sign, deg);
+    }
+    if (s[0] == 0) // then all are
+    {
+        return -1;
+    }
+    return s[0] == s[1] && s[1] == s[2] ? 0 : 1;
+}
+
 int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2])
 {
     uint8_t deg = 0;
 
-    // 1a. Vertices of I against the plane of J.
-    plane_f pj;
-    plane_init(&pj, &tj[0], &tj[1], &tj[2]);
-    double oi[3], bi[3];
-    for (int k = 0; k < 3; k++)
+    // 1a. Vertices of I against the plane of J; 1b. vertices of J against the plane of I.
+    double oi[3], oj[3];
+    int si[3], sj[3];
+    int side = vertices_against_plane(tj, ti, 0, oi, si, &deg);
+    if (side <= 0)
     {
-        oi[k] = plane_eval(&pj, &ti[k], &bi[k]);
+        return side == 0 ? 0 : degenerate_pair(tj, ti, 1, out); // side < 0: J is exactly degenerate in I's frame
     }
-    if ((oi[0] > bi[0] && oi[1] > bi[1] && oi[2] > bi[2]) || (oi[0] < -bi[0] && oi[1] < -bi[1] && oi[2] < -bi[2]))
+    side = vertices_against_plane(ti, tj, 1, oj, sj, &deg);
+    if (side <= 0)
     {
-        return 0;
-    }
-    int nsj = 0;
-    int si[3];
-    for (int k = 0; k < 3; k++)
-    {
-        si[k] = plane_resolve(&pj, &ti[k], &oi[k], bi[k], 0, &nsj, &deg);
-    }
-    if (si[0] == 0) // then all are: J is exactly degenerate in I's frame
-    {
-        return degenerate_pair(tj, ti, 1, out);
-    }
-    if (si[0] == si[1] && si[1] == si[2])
-    {
-        return 0;
-    }
-
-    // 1b. Vertices of J against the plane of I.
-    plane_f pi;
-    plane_init(&pi, &ti[0], &ti[1], &ti[2]);
-    double oj[3], bj[3];
-    for (int k = 0; k < 3; k++)
-    {
-        oj[k] = plane_eval(&pi, &tj[k], &bj[k]);
-    }
-    if ((oj[0] > bj[0] && oj[1] > bj[1] && oj[2] > bj[2]) || (oj[0] < -bj[0] && oj[1] < -bj[1] && oj[2] < -bj[2]))
-    {
-        return 0;
-    }
-    int nsi = 0;
-    int sj[3];
-    for (int k = 0; k < 3; k++)
-    {
-        sj[k] = plane_resolve(&pi, &tj[k], &oj[k], bj[k], 1, &nsi, &deg);
-    }
-    if (sj[0] == 0) // I is exactly degenerate
-    {
-        return degenerate_pair(ti, tj, 0, out);
-    }
-    if (sj[0] == sj[1] && sj[1] == sj[2])
-    {
-        return 0;
+        return side == 0 ? 0 : degenerate_pair(ti, tj, 0, out); // side < 0: I is exactly degenerate
     }
 
     // 2. The lonely vertices.
