@@ -306,6 +306,19 @@ static inline int vertices_against_plane(const mc_vec3 plane_tri[3], const mc_ve
     return s[0] == s[1] && s[1] == s[2] ? 0 : 1;
 }
 
+// One end of the intersection segment: edge `edge` of triangle t (of `body`, orient values o against the other
+// triangle's plane) crossing the other triangle in direction `entering`.
+static inline void set_crossing(mc_crossing* cr, const mc_vec3 t[3], const double o[3], int body, int edge,
+                                int entering, uint8_t degenerate)
+{
+    int e1 = edge == 2 ? 0 : edge + 1;
+    cr->body = (uint8_t)body;
+    cr->edge = (uint8_t)edge;
+    cr->entering = (int8_t)entering;
+    cr->point = crossing_point(&t[edge], &t[e1], o[edge], o[e1]);
+    cr->degenerate = degenerate;
+}
+
 int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2])
 {
     uint8_t deg = 0;
@@ -389,30 +402,18 @@ int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing o
 
     for (int e = 0; e < 2; e++)
     {
-        int use_x = e == 0 ? c_lo < 0 : c_hi > 0;
-        mc_crossing* cr = &out[e];
-        if (use_x)
+        // An end X_a lies on I's edge (p, q_a): edge k (p -> q1, entering = sp) or edge k2 (q2 -> p, entering = -sp);
+        // an end Y_b on J's edge (w, s_b) likewise with m, m2 and sw.
+        if (e == 0 ? c_lo < 0 : c_hi > 0)
         {
-            // X_a lies on I's edge (p, q_a): edge k (p -> q1, entering = sp) or edge k2 (q2 -> p, entering = -sp).
             int a = e == 0 ? xlo : xhi;
-            int edge = a == 0 ? k : k2;
-            int e1 = edge == 2 ? 0 : edge + 1;
-            cr->body = 0;
-            cr->edge = (uint8_t)edge;
-            cr->entering = (int8_t)(a == 0 ? sp : -sp);
-            cr->point = crossing_point(&ti[edge], &ti[e1], oi[edge], oi[e1]);
+            set_crossing(&out[e], ti, oi, 0, a == 0 ? k : k2, a == 0 ? sp : -sp, deg);
         }
         else
         {
             int b = e == 0 ? ylo : yhi;
-            int edge = b == 0 ? m : m2;
-            int e1 = edge == 2 ? 0 : edge + 1;
-            cr->body = 1;
-            cr->edge = (uint8_t)edge;
-            cr->entering = (int8_t)(b == 0 ? sw : -sw);
-            cr->point = crossing_point(&tj[edge], &tj[e1], oj[edge], oj[e1]);
+            set_crossing(&out[e], tj, oj, 1, b == 0 ? m : m2, b == 0 ? sw : -sw, deg);
         }
-        cr->degenerate = deg;
     }
     return 2;
 }
