@@ -43,6 +43,16 @@ mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, 
     return MC_OK;
 }
 
+mc_status mc_soup_add_point(mc_soup* soup, const double x[3], mc_error* err)
+{
+    mc_status st = mc_soup_reserve(soup, 1, 0, err);
+    if (st == MC_OK)
+    {
+        memcpy(soup->positions + 3 * (size_t)soup->vertex_count++, x, 3 * sizeof(double));
+    }
+    return st;
+}
+
 mc_status mc_soup_add_polygon(mc_soup* soup, const uint32_t* poly, uint32_t k, mc_error* err)
 {
     mc_status st = mc_soup_reserve(soup, 0, (uint64_t)k - 2, err);
