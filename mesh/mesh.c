@@ -689,14 +689,11 @@ static bool clean_degenerates(triangle_list* tl, const mc_vec3* pos, clean_resul
 
 mc_mesh_def mc_default_mesh_def(void)
 {
-    mc_mesh_def d;
-    memset(&d, 0, sizeof d);
-    d.scale = 1.0;
-    d.weld_tolerance = 0.0;
-    d.flip = false;
-    d.require_closed = true;
-    d.internal_value = (int)MC_DEF_COOKIE;
-    return d;
+    return (mc_mesh_def){.scale = 1.0,
+                         .weld_tolerance = 0.0,
+                         .flip = false,
+                         .require_closed = true,
+                         .internal_value = (int)MC_DEF_COOKIE};
 }
 
 static double signed_volume(const uint32_t* tri, uint32_t nt, const mc_vec3* pos, mc_vec3 o, double* area)
