@@ -43,6 +43,16 @@ mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, 
     return MC_OK;
 }
 
+mc_status mc_soup_add_point(mc_soup* soup, const double x[3], mc_error* err)
+{
+    mc_status st = mc_soup_reserve(soup, 1, 0, err);
+    if (st == MC_OK)
+    {
+        memcpy(soup->positions + 3 * (size_t)soup->vertex_count++, x, 3 * sizeof(double));
+    }
+    return st;
+}
+
 mc_status mc_soup_add_polygon(mc_soup* soup, const uint32_t* poly, uint32_t k, mc_error* err)
 {
     mc_status st = mc_soup_reserve(soup, 0, (uint64_t)k - 2, err);
@@ -105,13 +115,7 @@ mc_status mc_read_file(const char* path, char** data, uint64_t* size, mc_error* 
 
 mc_import_options mc_default_import_options(void)
 {
-    mc_import_options o;
-    memset(&o, 0, sizeof o);
-    o.scale = 1.0;
-    o.weld_tolerance = 0.0;
-    o.flip = false;
-    o.require_closed = true;
-    return o;
+    return (mc_import_options){.scale = 1.0, .weld_tolerance = 0.0, .flip = false, .require_closed = true};
 }
 
 typedef enum reader_kind
@@ -199,25 +203,12 @@ mc_status mc_mesh_import_geometry(const char* path, const mc_import_options* opt
     soup.file_scale = 1.0;
     soup.progress = opt.progress;
     soup.progress_user = opt.progress_user;
-    mc_status st;
-    switch (kind)
-    {
-    case READER_STL:
-        st = mc_stl_read(path, &soup, err);
-        break;
-    case READER_SHL:
-        st = mc_shl_read(path, &soup, err);
-        break;
-    case READER_OBJ:
-        st = mc_obj_read(path, &soup, err);
-        break;
-    case READER_OFF:
-        st = mc_off_read(path, &soup, err);
-        break;
-    default:
-        st = mc_assimp_read(path, &soup, err);
-        break;
-    }
+    // One reader per kind (READER_NONE was refused above).
+    static mc_status (*const readers[])(const char*, mc_soup*, mc_error*) = {
+        [READER_STL] = mc_stl_read, [READER_SHL] = mc_shl_read,       [READER_OBJ] = mc_obj_read,
+        [READER_OFF] = mc_off_read, [READER_ASSIMP] = mc_assimp_read,
+    };
+    mc_status st = readers[kind](path, &soup, err);
     if (st == MC_OK && soup.triangle_count == 0)
     {
         st = mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "%s: no triangles", path);

@@ -16,26 +16,26 @@
 /// Maximum depth of the node tree we follow (guards against cycles and hostile files).
 #define MAX_NODE_DEPTH 256
 
-typedef struct xform
+typedef struct affine_transform
 {
     double m[3][4]; // row-major affine transform
-} xform;
+} affine_transform;
 
-static xform xform_identity(void)
+static affine_transform affine_identity(void)
 {
-    xform x;
+    affine_transform x;
     memset(&x, 0, sizeof x);
     x.m[0][0] = x.m[1][1] = x.m[2][2] = 1.0;
     return x;
 }
 
-static xform xform_mul(const xform* a, const struct aiMatrix4x4* b)
+static affine_transform affine_mul(const affine_transform* a, const struct aiMatrix4x4* b)
 {
     double bm[4][4] = {{b->a1, b->a2, b->a3, b->a4},
                        {b->b1, b->b2, b->b3, b->b4},
                        {b->c1, b->c2, b->c3, b->c4},
                        {b->d1, b->d2, b->d3, b->d4}};
-    xform r;
+    affine_transform r;
     for (int i = 0; i < 3; ++i)
     {
         for (int j = 0; j < 4; ++j)
@@ -51,7 +51,7 @@ static xform xform_mul(const xform* a, const struct aiMatrix4x4* b)
     return r;
 }
 
-static bool xform_is_identity(const xform* x)
+static bool affine_is_identity(const affine_transform* x)
 {
     for (int i = 0; i < 3; ++i)
     {
@@ -66,23 +66,23 @@ static bool xform_is_identity(const xform* x)
     return true;
 }
 
-static double xform_det(const xform* x)
+static double affine_det(const affine_transform* x)
 {
     const double(*m)[4] = x->m;
     return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
            m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
 }
 
-typedef struct walk
+typedef struct node_walk
 {
     const char* path;
     const struct aiScene* scene;
     mc_soup* soup;
     mc_error* err;
     uint64_t visited; // nodes visited, bounded against cyclic graphs
-} walk;
+} node_walk;
 
-static mc_status add_mesh(walk* w, const struct aiMesh* mesh, uint32_t mesh_index, const xform* x)
+static mc_status add_mesh(node_walk* w, const struct aiMesh* mesh, uint32_t mesh_index, const affine_transform* x)
 {
     if (mesh == NULL)
     {
@@ -103,8 +103,8 @@ static mc_status add_mesh(walk* w, const struct aiMesh* mesh, uint32_t mesh_inde
     {
         return st;
     }
-    bool identity = xform_is_identity(x);
-    bool mirror = xform_det(x) < 0.0;
+    bool identity = affine_is_identity(x);
+    bool mirror = affine_det(x) < 0.0;
     uint32_t base = w->soup->vertex_count;
     double* out = w->soup->positions + 3 * (size_t)base;
     for (uint32_t i = 0; i < nv; ++i)
@@ -175,7 +175,7 @@ static mc_status add_mesh(walk* w, const struct aiMesh* mesh, uint32_t mesh_inde
     return MC_OK;
 }
 
-static mc_status walk_node(walk* w, const struct aiNode* node, const xform* parent, int depth)
+static mc_status walk_node(node_walk* w, const struct aiNode* node, const affine_transform* parent, int depth)
 {
     if (node == NULL)
     {
@@ -185,7 +185,7 @@ static mc_status walk_node(walk* w, const struct aiNode* node, const xform* pare
     {
         return mc_set_error(w->err, MC_ERR_PARSE, -1, -1, "%s: node tree too deep or cyclic", w->path);
     }
-    xform x = xform_mul(parent, &node->mTransformation);
+    affine_transform x = affine_mul(parent, &node->mTransformation);
     if (node->mNumMeshes > 0 && node->mMeshes == NULL)
     {
         return mc_set_error(w->err, MC_ERR_PARSE, -1, -1, "%s: node without its mesh list", w->path);
@@ -410,8 +410,8 @@ mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err)
     }
     else
     {
-        walk w = {path, scene, soup, err, 0};
-        xform id = xform_identity();
+        node_walk w = {path, scene, soup, err, 0};
+        affine_transform id = affine_identity();
         if (scene->mRootNode != NULL)
         {
             st = walk_node(&w, scene->mRootNode, &id, 0);

@@ -106,13 +106,13 @@ static double coord(mc_vec3 v, int k)
 }
 
 // Neumaier compensated sum.
-typedef struct ksum
+typedef struct compensated_sum
 {
     double s;
     double c;
-} ksum;
+} compensated_sum;
 
-static void ksum_add(ksum* k, double v)
+static void compensated_sum_add(compensated_sum* k, double v)
 {
     double t = k->s + v;
     if (fabs(k->s) >= fabs(v))
@@ -496,21 +496,21 @@ static uint64_t ekey(uint32_t u, uint32_t v)
     return ((uint64_t)u << 32) | v;
 }
 
-typedef struct tri_list
+typedef struct triangle_list
 {
     uint32_t* idx; // 3 per triangle
     uint8_t* dead;
     uint32_t count;
     uint32_t cap;
-} tri_list;
+} triangle_list;
 
-static bool emap_add_tri(edge_map* m, const tri_list* tl, uint32_t t)
+static bool emap_add_tri(edge_map* m, const triangle_list* tl, uint32_t t)
 {
     const uint32_t* x = tl->idx + 3 * (size_t)t;
     return emap_put(m, ekey(x[0], x[1]), t) && emap_put(m, ekey(x[1], x[2]), t) && emap_put(m, ekey(x[2], x[0]), t);
 }
 
-static int tri_has_edge(const tri_list* tl, uint32_t t, uint32_t u, uint32_t v)
+static int tri_has_edge(const triangle_list* tl, uint32_t t, uint32_t u, uint32_t v)
 {
     const uint32_t* x = tl->idx + 3 * (size_t)t;
     for (int k = 0; k < 3; ++k)
@@ -532,7 +532,7 @@ typedef struct clean_result
 } clean_result;
 
 // Remove zero-area triangles from tl (marking them dead), repairing T-junctions. Returns false on allocation failure.
-static bool clean_degenerates(tri_list* tl, const mc_vec3* pos, clean_result* res)
+static bool clean_degenerates(triangle_list* tl, const mc_vec3* pos, clean_result* res)
 {
     memset(res, 0, sizeof *res);
     res->complete = true;
@@ -689,28 +689,25 @@ static bool clean_degenerates(tri_list* tl, const mc_vec3* pos, clean_result* re
 
 mc_mesh_def mc_default_mesh_def(void)
 {
-    mc_mesh_def d;
-    memset(&d, 0, sizeof d);
-    d.scale = 1.0;
-    d.weld_tolerance = 0.0;
-    d.flip = false;
-    d.require_closed = true;
-    d.internal_value = (int)MC_DEF_COOKIE;
-    return d;
+    return (mc_mesh_def){.scale = 1.0,
+                         .weld_tolerance = 0.0,
+                         .flip = false,
+                         .require_closed = true,
+                         .internal_value = (int)MC_DEF_COOKIE};
 }
 
 static double signed_volume(const uint32_t* tri, uint32_t nt, const mc_vec3* pos, mc_vec3 o, double* area)
 {
-    ksum v = {0, 0}, a = {0, 0};
+    compensated_sum v = {0, 0}, a = {0, 0};
     for (uint32_t t = 0; t < nt; ++t)
     {
         mc_vec3 p0 = mc_sub(pos[tri[3 * (size_t)t]], o);
         mc_vec3 p1 = mc_sub(pos[tri[3 * (size_t)t + 1]], o);
         mc_vec3 p2 = mc_sub(pos[tri[3 * (size_t)t + 2]], o);
-        ksum_add(&v, mc_dot(p0, mc_cross(p1, p2)));
+        compensated_sum_add(&v, mc_dot(p0, mc_cross(p1, p2)));
         if (area != NULL)
         {
-            ksum_add(&a, mc_length(mc_cross(mc_sub(p1, p0), mc_sub(p2, p0))));
+            compensated_sum_add(&a, mc_length(mc_cross(mc_sub(p1, p0), mc_sub(p2, p0))));
         }
     }
     if (area != NULL)
@@ -762,91 +759,174 @@ static void mesh_free_arrays(mc_mesh* m)
     mc_free(m->component_vertex);
 }
 
-mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_progress_fcn* progress, void* progress_user,
-                        mc_mesh** out, mc_mesh_report* report, mc_error* err)
+// Smallest box around n >= 1 points.
+static void bounding_box(const mc_vec3* p, uint32_t n, mc_vec3* lo, mc_vec3* hi)
 {
-    mc_mesh_report rep;
-    memset(&rep, 0, sizeof rep);
-    if (report != NULL)
+    *lo = p[0];
+    *hi = p[0];
+    for (uint32_t i = 1; i < n; ++i)
     {
-        *report = rep;
+        *lo = mc_v3(fmin(lo->x, p[i].x), fmin(lo->y, p[i].y), fmin(lo->z, p[i].z));
+        *hi = mc_v3(fmax(hi->x, p[i].x), fmax(hi->y, p[i].y), fmax(hi->z, p[i].z));
     }
+}
+
+// Union-find forest of vertex_count vertices in which the three vertices of each triangle are joined.
+static void join_triangle_vertices(uint32_t* parent, uint32_t vertex_count, const uint32_t* indices,
+                                   uint32_t triangle_count)
+{
+    for (uint32_t i = 0; i < vertex_count; ++i)
+    {
+        parent[i] = i;
+    }
+    for (uint32_t t = 0; t < triangle_count; ++t)
+    {
+        mc_uf_union(parent, indices[3 * (size_t)t], indices[3 * (size_t)t + 1]);
+        mc_uf_union(parent, indices[3 * (size_t)t], indices[3 * (size_t)t + 2]);
+    }
+}
+
+// vertex_halfedge[v] = the first half-edge leaving v (MC_NONE for an unused vertex).
+static void first_outgoing_halfedges(mc_mesh* m)
+{
+    memset(m->vertex_halfedge, 0xff, (size_t)m->vertex_count * sizeof(uint32_t));
+    for (uint32_t h = 0; h < 3 * m->triangle_count; ++h)
+    {
+        if (m->vertex_halfedge[m->indices[h]] == MC_NONE)
+        {
+            m->vertex_halfedge[m->indices[h]] = h;
+        }
+    }
+}
+
+/// What mc_mesh_build works on from one stage to the next; build_state_free releases whatever is still owned.
+typedef struct build_state
+{
+    const mc_mesh_def* def;     ///< the checked def
+    mc_progress_fcn* progress;  ///< may be NULL
+    void* progress_user;        ///< passed to progress
+    mc_mesh_report* report_out; ///< the caller's report (may be NULL)
+    mc_error* err;              ///< where errors go
+    mc_mesh_report report;      ///< filled stage by stage
+    mc_vec3* scaled_positions;  ///< input vertices, scaled (until welded)
+    uint32_t* weld_id;          ///< input vertex -> welded vertex (until the triangles are renumbered)
+    mc_vec3* welded_positions;  ///< one point per welded vertex
+    uint32_t welded_count;      ///< welded vertices
+    uint32_t* weld_cluster;     ///< tolerance weld: cluster of each exactly welded vertex
+    uint32_t* referenced_id;    ///< welded vertex -> referenced vertex (MC_NONE when no triangle uses it)
+    triangle_list triangles;    ///< triangles on the referenced vertices, then the cleaned ones
+    mc_vec3* positions;         ///< referenced points, then the cleaned mesh's points
+    uint32_t vertex_count;      ///< points in positions
+    uint32_t* compaction;       ///< referenced vertex -> vertex of the cleaned mesh
+    uint32_t* parent;           ///< union-find forest (or fan degrees), one entry per referenced vertex
+    clean_result clean;         ///< what the zero-area cleaning did
+    bool usable;                ///< closed, manifold, oriented, cleaned and unpinched: usable for contact
+    mc_mesh* mesh;              ///< the mesh being filled
+} build_state;
+
+static void build_state_free(build_state* s)
+{
+    mc_free(s->scaled_positions);
+    mc_free(s->weld_id);
+    mc_free(s->welded_positions);
+    mc_free(s->weld_cluster);
+    mc_free(s->referenced_id);
+    mc_free(s->triangles.idx);
+    mc_free(s->triangles.dead);
+    mc_free(s->positions);
+    mc_free(s->compaction);
+    mc_free(s->parent);
+    mc_mesh_free(s->mesh);
+    memset(s, 0, sizeof *s);
+}
+
+static mc_status build_out_of_memory(build_state* s)
+{
+    return mc_set_error(s->err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory while building the mesh");
+}
+
+static void build_publish_report(const build_state* s)
+{
+    if (s->report_out != NULL)
+    {
+        *s->report_out = s->report;
+    }
+}
+
+// Stage "check the def": arguments, scale, weld tolerance, counts, stride, index range; the report gets the input
+// figures.
+static mc_status build_check_def(build_state* s, uint32_t split_polygons)
+{
+    const mc_mesh_def* def = s->def;
     if (def == NULL)
     {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "mesh def is NULL");
+        return mc_set_error(s->err, MC_ERR_INVALID_ARGUMENT, -1, -1, "mesh def is NULL");
     }
     MC_ASSERT(def->internal_value == (int)MC_DEF_COOKIE);
     if (def->internal_value != (int)MC_DEF_COOKIE)
     {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "mesh def not initialized with mc_default_mesh_def");
+        return mc_set_error(s->err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "mesh def not initialized with mc_default_mesh_def");
     }
     double scale = def->scale;
-    rep.scale = scale;
-    rep.input_vertices = def->vertex_count;
-    rep.input_triangles = def->triangle_count;
-    rep.split_polygons = split_polygons;
-    rep.flipped = def->flip;
-    if (report != NULL)
-    {
-        *report = rep;
-    }
+    s->report.scale = scale;
+    s->report.input_vertices = def->vertex_count;
+    s->report.input_triangles = def->triangle_count;
+    s->report.split_polygons = split_polygons;
+    s->report.flipped = def->flip;
+    build_publish_report(s);
     if (!(scale > 0.0) || !isfinite(scale))
     {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "scale %g must be finite and positive", scale);
+        return mc_set_error(s->err, MC_ERR_INVALID_ARGUMENT, -1, -1, "scale %g must be finite and positive", scale);
     }
     double wtol = def->weld_tolerance;
     if (!(wtol == 0.0 || (wtol >= 1e-12 && wtol <= 0.1)))
     {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+        return mc_set_error(s->err, MC_ERR_INVALID_ARGUMENT, -1, -1,
                             "weld tolerance %g must be 0 (exact) or between 1e-12 and 0.1 of the bbox diagonal", wtol);
     }
     uint32_t nv = def->vertex_count, nt = def->triangle_count;
     if (nt == 0)
     {
-        return mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "mesh has no triangles");
+        return mc_set_error(s->err, MC_ERR_EMPTY_MESH, -1, -1, "mesh has no triangles");
     }
     if (nt > (UINT32_MAX - 3) / 3)
     {
-        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%u triangles: too many", nt);
+        return mc_set_error(s->err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%u triangles: too many", nt);
     }
     if (def->indices == NULL || (nv > 0 && def->positions == NULL))
     {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "mesh def positions or indices are NULL");
+        return mc_set_error(s->err, MC_ERR_INVALID_ARGUMENT, -1, -1, "mesh def positions or indices are NULL");
     }
     size_t stride = def->position_stride ? def->position_stride : 3 * sizeof(double);
     if (stride < 3 * sizeof(double))
     {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "position stride %zu is smaller than 3 doubles",
+        return mc_set_error(s->err, MC_ERR_INVALID_ARGUMENT, -1, -1, "position stride %zu is smaller than 3 doubles",
                             stride);
     }
     for (uint64_t i = 0; i < 3ull * nt; ++i)
     {
         if (def->indices[i] >= nv)
         {
-            return mc_set_error(err, MC_ERR_INDEX_OUT_OF_RANGE, -1, -1,
+            return mc_set_error(s->err, MC_ERR_INDEX_OUT_OF_RANGE, -1, -1,
                                 "triangle %llu refers to vertex %u but there are %u vertices",
                                 (unsigned long long)(i / 3), def->indices[i], nv);
         }
     }
+    return MC_OK;
+}
 
-    mc_status st = MC_OK;
-    mc_vec3* pos = NULL;    // nv scaled input points
-    uint32_t* wid = NULL;   // nv: input vertex -> welded id
-    mc_vec3* upos = NULL;   // distinct points
-    uint32_t* group = NULL; // tolerance weld clusters
-    uint32_t* vmap = NULL;  // welded id -> referenced id
-    tri_list tl = {0};
-    mc_vec3* vpos = NULL;  // referenced welded points
-    uint32_t* fmap = NULL; // final vertex compaction
-    mc_mesh* mesh = NULL;
-    uint32_t* parent = NULL;
-
-    pos = mc_alloc_array(nv > 0 ? nv : 1, sizeof(mc_vec3));
-    wid = mc_alloc_array(nv > 0 ? nv : 1, sizeof(uint32_t));
-    if (pos == NULL || wid == NULL)
+// Stage "copy and scale": the input points times the scale, each coordinate checked finite.
+static mc_status build_scale_positions(build_state* s)
+{
+    const mc_mesh_def* def = s->def;
+    uint32_t nv = def->vertex_count;
+    size_t stride = def->position_stride ? def->position_stride : 3 * sizeof(double);
+    s->scaled_positions = mc_alloc_array(nv > 0 ? nv : 1, sizeof(mc_vec3));
+    s->weld_id = mc_alloc_array(nv > 0 ? nv : 1, sizeof(uint32_t));
+    if (s->scaled_positions == NULL || s->weld_id == NULL)
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
     for (uint32_t i = 0; i < nv; ++i)
     {
@@ -854,247 +934,266 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
         memcpy(x, (const char*)def->positions + (size_t)i * stride, sizeof x);
         for (int k = 0; k < 3; ++k)
         {
-            double s = x[k] * scale + 0.0; // + 0.0 turns -0 into +0 so that welding merges them
-            if (!isfinite(x[k]) || !isfinite(s))
+            double scaled = x[k] * def->scale + 0.0; // + 0.0 turns -0 into +0 so that welding merges them
+            if (!isfinite(x[k]) || !isfinite(scaled))
             {
-                st = mc_set_error(err, MC_ERR_NON_FINITE, -1, -1, "vertex %u has a %s coordinate (%g)", i,
-                                  isfinite(x[k]) ? "overflowing scaled" : "non-finite", x[k]);
-                goto fail;
+                return mc_set_error(s->err, MC_ERR_NON_FINITE, -1, -1, "vertex %u has a %s coordinate (%g)", i,
+                                    isfinite(x[k]) ? "overflowing scaled" : "non-finite", x[k]);
             }
-            x[k] = s;
+            x[k] = scaled;
         }
-        pos[i] = mc_v3(x[0], x[1], x[2]);
+        s->scaled_positions[i] = mc_v3(x[0], x[1], x[2]);
     }
-    report_progress(progress, progress_user, 0.55);
+    report_progress(s->progress, s->progress_user, 0.55);
+    return MC_OK;
+}
 
-    // Weld.
-    uint32_t nu = weld_exact(pos, nv, wid);
+// Tolerance weld of the exactly welded points: clusters within weld_tolerance times the bbox diagonal become one
+// vertex (the smallest member's point).
+static mc_status build_weld_tolerance(build_state* s)
+{
+    uint32_t nu = s->welded_count;
+    mc_vec3* upos = s->welded_positions;
+    mc_vec3 lo, hi;
+    bounding_box(upos, nu, &lo, &hi);
+    double dist = s->def->weld_tolerance * mc_length(mc_sub(hi, lo));
+    if (!(dist > 0.0 && isfinite(dist)))
+    {
+        return MC_OK;
+    }
+    s->weld_cluster = mc_alloc_array(nu, sizeof(uint32_t));
+    uint32_t* group = s->weld_cluster;
+    if (group == NULL || !weld_tolerance(upos, nu, lo, dist, group))
+    {
+        return build_out_of_memory(s);
+    }
+    // Renumber clusters densely in order of their smallest member.
+    uint32_t nc = 0;
+    for (uint32_t i = 0; i < nu; ++i)
+    {
+        if (group[i] == i)
+        {
+            upos[nc] = upos[i];
+            group[i] = nc++;
+        }
+        else
+        {
+            group[i] = group[group[i]];
+        }
+    }
+    for (uint32_t i = 0; i < s->def->vertex_count; ++i)
+    {
+        s->weld_id[i] = group[s->weld_id[i]];
+    }
+    s->welded_count = nc;
+    return MC_OK;
+}
+
+// Stage "weld": equal points become one vertex, then (weld_tolerance > 0) near points too.
+static mc_status build_weld(build_state* s)
+{
+    uint32_t nv = s->def->vertex_count;
+    uint32_t nu = weld_exact(s->scaled_positions, nv, s->weld_id);
     if (nu == UINT32_MAX)
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
-    upos = mc_alloc_array(nu > 0 ? nu : 1, sizeof(mc_vec3));
-    if (upos == NULL)
+    s->welded_count = nu;
+    s->welded_positions = mc_alloc_array(nu > 0 ? nu : 1, sizeof(mc_vec3));
+    if (s->welded_positions == NULL)
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
     for (uint32_t i = nv; i-- > 0;)
     {
-        upos[wid[i]] = pos[i]; // the first occurrence is written last
+        s->welded_positions[s->weld_id[i]] = s->scaled_positions[i]; // the first occurrence is written last
     }
-    if (wtol > 0.0 && nu > 1)
+    if (s->def->weld_tolerance > 0.0 && nu > 1)
     {
-        mc_vec3 lo = upos[0], hi = upos[0];
-        for (uint32_t i = 1; i < nu; ++i)
+        mc_status st = build_weld_tolerance(s);
+        if (st != MC_OK)
         {
-            lo = mc_v3(fmin(lo.x, upos[i].x), fmin(lo.y, upos[i].y), fmin(lo.z, upos[i].z));
-            hi = mc_v3(fmax(hi.x, upos[i].x), fmax(hi.y, upos[i].y), fmax(hi.z, upos[i].z));
-        }
-        double dist = wtol * mc_length(mc_sub(hi, lo));
-        if (dist > 0.0 && isfinite(dist))
-        {
-            group = mc_alloc_array(nu, sizeof(uint32_t));
-            if (group == NULL || !weld_tolerance(upos, nu, lo, dist, group))
-            {
-                st = MC_ERR_OUT_OF_MEMORY;
-                goto fail_oom;
-            }
-            // Renumber clusters densely in order of their smallest member.
-            uint32_t nc = 0;
-            for (uint32_t i = 0; i < nu; ++i)
-            {
-                if (group[i] == i)
-                {
-                    upos[nc] = upos[i];
-                    group[i] = nc++;
-                }
-                else
-                {
-                    group[i] = group[group[i]];
-                }
-            }
-            for (uint32_t i = 0; i < nv; ++i)
-            {
-                wid[i] = group[wid[i]];
-            }
-            nu = nc;
+            return st;
         }
     }
-    rep.welded_vertices = nv - nu;
-    mc_free(pos);
-    pos = NULL;
+    s->report.welded_vertices = nv - s->welded_count;
+    mc_free(s->scaled_positions);
+    s->scaled_positions = NULL;
+    return MC_OK;
+}
 
-    // Triangles on referenced welded vertices.
-    vmap = mc_alloc_array(nu > 0 ? nu : 1, sizeof(uint32_t));
-    tl.cap = nt;
-    tl.count = nt;
-    tl.idx = mc_alloc_array((size_t)nt * 3, sizeof(uint32_t));
-    tl.dead = mc_calloc(nt, 1);
-    if (vmap == NULL || tl.idx == NULL || tl.dead == NULL)
+// Stage "referenced vertices": the triangles renumbered onto the welded vertices they use, in order of first use.
+static mc_status build_reference(build_state* s)
+{
+    const uint32_t* indices = s->def->indices;
+    uint32_t nu = s->welded_count, nt = s->def->triangle_count;
+    triangle_list* tl = &s->triangles;
+    s->referenced_id = mc_alloc_array(nu > 0 ? nu : 1, sizeof(uint32_t));
+    tl->cap = nt;
+    tl->count = nt;
+    tl->idx = mc_alloc_array((size_t)nt * 3, sizeof(uint32_t));
+    tl->dead = mc_calloc(nt, 1);
+    if (s->referenced_id == NULL || tl->idx == NULL || tl->dead == NULL)
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
+    uint32_t* vmap = s->referenced_id;
     memset(vmap, 0xff, (size_t)(nu > 0 ? nu : 1) * sizeof(uint32_t));
     uint32_t nr = 0;
     for (uint64_t i = 0; i < 3ull * nt; ++i)
     {
-        uint32_t w = wid[def->indices[i]];
+        uint32_t w = s->weld_id[indices[i]];
         if (vmap[w] == MC_NONE)
         {
             vmap[w] = nr++;
         }
     }
-    vpos = mc_alloc_array(nr, sizeof(mc_vec3));
-    if (vpos == NULL)
+    s->positions = mc_alloc_array(nr, sizeof(mc_vec3));
+    if (s->positions == NULL)
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
     for (uint32_t w = 0; w < nu; ++w)
     {
         if (vmap[w] != MC_NONE)
         {
-            vpos[vmap[w]] = upos[w];
+            s->positions[vmap[w]] = s->welded_positions[w];
         }
     }
     for (uint64_t i = 0; i < 3ull * nt; ++i)
     {
-        tl.idx[i] = vmap[wid[def->indices[i]]];
+        tl->idx[i] = vmap[s->weld_id[indices[i]]];
     }
-    mc_free(upos);
-    upos = NULL;
-    mc_free(wid);
-    wid = NULL;
-    mc_free(vmap);
-    vmap = NULL;
-    mc_free(group);
-    group = NULL;
-    rep.vertices = nr;
+    mc_free(s->welded_positions);
+    s->welded_positions = NULL;
+    mc_free(s->weld_id);
+    s->weld_id = NULL;
+    mc_free(s->referenced_id);
+    s->referenced_id = NULL;
+    mc_free(s->weld_cluster);
+    s->weld_cluster = NULL;
+    s->vertex_count = nr;
+    s->report.vertices = nr;
+    return MC_OK;
+}
 
-    // Bounding box, volume and area as read.
-    mc_vec3 lo = vpos[0], hi = vpos[0];
-    for (uint32_t i = 1; i < nr; ++i)
-    {
-        lo = mc_v3(fmin(lo.x, vpos[i].x), fmin(lo.y, vpos[i].y), fmin(lo.z, vpos[i].z));
-        hi = mc_v3(fmax(hi.x, vpos[i].x), fmax(hi.y, vpos[i].y), fmax(hi.z, vpos[i].z));
-    }
-    rep.bbox_min = lo;
-    rep.bbox_max = hi;
+// Stage "as read": bounding box, topology, volume, area and components of the welded triangles before cleaning.
+static mc_status build_measure_as_read(build_state* s)
+{
+    mc_mesh_report* rep = &s->report;
+    const uint32_t* idx = s->triangles.idx;
+    uint32_t nt = s->triangles.count, nr = s->vertex_count;
+    mc_vec3 lo, hi;
+    bounding_box(s->positions, nr, &lo, &hi);
+    rep->bbox_min = lo;
+    rep->bbox_max = hi;
     // The divergence-theorem volume of a closed, oriented surface does not depend on the origin: use the bbox centre
     // for accuracy. Of an open surface it does: use the coordinate origin, the usual convention.
     mc_vec3 centre = mc_scale(mc_add(lo, hi), 0.5);
     mc_vec3 origin = mc_v3(0.0, 0.0, 0.0);
-
-    // Topology as read.
     edge_stats es;
-    if (!edge_scan(tl.idx, nt, nr, NULL, &es))
+    if (!edge_scan(idx, nt, nr, NULL, &es))
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
-    rep.boundary_edges = es.boundary;
-    rep.nonmanifold_edges = es.nonmanifold;
-    rep.misoriented_edges = es.dup_directed;
-    rep.closed = es.boundary == 0 && es.nonmanifold == 0;
-    rep.oriented = es.dup_directed == 0;
-    rep.manifold = es.nonmanifold == 0;
-    rep.signed_volume_as_read =
-        signed_volume(tl.idx, nt, vpos, rep.closed && rep.oriented ? centre : origin, &rep.area);
-    rep.volume = rep.signed_volume_as_read;
-    parent = mc_alloc_array(nr, sizeof(uint32_t));
-    if (parent == NULL)
+    rep->boundary_edges = es.boundary;
+    rep->nonmanifold_edges = es.nonmanifold;
+    rep->misoriented_edges = es.dup_directed;
+    rep->closed = es.boundary == 0 && es.nonmanifold == 0;
+    rep->oriented = es.dup_directed == 0;
+    rep->manifold = es.nonmanifold == 0;
+    rep->signed_volume_as_read =
+        signed_volume(idx, nt, s->positions, rep->closed && rep->oriented ? centre : origin, &rep->area);
+    rep->volume = rep->signed_volume_as_read;
+    s->parent = mc_alloc_array(nr, sizeof(uint32_t));
+    if (s->parent == NULL)
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
+    join_triangle_vertices(s->parent, nr, idx, nt);
     for (uint32_t i = 0; i < nr; ++i)
     {
-        parent[i] = i;
+        rep->components += mc_uf_find(s->parent, i) == i;
     }
-    for (uint32_t t = 0; t < nt; ++t)
-    {
-        mc_uf_union(parent, tl.idx[3 * (size_t)t], tl.idx[3 * (size_t)t + 1]);
-        mc_uf_union(parent, tl.idx[3 * (size_t)t], tl.idx[3 * (size_t)t + 2]);
-    }
-    for (uint32_t i = 0; i < nr; ++i)
-    {
-        rep.components += mc_uf_find(parent, i) == i;
-    }
-    report_progress(progress, progress_user, 0.7);
+    report_progress(s->progress, s->progress_user, 0.7);
+    return MC_OK;
+}
 
-    // Cleaning.
-    clean_result cr;
-    if (!clean_degenerates(&tl, vpos, &cr))
+// Stage "clean": zero-area triangles removed (T-junctions repaired), then the vertices the remaining triangles use
+// renumbered densely (normally all of them).
+static mc_status build_clean(build_state* s)
+{
+    triangle_list* tl = &s->triangles;
+    if (!clean_degenerates(tl, s->positions, &s->clean))
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
-    rep.degenerate_triangles = cr.degenerate;
-    rep.dropped_triangles = cr.dropped;
-    rep.repaired_triangles = cr.repaired;
+    s->report.degenerate_triangles = s->clean.degenerate;
+    s->report.dropped_triangles = s->clean.dropped;
+    s->report.repaired_triangles = s->clean.repaired;
     uint32_t nf = 0;
-    for (uint32_t t = 0; t < tl.count; ++t)
+    for (uint32_t t = 0; t < tl->count; ++t)
     {
-        if (!tl.dead[t])
+        if (!tl->dead[t])
         {
-            memmove(tl.idx + 3 * (size_t)nf, tl.idx + 3 * (size_t)t, 3 * sizeof(uint32_t));
+            memmove(tl->idx + 3 * (size_t)nf, tl->idx + 3 * (size_t)t, 3 * sizeof(uint32_t));
             ++nf;
         }
     }
-    tl.count = nf;
-    rep.triangles = nf;
+    tl->count = nf;
+    s->report.triangles = nf;
     if (nf == 0)
     {
-        if (report != NULL)
-        {
-            *report = rep;
-        }
-        st = mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "every triangle has zero area");
-        goto fail;
+        build_publish_report(s);
+        return mc_set_error(s->err, MC_ERR_EMPTY_MESH, -1, -1, "every triangle has zero area");
     }
-    // Compact the vertices used by the cleaned triangles (normally all of them).
-    fmap = mc_alloc_array(nr, sizeof(uint32_t));
+    uint32_t nr = s->vertex_count;
+    s->compaction = mc_alloc_array(nr, sizeof(uint32_t));
+    uint32_t* fmap = s->compaction;
     if (fmap == NULL)
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
     memset(fmap, 0xff, (size_t)nr * sizeof(uint32_t));
     for (uint64_t i = 0; i < 3ull * nf; ++i)
     {
-        fmap[tl.idx[i]] = 0;
+        fmap[tl->idx[i]] = 0;
     }
     uint32_t nfv = 0;
     for (uint32_t i = 0; i < nr; ++i)
     {
         if (fmap[i] == 0)
         {
-            vpos[nfv] = vpos[i];
+            s->positions[nfv] = s->positions[i];
             fmap[i] = nfv++;
         }
     }
     for (uint64_t i = 0; i < 3ull * nf; ++i)
     {
-        tl.idx[i] = fmap[tl.idx[i]];
+        tl->idx[i] = fmap[tl->idx[i]];
     }
-    mc_free(fmap);
-    fmap = NULL;
+    mc_free(s->compaction);
+    s->compaction = NULL;
+    s->vertex_count = nfv;
+    return MC_OK;
+}
 
-    mesh = mc_calloc(1, sizeof(mc_mesh));
+// Stage "mesh arrays": the mesh takes the cleaned triangles and points and gets its topology arrays.
+static mc_status build_allocate_mesh(build_state* s)
+{
+    uint32_t nf = s->triangles.count, nfv = s->vertex_count;
+    s->mesh = mc_calloc(1, sizeof(mc_mesh));
+    mc_mesh* mesh = s->mesh;
     if (mesh == NULL)
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
     mesh->vertex_count = nfv;
     mesh->triangle_count = nf;
-    mesh->indices = tl.idx;
-    tl.idx = NULL;
-    mesh->positions = vpos;
-    vpos = NULL;
+    mesh->indices = s->triangles.idx;
+    s->triangles.idx = NULL;
+    mesh->positions = s->positions;
+    s->positions = NULL;
     mesh->twin = mc_alloc_array((size_t)nf * 3, sizeof(uint32_t));
     mesh->vertex_halfedge = mc_alloc_array(nfv, sizeof(uint32_t));
     mesh->face_normals = mc_alloc_array(nf, sizeof(mc_vec3));
@@ -1102,115 +1201,108 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
     if (mesh->twin == NULL || mesh->vertex_halfedge == NULL || mesh->face_normals == NULL ||
         mesh->vertex_component == NULL)
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
-    uint32_t* idx = mesh->indices;
+    return MC_OK;
+}
 
-    // Checks of the cleaned mesh, orientation.
+// Count the pinched vertices: those whose outgoing half-edges do not form a single fan (needs the twins).
+static uint32_t count_pinched_vertices(mc_mesh* mesh, uint32_t* degree)
+{
+    const uint32_t* idx = mesh->indices;
+    memset(degree, 0, (size_t)mesh->vertex_count * sizeof(uint32_t));
+    for (uint32_t h = 0; h < 3 * mesh->triangle_count; ++h)
+    {
+        degree[idx[h]]++;
+    }
+    first_outgoing_halfedges(mesh);
+    uint32_t pinched = 0;
+    for (uint32_t v = 0; v < mesh->vertex_count; ++v)
+    {
+        uint32_t h0 = mesh->vertex_halfedge[v], h = h0, steps = 0;
+        do
+        {
+            uint32_t prev = h - h % 3 + (h % 3 + 2) % 3; // edge w -> v of the same triangle
+            h = mesh->twin[prev];                        // v -> w in the next triangle of the fan
+            ++steps;
+        } while (h != h0 && steps <= degree[v]);
+        if (steps != degree[v])
+        {
+            pinched++;
+        }
+    }
+    return pinched;
+}
+
+// Stage "usable for contact": twins of the cleaned mesh, fans, volume; a usable mesh with a negative volume is to be
+// reoriented.
+static mc_status build_check_usable(build_state* s)
+{
+    mc_mesh* mesh = s->mesh;
+    mc_mesh_report* rep = &s->report;
     edge_stats cs;
-    if (!edge_scan(idx, nf, nfv, mesh->twin, &cs))
+    if (!edge_scan(mesh->indices, mesh->triangle_count, mesh->vertex_count, mesh->twin, &cs))
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
-    bool usable = cs.boundary == 0 && cs.nonmanifold == 0 && cs.dup_directed == 0 && cr.complete;
-    if (usable)
+    s->usable = cs.boundary == 0 && cs.nonmanifold == 0 && cs.dup_directed == 0 && s->clean.complete;
+    if (s->usable)
     {
-        // Fans: every vertex's outgoing half-edges must form a single cycle.
-        uint32_t* degree = parent; // reuse (nr >= nfv)
-        memset(degree, 0, (size_t)nfv * sizeof(uint32_t));
-        memset(mesh->vertex_halfedge, 0xff, (size_t)nfv * sizeof(uint32_t));
-        for (uint32_t h = 0; h < 3 * nf; ++h)
-        {
-            degree[idx[h]]++;
-            if (mesh->vertex_halfedge[idx[h]] == MC_NONE)
-            {
-                mesh->vertex_halfedge[idx[h]] = h;
-            }
-        }
-        for (uint32_t v = 0; v < nfv; ++v)
-        {
-            uint32_t h0 = mesh->vertex_halfedge[v], h = h0, steps = 0;
-            do
-            {
-                uint32_t prev = h - h % 3 + (h % 3 + 2) % 3; // edge w -> v of the same triangle
-                h = mesh->twin[prev];                        // v -> w in the next triangle of the fan
-                ++steps;
-            } while (h != h0 && steps <= degree[v]);
-            if (steps != degree[v])
-            {
-                rep.pinched_vertices++;
-            }
-        }
-        usable = rep.pinched_vertices == 0;
-        rep.manifold = rep.manifold && rep.pinched_vertices == 0;
+        rep->pinched_vertices = count_pinched_vertices(mesh, s->parent); // parent is scratch here (nr >= nfv)
+        s->usable = rep->pinched_vertices == 0;
+        rep->manifold = rep->manifold && rep->pinched_vertices == 0;
     }
-    rep.contact_ready = usable;
-    mc_vec3 c2 = mc_scale(mc_add(rep.bbox_min, rep.bbox_max), 0.5);
-    double vol = signed_volume(idx, nf, mesh->positions, c2, NULL);
-    if (usable && vol < 0.0)
+    rep->contact_ready = s->usable;
+    mc_vec3 centre = mc_scale(mc_add(rep->bbox_min, rep->bbox_max), 0.5);
+    double vol = signed_volume(mesh->indices, mesh->triangle_count, mesh->positions, centre, NULL);
+    if (s->usable && vol < 0.0)
     {
-        rep.reoriented = true;
+        rep->reoriented = true;
         vol = -vol;
     }
-    rep.volume = vol;
-    if (usable && nf > 0)
+    rep->volume = vol;
+    return MC_OK;
+}
+
+// Stage "inward components": per-component signed volumes (after the global reorientation); a negative one is a
+// cavity inside another component, or a shell wound the other way round than the rest. Counted, not changed.
+static mc_status build_count_inward_components(build_state* s)
+{
+    const mc_mesh* mesh = s->mesh;
+    const uint32_t* idx = mesh->indices;
+    uint32_t nf = mesh->triangle_count, nfv = mesh->vertex_count;
+    mc_vec3 centre = mc_scale(mc_add(s->report.bbox_min, s->report.bbox_max), 0.5);
+    double* cvol = mc_calloc(nfv, sizeof(double));
+    if (cvol == NULL)
     {
-        // Per-component signed volumes (after the global reorientation): a negative one is a cavity inside another
-        // component, or a shell wound the other way round than the rest. Counted, not changed.
-        double* cvol = mc_calloc(nfv, sizeof(double));
-        if (cvol == NULL)
-        {
-            st = MC_ERR_OUT_OF_MEMORY;
-            goto fail_oom;
-        }
-        for (uint32_t i = 0; i < nfv; ++i)
-        {
-            parent[i] = i;
-        }
-        for (uint32_t t = 0; t < nf; ++t)
-        {
-            mc_uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 1]);
-            mc_uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 2]);
-        }
-        for (uint32_t t = 0; t < nf; ++t)
-        {
-            mc_vec3 p0 = mc_sub(mesh->positions[idx[3 * (size_t)t]], c2);
-            mc_vec3 p1 = mc_sub(mesh->positions[idx[3 * (size_t)t + 1]], c2);
-            mc_vec3 p2 = mc_sub(mesh->positions[idx[3 * (size_t)t + 2]], c2);
-            cvol[mc_uf_find(parent, idx[3 * (size_t)t])] += mc_dot(p0, mc_cross(p1, p2));
-        }
-        for (uint32_t i = 0; i < nfv; ++i)
-        {
-            if (mc_uf_find(parent, i) == i && (rep.reoriented ? -cvol[i] : cvol[i]) < 0.0)
-            {
-                rep.inward_components++;
-            }
-        }
-        mc_free(cvol);
+        return build_out_of_memory(s);
     }
-    if (report != NULL)
+    join_triangle_vertices(s->parent, nfv, idx, nf);
+    for (uint32_t t = 0; t < nf; ++t)
     {
-        *report = rep;
+        mc_vec3 p0 = mc_sub(mesh->positions[idx[3 * (size_t)t]], centre);
+        mc_vec3 p1 = mc_sub(mesh->positions[idx[3 * (size_t)t + 1]], centre);
+        mc_vec3 p2 = mc_sub(mesh->positions[idx[3 * (size_t)t + 2]], centre);
+        cvol[mc_uf_find(s->parent, idx[3 * (size_t)t])] += mc_dot(p0, mc_cross(p1, p2));
     }
-    if (out == NULL)
+    for (uint32_t i = 0; i < nfv; ++i)
     {
-        report_progress(progress, progress_user, 1.0);
-        st = MC_OK;
-        goto fail; // check-only: the report is the result (usable for contact or not)
+        if (mc_uf_find(s->parent, i) == i && (s->report.reoriented ? -cvol[i] : cvol[i]) < 0.0)
+        {
+            s->report.inward_components++;
+        }
     }
-    if (!usable && def->require_closed)
-    {
-        st = mc_set_error(err, MC_ERR_MESH_NOT_CLOSED, -1, -1,
-                          "mesh cannot be used for contact: %u boundary edges, %u non-manifold edges, %u misoriented "
-                          "edges, %u pinched vertices, %u zero-area triangles%s",
-                          rep.boundary_edges, rep.nonmanifold_edges, rep.misoriented_edges, rep.pinched_vertices,
-                          rep.degenerate_triangles, cr.complete ? "" : " (not all repairable)");
-        goto fail;
-    }
-    bool reverse = rep.reoriented != def->flip;
-    if (reverse)
+    mc_free(cvol);
+    return MC_OK;
+}
+
+// Stage "orientation": triangles reversed when reoriented xor flipped (twins rebuilt), fans, unit normals.
+static mc_status build_orient(build_state* s)
+{
+    mc_mesh* mesh = s->mesh;
+    uint32_t* idx = mesh->indices;
+    uint32_t nf = mesh->triangle_count;
+    if (s->report.reoriented != s->def->flip)
     {
         for (uint32_t t = 0; t < nf; ++t)
         {
@@ -1218,53 +1310,45 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
             idx[3 * (size_t)t + 1] = idx[3 * (size_t)t + 2];
             idx[3 * (size_t)t + 2] = tmp;
         }
-        if (!edge_scan(idx, nf, nfv, mesh->twin, &cs))
+        edge_stats cs;
+        if (!edge_scan(idx, nf, mesh->vertex_count, mesh->twin, &cs))
         {
-            st = MC_ERR_OUT_OF_MEMORY;
-            goto fail_oom;
+            return build_out_of_memory(s);
         }
     }
-    mesh->flipped = def->flip;
-    memset(mesh->vertex_halfedge, 0xff, (size_t)nfv * sizeof(uint32_t));
-    for (uint32_t h = 0; h < 3 * nf; ++h)
-    {
-        if (mesh->vertex_halfedge[idx[h]] == MC_NONE)
-        {
-            mesh->vertex_halfedge[idx[h]] = h;
-        }
-    }
+    mesh->flipped = s->def->flip;
+    first_outgoing_halfedges(mesh);
     for (uint32_t t = 0; t < nf; ++t)
     {
         mesh->face_normals[t] =
             unit_normal(mesh->positions[idx[3 * (size_t)t]], mesh->positions[idx[3 * (size_t)t + 1]],
                         mesh->positions[idx[3 * (size_t)t + 2]]);
     }
-    // Components of the cleaned mesh (over shared vertices).
-    for (uint32_t i = 0; i < nfv; ++i)
-    {
-        parent[i] = i;
-    }
-    for (uint32_t t = 0; t < nf; ++t)
-    {
-        mc_uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 1]);
-        mc_uf_union(parent, idx[3 * (size_t)t], idx[3 * (size_t)t + 2]);
-    }
+    return MC_OK;
+}
+
+// Stage "components": connected components of the cleaned mesh (over shared vertices), numbered in order of their
+// smallest vertex; then the mesh gets its scale, report and byte count.
+static mc_status build_components(build_state* s)
+{
+    mc_mesh* mesh = s->mesh;
+    uint32_t nf = mesh->triangle_count, nfv = mesh->vertex_count;
+    join_triangle_vertices(s->parent, nfv, mesh->indices, nf);
     uint32_t ncomp = 0;
     for (uint32_t v = 0; v < nfv; ++v)
     {
-        ncomp += mc_uf_find(parent, v) == v;
+        ncomp += mc_uf_find(s->parent, v) == v;
     }
     mesh->component_vertex = mc_alloc_array(ncomp, sizeof(uint32_t));
     if (mesh->component_vertex == NULL)
     {
-        st = MC_ERR_OUT_OF_MEMORY;
-        goto fail_oom;
+        return build_out_of_memory(s);
     }
     mesh->component_count = ncomp;
     ncomp = 0;
     for (uint32_t v = 0; v < nfv; ++v)
     {
-        uint32_t r = mc_uf_find(parent, v);
+        uint32_t r = mc_uf_find(s->parent, v);
         if (r == v)
         {
             mesh->component_vertex[ncomp] = v;
@@ -1275,30 +1359,86 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
             mesh->vertex_component[v] = mesh->vertex_component[r]; // r < v: already numbered
         }
     }
-    mesh->scale = scale;
-    mesh->report = rep;
+    mesh->scale = s->def->scale;
+    mesh->report = s->report;
     mesh->byte_count = sizeof(mc_mesh) + (size_t)nfv * (sizeof(mc_vec3) + 2 * sizeof(uint32_t)) +
                        (size_t)nf * (3 * 2 * sizeof(uint32_t) + sizeof(mc_vec3)) + (size_t)ncomp * sizeof(uint32_t);
-    mc_free(parent);
-    mc_free(tl.dead);
-    report_progress(progress, progress_user, 0.85);
-    *out = mesh;
     return MC_OK;
+}
 
-fail_oom:
-    st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory while building the mesh");
-fail:
-    mc_free(pos);
-    mc_free(wid);
-    mc_free(upos);
-    mc_free(group);
-    mc_free(vmap);
-    mc_free(tl.idx);
-    mc_free(tl.dead);
-    mc_free(vpos);
-    mc_free(fmap);
-    mc_free(parent);
-    mc_mesh_free(mesh);
+// Stage "decide": with `out` NULL the report is the result; otherwise a mesh unusable for contact is an error when
+// the def requires a closed mesh.
+static mc_status build_decide(build_state* s, bool check_only)
+{
+    build_publish_report(s);
+    if (check_only)
+    {
+        report_progress(s->progress, s->progress_user, 1.0);
+        return MC_OK;
+    }
+    if (!s->usable && s->def->require_closed)
+    {
+        const mc_mesh_report* rep = &s->report;
+        return mc_set_error(s->err, MC_ERR_MESH_NOT_CLOSED, -1, -1,
+                            "mesh cannot be used for contact: %u boundary edges, %u non-manifold edges, %u "
+                            "misoriented edges, %u pinched vertices, %u zero-area triangles%s",
+                            rep->boundary_edges, rep->nonmanifold_edges, rep->misoriented_edges, rep->pinched_vertices,
+                            rep->degenerate_triangles, s->clean.complete ? "" : " (not all repairable)");
+    }
+    return MC_OK;
+}
+
+mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_progress_fcn* progress, void* progress_user,
+                        mc_mesh** out, mc_mesh_report* report, mc_error* err)
+{
+    build_state s;
+    memset(&s, 0, sizeof s);
+    s.def = def;
+    s.progress = progress;
+    s.progress_user = progress_user;
+    s.report_out = report;
+    s.err = err;
+    build_publish_report(&s);
+    mc_status st = build_check_def(&s, split_polygons);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    // Each stage runs when the ones before it succeeded.
+    mc_status (*const stages[])(build_state*) = {build_scale_positions, build_weld,  build_reference,
+                                                 build_measure_as_read, build_clean, build_allocate_mesh,
+                                                 build_check_usable};
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0] && st == MC_OK; ++i)
+    {
+        st = stages[i](&s);
+    }
+    if (st == MC_OK && s.usable)
+    {
+        st = build_count_inward_components(&s);
+    }
+    if (st == MC_OK)
+    {
+        st = build_decide(&s, out == NULL);
+    }
+    if (st == MC_OK && out != NULL)
+    {
+        st = build_orient(&s);
+        if (st == MC_OK)
+        {
+            st = build_components(&s);
+        }
+        if (st == MC_OK)
+        {
+            *out = s.mesh;
+            s.mesh = NULL;
+        }
+    }
+    bool built = st == MC_OK && out != NULL;
+    build_state_free(&s);
+    if (built)
+    {
+        report_progress(progress, progress_user, 0.85);
+    }
     return st;
 }
 

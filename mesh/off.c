@@ -10,46 +10,35 @@
 #include <stdio.h>
 #include <string.h>
 
-static mc_status off_error(const char* path, const mc_text* t, mc_status st, const char* what, mc_error* err)
+/// What the OFF header announces.
+typedef struct off_header
 {
-    return mc_set_error(err, st, t->line, -1, "%s: line %lld: %s", path, (long long)t->line, what);
-}
+    bool extras;          ///< COFF / NOFF / CNOFF: colours or normals follow the coordinates
+    int64_t vertex_count; ///< vertices announced
+    int64_t face_count;   ///< faces announced
+} off_header;
 
-mc_status mc_off_read(const char* path, mc_soup* soup, mc_error* err)
+// Header: the keyword, then the counts "vertices faces [edges]" on the same line or the next one.
+static mc_status off_read_header(mc_text_reader* r, off_header* h)
 {
-    char* data = NULL;
-    uint64_t size = 0;
-    mc_status st = mc_read_file(path, &data, &size, err);
-    if (st != MC_OK)
-    {
-        return st;
-    }
-    mc_text t = {data, data + size, 0, NULL, NULL};
     char tok[128];
-    char msg[256];
-    uint32_t* poly = NULL;
-    uint32_t poly_cap = 0;
-    if (!mc_text_next_line(&t, '#') || !mc_text_token(&t, tok, sizeof tok))
+    if (!mc_text_next_line(&r->text, '#') || !mc_text_token(&r->text, tok, sizeof tok))
     {
-        st = mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: blank file", path);
-        goto done;
+        return mc_set_error(r->err, MC_ERR_PARSE, -1, 0, "%s: blank file", r->path);
     }
     size_t tl = strlen(tok);
     if (tl < 3 || strcmp(tok + tl - 3, "OFF") != 0 || strspn(tok, "CN") != tl - 3)
     {
-        snprintf(msg, sizeof msg, "expected 'OFF' (or COFF, NOFF, CNOFF), found '%s'", tok);
-        st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-        goto done;
+        return mc_text_error(r, MC_ERR_PARSE, "expected 'OFF' (or COFF, NOFF, CNOFF), found '%s'", tok);
     }
-    bool extras = tl > 3; // colours / normals follow the coordinates
-    // Counts may follow on the same line.
+    h->extras = tl > 3;
     int64_t counts[3] = {0, 0, 0};
     int got = 0;
     while (got < 3)
     {
-        if (!mc_text_token(&t, tok, sizeof tok))
+        if (!mc_text_token(&r->text, tok, sizeof tok))
         {
-            if (got == 0 && mc_text_next_line(&t, '#'))
+            if (got == 0 && mc_text_next_line(&r->text, '#'))
             {
                 continue;
             }
@@ -57,159 +46,144 @@ mc_status mc_off_read(const char* path, mc_soup* soup, mc_error* err)
             {
                 break; // the edge count may be missing
             }
-            st = off_error(path, &t, MC_ERR_PARSE, "expected the counts: vertices faces edges", err);
-            goto done;
+            return mc_text_error(r, MC_ERR_PARSE, "expected the counts: vertices faces edges");
         }
         if (!mc_text_i64(tok, &counts[got]) || counts[got] < 0)
         {
-            snprintf(msg, sizeof msg, "'%s' is not a valid count", tok);
-            st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-            goto done;
+            return mc_text_error(r, MC_ERR_PARSE, "'%s' is not a valid count", tok);
         }
         ++got;
     }
-    if (mc_text_token(&t, tok, sizeof tok))
+    if (mc_text_token(&r->text, tok, sizeof tok))
     {
-        snprintf(msg, sizeof msg, "extra text '%s' after the counts", tok);
-        st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-        goto done;
+        return mc_text_error(r, MC_ERR_PARSE, "extra text '%s' after the counts", tok);
     }
-    int64_t nv = counts[0], nf = counts[1];
-    if (nv == 0 || nf == 0)
+    h->vertex_count = counts[0];
+    h->face_count = counts[1];
+    if (h->vertex_count == 0 || h->face_count == 0)
     {
-        st = off_error(path, &t, MC_ERR_EMPTY_MESH, "no vertices or no faces", err);
-        goto done;
+        return mc_text_error(r, MC_ERR_EMPTY_MESH, "no vertices or no faces");
     }
-    if (nv > (int64_t)UINT32_MAX - 1 || nf > (int64_t)(UINT32_MAX - 3) / 3)
+    if (h->vertex_count > (int64_t)UINT32_MAX - 1 || h->face_count > (int64_t)(UINT32_MAX - 3) / 3)
     {
-        st = off_error(path, &t, MC_ERR_PARSE, "counts too large", err);
-        goto done;
+        return mc_text_error(r, MC_ERR_PARSE, "counts too large");
     }
-    for (int64_t i = 0; i < nv; ++i)
+    return MC_OK;
+}
+
+// Move to the line of record `i` of the `count` vertices or faces the header announces.
+static mc_status off_next_record(mc_text_reader* r, int64_t i, int64_t count, const char* what)
+{
+    if (!mc_text_next_line(&r->text, '#'))
     {
-        if (!mc_text_next_line(&t, '#'))
-        {
-            snprintf(msg, sizeof msg, "unexpected end of file: the header promises %lld vertices, found %lld",
-                     (long long)nv, (long long)i);
-            st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-            goto done;
-        }
-        double x[3];
-        for (int k = 0; k < 3; ++k)
-        {
-            if (!mc_text_token(&t, tok, sizeof tok))
-            {
-                st = off_error(path, &t, MC_ERR_PARSE, "vertex line with fewer than 3 coordinates", err);
-                goto done;
-            }
-            if (!mc_text_f64(tok, &x[k]))
-            {
-                snprintf(msg, sizeof msg, "'%s' is not a number", tok);
-                st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-                goto done;
-            }
-            if (!isfinite(x[k]))
-            {
-                snprintf(msg, sizeof msg, "non-finite coordinate '%s'", tok);
-                st = off_error(path, &t, MC_ERR_NON_FINITE, msg, err);
-                goto done;
-            }
-        }
-        if (!extras && mc_text_token(&t, tok, sizeof tok))
-        {
-            snprintf(msg, sizeof msg,
-                     "vertex line with more than 3 numbers ('%s'): fewer vertices than the header says?", tok);
-            st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-            goto done;
-        }
-        st = mc_soup_reserve(soup, 1, 0, err);
-        if (st != MC_OK)
-        {
-            goto done;
-        }
-        memcpy(soup->positions + 3 * (size_t)soup->vertex_count++, x, sizeof x);
+        return mc_text_error(r, MC_ERR_PARSE, "unexpected end of file: the header promises %lld %s, found %lld",
+                             (long long)count, what, (long long)i);
     }
-    for (int64_t i = 0; i < nf; ++i)
+    return MC_OK;
+}
+
+// Vertex line "x y z" (more numbers only with COFF / NOFF / CNOFF).
+static mc_status off_vertex(mc_text_reader* r, const off_header* h, mc_soup* soup)
+{
+    double x[3];
+    mc_status st = mc_text_read_point(r, x, "vertex line with fewer than 3 coordinates", "", " is not a number");
+    if (st != MC_OK)
     {
-        if (!mc_text_next_line(&t, '#'))
+        return st;
+    }
+    char tok[128];
+    if (!h->extras && mc_text_token(&r->text, tok, sizeof tok))
+    {
+        return mc_text_error(r, MC_ERR_PARSE,
+                             "vertex line with more than 3 numbers ('%s'): fewer vertices than the header says?", tok);
+    }
+    return mc_soup_add_point(soup, x, r->err);
+}
+
+// Face line "k i1 ... ik [colour]" with 0-based indices.
+static mc_status off_face(mc_text_reader* r, const off_header* h, mc_soup* soup)
+{
+    char tok[128] = ""; // the line is not blank: the count token exists
+    int64_t k = 0;
+    if (!mc_text_token(&r->text, tok, sizeof tok) || !mc_text_i64(tok, &k))
+    {
+        return mc_text_error(r, MC_ERR_PARSE, "face line must start with its vertex count, found '%s'", tok);
+    }
+    if (k < 3 || k > (1 << 24))
+    {
+        return mc_text_error(r, MC_ERR_PARSE, "face with %lld vertices (3 or more expected)", (long long)k);
+    }
+    mc_status st = mc_text_polygon_reserve(r, (uint64_t)k);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    for (int64_t j = 0; j < k; ++j)
+    {
+        int64_t v = 0;
+        if (!mc_text_token(&r->text, tok, sizeof tok))
         {
-            snprintf(msg, sizeof msg, "unexpected end of file: the header promises %lld faces, found %lld",
-                     (long long)nf, (long long)i);
-            st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-            goto done;
+            return mc_text_error(r, MC_ERR_PARSE, "face says %lld vertices but lists %lld", (long long)k, (long long)j);
         }
-        int64_t k = 0;
-        if (!mc_text_token(&t, tok, sizeof tok) || !mc_text_i64(tok, &k))
+        if (!mc_text_i64(tok, &v))
         {
-            snprintf(msg, sizeof msg, "face line must start with its vertex count, found '%s'", tok);
-            st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-            goto done;
+            return mc_text_error(r, MC_ERR_PARSE, "'%s' is not a vertex index", tok);
         }
-        if (k < 3 || k > (1 << 24))
+        if (v < 0 || v >= h->vertex_count)
         {
-            snprintf(msg, sizeof msg, "face with %lld vertices (3 or more expected)", (long long)k);
-            st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-            goto done;
+            return mc_text_error(r, MC_ERR_INDEX_OUT_OF_RANGE, "vertex index %lld out of range 0..%lld", (long long)v,
+                                 (long long)(h->vertex_count - 1));
         }
-        if ((uint64_t)k > poly_cap)
+        r->polygon[j] = (uint32_t)v;
+    }
+    // A face colour may follow: numbers only.
+    while (mc_text_token(&r->text, tok, sizeof tok))
+    {
+        double c;
+        if (!mc_text_f64(tok, &c))
         {
-            uint32_t* np = mc_realloc(poly, (size_t)k * sizeof(uint32_t));
-            if (np == NULL)
-            {
-                st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, t.line, -1, "%s: out of memory", path);
-                goto done;
-            }
-            poly = np;
-            poly_cap = (uint32_t)k;
-        }
-        for (int64_t j = 0; j < k; ++j)
-        {
-            int64_t v = 0;
-            if (!mc_text_token(&t, tok, sizeof tok))
-            {
-                snprintf(msg, sizeof msg, "face says %lld vertices but lists %lld", (long long)k, (long long)j);
-                st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-                goto done;
-            }
-            if (!mc_text_i64(tok, &v))
-            {
-                snprintf(msg, sizeof msg, "'%s' is not a vertex index", tok);
-                st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-                goto done;
-            }
-            if (v < 0 || v >= nv)
-            {
-                snprintf(msg, sizeof msg, "vertex index %lld out of range 0..%lld", (long long)v, (long long)(nv - 1));
-                st = off_error(path, &t, MC_ERR_INDEX_OUT_OF_RANGE, msg, err);
-                goto done;
-            }
-            poly[j] = (uint32_t)v;
-        }
-        // A face colour may follow: numbers only.
-        while (mc_text_token(&t, tok, sizeof tok))
-        {
-            double c;
-            if (!mc_text_f64(tok, &c))
-            {
-                snprintf(msg, sizeof msg, "'%s' after the face indices is not a colour value", tok);
-                st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-                goto done;
-            }
-        }
-        st = mc_soup_add_polygon(soup, poly, (uint32_t)k, err);
-        if (st != MC_OK)
-        {
-            goto done;
+            return mc_text_error(r, MC_ERR_PARSE, "'%s' after the face indices is not a colour value", tok);
         }
     }
-    if (mc_text_next_line(&t, '#'))
+    return mc_soup_add_polygon(soup, r->polygon, (uint32_t)k, r->err);
+}
+
+static mc_status off_body(mc_text_reader* r, mc_soup* soup)
+{
+    off_header h = {false, 0, 0};
+    mc_status st = off_read_header(r, &h);
+    for (int64_t i = 0; i < h.vertex_count && st == MC_OK; ++i)
     {
-        snprintf(msg, sizeof msg, "extra content after the %lld faces the header announces", (long long)nf);
-        st = off_error(path, &t, MC_ERR_PARSE, msg, err);
-        goto done;
+        st = off_next_record(r, i, h.vertex_count, "vertices");
+        if (st == MC_OK)
+        {
+            st = off_vertex(r, &h, soup);
+        }
     }
-done:
-    mc_free(poly);
-    mc_free(data);
+    for (int64_t i = 0; i < h.face_count && st == MC_OK; ++i)
+    {
+        st = off_next_record(r, i, h.face_count, "faces");
+        if (st == MC_OK)
+        {
+            st = off_face(r, &h, soup);
+        }
+    }
+    if (st == MC_OK && mc_text_next_line(&r->text, '#'))
+    {
+        st = mc_text_error(r, MC_ERR_PARSE, "extra content after the %lld faces the header announces",
+                           (long long)h.face_count);
+    }
+    return st;
+}
+
+mc_status mc_off_read(const char* path, mc_soup* soup, mc_error* err)
+{
+    mc_text_reader r;
+    mc_status st = mc_text_reader_open(&r, path, err);
+    if (st == MC_OK)
+    {
+        st = off_body(&r, soup);
+    }
+    mc_text_reader_close(&r);
     return st;
 }

@@ -28,6 +28,8 @@ typedef struct mc_soup
 void mc_soup_free(mc_soup* soup);
 /// Make room for `vertices` more points and `triangles` more triangles (amortised growth).
 mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, mc_error* err);
+/// Append one point (3 coordinates).
+mc_status mc_soup_add_point(mc_soup* soup, const double x[3], mc_error* err);
 /// Append polygon `poly` (k >= 3 vertex indices) as the fan (poly[0], poly[j], poly[j + 1]); a polygon with more
 /// than 3 vertices counts in split_polygons.
 mc_status mc_soup_add_polygon(mc_soup* soup, const uint32_t* poly, uint32_t k, mc_error* err);

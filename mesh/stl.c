@@ -3,6 +3,7 @@
 // Native STL reader: binary (decided by size 84 + 50 n) and strict ASCII (line numbers in errors, CRLF, polygons).
 #include "mesh/soup.h"
 #include "mesh/text.h"
+#include "src/base/array.h"
 #include "src/base/core.h"
 
 #include <ctype.h>
@@ -89,21 +90,23 @@ static mc_status read_binary(const char* path, const unsigned char* data, uint64
 // ----------------------------------------------------------------------------------------------------------------
 // ASCII
 
+/// ASCII STL reader state.
 typedef struct ascii_reader
 {
-    const char* path;
-    mc_text t; // line/token cursor
-    mc_error* err;
+    mc_text_reader text;    ///< cursor and errors (the buffer is mc_stl_read's)
+    double* loop;           ///< points of the current facet loop, 3 coordinates each
+    uint32_t loop_capacity; ///< points allocated in loop
+    uint64_t last_report;   ///< bytes read at the last progress call
 } ascii_reader;
 
 static bool next_line(ascii_reader* r)
 {
-    return mc_text_next_line(&r->t, 0);
+    return mc_text_next_line(&r->text.text, 0);
 }
 
 static const char* next_token(ascii_reader* r, size_t* len)
 {
-    return mc_text_token_span(&r->t, len);
+    return mc_text_token_span(&r->text.text, len);
 }
 
 static bool token_is(const char* tok, size_t len, const char* word)
@@ -113,7 +116,7 @@ static bool token_is(const char* tok, size_t len, const char* word)
 
 static mc_status parse_error(ascii_reader* r, const char* what)
 {
-    return mc_set_error(r->err, MC_ERR_PARSE, r->t.line, -1, "%s: line %lld: %s", r->path, (long long)r->t.line, what);
+    return mc_text_error(&r->text, MC_ERR_PARSE, "%s", what);
 }
 
 // Expect the current line to be exactly the given keywords.
@@ -134,6 +137,20 @@ static bool line_is(ascii_reader* r, const char* w1, const char* w2)
         }
     }
     return next_token(r, &len) == NULL;
+}
+
+// Move to the next line, which must be exactly the given keywords.
+static mc_status expect_line(ascii_reader* r, const char* w1, const char* w2, const char* at_end, const char* otherwise)
+{
+    if (!next_line(r))
+    {
+        return parse_error(r, at_end);
+    }
+    if (!line_is(r, w1, w2))
+    {
+        return parse_error(r, otherwise);
+    }
+    return MC_OK;
 }
 
 // Parse exactly three numbers to the end of the line.
@@ -157,14 +174,11 @@ static mc_status parse_three(ascii_reader* r, double* out, bool check_finite, co
         double v;
         if (!mc_text_f64(buf, &v))
         {
-            char msg[200];
-            snprintf(msg, sizeof msg, "'%s' is not a number", buf);
-            return parse_error(r, msg);
+            return mc_text_error(&r->text, MC_ERR_PARSE, "'%s' is not a number", buf);
         }
         if (check_finite && !isfinite(v))
         {
-            return mc_set_error(r->err, MC_ERR_NON_FINITE, r->t.line, -1, "%s: line %lld: non-finite coordinate '%s'",
-                                r->path, (long long)r->t.line, buf);
+            return mc_text_error(&r->text, MC_ERR_NON_FINITE, "non-finite coordinate '%s'", buf);
         }
         out[k] = v;
     }
@@ -176,15 +190,140 @@ static mc_status parse_three(ascii_reader* r, double* out, bool check_finite, co
     return MC_OK;
 }
 
-static mc_status read_ascii(const char* path, const char* data, uint64_t size, mc_soup* soup, mc_error* err)
+// The "vertex x y z" lines of a loop up to "endloop"; *count gets the number of points.
+static mc_status read_loop(ascii_reader* r, uint32_t* count)
 {
-    ascii_reader r = {path, {data, data + size, 0, NULL, NULL}, err};
+    uint32_t k = 0;
+    for (;;)
+    {
+        if (!next_line(r))
+        {
+            return parse_error(r, "unexpected end of file: expected 'vertex' or 'endloop'");
+        }
+        const char* save = r->text.text.cur;
+        size_t len;
+        const char* t = next_token(r, &len);
+        if (token_is(t, len, "endloop"))
+        {
+            *count = k;
+            return next_token(r, &len) != NULL ? parse_error(r, "extra text after 'endloop'") : MC_OK;
+        }
+        if (!token_is(t, len, "vertex"))
+        {
+            r->text.text.cur = save;
+            return parse_error(r, "expected 'vertex' or 'endloop'");
+        }
+        if (k >= (1u << 24))
+        {
+            return parse_error(r, "facet with more than 16M vertices");
+        }
+        if (!mc_array_reserve((void**)&r->loop, &r->loop_capacity, (uint64_t)k + 1, 3 * sizeof(double), 8))
+        {
+            return mc_text_out_of_memory(&r->text);
+        }
+        mc_status st = parse_three(r, r->loop + 3 * (size_t)k, true, "expected three coordinates after 'vertex'");
+        if (st != MC_OK)
+        {
+            return st;
+        }
+        ++k;
+    }
+}
+
+// Append the loop's k points and its fan of k - 2 triangles.
+static mc_status add_loop(ascii_reader* r, uint32_t k, mc_soup* soup)
+{
+    mc_status st = mc_soup_reserve(soup, k, k - 2, r->text.err);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    uint32_t base = soup->vertex_count;
+    memcpy(soup->positions + 3 * (size_t)base, r->loop, (size_t)k * 3 * sizeof(double));
+    soup->vertex_count += k;
+    for (uint32_t i = 1; i + 1 < k; ++i)
+    {
+        uint32_t* x = soup->indices + 3 * (size_t)soup->triangle_count++;
+        x[0] = base, x[1] = base + i, x[2] = base + i + 1;
+    }
+    if (k > 3)
+    {
+        soup->split_polygons++;
+    }
+    uint64_t done_bytes = (uint64_t)(r->text.text.p - r->text.data);
+    if (soup->progress != NULL && done_bytes - r->last_report > r->text.size / 16)
+    {
+        r->last_report = done_bytes;
+        soup->progress(0.5 * (double)done_bytes / (double)r->text.size, soup->progress_user);
+    }
+    return MC_OK;
+}
+
+// One facet after its "facet" keyword: "normal n n n", "outer loop", the loop, "endfacet".
+static mc_status read_facet(ascii_reader* r, mc_soup* soup)
+{
+    size_t len;
+    const char* t = next_token(r, &len);
+    if (!token_is(t, len, "normal"))
+    {
+        return parse_error(r, "expected 'normal' after 'facet'");
+    }
+    double nrm[3];
+    mc_status st = parse_three(r, nrm, false, "expected three numbers after 'facet normal'");
+    if (st == MC_OK)
+    {
+        st = expect_line(r, "outer", "loop", "unexpected end of file: expected 'outer loop'", "expected 'outer loop'");
+    }
+    uint32_t k = 0;
+    if (st == MC_OK)
+    {
+        st = read_loop(r, &k);
+    }
+    if (st == MC_OK && k < 3)
+    {
+        st = parse_error(r, "facet loop with fewer than 3 vertices");
+    }
+    if (st == MC_OK)
+    {
+        st = expect_line(r, "endfacet", NULL, "unexpected end of file: expected 'endfacet'", "expected 'endfacet'");
+    }
+    return st == MC_OK ? add_loop(r, k, soup) : st;
+}
+
+// The facets of one solid, up to its "endsolid" (a name may follow).
+static mc_status read_solid(ascii_reader* r, mc_soup* soup)
+{
+    for (;;)
+    {
+        if (!next_line(r))
+        {
+            return parse_error(r, "unexpected end of file: expected 'facet normal' or 'endsolid'");
+        }
+        size_t len;
+        const char* t = next_token(r, &len);
+        if (token_is(t, len, "endsolid"))
+        {
+            return MC_OK;
+        }
+        if (!token_is(t, len, "facet"))
+        {
+            return parse_error(r, "expected 'facet normal' or 'endsolid'");
+        }
+        mc_status st = read_facet(r, soup);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+    }
+}
+
+static mc_status read_ascii(const char* path, char* data, uint64_t size, mc_soup* soup, mc_error* err)
+{
+    ascii_reader r = {.loop = NULL, .loop_capacity = 0, .last_report = 0};
+    mc_text_reader_start(&r.text, path, data, size, err);
     uint32_t solids = 0;
-    double* poly = NULL; // vertices of the current loop
-    uint32_t poly_cap = 0;
     mc_status st = MC_OK;
-    uint64_t last_report = 0;
-    while (next_line(&r))
+    while (st == MC_OK && next_line(&r))
     {
         size_t len;
         const char* t = next_token(&r, &len);
@@ -193,152 +332,20 @@ static mc_status read_ascii(const char* path, const char* data, uint64_t size, m
             st = parse_error(&r, solids == 0 ? "expected 'solid' (not an ASCII STL; the size does not match a binary "
                                                "STL either)"
                                              : "expected 'solid' or end of file after 'endsolid'");
-            goto done;
+            break;
         }
         ++solids;
-        for (;;)
-        {
-            if (!next_line(&r))
-            {
-                st = mc_set_error(err, MC_ERR_PARSE, r.t.line, -1,
-                                  "%s: line %lld: unexpected end of file: expected 'facet normal' or 'endsolid'", path,
-                                  (long long)r.t.line);
-                goto done;
-            }
-            t = next_token(&r, &len);
-            if (token_is(t, len, "endsolid"))
-            {
-                break; // a name may follow
-            }
-            if (!token_is(t, len, "facet"))
-            {
-                st = parse_error(&r, "expected 'facet normal' or 'endsolid'");
-                goto done;
-            }
-            t = next_token(&r, &len);
-            if (!token_is(t, len, "normal"))
-            {
-                st = parse_error(&r, "expected 'normal' after 'facet'");
-                goto done;
-            }
-            double nrm[3];
-            st = parse_three(&r, nrm, false, "expected three numbers after 'facet normal'");
-            if (st != MC_OK)
-            {
-                goto done;
-            }
-            if (!next_line(&r))
-            {
-                st = parse_error(&r, "unexpected end of file: expected 'outer loop'");
-                goto done;
-            }
-            if (!line_is(&r, "outer", "loop"))
-            {
-                st = parse_error(&r, "expected 'outer loop'");
-                goto done;
-            }
-            uint32_t k = 0;
-            for (;;)
-            {
-                if (!next_line(&r))
-                {
-                    st = mc_set_error(err, MC_ERR_PARSE, r.t.line, -1,
-                                      "%s: line %lld: unexpected end of file: expected 'vertex' or 'endloop'", path,
-                                      (long long)r.t.line);
-                    goto done;
-                }
-                const char* save = r.t.cur;
-                t = next_token(&r, &len);
-                if (token_is(t, len, "endloop"))
-                {
-                    if (next_token(&r, &len) != NULL)
-                    {
-                        st = parse_error(&r, "extra text after 'endloop'");
-                        goto done;
-                    }
-                    break;
-                }
-                if (!token_is(t, len, "vertex"))
-                {
-                    r.t.cur = save;
-                    st = parse_error(&r, "expected 'vertex' or 'endloop'");
-                    goto done;
-                }
-                if (k == poly_cap)
-                {
-                    uint32_t ncap = poly_cap ? 2 * poly_cap : 8;
-                    if (ncap > (1u << 24))
-                    {
-                        st = parse_error(&r, "facet with more than 16M vertices");
-                        goto done;
-                    }
-                    double* np = mc_realloc(poly, (size_t)ncap * 3 * sizeof(double));
-                    if (np == NULL)
-                    {
-                        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, r.t.line, -1, "%s: out of memory", path);
-                        goto done;
-                    }
-                    poly = np;
-                    poly_cap = ncap;
-                }
-                st = parse_three(&r, poly + 3 * (size_t)k, true, "expected three coordinates after 'vertex'");
-                if (st != MC_OK)
-                {
-                    goto done;
-                }
-                ++k;
-            }
-            if (k < 3)
-            {
-                st = parse_error(&r, "facet loop with fewer than 3 vertices");
-                goto done;
-            }
-            if (!next_line(&r))
-            {
-                st = parse_error(&r, "unexpected end of file: expected 'endfacet'");
-                goto done;
-            }
-            if (!line_is(&r, "endfacet", NULL))
-            {
-                st = parse_error(&r, "expected 'endfacet'");
-                goto done;
-            }
-            // Fan-split the loop.
-            st = mc_soup_reserve(soup, k, k - 2, err);
-            if (st != MC_OK)
-            {
-                goto done;
-            }
-            uint32_t base = soup->vertex_count;
-            memcpy(soup->positions + 3 * (size_t)base, poly, (size_t)k * 3 * sizeof(double));
-            soup->vertex_count += k;
-            for (uint32_t i = 1; i + 1 < k; ++i)
-            {
-                uint32_t* x = soup->indices + 3 * (size_t)soup->triangle_count++;
-                x[0] = base, x[1] = base + i, x[2] = base + i + 1;
-            }
-            if (k > 3)
-            {
-                soup->split_polygons++;
-            }
-            uint64_t done_bytes = (uint64_t)(r.t.p - data);
-            if (soup->progress != NULL && done_bytes - last_report > size / 16)
-            {
-                last_report = done_bytes;
-                soup->progress(0.5 * (double)done_bytes / (double)size, soup->progress_user);
-            }
-        }
+        st = read_solid(&r, soup);
     }
-    if (solids == 0)
+    if (st == MC_OK && solids == 0)
     {
         st = mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: no 'solid' found (blank file)", path);
     }
-    else if (soup->triangle_count == 0)
+    else if (st == MC_OK && soup->triangle_count == 0)
     {
         st = mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "%s: ASCII STL without any facet", path);
     }
-done:
-    mc_free(poly);
+    mc_free(r.loop);
     return st;
 }
 
@@ -436,7 +443,7 @@ mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
     }
     else
     {
-        st = read_ascii(path, (const char*)data, size, soup, err);
+        st = read_ascii(path, (char*)data, size, soup, err);
         if (st == MC_ERR_PARSE && size >= 84 && err != NULL)
         {
             size_t l = strlen(err->message);

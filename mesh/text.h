@@ -4,6 +4,8 @@
 // trailing blanks accepted, 1-based line numbers for errors.
 #pragma once
 
+#include "meshcontact/base.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -140,3 +142,35 @@ static inline bool mc_text_u64(const char* s, uint64_t* out)
     *out = v;
     return true;
 }
+
+/// A native text reader's state: the whole file, a cursor over it, the polygon being read and where errors go.
+typedef struct mc_text_reader
+{
+    const char* path;          ///< file name: every error message starts with it
+    char* data;                ///< the whole file, NUL-terminated (library allocator)
+    uint64_t size;             ///< bytes in data, without the NUL
+    mc_text text;              ///< line/token cursor over data
+    mc_error* err;             ///< where errors go (may be NULL)
+    uint32_t* polygon;         ///< vertex indices of the polygon being read (library allocator)
+    uint32_t polygon_capacity; ///< entries allocated in polygon
+} mc_text_reader;
+
+/// Read the whole file into r (cursor before its first line). On failure r holds nothing to free.
+mc_status mc_text_reader_open(mc_text_reader* r, const char* path, mc_error* err);
+/// Start a reader over a buffer the caller already holds; mc_text_reader_close frees it with mc_free.
+void mc_text_reader_start(mc_text_reader* r, const char* path, char* data, uint64_t size, mc_error* err);
+/// Free the reader's file buffer and polygon.
+void mc_text_reader_close(mc_text_reader* r);
+/// Error at the current line: "<path>: line <n>: <formatted text>" with status st (the text is cut to 255 chars).
+mc_status mc_text_error(const mc_text_reader* r, mc_status st, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/// Out of memory while reading the current line: "<path>: out of memory".
+mc_status mc_text_out_of_memory(const mc_text_reader* r);
+/// Make room for `count` entries in r->polygon.
+mc_status mc_text_polygon_reserve(mc_text_reader* r, uint64_t count);
+/// Fraction of the file read so far, in [0, 1].
+double mc_text_fraction_read(const mc_text_reader* r);
+/// Read three finite coordinates from the current line. Errors: `too_few` when a coordinate is missing,
+/// "<not_number_before>'<token>'<not_number_after>" when a token is not a number, "non-finite coordinate '<token>'".
+mc_status mc_text_read_point(mc_text_reader* r, double x[3], const char* too_few, const char* not_number_before,
+                             const char* not_number_after);
