@@ -26,14 +26,18 @@ int cli_fail(const char* subject, const char* fmt, ...)
     return 1;
 }
 
-int cli_usage_error(const char* fmt, ...)
+int cli_usage_error(const char* command, const char* fmt, ...)
 {
     fprintf(stderr, "meshcontact: ");
+    if (command != NULL)
+    {
+        fprintf(stderr, "%s: ", command);
+    }
     va_list ap;
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (see 'meshcontact --help')\n");
+    fprintf(stderr, " (see 'meshcontact %s%s--help')\n", command != NULL ? command : "", command != NULL ? " " : "");
     return 2;
 }
 

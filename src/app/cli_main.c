@@ -57,5 +57,5 @@ int main(int argc, char** argv)
             return s_commands[i].fcn(argc - 1, argv + 1);
         }
     }
-    return cli_usage_error("unknown command '%s'", argv[1]);
+    return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 }
