@@ -11,7 +11,7 @@
 /// A subcommand: argv[0] is the subcommand name. Returns the process exit status.
 typedef int cli_command_fcn(int argc, char** argv);
 
-/// Print `meshcontact: <subject>: <message>` on stderr (subject may be NULL) and return 1 (or 2 for usage).
+/// Print `meshcontact: <subject>: <message>` on stderr (subject may be NULL) and return 1.
 int cli_fail(const char* subject, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 /// Print a usage error `meshcontact: <command>: <message> (see 'meshcontact <command> --help')` on stderr and return
 /// 2; command NULL gives `meshcontact: <message> (see 'meshcontact --help')`.

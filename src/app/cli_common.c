@@ -11,33 +11,37 @@
 #include <time.h>
 #include <unistd.h>
 
-int cli_fail(const char* subject, const char* fmt, ...)
+// `meshcontact: [subject: ]message`, then ` (see 'meshcontact [hint ]--help')` unless hint is NULL.
+static void report(const char* subject, const char* hint, const char* fmt, va_list ap)
 {
     fprintf(stderr, "meshcontact: ");
     if (subject != NULL)
     {
         fprintf(stderr, "%s: ", subject);
     }
+    vfprintf(stderr, fmt, ap);
+    if (hint != NULL)
+    {
+        fprintf(stderr, " (see 'meshcontact %s%s--help')", hint, hint[0] != '\0' ? " " : "");
+    }
+    fputc('\n', stderr);
+}
+
+int cli_fail(const char* subject, const char* fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    report(subject, NULL, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return 1;
 }
 
 int cli_usage_error(const char* command, const char* fmt, ...)
 {
-    fprintf(stderr, "meshcontact: ");
-    if (command != NULL)
-    {
-        fprintf(stderr, "%s: ", command);
-    }
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    report(command, command != NULL ? command : "", fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (see 'meshcontact %s%s--help')\n", command != NULL ? command : "", command != NULL ? " " : "");
     return 2;
 }
 
