@@ -157,12 +157,12 @@ static double ellipsoid_area(double a, double b, double c)
 
 static void exact_volume_area(const mc_primitive_def* d, double* v, double* a)
 {
-    mc_vec3 s = d->size;
+    mc_vec3 s = d->dims;
     switch (d->type)
     {
     case MC_PRIMITIVE_BOX:
-        *v = 8.0 * s.x * s.y * s.z;
-        *a = 8.0 * (s.x * s.y + s.y * s.z + s.z * s.x);
+        *v = s.x * s.y * s.z;
+        *a = 2.0 * (s.x * s.y + s.y * s.z + s.z * s.x);
         break;
     case MC_PRIMITIVE_ELLIPSOID:
         *v = 4.0 / 3.0 * MC_PI * s.x * s.y * s.z;
@@ -248,24 +248,24 @@ static mc_primitive_def make_def(const prim_args* a, const shape_rule* rule)
     switch (rule->type)
     {
     case MC_PRIMITIVE_BOX:
-        d.size = mc_v3(0.5 * v[OPT_SIZE][0], 0.5 * v[OPT_SIZE][1], 0.5 * v[OPT_SIZE][2]);
+        d.dims = mc_v3(v[OPT_SIZE][0], v[OPT_SIZE][1], v[OPT_SIZE][2]);
         break;
     case MC_PRIMITIVE_ELLIPSOID:
-        d.size = a->have[OPT_RADIUS] ? mc_v3(v[OPT_RADIUS][0], v[OPT_RADIUS][0], v[OPT_RADIUS][0])
+        d.dims = a->have[OPT_RADIUS] ? mc_v3(v[OPT_RADIUS][0], v[OPT_RADIUS][0], v[OPT_RADIUS][0])
                                      : mc_v3(v[OPT_RADII][0], v[OPT_RADII][1], v[OPT_RADII][2]);
         break;
     case MC_PRIMITIVE_CYLINDER:
-        d.size = mc_v3(v[OPT_RADIUS][0], 0.0, v[OPT_LENGTH][0]);
+        d.dims = mc_v3(v[OPT_RADIUS][0], 0.0, v[OPT_LENGTH][0]);
         break;
     case MC_PRIMITIVE_FRUSTUM:
-        d.size = a->have[OPT_RADIUS] ? mc_v3(v[OPT_RADIUS][0], 0.0, v[OPT_HEIGHT][0])
+        d.dims = a->have[OPT_RADIUS] ? mc_v3(v[OPT_RADIUS][0], 0.0, v[OPT_HEIGHT][0])
                                      : mc_v3(v[OPT_RB][0], v[OPT_RT][0], v[OPT_HEIGHT][0]);
         break;
     case MC_PRIMITIVE_TORUS:
-        d.size = mc_v3(v[OPT_MAJOR][0], v[OPT_MINOR][0], 0.0);
+        d.dims = mc_v3(v[OPT_MAJOR][0], v[OPT_MINOR][0], 0.0);
         break;
     }
-    double extent = fmax(fabs(d.size.x), fmax(fabs(d.size.y), fabs(d.size.z)));
+    double extent = fmax(fabs(d.dims.x), fmax(fabs(d.dims.y), fabs(d.dims.z)));
     d.chord_tolerance = a->have_tol ? a->tolerance : 1e-3 * extent;
     d.max_angle = (a->have_angle ? a->angle_deg : 15.0) * MC_PI / 180.0;
     return d;
