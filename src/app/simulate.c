@@ -1114,23 +1114,17 @@ static double nice_step(double range, int target)
 
 static void svg_text_escaped(FILE* f, const char* s)
 {
+    static const char special[] = "<>&\"";
+    static const char* const entity[] = {"&lt;", "&gt;", "&amp;", "&quot;"};
     for (; *s; ++s)
     {
-        switch (*s)
+        const char* hit = strchr(special, *s);
+        if (hit != NULL)
         {
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
+            fputs(entity[hit - special], f);
+        }
+        else
+        {
             fputc(*s, f);
         }
     }
