@@ -49,7 +49,7 @@ int main(int argc, char** argv)
     {
         mc_primitive_def d = mc_default_primitive_def();
         d.type = cases[c].type;
-        d.size = mc_v3(cases[c].x, cases[c].y, cases[c].z);
+        d.dims = mc_v3(cases[c].x, cases[c].y, cases[c].z);
         double best_t = 1e300, best_m = 1e300;
         uint32_t nv = 0, nt = 0;
         for (int r = 0; r < repeats; ++r)

@@ -269,8 +269,10 @@ static void box_point(void* ctx, const cube_lattice* l, const uint32_t c[3])
     b->o->pos[3 * (size_t)v + 2] = c[2] ? b->h.z : -b->h.z;
 }
 
-static mc_status tess_box(mc_vec3 h, tess_out* o, mc_error* err)
+/// A box of full edge lengths `len` centred at the origin.
+static mc_status tess_box(mc_vec3 len, tess_out* o, mc_error* err)
 {
+    mc_vec3 h = mc_v3(0.5 * len.x, 0.5 * len.y, 0.5 * len.z);
     static const uint32_t n[3] = {1, 1, 1};
     double nd[3] = {1, 1, 1};
     mc_status s = out_alloc(o, lattice_vertex_count(nd), lattice_triangle_count(nd), err);
@@ -1577,7 +1579,7 @@ mc_primitive_def mc_default_primitive_def(void)
     mc_primitive_def d;
     memset(&d, 0, sizeof d);
     d.type = MC_PRIMITIVE_ELLIPSOID;
-    d.size = mc_v3(1.0, 1.0, 1.0);
+    d.dims = mc_v3(1.0, 1.0, 1.0);
     d.chord_tolerance = 1e-3;
     d.max_angle = MC_PI / 12.0;
     d.internal_value = (int)MC_DEF_COOKIE;
@@ -1621,7 +1623,7 @@ static mc_status check_shape(const mc_primitive_def* def, mc_error* err)
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
                             "primitive def not initialized with mc_default_primitive_def");
     }
-    mc_vec3 s = def->size;
+    mc_vec3 s = def->dims;
     const char* name = type_name(def->type);
     switch (def->type)
     {
@@ -1720,20 +1722,20 @@ mc_status mc_primitive_tessellate(const mc_primitive_def* def, double** position
     switch (def->type)
     {
     case MC_PRIMITIVE_BOX:
-        s = tess_box(def->size, &o, err);
+        s = tess_box(def->dims, &o, err);
         break;
     case MC_PRIMITIVE_ELLIPSOID:
-        s = is_sphere(def->size) ? tess_ellipsoid(def->size, tol, angle, &o, err)
-                                 : tess_ellipsoid_rings(def->size, tol, angle, &o, err);
+        s = is_sphere(def->dims) ? tess_ellipsoid(def->dims, tol, angle, &o, err)
+                                 : tess_ellipsoid_rings(def->dims, tol, angle, &o, err);
         break;
     case MC_PRIMITIVE_CYLINDER:
-        s = tess_revolution(REV_CYLINDER, def->size, tol, angle, &o, err);
+        s = tess_revolution(REV_CYLINDER, def->dims, tol, angle, &o, err);
         break;
     case MC_PRIMITIVE_FRUSTUM:
-        s = tess_revolution(REV_FRUSTUM, def->size, tol, angle, &o, err);
+        s = tess_revolution(REV_FRUSTUM, def->dims, tol, angle, &o, err);
         break;
     case MC_PRIMITIVE_TORUS:
-        s = tess_revolution(REV_TORUS, def->size, tol, angle, &o, err);
+        s = tess_revolution(REV_TORUS, def->dims, tol, angle, &o, err);
         break;
     }
     if (s == MC_OK)
@@ -1771,20 +1773,20 @@ mc_status mc_primitive_tessellate_count(const mc_primitive_def* def, uint32_t ta
     switch (def->type)
     {
     case MC_PRIMITIVE_BOX:
-        s = tess_box(def->size, &o, err);
+        s = tess_box(def->dims, &o, err);
         break;
     case MC_PRIMITIVE_ELLIPSOID:
-        s = is_sphere(def->size) ? tess_ellipsoid_count(def->size, target, &o, err)
-                                 : tess_ellipsoid_rings_count(def->size, target, &o, err);
+        s = is_sphere(def->dims) ? tess_ellipsoid_count(def->dims, target, &o, err)
+                                 : tess_ellipsoid_rings_count(def->dims, target, &o, err);
         break;
     case MC_PRIMITIVE_CYLINDER:
-        s = tess_revolution_count(REV_CYLINDER, def->size, target, &o, err);
+        s = tess_revolution_count(REV_CYLINDER, def->dims, target, &o, err);
         break;
     case MC_PRIMITIVE_FRUSTUM:
-        s = tess_revolution_count(REV_FRUSTUM, def->size, target, &o, err);
+        s = tess_revolution_count(REV_FRUSTUM, def->dims, target, &o, err);
         break;
     case MC_PRIMITIVE_TORUS:
-        s = tess_revolution_count(REV_TORUS, def->size, target, &o, err);
+        s = tess_revolution_count(REV_TORUS, def->dims, target, &o, err);
         break;
     }
     if (s == MC_OK)

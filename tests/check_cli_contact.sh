@@ -5,7 +5,7 @@
 set -eu
 exe="$1"
 tmp="${TMPDIR:-/tmp}/mc_cli_contact.$$"
-trap 'rm -f "$tmp".out "$tmp".err "$tmp".a.shl "$tmp".b.shl' EXIT
+trap 'rm -f "$tmp".out "$tmp".eq.out "$tmp".err "$tmp".a.shl "$tmp".b.shl' EXIT
 check_name=check_cli_contact
 . "$(dirname "$0")/cli_common.sh"
 
@@ -37,6 +37,14 @@ assert abs(sum(x * x for x in r["normal"]) - 1) < 1e-12 and r["normal"][0] > 0.5
 PY
 fi
 
+# The same query with --opt=value: the same regions.
+"$exe" contact "$tmp".a.shl "$tmp".b.shl --pose-i=10,0,0 --pose-j=11.25,0.25,-0.125 --threads=1 --json >"$tmp".eq.out \
+    2>"$tmp".err || fail "contact --opt=value failed: $(cat "$tmp".err)"
+"$exe" contact "$tmp".a.shl "$tmp".b.shl --pose-i 10,0,0 --pose-j 11.25,0.25,-0.125 --threads 1 --json >"$tmp".out \
+    2>"$tmp".err || fail "contact failed: $(cat "$tmp".err)"
+[ "$(sed 's/"seconds":[^,]*,//' "$tmp".eq.out)" = "$(sed 's/"seconds":[^,]*,//' "$tmp".out)" ] ||
+    fail "--opt=value and --opt value differ"
+
 # Face to face (J's face on I's face x = 1): touching, no region.
 "$exe" contact "$tmp".a.shl "$tmp".b.shl --pose-j 1.5,0,0 --json >"$tmp".out 2>"$tmp".err || fail "touching failed"
 grep -q '"regions":\[\],"total_volume":0,' "$tmp".out || fail "touching gave a region: $(cat "$tmp".out)"
@@ -46,4 +54,14 @@ grep -q '"regions":\[\],"total_volume":0,' "$tmp".out || fail "touching gave a r
 check_error contact 1 "$tmp".a.shl "$tmp".does-not-exist.stl --json
 check_error contact 2 "$tmp".a.shl --json
 check_error contact 2 "$tmp".a.shl "$tmp".b.shl --pose-j 1,2 --json
+check_error contact 2 "$tmp".a.shl "$tmp".b.shl --pose-j=1,2 --json
+grep -q -- "--pose-j needs .*, got '1,2'" "$tmp".err || fail "--pose-j=1,2 message: $(cat "$tmp".err)"
+check_error contact 2 "$tmp".a.shl "$tmp".b.shl --pose-j
+check_error contact 2 "$tmp".a.shl "$tmp".b.shl --json=yes
+check_error contact 2 "$tmp".a.shl "$tmp".b.shl --pose 1,2,3
+check_error contact 2 "$tmp".a.shl "$tmp".b.shl "$tmp".a.shl
+check_error info 2
+check_error info 2 "$tmp".a.shl --scale=0
+check_error simulate 2 --threads=0 x.scn
+check_error simulate 2
 echo "meshcontact contact: CLI contract OK"

@@ -6,7 +6,7 @@ exe="$1"
 root="$2"
 mesh="$root/data/spot.obj"
 tmp=$(mktemp)
-trap 'rm -f "$tmp" "$tmp".out "$tmp".err' EXIT
+trap 'rm -f "$tmp" "$tmp".out "$tmp".eq "$tmp".err' EXIT
 check_name=check_cli_force
 . "$(dirname "$0")/cli_common.sh"
 
@@ -51,6 +51,14 @@ PY
     fi
 done
 
+# --opt=value gives the same forces as --opt value.
+"$exe" force "$mesh" "$mesh" --pose-j=0.3,0.1,0.05 --vel-j=0.5,0,-0.2,0,0,3 --stiffness=1e6 --exponent=1.5 \
+    --threads=1 --json >"$tmp".eq 2>"$tmp".err || fail "force --opt=value failed: $(cat "$tmp".err)"
+"$exe" force "$mesh" "$mesh" --pose-j 0.3,0.1,0.05 --vel-j 0.5,0,-0.2,0,0,3 --stiffness 1e6 --exponent 1.5 \
+    --threads 1 --json >"$tmp".out 2>"$tmp".err || fail "force failed: $(cat "$tmp".err)"
+[ "$(sed 's/"seconds":[^,]*,//' "$tmp".eq)" = "$(sed 's/"seconds":[^,]*,//' "$tmp".out)" ] ||
+    fail "--opt=value and --opt value differ"
+
 check_error force 1 "$mesh" "$root/does-not-exist.stl" --stiffness 1 --exponent 1
 check_error force 1 "$mesh" "$mesh" --stiffness 1 --exponent -1
 check_error force 1 "$mesh" "$mesh" --stiffness 1 --exponent 1 --mu-static 0.1 --mu-dynamic 0.3
@@ -59,5 +67,7 @@ check_error force 2 "$mesh" --stiffness 1 --exponent 1
 check_error force 2 "$mesh" "$mesh" --stiffness 1 --exponent 1 --vel-i 1,2,3
 check_error force 2 "$mesh" "$mesh" --stiffness 1 --exponent 1 --penalty 1 --restitution 0.5
 check_error force 2 "$mesh" "$mesh" --penalty 1
+check_error force 2 "$mesh" "$mesh" --stiff 1 --exponent 1
+check_error force 2 "$mesh" "$mesh" --stiffness=x --exponent 1
 check_error force 1 "$mesh" "$mesh" --penalty 1 --restitution 1.5
 echo "meshcontact force: CLI contract OK"

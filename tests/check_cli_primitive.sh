@@ -45,6 +45,11 @@ head -c 200 "$tmp".shl | head -n 1 | grep -q ' 0.001$' || fail ".shl header scal
 "$exe" primitive box --size 1,2,3 -o "$tmp".stl >"$tmp".out || fail "box"
 grep -q "^box: 12 triangles, 8 vertices, volume 6 (exact 6," "$tmp".out || fail "box summary: $(cat "$tmp".out)"
 
+# --opt=value, and -oFILE.
+"$exe" primitive box --size=1,2,3 --output="$tmp".stl >"$tmp".out || fail "box --opt=value"
+grep -q "^box: 12 triangles, 8 vertices, volume 6 (exact 6," "$tmp".out || fail "box summary: $(cat "$tmp".out)"
+"$exe" primitive box --size=1,2,3 -o"$tmp".stl >"$tmp".out || fail "box -oFILE"
+
 check_error primitive 2 pyramid --radius 1 -o "$tmp".stl
 check_error primitive 2 sphere -o "$tmp".stl
 check_error primitive 2 sphere --radius 1 --length 2 -o "$tmp".stl
@@ -55,6 +60,9 @@ check_error primitive 2 sphere --radius 1 --angle 95 -o "$tmp".stl
 check_error primitive 2 torus --major 1 --minor 2 -o "$tmp".stl
 check_error primitive 2 sphere --radius 1 --tolerance 1e-300 -o "$tmp".stl
 check_error primitive 2 box --size 1,1,1 --scale 2 -o "$tmp".stl
+check_error primitive 2 box --size=1,1 -o "$tmp".stl
+check_error primitive 2 sphere --radius=1 --triangles=2.5 -o "$tmp".stl
+check_error primitive 2 sphere --radius 1 -o
 check_error primitive 1 sphere --radius 1 -o "$tmp".no-such-dir/x.stl
 grep -q "no-such-dir/x.stl" "$tmp".err || fail "file error does not name the file: $(cat "$tmp".err)"
 echo "meshcontact primitive: CLI contract OK"

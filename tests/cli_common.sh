@@ -4,7 +4,8 @@
 fail() { echo "$check_name: $*" >&2; exit 1; }
 
 # check_error SUBCOMMAND STATUS ARGS...: the command fails with STATUS, prints nothing on stdout and exactly one
-# stderr line starting with 'meshcontact: ' (DESIGN.md CLI rules).
+# stderr line starting with 'meshcontact: SUBCOMMAND: ' (DESIGN.md CLI rules); a usage error (status 2) ends with the
+# hint to the subcommand's own help.
 check_error() {
     sub="$1"; want="$2"; shift 2
     set +e
@@ -15,4 +16,8 @@ check_error() {
     [ ! -s "$tmp".out ] || fail "stdout not empty on error: $sub $*"
     [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "stderr is not one line: $sub $*"
     grep -q "^meshcontact: " "$tmp".err || fail "stderr does not start with 'meshcontact: ': $sub $*"
+    if [ "$want" -eq 2 ]; then
+        grep -q "^meshcontact: $sub: .* (see 'meshcontact $sub --help')\$" "$tmp".err ||
+            fail "usage error without the '$sub' prefix and help hint: $(cat "$tmp".err)"
+    fi
 }

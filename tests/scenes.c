@@ -287,7 +287,7 @@ mc_mesh* scene_tessellated_sphere(double r, uint32_t triangles)
     }
     mc_primitive_def d = mc_default_primitive_def();
     d.type = MC_PRIMITIVE_ELLIPSOID;
-    d.size = mc_v3(r, r, r);
+    d.dims = mc_v3(r, r, r);
     d.max_angle = 1.5; // the chord tolerance controls the count
     return tessellated(d, triangles);
 }
@@ -300,7 +300,7 @@ mc_mesh* scene_tessellated_torus(double major, double minor, uint32_t triangles)
     }
     mc_primitive_def d = mc_default_primitive_def();
     d.type = MC_PRIMITIVE_TORUS;
-    d.size = mc_v3(major, minor, 0.0);
+    d.dims = mc_v3(major, minor, 0.0);
     d.max_angle = 1.5;
     return tessellated(d, triangles);
 }

@@ -33,7 +33,7 @@ static mc_primitive_def make_def(mc_primitive_type type, double x, double y, dou
 {
     mc_primitive_def d = mc_default_primitive_def();
     d.type = type;
-    d.size = mc_v3(x, y, z);
+    d.dims = mc_v3(x, y, z);
     d.chord_tolerance = tol;
     d.max_angle = angle;
     return d;
@@ -175,12 +175,12 @@ static void volume_area(const tess* t, double* volume, double* area)
 /// to where the ray along the quadric's gradient at p meets the surface).
 static double surface_distance(const mc_primitive_def* d, mc_vec3 p)
 {
-    mc_vec3 s = d->size;
+    mc_vec3 s = d->dims;
     double rho = hypot(p.x, p.y);
     switch (d->type)
     {
-    case MC_PRIMITIVE_BOX:
-        return fmin(fmin(fabs(fabs(p.x) - s.x), fabs(fabs(p.y) - s.y)), fabs(fabs(p.z) - s.z));
+    case MC_PRIMITIVE_BOX: // full edge lengths, centred
+        return fmin(fmin(fabs(fabs(p.x) - 0.5 * s.x), fabs(fabs(p.y) - 0.5 * s.y)), fabs(fabs(p.z) - 0.5 * s.z));
     case MC_PRIMITIVE_ELLIPSOID:
     {
         mc_vec3 i2 = mc_v3(1 / (s.x * s.x), 1 / (s.y * s.y), 1 / (s.z * s.z));
@@ -218,12 +218,12 @@ static double surface_distance(const mc_primitive_def* d, mc_vec3 p)
 
 static void analytic(const mc_primitive_def* d, double* volume, double* area)
 {
-    mc_vec3 s = d->size;
+    mc_vec3 s = d->dims;
     switch (d->type)
     {
     case MC_PRIMITIVE_BOX:
-        *volume = 8 * s.x * s.y * s.z;
-        *area = 8 * (s.x * s.y + s.y * s.z + s.z * s.x);
+        *volume = s.x * s.y * s.z; // full edge lengths
+        *area = 2 * (s.x * s.y + s.y * s.z + s.z * s.x);
         return;
     case MC_PRIMITIVE_ELLIPSOID:
     {
@@ -281,7 +281,7 @@ static double max_facet_distance(const mc_primitive_def* d, const tess* t)
         }
         mc_vec3 g = mc_scale(mc_add(mc_add(a, b), c), 1.0 / 3.0);
         worst = fmax(worst, surface_distance(d, g));
-        bool sphere = d->type == MC_PRIMITIVE_ELLIPSOID && d->size.x == d->size.y && d->size.y == d->size.z;
+        bool sphere = d->type == MC_PRIMITIVE_ELLIPSOID && d->dims.x == d->dims.y && d->dims.y == d->dims.z;
         if (sphere)
         {
             // Closest point to the origin: the projection onto the plane if inside the triangle, else an edge.
@@ -305,7 +305,7 @@ static double max_facet_distance(const mc_primitive_def* d, const tess* t)
                     dmin = fmin(dmin, mc_length(mc_mul_add(tri[k], s, e)));
                 }
             }
-            worst = fmax(worst, d->size.x - dmin);
+            worst = fmax(worst, d->dims.x - dmin);
         }
     }
     return worst;
@@ -314,7 +314,7 @@ static double max_facet_distance(const mc_primitive_def* d, const tess* t)
 /// True outward normal at a vertex of a smooth shape (sphere, ellipsoid, torus).
 static mc_vec3 true_normal(const mc_primitive_def* d, mc_vec3 p)
 {
-    mc_vec3 s = d->size;
+    mc_vec3 s = d->dims;
     if (d->type == MC_PRIMITIVE_ELLIPSOID)
     {
         return mc_normalize(mc_v3(p.x / (s.x * s.x), p.y / (s.y * s.y), p.z / (s.z * s.z)));
@@ -341,7 +341,7 @@ static double max_edge_normal_angle(const mc_primitive_def* d, const tess* t)
 
 static void check_vertices_on_surface(const mc_primitive_def* d, const tess* t)
 {
-    double extent = fmax(d->size.x, fmax(d->size.y, d->size.z));
+    double extent = fmax(d->dims.x, fmax(d->dims.y, d->dims.z));
     for (uint32_t v = 0; v < t->nv; ++v)
     {
         // Vertices are computed from the closed form with a few roundings: 1e-14 relative to the size.
@@ -364,7 +364,7 @@ static const mc_primitive_def* shapes(size_t* count)
     s[6] = make_def(MC_PRIMITIVE_FRUSTUM, 1.0, 0.0, 1.0, 1e-3, 15 * DEG);    // cone, 45 degrees
     s[7] = make_def(MC_PRIMITIVE_TORUS, 1.0, 0.25, 0.0, 1e-3, 15 * DEG);     // thin torus
     s[8] = make_def(MC_PRIMITIVE_TORUS, 1.0, 0.8, 0.0, 1e-3, 15 * DEG);      // fat torus
-    s[9] = make_def(MC_PRIMITIVE_BOX, 1.0, 0.5, 0.25, 1e-3, 15 * DEG);       // box
+    s[9] = make_def(MC_PRIMITIVE_BOX, 2.0, 1.0, 0.5, 1e-3, 15 * DEG);        // box (full edge lengths)
     s[10] = make_def(MC_PRIMITIVE_ELLIPSOID, 0.5, 3.0, 0.5, 1e-3, 15 * DEG); // prolate spheroid (cigar)
     s[11] = make_def(MC_PRIMITIVE_ELLIPSOID, 1.5, 1.5, 0.3, 1e-3, 15 * DEG); // oblate spheroid (lens)
     *count = sizeof s / sizeof s[0];
@@ -380,7 +380,7 @@ static int euler_of(const mc_primitive_def* d)
 /// m)) with m the fewest ring segments whose edge normals differ by <= max_angle (found here by direct search).
 static double promised_min_angle(const mc_primitive_def* d)
 {
-    mc_vec3 s = d->size;
+    mc_vec3 s = d->dims;
     switch (d->type)
     {
     case MC_PRIMITIVE_BOX:
@@ -464,7 +464,7 @@ Test(tessellate, flat_thin_and_eccentric_shapes_stay_sliver_free)
 
 Test(tessellate, box_is_twelve_exact_triangles)
 {
-    mc_primitive_def d = make_def(MC_PRIMITIVE_BOX, 1.0, 2.0, 3.0, 1e-6, 1 * DEG);
+    mc_primitive_def d = make_def(MC_PRIMITIVE_BOX, 2.0, 4.0, 6.0, 1e-6, 1 * DEG);
     tess t = run(&d);
     cr_assert(eq(u32, t.nt, 12));
     cr_assert(eq(u32, t.nv, 8));
@@ -472,6 +472,22 @@ Test(tessellate, box_is_twelve_exact_triangles)
     volume_area(&t, &v, &a);
     cr_assert(eq(dbl, v, 48.0)); // small integers: exact in floating point
     cr_assert(eq(dbl, a, 88.0));
+    release(&t);
+}
+
+Test(tessellate, box_takes_full_edge_lengths_centred_on_the_origin)
+{
+    mc_primitive_def d = make_def(MC_PRIMITIVE_BOX, 1.0, 2.0, 3.0, 1e-3, 15 * DEG);
+    tess t = run(&d);
+    for (uint32_t v = 0; v < t.nv; ++v)
+    {
+        mc_vec3 p = vtx(&t, v);
+        cr_assert(fabs(p.x) == 0.5 && fabs(p.y) == 1.0 && fabs(p.z) == 1.5, "vertex %u: %g %g %g", v, p.x, p.y, p.z);
+    }
+    double vol, area;
+    volume_area(&t, &vol, &area);
+    cr_assert(eq(dbl, vol, 6.0));
+    cr_assert(eq(dbl, area, 22.0));
     release(&t);
 }
 
@@ -570,7 +586,7 @@ Test(tessellate, volume_and_area_converge_within_the_tolerance_bound)
             // Each facet replaces a surface patch whose normals turn by at most ~sqrt(2 tol kappa) from it, so the
             // relative area error is of order tol * kappa (sphere: tol / R; a polygonal disc: 4 tol / (3 R)).
             double kappa;
-            mc_vec3 z = d.size;
+            mc_vec3 z = d.dims;
             switch (d.type)
             {
             case MC_PRIMITIVE_ELLIPSOID:
@@ -807,7 +823,7 @@ Test(tessellate, writers_report_io_errors)
 
 Test(tessellate, binary_stl_layout)
 {
-    mc_primitive_def d = make_def(MC_PRIMITIVE_BOX, 1.0, 2.0, 3.0, 1e-3, 15 * DEG);
+    mc_primitive_def d = make_def(MC_PRIMITIVE_BOX, 2.0, 4.0, 6.0, 1e-3, 15 * DEG);
     mc_mesh* m = NULL;
     cr_assert(eq(int, mc_mesh_create_primitive(&d, &m, NULL), MC_OK));
     char path[512];
@@ -823,7 +839,7 @@ Test(tessellate, binary_stl_layout)
     cr_assert(ne(int, memcmp(buf, "solid", 5), 0));
     uint32_t count = buf[80] | (uint32_t)buf[81] << 8 | (uint32_t)buf[82] << 16 | (uint32_t)buf[83] << 24;
     cr_assert(eq(u32, count, 12));
-    // Every stored coordinate is a half extent with its sign (exact as floats); normals are unit axis vectors.
+    // Every stored coordinate is half an edge length with its sign (exact as floats); normals are unit axis vectors.
     for (int t = 0; t < 12; ++t)
     {
         const unsigned char* r = buf + 84 + 50 * t;

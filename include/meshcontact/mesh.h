@@ -150,23 +150,26 @@ extern "C"
     /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (NULL mesh or path, bad scale) or MC_ERR_IO
     MC_API mc_status mc_mesh_write_shl(const mc_mesh* mesh, const char* path, double scale, mc_error* err);
 
-    /// Primitive shapes that can be tessellated.
+    /// Primitive shapes that can be tessellated, in the body frame (length units).
     typedef enum mc_primitive_type
     {
-        MC_PRIMITIVE_BOX = 0, ///< box of half extents size.x, size.y, size.z centred at the origin
+        /// box of FULL edge lengths dims.x, dims.y, dims.z centred at the origin: it spans -dims.x/2 .. dims.x/2
+        /// (likewise y, z). The same convention as `meshcontact primitive box --size X,Y,Z`; a scenario's
+        /// `GRAPHICS/..., BOX, X=, Y=, Z=` has the same lengths, placed from Adams' corner.
+        MC_PRIMITIVE_BOX = 0,
         MC_PRIMITIVE_ELLIPSOID =
-            1, ///< ellipsoid of semi-axes size.x, size.y, size.z centred at the origin (sphere: equal)
-        MC_PRIMITIVE_CYLINDER = 2, ///< cylinder along z, radius size.x, from z = -size.z/2 to +size.z/2
+            1, ///< ellipsoid of semi-axes dims.x, dims.y, dims.z centred at the origin (sphere: equal)
+        MC_PRIMITIVE_CYLINDER = 2, ///< cylinder along z, radius dims.x, from z = -dims.z/2 to +dims.z/2
         MC_PRIMITIVE_FRUSTUM =
-            3, ///< truncated cone along z: bottom radius size.x at z = 0, top radius size.y at z = size.z
-        MC_PRIMITIVE_TORUS = 4, ///< torus around z: major radius size.x, minor (tube) radius size.y
+            3, ///< truncated cone along z: bottom radius dims.x at z = 0, top radius dims.y at z = dims.z
+        MC_PRIMITIVE_TORUS = 4, ///< torus around z: major radius dims.x, minor (tube) radius dims.y
     } mc_primitive_type;
 
     /// A primitive and its faceting controls. Initialize with mc_default_primitive_def().
     typedef struct mc_primitive_def
     {
         mc_primitive_type type; ///< the shape
-        mc_vec3 size;           ///< shape parameters, see mc_primitive_type (length units)
+        mc_vec3 dims; ///< shape dimensions, see mc_primitive_type (length units; a box's are full edge lengths)
         double chord_tolerance; ///< maximum distance between the true surface and the facets (length units, > 0)
         double max_angle;   ///< maximum angle subtended by one facet edge on curved surfaces (radians, default 15 deg)
         int internal_value; ///< set by mc_default_primitive_def()

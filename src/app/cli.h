@@ -11,10 +11,11 @@
 /// A subcommand: argv[0] is the subcommand name. Returns the process exit status.
 typedef int cli_command_fcn(int argc, char** argv);
 
-/// Print `meshcontact: <subject>: <message>` on stderr (subject may be NULL) and return 1 (or 2 for usage).
+/// Print `meshcontact: <subject>: <message>` on stderr (subject may be NULL) and return 1.
 int cli_fail(const char* subject, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-/// Print a usage error `meshcontact: <message>` plus a hint to run --help, and return 2.
-int cli_usage_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+/// Print a usage error `meshcontact: <command>: <message> (see 'meshcontact <command> --help')` on stderr and return
+/// 2; command NULL gives `meshcontact: <message> (see 'meshcontact --help')`.
+int cli_usage_error(const char* command, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /// Parse a finite double; false on trailing garbage, empty text, NaN or infinity.
 bool cli_parse_double(const char* text, double* out);
@@ -24,6 +25,56 @@ bool cli_parse_int(const char* text, int* out);
 bool cli_parse_doubles(const char* text, double* out, int n);
 /// Parse a pose `tx,ty,tz,qw,qx,qy,qz` (quaternion normalised; a zero quaternion is an error) or `tx,ty,tz`.
 bool cli_parse_pose(const char* text, mc_pose* out);
+
+/// What an option's value is parsed into (the `value` pointer of cli_option).
+typedef enum cli_value_kind
+{
+    CLI_FLAG,    ///< no value; bool, set to true
+    CLI_TEXT,    ///< const char*, the text as given
+    CLI_NUMBER,  ///< double: a finite number (cli_parse_double), then cli_option.accept if set
+    CLI_NUMBERS, ///< double[cli_option.count]: comma-separated finite numbers (cli_parse_doubles)
+    CLI_COUNT,   ///< int: a positive integer (cli_parse_int)
+    CLI_POSE,    ///< mc_pose (cli_parse_pose)
+} cli_value_kind;
+
+/// One option of a subcommand: `--name VALUE`, `--name=VALUE` or, with a short name, `-c VALUE`.
+typedef struct cli_option
+{
+    const char* name;         ///< long name without the dashes ("pose-i")
+    char short_name;          ///< one-letter form ('o'), or 0
+    cli_value_kind kind;      ///< how the value is parsed
+    void* value;              ///< where it is stored (type per kind)
+    int count;                ///< CLI_NUMBERS: how many numbers
+    bool (*accept)(double v); ///< CLI_NUMBER: extra range check, or NULL
+    bool* seen;               ///< set to true when the option is given, or NULL
+    const char* needs;        ///< what the value must be, for the message `--name needs <needs>, got 'text'`
+} cli_option;
+
+/// A subcommand's command line: options anywhere, then exactly `operand_count` operands (MESH files, TYPE, ...).
+typedef struct cli_syntax
+{
+    const char* command;              ///< the subcommand ("contact"), for messages and the help hint
+    void (*help)(FILE* f);            ///< prints the --help text
+    const cli_option* options;        ///< the options (--help / -h is implicit)
+    int option_count;                 ///< entries in options
+    const char* const* operand_names; ///< names of the operands for messages ("MESH_I", "MESH_J")
+    const char** operands;            ///< receives the operands
+    int operand_count;                ///< how many operands are required
+} cli_syntax;
+
+/// Number of entries of an array.
+#define CLI_LENGTH(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/// What cli_parse_args returns when the subcommand should go on; any other value is the exit status.
+#define CLI_CONTINUE (-1)
+
+/// Parse a subcommand's argv (argv[0] is the subcommand) with getopt_long. Prints the help on --help / -h (returns
+/// 0) and a usage error naming the subcommand's help on a bad command line (returns 2); otherwise stores every value
+/// and returns CLI_CONTINUE. Long options must be spelled out (no abbreviations); `--` ends the options.
+int cli_parse_args(const cli_syntax* syntax, int argc, char** argv);
+
+/// An accept function for CLI_NUMBER: v > 0.
+bool cli_positive(double v);
 
 /// Print a double in JSON with round-trip precision (%.17g); NaN/inf are printed as null.
 void cli_json_double(FILE* f, double v);

@@ -56,64 +56,17 @@ static int parse_args(int argc, char** argv, contact_args* a)
     a->pose[0] = mc_pose_identity();
     a->pose[1] = mc_pose_identity();
     a->scale = 1.0;
-    int paths = 0;
-    for (int i = 1; i < argc; ++i)
-    {
-        const char* arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
-        {
-            print_help(stdout);
-            return -1;
-        }
-        else if (strcmp(arg, "--json") == 0)
-        {
-            a->json = true;
-        }
-        else if (strcmp(arg, "--pose-i") == 0 || strcmp(arg, "--pose-j") == 0)
-        {
-            int k = arg[7] == 'i' ? 0 : 1;
-            if (i + 1 >= argc || !cli_parse_pose(argv[i + 1], &a->pose[k]))
-            {
-                return cli_usage_error("contact: %s needs tx,ty,tz or tx,ty,tz,qw,qx,qy,qz (finite numbers, non-zero "
-                                       "quaternion)",
-                                       arg);
-            }
-            ++i;
-        }
-        else if (strcmp(arg, "--scale") == 0)
-        {
-            if (i + 1 >= argc || !cli_parse_double(argv[i + 1], &a->scale) || !(a->scale > 0.0))
-            {
-                return cli_usage_error("contact: --scale needs a positive number");
-            }
-            ++i;
-        }
-        else if (strcmp(arg, "--threads") == 0)
-        {
-            if (i + 1 >= argc || !cli_parse_int(argv[i + 1], &a->threads))
-            {
-                return cli_usage_error("contact: --threads needs a positive integer");
-            }
-            ++i;
-        }
-        else if (arg[0] == '-' && arg[1] != '\0')
-        {
-            return cli_usage_error("contact: unknown option '%s'", arg);
-        }
-        else if (paths < 2)
-        {
-            a->path[paths++] = arg;
-        }
-        else
-        {
-            return cli_usage_error("contact: two MESH files expected, got a third ('%s')", arg);
-        }
-    }
-    if (paths < 2)
-    {
-        return cli_usage_error("contact: two MESH files expected (MESH_I MESH_J)");
-    }
-    return 0;
+    const char* pose_needs = "tx,ty,tz or tx,ty,tz,qw,qx,qy,qz (finite numbers, non-zero quaternion)";
+    const cli_option options[] = {
+        {"json", 0, CLI_FLAG, &a->json, 0, NULL, NULL, NULL},
+        {"pose-i", 0, CLI_POSE, &a->pose[0], 0, NULL, NULL, pose_needs},
+        {"pose-j", 0, CLI_POSE, &a->pose[1], 0, NULL, NULL, pose_needs},
+        {"scale", 0, CLI_NUMBER, &a->scale, 0, cli_positive, NULL, "a positive number"},
+        {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
+    };
+    static const char* const operand_names[] = {"MESH_I", "MESH_J"};
+    const cli_syntax syntax = {"contact", print_help, options, CLI_LENGTH(options), operand_names, a->path, 2};
+    return cli_parse_args(&syntax, argc, argv);
 }
 
 // The queries. The region stage adds its mc_query_regions call here (same workspace, options and poses) and its
@@ -203,9 +156,9 @@ int cli_contact(int argc, char** argv)
 {
     contact_args a;
     int rc = parse_args(argc, argv, &a);
-    if (rc != 0)
+    if (rc != CLI_CONTINUE)
     {
-        return rc < 0 ? 0 : rc;
+        return rc;
     }
     mc_mesh* mesh[2] = {NULL, NULL};
     for (int k = 0; k < 2; ++k)

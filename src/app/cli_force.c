@@ -4,7 +4,6 @@
 // friction and the resulting wrench on each body.
 #include "src/app/cli.h"
 
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,7 +124,7 @@ typedef struct force_args
 {
     const char* path[2];
     mc_pose pose[2];
-    mc_twist vel[2];
+    double vel[2][6]; // vx,vy,vz,wx,wy,wz
     double scale;
     int threads;
     bool json;
@@ -133,151 +132,70 @@ typedef struct force_args
     bool have_k, have_e, have_c, have_dmax, have_ms, have_md, have_p, have_eps;
 } force_args;
 
-// Options taking one number: where it goes in force_args and which flag records that it was given.
-#define NO_FLAG ((size_t)-1)
-typedef struct double_option
+// Which force law the options select, and whether they go together; returns CLI_CONTINUE or a usage error.
+static int check_model(force_args* a)
 {
-    const char* name;
-    size_t value; // offset of the double in force_args
-    size_t seen;  // offset of the bool in force_args, or NO_FLAG
-} double_option;
-
-static const double_option s_double_options[] = {
-    {"--stiffness", offsetof(force_args, model.stiffness), offsetof(force_args, have_k)},
-    {"--exponent", offsetof(force_args, model.exponent), offsetof(force_args, have_e)},
-    {"--damping", offsetof(force_args, model.damping), offsetof(force_args, have_c)},
-    {"--dmax", offsetof(force_args, model.dmax), offsetof(force_args, have_dmax)},
-    {"--penalty", offsetof(force_args, model.penalty), offsetof(force_args, have_p)},
-    {"--restitution", offsetof(force_args, model.restitution), offsetof(force_args, have_eps)},
-    {"--normal-velocity", offsetof(force_args, model.normal_transition_velocity), NO_FLAG},
-    {"--mu-static", offsetof(force_args, model.mu_static), offsetof(force_args, have_ms)},
-    {"--mu-dynamic", offsetof(force_args, model.mu_dynamic), offsetof(force_args, have_md)},
-    {"--stiction-velocity", offsetof(force_args, model.stiction_velocity), NO_FLAG},
-    {"--friction-velocity", offsetof(force_args, model.friction_velocity), NO_FLAG},
-};
-
-static const double_option* find_double_option(const char* name)
-{
-    for (size_t k = 0; k < sizeof s_double_options / sizeof s_double_options[0]; ++k)
-    {
-        if (strcmp(name, s_double_options[k].name) == 0)
-        {
-            return &s_double_options[k];
-        }
-    }
-    return NULL;
-}
-
-static bool want_value(int argc, char** argv, int i)
-{
-    return i + 1 < argc && argv[i + 1] != NULL;
-}
-
-// Parse the command line; returns -1 to continue, else an exit status.
-static int parse_args(int argc, char** argv, force_args* a)
-{
-    int npath = 0;
-    for (int i = 1; i < argc; ++i)
-    {
-        const char* o = argv[i];
-        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
-        {
-            print_help(stdout);
-            return 0;
-        }
-        if (strcmp(o, "--json") == 0)
-        {
-            a->json = true;
-            continue;
-        }
-        if (strncmp(o, "--", 2) != 0)
-        {
-            if (npath == 2)
-            {
-                return cli_usage_error("force: unexpected argument '%s'", o);
-            }
-            a->path[npath++] = o;
-            continue;
-        }
-        if (!want_value(argc, argv, i))
-        {
-            return cli_usage_error("force: option %s needs a value", o);
-        }
-        const char* v = argv[++i];
-        bool ok = true;
-        if (strcmp(o, "--pose-i") == 0 || strcmp(o, "--pose-j") == 0)
-        {
-            ok = cli_parse_pose(v, &a->pose[o[7] == 'j']);
-        }
-        else if (strcmp(o, "--vel-i") == 0 || strcmp(o, "--vel-j") == 0)
-        {
-            double t[6];
-            ok = cli_parse_doubles(v, t, 6);
-            if (ok)
-            {
-                mc_twist* tw = &a->vel[o[6] == 'j'];
-                tw->v = mc_v3(t[0], t[1], t[2]);
-                tw->w = mc_v3(t[3], t[4], t[5]);
-            }
-        }
-        else if (find_double_option(o) != NULL)
-        {
-            const double_option* d = find_double_option(o);
-            ok = cli_parse_double(v, (double*)((char*)a + d->value));
-            if (d->seen != NO_FLAG)
-            {
-                *(bool*)((char*)a + d->seen) = ok;
-            }
-        }
-        else if (strcmp(o, "--scale") == 0)
-        {
-            ok = cli_parse_double(v, &a->scale) && a->scale > 0.0;
-        }
-        else if (strcmp(o, "--threads") == 0)
-        {
-            ok = cli_parse_int(v, &a->threads);
-        }
-        else
-        {
-            return cli_usage_error("force: unknown option %s", o);
-        }
-        if (!ok)
-        {
-            return cli_usage_error("force: invalid value '%s' for %s", v, o);
-        }
-    }
-    if (npath != 2)
-    {
-        return cli_usage_error("force: expected two mesh files MESH_I MESH_J");
-    }
     bool impact = a->have_k || a->have_e || a->have_c || a->have_dmax;
     if (a->have_p || a->have_eps)
     {
         if (impact)
         {
-            return cli_usage_error("force: IMPACT options (--stiffness, --exponent, --damping, --dmax) and POISSON "
-                                   "options (--penalty, --restitution) exclude each other");
+            return cli_usage_error("force", "IMPACT options (--stiffness, --exponent, --damping, --dmax) and POISSON "
+                                            "options (--penalty, --restitution) exclude each other");
         }
         if (!a->have_p || !a->have_eps)
         {
-            return cli_usage_error("force: POISSON needs both --penalty and --restitution");
+            return cli_usage_error("force", "POISSON needs both --penalty and --restitution");
         }
         a->model.normal_law = MC_NORMAL_POISSON;
     }
     else if (!a->have_k || !a->have_e)
     {
-        return cli_usage_error("force: --stiffness and --exponent are required (or --penalty and --restitution)");
+        return cli_usage_error("force", "--stiffness and --exponent are required (or --penalty and --restitution)");
     }
     if (a->have_c && !a->have_dmax && a->model.damping > 0.0)
     {
-        return cli_usage_error("force: --damping needs --dmax (the depth of full damping)");
+        return cli_usage_error("force", "--damping needs --dmax (the depth of full damping)");
     }
     if (a->have_ms != a->have_md)
     {
-        return cli_usage_error("force: friction needs both --mu-static and --mu-dynamic");
+        return cli_usage_error("force", "friction needs both --mu-static and --mu-dynamic");
     }
     a->model.friction = a->have_ms ? MC_FRICTION_ON : MC_FRICTION_OFF;
-    return -1;
+    return CLI_CONTINUE;
+}
+
+// Parse the command line; returns CLI_CONTINUE, else an exit status.
+static int parse_args(int argc, char** argv, force_args* a)
+{
+    const char* pose = "tx,ty,tz or tx,ty,tz,qw,qx,qy,qz (finite numbers, non-zero quaternion)";
+    const char* twist = "six comma-separated numbers vx,vy,vz,wx,wy,wz";
+    const char* number = "a number";
+    mc_force_model* m = &a->model;
+    const cli_option options[] = {
+        {"json", 0, CLI_FLAG, &a->json, 0, NULL, NULL, NULL},
+        {"pose-i", 0, CLI_POSE, &a->pose[0], 0, NULL, NULL, pose},
+        {"pose-j", 0, CLI_POSE, &a->pose[1], 0, NULL, NULL, pose},
+        {"vel-i", 0, CLI_NUMBERS, a->vel[0], 6, NULL, NULL, twist},
+        {"vel-j", 0, CLI_NUMBERS, a->vel[1], 6, NULL, NULL, twist},
+        {"stiffness", 0, CLI_NUMBER, &m->stiffness, 0, NULL, &a->have_k, number},
+        {"exponent", 0, CLI_NUMBER, &m->exponent, 0, NULL, &a->have_e, number},
+        {"damping", 0, CLI_NUMBER, &m->damping, 0, NULL, &a->have_c, number},
+        {"dmax", 0, CLI_NUMBER, &m->dmax, 0, NULL, &a->have_dmax, number},
+        {"penalty", 0, CLI_NUMBER, &m->penalty, 0, NULL, &a->have_p, number},
+        {"restitution", 0, CLI_NUMBER, &m->restitution, 0, NULL, &a->have_eps, number},
+        {"normal-velocity", 0, CLI_NUMBER, &m->normal_transition_velocity, 0, NULL, NULL, number},
+        {"mu-static", 0, CLI_NUMBER, &m->mu_static, 0, NULL, &a->have_ms, number},
+        {"mu-dynamic", 0, CLI_NUMBER, &m->mu_dynamic, 0, NULL, &a->have_md, number},
+        {"stiction-velocity", 0, CLI_NUMBER, &m->stiction_velocity, 0, NULL, NULL, number},
+        {"friction-velocity", 0, CLI_NUMBER, &m->friction_velocity, 0, NULL, NULL, number},
+        {"scale", 0, CLI_NUMBER, &a->scale, 0, cli_positive, NULL, "a positive number"},
+        {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
+    };
+    static const char* const operand_names[] = {"MESH_I", "MESH_J"};
+    const cli_syntax syntax = {"force", print_help, options, CLI_LENGTH(options), operand_names, a->path, 2};
+    int rc = cli_parse_args(&syntax, argc, argv);
+    return rc != CLI_CONTINUE ? rc : check_model(a);
 }
 
 int cli_force(int argc, char** argv)
@@ -289,7 +207,7 @@ int cli_force(int argc, char** argv)
     a.model = mc_default_force_model();
     a.model.damping = 0.0;
     int rc = parse_args(argc, argv, &a);
-    if (rc >= 0)
+    if (rc != CLI_CONTINUE)
     {
         return rc;
     }
@@ -323,7 +241,8 @@ int cli_force(int argc, char** argv)
         mc_body_def bd = mc_default_body_def();
         bd.mesh = mesh[k];
         bd.pose = a.pose[k];
-        bd.velocity = a.vel[k];
+        bd.velocity.v = mc_v3(a.vel[k][0], a.vel[k][1], a.vel[k][2]);
+        bd.velocity.w = mc_v3(a.vel[k][3], a.vel[k][4], a.vel[k][5]);
         id[k] = mc_world_create_body(w, &bd);
         if (id[k].index1 == 0)
         {

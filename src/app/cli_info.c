@@ -155,41 +155,16 @@ int cli_info(int argc, char** argv)
     const char* path = NULL;
     bool json = false;
     mc_import_options opt = mc_default_import_options();
-    for (int i = 1; i < argc; ++i)
+    const cli_option options[] = {
+        {"json", 0, CLI_FLAG, &json, 0, NULL, NULL, NULL},
+        {"scale", 0, CLI_NUMBER, &opt.scale, 0, cli_positive, NULL, "a positive number"},
+    };
+    static const char* const operand_names[] = {"MESH"};
+    const cli_syntax syntax = {"info", print_help, options, CLI_LENGTH(options), operand_names, &path, 1};
+    int rc = cli_parse_args(&syntax, argc, argv);
+    if (rc != CLI_CONTINUE)
     {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-        {
-            print_help(stdout);
-            return 0;
-        }
-        else if (strcmp(argv[i], "--json") == 0)
-        {
-            json = true;
-        }
-        else if (strcmp(argv[i], "--scale") == 0)
-        {
-            if (i + 1 >= argc || !cli_parse_double(argv[i + 1], &opt.scale) || !(opt.scale > 0.0))
-            {
-                return cli_usage_error("info: --scale needs a positive number");
-            }
-            ++i;
-        }
-        else if (argv[i][0] == '-' && argv[i][1] != '\0')
-        {
-            return cli_usage_error("info: unknown option '%s'", argv[i]);
-        }
-        else if (path == NULL)
-        {
-            path = argv[i];
-        }
-        else
-        {
-            return cli_usage_error("info: only one MESH file expected");
-        }
-    }
-    if (path == NULL)
-    {
-        return cli_usage_error("info: missing MESH file");
+        return rc;
     }
     struct stat sb;
     if (cli_stderr_is_tty() && stat(path, &sb) == 0 && (uint64_t)sb.st_size > INFO_PROGRESS_BYTES)

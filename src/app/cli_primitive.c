@@ -64,28 +64,20 @@ enum opt_kind
     OPT_COUNT
 };
 
+/// The size options, in enum opt_kind order (their long names without the dashes).
+static const char* const s_size_names[OPT_COUNT] = {
+    "size", "radii", "radius", "length", "radius-bottom", "radius-top", "height", "major", "minor",
+};
+
 typedef struct prim_args
 {
     const char* type_name;
     const char* out;
-    double size[3];
-    bool have[OPT_COUNT]; // which size options were given
-    double tolerance, angle_deg, scale;
-    long long triangles;
+    double value[OPT_COUNT][3]; // the size options' values
+    bool have[OPT_COUNT];       // which size options were given
+    double tolerance, angle_deg, scale, triangles;
     bool have_tol, have_angle, have_scale, json;
 } prim_args;
-
-typedef struct size_opt
-{
-    const char* name;
-    enum opt_kind kind;
-} size_opt;
-
-static const size_opt s_size_opts[] = {
-    {"--size", OPT_SIZE},     {"--radii", OPT_RADII},   {"--radius", OPT_RADIUS},
-    {"--length", OPT_LENGTH}, {"--height", OPT_HEIGHT}, {"--radius-bottom", OPT_RB},
-    {"--radius-top", OPT_RT}, {"--major", OPT_MAJOR},   {"--minor", OPT_MINOR},
-};
 
 typedef struct shape_rule
 {
@@ -105,16 +97,38 @@ static const shape_rule s_shapes[] = {
     {"torus", MC_PRIMITIVE_TORUS, {OPT_MAJOR, OPT_MINOR}, 2},
 };
 
-static const char* opt_name(enum opt_kind k)
+static bool is_angle(double deg)
 {
-    for (size_t i = 0; i < sizeof s_size_opts / sizeof s_size_opts[0]; ++i)
+    return deg > 0.0 && deg <= 90.0;
+}
+
+static bool is_triangle_count(double n)
+{
+    return n >= 1.0 && n <= 2147483648.0 && n == floor(n);
+}
+
+// Parse the command line into a (zeroed by the caller); returns CLI_CONTINUE or an exit status.
+static int parse_args(int argc, char** argv, prim_args* a)
+{
+    const char* one = "a number";
+    const char* three = "three comma-separated numbers";
+    cli_option options[OPT_COUNT + 6] = {
+        {"output", 'o', CLI_TEXT, &a->out, 0, NULL, NULL, "a file name"},
+        {"tolerance", 0, CLI_NUMBER, &a->tolerance, 0, cli_positive, &a->have_tol, "a positive number"},
+        {"angle", 0, CLI_NUMBER, &a->angle_deg, 0, is_angle, &a->have_angle, "degrees in (0, 90]"},
+        {"scale", 0, CLI_NUMBER, &a->scale, 0, cli_positive, &a->have_scale, "a positive number"},
+        {"triangles", 0, CLI_NUMBER, &a->triangles, 0, is_triangle_count, NULL, "a whole number in 1 .. 2^31"},
+        {"json", 0, CLI_FLAG, &a->json, 0, NULL, NULL, NULL},
+    };
+    for (int k = 0; k < OPT_COUNT; ++k)
     {
-        if (s_size_opts[i].kind == k)
-        {
-            return s_size_opts[i].name;
-        }
+        bool vec = k == OPT_SIZE || k == OPT_RADII;
+        options[6 + k] = (cli_option){s_size_names[k], 0,    CLI_NUMBERS, a->value[k],
+                                      vec ? 3 : 1,     NULL, &a->have[k], vec ? three : one};
     }
-    return "?";
+    static const char* const operand_names[] = {"TYPE (box, sphere, ellipsoid, cylinder, frustum, cone, torus)"};
+    const cli_syntax syntax = {"primitive", print_help, options, CLI_LENGTH(options), operand_names, &a->type_name, 1};
+    return cli_parse_args(&syntax, argc, argv);
 }
 
 static bool ends_with(const char* s, const char* suffix)
@@ -143,12 +157,12 @@ static double ellipsoid_area(double a, double b, double c)
 
 static void exact_volume_area(const mc_primitive_def* d, double* v, double* a)
 {
-    mc_vec3 s = d->size;
+    mc_vec3 s = d->dims;
     switch (d->type)
     {
     case MC_PRIMITIVE_BOX:
-        *v = 8.0 * s.x * s.y * s.z;
-        *a = 8.0 * (s.x * s.y + s.y * s.z + s.z * s.x);
+        *v = s.x * s.y * s.z;
+        *a = 2.0 * (s.x * s.y + s.y * s.z + s.z * s.x);
         break;
     case MC_PRIMITIVE_ELLIPSOID:
         *v = 4.0 / 3.0 * MC_PI * s.x * s.y * s.z;
@@ -169,118 +183,21 @@ static void exact_volume_area(const mc_primitive_def* d, double* v, double* a)
     }
 }
 
-int cli_primitive(int argc, char** argv)
+// The shape TYPE names and whether exactly its size options were given; returns CLI_CONTINUE or a usage error.
+static int check_shape(const prim_args* a, const shape_rule** out)
 {
-    prim_args a;
-    memset(&a, 0, sizeof a);
-    a.scale = 1.0;
-    double opt_value[OPT_COUNT][3];
-    memset(opt_value, 0, sizeof opt_value);
-    for (int i = 1; i < argc; ++i)
-    {
-        const char* arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
-        {
-            print_help(stdout);
-            return 0;
-        }
-        if (strcmp(arg, "--json") == 0)
-        {
-            a.json = true;
-            continue;
-        }
-        if (arg[0] != '-')
-        {
-            if (a.type_name != NULL)
-            {
-                return cli_usage_error("primitive: unexpected argument '%s'", arg);
-            }
-            a.type_name = arg;
-            continue;
-        }
-        if (i + 1 >= argc)
-        {
-            return cli_usage_error("primitive: option %s needs a value", arg);
-        }
-        const char* val = argv[++i];
-        bool matched = false;
-        for (size_t k = 0; k < sizeof s_size_opts / sizeof s_size_opts[0]; ++k)
-        {
-            if (strcmp(arg, s_size_opts[k].name) == 0)
-            {
-                enum opt_kind kind = s_size_opts[k].kind;
-                int n = (kind == OPT_SIZE || kind == OPT_RADII) ? 3 : 1;
-                if (!cli_parse_doubles(val, opt_value[kind], n))
-                {
-                    return cli_usage_error("primitive: %s needs %s, got '%s'", arg,
-                                           n == 3 ? "three comma-separated numbers" : "a number", val);
-                }
-                a.have[kind] = true;
-                matched = true;
-            }
-        }
-        if (matched)
-        {
-            continue;
-        }
-        if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)
-        {
-            a.out = val;
-        }
-        else if (strcmp(arg, "--tolerance") == 0)
-        {
-            if (!cli_parse_double(val, &a.tolerance) || !(a.tolerance > 0.0))
-            {
-                return cli_usage_error("primitive: --tolerance needs a positive number, got '%s'", val);
-            }
-            a.have_tol = true;
-        }
-        else if (strcmp(arg, "--angle") == 0)
-        {
-            if (!cli_parse_double(val, &a.angle_deg) || !(a.angle_deg > 0.0 && a.angle_deg <= 90.0))
-            {
-                return cli_usage_error("primitive: --angle needs degrees in (0, 90], got '%s'", val);
-            }
-            a.have_angle = true;
-        }
-        else if (strcmp(arg, "--scale") == 0)
-        {
-            if (!cli_parse_double(val, &a.scale) || !(a.scale > 0.0))
-            {
-                return cli_usage_error("primitive: --scale needs a positive number, got '%s'", val);
-            }
-            a.have_scale = true;
-        }
-        else if (strcmp(arg, "--triangles") == 0)
-        {
-            double n = 0.0;
-            if (!cli_parse_double(val, &n) || !(n >= 1.0 && n <= 2147483648.0) || n != floor(n))
-            {
-                return cli_usage_error("primitive: --triangles needs a whole number in 1 .. 2^31, got '%s'", val);
-            }
-            a.triangles = (long long)n;
-        }
-        else
-        {
-            return cli_usage_error("primitive: unknown option '%s'", arg);
-        }
-    }
-    if (a.type_name == NULL)
-    {
-        return cli_usage_error("primitive: missing TYPE (box, sphere, ellipsoid, cylinder, frustum, cone, torus)");
-    }
     const shape_rule* rule = NULL;
-    for (size_t k = 0; k < sizeof s_shapes / sizeof s_shapes[0]; ++k)
+    for (int k = 0; k < CLI_LENGTH(s_shapes); ++k)
     {
-        if (strcmp(a.type_name, s_shapes[k].name) == 0)
+        if (strcmp(a->type_name, s_shapes[k].name) == 0)
         {
             rule = &s_shapes[k];
         }
     }
     if (rule == NULL)
     {
-        return cli_usage_error("primitive: unknown TYPE '%s' (box, sphere, ellipsoid, cylinder, frustum, cone, torus)",
-                               a.type_name);
+        return cli_usage_error(
+            "primitive", "unknown TYPE '%s' (box, sphere, ellipsoid, cylinder, frustum, cone, torus)", a->type_name);
     }
     for (int k = 0; k < OPT_COUNT; ++k)
     {
@@ -289,60 +206,114 @@ int cli_primitive(int argc, char** argv)
         {
             needed = needed || rule->needs[j] == (enum opt_kind)k;
         }
-        if (needed && !a.have[k])
+        if (needed != a->have[k])
         {
-            return cli_usage_error("primitive: %s needs %s", rule->name, opt_name((enum opt_kind)k));
-        }
-        if (!needed && a.have[k])
-        {
-            return cli_usage_error("primitive: %s does not take %s", rule->name, opt_name((enum opt_kind)k));
+            return cli_usage_error("primitive", "%s %s --%s", rule->name, needed ? "needs" : "does not take",
+                                   s_size_names[k]);
         }
     }
-    if (a.out == NULL)
-    {
-        return cli_usage_error("primitive: missing -o FILE (.stl or .shl)");
-    }
-    bool shl = ends_with(a.out, ".shl");
-    if (!shl && !ends_with(a.out, ".stl"))
-    {
-        return cli_usage_error("primitive: output file '%s' must end in .stl or .shl", a.out);
-    }
-    if (a.have_scale && !shl)
-    {
-        return cli_usage_error("primitive: --scale applies to .shl output only");
-    }
-    if (a.triangles > 0 && (a.have_tol || a.have_angle))
-    {
-        return cli_usage_error("primitive: --triangles replaces --tolerance and --angle; give one or the other");
-    }
+    *out = rule;
+    return CLI_CONTINUE;
+}
 
+// The output file and the options that depend on it or on each other; returns CLI_CONTINUE or a usage error.
+static int check_output(const prim_args* a, bool* shl)
+{
+    if (a->out == NULL)
+    {
+        return cli_usage_error("primitive", "missing -o FILE (.stl or .shl)");
+    }
+    *shl = ends_with(a->out, ".shl");
+    if (!*shl && !ends_with(a->out, ".stl"))
+    {
+        return cli_usage_error("primitive", "output file '%s' must end in .stl or .shl", a->out);
+    }
+    if (a->have_scale && !*shl)
+    {
+        return cli_usage_error("primitive", "--scale applies to .shl output only");
+    }
+    if (a->triangles > 0 && (a->have_tol || a->have_angle))
+    {
+        return cli_usage_error("primitive", "--triangles replaces --tolerance and --angle; give one or the other");
+    }
+    return CLI_CONTINUE;
+}
+
+// The library's def from the size and faceting options.
+static mc_primitive_def make_def(const prim_args* a, const shape_rule* rule)
+{
     mc_primitive_def d = mc_default_primitive_def();
     d.type = rule->type;
-    double(*v)[3] = opt_value;
+    const double(*v)[3] = a->value;
     switch (rule->type)
     {
     case MC_PRIMITIVE_BOX:
-        d.size = mc_v3(0.5 * v[OPT_SIZE][0], 0.5 * v[OPT_SIZE][1], 0.5 * v[OPT_SIZE][2]);
+        d.dims = mc_v3(v[OPT_SIZE][0], v[OPT_SIZE][1], v[OPT_SIZE][2]);
         break;
     case MC_PRIMITIVE_ELLIPSOID:
-        d.size = a.have[OPT_RADIUS] ? mc_v3(v[OPT_RADIUS][0], v[OPT_RADIUS][0], v[OPT_RADIUS][0])
-                                    : mc_v3(v[OPT_RADII][0], v[OPT_RADII][1], v[OPT_RADII][2]);
+        d.dims = a->have[OPT_RADIUS] ? mc_v3(v[OPT_RADIUS][0], v[OPT_RADIUS][0], v[OPT_RADIUS][0])
+                                     : mc_v3(v[OPT_RADII][0], v[OPT_RADII][1], v[OPT_RADII][2]);
         break;
     case MC_PRIMITIVE_CYLINDER:
-        d.size = mc_v3(v[OPT_RADIUS][0], 0.0, v[OPT_LENGTH][0]);
+        d.dims = mc_v3(v[OPT_RADIUS][0], 0.0, v[OPT_LENGTH][0]);
         break;
     case MC_PRIMITIVE_FRUSTUM:
-        d.size = a.have[OPT_RADIUS] ? mc_v3(v[OPT_RADIUS][0], 0.0, v[OPT_HEIGHT][0])
-                                    : mc_v3(v[OPT_RB][0], v[OPT_RT][0], v[OPT_HEIGHT][0]);
+        d.dims = a->have[OPT_RADIUS] ? mc_v3(v[OPT_RADIUS][0], 0.0, v[OPT_HEIGHT][0])
+                                     : mc_v3(v[OPT_RB][0], v[OPT_RT][0], v[OPT_HEIGHT][0]);
         break;
     case MC_PRIMITIVE_TORUS:
-        d.size = mc_v3(v[OPT_MAJOR][0], v[OPT_MINOR][0], 0.0);
+        d.dims = mc_v3(v[OPT_MAJOR][0], v[OPT_MINOR][0], 0.0);
         break;
     }
-    double extent = fmax(fabs(d.size.x), fmax(fabs(d.size.y), fabs(d.size.z)));
-    d.chord_tolerance = a.have_tol ? a.tolerance : 1e-3 * extent;
-    d.max_angle = (a.have_angle ? a.angle_deg : 15.0) * MC_PI / 180.0;
+    double extent = fmax(fabs(d.dims.x), fmax(fabs(d.dims.y), fabs(d.dims.z)));
+    d.chord_tolerance = a->have_tol ? a->tolerance : 1e-3 * extent;
+    d.max_angle = (a->have_angle ? a->angle_deg : 15.0) * MC_PI / 180.0;
+    return d;
+}
 
+// The summary line (or JSON object) on stdout.
+static void print_summary(const prim_args* a, const char* name, const mc_mesh_report* r, double ev, double ea)
+{
+    if (a->json)
+    {
+        printf("{\"type\":");
+        cli_json_string(stdout, name);
+        printf(",\"triangles\":%u,\"vertices\":%u,\"volume\":", r->triangles, r->vertices);
+        cli_json_double(stdout, r->volume);
+        printf(",\"exact_volume\":");
+        cli_json_double(stdout, ev);
+        printf(",\"area\":");
+        cli_json_double(stdout, r->area);
+        printf(",\"exact_area\":");
+        cli_json_double(stdout, ea);
+        printf(",\"file\":");
+        cli_json_string(stdout, a->out);
+        printf("}\n");
+    }
+    else
+    {
+        printf("%s: %u triangles, %u vertices, volume %.9g (exact %.9g, %+.3g%%), area %.9g (exact %.9g, %+.3g%%) "
+               "-> %s\n",
+               name, r->triangles, r->vertices, r->volume, ev, 100.0 * (r->volume / ev - 1.0), r->area, ea,
+               100.0 * (r->area / ea - 1.0), a->out);
+    }
+}
+
+int cli_primitive(int argc, char** argv)
+{
+    prim_args a;
+    memset(&a, 0, sizeof a);
+    a.scale = 1.0;
+    const shape_rule* rule = NULL;
+    bool shl = false;
+    int rc = parse_args(argc, argv, &a);
+    rc = rc != CLI_CONTINUE ? rc : check_shape(&a, &rule);
+    rc = rc != CLI_CONTINUE ? rc : check_output(&a, &shl);
+    if (rc != CLI_CONTINUE)
+    {
+        return rc;
+    }
+    mc_primitive_def d = make_def(&a, rule);
     mc_error err;
     memset(&err, 0, sizeof err);
     mc_mesh* mesh = NULL;
@@ -350,9 +321,7 @@ int cli_primitive(int argc, char** argv)
                                   : mc_mesh_create_primitive(&d, &mesh, &err);
     if (s == MC_ERR_INVALID_ARGUMENT)
     {
-        fprintf(stderr, "meshcontact: primitive %s: %s (see 'meshcontact primitive --help')\n", rule->name,
-                err.message);
-        return 2;
+        return cli_usage_error("primitive", "%s: %s", rule->name, err.message);
     }
     if (s != MC_OK)
     {
@@ -364,32 +333,9 @@ int cli_primitive(int argc, char** argv)
         mc_mesh_destroy(mesh);
         return cli_fail(NULL, "%s", err.message); // the writer's message starts with the path
     }
-    const mc_mesh_report* r = mc_mesh_get_report(mesh);
     double ev = NAN, ea = NAN;
     exact_volume_area(&d, &ev, &ea);
-    if (a.json)
-    {
-        printf("{\"type\":");
-        cli_json_string(stdout, rule->name);
-        printf(",\"triangles\":%u,\"vertices\":%u,\"volume\":", r->triangles, r->vertices);
-        cli_json_double(stdout, r->volume);
-        printf(",\"exact_volume\":");
-        cli_json_double(stdout, ev);
-        printf(",\"area\":");
-        cli_json_double(stdout, r->area);
-        printf(",\"exact_area\":");
-        cli_json_double(stdout, ea);
-        printf(",\"file\":");
-        cli_json_string(stdout, a.out);
-        printf("}\n");
-    }
-    else
-    {
-        printf("%s: %u triangles, %u vertices, volume %.9g (exact %.9g, %+.3g%%), area %.9g (exact %.9g, %+.3g%%) "
-               "-> %s\n",
-               rule->name, r->triangles, r->vertices, r->volume, ev, 100.0 * (r->volume / ev - 1.0), r->area, ea,
-               100.0 * (r->area / ea - 1.0), a.out);
-    }
+    print_summary(&a, rule->name, mc_mesh_get_report(mesh), ev, ea);
     mc_mesh_destroy(mesh);
     return 0;
 }

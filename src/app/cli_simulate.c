@@ -58,7 +58,8 @@ static const char* const s_help[] = {
     "  GRAPHICS/id, PART=id, SHAPE, [QP=x,y,z], [REULER=a,b,c], [CHORD_TOLERANCE=c], [ANGLE_TOLERANCE=a],\n"
     "           [IFLIP_GEOMETRY]          a closed solid placed at QP/REULER in the part frame; SHAPE is one of\n"
     "      [EXTERNAL,] FILE=path [, SCALE=s]       .stl .shl .obj .ply .off .3mf .gltf .glb .dae\n"
-    "      BOX, X=, Y=, Z=                         from the origin (Adams' corner) to (X, Y, Z)\n"
+    "      BOX, X=, Y=, Z=                         full edge lengths X, Y, Z from the corner: from the origin\n"
+    "                                              (Adams' corner) to (X, Y, Z)\n"
     "      SPHERE, RADIUS=                         centred\n"
     "      ELLIPSOID, XSCALE=, YSCALE=, ZSCALE=    centred; diameters (as Adams)\n"
     "      CYLINDER, RADIUS=, LENGTH=              along z from 0 to LENGTH\n"
@@ -139,85 +140,57 @@ static char* default_path(const char* outdir, const char* scenario, const char* 
     return r;
 }
 
+static void print_help(FILE* f)
+{
+    for (int k = 0; k < CLI_LENGTH(s_help); ++k)
+    {
+        fputs(s_help[k], f);
+    }
+}
+
+/// Parsed command line.
+typedef struct simulate_args
+{
+    const char* scenario; ///< SCENARIO
+    const char* outdir;   ///< -o, --output-dir
+    const char* csv;      ///< --csv, or NULL for OUTDIR/<name>.csv
+    const char* svg;      ///< --svg, or NULL for OUTDIR/<name>.svg
+    int threads;          ///< --threads
+} simulate_args;
+
+static int parse_args(int argc, char** argv, simulate_args* a)
+{
+    *a = (simulate_args){NULL, ".", NULL, NULL, 1};
+    const cli_option options[] = {
+        {"output-dir", 'o', CLI_TEXT, &a->outdir, 0, NULL, NULL, "a directory"},
+        {"csv", 0, CLI_TEXT, &a->csv, 0, NULL, NULL, "a file"},
+        {"svg", 0, CLI_TEXT, &a->svg, 0, NULL, NULL, "a file"},
+        {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
+    };
+    static const char* const operand_names[] = {"SCENARIO"};
+    const cli_syntax syntax = {"simulate", print_help, options, CLI_LENGTH(options), operand_names, &a->scenario, 1};
+    return cli_parse_args(&syntax, argc, argv);
+}
+
 int cli_simulate(int argc, char** argv)
 {
-    const char* scenario_path = NULL;
-    const char* outdir = ".";
-    const char* csv_arg = NULL;
-    const char* svg_arg = NULL;
-    int threads = 1;
-    for (int i = 1; i < argc; ++i)
+    simulate_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != CLI_CONTINUE)
     {
-        const char* a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-        {
-            for (size_t k = 0; k < sizeof s_help / sizeof s_help[0]; ++k)
-            {
-                fputs(s_help[k], stdout);
-            }
-            return 0;
-        }
-        bool has_value = i + 1 < argc;
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output-dir") == 0)
-        {
-            if (!has_value)
-            {
-                return cli_usage_error("%s needs a directory", a);
-            }
-            outdir = argv[++i];
-        }
-        else if (strcmp(a, "--csv") == 0)
-        {
-            if (!has_value)
-            {
-                return cli_usage_error("--csv needs a file");
-            }
-            csv_arg = argv[++i];
-        }
-        else if (strcmp(a, "--svg") == 0)
-        {
-            if (!has_value)
-            {
-                return cli_usage_error("--svg needs a file");
-            }
-            svg_arg = argv[++i];
-        }
-        else if (strcmp(a, "--threads") == 0)
-        {
-            if (!has_value || !cli_parse_int(argv[i + 1], &threads))
-            {
-                return cli_usage_error("--threads needs a positive integer");
-            }
-            ++i;
-        }
-        else if (a[0] == '-' && a[1] != '\0')
-        {
-            return cli_usage_error("simulate: unknown option '%s'", a);
-        }
-        else if (scenario_path == NULL)
-        {
-            scenario_path = a;
-        }
-        else
-        {
-            return cli_usage_error("simulate takes one scenario file");
-        }
-    }
-    if (scenario_path == NULL)
-    {
-        return cli_usage_error("simulate needs a scenario file");
+        return rc;
     }
     app_scenario* scn = NULL;
     app_scenario_error perr;
-    if (!app_scenario_parse_file(scenario_path, &scn, &perr))
+    if (!app_scenario_parse_file(a.scenario, &scn, &perr))
     {
         return cli_fail(NULL, "%s", perr.message);
     }
-    char* csv_path = csv_arg != NULL ? NULL : default_path(outdir, scenario_path, ".csv");
-    char* svg_path = svg_arg != NULL ? NULL : default_path(outdir, scenario_path, ".svg");
-    const char* csv_name = csv_arg != NULL ? csv_arg : csv_path;
-    const char* svg_name = svg_arg != NULL ? svg_arg : svg_path;
-    int rc = 0;
+    char* csv_path = a.csv != NULL ? NULL : default_path(a.outdir, a.scenario, ".csv");
+    char* svg_path = a.svg != NULL ? NULL : default_path(a.outdir, a.scenario, ".svg");
+    const char* csv_name = a.csv != NULL ? a.csv : csv_path;
+    const char* svg_name = a.svg != NULL ? a.svg : svg_path;
+    rc = 0;
     app_sim* sim = NULL;
     FILE* csv = NULL;
     char err[700] = "";
@@ -226,13 +199,13 @@ int cli_simulate(int argc, char** argv)
         rc = cli_fail(NULL, "out of memory");
         goto done;
     }
-    if ((csv_arg == NULL || svg_arg == NULL) && !make_dirs(outdir))
+    if ((a.csv == NULL || a.svg == NULL) && !make_dirs(a.outdir))
     {
-        rc = cli_fail(outdir, "cannot create the output directory: %s", strerror(errno));
+        rc = cli_fail(a.outdir, "cannot create the output directory: %s", strerror(errno));
         goto done;
     }
     app_sim_options opt = app_sim_default_options();
-    opt.worker_count = threads;
+    opt.worker_count = a.threads;
     opt.warn = sim_warn;
     bool tty = cli_stderr_is_tty();
     if (tty)
@@ -259,7 +232,7 @@ int cli_simulate(int argc, char** argv)
         {
             fputc('\n', stderr);
         }
-        rc = cli_fail(scenario_path, "%s", err);
+        rc = cli_fail(a.scenario, "%s", err);
         goto done;
     }
     if (!csv_stdout)
@@ -277,7 +250,7 @@ int cli_simulate(int argc, char** argv)
     double dt_out = scn->end_time / scn->steps;
     int nsub = (int)ceil(dt_out / app_sim_get_step_size(sim) - 1e-9);
     fprintf(info, "simulated %g s of %s in %.2f s: %d output rows, step %.3g, %llu contact evaluations\n",
-            scn->end_time, scenario_path, seconds, scn->steps + 1, dt_out / (nsub > 0 ? nsub : 1),
+            scn->end_time, a.scenario, seconds, scn->steps + 1, dt_out / (nsub > 0 ? nsub : 1),
             (unsigned long long)app_sim_get_evaluations(sim));
     if (!csv_stdout)
     {

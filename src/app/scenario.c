@@ -118,13 +118,20 @@ static void stmt_clear(scn_stmt* st)
     memset(st, 0, sizeof *st);
 }
 
+/// The scenario's one way to grow an array: room for one more element after `count` (realloc; scenario arrays are
+/// short). Returns the new array, or NULL when memory runs out (the old one is still valid then).
+static void* grow(void* arr, int count, size_t elem)
+{
+    return realloc(arr, (size_t)(count + 1) * elem);
+}
+
 static bool push_str(char*** arr, int* n, char* s)
 {
     if (s == NULL)
     {
         return false;
     }
-    char** r = realloc(*arr, (size_t)(*n + 1) * sizeof **arr);
+    char** r = grow(*arr, *n, sizeof **arr);
     if (r == NULL)
     {
         free(s);
@@ -133,6 +140,22 @@ static bool push_str(char*** arr, int* n, char* s)
     *arr = r;
     r[(*n)++] = s;
     return true;
+}
+
+/// Append an argument KEY (upper-cased word, no values yet) to the statement; NULL when memory runs out.
+static scn_arg* push_arg(scn_stmt* st, const char* word, int line)
+{
+    scn_arg* a = grow(st->args, st->nargs, sizeof *a);
+    if (a == NULL)
+    {
+        return NULL;
+    }
+    st->args = a;
+    scn_arg* arg = &a[st->nargs++];
+    memset(arg, 0, sizeof *arg);
+    upper_copy(arg->key, sizeof arg->key, word, strlen(word));
+    arg->line = line;
+    return arg;
 }
 
 static bool is_sep(char c)
@@ -226,20 +249,14 @@ static bool tokenize(scn_parser* p, const char* s, int line)
                 free(word);
                 return ok ? fail(p, line, "out of memory") : false;
             }
-            scn_arg* a = realloc(st->args, (size_t)(st->nargs + 1) * sizeof *a);
-            if (a == NULL)
+            scn_arg* arg = push_arg(st, word, line);
+            free(word);
+            if (arg == NULL)
             {
-                free(word);
                 free(val);
                 return fail(p, line, "out of memory");
             }
-            st->args = a;
-            scn_arg* arg = &a[st->nargs++];
-            memset(arg, 0, sizeof *arg);
-            upper_copy(arg->key, sizeof arg->key, word, strlen(word));
-            arg->line = line;
             arg->quoted = vq;
-            free(word);
             if (!push_str(&arg->vals, &arg->nval, val))
             {
                 return fail(p, line, "out of memory");
@@ -278,18 +295,12 @@ static bool tokenize(scn_parser* p, const char* s, int line)
             continue;
         }
         // flag
-        scn_arg* a = realloc(st->args, (size_t)(st->nargs + 1) * sizeof *a);
-        if (a == NULL)
+        scn_arg* arg = push_arg(st, word, line);
+        free(word);
+        if (arg == NULL)
         {
-            free(word);
             return fail(p, line, "out of memory");
         }
-        st->args = a;
-        scn_arg* arg = &a[st->nargs++];
-        memset(arg, 0, sizeof *arg);
-        upper_copy(arg->key, sizeof arg->key, word, strlen(word));
-        arg->line = line;
-        free(word);
         st->current = NULL;
     }
 }
@@ -517,11 +528,6 @@ static bool get_pose(scn_parser* p, const char* pos_key, bool allow_quat, mc_pos
     return true;
 }
 
-static void* grow(void* arr, int count, size_t elem)
-{
-    return realloc(arr, (size_t)(count + 1) * elem);
-}
-
 static bool stmt_units(scn_parser* p)
 {
     static const char* keys[4] = {"FORCE", "MASS", "LENGTH", "TIME"};
@@ -738,6 +744,150 @@ static const shape_spec s_shapes[] = {
     {"TORUS", APP_SCENARIO_TORUS, {"MAJOR_RADIUS", "MINOR_RADIUS", NULL}},
 };
 
+// The shape of a GRAPHICS statement: exactly one of the shape flags (*spec), or FILE= (*file).
+static bool graphics_shape(scn_parser* p, int id, const shape_spec** spec, scn_arg** file)
+{
+    int nshape = 0;
+    for (size_t k = 0; k < sizeof s_shapes / sizeof s_shapes[0]; ++k)
+    {
+        bool on = false;
+        if (!get_flag(p, s_shapes[k].flag, &on))
+        {
+            return false;
+        }
+        if (on)
+        {
+            ++nshape;
+            *spec = &s_shapes[k];
+        }
+    }
+    bool external = false;
+    if (!get_flag(p, "EXTERNAL", &external))
+    {
+        return false;
+    }
+    *file = find_arg(p, "FILE");
+    if (*file != NULL)
+    {
+        ++nshape;
+    }
+    else if (external)
+    {
+        return fail(p, p->st.line, "EXTERNAL needs FILE=path");
+    }
+    if (nshape != 1)
+    {
+        return fail(p, p->st.line,
+                    nshape == 0 ? "GRAPHICS/%d needs a shape (BOX, SPHERE, ELLIPSOID, CYLINDER, FRUSTUM, TORUS) or "
+                                  "FILE=path"
+                                : "GRAPHICS/%d has more than one shape",
+                    id);
+    }
+    return true;
+}
+
+// CHORD_TOLERANCE and ANGLE_TOLERANCE (primitives only: a mesh file is used as it is).
+static bool graphics_faceting(scn_parser* p, bool is_file, app_scenario_graphics* g)
+{
+    const char* facet_keys[2] = {"CHORD_TOLERANCE", "ANGLE_TOLERANCE"};
+    for (int k = 0; is_file && k < 2; ++k)
+    {
+        scn_arg* ta = find_arg(p, facet_keys[k]);
+        if (ta != NULL)
+        {
+            return fail(p, ta->line, "%s applies to primitives, not to FILE= meshes", facet_keys[k]);
+        }
+    }
+    bool found = false;
+    double tol = 0.0;
+    if (!get_real(p, "CHORD_TOLERANCE", &tol, &found))
+    {
+        return false;
+    }
+    if (found && !(tol > 0.0))
+    {
+        return fail(p, p->st.line, "CHORD_TOLERANCE must be > 0");
+    }
+    g->chord_tolerance = found ? tol : 0.0;
+    if (!get_reals(p, "ANGLE_TOLERANCE", &tol, 1, 1, NULL, true, &found))
+    {
+        return false;
+    }
+    if (found)
+    {
+        if (!(tol > 0.0) || !(tol < MC_PI / 2.0))
+        {
+            return fail(p, p->st.line, "ANGLE_TOLERANCE must be between 0 and 90 degrees");
+        }
+        g->angle_tolerance = tol;
+    }
+    return true;
+}
+
+// FILE=path [, SCALE=s].
+static bool graphics_file(scn_parser* p, const scn_arg* fa, app_scenario_graphics* g)
+{
+    if (fa->nval != 1)
+    {
+        return fail(p, fa->line, "FILE takes one path (quote it when it contains ',' or blanks)");
+    }
+    g->shape = APP_SCENARIO_FILE;
+    bool found = false;
+    if (!get_real(p, "SCALE", &g->scale, &found))
+    {
+        return false;
+    }
+    if (found && !(g->scale > 0.0))
+    {
+        return fail(p, p->st.line, "SCALE must be > 0");
+    }
+    if (!check_args(p))
+    {
+        return false;
+    }
+    if (!join_path(p->scn->base_dir, fa->vals[0], &g->path))
+    {
+        return fail(p, p->st.line, "out of memory");
+    }
+    return true;
+}
+
+// A primitive's size keys (spec->keys).
+static bool graphics_primitive(scn_parser* p, const shape_spec* spec, app_scenario_graphics* g)
+{
+    g->shape = spec->shape;
+    for (int k = 0; k < 3; ++k)
+    {
+        if (spec->keys[k] == NULL)
+        {
+            continue;
+        }
+        bool found = false;
+        if (!get_real(p, spec->keys[k], &g->size[k], &found))
+        {
+            return false;
+        }
+        if (!found)
+        {
+            return fail(p, p->st.line, "%s needs %s=", spec->flag, spec->keys[k]);
+        }
+        bool may_be_zero = spec->shape == APP_SCENARIO_FRUSTUM && k < 2;
+        if (!(g->size[k] > 0.0) && !(may_be_zero && g->size[k] == 0.0))
+        {
+            return fail(p, p->st.line, "%s must be > 0", spec->keys[k]);
+        }
+    }
+    if (spec->shape == APP_SCENARIO_FRUSTUM && !(g->size[0] > 0.0 || g->size[1] > 0.0))
+    {
+        return fail(p, p->st.line, "FRUSTUM needs TOP or BOTTOM > 0");
+    }
+    if (spec->shape == APP_SCENARIO_TORUS && !(g->size[1] < g->size[0]))
+    {
+        return fail(p, p->st.line, "TORUS needs MINOR_RADIUS < MAJOR_RADIUS");
+    }
+    return check_args(p);
+}
+
 static bool stmt_graphics(scn_parser* p)
 {
     app_scenario_graphics g;
@@ -771,139 +921,12 @@ static bool stmt_graphics(scn_parser* p)
     {
         return false;
     }
-    // Shape: exactly one of the flags, or a FILE.
-    int nshape = 0;
     const shape_spec* spec = NULL;
-    for (size_t k = 0; k < sizeof s_shapes / sizeof s_shapes[0]; ++k)
-    {
-        bool on = false;
-        if (!get_flag(p, s_shapes[k].flag, &on))
-        {
-            return false;
-        }
-        if (on)
-        {
-            ++nshape;
-            spec = &s_shapes[k];
-        }
-    }
-    bool external = false;
-    if (!get_flag(p, "EXTERNAL", &external))
+    scn_arg* fa = NULL;
+    if (!graphics_shape(p, g.id, &spec, &fa) || !graphics_faceting(p, fa != NULL, &g) ||
+        !(fa != NULL ? graphics_file(p, fa, &g) : graphics_primitive(p, spec, &g)))
     {
         return false;
-    }
-    scn_arg* fa = find_arg(p, "FILE");
-    if (fa != NULL)
-    {
-        ++nshape;
-    }
-    else if (external)
-    {
-        return fail(p, p->st.line, "EXTERNAL needs FILE=path");
-    }
-    if (nshape != 1)
-    {
-        return fail(p, p->st.line,
-                    nshape == 0 ? "GRAPHICS/%d needs a shape (BOX, SPHERE, ELLIPSOID, CYLINDER, FRUSTUM, TORUS) or "
-                                  "FILE=path"
-                                : "GRAPHICS/%d has more than one shape",
-                    g.id);
-    }
-    bool found = false;
-    double tol = 0.0;
-    if (fa != NULL)
-    {
-        // Faceting controls belong to primitives; a mesh file is used as it is.
-        const char* facet_keys[2] = {"CHORD_TOLERANCE", "ANGLE_TOLERANCE"};
-        for (int k = 0; k < 2; ++k)
-        {
-            scn_arg* ta = find_arg(p, facet_keys[k]);
-            if (ta != NULL)
-            {
-                return fail(p, ta->line, "%s applies to primitives, not to FILE= meshes", facet_keys[k]);
-            }
-        }
-    }
-    if (!get_real(p, "CHORD_TOLERANCE", &tol, &found))
-    {
-        return false;
-    }
-    if (found && !(tol > 0.0))
-    {
-        return fail(p, p->st.line, "CHORD_TOLERANCE must be > 0");
-    }
-    g.chord_tolerance = found ? tol : 0.0;
-    if (!get_reals(p, "ANGLE_TOLERANCE", &tol, 1, 1, NULL, true, &found))
-    {
-        return false;
-    }
-    if (found)
-    {
-        if (!(tol > 0.0) || !(tol < MC_PI / 2.0))
-        {
-            return fail(p, p->st.line, "ANGLE_TOLERANCE must be between 0 and 90 degrees");
-        }
-        g.angle_tolerance = tol;
-    }
-    if (fa != NULL)
-    {
-        if (fa->nval != 1)
-        {
-            return fail(p, fa->line, "FILE takes one path (quote it when it contains ',' or blanks)");
-        }
-        g.shape = APP_SCENARIO_FILE;
-        if (!get_real(p, "SCALE", &g.scale, &found))
-        {
-            return false;
-        }
-        if (found && !(g.scale > 0.0))
-        {
-            return fail(p, p->st.line, "SCALE must be > 0");
-        }
-        if (!check_args(p))
-        {
-            return false;
-        }
-        if (!join_path(p->scn->base_dir, fa->vals[0], &g.path))
-        {
-            return fail(p, p->st.line, "out of memory");
-        }
-    }
-    else
-    {
-        g.shape = spec->shape;
-        for (int k = 0; k < 3; ++k)
-        {
-            if (spec->keys[k] == NULL)
-            {
-                continue;
-            }
-            if (!get_real(p, spec->keys[k], &g.size[k], &found))
-            {
-                return false;
-            }
-            if (!found)
-            {
-                return fail(p, p->st.line, "%s needs %s=", spec->flag, spec->keys[k]);
-            }
-            bool may_be_zero = spec->shape == APP_SCENARIO_FRUSTUM && k < 2;
-            if (!(g.size[k] > 0.0) && !(may_be_zero && g.size[k] == 0.0))
-            {
-                return fail(p, p->st.line, "%s must be > 0", spec->keys[k]);
-            }
-        }
-        if (spec->shape == APP_SCENARIO_FRUSTUM && !(g.size[0] > 0.0 || g.size[1] > 0.0))
-        {
-            return fail(p, p->st.line, "FRUSTUM needs TOP or BOTTOM > 0");
-        }
-        if (spec->shape == APP_SCENARIO_TORUS && !(g.size[1] < g.size[0]))
-        {
-            return fail(p, p->st.line, "TORUS needs MINOR_RADIUS < MAJOR_RADIUS");
-        }
-        if (!check_args(p))
-        {
-            return false;
-        }
     }
     app_scenario_graphics* arr = grow(p->scn->graphics, p->scn->graphics_count, sizeof *arr);
     if (arr == NULL)
@@ -1356,7 +1379,7 @@ static char* dir_of(const char* path)
 }
 
 bool app_scenario_parse_string(const char* text, const char* name, const char* base_dir, app_scenario** out,
-                              app_scenario_error* err)
+                               app_scenario_error* err)
 {
     app_scenario_error local_err;
     if (err == NULL)

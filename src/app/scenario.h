@@ -59,7 +59,9 @@
  *     (3-1-3, default 0,0,0). The shapes, in the geometry's own frame:
  *       EXTERNAL, FILE=path [, SCALE=s]   a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae); SCALE
  *                                          multiplies its coordinates (default 1). `EXTERNAL` may be omitted.
- *       BOX, X=lx, Y=ly, Z=lz             a box from the origin (Adams' CORNER) to (lx, ly, lz)
+ *       BOX, X=lx, Y=ly, Z=lz             full edge lengths lx, ly, lz from the corner: the box spans the origin
+ *                                         (Adams' CORNER) to (lx, ly, lz), i.e. MC_PRIMITIVE_BOX of dims (lx, ly,
+ *                                         lz) placed with its centre at (lx, ly, lz) / 2
  *       SPHERE, RADIUS=r                  centred at the origin
  *       ELLIPSOID, XSCALE=, YSCALE=, ZSCALE=   centred at the origin; the values are diameters (as in Adams)
  *       CYLINDER, RADIUS=r, LENGTH=l      along z from z = 0 to z = l (as Adams' CYLINDER from its CM marker)
@@ -118,7 +120,7 @@ typedef struct app_scenario_part
 typedef enum app_scenario_shape
 {
     APP_SCENARIO_FILE = 0,      ///< mesh file
-    APP_SCENARIO_BOX = 1,       ///< size = lengths x, y, z from the origin
+    APP_SCENARIO_BOX = 1,       ///< size = full edge lengths x, y, z, from the corner at the origin
     APP_SCENARIO_SPHERE = 2,    ///< size[0] = radius
     APP_SCENARIO_ELLIPSOID = 3, ///< size = diameters x, y, z
     APP_SCENARIO_CYLINDER = 4,  ///< size[0] = radius, size[1] = length

@@ -67,8 +67,8 @@ struct app_sim
     rb_state* state;
     rb_state* tmp;
     rb_deriv* k[4];
-    mc_wrench* part_wrench;          // at the current state
-    mc_wrench* stage_wrench;         // scratch
+    mc_wrench* part_wrench;           // at the current state
+    mc_wrench* stage_wrench;          // scratch
     app_sim_contact_summary* summary; // at the current state
     mc_contact_region* regions;
     uint32_t region_cap;
@@ -183,34 +183,35 @@ static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
     {
     case APP_SCENARIO_BOX:
         d.type = MC_PRIMITIVE_BOX;
-        d.size = mc_v3(0.5 * g->size[0], 0.5 * g->size[1], 0.5 * g->size[2]);
-        s->mesh_offset[gi].p = d.size; // Adams' box starts at its corner
+        d.dims = mc_v3(g->size[0], g->size[1], g->size[2]); // full lengths, centred on the mesh origin
+        // Adams' box starts at its corner: the mesh origin (the box centre) sits at half the lengths.
+        s->mesh_offset[gi].p = mc_v3(0.5 * g->size[0], 0.5 * g->size[1], 0.5 * g->size[2]);
         largest = fmax(g->size[0], fmax(g->size[1], g->size[2]));
         break;
     case APP_SCENARIO_SPHERE:
         d.type = MC_PRIMITIVE_ELLIPSOID;
-        d.size = mc_v3(g->size[0], g->size[0], g->size[0]);
+        d.dims = mc_v3(g->size[0], g->size[0], g->size[0]);
         largest = 2.0 * g->size[0];
         break;
     case APP_SCENARIO_ELLIPSOID:
         d.type = MC_PRIMITIVE_ELLIPSOID;
-        d.size = mc_v3(0.5 * g->size[0], 0.5 * g->size[1], 0.5 * g->size[2]);
+        d.dims = mc_v3(0.5 * g->size[0], 0.5 * g->size[1], 0.5 * g->size[2]);
         largest = fmax(g->size[0], fmax(g->size[1], g->size[2]));
         break;
     case APP_SCENARIO_CYLINDER:
         d.type = MC_PRIMITIVE_CYLINDER;
-        d.size = mc_v3(g->size[0], 0.0, g->size[1]);
+        d.dims = mc_v3(g->size[0], 0.0, g->size[1]);
         s->mesh_offset[gi].p = mc_v3(0.0, 0.0, 0.5 * g->size[1]); // the library's cylinder is centred
         largest = fmax(2.0 * g->size[0], g->size[1]);
         break;
     case APP_SCENARIO_FRUSTUM:
         d.type = MC_PRIMITIVE_FRUSTUM;
-        d.size = mc_v3(g->size[0], g->size[1], g->size[2]);
+        d.dims = mc_v3(g->size[0], g->size[1], g->size[2]);
         largest = fmax(2.0 * fmax(g->size[0], g->size[1]), g->size[2]);
         break;
     case APP_SCENARIO_TORUS:
         d.type = MC_PRIMITIVE_TORUS;
-        d.size = mc_v3(g->size[0], g->size[1], 0.0);
+        d.dims = mc_v3(g->size[0], g->size[1], 0.0);
         largest = 2.0 * (g->size[0] + g->size[1]);
         break;
     default:
@@ -1113,30 +1114,24 @@ static double nice_step(double range, int target)
 
 static void svg_text_escaped(FILE* f, const char* s)
 {
+    static const char special[] = "<>&\"";
+    static const char* const entity[] = {"&lt;", "&gt;", "&amp;", "&quot;"};
     for (; *s; ++s)
     {
-        switch (*s)
+        const char* hit = strchr(special, *s);
+        if (hit != NULL)
         {
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
+            fputs(entity[hit - special], f);
+        }
+        else
+        {
             fputc(*s, f);
         }
     }
 }
 
 bool app_plot_write_svg(const char* path, const char* title, const char* x_label, const char* y_label,
-                       const app_plot_series* series, int series_count, double x_min, double x_max)
+                        const app_plot_series* series, int series_count, double x_min, double x_max)
 {
     static const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                     "#9467bd", "#8c564b", "#e377c2", "#17becf"};

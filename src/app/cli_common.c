@@ -1,0 +1,258 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Shared helpers of the command-line tool (cli.h): messages, number and pose parsing, JSON output, mesh loading.
+#include "src/app/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+// `meshcontact: [subject: ]message`, then ` (see 'meshcontact [hint ]--help')` unless hint is NULL.
+static void report(const char* subject, const char* hint, const char* fmt, va_list ap)
+{
+    fprintf(stderr, "meshcontact: ");
+    if (subject != NULL)
+    {
+        fprintf(stderr, "%s: ", subject);
+    }
+    vfprintf(stderr, fmt, ap);
+    if (hint != NULL)
+    {
+        fprintf(stderr, " (see 'meshcontact %s%s--help')", hint, hint[0] != '\0' ? " " : "");
+    }
+    fputc('\n', stderr);
+}
+
+int cli_fail(const char* subject, const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(subject, NULL, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+int cli_usage_error(const char* command, const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(command, command != NULL ? command : "", fmt, ap);
+    va_end(ap);
+    return 2;
+}
+
+bool cli_parse_double(const char* text, double* out)
+{
+    if (text == NULL || *text == '\0')
+    {
+        return false;
+    }
+    char* end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cli_parse_int(const char* text, int* out)
+{
+    if (text == NULL || *text == '\0')
+    {
+        return false;
+    }
+    char* end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || v <= 0 || v > 1 << 20)
+    {
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+static int parse_list(const char* text, double* out, int max)
+{
+    int n = 0;
+    const char* p = text;
+    char buf[64];
+    while (n < max)
+    {
+        const char* comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || len >= sizeof buf)
+        {
+            return -1;
+        }
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        if (!cli_parse_double(buf, &out[n]))
+        {
+            return -1;
+        }
+        ++n;
+        if (comma == NULL)
+        {
+            return n;
+        }
+        p = comma + 1;
+    }
+    return -1; // more values than expected
+}
+
+bool cli_parse_doubles(const char* text, double* out, int n)
+{
+    return text != NULL && parse_list(text, out, n) == n;
+}
+
+bool cli_parse_pose(const char* text, mc_pose* out)
+{
+    if (text == NULL)
+    {
+        return false;
+    }
+    double v[7];
+    int n = parse_list(text, v, 7);
+    if (n == 3)
+    {
+        *out = mc_pose_identity();
+        out->p = mc_v3(v[0], v[1], v[2]);
+        return true;
+    }
+    if (n != 7)
+    {
+        return false;
+    }
+    double l2 = v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6];
+    if (!(l2 > 0.0) || !isfinite(l2))
+    {
+        return false;
+    }
+    out->p = mc_v3(v[0], v[1], v[2]);
+    mc_quat q = {v[3], v[4], v[5], v[6]};
+    out->q = mc_quat_normalize(q);
+    return true;
+}
+
+void cli_json_double(FILE* f, double v)
+{
+    if (!isfinite(v))
+    {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "%.17g", v);
+}
+
+void cli_json_vec3(FILE* f, mc_vec3 v)
+{
+    fputc('[', f);
+    cli_json_double(f, v.x);
+    fputc(',', f);
+    cli_json_double(f, v.y);
+    fputc(',', f);
+    cli_json_double(f, v.z);
+    fputc(']', f);
+}
+
+void cli_json_region_members(FILE* f, const mc_region* r)
+{
+    // One row per key; exactly one of scalar and vec is set.
+    const struct
+    {
+        const char* key;
+        const double* scalar;
+        const mc_vec3* vec;
+    } members[] = {
+        {"volume", &r->volume, NULL},   {"centroid", NULL, &r->centroid}, {"area", &r->area, NULL},
+        {"radius", &r->radius, NULL},   {"normal", NULL, &r->normal},     {"depth", &r->depth, NULL},
+        {"point_i", NULL, &r->point_i}, {"point_j", NULL, &r->point_j},
+    };
+    for (size_t k = 0; k < sizeof members / sizeof members[0]; ++k)
+    {
+        fprintf(f, "%s\"%s\":", k > 0 ? "," : "", members[k].key);
+        if (members[k].scalar != NULL)
+        {
+            cli_json_double(f, *members[k].scalar);
+        }
+        else
+        {
+            cli_json_vec3(f, *members[k].vec);
+        }
+    }
+}
+
+void cli_json_string(FILE* f, const char* s)
+{
+    fputc('"', f);
+    for (const unsigned char* p = (const unsigned char*)s; *p; ++p)
+    {
+        if (*p == '"' || *p == '\\')
+        {
+            fputc('\\', f);
+            fputc(*p, f);
+        }
+        else if (*p < 0x20)
+        {
+            fprintf(f, "\\u%04x", *p);
+        }
+        else
+        {
+            fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+bool cli_stderr_is_tty(void)
+{
+    return isatty(STDERR_FILENO) != 0;
+}
+
+void cli_progress(double fraction, void* user)
+{
+    const char* label = user ? (const char*)user : "working";
+    int pct = (int)(fraction * 100.0 + 0.5);
+    fprintf(stderr, "\r%s %3d%%", label, pct);
+    if (fraction >= 1.0)
+    {
+        fputc('\n', stderr);
+    }
+    fflush(stderr);
+}
+
+int cli_load_mesh(const char* path, double scale, mc_mesh** out)
+{
+    mc_import_options opt = mc_default_import_options();
+    opt.scale = scale;
+    if (cli_stderr_is_tty())
+    {
+        opt.progress = cli_progress;
+        opt.progress_user = (void*)path;
+    }
+    mc_error err;
+    memset(&err, 0, sizeof err);
+    mc_status s = mc_mesh_import_file(path, &opt, out, NULL, &err);
+    if (s != MC_OK)
+    {
+        const char* what = err.message[0] != '\0' ? err.message : mc_status_string(s);
+        // The importer's message usually starts with the file name already.
+        return strncmp(what, path, strlen(path)) == 0 ? cli_fail(NULL, "%s", what) : cli_fail(path, "%s", what);
+    }
+    return 0;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
