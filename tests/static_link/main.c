@@ -11,7 +11,7 @@ int main(void)
 {
     mc_primitive_def def = mc_default_primitive_def();
     def.type = MC_PRIMITIVE_ELLIPSOID;
-    def.size = mc_v3(1.0, 1.0, 1.0);
+    def.dims = mc_v3(1.0, 1.0, 1.0);
     def.chord_tolerance = 1e-4;
     mc_mesh* sphere = NULL;
     mc_error err;
