@@ -1128,8 +1128,9 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
     return MC_OK;
 }
 
-/// Steps 1-2a: occurrences, crossing records, touched faces/components, crossed edges.
-static mc_status collect_crossings(ctx* c)
+/// Step 1, setup: one union-find node per occurrence (2 * pair + slot), no occurrence owning a crossing record yet,
+/// and the pair hash for the twin lookups.
+static bool start_occurrences(ctx* c)
 {
     struct mc_region_scratch* s = c->s;
     uint32_t occ_count = 2u * c->pair_count;
@@ -1137,7 +1138,7 @@ static mc_status collect_crossings(ctx* c)
         !mc_array_reserve((void**)&s->occ_rec, &s->occ_cap, occ_count, sizeof *s->occ_rec, 64) ||
         !mc_array_reserve((void**)&s->xs, &s->x_cap, occ_count, sizeof *s->xs, 64))
     {
-        return MC_ERR_OUT_OF_MEMORY;
+        return false;
     }
     for (uint32_t k = 0; k < occ_count; ++k)
     {
@@ -1145,66 +1146,74 @@ static mc_status collect_crossings(ctx* c)
         s->occ_rec[k] = MC_NONE;
     }
     s->node_count = occ_count;
-    if (!build_pair_hash(c))
-    {
-        return MC_ERR_OUT_OF_MEMORY;
-    }
+    return build_pair_hash(c);
+}
+
+/// Step 1, marks of one pair: both faces are in some pair (face bits, and block bits when blocks are used), and so
+/// are their connected components (epoch stamps).
+static void mark_pair_faces(ctx* c, const mc_triangle_pair* pr)
+{
+    struct mc_region_scratch* s = c->s;
     const struct mc_mesh* mi = c->mesh[0];
     const struct mc_mesh* mj = c->mesh[1];
-    // Pass 1: canonical occurrences become records; pair segments are joined; faces/components are marked.
-    for (uint32_t p = 0; p < c->pair_count; ++p)
+    s->body[0].fbits[pr->i >> 6] |= 1ull << (pr->i & 63u);
+    s->body[1].fbits[pr->j >> 6] |= 1ull << (pr->j & 63u);
+    if (c->blk[0] != NULL)
     {
-        const mc_triangle_pair* pr = &c->pairs[p];
-        s->body[0].fbits[pr->i >> 6] |= 1ull << (pr->i & 63u);
-        s->body[1].fbits[pr->j >> 6] |= 1ull << (pr->j & 63u);
-        if (c->blk[0] != NULL)
-        {
-            uint32_t k = c->blk[0]->tri_block[pr->i];
-            s->body[0].btouch[k >> 6] |= 1ull << (k & 63u);
-        }
-        if (c->blk[1] != NULL)
-        {
-            uint32_t k = c->blk[1]->tri_block[pr->j];
-            s->body[1].btouch[k >> 6] |= 1ull << (k & 63u);
-        }
-        s->body[0].cstamp[mi->vertex_component[mi->indices[3u * pr->i]]] = c->epoch;
-        s->body[1].cstamp[mj->vertex_component[mj->indices[3u * pr->j]]] = c->epoch;
-        mc_uf_union(s->parent, 2u * p, 2u * p + 1u);
-        for (uint32_t sl = 0; sl < 2; ++sl)
-        {
-            const mc_crossing* x = &pr->crossing[sl];
-            int b = x->body;
-            const struct mc_mesh* m = c->mesh[b];
-            uint32_t h = MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge);
-            uint32_t tw = m->twin[h];
-            bool canonical = h < tw;
-            if (!canonical)
-            {
-                uint32_t o2 = find_occurrence(c, b, tw, b == 0 ? pr->j : pr->i);
-                if (o2 != MC_NONE)
-                {
-                    mc_uf_union(s->parent, 2u * p + sl, o2);
-                    continue;
-                }
-                // The twin occurrence is missing (an inconsistent pair stage): keep this one as its own crossing.
-                h = tw;
-            }
-            xrec* r = &s->xs[s->x_count];
-            r->point = x->point;
-            r->occ = 2u * p + sl;
-            r->he = h;
-            r->face = b == 0 ? pr->j : pr->i;
-            r->ent = canonical ? x->entering : (int8_t)-x->entering;
-            r->body = (uint8_t)b;
-            r->degenerate = x->degenerate;
-            mc_vec3 p0 = vpos(c, b, m->indices[h]);
-            mc_vec3 e = mc_sub(vpos(c, b, m->indices[he_next(h)]), p0);
-            double ee = mc_dot(e, e);
-            r->param = ee > 0.0 ? mc_dot(mc_sub(x->point, p0), e) / ee : 0.0;
-            s->occ_rec[2u * p + sl] = s->x_count++;
-        }
+        uint32_t k = c->blk[0]->tri_block[pr->i];
+        s->body[0].btouch[k >> 6] |= 1ull << (k & 63u);
     }
-    // Pass 2: a crossing counts as degenerate when either occurrence was.
+    if (c->blk[1] != NULL)
+    {
+        uint32_t k = c->blk[1]->tri_block[pr->j];
+        s->body[1].btouch[k >> 6] |= 1ull << (k & 63u);
+    }
+    s->body[0].cstamp[mi->vertex_component[mi->indices[3u * pr->i]]] = c->epoch;
+    s->body[1].cstamp[mj->vertex_component[mj->indices[3u * pr->j]]] = c->epoch;
+}
+
+/// Step 1, occurrence `slot` of pair p: the occurrence on the canonical half-edge (h < twin[h]) becomes a crossing
+/// record with its parameter along the edge; the other one is joined to its twin occurrence in the union-find.
+static void record_occurrence(ctx* c, uint32_t p, uint32_t slot)
+{
+    struct mc_region_scratch* s = c->s;
+    const mc_triangle_pair* pr = &c->pairs[p];
+    const mc_crossing* x = &pr->crossing[slot];
+    int b = x->body;
+    const struct mc_mesh* m = c->mesh[b];
+    uint32_t h = MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge);
+    uint32_t tw = m->twin[h];
+    bool canonical = h < tw;
+    if (!canonical)
+    {
+        uint32_t o2 = find_occurrence(c, b, tw, b == 0 ? pr->j : pr->i);
+        if (o2 != MC_NONE)
+        {
+            mc_uf_union(s->parent, 2u * p + slot, o2);
+            return;
+        }
+        // The twin occurrence is missing (an inconsistent pair stage): keep this one as its own crossing.
+        h = tw;
+    }
+    xrec* r = &s->xs[s->x_count];
+    r->point = x->point;
+    r->occ = 2u * p + slot;
+    r->he = h;
+    r->face = b == 0 ? pr->j : pr->i;
+    r->ent = canonical ? x->entering : (int8_t)-x->entering;
+    r->body = (uint8_t)b;
+    r->degenerate = x->degenerate;
+    mc_vec3 p0 = vpos(c, b, m->indices[h]);
+    mc_vec3 e = mc_sub(vpos(c, b, m->indices[he_next(h)]), p0);
+    double ee = mc_dot(e, e);
+    r->param = ee > 0.0 ? mc_dot(mc_sub(x->point, p0), e) / ee : 0.0;
+    s->occ_rec[2u * p + slot] = s->x_count++;
+}
+
+/// Step 1, pass 2: a crossing counts as degenerate when either of its two occurrences was.
+static void merge_degenerate_flags(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         for (uint32_t sl = 0; sl < 2; ++sl)
@@ -1222,17 +1231,14 @@ static mc_status collect_crossings(ctx* c)
             }
         }
     }
-    // Crossed edges: hash (body, canonical half-edge) -> edge record, then crossings grouped and sorted by param.
-    // Only the slots this query needs are used and cleared (cost proportional to the crossings).
-    if (!table_prepare(&s->hkeys, &s->hvals, &s->halloc, &s->hcap, s->x_count) ||
-        !mc_array_reserve((void**)&s->edges, &s->edge_cap, s->x_count, sizeof *s->edges, 64) ||
-        !mc_array_reserve((void**)&s->edge_list, &s->elist_cap, s->x_count, sizeof *s->edge_list, 64) ||
-        !mc_array_reserve((void**)&s->rmap, &s->rmap_cap, s->x_count, sizeof *s->rmap, 64))
-    {
-        return MC_ERR_OUT_OF_MEMORY;
-    }
+}
+
+/// Step 2a, crossed edges: hash (body, canonical half-edge) -> edge record, with each edge's crossing count and net
+/// direction; `edge_of` receives the edge record of every crossing record. Only the slots this query needs are used
+/// and cleared (cost proportional to the crossings).
+static void index_crossed_edges(struct mc_region_scratch* s, uint32_t* edge_of)
+{
     uint32_t mask = s->hcap - 1u;
-    uint32_t* edge_of = s->rmap; // temporarily: crossing record -> edge record
     for (uint32_t k = 0; k < s->x_count; ++k)
     {
         const xrec* r = &s->xs[k];
@@ -1257,6 +1263,12 @@ static mc_status collect_crossings(ctx* c)
         e->net += r->ent;
         edge_of[k] = s->hvals[i];
     }
+}
+
+/// Step 2a, crossing lists: the crossing records grouped by edge (counting sort over `edge_of`), each edge's list
+/// sorted by the parameter along its canonical half-edge (insertion sort: edges carry few crossings).
+static void list_crossings_by_edge(struct mc_region_scratch* s, const uint32_t* edge_of)
+{
     uint32_t acc = 0;
     for (uint32_t e = 0; e < s->edge_count; ++e)
     {
@@ -1266,7 +1278,7 @@ static mc_status collect_crossings(ctx* c)
     }
     for (uint32_t k = 0; k < s->x_count; ++k)
     {
-        erec* e = &s->edges[s->rmap[k]];
+        erec* e = &s->edges[edge_of[k]];
         s->edge_list[e->first + e->count++] = k;
     }
     for (uint32_t e = 0; e < s->edge_count; ++e)
@@ -1284,6 +1296,35 @@ static mc_status collect_crossings(ctx* c)
             l[j] = x;
         }
     }
+}
+
+/// Steps 1-2a: occurrences, crossing records, touched faces/components, crossed edges.
+static mc_status collect_crossings(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    if (!start_occurrences(c))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    // Pass 1: canonical occurrences become records; pair segments are joined; faces/components are marked.
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        mark_pair_faces(c, &c->pairs[p]);
+        mc_uf_union(s->parent, 2u * p, 2u * p + 1u);
+        record_occurrence(c, p, 0);
+        record_occurrence(c, p, 1);
+    }
+    merge_degenerate_flags(c);
+    if (!table_prepare(&s->hkeys, &s->hvals, &s->halloc, &s->hcap, s->x_count) ||
+        !mc_array_reserve((void**)&s->edges, &s->edge_cap, s->x_count, sizeof *s->edges, 64) ||
+        !mc_array_reserve((void**)&s->edge_list, &s->elist_cap, s->x_count, sizeof *s->edge_list, 64) ||
+        !mc_array_reserve((void**)&s->rmap, &s->rmap_cap, s->x_count, sizeof *s->rmap, 64))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t* edge_of = s->rmap; // temporarily: crossing record -> edge record (rmap is rebuilt in step 4)
+    index_crossed_edges(s, edge_of);
+    list_crossings_by_edge(s, edge_of);
     return MC_OK;
 }
 
