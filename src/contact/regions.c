@@ -1715,83 +1715,124 @@ static void block_depth(ctx* c, int b)
     }
 }
 
-/// Steps 4-5: regions, sums, derived quantities, depth.
-static void sum_regions(ctx* c, const mc_region_options* opt)
+/// Step 3, regions of the crossings: one region per union-find set, created in the order of the first crossing record
+/// of each set (deterministic); counts the crossings and sums their points (the region's origin).
+static bool regions_from_crossings(ctx* c)
 {
     struct mc_region_scratch* s = c->s;
-    if (!mc_array_reserve((void**)&s->rmap, &s->rmap_cap, s->node_count, sizeof *s->rmap, 64))
-    {
-        c->oom = true;
-        return;
-    }
-    if (s->node_count > 0)
-    {
-        memset(s->rmap, 0xFF, (size_t)s->node_count * sizeof *s->rmap);
-    }
-    // Regions in a deterministic order: by first crossing record, then by inside vertices (I, then J).
     for (uint32_t k = 0; k < s->x_count && !c->oom; ++k)
     {
         racc* r = region_of(c, s->xs[k].occ, true);
         if (r == NULL)
         {
-            return;
+            return false;
         }
         r->ncross++;
         r->sum_x = mc_add(r->sum_x, s->xs[k].point);
         r->all_degenerate = r->all_degenerate && s->xs[k].degenerate;
     }
-    for (int b = 0; b < 2 && !c->oom; ++b)
+    return true;
+}
+
+/// Step 3, regions of the listed inside vertices of body b (after the crossings' regions): counts them, and sums
+/// their positions for a region without crossings (its origin).
+static bool regions_from_inside_vertices(ctx* c, int b)
+{
+    struct mc_region_scratch* s = c->s;
+    const body_arrays* a = &s->body[b];
+    uint32_t last_node = MC_NONE, last_region = 0; // consecutive inside vertices mostly share their node
+    for (uint32_t k = 0; k < a->inside_count; ++k)
     {
-        const body_arrays* a = &s->body[b];
-        uint32_t last_node = MC_NONE, last_region = 0; // consecutive inside vertices mostly share their node
-        for (uint32_t k = 0; k < a->inside_count; ++k)
+        if (!vertex_listed(c, b, a->inside[k]))
         {
-            if (!vertex_listed(c, b, a->inside[k]))
-            {
-                continue; // counted with its block
-            }
-            uint32_t node = a->vnode[a->inside[k]];
-            racc* r;
-            if (node == last_node)
-            {
-                r = &s->regions[last_region];
-            }
-            else
-            {
-                r = region_of(c, node, true);
-                if (r == NULL)
-                {
-                    return;
-                }
-                last_node = node;
-                last_region = (uint32_t)(r - s->regions);
-            }
-            r->ninside++;
-            s->inside_total++;
-            if (r->ncross == 0)
-            {
-                r->sum_v = mc_add(r->sum_v, vpos(c, b, a->inside[k]));
-            }
+            continue; // counted with its block
         }
-        for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+        uint32_t node = a->vnode[a->inside[k]];
+        racc* r;
+        if (node == last_node)
         {
-            uint32_t bk = a->blist[k];
-            racc* r = region_of(c, a->bnode[bk], true);
+            r = &s->regions[last_region];
+        }
+        else
+        {
+            r = region_of(c, node, true);
             if (r == NULL)
             {
-                return;
+                return false;
             }
-            uint32_t n = c->blk[b]->topo[bk].vert_count;
-            r->ninside += n;
-            s->inside_total += n;
-            if (r->ncross == 0)
-            {
-                mc_vec3 vs = c->blk[b]->sums[bk].vsum;
-                r->sum_v = mc_add(
-                    r->sum_v, b == 0 ? vs : mc_add(mc_mat33_mul_vec(&c->rot_j, vs), mc_scale(c->trans_j, (double)n)));
-            }
+            last_node = node;
+            last_region = (uint32_t)(r - s->regions);
+        }
+        r->ninside++;
+        s->inside_total++;
+        if (r->ncross == 0)
+        {
+            r->sum_v = mc_add(r->sum_v, vpos(c, b, a->inside[k]));
         }
     }
+    return true;
+}
+
+/// Step 3, regions of the inside blocks of body b: counts their vertices and, for a region without crossings, adds
+/// their aggregated vertex sums (mapped into I's frame for J).
+static bool regions_from_blocks(ctx* c, int b)
+{
+    struct mc_region_scratch* s = c->s;
+    const body_arrays* a = &s->body[b];
+    for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+    {
+        uint32_t bk = a->blist[k];
+        racc* r = region_of(c, a->bnode[bk], true);
+        if (r == NULL)
+        {
+            return false;
+        }
+        uint32_t n = c->blk[b]->topo[bk].vert_count;
+        r->ninside += n;
+        s->inside_total += n;
+        if (r->ncross == 0)
+        {
+            mc_vec3 vs = c->blk[b]->sums[bk].vsum;
+            r->sum_v = mc_add(r->sum_v,
+                              b == 0 ? vs : mc_add(mc_mat33_mul_vec(&c->rot_j, vs), mc_scale(c->trans_j, (double)n)));
+        }
+    }
+    return true;
+}
+
+/// Step 3, all regions in a deterministic order: by first crossing record, then by inside vertices and blocks (I,
+/// then J). False when out of memory (c->oom is set).
+static bool create_regions(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    if (!mc_array_reserve((void**)&s->rmap, &s->rmap_cap, s->node_count, sizeof *s->rmap, 64))
+    {
+        c->oom = true;
+        return false;
+    }
+    if (s->node_count > 0)
+    {
+        memset(s->rmap, 0xFF, (size_t)s->node_count * sizeof *s->rmap);
+    }
+    if (!regions_from_crossings(c))
+    {
+        return false;
+    }
+    for (int b = 0; b < 2 && !c->oom; ++b)
+    {
+        if (!regions_from_inside_vertices(c, b) || !regions_from_blocks(c, b))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Step 4, origins: each region's local origin (mean of its crossing points, or of its inside vertices when it has
+/// none), that origin in J's frame, and whether the region needs its rounding sensitivity (touching test).
+static void set_origins(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
         racc* r = &s->regions[k];
@@ -1800,100 +1841,131 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         r->jbest = INFINITY;
         r->need_err = r->ncross > 0 && r->all_degenerate; // the only regions the touching test looks at
     }
-    // Region of every node (roots are the smallest index of their set, so they are resolved first).
+}
+
+/// Step 4, node map: the region of every union-find node (roots are the smallest index of their set, so they are
+/// resolved first).
+static void map_nodes_to_regions(struct mc_region_scratch* s)
+{
     for (uint32_t k = 0; k < s->node_count; ++k)
     {
         s->rmap[k] = s->rmap[mc_uf_find(s->parent, k)];
     }
-    racc* regs = s->regions;
-    const uint32_t* rmap = s->rmap;
-    // Sums.
+}
+
+/// Step 4, crossing sums: the six flags of every crossing, added to its region in crossing-record order.
+static void sum_crossing_flags(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
     for (uint32_t k = 0; k < s->x_count; ++k)
     {
         prefetch_crossing(c, s->xs, s->x_count, k);
-        add_crossing_flags(c, &regs[rmap[s->xs[k].occ]], &s->xs[k]);
+        add_crossing_flags(c, &s->regions[s->rmap[s->xs[k].occ]], &s->xs[k]);
     }
-    for (int b = 0; b < 2; ++b)
+}
+
+/// Step 4, whole faces of body b: their divergence terms (added to the regions only with triangle terms) and, always,
+/// their plane records for the depth. The faces come in flood order, scattered over the mesh arrays: prefetch a few
+/// faces ahead. Consecutive faces mostly belong to one region: their terms are summed in locals (a run) and added to
+/// the region when it changes.
+static void sum_whole_faces(ctx* c, int b, bool use)
+{
+    struct mc_region_scratch* s = c->s;
+    const body_arrays* a = &s->body[b];
+    const struct mc_mesh* m = c->mesh[b];
+    racc* regs = s->regions;
+    const uint32_t* rmap = s->rmap;
+    double* plane = a->plane;
+    const uint32_t* fidx = m->indices;
+    const mc_vec3* fpos = m->positions;
+    whole_run run;
+    memset(&run, 0, sizeof run);
+    uint32_t cur = MC_NONE;
+    for (uint32_t k = 0; k < a->whole_count; ++k)
     {
-        const body_arrays* a = &s->body[b];
-        const struct mc_mesh* m = c->mesh[b];
-        if (!mc_array_reserve((void**)&s->body[b].plane, &s->body[b].plane_cap, 4ull * a->whole_count, sizeof(double),
-                              64))
+        if (k + 16u < a->whole_count)
         {
-            c->oom = true;
-            return;
+            __builtin_prefetch(&fidx[3u * a->whole[k + 16u].id]);
         }
-        double* plane = s->body[b].plane;
-        // Whole faces: divergence terms (or, without triangle terms, only the plane records for the depth). The
-        // faces come in flood order, scattered over the mesh arrays: prefetch a few faces ahead.
-        // Consecutive faces mostly belong to one region: their terms are summed in locals (a run) and added to the
-        // region when it changes.
-        const uint32_t* fidx = m->indices;
-        const mc_vec3* fpos = m->positions;
-        const bool use = opt->triangle_terms;
-        whole_run run;
-        memset(&run, 0, sizeof run);
-        uint32_t cur = MC_NONE;
-        for (uint32_t k = 0; k < a->whole_count; ++k)
+        if (k + 8u < a->whole_count)
         {
-            if (k + 16u < a->whole_count)
+            const uint32_t* t = &fidx[3u * a->whole[k + 8u].id];
+            __builtin_prefetch(&fpos[t[0]]);
+            __builtin_prefetch(&fpos[t[1]]);
+            __builtin_prefetch(&fpos[t[2]]);
+        }
+        uint32_t ri = rmap[a->whole[k].node];
+        if (ri != cur)
+        {
+            if (cur != MC_NONE)
             {
-                __builtin_prefetch(&fidx[3u * a->whole[k + 16u].id]);
+                flush_whole(&regs[cur], &run, b, use);
             }
-            if (k + 8u < a->whole_count)
-            {
-                const uint32_t* t = &fidx[3u * a->whole[k + 8u].id];
-                __builtin_prefetch(&fpos[t[0]]);
-                __builtin_prefetch(&fpos[t[1]]);
-                __builtin_prefetch(&fpos[t[2]]);
-            }
-            uint32_t ri = rmap[a->whole[k].node];
-            if (ri != cur)
-            {
-                if (cur != MC_NONE)
-                {
-                    flush_whole(&regs[cur], &run, b, use);
-                }
-                cur = ri;
-                const racc* r = &regs[ri];
-                run.o = b == 0 ? r->origin : r->origin_j;
-                run.olen = norm1(r->origin);
-                run.need_err = r->need_err;
-            }
-            add_triangle_raw(fpos, fidx, a->whole[k].id, run.o, run.olen, &run.vol6, &run.mom24, &run.s2, &run.err6,
-                             run.need_err, plane + 4u * k);
-            run.terms++;
+            cur = ri;
+            const racc* r = &regs[ri];
+            run.o = b == 0 ? r->origin : r->origin_j;
+            run.olen = norm1(r->origin);
+            run.need_err = r->need_err;
         }
-        if (cur != MC_NONE)
+        add_triangle_raw(fpos, fidx, a->whole[k].id, run.o, run.olen, &run.vol6, &run.mom24, &run.s2, &run.err6,
+                         run.need_err, plane + 4u * k);
+        run.terms++;
+    }
+    if (cur != MC_NONE)
+    {
+        flush_whole(&regs[cur], &run, b, use);
+    }
+}
+
+/// Step 4, sums of body b after the crossings: whole faces (or, without triangle terms, their six flags each from
+/// their three inside vertices), the corner flags of inside vertices in faces of some pair, then the inside blocks.
+/// False when out of memory (c->oom is set).
+static bool sum_body(ctx* c, int b, const mc_region_options* opt)
+{
+    struct mc_region_scratch* s = c->s;
+    body_arrays* a = &s->body[b];
+    if (!mc_array_reserve((void**)&a->plane, &a->plane_cap, 4ull * a->whole_count, sizeof(double), 64))
+    {
+        c->oom = true;
+        return false;
+    }
+    sum_whole_faces(c, b, opt->triangle_terms);
+    racc* regs = s->regions;
+    const uint32_t* rmap = s->rmap;
+    for (uint32_t k = 0; k < a->whole_count && !opt->triangle_terms; ++k)
+    {
+        for (uint32_t j = 0; j < 3u; ++j)
         {
-            flush_whole(&regs[cur], &run, b, use);
-        }
-        for (uint32_t k = 0; k < a->whole_count && !opt->triangle_terms; ++k)
-        {
-            // The face's six flags, found from its three (inside) vertices.
-            for (uint32_t j = 0; j < 3u; ++j)
-            {
-                add_corner_flags(c, &regs[rmap[a->whole[k].node]], b, 3u * a->whole[k].id + j);
-            }
-        }
-        for (uint32_t k = 0; k < a->corner_count; ++k)
-        {
-            add_corner_flags(c, &regs[rmap[a->corner[k].node]], b, a->corner[k].id);
-        }
-        if (c->blk[b] != NULL)
-        {
-            add_blocks(c, b, use);
+            add_corner_flags(c, &regs[rmap[a->whole[k].node]], b, 3u * a->whole[k].id + j);
         }
     }
-    // J's whole faces: back into I's frame.
+    for (uint32_t k = 0; k < a->corner_count; ++k)
+    {
+        add_corner_flags(c, &regs[rmap[a->corner[k].node]], b, a->corner[k].id);
+    }
+    if (c->blk[b] != NULL)
+    {
+        add_blocks(c, b, opt->triangle_terms);
+    }
+    return true;
+}
+
+/// Step 4, J's whole faces: their sums (J's frame) rotated back into I's frame and added once per region.
+static void add_j_whole_sums(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
-        racc* r = &regs[k];
+        racc* r = &s->regions[k];
         r->vol6 += r->jvol6;
         r->mom24 = mc_add(r->mom24, mc_mat33_mul_vec(&c->rot_j, r->jmom24));
         r->s2[1] = mc_add(r->s2[1], mc_mat33_mul_vec(&c->rot_j, r->js2));
     }
-    // Derived quantities.
+}
+
+/// Step 4, derived quantities of every region: volume, centroid, vector areas, area, radius, normal and counts.
+static void derive_region_quantities(struct mc_region_scratch* s)
+{
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
         racc* r = &s->regions[k];
@@ -1909,140 +1981,175 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
         o->crossings = r->ncross;
         o->inside_vertices = r->ninside;
     }
-    // Depth.
-    mc_depth_method method = opt->depth_method;
-    if (method == MC_DEPTH_ADAMS)
+}
+
+/// Step 5 (Adams), first bound: inside vertices are points of the region's surface parts, so the nearest one bounds
+/// the distance from above and makes the plane bound reject almost every whole face at once (faces come in flood
+/// order, often sorted by decreasing distance). Every 4th vertex is enough for a good bound (the bound only prunes;
+/// the result is the exact minimum over the faces either way).
+static void depth_from_inside_vertices(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    racc* regs = s->regions;
+    const uint32_t* rmap = s->rmap;
+    for (int b = 0; b < 2; ++b)
     {
-        for (uint32_t k = 0; k < s->region_count; ++k)
+        const body_arrays* a = &s->body[b];
+        const mc_vec3* pos = c->mesh[b]->positions;
+        for (uint32_t k = 0; k < a->inside_count; k += 4u)
         {
-            regs[k].centroid_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(regs[k].out.centroid, c->trans_j));
-        }
-        // Inside vertices are points of the region's surface parts: the nearest one is an upper bound that makes the
-        // plane bound below reject almost every whole face at once (faces come in flood order, often sorted by
-        // decreasing distance). Every 4th vertex is enough for a good bound (the bound only prunes; the result is
-        // the exact minimum over the faces either way).
-        for (int b = 0; b < 2; ++b)
-        {
-            const body_arrays* a = &s->body[b];
-            const mc_vec3* pos = c->mesh[b]->positions;
-            for (uint32_t k = 0; k < a->inside_count; k += 4u)
+            uint32_t v = a->inside[k];
+            racc* r = &regs[rmap[a->vnode[v]]];
+            mc_vec3 d = mc_sub(pos[v], b == 0 ? r->out.centroid : r->centroid_j);
+            double d2 = mc_dot(d, d);
+            double* best = b == 0 ? &r->best[0] : &r->jbest;
+            if (d2 < *best)
             {
-                uint32_t v = a->inside[k];
-                racc* r = &regs[rmap[a->vnode[v]]];
-                mc_vec3 d = mc_sub(pos[v], b == 0 ? r->out.centroid : r->centroid_j);
-                double d2 = mc_dot(d, d);
-                double* best = b == 0 ? &r->best[0] : &r->jbest;
-                if (d2 < *best)
+                *best = d2;
+                if (b == 0)
                 {
-                    *best = d2;
-                    if (b == 0)
-                    {
-                        r->closest[0] = pos[v];
-                    }
-                    else
-                    {
-                        r->jclosest = pos[v];
-                    }
+                    r->closest[0] = pos[v];
+                }
+                else
+                {
+                    r->jclosest = pos[v];
                 }
             }
         }
-        // Blocks first: their bounds and the faces of the nearest ones give a tight bound for everything after.
-        for (int b = 0; b < 2; ++b)
+    }
+}
+
+/// Step 5 (Adams), the faces of the crossings: the two faces of the crossed edge and the crossed face.
+static void depth_crossing_faces(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t k = 0; k < s->x_count; ++k)
+    {
+        const xrec* x = &s->xs[k];
+        racc* r = &s->regions[s->rmap[x->occ]];
+        const struct mc_mesh* m = c->mesh[x->body];
+        prefetch_crossing(c, s->xs, s->x_count, k);
+        depth_candidate(c, r, x->body, x->he / 3u);
+        depth_candidate(c, r, x->body, m->twin[x->he] / 3u);
+        depth_candidate(c, r, 1 - x->body, x->face);
+    }
+}
+
+/// Step 5 (Adams), the whole faces of body b (in b's frame, with their plane records), then the faces around its
+/// inside vertices. Runs of consecutive faces of one region keep the region's point and best distance in locals.
+static void depth_body_faces(ctx* c, int b)
+{
+    struct mc_region_scratch* s = c->s;
+    racc* regs = s->regions;
+    const uint32_t* rmap = s->rmap;
+    const body_arrays* a = &s->body[b];
+    const struct mc_mesh* m = c->mesh[b];
+    const double* plane = a->plane;
+    uint32_t cur = MC_NONE;
+    mc_vec3 p = mc_v3(0.0, 0.0, 0.0), p_rel = p, closest = p;
+    double best = INFINITY, thr = INFINITY;
+    for (uint32_t k = 0; k < a->whole_count; ++k)
+    {
+        uint32_t ri = rmap[a->whole[k].node];
+        if (ri != cur)
         {
-            if (c->blk[b] != NULL)
-            {
-                block_bounds(c, b);
-                block_depth(c, b);
-            }
-        }
-        for (uint32_t k = 0; k < s->x_count; ++k)
-        {
-            const xrec* x = &s->xs[k];
-            racc* r = &regs[rmap[x->occ]];
-            const struct mc_mesh* m = c->mesh[x->body];
-            prefetch_crossing(c, s->xs, s->x_count, k);
-            depth_candidate(c, r, x->body, x->he / 3u);
-            depth_candidate(c, r, x->body, m->twin[x->he] / 3u);
-            depth_candidate(c, r, 1 - x->body, x->face);
-        }
-        for (int b = 0; b < 2; ++b)
-        {
-            const body_arrays* a = &s->body[b];
-            const struct mc_mesh* m = c->mesh[b];
-            const double* plane = a->plane;
-            // Runs of consecutive faces of one region keep the region's point and best distance in locals.
-            uint32_t cur = MC_NONE;
-            mc_vec3 p = mc_v3(0.0, 0.0, 0.0), p_rel = p, closest = p;
-            double best = INFINITY, thr = INFINITY;
-            for (uint32_t k = 0; k < a->whole_count; ++k)
-            {
-                uint32_t ri = rmap[a->whole[k].node];
-                if (ri != cur)
-                {
-                    if (cur != MC_NONE)
-                    {
-                        store_best(&regs[cur], b, best, closest);
-                    }
-                    cur = ri;
-                    const racc* r = &regs[ri];
-                    p = b == 0 ? r->out.centroid : r->centroid_j;
-                    p_rel = b == 0 ? mc_sub(r->out.centroid, r->origin) : mc_sub(r->centroid_j, r->origin_j);
-                    best = b == 0 ? r->best[0] : r->jbest;
-                    thr = b == 0 ? r->bthr[0] : min2(r->bthr[1], r->best[1]);
-                    closest = b == 0 ? r->closest[0] : r->jclosest;
-                }
-                depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, p, p_rel, thr, &best,
-                                    &closest);
-            }
             if (cur != MC_NONE)
             {
                 store_best(&regs[cur], b, best, closest);
             }
-            for (uint32_t k = 0; k < a->corner_count; ++k)
-            {
-                depth_candidate(c, &regs[rmap[a->corner[k].node]], b, a->corner[k].id / 3u);
-            }
+            cur = ri;
+            const racc* r = &regs[ri];
+            p = b == 0 ? r->out.centroid : r->centroid_j;
+            p_rel = b == 0 ? mc_sub(r->out.centroid, r->origin) : mc_sub(r->centroid_j, r->origin_j);
+            best = b == 0 ? r->best[0] : r->jbest;
+            thr = b == 0 ? r->bthr[0] : min2(r->bthr[1], r->best[1]);
+            closest = b == 0 ? r->closest[0] : r->jclosest;
         }
-        for (uint32_t k = 0; k < s->region_count; ++k)
+        depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, p, p_rel, thr, &best, &closest);
+    }
+    if (cur != MC_NONE)
+    {
+        store_best(&regs[cur], b, best, closest);
+    }
+    for (uint32_t k = 0; k < a->corner_count; ++k)
+    {
+        depth_candidate(c, &regs[rmap[a->corner[k].node]], b, a->corner[k].id / 3u);
+    }
+}
+
+/// Step 5 (Adams): the closest point of each surface part to the region's centroid. Bounds first (inside vertices,
+/// then blocks and the faces of the nearest ones), so that most faces after them are rejected by their plane; then
+/// the crossings' faces, the whole and corner faces, and finally J's closest point mapped into I's frame.
+static void depth_adams(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    racc* regs = s->regions;
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        regs[k].centroid_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(regs[k].out.centroid, c->trans_j));
+    }
+    depth_from_inside_vertices(c);
+    for (int b = 0; b < 2; ++b)
+    {
+        if (c->blk[b] != NULL)
         {
-            racc* r = &regs[k];
-            if (r->jbest < r->best[1])
-            {
-                r->best[1] = r->jbest;
-                r->closest[1] = mc_add(mc_mat33_mul_vec(&c->rot_j, r->jclosest), c->trans_j);
-            }
+            block_bounds(c, b);
+            block_depth(c, b);
         }
     }
-    else if (method == MC_DEPTH_EXTENT)
+    depth_crossing_faces(c);
+    depth_body_faces(c, 0);
+    depth_body_faces(c, 1);
+    for (uint32_t k = 0; k < s->region_count; ++k)
     {
-        for (uint32_t k = 0; k < s->x_count; ++k)
+        racc* r = &regs[k];
+        if (r->jbest < r->best[1])
         {
-            extent_point(&regs[rmap[s->xs[k].occ]], s->xs[k].point);
+            r->best[1] = r->jbest;
+            r->closest[1] = mc_add(mc_mat33_mul_vec(&c->rot_j, r->jclosest), c->trans_j);
         }
-        for (int b = 0; b < 2; ++b)
+    }
+}
+
+/// Step 5 (extent): the range of the region's crossing points and inside vertices along its normal.
+static void depth_extent(ctx* c)
+{
+    struct mc_region_scratch* s = c->s;
+    racc* regs = s->regions;
+    const uint32_t* rmap = s->rmap;
+    for (uint32_t k = 0; k < s->x_count; ++k)
+    {
+        extent_point(&regs[rmap[s->xs[k].occ]], s->xs[k].point);
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        const body_arrays* a = &s->body[b];
+        for (uint32_t k = 0; k < a->inside_count; ++k)
         {
-            const body_arrays* a = &s->body[b];
-            for (uint32_t k = 0; k < a->inside_count; ++k)
+            extent_point(&regs[rmap[a->vnode[a->inside[k]]]], vpos(c, b, a->inside[k]));
+        }
+        for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+        {
+            // The vertices of an inside block (each met once per face: harmless for a minimum and a maximum).
+            uint32_t bk = a->blist[k];
+            const mc_block_topo* tp = &c->blk[b]->topo[bk];
+            racc* r = &regs[rmap[a->bnode[bk]]];
+            for (uint32_t t = 0; t < tp->tri_count; ++t)
             {
-                extent_point(&regs[rmap[a->vnode[a->inside[k]]]], vpos(c, b, a->inside[k]));
-            }
-            for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
-            {
-                // The vertices of an inside block (each met once per face: harmless for a minimum and a maximum).
-                uint32_t bk = a->blist[k];
-                const mc_block_topo* tp = &c->blk[b]->topo[bk];
-                racc* r = &regs[rmap[a->bnode[bk]]];
-                for (uint32_t t = 0; t < tp->tri_count; ++t)
+                const uint32_t* tv = &c->mesh[b]->indices[3u * c->blk[b]->tris[tp->tri_first + t]];
+                for (uint32_t j = 0; j < 3u; ++j)
                 {
-                    const uint32_t* tv = &c->mesh[b]->indices[3u * c->blk[b]->tris[tp->tri_first + t]];
-                    for (uint32_t j = 0; j < 3u; ++j)
-                    {
-                        extent_point(r, vpos(c, b, tv[j]));
-                    }
+                    extent_point(r, vpos(c, b, tv[j]));
                 }
             }
         }
     }
+}
+
+/// Step 5, output: the contact points on each surface (the centroid when none was found) and the depth by the
+/// chosen method.
+static void finish_depth(struct mc_region_scratch* s, mc_depth_method method)
+{
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
         racc* r = &s->regions[k];
@@ -2063,6 +2170,36 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
             break;
         }
     }
+}
+
+/// Steps 3 (regions) to 5: regions, sums, derived quantities, depth. Stops early when out of memory (c->oom).
+static void sum_regions(ctx* c, const mc_region_options* opt)
+{
+    if (!create_regions(c))
+    {
+        return;
+    }
+    set_origins(c);
+    map_nodes_to_regions(c->s);
+    sum_crossing_flags(c);
+    for (int b = 0; b < 2; ++b)
+    {
+        if (!sum_body(c, b, opt))
+        {
+            return;
+        }
+    }
+    add_j_whole_sums(c);
+    derive_region_quantities(c->s);
+    if (opt->depth_method == MC_DEPTH_ADAMS)
+    {
+        depth_adams(c);
+    }
+    else if (opt->depth_method == MC_DEPTH_EXTENT)
+    {
+        depth_extent(c);
+    }
+    finish_depth(c->s, opt->depth_method);
 }
 
 static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out, uint32_t capacity, uint32_t* count,
