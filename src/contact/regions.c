@@ -216,108 +216,81 @@ typedef struct ctx
 // ---------------------------------------------------------------------------------------------------------------
 // Memory
 
-/// Grow an epoch-stamped array pair to at least `need` entries; new stamps are zero (never a live epoch).
-static bool reserve_stamped(uint32_t** stamp, uint32_t** extra, uint32_t* cap, uint32_t need)
+/// Grow *p from old_bytes to new_bytes (new_bytes > old_bytes), the new bytes zeroed. On failure *p is unchanged.
+static bool grow_zeroed(void** p, size_t old_bytes, size_t new_bytes)
+{
+    unsigned char* q = mc_realloc(*p, new_bytes);
+    if (q == NULL)
+    {
+        return false;
+    }
+    memset(q + old_bytes, 0, new_bytes - old_bytes);
+    *p = q;
+    return true;
+}
+
+/// Grow a per-item state array (bytes, new ones zero: unknown) and its per-item union-find node array (read only
+/// where the state says so, left uninitialised) to at least `need` items.
+static bool reserve_state_nodes(uint8_t** state, uint32_t** node, uint32_t* cap, uint32_t need)
 {
     if (need <= *cap)
     {
         return true;
     }
-    uint32_t* a = mc_realloc(*stamp, (size_t)need * sizeof *a);
-    if (a == NULL)
+    if (!grow_zeroed((void**)state, *cap, need))
     {
         return false;
     }
-    *stamp = a;
-    memset(a + *cap, 0, (size_t)(need - *cap) * sizeof *a);
-    if (extra != NULL)
+    uint32_t* nd = mc_realloc(*node, (size_t)need * sizeof *nd);
+    if (nd == NULL)
     {
-        uint32_t* b = mc_realloc(*extra, (size_t)need * sizeof *b);
-        if (b == NULL)
-        {
-            return false; // stamps grew, cap not: the next call retries both
-        }
-        *extra = b;
+        return false; // the states grew, cap not: the next call retries both
+    }
+    *node = nd;
+    *cap = need;
+    return true;
+}
+
+/// Grow a bit array (64 bits a word) to hold at least `need` bits; new bits are zero.
+static bool reserve_bits(uint64_t** bits, uint32_t* cap, uint32_t need)
+{
+    if (need <= *cap)
+    {
+        return true;
+    }
+    size_t old_words = ((size_t)*cap + 63u) / 64u, words = ((size_t)need + 63u) / 64u;
+    if (!grow_zeroed((void**)bits, old_words * sizeof **bits, words * sizeof **bits))
+    {
+        return false;
     }
     *cap = need;
     return true;
 }
 
-/// Grow the vertex-state arrays to at least `need` entries; new states are zero (unknown).
-static bool reserve_vertices(body_arrays* a, uint32_t need)
+/// Grow the epoch-stamp array to at least `need` entries; new stamps are zero (never a live epoch).
+static bool reserve_stamps(uint32_t** stamp, uint32_t* cap, uint32_t need)
 {
-    if (need <= a->vcap)
+    if (need <= *cap)
     {
         return true;
     }
-    uint8_t* st = mc_realloc(a->vstate, need);
-    if (st == NULL)
+    if (!grow_zeroed((void**)stamp, (size_t)*cap * sizeof **stamp, (size_t)need * sizeof **stamp))
     {
         return false;
     }
-    memset(st + a->vcap, 0, need - a->vcap);
-    a->vstate = st;
-    uint32_t* nd = mc_realloc(a->vnode, (size_t)need * sizeof *nd);
-    if (nd == NULL)
-    {
-        return false; // vstate grew, vcap not: the next call retries both
-    }
-    a->vnode = nd;
-    a->vcap = need;
+    *cap = need;
     return true;
 }
 
-static bool reserve_faces(body_arrays* a, uint32_t need)
+/// Grow the per-vertex, per-face, per-component and (when blocks are used) per-block marks of one body to the
+/// sizes of its mesh.
+static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_region_blocks* blk)
 {
-    if (need <= a->fcap)
-    {
-        return true;
-    }
-    size_t old_words = ((size_t)a->fcap + 63u) / 64u, words = ((size_t)need + 63u) / 64u;
-    uint64_t* fb = mc_realloc(a->fbits, words * sizeof *fb);
-    if (fb == NULL)
-    {
-        return false;
-    }
-    memset(fb + old_words, 0, (words - old_words) * sizeof *fb);
-    a->fbits = fb;
-    a->fcap = need;
-    return true;
-}
-
-/// Grow the block marks to at least `need` blocks; new states and bits are zero.
-static bool reserve_blocks(body_arrays* a, uint32_t need)
-{
-    if (need > a->bcap)
-    {
-        uint8_t* st = mc_realloc(a->bstate, need);
-        if (st == NULL)
-        {
-            return false;
-        }
-        memset(st + a->bcap, 0, need - a->bcap);
-        a->bstate = st;
-        uint32_t* nd = mc_realloc(a->bnode, (size_t)need * sizeof *nd);
-        if (nd == NULL)
-        {
-            return false; // bstate grew, bcap not: the next call retries both
-        }
-        a->bnode = nd;
-        a->bcap = need;
-    }
-    if (need > a->btcap)
-    {
-        size_t old_words = ((size_t)a->btcap + 63u) / 64u, words = ((size_t)need + 63u) / 64u;
-        uint64_t* bt = mc_realloc(a->btouch, words * sizeof *bt);
-        if (bt == NULL)
-        {
-            return false;
-        }
-        memset(bt + old_words, 0, (words - old_words) * sizeof *bt);
-        a->btouch = bt;
-        a->btcap = need;
-    }
-    return true;
+    return reserve_state_nodes(&a->vstate, &a->vnode, &a->vcap, m->vertex_count) &&
+           reserve_bits(&a->fbits, &a->fcap, m->triangle_count) &&
+           reserve_stamps(&a->cstamp, &a->ccap, m->component_count) &&
+           (blk == NULL || (reserve_state_nodes(&a->bstate, &a->bnode, &a->bcap, blk->block_count) &&
+                            reserve_bits(&a->btouch, &a->btcap, blk->block_count)));
 }
 
 // Every array the scratch owns, for destruction and byte counting (one list, so the two cannot drift apart).
@@ -1111,9 +1084,7 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
     for (int b = 0; b < 2; ++b)
     {
         body_arrays* a = &s->body[b];
-        if (!reserve_vertices(a, ms[b]->vertex_count) || !reserve_faces(a, ms[b]->triangle_count) ||
-            !reserve_stamped(&a->cstamp, NULL, &a->ccap, ms[b]->component_count) ||
-            (c->blk[b] != NULL && !reserve_blocks(a, c->blk[b]->block_count)))
+        if (!reserve_marks(a, ms[b], c->blk[b]))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
