@@ -555,6 +555,15 @@ static void set_state(region_query* c, int b, uint32_t v, bool inside)
     }
 }
 
+/// Mark block k inside with union-find node `node` and queue it (the caller has reserved blist and bstack).
+static inline void push_block(body_arrays* a, uint32_t k, uint32_t node)
+{
+    a->bstate[k] = 2u;
+    a->bnode[k] = node;
+    a->blist[a->blist_count++] = k;
+    a->bstack[a->bstack_count++] = k;
+}
+
 /// A vertex ring being walked by the flood fill.
 typedef struct ring_cursor
 {
@@ -642,10 +651,7 @@ static void flood_vertices(region_query* c, int b)
                     // vertices are taken as a block (no face record, no vertex push).
                     if (a->bstate[bk] == 0u)
                     {
-                        a->bstate[bk] = 2u;
-                        a->bnode[bk] = node;
-                        a->blist[a->blist_count++] = bk;
-                        a->bstack[a->bstack_count++] = bk;
+                        push_block(a, bk, node);
                     }
                     else if (a->bnode[bk] != node)
                     {
@@ -720,10 +726,7 @@ static void mark_block(region_query* c, int b, uint32_t k, uint32_t node)
         c->oom = true;
         return;
     }
-    a->bstate[k] = 2u;
-    a->bnode[k] = node;
-    a->blist[a->blist_count++] = k;
-    a->bstack[a->bstack_count++] = k;
+    push_block(a, k, node);
 }
 
 /// Flood the queued inside blocks of body b: a neighbour block in no pair is inside too (same region); the vertices
@@ -1518,23 +1521,29 @@ typedef struct whole_run
     uint32_t term_count;
 } whole_run;
 
+/// Add terms of whole faces of body b to region r: I's to the region's sums, J's to its sums in J's frame.
+static inline void add_whole_sums(region_accumulator* r, int b, double volume_x6, mc_vec3 moment_x24, mc_vec3 area_x2)
+{
+    if (b == 0)
+    {
+        r->volume_x6 += volume_x6;
+        r->moment_x24 = mc_add(r->moment_x24, moment_x24);
+        r->area_x2[0] = mc_add(r->area_x2[0], area_x2);
+    }
+    else
+    {
+        r->j_volume_x6 += volume_x6;
+        r->j_moment_x24 = mc_add(r->j_moment_x24, moment_x24);
+        r->j_area_x2 = mc_add(r->j_area_x2, area_x2);
+    }
+}
+
 /// Add a run of whole faces of body b to region r (only the counts without triangle terms) and restart the run.
 static void flush_whole(region_accumulator* r, whole_run* run, int b, bool use)
 {
     if (use && run->term_count > 0u)
     {
-        if (b == 0)
-        {
-            r->volume_x6 += run->volume_x6;
-            r->moment_x24 = mc_add(r->moment_x24, run->moment_x24);
-            r->area_x2[0] = mc_add(r->area_x2[0], run->area_x2);
-        }
-        else
-        {
-            r->j_volume_x6 += run->volume_x6;
-            r->j_moment_x24 = mc_add(r->j_moment_x24, run->moment_x24);
-            r->j_area_x2 = mc_add(r->j_area_x2, run->area_x2);
-        }
+        add_whole_sums(r, b, run->volume_x6, run->moment_x24, run->area_x2);
         r->sensitivity_x6 += run->sensitivity_x6;
         r->term_count += run->term_count;
     }
@@ -1611,18 +1620,7 @@ static void add_blocks(region_query* c, int b, bool use)
             mc_v3(bs->m[0] * o.x + bs->m[1] * o.y + bs->m[2] * o.z, bs->m[3] * o.x + bs->m[4] * o.y + bs->m[5] * o.z,
                   bs->m[6] * o.x + bs->m[7] * o.y + bs->m[8] * o.z);
         mc_vec3 mom = mc_sub(mc_mul_add(bs->p24, 3.0 * (os - bs->d6), o), mo);
-        if (b == 0)
-        {
-            r->volume_x6 += volume_x6;
-            r->moment_x24 = mc_add(r->moment_x24, mom);
-            r->area_x2[0] = mc_add(r->area_x2[0], bs->s2);
-        }
-        else
-        {
-            r->j_volume_x6 += volume_x6;
-            r->j_moment_x24 = mc_add(r->j_moment_x24, mom);
-            r->j_area_x2 = mc_add(r->j_area_x2, bs->s2);
-        }
+        add_whole_sums(r, b, volume_x6, mom, bs->s2);
         r->term_count += tp->tri_count;
     }
 }
