@@ -70,27 +70,27 @@
 #define ORDER_GAP 1e-9    // relative gap along an edge above which the float order of crossings is trusted
 
 /// One distinct edge-face crossing.
-typedef struct xrec
+typedef struct crossing_record
 {
-    mc_vec3 point;      // I's frame
-    double param;       // (x - p0).(p1 - p0) / |p1 - p0|^2 along the canonical half-edge
-    uint32_t occ;       // owning occurrence 2 * pair + slot (its union-find node)
-    uint32_t he;        // canonical half-edge in its body's mesh
-    uint32_t face;      // crossed face of the other body
-    int8_t ent;         // +1: entering the other solid when walked along the canonical half-edge
-    uint8_t body;       // body of the edge
-    uint8_t degenerate; // decided by the symbolic rule (in either occurrence)
-} xrec;
+    mc_vec3 point;       // I's frame
+    double param;        // (x - p0).(p1 - p0) / |p1 - p0|^2 along the canonical half-edge
+    uint32_t occurrence; // owning occurrence 2 * pair + slot (its union-find node)
+    uint32_t halfedge;   // canonical half-edge in its body's mesh
+    uint32_t face;       // crossed face of the other body
+    int8_t entering;     // +1: entering the other solid when walked along the canonical half-edge
+    uint8_t body;        // body of the edge
+    uint8_t degenerate;  // decided by the symbolic rule (in either occurrence)
+} crossing_record;
 
 /// One crossed edge and its crossings (indices into the sorted list).
-typedef struct erec
+typedef struct crossed_edge
 {
-    uint32_t he;    // canonical half-edge
-    uint32_t first; // first entry in edge_list
-    uint32_t count; // crossings on the edge
-    int32_t net;    // sum of directions
-    uint8_t body;   // body of the edge
-} erec;
+    uint32_t halfedge;     // canonical half-edge
+    uint32_t first;        // first entry in edge_list
+    uint32_t count;        // crossings on the edge
+    int32_t net_direction; // sum of directions
+    uint8_t body;          // body of the edge
+} crossed_edge;
 
 /// A face (whole face or corner half-edge) and the union-find node of the inside vertex that found it.
 typedef struct face_entry
@@ -136,36 +136,36 @@ typedef struct body_arrays
 } body_arrays;
 
 /// Accumulators and results of one region.
-typedef struct racc
+typedef struct region_accumulator
 {
-    mc_vec3 origin;      // local origin
-    mc_vec3 sum_x;       // sum of crossing points
-    mc_vec3 sum_v;       // sum of inside vertices
-    uint32_t ncross;     // crossings
-    uint32_t ninside;    // inside vertices
-    uint32_t key;        // creation order (deterministic tie-break)
-    uint32_t terms;      // summed terms
-    bool all_degenerate; // every crossing decided by the symbolic rule
-    double vol6;         // 6 V
-    mc_vec3 mom24;       // 24 * first moment about origin
-    mc_vec3 s2[2];       // 2 S_I, 2 S_J
-    double err6;         // rounding sensitivity of vol6 (summed only when need_err)
-    bool need_err;       // the region can be exact touching (crossings all degenerate): err6 is needed
-    double best[2];      // squared distance of the closest point on each surface (Adams depth)
-    double bthr[2];      // upper bound of the squared distance from the centroid to the region's blocks of I, of J
-    mc_vec3 closest[2];  // closest points
+    mc_vec3 origin;               // local origin
+    mc_vec3 crossing_sum;         // sum of crossing points
+    mc_vec3 vertex_sum;           // sum of inside vertices
+    uint32_t crossing_count;      // crossings
+    uint32_t inside_vertex_count; // inside vertices
+    uint32_t creation_order;      // creation order (deterministic tie-break)
+    uint32_t term_count;          // summed terms
+    bool all_degenerate;          // every crossing decided by the symbolic rule
+    double volume_x6;             // 6 V
+    mc_vec3 moment_x24;           // 24 * first moment about origin
+    mc_vec3 area_x2[2];           // 2 S_I, 2 S_J
+    double sensitivity_x6;        // rounding sensitivity of volume_x6 (summed only when need_sensitivity)
+    bool need_sensitivity; // the region can be exact touching (crossings all degenerate): sensitivity_x6 is needed
+    double best[2];        // squared distance of the closest point on each surface (Adams depth)
+    double block_bound[2]; // upper bound of the squared distance from the centroid to the region's blocks of I, of J
+    mc_vec3 closest[2];    // closest points
     // Whole faces of J are summed in J's body frame (raw mesh arrays, no per-vertex mapping), around origin_j = the
     // origin mapped into J's frame; the sums are rotated into I's frame at the end (volume terms are invariant).
-    mc_vec3 origin_j;   // origin in J's frame
-    double jvol6;       // 6 V of J's whole faces
-    mc_vec3 jmom24;     // 24 * first moment of J's whole faces about origin_j, J's frame
-    mc_vec3 js2;        // 2 * vector area of J's whole faces, J's frame
-    double jbest;       // Adams depth: squared distance of the closest point of J's whole faces
-    mc_vec3 jclosest;   // that point, J's frame
-    mc_vec3 centroid_j; // centroid in J's frame
+    mc_vec3 origin_j;     // origin in J's frame
+    double j_volume_x6;   // 6 V of J's whole faces
+    mc_vec3 j_moment_x24; // 24 * first moment of J's whole faces about origin_j, J's frame
+    mc_vec3 j_area_x2;    // 2 * vector area of J's whole faces, J's frame
+    double j_best;        // Adams depth: squared distance of the closest point of J's whole faces
+    mc_vec3 j_closest;    // that point, J's frame
+    mc_vec3 centroid_j;   // centroid in J's frame
     double ext_min, ext_max;
     mc_region out; // result (I's frame)
-} racc;
+} region_accumulator;
 
 struct mc_region_scratch
 {
@@ -173,25 +173,25 @@ struct mc_region_scratch
     body_arrays body[2];
     uint32_t* parent; // union-find over nodes (occurrences first, then inside-vertex groups)
     uint32_t node_count, parent_cap;
-    uint32_t* occ_rec; // occurrence -> crossing record (canonical occurrences), MC_NONE otherwise
-    uint32_t occ_cap;
-    xrec* xs;
-    uint32_t x_count, x_cap;
-    uint64_t* hkeys; // edge hash: key = 2 * he + body, UINT64_MAX empty
-    uint32_t* hvals;
-    uint32_t hcap;   // slots used by this query (power of two)
-    uint32_t halloc; // slots allocated
-    uint64_t* pkeys; // pair hash: key = (i << 32) | j, UINT64_MAX empty
-    uint32_t* pvals; // pair index
-    uint32_t pcap;   // slots used by this query (power of two)
-    uint32_t palloc; // slots allocated
-    erec* edges;
+    uint32_t* occurrence_record; // occurrence -> crossing record (canonical occurrences), MC_NONE otherwise
+    uint32_t occurrence_cap;
+    crossing_record* records;
+    uint32_t record_count, record_cap;
+    uint64_t* edge_keys; // edge hash: key = 2 * he + body, UINT64_MAX empty
+    uint32_t* edge_vals; // crossed-edge record
+    uint32_t edge_slots; // slots used by this query (power of two)
+    uint32_t edge_alloc; // slots allocated
+    uint64_t* pair_keys; // pair hash: key = (i << 32) | j, UINT64_MAX empty
+    uint32_t* pair_vals; // pair index
+    uint32_t pair_slots; // slots used by this query (power of two)
+    uint32_t pair_alloc; // slots allocated
+    crossed_edge* edges;
     uint32_t edge_count, edge_cap;
     uint32_t* edge_list; // crossing records grouped by edge, sorted by param
     uint32_t elist_cap;
-    uint32_t* rmap; // root node -> region
-    uint32_t rmap_cap;
-    racc* regions;
+    uint32_t* node_region; // root node -> region
+    uint32_t node_region_cap;
+    region_accumulator* regions;
     uint32_t region_count, region_cap;
     uint32_t* order; // region indices sorted for output
     uint32_t order_cap;
@@ -199,7 +199,7 @@ struct mc_region_scratch
 };
 
 /// Per-query context.
-typedef struct ctx
+typedef struct region_query
 {
     struct mc_region_scratch* s;
     const struct mc_mesh* mesh[2];
@@ -211,113 +211,86 @@ typedef struct ctx
     uint32_t pair_count;
     uint32_t epoch;
     bool oom;
-} ctx;
+} region_query;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Memory
 
-/// Grow an epoch-stamped array pair to at least `need` entries; new stamps are zero (never a live epoch).
-static bool reserve_stamped(uint32_t** stamp, uint32_t** extra, uint32_t* cap, uint32_t need)
+/// Grow *p from old_bytes to new_bytes (new_bytes > old_bytes), the new bytes zeroed. On failure *p is unchanged.
+static bool grow_zeroed(void** p, size_t old_bytes, size_t new_bytes)
+{
+    unsigned char* q = mc_realloc(*p, new_bytes);
+    if (q == NULL)
+    {
+        return false;
+    }
+    memset(q + old_bytes, 0, new_bytes - old_bytes);
+    *p = q;
+    return true;
+}
+
+/// Grow a per-item state array (bytes, new ones zero: unknown) and its per-item union-find node array (read only
+/// where the state says so, left uninitialised) to at least `need` items.
+static bool reserve_state_nodes(uint8_t** state, uint32_t** node, uint32_t* cap, uint32_t need)
 {
     if (need <= *cap)
     {
         return true;
     }
-    uint32_t* a = mc_realloc(*stamp, (size_t)need * sizeof *a);
-    if (a == NULL)
+    if (!grow_zeroed((void**)state, *cap, need))
     {
         return false;
     }
-    *stamp = a;
-    memset(a + *cap, 0, (size_t)(need - *cap) * sizeof *a);
-    if (extra != NULL)
+    uint32_t* nd = mc_realloc(*node, (size_t)need * sizeof *nd);
+    if (nd == NULL)
     {
-        uint32_t* b = mc_realloc(*extra, (size_t)need * sizeof *b);
-        if (b == NULL)
-        {
-            return false; // stamps grew, cap not: the next call retries both
-        }
-        *extra = b;
+        return false; // the states grew, cap not: the next call retries both
+    }
+    *node = nd;
+    *cap = need;
+    return true;
+}
+
+/// Grow a bit array (64 bits a word) to hold at least `need` bits; new bits are zero.
+static bool reserve_bits(uint64_t** bits, uint32_t* cap, uint32_t need)
+{
+    if (need <= *cap)
+    {
+        return true;
+    }
+    size_t old_words = ((size_t)*cap + 63u) / 64u, words = ((size_t)need + 63u) / 64u;
+    if (!grow_zeroed((void**)bits, old_words * sizeof **bits, words * sizeof **bits))
+    {
+        return false;
     }
     *cap = need;
     return true;
 }
 
-/// Grow the vertex-state arrays to at least `need` entries; new states are zero (unknown).
-static bool reserve_vertices(body_arrays* a, uint32_t need)
+/// Grow the epoch-stamp array to at least `need` entries; new stamps are zero (never a live epoch).
+static bool reserve_stamps(uint32_t** stamp, uint32_t* cap, uint32_t need)
 {
-    if (need <= a->vcap)
+    if (need <= *cap)
     {
         return true;
     }
-    uint8_t* st = mc_realloc(a->vstate, need);
-    if (st == NULL)
+    if (!grow_zeroed((void**)stamp, (size_t)*cap * sizeof **stamp, (size_t)need * sizeof **stamp))
     {
         return false;
     }
-    memset(st + a->vcap, 0, need - a->vcap);
-    a->vstate = st;
-    uint32_t* nd = mc_realloc(a->vnode, (size_t)need * sizeof *nd);
-    if (nd == NULL)
-    {
-        return false; // vstate grew, vcap not: the next call retries both
-    }
-    a->vnode = nd;
-    a->vcap = need;
+    *cap = need;
     return true;
 }
 
-static bool reserve_faces(body_arrays* a, uint32_t need)
+/// Grow the per-vertex, per-face, per-component and (when blocks are used) per-block marks of one body to the
+/// sizes of its mesh.
+static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_region_blocks* blk)
 {
-    if (need <= a->fcap)
-    {
-        return true;
-    }
-    size_t old_words = ((size_t)a->fcap + 63u) / 64u, words = ((size_t)need + 63u) / 64u;
-    uint64_t* fb = mc_realloc(a->fbits, words * sizeof *fb);
-    if (fb == NULL)
-    {
-        return false;
-    }
-    memset(fb + old_words, 0, (words - old_words) * sizeof *fb);
-    a->fbits = fb;
-    a->fcap = need;
-    return true;
-}
-
-/// Grow the block marks to at least `need` blocks; new states and bits are zero.
-static bool reserve_blocks(body_arrays* a, uint32_t need)
-{
-    if (need > a->bcap)
-    {
-        uint8_t* st = mc_realloc(a->bstate, need);
-        if (st == NULL)
-        {
-            return false;
-        }
-        memset(st + a->bcap, 0, need - a->bcap);
-        a->bstate = st;
-        uint32_t* nd = mc_realloc(a->bnode, (size_t)need * sizeof *nd);
-        if (nd == NULL)
-        {
-            return false; // bstate grew, bcap not: the next call retries both
-        }
-        a->bnode = nd;
-        a->bcap = need;
-    }
-    if (need > a->btcap)
-    {
-        size_t old_words = ((size_t)a->btcap + 63u) / 64u, words = ((size_t)need + 63u) / 64u;
-        uint64_t* bt = mc_realloc(a->btouch, words * sizeof *bt);
-        if (bt == NULL)
-        {
-            return false;
-        }
-        memset(bt + old_words, 0, (words - old_words) * sizeof *bt);
-        a->btouch = bt;
-        a->btcap = need;
-    }
-    return true;
+    return reserve_state_nodes(&a->vstate, &a->vnode, &a->vcap, m->vertex_count) &&
+           reserve_bits(&a->fbits, &a->fcap, m->triangle_count) &&
+           reserve_stamps(&a->cstamp, &a->ccap, m->component_count) &&
+           (blk == NULL || (reserve_state_nodes(&a->bstate, &a->bnode, &a->bcap, blk->block_count) &&
+                            reserve_bits(&a->btouch, &a->btcap, blk->block_count)));
 }
 
 // Every array the scratch owns, for destruction and byte counting (one list, so the two cannot drift apart).
@@ -340,8 +313,9 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
             out[n++] = list[k];
         }
     }
-    void* rest[12] = {s->parent, s->occ_rec, s->xs,        s->hkeys, s->hvals,   s->pkeys,
-                      s->pvals,  s->edges,   s->edge_list, s->rmap,  s->regions, s->order};
+    void* rest[12] = {s->parent,    s->occurrence_record, s->records,   s->edge_keys,
+                      s->edge_vals, s->pair_keys,         s->pair_vals, s->edges,
+                      s->edge_list, s->node_region,       s->regions,   s->order};
     for (int k = 0; k < 12; ++k)
     {
         out[n++] = rest[k];
@@ -391,12 +365,12 @@ mc_region_options mc_default_region_options(void)
 // ---------------------------------------------------------------------------------------------------------------
 // Geometry helpers
 
-static inline mc_vec3 vpos(const ctx* c, int b, uint32_t v)
+static inline mc_vec3 vpos(const region_query* c, int b, uint32_t v)
 {
     return b == 0 ? c->mesh[0]->positions[v] : mc_pair_scratch_j_vertex(c->ps, v);
 }
 
-static inline mc_vec3 fnormal(const ctx* c, int b, uint32_t f)
+static inline mc_vec3 fnormal(const region_query* c, int b, uint32_t f)
 {
     return b == 0 ? c->mesh[0]->face_normals[f] : mc_mat33_mul_vec(&c->rot_j, c->mesh[1]->face_normals[f]);
 }
@@ -426,7 +400,7 @@ static inline uint32_t he_prev(uint32_t h)
 /// clearly outside the other mesh's bounding box (its report, in its body frame) is outside its surface without a
 /// ray query. "Clearly": by more than 1e-10 of the box size and coordinates, far above the rounding of the frame
 /// change (a few ulps), so a point on or near the surface always gets the exact query and its tie-break.
-static bool vertex_inside_other(const ctx* c, int b, uint32_t v)
+static bool vertex_inside_other(const region_query* c, int b, uint32_t v)
 {
     mc_vec3 p = vpos(c, b, v);
     const struct mc_mesh* other = c->mesh[1 - b];
@@ -445,7 +419,7 @@ static bool vertex_inside_other(const ctx* c, int b, uint32_t v)
 // ---------------------------------------------------------------------------------------------------------------
 // Union-find
 
-static uint32_t uf_new(ctx* c)
+static uint32_t uf_new(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     if (!mc_array_reserve((void**)&s->parent, &s->parent_cap, (uint64_t)s->node_count + 1, sizeof *s->parent, 64))
@@ -517,20 +491,20 @@ static bool table_prepare(uint64_t** keys, uint32_t** vals, uint32_t* alloc, uin
 
 static uint32_t edge_lookup(const struct mc_region_scratch* s, int b, uint32_t he)
 {
-    return table_find(s->hkeys, s->hvals, s->hcap, 2u * (uint64_t)he + (uint64_t)b);
+    return table_find(s->edge_keys, s->edge_vals, s->edge_slots, 2u * (uint64_t)he + (uint64_t)b);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Vertex states and flood fill
 
 /// -1 unknown, 0 outside, 1 inside.
-static inline int vstate(const ctx* c, int b, uint32_t v)
+static inline int vstate(const region_query* c, int b, uint32_t v)
 {
     const body_arrays* a = &c->s->body[b];
     return (int)a->vstate[v] - 1;
 }
 
-static void mark_outside(ctx* c, int b, uint32_t v)
+static void mark_outside(region_query* c, int b, uint32_t v)
 {
     body_arrays* a = &c->s->body[b];
     if (a->outside_count == a->outside_cap &&
@@ -544,7 +518,7 @@ static void mark_outside(ctx* c, int b, uint32_t v)
 }
 
 /// Mark v inside with union-find node `node` and queue it for the flood fill.
-static void mark_inside(ctx* c, int b, uint32_t v, uint32_t node)
+static void mark_inside(region_query* c, int b, uint32_t v, uint32_t node)
 {
     body_arrays* a = &c->s->body[b];
     if ((a->inside_count == a->inside_cap &&
@@ -561,7 +535,7 @@ static void mark_inside(ctx* c, int b, uint32_t v, uint32_t node)
     a->stack[a->stack_count++] = v;
 }
 
-static void set_state(ctx* c, int b, uint32_t v, bool inside)
+static void set_state(region_query* c, int b, uint32_t v, bool inside)
 {
     if (vstate(c, b, v) >= 0)
     {
@@ -581,6 +555,15 @@ static void set_state(ctx* c, int b, uint32_t v, bool inside)
     }
 }
 
+/// Mark block k inside with union-find node `node` and queue it (the caller has reserved blist and bstack).
+static inline void push_block(body_arrays* a, uint32_t k, uint32_t node)
+{
+    a->bstate[k] = 2u;
+    a->bnode[k] = node;
+    a->blist[a->blist_count++] = k;
+    a->bstack[a->bstack_count++] = k;
+}
+
 /// A vertex ring being walked by the flood fill.
 typedef struct ring_cursor
 {
@@ -596,7 +579,7 @@ typedef struct ring_cursor
 /// crossed edges (same state, separate set). Records the faces met for the sums; a face of a block in no pair marks
 /// and queues its block instead. Each step of a ring walk depends on the previous one's twin[] load, so several
 /// rings are walked at once (one step each per round).
-static void flood_vertices(ctx* c, int b)
+static void flood_vertices(region_query* c, int b)
 {
     const struct mc_mesh* m = c->mesh[b];
     body_arrays* a = &c->s->body[b];
@@ -668,10 +651,7 @@ static void flood_vertices(ctx* c, int b)
                     // vertices are taken as a block (no face record, no vertex push).
                     if (a->bstate[bk] == 0u)
                     {
-                        a->bstate[bk] = 2u;
-                        a->bnode[bk] = node;
-                        a->blist[a->blist_count++] = bk;
-                        a->bstack[a->bstack_count++] = bk;
+                        push_block(a, bk, node);
                     }
                     else if (a->bnode[bk] != node)
                     {
@@ -737,7 +717,7 @@ static void flood_vertices(ctx* c, int b)
 }
 
 /// Mark block k of body b inside with union-find node `node` and queue it (checked pushes).
-static void mark_block(ctx* c, int b, uint32_t k, uint32_t node)
+static void mark_block(region_query* c, int b, uint32_t k, uint32_t node)
 {
     body_arrays* a = &c->s->body[b];
     if (!mc_array_reserve((void**)&a->blist, &a->blist_cap, (uint64_t)a->blist_count + 1, sizeof *a->blist, 64) ||
@@ -746,16 +726,13 @@ static void mark_block(ctx* c, int b, uint32_t k, uint32_t node)
         c->oom = true;
         return;
     }
-    a->bstate[k] = 2u;
-    a->bnode[k] = node;
-    a->blist[a->blist_count++] = k;
-    a->bstack[a->bstack_count++] = k;
+    push_block(a, k, node);
 }
 
 /// Flood the queued inside blocks of body b: a neighbour block in no pair is inside too (same region); the vertices
 /// shared with a neighbour that has a face in some pair are marked inside and queued for the vertex flood, which
 /// walks into that neighbour's faces.
-static void flood_blocks(ctx* c, int b)
+static void flood_blocks(region_query* c, int b)
 {
     const mc_region_blocks* blk = c->blk[b];
     body_arrays* a = &c->s->body[b];
@@ -795,7 +772,7 @@ static void flood_blocks(ctx* c, int b)
 }
 
 /// Flood the inside state of body b from its vertex and block stacks until both are empty.
-static void flood(ctx* c, int b)
+static void flood(region_query* c, int b)
 {
     do
     {
@@ -810,23 +787,24 @@ static void flood(ctx* c, int b)
 // ---------------------------------------------------------------------------------------------------------------
 // Sums
 
-static inline void add_flag(racc* r, mc_vec3 v, double vlen, double olen, mc_vec3 t, mc_vec3 n, mc_vec3 bvec, int body)
+static inline void add_flag(region_accumulator* r, mc_vec3 v, double vlen, double olen, mc_vec3 t, mc_vec3 n,
+                            mc_vec3 bvec, int body)
 {
     double a = mc_dot(v, t), b = mc_dot(v, n), cc = mc_dot(v, bvec);
     double abc = a * b * cc;
-    r->vol6 -= abc;
+    r->volume_x6 -= abc;
     mc_vec3 w = mc_add(mc_add(mc_scale(t, a), mc_scale(n, 2.0 * b)), mc_scale(bvec, 3.0 * cc));
-    r->mom24 = mc_mul_add(r->mom24, -abc, w);
-    r->s2[body] = mc_mul_add(r->s2[body], -(a * b), bvec);
-    if (r->need_err)
+    r->moment_x24 = mc_mul_add(r->moment_x24, -abc, w);
+    r->area_x2[body] = mc_mul_add(r->area_x2[body], -(a * b), bvec);
+    if (r->need_sensitivity)
     {
-        r->err6 += (fabs(b * cc) + fabs(a * cc) + fabs(a * b)) * (vlen + olen);
+        r->sensitivity_x6 += (fabs(b * cc) + fabs(a * cc) + fabs(a * b)) * (vlen + olen);
     }
-    r->terms++;
+    r->term_count++;
 }
 
 /// The two flags of vertex v (half-edge h leaving it) in its face.
-static void add_corner_flags(const ctx* c, racc* r, int b, uint32_t h)
+static void add_corner_flags(const region_query* c, region_accumulator* r, int b, uint32_t h)
 {
     const struct mc_mesh* m = c->mesh[b];
     uint32_t f = h / 3u;
@@ -836,7 +814,7 @@ static void add_corner_flags(const ctx* c, racc* r, int b, uint32_t h)
     mc_vec3 n = fnormal(c, b, f);
     mc_vec3 bvec = mc_neg(n);
     mc_vec3 v = mc_sub(pv, r->origin);
-    double vlen = r->need_err ? mc_length(v) : 0.0, olen = r->need_err ? mc_length(r->origin) : 0.0;
+    double vlen = r->need_sensitivity ? mc_length(v) : 0.0, olen = r->need_sensitivity ? mc_length(r->origin) : 0.0;
     mc_vec3 t1 = mc_normalize(mc_sub(pw, pv));
     add_flag(r, v, vlen, olen, t1, mc_cross(n, t1), bvec, b);
     mc_vec3 t2 = mc_normalize(mc_sub(pu, pv));
@@ -844,18 +822,18 @@ static void add_corner_flags(const ctx* c, racc* r, int b, uint32_t h)
 }
 
 /// The six flags of a crossing (FORMULAS.md, with every sign taken from the exact crossing direction).
-static void add_crossing_flags(const ctx* c, racc* r, const xrec* x)
+static void add_crossing_flags(const region_query* c, region_accumulator* r, const crossing_record* x)
 {
     int b = x->body;
     const struct mc_mesh* m = c->mesh[b];
-    mc_vec3 p0 = vpos(c, b, m->indices[x->he]);
-    mc_vec3 p1 = vpos(c, b, m->indices[he_next(x->he)]);
+    mc_vec3 p0 = vpos(c, b, m->indices[x->halfedge]);
+    mc_vec3 p1 = vpos(c, b, m->indices[he_next(x->halfedge)]);
     mc_vec3 d = mc_normalize(mc_sub(p1, p0));
-    mc_vec3 nk[2] = {fnormal(c, b, x->he / 3u), fnormal(c, b, m->twin[x->he] / 3u)};
+    mc_vec3 nk[2] = {fnormal(c, b, x->halfedge / 3u), fnormal(c, b, m->twin[x->halfedge] / 3u)};
     mc_vec3 nt = fnormal(c, 1 - b, x->face);
     mc_vec3 v = mc_sub(x->point, r->origin);
-    double vlen = r->need_err ? mc_length(v) : 0.0, olen = r->need_err ? mc_length(r->origin) : 0.0;
-    double ent = (double)x->ent;
+    double vlen = r->need_sensitivity ? mc_length(v) : 0.0, olen = r->need_sensitivity ? mc_length(r->origin) : 0.0;
+    double ent = (double)x->entering;
     mc_vec3 te = mc_scale(d, ent);
     // Edge flags: N_e1 = n1 x d inside face 1 (where the half-edge runs along d), N_e2 = d x n2 in face 2.
     add_flag(r, v, vlen, olen, te, mc_cross(nk[0], d), mc_neg(nk[0]), b);
@@ -881,20 +859,20 @@ static void add_crossing_flags(const ctx* c, racc* r, const xrec* x)
 /// record (unnormalised normal 2A n and its dot with the first vertex, both relative to o) for the depth pass. The
 /// rounding sensitivity uses 1-norms (upper bounds of the 2-norms, no square roots).
 static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uint32_t f, mc_vec3 o, double olen,
-                                    double* vol6, mc_vec3* mom24, mc_vec3* s2, double* err6, bool need_err,
-                                    double* plane)
+                                    double* volume_x6, mc_vec3* moment_x24, mc_vec3* area_x2, double* sensitivity_x6,
+                                    bool need_sensitivity, double* plane)
 {
     mc_vec3 pa = mc_sub(pos[idx[3u * f]], o);
     mc_vec3 pb = mc_sub(pos[idx[3u * f + 1u]], o);
     mc_vec3 pc = mc_sub(pos[idx[3u * f + 2u]], o);
     double v6 = mc_dot(pa, mc_cross(pb, pc));
-    *vol6 += v6;
-    *mom24 = mc_mul_add(*mom24, v6, mc_add(mc_add(pa, pb), pc));
+    *volume_x6 += v6;
+    *moment_x24 = mc_mul_add(*moment_x24, v6, mc_add(mc_add(pa, pb), pc));
     mc_vec3 sv = mc_cross(mc_sub(pb, pa), mc_sub(pc, pa));
-    *s2 = mc_add(*s2, sv);
-    if (need_err)
+    *area_x2 = mc_add(*area_x2, sv);
+    if (need_sensitivity)
     {
-        *err6 += norm1(sv) * (norm1(pa) + norm1(pb) + norm1(pc) + 3.0 * olen);
+        *sensitivity_x6 += norm1(sv) * (norm1(pa) + norm1(pb) + norm1(pc) + 3.0 * olen);
     }
     plane[0] = sv.x;
     plane[1] = sv.y;
@@ -946,7 +924,7 @@ static mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
 }
 
 /// Offer face f of body b as a candidate for the closest point of surface b to the region's centroid.
-static void depth_candidate(const ctx* c, racc* r, int b, uint32_t f)
+static void depth_candidate(const region_query* c, region_accumulator* r, int b, uint32_t f)
 {
     const struct mc_mesh* m = c->mesh[b];
     mc_vec3 p = r->out.centroid;
@@ -954,7 +932,7 @@ static void depth_candidate(const ctx* c, racc* r, int b, uint32_t f)
     double plane = mc_dot(fnormal(c, b, f), mc_sub(p, pa));
     // Any point of the region's part of the surface bounds the final minimum from above: the best point so far (in
     // either frame for J) and the blocks' bound.
-    double thr = min2(r->best[b], b == 0 ? r->bthr[0] : min2(r->bthr[1], r->jbest));
+    double thr = min2(r->best[b], b == 0 ? r->block_bound[0] : min2(r->block_bound[1], r->j_best));
     if (plane * plane >= thr * (1.0 + 1e-12))
     {
         return; // the plane's distance is a lower bound of the face's distance
@@ -992,7 +970,7 @@ static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, 
     }
 }
 
-static inline void extent_point(racc* r, mc_vec3 x)
+static inline void extent_point(region_accumulator* r, mc_vec3 x)
 {
     double t = mc_dot(r->out.normal, x);
     r->ext_min = t < r->ext_min ? t : r->ext_min;
@@ -1003,37 +981,37 @@ static inline void extent_point(racc* r, mc_vec3 x)
 // Pair lookup
 
 /// Index of pair (i, j) in the pair array, or MC_NONE (hash built by build_pair_hash for this query).
-static uint32_t find_pair(const ctx* c, uint32_t i, uint32_t j)
+static uint32_t find_pair(const region_query* c, uint32_t i, uint32_t j)
 {
     const struct mc_region_scratch* s = c->s;
-    return table_find(s->pkeys, s->pvals, s->pcap, ((uint64_t)i << 32) | j);
+    return table_find(s->pair_keys, s->pair_vals, s->pair_slots, ((uint64_t)i << 32) | j);
 }
 
 /// Hash (i, j) -> pair index for this query (O(1) lookups of the twin occurrence of a crossing).
-static bool build_pair_hash(ctx* c)
+static bool build_pair_hash(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
-    if (!table_prepare(&s->pkeys, &s->pvals, &s->palloc, &s->pcap, c->pair_count))
+    if (!table_prepare(&s->pair_keys, &s->pair_vals, &s->pair_alloc, &s->pair_slots, c->pair_count))
     {
         return false;
     }
-    uint32_t mask = s->pcap - 1u;
+    uint32_t mask = s->pair_slots - 1u;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         uint64_t key = ((uint64_t)c->pairs[p].i << 32) | c->pairs[p].j;
         uint32_t k = hash_slot(key, mask);
-        while (s->pkeys[k] != UINT64_MAX && s->pkeys[k] != key)
+        while (s->pair_keys[k] != UINT64_MAX && s->pair_keys[k] != key)
         {
             k = (k + 1u) & mask;
         }
-        s->pkeys[k] = key;
-        s->pvals[k] = p;
+        s->pair_keys[k] = key;
+        s->pair_vals[k] = p;
     }
     return true;
 }
 
 /// Occurrence of the crossing (body, half-edge h, face t) in the pair array, or MC_NONE.
-static uint32_t find_occurrence(const ctx* c, int body, uint32_t h, uint32_t t)
+static uint32_t find_occurrence(const region_query* c, int body, uint32_t h, uint32_t t)
 {
     uint32_t p = body == 0 ? find_pair(c, h / 3u, t) : find_pair(c, t, h / 3u);
     if (p == MC_NONE)
@@ -1056,18 +1034,18 @@ static uint32_t find_occurrence(const ctx* c, int body, uint32_t h, uint32_t t)
 
 static int compare_regions(const void* pa, const void* pb, void* vr)
 {
-    const racc* r = vr;
-    const racc* a = &r[*(const uint32_t*)pa];
-    const racc* b = &r[*(const uint32_t*)pb];
+    const region_accumulator* r = vr;
+    const region_accumulator* a = &r[*(const uint32_t*)pa];
+    const region_accumulator* b = &r[*(const uint32_t*)pb];
     if (a->out.volume != b->out.volume)
     {
         return a->out.volume > b->out.volume ? -1 : 1;
     }
-    return a->key < b->key ? -1 : (a->key > b->key ? 1 : 0);
+    return a->creation_order < b->creation_order ? -1 : (a->creation_order > b->creation_order ? 1 : 0);
 }
 
 /// Insertion sort of region indices (region counts are small; no global state, thread-safe).
-static void sort_regions(uint32_t* idx, uint32_t n, const racc* r)
+static void sort_regions(uint32_t* idx, uint32_t n, const region_accumulator* r)
 {
     for (uint32_t i = 1; i < n; ++i)
     {
@@ -1082,7 +1060,7 @@ static void sort_regions(uint32_t* idx, uint32_t n, const racc* r)
     }
 }
 
-static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_workspace* ws)
+static mc_status prepare(region_query* c, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_workspace* ws)
 {
     if (ws->regions == NULL)
     {
@@ -1111,9 +1089,7 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
     for (int b = 0; b < 2; ++b)
     {
         body_arrays* a = &s->body[b];
-        if (!reserve_vertices(a, ms[b]->vertex_count) || !reserve_faces(a, ms[b]->triangle_count) ||
-            !reserve_stamped(&a->cstamp, NULL, &a->ccap, ms[b]->component_count) ||
-            (c->blk[b] != NULL && !reserve_blocks(a, c->blk[b]->block_count)))
+        if (!reserve_marks(a, ms[b], c->blk[b]))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
@@ -1121,142 +1097,155 @@ static mc_status prepare(ctx* c, const struct mc_mesh* mi, const struct mc_mesh*
         a->blist_count = a->bstack_count = 0;
     }
     s->node_count = 0;
-    s->x_count = 0;
+    s->record_count = 0;
     s->edge_count = 0;
     s->region_count = 0;
     s->inside_total = 0;
     return MC_OK;
 }
 
-/// Steps 1-2a: occurrences, crossing records, touched faces/components, crossed edges.
-static mc_status collect_crossings(ctx* c)
+/// Step 1, setup: one union-find node per occurrence (2 * pair + slot), no occurrence owning a crossing record yet,
+/// and the pair hash for the twin lookups.
+static bool start_occurrences(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     uint32_t occ_count = 2u * c->pair_count;
     if (!mc_array_reserve((void**)&s->parent, &s->parent_cap, occ_count, sizeof *s->parent, 64) ||
-        !mc_array_reserve((void**)&s->occ_rec, &s->occ_cap, occ_count, sizeof *s->occ_rec, 64) ||
-        !mc_array_reserve((void**)&s->xs, &s->x_cap, occ_count, sizeof *s->xs, 64))
+        !mc_array_reserve((void**)&s->occurrence_record, &s->occurrence_cap, occ_count, sizeof *s->occurrence_record,
+                          64) ||
+        !mc_array_reserve((void**)&s->records, &s->record_cap, occ_count, sizeof *s->records, 64))
     {
-        return MC_ERR_OUT_OF_MEMORY;
+        return false;
     }
     for (uint32_t k = 0; k < occ_count; ++k)
     {
         s->parent[k] = k;
-        s->occ_rec[k] = MC_NONE;
+        s->occurrence_record[k] = MC_NONE;
     }
     s->node_count = occ_count;
-    if (!build_pair_hash(c))
-    {
-        return MC_ERR_OUT_OF_MEMORY;
-    }
+    return build_pair_hash(c);
+}
+
+/// Step 1, marks of one pair: both faces are in some pair (face bits, and block bits when blocks are used), and so
+/// are their connected components (epoch stamps).
+static void mark_pair_faces(region_query* c, const mc_triangle_pair* pr)
+{
+    struct mc_region_scratch* s = c->s;
     const struct mc_mesh* mi = c->mesh[0];
     const struct mc_mesh* mj = c->mesh[1];
-    // Pass 1: canonical occurrences become records; pair segments are joined; faces/components are marked.
-    for (uint32_t p = 0; p < c->pair_count; ++p)
+    s->body[0].fbits[pr->i >> 6] |= 1ull << (pr->i & 63u);
+    s->body[1].fbits[pr->j >> 6] |= 1ull << (pr->j & 63u);
+    if (c->blk[0] != NULL)
     {
-        const mc_triangle_pair* pr = &c->pairs[p];
-        s->body[0].fbits[pr->i >> 6] |= 1ull << (pr->i & 63u);
-        s->body[1].fbits[pr->j >> 6] |= 1ull << (pr->j & 63u);
-        if (c->blk[0] != NULL)
-        {
-            uint32_t k = c->blk[0]->tri_block[pr->i];
-            s->body[0].btouch[k >> 6] |= 1ull << (k & 63u);
-        }
-        if (c->blk[1] != NULL)
-        {
-            uint32_t k = c->blk[1]->tri_block[pr->j];
-            s->body[1].btouch[k >> 6] |= 1ull << (k & 63u);
-        }
-        s->body[0].cstamp[mi->vertex_component[mi->indices[3u * pr->i]]] = c->epoch;
-        s->body[1].cstamp[mj->vertex_component[mj->indices[3u * pr->j]]] = c->epoch;
-        mc_uf_union(s->parent, 2u * p, 2u * p + 1u);
-        for (uint32_t sl = 0; sl < 2; ++sl)
-        {
-            const mc_crossing* x = &pr->crossing[sl];
-            int b = x->body;
-            const struct mc_mesh* m = c->mesh[b];
-            uint32_t h = MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge);
-            uint32_t tw = m->twin[h];
-            bool canonical = h < tw;
-            if (!canonical)
-            {
-                uint32_t o2 = find_occurrence(c, b, tw, b == 0 ? pr->j : pr->i);
-                if (o2 != MC_NONE)
-                {
-                    mc_uf_union(s->parent, 2u * p + sl, o2);
-                    continue;
-                }
-                // The twin occurrence is missing (an inconsistent pair stage): keep this one as its own crossing.
-                h = tw;
-            }
-            xrec* r = &s->xs[s->x_count];
-            r->point = x->point;
-            r->occ = 2u * p + sl;
-            r->he = h;
-            r->face = b == 0 ? pr->j : pr->i;
-            r->ent = canonical ? x->entering : (int8_t)-x->entering;
-            r->body = (uint8_t)b;
-            r->degenerate = x->degenerate;
-            mc_vec3 p0 = vpos(c, b, m->indices[h]);
-            mc_vec3 e = mc_sub(vpos(c, b, m->indices[he_next(h)]), p0);
-            double ee = mc_dot(e, e);
-            r->param = ee > 0.0 ? mc_dot(mc_sub(x->point, p0), e) / ee : 0.0;
-            s->occ_rec[2u * p + sl] = s->x_count++;
-        }
+        uint32_t k = c->blk[0]->tri_block[pr->i];
+        s->body[0].btouch[k >> 6] |= 1ull << (k & 63u);
     }
-    // Pass 2: a crossing counts as degenerate when either occurrence was.
+    if (c->blk[1] != NULL)
+    {
+        uint32_t k = c->blk[1]->tri_block[pr->j];
+        s->body[1].btouch[k >> 6] |= 1ull << (k & 63u);
+    }
+    s->body[0].cstamp[mi->vertex_component[mi->indices[3u * pr->i]]] = c->epoch;
+    s->body[1].cstamp[mj->vertex_component[mj->indices[3u * pr->j]]] = c->epoch;
+}
+
+/// Step 1, occurrence `slot` of pair p: the occurrence on the canonical half-edge (h < twin[h]) becomes a crossing
+/// record with its parameter along the edge; the other one is joined to its twin occurrence in the union-find.
+static void record_occurrence(region_query* c, uint32_t p, uint32_t slot)
+{
+    struct mc_region_scratch* s = c->s;
+    const mc_triangle_pair* pr = &c->pairs[p];
+    const mc_crossing* x = &pr->crossing[slot];
+    int b = x->body;
+    const struct mc_mesh* m = c->mesh[b];
+    uint32_t h = MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge);
+    uint32_t tw = m->twin[h];
+    bool canonical = h < tw;
+    if (!canonical)
+    {
+        uint32_t o2 = find_occurrence(c, b, tw, b == 0 ? pr->j : pr->i);
+        if (o2 != MC_NONE)
+        {
+            mc_uf_union(s->parent, 2u * p + slot, o2);
+            return;
+        }
+        // The twin occurrence is missing (an inconsistent pair stage): keep this one as its own crossing.
+        h = tw;
+    }
+    crossing_record* r = &s->records[s->record_count];
+    r->point = x->point;
+    r->occurrence = 2u * p + slot;
+    r->halfedge = h;
+    r->face = b == 0 ? pr->j : pr->i;
+    r->entering = canonical ? x->entering : (int8_t)-x->entering;
+    r->body = (uint8_t)b;
+    r->degenerate = x->degenerate;
+    mc_vec3 p0 = vpos(c, b, m->indices[h]);
+    mc_vec3 e = mc_sub(vpos(c, b, m->indices[he_next(h)]), p0);
+    double ee = mc_dot(e, e);
+    r->param = ee > 0.0 ? mc_dot(mc_sub(x->point, p0), e) / ee : 0.0;
+    s->occurrence_record[2u * p + slot] = s->record_count++;
+}
+
+/// Step 1, pass 2: a crossing counts as degenerate when either of its two occurrences was.
+static void merge_degenerate_flags(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         for (uint32_t sl = 0; sl < 2; ++sl)
         {
             const mc_crossing* x = &c->pairs[p].crossing[sl];
-            if (s->occ_rec[2u * p + sl] == MC_NONE && x->degenerate)
+            if (s->occurrence_record[2u * p + sl] == MC_NONE && x->degenerate)
             {
                 int b = x->body;
                 uint32_t h = MC_HALFEDGE(b == 0 ? c->pairs[p].i : c->pairs[p].j, x->edge);
                 uint32_t o2 = find_occurrence(c, b, c->mesh[b]->twin[h], b == 0 ? c->pairs[p].j : c->pairs[p].i);
-                if (o2 != MC_NONE && s->occ_rec[o2] != MC_NONE)
+                if (o2 != MC_NONE && s->occurrence_record[o2] != MC_NONE)
                 {
-                    s->xs[s->occ_rec[o2]].degenerate = 1;
+                    s->records[s->occurrence_record[o2]].degenerate = 1;
                 }
             }
         }
     }
-    // Crossed edges: hash (body, canonical half-edge) -> edge record, then crossings grouped and sorted by param.
-    // Only the slots this query needs are used and cleared (cost proportional to the crossings).
-    if (!table_prepare(&s->hkeys, &s->hvals, &s->halloc, &s->hcap, s->x_count) ||
-        !mc_array_reserve((void**)&s->edges, &s->edge_cap, s->x_count, sizeof *s->edges, 64) ||
-        !mc_array_reserve((void**)&s->edge_list, &s->elist_cap, s->x_count, sizeof *s->edge_list, 64) ||
-        !mc_array_reserve((void**)&s->rmap, &s->rmap_cap, s->x_count, sizeof *s->rmap, 64))
+}
+
+/// Step 2a, crossed edges: hash (body, canonical half-edge) -> edge record, with each edge's crossing count and net
+/// direction; `edge_of` receives the edge record of every crossing record. Only the slots this query needs are used
+/// and cleared (cost proportional to the crossings).
+static void index_crossed_edges(struct mc_region_scratch* s, uint32_t* edge_of)
+{
+    uint32_t mask = s->edge_slots - 1u;
+    for (uint32_t k = 0; k < s->record_count; ++k)
     {
-        return MC_ERR_OUT_OF_MEMORY;
-    }
-    uint32_t mask = s->hcap - 1u;
-    uint32_t* edge_of = s->rmap; // temporarily: crossing record -> edge record
-    for (uint32_t k = 0; k < s->x_count; ++k)
-    {
-        const xrec* r = &s->xs[k];
-        uint64_t key = 2u * (uint64_t)r->he + r->body;
+        const crossing_record* r = &s->records[k];
+        uint64_t key = 2u * (uint64_t)r->halfedge + r->body;
         uint32_t i = hash_slot(key, mask);
-        while (s->hkeys[i] != UINT64_MAX && s->hkeys[i] != key)
+        while (s->edge_keys[i] != UINT64_MAX && s->edge_keys[i] != key)
         {
             i = (i + 1u) & mask;
         }
-        if (s->hkeys[i] == UINT64_MAX)
+        if (s->edge_keys[i] == UINT64_MAX)
         {
-            s->hkeys[i] = key;
-            s->hvals[i] = s->edge_count;
-            erec* e = &s->edges[s->edge_count++];
-            e->he = r->he;
+            s->edge_keys[i] = key;
+            s->edge_vals[i] = s->edge_count;
+            crossed_edge* e = &s->edges[s->edge_count++];
+            e->halfedge = r->halfedge;
             e->body = r->body;
             e->count = 0;
-            e->net = 0;
+            e->net_direction = 0;
         }
-        erec* e = &s->edges[s->hvals[i]];
+        crossed_edge* e = &s->edges[s->edge_vals[i]];
         e->count++;
-        e->net += r->ent;
-        edge_of[k] = s->hvals[i];
+        e->net_direction += r->entering;
+        edge_of[k] = s->edge_vals[i];
     }
+}
+
+/// Step 2a, crossing lists: the crossing records grouped by edge (counting sort over `edge_of`), each edge's list
+/// sorted by the parameter along its canonical half-edge (insertion sort: edges carry few crossings).
+static void list_crossings_by_edge(struct mc_region_scratch* s, const uint32_t* edge_of)
+{
     uint32_t acc = 0;
     for (uint32_t e = 0; e < s->edge_count; ++e)
     {
@@ -1264,9 +1253,9 @@ static mc_status collect_crossings(ctx* c)
         acc += s->edges[e].count;
         s->edges[e].count = 0;
     }
-    for (uint32_t k = 0; k < s->x_count; ++k)
+    for (uint32_t k = 0; k < s->record_count; ++k)
     {
-        erec* e = &s->edges[s->rmap[k]];
+        crossed_edge* e = &s->edges[edge_of[k]];
         s->edge_list[e->first + e->count++] = k;
     }
     for (uint32_t e = 0; e < s->edge_count; ++e)
@@ -1276,7 +1265,7 @@ static mc_status collect_crossings(ctx* c)
         {
             uint32_t x = l[i];
             uint32_t j = i;
-            while (j > 0 && s->xs[l[j - 1]].param > s->xs[x].param)
+            while (j > 0 && s->records[l[j - 1]].param > s->records[x].param)
             {
                 l[j] = l[j - 1];
                 --j;
@@ -1284,39 +1273,70 @@ static mc_status collect_crossings(ctx* c)
             l[j] = x;
         }
     }
+}
+
+/// Steps 1-2a: occurrences, crossing records, touched faces/components, crossed edges.
+static mc_status collect_crossings(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    if (!start_occurrences(c))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    // Pass 1: canonical occurrences become records; pair segments are joined; faces/components are marked.
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        mark_pair_faces(c, &c->pairs[p]);
+        mc_uf_union(s->parent, 2u * p, 2u * p + 1u);
+        record_occurrence(c, p, 0);
+        record_occurrence(c, p, 1);
+    }
+    merge_degenerate_flags(c);
+    if (!table_prepare(&s->edge_keys, &s->edge_vals, &s->edge_alloc, &s->edge_slots, s->record_count) ||
+        !mc_array_reserve((void**)&s->edges, &s->edge_cap, s->record_count, sizeof *s->edges, 64) ||
+        !mc_array_reserve((void**)&s->edge_list, &s->elist_cap, s->record_count, sizeof *s->edge_list, 64) ||
+        !mc_array_reserve((void**)&s->node_region, &s->node_region_cap, s->record_count, sizeof *s->node_region, 64))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t* edge_of =
+        s->node_region; // temporarily: crossing record -> edge record (node_region is rebuilt in step 4)
+    index_crossed_edges(s, edge_of);
+    list_crossings_by_edge(s, edge_of);
     return MC_OK;
 }
 
 /// Step 2: states of all vertices that matter, and the inside flood fill.
-static void decide_states(ctx* c)
+static void decide_states(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     // Odd edges: states from the net direction, no ordering needed.
     for (uint32_t e = 0; e < s->edge_count && !c->oom; ++e)
     {
-        const erec* er = &s->edges[e];
+        const crossed_edge* er = &s->edges[e];
         if ((er->count & 1u) == 0u)
         {
             continue;
         }
         const struct mc_mesh* m = c->mesh[er->body];
-        int dir = er->net > 0 ? 1 : (er->net < 0 ? -1 : s->xs[s->edge_list[er->first]].ent);
-        set_state(c, er->body, m->indices[er->he], dir < 0);
-        set_state(c, er->body, m->indices[he_next(er->he)], dir > 0);
+        int dir =
+            er->net_direction > 0 ? 1 : (er->net_direction < 0 ? -1 : s->records[s->edge_list[er->first]].entering);
+        set_state(c, er->body, m->indices[er->halfedge], dir < 0);
+        set_state(c, er->body, m->indices[he_next(er->halfedge)], dir > 0);
     }
     flood(c, 0);
     flood(c, 1);
     // Even edges with both ends still unknown.
     for (uint32_t e = 0; e < s->edge_count && !c->oom; ++e)
     {
-        const erec* er = &s->edges[e];
+        const crossed_edge* er = &s->edges[e];
         if ((er->count & 1u) != 0u)
         {
             continue;
         }
         int b = er->body;
         const struct mc_mesh* m = c->mesh[b];
-        uint32_t v0 = m->indices[er->he], v1 = m->indices[he_next(er->he)];
+        uint32_t v0 = m->indices[er->halfedge], v1 = m->indices[he_next(er->halfedge)];
         int s0 = vstate(c, b, v0), s1 = vstate(c, b, v1);
         if (s0 >= 0 || s1 >= 0)
         {
@@ -1327,12 +1347,12 @@ static void decide_states(ctx* c)
         else
         {
             const uint32_t* l = s->edge_list + er->first;
-            const xrec* x0 = &s->xs[l[0]];
-            const xrec* x1 = &s->xs[l[1]];
+            const crossing_record* x0 = &s->records[l[0]];
+            const crossing_record* x1 = &s->records[l[1]];
             bool in;
             if (x1->param - x0->param > ORDER_GAP)
             {
-                in = x0->ent < 0; // the first crossing leaves: the start is inside
+                in = x0->entering < 0; // the first crossing leaves: the start is inside
             }
             else
             {
@@ -1389,39 +1409,39 @@ static void decide_states(ctx* c)
 }
 
 /// Step 3 (rest): join crossings to the inside ends of their edges and to each other along inside intervals.
-static void join_along_edges(ctx* c)
+static void join_along_edges(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     for (uint32_t e = 0; e < s->edge_count; ++e)
     {
-        const erec* er = &s->edges[e];
+        const crossed_edge* er = &s->edges[e];
         int b = er->body;
         const struct mc_mesh* m = c->mesh[b];
         const uint32_t* l = s->edge_list + er->first;
-        uint32_t v0 = m->indices[er->he], v1 = m->indices[he_next(er->he)];
+        uint32_t v0 = m->indices[er->halfedge], v1 = m->indices[he_next(er->halfedge)];
         if (vstate(c, b, v0) == 1)
         {
-            mc_uf_union(s->parent, s->xs[l[0]].occ, s->body[b].vnode[v0]);
+            mc_uf_union(s->parent, s->records[l[0]].occurrence, s->body[b].vnode[v0]);
         }
         if (vstate(c, b, v1) == 1)
         {
-            mc_uf_union(s->parent, s->xs[l[er->count - 1u]].occ, s->body[b].vnode[v1]);
+            mc_uf_union(s->parent, s->records[l[er->count - 1u]].occurrence, s->body[b].vnode[v1]);
         }
         for (uint32_t k = 0; k + 1u < er->count; ++k)
         {
-            if (s->xs[l[k]].ent > 0)
+            if (s->records[l[k]].entering > 0)
             {
-                mc_uf_union(s->parent, s->xs[l[k]].occ, s->xs[l[k + 1u]].occ);
+                mc_uf_union(s->parent, s->records[l[k]].occurrence, s->records[l[k + 1u]].occurrence);
             }
         }
     }
 }
 
-static racc* region_of(ctx* c, uint32_t node, bool create)
+static region_accumulator* region_of(region_query* c, uint32_t node, bool create)
 {
     struct mc_region_scratch* s = c->s;
     uint32_t root = mc_uf_find(s->parent, node);
-    if (s->rmap[root] == MC_NONE)
+    if (s->node_region[root] == MC_NONE)
     {
         if (!create)
         {
@@ -1433,50 +1453,50 @@ static racc* region_of(ctx* c, uint32_t node, bool create)
             c->oom = true;
             return NULL;
         }
-        racc* r = &s->regions[s->region_count];
+        region_accumulator* r = &s->regions[s->region_count];
         memset(r, 0, sizeof *r);
-        r->key = s->region_count;
+        r->creation_order = s->region_count;
         r->all_degenerate = true;
         r->best[0] = r->best[1] = INFINITY;
-        r->bthr[0] = r->bthr[1] = INFINITY;
+        r->block_bound[0] = r->block_bound[1] = INFINITY;
         r->ext_min = INFINITY;
         r->ext_max = -INFINITY;
-        s->rmap[root] = s->region_count++;
+        s->node_region[root] = s->region_count++;
     }
-    return &s->regions[s->rmap[root]];
+    return &s->regions[s->node_region[root]];
 }
 
 /// Prefetch the mesh data of crossing k + 8 (index, twin and normal lines) and k + 4 (vertex positions of body I, the
 /// twin face's normal): the crossings of a query are scattered over the meshes, and the loops over them are short.
-static inline void prefetch_crossing(const ctx* c, const xrec* xs, uint32_t n, uint32_t k)
+static inline void prefetch_crossing(const region_query* c, const crossing_record* records, uint32_t n, uint32_t k)
 {
     if (k + 8u < n)
     {
-        const xrec* x = &xs[k + 8u];
+        const crossing_record* x = &records[k + 8u];
         const struct mc_mesh* m = c->mesh[x->body];
-        __builtin_prefetch(&m->indices[x->he]);
-        __builtin_prefetch(&m->twin[x->he]);
-        __builtin_prefetch(&m->face_normals[x->he / 3u]);
+        __builtin_prefetch(&m->indices[x->halfedge]);
+        __builtin_prefetch(&m->twin[x->halfedge]);
+        __builtin_prefetch(&m->face_normals[x->halfedge / 3u]);
         __builtin_prefetch(&c->mesh[1 - x->body]->face_normals[x->face]);
         __builtin_prefetch(&c->mesh[1 - x->body]->indices[3u * x->face]);
     }
     if (k + 4u < n)
     {
-        const xrec* x = &xs[k + 4u];
+        const crossing_record* x = &records[k + 4u];
         const struct mc_mesh* m = c->mesh[x->body];
-        uint32_t tw = m->twin[x->he];
+        uint32_t tw = m->twin[x->halfedge];
         __builtin_prefetch(&m->face_normals[tw / 3u]);
         __builtin_prefetch(&m->indices[3u * (tw / 3u)]);
         if (x->body == 0)
         {
-            __builtin_prefetch(&m->positions[m->indices[x->he]]);
-            __builtin_prefetch(&m->positions[m->indices[he_next(x->he)]]);
+            __builtin_prefetch(&m->positions[m->indices[x->halfedge]]);
+            __builtin_prefetch(&m->positions[m->indices[he_next(x->halfedge)]]);
         }
     }
 }
 
 /// Store the closest point of a run of whole faces of body b (in b's frame) back into region r.
-static inline void store_best(racc* r, int b, double best, mc_vec3 closest)
+static inline void store_best(region_accumulator* r, int b, double best, mc_vec3 closest)
 {
     if (b == 0)
     {
@@ -1485,50 +1505,56 @@ static inline void store_best(racc* r, int b, double best, mc_vec3 closest)
     }
     else
     {
-        r->jbest = best;
-        r->jclosest = closest;
+        r->j_best = best;
+        r->j_closest = closest;
     }
 }
 
 /// Terms of consecutive whole faces of one region, summed in locals.
 typedef struct whole_run
 {
-    mc_vec3 o;     // origin of the sums (the region's origin in the faces' frame)
-    double olen;   // 1-norm of the region's origin in I's frame (rounding sensitivity)
-    bool need_err; // the region needs err6
-    double vol6, err6;
-    mc_vec3 mom24, s2;
-    uint32_t terms;
+    mc_vec3 o;             // origin of the sums (the region's origin in the faces' frame)
+    double olen;           // 1-norm of the region's origin in I's frame (rounding sensitivity)
+    bool need_sensitivity; // the region needs sensitivity_x6
+    double volume_x6, sensitivity_x6;
+    mc_vec3 moment_x24, area_x2;
+    uint32_t term_count;
 } whole_run;
 
-/// Add a run of whole faces of body b to region r (only the counts without triangle terms) and restart the run.
-static void flush_whole(racc* r, whole_run* run, int b, bool use)
+/// Add terms of whole faces of body b to region r: I's to the region's sums, J's to its sums in J's frame.
+static inline void add_whole_sums(region_accumulator* r, int b, double volume_x6, mc_vec3 moment_x24, mc_vec3 area_x2)
 {
-    if (use && run->terms > 0u)
+    if (b == 0)
     {
-        if (b == 0)
-        {
-            r->vol6 += run->vol6;
-            r->mom24 = mc_add(r->mom24, run->mom24);
-            r->s2[0] = mc_add(r->s2[0], run->s2);
-        }
-        else
-        {
-            r->jvol6 += run->vol6;
-            r->jmom24 = mc_add(r->jmom24, run->mom24);
-            r->js2 = mc_add(r->js2, run->s2);
-        }
-        r->err6 += run->err6;
-        r->terms += run->terms;
+        r->volume_x6 += volume_x6;
+        r->moment_x24 = mc_add(r->moment_x24, moment_x24);
+        r->area_x2[0] = mc_add(r->area_x2[0], area_x2);
     }
-    run->vol6 = run->err6 = 0.0;
-    run->mom24 = run->s2 = mc_v3(0.0, 0.0, 0.0);
-    run->terms = 0;
+    else
+    {
+        r->j_volume_x6 += volume_x6;
+        r->j_moment_x24 = mc_add(r->j_moment_x24, moment_x24);
+        r->j_area_x2 = mc_add(r->j_area_x2, area_x2);
+    }
+}
+
+/// Add a run of whole faces of body b to region r (only the counts without triangle terms) and restart the run.
+static void flush_whole(region_accumulator* r, whole_run* run, int b, bool use)
+{
+    if (use && run->term_count > 0u)
+    {
+        add_whole_sums(r, b, run->volume_x6, run->moment_x24, run->area_x2);
+        r->sensitivity_x6 += run->sensitivity_x6;
+        r->term_count += run->term_count;
+    }
+    run->volume_x6 = run->sensitivity_x6 = 0.0;
+    run->moment_x24 = run->area_x2 = mc_v3(0.0, 0.0, 0.0);
+    run->term_count = 0;
 }
 
 /// True when inside vertex v of body b is counted by itself, false when it is counted with the inside block that owns
 /// it (the block of the face of its vertex_halfedge, when that block has no face in a pair).
-static inline bool vertex_listed(const ctx* c, int b, uint32_t v)
+static inline bool vertex_listed(const region_query* c, int b, uint32_t v)
 {
     const mc_region_blocks* blk = c->blk[b];
     if (blk == NULL)
@@ -1546,17 +1572,17 @@ static inline bool vertex_listed(const ctx* c, int b, uint32_t v)
 
 /// Terms of the inside blocks of body b: the aggregated polynomials evaluated at the region's origin, or per face when
 /// the region needs its rounding sensitivity (exact touching test) or the pure flag sums are asked for.
-static void add_blocks(ctx* c, int b, bool use)
+static void add_blocks(region_query* c, int b, bool use)
 {
     const mc_region_blocks* blk = c->blk[b];
     const body_arrays* a = &c->s->body[b];
     const struct mc_mesh* m = c->mesh[b];
-    racc* regs = c->s->regions;
-    const uint32_t* rmap = c->s->rmap;
+    region_accumulator* regs = c->s->regions;
+    const uint32_t* node_region = c->s->node_region;
     for (uint32_t i = 0; i < a->blist_count; ++i)
     {
         uint32_t k = a->blist[i];
-        racc* r = &regs[rmap[a->bnode[k]]];
+        region_accumulator* r = &regs[node_region[a->bnode[k]]];
         const mc_block_topo* tp = &blk->topo[k];
         const uint32_t* tris = blk->tris + tp->tri_first;
         if (!use)
@@ -1570,7 +1596,7 @@ static void add_blocks(ctx* c, int b, bool use)
             }
             continue;
         }
-        if (r->need_err)
+        if (r->need_sensitivity)
         {
             whole_run run;
             memset(&run, 0, sizeof run);
@@ -1579,9 +1605,9 @@ static void add_blocks(ctx* c, int b, bool use)
             double plane[4];
             for (uint32_t t = 0; t < tp->tri_count; ++t)
             {
-                add_triangle_raw(m->positions, m->indices, tris[t], run.o, run.olen, &run.vol6, &run.mom24, &run.s2,
-                                 &run.err6, true, plane);
-                run.terms++;
+                add_triangle_raw(m->positions, m->indices, tris[t], run.o, run.olen, &run.volume_x6, &run.moment_x24,
+                                 &run.area_x2, &run.sensitivity_x6, true, plane);
+                run.term_count++;
             }
             flush_whole(r, &run, b, true);
             continue;
@@ -1589,65 +1615,54 @@ static void add_blocks(ctx* c, int b, bool use)
         const mc_block_sums* bs = &blk->sums[k];
         mc_vec3 o = mc_sub(b == 0 ? r->origin : r->origin_j, bs->center);
         double os = mc_dot(o, bs->s2);
-        double vol6 = bs->d6 - os;
+        double volume_x6 = bs->d6 - os;
         mc_vec3 mo =
             mc_v3(bs->m[0] * o.x + bs->m[1] * o.y + bs->m[2] * o.z, bs->m[3] * o.x + bs->m[4] * o.y + bs->m[5] * o.z,
                   bs->m[6] * o.x + bs->m[7] * o.y + bs->m[8] * o.z);
         mc_vec3 mom = mc_sub(mc_mul_add(bs->p24, 3.0 * (os - bs->d6), o), mo);
-        if (b == 0)
-        {
-            r->vol6 += vol6;
-            r->mom24 = mc_add(r->mom24, mom);
-            r->s2[0] = mc_add(r->s2[0], bs->s2);
-        }
-        else
-        {
-            r->jvol6 += vol6;
-            r->jmom24 = mc_add(r->jmom24, mom);
-            r->js2 = mc_add(r->js2, bs->s2);
-        }
-        r->terms += tp->tri_count;
+        add_whole_sums(r, b, volume_x6, mom, bs->s2);
+        r->term_count += tp->tri_count;
     }
 }
 
 /// Adams depth, inside blocks of body b (in b's frame): the nearest far side of a block's bounding sphere bounds the
-/// distance from the centroid to the region's part of the surface from above (bthr), which prunes before any face is
-/// seen; the minimum over the faces is exact either way.
-static void block_bounds(ctx* c, int b)
+/// distance from the centroid to the region's part of the surface from above (block_bound), which prunes before any
+/// face is seen; the minimum over the faces is exact either way.
+static void block_bounds(region_query* c, int b)
 {
     const mc_region_blocks* blk = c->blk[b];
     const body_arrays* a = &c->s->body[b];
-    racc* regs = c->s->regions;
-    const uint32_t* rmap = c->s->rmap;
+    region_accumulator* regs = c->s->regions;
+    const uint32_t* node_region = c->s->node_region;
     for (uint32_t i = 0; i < a->blist_count; ++i)
     {
         uint32_t k = a->blist[i];
-        racc* r = &regs[rmap[a->bnode[k]]];
+        region_accumulator* r = &regs[node_region[a->bnode[k]]];
         const mc_block_sums* bs = &blk->sums[k];
         double d = mc_length(mc_sub(b == 0 ? r->out.centroid : r->centroid_j, bs->center)) + bs->radius;
-        r->bthr[b] = min2(r->bthr[b], d * d);
+        r->block_bound[b] = min2(r->block_bound[b], d * d);
     }
 }
 
 /// The faces of the inside blocks of body b that can hold the closest point (after block_bounds): a block whose
 /// bounding sphere is farther from the centroid than the best distance so far is skipped whole.
-static void block_depth(ctx* c, int b)
+static void block_depth(region_query* c, int b)
 {
     const mc_region_blocks* blk = c->blk[b];
     const body_arrays* a = &c->s->body[b];
     const struct mc_mesh* m = c->mesh[b];
-    racc* regs = c->s->regions;
-    const uint32_t* rmap = c->s->rmap;
+    region_accumulator* regs = c->s->regions;
+    const uint32_t* node_region = c->s->node_region;
     for (uint32_t i = 0; i < a->blist_count; ++i)
     {
         uint32_t k = a->blist[i];
-        racc* r = &regs[rmap[a->bnode[k]]];
+        region_accumulator* r = &regs[node_region[a->bnode[k]]];
         const mc_block_sums* bs = &blk->sums[k];
         mc_vec3 p = b == 0 ? r->out.centroid : r->centroid_j;
-        double* best = b == 0 ? &r->best[0] : &r->jbest;
-        mc_vec3* closest = b == 0 ? &r->closest[0] : &r->jclosest;
+        double* best = b == 0 ? &r->best[0] : &r->j_best;
+        mc_vec3* closest = b == 0 ? &r->closest[0] : &r->j_closest;
         double lb = mc_length(mc_sub(p, bs->center)) - bs->radius;
-        if (lb > 0.0 && lb * lb >= min2(*best, r->bthr[b]) * (1.0 + 1e-12))
+        if (lb > 0.0 && lb * lb >= min2(*best, r->block_bound[b]) * (1.0 + 1e-12))
         {
             continue;
         }
@@ -1658,7 +1673,7 @@ static void block_depth(ctx* c, int b)
             const uint32_t* tv = &m->indices[3u * f];
             mc_vec3 pa = m->positions[tv[0]];
             double plane = mc_dot(m->face_normals[f], mc_sub(p, pa));
-            if (plane * plane >= min2(*best, r->bthr[b]) * (1.0 + 1e-12))
+            if (plane * plane >= min2(*best, r->block_bound[b]) * (1.0 + 1e-12))
             {
                 continue; // the plane's distance is a lower bound of the face's distance
             }
@@ -1674,337 +1689,446 @@ static void block_depth(ctx* c, int b)
     }
 }
 
-/// Steps 4-5: regions, sums, derived quantities, depth.
-static void sum_regions(ctx* c, const mc_region_options* opt)
+/// Step 3, regions of the crossings: one region per union-find set, created in the order of the first crossing record
+/// of each set (deterministic); counts the crossings and sums their points (the region's origin).
+static bool regions_from_crossings(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
-    if (!mc_array_reserve((void**)&s->rmap, &s->rmap_cap, s->node_count, sizeof *s->rmap, 64))
+    for (uint32_t k = 0; k < s->record_count && !c->oom; ++k)
+    {
+        region_accumulator* r = region_of(c, s->records[k].occurrence, true);
+        if (r == NULL)
+        {
+            return false;
+        }
+        r->crossing_count++;
+        r->crossing_sum = mc_add(r->crossing_sum, s->records[k].point);
+        r->all_degenerate = r->all_degenerate && s->records[k].degenerate;
+    }
+    return true;
+}
+
+/// Step 3, regions of the listed inside vertices of body b (after the crossings' regions): counts them, and sums
+/// their positions for a region without crossings (its origin).
+static bool regions_from_inside_vertices(region_query* c, int b)
+{
+    struct mc_region_scratch* s = c->s;
+    const body_arrays* a = &s->body[b];
+    uint32_t last_node = MC_NONE, last_region = 0; // consecutive inside vertices mostly share their node
+    for (uint32_t k = 0; k < a->inside_count; ++k)
+    {
+        if (!vertex_listed(c, b, a->inside[k]))
+        {
+            continue; // counted with its block
+        }
+        uint32_t node = a->vnode[a->inside[k]];
+        region_accumulator* r;
+        if (node == last_node)
+        {
+            r = &s->regions[last_region];
+        }
+        else
+        {
+            r = region_of(c, node, true);
+            if (r == NULL)
+            {
+                return false;
+            }
+            last_node = node;
+            last_region = (uint32_t)(r - s->regions);
+        }
+        r->inside_vertex_count++;
+        s->inside_total++;
+        if (r->crossing_count == 0)
+        {
+            r->vertex_sum = mc_add(r->vertex_sum, vpos(c, b, a->inside[k]));
+        }
+    }
+    return true;
+}
+
+/// Step 3, regions of the inside blocks of body b: counts their vertices and, for a region without crossings, adds
+/// their aggregated vertex sums (mapped into I's frame for J).
+static bool regions_from_blocks(region_query* c, int b)
+{
+    struct mc_region_scratch* s = c->s;
+    const body_arrays* a = &s->body[b];
+    for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+    {
+        uint32_t bk = a->blist[k];
+        region_accumulator* r = region_of(c, a->bnode[bk], true);
+        if (r == NULL)
+        {
+            return false;
+        }
+        uint32_t n = c->blk[b]->topo[bk].vert_count;
+        r->inside_vertex_count += n;
+        s->inside_total += n;
+        if (r->crossing_count == 0)
+        {
+            mc_vec3 vs = c->blk[b]->sums[bk].vsum;
+            r->vertex_sum = mc_add(
+                r->vertex_sum, b == 0 ? vs : mc_add(mc_mat33_mul_vec(&c->rot_j, vs), mc_scale(c->trans_j, (double)n)));
+        }
+    }
+    return true;
+}
+
+/// Step 3, all regions in a deterministic order: by first crossing record, then by inside vertices and blocks (I,
+/// then J). False when out of memory (c->oom is set).
+static bool create_regions(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    if (!mc_array_reserve((void**)&s->node_region, &s->node_region_cap, s->node_count, sizeof *s->node_region, 64))
     {
         c->oom = true;
-        return;
+        return false;
     }
     if (s->node_count > 0)
     {
-        memset(s->rmap, 0xFF, (size_t)s->node_count * sizeof *s->rmap);
+        memset(s->node_region, 0xFF, (size_t)s->node_count * sizeof *s->node_region);
     }
-    // Regions in a deterministic order: by first crossing record, then by inside vertices (I, then J).
-    for (uint32_t k = 0; k < s->x_count && !c->oom; ++k)
+    if (!regions_from_crossings(c))
     {
-        racc* r = region_of(c, s->xs[k].occ, true);
-        if (r == NULL)
-        {
-            return;
-        }
-        r->ncross++;
-        r->sum_x = mc_add(r->sum_x, s->xs[k].point);
-        r->all_degenerate = r->all_degenerate && s->xs[k].degenerate;
+        return false;
     }
     for (int b = 0; b < 2 && !c->oom; ++b)
     {
-        const body_arrays* a = &s->body[b];
-        uint32_t last_node = MC_NONE, last_region = 0; // consecutive inside vertices mostly share their node
-        for (uint32_t k = 0; k < a->inside_count; ++k)
+        if (!regions_from_inside_vertices(c, b) || !regions_from_blocks(c, b))
         {
-            if (!vertex_listed(c, b, a->inside[k]))
-            {
-                continue; // counted with its block
-            }
-            uint32_t node = a->vnode[a->inside[k]];
-            racc* r;
-            if (node == last_node)
-            {
-                r = &s->regions[last_region];
-            }
-            else
-            {
-                r = region_of(c, node, true);
-                if (r == NULL)
-                {
-                    return;
-                }
-                last_node = node;
-                last_region = (uint32_t)(r - s->regions);
-            }
-            r->ninside++;
-            s->inside_total++;
-            if (r->ncross == 0)
-            {
-                r->sum_v = mc_add(r->sum_v, vpos(c, b, a->inside[k]));
-            }
-        }
-        for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
-        {
-            uint32_t bk = a->blist[k];
-            racc* r = region_of(c, a->bnode[bk], true);
-            if (r == NULL)
-            {
-                return;
-            }
-            uint32_t n = c->blk[b]->topo[bk].vert_count;
-            r->ninside += n;
-            s->inside_total += n;
-            if (r->ncross == 0)
-            {
-                mc_vec3 vs = c->blk[b]->sums[bk].vsum;
-                r->sum_v = mc_add(
-                    r->sum_v, b == 0 ? vs : mc_add(mc_mat33_mul_vec(&c->rot_j, vs), mc_scale(c->trans_j, (double)n)));
-            }
+            return false;
         }
     }
+    return true;
+}
+
+/// Step 4, origins: each region's local origin (mean of its crossing points, or of its inside vertices when it has
+/// none), that origin in J's frame, and whether the region needs its rounding sensitivity (touching test).
+static void set_origins(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
-        racc* r = &s->regions[k];
-        r->origin = r->ncross > 0 ? mc_scale(r->sum_x, 1.0 / r->ncross) : mc_scale(r->sum_v, 1.0 / r->ninside);
+        region_accumulator* r = &s->regions[k];
+        r->origin = r->crossing_count > 0 ? mc_scale(r->crossing_sum, 1.0 / r->crossing_count)
+                                          : mc_scale(r->vertex_sum, 1.0 / r->inside_vertex_count);
         r->origin_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(r->origin, c->trans_j));
-        r->jbest = INFINITY;
-        r->need_err = r->ncross > 0 && r->all_degenerate; // the only regions the touching test looks at
+        r->j_best = INFINITY;
+        r->need_sensitivity = r->crossing_count > 0 && r->all_degenerate; // the only regions the touching test looks at
     }
-    // Region of every node (roots are the smallest index of their set, so they are resolved first).
+}
+
+/// Step 4, node map: the region of every union-find node (roots are the smallest index of their set, so they are
+/// resolved first).
+static void map_nodes_to_regions(struct mc_region_scratch* s)
+{
     for (uint32_t k = 0; k < s->node_count; ++k)
     {
-        s->rmap[k] = s->rmap[mc_uf_find(s->parent, k)];
+        s->node_region[k] = s->node_region[mc_uf_find(s->parent, k)];
     }
-    racc* regs = s->regions;
-    const uint32_t* rmap = s->rmap;
-    // Sums.
-    for (uint32_t k = 0; k < s->x_count; ++k)
+}
+
+/// Step 4, crossing sums: the six flags of every crossing, added to its region in crossing-record order.
+static void sum_crossing_flags(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t k = 0; k < s->record_count; ++k)
     {
-        prefetch_crossing(c, s->xs, s->x_count, k);
-        add_crossing_flags(c, &regs[rmap[s->xs[k].occ]], &s->xs[k]);
+        prefetch_crossing(c, s->records, s->record_count, k);
+        add_crossing_flags(c, &s->regions[s->node_region[s->records[k].occurrence]], &s->records[k]);
     }
-    for (int b = 0; b < 2; ++b)
+}
+
+/// Step 4, whole faces of body b: their divergence terms (added to the regions only with triangle terms) and, always,
+/// their plane records for the depth. The faces come in flood order, scattered over the mesh arrays: prefetch a few
+/// faces ahead. Consecutive faces mostly belong to one region: their terms are summed in locals (a run) and added to
+/// the region when it changes.
+static void sum_whole_faces(region_query* c, int b, bool use)
+{
+    struct mc_region_scratch* s = c->s;
+    const body_arrays* a = &s->body[b];
+    const struct mc_mesh* m = c->mesh[b];
+    region_accumulator* regs = s->regions;
+    const uint32_t* node_region = s->node_region;
+    double* plane = a->plane;
+    const uint32_t* fidx = m->indices;
+    const mc_vec3* fpos = m->positions;
+    whole_run run;
+    memset(&run, 0, sizeof run);
+    uint32_t cur = MC_NONE;
+    for (uint32_t k = 0; k < a->whole_count; ++k)
     {
-        const body_arrays* a = &s->body[b];
-        const struct mc_mesh* m = c->mesh[b];
-        if (!mc_array_reserve((void**)&s->body[b].plane, &s->body[b].plane_cap, 4ull * a->whole_count, sizeof(double),
-                              64))
+        if (k + 16u < a->whole_count)
         {
-            c->oom = true;
-            return;
+            __builtin_prefetch(&fidx[3u * a->whole[k + 16u].id]);
         }
-        double* plane = s->body[b].plane;
-        // Whole faces: divergence terms (or, without triangle terms, only the plane records for the depth). The
-        // faces come in flood order, scattered over the mesh arrays: prefetch a few faces ahead.
-        // Consecutive faces mostly belong to one region: their terms are summed in locals (a run) and added to the
-        // region when it changes.
-        const uint32_t* fidx = m->indices;
-        const mc_vec3* fpos = m->positions;
-        const bool use = opt->triangle_terms;
-        whole_run run;
-        memset(&run, 0, sizeof run);
-        uint32_t cur = MC_NONE;
-        for (uint32_t k = 0; k < a->whole_count; ++k)
+        if (k + 8u < a->whole_count)
         {
-            if (k + 16u < a->whole_count)
+            const uint32_t* t = &fidx[3u * a->whole[k + 8u].id];
+            __builtin_prefetch(&fpos[t[0]]);
+            __builtin_prefetch(&fpos[t[1]]);
+            __builtin_prefetch(&fpos[t[2]]);
+        }
+        uint32_t ri = node_region[a->whole[k].node];
+        if (ri != cur)
+        {
+            if (cur != MC_NONE)
             {
-                __builtin_prefetch(&fidx[3u * a->whole[k + 16u].id]);
+                flush_whole(&regs[cur], &run, b, use);
             }
-            if (k + 8u < a->whole_count)
-            {
-                const uint32_t* t = &fidx[3u * a->whole[k + 8u].id];
-                __builtin_prefetch(&fpos[t[0]]);
-                __builtin_prefetch(&fpos[t[1]]);
-                __builtin_prefetch(&fpos[t[2]]);
-            }
-            uint32_t ri = rmap[a->whole[k].node];
-            if (ri != cur)
-            {
-                if (cur != MC_NONE)
-                {
-                    flush_whole(&regs[cur], &run, b, use);
-                }
-                cur = ri;
-                const racc* r = &regs[ri];
-                run.o = b == 0 ? r->origin : r->origin_j;
-                run.olen = norm1(r->origin);
-                run.need_err = r->need_err;
-            }
-            add_triangle_raw(fpos, fidx, a->whole[k].id, run.o, run.olen, &run.vol6, &run.mom24, &run.s2, &run.err6,
-                             run.need_err, plane + 4u * k);
-            run.terms++;
+            cur = ri;
+            const region_accumulator* r = &regs[ri];
+            run.o = b == 0 ? r->origin : r->origin_j;
+            run.olen = norm1(r->origin);
+            run.need_sensitivity = r->need_sensitivity;
         }
-        if (cur != MC_NONE)
+        add_triangle_raw(fpos, fidx, a->whole[k].id, run.o, run.olen, &run.volume_x6, &run.moment_x24, &run.area_x2,
+                         &run.sensitivity_x6, run.need_sensitivity, plane + 4u * k);
+        run.term_count++;
+    }
+    if (cur != MC_NONE)
+    {
+        flush_whole(&regs[cur], &run, b, use);
+    }
+}
+
+/// Step 4, sums of body b after the crossings: whole faces (or, without triangle terms, their six flags each from
+/// their three inside vertices), the corner flags of inside vertices in faces of some pair, then the inside blocks.
+/// False when out of memory (c->oom is set).
+static bool sum_body(region_query* c, int b, const mc_region_options* opt)
+{
+    struct mc_region_scratch* s = c->s;
+    body_arrays* a = &s->body[b];
+    if (!mc_array_reserve((void**)&a->plane, &a->plane_cap, 4ull * a->whole_count, sizeof(double), 64))
+    {
+        c->oom = true;
+        return false;
+    }
+    sum_whole_faces(c, b, opt->triangle_terms);
+    region_accumulator* regs = s->regions;
+    const uint32_t* node_region = s->node_region;
+    for (uint32_t k = 0; k < a->whole_count && !opt->triangle_terms; ++k)
+    {
+        for (uint32_t j = 0; j < 3u; ++j)
         {
-            flush_whole(&regs[cur], &run, b, use);
-        }
-        for (uint32_t k = 0; k < a->whole_count && !opt->triangle_terms; ++k)
-        {
-            // The face's six flags, found from its three (inside) vertices.
-            for (uint32_t j = 0; j < 3u; ++j)
-            {
-                add_corner_flags(c, &regs[rmap[a->whole[k].node]], b, 3u * a->whole[k].id + j);
-            }
-        }
-        for (uint32_t k = 0; k < a->corner_count; ++k)
-        {
-            add_corner_flags(c, &regs[rmap[a->corner[k].node]], b, a->corner[k].id);
-        }
-        if (c->blk[b] != NULL)
-        {
-            add_blocks(c, b, use);
+            add_corner_flags(c, &regs[node_region[a->whole[k].node]], b, 3u * a->whole[k].id + j);
         }
     }
-    // J's whole faces: back into I's frame.
+    for (uint32_t k = 0; k < a->corner_count; ++k)
+    {
+        add_corner_flags(c, &regs[node_region[a->corner[k].node]], b, a->corner[k].id);
+    }
+    if (c->blk[b] != NULL)
+    {
+        add_blocks(c, b, opt->triangle_terms);
+    }
+    return true;
+}
+
+/// Step 4, J's whole faces: their sums (J's frame) rotated back into I's frame and added once per region.
+static void add_j_whole_sums(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
-        racc* r = &regs[k];
-        r->vol6 += r->jvol6;
-        r->mom24 = mc_add(r->mom24, mc_mat33_mul_vec(&c->rot_j, r->jmom24));
-        r->s2[1] = mc_add(r->s2[1], mc_mat33_mul_vec(&c->rot_j, r->js2));
+        region_accumulator* r = &s->regions[k];
+        r->volume_x6 += r->j_volume_x6;
+        r->moment_x24 = mc_add(r->moment_x24, mc_mat33_mul_vec(&c->rot_j, r->j_moment_x24));
+        r->area_x2[1] = mc_add(r->area_x2[1], mc_mat33_mul_vec(&c->rot_j, r->j_area_x2));
     }
-    // Derived quantities.
+}
+
+/// Step 4, derived quantities of every region: volume, centroid, vector areas, area, radius, normal and counts.
+static void derive_region_quantities(struct mc_region_scratch* s)
+{
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
-        racc* r = &s->regions[k];
+        region_accumulator* r = &s->regions[k];
         mc_region* o = &r->out;
         memset(o, 0, sizeof *o);
-        o->volume = r->vol6 / 6.0;
-        o->centroid = o->volume != 0.0 ? mc_add(r->origin, mc_scale(r->mom24, 1.0 / (24.0 * o->volume))) : r->origin;
-        o->s_i = mc_scale(r->s2[0], 0.5);
-        o->s_j = mc_scale(r->s2[1], 0.5);
+        o->volume = r->volume_x6 / 6.0;
+        o->centroid =
+            o->volume != 0.0 ? mc_add(r->origin, mc_scale(r->moment_x24, 1.0 / (24.0 * o->volume))) : r->origin;
+        o->s_i = mc_scale(r->area_x2[0], 0.5);
+        o->s_j = mc_scale(r->area_x2[1], 0.5);
         o->area = mc_length(o->s_i);
         o->radius = sqrt(o->area / MC_PI);
         o->normal = mc_normalize(o->s_i);
-        o->crossings = r->ncross;
-        o->inside_vertices = r->ninside;
+        o->crossings = r->crossing_count;
+        o->inside_vertices = r->inside_vertex_count;
     }
-    // Depth.
-    mc_depth_method method = opt->depth_method;
-    if (method == MC_DEPTH_ADAMS)
+}
+
+/// Step 5 (Adams), first bound: inside vertices are points of the region's surface parts, so the nearest one bounds
+/// the distance from above and makes the plane bound reject almost every whole face at once (faces come in flood
+/// order, often sorted by decreasing distance). Every 4th vertex is enough for a good bound (the bound only prunes;
+/// the result is the exact minimum over the faces either way).
+static void depth_from_inside_vertices(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    region_accumulator* regs = s->regions;
+    const uint32_t* node_region = s->node_region;
+    for (int b = 0; b < 2; ++b)
     {
-        for (uint32_t k = 0; k < s->region_count; ++k)
+        const body_arrays* a = &s->body[b];
+        const mc_vec3* pos = c->mesh[b]->positions;
+        for (uint32_t k = 0; k < a->inside_count; k += 4u)
         {
-            regs[k].centroid_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(regs[k].out.centroid, c->trans_j));
-        }
-        // Inside vertices are points of the region's surface parts: the nearest one is an upper bound that makes the
-        // plane bound below reject almost every whole face at once (faces come in flood order, often sorted by
-        // decreasing distance). Every 4th vertex is enough for a good bound (the bound only prunes; the result is
-        // the exact minimum over the faces either way).
-        for (int b = 0; b < 2; ++b)
-        {
-            const body_arrays* a = &s->body[b];
-            const mc_vec3* pos = c->mesh[b]->positions;
-            for (uint32_t k = 0; k < a->inside_count; k += 4u)
+            uint32_t v = a->inside[k];
+            region_accumulator* r = &regs[node_region[a->vnode[v]]];
+            mc_vec3 d = mc_sub(pos[v], b == 0 ? r->out.centroid : r->centroid_j);
+            double d2 = mc_dot(d, d);
+            double* best = b == 0 ? &r->best[0] : &r->j_best;
+            if (d2 < *best)
             {
-                uint32_t v = a->inside[k];
-                racc* r = &regs[rmap[a->vnode[v]]];
-                mc_vec3 d = mc_sub(pos[v], b == 0 ? r->out.centroid : r->centroid_j);
-                double d2 = mc_dot(d, d);
-                double* best = b == 0 ? &r->best[0] : &r->jbest;
-                if (d2 < *best)
+                *best = d2;
+                if (b == 0)
                 {
-                    *best = d2;
-                    if (b == 0)
-                    {
-                        r->closest[0] = pos[v];
-                    }
-                    else
-                    {
-                        r->jclosest = pos[v];
-                    }
+                    r->closest[0] = pos[v];
+                }
+                else
+                {
+                    r->j_closest = pos[v];
                 }
             }
         }
-        // Blocks first: their bounds and the faces of the nearest ones give a tight bound for everything after.
-        for (int b = 0; b < 2; ++b)
+    }
+}
+
+/// Step 5 (Adams), the faces of the crossings: the two faces of the crossed edge and the crossed face.
+static void depth_crossing_faces(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t k = 0; k < s->record_count; ++k)
+    {
+        const crossing_record* x = &s->records[k];
+        region_accumulator* r = &s->regions[s->node_region[x->occurrence]];
+        const struct mc_mesh* m = c->mesh[x->body];
+        prefetch_crossing(c, s->records, s->record_count, k);
+        depth_candidate(c, r, x->body, x->halfedge / 3u);
+        depth_candidate(c, r, x->body, m->twin[x->halfedge] / 3u);
+        depth_candidate(c, r, 1 - x->body, x->face);
+    }
+}
+
+/// Step 5 (Adams), the whole faces of body b (in b's frame, with their plane records), then the faces around its
+/// inside vertices. Runs of consecutive faces of one region keep the region's point and best distance in locals.
+static void depth_body_faces(region_query* c, int b)
+{
+    struct mc_region_scratch* s = c->s;
+    region_accumulator* regs = s->regions;
+    const uint32_t* node_region = s->node_region;
+    const body_arrays* a = &s->body[b];
+    const struct mc_mesh* m = c->mesh[b];
+    const double* plane = a->plane;
+    uint32_t cur = MC_NONE;
+    mc_vec3 p = mc_v3(0.0, 0.0, 0.0), p_rel = p, closest = p;
+    double best = INFINITY, thr = INFINITY;
+    for (uint32_t k = 0; k < a->whole_count; ++k)
+    {
+        uint32_t ri = node_region[a->whole[k].node];
+        if (ri != cur)
         {
-            if (c->blk[b] != NULL)
-            {
-                block_bounds(c, b);
-                block_depth(c, b);
-            }
-        }
-        for (uint32_t k = 0; k < s->x_count; ++k)
-        {
-            const xrec* x = &s->xs[k];
-            racc* r = &regs[rmap[x->occ]];
-            const struct mc_mesh* m = c->mesh[x->body];
-            prefetch_crossing(c, s->xs, s->x_count, k);
-            depth_candidate(c, r, x->body, x->he / 3u);
-            depth_candidate(c, r, x->body, m->twin[x->he] / 3u);
-            depth_candidate(c, r, 1 - x->body, x->face);
-        }
-        for (int b = 0; b < 2; ++b)
-        {
-            const body_arrays* a = &s->body[b];
-            const struct mc_mesh* m = c->mesh[b];
-            const double* plane = a->plane;
-            // Runs of consecutive faces of one region keep the region's point and best distance in locals.
-            uint32_t cur = MC_NONE;
-            mc_vec3 p = mc_v3(0.0, 0.0, 0.0), p_rel = p, closest = p;
-            double best = INFINITY, thr = INFINITY;
-            for (uint32_t k = 0; k < a->whole_count; ++k)
-            {
-                uint32_t ri = rmap[a->whole[k].node];
-                if (ri != cur)
-                {
-                    if (cur != MC_NONE)
-                    {
-                        store_best(&regs[cur], b, best, closest);
-                    }
-                    cur = ri;
-                    const racc* r = &regs[ri];
-                    p = b == 0 ? r->out.centroid : r->centroid_j;
-                    p_rel = b == 0 ? mc_sub(r->out.centroid, r->origin) : mc_sub(r->centroid_j, r->origin_j);
-                    best = b == 0 ? r->best[0] : r->jbest;
-                    thr = b == 0 ? r->bthr[0] : min2(r->bthr[1], r->best[1]);
-                    closest = b == 0 ? r->closest[0] : r->jclosest;
-                }
-                depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, p, p_rel, thr, &best,
-                                    &closest);
-            }
             if (cur != MC_NONE)
             {
                 store_best(&regs[cur], b, best, closest);
             }
-            for (uint32_t k = 0; k < a->corner_count; ++k)
-            {
-                depth_candidate(c, &regs[rmap[a->corner[k].node]], b, a->corner[k].id / 3u);
-            }
+            cur = ri;
+            const region_accumulator* r = &regs[ri];
+            p = b == 0 ? r->out.centroid : r->centroid_j;
+            p_rel = b == 0 ? mc_sub(r->out.centroid, r->origin) : mc_sub(r->centroid_j, r->origin_j);
+            best = b == 0 ? r->best[0] : r->j_best;
+            thr = b == 0 ? r->block_bound[0] : min2(r->block_bound[1], r->best[1]);
+            closest = b == 0 ? r->closest[0] : r->j_closest;
         }
-        for (uint32_t k = 0; k < s->region_count; ++k)
+        depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, p, p_rel, thr, &best, &closest);
+    }
+    if (cur != MC_NONE)
+    {
+        store_best(&regs[cur], b, best, closest);
+    }
+    for (uint32_t k = 0; k < a->corner_count; ++k)
+    {
+        depth_candidate(c, &regs[node_region[a->corner[k].node]], b, a->corner[k].id / 3u);
+    }
+}
+
+/// Step 5 (Adams): the closest point of each surface part to the region's centroid. Bounds first (inside vertices,
+/// then blocks and the faces of the nearest ones), so that most faces after them are rejected by their plane; then
+/// the crossings' faces, the whole and corner faces, and finally J's closest point mapped into I's frame.
+static void depth_adams(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    region_accumulator* regs = s->regions;
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        regs[k].centroid_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(regs[k].out.centroid, c->trans_j));
+    }
+    depth_from_inside_vertices(c);
+    for (int b = 0; b < 2; ++b)
+    {
+        if (c->blk[b] != NULL)
         {
-            racc* r = &regs[k];
-            if (r->jbest < r->best[1])
-            {
-                r->best[1] = r->jbest;
-                r->closest[1] = mc_add(mc_mat33_mul_vec(&c->rot_j, r->jclosest), c->trans_j);
-            }
+            block_bounds(c, b);
+            block_depth(c, b);
         }
     }
-    else if (method == MC_DEPTH_EXTENT)
+    depth_crossing_faces(c);
+    depth_body_faces(c, 0);
+    depth_body_faces(c, 1);
+    for (uint32_t k = 0; k < s->region_count; ++k)
     {
-        for (uint32_t k = 0; k < s->x_count; ++k)
+        region_accumulator* r = &regs[k];
+        if (r->j_best < r->best[1])
         {
-            extent_point(&regs[rmap[s->xs[k].occ]], s->xs[k].point);
+            r->best[1] = r->j_best;
+            r->closest[1] = mc_add(mc_mat33_mul_vec(&c->rot_j, r->j_closest), c->trans_j);
         }
-        for (int b = 0; b < 2; ++b)
+    }
+}
+
+/// Step 5 (extent): the range of the region's crossing points and inside vertices along its normal.
+static void depth_extent(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    region_accumulator* regs = s->regions;
+    const uint32_t* node_region = s->node_region;
+    for (uint32_t k = 0; k < s->record_count; ++k)
+    {
+        extent_point(&regs[node_region[s->records[k].occurrence]], s->records[k].point);
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        const body_arrays* a = &s->body[b];
+        for (uint32_t k = 0; k < a->inside_count; ++k)
         {
-            const body_arrays* a = &s->body[b];
-            for (uint32_t k = 0; k < a->inside_count; ++k)
+            extent_point(&regs[node_region[a->vnode[a->inside[k]]]], vpos(c, b, a->inside[k]));
+        }
+        for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+        {
+            // The vertices of an inside block (each met once per face: harmless for a minimum and a maximum).
+            uint32_t bk = a->blist[k];
+            const mc_block_topo* tp = &c->blk[b]->topo[bk];
+            region_accumulator* r = &regs[node_region[a->bnode[bk]]];
+            for (uint32_t t = 0; t < tp->tri_count; ++t)
             {
-                extent_point(&regs[rmap[a->vnode[a->inside[k]]]], vpos(c, b, a->inside[k]));
-            }
-            for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
-            {
-                // The vertices of an inside block (each met once per face: harmless for a minimum and a maximum).
-                uint32_t bk = a->blist[k];
-                const mc_block_topo* tp = &c->blk[b]->topo[bk];
-                racc* r = &regs[rmap[a->bnode[bk]]];
-                for (uint32_t t = 0; t < tp->tri_count; ++t)
+                const uint32_t* tv = &c->mesh[b]->indices[3u * c->blk[b]->tris[tp->tri_first + t]];
+                for (uint32_t j = 0; j < 3u; ++j)
                 {
-                    const uint32_t* tv = &c->mesh[b]->indices[3u * c->blk[b]->tris[tp->tri_first + t]];
-                    for (uint32_t j = 0; j < 3u; ++j)
-                    {
-                        extent_point(r, vpos(c, b, tv[j]));
-                    }
+                    extent_point(r, vpos(c, b, tv[j]));
                 }
             }
         }
     }
+}
+
+/// Step 5, output: the contact points on each surface (the centroid when none was found) and the depth by the
+/// chosen method.
+static void finish_depth(struct mc_region_scratch* s, mc_depth_method method)
+{
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
-        racc* r = &s->regions[k];
+        region_accumulator* r = &s->regions[k];
         mc_region* o = &r->out;
         o->point_i = isfinite(r->best[0]) ? r->closest[0] : o->centroid;
         o->point_j = isfinite(r->best[1]) ? r->closest[1] : o->centroid;
@@ -2024,11 +2148,41 @@ static void sum_regions(ctx* c, const mc_region_options* opt)
     }
 }
 
-static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out, uint32_t capacity, uint32_t* count,
-                           mc_query_stats* stats);
+/// Steps 3 (regions) to 5: regions, sums, derived quantities, depth. Stops early when out of memory (c->oom).
+static void sum_regions(region_query* c, const mc_region_options* opt)
+{
+    if (!create_regions(c))
+    {
+        return;
+    }
+    set_origins(c);
+    map_nodes_to_regions(c->s);
+    sum_crossing_flags(c);
+    for (int b = 0; b < 2; ++b)
+    {
+        if (!sum_body(c, b, opt))
+        {
+            return;
+        }
+    }
+    add_j_whole_sums(c);
+    derive_region_quantities(c->s);
+    if (opt->depth_method == MC_DEPTH_ADAMS)
+    {
+        depth_adams(c);
+    }
+    else if (opt->depth_method == MC_DEPTH_EXTENT)
+    {
+        depth_extent(c);
+    }
+    finish_depth(c->s, opt->depth_method);
+}
+
+static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_region* out, uint32_t capacity,
+                           uint32_t* count, mc_query_stats* stats);
 
 /// Clear every vertex and face mark this query set (the arrays are all-zero between queries).
-static void clear_marks(ctx* c)
+static void clear_marks(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     for (int b = 0; b < 2; ++b)
@@ -2082,7 +2236,7 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
         return MC_ERR_OUT_OF_MEMORY;
     }
     mc_region_options opt = options != NULL ? *options : mc_default_region_options();
-    ctx c;
+    region_query c;
     memset(&c, 0, sizeof c);
     c.mesh[0] = mi;
     c.mesh[1] = mj;
@@ -2112,8 +2266,8 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
 }
 
 /// Steps 1-5 and the output, after prepare().
-static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out, uint32_t capacity, uint32_t* count,
-                           mc_query_stats* stats)
+static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_region* out, uint32_t capacity,
+                           uint32_t* count, mc_query_stats* stats)
 {
     mc_status st = collect_crossings(c);
     if (st != MC_OK)
@@ -2140,9 +2294,9 @@ static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out,
     uint32_t n = 0, touching = 0;
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
-        const racc* r = &s->regions[k];
-        double bound = (16.0 + (double)r->terms) * DBL_EPSILON * r->err6;
-        if (r->ncross > 0 && r->all_degenerate && fabs(r->vol6) <= bound)
+        const region_accumulator* r = &s->regions[k];
+        double bound = (16.0 + (double)r->term_count) * DBL_EPSILON * r->sensitivity_x6;
+        if (r->crossing_count > 0 && r->all_degenerate && fabs(r->volume_x6) <= bound)
         {
             touching++;
             continue;
@@ -2158,7 +2312,7 @@ static mc_status run_stage(ctx* c, const mc_region_options* opt, mc_region* out,
     *count = n;
     if (stats != NULL)
     {
-        stats->crossings = s->x_count;
+        stats->crossings = s->record_count;
         stats->inside_vertices = s->inside_total;
         stats->regions = n;
         stats->touching_regions = touching;
