@@ -1560,7 +1560,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         next = t;
     }
 
-    // Parallel traversal of the frontier items through mc_parallel_for_dynamic (src/parallel.c holds the library's
+    // Parallel traversal of the frontier items through mc_parallel_for_dynamic (src/base/parallel.c holds the library's
     // only OpenMP constructs, STYLE S15): a dynamic schedule balances items of very different cost; each item writes to
     // its worker's buffer only, and the merged output is sorted by (i, j), so the result does not depend on the
     // schedule or the thread count.

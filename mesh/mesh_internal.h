@@ -43,8 +43,8 @@ struct mc_mesh
     mc_mesh_report report;      ///< what the checks found
     struct mc_bvh* bvh;         ///< OBB tree, built at creation
     size_t byte_count;          ///< bytes owned, for mc_mesh_get_byte_count
-    /// region-stage blocks (src/regions_blocks.c): NULL until the first region query on this mesh builds them (not
-    /// counted in byte_count)
+    /// region-stage blocks (src/contact/regions_blocks.c): NULL until the first region query on this mesh builds them
+    /// (not counted in byte_count)
     _Atomic(mc_mesh_cache*) region_cache;
 };
 

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Tests of the exact predicates (src/predicates.h) against an independent exact reference: a small big-integer
+// Tests of the exact predicates (src/base/predicates.h) against an independent exact reference: a small big-integer
 // evaluation of the determinant (every double is an integer multiple of a power of two), and __int128 on integer
 // coordinates.
 #include "meshcontact/query.h"

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Tests of the symbolic rule and the triangle-triangle crossings (src/tri_tri.h): an independent polynomial-in-eps
+// Tests of the symbolic rule and the triangle-triangle crossings (src/base/tri_tri.h): an independent polynomial-in-eps
 // oracle for the perturbed signs, edge-by-edge brute force for the pair test, degenerate sets, closed-mesh parity
 // and alternation, and accuracy of the crossing points.
 #include "meshcontact/query.h"

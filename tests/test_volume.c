@@ -747,7 +747,7 @@ static void check_blocks(const mc_mesh* m, const char* name)
             mom = mc_mul_add(mom, v6, mc_add(mc_add(p[0], p[1]), p[2]));
             s2 = mc_add(s2, mc_cross(mc_sub(p[1], p[0]), mc_sub(p[2], p[0])));
         }
-        // The block's polynomials at o (as src/regions.c evaluates them).
+        // The block's polynomials at o (as src/contact/regions.c evaluates them).
         mc_vec3 q = mc_sub(o, bs->center);
         double os = mc_dot(q, bs->s2);
         mc_vec3 mq =

@@ -826,7 +826,7 @@ Test(world, workspace_byte_count_follows_its_scratch)
     mc_mesh_destroy(sphere);
 }
 
-// mc_parallel_for / mc_parallel_for_dynamic (src/parallel.c): every item exactly once, valid worker indices.
+// mc_parallel_for / mc_parallel_for_dynamic (src/base/parallel.c): every item exactly once, valid worker indices.
 typedef struct par_probe
 {
     atomic_int visits[1000];

@@ -18,11 +18,11 @@
 //    the edge (relative gap > 1e-9), otherwise by one exact point-in-mesh query. A connected component of a mesh
 //    that is in no triangle pair is entirely inside or outside: one exact point-in-mesh query decides it (skipped
 //    when its vertex is clearly outside the other mesh's bounding box).
-//    Blocks (src/regions_blocks.h, options.use_blocks): a block of the mesh none of whose faces is in a triangle pair
-//    is entirely inside or outside and, when inside, in one region. The flood takes such a block whole when a ring
-//    walk meets one of its faces, floods on to its neighbour blocks without visiting their vertices, and marks only
-//    the vertices it shares with blocks that have a face in some pair (those are walked per vertex). A block's
-//    vertices are counted from the block; its faces are neither recorded nor visited.
+//    Blocks (src/contact/regions_blocks.h, options.use_blocks): a block of the mesh none of whose faces is in a
+//    triangle pair is entirely inside or outside and, when inside, in one region. The flood takes such a block whole
+//    when a ring walk meets one of its faces, floods on to its neighbour blocks without visiting their vertices, and
+//    marks only the vertices it shares with blocks that have a face in some pair (those are walked per vertex). A
+//    block's vertices are counted from the block; its faces are neither recorded nor visited.
 // 3. Regions. Union-find over crossing occurrences and inside vertices: the two ends of a segment, the two
 //    occurrences of a crossing, a crossing and the inside end of its edge, two consecutive crossings of one edge
 //    that bound an inside interval, and inside vertices joined by an uncrossed edge.
@@ -123,7 +123,7 @@ typedef struct body_arrays
     uint32_t corner_count, corner_cap;
     uint32_t* stack; // flood-fill stack
     uint32_t stack_count, stack_cap;
-    // Blocks (src/regions_blocks.h), when the query uses them: marks cleared by the query that set them.
+    // Blocks (src/contact/regions_blocks.h), when the query uses them: marks cleared by the query that set them.
     uint8_t* bstate; // per block: 0 unknown, 2 entirely inside
     uint32_t* bnode; // union-find node of an inside block
     uint32_t bcap;

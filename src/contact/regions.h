@@ -22,7 +22,7 @@ typedef struct mc_region_options
     /// (one triple product); false: it contributes its six vertex flags (pure Franklin, for tests of equivalence)
     bool triangle_terms;
     /// true (default): patches of triangles in no triangle pair are flooded and summed as blocks
-    /// (src/regions_blocks.h); false: per vertex and per face (for tests of equivalence)
+    /// (src/contact/regions_blocks.h); false: per vertex and per face (for tests of equivalence)
     bool use_blocks;
 } mc_region_options;
 
