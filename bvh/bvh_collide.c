@@ -1296,22 +1296,9 @@ int mc_collide_lanes_available(void)
 #endif
 }
 
-mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
-                     struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats)
+// The query's pose (J in I's frame) into the scratch: rotation, translation and J's vertices for the lazy cache.
+static void scratch_set_pose(struct mc_pair_scratch* s, const struct mc_mesh* mj, const mc_pose* j_in_i)
 {
-    if (mi == NULL || mj == NULL || j_in_i == NULL || scratch == NULL || result == NULL || mi->bvh == NULL ||
-        mj->bvh == NULL)
-    {
-        return MC_ERR_INVALID_ARGUMENT;
-    }
-    double t0 = mc_now_seconds();
-    int workers = mc_parallel_worker_count(worker_count);
-    mc_status st = scratch_prepare(scratch, mj, workers);
-    if (st != MC_OK)
-    {
-        return st;
-    }
-    struct mc_pair_scratch* s = *scratch;
     mc_mat33 rm = mc_quat_to_mat33(mc_quat_normalize(j_in_i->q));
     memcpy(s->rot, rm.m, sizeof s->rot);
     s->trans[0] = j_in_i->p.x;
@@ -1319,26 +1306,29 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     s->trans[2] = j_in_i->p.z;
     s->j_pos = mj->positions;
     s->j_vertex_count = mj->vertex_count;
+}
 
-    collide_ctx cx;
-    cx.ta = mi->bvh;
-    cx.tb = mj->bvh;
-    cx.pos_i = mi->positions;
-    cx.scratch = s;
-    cx.serial = 0;
+// The query's context: both trees, the mapping in SIMD form, the slacks of the conservative tests and the kernels.
+static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_pair_scratch* s)
+{
+    cx->ta = mi->bvh;
+    cx->tb = mj->bvh;
+    cx->pos_i = mi->positions;
+    cx->scratch = s;
+    cx->serial = 0;
 #if defined(__SSE2__)
     for (int c = 0; c < 3; ++c)
     {
-        cx.map_cols[0][c] = _mm_setr_ps((float)s->rot[0][c], (float)s->rot[1][c], (float)s->rot[2][c], 0.0f);
-        cx.map_cols[1][c] = _mm_setr_ps((float)s->rot[c][0], (float)s->rot[c][1], (float)s->rot[c][2], 0.0f);
+        cx->map_cols[0][c] = _mm_setr_ps((float)s->rot[0][c], (float)s->rot[1][c], (float)s->rot[2][c], 0.0f);
+        cx->map_cols[1][c] = _mm_setr_ps((float)s->rot[c][0], (float)s->rot[c][1], (float)s->rot[c][2], 0.0f);
         for (int r = 0; r < 3; ++r)
         {
-            cx.map_f[0][r][c] = _mm_set1_ps((float)s->rot[r][c]);
-            cx.map_f[1][r][c] = _mm_set1_ps((float)s->rot[c][r]);
-            cx.map_d[0][r][c] = _mm_set1_pd(s->rot[r][c]);
-            cx.map_d[1][r][c] = _mm_set1_pd(s->rot[c][r]);
+            cx->map_f[0][r][c] = _mm_set1_ps((float)s->rot[r][c]);
+            cx->map_f[1][r][c] = _mm_set1_ps((float)s->rot[c][r]);
+            cx->map_d[0][r][c] = _mm_set1_pd(s->rot[r][c]);
+            cx->map_d[1][r][c] = _mm_set1_pd(s->rot[c][r]);
         }
-        cx.trans_d[c] = _mm_set1_pd(s->trans[c]);
+        cx->trans_d[c] = _mm_set1_pd(s->trans[c]);
     }
 #endif
     // Slack of the box test. Relative part: the float axes are orthonormal only to ~1.2e-7 per component, which
@@ -1346,31 +1336,41 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     // factor of 10. Absolute part: the test's double arithmetic and the rounded J vertices used by the triangle
     // tests (fl(R v + t) differs from R v + t by < 4 * 2^-53 (3 |v| + |t|)) are below 1e-13 times the magnitudes.
     double tmag = fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
-    cx.rel_slack = 4e-6;
-    cx.box_rel_slack = 1e-5; // float arithmetic on top of the above: see bvh/collide_lanes.h, sat
-    cx.abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
+    cx->rel_slack = 4e-6;
+    cx->box_rel_slack = 1e-5; // float arithmetic on top of the above: see bvh/collide_lanes.h, sat
+    cx->abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
 #if defined(__SSE2__)
-    cx.slack_rel_f = (float)cx.box_rel_slack;
-    cx.slack_abs_f = (float)cx.abs_slack;
-    cx.lanes = mc_collide_lanes_available();
-    cx.lanes = mc_collide_lanes_limit > 0 && mc_collide_lanes_limit < cx.lanes ? mc_collide_lanes_limit : cx.lanes;
-    cx.leaf_pairs = leaf_pairs_sse;
+    cx->slack_rel_f = (float)cx->box_rel_slack;
+    cx->slack_abs_f = (float)cx->abs_slack;
+    cx->lanes = mc_collide_lanes_available();
+    cx->lanes = mc_collide_lanes_limit > 0 && mc_collide_lanes_limit < cx->lanes ? mc_collide_lanes_limit : cx->lanes;
+    cx->leaf_pairs = leaf_pairs_sse;
 #if MC_COLLIDE_AVX
-    cx.leaf_pairs = cx.lanes == 2 ? leaf_pairs_avx2 : leaf_pairs_sse;
+    cx->leaf_pairs = cx->lanes == 2 ? leaf_pairs_avx2 : leaf_pairs_sse;
 #endif
 #endif
+}
 
-    for (int w = 0; w < s->worker_capacity; ++w)
+// Number of pairs of `items` with at least one internal node.
+static uint32_t count_internal(const collide_ctx* cx, const pair_vec* items)
+{
+    uint32_t internal = 0;
+    for (uint32_t k = 0; k < items->count; ++k)
     {
-        s->workers[w].pair_count = 0;
-        s->workers[w].box_tests = 0;
-        s->workers[w].triangle_tests = 0;
-        s->workers[w].culled_in = 0;
-        s->workers[w].failed = 0;
+        if (!mc_bvh_is_leaf(&cx->ta->nodes[items->data[k].a]) || !mc_bvh_is_leaf(&cx->tb->nodes[items->data[k].b]))
+        {
+            ++internal;
+        }
     }
-    uint64_t box_tests = 0;
+    return internal;
+}
 
-    // Serial frontier expansion, level by level.
+// Serial frontier expansion, level by level, from the roots until the frontier holds enough items for the workers
+// (or nothing is left to expand). *frontier receives the last level, *internal its count of internal pairs.
+static mc_status expand_frontier(const collide_ctx* cx, int workers, uint64_t* box_tests, pair_vec** frontier,
+                                 uint32_t* internal)
+{
+    struct mc_pair_scratch* s = cx->scratch;
     pair_vec* cur = &s->frontier[0];
     pair_vec* next = &s->frontier[1];
     cur->count = 0;
@@ -1378,30 +1378,20 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
+    mapped_box root_j;
+    map_j_box(s, &cx->tb->nodes[0], &root_j);
+    *box_tests += 1u;
+    if (box_overlap(cx, &cx->ta->nodes[0], &root_j))
     {
-        mapped_box jb;
-        map_j_box(s, &cx.tb->nodes[0], &jb);
-        box_tests += 1u;
-        if (box_overlap(&cx, &cx.ta->nodes[0], &jb))
-        {
-            cur->data[cur->count].a = 0;
-            cur->data[cur->count].b = 0;
-            cur->count = 1;
-        }
+        cur->data[cur->count].a = 0;
+        cur->data[cur->count].b = 0;
+        cur->count = 1;
     }
-    uint32_t internal = 0;
     for (;;)
     {
-        internal = 0;
-        for (uint32_t k = 0; k < cur->count; ++k)
-        {
-            if (!mc_bvh_is_leaf(&cx.ta->nodes[cur->data[k].a]) || !mc_bvh_is_leaf(&cx.tb->nodes[cur->data[k].b]))
-            {
-                ++internal;
-            }
-        }
+        *internal = count_internal(cx, cur);
         // One worker: no frontier to cut, the traversal starts at the roots.
-        if (internal == 0 || workers == 1 || cur->count >= FRONTIER_PER_WORKER * (uint32_t)workers)
+        if (*internal == 0 || workers == 1 || cur->count >= FRONTIER_PER_WORKER * (uint32_t)workers)
         {
             break;
         }
@@ -1409,7 +1399,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         for (uint32_t k = 0; k < cur->count; ++k)
         {
             node_pair np = cur->data[k];
-            if (mc_bvh_is_leaf(&cx.ta->nodes[np.a]) && mc_bvh_is_leaf(&cx.tb->nodes[np.b]))
+            if (mc_bvh_is_leaf(&cx->ta->nodes[np.a]) && mc_bvh_is_leaf(&cx->tb->nodes[np.b]))
             {
                 if (!pair_vec_reserve(next, next->count + 1u))
                 {
@@ -1418,7 +1408,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
                 next->data[next->count++] = np;
             }
         }
-        if (!expand_level(&cx, cur->data, cur->count, next, &box_tests))
+        if (!expand_level(cx, cur->data, cur->count, next, box_tests))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
@@ -1426,50 +1416,43 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         cur = next;
         next = t;
     }
+    *frontier = cur;
+    return MC_OK;
+}
 
-    // Parallel traversal of the frontier items through mc_parallel_for_dynamic (src/parallel.c holds the library's
-    // only OpenMP constructs, STYLE S15): a dynamic schedule balances items of very different cost; each item writes to
-    // its worker's buffer only, and the merged output is sorted by (i, j), so the result does not depend on the
-    // schedule or the thread count.
+// Traversal of the frontier items, in parallel through mc_parallel_for_dynamic when it pays (src/parallel.c holds
+// the library's only OpenMP constructs, STYLE S15): a dynamic schedule balances items of very different cost; each
+// item writes to its worker's buffer only, and the merged output is sorted by (i, j), so the result does not depend
+// on the schedule or the thread count. @return the number of threads used.
+static int traverse_frontier(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_mesh* mj, int workers,
+                             const pair_vec* frontier, uint32_t internal)
+{
     int used = 1;
-    int nitems = (int)cur->count;
+    int nitems = (int)frontier->count;
     // Threads only pay off with enough work left: internal node pairs in the frontier and meshes of some size
     // (below ~50k triangles together a query takes well under 0.2 ms, less than waking a team of threads can cost on
     // a loaded machine). The choice does not change the result.
     int go_parallel = workers > 1 && nitems > 1 && internal >= PARALLEL_MIN_INTERNAL &&
                       (uint64_t)mi->triangle_count + mj->triangle_count >= PARALLEL_MIN_TRIANGLES;
-    cx.serial = !go_parallel;
+    cx->serial = !go_parallel;
     if (go_parallel)
     {
         // Items go in chunks of ITEMS_PER_CHUNK: each chunk's levels are tested together, four box pairs at a time
         // (expand_level), which wants wide levels.
-        traverse_task_ctx tc = {&cx, s->workers, cur->data};
+        traverse_task_ctx tc = {cx, cx->scratch->workers, frontier->data};
         used = mc_parallel_for_dynamic(workers, traverse_task, (uint32_t)nitems, ITEMS_PER_CHUNK, &tc);
     }
     else if (nitems > 0)
     {
         // One worker: the whole frontier is one traversal, so every level is as wide as it gets.
-        traverse(&cx, &s->workers[0], cur->data, (uint32_t)nitems);
+        traverse(cx, &cx->scratch->workers[0], frontier->data, (uint32_t)nitems);
     }
+    return used;
+}
 
-    // Merge and sort.
-    uint64_t total = 0, tri_tests = 0, culled = 0;
-    for (int w = 0; w < s->worker_capacity; ++w)
-    {
-        if (s->workers[w].failed)
-        {
-            return MC_ERR_OUT_OF_MEMORY;
-        }
-        total += s->workers[w].pair_count;
-        box_tests += s->workers[w].box_tests;
-        tri_tests += s->workers[w].triangle_tests;
-        culled += s->workers[w].culled_in;
-    }
-    if (total > UINT32_MAX / 2u)
-    {
-        return MC_ERR_OUT_OF_MEMORY;
-    }
-    uint32_t n = (uint32_t)total;
+// Room for n sort keys and n output pairs. @return 0 on allocation failure.
+static int reserve_output(struct mc_pair_scratch* s, uint32_t n)
+{
     if (n > s->key_capacity)
     {
         mc_free(s->keys);
@@ -1479,7 +1462,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         s->keys_tmp = mc_alloc_array(n, sizeof *s->keys_tmp);
         if (s->keys == NULL || s->keys_tmp == NULL)
         {
-            return MC_ERR_OUT_OF_MEMORY;
+            return 0;
         }
         s->key_capacity = n;
     }
@@ -1490,10 +1473,16 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         s->out = mc_alloc_array(n, sizeof *s->out);
         if (s->out == NULL)
         {
-            return MC_ERR_OUT_OF_MEMORY;
+            return 0;
         }
         s->out_capacity = n;
     }
+    return 1;
+}
+
+// The n pairs of all workers, gathered into s->out in (i, j) order.
+static void sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n)
+{
     // Gather index space: worker w's pair p has global index base_w + p. Key: i above j's bits (the (i, j) order).
     int j_bits = mj->triangle_count > 1u ? 32 - __builtin_clz(mj->triangle_count - 1u) : 1;
     int i_bits = mi->triangle_count > 1u ? 32 - __builtin_clz(mi->triangle_count - 1u) : 1;
@@ -1528,8 +1517,12 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         }
         s->out[k] = s->workers[w].pairs[g];
     }
-    // Warm-up: give every worker room for the whole result and the deepest stack seen, so that a repeated query
-    // allocates nothing whichever worker its items land on.
+}
+
+// Warm-up: give every worker room for the whole result (n pairs) and the deepest stack seen, so that a repeated query
+// allocates nothing whichever worker its items land on. @return 0 on allocation failure.
+static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
+{
     uint32_t deepest = 0;
     for (int w = 0; w < workers; ++w)
     {
@@ -1541,18 +1534,86 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         pair_worker* pw = &s->workers[w];
         if (!pair_vec_reserve(&pw->stack, deepest) || !pair_vec_reserve(&pw->level, deepest))
         {
-            return MC_ERR_OUT_OF_MEMORY;
+            return 0;
         }
         if (pw->pair_capacity < n)
         {
             mc_triangle_pair* np = mc_realloc(pw->pairs, (size_t)n * sizeof *np);
             if (np == NULL)
             {
-                return MC_ERR_OUT_OF_MEMORY;
+                return 0;
             }
             pw->pairs = np;
             pw->pair_capacity = n;
         }
+    }
+    return 1;
+}
+
+mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
+                     struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats)
+{
+    if (mi == NULL || mj == NULL || j_in_i == NULL || scratch == NULL || result == NULL || mi->bvh == NULL ||
+        mj->bvh == NULL)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    double t0 = mc_now_seconds();
+    int workers = mc_parallel_worker_count(worker_count);
+    mc_status st = scratch_prepare(scratch, mj, workers);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    struct mc_pair_scratch* s = *scratch;
+    scratch_set_pose(s, mj, j_in_i);
+    collide_ctx cx;
+    ctx_init(&cx, mi, mj, s);
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        s->workers[w].pair_count = 0;
+        s->workers[w].box_tests = 0;
+        s->workers[w].triangle_tests = 0;
+        s->workers[w].culled_in = 0;
+        s->workers[w].failed = 0;
+    }
+
+    uint64_t box_tests = 0;
+    pair_vec* frontier = NULL;
+    uint32_t internal = 0;
+    st = expand_frontier(&cx, workers, &box_tests, &frontier, &internal);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    int used = traverse_frontier(&cx, mi, mj, workers, frontier, internal);
+
+    // Merge the workers' counters, then sort their pairs.
+    uint64_t total = 0, tri_tests = 0, culled = 0;
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        if (s->workers[w].failed)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        total += s->workers[w].pair_count;
+        box_tests += s->workers[w].box_tests;
+        tri_tests += s->workers[w].triangle_tests;
+        culled += s->workers[w].culled_in;
+    }
+    if (total > UINT32_MAX / 2u)
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t n = (uint32_t)total;
+    if (!reserve_output(s, n))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    sort_pairs(s, mi, mj, n);
+    if (!warm_workers(s, workers, n))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
     }
     result->pairs = s->out;
     result->pair_count = n;
