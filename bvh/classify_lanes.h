@@ -124,22 +124,27 @@ MC_CL_TARGET static inline void MC_CL(load)(const build_tri* tris, uint32_t vali
 #endif
 }
 
-// Moment sum q of a run folded to four floats: f[l] = (quarter 0 + quarter 1) + (quarter 2 + quarter 3), lane l of
-// each quarter of the 16 lane accumulators.
-MC_CL_TARGET static inline void MC_CL(fold)(MC_CL(vec) acc[CL_NQ][MS_COUNT], int q, float f[4])
+// The moment sums of a run added to the totals: each sum folded to four floats, f[l] = (quarter 0 + quarter 1) +
+// (quarter 2 + quarter 3) of lane l of each quarter of the 16 lane accumulators, then added lane by lane in double.
+MC_CL_TARGET static inline void MC_CL(fold)(MC_CL(vec) acc[CL_NQ][MS_COUNT], double tot[MS_COUNT])
 {
-#if MC_CL_KIND == 0
-    for (int l = 0; l < 4; ++l)
+    for (int q = 0; q < MS_COUNT; ++q)
     {
-        f[l] = (acc[l][q] + acc[4 + l][q]) + (acc[8 + l][q] + acc[12 + l][q]);
-    }
+        float f[4];
+#if MC_CL_KIND == 0
+        for (int l = 0; l < 4; ++l)
+        {
+            f[l] = (acc[l][q] + acc[4 + l][q]) + (acc[8 + l][q] + acc[12 + l][q]);
+        }
 #elif MC_CL_KIND == 1
-    _mm_storeu_ps(f, _mm_add_ps(_mm_add_ps(acc[0][q], acc[1][q]), _mm_add_ps(acc[2][q], acc[3][q])));
+        _mm_storeu_ps(f, _mm_add_ps(_mm_add_ps(acc[0][q], acc[1][q]), _mm_add_ps(acc[2][q], acc[3][q])));
 #else
-    __m128 lo2 = _mm_add_ps(_mm512_castps512_ps128(acc[0][q]), _mm512_extractf32x4_ps(acc[0][q], 1));
-    __m128 hi2 = _mm_add_ps(_mm512_extractf32x4_ps(acc[0][q], 2), _mm512_extractf32x4_ps(acc[0][q], 3));
-    _mm_storeu_ps(f, _mm_add_ps(lo2, hi2));
+        __m128 lo2 = _mm_add_ps(_mm512_castps512_ps128(acc[0][q]), _mm512_extractf32x4_ps(acc[0][q], 1));
+        __m128 hi2 = _mm_add_ps(_mm512_extractf32x4_ps(acc[0][q], 2), _mm512_extractf32x4_ps(acc[0][q], 3));
+        _mm_storeu_ps(f, _mm_add_ps(lo2, hi2));
 #endif
+        tot[q] += (((double)f[0] + (double)f[1]) + (double)f[2]) + (double)f[3];
+    }
 }
 
 // The lanes' ranges reduced: rl[r] = min over the lanes of lo[r], rh[r] = max of hi[r].
@@ -242,12 +247,7 @@ MC_CL_TARGET static uint32_t MC_CL(classify)(builder* b, uint32_t begin, uint32_
             sum[8] = CL_ADD(sum[8], CL_ADD(CL_MUL(acx, cz), CL_MASKZ(lm, l4)));
             sum[9] = CL_ADD(sum[9], CL_ADD(CL_MUL(acy, cz), CL_MASKZ(lm, l5)));
         }
-        for (int q = 0; q < MS_COUNT; ++q)
-        {
-            float f[4];
-            MC_CL(fold)(acc, q, f);
-            tot[q] += (((double)f[0] + (double)f[1]) + (double)f[2]) + (double)f[3];
-        }
+        MC_CL(fold)(acc, tot);
     }
     float rl[3], rh[3];
     MC_CL(reduce)(lo, hi, rl, rh);
