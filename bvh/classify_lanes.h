@@ -60,10 +60,10 @@ typedef __mmask16 MC_CL(mask);
 #endif
 #define CL_NQ (16 / CL_W) // accumulators per group of 16 triangles
 
-// The fields of `valid` triangles from tris[0] on, one per lane (lanes past them repeat the last one: no effect on the
+// The fields of `valid` triangles from tris[k] on, one per lane (lanes past them repeat the last one: no effect on the
 // ranges, and they are masked out of the side bits and the sums): f[c][e] = build_tri float 4c + e, so f[0] = vertex
 // 0 and area, f[1] = vertex 1 and local moment 4, f[2] = vertex 2 and local moment 5, f[3] = local moments 0..3.
-MC_CL_TARGET static inline void MC_CL(load)(const build_tri* tris, uint32_t valid, MC_CL(vec) f[4][4])
+MC_CL_TARGET static inline void MC_CL(load)(const build_tri* tris, uint32_t k, uint32_t valid, MC_CL(vec) f[4][4])
 {
 #if MC_CL_KIND == 0
     (void)valid;
@@ -71,14 +71,14 @@ MC_CL_TARGET static inline void MC_CL(load)(const build_tri* tris, uint32_t vali
     {
         for (int e = 0; e < 4; ++e)
         {
-            f[c][e] = c < 3 ? tris->v[c][e] : tris->w[e];
+            f[c][e] = c < 3 ? tris[k].v[c][e] : tris[k].w[e];
         }
     }
 #elif MC_CL_KIND == 1
-    const build_tri* g0 = &tris[0];
-    const build_tri* g1 = &tris[valid > 1u ? 1u : 0u];
-    const build_tri* g2 = &tris[valid > 2u ? 2u : valid - 1u];
-    const build_tri* g3 = &tris[valid - 1u];
+    const build_tri* g0 = &tris[k];
+    const build_tri* g1 = &tris[k + (valid > 1u ? 1u : 0u)];
+    const build_tri* g2 = &tris[k + (valid > 2u ? 2u : valid - 1u)];
+    const build_tri* g3 = &tris[k + valid - 1u];
     for (int c = 0; c < 4; ++c)
     {
         const float* p0 = c < 3 ? g0->v[c] : g0->w;
@@ -96,7 +96,7 @@ MC_CL_TARGET static inline void MC_CL(load)(const build_tri* tris, uint32_t vali
     __m512 row[16];
     for (uint32_t i = 0; i < 16u; ++i)
     {
-        row[i] = _mm512_loadu_ps(tris[i < valid ? i : valid - 1u].v[0]);
+        row[i] = _mm512_loadu_ps(tris[k + (i < valid ? i : valid - 1u)].v[0]);
     }
     // Transpose: q[c][j] holds chunk c (16-byte quarter) of the rows j, j + 4, j + 8, j + 12 ...
     __m512 q[4][4];
@@ -213,7 +213,7 @@ MC_CL_TARGET static uint32_t MC_CL(classify)(builder* b, uint32_t begin, uint32_
             MC_CL(vec)* sum = acc[((k - run) / CL_W) & (CL_NQ - 1u)];
             uint32_t valid = run_end - k < CL_W ? run_end - k : CL_W;
             MC_CL(vec) f[4][4];
-            MC_CL(load)(&tris[k], valid, f);
+            MC_CL(load)(tris, k, valid, f);
             MC_CL(vec) x0 = f[0][0], y0 = f[0][1], z0 = f[0][2], ar = f[0][3];
             MC_CL(vec) x1 = f[1][0], y1 = f[1][1], z1 = f[1][2], l4 = f[1][3];
             MC_CL(vec) x2 = f[2][0], y2 = f[2][1], z2 = f[2][2], l5 = f[2][3];
