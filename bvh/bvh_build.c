@@ -196,6 +196,21 @@ static inline void proj_result(const proj_state* ps, double lo[3], double hi[3])
     }
 }
 
+// The running ranges grown by the ranges rl, rh of a pass (one per axis).
+static inline void proj_merge(proj_state* ps, const float rl[3], const float rh[3])
+{
+#if defined(__SSE2__)
+    ps->lo = _mm_min_ps(ps->lo, _mm_setr_ps(rl[0], rl[1], rl[2], INFINITY));
+    ps->hi = _mm_max_ps(ps->hi, _mm_setr_ps(rh[0], rh[1], rh[2], -INFINITY));
+#else
+    for (int r = 0; r < 3; ++r)
+    {
+        ps->lo[r] = rl[r] < ps->lo[r] ? rl[r] : ps->lo[r];
+        ps->hi[r] = rh[r] > ps->hi[r] ? rh[r] : ps->hi[r];
+    }
+#endif
+}
+
 // The pass over an internal node works on groups of four triangles, one per lane: the records are transposed so
 // that every lane holds one triangle (x, y, z of each vertex, area, local moments), and the pass computes the
 // projections, the side and the left side's moment sums lane by lane. Moment sums are kept in float over a run of
@@ -226,327 +241,21 @@ static void sums_to_moments(const double tot[MS_COUNT], moments* m)
     }
 }
 
-#if !defined(__SSE2__)
-// Scalar fallback: the lane operations of the SSE path, one lane at a time (identical results).
-static void classify_lane(const build_tri* t, float ax[3][3], const float m[3], const float sp[3], float lo[3],
-                          float hi[3], float sums[MS_COUNT], int* is_left)
-{
-    float cx = ((t->v[0][0] + t->v[1][0]) + t->v[2][0]) * (1.0f / 3.0f) - m[0];
-    float cy = ((t->v[0][1] + t->v[1][1]) + t->v[2][1]) * (1.0f / 3.0f) - m[1];
-    float cz = ((t->v[0][2] + t->v[1][2]) + t->v[2][2]) * (1.0f / 3.0f) - m[2];
-    float side = (cx * sp[0] + cy * sp[1]) + cz * sp[2];
-    *is_left = side < 0.0f;
-    for (int r = 0; r < 3; ++r)
-    {
-        float p[3];
-        for (int k = 0; k < 3; ++k)
-        {
-            p[k] = (t->v[k][0] * ax[r][0] + t->v[k][1] * ax[r][1]) + t->v[k][2] * ax[r][2];
-        }
-        float mn = p[0] < p[1] ? p[0] : p[1], mx = p[0] > p[1] ? p[0] : p[1];
-        mn = mn < p[2] ? mn : p[2];
-        mx = mx > p[2] ? mx : p[2];
-        lo[r] = mn < lo[r] ? mn : lo[r];
-        hi[r] = mx > hi[r] ? mx : hi[r];
-    }
-    if (!*is_left)
-    {
-        return;
-    }
-    float a = BT_AREA(t), acx = a * cx, acy = a * cy, acz = a * cz;
-    sums[0] += a;
-    sums[1] += acx;
-    sums[2] += acy;
-    sums[3] += acz;
-    sums[4] += acx * cx + BT_LOCAL(t, 0);
-    sums[5] += acy * cy + BT_LOCAL(t, 1);
-    sums[6] += acz * cz + BT_LOCAL(t, 2);
-    sums[7] += acx * cy + BT_LOCAL(t, 3);
-    sums[8] += acx * cz + BT_LOCAL(t, 4);
-    sums[9] += acy * cz + BT_LOCAL(t, 5);
-}
-#endif
-
-// Pass 1 over an internal node's triangles: projections for the extents, the side of every centroid relative to the
-// plane axis . (c - mean) = 0 (one bit per triangle in side_bits, 1 = right), and the left side's moment sums about
-// the mean. No branch depends on the side. Returns the number of triangles on the left.
-static uint32_t classify(builder* b, uint32_t begin, uint32_t end, proj_state* ps, float ax[3][3],
-                         const double split[3], const double mean[3], moments* left)
-{
-    double tot[MS_COUNT] = {0};
-    uint32_t count = end - begin, n_right = 0;
-    const build_tri* tris = b->tris + begin;
-    memset(b->side_bits, 0, (count + 63u) / 64u * sizeof *b->side_bits);
+// The pass over an internal node's triangles (bvh/classify_lanes.h): a portable instance (4 lanes of SSE2, or plain C)
+// and, where the CPU has AVX-512F, a 16-lane one; all build bitwise the same tree.
+#define MC_CL(name) name##_portable
+#define MC_CL_TARGET
 #if defined(__SSE2__)
-    const __m128 third = _mm_set1_ps(1.0f / 3.0f), zero = _mm_setzero_ps();
-    const __m128 mx = _mm_set1_ps((float)mean[0]), my = _mm_set1_ps((float)mean[1]), mz = _mm_set1_ps((float)mean[2]);
-    const __m128 sx = _mm_set1_ps((float)split[0]), sy = _mm_set1_ps((float)split[1]),
-                 sz = _mm_set1_ps((float)split[2]);
-    __m128 lo[3], hi[3];
-    for (int r = 0; r < 3; ++r)
-    {
-        lo[r] = _mm_set1_ps(INFINITY);
-        hi[r] = _mm_set1_ps(-INFINITY);
-    }
+#define MC_CL_KIND 1
 #else
-    const float mf[3] = {(float)mean[0], (float)mean[1], (float)mean[2]};
-    const float spf[3] = {(float)split[0], (float)split[1], (float)split[2]};
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+#define MC_CL_KIND 0
 #endif
-    for (uint32_t run = 0; run < count; run += SUM_RUN)
-    {
-        uint32_t run_end = count - run < SUM_RUN ? count : run + SUM_RUN;
-#if defined(__SSE2__)
-        __m128 acc[4][MS_COUNT];
-        for (int j = 0; j < 4; ++j)
-        {
-            for (int q = 0; q < MS_COUNT; ++q)
-            {
-                acc[j][q] = zero;
-            }
-        }
-        for (uint32_t k = run; k < run_end; k += 4u)
-        {
-            __m128* a4 = acc[((k - run) >> 2) & 3u]; // the quarter of the group of 16 that these four lanes are
-            // A short last group repeats its last triangle in the missing lanes: no effect on the ranges, and those
-            // lanes are masked out of the side bits and the sums.
-            uint32_t valid = run_end - k < 4u ? run_end - k : 4u;
-            const build_tri* g0 = &tris[k];
-            const build_tri* g1 = &tris[k + (valid > 1u ? 1u : 0u)];
-            const build_tri* g2 = &tris[k + (valid > 2u ? 2u : valid - 1u)];
-            const build_tri* g3 = &tris[k + valid - 1u];
-            __m128 x0 = _mm_load_ps(g0->v[0]), y0 = _mm_load_ps(g1->v[0]), z0 = _mm_load_ps(g2->v[0]),
-                   ar = _mm_load_ps(g3->v[0]);
-            _MM_TRANSPOSE4_PS(x0, y0, z0, ar); // x0, y0, z0: vertex 0 of the four triangles; ar: areas
-            __m128 x1 = _mm_load_ps(g0->v[1]), y1 = _mm_load_ps(g1->v[1]), z1 = _mm_load_ps(g2->v[1]),
-                   l4 = _mm_load_ps(g3->v[1]);
-            _MM_TRANSPOSE4_PS(x1, y1, z1, l4);
-            __m128 x2 = _mm_load_ps(g0->v[2]), y2 = _mm_load_ps(g1->v[2]), z2 = _mm_load_ps(g2->v[2]),
-                   l5 = _mm_load_ps(g3->v[2]);
-            _MM_TRANSPOSE4_PS(x2, y2, z2, l5);
-            __m128 l0 = _mm_load_ps(g0->w), l1 = _mm_load_ps(g1->w), l2 = _mm_load_ps(g2->w), l3 = _mm_load_ps(g3->w);
-            _MM_TRANSPOSE4_PS(l0, l1, l2, l3);
-            __m128 cx = _mm_sub_ps(_mm_mul_ps(_mm_add_ps(_mm_add_ps(x0, x1), x2), third), mx);
-            __m128 cy = _mm_sub_ps(_mm_mul_ps(_mm_add_ps(_mm_add_ps(y0, y1), y2), third), my);
-            __m128 cz = _mm_sub_ps(_mm_mul_ps(_mm_add_ps(_mm_add_ps(z0, z1), z2), third), mz);
-            __m128 side = _mm_add_ps(_mm_add_ps(_mm_mul_ps(cx, sx), _mm_mul_ps(cy, sy)), _mm_mul_ps(cz, sz));
-            __m128 lm = _mm_cmplt_ps(side, zero);
-            uint32_t lanes = (1u << valid) - 1u;
-            uint32_t left_bits = (uint32_t)_mm_movemask_ps(lm) & lanes;
-            lm = _mm_and_ps(lm, _mm_castsi128_ps(
-                                    _mm_setr_epi32(-1, valid > 1u ? -1 : 0, valid > 2u ? -1 : 0, valid > 3u ? -1 : 0)));
-            uint32_t right_bits = ~left_bits & lanes;
-            b->side_bits[k >> 6] |= (uint64_t)right_bits << (k & 63u);
-            n_right += (uint32_t)__builtin_popcount(right_bits);
-            for (int r = 0; r < 3; ++r)
-            {
-                __m128 a0 = _mm_set1_ps(ax[r][0]), a1 = _mm_set1_ps(ax[r][1]), a2 = _mm_set1_ps(ax[r][2]);
-                __m128 p0 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x0, a0), _mm_mul_ps(y0, a1)), _mm_mul_ps(z0, a2));
-                __m128 p1 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x1, a0), _mm_mul_ps(y1, a1)), _mm_mul_ps(z1, a2));
-                __m128 p2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x2, a0), _mm_mul_ps(y2, a1)), _mm_mul_ps(z2, a2));
-                lo[r] = _mm_min_ps(lo[r], _mm_min_ps(_mm_min_ps(p0, p1), p2));
-                hi[r] = _mm_max_ps(hi[r], _mm_max_ps(_mm_max_ps(p0, p1), p2));
-            }
-            __m128 am = _mm_and_ps(ar, lm);
-            __m128 acx = _mm_mul_ps(am, cx), acy = _mm_mul_ps(am, cy), acz = _mm_mul_ps(am, cz);
-            a4[0] = _mm_add_ps(a4[0], am);
-            a4[1] = _mm_add_ps(a4[1], acx);
-            a4[2] = _mm_add_ps(a4[2], acy);
-            a4[3] = _mm_add_ps(a4[3], acz);
-            a4[4] = _mm_add_ps(a4[4], _mm_add_ps(_mm_mul_ps(acx, cx), _mm_and_ps(l0, lm)));
-            a4[5] = _mm_add_ps(a4[5], _mm_add_ps(_mm_mul_ps(acy, cy), _mm_and_ps(l1, lm)));
-            a4[6] = _mm_add_ps(a4[6], _mm_add_ps(_mm_mul_ps(acz, cz), _mm_and_ps(l2, lm)));
-            a4[7] = _mm_add_ps(a4[7], _mm_add_ps(_mm_mul_ps(acx, cy), _mm_and_ps(l3, lm)));
-            a4[8] = _mm_add_ps(a4[8], _mm_add_ps(_mm_mul_ps(acx, cz), _mm_and_ps(l4, lm)));
-            a4[9] = _mm_add_ps(a4[9], _mm_add_ps(_mm_mul_ps(acy, cz), _mm_and_ps(l5, lm)));
-        }
-        for (int q = 0; q < MS_COUNT; ++q)
-        {
-            float f[4];
-            _mm_storeu_ps(f, _mm_add_ps(_mm_add_ps(acc[0][q], acc[1][q]), _mm_add_ps(acc[2][q], acc[3][q])));
-            tot[q] += (((double)f[0] + (double)f[1]) + (double)f[2]) + (double)f[3];
-        }
-#else
-        float acc[16][MS_COUNT] = {{0}};
-        for (uint32_t k = run; k < run_end; ++k)
-        {
-            int is_left;
-            classify_lane(&tris[k], ax, mf, spf, lo, hi, acc[(k - run) & 15u], &is_left);
-            b->side_bits[k >> 6] |= (uint64_t)!is_left << (k & 63u);
-            n_right += (uint32_t)!is_left;
-        }
-        for (int q = 0; q < MS_COUNT; ++q)
-        {
-            float f[4];
-            for (int l = 0; l < 4; ++l)
-            {
-                f[l] = (acc[l][q] + acc[4 + l][q]) + (acc[8 + l][q] + acc[12 + l][q]);
-            }
-            tot[q] += (((double)f[0] + (double)f[1]) + (double)f[2]) + (double)f[3];
-        }
-#endif
-    }
-#if defined(__SSE2__)
-    // Fold the lanes: ranges[r] = (min over lanes, max over lanes), into lane r of the running ranges.
-    float rl[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, rh[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    for (int r = 0; r < 3; ++r)
-    {
-        float l4[4], h4[4];
-        _mm_storeu_ps(l4, lo[r]);
-        _mm_storeu_ps(h4, hi[r]);
-        for (int q = 0; q < 4; ++q)
-        {
-            rl[r] = l4[q] < rl[r] ? l4[q] : rl[r];
-            rh[r] = h4[q] > rh[r] ? h4[q] : rh[r];
-        }
-    }
-    ps->lo = _mm_min_ps(ps->lo, _mm_loadu_ps(rl));
-    ps->hi = _mm_max_ps(ps->hi, _mm_loadu_ps(rh));
-#else
-    for (int r = 0; r < 3; ++r)
-    {
-        ps->lo[r] = lo[r] < ps->lo[r] ? lo[r] : ps->lo[r];
-        ps->hi[r] = hi[r] > ps->hi[r] ? hi[r] : ps->hi[r];
-    }
-#endif
-    sums_to_moments(tot, left);
-    return count - n_right;
-}
-
+#include "bvh/classify_lanes.h"
 #if MC_BUILD_AVX512
-// The same pass on 16 triangles at a time (AVX-512F), computing bitwise the same results as the 4-lane pass above:
-// every lane does the same IEEE operations (no fusing: -ffp-contract=off), the ranges are exact minima and maxima, and
-// the moment sums are the same 16 lane accumulators folded in the same order (lanes past the end of the run add +0.0,
-// which changes no sum: an accumulator that starts at +0.0 is never -0.0). Trees are therefore identical on every
-// machine.
-__attribute__((target("avx512f"))) static uint32_t classify_avx512(builder* b, uint32_t begin, uint32_t end,
-                                                                   proj_state* ps, float ax[3][3],
-                                                                   const double split[3], const double mean[3],
-                                                                   moments* left)
-{
-    double tot[MS_COUNT] = {0};
-    uint32_t count = end - begin, n_right = 0;
-    const build_tri* tris = b->tris + begin;
-    memset(b->side_bits, 0, (count + 63u) / 64u * sizeof *b->side_bits);
-    const __m512 third = _mm512_set1_ps(1.0f / 3.0f), zero = _mm512_setzero_ps();
-    const __m512 mx = _mm512_set1_ps((float)mean[0]), my = _mm512_set1_ps((float)mean[1]),
-                 mz = _mm512_set1_ps((float)mean[2]);
-    const __m512 sx = _mm512_set1_ps((float)split[0]), sy = _mm512_set1_ps((float)split[1]),
-                 sz = _mm512_set1_ps((float)split[2]);
-    __m512 a[3][3], lo[3], hi[3];
-    for (int r = 0; r < 3; ++r)
-    {
-        for (int c = 0; c < 3; ++c)
-        {
-            a[r][c] = _mm512_set1_ps(ax[r][c]);
-        }
-        lo[r] = _mm512_set1_ps(INFINITY);
-        hi[r] = _mm512_set1_ps(-INFINITY);
-    }
-    for (uint32_t run = 0; run < count; run += SUM_RUN)
-    {
-        uint32_t run_end = count - run < SUM_RUN ? count : run + SUM_RUN;
-        __m512 acc[MS_COUNT];
-        for (int q = 0; q < MS_COUNT; ++q)
-        {
-            acc[q] = _mm512_setzero_ps();
-        }
-        for (uint32_t k = run; k < run_end; k += 16u)
-        {
-            // Lanes past the end repeat the last triangle (no effect on the ranges; masked out of bits and sums).
-            uint32_t valid = run_end - k < 16u ? run_end - k : 16u;
-            __mmask16 vmask = (__mmask16)(valid == 16u ? 0xffffu : (1u << valid) - 1u);
-            __m512 row[16];
-            for (uint32_t i = 0; i < 16u; ++i)
-            {
-                row[i] = _mm512_loadu_ps(tris[k + (i < valid ? i : valid - 1u)].v[0]);
-            }
-            // Transpose: q[c][j] holds chunk c (16-byte quarter) of the rows j, j + 4, j + 8, j + 12 ...
-            __m512 q[4][4];
-            for (int j = 0; j < 4; ++j)
-            {
-                __m512 t0 = _mm512_shuffle_f32x4(row[j], row[j + 4], 0x44);
-                __m512 t1 = _mm512_shuffle_f32x4(row[j], row[j + 4], 0xee);
-                __m512 t2 = _mm512_shuffle_f32x4(row[j + 8], row[j + 12], 0x44);
-                __m512 t3 = _mm512_shuffle_f32x4(row[j + 8], row[j + 12], 0xee);
-                q[0][j] = _mm512_shuffle_f32x4(t0, t2, 0x88);
-                q[1][j] = _mm512_shuffle_f32x4(t0, t2, 0xdd);
-                q[2][j] = _mm512_shuffle_f32x4(t1, t3, 0x88);
-                q[3][j] = _mm512_shuffle_f32x4(t1, t3, 0xdd);
-            }
-            // ... then a 4 x 4 transpose inside every 16-byte block: f[c][e] = field e of chunk c, lane L = row L.
-            __m512 f[4][4];
-            for (int c = 0; c < 4; ++c)
-            {
-                __m512 u0 = _mm512_unpacklo_ps(q[c][0], q[c][1]), u1 = _mm512_unpackhi_ps(q[c][0], q[c][1]);
-                __m512 u2 = _mm512_unpacklo_ps(q[c][2], q[c][3]), u3 = _mm512_unpackhi_ps(q[c][2], q[c][3]);
-                f[c][0] = _mm512_shuffle_ps(u0, u2, 0x44);
-                f[c][1] = _mm512_shuffle_ps(u0, u2, 0xee);
-                f[c][2] = _mm512_shuffle_ps(u1, u3, 0x44);
-                f[c][3] = _mm512_shuffle_ps(u1, u3, 0xee);
-            }
-            __m512 x0 = f[0][0], y0 = f[0][1], z0 = f[0][2], ar = f[0][3];
-            __m512 x1 = f[1][0], y1 = f[1][1], z1 = f[1][2], l4 = f[1][3];
-            __m512 x2 = f[2][0], y2 = f[2][1], z2 = f[2][2], l5 = f[2][3];
-            __m512 l0 = f[3][0], l1 = f[3][1], l2 = f[3][2], l3 = f[3][3];
-            __m512 cx = _mm512_sub_ps(_mm512_mul_ps(_mm512_add_ps(_mm512_add_ps(x0, x1), x2), third), mx);
-            __m512 cy = _mm512_sub_ps(_mm512_mul_ps(_mm512_add_ps(_mm512_add_ps(y0, y1), y2), third), my);
-            __m512 cz = _mm512_sub_ps(_mm512_mul_ps(_mm512_add_ps(_mm512_add_ps(z0, z1), z2), third), mz);
-            __m512 side =
-                _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(cx, sx), _mm512_mul_ps(cy, sy)), _mm512_mul_ps(cz, sz));
-            __mmask16 lm = _mm512_mask_cmp_ps_mask(vmask, side, zero, _CMP_LT_OS);
-            uint32_t right_bits = (uint32_t)vmask & ~(uint32_t)lm;
-            b->side_bits[k >> 6] |= (uint64_t)right_bits << (k & 63u);
-            n_right += (uint32_t)__builtin_popcount(right_bits);
-            for (int r = 0; r < 3; ++r)
-            {
-                __m512 p0 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(x0, a[r][0]), _mm512_mul_ps(y0, a[r][1])),
-                                          _mm512_mul_ps(z0, a[r][2]));
-                __m512 p1 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(x1, a[r][0]), _mm512_mul_ps(y1, a[r][1])),
-                                          _mm512_mul_ps(z1, a[r][2]));
-                __m512 p2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(x2, a[r][0]), _mm512_mul_ps(y2, a[r][1])),
-                                          _mm512_mul_ps(z2, a[r][2]));
-                lo[r] = _mm512_min_ps(lo[r], _mm512_min_ps(_mm512_min_ps(p0, p1), p2));
-                hi[r] = _mm512_max_ps(hi[r], _mm512_max_ps(_mm512_max_ps(p0, p1), p2));
-            }
-            __m512 am = _mm512_maskz_mov_ps(lm, ar);
-            __m512 acx = _mm512_mul_ps(am, cx), acy = _mm512_mul_ps(am, cy), acz = _mm512_mul_ps(am, cz);
-            __m512 term[MS_COUNT];
-            term[0] = am;
-            term[1] = acx;
-            term[2] = acy;
-            term[3] = acz;
-            term[4] = _mm512_add_ps(_mm512_mul_ps(acx, cx), _mm512_maskz_mov_ps(lm, l0));
-            term[5] = _mm512_add_ps(_mm512_mul_ps(acy, cy), _mm512_maskz_mov_ps(lm, l1));
-            term[6] = _mm512_add_ps(_mm512_mul_ps(acz, cz), _mm512_maskz_mov_ps(lm, l2));
-            term[7] = _mm512_add_ps(_mm512_mul_ps(acx, cy), _mm512_maskz_mov_ps(lm, l3));
-            term[8] = _mm512_add_ps(_mm512_mul_ps(acx, cz), _mm512_maskz_mov_ps(lm, l4));
-            term[9] = _mm512_add_ps(_mm512_mul_ps(acy, cz), _mm512_maskz_mov_ps(lm, l5));
-            for (int m = 0; m < MS_COUNT; ++m)
-            {
-                acc[m] = _mm512_add_ps(acc[m], term[m]);
-            }
-        }
-        for (int m = 0; m < MS_COUNT; ++m)
-        {
-            float f4[4];
-            __m128 lo2 = _mm_add_ps(_mm512_castps512_ps128(acc[m]), _mm512_extractf32x4_ps(acc[m], 1));
-            __m128 hi2 = _mm_add_ps(_mm512_extractf32x4_ps(acc[m], 2), _mm512_extractf32x4_ps(acc[m], 3));
-            _mm_storeu_ps(f4, _mm_add_ps(lo2, hi2));
-            tot[m] += (((double)f4[0] + (double)f4[1]) + (double)f4[2]) + (double)f4[3];
-        }
-    }
-    float rl[4] = {INFINITY, INFINITY, INFINITY, INFINITY}, rh[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    for (int r = 0; r < 3; ++r)
-    {
-        rl[r] = _mm512_reduce_min_ps(lo[r]);
-        rh[r] = _mm512_reduce_max_ps(hi[r]);
-    }
-    ps->lo = _mm_min_ps(ps->lo, _mm_loadu_ps(rl));
-    ps->hi = _mm_max_ps(ps->hi, _mm_loadu_ps(rh));
-    sums_to_moments(tot, left);
-    return count - n_right;
-}
+#define MC_CL(name) name##_avx512
+#define MC_CL_TARGET __attribute__((target("avx512f")))
+#define MC_CL_KIND 3
+#include "bvh/classify_lanes.h"
 #endif
 
 // First position >= i (relative to the node) whose bit is 1, or count when none.
@@ -966,9 +675,9 @@ static int split_item(builder* b, const build_item* it, build_item kids[2], mc_o
     moments left, right;
 #if MC_BUILD_AVX512
     uint32_t n_left = b->wide ? classify_avx512(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left)
-                              : classify(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left);
+                              : classify_portable(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left);
 #else
-    uint32_t n_left = classify(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left);
+    uint32_t n_left = classify_portable(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left);
 #endif
     uint32_t mid = partition_by_bits(b, it->begin, it->end, n_left);
     split_sums(it, &left, &right);

@@ -322,15 +322,15 @@ typedef struct collide_ctx
 #endif
 } collide_ctx;
 
-/// J box in I's frame.
-typedef struct jbox
+/// A node's box mapped into the other mesh's frame, in double: axes (rows), center and half extents.
+typedef struct mapped_box
 {
     double ax[3][3]; // axes (rows), I frame
     double c[3];     // center, I frame
     double e[3];     // half extents
-} jbox;
+} mapped_box;
 
-static inline void jbox_make(const struct mc_pair_scratch* s, const mc_bvh_node* n, jbox* b)
+static inline void map_j_box(const struct mc_pair_scratch* s, const mc_bvh_node* n, mapped_box* b)
 {
     for (int k = 0; k < 3; ++k)
     {
@@ -350,7 +350,7 @@ static inline void jbox_make(const struct mc_pair_scratch* s, const mc_bvh_node*
 
 /// I box in J's body frame (the inverse pose: x_J = rot^T (x_I - trans)), for testing one I box against both
 /// children of a J node without mapping each child into I's frame.
-static inline void abox_make(const struct mc_pair_scratch* s, const mc_bvh_node* n, jbox* b)
+static inline void map_i_box(const struct mc_pair_scratch* s, const mc_bvh_node* n, mapped_box* b)
 {
     for (int k = 0; k < 3; ++k)
     {
@@ -371,7 +371,7 @@ static inline void abox_make(const struct mc_pair_scratch* s, const mc_bvh_node*
 // Separating axis test with the 15 candidate axes (3 of A, 3 of B, 9 cross products). Conservative: an axis only
 // separates when the gap exceeds a bound of every rounding involved (see mc_collide). @return 1 when the boxes may
 // overlap.
-static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, const jbox* b)
+static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b)
 {
     double a[3][3], ea[3];
     for (int k = 0; k < 3; ++k)
@@ -430,225 +430,11 @@ static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, cons
     return 1;
 }
 
-#if defined(__SSE2__)
-/// The other box of a box test in SIMD float form, in the mesh frame of the nodes it is tested against. Built once
-/// per expansion and tested against both children.
-typedef struct obox
-{
-    __m128 row[3]; // row[k] = (axis k, 0)
-    __m128 col[3]; // col[c] = (axis0[c], axis1[c], axis2[c], 0)
-    __m128 e;      // (e0, e1, e2, 0)
-    double c[3];   // center (double: the difference of centers is taken in double)
-    double esum;   // e0 + e1 + e2
-} obox;
-
-static inline void obox_make(const jbox* b, obox* o)
-{
-    for (int k = 0; k < 3; ++k)
-    {
-        o->row[k] = _mm_setr_ps((float)b->ax[k][0], (float)b->ax[k][1], (float)b->ax[k][2], 0.0f);
-        o->col[k] = _mm_setr_ps((float)b->ax[0][k], (float)b->ax[1][k], (float)b->ax[2][k], 0.0f);
-        o->c[k] = b->c[k];
-    }
-    o->e = _mm_setr_ps((float)b->e[0], (float)b->e[1], (float)b->e[2], 0.0f);
-    o->esum = b->e[0] + b->e[1] + b->e[2];
-}
-
-#define MC_SPLAT(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
-#define MC_ROT1(v) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(3, 0, 2, 1)) // (v1, v2, v0, v3)
-#define MC_ROT2(v) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(3, 1, 0, 2)) // (v2, v0, v1, v3)
-
-// The 15-axis test of box_overlap in 4-lane float arithmetic, branch-free: lanes 0..2 carry the three axes of a
-// group (A's axes, B's axes, a_i x b_k for k = 0..2), lane 3 is zero everywhere and never separates. Only the
-// difference of the centers is formed in double (the boxes may lie far from the origin), then rounded to float.
-// Rounding: with unit axes every float product sum below has a relative error of at most gamma_3 ~ 1.8e-7 of the sum
-// of its terms' magnitudes, and the terms are bounded by |D|_1 and the extents, so each computed distance and radius
-// is within ~1.5e-6 (|D|_1 + sum of extents) of its exact value on the stored boxes (including the rounding of B's
-// mapped axes to float, which moves B's corners by < 2e-7 times its extents); with the 3.6e-7 of the float axes'
-// non-orthonormality (see mc_collide) that is < 2e-6, and the slack box_rel_slack = 1e-5 leaves a factor of 5.
-static inline int box_overlap_fast(const collide_ctx* cx, const mc_bvh_node* na, const obox* b)
-{
-    __m128 r0 = _mm_loadu_ps(&na->axis[0][0]); // (a0x, a0y, a0z, a1x)
-    __m128 r1 = _mm_loadu_ps(&na->axis[1][0]);
-    __m128 r2 = _mm_loadu_ps(&na->axis[2][0]); // (a2x, a2y, a2z, cx)
-    __m128 r3 = _mm_setzero_ps();
-    _MM_TRANSPOSE4_PS(r0, r1, r2, r3); // r0..r2: columns of A (lane 3 = 0); r3 unused
-    const __m128 mask3 = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
-    const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-    __m128 ea = _mm_and_ps(_mm_loadu_ps(&na->extent[0]), mask3);
-    double d0 = b->c[0] - (double)na->center[0], d1 = b->c[1] - (double)na->center[1],
-           d2 = b->c[2] - (double)na->center[2];
-    double esa = (double)na->extent[0] + (double)na->extent[1] + (double)na->extent[2];
-    float slack_f = (float)(cx->box_rel_slack * (fabs(d0) + fabs(d1) + fabs(d2) + esa + b->esum) + cx->abs_slack);
-    __m128 slack = _mm_set1_ps(slack_f);
-    __m128 dx = _mm_set1_ps((float)d0), dy = _mm_set1_ps((float)d1), dz = _mm_set1_ps((float)d2);
-    // t = A d (lanes i).
-    __m128 t = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0, dx), _mm_mul_ps(r1, dy)), _mm_mul_ps(r2, dz));
-    // Columns of R = A B^T: rc[k] lanes i = a_i . b_k.
-    __m128 rc[3], arc[3];
-    for (int k = 0; k < 3; ++k)
-    {
-        __m128 bk = b->row[k];
-        rc[k] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(r0, MC_SPLAT(bk, 0)), _mm_mul_ps(r1, MC_SPLAT(bk, 1))),
-                           _mm_mul_ps(r2, MC_SPLAT(bk, 2)));
-        arc[k] = _mm_and_ps(rc[k], absmask);
-    }
-    __m128 eb = b->e;
-    // Axes of A: |t_i| > ea_i + sum_k eb_k |R_ik|.
-    __m128 rad = _mm_add_ps(_mm_add_ps(ea, _mm_mul_ps(MC_SPLAT(eb, 0), arc[0])),
-                            _mm_add_ps(_mm_mul_ps(MC_SPLAT(eb, 1), arc[1]), _mm_mul_ps(MC_SPLAT(eb, 2), arc[2])));
-    __m128 sep = _mm_cmpgt_ps(_mm_and_ps(t, absmask), _mm_add_ps(rad, slack));
-    // Rows of R: rr[i] lanes k = R_ik.
-    __m128 rr0 = rc[0], rr1 = rc[1], rr2 = rc[2], rr3 = _mm_setzero_ps();
-    _MM_TRANSPOSE4_PS(rr0, rr1, rr2, rr3);
-    __m128 arr[3] = {_mm_and_ps(rr0, absmask), _mm_and_ps(rr1, absmask), _mm_and_ps(rr2, absmask)};
-    __m128 rr[3] = {rr0, rr1, rr2};
-    // Axes of B: |b_k . d| > eb_k + sum_i ea_i |R_ik|.
-    __m128 tb = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b->col[0], dx), _mm_mul_ps(b->col[1], dy)), _mm_mul_ps(b->col[2], dz));
-    rad = _mm_add_ps(_mm_add_ps(eb, _mm_mul_ps(MC_SPLAT(ea, 0), arr[0])),
-                     _mm_add_ps(_mm_mul_ps(MC_SPLAT(ea, 1), arr[1]), _mm_mul_ps(MC_SPLAT(ea, 2), arr[2])));
-    sep = _mm_or_ps(sep, _mm_cmpgt_ps(_mm_and_ps(tb, absmask), _mm_add_ps(rad, slack)));
-    // a_i x b_k (lanes k): |t_i2 R_i1k - t_i1 R_i2k| > ea_i1 |R_i2k| + ea_i2 |R_i1k| + eb_k1 |R_ik2| + eb_k2 |R_ik1|.
-    __m128 eb1 = MC_ROT1(eb), eb2 = MC_ROT2(eb);
-    __m128 ts[3] = {MC_SPLAT(t, 0), MC_SPLAT(t, 1), MC_SPLAT(t, 2)};
-    __m128 es[3] = {MC_SPLAT(ea, 0), MC_SPLAT(ea, 1), MC_SPLAT(ea, 2)};
-    for (int i = 0; i < 3; ++i)
-    {
-        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-        __m128 dist = _mm_and_ps(_mm_sub_ps(_mm_mul_ps(ts[i2], rr[i1]), _mm_mul_ps(ts[i1], rr[i2])), absmask);
-        __m128 rd = _mm_add_ps(_mm_add_ps(_mm_mul_ps(es[i1], arr[i2]), _mm_mul_ps(es[i2], arr[i1])),
-                               _mm_add_ps(_mm_mul_ps(eb1, MC_ROT2(arr[i])), _mm_mul_ps(eb2, MC_ROT1(arr[i]))));
-        sep = _mm_or_ps(sep, _mm_cmpgt_ps(dist, _mm_add_ps(rd, slack)));
-    }
-    return (_mm_movemask_ps(sep) & 7) == 0;
-}
-
-// A node's box mapped into the other mesh's frame (to_i: a J node into I's frame; else an I node into J's frame), in
-// obox form directly: the axes are rotated in float (each component within ~2.5e-7 of the exact rotation of the stored
-// axes, which moves the box's corners by < 5e-7 times the sum of its extents: inside the budget of box_overlap_fast),
-// the center in double as in jbox_make / abox_make.
-static inline void obox_map(const collide_ctx* cx, const mc_bvh_node* n, int to_i, obox* o)
-{
-    const __m128* m = cx->map_cols[to_i ? 0 : 1];
-    __m128 r[4];
-    for (int k = 0; k < 3; ++k)
-    {
-        r[k] = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(m[0], _mm_set1_ps(n->axis[k][0])), _mm_mul_ps(m[1], _mm_set1_ps(n->axis[k][1]))),
-            _mm_mul_ps(m[2], _mm_set1_ps(n->axis[k][2])));
-        o->row[k] = r[k];
-    }
-    r[3] = _mm_setzero_ps();
-    _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
-    o->col[0] = r[0];
-    o->col[1] = r[1];
-    o->col[2] = r[2];
-    o->e = _mm_setr_ps(n->extent[0], n->extent[1], n->extent[2], 0.0f);
-    o->esum = (double)n->extent[0] + (double)n->extent[1] + (double)n->extent[2];
-    const struct mc_pair_scratch* s = cx->scratch;
-    if (to_i)
-    {
-        double x = n->center[0], y = n->center[1], z = n->center[2];
-        for (int k = 0; k < 3; ++k)
-        {
-            o->c[k] = s->rot[k][0] * x + s->rot[k][1] * y + s->rot[k][2] * z + s->trans[k];
-        }
-    }
-    else
-    {
-        double x = n->center[0] - s->trans[0], y = n->center[1] - s->trans[1], z = n->center[2] - s->trans[2];
-        for (int k = 0; k < 3; ++k)
-        {
-            o->c[k] = s->rot[0][k] * x + s->rot[1][k] * y + s->rot[2][k] * z;
-        }
-    }
-}
-#else
-typedef jbox obox;
-static inline void obox_make(const jbox* b, obox* o)
-{
-    *o = *b;
-}
-static inline void obox_map(const collide_ctx* cx, const mc_bvh_node* n, int to_i, obox* o)
-{
-    if (to_i)
-    {
-        jbox_make(cx->scratch, n, o);
-    }
-    else
-    {
-        abox_make(cx->scratch, n, o);
-    }
-}
-static inline int box_overlap_fast(const collide_ctx* cx, const mc_bvh_node* na, const obox* b)
-{
-    return box_overlap(cx, na, b);
-}
-#endif
-
 static inline float node_size(const mc_bvh_node* n)
 {
     float s = n->extent[0] > n->extent[1] ? n->extent[0] : n->extent[1];
     return s > n->extent[2] ? s : n->extent[2];
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Traversal
-
-// Conservative test of a triangle against a box given by axes (rows), center and half extents, all in I's frame:
-// @return 1 when one of the box's face axes separates them by more than the rounding slack (then no triangle inside
-// the box can meet it, whatever the exact predicates would say about degenerate contacts).
-static inline int tri_outside_box(const collide_ctx* cx, double ax[3][3], const double c[3], const double e[3],
-                                  const mc_vec3 v[3])
-{
-    double d[3][3];
-    double mag = 0.0;
-    for (int i = 0; i < 3; ++i)
-    {
-        d[i][0] = v[i].x - c[0];
-        d[i][1] = v[i].y - c[1];
-        d[i][2] = v[i].z - c[2];
-        double m = fabs(d[i][0]) + fabs(d[i][1]) + fabs(d[i][2]);
-        mag = m > mag ? m : mag;
-    }
-    double slack = cx->rel_slack * (mag + e[0] + e[1] + e[2]) + cx->abs_slack;
-    for (int k = 0; k < 3; ++k)
-    {
-        double lim = e[k] + slack;
-        double p0 = ax[k][0] * d[0][0] + ax[k][1] * d[0][1] + ax[k][2] * d[0][2];
-        double p1 = ax[k][0] * d[1][0] + ax[k][1] * d[1][1] + ax[k][2] * d[1][2];
-        double p2 = ax[k][0] * d[2][0] + ax[k][1] * d[2][1] + ax[k][2] * d[2][2];
-        if ((p0 > lim && p1 > lim && p2 > lim) || (p0 < -lim && p1 < -lim && p2 < -lim))
-        {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-#if defined(__SSE2__)
-// Culling data of one leaf against one obox in the same frame: the leaf center's offset from the box center and the
-// comparison limits. The leaf's vertices are float offsets from its center (mc_bvh.tri_local), each within 2^-24
-// relative of the exact offset; a vertex lies in the leaf's box, so its offset's 1-norm is < 2 * the sum of the
-// leaf's extents. The float sums and projections of the culling (bvh/collide_lanes.h, cull) then err by
-// < 1e-6 (|D|_1 + 2 sum e_leaf + sum e_box), a tenth of the slack.
-typedef struct leaf_cull
-{
-    __m128 d;   // leaf center - box center (float)
-    __m128 lim; // box extents + slack
-} leaf_cull;
-
-static inline void leaf_cull_make(const collide_ctx* cx, const mc_bvh_node* leaf, const obox* b, leaf_cull* lc)
-{
-    double dx = (double)leaf->center[0] - b->c[0], dy = (double)leaf->center[1] - b->c[1],
-           dz = (double)leaf->center[2] - b->c[2];
-    double el = (double)leaf->extent[0] + (double)leaf->extent[1] + (double)leaf->extent[2];
-    double slack = cx->box_rel_slack * (fabs(dx) + fabs(dy) + fabs(dz) + 2.0 * el + b->esum) + cx->abs_slack;
-    lc->d = _mm_setr_ps((float)dx, (float)dy, (float)dz, 0.0f);
-    lc->lim = _mm_add_ps(b->e, _mm_set1_ps((float)slack));
-}
-
-#endif
 
 // Append one intersecting pair to the worker's buffer. @return 0 on allocation failure.
 static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_crossing cr[2])
@@ -673,23 +459,91 @@ static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_cro
     return 1;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Traversal
+
 #if defined(__SSE2__)
+/// The other box of a box test in SIMD float form (lane box), in the mesh frame of the nodes it is tested against.
+/// Built once per expansion and tested against both children.
+typedef struct lane_box
+{
+    __m128 row[3]; // row[k] = (axis k, 0)
+    __m128 e;      // (e0, e1, e2, 0)
+    double c[3];   // center (double: the difference of centers is taken in double)
+    double esum;   // e0 + e1 + e2
+} lane_box;
+
+// A node's box mapped into the other mesh's frame (to_i: a J node into I's frame; else an I node into J's frame), in
+// lane_box form directly: the axes are rotated in float (each component within ~2.5e-7 of the exact rotation of the
+// stored axes, which moves the box's corners by < 5e-7 times the sum of its extents: inside the budget of the lane box
+// test, see bvh/collide_lanes.h, sat), the center in double as in map_j_box / map_i_box.
+static inline void lane_box_map(const collide_ctx* cx, const mc_bvh_node* n, int to_i, lane_box* o)
+{
+    const __m128* m = cx->map_cols[to_i ? 0 : 1];
+    for (int k = 0; k < 3; ++k)
+    {
+        o->row[k] = _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(m[0], _mm_set1_ps(n->axis[k][0])), _mm_mul_ps(m[1], _mm_set1_ps(n->axis[k][1]))),
+            _mm_mul_ps(m[2], _mm_set1_ps(n->axis[k][2])));
+    }
+    o->e = _mm_setr_ps(n->extent[0], n->extent[1], n->extent[2], 0.0f);
+    o->esum = (double)n->extent[0] + (double)n->extent[1] + (double)n->extent[2];
+    const struct mc_pair_scratch* s = cx->scratch;
+    if (to_i)
+    {
+        double x = n->center[0], y = n->center[1], z = n->center[2];
+        for (int k = 0; k < 3; ++k)
+        {
+            o->c[k] = s->rot[k][0] * x + s->rot[k][1] * y + s->rot[k][2] * z + s->trans[k];
+        }
+    }
+    else
+    {
+        double x = n->center[0] - s->trans[0], y = n->center[1] - s->trans[1], z = n->center[2] - s->trans[2];
+        for (int k = 0; k < 3; ++k)
+        {
+            o->c[k] = s->rot[0][k] * x + s->rot[1][k] * y + s->rot[2][k] * z;
+        }
+    }
+}
+
+// Culling data of one leaf against one lane_box in the same frame: the leaf center's offset from the box center and the
+// comparison limits. The leaf's vertices are float offsets from its center (mc_bvh.tri_local), each within 2^-24
+// relative of the exact offset; a vertex lies in the leaf's box, so its offset's 1-norm is < 2 * the sum of the
+// leaf's extents. The float sums and projections of the culling (bvh/collide_lanes.h, cull) then err by
+// < 1e-6 (|D|_1 + 2 sum e_leaf + sum e_box), a tenth of the slack.
+typedef struct leaf_cull
+{
+    __m128 d;   // leaf center - box center (float)
+    __m128 lim; // box extents + slack
+} leaf_cull;
+
+static inline void leaf_cull_make(const collide_ctx* cx, const mc_bvh_node* leaf, const lane_box* b, leaf_cull* lc)
+{
+    double dx = (double)leaf->center[0] - b->c[0], dy = (double)leaf->center[1] - b->c[1],
+           dz = (double)leaf->center[2] - b->c[2];
+    double el = (double)leaf->extent[0] + (double)leaf->extent[1] + (double)leaf->extent[2];
+    double slack = cx->box_rel_slack * (fabs(dx) + fabs(dy) + fabs(dz) + 2.0 * el + b->esum) + cx->abs_slack;
+    lc->d = _mm_setr_ps((float)dx, (float)dy, (float)dz, 0.0f);
+    lc->lim = _mm_add_ps(b->e, _mm_set1_ps((float)slack));
+}
+
 /// Exact axis-aligned bounds in double: lo[0] / hi[0] = (x, y), lo[1] / hi[1] = (z, z).
-typedef struct dbox
+typedef struct exact_aabb
 {
     __m128d lo[2], hi[2];
-} dbox;
+} exact_aabb;
 
-static inline dbox dbox_empty(void)
+static inline exact_aabb exact_aabb_empty(void)
 {
-    dbox b;
+    exact_aabb b;
     b.lo[0] = b.lo[1] = _mm_set1_pd(INFINITY);
     b.hi[0] = b.hi[1] = _mm_set1_pd(-INFINITY);
     return b;
 }
 
 // a grows to cover b.
-static inline void dbox_join(dbox* a, const dbox* b)
+static inline void exact_aabb_join(exact_aabb* a, const exact_aabb* b)
 {
     for (int h = 0; h < 2; ++h)
     {
@@ -699,7 +553,7 @@ static inline void dbox_join(dbox* a, const dbox* b)
 }
 
 // b grows to cover the point v.
-static inline void dbox_add(dbox* b, mc_vec3 v)
+static inline void exact_aabb_add(exact_aabb* b, mc_vec3 v)
 {
     __m128d xy = _mm_setr_pd(v.x, v.y), zz = _mm_set1_pd(v.z);
     b->lo[0] = _mm_min_pd(b->lo[0], xy);
@@ -709,7 +563,7 @@ static inline void dbox_add(dbox* b, mc_vec3 v)
 }
 
 /// 1 when a strict gap separates the boxes along some axis.
-static inline int dbox_apart(const dbox* a, const dbox* b)
+static inline int exact_aabb_apart(const exact_aabb* a, const exact_aabb* b)
 {
     __m128d gap = _mm_or_pd(_mm_cmpgt_pd(a->lo[0], b->hi[0]), _mm_cmplt_pd(a->hi[0], b->lo[0]));
     gap = _mm_or_pd(gap, _mm_or_pd(_mm_cmpgt_pd(a->lo[1], b->hi[1]), _mm_cmplt_pd(a->hi[1], b->lo[1])));
@@ -726,23 +580,23 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
     uint32_t fa = mc_bvh_leaf_first(na), fb = mc_bvh_leaf_first(nb);
     w->culled_in += (uint64_t)__builtin_popcount(keep_a) + (uint64_t)__builtin_popcount(keep_b);
     mc_vec3 ti[MC_BVH_LEAF_MAX][3], tj[MC_BVH_LEAF_MAX][3];
-    dbox ib[MC_BVH_LEAF_MAX], jb[MC_BVH_LEAF_MAX]; // bounds of each I survivor, of each J survivor
+    exact_aabb ib[MC_BVH_LEAF_MAX], jb[MC_BVH_LEAF_MAX]; // bounds of each I survivor, of each J survivor
     uint32_t ps[MC_BVH_LEAF_MAX], qs[MC_BVH_LEAF_MAX];
     uint32_t np = 0, nq = 0;
-    dbox ub = dbox_empty(); // bounds of all I survivors
+    exact_aabb ub = exact_aabb_empty(); // bounds of all I survivors
     while (keep_a != 0)
     {
         uint32_t p = (uint32_t)__builtin_ctz(keep_a);
         keep_a &= keep_a - 1u;
         const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
-        dbox t = dbox_empty();
+        exact_aabb t = exact_aabb_empty();
         for (int k = 0; k < 3; ++k)
         {
             ti[np][k] = cx->pos_i[va[k]];
-            dbox_add(&t, ti[np][k]);
+            exact_aabb_add(&t, ti[np][k]);
         }
         ib[np] = t;
-        dbox_join(&ub, &t);
+        exact_aabb_join(&ub, &t);
         ps[np++] = p;
     }
     while (keep_b != 0)
@@ -750,23 +604,23 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
         uint32_t q = (uint32_t)__builtin_ctz(keep_b);
         keep_b &= keep_b - 1u;
         const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
-        dbox t = dbox_empty();
+        exact_aabb t = exact_aabb_empty();
         for (int k = 0; k < 3; ++k)
         {
             mc_vec3 v = cx->serial ? j_vertex_serial(cx->scratch, vb[k]) : j_vertex(cx->scratch, vb[k]);
             tj[nq][k] = v;
-            dbox_add(&t, v);
+            exact_aabb_add(&t, v);
         }
         jb[nq] = t;
         qs[nq] = q;
         // Branch-free: the slot is kept only when the triangle's box meets the box of I's survivors.
-        nq += (uint32_t)!dbox_apart(&t, &ub);
+        nq += (uint32_t)!exact_aabb_apart(&t, &ub);
     }
     for (uint32_t pi = 0; pi < np; ++pi)
     {
         for (uint32_t qi = 0; qi < nq; ++qi)
         {
-            if (dbox_apart(&jb[qi], &ib[pi]))
+            if (exact_aabb_apart(&jb[qi], &ib[pi]))
             {
                 continue;
             }
@@ -795,133 +649,7 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
 #define MC_LL_KIND 2
 #include "bvh/collide_lanes.h"
 #endif
-#else
-// Leaf against leaf without SSE2: J's triangles (mapped) against A's box, I's against B's box, then the exact tests.
-static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node* na, const mc_bvh_node* nb)
-{
-    uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
-    uint32_t fb = mc_bvh_leaf_first(nb), cb = mc_bvh_leaf_count(nb);
-    double aax[3][3], ac[3], ae[3];
-    for (int k = 0; k < 3; ++k)
-    {
-        aax[k][0] = na->axis[k][0];
-        aax[k][1] = na->axis[k][1];
-        aax[k][2] = na->axis[k][2];
-        ac[k] = na->center[k];
-        ae[k] = na->extent[k];
-    }
-    jbox jb;
-    jbox_make(cx->scratch, nb, &jb);
-    mc_vec3 tj[MC_BVH_LEAF_MAX][3];
-    uint32_t qs[MC_BVH_LEAF_MAX];
-    uint32_t nq = 0;
-    for (uint32_t q = 0; q < cb; ++q)
-    {
-        const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
-        for (int k = 0; k < 3; ++k)
-        {
-            tj[nq][k] = j_vertex(cx->scratch, vb[k]);
-        }
-        if (!tri_outside_box(cx, aax, ac, ae, tj[nq]))
-        {
-            qs[nq++] = q;
-        }
-    }
-    if (nq == 0)
-    {
-        return;
-    }
-    for (uint32_t p = 0; p < ca; ++p)
-    {
-        const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
-        mc_vec3 ti[3] = {cx->pos_i[va[0]], cx->pos_i[va[1]], cx->pos_i[va[2]]};
-        if (tri_outside_box(cx, jb.ax, jb.c, jb.e, ti))
-        {
-            continue;
-        }
-        for (uint32_t qi = 0; qi < nq; ++qi)
-        {
-            uint32_t q = qs[qi];
-            w->triangle_tests += 1u;
-            mc_crossing cr[2];
-            if (mc_tri_tri_crossings(ti, tj[qi], cr) != 2)
-            {
-                continue;
-            }
-            if (!push_pair(w, cx->ta->tri_order[fa + p], cx->tb->tri_order[fb + q], cr))
-            {
-                return;
-            }
-        }
-    }
-}
-#endif
 
-#if !defined(__SSE2__)
-// Expand an overlapping internal node pair: test the children pairs of the larger box and append the overlapping
-// ones to `out`. @return 0 on allocation failure.
-static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* box_tests)
-{
-    const mc_bvh_node* na = &cx->ta->nodes[np.a];
-    const mc_bvh_node* nb = &cx->tb->nodes[np.b];
-    if (!pair_vec_reserve(out, out->count + 2u))
-    {
-        return 0;
-    }
-    int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
-    if (!la && (lb || node_size(na) >= node_size(nb)))
-    {
-        obox ob;
-        obox_map(cx, nb, 1, &ob);
-        // Second child pushed first: a stack then visits the first child first.
-        for (int c = 1; c >= 0; --c)
-        {
-            uint32_t child = na->data + (uint32_t)c;
-            *box_tests += 1u;
-            const mc_bvh_node* nc = &cx->ta->nodes[child];
-            if (box_overlap_fast(cx, nc, &ob))
-            {
-                // The pair is expanded soon (depth-first): fetch the child's children now.
-                if (!mc_bvh_is_leaf(nc))
-                {
-                    __builtin_prefetch(&cx->ta->nodes[nc->data]);
-                    __builtin_prefetch(&cx->ta->nodes[nc->data + 1u]);
-                }
-                out->data[out->count].a = child;
-                out->data[out->count].b = np.b;
-                out->count++;
-            }
-        }
-    }
-    else
-    {
-        // A in J's frame once, tested against both children of B in their own frame (the test is symmetric in the
-        // two boxes, and its slack covers the rounding of either mapping: see mc_collide).
-        obox ob;
-        obox_map(cx, na, 0, &ob);
-        for (int c = 1; c >= 0; --c)
-        {
-            uint32_t child = nb->data + (uint32_t)c;
-            const mc_bvh_node* nc = &cx->tb->nodes[child];
-            *box_tests += 1u;
-            if (box_overlap_fast(cx, nc, &ob))
-            {
-                if (!mc_bvh_is_leaf(nc))
-                {
-                    __builtin_prefetch(&cx->tb->nodes[nc->data]);
-                    __builtin_prefetch(&cx->tb->nodes[nc->data + 1u]);
-                }
-                out->data[out->count].a = np.a;
-                out->data[out->count].b = child;
-                out->count++;
-            }
-        }
-    }
-    return 1;
-}
-#endif
-
-#if defined(__SSE2__)
 // ---------------------------------------------------------------------------------------------------------------
 // Batched expansion: the box tests of four node pairs at once, one per SIMD lane (structure of arrays)
 
@@ -1015,8 +743,8 @@ static inline int sat_groups(const collide_ctx* cx, const sat_lanes* in, int gro
 
 // Test the pending expansions of one direction (to_i: the split nodes are I's and the other nodes, J's, are mapped
 // into I's frame; else the reverse) and append the overlapping child pairs to `out` (room for 2 per expansion is
-// reserved by the caller). The other nodes are mapped four at a time (axes in float, as obox_map; centers in double),
-// then each group of two expansions (four children) is one sat_soa call.
+// reserved by the caller). The other nodes are mapped four at a time (axes in float, as lane_box_map; centers in
+// double), then each group of two expansions (four children) is one sat_soa call.
 MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb, int to_i, pair_vec* out,
                                       uint64_t* box_tests)
 {
@@ -1196,6 +924,145 @@ MC_HOT_CLONES static void batch_flush_both(const collide_ctx* cx, expansion_batc
             out->count += (uint32_t)(~sep >> (4 * e + l)) & 1u;
         }
     }
+}
+#else
+// Conservative test of a triangle against a box given by axes (rows), center and half extents, all in I's frame:
+// @return 1 when one of the box's face axes separates them by more than the rounding slack (then no triangle inside
+// the box can meet it, whatever the exact predicates would say about degenerate contacts).
+static inline int tri_outside_box(const collide_ctx* cx, double ax[3][3], const double c[3], const double e[3],
+                                  const mc_vec3 v[3])
+{
+    double d[3][3];
+    double mag = 0.0;
+    for (int i = 0; i < 3; ++i)
+    {
+        d[i][0] = v[i].x - c[0];
+        d[i][1] = v[i].y - c[1];
+        d[i][2] = v[i].z - c[2];
+        double m = fabs(d[i][0]) + fabs(d[i][1]) + fabs(d[i][2]);
+        mag = m > mag ? m : mag;
+    }
+    double slack = cx->rel_slack * (mag + e[0] + e[1] + e[2]) + cx->abs_slack;
+    for (int k = 0; k < 3; ++k)
+    {
+        double lim = e[k] + slack;
+        double p0 = ax[k][0] * d[0][0] + ax[k][1] * d[0][1] + ax[k][2] * d[0][2];
+        double p1 = ax[k][0] * d[1][0] + ax[k][1] * d[1][1] + ax[k][2] * d[1][2];
+        double p2 = ax[k][0] * d[2][0] + ax[k][1] * d[2][1] + ax[k][2] * d[2][2];
+        if ((p0 > lim && p1 > lim && p2 > lim) || (p0 < -lim && p1 < -lim && p2 < -lim))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+// Leaf against leaf without SSE2: J's triangles (mapped) against A's box, I's against B's box, then the exact tests.
+static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node* na, const mc_bvh_node* nb)
+{
+    uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
+    uint32_t fb = mc_bvh_leaf_first(nb), cb = mc_bvh_leaf_count(nb);
+    double aax[3][3], ac[3], ae[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        aax[k][0] = na->axis[k][0];
+        aax[k][1] = na->axis[k][1];
+        aax[k][2] = na->axis[k][2];
+        ac[k] = na->center[k];
+        ae[k] = na->extent[k];
+    }
+    mapped_box jb;
+    map_j_box(cx->scratch, nb, &jb);
+    mc_vec3 tj[MC_BVH_LEAF_MAX][3];
+    uint32_t qs[MC_BVH_LEAF_MAX];
+    uint32_t nq = 0;
+    for (uint32_t q = 0; q < cb; ++q)
+    {
+        const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
+        for (int k = 0; k < 3; ++k)
+        {
+            tj[nq][k] = j_vertex(cx->scratch, vb[k]);
+        }
+        if (!tri_outside_box(cx, aax, ac, ae, tj[nq]))
+        {
+            qs[nq++] = q;
+        }
+    }
+    if (nq == 0)
+    {
+        return;
+    }
+    for (uint32_t p = 0; p < ca; ++p)
+    {
+        const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
+        mc_vec3 ti[3] = {cx->pos_i[va[0]], cx->pos_i[va[1]], cx->pos_i[va[2]]};
+        if (tri_outside_box(cx, jb.ax, jb.c, jb.e, ti))
+        {
+            continue;
+        }
+        for (uint32_t qi = 0; qi < nq; ++qi)
+        {
+            uint32_t q = qs[qi];
+            w->triangle_tests += 1u;
+            mc_crossing cr[2];
+            if (mc_tri_tri_crossings(ti, tj[qi], cr) != 2)
+            {
+                continue;
+            }
+            if (!push_pair(w, cx->ta->tri_order[fa + p], cx->tb->tri_order[fb + q], cr))
+            {
+                return;
+            }
+        }
+    }
+}
+
+// Expand an overlapping internal node pair: test the children of the larger box against the other box and append the
+// overlapping pairs to `out`. @return 0 on allocation failure.
+static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* box_tests)
+{
+    const mc_bvh_node* na = &cx->ta->nodes[np.a];
+    const mc_bvh_node* nb = &cx->tb->nodes[np.b];
+    if (!pair_vec_reserve(out, out->count + 2u))
+    {
+        return 0;
+    }
+    int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
+    int split_a = !la && (lb || node_size(na) >= node_size(nb));
+    // The other box is mapped into the split node's frame once and tested against both children there (when B is
+    // split, A goes into J's frame: the test is symmetric in the two boxes, and its slack covers the rounding of
+    // either mapping: see mc_collide).
+    const mc_bvh* tree = split_a ? cx->ta : cx->tb;
+    const mc_bvh_node* split = split_a ? na : nb;
+    mapped_box other;
+    if (split_a)
+    {
+        map_j_box(cx->scratch, nb, &other);
+    }
+    else
+    {
+        map_i_box(cx->scratch, na, &other);
+    }
+    // Second child pushed first: a stack then visits the first child first.
+    for (int c = 1; c >= 0; --c)
+    {
+        uint32_t child = split->data + (uint32_t)c;
+        const mc_bvh_node* nc = &tree->nodes[child];
+        *box_tests += 1u;
+        if (box_overlap(cx, nc, &other))
+        {
+            // The pair is expanded soon (depth-first): fetch the child's children now.
+            if (!mc_bvh_is_leaf(nc))
+            {
+                __builtin_prefetch(&tree->nodes[nc->data]);
+                __builtin_prefetch(&tree->nodes[nc->data + 1u]);
+            }
+            out->data[out->count].a = split_a ? child : np.a;
+            out->data[out->count].b = split_a ? np.b : child;
+            out->count++;
+        }
+    }
+    return 1;
 }
 #endif
 
@@ -1429,22 +1296,9 @@ int mc_collide_lanes_available(void)
 #endif
 }
 
-mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
-                     struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats)
+// The query's pose (J in I's frame) into the scratch: rotation, translation and J's vertices for the lazy cache.
+static void scratch_set_pose(struct mc_pair_scratch* s, const struct mc_mesh* mj, const mc_pose* j_in_i)
 {
-    if (mi == NULL || mj == NULL || j_in_i == NULL || scratch == NULL || result == NULL || mi->bvh == NULL ||
-        mj->bvh == NULL)
-    {
-        return MC_ERR_INVALID_ARGUMENT;
-    }
-    double t0 = mc_now_seconds();
-    int workers = mc_parallel_worker_count(worker_count);
-    mc_status st = scratch_prepare(scratch, mj, workers);
-    if (st != MC_OK)
-    {
-        return st;
-    }
-    struct mc_pair_scratch* s = *scratch;
     mc_mat33 rm = mc_quat_to_mat33(mc_quat_normalize(j_in_i->q));
     memcpy(s->rot, rm.m, sizeof s->rot);
     s->trans[0] = j_in_i->p.x;
@@ -1452,26 +1306,29 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     s->trans[2] = j_in_i->p.z;
     s->j_pos = mj->positions;
     s->j_vertex_count = mj->vertex_count;
+}
 
-    collide_ctx cx;
-    cx.ta = mi->bvh;
-    cx.tb = mj->bvh;
-    cx.pos_i = mi->positions;
-    cx.scratch = s;
-    cx.serial = 0;
+// The query's context: both trees, the mapping in SIMD form, the slacks of the conservative tests and the kernels.
+static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_pair_scratch* s)
+{
+    cx->ta = mi->bvh;
+    cx->tb = mj->bvh;
+    cx->pos_i = mi->positions;
+    cx->scratch = s;
+    cx->serial = 0;
 #if defined(__SSE2__)
     for (int c = 0; c < 3; ++c)
     {
-        cx.map_cols[0][c] = _mm_setr_ps((float)s->rot[0][c], (float)s->rot[1][c], (float)s->rot[2][c], 0.0f);
-        cx.map_cols[1][c] = _mm_setr_ps((float)s->rot[c][0], (float)s->rot[c][1], (float)s->rot[c][2], 0.0f);
+        cx->map_cols[0][c] = _mm_setr_ps((float)s->rot[0][c], (float)s->rot[1][c], (float)s->rot[2][c], 0.0f);
+        cx->map_cols[1][c] = _mm_setr_ps((float)s->rot[c][0], (float)s->rot[c][1], (float)s->rot[c][2], 0.0f);
         for (int r = 0; r < 3; ++r)
         {
-            cx.map_f[0][r][c] = _mm_set1_ps((float)s->rot[r][c]);
-            cx.map_f[1][r][c] = _mm_set1_ps((float)s->rot[c][r]);
-            cx.map_d[0][r][c] = _mm_set1_pd(s->rot[r][c]);
-            cx.map_d[1][r][c] = _mm_set1_pd(s->rot[c][r]);
+            cx->map_f[0][r][c] = _mm_set1_ps((float)s->rot[r][c]);
+            cx->map_f[1][r][c] = _mm_set1_ps((float)s->rot[c][r]);
+            cx->map_d[0][r][c] = _mm_set1_pd(s->rot[r][c]);
+            cx->map_d[1][r][c] = _mm_set1_pd(s->rot[c][r]);
         }
-        cx.trans_d[c] = _mm_set1_pd(s->trans[c]);
+        cx->trans_d[c] = _mm_set1_pd(s->trans[c]);
     }
 #endif
     // Slack of the box test. Relative part: the float axes are orthonormal only to ~1.2e-7 per component, which
@@ -1479,31 +1336,41 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     // factor of 10. Absolute part: the test's double arithmetic and the rounded J vertices used by the triangle
     // tests (fl(R v + t) differs from R v + t by < 4 * 2^-53 (3 |v| + |t|)) are below 1e-13 times the magnitudes.
     double tmag = fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
-    cx.rel_slack = 4e-6;
-    cx.box_rel_slack = 1e-5; // float arithmetic on top of the above: see box_overlap_fast
-    cx.abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
+    cx->rel_slack = 4e-6;
+    cx->box_rel_slack = 1e-5; // float arithmetic on top of the above: see bvh/collide_lanes.h, sat
+    cx->abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
 #if defined(__SSE2__)
-    cx.slack_rel_f = (float)cx.box_rel_slack;
-    cx.slack_abs_f = (float)cx.abs_slack;
-    cx.lanes = mc_collide_lanes_available();
-    cx.lanes = mc_collide_lanes_limit > 0 && mc_collide_lanes_limit < cx.lanes ? mc_collide_lanes_limit : cx.lanes;
-    cx.leaf_pairs = leaf_pairs_sse;
+    cx->slack_rel_f = (float)cx->box_rel_slack;
+    cx->slack_abs_f = (float)cx->abs_slack;
+    cx->lanes = mc_collide_lanes_available();
+    cx->lanes = mc_collide_lanes_limit > 0 && mc_collide_lanes_limit < cx->lanes ? mc_collide_lanes_limit : cx->lanes;
+    cx->leaf_pairs = leaf_pairs_sse;
 #if MC_COLLIDE_AVX
-    cx.leaf_pairs = cx.lanes == 2 ? leaf_pairs_avx2 : leaf_pairs_sse;
+    cx->leaf_pairs = cx->lanes == 2 ? leaf_pairs_avx2 : leaf_pairs_sse;
 #endif
 #endif
+}
 
-    for (int w = 0; w < s->worker_capacity; ++w)
+// Number of pairs of `items` with at least one internal node.
+static uint32_t count_internal(const collide_ctx* cx, const pair_vec* items)
+{
+    uint32_t internal = 0;
+    for (uint32_t k = 0; k < items->count; ++k)
     {
-        s->workers[w].pair_count = 0;
-        s->workers[w].box_tests = 0;
-        s->workers[w].triangle_tests = 0;
-        s->workers[w].culled_in = 0;
-        s->workers[w].failed = 0;
+        if (!mc_bvh_is_leaf(&cx->ta->nodes[items->data[k].a]) || !mc_bvh_is_leaf(&cx->tb->nodes[items->data[k].b]))
+        {
+            ++internal;
+        }
     }
-    uint64_t box_tests = 0;
+    return internal;
+}
 
-    // Serial frontier expansion, level by level.
+// Serial frontier expansion, level by level, from the roots until the frontier holds enough items for the workers
+// (or nothing is left to expand). *frontier receives the last level, *internal its count of internal pairs.
+static mc_status expand_frontier(const collide_ctx* cx, int workers, uint64_t* box_tests, pair_vec** frontier,
+                                 uint32_t* internal)
+{
+    struct mc_pair_scratch* s = cx->scratch;
     pair_vec* cur = &s->frontier[0];
     pair_vec* next = &s->frontier[1];
     cur->count = 0;
@@ -1511,30 +1378,20 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
+    mapped_box root_j;
+    map_j_box(s, &cx->tb->nodes[0], &root_j);
+    *box_tests += 1u;
+    if (box_overlap(cx, &cx->ta->nodes[0], &root_j))
     {
-        jbox jb;
-        jbox_make(s, &cx.tb->nodes[0], &jb);
-        box_tests += 1u;
-        if (box_overlap(&cx, &cx.ta->nodes[0], &jb))
-        {
-            cur->data[cur->count].a = 0;
-            cur->data[cur->count].b = 0;
-            cur->count = 1;
-        }
+        cur->data[cur->count].a = 0;
+        cur->data[cur->count].b = 0;
+        cur->count = 1;
     }
-    uint32_t internal = 0;
     for (;;)
     {
-        internal = 0;
-        for (uint32_t k = 0; k < cur->count; ++k)
-        {
-            if (!mc_bvh_is_leaf(&cx.ta->nodes[cur->data[k].a]) || !mc_bvh_is_leaf(&cx.tb->nodes[cur->data[k].b]))
-            {
-                ++internal;
-            }
-        }
+        *internal = count_internal(cx, cur);
         // One worker: no frontier to cut, the traversal starts at the roots.
-        if (internal == 0 || workers == 1 || cur->count >= FRONTIER_PER_WORKER * (uint32_t)workers)
+        if (*internal == 0 || workers == 1 || cur->count >= FRONTIER_PER_WORKER * (uint32_t)workers)
         {
             break;
         }
@@ -1542,7 +1399,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         for (uint32_t k = 0; k < cur->count; ++k)
         {
             node_pair np = cur->data[k];
-            if (mc_bvh_is_leaf(&cx.ta->nodes[np.a]) && mc_bvh_is_leaf(&cx.tb->nodes[np.b]))
+            if (mc_bvh_is_leaf(&cx->ta->nodes[np.a]) && mc_bvh_is_leaf(&cx->tb->nodes[np.b]))
             {
                 if (!pair_vec_reserve(next, next->count + 1u))
                 {
@@ -1551,7 +1408,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
                 next->data[next->count++] = np;
             }
         }
-        if (!expand_level(&cx, cur->data, cur->count, next, &box_tests))
+        if (!expand_level(cx, cur->data, cur->count, next, box_tests))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
@@ -1559,50 +1416,43 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         cur = next;
         next = t;
     }
+    *frontier = cur;
+    return MC_OK;
+}
 
-    // Parallel traversal of the frontier items through mc_parallel_for_dynamic (src/base/parallel.c holds the library's
-    // only OpenMP constructs, STYLE S15): a dynamic schedule balances items of very different cost; each item writes to
-    // its worker's buffer only, and the merged output is sorted by (i, j), so the result does not depend on the
-    // schedule or the thread count.
+// Traversal of the frontier items, in parallel through mc_parallel_for_dynamic when it pays (src/base/parallel.c holds
+// the library's only OpenMP constructs, STYLE S15): a dynamic schedule balances items of very different cost; each
+// item writes to its worker's buffer only, and the merged output is sorted by (i, j), so the result does not depend
+// on the schedule or the thread count. @return the number of threads used.
+static int traverse_frontier(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_mesh* mj, int workers,
+                             const pair_vec* frontier, uint32_t internal)
+{
     int used = 1;
-    int nitems = (int)cur->count;
+    int nitems = (int)frontier->count;
     // Threads only pay off with enough work left: internal node pairs in the frontier and meshes of some size
     // (below ~50k triangles together a query takes well under 0.2 ms, less than waking a team of threads can cost on
     // a loaded machine). The choice does not change the result.
     int go_parallel = workers > 1 && nitems > 1 && internal >= PARALLEL_MIN_INTERNAL &&
                       (uint64_t)mi->triangle_count + mj->triangle_count >= PARALLEL_MIN_TRIANGLES;
-    cx.serial = !go_parallel;
+    cx->serial = !go_parallel;
     if (go_parallel)
     {
         // Items go in chunks of ITEMS_PER_CHUNK: each chunk's levels are tested together, four box pairs at a time
         // (expand_level), which wants wide levels.
-        traverse_task_ctx tc = {&cx, s->workers, cur->data};
+        traverse_task_ctx tc = {cx, cx->scratch->workers, frontier->data};
         used = mc_parallel_for_dynamic(workers, traverse_task, (uint32_t)nitems, ITEMS_PER_CHUNK, &tc);
     }
     else if (nitems > 0)
     {
         // One worker: the whole frontier is one traversal, so every level is as wide as it gets.
-        traverse(&cx, &s->workers[0], cur->data, (uint32_t)nitems);
+        traverse(cx, &cx->scratch->workers[0], frontier->data, (uint32_t)nitems);
     }
+    return used;
+}
 
-    // Merge and sort.
-    uint64_t total = 0, tri_tests = 0, culled = 0;
-    for (int w = 0; w < s->worker_capacity; ++w)
-    {
-        if (s->workers[w].failed)
-        {
-            return MC_ERR_OUT_OF_MEMORY;
-        }
-        total += s->workers[w].pair_count;
-        box_tests += s->workers[w].box_tests;
-        tri_tests += s->workers[w].triangle_tests;
-        culled += s->workers[w].culled_in;
-    }
-    if (total > UINT32_MAX / 2u)
-    {
-        return MC_ERR_OUT_OF_MEMORY;
-    }
-    uint32_t n = (uint32_t)total;
+// Room for n sort keys and n output pairs. @return 0 on allocation failure.
+static int reserve_output(struct mc_pair_scratch* s, uint32_t n)
+{
     if (n > s->key_capacity)
     {
         mc_free(s->keys);
@@ -1612,7 +1462,7 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         s->keys_tmp = mc_alloc_array(n, sizeof *s->keys_tmp);
         if (s->keys == NULL || s->keys_tmp == NULL)
         {
-            return MC_ERR_OUT_OF_MEMORY;
+            return 0;
         }
         s->key_capacity = n;
     }
@@ -1623,10 +1473,16 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         s->out = mc_alloc_array(n, sizeof *s->out);
         if (s->out == NULL)
         {
-            return MC_ERR_OUT_OF_MEMORY;
+            return 0;
         }
         s->out_capacity = n;
     }
+    return 1;
+}
+
+// The n pairs of all workers, gathered into s->out in (i, j) order.
+static void sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n)
+{
     // Gather index space: worker w's pair p has global index base_w + p. Key: i above j's bits (the (i, j) order).
     int j_bits = mj->triangle_count > 1u ? 32 - __builtin_clz(mj->triangle_count - 1u) : 1;
     int i_bits = mi->triangle_count > 1u ? 32 - __builtin_clz(mi->triangle_count - 1u) : 1;
@@ -1661,8 +1517,12 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         }
         s->out[k] = s->workers[w].pairs[g];
     }
-    // Warm-up: give every worker room for the whole result and the deepest stack seen, so that a repeated query
-    // allocates nothing whichever worker its items land on.
+}
+
+// Warm-up: give every worker room for the whole result (n pairs) and the deepest stack seen, so that a repeated query
+// allocates nothing whichever worker its items land on. @return 0 on allocation failure.
+static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
+{
     uint32_t deepest = 0;
     for (int w = 0; w < workers; ++w)
     {
@@ -1674,18 +1534,86 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         pair_worker* pw = &s->workers[w];
         if (!pair_vec_reserve(&pw->stack, deepest) || !pair_vec_reserve(&pw->level, deepest))
         {
-            return MC_ERR_OUT_OF_MEMORY;
+            return 0;
         }
         if (pw->pair_capacity < n)
         {
             mc_triangle_pair* np = mc_realloc(pw->pairs, (size_t)n * sizeof *np);
             if (np == NULL)
             {
-                return MC_ERR_OUT_OF_MEMORY;
+                return 0;
             }
             pw->pairs = np;
             pw->pair_capacity = n;
         }
+    }
+    return 1;
+}
+
+mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
+                     struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats)
+{
+    if (mi == NULL || mj == NULL || j_in_i == NULL || scratch == NULL || result == NULL || mi->bvh == NULL ||
+        mj->bvh == NULL)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    double t0 = mc_now_seconds();
+    int workers = mc_parallel_worker_count(worker_count);
+    mc_status st = scratch_prepare(scratch, mj, workers);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    struct mc_pair_scratch* s = *scratch;
+    scratch_set_pose(s, mj, j_in_i);
+    collide_ctx cx;
+    ctx_init(&cx, mi, mj, s);
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        s->workers[w].pair_count = 0;
+        s->workers[w].box_tests = 0;
+        s->workers[w].triangle_tests = 0;
+        s->workers[w].culled_in = 0;
+        s->workers[w].failed = 0;
+    }
+
+    uint64_t box_tests = 0;
+    pair_vec* frontier = NULL;
+    uint32_t internal = 0;
+    st = expand_frontier(&cx, workers, &box_tests, &frontier, &internal);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    int used = traverse_frontier(&cx, mi, mj, workers, frontier, internal);
+
+    // Merge the workers' counters, then sort their pairs.
+    uint64_t total = 0, tri_tests = 0, culled = 0;
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        if (s->workers[w].failed)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        total += s->workers[w].pair_count;
+        box_tests += s->workers[w].box_tests;
+        tri_tests += s->workers[w].triangle_tests;
+        culled += s->workers[w].culled_in;
+    }
+    if (total > UINT32_MAX / 2u)
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t n = (uint32_t)total;
+    if (!reserve_output(s, n))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    sort_pairs(s, mi, mj, n);
+    if (!warm_workers(s, workers, n))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
     }
     result->pairs = s->out;
     result->pair_count = n;

@@ -11,7 +11,7 @@
 // Every instance does the same IEEE operations on every lane in the same order (nothing is fused: -ffp-contract=off),
 // so all give bitwise the same box test and culling outcomes, pairs and counters (test
 // bvh::every_lane_width_gives_the_same_query).
-// Uses, from bvh_collide.c: collide_ctx, obox, leaf_cull, obox_map, leaf_cull_make, leaf_exact.
+// Uses, from bvh_collide.c: collide_ctx, lane_box, leaf_cull, lane_box_map, leaf_cull_make, leaf_exact.
 
 #if MC_LL_KIND == 1
 #define LL_W 4 // lanes per register
@@ -59,10 +59,14 @@ typedef __m256 MC_LL(mask);
 #define LL_N (16 / LL_W) // registers per leaf
 
 // The 15-axis test of box_overlap, one box pair per lane: a (rows a[3i + c]), extents ea, against b (rows b[3k + c]),
-// extents eb, both in a's mesh frame, with d = b's center - a's center. Same formulas and float arithmetic as
-// box_overlap_fast, so its rounding analysis and slack (box_rel_slack, computed here in float: its own rounding,
-// ~1e-7 relative, is far inside the factor 5 of margin) hold unchanged. @return the bits of the lanes where an axis
-// separates.
+// extents eb, both in a's mesh frame, with d = b's center - a's center (formed in double, as the boxes may lie far
+// from the origin, then rounded to float). Rounding: with unit axes every float product sum below has a relative
+// error of at most gamma_3 ~ 1.8e-7 of the sum of its terms' magnitudes, and the terms are bounded by |d|_1 and the
+// extents, so each computed distance and radius is within ~1.5e-6 (|d|_1 + sum of extents) of its exact value on the
+// stored boxes (including the rounding of b's mapped axes to float, which moves b's corners by < 2e-7 times its
+// extents); with the 3.6e-7 of the float axes' non-orthonormality (see mc_collide) that is < 2e-6, and the slack
+// box_rel_slack = 1e-5 (computed here in float: its own rounding, ~1e-7 relative, is far inside the margin) leaves a
+// factor of 5. @return the bits of the lanes where an axis separates.
 MC_LL_TARGET static inline uint32_t MC_LL(sat)(const collide_ctx* cx, const MC_LL(vec) a[9], const MC_LL(vec) ea[3],
                                                const MC_LL(vec) b[9], const MC_LL(vec) eb[3], const MC_LL(vec) d[3])
 {
@@ -126,7 +130,7 @@ MC_LL_TARGET static inline MC_LL(mask) MC_LL(lanes_below)(int j, uint32_t count)
 // culling data lc (both in the box's mesh frame): the same test as the leaf-local culling described at leaf_cull (the
 // box's face axes), lane by lane. x receives the leaf's vertices as offsets from the box center (x[3 v + c]), valid
 // the lanes of the kept triangles. @return the keep bits (bit t: triangle t of the leaf may meet the box).
-MC_LL_TARGET static inline uint32_t MC_LL(cull)(const float* loc, size_t stride, uint32_t count, const obox* b,
+MC_LL_TARGET static inline uint32_t MC_LL(cull)(const float* loc, size_t stride, uint32_t count, const lane_box* b,
                                                 const leaf_cull* lc, MC_LL(vec) x[9][LL_N], MC_LL(mask) valid[LL_N])
 {
     float ax[3][4], d[4], lim[4];
@@ -247,8 +251,8 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
     uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
     uint32_t fb = mc_bvh_leaf_first(nb), cb = mc_bvh_leaf_count(nb);
     size_t stride_a = mc_bvh_local_stride(ta->triangle_count), stride_b = mc_bvh_local_stride(tb->triangle_count);
-    obox oa;
-    obox_map(cx, na, 0, &oa);
+    lane_box oa;
+    lane_box_map(cx, na, 0, &oa);
     leaf_cull cull_b;
     leaf_cull_make(cx, nb, &oa, &cull_b);
     MC_LL(vec) x[9][LL_N];
@@ -278,8 +282,8 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
     {
         return;
     }
-    obox ob;
-    obox_map(cx, nb, 1, &ob);
+    lane_box ob;
+    lane_box_map(cx, nb, 1, &ob);
     leaf_cull cull_a;
     leaf_cull_make(cx, na, &ob, &cull_a);
     keep_a &= MC_LL(cull)(ta->tri_local + fa, stride_a, ca, &ob, &cull_a, x, valid);
