@@ -4,6 +4,7 @@
 """Build-time check of the floors (README, Layout): no #include runs up a floor, and only src/app/ prints or exits.
 
 usage: check_layers.py SOURCE_ROOT STAMP   (writes STAMP when the tree is clean, exits 1 with one line per breach)
+       check_layers.py --self-test            (checks that the checker finds planted breaches and passes a clean tree)
 """
 import pathlib
 import re
@@ -41,8 +42,8 @@ def strip_comments_and_strings(text):
     return pattern.sub(repl, text)
 
 
-def main():
-    root = pathlib.Path(sys.argv[1])
+def find_problems(root):
+    """Every breach of the floors under root, one line each."""
     problems = []
     for k, floor in enumerate(FLOORS):
         for f in sorted((root / floor).glob("*.[ch]")):
@@ -72,6 +73,49 @@ def main():
         for m in INCLUDE.finditer(f.read_text(encoding="utf-8")):
             if not m.group(1).startswith("meshcontact/") and "/" in m.group(1):
                 problems.append(f"{f.relative_to(root).as_posix()}: public header includes \"{m.group(1)}\"")
+    return problems
+
+
+def self_test():
+    """Plant one breach of each kind in a scratch tree and check that each is found, and that a clean tree passes."""
+    import tempfile
+
+    clean = {
+        "src/base/core.c": '#include "src/base/core.h"\nint f(void) { return snprintf(0, 0, "exit"); }\n',
+        "mesh/mesh.c": '#include "src/base/core.h"\n// printf in a comment is fine\n',
+        "src/app/cli.c": '#include "src/world/world.h"\nint main(void) { printf("x"); exit(0); }\n',
+    }
+    breaches = {
+        "mesh/up.c": ('#include "bvh/bvh.h"\n', "runs up from mesh to bvh"),
+        "src/contact/print.c": ('void g(void) { printf("%d", 1); }\n', "'printf' in the library"),
+        "src/world/stream.c": ("void h(void) { fputs(\"x\", stderr); }\n", "'stderr' in the library"),
+        "bvh/quit.c": ("void q(void) { exit(1); }\n", "'exit' in the library"),
+        "src/base/app.c": ('#include "src/app/cli.h"\n', "runs up from src/base to src/app"),
+    }
+    with tempfile.TemporaryDirectory() as d:
+        root = pathlib.Path(d)
+        for name, text in clean.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+        if find_problems(root):
+            print("check_layers self-test: a clean tree was refused: %s" % find_problems(root), file=sys.stderr)
+            return 1
+        for name, (text, want) in breaches.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+            found = [p for p in find_problems(root) if p.startswith(name) and want in p]
+            (root / name).unlink()
+            if not found:
+                print("check_layers self-test: missed %s in %s" % (want, name), file=sys.stderr)
+                return 1
+    print("check_layers self-test: every planted breach found, the clean tree passes")
+    return 0
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
+    problems = find_problems(pathlib.Path(sys.argv[1]))
     if problems:
         for p in problems:
             print("check_layers: " + p, file=sys.stderr)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Tests of the core services: allocator hook and byte counting, status strings, version, error records.
 #include "meshcontact/meshcontact.h"
+#include "src/base/array.h"
 #include "src/base/core.h"
 
 #include <criterion/criterion.h>
@@ -30,6 +31,17 @@ static void count_free(void* ptr, size_t size)
 static void reset_allocator(void)
 {
     mc_set_allocator(NULL, NULL);
+}
+
+static int s_fail_allocs; // when > 0: the allocation hook fails once s_allocs reaches it
+
+static void* failing_alloc(size_t size, size_t alignment)
+{
+    if (s_fail_allocs > 0 && s_allocs + 1 >= s_fail_allocs)
+    {
+        return NULL;
+    }
+    return count_alloc(size, alignment);
 }
 
 TestSuite(core, .fini = reset_allocator);
@@ -149,4 +161,54 @@ Test(core, log_goes_to_the_hook_only)
     mc_log("value %d", 42);
     mc_set_log_fcn(NULL);
     cr_assert(s_last_log != NULL && strcmp(s_last_log, "value 42") == 0);
+}
+
+Test(core, growable_array_doubles_from_its_first_capacity_and_keeps_contents)
+{
+    uint32_t* a = NULL;
+    uint32_t cap = 0;
+    cr_assert(mc_array_reserve((void**)&a, &cap, 0, sizeof *a, 4)); // nothing needed: nothing allocated
+    cr_assert(a == NULL && cap == 0);
+    cr_assert(mc_array_reserve((void**)&a, &cap, 3, sizeof *a, 4));
+    cr_assert_eq(cap, 4);
+    for (uint32_t k = 0; k < 4; ++k)
+    {
+        a[k] = 10 + k;
+    }
+    cr_assert(mc_array_reserve((void**)&a, &cap, 4, sizeof *a, 4)); // fits: unchanged
+    cr_assert_eq(cap, 4);
+    cr_assert(mc_array_reserve((void**)&a, &cap, 9, sizeof *a, 4)); // 4 -> 8 -> 16
+    cr_assert_eq(cap, 16);
+    for (uint32_t k = 0; k < 4; ++k)
+    {
+        cr_assert_eq(a[k], 10 + k, "contents kept across growth");
+    }
+    cr_assert_eq(mc_alloc_size(a), 16 * sizeof *a);
+    mc_free(a);
+}
+
+Test(core, growable_array_refuses_what_it_cannot_hold_and_keeps_the_array)
+{
+    double* a = NULL;
+    uint32_t cap = 0;
+    cr_assert(mc_array_reserve((void**)&a, &cap, 5, sizeof *a, 64));
+    cr_assert_eq(cap, 64);
+    double* before = a;
+    cr_assert_not(mc_array_reserve((void**)&a, &cap, (uint64_t)UINT32_MAX + 1, sizeof *a, 64));
+    cr_assert(a == before && cap == 64);
+    // 2^32 - 1 items of 2^40 bytes: the byte size overflows size_t.
+    cr_assert_not(mc_array_reserve((void**)&a, &cap, UINT32_MAX, (size_t)1 << 40, 64));
+    cr_assert(a == before && cap == 64);
+    // Out of memory: the next allocation fails.
+    s_allocs = s_frees = 0;
+    s_live = 0;
+    s_fail_allocs = 1;
+    mc_set_allocator(failing_alloc, count_free);
+    uint32_t* b = NULL;
+    uint32_t bcap = 0;
+    cr_assert_not(mc_array_reserve((void**)&b, &bcap, 1, sizeof *b, 8));
+    cr_assert(b == NULL && bcap == 0);
+    s_fail_allocs = 0;
+    mc_set_allocator(NULL, NULL);
+    mc_free(a);
 }
