@@ -8,16 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-// The tessellator may not be linked into every build yet: reference it weakly and fall back to the own generators.
-#pragma weak mc_primitive_tessellate
-#pragma weak mc_mesh_create_primitive
-#pragma weak mc_default_primitive_def
-#pragma weak mc_free_arrays
-
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-
 double scene_random(uint64_t* state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -30,7 +20,7 @@ double scene_random(uint64_t* state)
 mc_quat scene_random_quat(uint64_t* state)
 {
     // Shoemake's uniform random rotation.
-    double u1 = scene_random(state), u2 = 2.0 * M_PI * scene_random(state), u3 = 2.0 * M_PI * scene_random(state);
+    double u1 = scene_random(state), u2 = 2.0 * MC_PI * scene_random(state), u3 = 2.0 * MC_PI * scene_random(state);
     double a = sqrt(1.0 - u1), b = sqrt(u1);
     mc_quat q = {a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
     return mc_quat_normalize(q);
@@ -102,10 +92,10 @@ mc_mesh* scene_uv_sphere(double r, uint32_t triangles)
     p[3] = 0.0, p[4] = 0.0, p[5] = r;
     for (uint32_t i = 1; i < nlat; ++i)
     {
-        double th = M_PI * (double)i / (double)nlat - 0.5 * M_PI;
+        double th = MC_PI * (double)i / (double)nlat - 0.5 * MC_PI;
         for (uint32_t j = 0; j < nlon; ++j)
         {
-            double ph = 2.0 * M_PI * (double)j / (double)nlon;
+            double ph = 2.0 * MC_PI * (double)j / (double)nlon;
             uint32_t v = 2u + (i - 1u) * nlon + j;
             p[3 * v] = r * cos(th) * cos(ph);
             p[3 * v + 1] = r * cos(th) * sin(ph);
@@ -147,10 +137,10 @@ mc_mesh* scene_torus(double major, double minor, uint32_t triangles)
     }
     for (uint32_t i = 0; i < nu; ++i)
     {
-        double u = 2.0 * M_PI * (double)i / (double)nu;
+        double u = 2.0 * MC_PI * (double)i / (double)nu;
         for (uint32_t j = 0; j < nv_; ++j)
         {
-            double w = 2.0 * M_PI * (double)j / (double)nv_;
+            double w = 2.0 * MC_PI * (double)j / (double)nv_;
             uint32_t v = i * nv_ + j;
             double rr = major + minor * cos(w);
             p[3 * v] = rr * cos(u);
@@ -229,82 +219,6 @@ mc_mesh* scene_box_grid(mc_vec3 half, uint32_t triangles)
     return mesh_and_free(p, nv, ix, nt);
 }
 
-static mc_mesh* tessellated(mc_primitive_def def, uint32_t triangles)
-{
-    if (mc_primitive_tessellate == NULL || mc_mesh_create_primitive == NULL)
-    {
-        return NULL;
-    }
-    // Search the chord tolerance (log scale) for the triangle count closest to the target.
-    double lo = 1e-7, hi = 0.5;
-    double best_tol = hi;
-    uint32_t best_err = UINT32_MAX;
-    for (int it = 0; it < 24; ++it)
-    {
-        double tol = sqrt(lo * hi);
-        def.chord_tolerance = tol;
-        double* pos = NULL;
-        uint32_t* ix = NULL;
-        uint32_t nv = 0, nt = 0;
-        if (mc_primitive_tessellate(&def, &pos, &nv, &ix, &nt, NULL) != MC_OK)
-        {
-            return NULL;
-        }
-        mc_free_arrays(pos, ix);
-        uint32_t err = nt > triangles ? nt - triangles : triangles - nt;
-        if (err < best_err)
-        {
-            best_err = err;
-            best_tol = tol;
-        }
-        if (nt > triangles)
-        {
-            lo = tol; // too fine: coarser
-        }
-        else
-        {
-            hi = tol;
-        }
-        if (hi / lo < 1.0005)
-        {
-            break;
-        }
-    }
-    def.chord_tolerance = best_tol;
-    mc_mesh* m = NULL;
-    if (mc_mesh_create_primitive(&def, &m, NULL) != MC_OK)
-    {
-        return NULL;
-    }
-    return m;
-}
-
-mc_mesh* scene_tessellated_sphere(double r, uint32_t triangles)
-{
-    if (mc_default_primitive_def == NULL)
-    {
-        return NULL;
-    }
-    mc_primitive_def d = mc_default_primitive_def();
-    d.type = MC_PRIMITIVE_ELLIPSOID;
-    d.dims = mc_v3(r, r, r);
-    d.max_angle = 1.5; // the chord tolerance controls the count
-    return tessellated(d, triangles);
-}
-
-mc_mesh* scene_tessellated_torus(double major, double minor, uint32_t triangles)
-{
-    if (mc_default_primitive_def == NULL)
-    {
-        return NULL;
-    }
-    mc_primitive_def d = mc_default_primitive_def();
-    d.type = MC_PRIMITIVE_TORUS;
-    d.dims = mc_v3(major, minor, 0.0);
-    d.max_angle = 1.5;
-    return tessellated(d, triangles);
-}
-
 mc_mesh* scene_import(const char* relative_path)
 {
     const char* root = getenv("MC_SOURCE_ROOT");
@@ -348,18 +262,6 @@ static void size_suffix(char* buf, size_t n, uint32_t triangles)
 }
 
 // Generated meshes: the tessellator's when it can make them, else the own UV generators (same shapes).
-static mc_mesh* make_sphere(double r, uint32_t triangles)
-{
-    mc_mesh* m = scene_tessellated_sphere(r, triangles);
-    return m != NULL ? m : scene_uv_sphere(r, triangles);
-}
-
-static mc_mesh* make_torus(double major, double minor, uint32_t triangles)
-{
-    mc_mesh* m = scene_tessellated_torus(major, minor, triangles);
-    return m != NULL ? m : scene_torus(major, minor, triangles);
-}
-
 void scene_make_name(scene_kind kind, uint32_t triangles, char* buf, size_t size)
 {
     char suffix[32];
@@ -376,23 +278,23 @@ int scene_make(scene_kind kind, uint32_t triangles, scene_pair* out)
     switch (kind)
     {
     case SCENE_SPHERE_SPHERE:
-        out->mesh_i = make_sphere(1.0, triangles);
+        out->mesh_i = scene_uv_sphere(1.0, triangles);
         out->mesh_j = out->mesh_i;
         out->pose_j.p = mc_v3(1.8, 0.0, 0.0);
         out->pose_j.q = axis_angle(mc_v3(1.0, 2.0, 3.0), 0.7);
         break;
     case SCENE_TORI:
-        out->mesh_i = make_torus(1.0, 0.3, triangles);
+        out->mesh_i = scene_torus(1.0, 0.3, triangles);
         out->mesh_j = out->mesh_i;
         out->pose_j.p = mc_v3(1.5, 0.0, 0.0);
-        out->pose_j.q = axis_angle(mc_v3(1.0, 0.0, 0.0), 0.5 * M_PI);
+        out->pose_j.q = axis_angle(mc_v3(1.0, 0.0, 0.0), 0.5 * MC_PI);
         break;
     case SCENE_BOX_BOX:
     {
         mc_vec3 hi = mc_v3(2.0, 2.0, 0.5), hj = mc_v3(0.5, 0.5, 0.5);
         out->mesh_i = scene_box_grid(hi, triangles);
         out->mesh_j = scene_box_grid(hj, triangles);
-        double a = M_PI / 6.0;
+        double a = MC_PI / 6.0;
         // Lowest point of J after the tilt about x: its centre minus (hy sin a + hz cos a).
         double low = hj.y * sin(a) + hj.z * cos(a);
         out->pose_j.p = mc_v3(0.1, 0.05, hi.z + low - 0.01 * 2.0 * hj.z);
@@ -401,7 +303,7 @@ int scene_make(scene_kind kind, uint32_t triangles, scene_pair* out)
     }
     case SCENE_SPHERE_BOX:
         out->mesh_i = scene_box_grid(mc_v3(2.0, 2.0, 0.5), triangles);
-        out->mesh_j = make_sphere(1.0, triangles);
+        out->mesh_j = scene_uv_sphere(1.0, triangles);
         out->pose_j.p = mc_v3(0.1, -0.05, 0.5 + 1.0 - 0.02);
         out->pose_j.q = axis_angle(mc_v3(0.3, 1.0, 0.2), 0.4);
         break;

@@ -56,10 +56,6 @@ mc_mesh* scene_torus(double major, double minor, uint32_t triangles);
 /// Box of half extents h with each face split into an n x n grid (12 n^2 triangles), n chosen for `triangles`.
 /// Coordinates are -h + 2 h i / n, exact for dyadic h and power-of-two n.
 mc_mesh* scene_box_grid(mc_vec3 half, uint32_t triangles);
-/// Sphere tessellated by mc_primitive_tessellate with about `triangles` triangles (chord tolerance searched).
-mc_mesh* scene_tessellated_sphere(double r, uint32_t triangles);
-/// Torus tessellated by mc_primitive_tessellate with about `triangles` triangles.
-mc_mesh* scene_tessellated_torus(double major, double minor, uint32_t triangles);
 
 /// Import a file relative to the repository root ($MC_SOURCE_ROOT, else the current directory). NULL on failure.
 mc_mesh* scene_import(const char* relative_path);
