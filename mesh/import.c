@@ -172,8 +172,8 @@ static reader_kind reader_for(const char* path, char* ext, size_t cap)
     return READER_NONE;
 }
 
-mc_status mc_mesh_import_geometry(const char* path, const mc_import_options* options, mc_mesh** out,
-                                  mc_mesh_report* report, mc_error* err)
+static mc_status import_geometry(const char* path, const mc_import_options* options, mc_mesh** out,
+                                 mc_mesh_report* report, mc_error* err)
 {
     if (report != NULL)
     {
@@ -239,4 +239,23 @@ mc_status mc_mesh_import_geometry(const char* path, const mc_import_options* opt
 mc_status mc_mesh_check_file(const char* path, const mc_import_options* options, mc_mesh_report* report, mc_error* err)
 {
     return mc_mesh_import_geometry(path, options, NULL, report, err);
+}
+
+mc_status mc_mesh_import_geometry(const char* path, const mc_import_options* options, mc_mesh** out,
+                                  mc_mesh_report* report, mc_error* err)
+{
+    // Numbers in text files always have '.' decimals: read them in the "C" locale whatever the host set.
+    mc_c_locale_scope scope;
+    if (!mc_c_locale_enter(&scope))
+    {
+        if (report != NULL)
+        {
+            memset(report, 0, sizeof *report);
+        }
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for the C locale",
+                            path != NULL ? path : "(no path)");
+    }
+    mc_status st = import_geometry(path, options, out, report, err);
+    mc_c_locale_leave(&scope);
+    return st;
 }

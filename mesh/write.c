@@ -115,7 +115,7 @@ mc_status mc_mesh_write_stl(const mc_mesh* mesh, const char* path, mc_error* err
     return close_checked(f, failed, path, err);
 }
 
-mc_status mc_mesh_write_shl(const mc_mesh* mesh, const char* path, double scale, mc_error* err)
+static mc_status write_shl(const mc_mesh* mesh, const char* path, double scale, mc_error* err)
 {
     if (mesh == NULL)
     {
@@ -144,4 +144,18 @@ mc_status mc_mesh_write_shl(const mc_mesh* mesh, const char* path, double scale,
         failed = fprintf(f, "3 %u %u %u\n", tri[0] + 1, tri[1] + 1, tri[2] + 1) < 0;
     }
     return close_checked(f, failed, path, err);
+}
+
+mc_status mc_mesh_write_shl(const mc_mesh* mesh, const char* path, double scale, mc_error* err)
+{
+    // Written in the "C" locale so that every program reads the numbers back, whatever setlocale() the host called.
+    mc_c_locale_scope scope;
+    if (!mc_c_locale_enter(&scope))
+    {
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for the C locale",
+                            path != NULL ? path : "(no path)");
+    }
+    mc_status st = write_shl(mesh, path, scale, err);
+    mc_c_locale_leave(&scope);
+    return st;
 }

@@ -8,6 +8,8 @@ command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 pkg-config --exists assimp 2>/dev/null || need="$need libassimp-dev"
 pkg-config --exists criterion 2>/dev/null || need="$need libcriterion-dev"
+# The locale test compiles de_DE.UTF-8 with localedef from the locales package's sources.
+[ -f /usr/share/i18n/locales/de_DE ] || need="$need locales"
 if [ -n "$need" ]; then
     echo "installing:$need" >&2
     export DEBIAN_FRONTEND=noninteractive

@@ -8,6 +8,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -841,4 +842,76 @@ Test(import, corpus_matches_manifest)
         }
         mc_mesh_destroy(m);
     }
+}
+
+// A comma-decimal locale for this test process, the way a host on a German desktop gets one with setlocale(LC_ALL,
+// ""): de_DE.UTF-8 compiled by localedef (libc-bin; its sources come with the locales package, which
+// tests/install-deps.sh installs) into the test's directory and found through LOCPATH. The checks at the end prove
+// the C library now parses and prints decimal commas, so the test below cannot pass by accident.
+static void use_comma_locale(void)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -c -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", s_dir);
+    int rc = system(cmd);
+    cr_assert(rc == 0 || rc == 256, "localedef failed (%d): is the locales package installed?", rc); // 1: warnings
+    cr_assert(eq(int, setenv("LOCPATH", s_dir, 1), 0));
+    cr_assert(ne(ptr, setlocale(LC_ALL, "de_DE.UTF-8"), NULL), "the comma locale could not be set");
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.1f", 0.5);
+    cr_assert(eq(str, buf, "0,5"), "the locale prints '%s' for 0.5", buf);
+    cr_assert(eq(dbl, strtod("2.5", NULL), 2.0), "the locale must stop strtod at '.'");
+}
+
+Test(import, text_formats_read_and_write_dot_decimals_under_a_comma_locale)
+{
+    // A shell written with 17 significant digits of irrational-looking coordinates, then read back: bitwise equal.
+    mc_primitive_def d = mc_default_primitive_def();
+    d.type = MC_PRIMITIVE_ELLIPSOID;
+    d.dims = mc_v3(0.3, 0.2, 0.1);
+    d.chord_tolerance = 1e-3;
+    mc_mesh* m = NULL;
+    mc_error e;
+    cr_assert(eq(int, mc_mesh_create_primitive(&d, &m, &e), MC_OK), "%s", e.message);
+    use_comma_locale();
+    const char* shl = file_path("comma.shl");
+    cr_assert(eq(int, mc_mesh_write_shl(m, shl, 1.0, &e), MC_OK), "%s", e.message);
+    FILE* f = fopen(shl, "rb");
+    cr_assert(ne(ptr, f, NULL));
+    char text[4096];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    cr_assert(strchr(text, ',') == NULL, "the .shl file has a decimal comma");
+    mc_mesh* back = NULL;
+    cr_assert(eq(int, mc_mesh_import_file(shl, NULL, &back, NULL, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, mc_mesh_get_vertex_count(back), mc_mesh_get_vertex_count(m)));
+    cr_assert(
+        eq(int,
+           memcmp(mc_mesh_get_positions(back), mc_mesh_get_positions(m), mc_mesh_get_vertex_count(m) * sizeof(mc_vec3)),
+           0),
+        "positions read back differ");
+    mc_mesh_destroy(back);
+    mc_mesh_destroy(m);
+
+    // The three other text readers on a tetrahedron with dot decimals: volume 0.25^3 / 6 each.
+    static const char* const files[][2] = {
+        {"t.stl",
+         "solid t\n"
+         "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 0.25 0\nvertex 0.25 0 0\nendloop\nendfacet\n"
+         "facet normal 0 -1 0\nouter loop\nvertex 0 0 0\nvertex 0.25 0 0\nvertex 0 0 0.25\nendloop\nendfacet\n"
+         "facet normal -1 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 0.25\nvertex 0 0.25 0\nendloop\nendfacet\n"
+         "facet normal 1 1 1\nouter loop\nvertex 0.25 0 0\nvertex 0 0.25 0\nvertex 0 0 0.25\nendloop\nendfacet\n"
+         "endsolid t\n"},
+        {"t.obj", "v 0 0 0\nv 0.25 0 0\nv 0 0.25 0\nv 0 0 0.25\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"},
+        {"t.off", "OFF\n4 4 0\n0 0 0\n0.25 0 0\n0 0.25 0\n0 0 0.25\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n"},
+    };
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; ++k)
+    {
+        mc_mesh_report r;
+        const char* path = write_text(files[k][0], files[k][1]);
+        cr_assert(eq(int, mc_mesh_check_file(path, NULL, &r, &e), MC_OK), "%s: %s", files[k][0], e.message);
+        cr_assert(r.closed && r.oriented, "%s", files[k][0]);
+        cr_assert(ieee_ulp_eq(dbl, r.volume, 0.25 * 0.25 * 0.25 / 6.0, 4), "%s: volume %.17g", files[k][0], r.volume);
+    }
+    setlocale(LC_ALL, "C");
 }

@@ -243,6 +243,23 @@ mc_status mc_set_error(mc_error* err, mc_status status, int64_t line, int64_t of
     return status;
 }
 
+bool mc_c_locale_enter(mc_c_locale_scope* scope)
+{
+    scope->c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (scope->c_locale == (locale_t)0)
+    {
+        return false;
+    }
+    scope->previous = uselocale(scope->c_locale);
+    return true;
+}
+
+void mc_c_locale_leave(mc_c_locale_scope* scope)
+{
+    uselocale(scope->previous);
+    freelocale(scope->c_locale);
+}
+
 void mc_error_prefix(mc_error* err, const char* prefix)
 {
     if (err == NULL)

@@ -5,6 +5,7 @@
 
 #include "meshcontact/base.h"
 
+#include <locale.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,6 +28,20 @@ double mc_now_seconds(void);
 void mc_advise_large(void* ptr, size_t size);
 /// Size requested for a block from mc_alloc / mc_calloc / mc_realloc / mc_alloc_array; 0 for NULL.
 size_t mc_alloc_size(const void* ptr);
+
+/// A thread's switch to the "C" locale for the duration of a text read or write (POSIX uselocale): numbers are
+/// parsed and printed with '.' decimals whatever setlocale() the host called, and other threads are not affected.
+typedef struct mc_c_locale_scope
+{
+    locale_t c_locale; ///< the "C" locale made by mc_c_locale_enter, (locale_t)0 when it could not be made
+    locale_t previous; ///< the thread's locale before, restored by mc_c_locale_leave
+} mc_c_locale_scope;
+
+/// Make the calling thread use the "C" locale until mc_c_locale_leave. @return false (and nothing changed) when the
+/// "C" locale cannot be created (out of memory).
+bool mc_c_locale_enter(mc_c_locale_scope* scope);
+/// Restore the thread's locale from before mc_c_locale_enter and free the "C" locale object.
+void mc_c_locale_leave(mc_c_locale_scope* scope);
 
 /// Send a printf-style message to the log hook (does nothing when no hook is set).
 void mc_log(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
