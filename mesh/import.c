@@ -228,6 +228,14 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
     def.flip = opt.flip;
     def.require_closed = opt.require_closed;
     st = mc_mesh_build(&def, soup.split_polygons, opt.progress, opt.progress_user, out, report, err);
+    if (report != NULL)
+    {
+        report->trailing_bytes = soup.trailing_bytes;
+    }
+    if (st == MC_OK && out != NULL)
+    {
+        (*out)->report.trailing_bytes = soup.trailing_bytes;
+    }
     mc_soup_free(&soup);
     if (st != MC_OK)
     {

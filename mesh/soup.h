@@ -20,6 +20,7 @@ typedef struct mc_soup
     uint32_t triangle_capacity; ///< triangles allocated
     double file_scale;          ///< conversion to metres stored in the file (.shl), 1 otherwise
     uint32_t split_polygons;    ///< polygons with more than 3 vertices that were fan-split
+    uint64_t trailing_bytes;    ///< bytes after the last triangle of a binary STL (ignored, reported)
     mc_progress_fcn* progress;  ///< may be NULL; readers report [0, 0.5] of the import
     void* progress_user;        ///< passed to progress
 } mc_soup;

@@ -402,6 +402,14 @@ mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
         binary = size == 84 + 50 * (uint64_t)n;
     }
     bool ascii_start = starts_with_solid(head, got);
+    // A binary STL with bytes after its last triangle (some exporters pad or append): read as binary when the file is
+    // not ASCII, with the extra bytes reported; a file that starts with "solid" is tried as ASCII first.
+    bool binary_with_tail = !binary && size >= 84 && n > 0 && size > 84 + 50 * (uint64_t)n;
+    if (!binary && !ascii_start && binary_with_tail)
+    {
+        binary = true;
+        soup->trailing_bytes = size - (84 + 50 * (uint64_t)n);
+    }
     if (!binary && !ascii_start)
     {
         if (size < 84)
@@ -444,7 +452,14 @@ mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
     else
     {
         st = read_ascii(path, (char*)data, size, soup, err);
-        if (st == MC_ERR_PARSE && size >= 84 && err != NULL)
+        if (st == MC_ERR_PARSE && binary_with_tail)
+        {
+            // "solid" was the start of a binary header: the triangles the header counts, and the tail reported.
+            soup->vertex_count = soup->triangle_count = soup->split_polygons = 0;
+            soup->trailing_bytes = size - (84 + 50 * (uint64_t)n);
+            st = read_binary(path, data, size, n, soup, err);
+        }
+        else if (st == MC_ERR_PARSE && size >= 84 && err != NULL)
         {
             size_t l = strlen(err->message);
             snprintf(err->message + l, sizeof err->message - l,

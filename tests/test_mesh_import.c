@@ -154,6 +154,35 @@ Test(import, binary_stl_whose_header_starts_with_solid_is_binary)
     cr_assert(r.closed);
 }
 
+Test(import, binary_stl_with_bytes_after_its_last_triangle_is_read_and_the_tail_reported)
+{
+    const char* headers[2] = {"cube with a tail", "solid cube with a tail"}; // the second is tried as ASCII first
+    for (int h = 0; h < 2; ++h)
+    {
+        unsigned char buf[1024];
+        size_t n = make_binary_stl(buf, headers[h], UINT32_MAX);
+        memcpy(buf + n, "\0\0tail!", 7);
+        const char* path = write_file(h == 0 ? "tail.stl" : "solid_tail.stl", buf, n + 7);
+        mc_mesh* m = NULL;
+        mc_mesh_report r;
+        mc_error e;
+        cr_assert(eq(int, mc_mesh_import_file(path, NULL, &m, &r, &e), MC_OK), "%s: %s", headers[h], e.message);
+        cr_assert(eq(u32, r.input_triangles, 12));
+        cr_assert(eq(u64, r.trailing_bytes, 7));
+        cr_assert(r.closed && r.oriented && r.contact_ready);
+        cr_assert(eq(dbl, r.volume, 8.0));
+        cr_assert(eq(u64, mc_mesh_get_report(m)->trailing_bytes, 7), "the mesh keeps the warning in its report");
+        mc_mesh_destroy(m);
+    }
+    // An exact binary file reports no tail.
+    unsigned char buf[1024];
+    size_t n = make_binary_stl(buf, "cube", UINT32_MAX);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_file("exact.stl", buf, n), &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u64, r.trailing_bytes, 0));
+}
+
 Test(import, truncated_binary_stl_names_both_sizes)
 {
     unsigned char buf[1024];

@@ -47,6 +47,9 @@ extern "C"
         uint32_t repaired_triangles;  ///< neighbours split to repair a T-junction left by a removed zero-area triangle
         bool contact_ready; ///< the cleaned mesh is closed, manifold, oriented, without zero-area triangles (usable)
         uint32_t inward_components; ///< components of negative volume after reorientation (cavities or inverted shells)
+        /// bytes after the last triangle of a binary STL whose header count the file exceeds (the triangles the header
+        /// counts are read, the rest is ignored: a warning, not an error); 0 for other files
+        uint64_t trailing_bytes;
     } mc_mesh_report;
 
     /// Input arrays for mc_mesh_create. Initialize with mc_default_mesh_def(). Arrays are copied; the def is not

@@ -78,6 +78,11 @@ static void collect_problems(const mc_mesh_report* r, problem_list* p)
     {
         add_problem(p, "wound inward (negative volume): %u triangles reoriented for contact", r->triangles);
     }
+    if (r->trailing_bytes > 0)
+    {
+        add_problem(p, "%llu bytes after the last triangle of the binary STL (ignored)",
+                    (unsigned long long)r->trailing_bytes);
+    }
 }
 
 static void print_json(const mc_mesh_report* r, const problem_list* p)
@@ -103,11 +108,12 @@ static void print_json(const mc_mesh_report* r, const problem_list* p)
     printf("],\"manifold\":%s,\"contact_ready\":%s,\"components\":%u,\"input_vertices\":%u,"
            "\"boundary_edges\":%u,\"nonmanifold_edges\":%u,\"misoriented_edges\":%u,\"pinched_vertices\":%u,"
            "\"degenerate_triangles\":%u,\"split_polygons\":%u,\"contact_triangles\":%u,\"reoriented\":%s,"
-           "\"inward_components\":%u,"
+           "\"inward_components\":%u,\"trailing_bytes\":%llu,"
            "\"contact_volume\":",
            r->manifold ? "true" : "false", r->contact_ready ? "true" : "false", r->components, r->input_vertices,
            r->boundary_edges, r->nonmanifold_edges, r->misoriented_edges, r->pinched_vertices, r->degenerate_triangles,
-           r->split_polygons, r->triangles, r->reoriented ? "true" : "false", r->inward_components);
+           r->split_polygons, r->triangles, r->reoriented ? "true" : "false", r->inward_components,
+           (unsigned long long)r->trailing_bytes);
     cli_json_double(stdout, r->volume);
     printf(",\"scale\":");
     cli_json_double(stdout, r->scale);
