@@ -394,21 +394,21 @@ mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
         st = mc_set_error(err, MC_ERR_IO, -1, 0, "%s: read error", path);
         goto done;
     }
-    bool binary = false;
-    uint32_t n = 0;
+    uint32_t n = 0; // the header's triangle count
     if (size >= 84)
     {
         n = (uint32_t)head[80] | (uint32_t)head[81] << 8 | (uint32_t)head[82] << 16 | (uint32_t)head[83] << 24;
-        binary = size == 84 + 50 * (uint64_t)n;
     }
+    uint64_t binary_size = 84 + 50 * (uint64_t)n; // what a binary file with that count holds
+    bool binary = size >= 84 && size == binary_size;
     bool ascii_start = starts_with_solid(head, got);
     // A binary STL with bytes after its last triangle (some exporters pad or append): read as binary when the file is
     // not ASCII, with the extra bytes reported; a file that starts with "solid" is tried as ASCII first.
-    bool binary_with_tail = !binary && size >= 84 && n > 0 && size > 84 + 50 * (uint64_t)n;
-    if (!binary && !ascii_start && binary_with_tail)
+    uint64_t tail = n > 0 && size > binary_size ? size - binary_size : 0;
+    if (!binary && !ascii_start && tail > 0)
     {
         binary = true;
-        soup->trailing_bytes = size - (84 + 50 * (uint64_t)n);
+        soup->trailing_bytes = tail;
     }
     if (!binary && !ascii_start)
     {
@@ -422,7 +422,7 @@ mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
         {
             st = mc_set_error(err, MC_ERR_PARSE, -1, 80,
                               "%s: binary STL header says %u triangles (%llu bytes) but the file has %llu bytes", path,
-                              n, (unsigned long long)(84 + 50 * (uint64_t)n), (unsigned long long)size);
+                              n, (unsigned long long)binary_size, (unsigned long long)size);
         }
         goto done;
     }
@@ -452,11 +452,11 @@ mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
     else
     {
         st = read_ascii(path, (char*)data, size, soup, err);
-        if (st == MC_ERR_PARSE && binary_with_tail)
+        if (st == MC_ERR_PARSE && tail > 0)
         {
             // "solid" was the start of a binary header: the triangles the header counts, and the tail reported.
             soup->vertex_count = soup->triangle_count = soup->split_polygons = 0;
-            soup->trailing_bytes = size - (84 + 50 * (uint64_t)n);
+            soup->trailing_bytes = tail;
             st = read_binary(path, data, size, n, soup, err);
         }
         else if (st == MC_ERR_PARSE && size >= 84 && err != NULL)
@@ -464,7 +464,7 @@ mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
             size_t l = strlen(err->message);
             snprintf(err->message + l, sizeof err->message - l,
                      " (as a binary STL: header says %u triangles = %llu bytes, file has %llu)", n,
-                     (unsigned long long)(84 + 50 * (uint64_t)n), (unsigned long long)size);
+                     (unsigned long long)binary_size, (unsigned long long)size);
         }
     }
 done:
