@@ -30,7 +30,7 @@ mc_status mc_mesh_create(const mc_mesh_def* def, mc_mesh** out, mc_mesh_report* 
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "out is NULL");
     }
     mc_mesh* mesh = NULL;
-    mc_status st = mc_mesh_build(def, 0, NULL, NULL, &mesh, report, err);
+    mc_status st = mc_mesh_build(def, NULL, NULL, NULL, &mesh, report, err);
     return st != MC_OK ? st : add_tree(mesh, NULL, NULL, out, err);
 }
 

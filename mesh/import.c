@@ -227,15 +227,8 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
     def.weld_tolerance = opt.weld_tolerance;
     def.flip = opt.flip;
     def.require_closed = opt.require_closed;
-    st = mc_mesh_build(&def, soup.split_polygons, opt.progress, opt.progress_user, out, report, err);
-    if (report != NULL)
-    {
-        report->trailing_bytes = soup.trailing_bytes;
-    }
-    if (st == MC_OK && out != NULL)
-    {
-        (*out)->report.trailing_bytes = soup.trailing_bytes;
-    }
+    mc_read_facts read = {.split_polygons = soup.split_polygons, .trailing_bytes = soup.trailing_bytes};
+    st = mc_mesh_build(&def, &read, opt.progress, opt.progress_user, out, report, err);
     mc_soup_free(&soup);
     if (st != MC_OK)
     {

@@ -855,7 +855,7 @@ static void build_publish_report(const build_state* s)
 
 // Stage "check the def": arguments, scale, weld tolerance, counts, stride, index range; the report gets the input
 // figures.
-static mc_status build_check_def(build_state* s, uint32_t split_polygons)
+static mc_status build_check_def(build_state* s, const mc_read_facts* read)
 {
     const mc_mesh_def* def = s->def;
     if (def == NULL)
@@ -872,7 +872,11 @@ static mc_status build_check_def(build_state* s, uint32_t split_polygons)
     s->report.scale = scale;
     s->report.input_vertices = def->vertex_count;
     s->report.input_triangles = def->triangle_count;
-    s->report.split_polygons = split_polygons;
+    if (read != NULL)
+    {
+        s->report.split_polygons = read->split_polygons;
+        s->report.trailing_bytes = read->trailing_bytes;
+    }
     s->report.flipped = def->flip;
     build_publish_report(s);
     if (!(scale > 0.0) || !isfinite(scale))
@@ -1388,8 +1392,8 @@ static mc_status build_decide(build_state* s, bool check_only)
     return MC_OK;
 }
 
-mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_progress_fcn* progress, void* progress_user,
-                        mc_mesh** out, mc_mesh_report* report, mc_error* err)
+mc_status mc_mesh_build(const mc_mesh_def* def, const mc_read_facts* read, mc_progress_fcn* progress,
+                        void* progress_user, mc_mesh** out, mc_mesh_report* report, mc_error* err)
 {
     build_state s;
     memset(&s, 0, sizeof s);
@@ -1399,7 +1403,7 @@ mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_prog
     s.report_out = report;
     s.err = err;
     build_publish_report(&s);
-    mc_status st = build_check_def(&s, split_polygons);
+    mc_status st = build_check_def(&s, read);
     if (st != MC_OK)
     {
         return st;

@@ -51,12 +51,19 @@ struct mc_mesh
 /// Progress callback type (same signature as mc_import_options.progress).
 typedef void mc_progress_fcn(double fraction, void* user);
 
+/// What a file reader found that the mesh's report carries besides the geometry.
+typedef struct mc_read_facts
+{
+    uint32_t split_polygons; ///< polygons with more than 3 vertices that were fan-split
+    uint64_t trailing_bytes; ///< bytes after the last triangle of a binary STL (ignored)
+} mc_read_facts;
+
 /// Build the geometry of a mesh from a def: weld, checks, orientation, topology, normals, components; no OBB tree
 /// (mesh->bvh is NULL: bvh/mesh_tree.c adds it). Progress goes up to 0.85 (the tree is the rest). With `out` NULL
-/// only the report is computed and a mesh that is unusable for contact is not an error. `split_polygons` is copied
-/// into the report.
-mc_status mc_mesh_build(const mc_mesh_def* def, uint32_t split_polygons, mc_progress_fcn* progress, void* progress_user,
-                        mc_mesh** out, mc_mesh_report* report, mc_error* err);
+/// only the report is computed and a mesh that is unusable for contact is not an error. `read` (NULL: nothing was
+/// read from a file) is copied into the report.
+mc_status mc_mesh_build(const mc_mesh_def* def, const mc_read_facts* read, mc_progress_fcn* progress,
+                        void* progress_user, mc_mesh** out, mc_mesh_report* report, mc_error* err);
 /// Read a mesh file (any supported format) and build its geometry with mc_mesh_build (no OBB tree). With `out`
 /// NULL only the report is computed. Error messages start with the path.
 mc_status mc_mesh_import_geometry(const char* path, const mc_import_options* options, mc_mesh** out,
