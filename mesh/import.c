@@ -8,9 +8,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void mc_soup_free(mc_soup* soup)
 {
@@ -26,6 +29,13 @@ mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, 
 {
     uint64_t nv = (uint64_t)soup->vertex_count + vertices;
     uint64_t nt = (uint64_t)soup->triangle_count + triangles;
+    if (soup->max_triangles != 0 && nt > soup->max_triangles)
+    {
+        return mc_set_error(err, MC_ERR_LIMIT, -1, -1,
+                            "more than %llu triangles, the import's limit (max_triangles; --max-triangles, "
+                            "MAX_TRIANGLES=)",
+                            (unsigned long long)soup->max_triangles);
+    }
     if (nv > UINT32_MAX - 1 || nt > (UINT32_MAX - 3) / 3)
     {
         return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "too many vertices or triangles for 32-bit indices");
@@ -72,32 +82,90 @@ mc_status mc_soup_add_polygon(mc_soup* soup, const uint32_t* poly, uint32_t k, m
     return MC_OK;
 }
 
-mc_status mc_read_file(const char* path, char** data, uint64_t* size, mc_error* err)
+static const char* file_kind(mode_t mode)
 {
-    *data = NULL;
-    *size = 0;
-    FILE* f = fopen(path, "rb");
-    if (f == NULL)
+    if (S_ISDIR(mode))
+    {
+        return "a directory";
+    }
+    if (S_ISFIFO(mode))
+    {
+        return "a FIFO";
+    }
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+    {
+        return "a device";
+    }
+    if (S_ISSOCK(mode))
+    {
+        return "a socket";
+    }
+    return "not a regular file";
+}
+
+// The size and kind checks of a stat result. @return MC_OK for a regular file within max_bytes.
+static mc_status check_stat(const char* path, const struct stat* sb, uint64_t max_bytes, mc_error* err)
+{
+    if (!S_ISREG(sb->st_mode))
+    {
+        return mc_set_error(err, MC_ERR_IO, -1, -1, "%s: is %s, not a mesh file", path, file_kind(sb->st_mode));
+    }
+    if (max_bytes != 0 && (uint64_t)sb->st_size > max_bytes)
+    {
+        return mc_set_error(err, MC_ERR_LIMIT, -1, -1,
+                            "%s: %llu bytes, more than the import's limit of %llu bytes (max_bytes; --max-bytes)", path,
+                            (unsigned long long)sb->st_size, (unsigned long long)max_bytes);
+    }
+    return MC_OK;
+}
+
+mc_status mc_check_input_file(const char* path, uint64_t max_bytes, mc_error* err)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
     {
         return mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot open: %s", path, strerror(errno));
     }
-    mc_status st = MC_OK;
-    off_t n = -1;
-    if (fseeko(f, 0, SEEK_END) != 0 || (n = ftello(f)) < 0 || fseeko(f, 0, SEEK_SET) != 0)
+    return check_stat(path, &sb, max_bytes, err);
+}
+
+mc_status mc_read_file(const char* path, uint64_t max_bytes, char** data, uint64_t* size, mc_error* err)
+{
+    *data = NULL;
+    *size = 0;
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused by the check below.
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
     {
-        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot determine the size: %s", path, strerror(errno));
+        return mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot open: %s", path, strerror(errno));
     }
-    else if (n == 0)
+    struct stat sb;
+    mc_status st = fstat(fd, &sb) != 0
+                       ? mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot determine the size: %s", path, strerror(errno))
+                       : check_stat(path, &sb, max_bytes, err);
+    FILE* f = st == MC_OK ? fdopen(fd, "rb") : NULL;
+    if (st == MC_OK && f == NULL)
+    {
+        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot open: %s", path, strerror(errno));
+    }
+    if (f == NULL)
+    {
+        close(fd);
+        return st;
+    }
+    uint64_t n = (uint64_t)sb.st_size;
+    if (n == 0)
     {
         st = mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: empty file", path);
     }
-    else if ((uint64_t)n > SIZE_MAX - 1 || (*data = mc_alloc((size_t)n + 1)) == NULL)
+    else if (n > SIZE_MAX - 1 || (*data = mc_alloc((size_t)n + 1)) == NULL)
     {
-        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for %lld bytes", path, (long long)n);
+        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for %llu bytes", path,
+                          (unsigned long long)n);
     }
     else if (fread(*data, 1, (size_t)n, f) != (size_t)n)
     {
-        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: read error", path);
+        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: read error (the file changed while it was read?)", path);
     }
     if (st != MC_OK)
     {
@@ -107,7 +175,7 @@ mc_status mc_read_file(const char* path, char** data, uint64_t* size, mc_error* 
     else
     {
         (*data)[n] = '\0';
-        *size = (uint64_t)n;
+        *size = n;
     }
     fclose(f);
     return st;
@@ -115,7 +183,12 @@ mc_status mc_read_file(const char* path, char** data, uint64_t* size, mc_error* 
 
 mc_import_options mc_default_import_options(void)
 {
-    return (mc_import_options){.scale = 1.0, .weld_tolerance = 0.0, .flip = false, .require_closed = true};
+    return (mc_import_options){.scale = 1.0,
+                               .weld_tolerance = 0.0,
+                               .flip = false,
+                               .require_closed = true,
+                               .max_bytes = MC_DEFAULT_MAX_BYTES,
+                               .max_triangles = MC_DEFAULT_MAX_TRIANGLES};
 }
 
 typedef enum reader_kind
@@ -198,9 +271,22 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
                             ".dae)",
                             path, ext[0] ? "." : "", ext[0] ? ext : "(none)");
     }
+    if (opt.max_bytes == 0 || opt.max_triangles == 0)
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "%s: max_bytes and max_triangles must be > 0 (set them from mc_default_import_options)",
+                            path);
+    }
+    mc_status fst = mc_check_input_file(path, opt.max_bytes, err);
+    if (fst != MC_OK)
+    {
+        return fst;
+    }
     mc_soup soup;
     memset(&soup, 0, sizeof soup);
     soup.file_scale = 1.0;
+    soup.max_triangles = opt.max_triangles;
+    soup.max_bytes = opt.max_bytes;
     soup.progress = opt.progress;
     soup.progress_user = opt.progress_user;
     // One reader per kind (READER_NONE was refused above).

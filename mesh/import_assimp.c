@@ -242,7 +242,7 @@ static mc_status ply_check_header(const char* path, mc_error* err)
 {
     char* data = NULL;
     uint64_t size = 0;
-    mc_status st = mc_read_file(path, &data, &size, err);
+    mc_status st = mc_read_file(path, 0, &data, &size, err);
     if (st != MC_OK)
     {
         return st;
@@ -378,22 +378,107 @@ static mc_status ply_check_header(const char* path, mc_error* err)
     return st;
 }
 
-static bool has_ply_extension(const char* path)
+static uint32_t le16(const unsigned char* p)
 {
-    size_t n = strlen(path);
-    return n >= 4 && path[n - 4] == '.' && (path[n - 3] | 32) == 'p' && (path[n - 2] | 32) == 'l' &&
-           (path[n - 1] | 32) == 'y';
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t le32(const unsigned char* p)
+{
+    return le16(p) | le16(p + 2) << 16;
+}
+
+// The ZIP structure of an archive in memory: the end-of-central-directory record, then every central directory
+// entry and the local header it points to, all within the file. Assimp's 3MF reader leaks memory on archives that
+// fail this (seen with a local header followed by junk), so they are refused before it sees them. ZIP64 archives
+// (markers 0xffff / 0xffffffff) are left to Assimp after the record check.
+static mc_status zip_check_data(const char* path, const unsigned char* d, uint64_t size, mc_error* err)
+{
+    int64_t e = -1;
+    for (int64_t k = (int64_t)size - 22; k >= 0 && k >= (int64_t)size - 22 - 65535; --k)
+    {
+        if (le32(d + k) == 0x06054b50u && (uint64_t)k + 22 + le16(d + k + 20) <= size)
+        {
+            e = k;
+            break;
+        }
+    }
+    if (e < 0)
+    {
+        return mc_set_error(err, MC_ERR_PARSE, -1, -1,
+                            "%s: not a 3MF file: no ZIP end-of-central-directory record (truncated or not a ZIP "
+                            "archive)",
+                            path);
+    }
+    uint32_t entries = le16(d + e + 10), cd_size = le32(d + e + 12), cd_offset = le32(d + e + 16);
+    if (entries == 0xffffu || cd_size == 0xffffffffu || cd_offset == 0xffffffffu)
+    {
+        return MC_OK;
+    }
+    if ((uint64_t)cd_offset + cd_size > (uint64_t)e || entries == 0)
+    {
+        return mc_set_error(err, MC_ERR_PARSE, -1, e,
+                            "%s: broken ZIP archive: %u entries, central directory of %u bytes at %u, record at %lld",
+                            path, entries, cd_size, cd_offset, (long long)e);
+    }
+    uint64_t p = cd_offset, end = (uint64_t)cd_offset + cd_size;
+    for (uint32_t k = 0; k < entries; ++k)
+    {
+        if (p + 46 > end || le32(d + p) != 0x02014b50u)
+        {
+            return mc_set_error(err, MC_ERR_PARSE, -1, (int64_t)p, "%s: broken ZIP archive: central entry %u of %u",
+                                path, k + 1, entries);
+        }
+        uint64_t local = le32(d + p + 42);
+        if (local + 30 > cd_offset || le32(d + local) != 0x04034b50u)
+        {
+            return mc_set_error(err, MC_ERR_PARSE, -1, (int64_t)p,
+                                "%s: broken ZIP archive: entry %u points to no local header (offset %llu)", path,
+                                k + 1, (unsigned long long)local);
+        }
+        p += 46 + (uint64_t)le16(d + p + 28) + le16(d + p + 30) + le16(d + p + 32);
+    }
+    return MC_OK;
+}
+
+static mc_status zip_check(const char* path, mc_error* err)
+{
+    char* data = NULL;
+    uint64_t size = 0;
+    mc_status st = mc_read_file(path, 0, &data, &size, err);
+    if (st == MC_OK)
+    {
+        st = zip_check_data(path, (const unsigned char*)data, size, err);
+    }
+    mc_free(data);
+    return st;
+}
+
+static bool has_extension(const char* path, const char* ext)
+{
+    size_t n = strlen(path), m = strlen(ext);
+    if (n <= m || path[n - m - 1] != '.')
+    {
+        return false;
+    }
+    for (size_t i = 0; i < m; ++i)
+    {
+        if ((path[n - m + i] | 32) != ext[i])
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err)
 {
-    if (has_ply_extension(path))
+    mc_status pst = has_extension(path, "ply") ? ply_check_header(path, err)
+                    : has_extension(path, "3mf") ? zip_check(path, err)
+                                                 : MC_OK;
+    if (pst != MC_OK)
     {
-        mc_status pst = ply_check_header(path, err);
-        if (pst != MC_OK)
-        {
-            return pst;
-        }
+        return pst;
     }
     // No post-processing: no silent welding, triangulation or normal fixing; we fan-split and weld ourselves.
     const struct aiScene* scene = aiImportFile(path, aiProcess_ValidateDataStructure);

@@ -939,10 +939,18 @@ static mc_status build_scale_positions(build_state* s)
         for (int k = 0; k < 3; ++k)
         {
             double scaled = x[k] * def->scale + 0.0; // + 0.0 turns -0 into +0 so that welding merges them
-            if (!isfinite(x[k]) || !isfinite(scaled))
+            if (!isfinite(x[k]))
             {
-                return mc_set_error(s->err, MC_ERR_NON_FINITE, -1, -1, "vertex %u has a %s coordinate (%g)", i,
-                                    isfinite(x[k]) ? "overflowing scaled" : "non-finite", x[k]);
+                return mc_set_error(s->err, MC_ERR_NON_FINITE, -1, -1, "vertex %u has a non-finite coordinate (%g)",
+                                    i, x[k]);
+            }
+            double a = fabs(scaled);
+            if (a > MC_COORDINATE_MAX || (x[k] != 0.0 && a < MC_COORDINATE_MIN))
+            {
+                return mc_set_error(s->err, MC_ERR_OUT_OF_RANGE, -1, -1,
+                                    "vertex %u has coordinate %.17g (scaled by %g: %.17g), outside the range of the "
+                                    "library: 0 or a magnitude between 2^-300 (%.3g) and 2^64 (%.3g); scale the mesh",
+                                    i, x[k], def->scale, scaled, MC_COORDINATE_MIN, MC_COORDINATE_MAX);
             }
             x[k] = scaled;
         }

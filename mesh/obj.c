@@ -153,7 +153,7 @@ static mc_status obj_statements(obj_reader* o, mc_soup* soup)
 mc_status mc_obj_read(const char* path, mc_soup* soup, mc_error* err)
 {
     obj_reader o = {.max_index = 0, .max_index_line = -1};
-    mc_status st = mc_text_reader_open(&o.text, path, err);
+    mc_status st = mc_text_reader_open(&o.text, path, soup->max_bytes, err);
     if (st == MC_OK)
     {
         st = obj_statements(&o, soup);

@@ -179,7 +179,7 @@ static mc_status off_body(mc_text_reader* r, mc_soup* soup)
 mc_status mc_off_read(const char* path, mc_soup* soup, mc_error* err)
 {
     mc_text_reader r;
-    mc_status st = mc_text_reader_open(&r, path, err);
+    mc_status st = mc_text_reader_open(&r, path, soup->max_bytes, err);
     if (st == MC_OK)
     {
         st = off_body(&r, soup);

@@ -252,7 +252,7 @@ static mc_status shl_body(mc_text_reader* r, mc_soup* soup)
 mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
 {
     mc_text_reader r;
-    mc_status st = mc_text_reader_open(&r, path, err);
+    mc_status st = mc_text_reader_open(&r, path, soup->max_bytes, err);
     if (st == MC_ERR_OUT_OF_MEMORY)
     {
         // This reader has always reported the file buffer's allocation failure without the byte count.

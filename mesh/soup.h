@@ -21,6 +21,8 @@ typedef struct mc_soup
     double file_scale;          ///< conversion to metres stored in the file (.shl), 1 otherwise
     uint32_t split_polygons;    ///< polygons with more than 3 vertices that were fan-split
     uint64_t trailing_bytes;    ///< bytes after the last triangle of a binary STL (ignored, reported)
+    uint64_t max_triangles;     ///< mc_soup_reserve refuses to grow beyond it (MC_ERR_LIMIT); 0: no limit
+    uint64_t max_bytes;         ///< files larger than this are refused before reading (MC_ERR_LIMIT); 0: no limit
     mc_progress_fcn* progress;  ///< may be NULL; readers report [0, 0.5] of the import
     void* progress_user;        ///< passed to progress
 } mc_soup;
@@ -35,8 +37,12 @@ mc_status mc_soup_add_point(mc_soup* soup, const double x[3], mc_error* err);
 /// than 3 vertices counts in split_polygons.
 mc_status mc_soup_add_polygon(mc_soup* soup, const uint32_t* poly, uint32_t k, mc_error* err);
 
-/// Read a whole file into a NUL-terminated buffer from mc_alloc (free with mc_free). An empty file is an error.
-mc_status mc_read_file(const char* path, char** data, uint64_t* size, mc_error* err);
+/// Read a whole file into a NUL-terminated buffer from mc_alloc (free with mc_free). An empty file, one that is not a
+/// regular file, or one larger than max_bytes (0: no limit) is an error.
+mc_status mc_read_file(const char* path, uint64_t max_bytes, char** data, uint64_t* size, mc_error* err);
+/// Check, without opening it, that `path` names a regular file of at most max_bytes bytes (0: no limit): a directory,
+/// FIFO or device is refused (MC_ERR_IO) before fopen could block on it; a larger file fails with MC_ERR_LIMIT.
+mc_status mc_check_input_file(const char* path, uint64_t max_bytes, mc_error* err);
 
 /// Read a Wavefront OBJ file natively in double precision (v and f statements; others are ignored).
 mc_status mc_obj_read(const char* path, mc_soup* soup, mc_error* err);

@@ -363,45 +363,22 @@ static bool starts_with_solid(const unsigned char* data, uint64_t size)
 
 mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
 {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL)
+    char* text = NULL;
+    uint64_t size = 0;
+    mc_status st = mc_read_file(path, soup->max_bytes, &text, &size, err);
+    if (st != MC_OK)
     {
-        return mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot open: %s", path, strerror(errno));
+        return st;
     }
-    mc_status st = MC_OK;
-    unsigned char* data = NULL;
-    if (fseeko(f, 0, SEEK_END) != 0)
-    {
-        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot seek: %s", path, strerror(errno));
-        goto done;
-    }
-    off_t fsize = ftello(f);
-    if (fsize < 0 || fseeko(f, 0, SEEK_SET) != 0)
-    {
-        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot determine the size: %s", path, strerror(errno));
-        goto done;
-    }
-    uint64_t size = (uint64_t)fsize;
-    if (size == 0)
-    {
-        st = mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: empty file", path);
-        goto done;
-    }
-    unsigned char head[84];
-    size_t got = fread(head, 1, size < 84 ? (size_t)size : 84, f);
-    if (got != (size < 84 ? size : 84))
-    {
-        st = mc_set_error(err, MC_ERR_IO, -1, 0, "%s: read error", path);
-        goto done;
-    }
+    unsigned char* data = (unsigned char*)text;
     uint32_t n = 0; // the header's triangle count
     if (size >= 84)
     {
-        n = (uint32_t)head[80] | (uint32_t)head[81] << 8 | (uint32_t)head[82] << 16 | (uint32_t)head[83] << 24;
+        n = (uint32_t)data[80] | (uint32_t)data[81] << 8 | (uint32_t)data[82] << 16 | (uint32_t)data[83] << 24;
     }
     uint64_t binary_size = 84 + 50 * (uint64_t)n; // what a binary file with that count holds
     bool binary = size >= 84 && size == binary_size;
-    bool ascii_start = starts_with_solid(head, got);
+    bool ascii_start = starts_with_solid(data, size < 84 ? (size_t)size : 84);
     // A binary STL with bytes after its last triangle (some exporters pad or append): read as binary when the file is
     // not ASCII, with the extra bytes reported; a file that starts with "solid" is tried as ASCII first.
     uint64_t tail = n > 0 && size > binary_size ? size - binary_size : 0;
@@ -424,34 +401,14 @@ mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
                               "%s: binary STL header says %u triangles (%llu bytes) but the file has %llu bytes", path,
                               n, (unsigned long long)binary_size, (unsigned long long)size);
         }
-        goto done;
     }
-    if (size > SIZE_MAX - 1)
-    {
-        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: file too large", path);
-        goto done;
-    }
-    // Sizes are checked above: we only allocate what the file really holds.
-    data = mc_alloc((size_t)size + 1);
-    if (data == NULL)
-    {
-        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for %llu bytes", path,
-                          (unsigned long long)size);
-        goto done;
-    }
-    if (fseeko(f, 0, SEEK_SET) != 0 || fread(data, 1, (size_t)size, f) != (size_t)size)
-    {
-        st = mc_set_error(err, MC_ERR_IO, -1, -1, "%s: read error", path);
-        goto done;
-    }
-    data[size] = '\0';
-    if (binary)
+    else if (binary)
     {
         st = read_binary(path, data, size, n, soup, err);
     }
     else
     {
-        st = read_ascii(path, (char*)data, size, soup, err);
+        st = read_ascii(path, text, size, soup, err);
         if (st == MC_ERR_PARSE && tail > 0)
         {
             // "solid" was the start of a binary header: the triangles the header counts, and the tail reported.
@@ -467,8 +424,6 @@ mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err)
                      (unsigned long long)binary_size, (unsigned long long)size);
         }
     }
-done:
-    mc_free(data);
-    fclose(f);
+    mc_free(text);
     return st;
 }

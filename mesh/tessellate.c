@@ -44,6 +44,7 @@ typedef struct tess_out
     uint32_t* idx; ///< 3 * nt
     uint32_t nv;   ///< vertices
     uint32_t nt;   ///< triangles
+    double max_triangles; ///< the caller's limit (mc_primitive_def.max_triangles), checked before allocating
 } tess_out;
 
 static mc_status out_alloc(tess_out* o, double nv, double nt, mc_error* err)
@@ -52,6 +53,13 @@ static mc_status out_alloc(tess_out* o, double nv, double nt, mc_error* err)
     o->idx = NULL;
     o->nv = 0;
     o->nt = 0;
+    if (!(nt <= o->max_triangles))
+    {
+        return mc_set_error(err, MC_ERR_LIMIT, -1, -1,
+                            "primitive would need %.0f triangles, more than the limit of %.0f (max_triangles; "
+                            "--max-triangles, MAX_TRIANGLES=): raise chord_tolerance or the limit",
+                            nt, o->max_triangles);
+    }
     if (!(nt <= TESS_MAX_TRIANGLES) || !(nv <= TESS_MAX_TRIANGLES))
     {
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
@@ -1583,6 +1591,7 @@ mc_primitive_def mc_default_primitive_def(void)
     d.dims = mc_v3(1.0, 1.0, 1.0);
     d.chord_tolerance = 1e-3;
     d.max_angle = MC_PI / 12.0;
+    d.max_triangles = MC_DEFAULT_MAX_TRIANGLES;
     d.internal_value = (int)MC_DEF_COOKIE;
     return d;
 }
@@ -1700,7 +1709,12 @@ static mc_status check_request(const mc_primitive_def* def, double** positions, 
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "primitive def is NULL");
     }
     mc_status s = check_outputs(positions, vertex_count, indices, triangle_count, err);
-    return s == MC_OK ? check_shape(def, err) : s;
+    s = s == MC_OK ? check_shape(def, err) : s;
+    if (s == MC_OK && def->max_triangles == 0)
+    {
+        s = mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "max_triangles must be > 0 (default 2^26)");
+    }
+    return s;
 }
 
 mc_status mc_primitive_tessellate(const mc_primitive_def* def, double** positions, uint32_t* vertex_count,
@@ -1724,6 +1738,7 @@ mc_status mc_primitive_tessellate(const mc_primitive_def* def, double** position
     }
     tess_out o;
     memset(&o, 0, sizeof o);
+    o.max_triangles = (double)def->max_triangles;
     switch (def->type)
     {
     case MC_PRIMITIVE_BOX:
@@ -1766,6 +1781,7 @@ mc_status mc_primitive_tessellate_count(const mc_primitive_def* def, uint32_t ta
     }
     tess_out o;
     memset(&o, 0, sizeof o);
+    o.max_triangles = (double)def->max_triangles;
     double target = (double)target_triangles;
     switch (def->type)
     {

@@ -22,11 +22,11 @@ void mc_text_reader_start(mc_text_reader* r, const char* path, char* data, uint6
     r->text = (mc_text){data, data + size, 0, NULL, NULL};
 }
 
-mc_status mc_text_reader_open(mc_text_reader* r, const char* path, mc_error* err)
+mc_status mc_text_reader_open(mc_text_reader* r, const char* path, uint64_t max_bytes, mc_error* err)
 {
     char* data = NULL;
     uint64_t size = 0;
-    mc_status st = mc_read_file(path, &data, &size, err);
+    mc_status st = mc_read_file(path, max_bytes, &data, &size, err);
     mc_text_reader_start(r, path, data, size, err);
     return st;
 }

@@ -156,7 +156,7 @@ typedef struct mc_text_reader
 } mc_text_reader;
 
 /// Read the whole file into r (cursor before its first line). On failure r holds nothing to free.
-mc_status mc_text_reader_open(mc_text_reader* r, const char* path, mc_error* err);
+mc_status mc_text_reader_open(mc_text_reader* r, const char* path, uint64_t max_bytes, mc_error* err);
 /// Start a reader over a buffer the caller already holds; mc_text_reader_close frees it with mc_free.
 void mc_text_reader_start(mc_text_reader* r, const char* path, char* data, uint64_t size, mc_error* err);
 /// Free the reader's file buffer and polygon.

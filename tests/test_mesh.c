@@ -622,8 +622,8 @@ Test(mesh, invalid_input_is_rejected)
     p[3][1] = INFINITY;
     cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_NON_FINITE));
     p[3][1] = 1e300;
-    d.scale = 1e10; // overflows when scaled
-    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_NON_FINITE));
+    d.scale = 1e10; // overflows when scaled: outside the coordinate range (MC_COORDINATE_MAX)
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_OUT_OF_RANGE));
     d = cube_def();
     uint32_t t[12][3];
     memcpy(t, s_cube_tri, sizeof t);

@@ -80,7 +80,8 @@ extern "C"
     /// @param out receives the new mesh on success only; destroy it with mc_mesh_destroy
     /// @param report may be NULL; filled with what the checks found, also on MC_ERR_MESH_NOT_CLOSED
     /// @param err may be NULL; filled with details on failure
-    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT, MC_ERR_NON_FINITE, MC_ERR_INDEX_OUT_OF_RANGE, MC_ERR_EMPTY_MESH,
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT, MC_ERR_NON_FINITE, MC_ERR_OUT_OF_RANGE (a scaled coordinate outside
+    ///         the library's range: see MC_COORDINATE_MAX), MC_ERR_INDEX_OUT_OF_RANGE, MC_ERR_EMPTY_MESH,
     ///         MC_ERR_MESH_NOT_CLOSED or MC_ERR_OUT_OF_MEMORY
     MC_API mc_status mc_mesh_create(const mc_mesh_def* def, mc_mesh** out, mc_mesh_report* report, mc_error* err);
 
@@ -97,7 +98,19 @@ extern "C"
         /// Progress callback for long imports, may be NULL: called with a fraction in [0, 1] and the user pointer.
         void (*progress)(double fraction, void* user);
         void* progress_user; ///< passed to progress
+        /// Largest file accepted, in bytes (default MC_DEFAULT_MAX_BYTES), checked before anything is read: a larger
+        /// file fails with MC_ERR_LIMIT. Text files are read whole into memory.
+        uint64_t max_bytes;
+        /// Most triangles accepted, polygons fan-split (default MC_DEFAULT_MAX_TRIANGLES): native readers check it
+        /// before allocating (a binary STL's header count, text files as they grow); MC_ERR_LIMIT beyond it.
+        uint64_t max_triangles;
     } mc_import_options;
+
+/// Default size guard of imports: 8 GiB (a binary STL of 170 million triangles).
+#define MC_DEFAULT_MAX_BYTES (8ull << 30)
+/// Default triangle guard of imports and tessellation: 2^26 = 67,108,864 triangles. A mesh with its OBB tree holds
+/// about 270 bytes per triangle, so the default allows meshes of about 18 GB; lower it to protect a smaller host.
+#define MC_DEFAULT_MAX_TRIANGLES (1ull << 26)
 
     /// @return import options with defaults.
     MC_API mc_import_options mc_default_import_options(void);
@@ -111,6 +124,9 @@ extern "C"
     /// @param out receives the mesh on success only
     /// @param report may be NULL; filled as far as reading got (also on MC_ERR_MESH_NOT_CLOSED)
     /// @param err may be NULL; on failure names the file, the line or byte offset, and what is wrong
+    /// @return MC_OK; MC_ERR_IO (cannot open or read, or not a regular file: a directory, FIFO or device is refused
+    ///         before it is opened), MC_ERR_LIMIT (options' max_bytes or max_triangles exceeded), MC_ERR_PARSE,
+    ///         MC_ERR_UNSUPPORTED_FORMAT, or a status of mc_mesh_create
     MC_API mc_status mc_mesh_import_file(const char* path, const mc_import_options* options, mc_mesh** out,
                                          mc_mesh_report* report, mc_error* err);
 
@@ -175,6 +191,9 @@ extern "C"
         mc_vec3 dims; ///< shape dimensions, see mc_primitive_type (length units; a box's are full edge lengths)
         double chord_tolerance; ///< maximum distance between the true surface and the facets (length units, > 0)
         double max_angle;   ///< maximum angle subtended by one facet edge on curved surfaces (radians, default 15 deg)
+        /// most triangles the tessellation may produce (default MC_DEFAULT_MAX_TRIANGLES): a finer request fails
+        /// with MC_ERR_LIMIT before the arrays are allocated
+        uint64_t max_triangles;
         int internal_value; ///< set by mc_default_primitive_def()
     } mc_primitive_def;
 
@@ -205,7 +224,7 @@ extern "C"
     /// @param triangle_count receives the number of triangles
     /// @param err may be NULL; filled on failure
     /// @return MC_OK; MC_ERR_INVALID_ARGUMENT for bad parameters or more than 2^31 triangles (never silently
-    ///         capped); MC_ERR_OUT_OF_MEMORY
+    ///         capped); MC_ERR_LIMIT for more than def->max_triangles; MC_ERR_OUT_OF_MEMORY
     MC_API mc_status mc_primitive_tessellate(const mc_primitive_def* def, double** positions, uint32_t* vertex_count,
                                              uint32_t** indices, uint32_t* triangle_count, mc_error* err);
 

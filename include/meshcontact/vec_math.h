@@ -14,6 +14,19 @@ extern "C"
 /// pi to double precision (the library's only definition; math.h's M_PI is not ISO C).
 #define MC_PI 3.14159265358979323846
 
+/// The coordinate range of the library. Mesh coordinates (after scaling) must be 0 or between MC_COORDINATE_MIN and
+/// MC_COORDINATE_MAX in magnitude, and pose translations at most MC_COORDINATE_MAX in magnitude; mesh creation,
+/// import and the pose setters refuse anything else (MC_ERR_OUT_OF_RANGE, or an invalid pose). Why: the exact
+/// predicates are error-free only while no product of three coordinate differences overflows or underflows (every
+/// coordinate 0 or of magnitude in [2^-300, 2^300]), the OBB tree stores its boxes as floats (overflow at 3.4e38),
+/// and volumes, inertias and forces take up to fifth powers of lengths. With this range a mesh placed at any valid
+/// pose has coordinates below 2^67 in the other body's frame, and a coordinate that rotation makes smaller than
+/// MC_COORDINATE_MIN is rounded to 0 there (a change far below the rounding of the rotation itself).
+/// 2^64 is about 1.8e19 (light-years in metres); 2^-300 is about 4.9e-91.
+#define MC_COORDINATE_MAX 0x1p64
+/// See MC_COORDINATE_MAX.
+#define MC_COORDINATE_MIN 0x1p-300
+
     /// A 3-vector (position in metres or user units, or a direction).
     typedef struct mc_vec3
     {
@@ -194,12 +207,13 @@ extern "C"
         r.p = mc_quat_rotate(r.q, mc_neg(a->p));
         return r;
     }
-    /// True when a pose can be used: a finite position and a quaternion whose squared norm is finite and non-zero
-    /// (it need not be normalised; the library normalises it).
+    /// True when a pose can be used: every position component within MC_COORDINATE_MAX in magnitude and a
+    /// quaternion whose squared norm is finite and non-zero (it need not be normalised; the library normalises it).
     static inline bool mc_pose_is_valid(const mc_pose* p)
     {
         double l2 = p->q.w * p->q.w + p->q.x * p->q.x + p->q.y * p->q.y + p->q.z * p->q.z;
-        return isfinite(p->p.x) && isfinite(p->p.y) && isfinite(p->p.z) && isfinite(l2) && l2 > 0.0;
+        return fabs(p->p.x) <= MC_COORDINATE_MAX && fabs(p->p.y) <= MC_COORDINATE_MAX &&
+               fabs(p->p.z) <= MC_COORDINATE_MAX && isfinite(l2) && l2 > 0.0;
     }
 
 #ifdef __cplusplus

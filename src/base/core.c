@@ -315,6 +315,10 @@ const char* mc_status_string(mc_status status)
         return "vertex index out of range";
     case MC_ERR_UNBOUNDED:
         return "both geometries are flipped: the intersection is unbounded";
+    case MC_ERR_OUT_OF_RANGE:
+        return "a value outside the range the library computes exactly, or a result that overflowed";
+    case MC_ERR_LIMIT:
+        return "an input exceeds a size limit";
     }
     return "unknown status";
 }
