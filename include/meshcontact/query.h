@@ -132,6 +132,9 @@ extern "C"
     /// @param region_count receives the number of regions (may exceed capacity: then MC_ERR_CAPACITY and the
     ///        largest `capacity` regions are written)
     /// Other parameters as in mc_query_triangle_pairs.
+    /// @return MC_OK, MC_ERR_CAPACITY, MC_ERR_INVALID_ARGUMENT (NULL argument, or a pose outside the coordinate
+    ///         range: see mc_pose_is_valid), MC_ERR_UNBOUNDED, MC_ERR_OUT_OF_MEMORY, or MC_ERR_OUT_OF_RANGE should a
+    ///         quantity come out non-finite (not seen with in-range inputs: a guard, so NaN never leaves the library)
     MC_API mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
                                       const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
                                       mc_region* regions, uint32_t capacity, uint32_t* region_count,

@@ -180,7 +180,10 @@ extern "C"
     /// @param model a checked force model, @param kin the region kinematics
     /// @param analysis MC_ANALYSIS_DYNAMIC or MC_ANALYSIS_STATIC (for DYNAMICS_ONLY friction)
     /// @param out receives the forces
-    MC_API void mc_contact_force_evaluate(const mc_force_model* model, const mc_contact_kinematics* kin,
+    /// @return MC_OK, or MC_ERR_OUT_OF_RANGE when a force, torque or speed is not finite (the parameters make the
+    ///         law overflow, or a user callback returned NaN or infinity): then *out is all zero with rejected set.
+    ///         NaN and infinity never leave the library as results.
+    MC_API mc_status mc_contact_force_evaluate(const mc_force_model* model, const mc_contact_kinematics* kin,
                                           mc_analysis analysis, mc_contact_force* out);
 
     // ------------------------------------------------------------------------------------------------------------
@@ -328,7 +331,9 @@ extern "C"
     /// host may call this many times per step. Same state -> bitwise the same results for any worker_count.
     /// No heap allocation once warm (after an evaluation with at least as many touching pairs and regions).
     /// A pair that fails (e.g. two flipped bodies) is skipped and flagged in mc_step_info.flags.
-    /// @return MC_OK or MC_ERR_OUT_OF_MEMORY (then wrenches and records are zero / empty)
+    /// @return MC_OK, MC_ERR_OUT_OF_MEMORY, or MC_ERR_OUT_OF_RANGE when a force law gave a non-finite force or a
+    ///         body's wrench overflowed (flag MC_STEP_NON_FINITE; the log hook names the contact and the state). On
+    ///         an error wrenches and records are zero / empty: NaN and infinity never leave the library.
     MC_API mc_status mc_world_evaluate(mc_world* world);
 
     /// One region of one contact pair with its forces, from the last evaluation. World frame.
@@ -361,6 +366,7 @@ extern "C"
         MC_STEP_UNBOUNDED_PAIR = 1u << 0,   ///< a pair of two flipped bodies was skipped (their overlap is unbounded)
         MC_STEP_PAIR_FAILED = 1u << 1,      ///< a pair's query failed for another reason and was skipped
         MC_STEP_REJECTED_REGIONS = 1u << 2, ///< some regions failed A > 2 g^2 and produced no force
+        MC_STEP_NON_FINITE = 1u << 3,       ///< a force or wrench was not finite: the evaluation failed
     };
 
     /// Counters and timings of the last evaluation.

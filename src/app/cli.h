@@ -18,6 +18,11 @@ int cli_fail(const char* subject, const char* fmt, ...) __attribute__((format(pr
 int cli_usage_error(const char* command, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /// Parse a finite double; false on trailing garbage, empty text, NaN or infinity.
+/// Install the library's log hook (the last message is kept, see cli_last_log) and an assert hook that prints the
+/// failed condition before the trap.
+void cli_install_hooks(void);
+/// The last message the library logged ("" when none).
+const char* cli_last_log(void);
 bool cli_parse_double(const char* text, double* out);
 /// Parse a positive int.
 bool cli_parse_int(const char* text, int* out);

@@ -36,6 +36,34 @@ int cli_fail(const char* subject, const char* fmt, ...)
     return 1;
 }
 
+static char s_last_log[512];
+
+// The library's log hook: keep the last message, so that a failure can say what the library saw.
+static void keep_log(const char* message)
+{
+    snprintf(s_last_log, sizeof s_last_log, "%s", message);
+}
+
+// The library's assert hook (debug builds): say what failed before the library traps.
+static int print_assert(const char* condition, const char* file, int line)
+{
+    fprintf(stderr, "meshcontact: internal error: assertion `%s` failed at %s:%d; please report it with the input\n",
+            condition, file, line);
+    fflush(stderr);
+    return 1;
+}
+
+void cli_install_hooks(void)
+{
+    mc_set_log_fcn(keep_log);
+    mc_set_assert_fcn(print_assert);
+}
+
+const char* cli_last_log(void)
+{
+    return s_last_log;
+}
+
 int cli_usage_error(const char* command, const char* fmt, ...)
 {
     va_list ap;

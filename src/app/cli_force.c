@@ -268,10 +268,11 @@ int cli_force(int argc, char** argv)
     mc_step_info info = mc_world_get_step_info(w);
     if (s != MC_OK || (info.flags & (MC_STEP_UNBOUNDED_PAIR | MC_STEP_PAIR_FAILED)))
     {
-        cli_fail(NULL, "force: %s",
+        cli_fail(NULL, "force: %s%s%s",
                  (info.flags & MC_STEP_UNBOUNDED_PAIR)
                      ? "both geometries are flipped: their intersection is unbounded"
-                     : (s != MC_OK ? mc_status_string(s) : "the contact query failed"));
+                     : (s != MC_OK ? mc_status_string(s) : "the contact query failed"),
+                 cli_last_log()[0] != '\0' ? ": " : "", cli_last_log());
         goto done;
     }
     uint32_t n = mc_world_get_regions(w, NULL, 0);

@@ -34,6 +34,7 @@ static void print_help(FILE* f)
 
 int main(int argc, char** argv)
 {
+    cli_install_hooks();
     if (argc < 2)
     {
         print_help(stderr);

@@ -548,7 +548,10 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, c
         ++s->evaluations;
         if (stt != MC_OK)
         {
-            return set_err(err, cap, "contact evaluation failed at t = %g: %s", s->time, mc_status_string(stt));
+            return set_err(err, cap, "contact evaluation failed at t = %g: %s", s->time,
+                           stt == MC_ERR_OUT_OF_RANGE
+                               ? "a contact force is not finite (a force parameter too large for this state?)"
+                               : mc_status_string(stt));
         }
         mc_world_get_wrenches(s->world, s->ids, s->body_wrenches, n);
     }

@@ -2323,6 +2323,18 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
 // ---------------------------------------------------------------------------------------------------------------
 // Public query
 
+static bool vec3_is_finite(mc_vec3 v)
+{
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+static bool region_is_finite(const mc_region* r)
+{
+    return isfinite(r->volume) && isfinite(r->area) && isfinite(r->radius) && isfinite(r->depth) &&
+           vec3_is_finite(r->centroid) && vec3_is_finite(r->normal) && vec3_is_finite(r->point_i) &&
+           vec3_is_finite(r->point_j) && vec3_is_finite(r->s_i) && vec3_is_finite(r->s_j);
+}
+
 mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j, const mc_pose* pose_j,
                            const mc_query_options* options, mc_workspace* ws, mc_region* regions, uint32_t capacity,
                            uint32_t* region_count, mc_query_stats* stats)
@@ -2345,8 +2357,11 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
     mc_query_stats local;
     mc_query_stats* st = stats != NULL ? stats : &local;
     memset(st, 0, sizeof *st);
-    mc_pose inv_i = mc_pose_inverse(pose_i);
-    mc_pose j_in_i = mc_pose_mul(&inv_i, pose_j);
+    mc_pose pi = *pose_i, pj = *pose_j; // the quaternions normalised, as the pair query does
+    pi.q = mc_quat_normalize(pi.q);
+    pj.q = mc_quat_normalize(pj.q);
+    mc_pose inv_i = mc_pose_inverse(&pi);
+    mc_pose j_in_i = mc_pose_mul(&inv_i, &pj);
     mc_pair_result pr;
     mc_status status = mc_collide(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, &pr, st);
     if (status != MC_OK)
@@ -2366,12 +2381,18 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
     for (uint32_t k = 0; k < written; ++k)
     {
         mc_region* r = &regions[k];
-        r->centroid = mc_pose_transform(pose_i, r->centroid);
-        r->point_i = mc_pose_transform(pose_i, r->point_i);
-        r->point_j = mc_pose_transform(pose_i, r->point_j);
-        r->normal = mc_quat_rotate(pose_i->q, r->normal);
-        r->s_i = mc_quat_rotate(pose_i->q, r->s_i);
-        r->s_j = mc_quat_rotate(pose_i->q, r->s_j);
+        r->centroid = mc_pose_transform(&pi, r->centroid);
+        r->point_i = mc_pose_transform(&pi, r->point_i);
+        r->point_j = mc_pose_transform(&pi, r->point_j);
+        r->normal = mc_quat_rotate(pi.q, r->normal);
+        r->s_i = mc_quat_rotate(pi.q, r->s_i);
+        r->s_j = mc_quat_rotate(pi.q, r->s_j);
+        if (!region_is_finite(r))
+        {
+            // Coordinates in range keep every quantity finite; this guards the promise that NaN never leaves.
+            MC_ASSERT(false && "mc_query_regions: non-finite region");
+            return MC_ERR_OUT_OF_RANGE;
+        }
     }
     *region_count = n;
     st->seconds_regions = mc_now_seconds() - t0;

@@ -7,6 +7,7 @@
 #include "src/base/core.h"
 
 #include <math.h>
+#include <string.h>
 
 #define FORCE_MODEL_COOKIE ((int)MC_DEF_COOKIE)
 
@@ -176,8 +177,8 @@ mc_status mc_force_model_check(const mc_force_model* m, mc_error* err)
     return MC_OK;
 }
 
-void mc_contact_force_evaluate(const mc_force_model* m, const mc_contact_kinematics* kin, mc_analysis analysis,
-                               mc_contact_force* out)
+static void contact_force_compute(const mc_force_model* m, const mc_contact_kinematics* kin, mc_analysis analysis,
+                                  mc_contact_force* out)
 {
     mc_contact_force r = {0};
     r.slip_speed = mc_length(kin->slip_velocity);
@@ -203,9 +204,9 @@ void mc_contact_force_evaluate(const mc_force_model* m, const mc_contact_kinemat
         fn = m->normal_fcn != NULL ? m->normal_fcn(kin, m, m->user_data) : 0.0;
         break;
     }
-    if (!(fn > 0.0) || !isfinite(fn))
+    if (!(fn > 0.0) && !isnan(fn))
     {
-        fn = 0.0;
+        fn = 0.0; // a law gives no pull; NaN and infinity are kept for mc_contact_force_evaluate to refuse
     }
     r.normal_force = fn;
     bool friction =
@@ -243,6 +244,26 @@ void mc_contact_force_evaluate(const mc_force_model* m, const mc_contact_kinemat
         }
     }
     *out = r;
+}
+
+static bool vec_finite(mc_vec3 v)
+{
+    return isfinite(v.x) && isfinite(v.y) && isfinite(v.z);
+}
+
+mc_status mc_contact_force_evaluate(const mc_force_model* m, const mc_contact_kinematics* kin, mc_analysis analysis,
+                                    mc_contact_force* out)
+{
+    contact_force_compute(m, kin, analysis, out);
+    const mc_contact_force* f = out;
+    if (isfinite(f->normal_force) && vec_finite(f->friction_force) && vec_finite(f->friction_torque) &&
+        isfinite(f->friction_coefficient) && isfinite(f->slip_speed))
+    {
+        return MC_OK;
+    }
+    memset(out, 0, sizeof *out);
+    out->rejected = true;
+    return MC_ERR_OUT_OF_RANGE;
 }
 
 mc_contact_kinematics mc_contact_kinematics_compute(const mc_region* region, const mc_pose* pose_i,

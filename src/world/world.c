@@ -668,6 +668,20 @@ static void clear_results(mc_world* w)
     w->record_count = 0;
 }
 
+static bool wrenches_finite(const mc_world* w)
+{
+    for (uint32_t i = 0; i < w->body_slots; ++i)
+    {
+        const mc_wrench* x = &w->bodies[i].wrench;
+        if (!isfinite(x->force.x) || !isfinite(x->force.y) || !isfinite(x->force.z) || !isfinite(x->torque.x) ||
+            !isfinite(x->torque.y) || !isfinite(x->torque.z))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 // Stage 1, broad phase: world boxes of live bodies, then every defined pair in a fixed order; the pairs whose boxes
 // overlap become the active list.
 static void collect_active_pairs(mc_world* w)
@@ -827,9 +841,10 @@ static void fill_record(mc_contact_region* rec, const mc_world* w, const mc_pair
 
 // Stage 4, forces: the force law of every region, its record, and the per-body reduction, serially in the fixed pair
 // order (this order is what makes the wrenches the same for any thread count).
-static void apply_forces(mc_world* w)
+static mc_status apply_forces(mc_world* w)
 {
     w->evaluating = true;
+    mc_status status = MC_OK;
     uint32_t n = 0;
     for (uint32_t k = 0; k < w->active_count; ++k)
     {
@@ -843,7 +858,14 @@ static void apply_forces(mc_world* w)
             mc_contact_kinematics kin =
                 mc_contact_kinematics_compute(reg, &bi->pose, &bi->velocity, &bj->pose, &bj->velocity);
             mc_contact_force f;
-            mc_contact_force_evaluate(&cs->model, &kin, w->analysis, &f);
+            if (mc_contact_force_evaluate(&cs->model, &kin, w->analysis, &f) != MC_OK && status == MC_OK)
+            {
+                status = MC_ERR_OUT_OF_RANGE;
+                mc_log("mc_world_evaluate: contact %u, bodies %u and %u: the force law gave a non-finite force "
+                       "(depth %g, rate %g, area %g, slip %g): its parameters overflow at this state, or a user "
+                       "callback returned NaN or infinity",
+                       p->contact, p->body_i, p->body_j, kin.depth, kin.rate, kin.area, mc_length(kin.slip_velocity));
+            }
             fill_record(&w->records[n++], w, p, reg, &kin, &f);
             if (f.rejected)
             {
@@ -869,6 +891,17 @@ static void apply_forces(mc_world* w)
     {
         w->high_water.region_count = n;
     }
+    if (status == MC_OK && !wrenches_finite(w))
+    {
+        status = MC_ERR_OUT_OF_RANGE;
+        mc_log("mc_world_evaluate: a body's summed wrench overflowed (finite forces whose sum or moment is not)");
+    }
+    if (status != MC_OK)
+    {
+        w->info.flags |= MC_STEP_NON_FINITE;
+        clear_results(w);
+    }
+    return status;
 }
 
 mc_status mc_world_evaluate(mc_world* w)
@@ -898,11 +931,11 @@ mc_status mc_world_evaluate(mc_world* w)
         w->info.seconds_total = mc_now_seconds() - t0;
         return st;
     }
-    apply_forces(w);
+    st = apply_forces(w);
     double t3 = mc_now_seconds();
     w->info.seconds_broadphase = t1 - t0;
     w->info.seconds_queries = t2 - t1;
     w->info.seconds_forces = t3 - t2;
     w->info.seconds_total = t3 - t0;
-    return MC_OK;
+    return st;
 }
