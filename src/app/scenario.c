@@ -608,6 +608,22 @@ static bool stmt_gravity(scn_parser* p)
     return check_args(p);
 }
 
+// An inertia tensor J (about the centre of mass) belongs to a mass distribution exactly when the second-moment
+// matrix M = (trace J / 2) E - J (the integral of r r^T dm) is positive semidefinite, which is the triangle
+// inequality of the principal moments. Checked by the principal minors of M + 1e-6 trace(J) E (the tolerance admits
+// flat plates and thin rods given with a few significant digits).
+static bool inertia_is_realizable(double xx, double yy, double zz, double xy, double xz, double yz)
+{
+    double tr = xx + yy + zz;
+    double eps = 1e-6 * tr;
+    double a = 0.5 * tr - xx + eps, b = 0.5 * tr - yy + eps, c = 0.5 * tr - zz + eps;
+    double d = -xy, e = -xz, f = -yz; // off-diagonal terms of M
+    double det = a * (b * c - f * f) - d * (d * c - f * e) + e * (d * f - b * e);
+    double tol = 1e-12 * tr * tr * tr; // rounding of the determinant
+    return a >= 0.0 && b >= 0.0 && c >= 0.0 && a * b - d * d >= -1e-12 * tr * tr && a * c - e * e >= -1e-12 * tr * tr &&
+           b * c - f * f >= -1e-12 * tr * tr && det >= -tol;
+}
+
 static bool stmt_part(scn_parser* p)
 {
     app_scenario_part part;
@@ -699,6 +715,13 @@ static bool stmt_part(scn_parser* p)
         if (!(xx > 0.0) || !(m2 > 0.0) || !(m3 > 0.0))
         {
             return fail(p, p->st.line, "IP is not positive definite");
+        }
+        if (!inertia_is_realizable(xx, yy, zz, xy, xz, yz))
+        {
+            return fail(p, p->st.line,
+                        "IP=%g,%g,%g,%g,%g,%g is no rigid body's inertia: its principal moments break the triangle "
+                        "inequality (each must be at most the sum of the other two, within 1e-6 of the trace)",
+                        part.ip[0], part.ip[1], part.ip[2], part.ip[3], part.ip[4], part.ip[5]);
         }
     }
     app_scenario_part* arr = grow(p->scn->parts, p->scn->part_count, sizeof *arr);

@@ -74,6 +74,7 @@ struct app_sim
     uint32_t region_cap;
     double time;
     double h;
+    int64_t substeps; ///< integration steps per output interval (h is then dt_out / substeps)
     double time_scale;
     uint64_t evaluations;
 };
@@ -861,7 +862,19 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
         s->h = s->time_scale > 0.0 ? s->time_scale / 40.0 : dt_out;
     }
     s->h = fmin(s->h, dt_out);
-    double total = scn->end_time / s->h;
+    // Steps per output interval, counted in doubles first: an int would overflow for long ENDs or tiny steps.
+    double nsub = fmax(1.0, ceil(dt_out / s->h - 1e-9));
+    double total = nsub * scn->steps;
+    if (!(total <= APP_SIM_MAX_STEPS) || !(s->h > 0.0))
+    {
+        app_sim_destroy(s);
+        return set_err(err, cap,
+                       "%s: %.3g integration steps would be needed (END=%g, step %g%s), more than the limit of %.0e: "
+                       "shorten END, raise INTEGRATOR/HMAX= or lower the contact stiffness",
+                       scn->path, total, scn->end_time, s->h, scn->hmax > 0.0 ? " from HMAX" : " from the contact time scale",
+                       APP_SIM_MAX_STEPS);
+    }
+    s->substeps = (int64_t)nsub;
     if (total > 2e7)
     {
         warn(s, "%s: about %.3g integration steps are needed (step %g): this will take long", scn->path, total, s->h);
@@ -894,6 +907,11 @@ void app_sim_get_mass_properties(const app_sim* s, int i, double* mass, mc_vec3*
 double app_sim_get_step_size(const app_sim* s)
 {
     return s->h;
+}
+
+int64_t app_sim_get_substeps(const app_sim* s)
+{
+    return s->substeps;
 }
 
 double app_sim_get_time_scale(const app_sim* s)
@@ -986,62 +1004,139 @@ static void csv_row(const app_sim* s, FILE* f)
 // Run
 // ---------------------------------------------------------------------------------------------------------------
 
+// The plot's history, reduced as it is recorded: per contact and pixel column of the plot, the first, smallest,
+// largest and last sample (the first smallest and largest in time). app_plot_write_svg keeps exactly these four per
+// column, so the plot is the one every sample would give, in memory that does not grow with the step count.
+typedef struct plot_history
+{
+    int contacts;      ///< series
+    int columns;       ///< APP_PLOT_COLUMNS + 1 bins (the last one holds t = END)
+    double x_max;      ///< END
+    double* t;         ///< contacts * columns * 4 times: first, min, max, last
+    double* y;         ///< the same for the values
+    unsigned char* used; ///< contacts * columns: a bin has samples
+} plot_history;
+
+static bool history_create(plot_history* h, int contacts, double x_max)
+{
+    memset(h, 0, sizeof *h);
+    h->contacts = contacts;
+    h->columns = APP_PLOT_COLUMNS + 1;
+    h->x_max = x_max;
+    size_t bins = (size_t)contacts * (size_t)h->columns;
+    h->t = calloc(bins * 4, sizeof *h->t);
+    h->y = calloc(bins * 4, sizeof *h->y);
+    h->used = calloc(bins, 1);
+    return h->t != NULL && h->y != NULL && h->used != NULL;
+}
+
+static void history_free(plot_history* h)
+{
+    free(h->t);
+    free(h->y);
+    free(h->used);
+}
+
+static void history_add(plot_history* h, double t, const app_sim* s)
+{
+    // The column as the plot computes it (x_min = 0), clamped to the bins.
+    double c = floor(t / h->x_max * APP_PLOT_COLUMNS);
+    int col = c < 0.0 ? 0 : (c > APP_PLOT_COLUMNS ? APP_PLOT_COLUMNS : (int)c);
+    for (int k = 0; k < h->contacts; ++k)
+    {
+        size_t bin = (size_t)k * (size_t)h->columns + (size_t)col;
+        double* bt = h->t + 4 * bin;
+        double* by = h->y + 4 * bin;
+        double y = s->summary[k].normal_force;
+        if (!h->used[bin])
+        {
+            h->used[bin] = 1;
+            for (int m = 0; m < 4; ++m)
+            {
+                bt[m] = t;
+                by[m] = y;
+            }
+            continue;
+        }
+        if (y < by[1])
+        {
+            bt[1] = t;
+            by[1] = y;
+        }
+        if (y > by[2])
+        {
+            bt[2] = t;
+            by[2] = y;
+        }
+        bt[3] = t;
+        by[3] = y;
+    }
+}
+
+// Series k of the plot: the kept samples in time order, each once. @return the count written to t, y.
+static size_t history_series(const plot_history* h, int k, double* t, double* y)
+{
+    size_t n = 0;
+    for (int col = 0; col < h->columns; ++col)
+    {
+        size_t bin = (size_t)k * (size_t)h->columns + (size_t)col;
+        if (!h->used[bin])
+        {
+            continue;
+        }
+        const double* bt = h->t + 4 * bin;
+        const double* by = h->y + 4 * bin;
+        int lo = bt[1] <= bt[2] ? 1 : 2, hi = 3 - lo;
+        int order[4] = {0, lo, hi, 3};
+        for (int m = 0; m < 4; ++m)
+        {
+            double tm = bt[order[m]];
+            if (n > 0 && t[n - 1] == tm)
+            {
+                continue;
+            }
+            t[n] = tm;
+            y[n] = by[order[m]];
+            ++n;
+        }
+    }
+    return n;
+}
+
 bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t cap)
 {
     const app_scenario* scn = s->scn;
     int nout = scn->steps;
     double dt_out = scn->end_time / nout;
-    int nsub = (int)ceil(dt_out / s->h - 1e-9);
-    if (nsub < 1)
-    {
-        nsub = 1;
-    }
-    double h = dt_out / nsub;
+    int64_t nsub = s->substeps;
+    double h = dt_out / (double)nsub;
     int first = (int)floor(s->time / dt_out + 0.5);
-    size_t nsamples = (size_t)(nout - first) * (size_t)nsub + 1;
     int nc = scn->contact_count;
-    double* t_hist = NULL;
-    double* fn_hist = NULL;
-    if (svg_path != NULL && nc > 0)
+    plot_history hist;
+    bool plot = svg_path != NULL && nc > 0;
+    if (plot && !history_create(&hist, nc, scn->end_time))
     {
-        t_hist = malloc(nsamples * sizeof *t_hist);
-        fn_hist = malloc(nsamples * (size_t)nc * sizeof *fn_hist);
-        if (t_hist == NULL || fn_hist == NULL)
-        {
-            free(t_hist);
-            free(fn_hist);
-            return set_err(err, cap, "out of memory for the plot (%zu samples)", nsamples);
-        }
+        history_free(&hist);
+        return set_err(err, cap, "out of memory for the plot");
     }
-    size_t ns = 0;
     bool ok = true;
     if (csv != NULL)
     {
         csv_header(scn, csv);
         csv_row(s, csv);
     }
-    if (t_hist != NULL)
+    if (plot)
     {
-        t_hist[ns] = s->time;
-        for (int c = 0; c < nc; ++c)
-        {
-            fn_hist[(size_t)c * nsamples + ns] = s->summary[c].normal_force;
-        }
-        ++ns;
+        history_add(&hist, s->time, s);
     }
     for (int k = first + 1; ok && k <= nout; ++k)
     {
-        for (int j = 0; ok && j < nsub; ++j)
+        for (int64_t j = 0; ok && j < nsub; ++j)
         {
             ok = app_sim_step(s, h, err, cap);
-            if (ok && t_hist != NULL && ns < nsamples)
+            if (ok && plot)
             {
-                t_hist[ns] = s->time;
-                for (int c = 0; c < nc; ++c)
-                {
-                    fn_hist[(size_t)c * nsamples + ns] = s->summary[c].normal_force;
-                }
-                ++ns;
+                history_add(&hist, s->time, s);
             }
         }
         // Output times are exact multiples of dt_out (no drift from summing steps).
@@ -1064,9 +1159,12 @@ bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t 
     }
     if (ok && svg_path != NULL)
     {
+        size_t per = 4 * (size_t)(APP_PLOT_COLUMNS + 1);
         app_plot_series* series = calloc((size_t)(nc > 0 ? nc : 1), sizeof *series);
         char(*labels)[64] = calloc((size_t)(nc > 0 ? nc : 1), sizeof *labels);
-        if (series == NULL || labels == NULL)
+        double* ts = calloc(per * (size_t)(nc > 0 ? nc : 1), sizeof *ts);
+        double* ys = calloc(per * (size_t)(nc > 0 ? nc : 1), sizeof *ys);
+        if (series == NULL || labels == NULL || ts == NULL || ys == NULL)
         {
             ok = set_err(err, cap, "out of memory");
         }
@@ -1076,9 +1174,9 @@ bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t 
             {
                 snprintf(labels[c], sizeof labels[c], "CONTACT/%d", scn->contacts[c].id);
                 series[c].label = labels[c];
-                series[c].t = t_hist;
-                series[c].y = fn_hist + (size_t)c * nsamples;
-                series[c].count = ns;
+                series[c].t = ts + (size_t)c * per;
+                series[c].y = ys + (size_t)c * per;
+                series[c].count = history_series(&hist, c, ts + (size_t)c * per, ys + (size_t)c * per);
             }
             char title[300];
             const char* base = strrchr(scn->path, '/');
@@ -1095,9 +1193,13 @@ bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t 
         }
         free(series);
         free(labels);
+        free(ts);
+        free(ys);
     }
-    free(t_hist);
-    free(fn_hist);
+    if (plot)
+    {
+        history_free(&hist);
+    }
     return ok;
 }
 
@@ -1211,7 +1313,7 @@ bool app_plot_write_svg(const char* path, const char* title, const char* x_label
     svg_text_escaped(f, y_label);
     fprintf(f, "</text>\n");
     // Curves: per pixel column keep the first, minimum, maximum and last sample, so peaks and steps survive.
-    int columns = (int)pw;
+    int columns = APP_PLOT_COLUMNS;
     for (int s = 0; s < series_count; ++s)
     {
         const app_plot_series* sr = &series[s];

@@ -100,6 +100,13 @@ void app_sim_get_mass_properties(const app_sim* sim, int part_index, double* mas
 /// Summary of a scenario contact (index into scn->contacts) at the current time.
 app_sim_contact_summary app_sim_get_contact(const app_sim* sim, int contact_index);
 
+/// Most integration steps a run may take (END / step): more is refused by app_sim_create with the figure (at a
+/// microsecond per step, 1e12 steps are eleven days).
+#define APP_SIM_MAX_STEPS 1e12
+
+/// @return the integration steps per output interval (the step is END / STEPS / this).
+int64_t app_sim_get_substeps(const app_sim* sim);
+
 /// @return the number of mc_world_evaluate calls so far.
 uint64_t app_sim_get_evaluations(const app_sim* sim);
 
@@ -118,6 +125,9 @@ typedef struct app_plot_series
     const double* y;   ///< ordinates
     size_t count;      ///< points
 } app_plot_series;
+
+/// Pixel columns of the plot area of app_plot_write_svg (its curves keep four samples per column).
+#define APP_PLOT_COLUMNS 700
 
 /// Write an SVG line plot (axes, ticks, labels, legend), one polyline per series, decimated to the pixel columns
 /// (each column keeps its minimum and maximum, so peaks survive).
