@@ -32,8 +32,7 @@ mc_status mc_soup_reserve(mc_soup* soup, uint64_t vertices, uint64_t triangles, 
     if (soup->max_triangles != 0 && nt > soup->max_triangles)
     {
         return mc_set_error(err, MC_ERR_LIMIT, -1, -1,
-                            "more than %llu triangles, the import's limit (max_triangles; --max-triangles, "
-                            "MAX_TRIANGLES=)",
+                            "more than %llu triangles, the import's limit (mc_import_options.max_triangles)",
                             (unsigned long long)soup->max_triangles);
     }
     if (nv > UINT32_MAX - 1 || nt > (UINT32_MAX - 3) / 3)
@@ -113,7 +112,7 @@ static mc_status check_stat(const char* path, const struct stat* sb, uint64_t ma
     if (max_bytes != 0 && (uint64_t)sb->st_size > max_bytes)
     {
         return mc_set_error(err, MC_ERR_LIMIT, -1, -1,
-                            "%s: %llu bytes, more than the import's limit of %llu bytes (max_bytes; --max-bytes)", path,
+                            "%s: %llu bytes, more than the import's limit of %llu bytes (mc_import_options.max_bytes)", path,
                             (unsigned long long)sb->st_size, (unsigned long long)max_bytes);
     }
     return MC_OK;
@@ -295,6 +294,10 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
         [READER_OFF] = mc_off_read, [READER_ASSIMP] = mc_assimp_read,
     };
     mc_status st = readers[kind](path, &soup, err);
+    if (st == MC_ERR_LIMIT)
+    {
+        mc_error_prefix(err, path); // the soup's limit message does not know the file
+    }
     if (st == MC_OK && soup.triangle_count == 0)
     {
         st = mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "%s: no triangles", path);

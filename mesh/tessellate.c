@@ -56,8 +56,8 @@ static mc_status out_alloc(tess_out* o, double nv, double nt, mc_error* err)
     if (!(nt <= o->max_triangles))
     {
         return mc_set_error(err, MC_ERR_LIMIT, -1, -1,
-                            "primitive would need %.0f triangles, more than the limit of %.0f (max_triangles; "
-                            "--max-triangles, MAX_TRIANGLES=): raise chord_tolerance or the limit",
+                            "primitive would need %.0f triangles, more than the limit of %.0f "
+                            "(mc_primitive_def.max_triangles): raise chord_tolerance or the limit",
                             nt, o->max_triangles);
     }
     if (!(nt <= TESS_MAX_TRIANGLES) || !(nv <= TESS_MAX_TRIANGLES))

@@ -98,7 +98,15 @@ void cli_progress(double fraction, void* user);
 
 /// Import a mesh for contact (scaled by `scale`, progress on a terminal). On failure prints the importer's message on
 /// stderr (prefixed with the path unless the message starts with it) and returns 1; returns 0 on success.
-int cli_load_mesh(const char* path, double scale, mc_mesh** out);
+int cli_load_mesh(const char* path, double scale, double max_triangles, mc_mesh** out);
+/// Accept function of --max-triangles: a whole number from 1 to 2^40.
+bool cli_is_max_triangles(double v);
+/// Files larger than this (bytes) are written by the CLI only when asked (primitive --large).
+#define CLI_LARGE_FILE 1e9
+/// Help line of --max-triangles (import and tessellation guard).
+#define CLI_MAX_TRIANGLES_HELP                                                                                         \
+    "  --max-triangles N  refuse meshes of more than N triangles before allocating them (default 2^26 =\n"         \
+    "                  67108864, about 18 GB with the OBB tree)\n"
 
 /// Wall-clock seconds from a monotonic clock.
 double cli_now(void);

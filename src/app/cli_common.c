@@ -257,10 +257,19 @@ void cli_progress(double fraction, void* user)
     fflush(stderr);
 }
 
-int cli_load_mesh(const char* path, double scale, mc_mesh** out)
+bool cli_is_max_triangles(double v)
+{
+    return v >= 1.0 && v <= 0x1p40 && v == floor(v);
+}
+
+int cli_load_mesh(const char* path, double scale, double max_triangles, mc_mesh** out)
 {
     mc_import_options opt = mc_default_import_options();
     opt.scale = scale;
+    if (max_triangles > 0.0)
+    {
+        opt.max_triangles = (uint64_t)max_triangles;
+    }
     if (cli_stderr_is_tty())
     {
         opt.progress = cli_progress;

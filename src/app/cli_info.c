@@ -20,6 +20,7 @@ static void print_help(FILE* f)
                "repaired) in the mesh used for contact.\n\n"
                "options:\n"
                "  --scale S  multiply every coordinate by S (a .shl file's own scale is applied on top)\n"
+               CLI_MAX_TRIANGLES_HELP
                "  --json     print one JSON object: {\"triangles\",\"vertices\",\"closed\",\"oriented\",\"volume\",\n"
                "             \"area\",\"bbox\",\"problems\", then extra keys}\n"
                "  --help     this text\n\n"
@@ -161,9 +162,12 @@ int cli_info(int argc, char** argv)
     const char* path = NULL;
     bool json = false;
     mc_import_options opt = mc_default_import_options();
+    double max_triangles = 0.0;
     const cli_option options[] = {
         {"json", 0, CLI_FLAG, &json, 0, NULL, NULL, NULL},
         {"scale", 0, CLI_NUMBER, &opt.scale, 0, cli_positive, NULL, "a positive number"},
+        {"max-triangles", 0, CLI_NUMBER, &max_triangles, 0, cli_is_max_triangles, NULL,
+         "a whole number from 1 to 2^40"},
     };
     static const char* const operand_names[] = {"MESH"};
     const cli_syntax syntax = {"info", print_help, options, CLI_LENGTH(options), operand_names, &path, 1};
@@ -171,6 +175,10 @@ int cli_info(int argc, char** argv)
     if (rc != CLI_CONTINUE)
     {
         return rc;
+    }
+    if (max_triangles > 0.0)
+    {
+        opt.max_triangles = (uint64_t)max_triangles;
     }
     struct stat sb;
     if (cli_stderr_is_tty() && stat(path, &sb) == 0 && (uint64_t)sb.st_size > INFO_PROGRESS_BYTES)

@@ -39,10 +39,12 @@ static void print_help(FILE* f)
             "                  normal; a narrow cone therefore has narrow apex triangles unless DEG is raised.\n"
             "  --triangles N   instead of --tolerance / --angle: about N triangles (for benchmarks; a sphere gets\n"
             "                  exactly 12 n^2 with n = round(sqrt(N / 12)); other shapes within about 15 %%)\n\n"
+            CLI_MAX_TRIANGLES_HELP
             "output:\n"
             "  -o FILE         file to write, .stl or .shl (required)\n"
             "  --scale S       .shl only: the header's conversion factor to metres (default 1); the coordinates\n"
             "                  are written as they are, a reader multiplies them by S\n"
+            "  --large         write the file even when it is larger than 1 GB (refused otherwise)\n"
             "  --json          print the summary as one JSON object: {\"type\",\"triangles\",\"vertices\",\n"
             "                  \"volume\",\"exact_volume\",\"area\",\"exact_area\",\"file\"}\n"
             "  --help          this text\n\n"
@@ -75,8 +77,8 @@ typedef struct prim_args
     const char* out;
     double value[OPT_COUNT][3]; // the size options' values
     bool have[OPT_COUNT];       // which size options were given
-    double tolerance, angle_deg, scale, triangles;
-    bool have_tol, have_angle, have_scale, json;
+    double tolerance, angle_deg, scale, triangles, max_triangles;
+    bool have_tol, have_angle, have_scale, json, large;
 } prim_args;
 
 typedef struct shape_rule
@@ -112,18 +114,21 @@ static int parse_args(int argc, char** argv, prim_args* a)
 {
     const char* one = "a number";
     const char* three = "three comma-separated numbers";
-    cli_option options[OPT_COUNT + 6] = {
+    cli_option options[OPT_COUNT + 8] = {
         {"output", 'o', CLI_TEXT, &a->out, 0, NULL, NULL, "a file name"},
         {"tolerance", 0, CLI_NUMBER, &a->tolerance, 0, cli_positive, &a->have_tol, "a positive number"},
         {"angle", 0, CLI_NUMBER, &a->angle_deg, 0, is_angle, &a->have_angle, "degrees in (0, 90]"},
         {"scale", 0, CLI_NUMBER, &a->scale, 0, cli_positive, &a->have_scale, "a positive number"},
         {"triangles", 0, CLI_NUMBER, &a->triangles, 0, is_triangle_count, NULL, "a whole number in 1 .. 2^31"},
         {"json", 0, CLI_FLAG, &a->json, 0, NULL, NULL, NULL},
+        {"max-triangles", 0, CLI_NUMBER, &a->max_triangles, 0, cli_is_max_triangles, NULL,
+         "a whole number from 1 to 2^40"},
+        {"large", 0, CLI_FLAG, &a->large, 0, NULL, NULL, NULL},
     };
     for (int k = 0; k < OPT_COUNT; ++k)
     {
         bool vec = k == OPT_SIZE || k == OPT_RADII;
-        options[6 + k] = (cli_option){s_size_names[k], 0,    CLI_NUMBERS, a->value[k],
+        options[8 + k] = (cli_option){s_size_names[k], 0,    CLI_NUMBERS, a->value[k],
                                       vec ? 3 : 1,     NULL, &a->have[k], vec ? three : one};
     }
     static const char* const operand_names[] = {"TYPE (box, sphere, ellipsoid, cylinder, frustum, cone, torus)"};
@@ -268,6 +273,10 @@ static mc_primitive_def make_def(const prim_args* a, const shape_rule* rule)
     double extent = fmax(fabs(d.dims.x), fmax(fabs(d.dims.y), fabs(d.dims.z)));
     d.chord_tolerance = a->have_tol ? a->tolerance : 1e-3 * extent;
     d.max_angle = (a->have_angle ? a->angle_deg : 15.0) * MC_PI / 180.0;
+    if (a->max_triangles > 0.0)
+    {
+        d.max_triangles = (uint64_t)a->max_triangles;
+    }
     return d;
 }
 
@@ -325,7 +334,18 @@ int cli_primitive(int argc, char** argv)
     }
     if (s != MC_OK)
     {
-        return cli_fail(a.out, "%s", err.message);
+        return cli_fail(a.out, "%s%s", err.message, s == MC_ERR_LIMIT ? " (--max-triangles N)" : "");
+    }
+    // A file of more than CLI_LARGE_FILE bytes is written only when asked (--large): a tolerance typed with one zero
+    // too many should not fill the disk. STL: 50 bytes per triangle; .shl: about 60 per point and 30 per triangle.
+    double bytes = shl ? 60.0 * mc_mesh_get_vertex_count(mesh) + 30.0 * mc_mesh_get_triangle_count(mesh)
+                       : 84.0 + 50.0 * mc_mesh_get_triangle_count(mesh);
+    if (bytes > CLI_LARGE_FILE && !a.large)
+    {
+        unsigned nt = (unsigned)mc_mesh_get_triangle_count(mesh);
+        mc_mesh_destroy(mesh);
+        return cli_fail(a.out, "%u triangles make a file of about %.1f GB: not written without --large", nt,
+                        bytes / 1e9);
     }
     s = shl ? mc_mesh_write_shl(mesh, a.out, a.scale, &err) : mc_mesh_write_stl(mesh, a.out, &err);
     if (s != MC_OK)

@@ -66,6 +66,7 @@ static const char* const s_help[] = {
     "      FRUSTUM, BOTTOM=, TOP=, LENGTH=         along z, radius BOTTOM at 0, TOP at LENGTH\n"
     "      TORUS, MAJOR_RADIUS=, MINOR_RADIUS=     around z, centred\n"
     "      faceting: CHORD_TOLERANCE (default 0.005 x largest size), ANGLE_TOLERANCE (default 15D)\n"
+    "      MAX_TRIANGLES=n: refuse a file or tessellation of more than n triangles (default 2^26)\n"
     "  CONTACT/id, IGEOM=id[,id..], JGEOM=id[,id..], [IFLIP_GEOMETRY=ids], [JFLIP_GEOMETRY=ids],\n"
     "           IMPACT, STIFFNESS=k, [EXPONENT=e (1.5)], [DAMPING=c (0)], [DMAX=d (required with DAMPING)]\n"
     "         | POISSON, PENALTY=p, RESTITUTION_COEFFICIENT=r, [NORMAL_TRANSITION_VELOCITY=v]\n"

@@ -832,6 +832,15 @@ static bool graphics_faceting(scn_parser* p, bool is_file, app_scenario_graphics
         return fail(p, p->st.line, "CHORD_TOLERANCE must be > 0");
     }
     g->chord_tolerance = found ? tol : 0.0;
+    if (!get_real(p, "MAX_TRIANGLES", &tol, &found))
+    {
+        return false;
+    }
+    if (found && !(tol >= 1.0 && tol <= 0x1p40 && tol == floor(tol)))
+    {
+        return fail(p, p->st.line, "MAX_TRIANGLES must be a whole number from 1 to 2^40");
+    }
+    g->max_triangles = found ? tol : 0.0;
     if (!get_reals(p, "ANGLE_TOLERANCE", &tol, 1, 1, NULL, true, &found))
     {
         return false;

@@ -141,6 +141,7 @@ typedef struct app_scenario_graphics
     double size[3];          ///< shape parameters, see app_scenario_shape
     double chord_tolerance;  ///< CHORD_TOLERANCE (length); 0: the default (0.005 x the largest dimension)
     double angle_tolerance;  ///< ANGLE_TOLERANCE (radians); default 15 degrees
+    double max_triangles;    ///< MAX_TRIANGLES (files and primitives); 0: the library's default (2^26)
     bool flip;               ///< IFLIP_GEOMETRY flag on the GRAPHICS statement
     mc_pose local;           ///< placement in the part frame (QP, REULER)
 } app_scenario_graphics;

@@ -170,6 +170,10 @@ static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
     {
         mc_import_options io = mc_default_import_options();
         io.scale = g->scale;
+        if (g->max_triangles > 0.0)
+        {
+            io.max_triangles = (uint64_t)g->max_triangles;
+        }
         mc_status st = mc_mesh_import_file(g->path, &io, &s->meshes[gi], NULL, &e);
         if (st != MC_OK)
         {
@@ -220,11 +224,16 @@ static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
     }
     d.chord_tolerance = g->chord_tolerance > 0.0 ? g->chord_tolerance : 0.005 * largest;
     d.max_angle = g->angle_tolerance;
+    if (g->max_triangles > 0.0)
+    {
+        d.max_triangles = (uint64_t)g->max_triangles;
+    }
     mc_status st = mc_mesh_create_primitive(&d, &s->meshes[gi], &e);
     if (st != MC_OK)
     {
-        return set_err(err, cap, "%s:%d: GRAPHICS/%d: %s", s->scn->path, g->line, g->id,
-                       e.message[0] ? e.message : mc_status_string(st));
+        return set_err(err, cap, "%s:%d: GRAPHICS/%d: %s%s", s->scn->path, g->line, g->id,
+                       e.message[0] ? e.message : mc_status_string(st),
+                       st == MC_ERR_LIMIT ? " (GRAPHICS MAX_TRIANGLES=)" : "");
     }
     return true;
 }
