@@ -112,8 +112,8 @@ static mc_status check_stat(const char* path, const struct stat* sb, uint64_t ma
     if (max_bytes != 0 && (uint64_t)sb->st_size > max_bytes)
     {
         return mc_set_error(err, MC_ERR_LIMIT, -1, -1,
-                            "%s: %llu bytes, more than the import's limit of %llu bytes (mc_import_options.max_bytes)", path,
-                            (unsigned long long)sb->st_size, (unsigned long long)max_bytes);
+                            "%s: %llu bytes, more than the import's limit of %llu bytes (mc_import_options.max_bytes)",
+                            path, (unsigned long long)sb->st_size, (unsigned long long)max_bytes);
     }
     return MC_OK;
 }
@@ -139,9 +139,9 @@ mc_status mc_read_file(const char* path, uint64_t max_bytes, char** data, uint64
         return mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot open: %s", path, strerror(errno));
     }
     struct stat sb;
-    mc_status st = fstat(fd, &sb) != 0
-                       ? mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot determine the size: %s", path, strerror(errno))
-                       : check_stat(path, &sb, max_bytes, err);
+    mc_status st = fstat(fd, &sb) != 0 ? mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot determine the size: %s", path,
+                                                      strerror(errno))
+                                       : check_stat(path, &sb, max_bytes, err);
     FILE* f = st == MC_OK ? fdopen(fd, "rb") : NULL;
     if (st == MC_OK && f == NULL)
     {

@@ -433,8 +433,8 @@ static mc_status zip_check_data(const char* path, const unsigned char* d, uint64
         if (local + 30 > cd_offset || le32(d + local) != 0x04034b50u)
         {
             return mc_set_error(err, MC_ERR_PARSE, -1, (int64_t)p,
-                                "%s: broken ZIP archive: entry %u points to no local header (offset %llu)", path,
-                                k + 1, (unsigned long long)local);
+                                "%s: broken ZIP archive: entry %u points to no local header (offset %llu)", path, k + 1,
+                                (unsigned long long)local);
         }
         p += 46 + (uint64_t)le16(d + p + 28) + le16(d + p + 30) + le16(d + p + 32);
     }
@@ -473,7 +473,7 @@ static bool has_extension(const char* path, const char* ext)
 
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err)
 {
-    mc_status pst = has_extension(path, "ply") ? ply_check_header(path, err)
+    mc_status pst = has_extension(path, "ply")   ? ply_check_header(path, err)
                     : has_extension(path, "3mf") ? zip_check(path, err)
                                                  : MC_OK;
     if (pst != MC_OK)

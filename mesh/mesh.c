@@ -941,8 +941,8 @@ static mc_status build_scale_positions(build_state* s)
             double scaled = x[k] * def->scale + 0.0; // + 0.0 turns -0 into +0 so that welding merges them
             if (!isfinite(x[k]))
             {
-                return mc_set_error(s->err, MC_ERR_NON_FINITE, -1, -1, "vertex %u has a non-finite coordinate (%g)",
-                                    i, x[k]);
+                return mc_set_error(s->err, MC_ERR_NON_FINITE, -1, -1, "vertex %u has a non-finite coordinate (%g)", i,
+                                    x[k]);
             }
             double a = fabs(scaled);
             if (a > MC_COORDINATE_MAX || (x[k] != 0.0 && a < MC_COORDINATE_MIN))

@@ -40,10 +40,10 @@
 
 typedef struct tess_out
 {
-    double* pos;   ///< 3 * nv
-    uint32_t* idx; ///< 3 * nt
-    uint32_t nv;   ///< vertices
-    uint32_t nt;   ///< triangles
+    double* pos;          ///< 3 * nv
+    uint32_t* idx;        ///< 3 * nt
+    uint32_t nv;          ///< vertices
+    uint32_t nt;          ///< triangles
     double max_triangles; ///< the caller's limit (mc_primitive_def.max_triangles), checked before allocating
 } tess_out;
 

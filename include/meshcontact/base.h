@@ -62,7 +62,8 @@ extern "C"
         /// a coordinate or pose translation outside the range where the arithmetic is exact (MC_COORDINATE_MAX,
         /// MC_COORDINATE_MIN in vec_math.h), or a result that overflowed (never returned as NaN or infinity)
         MC_ERR_OUT_OF_RANGE = -12,
-        MC_ERR_LIMIT = -13, ///< an input exceeds a caller-set size limit (bytes or triangles), checked before allocating
+        MC_ERR_LIMIT =
+            -13, ///< an input exceeds a caller-set size limit (bytes or triangles), checked before allocating
     } mc_status;
 
     /// @return a static English description of a status code (never NULL).

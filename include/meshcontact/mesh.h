@@ -190,7 +190,7 @@ extern "C"
         mc_primitive_type type; ///< the shape
         mc_vec3 dims; ///< shape dimensions, see mc_primitive_type (length units; a box's are full edge lengths)
         double chord_tolerance; ///< maximum distance between the true surface and the facets (length units, > 0)
-        double max_angle;   ///< maximum angle subtended by one facet edge on curved surfaces (radians, default 15 deg)
+        double max_angle; ///< maximum angle subtended by one facet edge on curved surfaces (radians, default 15 deg)
         /// most triangles the tessellation may produce (default MC_DEFAULT_MAX_TRIANGLES): a finer request fails
         /// with MC_ERR_LIMIT before the arrays are allocated
         uint64_t max_triangles;

@@ -184,7 +184,7 @@ extern "C"
     ///         law overflow, or a user callback returned NaN or infinity): then *out is all zero with rejected set.
     ///         NaN and infinity never leave the library as results.
     MC_API mc_status mc_contact_force_evaluate(const mc_force_model* model, const mc_contact_kinematics* kin,
-                                          mc_analysis analysis, mc_contact_force* out);
+                                               mc_analysis analysis, mc_contact_force* out);
 
     // ------------------------------------------------------------------------------------------------------------
     // World: bodies, contact definitions, evaluation at a state

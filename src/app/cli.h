@@ -105,7 +105,7 @@ bool cli_is_max_triangles(double v);
 #define CLI_LARGE_FILE 1e9
 /// Help line of --max-triangles (import and tessellation guard).
 #define CLI_MAX_TRIANGLES_HELP                                                                                         \
-    "  --max-triangles N  refuse meshes of more than N triangles before allocating them (default 2^26 =\n"         \
+    "  --max-triangles N  refuse meshes of more than N triangles before allocating them (default 2^26 =\n"             \
     "                  67108864, about 18 GB with the OBB tree)\n"
 
 /// Wall-clock seconds from a monotonic clock.

@@ -20,8 +20,8 @@ static void print_help(FILE* f)
         "options:\n"
         "  --pose-i P   pose of MESH_I: tx,ty,tz,qw,qx,qy,qz (quaternion normalised) or tx,ty,tz; default origin\n"
         "  --pose-j P   pose of MESH_J, same format\n"
-        "  --scale S    multiply every coordinate of both meshes by S (a .shl file's own scale is applied on top)\n"
-        CLI_MAX_TRIANGLES_HELP
+        "  --scale S    multiply every coordinate of both meshes by S (a .shl file's own scale is applied on "
+        "top)\n" CLI_MAX_TRIANGLES_HELP
         "  --threads N  worker threads (default: the OpenMP default); results do not depend on it\n"
         "  --json       print one JSON object: "
         "{\"triangle_pairs\",\"regions\":[{\"volume\",\"centroid\",\"area\",\"radius\",\n"
@@ -33,12 +33,12 @@ static void print_help(FILE* f)
 /// Parsed command line.
 typedef struct contact_args
 {
-    const char* path[2]; ///< MESH_I, MESH_J
-    mc_pose pose[2];     ///< poses (body to world)
-    double scale;        ///< length scale of both meshes
+    const char* path[2];  ///< MESH_I, MESH_J
+    mc_pose pose[2];      ///< poses (body to world)
+    double scale;         ///< length scale of both meshes
     double max_triangles; ///< --max-triangles, 0: the default
-    int threads;         ///< 0: OpenMP default
-    bool json;           ///< JSON output
+    int threads;          ///< 0: OpenMP default
+    bool json;            ///< JSON output
 } contact_args;
 
 /// Everything the query computed; one field per output key.
@@ -64,7 +64,8 @@ static int parse_args(int argc, char** argv, contact_args* a)
         {"pose-i", 0, CLI_POSE, &a->pose[0], 0, NULL, NULL, pose_needs},
         {"pose-j", 0, CLI_POSE, &a->pose[1], 0, NULL, NULL, pose_needs},
         {"scale", 0, CLI_NUMBER, &a->scale, 0, cli_positive, NULL, "a positive number"},
-        {"max-triangles", 0, CLI_NUMBER, &a->max_triangles, 0, cli_is_max_triangles, NULL, "a whole number from 1 to 2^40"},
+        {"max-triangles", 0, CLI_NUMBER, &a->max_triangles, 0, cli_is_max_triangles, NULL,
+         "a whole number from 1 to 2^40"},
         {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
     };
     static const char* const operand_names[] = {"MESH_I", "MESH_J"};

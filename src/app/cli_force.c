@@ -40,8 +40,7 @@ static void print_help(FILE* f)
         "  --mu-dynamic MD         MU_DYNAMIC <= MU_STATIC\n"
         "  --stiction-velocity VS  STICTION_TRANSITION_VELOCITY, > 0 (default 0.1)\n"
         "  --friction-velocity VD  FRICTION_TRANSITION_VELOCITY, > VS (default 1)\n"
-        "  --scale S               multiply both meshes' coordinates by S\n"
-        CLI_MAX_TRIANGLES_HELP
+        "  --scale S               multiply both meshes' coordinates by S\n" CLI_MAX_TRIANGLES_HELP
         "  --threads N             worker threads (results do not depend on it)\n"
         "  --json                  print one JSON object: the fields of 'meshcontact contact --json' (regions\n"
         "                          with volume, centroid, area, radius, normal, depth, point_i, point_j) plus\n"
@@ -192,7 +191,8 @@ static int parse_args(int argc, char** argv, force_args* a)
         {"stiction-velocity", 0, CLI_NUMBER, &m->stiction_velocity, 0, NULL, NULL, number},
         {"friction-velocity", 0, CLI_NUMBER, &m->friction_velocity, 0, NULL, NULL, number},
         {"scale", 0, CLI_NUMBER, &a->scale, 0, cli_positive, NULL, "a positive number"},
-        {"max-triangles", 0, CLI_NUMBER, &a->max_triangles, 0, cli_is_max_triangles, NULL, "a whole number from 1 to 2^40"},
+        {"max-triangles", 0, CLI_NUMBER, &a->max_triangles, 0, cli_is_max_triangles, NULL,
+         "a whole number from 1 to 2^40"},
         {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
     };
     static const char* const operand_names[] = {"MESH_I", "MESH_J"};

@@ -19,8 +19,8 @@ static void print_help(FILE* f)
                "point inward. Zero-area triangles are listed as problems; they are removed (and T-junctions\n"
                "repaired) in the mesh used for contact.\n\n"
                "options:\n"
-               "  --scale S  multiply every coordinate by S (a .shl file's own scale is applied on top)\n"
-               CLI_MAX_TRIANGLES_HELP
+               "  --scale S  multiply every coordinate by S (a .shl file's own scale is applied on "
+               "top)\n" CLI_MAX_TRIANGLES_HELP
                "  --json     print one JSON object: {\"triangles\",\"vertices\",\"closed\",\"oriented\",\"volume\",\n"
                "             \"area\",\"bbox\",\"problems\", then extra keys}\n"
                "  --help     this text\n\n"

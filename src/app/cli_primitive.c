@@ -38,9 +38,8 @@ static void print_help(FILE* f)
             "                  Default 15 (the Adams default). Not applied at a cone apex, where there is no\n"
             "                  normal; a narrow cone therefore has narrow apex triangles unless DEG is raised.\n"
             "  --triangles N   instead of --tolerance / --angle: about N triangles (for benchmarks; a sphere gets\n"
-            "                  exactly 12 n^2 with n = round(sqrt(N / 12)); other shapes within about 15 %%)\n\n"
-            CLI_MAX_TRIANGLES_HELP
-            "output:\n"
+            "                  exactly 12 n^2 with n = round(sqrt(N / 12)); other shapes within about 15 "
+            "%%)\n\n" CLI_MAX_TRIANGLES_HELP "output:\n"
             "  -o FILE         file to write, .stl or .shl (required)\n"
             "  --scale S       .shl only: the header's conversion factor to metres (default 1); the coordinates\n"
             "                  are written as they are, a reader multiplies them by S\n"

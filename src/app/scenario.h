@@ -131,19 +131,19 @@ typedef enum app_scenario_shape
 /// A geometry attached to a part (Adams GRAPHICS).
 typedef struct app_scenario_graphics
 {
-    int id;                  ///< Adams id
-    int line;                ///< line of the statement
-    int part_id;             ///< PART= id
-    int part_index;          ///< index of that part in app_scenario.parts
+    int id;                   ///< Adams id
+    int line;                 ///< line of the statement
+    int part_id;              ///< PART= id
+    int part_index;           ///< index of that part in app_scenario.parts
     app_scenario_shape shape; ///< the shape
-    char* path;              ///< FILE= resolved against the scenario's directory (APP_SCENARIO_FILE only), else NULL
-    double scale;            ///< SCALE= for files (default 1)
-    double size[3];          ///< shape parameters, see app_scenario_shape
-    double chord_tolerance;  ///< CHORD_TOLERANCE (length); 0: the default (0.005 x the largest dimension)
-    double angle_tolerance;  ///< ANGLE_TOLERANCE (radians); default 15 degrees
-    double max_triangles;    ///< MAX_TRIANGLES (files and primitives); 0: the library's default (2^26)
-    bool flip;               ///< IFLIP_GEOMETRY flag on the GRAPHICS statement
-    mc_pose local;           ///< placement in the part frame (QP, REULER)
+    char* path;               ///< FILE= resolved against the scenario's directory (APP_SCENARIO_FILE only), else NULL
+    double scale;             ///< SCALE= for files (default 1)
+    double size[3];           ///< shape parameters, see app_scenario_shape
+    double chord_tolerance;   ///< CHORD_TOLERANCE (length); 0: the default (0.005 x the largest dimension)
+    double angle_tolerance;   ///< ANGLE_TOLERANCE (radians); default 15 degrees
+    double max_triangles;     ///< MAX_TRIANGLES (files and primitives); 0: the library's default (2^26)
+    bool flip;                ///< IFLIP_GEOMETRY flag on the GRAPHICS statement
+    mc_pose local;            ///< placement in the part frame (QP, REULER)
 } app_scenario_graphics;
 
 /// Normal force model of a contact.
@@ -172,7 +172,7 @@ typedef struct app_scenario_contact
     int jgeom_count;                   ///< entries of jgeom
     bool* iflip;                       ///< per igeom entry: listed in IFLIP_GEOMETRY (or flagged on its GRAPHICS)
     bool* jflip;                       ///< per jgeom entry: listed in JFLIP_GEOMETRY (or flagged on its GRAPHICS)
-    app_scenario_model model;           ///< IMPACT or POISSON
+    app_scenario_model model;          ///< IMPACT or POISSON
     double stiffness;                  ///< IMPACT STIFFNESS
     double exponent;                   ///< IMPACT EXPONENT
     double damping;                    ///< IMPACT DAMPING (maximum damping coefficient)
@@ -180,7 +180,7 @@ typedef struct app_scenario_contact
     double penalty;                    ///< POISSON PENALTY
     double restitution;                ///< POISSON RESTITUTION_COEFFICIENT
     double normal_transition_velocity; ///< POISSON NORMAL_TRANSITION_VELOCITY; 0: the library's default
-    app_scenario_friction friction;     ///< COULOMB_FRICTION
+    app_scenario_friction friction;    ///< COULOMB_FRICTION
     double mu_static;                  ///< MU_STATIC
     double mu_dynamic;                 ///< MU_DYNAMIC
     double stiction_velocity;          ///< STICTION_TRANSITION_VELOCITY
@@ -190,24 +190,24 @@ typedef struct app_scenario_contact
 /// A parsed scenario. Arrays are owned by the scenario (plain malloc: this is tool code, not library code).
 typedef struct app_scenario
 {
-    char* path;                     ///< the file as named by the caller
-    char* base_dir;                 ///< directory that relative FILE= paths are resolved against
-    char force_unit[32];            ///< UNITS FORCE (empty when not given)
-    char mass_unit[32];             ///< UNITS MASS
-    char length_unit[32];           ///< UNITS LENGTH
-    char time_unit[32];             ///< UNITS TIME
-    mc_vec3 gravity;                ///< ACCGRAV / GRAVITY (ground frame)
+    char* path;                      ///< the file as named by the caller
+    char* base_dir;                  ///< directory that relative FILE= paths are resolved against
+    char force_unit[32];             ///< UNITS FORCE (empty when not given)
+    char mass_unit[32];              ///< UNITS MASS
+    char length_unit[32];            ///< UNITS LENGTH
+    char time_unit[32];              ///< UNITS TIME
+    mc_vec3 gravity;                 ///< ACCGRAV / GRAVITY (ground frame)
     app_scenario_part* parts;        ///< PART statements in file order
-    int part_count;                 ///< entries of parts
+    int part_count;                  ///< entries of parts
     app_scenario_graphics* graphics; ///< GRAPHICS statements in file order
-    int graphics_count;             ///< entries of graphics
+    int graphics_count;              ///< entries of graphics
     app_scenario_contact* contacts;  ///< CONTACT statements in file order
-    int contact_count;              ///< entries of contacts
-    double end_time;                ///< SIMULATE END
-    int steps;                      ///< output intervals (from STEPS, or END / DTOUT rounded)
-    double hmax;                    ///< INTEGRATOR HMAX; 0: automatic
-    int simulate_line;              ///< line of the SIMULATE statement
-    int integrator_line;            ///< line of the INTEGRATOR statement (0 if none)
+    int contact_count;               ///< entries of contacts
+    double end_time;                 ///< SIMULATE END
+    int steps;                       ///< output intervals (from STEPS, or END / DTOUT rounded)
+    double hmax;                     ///< INTEGRATOR HMAX; 0: automatic
+    int simulate_line;               ///< line of the SIMULATE statement
+    int integrator_line;             ///< line of the INTEGRATOR statement (0 if none)
 } app_scenario;
 
 /// A parse error: where and what.
@@ -231,7 +231,7 @@ bool app_scenario_parse_file(const char* path, app_scenario** out, app_scenario_
 /// @param out receives the scenario on success
 /// @param err may be NULL; filled on failure
 bool app_scenario_parse_string(const char* text, const char* name, const char* base_dir, app_scenario** out,
-                              app_scenario_error* err);
+                               app_scenario_error* err);
 
 /// Free a scenario. NULL is ignored.
 void app_scenario_destroy(app_scenario* scn);

@@ -880,8 +880,8 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
         return set_err(err, cap,
                        "%s: %.3g integration steps would be needed (END=%g, step %g%s), more than the limit of %.0e: "
                        "shorten END, raise INTEGRATOR/HMAX= or lower the contact stiffness",
-                       scn->path, total, scn->end_time, s->h, scn->hmax > 0.0 ? " from HMAX" : " from the contact time scale",
-                       APP_SIM_MAX_STEPS);
+                       scn->path, total, scn->end_time, s->h,
+                       scn->hmax > 0.0 ? " from HMAX" : " from the contact time scale", APP_SIM_MAX_STEPS);
     }
     s->substeps = (int64_t)nsub;
     if (total > 2e7)
@@ -1018,11 +1018,11 @@ static void csv_row(const app_sim* s, FILE* f)
 // column, so the plot is the one every sample would give, in memory that does not grow with the step count.
 typedef struct plot_history
 {
-    int contacts;      ///< series
-    int columns;       ///< APP_PLOT_COLUMNS + 1 bins (the last one holds t = END)
-    double x_max;      ///< END
-    double* t;         ///< contacts * columns * 4 times: first, min, max, last
-    double* y;         ///< the same for the values
+    int contacts;        ///< series
+    int columns;         ///< APP_PLOT_COLUMNS + 1 bins (the last one holds t = END)
+    double x_max;        ///< END
+    double* t;           ///< contacts * columns * 4 times: first, min, max, last
+    double* y;           ///< the same for the values
     unsigned char* used; ///< contacts * columns: a bin has samples
 } plot_history;
 

@@ -133,4 +133,4 @@ typedef struct app_plot_series
 /// (each column keeps its minimum and maximum, so peaks survive).
 /// @return false when the file cannot be written
 bool app_plot_write_svg(const char* path, const char* title, const char* x_label, const char* y_label,
-                       const app_plot_series* series, int series_count, double x_min, double x_max);
+                        const app_plot_series* series, int series_count, double x_min, double x_max);
