@@ -356,6 +356,7 @@ static inline void map_j_box(const struct mc_pair_scratch* s, const mc_bvh_node*
     }
 }
 
+#if !defined(__SSE2__) // used by expand, the portable path only (clang warns on an unused static inline)
 /// I box in J's body frame (the inverse pose: x_J = rot^T (x_I - trans)), for testing one I box against both
 /// children of a J node without mapping each child into I's frame.
 static inline void map_i_box(const struct mc_pair_scratch* s, const mc_bvh_node* n, mapped_box* b)
@@ -375,6 +376,7 @@ static inline void map_i_box(const struct mc_pair_scratch* s, const mc_bvh_node*
         b->c[r] = s->rot[0][r] * x + s->rot[1][r] * y + s->rot[2][r] * z;
     }
 }
+#endif
 
 // Separating axis test with the 15 candidate axes (3 of A, 3 of B, 9 cross products). Conservative: an axis only
 // separates when the gap exceeds a bound of every rounding involved (see mc_collide). @return 1 when the boxes may

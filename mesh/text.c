@@ -19,7 +19,8 @@ void mc_text_reader_start(mc_text_reader* r, const char* path, char* data, uint6
     r->err = err;
     r->data = data;
     r->size = size;
-    r->text = (mc_text){data, data + size, 0, NULL, NULL};
+    // No pointer arithmetic on NULL (a failed read hands over no data): undefined behaviour even with size 0.
+    r->text = (mc_text){data, data != NULL ? data + size : NULL, 0, NULL, NULL};
 }
 
 mc_status mc_text_reader_open(mc_text_reader* r, const char* path, uint64_t max_bytes, mc_error* err)

@@ -876,11 +876,12 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     double total = nsub * scn->steps;
     if (!(total <= APP_SIM_MAX_STEPS) || !(s->h > 0.0))
     {
+        double h = s->h;
         app_sim_destroy(s);
         return set_err(err, cap,
                        "%s: %.3g integration steps would be needed (END=%g, step %g%s), more than the limit of %.0e: "
                        "shorten END, raise INTEGRATOR/HMAX= or lower the contact stiffness",
-                       scn->path, total, scn->end_time, s->h,
+                       scn->path, total, scn->end_time, h,
                        scn->hmax > 0.0 ? " from HMAX" : " from the contact time scale", APP_SIM_MAX_STEPS);
     }
     s->substeps = (int64_t)nsub;
