@@ -103,10 +103,10 @@ int cli_load_mesh(const char* path, double scale, double max_triangles, mc_mesh*
 bool cli_is_max_triangles(double v);
 /// Files larger than this (bytes) are written by the CLI only when asked (primitive --large).
 #define CLI_LARGE_FILE 1e9
-/// Help line of --max-triangles (import and tessellation guard).
-#define CLI_MAX_TRIANGLES_HELP                                                                                         \
-    "  --max-triangles N  refuse meshes of more than N triangles before allocating them (default 2^26 =\n"             \
-    "                  67108864, about 18 GB with the OBB tree)\n"
+/// Help lines of --max-triangles, the description indented by `indent` (a string literal of blanks).
+#define CLI_MAX_TRIANGLES_HELP(indent)                                                                                 \
+    "  --max-triangles N\n" indent "refuse meshes of more than N triangles before allocating them (default\n" indent   \
+    "2^26 = 67108864, about 18 GB with the OBB tree)\n"
 
 /// Wall-clock seconds from a monotonic clock.
 double cli_now(void);

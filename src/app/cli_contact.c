@@ -10,24 +10,28 @@
 
 static void print_help(FILE* f)
 {
-    fprintf(
-        f,
-        "usage: meshcontact contact MESH_I MESH_J [--pose-i P] [--pose-j P] [--scale S] [--threads N] [--json]\n\n"
-        "Place two closed meshes at their poses and report their contact: the number of intersecting triangle\n"
-        "pairs (exact predicates; exact touching is not an intersection), the intersection regions (volume,\n"
-        "centroid, contact area, equivalent radius, normal from MESH_I into MESH_J, Adams depth and its two\n"
-        "closest points; world frame, by decreasing volume), their total volume and the time the query took.\n\n"
-        "options:\n"
-        "  --pose-i P   pose of MESH_I: tx,ty,tz,qw,qx,qy,qz (quaternion normalised) or tx,ty,tz; default origin\n"
-        "  --pose-j P   pose of MESH_J, same format\n"
-        "  --scale S    multiply every coordinate of both meshes by S (a .shl file's own scale is applied on "
-        "top)\n" CLI_MAX_TRIANGLES_HELP
-        "  --threads N  worker threads (default: the OpenMP default); results do not depend on it\n"
-        "  --json       print one JSON object: "
-        "{\"triangle_pairs\",\"regions\":[{\"volume\",\"centroid\",\"area\",\"radius\",\n"
-        "               \"normal\",\"depth\",\"point_i\",\"point_j\"}],\"total_volume\",\"seconds\", then extra keys}\n"
-        "  --help       this text\n\n"
-        "exit status: 0 on success, 1 when a mesh cannot be read or used for contact, 2 on a usage error.\n");
+    fprintf(f,
+            "usage: meshcontact contact MESH_I MESH_J [--pose-i P] [--pose-j P] [--scale S] [--max-triangles N]\n"
+            "                                  [--threads N] [--json]\n\n"
+            "Place two closed meshes at their poses and report their contact: the number of intersecting triangle\n"
+            "pairs (exact predicates; exact touching is not an intersection), the intersection regions (volume,\n"
+            "centroid, contact area, equivalent radius, normal from MESH_I into MESH_J, Adams depth and its two\n"
+            "closest points; world frame, by decreasing volume), their total volume and the time the query took.\n\n"
+            "options:\n"
+            "  --pose-i P   pose of MESH_I: tx,ty,tz,qw,qx,qy,qz (quaternion normalised) or tx,ty,tz; default origin\n"
+            "  --pose-j P   pose of MESH_J, same format\n"
+            "  --scale S    multiply every coordinate of both meshes by S (a .shl file's own scale is applied on "
+            "top)\n" CLI_MAX_TRIANGLES_HELP(
+                "               ") "  --threads N  worker threads (default: the OpenMP default); results do not depend "
+                                   "on it\n"
+                                   "  --json       print one JSON object: "
+                                   "{\"triangle_pairs\",\"regions\":[{\"volume\",\"centroid\",\"area\",\"radius\",\n"
+                                   "               "
+                                   "\"normal\",\"depth\",\"point_i\",\"point_j\"}],\"total_volume\",\"seconds\", then "
+                                   "extra keys}\n"
+                                   "  --help       this text\n\n"
+                                   "exit status: 0 on success, 1 when a mesh cannot be read or used for contact, 2 on "
+                                   "a usage error.\n");
 }
 
 /// Parsed command line.

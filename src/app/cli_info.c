@@ -12,7 +12,7 @@
 
 static void print_help(FILE* f)
 {
-    fprintf(f, "usage: meshcontact info MESH [--scale S] [--json]\n\n"
+    fprintf(f, "usage: meshcontact info MESH [--scale S] [--max-triangles N] [--json]\n\n"
                "Read a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae), weld identical vertices and report\n"
                "what the checks found. Counts, closedness, orientation and the signed volume are those of the\n"
                "triangles as read (after exact welding; polygons fan-split); a negative volume means the normals\n"
@@ -20,13 +20,16 @@ static void print_help(FILE* f)
                "repaired) in the mesh used for contact.\n\n"
                "options:\n"
                "  --scale S  multiply every coordinate by S (a .shl file's own scale is applied on "
-               "top)\n" CLI_MAX_TRIANGLES_HELP
-               "  --json     print one JSON object: {\"triangles\",\"vertices\",\"closed\",\"oriented\",\"volume\",\n"
-               "             \"area\",\"bbox\",\"problems\", then extra keys}\n"
-               "  --help     this text\n\n"
-               "exit status: 0 when the mesh can be used for contact; 1 when it cannot (open, non-manifold,\n"
-               "inconsistently wound: the report is still printed and stderr says why) or cannot be read; 2 on a\n"
-               "usage error.\n");
+               "top)\n" CLI_MAX_TRIANGLES_HELP(
+                   "             ") "  --json     print one JSON object: "
+                                    "{\"triangles\",\"vertices\",\"closed\",\"oriented\",\"volume\",\n"
+                                    "             \"area\",\"bbox\",\"problems\", then extra keys}\n"
+                                    "  --help     this text\n\n"
+                                    "exit status: 0 when the mesh can be used for contact; 1 when it cannot (open, "
+                                    "non-manifold,\n"
+                                    "inconsistently wound: the report is still printed and stderr says why) or cannot "
+                                    "be read; 2 on a\n"
+                                    "usage error.\n");
 }
 
 typedef struct problem_list
