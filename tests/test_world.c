@@ -872,3 +872,27 @@ Test(world, parallel_loops_visit_every_item_once)
         }
     }
 }
+
+// One touching pair: the parallelism is inside its query, and step info reports the threads that query ran on (a
+// small pair stays on one), not the world's worker_count.
+Test(world, step_info_threads_are_those_the_single_query_used)
+{
+    scene s;
+    scene_make(&s, 1, 1e-3, 4);
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    mc_step_info info = mc_world_get_step_info(s.world);
+    cr_assert(eq(u32, info.candidate_pairs, 1));
+    mc_workspace* ws = NULL;
+    cr_assert(eq(int, mc_workspace_create(&ws), MC_OK));
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 4;
+    mc_pose pp = mc_body_get_pose(s.world, s.plate_id), ps = mc_body_get_pose(s.world, s.sphere_id[0]);
+    mc_region reg[4];
+    uint32_t n = 0;
+    mc_query_stats st;
+    cr_assert(eq(int, mc_query_regions(s.plate, &pp, s.sphere, &ps, &opt, ws, reg, 4, &n, &st), MC_OK));
+    cr_assert(eq(int, info.threads, st.threads));
+    cr_assert(info.threads >= 1 && info.threads <= 4);
+    mc_workspace_destroy(ws);
+    scene_free(&s);
+}

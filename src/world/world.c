@@ -741,7 +741,8 @@ static mc_status query_active_pairs(mc_world* w)
     if (w->active_count == 1)
     {
         query_pair(w, w->active[0], w->workspaces[0], w->worker_count);
-        w->info.threads = w->worker_count;
+        int used = w->active[0]->stats.threads; // what the query ran on (a small pair stays on one thread)
+        w->info.threads = used > 0 ? used : 1;
     }
     else
     {
