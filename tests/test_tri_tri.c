@@ -6,6 +6,7 @@
 #include "meshcontact/query.h"
 #include "src/base/predicates.h"
 #include "src/base/tri_tri.h"
+#include "src/base/tri_tri_closed.h"
 
 #include <criterion/criterion.h>
 #include <float.h>
@@ -1086,4 +1087,271 @@ Test(tri_tri, crossing_points_lie_on_both_planes)
         }
     }
     cr_assert(checked > 20000); // about 0.55 per case
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Closed triangles and the self-intersection rule of one mesh (src/base/tri_tri_closed.h)
+
+typedef struct ivec
+{
+    i128 x, y, z;
+} ivec;
+
+static ivec iv(mc_vec3 p)
+{
+    return (ivec){(i128)p.x, (i128)p.y, (i128)p.z};
+}
+static ivec iv_sub(ivec a, ivec b)
+{
+    return (ivec){a.x - b.x, a.y - b.y, a.z - b.z};
+}
+static ivec iv_cross(ivec a, ivec b)
+{
+    return (ivec){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+static i128 iv_dot(ivec a, ivec b)
+{
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+static int iv_zero(ivec a)
+{
+    return a.x == 0 && a.y == 0 && a.z == 0;
+}
+
+// Separating-axis oracle for two closed convex sets given as point triples (a segment is a triple with a repeated
+// point), on integer coordinates in exact 128-bit arithmetic: they are disjoint iff some candidate axis strictly
+// separates their projections. The candidates cover every face normal of their Minkowski difference: both normals,
+// the cross products of the edges, and the in-plane normals (normal x edge) that a flat difference needs. Independent
+// of the orientation-predicate logic of tri_tri_closed.c.
+static int sat_oracle_meet(const mc_vec3 pa[3], const mc_vec3 pb[3])
+{
+    ivec a[3] = {iv(pa[0]), iv(pa[1]), iv(pa[2])}, b[3] = {iv(pb[0]), iv(pb[1]), iv(pb[2])};
+    ivec ea[3], eb[3];
+    for (int k = 0; k < 3; k++)
+    {
+        ea[k] = iv_sub(a[(k + 1) % 3], a[k]);
+        eb[k] = iv_sub(b[(k + 1) % 3], b[k]);
+    }
+    ivec na = iv_cross(ea[0], iv_sub(a[2], a[0])), nb = iv_cross(eb[0], iv_sub(b[2], b[0]));
+    ivec axes[2 + 9 + 12];
+    int n = 0;
+    axes[n++] = na;
+    axes[n++] = nb;
+    for (int i = 0; i < 3; i++)
+    {
+        for (int j = 0; j < 3; j++)
+        {
+            axes[n++] = iv_cross(ea[i], eb[j]);
+        }
+        axes[n++] = iv_cross(na, ea[i]);
+        axes[n++] = iv_cross(na, eb[i]);
+        axes[n++] = iv_cross(nb, ea[i]);
+        axes[n++] = iv_cross(nb, eb[i]);
+    }
+    for (int k = 0; k < n; k++)
+    {
+        if (iv_zero(axes[k]))
+        {
+            continue;
+        }
+        i128 amin = 0, amax = 0, bmin = 0, bmax = 0;
+        for (int v = 0; v < 3; v++)
+        {
+            i128 x = iv_dot(axes[k], a[v]), y = iv_dot(axes[k], b[v]);
+            amin = v == 0 || x < amin ? x : amin;
+            amax = v == 0 || x > amax ? x : amax;
+            bmin = v == 0 || y < bmin ? y : bmin;
+            bmax = v == 0 || y > bmax ? y : bmax;
+        }
+        if (amax < bmin || bmax < amin)
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+// The self rule decided independently on integer triangles: no shared vertex: the closed sets meet (SAT); one shared
+// vertex a: A and B meet beyond a iff their corner cones at a share a ray, iff the edge bc opposite a in A meets B's
+// cone at a, which within the coordinate range is B scaled about a by 4096 (SAT); a shared edge: coplanar, with the
+// two normals pointing the same way (exact dot product); three: always.
+static int oracle_self(const mc_vec3 a[3], const uint32_t ia[3], const mc_vec3 b[3], const uint32_t ib[3])
+{
+    int shared = 0, ka = 0, kb = 0;
+    for (int i = 0; i < 3; i++)
+    {
+        for (int j = 0; j < 3; j++)
+        {
+            if (ia[i] == ib[j])
+            {
+                shared++;
+                ka = i;
+                kb = j;
+            }
+        }
+    }
+    if (shared == 0)
+    {
+        return sat_oracle_meet(a, b);
+    }
+    if (shared == 1)
+    {
+        mc_vec3 bc[3] = {a[(ka + 1) % 3], a[(ka + 2) % 3], a[(ka + 2) % 3]};
+        mc_vec3 o = b[kb], u = mc_sub(b[(kb + 1) % 3], o), v = mc_sub(b[(kb + 2) % 3], o);
+        mc_vec3 cone[3] = {o, mc_add(o, mc_scale(u, 4096.0)), mc_add(o, mc_scale(v, 4096.0))};
+        return sat_oracle_meet(bc, cone);
+    }
+    if (shared == 2)
+    {
+        ivec na = iv_cross(iv_sub(iv(a[1]), iv(a[0])), iv_sub(iv(a[2]), iv(a[0])));
+        ivec nb = iv_cross(iv_sub(iv(b[1]), iv(b[0])), iv_sub(iv(b[2]), iv(b[0])));
+        // Coplanar iff the normals are parallel (the triangles share an edge). Then the third vertices are on one
+        // side of the edge iff the normals agree when the edge runs the same way in both triangles, and iff they are
+        // opposed when it runs the opposite ways (as between consistently wound neighbours).
+        if (!iv_zero(iv_cross(na, nb)))
+        {
+            return 0;
+        }
+        int same_dir = 0; // does the shared edge run the same way in both triangles?
+        for (int i = 0; i < 3; i++)
+        {
+            for (int j = 0; j < 3; j++)
+            {
+                if (ia[i] == ib[j] && ia[(i + 1) % 3] == ib[(j + 1) % 3])
+                {
+                    same_dir = 1;
+                }
+            }
+        }
+        i128 d = iv_dot(na, nb);
+        return same_dir ? d > 0 : d < 0;
+    }
+    return 1;
+}
+
+static int self_rule(const mc_vec3 a[3], const uint32_t ia[3], const mc_vec3 b[3], const uint32_t ib[3])
+{
+    mc_tri_plane pa, pb;
+    mc_tri_plane_init(&pa, a[0], a[1], a[2]);
+    mc_tri_plane_init(&pb, b[0], b[1], b[2]);
+    int r = mc_tri_tri_self_intersect(&pa, ia, &pb, ib);
+    cr_assert(r == mc_tri_tri_self_intersect(&pb, ib, &pa, ia), "the rule is not symmetric");
+    return r;
+}
+
+Test(tri_tri, self_rule_catalogue)
+{
+    const uint32_t i012[3] = {0, 1, 2};
+    // A: the triangle (0,0,0) (2,0,0) (0,2,0) in the plane z = 0.
+    const mc_vec3 A[3] = {mc_v3(0, 0, 0), mc_v3(2, 0, 0), mc_v3(0, 2, 0)};
+    struct
+    {
+        const char* what;
+        mc_vec3 b[3];
+        uint32_t ib[3];
+        int want;
+    } cases[] = {
+        // One shared vertex (index 0).
+        {"touches at the shared vertex only, out of the plane", {A[0], mc_v3(-1, 0, 1), mc_v3(0, -1, 1)}, {0, 3, 4}, 0},
+        {"touches at the shared vertex only, coplanar opposite corner",
+         {A[0], mc_v3(-1, 0, 0), mc_v3(0, -1, 0)},
+         {0, 3, 4},
+         0},
+        {"coplanar, corners touching along a ray (edge on edge)",
+         {A[0], mc_v3(0, -1, 0), mc_v3(1, 0, 0)},
+         {0, 3, 4},
+         1},
+        {"coplanar, corners touching at the vertex only (edges opposite)",
+         {A[0], mc_v3(0, -1, 0), mc_v3(-1, 0, 0)},
+         {0, 3, 4},
+         0},
+        {"crosses through A's face from the shared vertex", {A[0], mc_v3(1, 1, -1), mc_v3(1, 1, 1)}, {0, 3, 4}, 1},
+        {"an edge from the shared vertex lies in A", {A[0], mc_v3(1, 1, 0), mc_v3(0, 0, 1)}, {0, 3, 4}, 1},
+        {"an edge from the shared vertex lies along A's edge, outward",
+         {A[0], mc_v3(-1, 0, 0), mc_v3(0, 0, 1)},
+         {0, 3, 4},
+         0},
+        {"an edge from the shared vertex lies along A's edge, inward",
+         {A[0], mc_v3(1, 0, 0), mc_v3(0, 0, 1)},
+         {0, 3, 4},
+         1},
+        {"the opposite edge crosses A's face", {A[0], mc_v3(2, 2, -1), mc_v3(0.25, 0.25, 1)}, {0, 3, 4}, 1},
+        {"crosses A's plane from the shared vertex outside A's corner",
+         {A[0], mc_v3(-2, 1, -1), mc_v3(-2, 1, 1)},
+         {0, 3, 4},
+         0},
+        {"the opposite edge passes beyond A, its face through A",
+         {A[0], mc_v3(2, 2, -1), mc_v3(4, 4, 1)},
+         {0, 3, 4},
+         1},
+        // No shared vertex: touching counts.
+        {"a corner on A's face", {mc_v3(0.5, 0.5, 0), mc_v3(0.5, 0.5, 1), mc_v3(1.5, 0.5, 1)}, {3, 4, 5}, 1},
+        {"a corner just above A's face",
+         {mc_v3(0.5, 0.5, 0x1p-40), mc_v3(0.5, 0.5, 1), mc_v3(1.5, 0.5, 1)},
+         {3, 4, 5},
+         0},
+        {"edge on edge, crossing", {mc_v3(1, -1, 0), mc_v3(1, 1, 0), mc_v3(1, 0, 1)}, {3, 4, 5}, 1},
+        {"coplanar, overlapping", {mc_v3(1, 1, 0), mc_v3(-1, 1, 0), mc_v3(1, -1, 0)}, {3, 4, 5}, 1},
+        {"coplanar, apart", {mc_v3(3, 3, 0), mc_v3(2, 3, 0), mc_v3(3, 2, 0)}, {3, 4, 5}, 0},
+        {"coplanar, touching at a corner", {mc_v3(2, 0, 0), mc_v3(3, 0, 0), mc_v3(3, 1, 0)}, {3, 4, 5}, 1},
+        {"crossing transversally", {mc_v3(0.5, 0.5, -1), mc_v3(0.5, 0.5, 1), mc_v3(3, 3, 0)}, {3, 4, 5}, 1},
+        // A shared edge (indices 0 and 1).
+        {"flat neighbour", {A[1], A[0], mc_v3(1, -1, 0)}, {1, 0, 3}, 0},
+        {"bent neighbour", {A[1], A[0], mc_v3(1, 1, 1)}, {1, 0, 3}, 0},
+        {"folded onto A", {A[1], A[0], mc_v3(1, 1, 0)}, {1, 0, 3}, 1},
+        // Three shared vertices.
+        {"duplicate, reversed", {A[0], A[2], A[1]}, {0, 2, 1}, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+    {
+        cr_expect(self_rule(A, i012, cases[k].b, cases[k].ib) == cases[k].want, "%s", cases[k].what);
+    }
+}
+
+// Random integer triangles in a tiny box (coplanar, collinear, touching and shared-corner configurations all the
+// time) against the oracle, with 0, 1, 2 and 3 shared vertices.
+Test(tri_tri, self_rule_matches_integer_oracle)
+{
+    g_rng = 0x9E3779B97F4A7C15ull;
+    int counts[4][2] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    for (int it = 0; it < REPS(50000); it++)
+    {
+        int shared = it % 4 == 3 ? (it % 40 == 3 ? 3 : 2) : it % 4;
+        mc_vec3 a[3], b[3];
+        uint32_t ia[3] = {0, 1, 2}, ib[3] = {3, 4, 5};
+        int r = rnd_int(1, 3);
+        for (int k = 0; k < 3; k++)
+        {
+            a[k] = rnd_ipoint(r);
+            b[k] = rnd_ipoint(r);
+        }
+        // Corner k < shared of a is also corner perm[k] of b.
+        static const int perms[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+        const int* perm = perms[rnd_int(0, 5)];
+        for (int k = 0; k < shared; k++)
+        {
+            b[perm[k]] = a[k];
+            ib[perm[k]] = ia[k];
+        }
+        int distinct = 1; // distinct indices are distinct points (a welded mesh)
+        for (int i = 0; i < 3; i++)
+        {
+            for (int j = 0; j < 3; j++)
+            {
+                distinct &= ia[i] == ib[j] || a[i].x != b[j].x || a[i].y != b[j].y || a[i].z != b[j].z;
+            }
+        }
+        if (zero_area(a) || zero_area(b) || !distinct)
+        {
+            continue;
+        }
+        int got = self_rule(a, ia, b, ib), want = oracle_self(a, ia, b, ib);
+        cr_assert(got == want, "iteration %d, %d shared: rule %d, oracle %d", it, shared, got, want);
+        counts[shared][got]++;
+    }
+    // Both outcomes occur often with every kind of sharing.
+    for (int s = 0; s < 3; s++)
+    {
+        cr_assert(counts[s][0] > 200 && counts[s][1] > 200, "%d shared: %d / %d", s, counts[s][0], counts[s][1]);
+    }
 }

@@ -1,0 +1,372 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Exact closed triangle-triangle intersection and the self-intersection rule of one mesh (tri_tri_closed.h).
+// Based on: J. R. Shewchuk 1997 for the predicates; the tests below are derived here.
+//
+// Closed triangles A and B share a point iff an edge of one meets the other (closed): their common set is convex,
+// and a point of its relative boundary lies on the boundary of A or of B. A closed segment pq meets a closed triangle
+// t when p and q are not strictly on one side of t's plane and either
+// - both lie in the plane: the test is done in the projection along an axis where t's exact normal is non-zero (a
+//   one-to-one map of the plane, where 2D orientations are exact cross-product components), or
+// - the line pq crosses the plane at one point X: X is in t iff orient(p, q, t_k, t_k+1) (k = 0, 1, 2) do not take
+//   both strict signs. Moving p along the line does not change these determinants, so each is
+//   ((q - p) . n) times the signed area of (X, t_k, t_k+1): all have the sign of (q - p) . n or are 0 exactly when X
+//   is in the closed triangle.
+// Coplanar triangles (common in CAD: flat faces cut into fans) are decided in one projection: they meet iff a vertex
+// of one is in the other or an edge of one meets an edge of the other. Two coplanar triangles with one shared vertex
+// a coincide near a with their corners (convex cones at a), and each lies inside its cone, so they meet beyond a iff
+// the cones share a ray: iff one of the four edges from a points into the other's corner.
+#include "src/base/tri_tri_closed.h"
+
+#include "src/base/predicates.h"
+
+#include <math.h>
+
+static inline int sign_of(double v)
+{
+    return (v > 0.0) - (v < 0.0);
+}
+
+static inline int orient_sign(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, const mc_vec3* d)
+{
+    return sign_of(mc_orient3d_adapt(a, b, c, d));
+}
+
+static inline double coord(const mc_vec3* p, int c)
+{
+    return c == 0 ? p->x : (c == 1 ? p->y : p->z);
+}
+
+/// Exact sign of the orientation of p, q, r projected along `axis` (component `axis` of (q - p) x (r - p)): the filter
+/// of mc_cross_component_sign, then that function, except when both products are exactly zero. (A zero product has a
+/// zero factor: products of coordinate differences do not underflow in the range where the predicates are exact,
+/// predicates.h; a rounded difference is zero only when the coordinates are equal.) Axis-parallel edges of CAD meshes
+/// give such zeros all the time.
+static inline int orient2(const mc_vec3* p, const mc_vec3* q, const mc_vec3* r, int axis)
+{
+    int i = axis == 2 ? 0 : axis + 1, j = axis == 0 ? 2 : axis - 1;
+    double a = (coord(q, i) - coord(p, i)) * (coord(r, j) - coord(p, j));
+    double b = (coord(q, j) - coord(p, j)) * (coord(r, i) - coord(p, i));
+    double bound = 4.0 * 0x1p-53 * (fabs(a) + fabs(b));
+    if (fabs(a - b) > bound && bound >= MC_PRED_MIN_PERMANENT)
+    {
+        return sign_of(a - b);
+    }
+    if (a == 0.0 && b == 0.0)
+    {
+        return 0;
+    }
+    return mc_cross_component_sign(p, q, p, r, axis);
+}
+
+void mc_tri_plane_init(mc_tri_plane* t, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    t->v[0] = a;
+    t->v[1] = b;
+    t->v[2] = c;
+    // The operations of mc_orient3d_adapt and mc_cross_component_sign, so that their filter bounds hold here.
+    double ux = b.x - a.x, uy = b.y - a.y, uz = b.z - a.z;
+    double wx = c.x - a.x, wy = c.y - a.y, wz = c.z - a.z;
+    double p1 = uy * wz, p2 = uz * wy, p3 = uz * wx, p4 = ux * wz, p5 = ux * wy, p6 = uy * wx;
+    t->n[0] = p1 - p2;
+    t->n[1] = p3 - p4;
+    t->n[2] = p5 - p6;
+    t->perm[0] = fabs(p1) + fabs(p2);
+    t->perm[1] = fabs(p3) + fabs(p4);
+    t->perm[2] = fabs(p5) + fabs(p6);
+}
+
+/// Exact sign of orient(t.a, t.b, t.c, d): the filter of predicates.h on the stored normal, else the exact value.
+static inline int plane_sign(const mc_tri_plane* t, const mc_vec3* d)
+{
+    double cx = d->x - t->v[0].x, cy = d->y - t->v[0].y, cz = d->z - t->v[0].z;
+    double det = t->n[0] * cx + t->n[1] * cy + t->n[2] * cz;
+    double perm = t->perm[0] * fabs(cx) + t->perm[1] * fabs(cy) + t->perm[2] * fabs(cz);
+    if (fabs(det) > MC_PRED_O3D_BOUND * perm && perm >= MC_PRED_MIN_PERMANENT)
+    {
+        return sign_of(det);
+    }
+    if (perm == 0.0)
+    {
+        return 0; // every product exactly zero (see orient2): a face in an axis plane and a point of that plane
+    }
+    return sign_of(mc_orient3d_exact(&t->v[0], &t->v[1], &t->v[2], d));
+}
+
+/// Exact sign of component `axis` of t's normal (b - a) x (c - a): the filter of mc_cross_component_sign on the
+/// stored value, else that function.
+static inline int normal_sign(const mc_tri_plane* t, int axis)
+{
+    double bound = 4.0 * 0x1p-53 * t->perm[axis];
+    if (fabs(t->n[axis]) > bound && bound >= MC_PRED_MIN_PERMANENT)
+    {
+        return sign_of(t->n[axis]);
+    }
+    return mc_cross_component_sign(&t->v[0], &t->v[1], &t->v[0], &t->v[2], axis);
+}
+
+/// An axis along which t's exact normal is non-zero (t's plane projects one to one): its largest floating-point
+/// component when the filter certifies it, else the first exactly non-zero one.
+static int projection_axis(const mc_tri_plane* t)
+{
+    int k = fabs(t->n[1]) > fabs(t->n[0]) ? 1 : 0;
+    k = fabs(t->n[2]) > fabs(t->n[k]) ? 2 : k;
+    if (normal_sign(t, k) != 0)
+    {
+        return k;
+    }
+    for (int axis = 0; axis < 3; ++axis)
+    {
+        if (axis != k && normal_sign(t, axis) != 0)
+        {
+            return axis;
+        }
+    }
+    return k; // zero-area triangle: not a mesh triangle
+}
+
+/// Do the three signs take both strict values?
+static inline int mixed(int s0, int s1, int s2)
+{
+    return (s0 > 0 || s1 > 0 || s2 > 0) && (s0 < 0 || s1 < 0 || s2 < 0);
+}
+
+/// Point p of t's plane in the closed triangle t (projected along axis).
+static int point_in_triangle_2d(const mc_vec3* p, const mc_vec3 t[3], int axis)
+{
+    return !mixed(orient2(&t[0], &t[1], p, axis), orient2(&t[1], &t[2], p, axis), orient2(&t[2], &t[0], p, axis));
+}
+
+/// Collinear closed segments pq and ab: do they overlap (their ranges in both coordinates other than axis)?
+static int collinear_overlap(const mc_vec3* p, const mc_vec3* q, const mc_vec3* a, const mc_vec3* b, int axis)
+{
+    for (int c = 0; c < 3; ++c)
+    {
+        if (c == axis)
+        {
+            continue;
+        }
+        double plo = fmin(coord(p, c), coord(q, c)), phi = fmax(coord(p, c), coord(q, c));
+        double alo = fmin(coord(a, c), coord(b, c)), ahi = fmax(coord(a, c), coord(b, c));
+        if (phi < alo || ahi < plo)
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/// Closed segments pq and ab of one plane, from d1, d2 = orient2 of p, q against line ab and d3, d4 = orient2 of a,
+/// b against line pq: do they meet?
+static int segments_meet(int d1, int d2, int d3, int d4, const mc_vec3* p, const mc_vec3* q, const mc_vec3* a,
+                         const mc_vec3* b, int axis)
+{
+    if (d1 * d2 > 0 || d3 * d4 > 0)
+    {
+        return 0;
+    }
+    // Not both p and q on line ab: the lines cross, and each segment reaches the other's line. Else all four points
+    // are on one line (then d3 = d4 = 0 too).
+    return d1 != 0 || d2 != 0 || collinear_overlap(p, q, a, b, axis);
+}
+
+/// Closed segment pq in t's plane against the closed triangle t (projected along axis).
+static int segment_triangle_2d(const mc_vec3* p, const mc_vec3* q, const mc_vec3 t[3], int axis)
+{
+    if (point_in_triangle_2d(p, t, axis) || point_in_triangle_2d(q, t, axis))
+    {
+        return 1;
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        const mc_vec3* a = &t[k];
+        const mc_vec3* b = &t[k == 2 ? 0 : k + 1];
+        if (segments_meet(orient2(a, b, p, axis), orient2(a, b, q, axis), orient2(p, q, a, axis),
+                          orient2(p, q, b, axis), p, q, a, b, axis))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/// Closed coplanar triangles a and b (projected along axis): a vertex of one in the other, or an edge of each meeting.
+static int coplanar_triangles(const mc_vec3 a[3], const mc_vec3 b[3], int axis)
+{
+    int o[3][3], r[3][3]; // o[i][k]: vertex k of b against edge i of a; r[i][k]: vertex k of a against edge i of b
+    for (int i = 0; i < 3; ++i)
+    {
+        int i1 = i == 2 ? 0 : i + 1;
+        for (int k = 0; k < 3; ++k)
+        {
+            o[i][k] = orient2(&a[i], &a[i1], &b[k], axis);
+            r[i][k] = orient2(&b[i], &b[i1], &a[k], axis);
+        }
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        if (!mixed(o[0][k], o[1][k], o[2][k]) || !mixed(r[0][k], r[1][k], r[2][k]))
+        {
+            return 1;
+        }
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        int i1 = i == 2 ? 0 : i + 1;
+        for (int j = 0; j < 3; ++j)
+        {
+            int j1 = j == 2 ? 0 : j + 1;
+            if (segments_meet(r[j][i], r[j][i1], o[i][j], o[i][j1], &a[i], &a[i1], &b[j], &b[j1], axis))
+            {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/// Closed segment pq against the closed triangle t, with sp, sq the exact signs of p and q against t's plane.
+static int segment_triangle(const mc_vec3* p, const mc_vec3* q, int sp, int sq, const mc_tri_plane* t)
+{
+    if (sp * sq > 0)
+    {
+        return 0;
+    }
+    if (sp == 0 && sq == 0)
+    {
+        return segment_triangle_2d(p, q, t->v, projection_axis(t));
+    }
+    int s0 = orient_sign(p, q, &t->v[0], &t->v[1]);
+    int s1 = orient_sign(p, q, &t->v[1], &t->v[2]);
+    if (s0 * s1 < 0)
+    {
+        return 0;
+    }
+    return !mixed(s0, s1, orient_sign(p, q, &t->v[2], &t->v[0]));
+}
+
+/// Is the point d of t's plane, seen from t's corner k, in the closed angle of t at that corner? (Projected along
+/// `axis`, where t's normal component has sign s: d - t_k is in the cone of t_k+1 - t_k and t_k+2 - t_k.)
+static int in_corner(const mc_tri_plane* t, int k, const mc_vec3* d, int axis, int s)
+{
+    const mc_vec3* c = &t->v[k];
+    return s * orient2(c, &t->v[(k + 1) % 3], d, axis) >= 0 && s * orient2(c, d, &t->v[(k + 2) % 3], axis) >= 0;
+}
+
+static inline int strictly_one_side(int s0, int s1, int s2)
+{
+    return (s0 > 0 && s1 > 0 && s2 > 0) || (s0 < 0 && s1 < 0 && s2 < 0);
+}
+
+int mc_tri_tri_closed_intersect(const mc_tri_plane* a, const mc_tri_plane* b)
+{
+    int sb[3], sa[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        sb[k] = plane_sign(a, &b->v[k]);
+    }
+    if (strictly_one_side(sb[0], sb[1], sb[2]))
+    {
+        return 0;
+    }
+    if (sb[0] == 0 && sb[1] == 0 && sb[2] == 0)
+    {
+        return coplanar_triangles(a->v, b->v, projection_axis(a));
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        sa[k] = plane_sign(b, &a->v[k]);
+    }
+    if (strictly_one_side(sa[0], sa[1], sa[2]))
+    {
+        return 0;
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        int k1 = k == 2 ? 0 : k + 1;
+        if (segment_triangle(&a->v[k], &a->v[k1], sa[k], sa[k1], b) ||
+            segment_triangle(&b->v[k], &b->v[k1], sb[k], sb[k1], a))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/// d, a point of t's plane, seen from t's corner k: in t's closed angle there?
+static int corner_holds(const mc_tri_plane* t, int k, const mc_vec3* d)
+{
+    int axis = projection_axis(t);
+    return in_corner(t, k, d, axis, normal_sign(t, axis));
+}
+
+/// Triangles A and B share exactly one vertex, A's corner ka and B's corner kb: do they meet anywhere else?
+/// With A = (a, b, c) and B = (a, e, f) (b, c and e, f the corners after a): nothing beyond a when b and c are
+/// strictly on one side of B's plane, or e and f of A's; coplanar triangles by their corners at a; else edge bc
+/// against B, edge ef against A, and the edges from a that lie in the other's plane against its corner at a.
+static int shared_corner(const mc_tri_plane* A, int ka, const mc_tri_plane* B, int kb)
+{
+    static const int next[3] = {1, 2, 0}, prev[3] = {2, 0, 1};
+    const mc_vec3 *b = &A->v[next[ka]], *c = &A->v[prev[ka]], *e = &B->v[next[kb]], *f = &B->v[prev[kb]];
+    int sb = plane_sign(B, b), sc = plane_sign(B, c);
+    if (sb * sc > 0)
+    {
+        return 0; // A but its corner a strictly on one side of B's plane
+    }
+    if (sb == 0 && sc == 0)
+    {
+        int axis = projection_axis(A), s_a = normal_sign(A, axis), s_b = normal_sign(B, axis);
+        return in_corner(B, kb, b, axis, s_b) || in_corner(B, kb, c, axis, s_b) || in_corner(A, ka, e, axis, s_a) ||
+               in_corner(A, ka, f, axis, s_a);
+    }
+    int se = plane_sign(A, e), sf = plane_sign(A, f);
+    if (se * sf > 0)
+    {
+        return 0;
+    }
+    if (segment_triangle(b, c, sb, sc, B) || segment_triangle(e, f, se, sf, A))
+    {
+        return 1;
+    }
+    return (sb == 0 && corner_holds(B, kb, b)) || (sc == 0 && corner_holds(B, kb, c)) ||
+           (se == 0 && corner_holds(A, ka, e)) || (sf == 0 && corner_holds(A, ka, f));
+}
+
+/// Triangles a and b share an edge; kc and kf are their third corners. They meet beyond the edge iff they are
+/// coplanar with c and f on the same side of the edge (in a projection of the plane: the same orientation sign).
+static int shared_edge(const mc_tri_plane* a, int kc, const mc_tri_plane* b, int kf)
+{
+    if (plane_sign(a, &b->v[kf]) != 0)
+    {
+        return 0;
+    }
+    const mc_vec3* p = &a->v[(kc + 1) % 3];
+    const mc_vec3* q = &a->v[(kc + 2) % 3];
+    int axis = projection_axis(a);
+    return orient2(p, q, &a->v[kc], axis) == orient2(p, q, &b->v[kf], axis);
+}
+
+int mc_tri_tri_self_intersect(const mc_tri_plane* a, const uint32_t ia[3], const mc_tri_plane* b, const uint32_t ib[3])
+{
+    // m[i]: bit j set when vertex i of a is vertex j of b (at most one bit: a triangle's vertices are distinct).
+    int m[3];
+    for (int i = 0; i < 3; ++i)
+    {
+        m[i] = (ia[i] == ib[0]) | (ia[i] == ib[1]) << 1 | (ia[i] == ib[2]) << 2;
+    }
+    int a_shared = (m[0] != 0) | (m[1] != 0) << 1 | (m[2] != 0) << 2, b_shared = m[0] | m[1] | m[2];
+    if (a_shared == 0)
+    {
+        return mc_tri_tri_closed_intersect(a, b);
+    }
+    static const int bit_count[8] = {0, 1, 1, 2, 1, 2, 2, 3}, first_bit[8] = {0, 0, 1, 0, 2, 0, 1, 0};
+    switch (bit_count[a_shared])
+    {
+    case 1:
+        return shared_corner(a, first_bit[a_shared], b, first_bit[b_shared]);
+    case 2:
+        return shared_edge(a, first_bit[7 & ~a_shared], b, first_bit[7 & ~b_shared]);
+    default:
+        return 1; // the same three vertices: a duplicated triangle
+    }
+}
