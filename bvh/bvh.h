@@ -48,3 +48,42 @@ mc_vec3 mc_pair_scratch_j_vertex(struct mc_pair_scratch* scratch, uint32_t v);
 /// I's frame; for an I mesh, p is in I's frame too and scratch may be NULL.
 int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
                         int point_body);
+/// mc_bvh_point_parity for a point p of `mesh`'s own frame (the point perturbed as a J point, the mesh as I), counting
+/// only the triangles outside connected component `component` (mc_mesh.vertex_component): the parity of the number
+/// of the other components' surfaces crossed from p to a point far outside (the nesting check of bvh/bvh_self.c).
+int mc_bvh_point_parity_without(const struct mc_mesh* mesh, mc_vec3 p, uint32_t component);
+
+/// What the self-intersection check of one mesh found (bvh/bvh_self.c).
+typedef struct mc_self_result
+{
+    uint64_t pair_count;     ///< pairs of triangles that intersect (the rule of src/base/tri_tri_closed.h)
+    uint32_t first[2];       ///< the smallest such pair (i < j, by i then j), MC_NONE when there is none
+    uint64_t box_tests;      ///< node pairs whose boxes were tested
+    uint64_t triangle_tests; ///< triangle pairs given to the exact rule
+    int threads;             ///< threads that ran
+} mc_self_result;
+
+/// Intersecting triangle pairs of one mesh: its tree against itself, each unordered pair of nodes once, the exact rule
+/// of src/base/tri_tri_closed.h at the leaves. The count and the first pair do not depend on worker_count.
+/// @param worker_count threads (0: the OpenMP default); ignored (one thread) when pairs is not NULL
+/// @param pairs may be NULL; receives the first `capacity` pairs found (i < j each, in the traversal's order), 2 per
+/// pair
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count, uint32_t* pairs, uint64_t capacity,
+                                    mc_self_result* out);
+
+/// How the connected components of a closed mesh nest (bvh/bvh_self.c): one vertex of each component is located
+/// against the other components by exact parity, and its winding (sign of its volume, read as if the mesh were not
+/// flipped) is compared with its depth. Meaningful when the components do not intersect each other.
+typedef struct mc_nesting
+{
+    uint32_t cavities;      ///< inside an odd number of other components, wound inward: a cavity (correct)
+    uint32_t same_winding;  ///< inside an odd number of others, wound outward: its volume counts twice
+    uint32_t inverted;      ///< inside none (or an even number), wound inward: a solid turned inside out
+    uint32_t first_problem; ///< the smallest triangle index of the first component (by number) of the two last
+                            ///< kinds, MC_NONE when there is none
+} mc_nesting;
+
+/// Classify the components of a closed, oriented mesh with its tree (see mc_nesting).
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, mc_nesting* out);

@@ -51,8 +51,9 @@ static mc_vec3 mesh_vertex(const struct mc_mesh* mesh, int mapped, struct mc_pai
     return mapped ? mc_pair_scratch_j_vertex(scratch, v) : mesh->positions[v];
 }
 
-int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
-                        int point_body)
+/// mc_bvh_point_parity, with the triangles of component `skip` (mc_mesh.vertex_component; MC_NONE: none) left out.
+static int point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
+                        int point_body, uint32_t skip)
 {
     MC_ASSERT(mesh != NULL && mesh->bvh != NULL && mesh_body != point_body);
     MC_ASSERT(mesh_body == 0 || scratch != NULL);
@@ -97,6 +98,10 @@ int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
         for (uint32_t k = 0; k < c; ++k)
         {
             const uint32_t* tv = &t->tri_vertex[3u * (f + k)];
+            if (skip != MC_NONE && mesh->vertex_component[tv[0]] == skip)
+            {
+                continue;
+            }
             mc_vec3 a = mesh_vertex(mesh, mapped, scratch, tv[0]);
             mc_vec3 b = mesh_vertex(mesh, mapped, scratch, tv[1]);
             mc_vec3 cc = mesh_vertex(mesh, mapped, scratch, tv[2]);
@@ -113,6 +118,10 @@ int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
         for (uint32_t k = 0; k < mesh->triangle_count; ++k)
         {
             const uint32_t* tv = &mesh->indices[3u * k];
+            if (skip != MC_NONE && mesh->vertex_component[tv[0]] == skip)
+            {
+                continue;
+            }
             mc_vec3 a = mesh_vertex(mesh, mapped, scratch, tv[0]);
             mc_vec3 b = mesh_vertex(mesh, mapped, scratch, tv[1]);
             mc_vec3 cc = mesh_vertex(mesh, mapped, scratch, tv[2]);
@@ -123,6 +132,17 @@ int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
         }
     }
     return parity;
+}
+
+int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
+                        int point_body)
+{
+    return point_parity(mesh, mesh_body, scratch, p, point_body, MC_NONE);
+}
+
+int mc_bvh_point_parity_without(const struct mc_mesh* mesh, mc_vec3 p, uint32_t component)
+{
+    return point_parity(mesh, 0, NULL, p, 1, component);
 }
 
 bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point)

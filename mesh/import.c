@@ -186,6 +186,7 @@ mc_import_options mc_default_import_options(void)
                                .weld_tolerance = 0.0,
                                .flip = false,
                                .require_closed = true,
+                               .self_check = MC_SELF_CHECK_REFUSE,
                                .max_bytes = MC_DEFAULT_MAX_BYTES,
                                .max_triangles = MC_DEFAULT_MAX_TRIANGLES};
 }
@@ -324,11 +325,6 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
         mc_error_prefix(err, path);
     }
     return st;
-}
-
-mc_status mc_mesh_check_file(const char* path, const mc_import_options* options, mc_mesh_report* report, mc_error* err)
-{
-    return mc_mesh_import_geometry(path, options, NULL, report, err);
 }
 
 mc_status mc_mesh_import_geometry(const char* path, const mc_import_options* options, mc_mesh** out,

@@ -693,7 +693,8 @@ mc_mesh_def mc_default_mesh_def(void)
                          .weld_tolerance = 0.0,
                          .flip = false,
                          .require_closed = true,
-                         .internal_value = (int)MC_DEF_COOKIE};
+                         .internal_value = (int)MC_DEF_COOKIE,
+                         .self_check = MC_SELF_CHECK_REFUSE};
 }
 
 static double signed_volume(const uint32_t* tri, uint32_t nt, const mc_vec3* pos, mc_vec3 o, double* area)

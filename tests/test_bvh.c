@@ -1,12 +1,15 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Tests of the OBB tree: box containment, leaf order, memory, tree-vs-tree pairs against all-pairs brute force on
-// random and exactly degenerate poses, the public query, point-in-mesh parity, counters and warm allocation.
+// random and exactly degenerate poses, the public query, point-in-mesh parity, counters and warm allocation; the
+// self-check (a mesh's tree against itself) against all-pairs brute force, across thread counts, and the nesting of
+// components.
 #include "bvh/bvh_internal.h"
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
 #include "src/base/tri_tri.h"
+#include "src/base/tri_tri_closed.h"
 #include "src/contact/workspace.h"
 
 #include <criterion/criterion.h>
@@ -1068,4 +1071,281 @@ Test(bvh, invalid_arguments_are_rejected)
     mc_workspace_destroy(ws);
     mc_workspace_destroy(NULL);
     mc_mesh_destroy(c);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Self-check: the tree against itself (bvh/bvh_self.c)
+
+static int pair_less(const void* a, const void* b)
+{
+    const uint32_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : (x[1] < y[1] ? -1 : (x[1] > y[1]));
+}
+
+/// A mesh created from arrays without the self-check, or NULL when it is not usable (not closed after snapping).
+static mc_mesh* mesh_unchecked(const double* p, uint32_t nv, const uint32_t* ix, uint32_t nt)
+{
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = p;
+    d.vertex_count = nv;
+    d.indices = ix;
+    d.triangle_count = nt;
+    d.self_check = MC_SELF_CHECK_SKIP;
+    mc_mesh* m = NULL;
+    return mc_mesh_create(&d, &m, NULL, NULL) == MC_OK ? m : NULL;
+}
+
+/// The exact bounds of triangle t of m: lo x y z, hi x y z.
+static void tri_bounds(const mc_mesh* m, uint32_t t, double b[6])
+{
+    for (int c = 0; c < 3; ++c)
+    {
+        b[c] = INFINITY;
+        b[c + 3] = -INFINITY;
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_vec3 v = m->positions[m->indices[3u * t + (uint32_t)k]];
+        double x[3] = {v.x, v.y, v.z};
+        for (int c = 0; c < 3; ++c)
+        {
+            b[c] = fmin(b[c], x[c]);
+            b[c + 3] = fmax(b[c + 3], x[c]);
+        }
+    }
+}
+
+/// Brute force over the pairs (a, b) with a in `as`, b in `bs` (a < b after sorting): exact bounds, then the rule.
+/// Pairs go to out (2 each, i < j); @return the count.
+static uint64_t brute_self(const mc_mesh* m, const uint32_t* as, uint32_t na, const uint32_t* bs, uint32_t nb,
+                           int same_set, uint32_t* out, uint64_t cap)
+{
+    uint64_t n = 0;
+    for (uint32_t x = 0; x < na; ++x)
+    {
+        uint32_t a = as[x];
+        double ba[6];
+        tri_bounds(m, a, ba);
+        mc_tri_plane pa;
+        mc_tri_plane_init(&pa, m->positions[m->indices[3u * a]], m->positions[m->indices[3u * a + 1u]],
+                          m->positions[m->indices[3u * a + 2u]]);
+        for (uint32_t y = same_set ? x + 1u : 0u; y < nb; ++y)
+        {
+            uint32_t b = bs[y];
+            double bb[6];
+            tri_bounds(m, b, bb);
+            if (ba[0] > bb[3] || bb[0] > ba[3] || ba[1] > bb[4] || bb[1] > ba[4] || ba[2] > bb[5] || bb[2] > ba[5])
+            {
+                continue;
+            }
+            mc_tri_plane pb;
+            mc_tri_plane_init(&pb, m->positions[m->indices[3u * b]], m->positions[m->indices[3u * b + 1u]],
+                              m->positions[m->indices[3u * b + 2u]]);
+            if (mc_tri_tri_self_intersect(&pa, &m->indices[3u * a], &pb, &m->indices[3u * b]))
+            {
+                cr_assert(n < cap);
+                out[2u * n] = a < b ? a : b;
+                out[2u * n + 1u] = a < b ? b : a;
+                ++n;
+            }
+        }
+    }
+    qsort(out, (size_t)n, 2 * sizeof *out, pair_less);
+    return n;
+}
+
+/// The tree's pairs (collected serially, sorted) equal `want` (n sorted pairs); the count and the first pair are the
+/// same for 1 to 4 threads.
+static void check_self_pairs(const mc_mesh* m, const uint32_t* want, uint64_t n)
+{
+    uint64_t cap = n + 16u;
+    uint32_t* got = malloc(2u * (size_t)cap * sizeof *got);
+    cr_assert(got != NULL);
+    mc_self_result r;
+    cr_assert(mc_bvh_self_intersections(m, 4, got, cap, &r) == MC_OK);
+    cr_assert(r.pair_count == n, "tree %llu pairs, brute force %llu", (unsigned long long)r.pair_count,
+              (unsigned long long)n);
+    qsort(got, (size_t)n, 2 * sizeof *got, pair_less);
+    cr_assert(n == 0 || memcmp(got, want, 2u * (size_t)n * sizeof *got) == 0, "different pairs");
+    cr_assert(r.first[0] == (n > 0 ? want[0] : MC_NONE) && r.first[1] == (n > 0 ? want[1] : MC_NONE));
+    for (int threads = 1; threads <= 4; ++threads)
+    {
+        mc_self_result t;
+        cr_assert(mc_bvh_self_intersections(m, threads, NULL, 0, &t) == MC_OK);
+        cr_assert(t.pair_count == r.pair_count && t.first[0] == r.first[0] && t.first[1] == r.first[1]);
+        cr_assert(t.triangle_tests == r.triangle_tests, "the same triangle pairs are tested");
+    }
+    free(got);
+}
+
+#define N_SNAPPED 400
+// Small spheres with their vertices snapped to a coarse integer grid and jittered: folds, touching faces, coplanar
+// and collinear configurations everywhere. The tree finds exactly the brute-force pairs.
+Test(bvh, self_pairs_equal_brute_force_on_snapped_spheres)
+{
+    uint64_t seed = 0x5DEECE66Dull;
+    int with_pairs = 0, without = 0;
+    for (int it = 0; it < N_SNAPPED; ++it)
+    {
+        mc_mesh* sphere = scene_uv_sphere(1.0, 100u + (uint32_t)(it * 37 % 900));
+        cr_assert(sphere != NULL);
+        uint32_t nv = sphere->vertex_count, nt = sphere->triangle_count;
+        double* p = malloc(3u * (size_t)nv * sizeof *p);
+        double g = 3.0 + it % 8;
+        for (uint32_t v = 0; v < nv; ++v)
+        {
+            const double* x = &sphere->positions[v].x;
+            for (int c = 0; c < 3; ++c)
+            {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                double jitter = (seed >> 60) == 0 ? (double)((seed >> 40) % 3) - 1.0 : 0.0;
+                p[3u * v + (uint32_t)c] = round(x[c] * g) + jitter;
+            }
+        }
+        mc_mesh* m = mesh_unchecked(p, nv, sphere->indices, nt);
+        mc_mesh_destroy(sphere);
+        free(p);
+        if (m == NULL)
+        {
+            continue;
+        }
+        uint32_t* all = malloc((size_t)m->triangle_count * sizeof *all);
+        for (uint32_t t = 0; t < m->triangle_count; ++t)
+        {
+            all[t] = t;
+        }
+        uint64_t cap = (uint64_t)m->triangle_count * 64u;
+        uint32_t* want = malloc(2u * (size_t)cap * sizeof *want);
+        uint64_t n = brute_self(m, all, m->triangle_count, all, m->triangle_count, 1, want, cap);
+        check_self_pairs(m, want, n);
+        with_pairs += n > 0;
+        without += n == 0;
+        free(all);
+        free(want);
+        mc_mesh_destroy(m);
+    }
+    cr_assert(with_pairs >= 20 && without >= 5, "%d meshes with pairs, %d without", with_pairs, without);
+}
+
+/// One mesh of the two given meshes (B's triangles after A's, its vertices moved by `shift`).
+static mc_mesh* two_meshes(const mc_mesh* a, const mc_mesh* b, mc_vec3 shift)
+{
+    uint32_t nv = a->vertex_count + b->vertex_count, nt = a->triangle_count + b->triangle_count;
+    double* p = malloc(3u * (size_t)nv * sizeof *p);
+    uint32_t* ix = malloc(3u * (size_t)nt * sizeof *ix);
+    for (uint32_t v = 0; v < nv; ++v)
+    {
+        mc_vec3 x = v < a->vertex_count ? a->positions[v] : mc_add(b->positions[v - a->vertex_count], shift);
+        p[3u * v] = x.x, p[3u * v + 1u] = x.y, p[3u * v + 2u] = x.z;
+    }
+    memcpy(ix, a->indices, 3u * (size_t)a->triangle_count * sizeof *ix);
+    for (uint32_t k = 0; k < 3u * b->triangle_count; ++k)
+    {
+        ix[3u * a->triangle_count + k] = b->indices[k] + a->vertex_count;
+    }
+    mc_mesh* m = mesh_unchecked(p, nv, ix, nt);
+    free(p);
+    free(ix);
+    return m;
+}
+
+// Two overlapping spheres of 26k triangles each in one mesh: enough triangles for the parallel traversal, the same
+// pairs and counters for 1 to 4 threads and the serial collection, and exactly the pairs of a brute force over the
+// triangles near the other sphere's surface (a triangle that meets the other surface has a vertex within a
+// triangle's size of it).
+Test(bvh, self_pairs_of_overlapping_spheres_are_the_same_for_any_thread_count)
+{
+    mc_mesh* s = scene_uv_sphere(1.0, 26000);
+    cr_assert(s != NULL);
+    mc_vec3 shift = mc_v3(1.2, 0.3, 0.1);
+    mc_mesh* m = two_meshes(s, s, shift);
+    cr_assert(m != NULL && m->triangle_count >= 50000);
+    double edge = 0.0; // longest edge of the sphere
+    for (uint32_t t = 0; t < s->triangle_count; ++t)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            edge = fmax(edge, mc_length(mc_sub(s->positions[s->indices[3u * t + (uint32_t)k]],
+                                               s->positions[s->indices[3u * t + (uint32_t)(k + 1) % 3u]])));
+        }
+    }
+    uint32_t nt = s->triangle_count, *near[2], count[2] = {0, 0};
+    mc_vec3 centre[2] = {mc_v3(0, 0, 0), shift};
+    for (int side = 0; side < 2; ++side)
+    {
+        near[side] = malloc((size_t)nt * sizeof *near[side]);
+        for (uint32_t t = 0; t < nt; ++t)
+        {
+            uint32_t mt = t + (uint32_t)side * nt;
+            double d = mc_length(mc_sub(m->positions[m->indices[3u * mt]], centre[1 - side]));
+            if (d > 1.0 - 2.0 * edge && d < 1.0 + 2.0 * edge)
+            {
+                near[side][count[side]++] = mt;
+            }
+        }
+    }
+    uint64_t cap = 1u << 20;
+    uint32_t* want = malloc(2u * (size_t)cap * sizeof *want);
+    uint64_t n = brute_self(m, near[0], count[0], near[1], count[1], 0, want, cap);
+    cr_assert(n > 300, "%llu pairs", (unsigned long long)n);
+    check_self_pairs(m, want, n);
+    mc_self_result one;
+    cr_assert(mc_bvh_self_intersections(s, 0, NULL, 0, &one) == MC_OK && one.pair_count == 0);
+    free(want);
+    free(near[0]);
+    free(near[1]);
+    mc_mesh_destroy(m);
+    mc_mesh_destroy(s);
+}
+
+// Concentric spheres (radii 4, 3, 2, 1) with given windings: the parity of each one's depth against its winding.
+Test(bvh, nested_components_are_classified_by_parity)
+{
+    static const struct
+    {
+        int inward[4];
+        uint32_t cavities, same, inverted;
+    } cases[] = {
+        {{0, 1, 0, 1}, 2, 0, 0}, // shell, cavity, island, cavity in the island
+        {{0, 0, 0, 0}, 0, 2, 0}, // all outward: depths 1 and 3 are counted twice, depth 2 is a solid again
+        {{0, 1, 1, 0}, 1, 1, 1}, // depth 2 inward: inside out; depth 3 outward: counted twice
+    };
+    mc_mesh* unit = scene_uv_sphere(1.0, 800);
+    uint32_t nv1 = unit->vertex_count, nt1 = unit->triangle_count;
+    double* p = malloc(12u * (size_t)nv1 * sizeof *p);
+    uint32_t* ix = malloc(12u * (size_t)nt1 * sizeof *ix);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c)
+    {
+        for (uint32_t k = 0; k < 4u; ++k)
+        {
+            double r = 4.0 - k;
+            for (uint32_t v = 0; v < nv1; ++v)
+            {
+                mc_vec3 x = mc_scale(unit->positions[v], r);
+                p[3u * (k * nv1 + v)] = x.x, p[3u * (k * nv1 + v) + 1u] = x.y, p[3u * (k * nv1 + v) + 2u] = x.z;
+            }
+            for (uint32_t t = 0; t < nt1; ++t)
+            {
+                const uint32_t* u = &unit->indices[3u * t];
+                uint32_t* o = &ix[3u * (k * nt1 + t)];
+                o[0] = u[0] + k * nv1;
+                o[1] = u[cases[c].inward[k] ? 2 : 1] + k * nv1;
+                o[2] = u[cases[c].inward[k] ? 1 : 2] + k * nv1;
+            }
+        }
+        mc_mesh* m = mesh_unchecked(p, 4u * nv1, ix, 4u * nt1);
+        cr_assert(m != NULL && m->component_count == 4);
+        mc_nesting nest;
+        cr_assert(mc_bvh_classify_components(m, &nest) == MC_OK);
+        cr_assert(nest.cavities == cases[c].cavities && nest.same_winding == cases[c].same &&
+                      nest.inverted == cases[c].inverted,
+                  "case %zu: %u cavities, %u same winding, %u inverted", c, nest.cavities, nest.same_winding,
+                  nest.inverted);
+        mc_self_result sr;
+        cr_assert(mc_bvh_self_intersections(m, 0, NULL, 0, &sr) == MC_OK && sr.pair_count == 0);
+        mc_mesh_destroy(m);
+    }
+    free(p);
+    free(ix);
+    mc_mesh_destroy(unit);
 }

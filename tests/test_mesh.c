@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 // Cube [-1, 1]^3, outward counter-clockwise triangles.
@@ -544,6 +545,7 @@ Test(mesh, snapped_subdivided_cubes_are_cleaned)
         d.vertex_count = (uint32_t)nv;
         d.indices = idx;
         d.triangle_count = (uint32_t)nt;
+        d.self_check = MC_SELF_CHECK_ACCEPT; // snapping folds some cubes onto themselves; this test is the cleaning
         mc_mesh* m = NULL;
         mc_mesh_report r;
         mc_status st = mc_mesh_create(&d, &m, &r, NULL);
@@ -689,4 +691,203 @@ Test(mesh, stride_skips_extra_fields)
     cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
     cr_assert(eq(dbl, r.volume, 8.0));
     mc_mesh_destroy(m);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Self-check: intersecting triangles and nested shells (mc_self_check)
+
+/// An axis-aligned cube shell from corner lo with edge `size`, wound outward or inward.
+typedef struct cube_shell
+{
+    mc_vec3 lo;
+    double size;
+    int inward;
+} cube_shell;
+
+static double s_shell_pos[4 * 8][3];
+static uint32_t s_shell_tri[4 * 12][3];
+
+/// One mesh made of the given cube shells (at most 4), each its own component.
+static mc_mesh_def shells_def(const cube_shell* c, int n)
+{
+    for (int k = 0; k < n; ++k)
+    {
+        for (int i = 0; i < 8; ++i)
+        {
+            s_shell_pos[8 * k + i][0] = c[k].lo.x + c[k].size * 0.5 * (s_cube_pos[i][0] + 1.0);
+            s_shell_pos[8 * k + i][1] = c[k].lo.y + c[k].size * 0.5 * (s_cube_pos[i][1] + 1.0);
+            s_shell_pos[8 * k + i][2] = c[k].lo.z + c[k].size * 0.5 * (s_cube_pos[i][2] + 1.0);
+        }
+        for (int i = 0; i < 12; ++i)
+        {
+            s_shell_tri[12 * k + i][0] = s_cube_tri[i][0] + 8u * (uint32_t)k;
+            s_shell_tri[12 * k + i][1] = s_cube_tri[i][c[k].inward ? 2 : 1] + 8u * (uint32_t)k;
+            s_shell_tri[12 * k + i][2] = s_cube_tri[i][c[k].inward ? 1 : 2] + 8u * (uint32_t)k;
+        }
+    }
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = &s_shell_pos[0][0];
+    d.vertex_count = 8u * (uint32_t)n;
+    d.indices = &s_shell_tri[0][0];
+    d.triangle_count = 12u * (uint32_t)n;
+    return d;
+}
+
+// The case: cubes [0, 1]^3 and [0.5, 1.5]^3 in one mesh. The union is 1.875, the divergence theorem gives 2.
+Test(mesh, overlapping_cubes_are_refused_unless_accepted)
+{
+    const cube_shell c[2] = {{mc_v3(0, 0, 0), 1.0, 0}, {mc_v3(0.5, 0.5, 0.5), 1.0, 0}};
+    mc_mesh_def d = shells_def(c, 2);
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_ERR_SELF_INTERSECTING));
+    cr_assert(eq(ptr, m, NULL));
+    cr_assert(r.self_checked && r.contact_ready == false && r.self_check_accepted == false);
+    cr_assert(r.closed && r.manifold && r.oriented);
+    cr_assert(gt(u64, r.self_intersecting_pairs, 0));
+    uint32_t i = r.self_intersection_sample[0], j = r.self_intersection_sample[1];
+    cr_assert(i < j && j < 24u);
+    cr_assert(i < 12u && j >= 12u, "a pair of one triangle of each cube");
+    char want[200];
+    snprintf(want, sizeof want, "%llu pairs of triangles intersect (the first: triangles %u and %u)",
+             (unsigned long long)r.self_intersecting_pairs, i, j);
+    cr_assert(ne(ptr, strstr(e.message, want), NULL), "%s", e.message);
+    cr_assert(eq(u32, r.nested_components + r.inverted_components + r.cavity_components, 1),
+              "a vertex of each cube is inside the other: the classification says what it sees");
+    // Accepted on request: created, with the warning, and the volume counts the overlap twice.
+    d.self_check = MC_SELF_CHECK_ACCEPT;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_OK));
+    cr_assert(r.self_checked && r.self_check_accepted && r.contact_ready == false);
+    cr_assert(eq(dbl, r.volume, 2.0));
+    cr_assert(eq(int, memcmp(mc_mesh_get_report(m), &r, sizeof r), 0));
+    mc_mesh_destroy(m);
+    // Skipped: nothing checked, usable as before the check existed.
+    d.self_check = MC_SELF_CHECK_SKIP;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_OK));
+    cr_assert(r.self_checked == false && r.contact_ready && r.self_intersecting_pairs == 0);
+    mc_mesh_destroy(m);
+}
+
+Test(mesh, nested_shells_are_classified)
+{
+    struct
+    {
+        const char* what;
+        cube_shell c[3];
+        int n;
+        mc_status want;
+        uint32_t cavities, nested, inverted;
+        double volume;
+    } cases[] = {
+        {"cavity (inner shell wound inward)",
+         {{mc_v3(-1, -1, -1), 2.0, 0}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 1}},
+         2,
+         MC_OK,
+         1,
+         0,
+         0,
+         7.0},
+        {"nested shell wound the same way",
+         {{mc_v3(-1, -1, -1), 2.0, 0}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 0}},
+         2,
+         MC_ERR_SELF_INTERSECTING,
+         0,
+         1,
+         0,
+         9.0},
+        {"island in a cavity",
+         {{mc_v3(-2, -2, -2), 4.0, 0}, {mc_v3(-1, -1, -1), 2.0, 1}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 0}},
+         3,
+         MC_OK,
+         1,
+         0,
+         0,
+         57.0},
+        {"island wound inward in a cavity",
+         {{mc_v3(-2, -2, -2), 4.0, 0}, {mc_v3(-1, -1, -1), 2.0, 1}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 1}},
+         3,
+         MC_ERR_SELF_INTERSECTING,
+         1,
+         0,
+         1,
+         55.0},
+        {"separate shell wound inward",
+         {{mc_v3(0, 0, 0), 1.0, 0}, {mc_v3(3, 0, 0), 0.5, 1}},
+         2,
+         MC_ERR_SELF_INTERSECTING,
+         0,
+         0,
+         1,
+         0.875},
+        {"separate shells", {{mc_v3(0, 0, 0), 1.0, 0}, {mc_v3(3, 0, 0), 0.5, 0}}, 2, MC_OK, 0, 0, 0, 1.125},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+    {
+        for (int flip = 0; flip < 2; ++flip)
+        {
+            mc_mesh_def d = shells_def(cases[k].c, cases[k].n);
+            d.flip = flip;
+            mc_mesh* m = NULL;
+            mc_mesh_report r;
+            mc_error e;
+            cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), cases[k].want), "%s (flip %d): %s", cases[k].what, flip,
+                      e.message);
+            cr_assert(r.self_checked && r.self_intersecting_pairs == 0, "%s", cases[k].what);
+            cr_assert(eq(u32, r.cavity_components, cases[k].cavities), "%s", cases[k].what);
+            cr_assert(eq(u32, r.nested_components, cases[k].nested), "%s", cases[k].what);
+            cr_assert(eq(u32, r.inverted_components, cases[k].inverted), "%s", cases[k].what);
+            cr_assert(eq(dbl, r.volume, cases[k].volume), "%s", cases[k].what);
+            cr_assert(eq(int, r.contact_ready, cases[k].want == MC_OK));
+            if (cases[k].want != MC_OK)
+            {
+                // the sample is the first triangle of the first misnested component (components by smallest vertex)
+                cr_assert(eq(u32, r.nesting_sample_triangle, 12u * (uint32_t)(cases[k].n - 1)), "%s", cases[k].what);
+                cr_assert(ne(ptr, strstr(e.message, "(the first misnested: the component of triangle"), NULL), "%s", e.message);
+            }
+            mc_mesh_destroy(m);
+        }
+    }
+}
+
+// Touching counts: a cube standing on another's face (flush faces, distinct vertices) is not the boundary of a solid.
+// An identical duplicate is welded onto the original and refused as non-manifold before the self-check.
+Test(mesh, touching_and_duplicated_shells_are_refused)
+{
+    const cube_shell flush[2] = {{mc_v3(0, 0, 0), 1.0, 0}, {mc_v3(0.25, 0.25, 1.0), 0.5, 0}};
+    mc_mesh_def d = shells_def(flush, 2);
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_ERR_SELF_INTERSECTING));
+    cr_assert(gt(u64, r.self_intersecting_pairs, 0));
+    const cube_shell twice[2] = {{mc_v3(0, 0, 0), 1.0, 0}, {mc_v3(0, 0, 0), 1.0, 0}};
+    d = shells_def(twice, 2);
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_ERR_MESH_NOT_CLOSED));
+    cr_assert(r.self_checked == false && r.nonmanifold_edges > 0);
+    // A copy shrunk by one ulp of its size around the cube's centre: nested, same winding.
+    const cube_shell inside[2] = {{mc_v3(0, 0, 0), 1.0, 0}, {mc_v3(0x1p-50, 0x1p-50, 0x1p-50), 1.0 - 0x1p-49, 0}};
+    d = shells_def(inside, 2);
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_ERR_SELF_INTERSECTING));
+    cr_assert(r.nested_components == 1 && r.self_intersecting_pairs == 0);
+}
+
+Test(mesh, tessellated_spheres_and_tori_do_not_intersect_themselves)
+{
+    mc_primitive_def p = mc_default_primitive_def();
+    const uint32_t sizes[3] = {1000, 10000, 100000};
+    for (int shape = 0; shape < 2; ++shape)
+    {
+        p.type = shape == 0 ? MC_PRIMITIVE_ELLIPSOID : MC_PRIMITIVE_TORUS;
+        p.dims = shape == 0 ? mc_v3(1, 1, 1) : mc_v3(1, 0.3, 0);
+        for (int k = 0; k < 3; ++k)
+        {
+            mc_mesh* m = NULL;
+            cr_assert(eq(int, mc_mesh_create_primitive_count(&p, sizes[k], &m, NULL), MC_OK));
+            const mc_mesh_report* r = mc_mesh_get_report(m);
+            cr_assert(r->self_checked && r->contact_ready && r->self_intersecting_pairs == 0);
+            cr_assert(eq(u32, r->self_intersection_sample[0], UINT32_MAX));
+            cr_assert(eq(u32, r->nesting_sample_triangle, UINT32_MAX));
+            mc_mesh_destroy(m);
+        }
+    }
 }

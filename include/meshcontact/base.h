@@ -64,6 +64,9 @@ extern "C"
         MC_ERR_OUT_OF_RANGE = -12,
         MC_ERR_LIMIT =
             -13, ///< an input exceeds a caller-set size limit (bytes or triangles), checked before allocating
+        /// triangles of a mesh intersect each other, or a component is nested in another with the same winding (or
+        /// turned inside out): its volume would be counted twice (mc_self_check, mc_mesh_report)
+        MC_ERR_SELF_INTERSECTING = -14,
     } mc_status;
 
     /// @return a static English description of a status code (never NULL).

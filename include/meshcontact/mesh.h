@@ -16,6 +16,36 @@ extern "C"
     /// An immutable, checked, closed triangle mesh with its OBB tree. Shareable between bodies, worlds and threads.
     typedef struct mc_mesh mc_mesh;
 
+    /// The self-check of a mesh at creation and import: do triangles intersect each other, and do the connected
+    /// components nest the way a solid's shells must? Needs the OBB tree, so mc_mesh_create, mc_mesh_import_file and
+    /// mc_mesh_check_file run it; only on a mesh that is otherwise usable for contact (closed, manifold, oriented, no
+    /// zero-area triangle left). Deterministic (the same counts and samples for any thread count); it runs on the
+    /// OpenMP default number of threads.
+    ///
+    /// Two triangles intersect when their closed point sets (edges and corners included) share a point that their
+    /// shared vertices do not account for, decided exactly (orientation predicates, no tolerance, no perturbation):
+    /// - no shared vertex: any common point, touching included (a corner on the other's face, two faces flush);
+    /// - one shared vertex: any common point besides it (one passing through the other from the shared corner, or
+    ///   lying in the other's plane inside its corner); triangles that only meet at that vertex do not intersect;
+    /// - a shared edge: they are coplanar and fold onto each other (third vertices on the same side of the edge);
+    /// - three shared vertices: a duplicated triangle.
+    /// Components: one vertex of each component is located against the others by exact point parity. A component
+    /// inside an odd number of others must be wound inward (a cavity), any other outward (a shell, or an island
+    /// in a cavity). One wound outward inside another (a nested or duplicated shell wound the same way) counts its
+    /// volume twice; one wound inward inside none is a solid turned inside out. (Flipped meshes are read as before
+    /// the flip.) Intersecting triangles and misnested components make the mesh unusable for contact.
+    typedef enum mc_self_check
+    {
+        /// default: check; a mesh with intersecting triangles or misnested components fails with
+        /// MC_ERR_SELF_INTERSECTING (the report has the counts and samples)
+        MC_SELF_CHECK_REFUSE = 0,
+        /// check and report, but create the mesh anyway: the report's self_check_accepted is the warning
+        /// (contact volumes may count some space twice, or subtract it)
+        MC_SELF_CHECK_ACCEPT = 1,
+        /// no check: the report's self_checked is false and its counts are 0
+        MC_SELF_CHECK_SKIP = 2,
+    } mc_self_check;
+
     /// What the checks found in a mesh. Filled by creation and import even when they fail (for example on an open
     /// mesh).
     typedef struct mc_mesh_report
@@ -50,6 +80,22 @@ extern "C"
         /// bytes after the last triangle of a binary STL whose header count the file exceeds (the triangles the header
         /// counts are read, the rest is ignored: a warning, not an error); 0 for other files
         uint64_t trailing_bytes;
+        /// the self-check ran (see mc_self_check: not skipped by the options, and the mesh is otherwise usable)
+        bool self_checked;
+        /// the self-check found a problem and the options accepted the mesh anyway (MC_SELF_CHECK_ACCEPT): a warning
+        bool self_check_accepted;
+        /// pairs of triangles that intersect each other (see mc_self_check for the rule)
+        uint64_t self_intersecting_pairs;
+        /// when self_checked: the first intersecting pair (i < j: the smallest i, then the smallest j) as triangle
+        /// indices of the cleaned mesh (mc_mesh_get_indices, which is the input order unless zero-area triangles were
+        /// removed); UINT32_MAX twice when there is none
+        uint32_t self_intersection_sample[2];
+        uint32_t cavity_components;   ///< components inside an odd number of others and wound inward (cavities: fine)
+        uint32_t nested_components;   ///< components wound outward inside an odd number of others: counted twice
+        uint32_t inverted_components; ///< components wound inward inside none (or an even number): inside out
+        /// when self_checked: the smallest triangle index (cleaned mesh) of the first nested or inverted component (by
+        /// smallest vertex index), UINT32_MAX when there is none
+        uint32_t nesting_sample_triangle;
     } mc_mesh_report;
 
     /// Input arrays for mc_mesh_create. Initialize with mc_default_mesh_def(). Arrays are copied; the def is not
@@ -67,22 +113,27 @@ extern "C"
         bool flip;               ///< Adams IFLIP_GEOMETRY: the solid is the outside of the surface
         bool require_closed;     ///< default true: fail with MC_ERR_MESH_NOT_CLOSED on an open or non-manifold mesh
         int internal_value;      ///< set by mc_default_mesh_def(); checked to catch un-defaulted defs
+        /// intersecting triangles and misnested shells: refused by default (MC_SELF_CHECK_REFUSE; see mc_self_check)
+        mc_self_check self_check;
     } mc_mesh_def;
 
-    /// @return a mesh def with defaults (scale 1, exact welding, no flip, closed mesh required).
+    /// @return a mesh def with defaults (scale 1, exact welding, no flip, closed mesh required, self-check refusing).
     MC_API mc_mesh_def mc_default_mesh_def(void);
 
     /// Create a mesh from arrays: copy, scale, weld, drop degenerate triangles, check, reorient an inward mesh,
     /// compute topology and build the OBB tree (single thread, about 280 ns per triangle for 1M triangles on the
     /// bench machine, of which the tree about 120; the tree is bitwise the same whichever of its SIMD code paths the
-    /// CPU runs).
+    /// CPU runs), then run the self-check (mc_self_check; by default it refuses a mesh with intersecting triangles
+    /// or misnested components).
     /// @param def input arrays and options (not retained)
     /// @param out receives the new mesh on success only; destroy it with mc_mesh_destroy
-    /// @param report may be NULL; filled with what the checks found, also on MC_ERR_MESH_NOT_CLOSED
+    /// @param report may be NULL; filled with what the checks found, also on MC_ERR_MESH_NOT_CLOSED and
+    ///        MC_ERR_SELF_INTERSECTING
     /// @param err may be NULL; filled with details on failure
     /// @return MC_OK, MC_ERR_INVALID_ARGUMENT, MC_ERR_NON_FINITE, MC_ERR_OUT_OF_RANGE (a scaled coordinate outside
     ///         the library's range: see MC_COORDINATE_MAX), MC_ERR_INDEX_OUT_OF_RANGE, MC_ERR_EMPTY_MESH,
-    ///         MC_ERR_MESH_NOT_CLOSED or MC_ERR_OUT_OF_MEMORY
+    ///         MC_ERR_MESH_NOT_CLOSED, MC_ERR_SELF_INTERSECTING (the message gives the counts and the first pair) or
+    ///         MC_ERR_OUT_OF_MEMORY
     MC_API mc_status mc_mesh_create(const mc_mesh_def* def, mc_mesh** out, mc_mesh_report* report, mc_error* err);
 
     /// Destroy a mesh. Bodies that use it must have been destroyed first. NULL is ignored.
@@ -95,6 +146,8 @@ extern "C"
         double weld_tolerance; ///< as in mc_mesh_def
         bool flip;             ///< as in mc_mesh_def
         bool require_closed;   ///< as in mc_mesh_def (default true)
+        /// as in mc_mesh_def (default MC_SELF_CHECK_REFUSE)
+        mc_self_check self_check;
         /// Progress callback for long imports, may be NULL: called with a fraction in [0, 1] and the user pointer.
         void (*progress)(double fraction, void* user);
         void* progress_user; ///< passed to progress
@@ -122,7 +175,8 @@ extern "C"
     /// @param path file to read
     /// @param options may be NULL for defaults
     /// @param out receives the mesh on success only
-    /// @param report may be NULL; filled as far as reading got (also on MC_ERR_MESH_NOT_CLOSED)
+    /// @param report may be NULL; filled as far as reading got (also on MC_ERR_MESH_NOT_CLOSED and
+    ///        MC_ERR_SELF_INTERSECTING)
     /// @param err may be NULL; on failure names the file, the line or byte offset, and what is wrong
     /// @return MC_OK; MC_ERR_IO (cannot open or read, or not a regular file: a directory, FIFO or device is refused
     ///         before it is opened), MC_ERR_LIMIT (options' max_bytes or max_triangles exceeded), MC_ERR_PARSE,
@@ -131,6 +185,9 @@ extern "C"
                                          mc_mesh_report* report, mc_error* err);
 
     /// Check a file without requiring a closed mesh: fills the report of what was read. Same formats as import.
+    /// When the mesh is usable for contact and options->self_check is not MC_SELF_CHECK_SKIP, the self-check runs too
+    /// (on the mesh with its OBB tree, built and freed here): its findings are in the report and make contact_ready
+    /// false, but are not an error of this function.
     MC_API mc_status mc_mesh_check_file(const char* path, const mc_import_options* options, mc_mesh_report* report,
                                         mc_error* err);
 

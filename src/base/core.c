@@ -319,6 +319,8 @@ const char* mc_status_string(mc_status status)
         return "a value outside the range the library computes exactly, or a result that overflowed";
     case MC_ERR_LIMIT:
         return "an input exceeds a size limit";
+    case MC_ERR_SELF_INTERSECTING:
+        return "mesh intersects itself or has shells nested with the same winding";
     }
     return "unknown status";
 }
