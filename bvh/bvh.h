@@ -67,14 +67,16 @@ typedef struct mc_self_result
 /// of src/base/tri_tri_closed.h at the leaves. The count and the first pair do not depend on worker_count.
 /// @param worker_count threads (0: the OpenMP default); ignored (one thread) when pairs is not NULL
 /// @param pairs may be NULL; receives the first `capacity` pairs found (i < j each, in the traversal's order), 2 per
-/// pair
+///        pair
+/// @param component_hit may be NULL; component_count entries (mc_mesh.vertex_component), set to 1 for the components
+///        with a triangle in an intersecting pair, else 0
 /// @return MC_OK or MC_ERR_OUT_OF_MEMORY
 mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count, uint32_t* pairs, uint64_t capacity,
-                                    mc_self_result* out);
+                                    uint8_t* component_hit, mc_self_result* out);
 
 /// How the connected components of a closed mesh nest (bvh/bvh_self.c): one vertex of each component is located
 /// against the other components by exact parity, and its winding (sign of its volume, read as if the mesh were not
-/// flipped) is compared with its depth. Meaningful when the components do not intersect each other.
+/// flipped) is compared with its depth. Meaningful for components that intersect no other (the others are skipped).
 typedef struct mc_nesting
 {
     uint32_t cavities;      ///< inside an odd number of other components, wound inward: a cavity (correct)
@@ -85,5 +87,7 @@ typedef struct mc_nesting
 } mc_nesting;
 
 /// Classify the components of a closed, oriented mesh with its tree (see mc_nesting).
+/// @param skip may be NULL; component_count flags: components to leave out (those in an intersecting pair:
+///        mc_bvh_self_intersections' component_hit), counted in none of the kinds
 /// @return MC_OK or MC_ERR_OUT_OF_MEMORY
-mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, mc_nesting* out);
+mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, const uint8_t* skip, mc_nesting* out);

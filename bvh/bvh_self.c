@@ -11,6 +11,7 @@
 #include "src/base/tri_tri_closed.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -39,6 +40,7 @@ typedef struct self_worker
 
 typedef struct self_ctx
 {
+    const struct mc_mesh* mesh;
     const mc_bvh* tree;
     const mc_vec3* pos;
     double rel_slack; ///< relative slack of the box test
@@ -48,6 +50,9 @@ typedef struct self_ctx
     float* lo[3];
     float* hi[3];
     float* node_box; ///< 6 per node: the union of its triangles' float bounds (make_node_boxes)
+    /// NULL, or one flag per connected component, set (relaxed atomic stores of 1) when a triangle of the component is
+    /// in an intersecting pair
+    _Atomic(unsigned char)* component_hit;
     const self_pair* items;
     self_worker* workers;
 } self_ctx;
@@ -270,8 +275,14 @@ static void leaf_load(const self_ctx* cx, const mc_bvh_node* n, uint32_t mask, l
     }
 }
 
-static void record_pair(self_worker* w, uint32_t ti, uint32_t tj)
+static void record_pair(const self_ctx* cx, self_worker* w, uint32_t ti, uint32_t tj)
 {
+    if (cx->component_hit != NULL)
+    {
+        const struct mc_mesh* m = cx->mesh;
+        atomic_store_explicit(&cx->component_hit[m->vertex_component[m->indices[3u * ti]]], 1, memory_order_relaxed);
+        atomic_store_explicit(&cx->component_hit[m->vertex_component[m->indices[3u * tj]]], 1, memory_order_relaxed);
+    }
     uint32_t i = ti < tj ? ti : tj, j = ti < tj ? tj : ti;
     if (w->pair_count == 0 || i < w->first[0] || (i == w->first[0] && j < w->first[1]))
     {
@@ -298,7 +309,7 @@ static inline void test_triangle(const self_ctx* cx, self_worker* w, const leaf_
         w->triangle_tests++;
         if (mc_tri_tri_self_intersect(&l->t[p], l->vi[p], &m->t[q], m->vi[q]))
         {
-            record_pair(w, cx->tree->tri_order[l->first + p], cx->tree->tri_order[m->first + q]);
+            record_pair(cx, w, cx->tree->tri_order[l->first + p], cx->tree->tri_order[m->first + q]);
         }
     }
 }
@@ -507,60 +518,50 @@ static self_pair* expand_frontier(const self_ctx* cx, self_worker* w, uint32_t t
     return cur;
 }
 
-mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count, uint32_t* pairs, uint64_t capacity,
-                                    mc_self_result* out)
+/// The context's arrays (triangle and node bounds, component flags when `components`), the bounds filled.
+/// @return MC_OK, or MC_ERR_OUT_OF_MEMORY with nothing kept
+static mc_status ctx_alloc(self_ctx* cx, int workers, int components)
 {
-    memset(out, 0, sizeof *out);
-    out->first[0] = out->first[1] = MC_NONE;
-    const mc_bvh* tree = mesh->bvh;
-    if (tree == NULL || tree->node_count == 0)
-    {
-        return MC_OK;
-    }
-    int workers = pairs != NULL || mesh->triangle_count < SELF_PARALLEL_MIN_TRIANGLES
-                      ? 1
-                      : mc_parallel_worker_count(worker_count);
-    self_worker* ws = mc_calloc((size_t)workers, sizeof *ws);
-    if (ws == NULL)
-    {
-        return MC_ERR_OUT_OF_MEMORY;
-    }
-    ws[0].collect = pairs;
-    ws[0].collect_capacity = pairs != NULL ? capacity : 0;
-    // Slack as the pair query's box test with an identity pose (bvh_collide.c, ctx_init).
-    self_ctx cx = {tree, mesh->positions, 4e-6, 1e-13 * 6.0 * tree->max_abs_coord, {NULL}, {NULL}, NULL, NULL, ws};
+    const mc_bvh* tree = cx->tree;
     size_t stride = (size_t)tree->triangle_count + MC_BVH_LEAF_MAX;
     float* boxes = mc_alloc_array(stride, 6u * sizeof(float));
-    cx.node_box = mc_alloc_array((size_t)tree->node_count, 6u * sizeof(float));
-    if (boxes == NULL || cx.node_box == NULL)
+    cx->node_box = mc_alloc_array((size_t)tree->node_count, 6u * sizeof(float));
+    cx->component_hit = components ? mc_calloc(cx->mesh->component_count, sizeof *cx->component_hit) : NULL;
+    if (boxes == NULL || cx->node_box == NULL || (components && cx->component_hit == NULL))
     {
         mc_free(boxes);
-        mc_free(cx.node_box);
-        mc_free(ws);
+        mc_free(cx->node_box);
+        mc_free((void*)cx->component_hit);
         return MC_ERR_OUT_OF_MEMORY;
     }
     mc_advise_large(boxes, stride * 6u * sizeof(float));
     for (int c = 0; c < 3; ++c)
     {
-        cx.lo[c] = boxes + (size_t)c * stride;
-        cx.hi[c] = boxes + (size_t)(3 + c) * stride;
+        cx->lo[c] = boxes + (size_t)c * stride;
+        cx->hi[c] = boxes + (size_t)(3 + c) * stride;
         for (uint32_t k = 0; k < MC_BVH_LEAF_MAX; ++k)
         {
-            cx.lo[c][tree->triangle_count + k] = INFINITY;
-            cx.hi[c][tree->triangle_count + k] = -INFINITY;
+            cx->lo[c][tree->triangle_count + k] = INFINITY;
+            cx->hi[c][tree->triangle_count + k] = -INFINITY;
         }
     }
-    mc_parallel_for(workers, make_boxes, tree->triangle_count, 4096u, &cx);
-    make_node_boxes(&cx);
-    uint32_t item_count = 0;
-    self_pair* items =
-        expand_frontier(&cx, &ws[0], workers > 1 ? SELF_FRONTIER_PER_WORKER * (uint32_t)workers : 1u, &item_count);
-    mc_status st = items == NULL ? MC_ERR_OUT_OF_MEMORY : MC_OK;
-    if (st == MC_OK)
-    {
-        cx.items = items;
-        out->threads = mc_parallel_for_dynamic(workers, traverse_items, item_count, SELF_ITEMS_PER_CHUNK, &cx);
-    }
+    mc_parallel_for(workers, make_boxes, tree->triangle_count, 4096u, cx);
+    make_node_boxes(cx);
+    return MC_OK;
+}
+
+static void ctx_free(self_ctx* cx)
+{
+    mc_free(cx->lo[0]); // the block of all six bound arrays
+    mc_free(cx->node_box);
+    mc_free((void*)cx->component_hit);
+}
+
+/// Sum the workers' counts and take the smallest first pair; free their stacks. @return MC_ERR_OUT_OF_MEMORY when a
+/// worker failed.
+static mc_status merge_workers(self_worker* ws, int workers, mc_self_result* out)
+{
+    mc_status st = MC_OK;
     for (int k = 0; k < workers; ++k)
     {
         const self_worker* w = &ws[k];
@@ -576,10 +577,54 @@ mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count
         out->triangle_tests += w->triangle_tests;
         mc_free(w->stack);
     }
+    return st;
+}
+
+mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count, uint32_t* pairs, uint64_t capacity,
+                                    uint8_t* component_hit, mc_self_result* out)
+{
+    memset(out, 0, sizeof *out);
+    out->first[0] = out->first[1] = MC_NONE;
+    if (component_hit != NULL)
+    {
+        memset(component_hit, 0, mesh->component_count);
+    }
+    const mc_bvh* tree = mesh->bvh;
+    if (tree == NULL || tree->node_count == 0)
+    {
+        return MC_OK;
+    }
+    int workers = pairs != NULL || mesh->triangle_count < SELF_PARALLEL_MIN_TRIANGLES
+                      ? 1
+                      : mc_parallel_worker_count(worker_count);
+    self_worker* ws = mc_calloc((size_t)workers, sizeof *ws);
+    // Slack as the pair query's box test with an identity pose (bvh_collide.c, ctx_init).
+    self_ctx cx = {mesh, tree, mesh->positions, 4e-6, 1e-13 * 6.0 * tree->max_abs_coord, {NULL}, {NULL}, NULL, NULL,
+                   NULL, ws};
+    if (ws == NULL || ctx_alloc(&cx, workers, component_hit != NULL) != MC_OK)
+    {
+        mc_free(ws);
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    ws[0].collect = pairs;
+    ws[0].collect_capacity = pairs != NULL ? capacity : 0;
+    uint32_t item_count = 0;
+    self_pair* items =
+        expand_frontier(&cx, &ws[0], workers > 1 ? SELF_FRONTIER_PER_WORKER * (uint32_t)workers : 1u, &item_count);
+    if (items != NULL)
+    {
+        cx.items = items;
+        out->threads = mc_parallel_for_dynamic(workers, traverse_items, item_count, SELF_ITEMS_PER_CHUNK, &cx);
+    }
+    mc_status st = merge_workers(ws, workers, out);
+    st = items == NULL ? MC_ERR_OUT_OF_MEMORY : st;
+    for (uint32_t c = 0; st == MC_OK && component_hit != NULL && c < mesh->component_count; ++c)
+    {
+        component_hit[c] = atomic_load_explicit(&cx.component_hit[c], memory_order_relaxed);
+    }
     mc_free(items);
     mc_free(ws);
-    mc_free(boxes);
-    mc_free(cx.node_box);
+    ctx_free(&cx);
     if (st != MC_OK)
     {
         memset(out, 0, sizeof *out);
@@ -591,7 +636,7 @@ mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count
 // ---------------------------------------------------------------------------------------------------------------
 // Nesting of components
 
-mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, mc_nesting* out)
+mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, const uint8_t* skip, mc_nesting* out)
 {
     memset(out, 0, sizeof *out);
     out->first_problem = MC_NONE;
@@ -624,6 +669,10 @@ mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, mc_nesting* out
     }
     for (uint32_t c = 0; c < nc; ++c)
     {
+        if (skip != NULL && skip[c])
+        {
+            continue;
+        }
         // Winding as if not flipped (a flipped mesh holds every triangle reversed); depth parity from one vertex.
         bool outward = mesh->flipped ? vol[c] < 0.0 : vol[c] > 0.0;
         int odd = mc_bvh_point_parity_without(mesh, mesh->positions[mesh->component_vertex[c]], c);

@@ -42,14 +42,14 @@ static mc_status self_check_error(const mc_mesh_report* r, mc_error* err)
     if (r->nested_components > 0)
     {
         n += snprintf(what + n, sizeof what - (size_t)n,
-                      "%s%" PRIu32 " components nested in another with the same winding", n > 0 ? "; " : "",
-                      r->nested_components);
+                      "%s%" PRIu32 " component%s nested in another with the same winding", n > 0 ? "; " : "",
+                      r->nested_components, r->nested_components == 1 ? "" : "s");
     }
     if (r->inverted_components > 0)
     {
         n += snprintf(what + n, sizeof what - (size_t)n,
-                      "%s%" PRIu32 " components wound inside out (inward, in no other)", n > 0 ? "; " : "",
-                      r->inverted_components);
+                      "%s%" PRIu32 " component%s wound inside out (inward, in no other)", n > 0 ? "; " : "",
+                      r->inverted_components, r->inverted_components == 1 ? "" : "s");
     }
     if (r->nested_components + r->inverted_components > 0)
     {
@@ -73,8 +73,11 @@ static mc_status self_check(mc_mesh* mesh, mc_self_check mode, mc_mesh_report* r
     {
         mc_self_result sr;
         mc_nesting nest;
-        st = mc_bvh_self_intersections(mesh, 0, NULL, 0, &sr);
-        st = st == MC_OK ? mc_bvh_classify_components(mesh, &nest) : st;
+        // Components that intersect another have no nesting to speak of: they are left out of the classification.
+        uint8_t* hit = mc_alloc(mesh->component_count);
+        st = hit == NULL ? MC_ERR_OUT_OF_MEMORY : mc_bvh_self_intersections(mesh, 0, NULL, 0, hit, &sr);
+        st = st == MC_OK ? mc_bvh_classify_components(mesh, hit, &nest) : st;
+        mc_free(hit);
         if (st != MC_OK)
         {
             mc_bvh_destroy(mesh->bvh);

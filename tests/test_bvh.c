@@ -1162,7 +1162,7 @@ static void check_self_pairs(const mc_mesh* m, const uint32_t* want, uint64_t n)
     uint32_t* got = malloc(2u * (size_t)cap * sizeof *got);
     cr_assert(got != NULL);
     mc_self_result r;
-    cr_assert(mc_bvh_self_intersections(m, 4, got, cap, &r) == MC_OK);
+    cr_assert(mc_bvh_self_intersections(m, 4, got, cap, NULL, &r) == MC_OK);
     cr_assert(r.pair_count == n, "tree %llu pairs, brute force %llu", (unsigned long long)r.pair_count,
               (unsigned long long)n);
     qsort(got, (size_t)n, 2 * sizeof *got, pair_less);
@@ -1171,7 +1171,7 @@ static void check_self_pairs(const mc_mesh* m, const uint32_t* want, uint64_t n)
     for (int threads = 1; threads <= 4; ++threads)
     {
         mc_self_result t;
-        cr_assert(mc_bvh_self_intersections(m, threads, NULL, 0, &t) == MC_OK);
+        cr_assert(mc_bvh_self_intersections(m, threads, NULL, 0, NULL, &t) == MC_OK);
         cr_assert(t.pair_count == r.pair_count && t.first[0] == r.first[0] && t.first[1] == r.first[1]);
         cr_assert(t.triangle_tests == r.triangle_tests, "the same triangle pairs are tested");
     }
@@ -1290,7 +1290,7 @@ Test(bvh, self_pairs_of_overlapping_spheres_are_the_same_for_any_thread_count)
     cr_assert(n > 300, "%llu pairs", (unsigned long long)n);
     check_self_pairs(m, want, n);
     mc_self_result one;
-    cr_assert(mc_bvh_self_intersections(s, 0, NULL, 0, &one) == MC_OK && one.pair_count == 0);
+    cr_assert(mc_bvh_self_intersections(s, 0, NULL, 0, NULL, &one) == MC_OK && one.pair_count == 0);
     free(want);
     free(near[0]);
     free(near[1]);
@@ -1336,13 +1336,13 @@ Test(bvh, nested_components_are_classified_by_parity)
         mc_mesh* m = mesh_unchecked(p, 4u * nv1, ix, 4u * nt1);
         cr_assert(m != NULL && m->component_count == 4);
         mc_nesting nest;
-        cr_assert(mc_bvh_classify_components(m, &nest) == MC_OK);
+        cr_assert(mc_bvh_classify_components(m, NULL, &nest) == MC_OK);
         cr_assert(nest.cavities == cases[c].cavities && nest.same_winding == cases[c].same &&
                       nest.inverted == cases[c].inverted,
                   "case %zu: %u cavities, %u same winding, %u inverted", c, nest.cavities, nest.same_winding,
                   nest.inverted);
         mc_self_result sr;
-        cr_assert(mc_bvh_self_intersections(m, 0, NULL, 0, &sr) == MC_OK && sr.pair_count == 0);
+        cr_assert(mc_bvh_self_intersections(m, 0, NULL, 0, NULL, &sr) == MC_OK && sr.pair_count == 0);
         mc_mesh_destroy(m);
     }
     free(p);
