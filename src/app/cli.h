@@ -97,8 +97,13 @@ bool cli_stderr_is_tty(void);
 void cli_progress(double fraction, void* user);
 
 /// Import a mesh for contact (scaled by `scale`, progress on a terminal). On failure prints the importer's message on
-/// stderr (prefixed with the path unless the message starts with it) and returns 1; returns 0 on success.
-int cli_load_mesh(const char* path, double scale, double max_triangles, mc_mesh** out);
+/// stderr (prefixed with the path unless the message starts with it; a mesh that intersects itself gets the hint of
+/// --accept-self-intersections) and returns 1; returns 0 on success. With `accept_self_intersections` such a mesh is
+/// imported anyway (MC_SELF_CHECK_ACCEPT) and a warning line `meshcontact: warning: <path>: ...` goes to stderr.
+int cli_load_mesh(const char* path, double scale, double max_triangles, bool accept_self_intersections, mc_mesh** out);
+/// What the self-check found in a mesh, as one clause list ("3 pairs of triangles intersect (the first: triangles 4
+/// and 17); 1 component nested ..."), into buf; an empty string when it found nothing or did not run.
+void cli_self_check_summary(const mc_mesh_report* r, char* buf, size_t size);
 /// Accept function of --max-triangles: a whole number from 1 to 2^40.
 bool cli_is_max_triangles(double v);
 /// Files larger than this (bytes) are written by the CLI only when asked (primitive --large).
@@ -107,6 +112,12 @@ bool cli_is_max_triangles(double v);
 #define CLI_MAX_TRIANGLES_HELP(indent)                                                                                 \
     "  --max-triangles N\n" indent "refuse meshes of more than N triangles before allocating them (default\n" indent   \
     "2^26 = 67108864, about 18 GB with the OBB tree)\n"
+/// Help lines of --accept-self-intersections, the description indented by `indent` (a string literal of blanks).
+#define CLI_ACCEPT_SELF_HELP(indent)                                                                                   \
+    "  --accept-self-intersections\n" indent                                                                           \
+    "use a mesh whose triangles intersect each other or whose shells nest\n" indent                                    \
+    "with the same winding (refused by default, see 'meshcontact info'),\n" indent                                     \
+    "with a warning on stderr: its overlapping parts count twice\n"
 
 /// Wall-clock seconds from a monotonic clock.
 double cli_now(void);

@@ -262,10 +262,42 @@ bool cli_is_max_triangles(double v)
     return v >= 1.0 && v <= 0x1p40 && v == floor(v);
 }
 
-int cli_load_mesh(const char* path, double scale, double max_triangles, mc_mesh** out)
+void cli_self_check_summary(const mc_mesh_report* r, char* buf, size_t size)
+{
+    int n = 0;
+    buf[0] = '\0';
+    if (!r->self_checked)
+    {
+        return;
+    }
+    if (r->self_intersecting_pairs > 0)
+    {
+        n += snprintf(buf, size, "%llu pairs of triangles intersect (the first: triangles %u and %u)",
+                      (unsigned long long)r->self_intersecting_pairs, r->self_intersection_sample[0],
+                      r->self_intersection_sample[1]);
+    }
+    if (r->nested_components > 0 && (size_t)n < size)
+    {
+        n += snprintf(buf + n, size - (size_t)n,
+                      "%s%u component%s nested in another with the same winding (volume counted twice)",
+                      n > 0 ? "; " : "", r->nested_components, r->nested_components == 1 ? "" : "s");
+    }
+    if (r->inverted_components > 0 && (size_t)n < size)
+    {
+        n += snprintf(buf + n, size - (size_t)n, "%s%u component%s wound inside out (inward, in no other)",
+                      n > 0 ? "; " : "", r->inverted_components, r->inverted_components == 1 ? "" : "s");
+    }
+    if (r->nested_components + r->inverted_components > 0 && (size_t)n < size)
+    {
+        snprintf(buf + n, size - (size_t)n, " (the first: the component of triangle %u)", r->nesting_sample_triangle);
+    }
+}
+
+int cli_load_mesh(const char* path, double scale, double max_triangles, bool accept_self_intersections, mc_mesh** out)
 {
     mc_import_options opt = mc_default_import_options();
     opt.scale = scale;
+    opt.self_check = accept_self_intersections ? MC_SELF_CHECK_ACCEPT : MC_SELF_CHECK_REFUSE;
     if (max_triangles > 0.0)
     {
         opt.max_triangles = (uint64_t)max_triangles;
@@ -277,12 +309,21 @@ int cli_load_mesh(const char* path, double scale, double max_triangles, mc_mesh*
     }
     mc_error err;
     memset(&err, 0, sizeof err);
-    mc_status s = mc_mesh_import_file(path, &opt, out, NULL, &err);
+    mc_mesh_report rep;
+    mc_status s = mc_mesh_import_file(path, &opt, out, &rep, &err);
     if (s != MC_OK)
     {
         const char* what = err.message[0] != '\0' ? err.message : mc_status_string(s);
+        const char* hint = s == MC_ERR_SELF_INTERSECTING ? " (--accept-self-intersections uses it anyway)" : "";
         // The importer's message usually starts with the file name already.
-        return strncmp(what, path, strlen(path)) == 0 ? cli_fail(NULL, "%s", what) : cli_fail(path, "%s", what);
+        return strncmp(what, path, strlen(path)) == 0 ? cli_fail(NULL, "%s%s", what, hint)
+                                                      : cli_fail(path, "%s%s", what, hint);
+    }
+    if (rep.self_check_accepted)
+    {
+        char what[600];
+        cli_self_check_summary(&rep, what, sizeof what);
+        fprintf(stderr, "meshcontact: warning: %s: used although it intersects itself: %s\n", path, what);
     }
     return 0;
 }

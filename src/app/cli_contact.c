@@ -12,7 +12,7 @@ static void print_help(FILE* f)
 {
     fprintf(f,
             "usage: meshcontact contact MESH_I MESH_J [--pose-i P] [--pose-j P] [--scale S] [--max-triangles N]\n"
-            "                                  [--threads N] [--json]\n\n"
+            "                                  [--threads N] [--json] [--accept-self-intersections]\n\n"
             "Place two closed meshes at their poses and report their contact: the number of intersecting triangle\n"
             "pairs (exact predicates; exact touching is not an intersection), the intersection regions (volume,\n"
             "centroid, contact area, equivalent radius, normal from MESH_I into MESH_J, Adams depth and its two\n"
@@ -23,26 +23,30 @@ static void print_help(FILE* f)
             "  --scale S    multiply every coordinate of both meshes by S (a .shl file's own scale is applied on "
             "top)\n" CLI_MAX_TRIANGLES_HELP(
                 "               ") "  --threads N  worker threads (default: the OpenMP default); results do not depend "
-                                   "on it\n"
-                                   "  --json       print one JSON object: "
-                                   "{\"triangle_pairs\",\"regions\":[{\"volume\",\"centroid\",\"area\",\"radius\",\n"
-                                   "               "
-                                   "\"normal\",\"depth\",\"point_i\",\"point_j\"}],\"total_volume\",\"seconds\", then "
-                                   "extra keys}\n"
-                                   "  --help       this text\n\n"
-                                   "exit status: 0 on success, 1 when a mesh cannot be read or used for contact, 2 on "
-                                   "a usage error.\n");
+                                   "on it\n" CLI_ACCEPT_SELF_HELP(
+                                       "               ") "  --json       print one JSON object: "
+                                                          "{\"triangle_pairs\",\"regions\":[{\"volume\",\"centroid\","
+                                                          "\"area\",\"radius\",\n"
+                                                          "               "
+                                                          "\"normal\",\"depth\",\"point_i\",\"point_j\"}],\"total_"
+                                                          "volume\",\"seconds\", then "
+                                                          "extra keys}\n"
+                                                          "  --help       this text\n\n"
+                                                          "exit status: 0 on success, 1 when a mesh cannot be read or "
+                                                          "used for contact, 2 on "
+                                                          "a usage error.\n");
 }
 
 /// Parsed command line.
 typedef struct contact_args
 {
-    const char* path[2];  ///< MESH_I, MESH_J
-    mc_pose pose[2];      ///< poses (body to world)
-    double scale;         ///< length scale of both meshes
-    double max_triangles; ///< --max-triangles, 0: the default
-    int threads;          ///< 0: OpenMP default
-    bool json;            ///< JSON output
+    const char* path[2];            ///< MESH_I, MESH_J
+    mc_pose pose[2];                ///< poses (body to world)
+    double scale;                   ///< length scale of both meshes
+    double max_triangles;           ///< --max-triangles, 0: the default
+    int threads;                    ///< 0: OpenMP default
+    bool json;                      ///< JSON output
+    bool accept_self_intersections; ///< import meshes that intersect themselves (with a warning)
 } contact_args;
 
 /// Everything the query computed; one field per output key.
@@ -71,6 +75,7 @@ static int parse_args(int argc, char** argv, contact_args* a)
         {"max-triangles", 0, CLI_NUMBER, &a->max_triangles, 0, cli_is_max_triangles, NULL,
          "a whole number from 1 to 2^40"},
         {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
+        {"accept-self-intersections", 0, CLI_FLAG, &a->accept_self_intersections, 0, NULL, NULL, NULL},
     };
     static const char* const operand_names[] = {"MESH_I", "MESH_J"};
     const cli_syntax syntax = {"contact", print_help, options, CLI_LENGTH(options), operand_names, a->path, 2};
@@ -171,7 +176,7 @@ int cli_contact(int argc, char** argv)
     mc_mesh* mesh[2] = {NULL, NULL};
     for (int k = 0; k < 2; ++k)
     {
-        if (cli_load_mesh(a.path[k], a.scale, a.max_triangles, &mesh[k]) != 0)
+        if (cli_load_mesh(a.path[k], a.scale, a.max_triangles, a.accept_self_intersections, &mesh[k]) != 0)
         {
             mc_mesh_destroy(mesh[0]);
             return 1;

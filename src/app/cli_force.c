@@ -10,50 +10,84 @@
 
 static void print_help(FILE* f)
 {
-    fprintf(f,
-            "usage: meshcontact force MESH_I MESH_J [--pose-i P] [--pose-j P] [--vel-i V] [--vel-j V]\n"
-            "                         (--stiffness K --exponent E [--damping C --dmax D] |\n"
-            "                          --penalty P --restitution EPS [--normal-velocity VT])\n"
-            "                         [--mu-static MS --mu-dynamic MD --stiction-velocity VS --friction-velocity VD]\n"
-            "                         [--scale S] [--max-triangles N] [--threads N] [--json]\n\n"
-            "Intersect two closed meshes at their poses and evaluate Adams IMPACT contact forces per region:\n"
-            "Fn = max(0, K g^E + STEP(g, 0, 0, D, C) gdot), with g the penetration depth and gdot its rate; a region\n"
-            "gets a force only when its area A > 2 g^2 (otherwise it is reported as rejected). With friction,\n"
-            "Ft = -mu(v) Fn v/|v| (v: slip velocity of J relative to I) and a torque mu Fn (2/3) R about the normal\n"
-            "opposing the relative spin (R = sqrt(A/pi)). The normal points from I into J; per-region forces and\n"
-            "torques act on J (the opposite on I). With --penalty (Adams POISSON) the normal force is\n"
-            "Fn = max(0, P g STEP(gdot, -VT, EPS^2, VT, 1)): a spring P while the bodies approach, EPS^2 P while\n"
-            "they separate, so a bounce keeps the fraction EPS of its normal speed.\n\n"
-            "options:\n"
-            "  --pose-i P, --pose-j P  body to world: tx,ty,tz,qw,qx,qy,qz (quaternion normalised) or tx,ty,tz\n"
-            "  --vel-i V, --vel-j V    vx,vy,vz,wx,wy,wz: world-frame velocity of the body reference point and\n"
-            "                          angular velocity (default 0)\n"
-            "  --stiffness K           IMPACT STIFFNESS (force / length^E), >= 0 (required)\n"
-            "  --exponent E            IMPACT EXPONENT, > 0 (required)\n"
-            "  --damping C             IMPACT DAMPING, maximum damping coefficient (default 0; needs --dmax)\n"
-            "  --dmax D                depth of full damping, > 0\n"
-            "  --penalty P             POISSON PENALTY (force / length), > 0: selects POISSON instead of IMPACT\n"
-            "  --restitution EPS       POISSON RESTITUTION_COEFFICIENT, 0 <= EPS <= 1 (required with --penalty)\n"
-            "  --normal-velocity VT    POISSON NORMAL_TRANSITION_VELOCITY, > 0 (default 1e-3)\n"
-            "  --mu-static MS          MU_STATIC: turns Coulomb friction on (with --mu-dynamic)\n"
-            "  --mu-dynamic MD         MU_DYNAMIC <= MU_STATIC\n"
-            "  --stiction-velocity VS  STICTION_TRANSITION_VELOCITY, > 0 (default 0.1)\n"
-            "  --friction-velocity VD  FRICTION_TRANSITION_VELOCITY, > VS (default 1)\n"
-            "  --scale S               multiply both meshes' coordinates by S\n" CLI_MAX_TRIANGLES_HELP(
-                "                          ") "  --threads N             worker threads (results do not depend on it)\n"
-                                              "  --json                  print one JSON object: the fields of "
-                                              "'meshcontact contact --json' (regions\n"
-                                              "                          with volume, centroid, area, radius, normal, "
-                                              "depth, point_i, point_j) plus\n"
-                                              "                          per region \"fn\", \"ft\":[x,y,z], "
-                                              "\"torque\":[x,y,z], \"rejected\", and\n"
-                                              "                          \"wrench_i\", \"wrench_j\": "
-                                              "{\"force\":[...],\"torque\":[...]} (torque about each\n"
-                                              "                          body's reference point, world frame)\n"
-                                              "  --help                  this text\n\n"
-                                              "exit status: 0 on success, 1 when a mesh cannot be read or a parameter "
-                                              "is out of range, 2 on a usage "
-                                              "error.\n");
+    fprintf(
+        f,
+        "usage: meshcontact force MESH_I MESH_J [--pose-i P] [--pose-j P] [--vel-i V] [--vel-j V]\n"
+        "                         (--stiffness K --exponent E [--damping C --dmax D] |\n"
+        "                          --penalty P --restitution EPS [--normal-velocity VT])\n"
+        "                         [--mu-static MS --mu-dynamic MD --stiction-velocity VS --friction-velocity VD]\n"
+        "                         [--scale S] [--max-triangles N] [--threads N] [--json]\n"
+        "                         [--accept-self-intersections]\n\n"
+        "Intersect two closed meshes at their poses and evaluate Adams IMPACT contact forces per region:\n"
+        "Fn = max(0, K g^E + STEP(g, 0, 0, D, C) gdot), with g the penetration depth and gdot its rate; a region\n"
+        "gets a force only when its area A > 2 g^2 (otherwise it is reported as rejected). With friction,\n"
+        "Ft = -mu(v) Fn v/|v| (v: slip velocity of J relative to I) and a torque mu Fn (2/3) R about the normal\n"
+        "opposing the relative spin (R = sqrt(A/pi)). The normal points from I into J; per-region forces and\n"
+        "torques act on J (the opposite on I). With --penalty (Adams POISSON) the normal force is\n"
+        "Fn = max(0, P g STEP(gdot, -VT, EPS^2, VT, 1)): a spring P while the bodies approach, EPS^2 P while\n"
+        "they separate, so a bounce keeps the fraction EPS of its normal speed.\n\n"
+        "options:\n"
+        "  --pose-i P, --pose-j P  body to world: tx,ty,tz,qw,qx,qy,qz (quaternion normalised) or tx,ty,tz\n"
+        "  --vel-i V, --vel-j V    vx,vy,vz,wx,wy,wz: world-frame velocity of the body reference point and\n"
+        "                          angular velocity (default 0)\n"
+        "  --stiffness K           IMPACT STIFFNESS (force / length^E), >= 0 (required)\n"
+        "  --exponent E            IMPACT EXPONENT, > 0 (required)\n"
+        "  --damping C             IMPACT DAMPING, maximum damping coefficient (default 0; needs --dmax)\n"
+        "  --dmax D                depth of full damping, > 0\n"
+        "  --penalty P             POISSON PENALTY (force / length), > 0: selects POISSON instead of IMPACT\n"
+        "  --restitution EPS       POISSON RESTITUTION_COEFFICIENT, 0 <= EPS <= 1 (required with --penalty)\n"
+        "  --normal-velocity VT    POISSON NORMAL_TRANSITION_VELOCITY, > 0 (default 1e-3)\n"
+        "  --mu-static MS          MU_STATIC: turns Coulomb friction on (with --mu-dynamic)\n"
+        "  --mu-dynamic MD         MU_DYNAMIC <= MU_STATIC\n"
+        "  --stiction-velocity VS  STICTION_TRANSITION_VELOCITY, > 0 (default 0.1)\n"
+        "  --friction-velocity VD  FRICTION_TRANSITION_VELOCITY, > VS (default 1)\n"
+        "  --scale S               multiply both meshes' coordinates by S\n" CLI_MAX_TRIANGLES_HELP(
+            "                          ") "  --threads N             worker threads (results do not depend on "
+                                          "it)\n" CLI_ACCEPT_SELF_HELP("                          ") "  --json         "
+                                                                                                     "         print "
+                                                                                                     "one JSON object: "
+                                                                                                     "the fields of "
+                                                                                                     "'meshcontact "
+                                                                                                     "contact --json' "
+                                                                                                     "(regions\n"
+                                                                                                     "                 "
+                                                                                                     "         with "
+                                                                                                     "volume, "
+                                                                                                     "centroid, area, "
+                                                                                                     "radius, normal, "
+                                                                                                     "depth, point_i, "
+                                                                                                     "point_j) plus\n"
+                                                                                                     "                 "
+                                                                                                     "         per "
+                                                                                                     "region \"fn\", "
+                                                                                                     "\"ft\":[x,y,z], "
+                                                                                                     "\"torque\":[x,y,"
+                                                                                                     "z], "
+                                                                                                     "\"rejected\", "
+                                                                                                     "and\n"
+                                                                                                     "                 "
+                                                                                                     "         "
+                                                                                                     "\"wrench_i\", "
+                                                                                                     "\"wrench_j\": "
+                                                                                                     "{\"force\":[...],"
+                                                                                                     "\"torque\":[...]}"
+                                                                                                     " (torque about "
+                                                                                                     "each\n"
+                                                                                                     "                 "
+                                                                                                     "         body's "
+                                                                                                     "reference point, "
+                                                                                                     "world frame)\n"
+                                                                                                     "  --help         "
+                                                                                                     "         this "
+                                                                                                     "text\n\n"
+                                                                                                     "exit status: 0 "
+                                                                                                     "on success, 1 "
+                                                                                                     "when a mesh "
+                                                                                                     "cannot be read "
+                                                                                                     "or a parameter "
+                                                                                                     "is out of range, "
+                                                                                                     "2 on a usage "
+                                                                                                     "error.\n");
 }
 
 static void json_wrench(FILE* f, const char* key, mc_wrench w)
@@ -133,6 +167,7 @@ typedef struct force_args
     double max_triangles; ///< --max-triangles, 0: the default
     int threads;
     bool json;
+    bool accept_self_intersections;
     mc_force_model model;
     bool have_k, have_e, have_c, have_dmax, have_ms, have_md, have_p, have_eps;
 } force_args;
@@ -198,6 +233,7 @@ static int parse_args(int argc, char** argv, force_args* a)
         {"max-triangles", 0, CLI_NUMBER, &a->max_triangles, 0, cli_is_max_triangles, NULL,
          "a whole number from 1 to 2^40"},
         {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
+        {"accept-self-intersections", 0, CLI_FLAG, &a->accept_self_intersections, 0, NULL, NULL, NULL},
     };
     static const char* const operand_names[] = {"MESH_I", "MESH_J"};
     const cli_syntax syntax = {"force", print_help, options, CLI_LENGTH(options), operand_names, a->path, 2};
@@ -230,7 +266,7 @@ int cli_force(int argc, char** argv)
     rc = 1;
     for (int k = 0; k < 2; ++k)
     {
-        if (cli_load_mesh(a.path[k], a.scale, a.max_triangles, &mesh[k]) != 0)
+        if (cli_load_mesh(a.path[k], a.scale, a.max_triangles, a.accept_self_intersections, &mesh[k]) != 0)
         {
             goto done;
         }

@@ -12,29 +12,38 @@
 
 static void print_help(FILE* f)
 {
-    fprintf(f, "usage: meshcontact info MESH [--scale S] [--max-triangles N] [--json]\n\n"
+    fprintf(f, "usage: meshcontact info MESH [--scale S] [--max-triangles N] [--json] [--accept-self-intersections]\n\n"
                "Read a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae), weld identical vertices and report\n"
                "what the checks found. Counts, closedness, orientation and the signed volume are those of the\n"
                "triangles as read (after exact welding; polygons fan-split); a negative volume means the normals\n"
                "point inward. Zero-area triangles are listed as problems; they are removed (and T-junctions\n"
                "repaired) in the mesh used for contact.\n\n"
+               "A closed, manifold, oriented mesh is then self-checked, exactly: pairs of triangles that intersect\n"
+               "(closed triangles sharing a point their shared vertices do not explain: crossing, touching, a face\n"
+               "folded onto its neighbour, a duplicate; 'self-intersection' gives the count and the first pair, as\n"
+               "triangle indices of the cleaned mesh), and how its shells nest ('nesting': a shell inside an odd\n"
+               "number of others must be wound inward, a cavity; one wound outward there is counted twice, one\n"
+               "wound inward elsewhere is inside out). Either makes the mesh unusable for contact.\n\n"
                "options:\n"
                "  --scale S  multiply every coordinate by S (a .shl file's own scale is applied on "
                "top)\n" CLI_MAX_TRIANGLES_HELP(
                    "             ") "  --json     print one JSON object: "
                                     "{\"triangles\",\"vertices\",\"closed\",\"oriented\",\"volume\",\n"
                                     "             \"area\",\"bbox\",\"problems\", then extra keys}\n"
+                                    "  --accept-self-intersections\n"
+                                    "             exit status 0 for a mesh that only fails the self-check (contact\n"
+                                    "             and force then need the same option to use it)\n"
                                     "  --help     this text\n\n"
                                     "exit status: 0 when the mesh can be used for contact; 1 when it cannot (open, "
                                     "non-manifold,\n"
-                                    "inconsistently wound: the report is still printed and stderr says why) or cannot "
-                                    "be read; 2 on a\n"
-                                    "usage error.\n");
+                                    "inconsistently wound, intersecting itself, misnested: the report is still "
+                                    "printed and stderr\n"
+                                    "says why) or cannot be read; 2 on a usage error.\n");
 }
 
 typedef struct problem_list
 {
-    char text[8][160];
+    char text[8][200];
     int count;
 } problem_list;
 
@@ -69,11 +78,33 @@ static void collect_problems(const mc_mesh_report* r, problem_list* p)
     {
         add_problem(p, "%u zero-area triangles (removed for contact)", r->degenerate_triangles);
     }
-    if (r->closed && r->oriented && r->manifold && !r->contact_ready)
+    if (r->closed && r->oriented && r->manifold && !r->contact_ready && !r->self_checked)
     {
         add_problem(p, "%u zero-area triangles could not be removed without opening the mesh", r->degenerate_triangles);
     }
-    if (r->inward_components > 0)
+    if (r->self_intersecting_pairs > 0 && p->count < 8)
+    {
+        snprintf(p->text[p->count++], sizeof p->text[0],
+                 "intersects itself: %llu pairs of triangles intersect (the first: triangles %u and %u)",
+                 (unsigned long long)r->self_intersecting_pairs, r->self_intersection_sample[0],
+                 r->self_intersection_sample[1]);
+    }
+    if (r->nested_components > 0)
+    {
+        add_problem(p,
+                    r->nested_components == 1
+                        ? "%u shell nested in another with the same winding (its volume counts twice)"
+                        : "%u shells nested in another with the same winding (their volume counts twice)",
+                    r->nested_components);
+    }
+    if (r->inverted_components > 0)
+    {
+        add_problem(p,
+                    r->inverted_components == 1 ? "%u shell wound inside out (inward, and inside no other shell)"
+                                                : "%u shells wound inside out (inward, and inside no other shell)",
+                    r->inverted_components);
+    }
+    if (r->inward_components > 0 && !r->self_checked) // else the nesting check tells cavities from inside-out shells
     {
         add_problem(p, "%u components enclose negative volume (cavities, or shells wound inward)",
                     r->inward_components);
@@ -89,7 +120,34 @@ static void collect_problems(const mc_mesh_report* r, problem_list* p)
     }
 }
 
-static void print_json(const mc_mesh_report* r, const problem_list* p)
+/// The self-check's keys of the JSON object (after "scale").
+static void print_json_self_check(const mc_mesh_report* r, bool accepted)
+{
+    printf(",\"self_checked\":%s,\"self_intersecting_pairs\":%llu,\"self_intersection_sample\":",
+           r->self_checked ? "true" : "false", (unsigned long long)r->self_intersecting_pairs);
+    if (r->self_checked && r->self_intersecting_pairs > 0)
+    {
+        printf("[%u,%u]", r->self_intersection_sample[0], r->self_intersection_sample[1]);
+    }
+    else
+    {
+        printf("null");
+    }
+    printf(",\"cavity_components\":%u,\"nested_components\":%u,\"inverted_components\":%u,"
+           "\"nesting_sample_triangle\":",
+           r->cavity_components, r->nested_components, r->inverted_components);
+    if (r->self_checked && r->nested_components + r->inverted_components > 0)
+    {
+        printf("%u", r->nesting_sample_triangle);
+    }
+    else
+    {
+        printf("null");
+    }
+    printf(",\"self_intersections_accepted\":%s", accepted ? "true" : "false");
+}
+
+static void print_json(const mc_mesh_report* r, const problem_list* p, bool accepted)
 {
     printf("{\"triangles\":%u,\"vertices\":%u,\"closed\":%s,\"oriented\":%s,\"volume\":", r->input_triangles,
            r->vertices, r->closed ? "true" : "false", r->oriented ? "true" : "false");
@@ -121,10 +179,44 @@ static void print_json(const mc_mesh_report* r, const problem_list* p)
     cli_json_double(stdout, r->volume);
     printf(",\"scale\":");
     cli_json_double(stdout, r->scale);
+    print_json_self_check(r, accepted);
     printf("}\n");
 }
 
-static void print_table(const char* path, const mc_mesh_report* r, const problem_list* p)
+/// The self-check's lines of the table: intersecting pairs and the nesting of the shells.
+static void print_table_self_check(const mc_mesh_report* r)
+{
+    if (!r->self_checked)
+    {
+        printf("self-intersection  not checked (the mesh is not closed, manifold and oriented)\n");
+        return;
+    }
+    if (r->self_intersecting_pairs == 0)
+    {
+        printf("self-intersection  none\n");
+    }
+    else
+    {
+        printf("self-intersection  %llu pairs of triangles (the first: triangles %u and %u)\n",
+               (unsigned long long)r->self_intersecting_pairs, r->self_intersection_sample[0],
+               r->self_intersection_sample[1]);
+    }
+    if (r->cavity_components + r->nested_components + r->inverted_components == 0)
+    {
+        printf("nesting            none%s\n",
+               r->self_intersecting_pairs > 0 ? " (shells that intersect another are not classified)" : "");
+        return;
+    }
+    printf("nesting            %u cavities, %u nested with the same winding, %u inside out", r->cavity_components,
+           r->nested_components, r->inverted_components);
+    if (r->nested_components + r->inverted_components > 0)
+    {
+        printf(" (the first misnested: the component of triangle %u)", r->nesting_sample_triangle);
+    }
+    putchar('\n');
+}
+
+static void print_table(const char* path, const mc_mesh_report* r, const problem_list* p, bool accepted)
 {
     mc_vec3 lo = r->bbox_min, hi = r->bbox_max;
     printf("file               %s\n", path);
@@ -144,8 +236,9 @@ static void print_table(const char* path, const mc_mesh_report* r, const problem
     {
         printf("polygons split     %u\n", r->split_polygons);
     }
-    printf("usable for contact %s", r->contact_ready ? "yes" : "no");
-    if (r->contact_ready)
+    print_table_self_check(r);
+    printf("usable for contact %s", r->contact_ready ? "yes" : (accepted ? "yes, self-intersections accepted" : "no"));
+    if (r->contact_ready || accepted)
     {
         printf(" (%u triangles, volume %.17g)", r->triangles, r->volume);
     }
@@ -163,7 +256,7 @@ static void print_table(const char* path, const mc_mesh_report* r, const problem
 int cli_info(int argc, char** argv)
 {
     const char* path = NULL;
-    bool json = false;
+    bool json = false, accept = false;
     mc_import_options opt = mc_default_import_options();
     double max_triangles = 0.0;
     const cli_option options[] = {
@@ -171,6 +264,7 @@ int cli_info(int argc, char** argv)
         {"scale", 0, CLI_NUMBER, &opt.scale, 0, cli_positive, NULL, "a positive number"},
         {"max-triangles", 0, CLI_NUMBER, &max_triangles, 0, cli_is_max_triangles, NULL,
          "a whole number from 1 to 2^40"},
+        {"accept-self-intersections", 0, CLI_FLAG, &accept, 0, NULL, NULL, NULL},
     };
     static const char* const operand_names[] = {"MESH"};
     const cli_syntax syntax = {"info", print_help, options, CLI_LENGTH(options), operand_names, &path, 1};
@@ -199,25 +293,30 @@ int cli_info(int argc, char** argv)
     }
     problem_list p;
     collect_problems(&r, &p);
+    // The self-check's findings are the only ones the option can accept (it runs on otherwise usable meshes only).
+    bool accepted =
+        accept && r.self_checked && r.self_intersecting_pairs + r.nested_components + r.inverted_components > 0;
     if (json)
     {
-        print_json(&r, &p);
+        print_json(&r, &p, accepted);
     }
     else
     {
-        print_table(path, &r, &p);
+        print_table(path, &r, &p, accepted);
     }
     fflush(stdout);
-    if (!r.contact_ready)
+    if (!r.contact_ready && !accepted)
     {
-        char why[600];
+        char why[1000];
         size_t n = 0;
         why[0] = '\0';
         for (int i = 0; i < p.count && n < sizeof why; ++i)
         {
             n += (size_t)snprintf(why + n, sizeof why - n, "%s%s", i ? "; " : "", p.text[i]);
         }
-        return cli_fail(path, "cannot be used for contact: %s", n > 0 ? why : "not a closed manifold surface");
+        bool hint = r.self_checked; // then the self-check is what failed
+        return cli_fail(path, "cannot be used for contact: %s%s", n > 0 ? why : "not a closed manifold surface",
+                        hint ? " (--accept-self-intersections uses it anyway)" : "");
     }
     return 0;
 }

@@ -66,6 +66,8 @@ static const char* const s_help[] = {
     "      FRUSTUM, BOTTOM=, TOP=, LENGTH=         along z, radius BOTTOM at 0, TOP at LENGTH\n"
     "      TORUS, MAJOR_RADIUS=, MINOR_RADIUS=     around z, centred\n"
     "      faceting: CHORD_TOLERANCE (default 0.005 x largest size), ANGLE_TOLERANCE (default 15D)\n"
+    "      ACCEPT_SELF_INTERSECTIONS (flag): use a FILE mesh whose triangles intersect each other or whose\n"
+    "      shells nest with the same winding (refused by default, see 'meshcontact info'), with a warning\n"
     "      MAX_TRIANGLES=n: refuse a file or tessellation of more than n triangles (default 2^26)\n"
     "  CONTACT/id, IGEOM=id[,id..], JGEOM=id[,id..], [IFLIP_GEOMETRY=ids], [JFLIP_GEOMETRY=ids],\n"
     "           IMPACT, STIFFNESS=k, [EXPONENT=e (1.5)], [DAMPING=c (0)], [DMAX=d (required with DAMPING)]\n"

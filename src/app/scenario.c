@@ -949,7 +949,8 @@ static bool stmt_graphics(scn_parser* p)
     {
         return false;
     }
-    if (!get_pose(p, "QP", false, &g.local) || !get_flag(p, "IFLIP_GEOMETRY", &g.flip))
+    if (!get_pose(p, "QP", false, &g.local) || !get_flag(p, "IFLIP_GEOMETRY", &g.flip) ||
+        !get_flag(p, "ACCEPT_SELF_INTERSECTIONS", &g.accept_self_intersections))
     {
         return false;
     }

@@ -54,7 +54,7 @@
  *     velocities. Output positions are those of the centre of mass.
  *
  * GRAPHICS/id, PART=id, <shape>, [QP=x,y,z], [REULER=a,b,c], [CHORD_TOLERANCE=c], [ANGLE_TOLERANCE=a],
- *          [IFLIP_GEOMETRY]
+ *          [IFLIP_GEOMETRY], [ACCEPT_SELF_INTERSECTIONS]
  *     A closed solid attached to a part, placed in the part frame at QP (default 0,0,0) and rotated by REULER
  *     (3-1-3, default 0,0,0). The shapes, in the geometry's own frame:
  *       EXTERNAL, FILE=path [, SCALE=s]   a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae); SCALE
@@ -70,6 +70,9 @@
  *     Curved primitives are faceted within CHORD_TOLERANCE (length; default 0.005 x the largest dimension) and
  *     ANGLE_TOLERANCE (default 15D, Adams' faceting default). IFLIP_GEOMETRY: the solid is the outside of the
  *     surface (for example a ball inside a hollow), in every contact that uses this geometry.
+ *     ACCEPT_SELF_INTERSECTIONS (not Adams): use a FILE mesh whose triangles intersect each other or whose shells
+ *     nest with the same winding (refused by default, see `meshcontact info`), with a warning: the overlapping
+ *     parts count twice in its contact volumes.
  *
  * CONTACT/id, IGEOM=id[,id...], JGEOM=id[,id...], [IFLIP_GEOMETRY=id,...], [JFLIP_GEOMETRY=id,...],
  *          IMPACT, STIFFNESS=k, [EXPONENT=e], [DAMPING=c], [DMAX=d]
@@ -144,6 +147,8 @@ typedef struct app_scenario_graphics
     double max_triangles;     ///< MAX_TRIANGLES (files and primitives); 0: the library's default (2^26)
     bool flip;                ///< IFLIP_GEOMETRY flag on the GRAPHICS statement
     mc_pose local;            ///< placement in the part frame (QP, REULER)
+    /// ACCEPT_SELF_INTERSECTIONS flag: a FILE mesh that intersects itself is used (with a warning), not refused
+    bool accept_self_intersections;
 } app_scenario_graphics;
 
 /// Normal force model of a contact.

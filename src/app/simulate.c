@@ -174,11 +174,22 @@ static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
         {
             io.max_triangles = (uint64_t)g->max_triangles;
         }
-        mc_status st = mc_mesh_import_file(g->path, &io, &s->meshes[gi], NULL, &e);
+        io.self_check = g->accept_self_intersections ? MC_SELF_CHECK_ACCEPT : MC_SELF_CHECK_REFUSE;
+        mc_mesh_report rep;
+        mc_status st = mc_mesh_import_file(g->path, &io, &s->meshes[gi], &rep, &e);
         if (st != MC_OK)
         {
-            return set_err(err, cap, "%s:%d: GRAPHICS/%d: %s", s->scn->path, g->line, g->id,
-                           e.message[0] ? e.message : mc_status_string(st));
+            return set_err(err, cap, "%s:%d: GRAPHICS/%d: %s%s", s->scn->path, g->line, g->id,
+                           e.message[0] ? e.message : mc_status_string(st),
+                           st == MC_ERR_SELF_INTERSECTING ? " (ACCEPT_SELF_INTERSECTIONS uses it anyway)" : "");
+        }
+        if (rep.self_check_accepted)
+        {
+            warn(s,
+                 "%s:%d: GRAPHICS/%d: %s intersects itself (%llu pairs of triangles, %u nested and %u inside-out "
+                 "shells), used as ACCEPT_SELF_INTERSECTIONS asks: its overlaps count twice",
+                 s->scn->path, g->line, g->id, g->path, (unsigned long long)rep.self_intersecting_pairs,
+                 rep.nested_components, rep.inverted_components);
         }
         return true;
     }
