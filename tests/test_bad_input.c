@@ -280,6 +280,18 @@ static const topo_case s_topo[] = {
      TET_V "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 5 6 8\nf 2 3 4\nf 1 4 3\n", MC_OK, true},
     {"corners off by 1e-9: open without a weld tolerance", TET_V "v 1e-9 0 0\nf 1 3 2\nf 5 2 4\nf 2 3 4\nf 1 4 3\n",
      MC_ERR_MESH_NOT_CLOSED, false},
+    {"self-intersecting: two overlapping tetrahedra",
+     TET_V "v .2 .2 .2\nv 1.2 .2 .2\nv .2 1.2 .2\nv .2 .2 1.2\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 4 3\nf 5 7 6\nf 5 6 8\n"
+           "f 6 7 8\nf 5 8 7\n",
+     MC_ERR_SELF_INTERSECTING, false},
+    {"nested: a tetrahedron inside another, wound the same way",
+     TET_V "v .1 .1 .1\nv .35 .1 .1\nv .1 .35 .1\nv .1 .1 .35\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 4 3\nf 5 7 6\nf 5 6 8\n"
+           "f 6 7 8\nf 5 8 7\n",
+     MC_ERR_SELF_INTERSECTING, false},
+    {"a cavity: the inner tetrahedron wound inward",
+     TET_V "v .1 .1 .1\nv .35 .1 .1\nv .1 .35 .1\nv .1 .1 .35\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 4 3\nf 5 6 7\nf 5 8 6\n"
+           "f 6 8 7\nf 5 7 8\n",
+     MC_OK, true},
 };
 
 Test(bad_input, topology_matrix)
