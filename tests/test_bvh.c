@@ -1227,6 +1227,24 @@ Test(bvh, self_pairs_equal_brute_force_on_snapped_spheres)
     cr_assert(with_pairs >= 20 && without >= 5, "%d meshes with pairs, %d without", with_pairs, without);
 }
 
+/// m's vertices turned by `angle` about x, then about z (a rotation that keeps no face in an axis plane).
+static mc_mesh* turned(const mc_mesh* m, double angle)
+{
+    double* p = malloc(3u * (size_t)m->vertex_count * sizeof *p);
+    double c = cos(angle), s = sin(angle), c2 = cos(2.3 * angle), s2 = sin(2.3 * angle);
+    for (uint32_t v = 0; v < m->vertex_count; ++v)
+    {
+        mc_vec3 x = m->positions[v];
+        double y = c * x.y - s * x.z, z = s * x.y + c * x.z;
+        p[3u * v] = c2 * x.x - s2 * y;
+        p[3u * v + 1u] = s2 * x.x + c2 * y;
+        p[3u * v + 2u] = z;
+    }
+    mc_mesh* r = mesh_unchecked(p, m->vertex_count, m->indices, m->triangle_count);
+    free(p);
+    return r;
+}
+
 /// One mesh of the two given meshes (B's triangles after A's, its vertices moved by `shift`).
 static mc_mesh* two_meshes(const mc_mesh* a, const mc_mesh* b, mc_vec3 shift)
 {
@@ -1348,4 +1366,37 @@ Test(bvh, nested_components_are_classified_by_parity)
     free(p);
     free(ix);
     mc_mesh_destroy(unit);
+}
+
+// Box grids (flat faces cut into many coplanar triangles, as CAD exports are) turned out of the axis planes, where the
+// floating-point filter cannot tell the coplanar signs: alone (no pair), and two of them overlapping in one mesh
+// (crossing and coplanar configurations), against brute force.
+Test(bvh, self_pairs_of_turned_box_grids_equal_brute_force)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_mesh* grid = scene_box_grid(mc_v3(1.0, 0.5, 0.25), 3000);
+        mc_mesh* one = turned(grid, 0.3 + 0.4 * k);
+        cr_assert(one != NULL);
+        mc_self_result r;
+        cr_assert(mc_bvh_self_intersections(one, 0, NULL, 0, NULL, &r) == MC_OK && r.pair_count == 0);
+        mc_mesh* two = two_meshes(one, one, mc_v3(0.5, 0.05 * k, 0.03));
+        cr_assert(two != NULL);
+        uint32_t nt = two->triangle_count;
+        uint32_t* all = malloc((size_t)nt * sizeof *all);
+        for (uint32_t t = 0; t < nt; ++t)
+        {
+            all[t] = t;
+        }
+        uint64_t cap = (uint64_t)nt * 8u;
+        uint32_t* want = malloc(2u * (size_t)cap * sizeof *want);
+        uint64_t n = brute_self(two, all, nt, all, nt, 1, want, cap);
+        cr_assert(n > 0);
+        check_self_pairs(two, want, n);
+        free(all);
+        free(want);
+        mc_mesh_destroy(two);
+        mc_mesh_destroy(one);
+        mc_mesh_destroy(grid);
+    }
 }

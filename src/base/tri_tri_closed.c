@@ -15,7 +15,9 @@
 // Coplanar triangles (common in CAD: flat faces cut into fans) are decided in one projection: they meet iff a vertex
 // of one is in the other or an edge of one meets an edge of the other. Two coplanar triangles with one shared vertex
 // a coincide near a with their corners (convex cones at a), and each lies inside its cone, so they meet beyond a iff
-// the cones share a ray: iff one of the four edges from a points into the other's corner.
+// the cones share a ray: iff one of the four edges from a points into the other's corner. When the floating-point
+// filter cannot tell a sign (nearly or exactly coplanar triangles), those projected tests are tried first: if the
+// projections do not meet, neither do the triangles, and the exact (slow) orientation is not needed.
 #include "src/base/tri_tri_closed.h"
 
 #include "src/base/predicates.h"
@@ -44,9 +46,12 @@ static inline double coord(const mc_vec3* p, int c)
 /// give such zeros all the time.
 static inline int orient2(const mc_vec3* p, const mc_vec3* q, const mc_vec3* r, int axis)
 {
-    int i = axis == 2 ? 0 : axis + 1, j = axis == 0 ? 2 : axis - 1;
-    double a = (coord(q, i) - coord(p, i)) * (coord(r, j) - coord(p, j));
-    double b = (coord(q, j) - coord(p, j)) * (coord(r, i) - coord(p, i));
+    // Coordinates i = axis + 1 and j = axis + 2 (mod 3), as mc_cross_component_sign takes them.
+    double pi = axis == 0 ? p->y : (axis == 1 ? p->z : p->x), pj = axis == 0 ? p->z : (axis == 1 ? p->x : p->y);
+    double qi = axis == 0 ? q->y : (axis == 1 ? q->z : q->x), qj = axis == 0 ? q->z : (axis == 1 ? q->x : q->y);
+    double ri = axis == 0 ? r->y : (axis == 1 ? r->z : r->x), rj = axis == 0 ? r->z : (axis == 1 ? r->x : r->y);
+    double a = (qi - pi) * (rj - pj);
+    double b = (qj - pj) * (ri - pi);
     double bound = 4.0 * 0x1p-53 * (fabs(a) + fabs(b));
     if (fabs(a - b) > bound && bound >= MC_PRED_MIN_PERMANENT)
     {
@@ -76,8 +81,9 @@ void mc_tri_plane_init(mc_tri_plane* t, mc_vec3 a, mc_vec3 b, mc_vec3 c)
     t->perm[2] = fabs(p5) + fabs(p6);
 }
 
-/// Exact sign of orient(t.a, t.b, t.c, d): the filter of predicates.h on the stored normal, else the exact value.
-static inline int plane_sign(const mc_tri_plane* t, const mc_vec3* d)
+/// Sign of orient(t.a, t.b, t.c, d) when the filter of predicates.h on the stored normal certifies it (or every product
+/// is exactly zero, see orient2: a face in an axis plane and a point of that plane), else 2.
+static inline int plane_sign_filtered(const mc_tri_plane* t, const mc_vec3* d)
 {
     double cx = d->x - t->v[0].x, cy = d->y - t->v[0].y, cz = d->z - t->v[0].z;
     double det = t->n[0] * cx + t->n[1] * cy + t->n[2] * cz;
@@ -86,11 +92,18 @@ static inline int plane_sign(const mc_tri_plane* t, const mc_vec3* d)
     {
         return sign_of(det);
     }
-    if (perm == 0.0)
-    {
-        return 0; // every product exactly zero (see orient2): a face in an axis plane and a point of that plane
-    }
-    return sign_of(mc_orient3d_exact(&t->v[0], &t->v[1], &t->v[2], d));
+    return perm == 0.0 ? 0 : 2;
+}
+
+/// Exact sign of orient(t.a, t.b, t.c, d) from a plane_sign_filtered result s (the exact value when s is 2).
+static inline int plane_sign_exact(const mc_tri_plane* t, const mc_vec3* d, int s)
+{
+    return s != 2 ? s : sign_of(mc_orient3d_exact(&t->v[0], &t->v[1], &t->v[2], d));
+}
+
+static inline int plane_sign(const mc_tri_plane* t, const mc_vec3* d)
+{
+    return plane_sign_exact(t, d, plane_sign_filtered(t, d));
 }
 
 /// Exact sign of component `axis` of t's normal (b - a) x (c - a): the filter of mc_cross_component_sign on the
@@ -190,18 +203,40 @@ static int segment_triangle_2d(const mc_vec3* p, const mc_vec3* q, const mc_vec3
     return 0;
 }
 
-/// Closed coplanar triangles a and b (projected along axis): a vertex of one in the other, or an edge of each meeting.
-static int coplanar_triangles(const mc_vec3 a[3], const mc_vec3 b[3], int axis)
+/// Orientation signs of the vertices of b against the edges of a (o[i][k]: vertex k against edge i), projected along
+/// axis; @return 1 when one edge line of a has all of b strictly outside (the side opposite to a, whose orientation
+/// sign is s, non-zero): the projections are then apart.
+static int edge_separates(const mc_vec3 a[3], const mc_vec3 b[3], int axis, int s, int o[3][3])
 {
-    int o[3][3], r[3][3]; // o[i][k]: vertex k of b against edge i of a; r[i][k]: vertex k of a against edge i of b
+    int apart = 0;
     for (int i = 0; i < 3; ++i)
     {
         int i1 = i == 2 ? 0 : i + 1;
         for (int k = 0; k < 3; ++k)
         {
             o[i][k] = orient2(&a[i], &a[i1], &b[k], axis);
-            r[i][k] = orient2(&b[i], &b[i1], &a[k], axis);
         }
+        apart |= s != 0 && o[i][0] * s < 0 && o[i][1] * s < 0 && o[i][2] * s < 0;
+        if (apart)
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/// Closed triangles a and b of one plane, projected along axis (a projects one to one): a vertex of one in the other,
+/// or an edge of each meeting. Also a one-sided certificate for triangles that are not coplanar: when their
+/// projections do not meet, neither do they (a degenerate projection of b can only make the answer 1).
+static int coplanar_triangles(const mc_vec3 a[3], const mc_vec3 b[3], int axis)
+{
+    // o[i][k]: vertex k of b against edge i of a; r[i][k]: vertex k of a against edge i of b. An edge line with the
+    // other triangle strictly outside separates them (the common case of neighbours in a flat region).
+    int o[3][3], r[3][3];
+    if (edge_separates(a, b, axis, orient2(&a[0], &a[1], &a[2], axis), o) ||
+        edge_separates(b, a, axis, orient2(&b[0], &b[1], &b[2], axis), r))
+    {
+        return 0;
     }
     for (int k = 0; k < 3; ++k)
     {
@@ -263,7 +298,21 @@ int mc_tri_tri_closed_intersect(const mc_tri_plane* a, const mc_tri_plane* b)
     int sb[3], sa[3];
     for (int k = 0; k < 3; ++k)
     {
-        sb[k] = plane_sign(a, &b->v[k]);
+        sb[k] = plane_sign_filtered(a, &b->v[k]);
+    }
+    if (sb[0] == 2 || sb[1] == 2 || sb[2] == 2)
+    {
+        // Nearly or exactly coplanar (the flat faces of CAD meshes): projections that do not meet, along an axis
+        // where a's plane projects one to one, prove the triangles apart without exact arithmetic (a common point
+        // would project to a common point). Else the exact signs.
+        if (!coplanar_triangles(a->v, b->v, projection_axis(a)))
+        {
+            return 0;
+        }
+        for (int k = 0; k < 3; ++k)
+        {
+            sb[k] = plane_sign_exact(a, &b->v[k], sb[k]);
+        }
     }
     if (strictly_one_side(sb[0], sb[1], sb[2]))
     {
@@ -300,29 +349,53 @@ static int corner_holds(const mc_tri_plane* t, int k, const mc_vec3* d)
     return in_corner(t, k, d, axis, normal_sign(t, axis));
 }
 
+/// Do the corners of A (at ka) and B (at kb), the same point, share a ray in the projection along an axis where A's
+/// plane projects one to one? When they do not, A and B share no point besides that vertex: another common point x
+/// would project to a point other than the vertex's (x - a lies in A's plane, not along the axis) in both
+/// projected corners. Exact for coplanar triangles; for others a one-sided certificate (a degenerate projection of
+/// B counts as meeting).
+static int projected_corners_meet(const mc_tri_plane* A, int ka, const mc_tri_plane* B, int kb)
+{
+    static const int next[3] = {1, 2, 0}, prev[3] = {2, 0, 1};
+    int axis = projection_axis(A), s_a = normal_sign(A, axis), s_b = normal_sign(B, axis);
+    return in_corner(B, kb, &A->v[next[ka]], axis, s_b) || in_corner(B, kb, &A->v[prev[ka]], axis, s_b) ||
+           in_corner(A, ka, &B->v[next[kb]], axis, s_a) || in_corner(A, ka, &B->v[prev[kb]], axis, s_a);
+}
+
 /// Triangles A and B share exactly one vertex, A's corner ka and B's corner kb: do they meet anywhere else?
 /// With A = (a, b, c) and B = (a, e, f) (b, c and e, f the corners after a): nothing beyond a when b and c are
-/// strictly on one side of B's plane, or e and f of A's; coplanar triangles by their corners at a; else edge bc
-/// against B, edge ef against A, and the edges from a that lie in the other's plane against its corner at a.
+/// strictly on one side of B's plane, or e and f of A's, or when the corners at a do not meet in a projection;
+/// coplanar triangles by their corners at a; else edge bc against B, edge ef against A, and the edges from a that lie
+/// in the other's plane against its corner at a.
 static int shared_corner(const mc_tri_plane* A, int ka, const mc_tri_plane* B, int kb)
 {
     static const int next[3] = {1, 2, 0}, prev[3] = {2, 0, 1};
     const mc_vec3 *b = &A->v[next[ka]], *c = &A->v[prev[ka]], *e = &B->v[next[kb]], *f = &B->v[prev[kb]];
-    int sb = plane_sign(B, b), sc = plane_sign(B, c);
-    if (sb * sc > 0)
+    int sb = plane_sign_filtered(B, b), sc = plane_sign_filtered(B, c);
+    if (sb != 2 && sc != 2 && sb * sc > 0)
     {
         return 0; // A but its corner a strictly on one side of B's plane
     }
-    if (sb == 0 && sc == 0)
-    {
-        int axis = projection_axis(A), s_a = normal_sign(A, axis), s_b = normal_sign(B, axis);
-        return in_corner(B, kb, b, axis, s_b) || in_corner(B, kb, c, axis, s_b) || in_corner(A, ka, e, axis, s_a) ||
-               in_corner(A, ka, f, axis, s_a);
-    }
-    int se = plane_sign(A, e), sf = plane_sign(A, f);
-    if (se * sf > 0)
+    int se = plane_sign_filtered(A, e), sf = plane_sign_filtered(A, f);
+    if (se != 2 && sf != 2 && se * sf > 0)
     {
         return 0;
+    }
+    if ((sb == 2 || sc == 2 || se == 2 || sf == 2) && !projected_corners_meet(A, ka, B, kb))
+    {
+        return 0; // nearly coplanar (a flat fan) and apart in the projection: no exact arithmetic needed
+    }
+    sb = plane_sign_exact(B, b, sb);
+    sc = plane_sign_exact(B, c, sc);
+    se = plane_sign_exact(A, e, se);
+    sf = plane_sign_exact(A, f, sf);
+    if (sb * sc > 0 || se * sf > 0)
+    {
+        return 0;
+    }
+    if (sb == 0 && sc == 0)
+    {
+        return projected_corners_meet(A, ka, B, kb); // coplanar: exact
     }
     if (segment_triangle(b, c, sb, sc, B) || segment_triangle(e, f, se, sf, A))
     {
@@ -332,18 +405,21 @@ static int shared_corner(const mc_tri_plane* A, int ka, const mc_tri_plane* B, i
            (se == 0 && corner_holds(A, ka, e)) || (sf == 0 && corner_holds(A, ka, f));
 }
 
-/// Triangles a and b share an edge; kc and kf are their third corners. They meet beyond the edge iff they are
-/// coplanar with c and f on the same side of the edge (in a projection of the plane: the same orientation sign).
+/// Triangles a and b share an edge (p, q); kc and kf are their third corners. They meet beyond the edge iff they are
+/// coplanar with c and f on the same side of the edge. In a projection where a's plane projects one to one, the sides
+/// of c and f are exact when the triangles are coplanar; opposite sides (or f on the edge's line, which a coplanar f
+/// cannot be) leave no fold whether they are coplanar or not, so the exact plane test is needed only for the same
+/// side.
 static int shared_edge(const mc_tri_plane* a, int kc, const mc_tri_plane* b, int kf)
 {
-    if (plane_sign(a, &b->v[kf]) != 0)
-    {
-        return 0;
-    }
     const mc_vec3* p = &a->v[(kc + 1) % 3];
     const mc_vec3* q = &a->v[(kc + 2) % 3];
     int axis = projection_axis(a);
-    return orient2(p, q, &a->v[kc], axis) == orient2(p, q, &b->v[kf], axis);
+    if (orient2(p, q, &a->v[kc], axis) != orient2(p, q, &b->v[kf], axis))
+    {
+        return 0;
+    }
+    return plane_sign(a, &b->v[kf]) == 0;
 }
 
 int mc_tri_tri_self_intersect(const mc_tri_plane* a, const uint32_t ia[3], const mc_tri_plane* b, const uint32_t ib[3])
