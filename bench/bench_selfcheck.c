@@ -3,9 +3,10 @@
 // Self-check benchmark: the cost of the self-intersection and nesting check (bvh/bvh_self.c) against the OBB tree
 // build and the whole mesh creation, on generated meshes (cube spheres, a torus) and on mesh files.
 // Usage: bench_selfcheck [-r REPEATS] [-t THREADS,...] [-n TRIANGLES] [-o CSV] [FILE...]
-// For each mesh (generated at about TRIANGLES, default 1M, unless files are given): minimum over REPEATS of the tree
-// build, the self-intersection pairs at each thread count, the nesting classification, and mc_mesh_create (files:
-// mc_mesh_import_file) with the check skipped and with the default check.
+// For each mesh (generated at about TRIANGLES, default 1M: a cube sphere, a torus, and a box with grid faces as is and
+// turned out of the axis planes, unless files are given): minimum over REPEATS of the tree build, the
+// self-intersection pairs at each thread count, the nesting classification, and mc_mesh_create (files:
+// mc_mesh_import_file) with the check skipped and with it (MC_SELF_CHECK_ACCEPT, so that a failing file is timed too).
 #include "bvh/bvh.h"
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
@@ -150,6 +151,67 @@ static int generate(mc_primitive_type type, mc_vec3 dims, uint32_t target, const
     return 0;
 }
 
+/// A flat-faced mesh like a CAD export: the box [-1, 1] x [-0.5, 0.5] x [-0.25, 0.25] with each face cut into an n x n
+/// grid of quads split in two (about `target` triangles), turned by 0.3 rad about x and 0.69 about z when `turn` (its
+/// faces then lie in no axis plane, where the predicates' filter cannot tell coplanar signs and exact arithmetic or
+/// the projected tests decide them).
+static int box_grid(uint32_t target, int turn, const char* name, bench_input* in)
+{
+    uint32_t n = (uint32_t)fmax(1.0, floor(sqrt(target / 12.0) + 0.5)), per = (n + 1u) * (n + 1u);
+    memset(in, 0, sizeof *in);
+    in->name = name;
+    in->vertex_count = 6u * per;
+    in->triangle_count = 12u * n * n;
+    in->positions = malloc(3u * (size_t)in->vertex_count * sizeof(double));
+    in->indices = malloc(3u * (size_t)in->triangle_count * sizeof(uint32_t));
+    if (in->positions == NULL || in->indices == NULL)
+    {
+        return 1;
+    }
+    const double h[3] = {1.0, 0.5, 0.25};
+    double c = cos(0.3), s = sin(0.3), c2 = cos(0.69), s2 = sin(0.69);
+    uint32_t k = 0;
+    for (uint32_t f = 0; f < 6u; ++f)
+    {
+        uint32_t ax = f / 2u, u = (ax + 1u) % 3u, w = (ax + 2u) % 3u, base = f * per;
+        double side = f % 2u ? 1.0 : -1.0;
+        for (uint32_t i = 0; i <= n; ++i)
+        {
+            for (uint32_t j = 0; j <= n; ++j)
+            {
+                double x[3];
+                x[ax] = side * h[ax];
+                x[u] = -h[u] + 2.0 * h[u] * i / n;
+                x[w] = -h[w] + 2.0 * h[w] * j / n;
+                double* o = &in->positions[3u * (base + i * (n + 1u) + j)];
+                double y = turn ? c * x[1] - s * x[2] : x[1], z = turn ? s * x[1] + c * x[2] : x[2];
+                o[0] = turn ? c2 * x[0] - s2 * y : x[0];
+                o[1] = turn ? s2 * x[0] + c2 * y : y;
+                o[2] = z;
+            }
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                uint32_t a = base + i * (n + 1u) + j, b = a + n + 1u;
+                // (u, w, outward axis) is right-handed for the + faces: counter-clockwise seen from outside
+                uint32_t q[4] = {a, b, b + 1u, a + 1u};
+                if (side < 0.0)
+                {
+                    uint32_t t = q[1];
+                    q[1] = q[3];
+                    q[3] = t;
+                }
+                const uint32_t tri[6] = {q[0], q[1], q[2], q[0], q[2], q[3]};
+                memcpy(&in->indices[k], tri, sizeof tri);
+                k += 6u;
+            }
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     int repeats = 3, threads[MAX_THREAD_COUNTS] = {1, 2}, nthreads = 2;
@@ -194,11 +256,13 @@ int main(int argc, char** argv)
     if (ninputs == 0)
     {
         if (generate(MC_PRIMITIVE_ELLIPSOID, mc_v3(1.0, 1.0, 1.0), target, "sphere", &inputs[0]) != 0 ||
-            generate(MC_PRIMITIVE_TORUS, mc_v3(1.0, 0.3, 0.0), target, "torus", &inputs[1]) != 0)
+            generate(MC_PRIMITIVE_TORUS, mc_v3(1.0, 0.3, 0.0), target, "torus", &inputs[1]) != 0 ||
+            box_grid(target, 0, "box_grid", &inputs[2]) != 0 || box_grid(target, 1, "box_grid_turned", &inputs[3]) != 0)
         {
+            fprintf(stderr, "bench_selfcheck: cannot make the generated meshes\n");
             return 1;
         }
-        ninputs = 2;
+        ninputs = 4;
     }
     FILE* out = csv != NULL ? fopen(csv, "w") : NULL;
     char head[256];
@@ -246,7 +310,15 @@ int main(int argc, char** argv)
     }
     for (int i = 0; i < ninputs; ++i)
     {
-        mc_free_arrays(inputs[i].positions, inputs[i].indices);
+        if (i < 2)
+        {
+            mc_free_arrays(inputs[i].positions, inputs[i].indices); // the tessellator's arrays
+        }
+        else
+        {
+            free(inputs[i].positions);
+            free(inputs[i].indices);
+        }
     }
     return status;
 }
