@@ -112,12 +112,6 @@ bool cli_is_max_triangles(double v);
 #define CLI_MAX_TRIANGLES_HELP(indent)                                                                                 \
     "  --max-triangles N\n" indent "refuse meshes of more than N triangles before allocating them (default\n" indent   \
     "2^26 = 67108864, about 18 GB with the OBB tree)\n"
-/// Help lines of --accept-self-intersections, the description indented by `indent` (a string literal of blanks).
-#define CLI_ACCEPT_SELF_HELP(indent)                                                                                   \
-    "  --accept-self-intersections\n" indent                                                                           \
-    "use a mesh whose triangles intersect each other or whose shells nest\n" indent                                    \
-    "with the same winding (refused by default, see 'meshcontact info'),\n" indent                                     \
-    "with a warning on stderr: its overlapping parts count twice\n"
 
 /// Wall-clock seconds from a monotonic clock.
 double cli_now(void);

@@ -23,30 +23,32 @@ static void print_help(FILE* f)
             "  --scale S    multiply every coordinate of both meshes by S (a .shl file's own scale is applied on "
             "top)\n" CLI_MAX_TRIANGLES_HELP(
                 "               ") "  --threads N  worker threads (default: the OpenMP default); results do not depend "
-                                   "on it\n" CLI_ACCEPT_SELF_HELP(
-                                       "               ") "  --json       print one JSON object: "
-                                                          "{\"triangle_pairs\",\"regions\":[{\"volume\",\"centroid\","
-                                                          "\"area\",\"radius\",\n"
-                                                          "               "
-                                                          "\"normal\",\"depth\",\"point_i\",\"point_j\"}],\"total_"
-                                                          "volume\",\"seconds\", then "
-                                                          "extra keys}\n"
-                                                          "  --help       this text\n\n"
-                                                          "exit status: 0 on success, 1 when a mesh cannot be read or "
-                                                          "used for contact, 2 on "
-                                                          "a usage error.\n");
+                                   "on it\n"
+                                   "  --accept-self-intersections\n"
+                                   "               use a mesh whose triangles intersect each other or whose\n"
+                                   "               shells nest with the same winding (refused by default, see\n"
+                                   "               'meshcontact info'), with a warning: its overlaps count twice\n"
+                                   "  --json       print one JSON object: "
+                                   "{\"triangle_pairs\",\"regions\":[{\"volume\",\"centroid\",\"area\",\"radius\",\n"
+                                   "               "
+                                   "\"normal\",\"depth\",\"point_i\",\"point_j\"}],\"total_volume\",\"seconds\", then "
+                                   "extra keys}\n"
+                                   "  --help       this text\n\n"
+                                   "exit status: 0 on success, 1 when a mesh cannot be read or used for contact, 2 on "
+                                   "a usage error.\n");
 }
 
 /// Parsed command line.
 typedef struct contact_args
 {
-    const char* path[2];            ///< MESH_I, MESH_J
-    mc_pose pose[2];                ///< poses (body to world)
-    double scale;                   ///< length scale of both meshes
-    double max_triangles;           ///< --max-triangles, 0: the default
-    int threads;                    ///< 0: OpenMP default
-    bool json;                      ///< JSON output
-    bool accept_self_intersections; ///< import meshes that intersect themselves (with a warning)
+    const char* path[2];  ///< MESH_I, MESH_J
+    mc_pose pose[2];      ///< poses (body to world)
+    double scale;         ///< length scale of both meshes
+    double max_triangles; ///< --max-triangles, 0: the default
+    int threads;          ///< 0: OpenMP default
+    bool json;            ///< JSON output
+    /// import meshes that intersect themselves (with a warning)
+    bool accept_self_intersections;
 } contact_args;
 
 /// Everything the query computed; one field per output key.
