@@ -138,8 +138,8 @@ Test(simulate, parser_reads_every_statement)
 Test(simulate, parser_gravity_shorthand_and_defaults)
 {
     app_scenario* s = parse_ok("GRAVITY/0,-9.8,0\nPART/1,GROUND\nPART/2,MASS=1,IP=1,1,1\n"
-                              "GRAPHICS/1,PART=1,SPHERE,RADIUS=1\nGRAPHICS/2,PART=2,SPHERE,RADIUS=1\n"
-                              "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1\nSIMULATE/END=1\n");
+                               "GRAPHICS/1,PART=1,SPHERE,RADIUS=1\nGRAPHICS/2,PART=2,SPHERE,RADIUS=1\n"
+                               "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1\nSIMULATE/END=1\n");
     cr_assert(eq(dbl, s->gravity.y, -9.8));
     cr_assert(eq(int, s->steps, 500));
     cr_assert(eq(dbl, s->contacts[0].exponent, 1.5));
@@ -547,8 +547,8 @@ Test(simulate, density_gives_box_mass_properties)
     // etc. with x and y swapped by the rotation. The box tessellation is exact, so only rounding remains (a few
     // dozen operations on O(0.1) values: 1e-12 relative).
     app_scenario* s = parse_ok("PART/1,GROUND\nGRAPHICS/1,PART=1,BOX,X=1,Y=1,Z=1,QP=0,0,-5\n"
-                              "PART/2,DENSITY=1000,QG=1,2,3\nGRAPHICS/2,PART=2,BOX,X=0.1,Y=0.2,Z=0.3,REULER=90D,0,0\n"
-                              "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1e6\nSIMULATE/END=0.1\n");
+                               "PART/2,DENSITY=1000,QG=1,2,3\nGRAPHICS/2,PART=2,BOX,X=0.1,Y=0.2,Z=0.3,REULER=90D,0,0\n"
+                               "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1e6\nSIMULATE/END=0.1\n");
     app_sim* sim = sim_ok(s);
     double m = 0.0;
     mc_vec3 cm;
@@ -580,8 +580,8 @@ Test(simulate, free_flight_is_exact)
     // No contact touches: RK4 integrates constant gravity exactly (to rounding) and a torque-free spin about a
     // principal axis keeps its angular velocity.
     app_scenario* s = parse_ok("ACCGRAV/KGRAV=-9.81\nPART/1,GROUND\nGRAPHICS/1,PART=1,BOX,X=1,Y=1,Z=1,QP=0,0,-10\n"
-                              "PART/2,MASS=2,IP=1,2,3,QG=0,0,1,VX=1,VZ=2,WZ=4\nGRAPHICS/2,PART=2,SPHERE,RADIUS=0.1\n"
-                              "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1e6\nSIMULATE/END=0.5,STEPS=50\n");
+                               "PART/2,MASS=2,IP=1,2,3,QG=0,0,1,VX=1,VZ=2,WZ=4\nGRAPHICS/2,PART=2,SPHERE,RADIUS=0.1\n"
+                               "CONTACT/1,IGEOM=1,JGEOM=2,IMPACT,STIFFNESS=1e6\nSIMULATE/END=0.5,STEPS=50\n");
     app_sim* sim = sim_ok(s);
     char err[700];
     cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);

@@ -2,9 +2,8 @@
 // SPDX-License-Identifier: MIT
 // A program linked against the installed static library through `pkg-config --static` (run by .ci/run): two unit
 // spheres one radius apart, their lens volume against the closed form pi (4R + d)(2R - d)^2 / 12.
-#include <meshcontact/meshcontact.h>
-
 #include <math.h>
+#include <meshcontact/meshcontact.h>
 #include <stdio.h>
 
 int main(void)
