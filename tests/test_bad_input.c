@@ -423,6 +423,7 @@ Test(bad_input, overflowing_force_laws_are_errors_not_nan)
     cr_assert_eq(mc_world_evaluate(w), MC_ERR_OUT_OF_RANGE);
     cr_assert(mc_world_get_step_info(w).flags & MC_STEP_NON_FINITE);
     cr_assert_eq(mc_world_get_regions(w, NULL, 0), 0);
+    cr_assert_eq(mc_world_get_step_info(w).regions, 0); // found by the world fuzz harness
     mc_wrench wr = mc_body_get_wrench(w, ids[1]);
     cr_assert(wr.force.x == 0.0 && wr.torque.y == 0.0);
     // A pose out of range is refused by the setter and leaves the body where it was.

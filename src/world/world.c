@@ -901,6 +901,8 @@ static mc_status apply_forces(mc_world* w)
     {
         w->info.flags |= MC_STEP_NON_FINITE;
         clear_results(w);
+        w->info.regions = 0; // the records are gone: the counters say so too
+        w->info.rejected_regions = 0;
     }
     return status;
 }
