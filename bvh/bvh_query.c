@@ -151,6 +151,19 @@ bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point)
     {
         return false;
     }
+    // Beyond the coordinate range the point is outside every mesh (whose coordinates are within it): decided
+    // without the predicates, whose exact range it would leave. Components below MC_COORDINATE_MIN count as 0, as
+    // the queries round mapped coordinates.
+    double c[3] = {point.x, point.y, point.z};
+    for (int k = 0; k < 3; ++k)
+    {
+        if (fabs(c[k]) > MC_COORDINATE_MAX)
+        {
+            return mesh->flipped;
+        }
+        c[k] = fabs(c[k]) < MC_COORDINATE_MIN ? 0.0 : c[k];
+    }
+    point = mc_v3(c[0], c[1], c[2]);
     // The point is a vertex of the other body (J) for the symbolic rule: it is displaced by (eps, eps^2, eps^3).
     int inside = mc_bvh_point_parity(mesh, 0, NULL, point, 1);
     return mesh->flipped ? !inside : inside != 0;

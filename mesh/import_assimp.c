@@ -413,6 +413,12 @@ static mc_status zip_check_data(const char* path, const unsigned char* d, uint64
     uint32_t entries = le16(d + e + 10), cd_size = le32(d + e + 12), cd_offset = le32(d + e + 16);
     if (entries == 0xffffu || cd_size == 0xffffffffu || cd_offset == 0xffffffffu)
     {
+        // ZIP64: its end-of-central-directory locator must sit just before the record (Assimp leaks on a bare one).
+        if (e < 20 || le32(d + e - 20) != 0x07064b50u)
+        {
+            return mc_set_error(err, MC_ERR_PARSE, -1, e,
+                                "%s: broken ZIP archive: ZIP64 markers without a ZIP64 locator", path);
+        }
         return MC_OK;
     }
     if ((uint64_t)cd_offset + cd_size > (uint64_t)e || entries == 0)

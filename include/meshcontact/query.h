@@ -152,7 +152,8 @@ extern "C"
 
     /// Exact point-in-solid test with the library's symbolic rule (a point exactly on the surface is decided
     /// consistently with the contact queries). For a flipped mesh the solid is the outside.
-    /// @param point in the mesh's body frame
+    /// @param point in the mesh's body frame; NaN or infinity: false. A point beyond MC_COORDINATE_MAX is outside
+    ///        the mesh (inside a flipped one); components below MC_COORDINATE_MIN count as 0.
     MC_API bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point);
 
     /// Exact orientation predicate, no symbolic perturbation: the sign (+1, 0 or -1) of
