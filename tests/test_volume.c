@@ -386,6 +386,37 @@ Test(volume, rigid_motion_changes_only_the_frame_and_swap_flips_normal)
     mc_mesh_destroy(b);
 }
 
+Test(volume, query_normalises_the_pose_quaternions)
+{
+    // A valid pose's quaternion need not be unit (mc_pose_is_valid); mc_query_regions used them as given, which
+    // scaled the meshes by |q|^2 (found by tests/fuzz/fuzz_query.c: a torus and a cylinder gave 0.496 one way round
+    // and 0.390 the other, 0.406 with unit quaternions).
+    mc_mesh* a = scene_uv_sphere(1.0, 3000);
+    mc_mesh* b = scene_box_grid(mc_v3(0.5, 0.75, 1.0), 1200);
+    uint64_t rng = 11;
+    mc_pose pi = make_pose(0.1, -0.2, 0.3, scene_random_quat(&rng));
+    mc_pose pj = make_pose(0.9, 0.6, 0.4, scene_random_quat(&rng));
+    mc_pose si = pi, sj = pj;
+    si.q = (mc_quat){3.0 * pi.q.w, 3.0 * pi.q.x, 3.0 * pi.q.y, 3.0 * pi.q.z};
+    sj.q = (mc_quat){0.5 * pj.q.w, 0.5 * pj.q.x, 0.5 * pj.q.y, 0.5 * pj.q.z};
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_region r0[4], r1[4];
+    uint32_t n0 = 0, n1 = 0;
+    cr_assert_eq(mc_query_regions(a, &pi, b, &pj, NULL, ws, r0, 4, &n0, NULL), MC_OK);
+    cr_assert_eq(mc_query_regions(a, &si, b, &sj, NULL, ws, r1, 4, &n1, NULL), MC_OK);
+    cr_assert_eq(n0, 1);
+    cr_assert_eq(n1, 1);
+    cr_assert(rel(r1[0].volume, r0[0].volume) < 1e-10, "volume %.17g, unit quaternions %.17g", r1[0].volume,
+              r0[0].volume);
+    cr_assert(mc_length(mc_sub(r1[0].centroid, r0[0].centroid)) < 1e-9);
+    cr_assert(mc_dot(r1[0].normal, r0[0].normal) > 1.0 - 1e-10);
+    cr_assert(rel(r1[0].area, r0[0].area) < 1e-10);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(a);
+    mc_mesh_destroy(b);
+}
+
 Test(volume, feet_on_a_plate_give_one_region_each)
 {
     // A table: top and four legs (five components of one mesh); legs penetrate the plate by different depths.
