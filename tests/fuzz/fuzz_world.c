@@ -1,0 +1,423 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// libFuzzer harness of the world API (world.h) driven by random call sequences: bodies on the shapes of
+// tests/fuzz/fuzz_meshes.h (some at a fuzzer-chosen scale, some flipped), contact definitions with valid, stale and
+// garbage ids and wild force-law parameters (IMPACT, POISSON, user callbacks returning anything), single and bulk
+// pose and velocity setters with garbage, evaluations, region records, wrenches and counters. Checked: statuses agree
+// with the documented rules (valid id and pose), every output of an evaluation is finite, the records agree with the
+// step info, and everything is freed with the world.
+//
+// The world asserts on programmer errors in debug builds (STYLE S9: a bad id or a non-finite pose given to a setter)
+// and takes a defined safe path in release. Giving those on purpose is part of the test, so this harness's assert hook
+// lets exactly those asserts of src/world/world.c continue (the release path) and traps on every other.
+#include "fuzz_meshes.h"
+
+#include <float.h>
+
+enum
+{
+    MAX_BODIES = 12,
+    MAX_CONTACTS = 6,
+    MAX_OPS = 64,
+};
+
+static mc_mesh* s_meshes[FUZZ_SHAPE_COUNT];
+
+static int world_assert(const char* condition, const char* file, int line)
+{
+    bool api_misuse = strstr(file, "world.c") != NULL &&
+                      (strstr(condition, "b != NULL") != NULL || strstr(condition, "invalid id") != NULL);
+    if (api_misuse)
+    {
+        return 0;
+    }
+    return fuzz_assert_trap(condition, file, line);
+}
+
+int LLVMFuzzerInitialize(int* argc, char*** argv)
+{
+    (void)argc;
+    (void)argv;
+    mc_set_assert_fcn(world_assert);
+    fuzz_shapes_init();
+    for (int k = 0; k < FUZZ_SHAPE_COUNT; ++k)
+    {
+        if (fuzz_shape_mesh(k, 1.0, false, &s_meshes[k], NULL) != MC_OK || mc_mesh_prepare_regions(s_meshes[k]))
+        {
+            abort();
+        }
+    }
+    return 0;
+}
+
+// What the user force laws return: chosen by the model's user_data (an index into this table).
+static const double s_user_values[] = {0.0, 1.0, 1e3, -1.0, 1e300, INFINITY, NAN, 1e-300};
+enum
+{
+    USER_VALUE_COUNT = sizeof s_user_values / sizeof s_user_values[0]
+};
+
+static double user_normal(const mc_contact_kinematics* kin, const mc_force_model* model, void* user_data)
+{
+    (void)kin;
+    (void)model;
+    return s_user_values[(uintptr_t)user_data % USER_VALUE_COUNT];
+}
+
+static void user_friction(const mc_contact_kinematics* kin, double normal_force, const mc_force_model* model,
+                          void* user_data, mc_vec3* force, mc_vec3* torque)
+{
+    (void)model;
+    double v = s_user_values[((uintptr_t)user_data / USER_VALUE_COUNT) % USER_VALUE_COUNT];
+    *force = mc_scale(kin->slip_velocity, -v * normal_force);
+    *torque = mc_scale(kin->normal, v);
+}
+
+typedef struct world_state
+{
+    fuzz_bytes in;
+    mc_world* w;
+    mc_mesh* extra[2]; // meshes at a fuzzer-chosen scale (outlive the world)
+    mc_body_id bodies[MAX_BODIES];
+    uint32_t body_count;
+    mc_contact_id contacts[MAX_CONTACTS];
+    uint32_t contact_count;
+    bool evaluated;
+} world_state;
+
+// A body id: one of those created (alive or destroyed), the null id, or garbage.
+static mc_body_id pick_body(world_state* s)
+{
+    uint8_t m = fuzz_u8(&s->in);
+    if (m < 224 && s->body_count > 0)
+    {
+        return s->bodies[m % s->body_count];
+    }
+    if (m < 240)
+    {
+        return mc_null_body_id;
+    }
+    mc_body_id id = {(int32_t)fuzz_u32(&s->in), fuzz_u32(&s->in)};
+    return id;
+}
+
+static mc_contact_id pick_contact(world_state* s)
+{
+    uint8_t m = fuzz_u8(&s->in);
+    if (m < 224 && s->contact_count > 0)
+    {
+        return s->contacts[m % s->contact_count];
+    }
+    mc_contact_id id = {(int32_t)fuzz_u32(&s->in), fuzz_u32(&s->in)};
+    return id;
+}
+
+static mc_twist fuzz_twist(fuzz_bytes* in)
+{
+    mc_twist t;
+    if (fuzz_u8(in) < 128)
+    {
+        t.v = mc_v3(0, 0, 0);
+        t.w = mc_v3(0, 0, 0);
+        return t;
+    }
+    t.v = fuzz_vec3(in);
+    t.w = fuzz_vec3(in);
+    return t;
+}
+
+static bool twist_finite(const mc_twist* t)
+{
+    return fuzz_vec3_finite(t->v) && fuzz_vec3_finite(t->w);
+}
+
+// A force model: the defaults with some parameters replaced by fuzzer reals.
+static mc_force_model fuzz_model(fuzz_bytes* in)
+{
+    mc_force_model m = mc_default_force_model();
+    m.normal_law = (mc_normal_law)(fuzz_u8(in) % 3);
+    m.friction = (mc_friction_mode)(fuzz_u8(in) % 3);
+    uint8_t which = fuzz_u8(in);
+    double* params[] = {&m.stiffness,
+                        &m.exponent,
+                        &m.damping,
+                        &m.dmax,
+                        &m.penalty,
+                        &m.restitution,
+                        &m.normal_transition_velocity,
+                        &m.mu_static,
+                        &m.mu_dynamic,
+                        &m.stiction_velocity,
+                        &m.friction_velocity};
+    for (size_t k = 0; k < sizeof params / sizeof params[0]; ++k)
+    {
+        if ((which >> (k % 8)) & 1 && fuzz_bool(in))
+        {
+            *params[k] = fuzz_real(in);
+        }
+    }
+    if (m.normal_law == MC_NORMAL_USER)
+    {
+        m.normal_fcn = user_normal;
+    }
+    if (fuzz_u8(in) < 64)
+    {
+        m.friction_fcn = user_friction;
+    }
+    m.user_data = (void*)(uintptr_t)fuzz_u8(in);
+    return m;
+}
+
+static void op_create_body(world_state* s)
+{
+    mc_body_def d = mc_default_body_def();
+    uint8_t k = fuzz_u8(&s->in) % (FUZZ_SHAPE_COUNT + 2);
+    d.mesh = k < FUZZ_SHAPE_COUNT ? s_meshes[k] : s->extra[k - FUZZ_SHAPE_COUNT];
+    d.pose = fuzz_pose(&s->in);
+    d.velocity = fuzz_twist(&s->in);
+    d.flip = (fuzz_u8(&s->in) & 7) == 0;
+    d.user_data = (void*)(uintptr_t)(s->body_count + 1);
+    mc_body_id id = mc_world_create_body(s->w, &d);
+    bool ok = d.mesh != NULL && mc_pose_is_valid(&d.pose) && twist_finite(&d.velocity);
+    FUZZ_CHECK(ok == (id.index1 != 0), "create_body: id %d for a %s def", id.index1, ok ? "valid" : "invalid");
+    FUZZ_CHECK(!ok || mc_body_is_valid(s->w, id), "create_body: the new id is not valid");
+    FUZZ_CHECK(!ok || mc_body_get_user_data(s->w, id) == d.user_data, "create_body: user data lost");
+    if (ok && s->body_count < MAX_BODIES)
+    {
+        s->bodies[s->body_count++] = id;
+    }
+}
+
+static void op_create_contact(world_state* s)
+{
+    mc_body_id i_ids[4], j_ids[4];
+    mc_contact_def d = mc_default_contact_def();
+    d.i_count = 1 + fuzz_u8(&s->in) % 4;
+    d.j_count = 1 + fuzz_u8(&s->in) % 4;
+    bool ids_valid = true;
+    for (uint32_t k = 0; k < d.i_count; ++k)
+    {
+        i_ids[k] = pick_body(s);
+        ids_valid = ids_valid && mc_body_is_valid(s->w, i_ids[k]);
+    }
+    for (uint32_t k = 0; k < d.j_count; ++k)
+    {
+        j_ids[k] = pick_body(s);
+        ids_valid = ids_valid && mc_body_is_valid(s->w, j_ids[k]);
+    }
+    d.i_bodies = i_ids;
+    d.j_bodies = j_ids;
+    d.model = fuzz_model(&s->in);
+    mc_contact_id id = {0, 0};
+    mc_error err;
+    mc_status st = mc_world_create_contact(s->w, &d, &id, &err);
+    bool model_ok = mc_force_model_check(&d.model, NULL) == MC_OK;
+    FUZZ_CHECK((st == MC_OK) == (ids_valid && model_ok), "create_contact: status %d, ids valid %d, model ok %d",
+               (int)st, ids_valid, model_ok);
+    if (st == MC_OK)
+    {
+        FUZZ_CHECK(mc_contact_is_valid(s->w, id), "create_contact: the new id is not valid");
+        if (s->contact_count < MAX_CONTACTS)
+        {
+            s->contacts[s->contact_count++] = id;
+        }
+    }
+}
+
+static void op_set_poses(world_state* s, bool bulk)
+{
+    uint32_t n = bulk ? fuzz_u8(&s->in) % 5 : 1;
+    mc_body_id ids[4];
+    mc_pose poses[4];
+    bool ok = true;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        ids[k] = pick_body(s);
+        poses[k] = fuzz_pose(&s->in);
+        ok = ok && mc_body_is_valid(s->w, ids[k]) && mc_pose_is_valid(&poses[k]);
+    }
+    mc_status st = bulk ? mc_world_set_poses(s->w, ids, poses, n) : mc_body_set_pose(s->w, ids[0], &poses[0]);
+    FUZZ_CHECK((st == MC_OK) == ok, "set_pose%s: status %d for %s input", bulk ? "s" : "", (int)st,
+               ok ? "valid" : "invalid");
+}
+
+static void op_set_velocities(world_state* s, bool bulk)
+{
+    uint32_t n = bulk ? fuzz_u8(&s->in) % 5 : 1;
+    mc_body_id ids[4];
+    mc_twist v[4];
+    bool ok = true;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        ids[k] = pick_body(s);
+        v[k] = fuzz_twist(&s->in);
+        ok = ok && mc_body_is_valid(s->w, ids[k]) && twist_finite(&v[k]);
+    }
+    mc_status st = bulk ? mc_world_set_velocities(s->w, ids, v, n) : mc_body_set_velocity(s->w, ids[0], &v[0]);
+    FUZZ_CHECK((st == MC_OK) == ok, "set_velocit%s: status %d for %s input", bulk ? "ies" : "y", (int)st,
+               ok ? "valid" : "invalid");
+}
+
+static void check_record(const mc_contact_region* r, uint32_t k)
+{
+    const mc_region* g = &r->region;
+    FUZZ_CHECK(isfinite(g->volume) && isfinite(g->area) && isfinite(g->depth) && fuzz_vec3_finite(g->centroid) &&
+                   fuzz_vec3_finite(g->normal),
+               "record %u: non-finite geometry (volume %g area %g depth %g)", k, g->volume, g->area, g->depth);
+    FUZZ_CHECK(isfinite(r->rate) && isfinite(r->slip_speed) && isfinite(r->spin_rate) &&
+                   fuzz_vec3_finite(r->slip_velocity),
+               "record %u: non-finite kinematics (rate %g slip %g spin %g)", k, r->rate, r->slip_speed, r->spin_rate);
+    FUZZ_CHECK(isfinite(r->normal_force) && r->normal_force >= 0.0 && fuzz_vec3_finite(r->friction_force) &&
+                   fuzz_vec3_finite(r->friction_torque) && isfinite(r->friction_coefficient),
+               "record %u: force Fn %g, friction (%g %g %g), mu %g", k, r->normal_force, r->friction_force.x,
+               r->friction_force.y, r->friction_force.z, r->friction_coefficient);
+    FUZZ_CHECK(!r->rejected || (r->normal_force == 0.0 && r->friction_force.x == 0.0 && r->friction_force.y == 0.0 &&
+                                r->friction_force.z == 0.0),
+               "record %u: rejected with a force", k);
+}
+
+static void op_read(world_state* s)
+{
+    mc_contact_region rec[8];
+    uint32_t cap = fuzz_u8(&s->in) % 9;
+    uint32_t n = mc_world_get_regions(s->w, cap > 0 ? rec : NULL, cap);
+    mc_step_info info = mc_world_get_step_info(s->w);
+    // After a failed evaluation the records are cleared but the step info still counts them (open:
+    // tests/fuzz/open/world/).
+    FUZZ_CHECK(!s->evaluated || n == info.regions || ((info.flags & MC_STEP_NON_FINITE) != 0 && !fuzz_strict()),
+               "get_regions: %u records, step info %u", n, info.regions);
+    FUZZ_CHECK(info.rejected_regions <= info.regions && info.touching_pairs <= info.candidate_pairs &&
+                   info.candidate_pairs <= info.defined_pairs,
+               "step info: rejected %u of %u regions, touching %u candidates %u defined %u", info.rejected_regions,
+               info.regions, info.touching_pairs, info.candidate_pairs, info.defined_pairs);
+    for (uint32_t k = 0; k < n && k < cap; ++k)
+    {
+        check_record(&rec[k], k);
+    }
+    mc_body_id ids[MAX_BODIES];
+    mc_wrench wr[MAX_BODIES];
+    for (uint32_t k = 0; k < s->body_count; ++k)
+    {
+        ids[k] = s->bodies[k];
+    }
+    mc_world_get_wrenches(s->w, ids, wr, s->body_count);
+    for (uint32_t k = 0; k < s->body_count; ++k)
+    {
+        FUZZ_CHECK(fuzz_vec3_finite(wr[k].force) && fuzz_vec3_finite(wr[k].torque),
+                   "wrench of body %u: force (%g %g %g) torque (%g %g %g)", k, wr[k].force.x, wr[k].force.y,
+                   wr[k].force.z, wr[k].torque.x, wr[k].torque.y, wr[k].torque.z);
+    }
+    (void)mc_world_get_max_capacity(s->w);
+}
+
+static void op_getters(world_state* s)
+{
+    mc_body_id b = pick_body(s);
+    bool valid = mc_body_is_valid(s->w, b);
+    mc_pose p = mc_body_get_pose(s->w, b);
+    mc_twist v = mc_body_get_velocity(s->w, b);
+    mc_wrench wr = mc_body_get_wrench(s->w, b);
+    FUZZ_CHECK(mc_pose_is_valid(&p) && twist_finite(&v) && fuzz_vec3_finite(wr.force) && fuzz_vec3_finite(wr.torque),
+               "getters: a non-finite pose, velocity or wrench (body valid %d)", valid);
+    FUZZ_CHECK(valid || mc_body_get_user_data(s->w, b) == NULL, "getters: user data of an invalid body");
+    mc_contact_id c = pick_contact(s);
+    FUZZ_CHECK(mc_contact_is_valid(s->w, c) || mc_contact_get_user_data(s->w, c) == NULL,
+               "getters: user data of an invalid contact");
+}
+
+static void run_op(world_state* s, uint8_t op)
+{
+    switch (op % 14)
+    {
+    case 0:
+    case 1:
+        op_create_body(s);
+        break;
+    case 2:
+        mc_world_destroy_body(s->w, pick_body(s));
+        break;
+    case 3:
+        op_create_contact(s);
+        break;
+    case 4:
+        mc_world_destroy_contact(s->w, pick_contact(s));
+        break;
+    case 5:
+        op_set_poses(s, false);
+        break;
+    case 6:
+        op_set_poses(s, true);
+        break;
+    case 7:
+        op_set_velocities(s, fuzz_bool(&s->in));
+        break;
+    case 8:
+    case 9:
+    {
+        mc_status st = mc_world_evaluate(s->w);
+        mc_step_info info = mc_world_get_step_info(s->w);
+        // A force law that overflows at this state (wild parameters, velocities or user callbacks) fails the
+        // evaluation with MC_STEP_NON_FINITE and empty results; anything else is an error.
+        FUZZ_CHECK(st == MC_OK || (st == MC_ERR_OUT_OF_RANGE && (info.flags & MC_STEP_NON_FINITE) != 0 &&
+                                   mc_world_get_regions(s->w, NULL, 0) == 0),
+                   "evaluate: status %d, flags %#x", (int)st, info.flags);
+        s->evaluated = true;
+        op_read(s);
+        break;
+    }
+    case 10:
+        op_read(s);
+        break;
+    case 11:
+    {
+        mc_contact_id c = pick_contact(s);
+        mc_force_model m = fuzz_model(&s->in);
+        mc_status st = mc_contact_set_model(s->w, c, &m, NULL);
+        bool ok = mc_contact_is_valid(s->w, c) && mc_force_model_check(&m, NULL) == MC_OK;
+        FUZZ_CHECK((st == MC_OK) == ok, "set_model: status %d for %s input", (int)st, ok ? "valid" : "invalid");
+        break;
+    }
+    case 12:
+        mc_world_set_analysis(s->w, (mc_analysis)(fuzz_u8(&s->in) & 1));
+        break;
+    default:
+        op_getters(s);
+        break;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    world_state s;
+    memset(&s, 0, sizeof s);
+    s.in = (fuzz_bytes){data, size};
+    int64_t bytes0 = mc_get_byte_count();
+    mc_world_def wd = mc_default_world_def();
+    wd.worker_count = fuzz_u8(&s.in) % 3;
+    wd.depth_method = (mc_depth_method)(fuzz_u8(&s.in) % 3);
+    wd.body_capacity = fuzz_u8(&s.in) % 4;
+    wd.contact_capacity = fuzz_u8(&s.in) % 4;
+    wd.region_capacity = fuzz_u8(&s.in) % 4;
+    for (int k = 0; k < 2; ++k)
+    {
+        if (fuzz_u8(&s.in) < 64)
+        {
+            int shape = fuzz_u8(&s.in) % FUZZ_SHAPE_COUNT;
+            double scale = fuzz_scale(&s.in);
+            (void)fuzz_shape_mesh(shape, scale, false, &s.extra[k], NULL);
+        }
+    }
+    if (mc_world_create(&wd, &s.w) != MC_OK)
+    {
+        abort();
+    }
+    for (int k = 0; k < MAX_OPS && s.in.n > 0; ++k)
+    {
+        run_op(&s, fuzz_u8(&s.in));
+    }
+    mc_world_destroy(s.w);
+    mc_mesh_destroy(s.extra[0]);
+    mc_mesh_destroy(s.extra[1]);
+    fuzz_check_bytes(bytes0, "world");
+    return 0;
+}
