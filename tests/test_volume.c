@@ -417,6 +417,38 @@ Test(volume, query_normalises_the_pose_quaternions)
     mc_mesh_destroy(b);
 }
 
+Test(volume, bodies_far_from_the_origin_give_the_regions_of_their_relative_pose)
+{
+    // Two bodies near each other, both 2^44 from the origin: J in I's frame must come from p_j - p_i (exact here),
+    // not from inverse(pose_i) * pose_j, whose two rotated terms of magnitude 2^44 cancel with an error of about 2^-9
+    // (found by the query fuzz harness at 2^64: 0 one way round, 0.333 the other).
+    mc_mesh* a = box_at(mc_v3(0, 0, 0), mc_v3(1.0, 1.0, 1.0));
+    mc_mesh* b = box_at(mc_v3(0, 0, 0), mc_v3(0.5, 0.75, 1.0));
+    mc_quat qi = axis_angle(mc_v3(1, 2, 3), 0.7), qj = axis_angle(mc_v3(-2, 1, 0.5), 0.3);
+    const double far = 0x1p44; // ulp 2^-8: the offsets below are exact
+    mc_pose pi0 = make_pose(0.0, 0.0, 0.0, qi), pj0 = make_pose(0.75, 0.5, 0.25, qj);
+    mc_pose pi1 = make_pose(far, -far, far, qi), pj1 = make_pose(far + 0.75, -far + 0.5, far + 0.25, qj);
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_region r0[4], r1[4];
+    uint32_t n0 = 0, n1 = 0;
+    cr_assert_eq(mc_query_regions(a, &pi0, b, &pj0, NULL, ws, r0, 4, &n0, NULL), MC_OK);
+    cr_assert_eq(mc_query_regions(a, &pi1, b, &pj1, NULL, ws, r1, 4, &n1, NULL), MC_OK);
+    cr_assert_eq(n0, 1);
+    cr_assert_eq(n1, 1);
+    // The same relative pose, bit for bit: the same volume, area and depth.
+    cr_assert(r1[0].volume == r0[0].volume, "volume %.17g far away, %.17g at the origin", r1[0].volume, r0[0].volume);
+    cr_assert(r1[0].area == r0[0].area);
+    cr_assert(r1[0].depth == r0[0].depth);
+    mc_triangle_pair p0[64], p1[64];
+    cr_assert_eq(mc_query_triangle_pairs(a, &pi0, b, &pj0, NULL, ws, p0, 64, &n0, NULL), MC_OK);
+    cr_assert_eq(mc_query_triangle_pairs(a, &pi1, b, &pj1, NULL, ws, p1, 64, &n1, NULL), MC_OK);
+    cr_assert_eq(n1, n0);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(a);
+    mc_mesh_destroy(b);
+}
+
 Test(volume, feet_on_a_plate_give_one_region_each)
 {
     // A table: top and four legs (five components of one mesh); legs penetrate the plate by different depths.

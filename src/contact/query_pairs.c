@@ -34,8 +34,10 @@ mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, 
     mc_pose pi = *pose_i, pj = *pose_j;
     pi.q = mc_quat_normalize(pi.q);
     pj.q = mc_quat_normalize(pj.q);
-    mc_pose inv_i = mc_pose_inverse(&pi);
-    mc_pose j_in_i = mc_pose_mul(&inv_i, &pj);
+    // J in I's frame: R_i^T (p_j - p_i), the difference first (exact for bodies near each other, wherever they are).
+    mc_pose j_in_i;
+    j_in_i.q = mc_quat_mul(mc_quat_conj(pi.q), pj.q);
+    j_in_i.p = mc_quat_rotate(mc_quat_conj(pi.q), mc_sub(pj.p, pi.p));
     mc_pair_result res;
     mc_query_stats local;
     memset(&local, 0, sizeof local);

@@ -2360,8 +2360,10 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
     mc_pose pi = *pose_i, pj = *pose_j; // the quaternions normalised, as the pair query does
     pi.q = mc_quat_normalize(pi.q);
     pj.q = mc_quat_normalize(pj.q);
-    mc_pose inv_i = mc_pose_inverse(&pi);
-    mc_pose j_in_i = mc_pose_mul(&inv_i, &pj);
+    // J in I's frame: R_i^T (p_j - p_i), the difference first (exact for bodies near each other, wherever they are).
+    mc_pose j_in_i;
+    j_in_i.q = mc_quat_mul(mc_quat_conj(pi.q), pj.q);
+    j_in_i.p = mc_quat_rotate(mc_quat_conj(pi.q), mc_sub(pj.p, pi.p));
     mc_pair_result pr;
     mc_status status = mc_collide(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, &pr, st);
     if (status != MC_OK)
