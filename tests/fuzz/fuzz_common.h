@@ -230,21 +230,6 @@ static inline bool fuzz_strict(void)
     return strict != 0;
 }
 
-/// A point the library's coordinate range (MC_COORDINATE_MIN, MC_COORDINATE_MAX) covers: every coordinate 0 or of
-/// magnitude in [2^-300, 2^64].
-static inline bool fuzz_in_range(mc_vec3 p)
-{
-    const double c[3] = {fabs(p.x), fabs(p.y), fabs(p.z)};
-    for (int k = 0; k < 3; ++k)
-    {
-        if (!(c[k] == 0.0 || (c[k] >= MC_COORDINATE_MIN && c[k] <= MC_COORDINATE_MAX)))
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Files for the readers: one private directory per process, one file per extension, rewritten for every input.
 // ---------------------------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 // libFuzzer harness of mesh creation from raw arrays (mc_mesh_create): up to 40 vertices with wild coordinates (small
 // multiples of 1/8 that make coplanar, coincident and degenerate configurations, raw doubles, NaN, infinities,
 // denormals, the ends of the coordinate range), up to 80 triangles with indices that may be out of range, a padded
-// stride, wild scale and weld tolerance, flip and require_closed. Checked: the status agrees with the mesh pointer, a
-// mesh's report is finite and its arrays in range; a mesh usable for contact then goes through point containment and
-// a region query against itself at a fuzzer-chosen pose, whose outputs must be finite.
+// stride, wild scale and weld tolerance, flip, require_closed and the self-check mode. Checked: the status agrees with
+// the mesh pointer, a mesh's report is finite and its arrays in range; a mesh usable for contact then goes through
+// point containment and a region query against itself at a fuzzer-chosen pose, whose outputs must be finite.
 #include "fuzz_common.h"
 
 static mc_workspace* s_ws;
@@ -59,13 +59,7 @@ static void use_mesh(fuzz_bytes* in, const mc_mesh* m, const mc_mesh_report* rep
     }
     for (int k = 0; k < 2; ++k)
     {
-        // Points outside the coordinate range are left out until mc_mesh_contains_point handles them (issue 19,
-        // item 1's class: an assert in the predicates; reproducer tests/fuzz/regressions/mesh_create/).
-        mc_vec3 p = fuzz_vec3(in);
-        if (fuzz_in_range(p) || fuzz_strict())
-        {
-            (void)mc_mesh_contains_point(m, p);
-        }
+        (void)mc_mesh_contains_point(m, fuzz_vec3(in));
     }
     mc_pose pi = mc_pose_identity();
     mc_pose pj = fuzz_pose(in);
@@ -128,6 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     d.triangle_count = nt;
     d.flip = (flags & 1) != 0;
     d.require_closed = (flags & 2) != 0;
+    d.self_check = (mc_self_check)((flags >> 6) % 3); // refuse, accept or skip intersecting / misnested meshes
     if (flags & 16)
     {
         d.scale = fuzz_real(&in);
