@@ -535,6 +535,46 @@ Test(volume, body_entirely_inside_gives_its_volume)
     mc_mesh_destroy(big);
 }
 
+/// Queries both ways round (J's pose p in I, then I's pose p^-1 in J): each way one region, with the oracle's volume.
+static void check_one_region_both_ways(const mc_mesh* a, const mc_mesh* b, mc_pose p, double volume, const char* name)
+{
+    for (int swap = 0; swap < 2; ++swap)
+    {
+        run_result r;
+        mc_pose q = swap ? mc_pose_inverse(&p) : p;
+        run(swap ? b : a, swap ? a : b, q, true, true, &r);
+        cr_assert_eq(r.count, 1, "%s (swap %d): %u regions, first %g", name, swap, r.count,
+                     r.count ? r.regions[0].volume : 0.0);
+        // Rounding: sums of a few dozen terms of the size of the boxes (~1e-15 relative).
+        cr_assert(rel(r.regions[0].volume, volume) < 1e-12, "%s (swap %d): volume %.17g want %.17g", name, swap,
+                  r.regions[0].volume, volume);
+        cr_assert(rel(r.oracle.volume, volume) < 1e-12, "%s: oracle %.17g", name, r.oracle.volume);
+    }
+}
+
+// A component crossed only through its faces (by the other mesh's edges, none of its own edges crossed) is inside or
+// outside as a whole, and a crossing loop inside one face bounds a hole of the face's inside part. Until both were
+// handled, a cube against the outside of a box flush under it gave no region one way round and 8 the other (found by
+// the query fuzz harness), and a rod hole through a coarse cube split the cube minus the rod into two regions.
+Test(volume, faces_crossed_only_by_the_other_mesh_join_their_region)
+{
+    mc_mesh* cube = box_at(mc_v3(0, 0, 0), mc_v3(1.0, 1.0, 1.0));
+    // The outside of a box whose top face (inside the cube's bottom face) is flush with it: I ∩ J is the cube.
+    mc_mesh* under = flipped_box(mc_v3(0.3, 0.2, 0.5));
+    check_one_region_both_ways(cube, under, make_pose(0.4, -0.5, -1.5, mc_quat_identity()), 8.0, "flush");
+    check_one_region_both_ways(cube, under, make_pose(0.4, -0.5, -1.5, axis_angle(mc_v3(0, 0, 1), 0.3)), 8.0,
+                               "flush turned");
+    // The outside of a rod through the cube, away from the diagonals of its faces: I ∩ J is the cube minus the rod.
+    mc_mesh* rod = flipped_box(mc_v3(0.05, 0.1, 2.0));
+    check_one_region_both_ways(cube, rod, make_pose(0.5, -0.3, 0.0, mc_quat_identity()), 8.0 - 0.1 * 0.2 * 2.0,
+                               "rod hole");
+    check_one_region_both_ways(cube, rod, make_pose(0.5, -0.3, 0.0, axis_angle(mc_v3(1, 2, 0), 0.05)),
+                               8.0 - 0.1 * 0.2 * 2.0 / cos(0.05), "rod hole tilted"); // a prism between two planes
+    mc_mesh_destroy(cube);
+    mc_mesh_destroy(under);
+    mc_mesh_destroy(rod);
+}
+
 Test(volume, touching_without_penetration_gives_no_region)
 {
     mc_mesh* a = box_at(mc_v3(0, 0, 0), mc_v3(1.0, 1.0, 1.0));

@@ -16,8 +16,9 @@
 //    walking vertex rings: the cost is proportional to the inside vertices. An evenly crossed edge whose ends are
 //    still unknown is decided by the direction of its first crossing when the crossings are well separated along
 //    the edge (relative gap > 1e-9), otherwise by one exact point-in-mesh query. A connected component of a mesh
-//    that is in no triangle pair is entirely inside or outside: one exact point-in-mesh query decides it (skipped
-//    when its vertex is clearly outside the other mesh's bounding box).
+//    none of whose edges is crossed (in no triangle pair, or crossed only through its faces by the other mesh's
+//    edges) is entirely inside or outside: one exact point-in-mesh query decides it (skipped when its vertex is
+//    clearly outside the other mesh's bounding box).
 //    Blocks (src/contact/regions_blocks.h, options.use_blocks): a block of the mesh none of whose faces is in a
 //    triangle pair is entirely inside or outside and, when inside, in one region. The flood takes such a block whole
 //    when a ring walk meets one of its faces, floods on to its neighbour blocks without visiting their vertices, and
@@ -25,7 +26,12 @@
 //    block's vertices are counted from the block; its faces are neither recorded nor visited.
 // 3. Regions. Union-find over crossing occurrences and inside vertices: the two ends of a segment, the two
 //    occurrences of a crossing, a crossing and the inside end of its edge, two consecutive crossings of one edge
-//    that bound an inside interval, and inside vertices joined by an uncrossed edge.
+//    that bound an inside interval, inside vertices joined by an uncrossed edge, and the segments in a face with
+//    inside corners and no crossed edge of its own (closed loops around holes of its inside part) with its corners.
+//    Not joined (so reported as separate regions, the total still right): surface pieces of one connected piece of
+//    the intersection that no crossing, inside vertex or edge links, that is a shell of one mesh entirely inside the
+//    other solid that bounds a cavity of the intersection (a cavity shell, an inverted mesh inside the other), or a
+//    hole loop in a face whose own edges are crossed elsewhere; the inner pieces have negative volume.
 // 4. Sums per region, around a local origin (mean of its crossing points, or of its vertices when it has none): a
 //    crossing gives six flags, an inside vertex gives its two flags in every face that is in some triangle pair,
 //    and a face in no triangle pair that has an inside vertex lies entirely inside the other solid: it contributes
@@ -112,6 +118,7 @@ typedef struct body_arrays
     uint32_t* outside; // vertices marked outside by this query (to clear them)
     uint32_t outside_count, outside_cap;
     uint32_t* cstamp; // component has a face in some triangle pair when == epoch
+    uint32_t* xstamp; // component has a crossed edge of its own when == epoch (same capacity as cstamp)
     uint32_t ccap;
     uint32_t* inside; // inside vertices of this query
     uint32_t inside_count, inside_cap;
@@ -267,18 +274,20 @@ static bool reserve_bits(uint64_t** bits, uint32_t* cap, uint32_t need)
     return true;
 }
 
-/// Grow the epoch-stamp array to at least `need` entries; new stamps are zero (never a live epoch).
-static bool reserve_stamps(uint32_t** stamp, uint32_t* cap, uint32_t need)
+/// Grow both per-component epoch-stamp arrays to at least `need` entries; new stamps are zero (never a live epoch).
+static bool reserve_component_stamps(body_arrays* a, uint32_t need)
 {
-    if (need <= *cap)
+    if (need <= a->ccap)
     {
         return true;
     }
-    if (!grow_zeroed((void**)stamp, (size_t)*cap * sizeof **stamp, (size_t)need * sizeof **stamp))
+    size_t old_bytes = (size_t)a->ccap * sizeof(uint32_t), new_bytes = (size_t)need * sizeof(uint32_t);
+    if (!grow_zeroed((void**)&a->cstamp, old_bytes, new_bytes) ||
+        !grow_zeroed((void**)&a->xstamp, old_bytes, new_bytes))
     {
-        return false;
+        return false; // cstamp may have grown: ccap stays the smaller capacity, valid for both
     }
-    *cap = need;
+    a->ccap = need;
     return true;
 }
 
@@ -287,8 +296,7 @@ static bool reserve_stamps(uint32_t** stamp, uint32_t* cap, uint32_t need)
 static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_region_blocks* blk)
 {
     return reserve_state_nodes(&a->vstate, &a->vnode, &a->vcap, m->vertex_count) &&
-           reserve_bits(&a->fbits, &a->fcap, m->triangle_count) &&
-           reserve_stamps(&a->cstamp, &a->ccap, m->component_count) &&
+           reserve_bits(&a->fbits, &a->fcap, m->triangle_count) && reserve_component_stamps(a, m->component_count) &&
            (blk == NULL || (reserve_state_nodes(&a->bstate, &a->bnode, &a->bcap, blk->block_count) &&
                             reserve_bits(&a->btouch, &a->btcap, blk->block_count)));
 }
@@ -296,7 +304,7 @@ static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_regi
 // Every array the scratch owns, for destruction and byte counting (one list, so the two cannot drift apart).
 enum
 {
-    SCRATCH_BODY_ARRAYS = 15,
+    SCRATCH_BODY_ARRAYS = 16,
     SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + 12
 };
 static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
@@ -305,9 +313,9 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
     for (int b = 0; b < 2; ++b)
     {
         const body_arrays* a = &s->body[b];
-        void* list[SCRATCH_BODY_ARRAYS] = {a->vstate, a->vnode, a->fbits,  a->outside, a->cstamp,
-                                           a->inside, a->whole, a->plane,  a->corner,  a->stack,
-                                           a->bstate, a->bnode, a->btouch, a->blist,   a->bstack};
+        void* list[SCRATCH_BODY_ARRAYS] = {a->vstate, a->vnode,  a->fbits, a->outside, a->cstamp, a->xstamp,
+                                           a->inside, a->whole,  a->plane, a->corner,  a->stack,  a->bstate,
+                                           a->bnode,  a->btouch, a->blist, a->bstack};
         for (int k = 0; k < SCRATCH_BODY_ARRAYS; ++k)
         {
             out[n++] = list[k];
@@ -1080,6 +1088,7 @@ static mc_status prepare(region_query* c, const struct mc_mesh* mi, const struct
             if (s->body[b].cstamp != NULL)
             {
                 memset(s->body[b].cstamp, 0, (size_t)s->body[b].ccap * sizeof(uint32_t));
+                memset(s->body[b].xstamp, 0, (size_t)s->body[b].ccap * sizeof(uint32_t));
             }
         }
         s->epoch = 1u;
@@ -1363,13 +1372,22 @@ static void decide_states(region_query* c)
         }
         flood(c, b);
     }
-    // Components in no triangle pair: entirely inside or outside.
+    // Components with a crossed edge of their own: every vertex has its state now (a path from it to the first
+    // crossed edge passes uncrossed edges only). The others, whether in a triangle pair or not, have all their edges
+    // uncrossed and are entirely inside or outside: one point query each. (A component in pairs without crossed edges
+    // of its own is crossed only through its faces, by the other mesh's edges.)
+    for (uint32_t e = 0; e < s->edge_count; ++e)
+    {
+        const crossed_edge* er = &s->edges[e];
+        const struct mc_mesh* m = c->mesh[er->body];
+        s->body[er->body].xstamp[m->vertex_component[m->indices[er->halfedge]]] = c->epoch;
+    }
     for (int b = 0; b < 2 && !c->oom; ++b)
     {
         const struct mc_mesh* m = c->mesh[b];
         for (uint32_t k = 0; k < m->component_count && !c->oom; ++k)
         {
-            if (s->body[b].cstamp[k] == c->epoch)
+            if (s->body[b].xstamp[k] == c->epoch)
             {
                 continue;
             }
@@ -1382,7 +1400,7 @@ static void decide_states(region_query* c)
             uint32_t bk = c->blk[b] != NULL && h != MC_NONE ? c->blk[b]->tri_block[h / 3u] : MC_NONE;
             if (bk != MC_NONE && ((s->body[b].btouch[bk >> 6] >> (bk & 63u)) & 1u))
             {
-                bk = MC_NONE; // not expected (the component is in no pair): per vertex
+                bk = MC_NONE; // the block has a face in some pair: per vertex
             }
             if (bk != MC_NONE && s->body[b].bstate[bk] != 0u)
             {
@@ -1432,6 +1450,46 @@ static void join_along_edges(region_query* c)
             if (s->records[l[k]].entering > 0)
             {
                 mc_uf_union(s->parent, s->records[l[k]].occurrence, s->records[l[k + 1u]].occurrence);
+            }
+        }
+    }
+}
+
+/// Step 3 (rest): a face none of whose own edges is crossed and whose corners are inside the other solid is crossed
+/// only along closed loops of segments that end on the other mesh's edges; each loop bounds a hole of the face's
+/// inside part (the other solid's outside poking through the face), so it is joined to the face's corners. Without
+/// this join such a loop and the rest of the face's inside part could become separate regions (for example a thin
+/// handle of one mesh passing through a face of the other, or a component crossed only through its faces).
+/// Assumed: a loop in such a face bounds a hole, not an island inside a hole of the same face (loops nested within
+/// one triangle).
+static void join_face_loops(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        const mc_triangle_pair* pr = &c->pairs[p];
+        for (int b = 0; b < 2; ++b)
+        {
+            if (pr->crossing[0].body == b || pr->crossing[1].body == b)
+            {
+                continue; // the segment ends on an edge of this face: joined through that crossing
+            }
+            const struct mc_mesh* m = c->mesh[b];
+            uint32_t f = b == 0 ? pr->i : pr->j;
+            uint32_t v = m->indices[3u * f];
+            if (vstate(c, b, v) != 1)
+            {
+                continue;
+            }
+            bool crossed = false;
+            for (uint32_t k = 0; k < 3u && !crossed; ++k)
+            {
+                uint32_t h = 3u * f + k;
+                crossed = edge_lookup(s, b, h < m->twin[h] ? h : m->twin[h]) != MC_NONE;
+            }
+            if (!crossed)
+            {
+                mc_uf_union(s->parent, 2u * p, s->body[b].vnode[v]);
             }
         }
     }
@@ -2280,6 +2338,7 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
         return MC_ERR_OUT_OF_MEMORY;
     }
     join_along_edges(c);
+    join_face_loops(c);
     sum_regions(c, opt);
     if (c->oom)
     {
