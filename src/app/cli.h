@@ -125,3 +125,5 @@ int cli_simulate(int argc, char** argv);
 int cli_force(int argc, char** argv);
 /// `meshcontact contact MESH_I MESH_J ...`: intersecting triangle pairs (and regions) at given poses.
 int cli_contact(int argc, char** argv);
+/// `meshcontact bench MESH_I MESH_J ...`: stage timings, memory and thread scaling on the user's pair of meshes.
+int cli_bench(int argc, char** argv);
