@@ -64,6 +64,13 @@ int mc_bvh_point_parity_without(const struct mc_mesh* mesh, mc_vec3 p, uint32_t 
 uint32_t mc_bvh_ray_first_hit(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
                               mc_vec3 d, double t_max, uint32_t skip, double* t_hit, bool* ambiguous);
 
+/// The triangles (mesh order) of the leaves whose boxes meet the half-space n . x + d <= 0 of the mesh's frame (a
+/// conservative superset of the triangles with a vertex there; n need not be unit), appended in tree order to *tris
+/// (grown with mc_array_reserve; *count is reset first).
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_bvh_halfspace_triangles(const struct mc_mesh* mesh, mc_vec3 n, double d, uint32_t** tris,
+                                     uint32_t* capacity, uint32_t* count);
+
 /// What the self-intersection check of one mesh found (bvh/bvh_self.c).
 typedef struct mc_self_result
 {

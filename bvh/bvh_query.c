@@ -3,6 +3,7 @@
 // Exact point-in-mesh parity through the OBB tree (mc_bvh_point_parity, mc_mesh_contains_point), and the first
 // triangle along a ray (mc_bvh_ray_first_hit, floating point).
 #include "bvh/bvh_internal.h"
+#include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/tri_tri.h"
 
@@ -280,4 +281,67 @@ uint32_t mc_bvh_ray_first_hit(const struct mc_mesh* mesh, int mesh_body, struct 
         }
     }
     return hit;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Triangles near a half-space
+
+mc_status mc_bvh_halfspace_triangles(const struct mc_mesh* mesh, mc_vec3 n, double d, uint32_t** tris,
+                                     uint32_t* capacity, uint32_t* count)
+{
+    MC_ASSERT(mesh != NULL && mesh->bvh != NULL);
+    const mc_bvh* t = mesh->bvh;
+    *count = 0;
+    double nv[3] = {n.x, n.y, n.z};
+    double nn = fabs(n.x) + fabs(n.y) + fabs(n.z);
+    uint32_t stack[256];
+    uint32_t sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0)
+    {
+        uint32_t ni = stack[--sp];
+        const mc_bvh_node* nd = &t->nodes[ni];
+        // Lowest value of n . x + d over the box, less a slack for the float box (axes orthonormal to ~1.2e-7).
+        double c = d, r = 0.0, mag = 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            c += nv[k] * nd->center[k];
+            r += nd->extent[k] * fabs(nv[0] * nd->axis[k][0] + nv[1] * nd->axis[k][1] + nv[2] * nd->axis[k][2]);
+            mag += fabs(nd->center[k]) + nd->extent[k];
+        }
+        if (c - r > 4e-6 * nn * mag + 1e-12 * (fabs(d) + nn * t->max_abs_coord))
+        {
+            continue;
+        }
+        if (!mc_bvh_is_leaf(nd))
+        {
+            if (sp + 2u > sizeof stack / sizeof stack[0])
+            {
+                // A degenerate, very deep tree: every triangle.
+                if (!mc_array_reserve((void**)tris, capacity, mesh->triangle_count, sizeof **tris, 64))
+                {
+                    return MC_ERR_OUT_OF_MEMORY;
+                }
+                for (uint32_t k = 0; k < mesh->triangle_count; ++k)
+                {
+                    (*tris)[k] = k;
+                }
+                *count = mesh->triangle_count;
+                return MC_OK;
+            }
+            stack[sp++] = nd->data + 1u;
+            stack[sp++] = nd->data;
+            continue;
+        }
+        uint32_t f = mc_bvh_leaf_first(nd), cnt = mc_bvh_leaf_count(nd);
+        if (!mc_array_reserve((void**)tris, capacity, (uint64_t)*count + cnt, sizeof **tris, 64))
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        for (uint32_t k = 0; k < cnt; ++k)
+        {
+            (*tris)[(*count)++] = t->tri_order[f + k];
+        }
+    }
+    return MC_OK;
 }
