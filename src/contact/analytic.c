@@ -61,6 +61,8 @@ struct mc_shape_scratch
     uint32_t hash_cap;
     uint32_t* root_region; // slot -> region index (for roots)
     uint32_t root_cap;
+    struct clip_sums* sums; // per region
+    uint32_t sums_cap;
 };
 
 void mc_shape_scratch_destroy(struct mc_shape_scratch* s)
@@ -74,6 +76,7 @@ void mc_shape_scratch_destroy(struct mc_shape_scratch* s)
     mc_free(s->keys);
     mc_free(s->vals);
     mc_free(s->root_region);
+    mc_free(s->sums);
     mc_free(s);
 }
 
@@ -84,7 +87,7 @@ size_t mc_shape_scratch_byte_count(const struct mc_shape_scratch* s)
         return 0;
     }
     return mc_alloc_size(s) + mc_alloc_size(s->tris) + mc_alloc_size(s->parent) + mc_alloc_size(s->keys) +
-           mc_alloc_size(s->vals) + mc_alloc_size(s->root_region);
+           mc_alloc_size(s->vals) + mc_alloc_size(s->root_region) + mc_alloc_size(s->sums);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -242,7 +245,7 @@ static uint32_t sphere_socket(mc_vec3 c1, double r1, mc_vec3 c2, double r2, mc_r
 // Mesh against plane
 
 /// Per-region sums of the clip.
-typedef struct clip_sums
+struct clip_sums
 {
     mc_vec3 origin;     // a point on the plane (mesh frame)
     double volume_x6;   // 6 V
@@ -253,7 +256,8 @@ typedef struct clip_sums
     uint32_t first; // smallest candidate slot (order tie-break)
     uint32_t below, cut;
     bool init;
-} clip_sums;
+};
+typedef struct clip_sums clip_sums;
 
 /// Tetrahedron (origin, a, b, c) terms.
 static void add_tri(clip_sums* r, mc_vec3 a, mc_vec3 b, mc_vec3 c)
@@ -445,11 +449,12 @@ static mc_status mesh_plane(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec
         uint32_t r = mc_uf_find(s->parent, k);
         s->root_region[k] = r == k ? nreg++ : MC_NONE;
     }
-    clip_sums* sums = mc_calloc(nreg > 0 ? nreg : 1u, sizeof *sums);
-    if (sums == NULL)
+    if (!mc_array_reserve((void**)&s->sums, &s->sums_cap, nreg, sizeof *s->sums, 8))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
+    clip_sums* sums = s->sums;
+    memset(sums, 0, (size_t)nreg * sizeof *sums);
     for (uint32_t k = 0; k < kept; ++k) // slots in increasing order: a region's first visit is its smallest slot
     {
         clip_sums* r = &sums[s->root_region[mc_uf_find(s->parent, k)]];
@@ -512,7 +517,6 @@ static mc_status mesh_plane(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec
         g->inside_vertices = r->below;
     }
     *count = nreg;
-    mc_free(sums);
     return nreg > capacity ? MC_ERR_CAPACITY : MC_OK;
 }
 
