@@ -782,12 +782,12 @@ static void close_incident(app_sim* s, int c, double t)
     in->end = t;
     s->open_incident[c] = -1;
     const app_scenario_contact* sc = &s->scn->contacts[c];
-    // An impact (its impulse changes the velocity of the lightest moving part in the contact by more than ten times
+    // An impact (its impulse changes the velocity of the lightest moving part in the contact by more than three times
     // what gravity does over the same time: not a graze nor a resting touch) over a few steps only: the step
     // cannot resolve it.
     double dv = s->contact_mass[c] > 0.0 ? in->normal_impulse / s->contact_mass[c] : 0.0;
     if (in->steps < SHORT_INCIDENT_STEPS && dv > 0.0 && !s->step_warned[c] &&
-        dv > 10.0 * mc_length(s->scn->gravity) * (in->end - in->start))
+        dv > 3.0 * mc_length(s->scn->gravity) * (in->end - in->start))
     {
         s->step_warned[c] = true;
         warn(s,
