@@ -1059,3 +1059,20 @@ Test(simulate, warns_when_the_depth_stays_below_the_faceting_tolerance)
     app_sim_destroy(sim);
     app_scenario_destroy(scn);
 }
+
+Test(simulate, wrench_shift_gives_the_torque_about_the_new_point)
+{
+    // Two point forces F1 at x1 and F2 at x2: the torque about any point B is sum (x - B) x F, computed directly.
+    mc_vec3 x1 = mc_v3(0.3, -0.2, 0.5), x2 = mc_v3(-1.0, 0.4, 0.25), f1 = mc_v3(1.0, 2.0, -3.0),
+            f2 = mc_v3(-0.5, 0.25, 4.0);
+    mc_vec3 a = mc_v3(0.1, 0.2, 0.3), b = mc_v3(-2.0, 1.5, 0.75);
+    mc_wrench at_a = {mc_add(f1, f2), mc_add(mc_cross(mc_sub(x1, a), f1), mc_cross(mc_sub(x2, a), f2))};
+    mc_wrench at_b = mc_wrench_shift(&at_a, a, b);
+    mc_vec3 want = mc_add(mc_cross(mc_sub(x1, b), f1), mc_cross(mc_sub(x2, b), f2));
+    // products of numbers of order 1 to 4: rounding of a few ulps of 10
+    cr_assert(epsilon_eq(dbl, at_b.torque.x, want.x, 1e-14));
+    cr_assert(epsilon_eq(dbl, at_b.torque.y, want.y, 1e-14));
+    cr_assert(epsilon_eq(dbl, at_b.torque.z, want.z, 1e-14));
+    cr_assert(eq(dbl, at_b.force.x, at_a.force.x));
+    cr_assert(eq(dbl, at_b.force.z, at_a.force.z));
+}
