@@ -38,6 +38,33 @@ static int paeth(int a, int b, int c)
     return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
+/// Inflate the image data and undo the per-row filters. @return h rows of stride bytes
+static unsigned char* png_unfilter(const unsigned char* z, size_t zn, size_t stride, int h, int channels)
+{
+    uLongf raw_n = (uLongf)((stride + 1) * (size_t)h);
+    unsigned char* raw = malloc(raw_n);
+    cr_assert(uncompress(raw, &raw_n, z, (uLong)zn) == Z_OK && raw_n == (stride + 1) * (size_t)h);
+    unsigned char* px = calloc(stride * (size_t)h, 1);
+    for (int y = 0; y < h; ++y)
+    {
+        int filter = raw[(size_t)y * (stride + 1)];
+        cr_assert(filter >= 0 && filter <= 4, "filter %d", filter);
+        const unsigned char* in = raw + (size_t)y * (stride + 1) + 1;
+        unsigned char* out = px + (size_t)y * stride;
+        const unsigned char* up = y > 0 ? out - stride : NULL;
+        for (size_t i = 0; i < stride; ++i)
+        {
+            int a = i >= (size_t)channels ? out[i - (size_t)channels] : 0;
+            int b = up != NULL ? up[i] : 0;
+            int c = up != NULL && i >= (size_t)channels ? up[i - (size_t)channels] : 0;
+            int pred = filter == 0 ? 0 : filter == 1 ? a : filter == 2 ? b : filter == 3 ? (a + b) / 2 : paeth(a, b, c);
+            out[i] = (unsigned char)(in[i] + pred);
+        }
+    }
+    free(raw);
+    return px;
+}
+
 /// Decode a non-interlaced 8-bit RGB or RGBA PNG (what rsvg-convert writes) into RGB (alpha dropped: rsvg renders
 /// our opaque white background). PNG: chunks, zlib stream, one filter byte per row (ISO/IEC 15948).
 static image png_read(const char* path)
@@ -77,33 +104,13 @@ static image png_read(const char* path)
         p += 12 + (long)len;
     }
     size_t stride = (size_t)im.w * (size_t)channels;
-    uLongf raw_n = (uLongf)((stride + 1) * (size_t)im.h);
-    unsigned char* raw = malloc(raw_n);
-    cr_assert(uncompress(raw, &raw_n, z, (uLong)zn) == Z_OK && raw_n == (stride + 1) * (size_t)im.h);
-    unsigned char* px = calloc(stride * (size_t)im.h, 1);
-    for (int y = 0; y < im.h; ++y)
-    {
-        int filter = raw[(size_t)y * (stride + 1)];
-        const unsigned char* in = raw + (size_t)y * (stride + 1) + 1;
-        unsigned char* out = px + (size_t)y * stride;
-        const unsigned char* up = y > 0 ? out - stride : NULL;
-        for (size_t i = 0; i < stride; ++i)
-        {
-            int a = i >= (size_t)channels ? out[i - (size_t)channels] : 0;
-            int b = up != NULL ? up[i] : 0;
-            int c = up != NULL && i >= (size_t)channels ? up[i - (size_t)channels] : 0;
-            int pred = filter == 0 ? 0 : filter == 1 ? a : filter == 2 ? b : filter == 3 ? (a + b) / 2 : paeth(a, b, c);
-            cr_assert(filter >= 0 && filter <= 4, "filter %d", filter);
-            out[i] = (unsigned char)(in[i] + pred);
-        }
-    }
+    unsigned char* px = png_unfilter(z, zn, stride, im.h, channels);
     im.rgb = malloc((size_t)im.w * (size_t)im.h * 3);
     for (size_t k = 0; k < (size_t)im.w * (size_t)im.h; ++k)
     {
         memcpy(im.rgb + 3 * k, px + (size_t)channels * k, 3);
     }
     free(px);
-    free(raw);
     free(z);
     free(buf);
     return im;

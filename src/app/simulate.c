@@ -1015,6 +1015,47 @@ void app_sim_destroy(app_sim* s)
     free(s);
 }
 
+/// The per-part, per-geometry and per-contact arrays (at least one entry each). @return false when out of memory
+static bool alloc_arrays(app_sim* s)
+{
+    const app_scenario* scn = s->scn;
+    size_t np = (size_t)(scn->part_count > 0 ? scn->part_count : 1);
+    size_t ng = (size_t)(scn->graphics_count > 0 ? scn->graphics_count : 1);
+    size_t nc = (size_t)(scn->contact_count > 0 ? scn->contact_count : 1);
+    s->meshes = calloc(ng, sizeof *s->meshes);
+    s->mesh_offset = calloc(ng, sizeof *s->mesh_offset);
+    s->inv_inertia = calloc(np, sizeof *s->inv_inertia);
+    s->inertia = calloc(np, sizeof *s->inertia);
+    s->mass = calloc(np, sizeof *s->mass);
+    s->cm = calloc(np, sizeof *s->cm);
+    s->state = calloc(np, sizeof *s->state);
+    s->tmp = calloc(np, sizeof *s->tmp);
+    for (int k = 0; k < 4; ++k)
+    {
+        s->k[k] = calloc(np, sizeof *s->k[k]);
+    }
+    s->part_wrench = calloc(np, sizeof *s->part_wrench);
+    s->stage_wrench = calloc(np, sizeof *s->stage_wrench);
+    s->summary = calloc(nc, sizeof *s->summary);
+    bool ok = true;
+    for (int k = 0; k < 4; ++k)
+    {
+        s->stage_summary[k] = calloc(nc, sizeof *s->stage_summary[k]);
+        ok = ok && s->stage_summary[k] != NULL;
+    }
+    s->peaks = calloc(nc, sizeof *s->peaks);
+    s->open_incident = calloc(nc, sizeof *s->open_incident);
+    s->incident_ft = calloc(nc, sizeof *s->incident_ft);
+    s->step_warned = calloc(nc, sizeof *s->step_warned);
+    s->best_fn = calloc(nc, sizeof *s->best_fn);
+    s->contact_mass = calloc(nc, sizeof *s->contact_mass);
+    s->chord_tol = calloc(ng, sizeof *s->chord_tol);
+    ok = ok && s->meshes && s->mesh_offset && s->inv_inertia && s->inertia && s->mass && s->cm && s->state && s->tmp &&
+         s->k[0] && s->k[1] && s->k[2] && s->k[3] && s->part_wrench && s->stage_wrench && s->summary && s->peaks &&
+         s->open_incident && s->incident_ft && s->step_warned && s->best_fn && s->contact_mass && s->chord_tol;
+    return ok;
+}
+
 /// One warning per world contact whose parts overlap at t = 0 (from the regions of the evaluation at creation).
 static void warn_initial_overlaps(app_sim* s)
 {
@@ -1054,41 +1095,7 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     }
     s->scn = scn;
     s->opt = options != NULL ? *options : app_sim_default_options();
-    size_t np = (size_t)(scn->part_count > 0 ? scn->part_count : 1);
-    size_t ng = (size_t)(scn->graphics_count > 0 ? scn->graphics_count : 1);
-    size_t nc = (size_t)(scn->contact_count > 0 ? scn->contact_count : 1);
-    s->meshes = calloc(ng, sizeof *s->meshes);
-    s->mesh_offset = calloc(ng, sizeof *s->mesh_offset);
-    s->inv_inertia = calloc(np, sizeof *s->inv_inertia);
-    s->inertia = calloc(np, sizeof *s->inertia);
-    s->mass = calloc(np, sizeof *s->mass);
-    s->cm = calloc(np, sizeof *s->cm);
-    s->state = calloc(np, sizeof *s->state);
-    s->tmp = calloc(np, sizeof *s->tmp);
-    for (int k = 0; k < 4; ++k)
-    {
-        s->k[k] = calloc(np, sizeof *s->k[k]);
-    }
-    s->part_wrench = calloc(np, sizeof *s->part_wrench);
-    s->stage_wrench = calloc(np, sizeof *s->stage_wrench);
-    s->summary = calloc(nc, sizeof *s->summary);
-    bool ok = true;
-    for (int k = 0; k < 4; ++k)
-    {
-        s->stage_summary[k] = calloc(nc, sizeof *s->stage_summary[k]);
-        ok = ok && s->stage_summary[k] != NULL;
-    }
-    s->peaks = calloc(nc, sizeof *s->peaks);
-    s->open_incident = calloc(nc, sizeof *s->open_incident);
-    s->incident_ft = calloc(nc, sizeof *s->incident_ft);
-    s->step_warned = calloc(nc, sizeof *s->step_warned);
-    s->best_fn = calloc(nc, sizeof *s->best_fn);
-    s->contact_mass = calloc(nc, sizeof *s->contact_mass);
-    s->chord_tol = calloc(ng, sizeof *s->chord_tol);
-    ok = ok && s->meshes && s->mesh_offset && s->inv_inertia && s->inertia && s->mass && s->cm && s->state && s->tmp &&
-         s->k[0] && s->k[1] && s->k[2] && s->k[3] && s->part_wrench && s->stage_wrench && s->summary && s->peaks &&
-         s->open_incident && s->incident_ft && s->step_warned && s->best_fn && s->contact_mass && s->chord_tol;
-    if (!ok)
+    if (!alloc_arrays(s))
     {
         app_sim_destroy(s);
         return set_err(err, cap, "out of memory");
