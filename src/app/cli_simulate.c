@@ -15,13 +15,14 @@
 // The help, in pieces: C limits string literals to 4095 characters.
 static const char* const s_help[] = {
     "usage: meshcontact simulate SCENARIO [-o OUTDIR] [--csv FILE] [--svg FILE] [--contacts-csv FILE]\n"
-    "                           [--incidents FILE] [--json FILE] [--threads N]\n"
+    "                           [--incidents FILE] [--tracks FILE] [--json FILE] [--threads N]\n"
     "\n"
     "Simulate the rigid parts of a scenario file with contact forces from meshcontact, from time 0 to END.\n"
     "Writes, <name> being the scenario's file name without extension:\n"
     "  OUTDIR/<name>.csv            motion and forces of every part at every output time\n"
     "  OUTDIR/<name>_contacts.csv   every contact at every output time: summed wrench, dominant region, peaks\n"
     "  OUTDIR/<name>_incidents.csv  contact incidents: start, end, maxima, impulses\n"
+    "  OUTDIR/<name>_tracks.csv     every region at every output time with its track (the path of a contact point)\n"
     "  OUTDIR/<name>.json           warnings, contacts and incidents as one JSON object\n"
     "  OUTDIR/<name>.svg            plot: normal force, friction force and penetration of every contact against\n"
     "                               time (every integration step), and the incidents timeline\n"
@@ -36,6 +37,7 @@ static const char* const s_help[] = {
     "  --svg FILE             plot path (default OUTDIR/<name>.svg)\n"
     "  --contacts-csv FILE    per-contact CSV path (default OUTDIR/<name>_contacts.csv)\n"
     "  --incidents FILE       incidents CSV path (default OUTDIR/<name>_incidents.csv)\n"
+    "  --tracks FILE          tracks CSV path (default OUTDIR/<name>_tracks.csv)\n"
     "  --json FILE            JSON path (default OUTDIR/<name>.json)\n"
     "  --threads N            threads for the contact evaluation (default 1: the work of one evaluation is\n"
     "                         usually too small to share; more threads pay off for large meshes in contact)\n"
@@ -59,6 +61,9 @@ static const char* const s_help[] = {
     "steps, max_depth, max_fn, max_fn_time, max_ft, normal_impulse (integral of fn), friction_impulse\n"
     "(|integral of the friction force|), impulse_x.. (integral of the force on J). Impulses use the RK4 stage\n"
     "weights, so they are the momentum the integrator gave.\n"
+    "TRACKS: time, contact, track, x,y,z (contact point), fn, depth, area, one row per region and output time. A\n"
+    "region continues the nearest track of its contact whose last point (at the previous integration step) lies\n"
+    "within the sum of the two equivalent radii; otherwise it starts a new track (ids from 1 per contact).\n"
     "\n"
     "INTEGRATOR: fixed-step classical Runge-Kutta (RK4) of the Newton-Euler equations, contact forces evaluated\n"
     "at each stage, quaternion renormalised every step. Step: INTEGRATOR/HMAX= or, by default, 1/40 of the\n"
@@ -187,12 +192,13 @@ typedef struct simulate_args
     const char* contacts;  ///< --contacts-csv, or NULL for OUTDIR/<name>_contacts.csv
     const char* incidents; ///< --incidents, or NULL for OUTDIR/<name>_incidents.csv
     const char* json;      ///< --json, or NULL for OUTDIR/<name>.json
+    const char* tracks;    ///< --tracks, or NULL for OUTDIR/<name>_tracks.csv
     int threads;           ///< --threads
 } simulate_args;
 
 static int parse_args(int argc, char** argv, simulate_args* a)
 {
-    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, 1};
+    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, NULL, 1};
     const cli_option options[] = {
         {"output-dir", 'o', CLI_TEXT, &a->outdir, 0, NULL, NULL, "a directory"},
         {"csv", 0, CLI_TEXT, &a->csv, 0, NULL, NULL, "a file"},
@@ -200,6 +206,7 @@ static int parse_args(int argc, char** argv, simulate_args* a)
         {"contacts-csv", 0, CLI_TEXT, &a->contacts, 0, NULL, NULL, "a file"},
         {"incidents", 0, CLI_TEXT, &a->incidents, 0, NULL, NULL, "a file"},
         {"json", 0, CLI_TEXT, &a->json, 0, NULL, NULL, "a file"},
+        {"tracks", 0, CLI_TEXT, &a->tracks, 0, NULL, NULL, "a file"},
         {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
     };
     static const char* const operand_names[] = {"SCENARIO"};
@@ -215,6 +222,7 @@ enum
     OUT_CONTACTS,
     OUT_INCIDENTS,
     OUT_JSON,
+    OUT_TRACKS,
     OUT_COUNT
 };
 
@@ -293,10 +301,11 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
     bool csv_stdout = strcmp(names[OUT_CSV], "-") == 0;
     FILE* csv = open_output(names[OUT_CSV], true);
     FILE* contacts = csv != NULL ? open_output(names[OUT_CONTACTS], false) : NULL;
-    int rc = csv == NULL || contacts == NULL ? 1 : 0;
+    FILE* tracks = contacts != NULL ? open_output(names[OUT_TRACKS], false) : NULL;
+    int rc = csv == NULL || contacts == NULL || tracks == NULL ? 1 : 0;
     if (rc == 0)
     {
-        app_sim_outputs outs = {csv, contacts, names[OUT_SVG]};
+        app_sim_outputs outs = {csv, contacts, names[OUT_SVG], tracks};
         if (!app_sim_run_outputs(sim, &outs, err, sizeof err))
         {
             if (tty)
@@ -306,6 +315,7 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
             rc = cli_fail(a->scenario, "%s", err);
         }
     }
+    rc = !close_output(tracks, names[OUT_TRACKS]) ? 1 : rc;
     rc = !close_output(contacts, names[OUT_CONTACTS]) ? 1 : rc;
     rc = !close_output(csv, names[OUT_CSV]) ? 1 : rc;
     rc = rc == 0 ? write_reports(sim, names[OUT_INCIDENTS], names[OUT_JSON]) : rc;
@@ -323,7 +333,7 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
                 scn->end_time / scn->steps / (double)app_sim_get_substeps(sim),
                 (unsigned long long)app_sim_get_evaluations(sim), ni, nw);
         static const char* const what[OUT_COUNT] = {
-            "CSV:      ", "plot:     ", "contacts: ", "incidents:", "JSON:     "};
+            "CSV:      ", "plot:     ", "contacts: ", "incidents:", "JSON:     ", "tracks:   "};
         for (int k = 0; k < OUT_COUNT; ++k)
         {
             if (!(k == OUT_CSV && csv_stdout))
@@ -350,8 +360,9 @@ int cli_simulate(int argc, char** argv)
     {
         return cli_fail(NULL, "%s", perr.message);
     }
-    const char* given[OUT_COUNT] = {a.csv, a.svg, a.contacts, a.incidents, a.json};
-    static const char* const suffix[OUT_COUNT] = {".csv", ".svg", "_contacts.csv", "_incidents.csv", ".json"};
+    const char* given[OUT_COUNT] = {a.csv, a.svg, a.contacts, a.incidents, a.json, a.tracks};
+    static const char* const suffix[OUT_COUNT] = {".csv",           ".svg",  "_contacts.csv",
+                                                  "_incidents.csv", ".json", "_tracks.csv"};
     char* made[OUT_COUNT] = {NULL};
     const char* names[OUT_COUNT];
     bool need_dir = false;

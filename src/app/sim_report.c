@@ -42,6 +42,25 @@ void app_sim_write_contacts_rows(const app_sim* sim, FILE* f, const app_sim_cont
     }
 }
 
+void app_sim_write_tracks_header(const app_sim* sim, FILE* f)
+{
+    (void)sim;
+    fputs("time,contact,track,x,y,z,fn,depth,area\n", f);
+}
+
+void app_sim_write_tracks_rows(const app_sim* sim, FILE* f)
+{
+    const app_scenario* scn = app_sim_get_scenario(sim);
+    double t = app_sim_get_time(sim);
+    app_sim_tracked_region r;
+    for (int k = 0; app_sim_get_tracked_region(sim, k, &r); ++k)
+    {
+        fprintf(f, "%.9g,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", t, scn->contacts[r.contact].id, r.track,
+                r.region.region.centroid.x, r.region.region.centroid.y, r.region.region.centroid.z,
+                r.region.normal_force, r.region.region.depth, r.region.region.area);
+    }
+}
+
 void app_sim_write_incidents_csv(const app_sim* sim, FILE* f)
 {
     const app_scenario* scn = app_sim_get_scenario(sim);

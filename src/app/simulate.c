@@ -47,6 +47,15 @@ typedef struct sim_wcontact
     int part_j;  // part of the J geometry
 } sim_wcontact;
 
+/// A contact track: a region followed from step to step (see update_tracks).
+typedef struct sim_track
+{
+    int id;        // per contact, from 1
+    int contact;   // scenario contact index
+    mc_vec3 point; // last contact point
+    double radius; // last equivalent radius
+} sim_track;
+
 struct app_sim
 {
     const app_scenario* scn;
@@ -87,6 +96,15 @@ struct app_sim
     double* chord_tol;    // per GRAPHICS: faceting tolerance of a curved primitive, 0 for files and boxes
     mc_contact_region* regions;
     uint32_t region_cap;
+    sim_track* tracks; // active tracks of every contact, in creation order
+    int track_count;
+    int track_cap;
+    unsigned char* track_used; // track_cap: matched in the current update
+    int* next_track;           // per contact: last track id given
+    int* region_track;         // per region of the last step end: its track id
+    int* region_contact;       // per region of the last step end: its scenario contact
+    uint32_t region_track_cap; // entries of region_track and region_contact
+    uint32_t tracked_regions;  // regions of the last step end
     double time;
     double h;
     int64_t substeps; ///< integration steps per output interval (h is then dt_out / substeps)
@@ -771,6 +789,126 @@ void app_sim_take_peaks(app_sim* s, app_sim_contact_peaks* out)
     }
 }
 
+/// @return the scenario contact of a world contact id, or -1.
+static int contact_of(const app_sim* s, mc_contact_id id)
+{
+    for (int w = 0; w < s->wcontact_count; ++w)
+    {
+        if (s->wcontacts[w].id.index1 == id.index1 && s->wcontacts[w].id.generation == id.generation)
+        {
+            return s->wcontacts[w].contact;
+        }
+    }
+    return -1;
+}
+
+/// Make room for n regions' track ids and one more track. @return false when out of memory
+static bool track_reserve(app_sim* s, uint32_t n)
+{
+    if (n > s->region_track_cap)
+    {
+        uint32_t nc = n + n / 2 + 8;
+        int* rt = realloc(s->region_track, (size_t)nc * sizeof *rt);
+        s->region_track = rt != NULL ? rt : s->region_track;
+        int* rc = realloc(s->region_contact, (size_t)nc * sizeof *rc);
+        s->region_contact = rc != NULL ? rc : s->region_contact;
+        if (rt == NULL || rc == NULL)
+        {
+            return false;
+        }
+        s->region_track_cap = nc;
+    }
+    if (s->track_count == s->track_cap)
+    {
+        int nc = s->track_cap * 2 + 8;
+        sim_track* t = realloc(s->tracks, (size_t)nc * sizeof *t);
+        s->tracks = t != NULL ? t : s->tracks;
+        unsigned char* u = realloc(s->track_used, (size_t)nc);
+        s->track_used = u != NULL ? u : s->track_used;
+        if (t == NULL || u == NULL)
+        {
+            return false;
+        }
+        s->track_cap = nc;
+    }
+    return true;
+}
+
+/// Contact tracks, after each step: every region of the new state continues the nearest track of its contact whose
+/// last point lies within the sum of the two equivalent radii (each track continued once; regions in the world's
+/// fixed order), or starts a new track; tracks left without a region end. Deterministic: fixed orders only.
+/// @return false when out of memory
+static bool update_tracks(app_sim* s)
+{
+    uint32_t count = s->body_count > 0 ? mc_world_get_regions(s->world, NULL, 0) : 0;
+    count = count < s->region_cap ? count : s->region_cap;
+    if (!track_reserve(s, count))
+    {
+        return false;
+    }
+    memset(s->track_used, 0, (size_t)s->track_cap);
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        const mc_contact_region* r = &s->regions[k];
+        int c = contact_of(s, r->contact);
+        int best = -1;
+        double best_d = INFINITY;
+        for (int t = 0; c >= 0 && t < s->track_count; ++t)
+        {
+            const sim_track* tr = &s->tracks[t];
+            double d = mc_length(mc_sub(r->region.centroid, tr->point));
+            if (tr->contact == c && !s->track_used[t] && d <= r->region.radius + tr->radius && d < best_d)
+            {
+                best = t;
+                best_d = d;
+            }
+        }
+        if (best < 0)
+        {
+            if (!track_reserve(s, count))
+            {
+                return false;
+            }
+            best = s->track_count++;
+            s->tracks[best].contact = c;
+            s->tracks[best].id = c >= 0 ? ++s->next_track[c] : 0;
+        }
+        s->track_used[best] = 1;
+        s->tracks[best].point = r->region.centroid;
+        s->tracks[best].radius = r->region.radius;
+        s->region_track[k] = s->tracks[best].id;
+        s->region_contact[k] = c;
+    }
+    int kept = 0;
+    for (int t = 0; t < s->track_count; ++t)
+    {
+        if (s->track_used[t])
+        {
+            s->tracks[kept++] = s->tracks[t];
+        }
+    }
+    s->track_count = kept;
+    s->tracked_regions = count;
+    return true;
+}
+
+bool app_sim_get_tracked_region(const app_sim* s, int k, app_sim_tracked_region* out)
+{
+    if (k < 0 || (uint32_t)k >= s->tracked_regions || s->region_contact[k] < 0)
+    {
+        return false;
+    }
+    out->contact = s->region_contact[k];
+    out->track = s->region_track[k];
+    out->region = s->regions[k];
+    return true;
+}
+
+int app_sim_get_tracked_region_count(const app_sim* s)
+{
+    return (int)s->tracked_regions;
+}
+
 /// Steps this short (in integration steps) make a contact incident badly resolved.
 #define SHORT_INCIDENT_STEPS 8
 
@@ -952,7 +1090,7 @@ bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
     s->summary = s->stage_summary[0];
     s->stage_summary[0] = t;
     update_peaks(s);
-    return true;
+    return update_tracks(s) ? true : set_err(err, cap, "out of memory");
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1004,6 +1142,11 @@ void app_sim_destroy(app_sim* s)
     free(s->step_warned);
     free(s->best_fn);
     free(s->contact_mass);
+    free(s->next_track);
+    free(s->tracks);
+    free(s->track_used);
+    free(s->region_track);
+    free(s->region_contact);
     free(s->chord_tol);
     free(s->incidents);
     for (int k = 0; k < s->warning_count; ++k)
@@ -1049,10 +1192,12 @@ static bool alloc_arrays(app_sim* s)
     s->step_warned = calloc(nc, sizeof *s->step_warned);
     s->best_fn = calloc(nc, sizeof *s->best_fn);
     s->contact_mass = calloc(nc, sizeof *s->contact_mass);
+    s->next_track = calloc(nc, sizeof *s->next_track);
     s->chord_tol = calloc(ng, sizeof *s->chord_tol);
     ok = ok && s->meshes && s->mesh_offset && s->inv_inertia && s->inertia && s->mass && s->cm && s->state && s->tmp &&
          s->k[0] && s->k[1] && s->k[2] && s->k[3] && s->part_wrench && s->stage_wrench && s->summary && s->peaks &&
-         s->open_incident && s->incident_ft && s->step_warned && s->best_fn && s->contact_mass && s->chord_tol;
+         s->open_incident && s->incident_ft && s->step_warned && s->best_fn && s->contact_mass && s->chord_tol &&
+         s->next_track;
     return ok;
 }
 
@@ -1213,6 +1358,11 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
         return false;
     }
     update_peaks(s);
+    if (!update_tracks(s))
+    {
+        app_sim_destroy(s);
+        return set_err(err, cap, "out of memory");
+    }
     warn_initial_overlaps(s);
     *out = s;
     return true;
@@ -1575,7 +1725,7 @@ static bool write_plot(const app_sim* s, const plot_history* hist, const char* p
 
 bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t cap)
 {
-    app_sim_outputs o = {csv, NULL, svg_path};
+    app_sim_outputs o = {csv, NULL, svg_path, NULL};
     return app_sim_run_outputs(s, &o, err, cap);
 }
 
@@ -1614,6 +1764,11 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
         app_sim_take_peaks(s, peaks);
         app_sim_write_contacts_rows(s, ccsv, peaks);
     }
+    if (out->tracks_csv != NULL)
+    {
+        app_sim_write_tracks_header(s, out->tracks_csv);
+        app_sim_write_tracks_rows(s, out->tracks_csv);
+    }
     if (plot)
     {
         history_add(&hist, s->time, s);
@@ -1641,6 +1796,10 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
                 app_sim_take_peaks(s, peaks);
                 app_sim_write_contacts_rows(s, ccsv, peaks);
             }
+            if (out->tracks_csv != NULL)
+            {
+                app_sim_write_tracks_rows(s, out->tracks_csv);
+            }
             if (s->opt.progress != NULL)
             {
                 s->opt.progress((double)k / nout, s->opt.progress_user);
@@ -1661,6 +1820,10 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
     if (ok && csv != NULL && ferror(csv))
     {
         ok = set_err(err, cap, "error writing the CSV");
+    }
+    if (ok && out->tracks_csv != NULL && ferror(out->tracks_csv))
+    {
+        ok = set_err(err, cap, "error writing the tracks CSV");
     }
     if (ok && ccsv != NULL && ferror(ccsv))
     {

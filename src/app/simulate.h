@@ -171,6 +171,21 @@ const app_sim_incident* app_sim_get_incidents(const app_sim* sim, int* count);
 /// @return the warnings so far (the scenario's, set-up and run warnings), each one line; *count their number.
 const char* const* app_sim_get_warnings(const app_sim* sim, int* count);
 
+/// A region of the state at the end of the last step, with its scenario contact and its track: regions are followed
+/// from step to step (a region continues the nearest track of its contact whose last point lies within the sum of
+/// the two equivalent radii; otherwise it starts a new one), so a track's points are the path of one contact point.
+typedef struct app_sim_tracked_region
+{
+    int contact;              ///< index into scn->contacts
+    int track;                ///< track id, from 1 per contact, never reused
+    mc_contact_region region; ///< the world's record (point, normal, depth, forces, ...)
+} app_sim_tracked_region;
+
+/// @return the regions of the current state (the end of the last step, or time 0).
+int app_sim_get_tracked_region_count(const app_sim* sim);
+/// Region k (< app_sim_get_tracked_region_count) of the current state. @return false when k is out of range
+bool app_sim_get_tracked_region(const app_sim* sim, int k, app_sim_tracked_region* out);
+
 /// Legend text of a scenario contact: `CONTACT/id: PART/a <shape> - PART/b <shape>` (the I and J sides; a shape is
 /// the file's base name or the primitive's name), truncated to cap.
 void app_sim_contact_label(const app_sim* sim, int contact_index, char* out, size_t cap);
@@ -191,6 +206,7 @@ typedef struct app_sim_outputs
     FILE* csv;            ///< motion CSV: a row at every output time (see csv columns in `meshcontact simulate --help`)
     FILE* contacts_csv;   ///< per-contact CSV (app_sim_write_contacts_header / _rows) at every output time
     const char* svg_path; ///< the plot, written at the end (normal force, friction force, depth, incidents)
+    FILE* tracks_csv;     ///< contact tracks (app_sim_write_tracks_header / _rows) at every output time
 } app_sim_outputs;
 
 /// Run from the current time to END: a row of each CSV at every output time (time 0 included when starting there),
@@ -210,6 +226,10 @@ void app_sim_write_contacts_header(const app_sim* sim, FILE* f);
 /// Rows of the per-contact CSV at the current time: one per scenario contact, with its peaks since the last output
 /// time (peaks: scn->contact_count entries from app_sim_take_peaks).
 void app_sim_write_contacts_rows(const app_sim* sim, FILE* f, const app_sim_contact_peaks* peaks);
+/// Header of the tracks CSV: time, contact, track, the point, the normal force, depth and area.
+void app_sim_write_tracks_header(const app_sim* sim, FILE* f);
+/// Rows of the tracks CSV at the current time: one per region (app_sim_get_tracked_region).
+void app_sim_write_tracks_rows(const app_sim* sim, FILE* f);
 /// The incidents as CSV (header and one row per incident).
 void app_sim_write_incidents_csv(const app_sim* sim, FILE* f);
 /// One JSON object: scenario, step, warnings, contacts (labels, largest force and depth, incident count) and the
