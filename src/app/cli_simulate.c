@@ -257,29 +257,34 @@ static bool close_output(FILE* f, const char* path)
     return true;
 }
 
-/// After the run: the incidents CSV and the JSON. @return the exit status
-static int write_reports(const app_sim* sim, const char* incidents_path, const char* json_path)
+/// Print what was done and where the files are.
+static void print_summary(const app_sim* sim, const app_scenario* scn, const char* scenario, const char* const* names,
+                          double seconds)
 {
-    FILE* f = open_output(incidents_path, false);
-    if (f == NULL)
+    bool csv_stdout = strcmp(names[OUT_CSV], "-") == 0;
+    FILE* info = csv_stdout ? stderr : stdout;
+    int nw = 0, ni = 0;
+    app_sim_get_warnings(sim, &nw);
+    app_sim_get_incidents(sim, &ni);
+    fprintf(info,
+            "simulated %g s of %s in %.2f s: %d output rows, step %.3g, %llu contact evaluations, %d contact "
+            "incidents, %d warnings\n",
+            scn->end_time, scenario, seconds, scn->steps + 1,
+            scn->end_time / scn->steps / (double)app_sim_get_substeps(sim),
+            (unsigned long long)app_sim_get_evaluations(sim), ni, nw);
+    static const char* const what[OUT_COUNT] = {
+        "CSV:      ", "plot:     ", "contacts: ", "incidents:", "JSON:     ", "tracks:   "};
+    for (int k = 0; k < OUT_COUNT; ++k)
     {
-        return 1;
+        if (!(k == OUT_CSV && csv_stdout))
+        {
+            fprintf(info, "%s %s\n", what[k], names[k]);
+        }
     }
-    app_sim_write_incidents_csv(sim, f);
-    if (!close_output(f, incidents_path))
-    {
-        return 1;
-    }
-    f = open_output(json_path, false);
-    if (f == NULL)
-    {
-        return 1;
-    }
-    app_sim_write_json(sim, f);
-    return close_output(f, json_path) ? 0 : 1;
 }
 
-/// Create, run and report. @return the exit status
+/// Create, run and report. Every output but the plot is opened before the run, so that an unwritable path fails
+/// at once. @return the exit status
 static int run(const simulate_args* a, const app_scenario* scn, const char* const* names)
 {
     app_sim_options opt = app_sim_default_options();
@@ -298,14 +303,19 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
     {
         return cli_fail(NULL, "%s", err);
     }
-    bool csv_stdout = strcmp(names[OUT_CSV], "-") == 0;
-    FILE* csv = open_output(names[OUT_CSV], true);
-    FILE* contacts = csv != NULL ? open_output(names[OUT_CONTACTS], false) : NULL;
-    FILE* tracks = contacts != NULL ? open_output(names[OUT_TRACKS], false) : NULL;
-    int rc = csv == NULL || contacts == NULL || tracks == NULL ? 1 : 0;
+    FILE* files[OUT_COUNT] = {NULL};
+    int rc = 0;
+    for (int k = 0; rc == 0 && k < OUT_COUNT; ++k)
+    {
+        if (k != OUT_SVG)
+        {
+            files[k] = open_output(names[k], k == OUT_CSV);
+            rc = files[k] == NULL ? 1 : 0;
+        }
+    }
     if (rc == 0)
     {
-        app_sim_outputs outs = {csv, contacts, names[OUT_SVG], tracks};
+        app_sim_outputs outs = {files[OUT_CSV], files[OUT_CONTACTS], names[OUT_SVG], files[OUT_TRACKS]};
         if (!app_sim_run_outputs(sim, &outs, err, sizeof err))
         {
             if (tty)
@@ -315,32 +325,18 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
             rc = cli_fail(a->scenario, "%s", err);
         }
     }
-    rc = !close_output(tracks, names[OUT_TRACKS]) ? 1 : rc;
-    rc = !close_output(contacts, names[OUT_CONTACTS]) ? 1 : rc;
-    rc = !close_output(csv, names[OUT_CSV]) ? 1 : rc;
-    rc = rc == 0 ? write_reports(sim, names[OUT_INCIDENTS], names[OUT_JSON]) : rc;
     if (rc == 0)
     {
-        double seconds = cli_now() - t0;
-        FILE* info = csv_stdout ? stderr : stdout;
-        int nw = 0, ni = 0;
-        app_sim_get_warnings(sim, &nw);
-        app_sim_get_incidents(sim, &ni);
-        fprintf(info,
-                "simulated %g s of %s in %.2f s: %d output rows, step %.3g, %llu contact evaluations, %d contact "
-                "incidents, %d warnings\n",
-                scn->end_time, a->scenario, seconds, scn->steps + 1,
-                scn->end_time / scn->steps / (double)app_sim_get_substeps(sim),
-                (unsigned long long)app_sim_get_evaluations(sim), ni, nw);
-        static const char* const what[OUT_COUNT] = {
-            "CSV:      ", "plot:     ", "contacts: ", "incidents:", "JSON:     ", "tracks:   "};
-        for (int k = 0; k < OUT_COUNT; ++k)
-        {
-            if (!(k == OUT_CSV && csv_stdout))
-            {
-                fprintf(info, "%s %s\n", what[k], names[k]);
-            }
-        }
+        app_sim_write_incidents_csv(sim, files[OUT_INCIDENTS]);
+        app_sim_write_json(sim, files[OUT_JSON]);
+    }
+    for (int k = 0; k < OUT_COUNT; ++k)
+    {
+        rc = !close_output(files[k], names[k]) ? 1 : rc;
+    }
+    if (rc == 0)
+    {
+        print_summary(sim, scn, a->scenario, names, cli_now() - t0);
     }
     app_sim_destroy(sim);
     return rc;
