@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// `meshcontact simulate`: run a scenario file (Adams-like statements) and write a CSV of motion and forces and an SVG
-// plot of normal force against time.
+// `meshcontact simulate`: run a scenario file (Adams-like statements) and write a CSV of motion and forces, the
+// contact outputs (per-contact CSV, incidents, tracks, JSON with the warnings) and an SVG plot of the contacts.
 #include "src/app/cli.h"
 #include "src/app/scenario.h"
 #include "src/app/simulate.h"

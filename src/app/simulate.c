@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Rigid-body simulation of a scenario for `meshcontact simulate`: world set-up, fixed-step RK4 (see simulate.h),
-// CSV output and the SVG force plot.
+// contact summaries, peaks, incidents, tracks and warnings, the motion CSV and the contacts plot.
 #include "src/app/simulate.h"
 
 #include <math.h>

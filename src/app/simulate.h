@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // The small rigid-body integrator of `meshcontact simulate`: builds a world from a scenario, integrates it with
-// fixed-step classical Runge-Kutta, and writes a CSV of motion and forces and an SVG plot of normal force against
-// time. Part of the command-line tool, not of the library.
+// fixed-step classical Runge-Kutta, follows its contacts (summaries, peaks, incidents with impulses, tracks,
+// warnings) and writes a CSV of motion and forces, the contact outputs and an SVG plot of the contacts against time.
+// Part of the command-line tool, not of the library.
 #pragma once
 
 #include "src/app/plot.h"
