@@ -71,6 +71,12 @@ uint32_t mc_bvh_ray_first_hit(const struct mc_mesh* mesh, int mesh_body, struct 
 mc_status mc_bvh_halfspace_triangles(const struct mc_mesh* mesh, mc_vec3 n, double d, uint32_t** tris,
                                      uint32_t* capacity, uint32_t* count);
 
+/// The triangles (mesh order) of the leaves whose boxes meet the ball |x - c| <= r of the mesh's frame (conservative),
+/// into *tris as mc_bvh_halfspace_triangles does.
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_bvh_ball_triangles(const struct mc_mesh* mesh, mc_vec3 c, double r, uint32_t** tris, uint32_t* capacity,
+                                uint32_t* count);
+
 /// What the self-intersection check of one mesh found (bvh/bvh_self.c).
 typedef struct mc_self_result
 {

@@ -286,6 +286,74 @@ uint32_t mc_bvh_ray_first_hit(const struct mc_mesh* mesh, int mesh_body, struct 
 // ---------------------------------------------------------------------------------------------------------------
 // Triangles near a half-space
 
+/// Append every triangle of the mesh (a degenerate, very deep tree). @return false when out of memory.
+static bool all_triangles(const struct mc_mesh* mesh, uint32_t** tris, uint32_t* capacity, uint32_t* count)
+{
+    if (!mc_array_reserve((void**)tris, capacity, mesh->triangle_count, sizeof **tris, 64))
+    {
+        return false;
+    }
+    for (uint32_t k = 0; k < mesh->triangle_count; ++k)
+    {
+        (*tris)[k] = k;
+    }
+    *count = mesh->triangle_count;
+    return true;
+}
+
+/// Lower bound of |x - c| over the box of node nd (its distance from c along its axes), less the box's slack.
+static double box_distance(const mc_bvh_node* nd, mc_vec3 c)
+{
+    double d[3] = {c.x - nd->center[0], c.y - nd->center[1], c.z - nd->center[2]};
+    double out = 0.0, mag = fabs(c.x) + fabs(c.y) + fabs(c.z);
+    for (int k = 0; k < 3; ++k)
+    {
+        double t = fabs(nd->axis[k][0] * d[0] + nd->axis[k][1] * d[1] + nd->axis[k][2] * d[2]) - nd->extent[k];
+        out += t > 0.0 ? t * t : 0.0;
+        mag += fabs(nd->center[k]) + nd->extent[k];
+    }
+    return sqrt(out) - 4e-6 * mag;
+}
+
+mc_status mc_bvh_ball_triangles(const struct mc_mesh* mesh, mc_vec3 c, double r, uint32_t** tris, uint32_t* capacity,
+                                uint32_t* count)
+{
+    MC_ASSERT(mesh != NULL && mesh->bvh != NULL);
+    const mc_bvh* t = mesh->bvh;
+    *count = 0;
+    uint32_t stack[256];
+    uint32_t sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0)
+    {
+        const mc_bvh_node* nd = &t->nodes[stack[--sp]];
+        if (box_distance(nd, c) > r)
+        {
+            continue;
+        }
+        if (!mc_bvh_is_leaf(nd))
+        {
+            if (sp + 2u > sizeof stack / sizeof stack[0])
+            {
+                return all_triangles(mesh, tris, capacity, count) ? MC_OK : MC_ERR_OUT_OF_MEMORY;
+            }
+            stack[sp++] = nd->data + 1u;
+            stack[sp++] = nd->data;
+            continue;
+        }
+        uint32_t f = mc_bvh_leaf_first(nd), cnt = mc_bvh_leaf_count(nd);
+        if (!mc_array_reserve((void**)tris, capacity, (uint64_t)*count + cnt, sizeof **tris, 64))
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        for (uint32_t k = 0; k < cnt; ++k)
+        {
+            (*tris)[(*count)++] = t->tri_order[f + k];
+        }
+    }
+    return MC_OK;
+}
+
 mc_status mc_bvh_halfspace_triangles(const struct mc_mesh* mesh, mc_vec3 n, double d, uint32_t** tris,
                                      uint32_t* capacity, uint32_t* count)
 {
@@ -317,17 +385,7 @@ mc_status mc_bvh_halfspace_triangles(const struct mc_mesh* mesh, mc_vec3 n, doub
         {
             if (sp + 2u > sizeof stack / sizeof stack[0])
             {
-                // A degenerate, very deep tree: every triangle.
-                if (!mc_array_reserve((void**)tris, capacity, mesh->triangle_count, sizeof **tris, 64))
-                {
-                    return MC_ERR_OUT_OF_MEMORY;
-                }
-                for (uint32_t k = 0; k < mesh->triangle_count; ++k)
-                {
-                    (*tris)[k] = k;
-                }
-                *count = mesh->triangle_count;
-                return MC_OK;
+                return all_triangles(mesh, tris, capacity, count) ? MC_OK : MC_ERR_OUT_OF_MEMORY;
             }
             stack[sp++] = nd->data + 1u;
             stack[sp++] = nd->data;

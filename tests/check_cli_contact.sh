@@ -66,7 +66,7 @@ check_error simulate 2 --threads=0 x.scn
 check_error simulate 2
 # Analytic shapes: a ball of radius 1 sunk 0.25 into a plane (a cap: volume pi h^2 (3R - h) / 3, depth h), the box
 # [-1, 1]^3 cut at z = -0.5 by a plane through (0, 0, -0.5) (a 2 x 2 x 0.5 slab), two planes (unbounded), a ball against
-# a mesh (not supported yet).
+# a mesh (a ball of radius 0.5 centred on the box's face: half the ball), a socket against a mesh (not supported).
 "$exe" contact sphere:1 plane --pose-i 0,0,0.75 --json >"$tmp".out 2>"$tmp".err || fail "sphere plane: $(cat "$tmp".err)"
 if command -v python3 >/dev/null 2>&1; then
     python3 - "$tmp".out <<'PY' || fail "sphere on plane JSON"
@@ -90,7 +90,16 @@ PY
 fi
 check_error contact 1 plane plane
 grep -q "unbounded" "$tmp".err || fail "plane plane message: $(cat "$tmp".err)"
-check_error contact 1 sphere:1 "$tmp".a.shl
-grep -q "not supported" "$tmp".err || fail "sphere mesh message: $(cat "$tmp".err)"
+"$exe" contact sphere:0.5 "$tmp".a.shl --pose-i 0.2,0.1,1 --json >"$tmp".out 2>"$tmp".err ||
+    fail "sphere mesh: $(cat "$tmp".err)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp".out <<'PY' || fail "sphere on mesh JSON"
+import json, math, sys
+(r,) = json.load(open(sys.argv[1]))["regions"]
+assert abs(r["volume"] - 2 * math.pi / 3 * 0.125) < 1e-14 and abs(r["depth"] - 0.5) < 1e-15, r
+PY
+fi
+check_error contact 1 socket:1 "$tmp".a.shl
+grep -q "not supported" "$tmp".err || fail "socket mesh message: $(cat "$tmp".err)"
 check_error contact 1 sphere:0 plane
 echo "meshcontact contact: CLI contract OK"

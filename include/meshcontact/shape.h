@@ -56,11 +56,22 @@ extern "C"
     ///   (point_i that vertex, point_j its projection), inside_vertices = vertices below, crossings = edges cut.
     ///   Decisions use each vertex's height above the plane as computed once in the mesh's frame (a vertex exactly on
     ///   the plane counts as above).
+    /// - sphere, mesh: one region, the whole intersection of the ball and the mesh's solid, exactly integrated: with
+    /// the
+    ///   pyramids from the centre over the faces (signed by the side of the centre, decided exactly), the ball's part
+    ///   of each is a cone of radius R minus what lies beyond the face; only faces that meet the ball contribute
+    ///   (solid angles, circular sectors and triangles of each face's disk inside the ball, in closed form; the caps'
+    ///   sector terms without cancellation), plus the whole ball when the centre is inside. Area = |S_J| (the mesh's
+    ///   surface inside the ball), depth = R - the distance from the centre to the surface (R + it with the centre
+    ///   inside), point_i / point_j the ball's deepest point and the surface's closest one. A centre exactly on an
+    ///   edge or vertex of the mesh (on the planes of two faces) is moved by 2^-27 R first (about 1e-8 relative).
+    ///   Not for a socket or a flipped mesh.
     /// Either order of a pair works (the regions are mirrored: normal negated, I and J fields swapped).
     /// @return MC_OK, MC_ERR_CAPACITY (as in mc_query_regions), MC_ERR_INVALID_ARGUMENT (NULL argument, a bad
     ///         radius, a mesh shape without a mesh, a pose outside the coordinate range), MC_ERR_UNBOUNDED (both
     ///         solids unbounded: a plane or socket against a plane, socket or flipped mesh), MC_ERR_UNSUPPORTED (a
-    ///         sphere against a mesh: not yet), MC_ERR_OUT_OF_MEMORY, MC_ERR_OUT_OF_RANGE (a non-finite result).
+    ///         socket against a mesh, a sphere against a flipped mesh), MC_ERR_OUT_OF_MEMORY, MC_ERR_OUT_OF_RANGE (a
+    ///         non-finite result).
     MC_API mc_status mc_query_shape_regions(const mc_shape* shape_i, const mc_pose* pose_i, const mc_shape* shape_j,
                                             const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
                                             mc_region* regions, uint32_t capacity, uint32_t* region_count,

@@ -12,6 +12,7 @@
 #include "meshcontact/shape.h"
 #include "src/base/array.h"
 #include "src/base/core.h"
+#include "src/base/tri_tri.h"
 #include "src/base/union_find.h"
 #include "src/contact/regions.h"
 #include "src/contact/workspace.h"
@@ -521,6 +522,338 @@ static mc_status mesh_plane(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Sphere against mesh
+//
+// Pyramids from the ball's centre c over the mesh's faces, signed by the side of c (h_s = n . (v0 - c) > 0: c on the
+// inner side), sum to the polyhedron; the ball's part of one pyramid is (R^3/3) Omega(F) - (R^3/3) Omega(F in D) +
+// (h_s/3) A(F in D), D the disk of radius a = sqrt(R^2 - h^2) around the foot f of c on the face's plane, Omega the
+// signed solid angle from c. The Omega(F) terms of all faces sum to 4 pi [c inside], so V = (4 pi / 3) R^3 [c inside]
+// + the sum over the faces that meet the ball of (h_s A_in - R^3 Omega_in) / 3. The first moment about c likewise:
+// (R^4/4) W_in subtracted (W = integral of the direction over the solid angle, whose sum over all faces is 0) plus the
+// pyramids over F in D. F in D is built from the three signed triangles (f, v_i, v_i+1), each cut by the circle into
+// triangles (f, X, Y) and circular sectors around f, whose solid angles, direction integrals (Stokes: half the sum of
+// x cross dl over the boundary: great arcs theta * unit normal, the small circle of a sector in closed form),
+// areas and centroids have closed forms.
+
+typedef struct ball_sums
+{
+    double vol_x3;  // 3 V less the (4 pi) R^3 [c inside] term
+    mc_vec3 moment; // first moment about c
+    mc_vec3 area;   // vector area of the mesh surface inside the ball (the mesh's normals)
+} ball_sums;
+
+/// Signed solid angle of the triangle (a, b, c) seen from the origin (Van Oosterom and Strackee).
+static double solid_angle(mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    double la = mc_length(a), lb = mc_length(b), lc = mc_length(c);
+    double den = la * lb * lc + mc_dot(a, b) * lc + mc_dot(a, c) * lb + mc_dot(b, c) * la;
+    double num = mc_dot(a, mc_cross(b, c));
+    return num != 0.0 ? 2.0 * atan2(num, den) : 0.0; // a flat triangle (through the origin) subtends nothing
+}
+
+/// Integral of x cross dl along the great arc from unit u to unit v.
+static mc_vec3 great_arc(mc_vec3 u, mc_vec3 v)
+{
+    mc_vec3 x = mc_cross(u, v);
+    double s = mc_length(x);
+    return s > 0.0 ? mc_scale(x, atan2(s, mc_dot(u, v)) / s) : mc_v3(0, 0, 0);
+}
+
+/// Geometry of one face against the ball.
+typedef struct ball_face
+{
+    mc_vec3 c;  // ball centre
+    double r;   // radius
+    mc_vec3 n;  // face unit normal
+    double hs;  // n . (v0 - c)
+    mc_vec3 f;  // foot of c on the plane
+    double a;   // disk radius
+    mc_vec3 k;  // unit direction from c to f (sign(hs) n)
+    mc_vec3 uf; // = k
+    double sgn; // +1: c on the inner side of the face (a positive pyramid), -1: on the outer side
+} ball_face;
+
+static mc_vec3 unit_from(const ball_face* bf, mc_vec3 x)
+{
+    return mc_normalize(mc_sub(x, bf->c));
+}
+
+/// The triangle piece (f, x, y) of the face inside the disk.
+static void add_disk_triangle(const ball_face* bf, mc_vec3 x, mc_vec3 y, ball_sums* sum)
+{
+    double area = 0.5 * mc_dot(bf->n, mc_cross(mc_sub(x, bf->f), mc_sub(y, bf->f)));
+    double omega = solid_angle(mc_sub(bf->f, bf->c), mc_sub(x, bf->c), mc_sub(y, bf->c));
+    mc_vec3 ux = unit_from(bf, x), uy = unit_from(bf, y);
+    mc_vec3 w = mc_scale(mc_add(mc_add(great_arc(bf->uf, ux), great_arc(ux, uy)), great_arc(uy, bf->uf)), 0.5);
+    double r3 = bf->r * bf->r * bf->r;
+    sum->vol_x3 += bf->hs * area - r3 * omega;
+    mc_vec3 g = mc_scale(mc_add(mc_add(bf->f, x), y), 1.0 / 3.0);
+    sum->moment =
+        mc_add(sum->moment, mc_add(mc_scale(w, -0.25 * r3 * bf->r), mc_scale(mc_sub(g, bf->c), 0.25 * bf->hs * area)));
+    sum->area = mc_add(sum->area, mc_scale(bf->n, area));
+}
+
+/// The sector of the disk from point x to point y of its circle (turning about n by less than pi).
+/// (1/3) times the integral of (R^2 - z^2)^(3/2) for z from R - delta to R (the radial moment of a cap of height
+/// delta per radian of azimuth), by its binomial series for small delta (the closed form cancels to (delta/R)^2).
+static double cap_radial_moment(double r, double delta)
+{
+    if (delta > 0.1 * r)
+    {
+        double hh = r - delta, a = sqrt(delta * (2.0 * r - delta));
+        double f = 0.375 * r * r * r * r * atan2(a, hh) - 0.125 * hh * (5.0 * r * r - 2.0 * hh * hh) * a;
+        return f / 3.0;
+    }
+    // (R^2 - z^2) = t (2R - t), t = R - z: the integral of t^(3/2) (2R)^(3/2) (1 - t / 2R)^(3/2) over [0, delta].
+    double y = delta / (2.0 * r), coef = 1.0, term_sum = 0.0, yk = 1.0;
+    for (int k = 0; k < 30; ++k)
+    {
+        term_sum += coef * yk / (k + 2.5);
+        coef *= (1.5 - k) / (k + 1.0) * -1.0;
+        yk *= y;
+    }
+    return pow(2.0 * r, 1.5) * pow(delta, 2.5) * term_sum / 3.0;
+}
+
+/// The sector of the disk from point x to point y of its circle (turning about n by less than pi): the wedge of the cap
+/// beyond the plane over it, in closed form (volume phi delta^2 (3R - delta) / 6, first moment about c: along k
+/// phi delta^2 (2R - delta)^2 / 8, along the sector's bisector 2 sin(phi / 2) times the cap's radial moment), with the
+/// sign of the pyramid (-sign(hs)); delta = R - |hs|.
+static void add_disk_sector(const ball_face* bf, mc_vec3 x, mc_vec3 y, ball_sums* sum)
+{
+    mc_vec3 dx = mc_sub(x, bf->f), dy = mc_sub(y, bf->f);
+    double turn = mc_dot(bf->n, mc_cross(dx, dy));
+    if (turn == 0.0)
+    {
+        return; // x, f, y on a line: a flat piece (phi 0, or +-pi for a sub-triangle whose edge passes through f)
+    }
+    double phi = atan2(turn, mc_dot(dx, dy)); // about n
+    double r = bf->r, delta = r - fabs(bf->hs), sign = -bf->sgn;
+    mc_vec3 bis = mc_add(mc_normalize(dx), mc_normalize(dy));
+    double lb = mc_length(bis);
+    bis = lb > 0.0 ? mc_scale(bis, 1.0 / lb) : mc_normalize(dx);
+    double d2 = delta * delta;
+    sum->vol_x3 += sign * 0.5 * phi * d2 * (3.0 * r - delta);
+    mc_vec3 axial = mc_scale(bf->k, 0.125 * phi * d2 * (2.0 * r - delta) * (2.0 * r - delta));
+    mc_vec3 radial = mc_scale(bis, 2.0 * sin(0.5 * phi) * cap_radial_moment(r, delta));
+    sum->moment = mc_add(sum->moment, mc_scale(mc_add(axial, radial), sign));
+    sum->area = mc_add(sum->area, mc_scale(bf->n, 0.5 * bf->a * bf->a * phi));
+}
+
+static void add_sub_triangle(const ball_face* bf, mc_vec3 p, mc_vec3 q, ball_sums* sum)
+{
+    mc_vec3 d = mc_sub(q, p), pf = mc_sub(p, bf->f);
+    double dd = mc_dot(d, d);
+    if (!(dd > 0.0))
+    {
+        return;
+    }
+    double b = mc_dot(pf, d), cc = mc_dot(pf, pf) - bf->a * bf->a;
+    double disc = b * b - dd * cc;
+    double t1 = 2.0, t2 = -1.0; // empty
+    if (disc > 0.0)
+    {
+        double sq = sqrt(disc);
+        t1 = fmax((-b - sq) / dd, 0.0);
+        t2 = fmin((-b + sq) / dd, 1.0);
+    }
+    // Points on the circle along the radial directions of p and q, for the sectors.
+    double a = bf->a;
+    mc_vec3 pc = mc_add(bf->f, mc_scale(mc_normalize(pf), a));
+    mc_vec3 qc = mc_add(bf->f, mc_scale(mc_normalize(mc_sub(q, bf->f)), a));
+    if (!(t1 < t2))
+    {
+        add_disk_sector(bf, pc, qc, sum);
+        return;
+    }
+    mc_vec3 x = mc_add(p, mc_scale(d, t1)), y = mc_add(p, mc_scale(d, t2));
+    if (t1 > 0.0)
+    {
+        add_disk_sector(bf, pc, x, sum);
+    }
+    add_disk_triangle(bf, x, y, sum);
+    if (t2 < 1.0)
+    {
+        add_disk_sector(bf, y, qc, sum);
+    }
+}
+
+/// Face f of mesh m (mesh frame) against the ball (c, r). The side of c is the exact orientation under the symbolic
+/// rule (c as a point of J, as mc_mesh_contains_point decides it), so that a face through c takes the side the
+/// containment test gave c: its pyramid is flat but its cap wedge (a hemisphere's part) is not.
+static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r, ball_sums* sum)
+{
+    const uint32_t* v = &m->indices[3u * f];
+    mc_vec3 p[3] = {m->positions[v[0]], m->positions[v[1]], m->positions[v[2]]};
+    ball_face bf;
+    bf.c = c;
+    bf.r = r;
+    bf.n = m->face_normals[f];
+    double h = fabs(mc_dot(bf.n, mc_sub(p[0], c)));
+    if (!(h < r))
+    {
+        return; // the plane misses the ball
+    }
+    int side = mc_sym_orient_point_plane(&p[0], &p[1], &p[2], &c, 1, NULL); // > 0: c on the outer side
+    if (side == 0)
+    {
+        return; // an exactly degenerate triangle (not in a checked mesh)
+    }
+    bf.hs = side > 0 ? -h : h;
+    bf.sgn = side > 0 ? -1.0 : 1.0;
+    bf.f = mc_add(c, mc_scale(bf.n, bf.hs));
+    bf.a = sqrt((r - h) * (r + h));
+    bf.k = mc_scale(bf.n, side > 0 ? -1.0 : 1.0);
+    bf.uf = bf.k;
+    for (int i = 0; i < 3; ++i)
+    {
+        if (h == 0.0)
+        {
+            // c on the face's plane: every piece is a wedge of the hemisphere on the far side (the limit of the
+            // triangle pieces as h -> 0 too), over the angle of the sub-triangle at c.
+            mc_vec3 dp = mc_sub(p[i], c), dq = mc_sub(p[(i + 1) % 3], c);
+            if (mc_dot(dp, dp) > 0.0 && mc_dot(dq, dq) > 0.0)
+            {
+                add_disk_sector(&bf, mc_add(c, mc_scale(mc_normalize(dp), r)), mc_add(c, mc_scale(mc_normalize(dq), r)),
+                                sum);
+            }
+            continue;
+        }
+        // Vertices at the foot itself make no sub-triangle.
+        if (mc_dot(mc_sub(p[i], bf.f), mc_sub(p[i], bf.f)) > 0.0 &&
+            mc_dot(mc_sub(p[(i + 1) % 3], bf.f), mc_sub(p[(i + 1) % 3], bf.f)) > 0.0)
+        {
+            add_sub_triangle(&bf, p[i], p[(i + 1) % 3], sum);
+        }
+    }
+}
+
+/// The point of mesh m's surface closest to c among the triangles within `reach` (widened until one is found).
+static mc_status closest_surface_point(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec3 c, double reach,
+                                       mc_vec3* closest, double* dist)
+{
+    const mc_mesh_report* rep = &m->report;
+    double span = mc_length(mc_sub(rep->bbox_max, rep->bbox_min)) + mc_length(mc_sub(c, rep->bbox_min));
+    for (;;)
+    {
+        uint32_t n = 0;
+        mc_status st = mc_bvh_ball_triangles(m, c, reach, &s->tris, &s->tri_cap, &n);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+        double best = INFINITY;
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            const uint32_t* v = &m->indices[3u * s->tris[k]];
+            mc_vec3 q = mc_closest_on_triangle(c, m->positions[v[0]], m->positions[v[1]], m->positions[v[2]]);
+            double d2 = mc_dot(mc_sub(q, c), mc_sub(q, c));
+            if (d2 < best)
+            {
+                best = d2;
+                *closest = q;
+            }
+        }
+        if (n > 0 || reach > span)
+        {
+            *dist = sqrt(best);
+            return MC_OK;
+        }
+        reach *= 2.0;
+    }
+}
+/// False when c lies exactly on the planes of two faces among `tris` with different normals (the faces through c
+/// are then not all coplanar, and the exact limit of each face's term would depend on how c leaves the edge).
+static bool planes_through_centre_agree(const mc_mesh* m, const uint32_t* tris, uint32_t n, mc_vec3 c)
+{
+    const mc_vec3* first = NULL;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        const mc_vec3* p = &m->positions[m->indices[3u * tris[k]]];
+        const mc_vec3* nrm = &m->face_normals[tris[k]];
+        if (mc_dot(*nrm, mc_sub(*p, c)) != 0.0)
+        {
+            continue;
+        }
+        if (first == NULL)
+        {
+            first = nrm;
+        }
+        else if (memcmp(first, nrm, sizeof *nrm) != 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The ball (c, r) of mesh m's frame (I: the ball) against mesh m (J); `to_world` is m's pose.
+static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, const mc_mesh* m, const mc_pose* to_world,
+                             mc_region* g, uint32_t* count)
+{
+    uint32_t n_cand = 0;
+    *count = 0;
+    mc_status st = mc_bvh_ball_triangles(m, c, r, &s->tris, &s->tri_cap, &n_cand);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    if (!planes_through_centre_agree(m, s->tris, n_cand, c))
+    {
+        // The centre exactly on two planes of faces that meet the ball (on an edge or a vertex of the mesh): each
+        // face's limit would depend on the direction the centre leaves from. Evaluated with the centre moved by
+        // 2^-27 R along a fixed direction instead: the volume changes by about the area inside the ball times that,
+        // and the nearly flat pyramids lose about 2^27 ulps; both near 1e-8 relative (measured at a box's edge and
+        // corner: 1.7e-8, 2.6e-8).
+        c = mc_add(c, mc_scale(mc_v3(1.0, 0.7548776662466927, 0.5698402909980532), 0x1p-27 * r));
+        st = mc_bvh_ball_triangles(m, c, r, &s->tris, &s->tri_cap, &n_cand);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+    }
+    ball_sums sum;
+    memset(&sum, 0, sizeof sum);
+    for (uint32_t k = 0; k < n_cand; ++k)
+    {
+        ball_against_face(m, s->tris[k], c, r, &sum);
+    }
+    mc_vec3 closest = c;
+    double dist = 0.0;
+    st = closest_surface_point(s, m, c, r, &closest, &dist);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    bool inside = mc_mesh_contains_point(m, c);
+    double volume = (inside ? 4.0 * PI * r * r * r : 0.0) / 3.0 + sum.vol_x3 / 3.0;
+    if (!(volume > 0.0) || (!inside && !(dist < r)))
+    {
+        return MC_OK; // apart (or touching)
+    }
+    mc_mat33 rot = mc_quat_to_mat33(to_world->q);
+    memset(g, 0, sizeof *g);
+    g->volume = volume;
+    g->centroid = mc_add(to_world->p, mc_mat33_mul_vec(&rot, mc_add(c, mc_scale(sum.moment, 1.0 / volume))));
+    mc_vec3 sj = mc_mat33_mul_vec(&rot, sum.area);
+    g->area = mc_length(sj);
+    g->radius = sqrt(g->area / PI);
+    g->normal = g->area > 0.0 ? mc_scale(sj, -1.0 / g->area) : mc_v3(0, 0, 0);
+    g->s_i = mc_scale(sj, -1.0);
+    g->s_j = sj;
+    // Depth: R - distance from the centre to the surface (R + distance when the centre is inside the mesh).
+    mc_vec3 u = dist > 0.0 ? mc_scale(mc_sub(closest, c), 1.0 / dist) : mc_v3(0, 0, 0);
+    mc_vec3 deepest = inside ? mc_sub(c, mc_scale(u, r)) : mc_add(c, mc_scale(u, r));
+    g->depth = inside ? r + dist : r - dist;
+    g->point_i = mc_add(to_world->p, mc_mat33_mul_vec(&rot, deepest));
+    g->point_j = mc_add(to_world->p, mc_mat33_mul_vec(&rot, closest));
+    g->crossings = 0;
+    g->inside_vertices = 0;
+    *count = 1;
+    return MC_OK;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Dispatch
 
 /// Mirror regions computed with I and J swapped.
@@ -572,6 +905,7 @@ static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_sha
                               uint32_t* count, mc_query_stats* stats)
 {
     mc_region one;
+    memset(&one, 0, sizeof one);
     *count = 0;
     if (a->type == MC_SHAPE_MESH && b->type == MC_SHAPE_MESH)
     {
@@ -579,7 +913,25 @@ static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_sha
     }
     if (a->type == MC_SHAPE_MESH && b->type == MC_SHAPE_SPHERE)
     {
-        return MC_ERR_UNSUPPORTED;
+        if (b->flip || mc_mesh_get_report(a->mesh)->flipped)
+        {
+            return MC_ERR_UNSUPPORTED; // a socket against a mesh, a ball against a flipped mesh: not yet
+        }
+        if (ws->shapes == NULL && (ws->shapes = mc_calloc(1, sizeof *ws->shapes)) == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        // Computed as (ball, mesh), then mirrored to (mesh, ball).
+        mc_status st = sphere_mesh(ws->shapes, to_local(pa, pb->p), b->radius, a->mesh, pa, &one, count);
+        if (st == MC_OK && *count == 1)
+        {
+            mirror(&one, 1);
+            if (capacity >= 1)
+            {
+                regions[0] = one;
+            }
+        }
+        return st != MC_OK ? st : (*count > capacity ? MC_ERR_CAPACITY : MC_OK);
     }
     if (a->type == MC_SHAPE_MESH) // against a plane: the plane's normal and offset in the mesh's frame
     {

@@ -894,7 +894,7 @@ static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uin
 // Depth
 
 /// Closest point of triangle (a, b, c) to p (Voronoi regions of the vertices, edges and face).
-static mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
 {
     mc_vec3 ab = mc_sub(b, a), ac = mc_sub(c, a), ap = mc_sub(p, a);
     double d1 = mc_dot(ab, ap), d2 = mc_dot(ac, ap);
@@ -947,7 +947,7 @@ static void depth_candidate(const region_query* c, region_accumulator* r, int b,
     {
         return; // the plane's distance is a lower bound of the face's distance
     }
-    mc_vec3 q = closest_on_triangle(p, pa, vpos(c, b, m->indices[3u * f + 1u]), vpos(c, b, m->indices[3u * f + 2u]));
+    mc_vec3 q = mc_closest_on_triangle(p, pa, vpos(c, b, m->indices[3u * f + 1u]), vpos(c, b, m->indices[3u * f + 2u]));
     mc_vec3 dq = mc_sub(q, p);
     double d2 = mc_dot(dq, dq);
     if (d2 < r->best[b])
@@ -970,7 +970,7 @@ static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, 
         return;
     }
     mc_vec3 pa = pos[idx[3u * f]];
-    mc_vec3 q = closest_on_triangle(p, pa, pos[idx[3u * f + 1u]], pos[idx[3u * f + 2u]]);
+    mc_vec3 q = mc_closest_on_triangle(p, pa, pos[idx[3u * f + 1u]], pos[idx[3u * f + 2u]]);
     mc_vec3 dq = mc_sub(q, p);
     double d2 = mc_dot(dq, dq);
     if (d2 < *best)
@@ -1830,7 +1830,7 @@ static void block_depth(region_query* c, int b)
             {
                 continue; // the plane's distance is a lower bound of the face's distance
             }
-            mc_vec3 q = closest_on_triangle(p, pa, m->positions[tv[1]], m->positions[tv[2]]);
+            mc_vec3 q = mc_closest_on_triangle(p, pa, m->positions[tv[1]], m->positions[tv[2]]);
             mc_vec3 dq = mc_sub(q, p);
             double d2 = mc_dot(dq, dq);
             if (d2 < *best)
