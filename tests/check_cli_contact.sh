@@ -99,6 +99,21 @@ import json, math, sys
 assert abs(r["volume"] - 2 * math.pi / 3 * 0.125) < 1e-14 and abs(r["depth"] - 0.5) < 1e-15, r
 PY
 fi
+# A pin in a hole: the pin's circle minus the lens, over the pin's length inside the hole's slab.
+"$exe" contact cylinder:0.5,1 hole:0.52,2 --pose-i 0.05,0,0.2 --json >"$tmp".out 2>"$tmp".err ||
+    fail "pin hole: $(cat "$tmp".err)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp".out <<'PY' || fail "pin in hole JSON"
+import json, math, sys
+(r,) = json.load(open(sys.argv[1]))["regions"]
+a, b, d = 0.5, 0.52, 0.05
+lens = (a * a * math.acos((d * d + a * a - b * b) / (2 * d * a)) + b * b * math.acos((d * d + b * b - a * a) / (2 * d * b))
+        - 0.5 * math.sqrt((-d + a + b) * (d + a - b) * (d - a + b) * (d + a + b)))
+assert abs(r["volume"] - (math.pi * a * a - lens)) < 1e-12, r["volume"]
+assert abs(r["depth"] - 0.03) < 1e-14 and r["normal"][0] > 0.999
+PY
+fi
+check_error contact 1 cylinder:0,1 plane
 check_error contact 1 socket:1 "$tmp".a.shl
 grep -q "not supported" "$tmp".err || fail "socket mesh message: $(cat "$tmp".err)"
 check_error contact 1 sphere:0 plane

@@ -393,3 +393,61 @@ Test(analytic, sphere_on_a_tessellated_sphere_converges_to_the_lens)
     }
     cr_assert(last < 1e-3, "200k triangles: lens error %g", last);
 }
+
+/// Area of the lens of circles r1, r2 with centres d apart, the textbook form, in long double.
+static double lens_area(double r1, double r2, double d)
+{
+    long double a = r1, b = r2, c = d;
+    long double k = (-c + a + b) * (c + a - b) * (c - a + b) * (c + a + b);
+    return (double)(a * a * acosl((c * c + a * a - b * b) / (2 * c * a)) +
+                    b * b * acosl((c * c + b * b - a * a) / (2 * c * b)) - 0.5L * sqrtl(k));
+}
+
+// Parallel cylinders: rollers side by side (the circles' lens times the length), a thin overlap, a pin in a hole
+// (the pin's circle minus the lens over the hole's slab), discs stacked end to end (axial depth).
+Test(analytic, parallel_cylinders_match_closed_forms)
+{
+    mc_shape big = mc_shape_cylinder(1.0, 2.0), small = mc_shape_cylinder(0.5, 2.0);
+    // Lying along x (both turned the same way), 1.3 apart in y.
+    mc_quat along_x = axis_angle(mc_v3(0, 1, 0), PI / 2);
+    mc_pose a = at(0, 0, 0), b = at(0, 1.3, 0);
+    a.q = along_x;
+    b.q = along_x;
+    mc_region g[MAX_REGIONS];
+    cr_assert_eq(query_both(&big, a, &small, b, g), 1u);
+    double want = 2.0 * lens_area(1.0, 0.5, 1.3);
+    cr_assert(rel(g[0].volume, want) < 1e-14, "%.17g vs %.17g", g[0].volume, want);
+    cr_assert(rel(g[0].depth, 0.2) < 1e-14 && fabs(g[0].normal.y - 1.0) < 1e-15);
+    double x = (1.69 + 1.0 - 0.25) / 2.6; // the common chord's distance from the first axis
+    cr_assert(rel(g[0].area, 2.0 * 2.0 * sqrt(1.0 - x * x)) < 1e-13, "area %.17g", g[0].area);
+    // A thin overlap: the segments' series (the direct form loses digits there; long double keeps about 1e-10).
+    b.p.y = 1.5 - 1e-6;
+    cr_assert_eq(query_both(&big, a, &small, b, g), 1u);
+    want = 2.0 * lens_area(1.0, 0.5, 1.5 - 1e-6);
+    cr_assert(rel(g[0].volume, want) < 1e-6, "thin: %.17g vs %.17g", g[0].volume, want);
+    cr_assert(rel(g[0].depth, 1e-6) < 1e-9);
+    // A pin of radius 0.5 and length 1 in a hole of radius 0.52 through a slab of thickness 2, 0.05 off centre.
+    mc_shape pin = mc_shape_cylinder(0.5, 1.0), hole = mc_shape_cylinder(0.52, 2.0);
+    hole.flip = true;
+    cr_assert_eq(query_both(&pin, at(0.05, 0, 0.2), &hole, at(0, 0, 0), g), 1u);
+    want = 1.0 * (PI * 0.25 - lens_area(0.5, 0.52, 0.05));
+    cr_assert(rel(g[0].volume, want) < 1e-12, "pin: %.17g vs %.17g", g[0].volume, want);
+    cr_assert(rel(g[0].depth, 0.03) < 1e-13 && g[0].normal.x > 0.999, "pushes the wall away from the hole's axis");
+    // Centred in the hole: no contact.
+    cr_assert_eq(query_both(&pin, at(0.01, 0, 0.2), &hole, at(0, 0, 0), g), 0u);
+    // Discs stacked end to end, 0.01 into each other: the axial overlap.
+    mc_shape disc = mc_shape_cylinder(1.0, 0.2);
+    cr_assert_eq(query_both(&disc, at(0, 0, 0), &disc, at(0.1, 0, 0.19), g), 1u);
+    cr_assert(rel(g[0].volume, 0.01 * lens_area(1.0, 1.0, 0.1)) < 1e-12 && rel(g[0].depth, 0.01) < 1e-12);
+    // Not parallel, or a cylinder against another kind: not supported yet.
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    uint32_t n = 0;
+    mc_pose o = mc_pose_identity();
+    mc_shape floor = mc_shape_plane(), bad = mc_shape_cylinder(1.0, 0.0);
+    cr_assert_eq(mc_query_shape_regions(&big, &a, &small, &o, NULL, ws, g, 2, &n, NULL), MC_ERR_UNSUPPORTED);
+    cr_assert_eq(mc_query_shape_regions(&big, &o, &floor, &o, NULL, ws, g, 2, &n, NULL), MC_ERR_UNSUPPORTED);
+    cr_assert_eq(mc_query_shape_regions(&bad, &o, &floor, &o, NULL, ws, g, 2, &n, NULL), MC_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(mc_query_shape_regions(&hole, &o, &hole, &o, NULL, ws, g, 2, &n, NULL), MC_ERR_UNBOUNDED);
+    mc_workspace_destroy(ws);
+}

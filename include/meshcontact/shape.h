@@ -19,6 +19,10 @@ extern "C"
         MC_SHAPE_MESH = 0,   ///< a closed triangle mesh (mc_shape.mesh)
         MC_SHAPE_SPHERE = 1, ///< a ball of mc_shape.radius centred on the body origin
         MC_SHAPE_PLANE = 2,  ///< the half-space z <= 0 of the body frame: its surface is the plane z = 0, outward +z
+        /// a solid cylinder of mc_shape.radius and mc_shape.length along the body z axis, centred on the origin; with
+        /// `flip`, a hole: the material around the cylinder (unbounded across) between its two end planes, a slab
+        /// pierced by the hole (a pin in a hole is a cylinder against a flipped one)
+        MC_SHAPE_CYLINDER = 3,
     } mc_shape_type;
 
     /// A geometry of a body. Make one with mc_shape_mesh, mc_shape_sphere or mc_shape_plane.
@@ -26,8 +30,10 @@ extern "C"
     {
         mc_shape_type type;  ///< what the shape is
         const mc_mesh* mesh; ///< MC_SHAPE_MESH: the mesh (its own flip flag says whether the solid is the outside)
-        double radius;       ///< MC_SHAPE_SPHERE: radius, finite and > 0
-        /// MC_SHAPE_SPHERE: the solid is the outside of the sphere (a spherical socket, Adams IFLIP_GEOMETRY)
+        double radius;       ///< MC_SHAPE_SPHERE, MC_SHAPE_CYLINDER: radius, finite and > 0
+        double length;       ///< MC_SHAPE_CYLINDER: length along the body z axis, finite and > 0
+        /// MC_SHAPE_SPHERE: the solid is the outside of the sphere (a spherical socket, Adams IFLIP_GEOMETRY);
+        /// MC_SHAPE_CYLINDER: a hole (see MC_SHAPE_CYLINDER)
         bool flip;
     } mc_shape;
 
@@ -37,6 +43,8 @@ extern "C"
     MC_API mc_shape mc_shape_sphere(double radius);
     /// @return the half-space z <= 0 of the body frame (an unbounded floor: turn and place it with the pose).
     MC_API mc_shape mc_shape_plane(void);
+    /// @return a cylinder of the given radius and length along the body z axis, centred on the body origin.
+    MC_API mc_shape mc_shape_cylinder(double radius, double length);
 
     /// Intersection regions of two shapes at their poses, as mc_query_regions gives them for two meshes (same fields,
     /// same conventions: world frame, normal from the first shape into the second, sorted by decreasing volume).
@@ -66,6 +74,11 @@ extern "C"
     ///   inside), point_i / point_j the ball's deepest point and the surface's closest one. A centre exactly on an
     ///   edge or vertex of the mesh (on the planes of two faces) is moved by 2^-27 R first (about 1e-8 relative).
     ///   Not for a socket or a flipped mesh.
+    /// - cylinder, cylinder with parallel axes (|sin| of the angle <= 1e-12): the lens of the two circles times the
+    ///   axial overlap (rollers side by side, stacked discs), or a pin in a hole (a flipped cylinder): the pin's
+    ///   circle minus the lens, over the hole's slab; closed forms, the thin lens's segments by their series; area
+    ///   = |S_I| (the pin's side inside the other, and its end faces when they lie inside), depth = the radial
+    ///   penetration, or the axial overlap when that is smaller. Other cylinder pairs: MC_ERR_UNSUPPORTED (not yet).
     /// Either order of a pair works (the regions are mirrored: normal negated, I and J fields swapped).
     /// @return MC_OK, MC_ERR_CAPACITY (as in mc_query_regions), MC_ERR_INVALID_ARGUMENT (NULL argument, a bad
     ///         radius, a mesh shape without a mesh, a pose outside the coordinate range), MC_ERR_UNBOUNDED (both

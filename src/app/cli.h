@@ -102,7 +102,8 @@ void cli_progress(double fraction, void* user);
 /// imported anyway (MC_SELF_CHECK_ACCEPT) and a warning line `meshcontact: warning: <path>: ...` goes to stderr.
 int cli_load_mesh(const char* path, double scale, double max_triangles, bool accept_self_intersections, mc_mesh** out);
 /// A shape operand: `sphere:R` (a ball of radius R on the body origin), `socket:R` (the outside of that sphere),
-/// `plane` (the half-space z <= 0 of the body frame), or a mesh file (cli_load_mesh; *mesh receives it, to destroy;
+/// `plane` (the half-space z <= 0 of the body frame), `cylinder:R,L` (along the body z axis, centred), `hole:R,L` (a
+/// hole of that size through a slab of thickness L), or a mesh file (cli_load_mesh; *mesh receives it, to destroy;
 /// NULL for the analytic shapes). Lengths are multiplied by `scale`. Prints the error and returns 1 on failure.
 int cli_load_shape(const char* spec, double scale, double max_triangles, bool accept_self_intersections,
                    mc_shape* shape, mc_mesh** mesh);

@@ -42,6 +42,16 @@ mc_shape mc_shape_sphere(double radius)
     return s;
 }
 
+mc_shape mc_shape_cylinder(double radius, double length)
+{
+    mc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = MC_SHAPE_CYLINDER;
+    s.radius = radius;
+    s.length = length;
+    return s;
+}
+
 mc_shape mc_shape_plane(void)
 {
     mc_shape s;
@@ -854,6 +864,117 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Parallel cylinders
+
+/// theta - sin(theta) cos(theta) (twice a circular segment's area over r^2, theta its half angle), by its series for
+/// small theta (the difference cancels to theta^3).
+static double segment_shape(double theta)
+{
+    if (theta > 0.1)
+    {
+        return theta - 0.5 * sin(2.0 * theta);
+    }
+    // (1/2) sum over k >= 1 of (-1)^(k+1) (2 theta)^(2k+1) / (2k+1)!
+    double x = 2.0 * theta, term = x * x * x / 6.0, sum = 0.0;
+    for (int k = 1; k < 8; ++k)
+    {
+        sum += term;
+        term *= -x * x / ((2.0 * k + 2.0) * (2.0 * k + 3.0));
+    }
+    return 0.5 * sum;
+}
+
+/// A circular segment of a circle of radius r cut by a chord at distance x from the centre (the far side), with
+/// half-chord a (given accurately): area and the distance of its centroid from the centre.
+static double circle_segment(double r, double x, double a, double* centroid)
+{
+    double theta = atan2(a, x);
+    double area = r * r * segment_shape(theta);
+    *centroid = area > 0.0 ? 2.0 * a * a * a / (3.0 * area) : r;
+    return area;
+}
+
+/// Lens of circles (0, r1) and (d u, r2) in the plane: area and the distance of its centroid from the first centre
+/// along u; *half_chord receives half the common chord (0 when one circle holds the other).
+static double circle_lens(double r1, double r2, double d, double* centroid, double* half_chord)
+{
+    *half_chord = 0.0;
+    if (d + r1 <= r2)
+    {
+        *centroid = 0.0;
+        return PI * r1 * r1;
+    }
+    if (d + r2 <= r1)
+    {
+        *centroid = d;
+        return PI * r2 * r2;
+    }
+    double a = sqrt(meeting_circle(r1, r2, d));
+    double x = (d * d + r1 * r1 - r2 * r2) / (2.0 * d);
+    double g1 = 0.0, g2 = 0.0;
+    double s1 = circle_segment(r1, x, a, &g1), s2 = circle_segment(r2, d - x, a, &g2);
+    *half_chord = a;
+    *centroid = (s1 * g1 + s2 * (d - g2)) / (s1 + s2);
+    return s1 + s2;
+}
+
+/// Cylinder I (radius r1, length l1, frame of I) against cylinder J, parallel, J's centre at (x, y, z) in I's frame:
+/// external, or a pin (I) in a hole (J flipped). Region in I's frame (`to_world`: I's pose).
+static uint32_t cylinders(double r1, double l1, double r2, double l2, bool hole, mc_vec3 cj, const mc_pose* to_world,
+                          mc_region* g)
+{
+    double zlo = fmax(-0.5 * l1, cj.z - 0.5 * l2), zhi = fmin(0.5 * l1, cj.z + 0.5 * l2), len = zhi - zlo;
+    double d = sqrt(cj.x * cj.x + cj.y * cj.y);
+    if (!(len > 0.0) || (!hole && !(d < r1 + r2)) || (hole && !(d + r1 > r2)))
+    {
+        return 0;
+    }
+    mc_vec3 u = d > 0.0 ? mc_v3(cj.x / d, cj.y / d, 0.0) : mc_v3(1, 0, 0);
+    double xg = 0.0, half_chord = 0.0;
+    double lens = circle_lens(r1, r2, d, &xg, &half_chord);
+    double cross = hole ? PI * r1 * r1 - lens : lens;                    // I's section inside J
+    double xc = hole ? (cross > 0.0 ? -lens * xg / cross : 0.0) : xg;    // its centroid along u
+    mc_vec3 side = mc_scale(u, (hole ? -2.0 : 2.0) * half_chord * len);  // I's side inside J
+    bool top = 0.5 * l1 > cj.z - 0.5 * l2 && 0.5 * l1 < cj.z + 0.5 * l2; // I's end faces inside J's length
+    bool bottom = -0.5 * l1 > cj.z - 0.5 * l2 && -0.5 * l1 < cj.z + 0.5 * l2;
+    mc_vec3 si = mc_add(side, mc_v3(0, 0, cross * ((top ? 1.0 : 0.0) - (bottom ? 1.0 : 0.0))));
+    double radial = hole ? d + r1 - r2 : r1 + r2 - d;
+    mc_mat33 rot = mc_quat_to_mat33(to_world->q);
+    memset(g, 0, sizeof *g);
+    g->volume = cross * len;
+    if (!(g->volume > 0.0))
+    {
+        return 0;
+    }
+    mc_vec3 local_c = mc_add(mc_scale(u, xc), mc_v3(0, 0, 0.5 * (zlo + zhi)));
+    g->centroid = mc_add(to_world->p, mc_mat33_mul_vec(&rot, local_c));
+    mc_vec3 swi = mc_mat33_mul_vec(&rot, si);
+    g->area = mc_length(swi);
+    g->radius = sqrt(g->area / PI);
+    g->normal = g->area > 0.0 ? mc_scale(swi, 1.0 / g->area) : mc_v3(0, 0, 0);
+    g->s_i = swi;
+    g->s_j = mc_scale(swi, -1.0);
+    // Depth: the radial penetration, or the axial overlap when that is smaller (discs stacked end to end).
+    mc_vec3 mid = mc_v3(0, 0, 0.5 * (zlo + zhi));
+    mc_vec3 pi_, pj;
+    if (radial <= len)
+    {
+        g->depth = radial;
+        pi_ = mc_add(mid, mc_scale(u, hole ? -r1 : r1));
+        pj = mc_add(mid, mc_scale(u, d - r2)); // J's surface along u (the wall behind the pin, for a hole)
+    }
+    else
+    {
+        g->depth = len;
+        pi_ = mc_add(mc_scale(u, xc), mc_v3(0, 0, zlo));
+        pj = mc_add(mc_scale(u, xc), mc_v3(0, 0, zhi));
+    }
+    g->point_i = mc_add(to_world->p, mc_mat33_mul_vec(&rot, pi_));
+    g->point_j = mc_add(to_world->p, mc_mat33_mul_vec(&rot, pj));
+    return 1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Dispatch
 
 /// Mirror regions computed with I and J swapped.
@@ -882,13 +1003,16 @@ static bool shape_valid(const mc_shape* s)
         return isfinite(s->radius) && s->radius > 0.0 && s->radius <= MC_COORDINATE_MAX;
     case MC_SHAPE_PLANE:
         return true;
+    case MC_SHAPE_CYLINDER:
+        return isfinite(s->radius) && s->radius > 0.0 && s->radius <= MC_COORDINATE_MAX && isfinite(s->length) &&
+               s->length > 0.0 && s->length <= MC_COORDINATE_MAX;
     }
     return false;
 }
 
 static bool unbounded(const mc_shape* s)
 {
-    return s->type == MC_SHAPE_PLANE || (s->type == MC_SHAPE_SPHERE && s->flip) ||
+    return s->type == MC_SHAPE_PLANE || ((s->type == MC_SHAPE_SPHERE || s->type == MC_SHAPE_CYLINDER) && s->flip) ||
            (s->type == MC_SHAPE_MESH && mc_mesh_get_report(s->mesh)->flipped);
 }
 
@@ -910,6 +1034,38 @@ static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_sha
     if (a->type == MC_SHAPE_MESH && b->type == MC_SHAPE_MESH)
     {
         return mc_query_regions(a->mesh, pa, b->mesh, pb, opt, ws, regions, capacity, count, stats);
+    }
+    if (b->type == MC_SHAPE_CYLINDER)
+    {
+        if (a->type != MC_SHAPE_CYLINDER)
+        {
+            return MC_ERR_UNSUPPORTED; // a cylinder against a mesh, sphere or plane: not yet
+        }
+        // Parallel axes only; the pin (the solid one) as I when one is a hole.
+        mc_vec3 axis_a = mc_quat_rotate(pa->q, mc_v3(0, 0, 1)), axis_b = mc_quat_rotate(pb->q, mc_v3(0, 0, 1));
+        if (mc_length(mc_cross(axis_a, axis_b)) > 1e-12)
+        {
+            return MC_ERR_UNSUPPORTED;
+        }
+        // Two solid cylinders in one canonical order (radius, length, position), as two balls.
+        bool turn = a->flip || (!b->flip && (b->radius < a->radius ||
+                                             (b->radius == a->radius &&
+                                              (b->length < a->length ||
+                                               (b->length == a->length && memcmp(&pb->p, &pa->p, sizeof pa->p) < 0)))));
+        const mc_shape* s1 = turn ? b : a;
+        const mc_shape* s2 = turn ? a : b;
+        const mc_pose* p1 = turn ? pb : pa;
+        const mc_pose* p2 = turn ? pa : pb;
+        *count = cylinders(s1->radius, s1->length, s2->radius, s2->length, s2->flip, to_local(p1, p2->p), p1, &one);
+        if (*count == 1 && turn)
+        {
+            mirror(&one, 1);
+        }
+        if (*count == 1 && capacity >= 1)
+        {
+            regions[0] = one;
+        }
+        return *count > capacity ? MC_ERR_CAPACITY : MC_OK;
     }
     if (a->type == MC_SHAPE_MESH && b->type == MC_SHAPE_SPHERE)
     {
