@@ -6,6 +6,7 @@
 // (contact, I body, J body), the candidates depend only on the current poses: not on history or worker_count.
 // Based on: the self-collision of one bounding volume hierarchy (as in Box2D's dynamic tree pair query and RAPID's
 // tree traversal); rebuilt per evaluation rather than updated, which keeps it history-free.
+#include "bvh/bvh_internal.h"
 #include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/world/world_internal.h"
@@ -31,23 +32,63 @@ void mc_broadphase_free(mc_broadphase* bp)
     memset(bp, 0, sizeof *bp);
 }
 
-// World AABB of a body: the mesh's body-frame box, rotated (|R| applied to the half extents).
+void mc_body_init_bounds(mc_body* b)
+{
+    const mc_bvh* t = b->mesh->bvh;
+    if (t != NULL && t->node_count > 0)
+    {
+        const mc_bvh_node* root = &t->nodes[0];
+        b->obb_center = mc_v3(root->center[0], root->center[1], root->center[2]);
+        for (int k = 0; k < 3; ++k)
+        {
+            double e = root->extent[k];
+            b->obb_half[k] = mc_v3(e * root->axis[k][0], e * root->axis[k][1], e * root->axis[k][2]);
+        }
+    }
+    else // no tree (no triangles): the axis-aligned box of the report
+    {
+        const mc_mesh_report* r = mc_mesh_get_report(b->mesh);
+        b->obb_center = mc_scale(mc_add(r->bbox_min, r->bbox_max), 0.5);
+        mc_vec3 h = mc_scale(mc_sub(r->bbox_max, r->bbox_min), 0.5);
+        b->obb_half[0] = mc_v3(h.x, 0.0, 0.0);
+        b->obb_half[1] = mc_v3(0.0, h.y, 0.0);
+        b->obb_half[2] = mc_v3(0.0, 0.0, h.z);
+    }
+    const mc_vec3* p = mc_mesh_get_positions(b->mesh);
+    double r2 = 0.0;
+    for (uint32_t v = 0; v < mc_mesh_get_vertex_count(b->mesh); ++v)
+    {
+        mc_vec3 d = mc_sub(p[v], b->obb_center);
+        r2 = fmax(r2, mc_dot(d, d));
+    }
+    b->radius = sqrt(r2) * (1.0 + 1e-12) + 1e-300; // rounding of the distances: never cull a touching pair
+}
+
+// World AABB of a body: its root OBB (the float box as stored contains every vertex) rotated into the world, then
+// padded for the rounding of the rotation. Also the bounding sphere's world centre.
 static void body_update_box(mc_body* b)
 {
-    const mc_mesh_report* r = mc_mesh_get_report(b->mesh);
-    mc_vec3 c = mc_scale(mc_add(r->bbox_min, r->bbox_max), 0.5);
-    mc_vec3 h = mc_scale(mc_sub(r->bbox_max, r->bbox_min), 0.5);
-    mc_mat33 m = mc_quat_to_mat33(b->pose.q);
-    mc_vec3 wc = mc_pose_transform(&b->pose, c);
-    double e[3];
-    for (int i = 0; i < 3; ++i)
-    {
-        e[i] = fabs(m.m[i][0]) * h.x + fabs(m.m[i][1]) * h.y + fabs(m.m[i][2]) * h.z;
-        e[i] = e[i] * (1.0 + 1e-12) + 1e-300; // rounding of the rotation: never cull a touching pair
-    }
-    double pad = 1e-12 * (fabs(wc.x) + fabs(wc.y) + fabs(wc.z));
-    b->box_min = mc_v3(wc.x - e[0] - pad, wc.y - e[1] - pad, wc.z - e[2] - pad);
-    b->box_max = mc_v3(wc.x + e[0] + pad, wc.y + e[1] + pad, wc.z + e[2] + pad);
+    mc_vec3 wc = mc_pose_transform(&b->pose, b->obb_center);
+    mc_vec3 a0 = mc_quat_rotate(b->pose.q, b->obb_half[0]);
+    mc_vec3 a1 = mc_quat_rotate(b->pose.q, b->obb_half[1]);
+    mc_vec3 a2 = mc_quat_rotate(b->pose.q, b->obb_half[2]);
+    double ex = fabs(a0.x) + fabs(a1.x) + fabs(a2.x);
+    double ey = fabs(a0.y) + fabs(a1.y) + fabs(a2.y);
+    double ez = fabs(a0.z) + fabs(a1.z) + fabs(a2.z);
+    double pad = 1e-12 * (fabs(wc.x) + fabs(wc.y) + fabs(wc.z) + ex + ey + ez) + 1e-300;
+    b->center = wc;
+    b->box_min = mc_v3(wc.x - ex - pad, wc.y - ey - pad, wc.z - ez - pad);
+    b->box_max = mc_v3(wc.x + ex + pad, wc.y + ey + pad, wc.z + ez + pad);
+}
+
+// Bounding spheres of two bounded bodies overlap (padded for the rounding of the world centres).
+static bool spheres_overlap(const mc_body* a, const mc_body* b)
+{
+    mc_vec3 d = mc_sub(a->center, b->center);
+    double pad = 1e-12 * (fabs(a->center.x) + fabs(a->center.y) + fabs(a->center.z) + fabs(b->center.x) +
+                          fabs(b->center.y) + fabs(b->center.z) + a->radius + b->radius);
+    double r = a->radius + b->radius + pad;
+    return mc_dot(d, d) <= r * r;
 }
 
 static bool overlap(mc_vec3 alo, mc_vec3 ahi, mc_vec3 blo, mc_vec3 bhi)
@@ -230,7 +271,10 @@ static void cross(bp_ctx* ctx, uint32_t s, uint32_t t)
     }
     if (a->left < 0 && b->left < 0)
     {
-        emit_pair(ctx, a->right, b->right, false);
+        if (spheres_overlap(&ctx->bodies[a->right], &ctx->bodies[b->right]))
+        {
+            emit_pair(ctx, a->right, b->right, false);
+        }
         return;
     }
     // Descend the inner node with the larger box (by the sum of its extents), or the only inner one.

@@ -223,6 +223,10 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     b->velocity = def->velocity;
     b->user_data = def->user_data;
     b->unbounded = mc_mesh_get_report(b->mesh)->flipped;
+    if (!b->unbounded)
+    {
+        mc_body_init_bounds(b);
+    }
     // Region blocks now, not in the first evaluation (a failure only means region queries work face by face).
     if (mc_mesh_prepare_regions(b->mesh) != MC_OK)
     {

@@ -32,6 +32,10 @@ typedef struct mc_body
     mc_twist velocity;        ///< world frame
     mc_wrench wrench;         ///< result of the last evaluation
     void* user_data;          ///< host pointer
+    mc_vec3 obb_center;       ///< root OBB centre of the mesh's tree, body frame (also the bounding sphere's centre)
+    mc_vec3 obb_half[3];      ///< root OBB half axes (unit axis times half extent), body frame
+    double radius;            ///< bounding sphere radius about obb_center (every vertex within it, rounded up)
+    mc_vec3 center;           ///< obb_center in the world (this evaluation)
     mc_vec3 box_min;          ///< world AABB lower corner (this evaluation)
     mc_vec3 box_max;          ///< world AABB upper corner
     mc_membership* members;   ///< contact definitions that list this body, by contact slot
@@ -175,6 +179,9 @@ bool mc_contact_excludes(const mc_contact_slot* c, uint32_t lo, uint32_t hi);
 /// Number of pairs of live bodies that contact `c` defines, less its excluded pairs of live bodies (saturated at
 /// UINT32_MAX; world_contact.c).
 uint32_t mc_contact_defined_pairs(const mc_world* w, const mc_contact_slot* c);
+
+/// Body-frame bounds of body b's mesh for the broad phase: root OBB of its tree and bounding sphere (broadphase.c).
+void mc_body_init_bounds(mc_body* b);
 
 /// Free the broad phase's arrays (broadphase.c).
 void mc_broadphase_free(mc_broadphase* bp);
