@@ -389,6 +389,9 @@ mc_status mc_broadphase_collect(mc_world* w)
         w->found_count = 0;
         return MC_ERR_OUT_OF_MEMORY;
     }
-    qsort(w->found, w->found_count, sizeof *w->found, cmp_key);
+    if (w->found_count > 1)
+    {
+        qsort(w->found, w->found_count, sizeof *w->found, cmp_key);
+    }
     return MC_OK;
 }

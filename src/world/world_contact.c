@@ -144,6 +144,11 @@ static mc_status check_shape(const mc_contact_def* def, mc_error* err)
                             "MC_CONTACT_GROUP",
                             (int)def->mode);
     }
+    if (def->excluded_count > 0 && def->excluded_pairs == NULL)
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "excluded_count is %u but excluded_pairs is NULL",
+                            def->excluded_count);
+    }
     if (def->mode == MC_CONTACT_GROUP)
     {
         if (def->j_count != 0 || def->j_bodies != NULL)
@@ -162,11 +167,6 @@ static mc_status check_shape(const mc_contact_def* def, mc_error* err)
     {
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
                             "a contact needs at least one I body and one J body (IGEOM and JGEOM lists)");
-    }
-    if (def->excluded_count > 0 && def->excluded_pairs == NULL)
-    {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "excluded_count is %u but excluded_pairs is NULL",
-                            def->excluded_count);
     }
     return MC_OK;
 }
