@@ -38,7 +38,7 @@ typedef struct sim_body
     mc_body_id id;
 } sim_body;
 
-/// One world contact: an (I geometry, J geometry) pair of a scenario contact.
+/// One world contact: the lists (or group) of one scenario contact.
 typedef struct sim_wcontact
 {
     mc_contact_id id;
@@ -466,10 +466,160 @@ static double pair_time_scale(const app_sim* s, const app_scenario_contact* c, i
     return isfinite(t) ? t : 0.0;
 }
 
+/// Create the world bodies of every CONTACT list entry in GRAPHICS order (unflipped before flipped), so that a lower
+/// body slot means an earlier GRAPHICS statement: the I geometry of a pair listed both ways (see scenario.h).
+static bool create_bodies_in_order(app_sim* s, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    unsigned char* need = calloc((size_t)scn->graphics_count + 1, 1);
+    if (need == NULL)
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    for (int ci = 0; ci < scn->contact_count; ++ci)
+    {
+        const app_scenario_contact* c = &scn->contacts[ci];
+        for (int a = 0; a < c->igeom_count; ++a)
+        {
+            need[c->igeom[a]] |= c->iflip[a] ? 2 : 1;
+        }
+        for (int b = 0; b < c->jgeom_count; ++b)
+        {
+            need[c->jgeom[b]] |= c->jflip[b] ? 2 : 1;
+        }
+    }
+    bool ok = true;
+    for (int g = 0; ok && g < scn->graphics_count; ++g)
+    {
+        for (int f = 0; ok && f < 2; ++f)
+        {
+            ok = (need[g] & (1 << f)) == 0 || body_for(s, g, f == 1, err, cap) >= 0;
+        }
+    }
+    free(need);
+    return ok;
+}
+
+/// Whether CONTACT c's EXCLUDE names the GRAPHICS pair (ga, gb), either way round.
+static bool user_excluded(const app_scenario_contact* c, int ga, int gb)
+{
+    for (int k = 0; k < c->exclude_count; ++k)
+    {
+        int x = c->exclude[2 * k], y = c->exclude[2 * k + 1];
+        if ((x == ga && y == gb) || (x == gb && y == ga))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// The world bodies of one CONTACT's lists and the pairs it must not evaluate: geometries of one part, two ground
+/// geometries, and its EXCLUDE pairs. Also the shortest contact time scale of the pairs it evaluates.
+typedef struct contact_lists
+{
+    mc_body_id* i_ids;
+    mc_body_id* j_ids;
+    mc_body_pair* excluded;
+    uint32_t excluded_count;
+    uint32_t excluded_cap;
+    double time_scale;
+} contact_lists;
+
+static void contact_lists_free(contact_lists* l)
+{
+    free(l->i_ids);
+    free(l->j_ids);
+    free(l->excluded);
+}
+
+static bool add_excluded(contact_lists* l, mc_body_id a, mc_body_id b)
+{
+    if (l->excluded_count == l->excluded_cap)
+    {
+        uint32_t nc = l->excluded_cap > 0 ? 2 * l->excluded_cap : 16;
+        mc_body_pair* e = realloc(l->excluded, (size_t)nc * sizeof *e);
+        if (e == NULL)
+        {
+            return false;
+        }
+        l->excluded = e;
+        l->excluded_cap = nc;
+    }
+    l->excluded[l->excluded_count].a = a;
+    l->excluded[l->excluded_count].b = b;
+    l->excluded_count++;
+    return true;
+}
+
+static bool build_contact_lists(app_sim* s, const app_scenario_contact* c, contact_lists* l, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    memset(l, 0, sizeof *l);
+    l->time_scale = INFINITY;
+    int* bi = malloc((size_t)c->igeom_count * sizeof *bi);
+    int* bj = malloc((size_t)c->jgeom_count * sizeof *bj);
+    l->i_ids = malloc((size_t)c->igeom_count * sizeof *l->i_ids);
+    l->j_ids = malloc((size_t)c->jgeom_count * sizeof *l->j_ids);
+    bool ok =
+        bi != NULL && bj != NULL && l->i_ids != NULL && l->j_ids != NULL ? true : set_err(err, cap, "out of memory");
+    for (int a = 0; ok && a < c->igeom_count; ++a)
+    {
+        ok = (bi[a] = body_for(s, c->igeom[a], c->iflip[a], err, cap)) >= 0;
+        l->i_ids[a] = ok ? s->bodies[bi[a]].id : mc_null_body_id;
+    }
+    for (int b = 0; ok && b < c->jgeom_count; ++b)
+    {
+        ok = (bj[b] = body_for(s, c->jgeom[b], c->jflip[b], err, cap)) >= 0;
+        l->j_ids[b] = ok ? s->bodies[bj[b]].id : mc_null_body_id;
+    }
+    for (int a = 0; ok && a < c->igeom_count; ++a)
+    {
+        // a group's J list is its I list: each unordered pair of entries once
+        for (int b = c->group ? a + 1 : 0; ok && b < c->jgeom_count; ++b)
+        {
+            const sim_body* x = &s->bodies[bi[a]];
+            const sim_body* y = &s->bodies[bj[b]];
+            if (bi[a] == bj[b])
+            {
+                continue;
+            }
+            if (x->part == y->part || (scn->parts[x->part].ground && scn->parts[y->part].ground) ||
+                user_excluded(c, x->graphics, y->graphics))
+            {
+                ok = add_excluded(l, x->id, y->id) ? true : set_err(err, cap, "out of memory");
+                continue;
+            }
+            double t = pair_time_scale(s, c, x->part, y->part);
+            l->time_scale = t > 0.0 ? fmin(l->time_scale, t) : l->time_scale;
+        }
+    }
+    free(bi);
+    free(bj);
+    if (!ok)
+    {
+        contact_lists_free(l);
+    }
+    return ok;
+}
+
 static bool create_contacts(app_sim* s, char* err, size_t cap)
 {
     const app_scenario* scn = s->scn;
     double scale = INFINITY;
+    if (!create_bodies_in_order(s, err, cap))
+    {
+        return false;
+    }
+    if (scn->contact_count > 0)
+    {
+        s->wcontacts = calloc((size_t)scn->contact_count, sizeof *s->wcontacts);
+        if (s->wcontacts == NULL)
+        {
+            return set_err(err, cap, "out of memory");
+        }
+    }
+    // One world contact per CONTACT statement (a group or two lists), with the pairs it must skip excluded.
     for (int ci = 0; ci < scn->contact_count; ++ci)
     {
         const app_scenario_contact* c = &scn->contacts[ci];
@@ -480,57 +630,31 @@ static bool create_contacts(app_sim* s, char* err, size_t cap)
         {
             return set_err(err, cap, "%s:%d: CONTACT/%d: %s", scn->path, c->line, c->id, e.message);
         }
-        // One world contact per (I geometry, J geometry) pair of different parts, so that geometries of one part
-        // never collide with each other and fixed-fixed pairs cost nothing.
-        for (int a = 0; a < c->igeom_count; ++a)
+        contact_lists l;
+        if (!build_contact_lists(s, c, &l, err, cap))
         {
-            for (int b = 0; b < c->jgeom_count; ++b)
-            {
-                const app_scenario_graphics* gi = &scn->graphics[c->igeom[a]];
-                const app_scenario_graphics* gj = &scn->graphics[c->jgeom[b]];
-                if (gi->part_index == gj->part_index ||
-                    (scn->parts[gi->part_index].ground && scn->parts[gj->part_index].ground))
-                {
-                    continue;
-                }
-                int bi = body_for(s, c->igeom[a], c->iflip[a], err, cap);
-                if (bi < 0)
-                {
-                    return false;
-                }
-                int bj = body_for(s, c->jgeom[b], c->jflip[b], err, cap);
-                if (bj < 0)
-                {
-                    return false;
-                }
-                mc_contact_def cd = mc_default_contact_def();
-                mc_body_id idi = s->bodies[bi].id, idj = s->bodies[bj].id;
-                cd.i_bodies = &idi;
-                cd.i_count = 1;
-                cd.j_bodies = &idj;
-                cd.j_count = 1;
-                cd.model = model;
-                mc_contact_id cid;
-                if (mc_world_create_contact(s->world, &cd, &cid, &e) != MC_OK)
-                {
-                    return set_err(err, cap, "%s:%d: CONTACT/%d: %s", scn->path, c->line, c->id, e.message);
-                }
-                sim_wcontact* nw = realloc(s->wcontacts, (size_t)(s->wcontact_count + 1) * sizeof *nw);
-                if (nw == NULL)
-                {
-                    return set_err(err, cap, "out of memory");
-                }
-                s->wcontacts = nw;
-                nw[s->wcontact_count].id = cid;
-                nw[s->wcontact_count].contact = ci;
-                ++s->wcontact_count;
-                double t = pair_time_scale(s, c, gi->part_index, gj->part_index);
-                if (t > 0.0)
-                {
-                    scale = fmin(scale, t);
-                }
-            }
+            return false;
         }
+        mc_contact_def cd = mc_default_contact_def();
+        cd.mode = c->group ? MC_CONTACT_GROUP : MC_CONTACT_LISTS;
+        cd.i_bodies = l.i_ids;
+        cd.i_count = (uint32_t)c->igeom_count;
+        cd.j_bodies = c->group ? NULL : l.j_ids;
+        cd.j_count = c->group ? 0 : (uint32_t)c->jgeom_count;
+        cd.excluded_pairs = l.excluded;
+        cd.excluded_count = l.excluded_count;
+        cd.model = model;
+        mc_contact_id cid;
+        mc_status st = mc_world_create_contact(s->world, &cd, &cid, &e);
+        scale = fmin(scale, l.time_scale);
+        contact_lists_free(&l);
+        if (st != MC_OK)
+        {
+            return set_err(err, cap, "%s:%d: CONTACT/%d: %s", scn->path, c->line, c->id, e.message);
+        }
+        s->wcontacts[s->wcontact_count].id = cid;
+        s->wcontacts[s->wcontact_count].contact = ci;
+        ++s->wcontact_count;
     }
     s->time_scale = isfinite(scale) ? scale : 0.0;
     return true;
