@@ -169,18 +169,23 @@ static mc_status collect_active_pairs(mc_world* w)
     return MC_OK;
 }
 
-// Stage 2, queries: parallel over the active pairs (one workspace per worker, serial queries), or one pair with the
-// parallelism inside. Pairs whose region buffer was too small grow it here (serially) and are queried again; failed
-// pairs are flagged and contribute nothing. @return MC_ERR_OUT_OF_MEMORY when a pair ran out of memory (then no
-// pair keeps regions), else MC_OK.
+// Stage 2, queries: parallel over the active pairs (one workspace per worker, serial queries), or, with fewer pairs
+// than workers, one pair after the other with the parallelism inside. Pairs whose region buffer was too small grow it
+// here (serially) and are queried again; failed pairs are flagged and contribute nothing. @return MC_ERR_OUT_OF_MEMORY
+// when a pair ran out of memory (then no pair keeps regions), else MC_OK.
 static mc_status query_active_pairs(mc_world* w)
 {
     query_ctx ctx = {w, 1};
-    if (w->active_count == 1)
+    if (w->active_count < (uint32_t)w->worker_count)
     {
-        query_pair(w, active_pair(w, 0), w->workspaces[0], w->worker_count);
-        int used = active_pair(w, 0)->stats.threads; // what the query ran on (a small pair stays on one thread)
-        w->info.threads = used > 0 ? used : 1;
+        // Fewer pairs than workers (typically one big pair): one pair after the other, each query parallel inside.
+        w->info.threads = 1;
+        for (uint32_t k = 0; k < w->active_count; ++k)
+        {
+            query_pair(w, active_pair(w, k), w->workspaces[0], w->worker_count);
+            int used = active_pair(w, k)->stats.threads; // what the query ran on (a small pair stays on one thread)
+            w->info.threads = used > w->info.threads ? used : w->info.threads;
+        }
     }
     else
     {
