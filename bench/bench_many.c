@@ -3,9 +3,13 @@
 // Many-body benchmark: a cubic grid of identical 972-triangle spheres, each overlapping its six face neighbours, or a
 // chain of interlinked tori, all in ONE contact group (every body against every other). Reports world creation time
 // and library memory, then warm mc_world_evaluate times for each thread count, with the counts of candidate pairs,
-// touching pairs and regions, and checks that the wrenches are bitwise the same for every thread count.
+// touching pairs and regions, and checks that the wrenches are bitwise the same for every thread count. Every call
+// moves each body by 1e-7 along x (a different pattern each call), so no call sees the poses of the one before.
+// With Bullet found (MC_BENCH_BULLET), the same meshes and poses in btCollisionWorld + btDbvtBroadphase +
+// btGImpactMeshShape, stepped the same way, in the same run.
 #include <math.h>
 #include <meshcontact/meshcontact.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +161,16 @@ static uint64_t hash_wrenches(const mc_world* w, const mc_body_id* ids, uint32_t
     return h;
 }
 
+// The poses of call `call`: the scene's, each moved by -1e-7, 0 or 1e-7 along x.
+static void jitter(const scene* s, int call, mc_pose* out)
+{
+    for (uint32_t a = 0; a < s->n; ++a)
+    {
+        out[a] = s->poses[a];
+        out[a].p.x += 1e-7 * (double)((int)((a + (uint32_t)call) % 3u) - 1);
+    }
+}
+
 static int run(const scene* s, int threads, int calls, result* r)
 {
     int64_t base = mc_get_byte_count();
@@ -197,9 +211,12 @@ static int run(const scene* s, int threads, int calls, result* r)
     }
     r->bytes = mc_get_byte_count() - base;
     double* t = calloc((size_t)calls, sizeof *t);
+    mc_pose* poses = calloc(s->n, sizeof *poses);
     r->broadphase_s = INFINITY;
     for (int k = 0; k < calls; ++k)
     {
+        jitter(s, k, poses);
+        mc_world_set_poses(w, ids, poses, s->n);
         double a = now();
         mc_world_evaluate(w);
         t[k] = now() - a;
@@ -212,10 +229,65 @@ static int run(const scene* s, int threads, int calls, result* r)
     r->info = mc_world_get_step_info(w);
     r->hash = hash_wrenches(w, ids, s->n);
     free(t);
+    free(poses);
     mc_world_destroy(w);
     free(ids);
     return 0;
 }
+
+#ifdef MC_BENCH_BULLET
+// The same scene in Bullet: creation, then `calls` steps at the same jittered poses; min and median step time.
+static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
+{
+    const mc_vec3* p = mc_mesh_get_positions(s->mesh);
+    uint32_t nv = mc_mesh_get_vertex_count(s->mesh), nt = mc_mesh_get_triangle_count(s->mesh);
+    double* pos = calloc(3 * (size_t)nv, sizeof *pos);
+    double* poses = calloc(7 * (size_t)s->n, sizeof *poses);
+    mc_pose* jit = calloc(s->n, sizeof *jit);
+    double* t = calloc((size_t)calls, sizeof *t);
+    for (uint32_t v = 0; v < nv; ++v)
+    {
+        pos[3 * v] = p[v].x, pos[3 * v + 1] = p[v].y, pos[3 * v + 2] = p[v].z;
+    }
+    double t0 = now();
+    for (uint32_t a = 0; a < s->n; ++a)
+    {
+        const mc_pose* q = &s->poses[a];
+        double row[7] = {q->p.x, q->p.y, q->p.z, q->q.w, q->q.x, q->q.y, q->q.z};
+        memcpy(poses + 7 * (size_t)a, row, sizeof row);
+    }
+    bullet_bench_world* bw = bullet_bench_create(pos, nv, mc_mesh_get_indices(s->mesh), nt, poses, s->n);
+    double create = now() - t0;
+    uint32_t manifolds = 0, points = 0;
+    bullet_bench_step(bw, &manifolds, &points); // cold: pair cache and algorithms are created here
+    for (int k = 0; k < calls; ++k)
+    {
+        jitter(s, k, jit);
+        for (uint32_t a = 0; a < s->n; ++a)
+        {
+            poses[7 * (size_t)a] = jit[a].p.x;
+        }
+        bullet_bench_set_poses(bw, poses);
+        double a = now();
+        bullet_bench_step(bw, &manifolds, &points);
+        t[k] = now() - a;
+    }
+    qsort(t, (size_t)calls, sizeof *t, cmp_double);
+    printf("| %s (Bullet GImpact) | %u | 1 | %.1f | - | - | %u manifolds | %u points | %.2f | %.2f | - | %.2fx "
+           "meshcontact's 1-thread time | - |\n",
+           s->kind, s->n, 1e3 * create, manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], t[0] / ours->min_s);
+    if (f != NULL)
+    {
+        fprintf(f, "%s_bullet,%u,%u,1,%.3f,,%u,%u,%u,%.3f,%.3f,,\n", s->kind, s->n, nt, 1e3 * create, manifolds,
+                manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2]);
+    }
+    bullet_bench_destroy(bw);
+    free(pos);
+    free(poses);
+    free(jit);
+    free(t);
+}
+#endif
 
 static int parse_list(const char* s, uint32_t* out, int cap)
 {
@@ -239,8 +311,14 @@ int main(int argc, char** argv)
     uint32_t sizes[8] = {27, 216, 1000, 8000}, threads[8] = {1, 2};
     int nsizes = 4, nthreads = 2, calls = 20;
     const char* csv = NULL;
+    bool with_bullet = true;
     for (int i = 1; i < argc; ++i)
     {
+        if (strcmp(argv[i], "--no-bullet") == 0)
+        {
+            with_bullet = false;
+            continue;
+        }
         if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
         {
             kind = argv[++i];
@@ -264,7 +342,7 @@ int main(int argc, char** argv)
         else
         {
             fprintf(stderr, "usage: bench_many [-s spheres|chain] [-n bodies,...] [-t threads,...] [-c calls] "
-                            "[-o out.csv]\n");
+                            "[-o out.csv] [--no-bullet]\n");
             return 2;
         }
     }
@@ -273,6 +351,15 @@ int main(int argc, char** argv)
         fprintf(stderr, "bench_many: bad arguments\n");
         return 2;
     }
+#ifdef MC_BENCH_BULLET
+    int scalar_bytes = 0;
+    int bv = bullet_bench_version(&scalar_bytes);
+    printf("Bullet %d.%02d found (btScalar of %d bytes)%s\n", bv / 100, bv % 100, scalar_bytes,
+           with_bullet ? "" : ", not run (--no-bullet)");
+#else
+    (void)with_bullet;
+    printf("Bullet not found: meshcontact only\n");
+#endif
     FILE* f = csv != NULL ? fopen(csv, "w") : NULL;
     if (f != NULL)
     {
@@ -319,6 +406,12 @@ int main(int argc, char** argv)
             }
             fflush(stdout);
         }
+#ifdef MC_BENCH_BULLET
+        if (with_bullet)
+        {
+            run_bullet(&s, calls, &first, f);
+        }
+#endif
         if (first.info.touching_pairs != s.expected)
         {
             fprintf(stderr, "bench_many: %u touching pairs, expected %u\n", first.info.touching_pairs, s.expected);
