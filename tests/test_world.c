@@ -1268,3 +1268,45 @@ Test(world, group_and_list_errors_create_nothing)
     cr_assert(eq(i64, mc_get_byte_count(), 0));
     mc_set_assert_fcn(NULL);
 }
+
+Test(world, unchanged_pairs_reuse_their_regions_bit_for_bit)
+{
+    // Oracle: a fresh world at the same state (a cold query of every pair).
+    snapshot cold, warm;
+    grid g;
+    grid_make(&g, 2);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    take(&g, &cold);
+    mc_step_info info = mc_world_get_step_info(g.world);
+    cr_assert(eq(u32, info.reused_pairs, 0), "first evaluation: every pair is queried");
+    uint32_t candidates = info.candidate_pairs;
+    // same poses, new velocities: every pair reused, forces recomputed
+    mc_twist v = {{0.0, 0.0, -0.5}, {0.0, 2.0, 0.0}};
+    cr_assert(eq(int, mc_body_set_velocity(g.world, g.ids[4], &v), MC_OK));
+    take(&g, &warm);
+    info = mc_world_get_step_info(g.world);
+    cr_assert(eq(u32, info.reused_pairs, candidates));
+    cr_assert(eq(u64, info.triangle_tests, 0), "no query ran");
+    grid_free(&g);
+    grid_make(&g, 1);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    cr_assert(eq(int, mc_body_set_velocity(g.world, g.ids[4], &v), MC_OK));
+    take(&g, &cold);
+    same(&cold, &warm, "reused regions vs a cold world with the same velocities");
+    // move one body by one ulp-sized step: its pairs are queried again, the others reused; still bitwise cold
+    mc_pose p = g.poses[4];
+    p.p.x = nextafter(p.p.x, 10.0);
+    cr_assert(eq(int, mc_body_set_pose(g.world, g.ids[4], &p), MC_OK));
+    take(&g, &warm);
+    info = mc_world_get_step_info(g.world);
+    cr_assert(lt(u32, info.reused_pairs, info.candidate_pairs));
+    cr_assert(gt(u32, info.reused_pairs, 0));
+    grid_free(&g);
+    grid_make(&g, 3);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    cr_assert(eq(int, mc_body_set_velocity(g.world, g.ids[4], &v), MC_OK));
+    cr_assert(eq(int, mc_body_set_pose(g.world, g.ids[4], &p), MC_OK));
+    take(&g, &cold);
+    same(&cold, &warm, "partly reused vs cold");
+    grid_free(&g);
+}

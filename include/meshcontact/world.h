@@ -361,7 +361,10 @@ extern "C"
     /// pairs (overlapping boxes, paired by a definition, not excluded) sorted by (contact slot, I slot, J slot);
     /// intersection regions (in parallel over pairs, or inside the query when there is one pair), force laws, then a
     /// serial reduction into per-body wrenches in that order. Cost grows with the bodies and the candidate pairs,
-    /// not with the product of the list lengths.
+    /// not with the product of the list lengths. Temporal coherence, exact: a pair whose two bodies are at bitwise
+    /// the poses of the pair's query in the previous evaluation keeps that query's regions (a query is a pure
+    /// function of the meshes and poses); every other pair is queried from scratch. The force laws always run (the
+    /// velocities may have changed). Results are therefore bitwise those of a cold world, whatever the history.
     /// There is no time step and no integration: the result depends only on the current state, so an implicit
     /// host may call this many times per step. Same state -> bitwise the same results for any worker_count.
     /// No heap allocation once warm (after an evaluation with at least as many touching pairs and regions).
@@ -415,6 +418,8 @@ extern "C"
         uint32_t touching_pairs;   ///< pairs with at least one region
         uint32_t regions;          ///< region records
         uint32_t rejected_regions; ///< regions that failed the validity rule
+        uint32_t reused_pairs;     ///< candidate pairs whose two poses were bitwise those of their previous query in
+                                   ///< the previous evaluation: their regions were reused, no query ran
         uint64_t box_tests;        ///< OBB tests, summed over pairs
         uint64_t triangle_tests;   ///< triangle-triangle tests, summed over pairs
         uint64_t triangle_pairs;   ///< intersecting triangle pairs, summed over pairs

@@ -23,18 +23,38 @@ typedef struct query_ctx
     int inner_workers;
 } query_ctx;
 
+// Temporal coherence, exact by construction: a query is a pure function of the two meshes, the two poses and the
+// depth method (bitwise, whatever the workspace or thread count), so a pair whose bodies (same generations, hence the
+// same meshes) are at bitwise the poses of its last successful query keeps that query's regions.
+static bool can_reuse(const mc_pair* p, const mc_body* bi, const mc_body* bj)
+{
+    return p->reusable && p->gen_i == bi->generation && p->gen_j == bj->generation &&
+           memcmp(&p->pose_i, &bi->pose, sizeof bi->pose) == 0 && memcmp(&p->pose_j, &bj->pose, sizeof bj->pose) == 0;
+}
+
 static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
 {
     const mc_body* bi = &w->bodies[p->body_i];
     const mc_body* bj = &w->bodies[p->body_j];
+    memset(&p->stats, 0, sizeof p->stats);
+    p->reused = can_reuse(p, bi, bj);
+    if (p->reused)
+    {
+        p->stats.threads = 1;
+        return;
+    }
     mc_query_options opt = mc_default_query_options();
     opt.worker_count = workers;
     opt.depth_method = w->depth_method;
-    memset(&p->stats, 0, sizeof p->stats);
     uint32_t count = 0;
     p->status = mc_query_regions(bi->mesh, &bi->pose, bj->mesh, &bj->pose, &opt, ws, p->regions, p->region_capacity,
                                  &count, &p->stats);
     p->region_count = (p->status == MC_OK || p->status == MC_ERR_CAPACITY) ? count : 0;
+    p->reusable = p->status == MC_OK;
+    p->pose_i = bi->pose;
+    p->pose_j = bj->pose;
+    p->gen_i = bi->generation;
+    p->gen_j = bj->generation;
 }
 
 static void query_task(uint32_t begin, uint32_t end, int worker, void* vctx)
@@ -155,12 +175,6 @@ static mc_status collect_active_pairs(mc_world* w)
     {
         return s; // the last evaluation's sorted list and the pool are unchanged
     }
-    for (uint32_t k = 0; k < w->active_count; ++k)
-    {
-        mc_pair* p = &w->pairs[w->active[k].pair];
-        p->region_count = 0;
-        p->status = MC_OK;
-    }
     w->info.candidate_pairs = w->active_count;
     if (w->active_count > w->high_water.pair_count)
     {
@@ -230,6 +244,7 @@ static mc_status query_active_pairs(mc_world* w)
         for (uint32_t k = 0; k < w->active_count; ++k)
         {
             active_pair(w, k)->region_count = 0;
+            active_pair(w, k)->reusable = false;
         }
     }
     return result;
@@ -254,6 +269,7 @@ static mc_status reserve_records(mc_world* w)
         w->info.seconds_pairs += p->stats.seconds_pairs;
         w->info.seconds_regions += p->stats.seconds_regions;
         w->info.touching_pairs += p->region_count > 0;
+        w->info.reused_pairs += p->reused;
     }
     if (total > UINT32_MAX ||
         !mc_array_reserve((void**)&w->records, &w->record_capacity, (uint32_t)total, sizeof *w->records, 4))

@@ -74,6 +74,12 @@ typedef struct mc_pair
     uint32_t region_count;    ///< regions found by the last query (may exceed capacity before a retry)
     mc_status status;         ///< status of the last query
     mc_query_stats stats;     ///< counters of the last query
+    mc_pose pose_i;           ///< I body's pose at the last query (valid when `reusable`)
+    mc_pose pose_j;           ///< J body's pose at the last query
+    uint32_t gen_i;           ///< I body's generation at the last query
+    uint32_t gen_j;           ///< J body's generation at the last query
+    bool reusable;            ///< the last query succeeded and its regions are in the buffer
+    bool reused;              ///< this evaluation reused the regions (no query)
 } mc_pair;
 
 /// A candidate pair of one evaluation: its key (contact, I slot, J slot) and its pool record.
