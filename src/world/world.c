@@ -129,6 +129,7 @@ void mc_world_destroy(mc_world* w)
     mc_free(w->pairs);
     mc_free(w->pair_free);
     mc_free(w->found);
+    mc_free(w->todo);
     mc_broadphase_free(&w->bp);
     if (w->workspaces != NULL)
     {

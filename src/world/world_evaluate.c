@@ -37,12 +37,6 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     const mc_body* bi = &w->bodies[p->body_i];
     const mc_body* bj = &w->bodies[p->body_j];
     memset(&p->stats, 0, sizeof p->stats);
-    p->reused = can_reuse(p, bi, bj);
-    if (p->reused)
-    {
-        p->stats.threads = 1;
-        return;
-    }
     mc_query_options opt = mc_default_query_options();
     opt.worker_count = workers;
     opt.depth_method = w->depth_method;
@@ -62,7 +56,7 @@ static void query_task(uint32_t begin, uint32_t end, int worker, void* vctx)
     query_ctx* ctx = vctx;
     for (uint32_t k = begin; k < end; ++k)
     {
-        query_pair(ctx->w, active_pair(ctx->w, k), ctx->w->workspaces[worker], ctx->inner_workers);
+        query_pair(ctx->w, active_pair(ctx->w, ctx->w->todo[k]), ctx->w->workspaces[worker], ctx->inner_workers);
     }
 }
 
@@ -119,7 +113,8 @@ static mc_status match_pairs(mc_world* w)
     uint64_t need = (uint64_t)w->pair_slots + (fresh > w->pair_free_count ? fresh - w->pair_free_count : 0);
     if (!mc_array_reserve((void**)&w->pairs, &w->pair_capacity, need, sizeof *w->pairs, 16) ||
         !mc_array_reserve((void**)&w->pair_free, &w->pair_free_capacity, need, sizeof *w->pair_free, 16) ||
-        !mc_array_reserve((void**)&w->active, &w->active_capacity, w->found_count, sizeof *w->active, 64))
+        !mc_array_reserve((void**)&w->active, &w->active_capacity, w->found_count, sizeof *w->active, 64) ||
+        !mc_array_reserve((void**)&w->todo, &w->todo_capacity, w->found_count, sizeof *w->todo, 64))
     {
         return MC_ERR_OUT_OF_MEMORY; // found is copied into active at the end (not swapped: both stay warm)
     }
@@ -190,14 +185,30 @@ static mc_status collect_active_pairs(mc_world* w)
 static mc_status query_active_pairs(mc_world* w)
 {
     query_ctx ctx = {w, 1};
-    if (w->active_count < (uint32_t)w->worker_count)
+    w->todo_count = 0;
+    for (uint32_t k = 0; k < w->active_count; ++k)
+    {
+        mc_pair* p = active_pair(w, k);
+        p->reused = can_reuse(p, &w->bodies[p->body_i], &w->bodies[p->body_j]);
+        if (p->reused)
+        {
+            memset(&p->stats, 0, sizeof p->stats);
+            p->stats.threads = 1;
+        }
+        else
+        {
+            w->todo[w->todo_count++] = k;
+        }
+    }
+    if (w->todo_count < (uint32_t)w->worker_count)
     {
         // Fewer pairs than workers (typically one big pair): one pair after the other, each query parallel inside.
         w->info.threads = 1;
-        for (uint32_t k = 0; k < w->active_count; ++k)
+        for (uint32_t k = 0; k < w->todo_count; ++k)
         {
-            query_pair(w, active_pair(w, k), w->workspaces[0], w->worker_count);
-            int used = active_pair(w, k)->stats.threads; // what the query ran on (a small pair stays on one thread)
+            mc_pair* p = active_pair(w, w->todo[k]);
+            query_pair(w, p, w->workspaces[0], w->worker_count);
+            int used = p->stats.threads; // what the query ran on (a small pair stays on one thread)
             w->info.threads = used > w->info.threads ? used : w->info.threads;
         }
     }
@@ -206,7 +217,7 @@ static mc_status query_active_pairs(mc_world* w)
         // One contiguous block of the sorted pairs per worker (mc_parallel_for): each pair writes only its own record,
         // so results do not depend on the split, and each worker meets the same pairs every evaluation, so its
         // workspace stops growing after the first one (a dynamic schedule would keep handing it new pairs).
-        w->info.threads = mc_parallel_for(w->worker_count, query_task, w->active_count, 1, &ctx);
+        w->info.threads = mc_parallel_for(w->worker_count, query_task, w->todo_count, 1, &ctx);
     }
     mc_status result = MC_OK;
     for (uint32_t k = 0; k < w->active_count; ++k)

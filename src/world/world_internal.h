@@ -138,6 +138,9 @@ struct mc_world
     mc_pair_key* active;          ///< candidate pairs of the last evaluation, sorted by (contact, body_i, body_j)
     uint32_t active_count;        ///< entries used in active
     uint32_t active_capacity;     ///< entries allocated
+    uint32_t* todo;               ///< indices into active of the pairs this evaluation queries (not reused)
+    uint32_t todo_count;          ///< entries used in todo
+    uint32_t todo_capacity;       ///< entries allocated
     mc_pair_key* found;           ///< candidate pairs being collected by the broad phase (swapped with active)
     uint32_t found_count;         ///< entries used in found
     uint32_t found_capacity;      ///< entries allocated
