@@ -358,13 +358,14 @@ extern "C"
 
     /// Evaluate all contacts at the current state (poses and velocities): broad phase (a bounding volume tree over
     /// the world boxes of the bodies that belong to a contact, rebuilt from the current poses), then the candidate
-    /// pairs (overlapping boxes, paired by a definition, not excluded) sorted by (contact slot, I slot, J slot);
-    /// intersection regions (in parallel over pairs, or inside the query when there is one pair), force laws, then a
-    /// serial reduction into per-body wrenches in that order. Cost grows with the bodies and the candidate pairs,
-    /// not with the product of the list lengths. Temporal coherence, exact: a pair whose two bodies are at bitwise
-    /// the poses of the pair's query in the previous evaluation keeps that query's regions (a query is a pure
-    /// function of the meshes and poses); every other pair is queried from scratch. The force laws always run (the
-    /// velocities may have changed). Results are therefore bitwise those of a cold world, whatever the history.
+    /// pairs (overlapping boxes and bounding spheres, paired by a definition, not excluded) sorted by (contact slot,
+    /// I slot, J slot); intersection regions (in parallel over pairs, or, when fewer pairs than workers need a query,
+    /// one pair after the other with the parallelism inside), force laws, then a serial reduction into per-body
+    /// wrenches in that order. Cost grows with the bodies and the candidate pairs, not with the product of the list
+    /// lengths. Temporal coherence, exact: a pair whose two bodies are at bitwise the poses of the pair's query in
+    /// the previous evaluation keeps that query's regions (a query is a pure function of the meshes and poses); every
+    /// other pair is queried from scratch. The force laws always run (the velocities may have changed). Results are
+    /// therefore bitwise those of a cold world, whatever the history.
     /// There is no time step and no integration: the result depends only on the current state, so an implicit
     /// host may call this many times per step. Same state -> bitwise the same results for any worker_count.
     /// No heap allocation once warm (after an evaluation with at least as many touching pairs and regions).
@@ -414,7 +415,8 @@ extern "C"
         uint32_t flags;            ///< MC_STEP_* bits
         uint32_t defined_pairs;    ///< pairs of live bodies in all contact definitions, less excluded pairs
                                    ///< (counted, not enumerated; UINT32_MAX when larger)
-        uint32_t candidate_pairs;  ///< pairs whose world bounding boxes overlap (queried)
+        uint32_t candidate_pairs;  ///< defined, not excluded pairs whose world boxes and bounding spheres overlap
+                                   ///< (each queried, or reused: see reused_pairs)
         uint32_t touching_pairs;   ///< pairs with at least one region
         uint32_t regions;          ///< region records
         uint32_t rejected_regions; ///< regions that failed the validity rule
