@@ -1310,3 +1310,55 @@ Test(world, unchanged_pairs_reuse_their_regions_bit_for_bit)
     same(&cold, &warm, "partly reused vs cold");
     grid_free(&g);
 }
+
+Test(world, group_memory_grows_with_bodies_not_pairs)
+{
+    // 3000 unit boxes 2 apart in a line, one group: 4498500 defined pairs, none touching. Pair records of every
+    // combination (about 100 bytes each) would take 450 MB; bodies, memberships, the broad phase and the contact's
+    // member list take a few hundred bytes per body.
+    enum
+    {
+        N = 3000
+    };
+    mc_mesh* box = wscene_box(mc_v3(-0.5, -0.5, -0.5), mc_v3(0.5, 0.5, 0.5));
+    mc_world_def wd = mc_default_world_def();
+    wd.worker_count = 2;
+    mc_world* w = NULL;
+    cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+    int64_t before = mc_get_byte_count();
+    mc_body_id* ids = malloc(N * sizeof *ids);
+    for (int k = 0; k < N; ++k)
+    {
+        mc_body_def bd = mc_default_body_def();
+        bd.mesh = box;
+        bd.pose.p = mc_v3(2.0 * k, 0.0, 0.0);
+        ids[k] = mc_world_create_body(w, &bd);
+    }
+    mc_contact_def cd = mc_default_contact_def();
+    cd.mode = MC_CONTACT_GROUP;
+    cd.i_bodies = ids;
+    cd.i_count = N;
+    mc_contact_id c;
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, NULL), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+    mc_step_info info = mc_world_get_step_info(w);
+    cr_assert(eq(u32, info.defined_pairs, (uint32_t)N * (N - 1) / 2));
+    cr_assert(eq(u32, info.candidate_pairs, 0));
+    int64_t bytes = mc_get_byte_count() - before;
+    cr_assert(lt(i64, bytes, (int64_t)N * 1024), "%lld bytes for %d bodies", (long long)bytes, N);
+    // move every other box 1.01 right: 0.01 into its right neighbour, N / 2 touching pairs, records only for them
+    for (int k = 0; k < N; k += 2)
+    {
+        mc_pose p = mc_pose_identity();
+        p.p = mc_v3(2.0 * k + 1.01, 0.0, 0.0);
+        cr_assert(eq(int, mc_body_set_pose(w, ids[k], &p), MC_OK));
+    }
+    cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+    info = mc_world_get_step_info(w);
+    cr_assert(eq(u32, info.touching_pairs, N / 2));
+    cr_assert(eq(u32, info.candidate_pairs, N / 2), "no other box is within 0.01 of a moved one");
+    free(ids);
+    mc_world_destroy(w);
+    mc_mesh_destroy(box);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
