@@ -455,6 +455,25 @@ extern "C"
     /// @return the high-water marks of the world (all zero for NULL).
     MC_API mc_world_capacity mc_world_get_max_capacity(const mc_world* world);
 
+    // ------------------------------------------------------------------------------------------------------------
+    // Host helpers
+    // ------------------------------------------------------------------------------------------------------------
+
+    /// Move a wrench to another reference point: the same force, and the torque about `to` of a wrench whose torque
+    /// is about `from`, torque_to = torque_from + (from - to) x force. mc_world_get_wrenches gives torques about each
+    /// body's reference point (the mesh origin at the body's pose); a host that integrates about the centre of mass
+    /// (ODE, Bullet, MuJoCo) applies `mc_wrench_shift(&w, pose.p, com)` with com the centre of mass in the world
+    /// frame. World frame, any consistent units; pure, inline (no symbol in the library).
+    /// @param wrench force and torque about `from`
+    /// @param from the point the torque is about, @param to the new reference point
+    /// @return the force and the torque about `to`
+    static inline mc_wrench mc_wrench_shift(const mc_wrench* wrench, mc_vec3 from, mc_vec3 to)
+    {
+        mc_wrench out = *wrench;
+        out.torque = mc_add(wrench->torque, mc_cross(mc_sub(from, to), wrench->force));
+        return out;
+    }
+
 #ifdef __cplusplus
 }
 #endif

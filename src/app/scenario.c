@@ -322,6 +322,33 @@ static scn_arg* find_arg(scn_parser* p, const char* key)
     return NULL;
 }
 
+static void scn_warn(scn_parser* p, int line, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/// Keep a warning `<file>:<line>: <what>` in the scenario (app_scenario.warnings); out of memory drops it.
+static void scn_warn(scn_parser* p, int line, const char* fmt, ...)
+{
+    char what[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    app_scenario* scn = p->scn;
+    char** nw = realloc(scn->warnings, (size_t)(scn->warning_count + 1) * sizeof *nw);
+    if (nw == NULL)
+    {
+        return;
+    }
+    scn->warnings = nw;
+    size_t n = strlen(p->name) + strlen(what) + 32;
+    char* w = malloc(n);
+    if (w == NULL)
+    {
+        return;
+    }
+    snprintf(w, n, "%s:%d: %s", p->name, line, what);
+    nw[scn->warning_count++] = w;
+}
+
 static bool parse_real(scn_parser* p, const scn_arg* a, const char* text, bool angle, double* out)
 {
     char* end = NULL;
@@ -336,6 +363,11 @@ static bool parse_real(scn_parser* p, const scn_arg* a, const char* text, bool a
     if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
     {
         return fail(p, a->line, "bad number '%s' for %s", text, a->key);
+    }
+    if (angle && !deg && fabs(v) > 2.0 * MC_PI)
+    {
+        scn_warn(p, a->line, "%s=%s is read as radians, more than a turn: degrees need a D suffix (%sD)", a->key, text,
+                 text);
     }
     *out = deg ? v * (MC_PI / 180.0) : v;
     return true;
@@ -1704,6 +1736,11 @@ void app_scenario_destroy(app_scenario* scn)
     {
         contact_free(&scn->contacts[i]);
     }
+    for (int i = 0; i < scn->warning_count; ++i)
+    {
+        free(scn->warnings[i]);
+    }
+    free(scn->warnings);
     free(scn->graphics);
     free(scn->contacts);
     free(scn->parts);

@@ -21,7 +21,8 @@
  *     Commas and blanks both separate arguments; blanks around `=` are allowed.
  *   - A statement continues on the next line when the line ends with `&`, or when the next line starts with `,`
  *     (the Adams continuation).
- *   - Angles are in radians; append `D` to a value for degrees (`REULER=90D,0,0`), as in Adams.
+ *   - Angles are in radians; append `D` to a value for degrees (`REULER=90D,0,0`), as in Adams. An angle without
+ *     `D` whose magnitude is more than 2 pi is accepted with a warning (degrees with the D forgotten?).
  *   - File names may be quoted with double quotes (needed when they contain blanks or commas). A relative FILE= is
  *     relative to the directory of the scenario file.
  *   - Any unknown statement or argument, a missing required argument, a bad number or a reference to an undefined
@@ -228,6 +229,10 @@ typedef struct app_scenario
     double hmax;                     ///< INTEGRATOR HMAX; 0: automatic
     int simulate_line;               ///< line of the SIMULATE statement
     int integrator_line;             ///< line of the INTEGRATOR statement (0 if none)
+    /// Warnings of the parser, each `<file>:<line>: <what>` (no newline): an angle without D whose magnitude is more
+    /// than 2 pi (degrees written as radians?). app_sim_create passes them on to its warning callback.
+    char** warnings;
+    int warning_count; ///< entries of warnings
 } app_scenario;
 
 /// A parse error: where and what.
