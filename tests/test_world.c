@@ -1362,3 +1362,41 @@ Test(world, group_memory_grows_with_bodies_not_pairs)
     mc_mesh_destroy(box);
     cr_assert(eq(i64, mc_get_byte_count(), 0));
 }
+
+Test(world, a_body_pair_in_two_definitions_is_evaluated_in_each)
+{
+    // Oracle: the group alone (records of the group) and the pair alone (its stateless query, as in the group).
+    snapshot group_only, both;
+    grid g;
+    grid_make(&g, 2);
+    mc_contact_id cg = grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    take(&g, &group_only);
+    // a second definition listing cells 0 and 1 the other way round (I = cell 1): both definitions evaluate it
+    mc_contact_id cl = grid_contact(&g, MC_CONTACT_LISTS, &g.ids[1], 1, &g.ids[0], 1, NULL, 0);
+    take(&g, &both);
+    cr_assert(eq(u32, both.n, group_only.n + 1));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).defined_pairs, GRID_N * (GRID_N - 1) / 2 + 1));
+    // the group's records come first (lower contact slot), unchanged; the last record is the second definition's
+    cr_assert(eq(int, memcmp(both.rec, group_only.rec, group_only.n * sizeof both.rec[0]), 0));
+    const mc_contact_region* last = &both.rec[both.n - 1];
+    cr_assert(eq(i32, last->contact.index1, cl.index1));
+    cr_assert(eq(i32, last->body_i.index1, g.ids[1].index1));
+    cr_assert(eq(i32, last->body_j.index1, g.ids[0].index1));
+    mc_workspace* ws = NULL;
+    cr_assert(eq(int, mc_workspace_create(&ws), MC_OK));
+    mc_region r[4];
+    uint32_t count = 0;
+    cr_assert(
+        eq(int, mc_query_regions(g.sphere, &g.poses[1], g.sphere, &g.poses[0], NULL, ws, r, 4, &count, NULL), MC_OK));
+    mc_workspace_destroy(ws);
+    cr_assert(eq(u32, count, 1));
+    cr_assert(eq(int, memcmp(&last->region, &r[0], sizeof r[0]), 0), "I = cell 1: the query the other way round");
+    // destroying the group leaves the other definition's pair alone; its bodies are unlinked from the group
+    mc_world_destroy_contact(g.world, cg);
+    take(&g, &both);
+    cr_assert(eq(u32, both.n, 1));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).defined_pairs, 1));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, 1));
+    cr_assert(eq(int, memcmp(&both.rec[0].region, &r[0], sizeof r[0]), 0));
+    grid_free(&g);
+}
