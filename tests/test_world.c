@@ -1386,8 +1386,8 @@ Test(world, a_body_pair_in_two_definitions_is_evaluated_in_each)
     cr_assert(eq(int, mc_workspace_create(&ws), MC_OK));
     mc_region r[4];
     uint32_t count = 0;
-    cr_assert(
-        eq(int, mc_query_regions(g.sphere, &g.poses[1], g.sphere, &g.poses[0], NULL, ws, r, 4, &count, NULL), MC_OK));
+    mc_pose p1 = mc_body_get_pose(g.world, g.ids[1]), p0 = mc_body_get_pose(g.world, g.ids[0]);
+    cr_assert(eq(int, mc_query_regions(g.sphere, &p1, g.sphere, &p0, NULL, ws, r, 4, &count, NULL), MC_OK));
     mc_workspace_destroy(ws);
     cr_assert(eq(u32, count, 1));
     cr_assert(eq(int, memcmp(&last->region, &r[0], sizeof r[0]), 0), "I = cell 1: the query the other way round");
