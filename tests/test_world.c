@@ -1400,3 +1400,45 @@ Test(world, a_body_pair_in_two_definitions_is_evaluated_in_each)
     cr_assert(eq(int, memcmp(&both.rec[0].region, &r[0], sizeof r[0]), 0));
     grid_free(&g);
 }
+
+Test(world, the_broad_phase_sees_every_change_after_unchanged_evaluations)
+{
+    // Oracle: brute-force touching pairs (grid_oracle) and the grid's geometry; in this grid the bounding spheres of
+    // non-neighbours are apart, so the candidates are exactly the touching pairs.
+    grid g;
+    grid_make(&g, 2);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    int32_t lo[GRID_N * GRID_N], hi[GRID_N * GRID_N];
+    mc_region want[GRID_N * GRID_N];
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    uint32_t n0 = (uint32_t)grid_oracle(&g, lo, hi, want);
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, n0));
+    // the same poses set again, bitwise: nothing changes
+    mc_pose same_poses[GRID_N];
+    for (int k = 0; k < GRID_N; ++k)
+    {
+        same_poses[k] = mc_body_get_pose(g.world, g.ids[k]);
+    }
+    cr_assert(eq(int, mc_world_set_poses(g.world, g.ids, same_poses, GRID_N), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, n0));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).reused_pairs, n0));
+    // one body moved far away (single setter): its pairs go
+    mc_pose far = mc_pose_identity();
+    far.p = mc_v3(-40, 0, 0);
+    cr_assert(eq(int, mc_body_set_pose(g.world, g.ids[0], &far), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    uint32_t n1 = (uint32_t)grid_oracle(&g, lo, hi, want);
+    cr_assert(lt(u32, n1, n0));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, n1));
+    // a body destroyed: its pairs go
+    mc_world_destroy_body(g.world, g.ids[4]);
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    uint32_t n2 = mc_world_get_step_info(g.world).candidate_pairs;
+    cr_assert(lt(u32, n2, n1));
+    // a second definition over two touching bodies: one more candidate
+    grid_contact(&g, MC_CONTACT_LISTS, &g.ids[1], 1, &g.ids[2], 1, NULL, 0);
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, n2 + 1));
+    grid_free(&g);
+}

@@ -364,8 +364,10 @@ extern "C"
     /// wrenches in that order. Cost grows with the bodies and the candidate pairs, not with the product of the list
     /// lengths. Temporal coherence, exact: a pair whose two bodies are at bitwise the poses of the pair's query in
     /// the previous evaluation keeps that query's regions (a query is a pure function of the meshes and poses); every
-    /// other pair is queried from scratch. The force laws always run (the velocities may have changed). Results are
-    /// therefore bitwise those of a cold world, whatever the history.
+    /// other pair is queried from scratch. The force laws always run (the velocities may have changed). Likewise the
+    /// broad phase is skipped when no pose is bitwise different and no body or contact was created or destroyed since
+    /// the last one (its sorted candidate list is then still exact). Results are therefore bitwise those of a cold
+    /// world, whatever the history.
     /// There is no time step and no integration: the result depends only on the current state, so an implicit
     /// host may call this many times per step. Same state -> bitwise the same results for any worker_count.
     /// No heap allocation once warm (after an evaluation with at least as many touching pairs and regions).

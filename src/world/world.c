@@ -235,6 +235,7 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     }
     b->alive = true;
     b->next_free = -1;
+    w->candidates_valid = false;
     mc_body_id id = {(int32_t)index + 1, b->generation};
     return id;
 }
@@ -252,6 +253,7 @@ void mc_world_destroy_body(mc_world* w, mc_body_id id)
         mc_mesh_destroy(b->own_mesh);
     }
     mc_free(b->members); // the contacts that list it keep its old generation and skip it
+    w->candidates_valid = false;
     uint32_t gen = b->generation;
     memset(b, 0, sizeof *b);
     b->generation = gen; // bumped again on reuse; pairs holding `gen` see the body as gone while alive is false
@@ -272,7 +274,9 @@ mc_status mc_body_set_pose(mc_world* w, mc_body_id id, const mc_pose* pose)
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
-    b->pose = pose_normalized(pose);
+    mc_pose p = pose_normalized(pose);
+    w->candidates_valid = w->candidates_valid && memcmp(&p, &b->pose, sizeof p) == 0;
+    b->pose = p;
     return MC_OK;
 }
 
@@ -330,7 +334,10 @@ mc_status mc_world_set_poses(mc_world* w, const mc_body_id* ids, const mc_pose* 
     }
     for (uint32_t k = 0; k < count; ++k)
     {
-        w->bodies[ids[k].index1 - 1].pose = pose_normalized(&poses[k]);
+        mc_pose p = pose_normalized(&poses[k]);
+        mc_body* b = &w->bodies[ids[k].index1 - 1];
+        w->candidates_valid = w->candidates_valid && memcmp(&p, &b->pose, sizeof p) == 0;
+        b->pose = p;
     }
     return MC_OK;
 }
@@ -377,6 +384,7 @@ void mc_world_destroy_contact(mc_world* w, mc_contact_id id)
     }
     MC_ASSERT(!w->evaluating);
     mc_contact_unlink(w, (uint32_t)id.index1 - 1);
+    w->candidates_valid = false;
     mc_contact_slot_free(c);
     uint32_t gen = c->generation;
     memset(c, 0, sizeof *c);

@@ -164,12 +164,20 @@ static mc_status collect_active_pairs(mc_world* w)
             w->info.defined_pairs = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
         }
     }
-    mc_status s = mc_broadphase_collect(w);
-    s = s == MC_OK ? match_pairs(w) : s;
-    if (s != MC_OK)
+    // Nothing that decides the candidates changed since the last broad phase (no pose bitwise different, no body or
+    // contact created or destroyed): the sorted list is still exact.
+    if (!w->candidates_valid)
     {
-        return s; // the last evaluation's sorted list and the pool are unchanged
+        mc_status s = mc_broadphase_collect(w);
+        s = s == MC_OK ? match_pairs(w) : s;
+        if (s != MC_OK)
+        {
+            return s; // the last evaluation's sorted list and the pool are unchanged
+        }
+        w->bp_flags = w->info.flags & MC_STEP_UNBOUNDED_PAIR;
+        w->candidates_valid = true;
     }
+    w->info.flags |= w->bp_flags;
     w->info.candidate_pairs = w->active_count;
     if (w->active_count > w->high_water.pair_count)
     {

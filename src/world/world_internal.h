@@ -144,6 +144,9 @@ struct mc_world
     mc_pair_key* found;           ///< candidate pairs being collected by the broad phase (swapped with active)
     uint32_t found_count;         ///< entries used in found
     uint32_t found_capacity;      ///< entries allocated
+    bool candidates_valid;        ///< active matches the current poses, bodies and contacts (set by a successful
+                                  ///< broad phase, cleared by any change that could alter the candidates)
+    uint32_t bp_flags;            ///< step flags that broad phase set (MC_STEP_UNBOUNDED_PAIR)
     mc_broadphase bp;             ///< broad phase scratch
     mc_workspace** workspaces;    ///< one per worker
     mc_contact_region* records;   ///< region records of the last evaluation
