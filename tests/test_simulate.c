@@ -205,6 +205,25 @@ Test(simulate, parser_rejects_bad_input_with_line_numbers)
         {OKPARTS "GRAPHICS/2,PART=1,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1\n"
                  "SIMULATE/END=1\n",
          5, "pairs no geometries"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=2, IMPACT, STIFFNESS=1\n", 5,
+         "GROUP needs at least two"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=1,2,1, IMPACT, STIFFNESS=1\n", 5,
+         "GRAPHICS/1 is listed twice in GROUP"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1,2,2, JGEOM=1, IMPACT, STIFFNESS=1\n", 5,
+         "GRAPHICS/2 is listed twice in IGEOM"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2,2, IMPACT, STIFFNESS=1\n", 5,
+         "GRAPHICS/2 is listed twice in JGEOM"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=1,2, IGEOM=1, IMPACT, STIFFNESS=1\n", 5,
+         "GROUP= or IGEOM= and JGEOM=, not both"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=1,2, IFLIP_GEOMETRY=1, IMPACT, STIFFNESS=1\n", 5,
+         "do not go with GROUP"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=1,2, EXCLUDE=1, IMPACT, STIFFNESS=1\n", 5,
+         "an even number of ids"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nGRAPHICS/3,PART=2,SPHERE,RADIUS=1\n"
+                 "CONTACT/1, IGEOM=1, JGEOM=2,3, EXCLUDE=2,3, IMPACT, STIFFNESS=1\n",
+         6, "EXCLUDE pair GRAPHICS/2, GRAPHICS/3 is not a pair"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=1,2, EXCLUDE=2,2, IMPACT, STIFFNESS=1\n", 5,
+         "is not a pair"},
         {"PART/1, GROUND\nGRAPHICS/1, PART=1, FILE=a.stl,\n, CHORD_TOLERANCE=1\n", 3, "applies to primitives"},
         {"PART/1, GROUND\nGRAPHICS/1, PART=1, SPHERE, RADIUS=1, SCALE=2\n", 2, "unknown argument 'SCALE'"},
         {"PART/2, MASS=1, IP=1,1,1, DENSITY=7800\n", 1, "give DENSITY or MASS and IP, not both"},
@@ -1131,3 +1150,75 @@ Test(simulate, tracks_follow_each_contact_point)
     app_sim_destroy(sim);
     app_scenario_destroy(scn);
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Contact groups in scenarios
+// ---------------------------------------------------------------------------------------------------------------
+
+// A ground box and three balls that overlap the box and each other, with one CONTACT statement given by `contact`
+// (or several); returns the contact wrench of each part at the initial state.
+static void group_wrenches(const char* contacts, mc_wrench out[4])
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "PART/1, GROUND\n"
+             "GRAPHICS/1, PART=1, BOX, X=2, Y=2, Z=0.1, QP=-1,-1,-0.1\n"
+             "PART/2, MASS=1, IP=1e-3,1e-3,1e-3, QG=0,0,0.098\n"
+             "GRAPHICS/2, PART=2, SPHERE, RADIUS=0.1, CHORD_TOLERANCE=1e-3\n"
+             "PART/3, MASS=1, IP=1e-3,1e-3,1e-3, QG=0.197,0.01,0.099, REULER=10D,20D,30D\n"
+             "GRAPHICS/3, PART=3, SPHERE, RADIUS=0.1, CHORD_TOLERANCE=1e-3\n"
+             "PART/4, MASS=1, IP=1e-3,1e-3,1e-3, QG=0.1,0.17,0.097\n"
+             "GRAPHICS/4, PART=4, SPHERE, RADIUS=0.1, CHORD_TOLERANCE=1e-3\n"
+             "%s"
+             "SIMULATE/END=0.01\n",
+             contacts);
+    app_scenario* scn = parse_ok(text);
+    app_sim* sim = sim_ok(scn);
+    for (int p = 0; p < 4; ++p)
+    {
+        app_sim_get_part(sim, p, NULL, NULL, &out[p]);
+    }
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+static void wrenches_close(const mc_wrench* a, const mc_wrench* b, const char* what)
+{
+    // Oracle: one CONTACT statement per pair. The same regions and forces; the per-part sums are taken in another
+    // order (several world contacts), so allow the rounding of a few sums of terms of the size of the largest force.
+    double scale = 0.0;
+    for (int p = 0; p < 4; ++p)
+    {
+        scale = fmax(scale, mc_length(b[p].force));
+    }
+    cr_assert(gt(dbl, scale, 1.0), "%s: the balls are in contact", what);
+    for (int p = 0; p < 4; ++p)
+    {
+        cr_assert(le(dbl, mc_length(mc_sub(a[p].force, b[p].force)), 1e-13 * scale), "%s: part %d force", what, p);
+        cr_assert(le(dbl, mc_length(mc_sub(a[p].torque, b[p].torque)), 1e-13 * scale), "%s: part %d torque", what, p);
+    }
+}
+
+#define MODEL "IMPACT, STIFFNESS=1e6, EXPONENT=1.5\n"
+Test(simulate, group_and_overlapping_lists_apply_each_pair_once)
+{
+    mc_wrench pairwise[4], group[4], lists[4], excluded[4], pairwise_no23[4];
+    group_wrenches("CONTACT/1, IGEOM=1, JGEOM=2, " MODEL "CONTACT/2, IGEOM=1, JGEOM=3, " MODEL
+                   "CONTACT/3, IGEOM=1, JGEOM=4, " MODEL "CONTACT/4, IGEOM=2, JGEOM=3, " MODEL
+                   "CONTACT/5, IGEOM=2, JGEOM=4, " MODEL "CONTACT/6, IGEOM=3, JGEOM=4, " MODEL,
+                   pairwise);
+    group_wrenches("CONTACT/1, GROUP=1,2,3,4, " MODEL, group);
+    group_wrenches("CONTACT/1, IGEOM=4,3,2,1, JGEOM=2,4,1,3, " MODEL, lists);
+    cr_assert(eq(int, memcmp(group, lists, sizeof group), 0), "GROUP and I = J lists: the same bits");
+    wrenches_close(group, pairwise, "GROUP vs one CONTACT per pair");
+    // every ball touches the box and its neighbours: the ground takes the load of all three pairs with the box
+    cr_assert(gt(dbl, group[1].force.z, 0.0));
+    group_wrenches("CONTACT/1, IGEOM=1, JGEOM=2, " MODEL "CONTACT/2, IGEOM=1, JGEOM=3, " MODEL
+                   "CONTACT/3, IGEOM=1, JGEOM=4, " MODEL "CONTACT/5, IGEOM=2, JGEOM=4, " MODEL
+                   "CONTACT/6, IGEOM=3, JGEOM=4, " MODEL,
+                   pairwise_no23);
+    group_wrenches("CONTACT/1, GROUP=1,2,3,4, EXCLUDE=3,2, " MODEL, excluded);
+    wrenches_close(excluded, pairwise_no23, "GROUP with EXCLUDE vs the pairs without it");
+    cr_assert(gt(dbl, mc_length(mc_sub(excluded[1].force, group[1].force)), 1.0), "the excluded pair mattered");
+}
+#undef MODEL

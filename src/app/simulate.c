@@ -38,13 +38,11 @@ typedef struct sim_body
     mc_body_id id;
 } sim_body;
 
-/// One world contact: an (I geometry, J geometry) pair of a scenario contact.
+/// One world contact: the lists (or group) of one scenario contact.
 typedef struct sim_wcontact
 {
     mc_contact_id id;
     int contact; // scenario contact index
-    int part_i;  // part of the I geometry
-    int part_j;  // part of the J geometry
 } sim_wcontact;
 
 /// A contact track: a region followed from step to step (see update_tracks).
@@ -511,10 +509,166 @@ static double pair_time_scale(const app_sim* s, const app_scenario_contact* c, i
     return isfinite(t) ? t : 0.0;
 }
 
+/// Create the world bodies of every CONTACT list entry in GRAPHICS order (unflipped before flipped), so that a lower
+/// body slot means an earlier GRAPHICS statement: the I geometry of a pair listed both ways (see scenario.h).
+static bool create_bodies_in_order(app_sim* s, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    unsigned char* need = calloc((size_t)scn->graphics_count + 1, 1);
+    if (need == NULL)
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    for (int ci = 0; ci < scn->contact_count; ++ci)
+    {
+        const app_scenario_contact* c = &scn->contacts[ci];
+        for (int a = 0; a < c->igeom_count; ++a)
+        {
+            need[c->igeom[a]] |= c->iflip[a] ? 2 : 1;
+        }
+        for (int b = 0; b < c->jgeom_count; ++b)
+        {
+            need[c->jgeom[b]] |= c->jflip[b] ? 2 : 1;
+        }
+    }
+    bool ok = true;
+    for (int g = 0; ok && g < scn->graphics_count; ++g)
+    {
+        for (int f = 0; ok && f < 2; ++f)
+        {
+            ok = (need[g] & (1 << f)) == 0 || body_for(s, g, f == 1, err, cap) >= 0;
+        }
+    }
+    free(need);
+    return ok;
+}
+
+/// Whether CONTACT c's EXCLUDE names the GRAPHICS pair (ga, gb), either way round.
+static bool user_excluded(const app_scenario_contact* c, int ga, int gb)
+{
+    for (int k = 0; k < c->exclude_count; ++k)
+    {
+        int x = c->exclude[2 * k], y = c->exclude[2 * k + 1];
+        if ((x == ga && y == gb) || (x == gb && y == ga))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// The world bodies of one CONTACT's lists and the pairs it must not evaluate: geometries of one part, two ground
+/// geometries, and its EXCLUDE pairs. Also the shortest contact time scale of the pairs it evaluates.
+typedef struct contact_lists
+{
+    mc_body_id* i_ids;
+    mc_body_id* j_ids;
+    mc_body_pair* excluded;
+    uint32_t excluded_count;
+    uint32_t excluded_cap;
+    double time_scale;
+    double min_mass; // smallest mass of a moving part in an evaluated pair (0: none)
+} contact_lists;
+
+static void contact_lists_free(contact_lists* l)
+{
+    free(l->i_ids);
+    free(l->j_ids);
+    free(l->excluded);
+}
+
+static bool add_excluded(contact_lists* l, mc_body_id a, mc_body_id b)
+{
+    if (l->excluded_count == l->excluded_cap)
+    {
+        uint32_t nc = l->excluded_cap > 0 ? 2 * l->excluded_cap : 16;
+        mc_body_pair* e = realloc(l->excluded, (size_t)nc * sizeof *e);
+        if (e == NULL)
+        {
+            return false;
+        }
+        l->excluded = e;
+        l->excluded_cap = nc;
+    }
+    l->excluded[l->excluded_count].a = a;
+    l->excluded[l->excluded_count].b = b;
+    l->excluded_count++;
+    return true;
+}
+
+static bool build_contact_lists(app_sim* s, const app_scenario_contact* c, contact_lists* l, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    memset(l, 0, sizeof *l);
+    l->time_scale = INFINITY;
+    int* bi = malloc((size_t)c->igeom_count * sizeof *bi);
+    int* bj = malloc((size_t)c->jgeom_count * sizeof *bj);
+    l->i_ids = malloc((size_t)c->igeom_count * sizeof *l->i_ids);
+    l->j_ids = malloc((size_t)c->jgeom_count * sizeof *l->j_ids);
+    bool ok =
+        bi != NULL && bj != NULL && l->i_ids != NULL && l->j_ids != NULL ? true : set_err(err, cap, "out of memory");
+    for (int a = 0; ok && a < c->igeom_count; ++a)
+    {
+        ok = (bi[a] = body_for(s, c->igeom[a], c->iflip[a], err, cap)) >= 0;
+        l->i_ids[a] = ok ? s->bodies[bi[a]].id : mc_null_body_id;
+    }
+    for (int b = 0; ok && b < c->jgeom_count; ++b)
+    {
+        ok = (bj[b] = body_for(s, c->jgeom[b], c->jflip[b], err, cap)) >= 0;
+        l->j_ids[b] = ok ? s->bodies[bj[b]].id : mc_null_body_id;
+    }
+    for (int a = 0; ok && a < c->igeom_count; ++a)
+    {
+        // a group's J list is its I list: each unordered pair of entries once
+        for (int b = c->group ? a + 1 : 0; ok && b < c->jgeom_count; ++b)
+        {
+            const sim_body* x = &s->bodies[bi[a]];
+            const sim_body* y = &s->bodies[bj[b]];
+            if (bi[a] == bj[b])
+            {
+                continue;
+            }
+            if (x->part == y->part || (scn->parts[x->part].ground && scn->parts[y->part].ground) ||
+                user_excluded(c, x->graphics, y->graphics))
+            {
+                ok = add_excluded(l, x->id, y->id) ? true : set_err(err, cap, "out of memory");
+                continue;
+            }
+            double t = pair_time_scale(s, c, x->part, y->part);
+            l->time_scale = t > 0.0 ? fmin(l->time_scale, t) : l->time_scale;
+            for (int side = 0; side < 2; ++side)
+            {
+                double m = s->mass[side == 0 ? x->part : y->part];
+                l->min_mass = m > 0.0 && (l->min_mass == 0.0 || m < l->min_mass) ? m : l->min_mass;
+            }
+        }
+    }
+    free(bi);
+    free(bj);
+    if (!ok)
+    {
+        contact_lists_free(l);
+    }
+    return ok;
+}
+
 static bool create_contacts(app_sim* s, char* err, size_t cap)
 {
     const app_scenario* scn = s->scn;
     double scale = INFINITY;
+    if (!create_bodies_in_order(s, err, cap))
+    {
+        return false;
+    }
+    if (scn->contact_count > 0)
+    {
+        s->wcontacts = calloc((size_t)scn->contact_count, sizeof *s->wcontacts);
+        if (s->wcontacts == NULL)
+        {
+            return set_err(err, cap, "out of memory");
+        }
+    }
+    // One world contact per CONTACT statement (a group or two lists), with the pairs it must skip excluded.
     for (int ci = 0; ci < scn->contact_count; ++ci)
     {
         const app_scenario_contact* c = &scn->contacts[ci];
@@ -525,67 +679,32 @@ static bool create_contacts(app_sim* s, char* err, size_t cap)
         {
             return set_err(err, cap, "%s:%d: CONTACT/%d: %s", scn->path, c->line, c->id, e.message);
         }
-        // One world contact per (I geometry, J geometry) pair of different parts, so that geometries of one part
-        // never collide with each other and fixed-fixed pairs cost nothing.
-        for (int a = 0; a < c->igeom_count; ++a)
+        contact_lists l;
+        if (!build_contact_lists(s, c, &l, err, cap))
         {
-            for (int b = 0; b < c->jgeom_count; ++b)
-            {
-                const app_scenario_graphics* gi = &scn->graphics[c->igeom[a]];
-                const app_scenario_graphics* gj = &scn->graphics[c->jgeom[b]];
-                if (gi->part_index == gj->part_index ||
-                    (scn->parts[gi->part_index].ground && scn->parts[gj->part_index].ground))
-                {
-                    continue;
-                }
-                int bi = body_for(s, c->igeom[a], c->iflip[a], err, cap);
-                if (bi < 0)
-                {
-                    return false;
-                }
-                int bj = body_for(s, c->jgeom[b], c->jflip[b], err, cap);
-                if (bj < 0)
-                {
-                    return false;
-                }
-                mc_contact_def cd = mc_default_contact_def();
-                mc_body_id idi = s->bodies[bi].id, idj = s->bodies[bj].id;
-                cd.i_bodies = &idi;
-                cd.i_count = 1;
-                cd.j_bodies = &idj;
-                cd.j_count = 1;
-                cd.model = model;
-                mc_contact_id cid;
-                if (mc_world_create_contact(s->world, &cd, &cid, &e) != MC_OK)
-                {
-                    return set_err(err, cap, "%s:%d: CONTACT/%d: %s", scn->path, c->line, c->id, e.message);
-                }
-                sim_wcontact* nw = realloc(s->wcontacts, (size_t)(s->wcontact_count + 1) * sizeof *nw);
-                if (nw == NULL)
-                {
-                    return set_err(err, cap, "out of memory");
-                }
-                s->wcontacts = nw;
-                nw[s->wcontact_count].id = cid;
-                nw[s->wcontact_count].contact = ci;
-                nw[s->wcontact_count].part_i = gi->part_index;
-                nw[s->wcontact_count].part_j = gj->part_index;
-                for (int side = 0; side < 2; ++side)
-                {
-                    double m = s->mass[side == 0 ? gi->part_index : gj->part_index];
-                    if (m > 0.0 && (s->contact_mass[ci] == 0.0 || m < s->contact_mass[ci]))
-                    {
-                        s->contact_mass[ci] = m;
-                    }
-                }
-                ++s->wcontact_count;
-                double t = pair_time_scale(s, c, gi->part_index, gj->part_index);
-                if (t > 0.0)
-                {
-                    scale = fmin(scale, t);
-                }
-            }
+            return false;
         }
+        mc_contact_def cd = mc_default_contact_def();
+        cd.mode = c->group ? MC_CONTACT_GROUP : MC_CONTACT_LISTS;
+        cd.i_bodies = l.i_ids;
+        cd.i_count = (uint32_t)c->igeom_count;
+        cd.j_bodies = c->group ? NULL : l.j_ids;
+        cd.j_count = c->group ? 0 : (uint32_t)c->jgeom_count;
+        cd.excluded_pairs = l.excluded;
+        cd.excluded_count = l.excluded_count;
+        cd.model = model;
+        mc_contact_id cid;
+        mc_status st = mc_world_create_contact(s->world, &cd, &cid, &e);
+        scale = fmin(scale, l.time_scale);
+        s->contact_mass[ci] = l.min_mass;
+        contact_lists_free(&l);
+        if (st != MC_OK)
+        {
+            return set_err(err, cap, "%s:%d: CONTACT/%d: %s", scn->path, c->line, c->id, e.message);
+        }
+        s->wcontacts[s->wcontact_count].id = cid;
+        s->wcontacts[s->wcontact_count].contact = ci;
+        ++s->wcontact_count;
     }
     s->time_scale = isfinite(scale) ? scale : 0.0;
     return true;
@@ -617,6 +736,19 @@ static app_sim_region_view region_view(const app_scenario_contact* c, const mc_c
     v.ft = mc_length(r->friction_force);
     v.slip = r->slip_speed;
     return v;
+}
+
+/// Part of the world body `id` (bodies are created in order and never destroyed, so its slot is its index).
+static int part_of_body(const app_sim* s, mc_body_id id)
+{
+    int b = id.index1 - 1;
+    if (b < 0 || b >= s->body_count || s->bodies[b].id.index1 != id.index1)
+    {
+        for (b = 0; b < s->body_count && s->bodies[b].id.index1 != id.index1; ++b)
+        {
+        }
+    }
+    return b < s->body_count ? s->bodies[b].part : 0;
 }
 
 /// Fetch the region records of the last evaluation (at state st) into s->regions and sum them per scenario contact
@@ -666,7 +798,7 @@ static bool summarize(app_sim* s, const rb_state* st, app_sim_contact_summary* s
         }
         app_sim_contact_summary* sm = &sums[wc->contact];
         mc_vec3 f = mc_add(mc_scale(r->region.normal, r->normal_force), r->friction_force);
-        mc_vec3 arm = mc_sub(r->region.centroid, st[wc->part_j].p);
+        mc_vec3 arm = mc_sub(r->region.centroid, st[part_of_body(s, r->body_j)].p);
         sm->normal_force += r->normal_force;
         sm->force_on_j = mc_add(sm->force_on_j, f);
         sm->friction_on_j = mc_add(sm->friction_on_j, r->friction_force);
@@ -1206,27 +1338,35 @@ static void warn_initial_overlaps(app_sim* s)
 {
     const app_scenario* scn = s->scn;
     uint32_t count = mc_world_get_regions(s->world, NULL, 0);
-    for (int w = 0; w < s->wcontact_count; ++w)
+    count = count < s->region_cap ? count : s->region_cap;
+    // Records are sorted by (contact, I body, J body): one run of records per touching pair of geometries.
+    for (uint32_t k = 0; k < count;)
     {
-        const sim_wcontact* wc = &s->wcontacts[w];
+        const mc_contact_region* r0 = &s->regions[k];
         double volume = 0.0, depth = 0.0, fn = 0.0;
-        for (uint32_t k = 0; k < count && k < s->region_cap; ++k)
+        uint32_t e = k;
+        for (; e < count && s->regions[e].contact.index1 == r0->contact.index1 &&
+               s->regions[e].body_i.index1 == r0->body_i.index1 && s->regions[e].body_j.index1 == r0->body_j.index1;
+             ++e)
         {
-            const mc_contact_region* r = &s->regions[k];
-            if (r->contact.index1 == wc->id.index1 && r->contact.generation == wc->id.generation)
-            {
-                volume += r->region.volume;
-                depth = fmax(depth, r->region.depth);
-                fn += r->normal_force;
-            }
+            volume += s->regions[e].region.volume;
+            depth = fmax(depth, s->regions[e].region.depth);
+            fn += s->regions[e].normal_force;
         }
-        if (volume > 0.0)
+        k = e;
+        int ci = -1;
+        for (int w = 0; w < s->wcontact_count && ci < 0; ++w)
         {
-            const app_scenario_contact* c = &scn->contacts[wc->contact];
+            ci = s->wcontacts[w].id.index1 == r0->contact.index1 ? s->wcontacts[w].contact : -1;
+        }
+        if (volume > 0.0 && ci >= 0)
+        {
+            const app_scenario_contact* c = &scn->contacts[ci];
             warn(s,
                  "%s:%d: CONTACT/%d: PART/%d and PART/%d start interpenetrating: overlap volume %.3g, depth %.3g, "
                  "normal force %.3g at t = 0",
-                 scn->path, c->line, c->id, scn->parts[wc->part_i].id, scn->parts[wc->part_j].id, volume, depth, fn);
+                 scn->path, c->line, c->id, scn->parts[part_of_body(s, r0->body_i)].id,
+                 scn->parts[part_of_body(s, r0->body_j)].id, volume, depth, fn);
         }
     }
 }
