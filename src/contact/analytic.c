@@ -267,6 +267,7 @@ struct clip_sums
     uint32_t first; // smallest candidate slot (order tie-break)
     uint32_t below, cut;
     bool init;
+    bool origin_set, origin_cut; // origin chosen; it is a cut point (on the plane)
 };
 typedef struct clip_sums clip_sums;
 
@@ -425,6 +426,83 @@ static uint32_t connect_below(struct mc_shape_scratch* s, const mc_mesh* m, uint
     return kept;
 }
 
+/// A cavity's shell (a component of negative volume) below the plane bounds a hole of the piece around it, not a
+/// piece of its own: a ray from one of its triangles lying wholly below, into the solid, that meets another triangle
+/// of the mesh before the plane joins the two sets (the segment runs inside the solid and below the plane, so the
+/// hit bounds the same piece). Left apart (a separate region of negative volume, as documented in shape.h) when the ray
+/// meets the plane first or is ambiguous.
+static void join_cavities_below(struct mc_shape_scratch* s, const mc_mesh* m, uint32_t kept, mc_vec3 n, double d)
+{
+    if (m->report.inward_components == 0)
+    {
+        return;
+    }
+    for (uint32_t k = 0; k < kept; ++k)
+    {
+        uint32_t f = s->tris[k];
+        uint32_t comp = m->vertex_component[m->indices[3u * f]];
+        mc_vec3 p[3];
+        double h[3];
+        heights(m, f, n, d, p, h);
+        if (!(m->component_volume[comp] < 0.0) || !(h[0] < 0.0 && h[1] < 0.0 && h[2] < 0.0) ||
+            m->vertex_halfedge[m->component_vertex[comp]] / 3u != f)
+        {
+            continue; // one triangle per cavity shell: the one its first vertex's first half-edge belongs to
+        }
+        mc_vec3 c = mc_scale(mc_add(mc_add(p[0], p[1]), p[2]), 1.0 / 3.0);
+        mc_vec3 dir = mc_scale(m->face_normals[f], -1.0);
+        double hc = mc_dot(n, c) + d, rate = mc_dot(n, dir);
+        double t_plane = rate > 0.0 ? -hc / rate : INFINITY;
+        const mc_mesh_report* r = &m->report;
+        double reach = 2.0 * mc_length(mc_sub(r->bbox_max, r->bbox_min));
+        double t = 0.0;
+        bool ambiguous = false;
+        uint32_t g = mc_bvh_ray_first_hit(m, 0, NULL, c, dir, reach, f, &t, &ambiguous);
+        if (g == MC_NONE || ambiguous || !(t < t_plane * (1.0 - 1e-9)))
+        {
+            continue;
+        }
+        uint32_t other = hash_slot(s, g, false, 0);
+        if (other != MC_NONE)
+        {
+            mc_uf_union(s->parent, k, other);
+        }
+    }
+}
+
+/// Each region's origin for the sums: one of its cut points when it is cut (on the plane, where the cut face adds
+/// nothing, and near the piece), else its first vertex (a whole component below the plane: no cut face; an origin on
+/// a far plane would cost digits).
+static void choose_origins(struct mc_shape_scratch* s, const mc_mesh* m, uint32_t kept, mc_vec3 n, double d,
+                           clip_sums* sums)
+{
+    for (uint32_t k = 0; k < kept; ++k)
+    {
+        clip_sums* r = &sums[s->root_region[mc_uf_find(s->parent, k)]];
+        if (r->origin_cut)
+        {
+            continue;
+        }
+        mc_vec3 p[3];
+        double h[3];
+        heights(m, s->tris[k], n, d, p, h);
+        if (!r->origin_set)
+        {
+            r->origin = p[0];
+            r->origin_set = true;
+        }
+        for (int c = 0; c < 3 && !r->origin_cut; ++c)
+        {
+            int c1 = (c + 1) % 3;
+            if ((h[c] < 0.0) != (h[c1] < 0.0))
+            {
+                r->origin = cut_point(p[c], h[c], p[c1], h[c1]);
+                r->origin_cut = true;
+            }
+        }
+    }
+}
+
 static int compare_clip(const void* pa, const void* pb)
 {
     const clip_sums* a = pa;
@@ -453,6 +531,7 @@ static mc_status mesh_plane(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec
         return MC_ERR_OUT_OF_MEMORY;
     }
     uint32_t kept = connect_below(s, m, n_cand, n, d);
+    join_cavities_below(s, m, kept, n, d);
     // One sums record per set, numbered in order of the sets' smallest slots.
     uint32_t nreg = 0;
     for (uint32_t k = 0; k < kept; ++k)
@@ -460,12 +539,18 @@ static mc_status mesh_plane(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec
         uint32_t r = mc_uf_find(s->parent, k);
         s->root_region[k] = r == k ? nreg++ : MC_NONE;
     }
+    if (nreg == 0)
+    {
+        *count = 0;
+        return MC_OK; // nothing below the plane
+    }
     if (!mc_array_reserve((void**)&s->sums, &s->sums_cap, nreg, sizeof *s->sums, 8))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
     clip_sums* sums = s->sums;
     memset(sums, 0, (size_t)nreg * sizeof *sums);
+    choose_origins(s, m, kept, n, d, sums);
     for (uint32_t k = 0; k < kept; ++k) // slots in increasing order: a region's first visit is its smallest slot
     {
         clip_sums* r = &sums[s->root_region[mc_uf_find(s->parent, k)]];
@@ -475,8 +560,6 @@ static mc_status mesh_plane(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec
         heights(m, f, n, d, p, h);
         if (!r->init)
         {
-            int lowest = h[0] <= h[1] && h[0] <= h[2] ? 0 : (h[1] <= h[2] ? 1 : 2);
-            r->origin = mc_sub(p[lowest], mc_scale(n, h[lowest])); // on the plane (up to rounding)
             r->deepest = -1.0;
             r->first = k;
             r->init = true;
