@@ -45,20 +45,21 @@ typedef struct sweep_row
 } sweep_row;
 
 /// A kind of sweep: how its input header is read, and how one input row becomes one output line. Every output line
-/// starts with two columns: `row` (the input row number) and the job's key column (the pose sweep's time, the
-/// scenario sweep's run name), then the job's own columns, the last of which is `status` ... `message`.
+/// starts with `row` (the input row number) and the job's key columns (the pose sweep's time, the scenario sweep's
+/// parameter values), numbers only, then `status` ('ok' or 'error'), the job's results and a last `message`.
 typedef struct sweep_job
 {
     const char* name;       ///< "poses", "scenario": in messages
     const char* out_header; ///< output header line, without line break (its first two columns are row, key)
     int out_columns;        ///< columns of every output line
+    int status_column;      ///< 0-based column of `status` (1 + the number of key columns)
     /// Read the input header (the first line that is not blank or a comment); on failure write a message into err.
     bool (*read_header)(void* ctx, char* header, char* err, size_t err_cap);
     /// Evaluate one row and append its output line (with its line break) to out. @return 1 when the row succeeded,
     /// 0 when it failed (its line then says why), -1 when out of memory (nothing appended).
     int (*evaluate)(void* ctx, sweep_row* row, sweep_text* out);
-    /// Write the key column of a row (what its output line's second field will be) into key; used to check that a
-    /// resumed output belongs to this input.
+    /// Write the key columns of a row (what its output line holds between `row,` and `,status`) into key; used to
+    /// check that a resumed output belongs to this input.
     void (*key)(void* ctx, const sweep_row* row, char* key, size_t key_cap);
     void* ctx; ///< passed to the callbacks
 } sweep_job;

@@ -572,6 +572,7 @@ int cli_sweep_poses(int argc, char** argv, sweep_ranks ranks)
         sweep_job job = {"poses",
                          s.forces ? OUT_BASE OUT_FORCES ",message" : OUT_BASE ",message",
                          s.forces ? 23 : 15,
+                         2,
                          read_header,
                          evaluate,
                          row_key,

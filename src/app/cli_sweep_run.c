@@ -18,7 +18,7 @@
 #endif
 
 #define SWEEP_DEFAULT_CHUNK 8   // rows per MPI message
-#define SWEEP_MAX_COLUMNS 64    // columns an output line may have
+#define SWEEP_MAX_COLUMNS 4096  // columns an output line may have
 #define SWEEP_RANK0_WORKS_MAX 8 // rank 0 evaluates rows itself only up to this many ranks (beyond, it only hands out)
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -278,30 +278,33 @@ typedef struct sweep_writer
     int64_t failed;      // rows whose status is "error"
     int64_t kill_after;  // testing hook (0: off)
     int64_t first_error; // row number of the first failed row (0: none)
+    int status_column;   // 0-based column of the status
 } sweep_writer;
 
-/// Check one complete line of an existing output: row number `k`, the key of input row k, the column count.
+/// Check one complete line of an existing output: it starts with row number `k` and the key of input row k, and has
+/// the output's column count.
 static bool check_resumed_line(const sweep_job* job, char* line, const sweep_row* row, int64_t k, bool* failed,
                                char* why, size_t why_cap)
 {
+    char prefix[1200];
+    char key[1024];
+    job->key(job->ctx, row, key, sizeof key);
+    int plen = snprintf(prefix, sizeof prefix, "%lld,%s,", (long long)k, key);
+    if (plen < 0 || (size_t)plen >= sizeof prefix || strncmp(line, prefix, (size_t)plen) != 0)
+    {
+        size_t shown = strlen(line) < 60 ? strlen(line) : 60;
+        snprintf(why, why_cap, "it starts with '%.*s' where input row %lld gives '%.60s'", (int)shown, line,
+                 (long long)k, prefix);
+        return false;
+    }
     char* fields[SWEEP_MAX_COLUMNS];
     int n = sweep_csv_split(line, fields, SWEEP_MAX_COLUMNS);
-    char want_row[32];
-    snprintf(want_row, sizeof want_row, "%lld", (long long)k);
-    char key[128];
-    job->key(job->ctx, row, key, sizeof key);
     if (n != job->out_columns)
     {
         snprintf(why, why_cap, "%d columns instead of %d", n, job->out_columns);
         return false;
     }
-    if (strcmp(fields[0], want_row) != 0 || strcmp(fields[1], key) != 0)
-    {
-        snprintf(why, why_cap, "it starts with '%s,%s' where input row %lld gives '%s,%s'", fields[0], fields[1],
-                 (long long)k, want_row, key);
-        return false;
-    }
-    *failed = strcmp(fields[2], "error") == 0;
+    *failed = strcmp(fields[job->status_column], "error") == 0;
     return true;
 }
 
@@ -368,6 +371,7 @@ static int open_output(const sweep_job* job, const sweep_io* io, sweep_reader* i
     memset(w, 0, sizeof *w);
     w->path = io->output_path;
     w->kill_after = io->kill_after;
+    w->status_column = job->status_column;
     if (io->resume)
     {
         w->f = fopen(io->output_path, "r+");
@@ -414,11 +418,15 @@ static int write_rows(sweep_writer* w, const char* text, size_t length)
         {
             return cli_fail(w->path, "cannot write: %s", strerror(errno));
         }
-        // The third field is the status.
-        const char* c1 = memchr(p, ',', n);
-        const char* c2 = c1 != NULL ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 - p)) : NULL;
+        // The status field follows `row` and the key columns (numbers: no quoted commas).
+        const char* c = p;
+        for (int k = 0; k < w->status_column && c != NULL; ++k)
+        {
+            c = memchr(c, ',', n - (size_t)(c - p));
+            c = c != NULL ? c + 1 : NULL;
+        }
         w->written++;
-        if (c2 != NULL && strncmp(c2 + 1, "error,", 6) == 0)
+        if (c != NULL && strncmp(c, "error,", 6) == 0)
         {
             w->failed++;
             w->first_error = w->first_error == 0 ? w->written : w->first_error;
@@ -453,6 +461,7 @@ static int finish_output(sweep_writer* w)
     return rc;
 }
 
+#ifdef MC_HAVE_MPI
 // ---------------------------------------------------------------------------------------------------------------
 // Evaluation of a chunk of rows (every rank)
 // ---------------------------------------------------------------------------------------------------------------
@@ -507,6 +516,8 @@ static bool chunk_eval_row(const sweep_job* job, char* bytes, size_t* offset, sw
     *offset += sizeof h + (size_t)h[2] + 1;
     return job->evaluate(job->ctx, &row, out) >= 0;
 }
+
+#endif
 
 // ---------------------------------------------------------------------------------------------------------------
 // MPI
