@@ -31,6 +31,7 @@ static const struct
     const char* summary;
 } s_kinds[] = {
     {"poses", cli_sweep_poses, "two meshes at every row of a table of poses: regions, volume, area, depth, forces"},
+    {"scenario", cli_sweep_scenario, "a scenario simulated for every row of a table or grid of parameter values"},
 };
 
 static void print_help(FILE* f)
@@ -59,7 +60,7 @@ int cli_sweep(int argc, char** argv)
 {
     if (argc < 2)
     {
-        return cli_usage_error("sweep", "missing KIND (poses)");
+        return cli_usage_error("sweep", "missing KIND (poses or scenario)");
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
     {
@@ -76,7 +77,7 @@ int cli_sweep(int argc, char** argv)
     }
     if (fcn == NULL)
     {
-        return cli_usage_error("sweep", "unknown KIND '%s' (poses)", argv[1]);
+        return cli_usage_error("sweep", "unknown KIND '%s' (poses or scenario)", argv[1]);
     }
     sweep_ranks ranks = sweep_parallel_begin(&argc, &argv);
     if (ranks.size < 0)

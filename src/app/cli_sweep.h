@@ -23,7 +23,10 @@ typedef struct sweep_text
 bool sweep_text_printf(sweep_text* t, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 /// Append `n` bytes. @return false when out of memory.
 bool sweep_text_append(sweep_text* t, const char* s, size_t n);
-/// Append a double as a CSV field with round-trip precision (%.17g); NaN and infinity give an empty field.
+/// Format a double with the fewest of 15, 16 or 17 significant digits that read back as the same double ("0.3", not
+/// "0.29999999999999999"); NaN and infinity give an empty string. @param cap at least 32
+void sweep_format_double(char* buf, size_t cap, double v);
+/// Append a double as a CSV field (sweep_format_double).
 bool sweep_text_double(sweep_text* t, double v);
 /// Append a CSV string field, quoted when it holds a comma, a quote or a line break (quotes doubled; line breaks
 /// replaced by blanks so that a row stays one line).
@@ -49,11 +52,12 @@ typedef struct sweep_row
 /// parameter values), numbers only, then `status` ('ok' or 'error'), the job's results and a last `message`.
 typedef struct sweep_job
 {
-    const char* name;       ///< "poses", "scenario": in messages
-    const char* out_header; ///< output header line, without line break (its first two columns are row, key)
-    int out_columns;        ///< columns of every output line
+    const char* name;       ///< "poses", "scenario"
+    const char* out_header; ///< output header line, without line break; may be set by read_header
+    int out_columns;        ///< columns of every output line; may be set by read_header
     int status_column;      ///< 0-based column of `status` (1 + the number of key columns)
-    /// Read the input header (the first line that is not blank or a comment); on failure write a message into err.
+    /// Read the input header (the first line that is not blank or a comment; every rank calls it, before any row);
+    /// on failure write a message into err.
     bool (*read_header)(void* ctx, char* header, char* err, size_t err_cap);
     /// Evaluate one row and append its output line (with its line break) to out. @return 1 when the row succeeded,
     /// 0 when it failed (its line then says why), -1 when out of memory (nothing appended).
@@ -68,6 +72,7 @@ typedef struct sweep_job
 typedef struct sweep_io
 {
     const char* input_path;  ///< the input table (CSV)
+    const char* input_text;  ///< rank 0: the input table's text when it is made in memory (a grid), else NULL
     const char* output_path; ///< the output table (CSV)
     bool resume;             ///< keep the complete rows of an existing output and do the rest
     int chunk;               ///< rows per MPI message (0: the default)

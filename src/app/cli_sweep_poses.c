@@ -239,7 +239,7 @@ static void row_key(void* ctx, const sweep_row* row, char* key, size_t key_cap)
         }
         if (cli_parse_double(field, &t))
         {
-            snprintf(key, key_cap, "%.17g", t);
+            sweep_format_double(key, key_cap, t);
         }
     }
 }

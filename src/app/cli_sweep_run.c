@@ -84,13 +84,29 @@ bool sweep_text_printf(sweep_text* t, const char* fmt, ...)
     return true;
 }
 
-bool sweep_text_double(sweep_text* t, double v)
+void sweep_format_double(char* buf, size_t cap, double v)
 {
+    buf[0] = '\0';
     if (v != v || v - v != 0.0)
     {
-        return true;
+        return;
     }
-    return sweep_text_printf(t, "%.17g", v);
+    // The fewest of 15, 16, 17 significant digits that read back as the same double (17 always do).
+    for (int digits = 15; digits <= 17; ++digits)
+    {
+        snprintf(buf, cap, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+        {
+            return;
+        }
+    }
+}
+
+bool sweep_text_double(sweep_text* t, double v)
+{
+    char buf[40];
+    sweep_format_double(buf, sizeof buf, v);
+    return sweep_text_append(t, buf, strlen(buf));
 }
 
 bool sweep_text_csv_string(sweep_text* t, const char* s)
@@ -943,7 +959,8 @@ static char* share_header(const char* header)
 static int open_files(const sweep_job* job, const sweep_io* io, sweep_reader* in, sweep_writer* w, char** header)
 {
     in->path = io->input_path;
-    in->f = fopen(io->input_path, "r");
+    in->f = io->input_text != NULL ? fmemopen((void*)io->input_text, strlen(io->input_text), "r")
+                                   : fopen(io->input_path, "r");
     if (in->f == NULL)
     {
         return cli_fail(io->input_path, "cannot open: %s", strerror(errno));
