@@ -1,7 +1,7 @@
 #!/bin/sh
-# `meshcontact sweep poses` under MPI (issue 18): `mpirun -np 2` and `-np 3` (oversubscribed, small chunks so that
-# the ranks interleave) write the same bytes as one process; a run killed midway under mpirun and resumed under mpirun
-# gives the same bytes too. Skipped (exit status 77, with the reason) when mpirun is missing or the build has no MPI.
+# `meshcontact sweep` under MPI (issue 18): a pose sweep under `mpirun -np 2` and `-np 3` (oversubscribed, small
+# chunks so that the ranks interleave) writes the same bytes as one process; a run killed midway under mpirun and
+# resumed under mpirun gives the same bytes too; so does a 50-run scenario sweep under `-np 2`. Skipped (exit status 77, with the reason) when mpirun is missing or the build has no MPI.
 # Usage: check_cli_sweep_mpi.sh MESHCONTACT
 set -eu
 exe="$1"
@@ -69,4 +69,26 @@ set -e
 $mpi -np 2 "$exe" sweep poses "$tmp"/box.shl "$tmp"/ell.shl "$tmp"/good.csv -o "$tmp"/kill.csv --resume --chunk 5 \
     $opts >"$tmp"/mpi.out 2>&1 || { cat "$tmp"/mpi.out >&2; fail "resume under mpirun failed"; }
 cmp -s "$tmp"/good1.csv "$tmp"/kill.csv || fail "killed and resumed under mpirun: output differs"
-echo "meshcontact sweep under MPI: the same bytes for 1, 2 and 3 ranks, and after a kill and --resume"
+# A 50-run scenario sweep (a grid of 5 stiffnesses x 5 friction coefficients x 2 drop speeds of a ball thrown onto
+# a plate): the same bytes under mpirun -np 2 as in one process.
+cat >"$tmp"/slide.scn <<'SCN'
+ACCGRAV/KGRAV=-9.81
+PART/1, GROUND
+GRAPHICS/1, PART=1, BOX, X=0.4, Y=0.4, Z=0.05, QP=-0.2,-0.2,-0.05
+PART/2, MASS=1, IP=4e-4,4e-4,4e-4, QG=0,0,0.06, VX=0.5
+GRAPHICS/2, PART=2, SPHERE, RADIUS=0.05, CHORD_TOLERANCE=2e-3
+CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e7, EXPONENT=1.5, DAMPING=100, DMAX=1e-4,
+, COULOMB_FRICTION=ON, MU_STATIC=0.3, MU_DYNAMIC=0.1
+SIMULATE/DYNAMIC, END=0.04, STEPS=8
+SCN
+printf 'STIFFNESS = 1e6, 2e6, 5e6, 1e7, 2e7
+MU_STATIC = 0.1, 0.2, 0.3, 0.4, 0.5
+VZ/2 = 0, -1
+' >"$tmp"/grid.txt
+"$exe" sweep scenario "$tmp"/slide.scn "$tmp"/grid.txt -o "$tmp"/scn1.csv || fail "scenario sweep, one process"
+[ "$(grep -c ',ok,' "$tmp"/scn1.csv)" -eq 50 ] || fail "scenario sweep: expected 50 runs that succeed"
+$mpi -np 2 "$exe" sweep scenario "$tmp"/slide.scn "$tmp"/grid.txt -o "$tmp"/scn2.csv --chunk 3 >"$tmp"/mpi.out 2>&1 ||
+    { cat "$tmp"/mpi.out >&2; fail "scenario sweep under mpirun -np 2 failed"; }
+cmp -s "$tmp"/scn1.csv "$tmp"/scn2.csv || fail "scenario sweep under mpirun -np 2: output differs"
+echo "meshcontact sweep under MPI: the same bytes for 1, 2 and 3 ranks, after a kill and --resume, and on a 50-run" \
+    "scenario sweep"

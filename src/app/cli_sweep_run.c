@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef MC_HAVE_MPI
@@ -644,6 +645,25 @@ enum
     TAG_SETUP = 4,  // rank 0 -> all: the input header, or an empty message when the sweep cannot run
 };
 
+/// Wait for a message without spinning: MPI_Probe busy-polls a core (Open MPI), which on a shared or oversubscribed
+/// machine takes the core from the ranks that have rows to evaluate. Polls with a sleep growing from 20 us to 1 ms.
+static void wait_for(int source, int tag, MPI_Status* st)
+{
+    long ns = 20000;
+    for (;;)
+    {
+        int flag = 0;
+        MPI_Iprobe(source, tag, MPI_COMM_WORLD, &flag, st);
+        if (flag)
+        {
+            return;
+        }
+        struct timespec ts = {0, ns};
+        nanosleep(&ts, NULL);
+        ns = ns < 1000000 ? 2 * ns : ns;
+    }
+}
+
 /// Rank 0's bookkeeping: the reader, the writer, per worker its chunks in hand, and the results that wait for an
 /// earlier chunk (pending[seq - next_seq]).
 typedef struct sweep_master
@@ -859,7 +879,7 @@ static int run_master(const sweep_job* job, sweep_reader* in, sweep_writer* w, i
         }
         else
         {
-            MPI_Probe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &st);
+            wait_for(MPI_ANY_SOURCE, TAG_RESULT, &st);
             rc = master_receive(&m, &st);
         }
     }
@@ -889,7 +909,7 @@ static int run_worker(const sweep_job* job)
     for (;;)
     {
         MPI_Status st;
-        MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        wait_for(0, MPI_ANY_TAG, &st);
         int bytes = 0;
         MPI_Get_count(&st, MPI_BYTE, &bytes);
         char* buf = malloc((size_t)bytes + 1);
