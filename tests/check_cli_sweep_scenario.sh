@@ -52,7 +52,7 @@ for run in "2 1e6 0.3 -1" "5 1e7 0.3 0" "8 1e7 0.5 -1"; do
     # shellcheck disable=SC2086
     set -- $run
     scenario "$2" "$3" "$4" >"$tmp"/run.scn
-    "$exe" simulate "$tmp"/run.scn --csv "$tmp"/run.csv >/dev/null 2>&1 || fail "simulate run $1"
+    "$exe" simulate "$tmp"/run.scn --csv "$tmp"/run.csv --svg "$tmp"/run.svg >/dev/null 2>&1 || fail "simulate run $1"
     python3 - "$tmp"/grid.csv "$1" "$tmp"/run.csv <<'PY' || fail "run $1 differs from meshcontact simulate"
 import csv, sys
 sweep = list(csv.DictReader(open(sys.argv[1])))[int(sys.argv[2]) - 1]
