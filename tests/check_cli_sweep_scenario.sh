@@ -4,7 +4,7 @@
 # `meshcontact simulate` on the scenario edited to the run's values (to the 9 digits simulate prints), its peak normal
 # force is at least the largest simulate prints at its output times, and it has one impact; a run that fails is
 # reported in its row and the sweep goes on; a killed run resumed with --resume gives the same bytes; unknown or
-# inapplicable parameter names are one-line errors. Usage: check_cli_sweep_scenario.sh MESHCONTACT
+# inapplicable parameter names are one-line errors; --runs-dir writes each run's CSV, byte-identical to simulate's. Usage: check_cli_sweep_scenario.sh MESHCONTACT
 set -eu
 exe="$1"
 tmp="${TMPDIR:-/tmp}/mc_cli_sweep_scenario.$$"
@@ -47,12 +47,21 @@ cmp -s "$tmp"/grid.csv "$tmp"/table.out || fail "table and grid outputs differ"
 "$exe" sweep scenario "$tmp"/slide.scn "$tmp"/table.csv -o "$tmp"/t2.out --threads 2 || fail "--threads 2"
 cmp -s "$tmp"/grid.csv "$tmp"/t2.out || fail "--threads 2 changed the output"
 
-# The oracle: runs 2, 5 and 8 against `meshcontact simulate` on the scenario edited to their values.
+# --runs-dir: each run's full output besides the same summary.
+mkdir -p "$tmp"/runs
+"$exe" sweep scenario "$tmp"/slide.scn "$tmp"/grid.txt -o "$tmp"/runs.csv --runs-dir "$tmp"/runs || fail "--runs-dir"
+cmp -s "$tmp"/grid.csv "$tmp"/runs.csv || fail "--runs-dir changed the summary"
+[ "$(ls "$tmp"/runs | wc -l)" -eq 8 ] || fail "--runs-dir: expected 8 files"
+check_error sweep 1 scenario "$tmp"/slide.scn "$tmp"/grid.txt -o "$tmp"/o.csv --runs-dir "$tmp"/no-such-dir
+
+# The oracle: runs 2, 5 and 8 against `meshcontact simulate` on the scenario edited to their values (and their
+# --runs-dir files are that CSV, byte for byte).
 for run in "2 1e6 0.3 -1" "5 1e7 0.3 0" "8 1e7 0.5 -1"; do
     # shellcheck disable=SC2086
     set -- $run
     scenario "$2" "$3" "$4" >"$tmp"/run.scn
     "$exe" simulate "$tmp"/run.scn --csv "$tmp"/run.csv --svg "$tmp"/run.svg >/dev/null 2>&1 || fail "simulate run $1"
+    cmp -s "$tmp"/run.csv "$tmp"/runs/run"$1".csv || fail "--runs-dir file of run $1 differs from simulate's CSV"
     python3 - "$tmp"/grid.csv "$1" "$tmp"/run.csv <<'PY' || fail "run $1 differs from meshcontact simulate"
 import csv, sys
 sweep = list(csv.DictReader(open(sys.argv[1])))[int(sys.argv[2]) - 1]

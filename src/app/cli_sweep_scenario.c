@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #define MAX_PARAMS 32      // columns of a parameter table
 #define PART_COLUMNS 13    // final state per moving part
@@ -22,7 +23,8 @@
 static void print_help(FILE* f)
 {
     fprintf(f,
-            "usage: meshcontact sweep scenario SCENARIO.scn PARAMS -o OUT.csv [--resume] [--threads N] [--chunk N]\n\n"
+            "usage: meshcontact sweep scenario SCENARIO.scn PARAMS -o OUT.csv [--resume] [--threads N] [--chunk N]\n"
+            "                                  [--runs-dir DIR]\n\n"
             "Simulate a scenario (see 'meshcontact simulate --help') once per row of a table of parameter values\n"
             "and write one summary row per run, in input order. Under mpirun the runs are spread over the ranks;\n"
             "the output is the same bytes for any number of ranks and threads.\n\n"
@@ -55,6 +57,9 @@ static void print_help(FILE* f)
             "  --resume        keep the complete rows of an existing OUT.csv and run the rest\n"
             "  --threads N     OpenMP threads per process (results do not depend on it)\n"
             "  --chunk N       runs per MPI message (default 8)\n"
+            "  --runs-dir DIR  also write each run's full output, DIR/run<row>.csv (the CSV of 'meshcontact\n"
+            "                  simulate'; the run is simulated a second time for it); DIR must exist (on every node\n"
+            "                  under MPI: each rank writes the runs it does)\n"
             "  --kill-after N  testing: after N rows are written, leave a torn line and SIGKILL the process\n"
             "  --help          this text\n\n"
             "exit status: 0 when every run succeeded, 1 when a run failed (OUT.csv is complete anyway) or a file\n"
@@ -142,8 +147,9 @@ typedef struct scenario_sweep
     int column_count;
     char* out_header;
     int moving_parts;
-    char* grid_text; // rank 0, a grid: the table it expands to
-    sweep_job* job;  // the job, whose output header read_header sets
+    char* grid_text;      // rank 0, a grid: the table it expands to
+    const char* runs_dir; // --runs-dir: each run's full output goes there, or NULL
+    sweep_job* job;       // the job, whose output header read_header sets
 } scenario_sweep;
 
 static bool is_kill_after(double v)
@@ -159,6 +165,7 @@ static int parse_args(int argc, char** argv, scenario_sweep* s)
         {"threads", 0, CLI_COUNT, &s->threads, 0, NULL, NULL, "a positive integer"},
         {"chunk", 0, CLI_COUNT, &s->io.chunk, 0, NULL, NULL, "a positive integer"},
         {"kill-after", 0, CLI_NUMBER, &s->kill_after, 0, is_kill_after, NULL, "a positive whole number"},
+        {"runs-dir", 0, CLI_TEXT, &s->runs_dir, 0, NULL, NULL, NULL},
     };
     static const char* const operand_names[] = {"SCENARIO.scn", "PARAMS"};
     const char* operands[2] = {NULL, NULL};
@@ -498,6 +505,31 @@ static bool simulate_run(scenario_sweep* s, const app_scenario* run, run_result*
     return ok;
 }
 
+/// --runs-dir: the run's full output, DIR/run<row>.csv, written by the simulator's own CSV writer (the CSV of
+/// 'meshcontact simulate --csv'), which runs the simulation a second time. Returns false with a message.
+static bool write_full_output(const scenario_sweep* s, const app_scenario* run, int64_t row, char* err, size_t cap)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/run%lld.csv", s->runs_dir, (long long)row);
+    FILE* f = fopen(path, "w");
+    if (f == NULL)
+    {
+        snprintf(err, cap, "cannot write %.300s: %s", path, strerror(errno));
+        return false;
+    }
+    app_sim_options opt = app_sim_default_options();
+    opt.worker_count = s->threads;
+    app_sim* sim = NULL;
+    bool ok = app_sim_create(run, &opt, &sim, err, cap) && app_sim_run(sim, f, NULL, err, cap);
+    app_sim_destroy(sim);
+    if (fclose(f) != 0 && ok)
+    {
+        snprintf(err, cap, "cannot write %.300s: %s", path, strerror(errno));
+        ok = false;
+    }
+    return ok;
+}
+
 /// The key columns of a row: its values as printed (empty fields where a value is not a number).
 static void row_key(void* ctx, const sweep_row* row, char* key, size_t key_cap)
 {
@@ -555,7 +587,8 @@ static int evaluate(void* ctx, sweep_row* row, sweep_text* out)
             set_value(s, &run, &s->columns[k], v[k]);
         }
         size_t mark = out->length;
-        ran = simulate_run(s, &run, &r, out, err, sizeof err);
+        ran = simulate_run(s, &run, &r, out, err, sizeof err) &&
+              (s->runs_dir == NULL || write_full_output(s, &run, row->index, err, sizeof err));
         out->length = ran ? out->length : mark;
     }
     if (ok && !ran)
@@ -727,6 +760,11 @@ static int read_params(scenario_sweep* s)
 /// Parse the scenario and make the per-run copies of its parts and contacts. Returns 0 or 1 (printed).
 static int prepare(scenario_sweep* s, sweep_ranks ranks)
 {
+    struct stat st;
+    if (s->runs_dir != NULL && (stat(s->runs_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+    {
+        return cli_fail(s->runs_dir, "--runs-dir needs an existing directory");
+    }
     app_scenario_error perr;
     memset(&perr, 0, sizeof perr);
     if (!app_scenario_parse_file(s->scenario_path, &s->scn, &perr))
