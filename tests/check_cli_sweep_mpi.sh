@@ -1,6 +1,6 @@
 #!/bin/sh
-# `meshcontact sweep` under MPI (issue 18): a pose sweep under `mpirun -np 2` and `-np 3` (oversubscribed, small
-# chunks so that the ranks interleave) writes the same bytes as one process; a run killed midway under mpirun and
+# `meshcontact sweep` under MPI (issue 18): a pose sweep under `mpirun -np 2`, `-np 3` and `-np 9` (oversubscribed,
+# small chunks so that the ranks interleave, small windows) writes the same bytes as one process; a run killed midway under mpirun and
 # resumed under mpirun gives the same bytes too; so does a 50-run scenario sweep under `-np 2`. Skipped (exit status 77, with the reason) when mpirun is missing or the build has no MPI.
 # Usage: check_cli_sweep_mpi.sh MESHCONTACT
 set -eu
@@ -44,14 +44,17 @@ set +e
 # shellcheck disable=SC2086
 "$exe" sweep poses "$tmp"/box.shl "$tmp"/ell.shl "$poses" -o "$tmp"/one.csv $opts 2>/dev/null
 [ $? -eq 1 ] || fail "one process: expected status 1 (the last row fails)"
-for np in 2 3; do
+# 2 and 3 ranks; a window of 1 and 2 chunks (rank 0 hands out a chunk only when the one before is written: the
+# starved workers are fed as writes advance); 9 ranks, where rank 0 only hands out and writes.
+for spec in "2 --chunk 3" "3 --chunk 3" "3 --chunk 2 --window 1" "9 --chunk 5 --window 2"; do
+    np="${spec%% *}"
     # shellcheck disable=SC2086
-    $mpi -np $np "$exe" sweep poses "$tmp"/box.shl "$tmp"/ell.shl "$poses" -o "$tmp"/np$np.csv --chunk 3 $opts \
+    $mpi -np $np "$exe" sweep poses "$tmp"/box.shl "$tmp"/ell.shl "$poses" -o "$tmp"/np$np.csv ${spec#* } $opts \
         >"$tmp"/mpi.out 2>&1
-    cmp -s "$tmp"/one.csv "$tmp"/np$np.csv || { cat "$tmp"/mpi.out >&2; fail "mpirun -np $np: output differs"; }
+    cmp -s "$tmp"/one.csv "$tmp"/np$np.csv || { cat "$tmp"/mpi.out >&2; fail "mpirun -np $spec: output differs"; }
 done
 set -e
-grep -q "^201,3,error," "$tmp"/np2.csv || fail "the failing row is not in the MPI output"
+grep -q "^201,3,error," "$tmp"/np9.csv || fail "the failing row is not in the MPI output"
 
 # Killed under mpirun after 77 rows (rank 0 SIGKILLs itself, mpirun ends the job), resumed under mpirun.
 grep -v "^3,0,0,0,0" "$poses" >"$tmp"/good.csv
@@ -90,5 +93,5 @@ VZ/2 = 0, -1
 $mpi -np 2 "$exe" sweep scenario "$tmp"/slide.scn "$tmp"/grid.txt -o "$tmp"/scn2.csv --chunk 3 >"$tmp"/mpi.out 2>&1 ||
     { cat "$tmp"/mpi.out >&2; fail "scenario sweep under mpirun -np 2 failed"; }
 cmp -s "$tmp"/scn1.csv "$tmp"/scn2.csv || fail "scenario sweep under mpirun -np 2: output differs"
-echo "meshcontact sweep under MPI: the same bytes for 1, 2 and 3 ranks, after a kill and --resume, and on a 50-run" \
+echo "meshcontact sweep under MPI: the same bytes for 1, 2, 3 and 9 ranks, after a kill and --resume, and on a 50-run" \
     "scenario sweep"

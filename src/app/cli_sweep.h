@@ -76,6 +76,8 @@ typedef struct sweep_io
     const char* output_path; ///< the output table (CSV)
     bool resume;             ///< keep the complete rows of an existing output and do the rest
     int chunk;               ///< rows per MPI message (0: the default)
+    int window;              ///< MPI: chunks handed out at most past the oldest one not yet written, which bounds the
+                             ///< results rank 0 holds back for ordering (0: the default, max(64, 8 x ranks))
     int64_t kill_after;      ///< testing: after this many rows written, write a torn line and SIGKILL (0: off)
 } sweep_io;
 

@@ -31,7 +31,7 @@ static void print_help(FILE* f)
         "                                --penalty P --restitution EPS [--normal-velocity VT]]\n"
         "                               [--mu-static MS --mu-dynamic MD --stiction-velocity VS --friction-velocity "
         "VD]\n"
-        "                               [--scale S] [--max-triangles N] [--threads N] [--chunk N]\n"
+        "                               [--scale S] [--max-triangles N] [--threads N] [--chunk N] [--window N]\n"
         "                               [--accept-self-intersections]\n\n"
         "Evaluate the contact of two meshes at every row of a table of poses (a mechanism cycle, a tolerance\n"
         "study): the same quantities as 'meshcontact contact' (and with a force model 'meshcontact force'),\n"
@@ -63,6 +63,11 @@ static void print_help(FILE* f)
                                           "depend on it)\n"
                                           "  --chunk N               rows per MPI message (default 8; results do "
                                           "not depend on it)\n"
+                                          "  --window N              MPI: chunks handed out at most past the oldest "
+                                          "one not yet\n"
+                                          "                          written (default max(64, 8 x ranks)): bounds "
+                                          "the rows rank 0\n"
+                                          "                          holds back to write them in order\n"
                                           "  --accept-self-intersections   use meshes that intersect themselves\n"
                                           "  --kill-after N          testing: after N rows are written, leave a torn "
                                           "line and kill the\n"
@@ -163,6 +168,7 @@ static int parse_args(int argc, char** argv, pose_sweep* s)
          "a whole number from 1 to 2^40"},
         {"threads", 0, CLI_COUNT, &s->threads, 0, NULL, NULL, "a positive integer"},
         {"chunk", 0, CLI_COUNT, &s->io.chunk, 0, NULL, NULL, "a positive integer"},
+        {"window", 0, CLI_COUNT, &s->io.window, 0, NULL, NULL, "a positive integer"},
         {"kill-after", 0, CLI_NUMBER, &s->kill_after, 0, is_kill_after, NULL, "a positive whole number"},
         {"accept-self-intersections", 0, CLI_FLAG, &s->accept_self_intersections, 0, NULL, NULL, NULL},
     };

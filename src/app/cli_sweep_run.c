@@ -19,6 +19,7 @@
 #endif
 
 #define SWEEP_DEFAULT_CHUNK 8   // rows per MPI message
+#define SWEEP_DEFAULT_WINDOW 64 // chunks handed out past the oldest unwritten one (at least 8 per rank)
 #define SWEEP_MAX_COLUMNS 4096  // columns an output line may have
 #define SWEEP_RANK0_WORKS_MAX 8 // rank 0 evaluates rows itself only up to this many ranks (beyond, it only hands out)
 
@@ -758,8 +759,14 @@ typedef struct sweep_master
     sweep_text local_out; // its output
     bool local_active;
     send_queue sends; // chunks and STOPs on their way
+    int64_t window;   // chunks handed out at most past the oldest one not yet written (bounds pending)
+    bool* starved;    // per rank: holds no chunk because the window was full
 } sweep_master;
 
+static int master_feed(sweep_master* m, int r);
+
+/// Keep the result of chunk `seq`, write every chunk that no longer waits for an earlier one, and feed the workers
+/// that the window starved. Returns 0, or 1 after printing the error.
 static int master_store(sweep_master* m, int64_t seq, const char* text, size_t length)
 {
     int64_t k = seq - m->next_seq_write;
@@ -803,16 +810,35 @@ static int master_store(sweep_master* m, int64_t seq, const char* text, size_t l
         m->pending[m->pending_cap - 1] = done; // keep its buffer for reuse
         m->pending_ready[m->pending_cap - 1] = false;
         m->next_seq_write++;
+        for (int r = 1; rc == 0 && r < m->size; ++r)
+        {
+            if (m->starved[r])
+            {
+                m->starved[r] = false;
+                rc = master_feed(m, r);
+            }
+        }
     }
     return rc;
 }
 
-/// Read the next chunk into `c`: 1 when it has rows, 0 at the end of the input, -1 on error (printed).
+/// True when the next chunk would be `window` chunks or more past the oldest chunk not yet written.
+static bool window_full(const sweep_master* m)
+{
+    return m->next_seq_read >= m->next_seq_write + m->window;
+}
+
+/// Read the next chunk into `c`: 1 when it has rows, 0 at the end of the input, 2 when the window is full (nothing
+/// read), -1 on error (printed).
 static int master_next_chunk(sweep_master* m, sweep_chunk* c)
 {
     if (m->input_done)
     {
         return 0;
+    }
+    if (window_full(m))
+    {
+        return 2;
     }
     int64_t n = chunk_read(m->in, m->next_seq_read, m->chunk, c);
     if (n <= 0)
@@ -824,7 +850,8 @@ static int master_next_chunk(sweep_master* m, sweep_chunk* c)
     return 1;
 }
 
-/// Give worker `r` its next chunk, or STOP when the input is done and it holds none.
+/// Give worker `r` its next chunk, or STOP when the input is done and it holds none; when the window is full and it
+/// holds none, it is starved until the next write.
 static int master_feed(sweep_master* m, int r)
 {
     int s = master_next_chunk(m, &m->scratch);
@@ -832,7 +859,11 @@ static int master_feed(sweep_master* m, int r)
     {
         return 1;
     }
-    if (s > 0)
+    if (s == 2)
+    {
+        m->starved[r] = m->in_hand[r] == 0;
+    }
+    else if (s == 1)
     {
         int64_t h[2] = {m->scratch.seq, m->scratch.count};
         sweep_text msg = {0};
@@ -882,7 +913,7 @@ static int master_local_step(sweep_master* m)
     if (!m->local_active)
     {
         int s = master_next_chunk(m, &m->local);
-        if (s <= 0)
+        if (s != 1)
         {
             return s < 0 ? 1 : 0;
         }
@@ -917,7 +948,7 @@ static bool master_finished(const sweep_master* m)
 
 /// Rank 0 with workers: two chunks to each worker, then one more per result; between its own rows it takes the
 /// results that arrived. Output in chunk order.
-static int run_master(const sweep_job* job, sweep_reader* in, sweep_writer* w, int size, int chunk)
+static int run_master(const sweep_job* job, sweep_reader* in, sweep_writer* w, int size, int chunk, int window)
 {
     sweep_master m;
     memset(&m, 0, sizeof m);
@@ -928,7 +959,9 @@ static int run_master(const sweep_job* job, sweep_reader* in, sweep_writer* w, i
     m.chunk = chunk;
     m.in_hand = calloc((size_t)size, sizeof *m.in_hand);
     m.stopped = calloc((size_t)size, sizeof *m.stopped);
-    int rc = m.in_hand == NULL || m.stopped == NULL ? cli_fail(NULL, "sweep: out of memory") : 0;
+    m.starved = calloc((size_t)size, sizeof *m.starved);
+    m.window = window > 0 ? window : (8 * size > SWEEP_DEFAULT_WINDOW ? 8 * size : SWEEP_DEFAULT_WINDOW);
+    int rc = m.in_hand == NULL || m.stopped == NULL || m.starved == NULL ? cli_fail(NULL, "sweep: out of memory") : 0;
     bool works = size <= SWEEP_RANK0_WORKS_MAX;
     for (int k = 0; k < 2 && rc == 0; ++k)
     {
@@ -947,7 +980,7 @@ static int run_master(const sweep_job* job, sweep_reader* in, sweep_writer* w, i
         {
             rc = master_receive(&m, &st);
         }
-        else if (works && (m.local_active || !m.input_done))
+        else if (works && (m.local_active || (!m.input_done && !window_full(&m))))
         {
             rc = master_local_step(&m);
         }
@@ -969,6 +1002,7 @@ static int run_master(const sweep_job* job, sweep_reader* in, sweep_writer* w, i
     free(m.pending_ready);
     free(m.in_hand);
     free(m.stopped);
+    free(m.starved);
     sweep_text_free(&m.scratch.bytes);
     sweep_text_free(&m.local.bytes);
     sweep_text_free(&m.local_out);
@@ -1123,7 +1157,7 @@ int sweep_run(const sweep_job* job, const sweep_io* io, sweep_ranks ranks)
         }
         else if (ranks.rank == 0)
         {
-            rc = run_master(job, &in, &w, ranks.size, io->chunk > 0 ? io->chunk : SWEEP_DEFAULT_CHUNK);
+            rc = run_master(job, &in, &w, ranks.size, io->chunk > 0 ? io->chunk : SWEEP_DEFAULT_CHUNK, io->window);
         }
         else
         {

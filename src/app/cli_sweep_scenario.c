@@ -24,7 +24,7 @@ static void print_help(FILE* f)
 {
     fprintf(f,
             "usage: meshcontact sweep scenario SCENARIO.scn PARAMS -o OUT.csv [--resume] [--threads N] [--chunk N]\n"
-            "                                  [--runs-dir DIR]\n\n"
+            "                                  [--window N] [--runs-dir DIR]\n\n"
             "Simulate a scenario (see 'meshcontact simulate --help') once per row of a table of parameter values\n"
             "and write one summary row per run, in input order. Under mpirun the runs are spread over the ranks;\n"
             "the output is the same bytes for any number of ranks and threads.\n\n"
@@ -57,6 +57,8 @@ static void print_help(FILE* f)
             "  --resume        keep the complete rows of an existing OUT.csv and run the rest\n"
             "  --threads N     OpenMP threads per process (results do not depend on it)\n"
             "  --chunk N       runs per MPI message (default 8)\n"
+            "  --window N      MPI: chunks handed out at most past the oldest one not yet written (default\n"
+            "                  max(64, 8 x ranks)): bounds the rows rank 0 holds back to write them in order\n"
             "  --runs-dir DIR  also write each run's full output, DIR/run<row>.csv (the CSV of 'meshcontact\n"
             "                  simulate'; the run is simulated a second time for it); DIR must exist (on every node\n"
             "                  under MPI: each rank writes the runs it does)\n"
@@ -164,6 +166,7 @@ static int parse_args(int argc, char** argv, scenario_sweep* s)
         {"resume", 0, CLI_FLAG, &s->io.resume, 0, NULL, NULL, NULL},
         {"threads", 0, CLI_COUNT, &s->threads, 0, NULL, NULL, "a positive integer"},
         {"chunk", 0, CLI_COUNT, &s->io.chunk, 0, NULL, NULL, "a positive integer"},
+        {"window", 0, CLI_COUNT, &s->io.window, 0, NULL, NULL, "a positive integer"},
         {"kill-after", 0, CLI_NUMBER, &s->kill_after, 0, is_kill_after, NULL, "a positive whole number"},
         {"runs-dir", 0, CLI_TEXT, &s->runs_dir, 0, NULL, NULL, NULL},
     };
