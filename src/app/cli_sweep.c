@@ -51,7 +51,8 @@ static void print_help(FILE* f)
 #ifdef MC_HAVE_MPI
                "This build has MPI: mpirun -np N meshcontact sweep ...\n"
 #else
-               "This build has no MPI (install libopenmpi-dev and openmpi-bin, then reconfigure the build).\n"
+               "This build has no MPI: 'sh tests/install-mpi.sh' (in the source tree) installs Open MPI and\n"
+               "reconfigures build/; then compile again.\n"
 #endif
     );
 }
@@ -82,8 +83,9 @@ int cli_sweep(int argc, char** argv)
     sweep_ranks ranks = sweep_parallel_begin(&argc, &argv);
     if (ranks.size < 0)
     {
-        return cli_fail(NULL, "sweep: started by mpirun, but this meshcontact was built without MPI (every copy "
-                              "would write the whole output); install libopenmpi-dev and reconfigure the build");
+        return cli_fail(
+            NULL, "sweep: started by mpirun, but this meshcontact was built without MPI (every copy "
+                  "would write the whole output); 'sh tests/install-mpi.sh' installs Open MPI and reconfigures build/");
     }
     // Every rank parses the same command line: only rank 0 shows what is wrong with it (the kind calls
     // sweep_restore_stderr once its command line is good).
