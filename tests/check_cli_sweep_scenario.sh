@@ -1,8 +1,8 @@
 #!/bin/sh
 # Contract checks of `meshcontact sweep scenario` (issue 18), one process: a grid expands to every combination (last
-# line fastest) and gives the same bytes as the equivalent table; each run's final state equals the last row of
-# `meshcontact simulate` on the scenario edited to the run's values (to the 9 digits simulate prints), its peak normal
-# force is at least the largest simulate prints at its output times, and it has one impact; a run that fails is
+# line fastest) and gives the same bytes as the equivalent table; each run's final state, incidents and peaks equal
+# the outputs of `meshcontact simulate` on the scenario edited to the run's values (to the 9 digits simulate prints:
+# the last row of its CSV, the rows of its incidents CSV, the largest of its contacts CSV's peak columns); a run that fails is
 # reported in its row and the sweep goes on; a killed run resumed with --resume gives the same bytes; unknown or
 # inapplicable parameter names are one-line errors; --runs-dir writes each run's CSV, byte-identical to simulate's. Usage: check_cli_sweep_scenario.sh MESHCONTACT
 set -eu
@@ -32,7 +32,7 @@ printf '# three parameters\nSTIFFNESS = 1e6, 1e7\nmu_static/1 = 0.3, 0.5\n\nVZ/2
 "$exe" sweep scenario "$tmp"/slide.scn "$tmp"/grid.txt -o "$tmp"/grid.csv 2>"$tmp"/err ||
     fail "grid sweep failed: $(cat "$tmp"/err)"
 [ "$(wc -l <"$tmp"/grid.csv)" -eq 9 ] || fail "expected a header and 8 runs"
-head -1 "$tmp"/grid.csv | grep -q "^row,STIFFNESS,mu_static/1,VZ/2,status,evaluations,contact1_impacts,contact1_peak_fn,contact1_peak_depth,part2_x,part2_y,part2_z,part2_qw,part2_qx,part2_qy,part2_qz,part2_vx,part2_vy,part2_vz,part2_wx,part2_wy,part2_wz,message$" ||
+head -1 "$tmp"/grid.csv | grep -q "^row,STIFFNESS,mu_static/1,VZ/2,status,evaluations,contact1_incidents,contact1_peak_fn,contact1_peak_ft,contact1_peak_depth,part2_x,part2_y,part2_z,part2_qw,part2_qx,part2_qy,part2_qz,part2_vx,part2_vy,part2_vz,part2_wx,part2_wy,part2_wz,message$" ||
     fail "output header: $(head -1 "$tmp"/grid.csv)"
 [ "$(cut -d, -f1-4 "$tmp"/grid.csv | tr '\n' ' ')" = "row,STIFFNESS,mu_static/1,VZ/2 1,1000000,0.3,0 2,1000000,0.3,-1 3,1000000,0.5,0 4,1000000,0.5,-1 5,10000000,0.3,0 6,10000000,0.3,-1 7,10000000,0.5,0 8,10000000,0.5,-1 " ] ||
     fail "grid order: $(cut -d, -f1-4 "$tmp"/grid.csv | tr '\n' ' ')"
@@ -60,22 +60,26 @@ for run in "2 1e6 0.3 -1" "5 1e7 0.3 0" "8 1e7 0.5 -1"; do
     # shellcheck disable=SC2086
     set -- $run
     scenario "$2" "$3" "$4" >"$tmp"/run.scn
-    "$exe" simulate "$tmp"/run.scn --csv "$tmp"/run.csv --svg "$tmp"/run.svg >/dev/null 2>&1 || fail "simulate run $1"
-    cmp -s "$tmp"/run.csv "$tmp"/runs/run"$1".csv || fail "--runs-dir file of run $1 differs from simulate's CSV"
-    python3 - "$tmp"/grid.csv "$1" "$tmp"/run.csv <<'PY' || fail "run $1 differs from meshcontact simulate"
+    rm -rf "$tmp"/sim
+    "$exe" simulate "$tmp"/run.scn -o "$tmp"/sim >/dev/null 2>&1 || fail "simulate run $1"
+    cmp -s "$tmp"/sim/run.csv "$tmp"/runs/run"$1".csv || fail "--runs-dir file of run $1 differs from simulate's CSV"
+    python3 - "$tmp"/grid.csv "$1" "$tmp"/sim <<'PY' || fail "run $1 differs from meshcontact simulate"
 import csv, sys
 sweep = list(csv.DictReader(open(sys.argv[1])))[int(sys.argv[2]) - 1]
-sim = list(csv.DictReader(open(sys.argv[3])))
+sim = list(csv.DictReader(open(sys.argv[3] + "/run.csv")))
+contacts = [r for r in csv.DictReader(open(sys.argv[3] + "/run_contacts.csv")) if r["contact"] == "1"]
+incidents = [r for r in csv.DictReader(open(sys.argv[3] + "/run_incidents.csv")) if r["contact"] == "1"]
 assert sweep["status"] == "ok" and sweep["message"] == "", sweep
+same = lambda mine, printed: float("%.9g" % float(mine)) == float(printed)
 last = sim[-1]
 for c in ["x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"]:
-    mine = float(sweep["part2_" + c])
-    assert float("%.9g" % mine) == float(last["part2_" + c]), (c, mine, last["part2_" + c])
-peak = max(float(r["contact1_fn"]) for r in sim)
-assert peak > 0 and float(sweep["contact1_peak_fn"]) >= peak, (sweep["contact1_peak_fn"], peak)
-depth = max(float(r["contact1_depth"]) for r in sim)
-assert float(sweep["contact1_peak_depth"]) >= depth, (sweep["contact1_peak_depth"], depth)
-assert sweep["contact1_impacts"] == "1", sweep["contact1_impacts"]
+    assert same(sweep["part2_" + c], last["part2_" + c]), (c, sweep["part2_" + c], last["part2_" + c])
+# Peaks: the largest of the per-row peak columns of simulate's contacts CSV (every integration step).
+for mine, theirs in [("peak_fn", "fn_peak"), ("peak_ft", "ft_peak"), ("peak_depth", "depth_peak")]:
+    want = max(float(r[theirs]) for r in contacts)
+    assert want > 0 and same(sweep["contact1_" + mine], want), (mine, sweep["contact1_" + mine], want)
+assert int(sweep["contact1_incidents"]) == len(incidents) >= 1, (sweep["contact1_incidents"], len(incidents))
+assert same(sweep["contact1_peak_fn"], max(float(r["max_fn"]) for r in incidents))
 PY
 done
 

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // `meshcontact sweep scenario`: a scenario file and a table (or grid) of Adams parameter values in, one simulation per
-// row and one summary row out (contact impacts, peak normal force and depth per contact, final state per part).
+// row and one summary row out (incidents and peak forces and depth per contact, final state per part).
 #include "src/app/cli_sweep.h"
 #include "src/app/simulate.h"
 
@@ -16,7 +16,7 @@
 
 #define MAX_PARAMS 32      // columns of a parameter table
 #define PART_COLUMNS 13    // final state per moving part
-#define CONTACT_COLUMNS 3  // impacts, peak force, peak depth per contact
+#define CONTACT_COLUMNS 4  // incidents, peak normal force, peak friction force, peak depth per contact
 #define MAX_GRID_RUNS 1e8  // runs a grid may expand to
 #define MAX_GRID_VALUES 64 // values per grid line
 
@@ -46,12 +46,13 @@ static void print_help(FILE* f)
             "A parameter that cannot apply (MU_STATIC on a contact without friction, PENALTY on an IMPACT contact,\n"
             "VZ on a GROUND part) is an error, as is an unknown name or id.\n\n"
             "OUT.csv: the header row, the parameter columns as given, status, evaluations, then per CONTACT\n"
-            "contact<id>_impacts (times the contact began: no region, then a region; a contact at time 0 counts),\n"
-            "contact<id>_peak_fn and contact<id>_peak_depth (largest over every integration step), then per moving\n"
-            "PART its state at END, as in the CSV of 'meshcontact simulate': part<id>_x,_y,_z (centre of mass),\n"
-            "_qw,_qx,_qy,_qz, _vx,_vy,_vz, _wx,_wy,_wz; and message. A run that fails (a parameter out of range, a\n"
-            "state that becomes non-finite) has status 'error', empty results and the reason; the sweep goes on.\n"
-            "Numbers are printed with 17 significant digits.\n\n"
+            "contact<id>_incidents (the simulator's Adams-style incidents, as in <name>_incidents.csv of\n"
+            "'meshcontact simulate'), contact<id>_peak_fn, _peak_ft, _peak_depth (largest summed normal force,\n"
+            "friction force and depth over every integration step), then per moving PART its state at END, as in\n"
+            "the CSV of 'meshcontact simulate': part<id>_x,_y,_z (centre of mass), _qw,_qx,_qy,_qz, _vx,_vy,_vz,\n"
+            "_wx,_wy,_wz; and message. A run that fails (a parameter out of range, a state that becomes\n"
+            "non-finite) has status 'error', empty results and the reason; the sweep goes on. Numbers are printed\n"
+            "with the fewest of 15 to 17 significant digits that read back as the same double.\n\n"
             "options:\n"
             "  -o OUT.csv      the output table (required); rewritten unless --resume\n"
             "  --resume        keep the complete rows of an existing OUT.csv and run the rest\n"
@@ -319,7 +320,8 @@ static bool make_out_header(scenario_sweep* s)
     for (int c = 0; ok && c < s->scn->contact_count; ++c)
     {
         int id = s->scn->contacts[c].id;
-        ok = sweep_text_printf(&t, ",contact%d_impacts,contact%d_peak_fn,contact%d_peak_depth", id, id, id);
+        ok = sweep_text_printf(&t, ",contact%d_incidents,contact%d_peak_fn,contact%d_peak_ft,contact%d_peak_depth", id,
+                               id, id, id);
     }
     static const char* const cols[PART_COLUMNS] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
                                                    "vx", "vy", "vz", "wx", "wy", "wz"};
@@ -429,64 +431,23 @@ static void set_value(scenario_sweep* s, app_scenario* run, const param_column* 
     }
 }
 
-/// What a run gives.
-typedef struct run_result
+/// Print a run's result columns (from status on) into out: evaluations, per contact its incidents and peaks (the
+/// simulator's: every integration step since time 0), per moving part its final state.
+static bool print_run(const app_sim* sim, const app_scenario* run, const app_sim_contact_peaks* peaks, sweep_text* out)
 {
-    uint64_t evaluations;
-    int* impacts;       // per contact
-    double* peak_fn;    // per contact
-    double* peak_depth; // per contact
-    bool* touching;     // per contact: at the last sample
-} run_result;
-
-static void sample(const app_sim* sim, int contacts, run_result* r)
-{
-    for (int c = 0; c < contacts; ++c)
+    int count = 0;
+    const app_sim_incident* inc = app_sim_get_incidents(sim, &count);
+    bool ok = sweep_text_printf(out, "ok,%llu", (unsigned long long)app_sim_get_evaluations(sim));
+    for (int c = 0; ok && c < run->contact_count; ++c)
     {
-        app_sim_contact_summary m = app_sim_get_contact(sim, c);
-        bool touching = m.regions > 0;
-        r->impacts[c] += touching && !r->touching[c] ? 1 : 0;
-        r->touching[c] = touching;
-        r->peak_fn[c] = m.normal_force > r->peak_fn[c] ? m.normal_force : r->peak_fn[c];
-        r->peak_depth[c] = m.depth > r->peak_depth[c] ? m.depth : r->peak_depth[c];
-    }
-}
-
-/// Simulate one run as 'meshcontact simulate' does (the same steps), sampling the contacts after every step, and
-/// print its result columns (from status on) into out. Returns false with a message when the run fails.
-static bool simulate_run(scenario_sweep* s, const app_scenario* run, run_result* r, sweep_text* out, char* err,
-                         size_t cap)
-{
-    app_sim_options opt = app_sim_default_options();
-    opt.worker_count = s->threads;
-    app_sim* sim = NULL;
-    if (!app_sim_create(run, &opt, &sim, err, cap))
-    {
-        return false;
-    }
-    int nc = run->contact_count;
-    sample(sim, nc, r);
-    int nout = run->steps;
-    int64_t nsub = app_sim_get_substeps(sim);
-    double h = run->end_time / nout / (double)nsub;
-    bool ok = true;
-    for (int k = 1; ok && k <= nout; ++k)
-    {
-        for (int64_t j = 0; ok && j < nsub; ++j)
+        int n = 0;
+        for (int k = 0; k < count; ++k)
         {
-            ok = app_sim_step(sim, h, err, cap);
-            if (ok)
-            {
-                sample(sim, nc, r);
-            }
+            n += inc[k].contact == c ? 1 : 0;
         }
-    }
-    r->evaluations = app_sim_get_evaluations(sim);
-    ok = ok && sweep_text_printf(out, "ok,%llu", (unsigned long long)r->evaluations);
-    for (int c = 0; ok && c < nc; ++c)
-    {
-        ok = sweep_text_printf(out, ",%d,", r->impacts[c]) && sweep_text_double(out, r->peak_fn[c]) &&
-             sweep_text_append(out, ",", 1) && sweep_text_double(out, r->peak_depth[c]);
+        ok = sweep_text_printf(out, ",%d,", n) && sweep_text_double(out, peaks[c].fn_max) &&
+             sweep_text_append(out, ",", 1) && sweep_text_double(out, peaks[c].ft_max) &&
+             sweep_text_append(out, ",", 1) && sweep_text_double(out, peaks[c].depth_max);
     }
     for (int p = 0; ok && p < run->part_count; ++p)
     {
@@ -504,7 +465,44 @@ static bool simulate_run(scenario_sweep* s, const app_scenario* run, run_result*
             ok = sweep_text_append(out, ",", 1) && sweep_text_double(out, v[k]);
         }
     }
+    return ok;
+}
+
+/// Simulate one run as 'meshcontact simulate' does (the same steps from 0 to END), then print its result columns
+/// (from status on) into out. Returns false with a message when the run fails.
+static bool simulate_run(const scenario_sweep* s, const app_scenario* run, sweep_text* out, char* err, size_t cap)
+{
+    app_sim_options opt = app_sim_default_options();
+    opt.worker_count = s->threads;
+    app_sim* sim = NULL;
+    app_sim_contact_peaks* peaks = calloc((size_t)(run->contact_count > 0 ? run->contact_count : 1), sizeof *peaks);
+    if (peaks == NULL)
+    {
+        snprintf(err, cap, "out of memory");
+        return false;
+    }
+    bool ok = app_sim_create(run, &opt, &sim, err, cap);
+    int nout = run->steps;
+    int64_t nsub = ok ? app_sim_get_substeps(sim) : 0;
+    double h = run->end_time / nout / (double)nsub;
+    for (int k = 1; ok && k <= nout; ++k)
+    {
+        for (int64_t j = 0; ok && j < nsub; ++j)
+        {
+            ok = app_sim_step(sim, h, err, cap);
+        }
+    }
+    if (ok)
+    {
+        app_sim_take_peaks(sim, peaks);
+        ok = print_run(sim, run, peaks, out);
+        if (!ok)
+        {
+            snprintf(err, cap, "out of memory");
+        }
+    }
     app_sim_destroy(sim);
+    free(peaks);
     return ok;
 }
 
@@ -568,14 +566,7 @@ static int evaluate(void* ctx, sweep_row* row, sweep_text* out)
     double v[MAX_PARAMS];
     char err[700] = "";
     int nc = s->scn->contact_count;
-    run_result r;
-    memset(&r, 0, sizeof r);
-    r.impacts = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r.impacts);
-    r.peak_fn = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r.peak_fn);
-    r.peak_depth = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r.peak_depth);
-    r.touching = calloc((size_t)(nc > 0 ? nc : 1), sizeof *r.touching);
-    bool mem = r.impacts != NULL && r.peak_fn != NULL && r.peak_depth != NULL && r.touching != NULL;
-    bool ok = mem && sweep_text_printf(out, "%lld,%s,", (long long)row->index, key);
+    bool ok = sweep_text_printf(out, "%lld,%s,", (long long)row->index, key);
     bool parsed = ok && parse_values(s, row->text, v, err, sizeof err);
     bool ran = false;
     if (parsed)
@@ -590,7 +581,7 @@ static int evaluate(void* ctx, sweep_row* row, sweep_text* out)
             set_value(s, &run, &s->columns[k], v[k]);
         }
         size_t mark = out->length;
-        ran = simulate_run(s, &run, &r, out, err, sizeof err) &&
+        ran = simulate_run(s, &run, out, err, sizeof err) &&
               (s->runs_dir == NULL || write_full_output(s, &run, row->index, err, sizeof err));
         out->length = ran ? out->length : mark;
     }
@@ -617,10 +608,6 @@ static int evaluate(void* ctx, sweep_row* row, sweep_text* out)
     {
         ok = sweep_text_append(out, ",\n", 2);
     }
-    free(r.impacts);
-    free(r.peak_fn);
-    free(r.peak_depth);
-    free(r.touching);
     if (!ok)
     {
         out->length = start;
