@@ -133,3 +133,6 @@ int cli_force(int argc, char** argv);
 int cli_contact(int argc, char** argv);
 /// `meshcontact bench MESH_I MESH_J ...`: stage timings, memory and thread scaling on the user's pair of meshes.
 int cli_bench(int argc, char** argv);
+/// `meshcontact sweep KIND ...`: a table of poses or scenario parameters evaluated row by row (MPI when started by
+/// mpirun), the output in input order, resumable.
+int cli_sweep(int argc, char** argv);
