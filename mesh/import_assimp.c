@@ -447,14 +447,75 @@ static mc_status zip_check_data(const char* path, const unsigned char* d, uint64
     return MC_OK;
 }
 
-static mc_status zip_check(const char* path, mc_error* err)
+/// A binary glTF's container before Assimp reads it (Assimp 5.2's readers trust it: a 65-byte file whose version
+/// field is garbage made them read past the buffer, found by the GLB fuzz harness): the magic, version 1 (header of
+/// 20 bytes: length, content length, content format 0) or 2 (12-byte header, then chunks of length + type, the first
+/// one JSON), every length within the file.
+static mc_status glb_check_data(const char* path, const unsigned char* d, uint64_t size, mc_error* err)
+{
+    if (size < 20 || memcmp(d, "glTF", 4) != 0)
+    {
+        return mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: not a binary glTF file (no 'glTF' magic)", path);
+    }
+    uint32_t version = le32(d + 4), length = le32(d + 8);
+    if (length != size)
+    {
+        return mc_set_error(err, MC_ERR_PARSE, -1, 8, "%s: binary glTF header says %u bytes, the file has %llu", path,
+                            length, (unsigned long long)size);
+    }
+    if (version == 1)
+    {
+        if ((uint64_t)le32(d + 12) > size - 20 || le32(d + 16) != 0)
+        {
+            return mc_set_error(err, MC_ERR_PARSE, -1, 12, "%s: broken glTF 1 binary header", path);
+        }
+        return MC_OK;
+    }
+    if (version != 2)
+    {
+        return mc_set_error(err, MC_ERR_PARSE, -1, 4, "%s: binary glTF version %u (1 or 2 expected)", path, version);
+    }
+    for (uint64_t p = 12; p < size;)
+    {
+        uint64_t chunk = le32(d + p);
+        if (size - p < 8 || chunk > size - p - 8 || (p == 12 && memcmp(d + p + 4, "JSON", 4) != 0))
+        {
+            return mc_set_error(err, MC_ERR_PARSE, -1, (int64_t)p,
+                                "%s: broken binary glTF chunk at byte %llu (length or type)", path,
+                                (unsigned long long)p);
+        }
+        p += 8 + chunk;
+    }
+    return MC_OK;
+}
+
+/// A text glTF must be a JSON object: its first byte after white space (and a UTF-8 byte-order mark) is '{'. Assimp
+/// otherwise sniffs the content and may hand it to another format's reader (a file starting "quick3Ds" was read as
+/// Quick3D, which asked for 795 GB).
+static mc_status gltf_check_data(const char* path, const unsigned char* d, uint64_t size, mc_error* err)
+{
+    uint64_t p = size >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF ? 3 : 0;
+    while (p < size && (d[p] == ' ' || d[p] == '\t' || d[p] == '\r' || d[p] == '\n'))
+    {
+        ++p;
+    }
+    if (p == size || d[p] != '{')
+    {
+        return mc_set_error(err, MC_ERR_PARSE, -1, (int64_t)p, "%s: not a glTF file (JSON object expected)", path);
+    }
+    return MC_OK;
+}
+
+typedef mc_status container_check_fcn(const char* path, const unsigned char* d, uint64_t size, mc_error* err);
+
+static mc_status check_container(const char* path, container_check_fcn* check, mc_error* err)
 {
     char* data = NULL;
     uint64_t size = 0;
     mc_status st = mc_read_file(path, 0, &data, &size, err);
     if (st == MC_OK)
     {
-        st = zip_check_data(path, (const unsigned char*)data, size, err);
+        st = check(path, (const unsigned char*)data, size, err);
     }
     mc_free(data);
     return st;
@@ -479,9 +540,11 @@ static bool has_extension(const char* path, const char* ext)
 
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err)
 {
-    mc_status pst = has_extension(path, "ply")   ? ply_check_header(path, err)
-                    : has_extension(path, "3mf") ? zip_check(path, err)
-                                                 : MC_OK;
+    mc_status pst = has_extension(path, "ply")    ? ply_check_header(path, err)
+                    : has_extension(path, "3mf")  ? check_container(path, zip_check_data, err)
+                    : has_extension(path, "glb")  ? check_container(path, glb_check_data, err)
+                    : has_extension(path, "gltf") ? check_container(path, gltf_check_data, err)
+                                                  : MC_OK;
     if (pst != MC_OK)
     {
         return pst;

@@ -18,7 +18,7 @@ for f in "$@"; do
     ASAN_OPTIONS=fast_unwind_on_malloc=0:allocator_may_return_null=1:max_allocation_size_mb=512:symbolize=1 \
         LSAN_OPTIONS="suppressions=$(pwd)/tests/fuzz/lsan.supp" timeout 60 "$bin" -rss_limit_mb=2048 \
         -malloc_limit_mb=4096 "$f" >"$tmp/out" 2>&1 || true
-    sig=$(grep -E -m1 -o 'fuzz invariant failed: [^0-9(]*|MC_ASSERT failed: .*|ai_assert failure in [^:]*: .*|runtime error: .*|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer): [a-z -]+' "$tmp/out" || true)
+    sig=$(grep -E -m1 -o 'fuzz invariant failed: [^0-9(]*|MC_ASSERT failed: .*|ai_assert failure in [^:]*: .*|runtime error: .*|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer): [A-Za-z -]+' "$tmp/out" || true)
     case $sig in
     *AddressSanitizer*)
         # the first frame that is not the sanitizer's own
