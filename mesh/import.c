@@ -180,6 +180,14 @@ mc_status mc_read_file(const char* path, uint64_t max_bytes, char** data, uint64
     return st;
 }
 
+// The import's repair defaults: mc_default_repair_options with no repair selected.
+static mc_repair_options default_import_repair(void)
+{
+    mc_repair_options r = mc_default_repair_options();
+    r.flags = 0;
+    return r;
+}
+
 mc_import_options mc_default_import_options(void)
 {
     return (mc_import_options){.scale = 1.0,
@@ -188,7 +196,8 @@ mc_import_options mc_default_import_options(void)
                                .require_closed = true,
                                .self_check = MC_SELF_CHECK_REFUSE,
                                .max_bytes = MC_DEFAULT_MAX_BYTES,
-                               .max_triangles = MC_DEFAULT_MAX_TRIANGLES};
+                               .max_triangles = MC_DEFAULT_MAX_TRIANGLES,
+                               .repair = default_import_repair()};
 }
 
 typedef enum reader_kind
@@ -243,6 +252,12 @@ static reader_kind reader_for(const char* path, char* ext, size_t cap)
         }
     }
     return READER_NONE;
+}
+
+// A repair runs when a flag or a weld setting asks for one.
+static bool wants_repair(const mc_repair_options* r)
+{
+    return r->flags != 0 || r->weld_tolerance != 0.0 || r->weld_distance != 0.0;
 }
 
 static mc_status import_geometry(const char* path, const mc_import_options* options, mc_mesh** out,
@@ -303,6 +318,18 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
     {
         st = mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "%s: no triangles", path);
     }
+    mc_read_facts read = {.split_polygons = soup.split_polygons, .trailing_bytes = soup.trailing_bytes};
+    if (st == MC_OK && wants_repair(&opt.repair))
+    {
+        st = mc_soup_repair(&soup, &opt.repair, opt.scale * soup.file_scale, &read.repair, err);
+        st = st == MC_OK && soup.triangle_count == 0
+                 ? mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "no triangles left after the repair")
+                 : st;
+        if (st != MC_OK)
+        {
+            mc_error_prefix(err, path);
+        }
+    }
     if (st != MC_OK)
     {
         mc_soup_free(&soup);
@@ -317,7 +344,6 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
     def.weld_tolerance = opt.weld_tolerance;
     def.flip = opt.flip;
     def.require_closed = opt.require_closed;
-    mc_read_facts read = {.split_polygons = soup.split_polygons, .trailing_bytes = soup.trailing_bytes};
     st = mc_mesh_build(&def, &read, opt.progress, opt.progress_user, out, report, err);
     mc_soup_free(&soup);
     if (st != MC_OK)

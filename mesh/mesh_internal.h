@@ -56,6 +56,7 @@ typedef struct mc_read_facts
 {
     uint32_t split_polygons; ///< polygons with more than 3 vertices that were fan-split
     uint64_t trailing_bytes; ///< bytes after the last triangle of a binary STL (ignored)
+    mc_repair_report repair; ///< what the import's repair changed
 } mc_read_facts;
 
 /// Build the geometry of a mesh from a def: weld, checks, orientation, topology, normals, components; no OBB tree

@@ -58,3 +58,14 @@ mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err);
 
 /// Exact test: is triangle (a, b, c) of zero area (the three points collinear or coincident)?
 bool mc_triangle_is_degenerate(mc_vec3 a, mc_vec3 b, mc_vec3 c);
+
+/// Exact weld: wid[i] = dense id (in order of first appearance) of the points bit-identical to pos[i] (-0 = +0).
+/// @return the number of distinct points, or UINT32_MAX on allocation failure.
+uint32_t mc_weld_exact(const mc_vec3* pos, uint32_t n, uint32_t* wid);
+/// Tolerance weld of distinct points upos[0..n) with bounding-box corner lo: points closer than `dist` are merged
+/// (transitively); group[i] = smallest point id of i's cluster. @return false on allocation failure.
+bool mc_weld_tolerance(const mc_vec3* upos, uint32_t n, mc_vec3 lo, double dist, uint32_t* group);
+/// Repair a soup in place (mc_mesh_repair on its arrays, the result replacing them); `unit_scale` converts the
+/// options' weld_distance into the soup's units (divided by it).
+mc_status mc_soup_repair(mc_soup* soup, const mc_repair_options* options, double unit_scale, mc_repair_report* report,
+                         mc_error* err);
