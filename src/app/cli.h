@@ -117,6 +117,11 @@ bool cli_is_max_triangles(double v);
 double cli_now(void);
 
 int cli_info(int argc, char** argv);
+/// `meshcontact repair IN OUT`: repair a mesh file and write it as STL or .shl.
+int cli_repair(int argc, char** argv);
+/// For a mesh that cannot be used for contact: check whether every repair (then every repair after a weld of 1e-6
+/// of the diagonal) would make it usable; if so write the command and what it changes into buf and return true.
+bool cli_repair_suggestion(const char* path, const mc_import_options* base, char* buf, size_t size);
 /// `meshcontact primitive`: tessellate a primitive shape and write it as STL or .shl.
 int cli_primitive(int argc, char** argv);
 /// `meshcontact simulate SCENARIO`: integrate a scenario file, write a CSV and an SVG force plot.

@@ -73,6 +73,10 @@
  *     ACCEPT_SELF_INTERSECTIONS (not Adams): use a FILE mesh whose triangles intersect each other or whose shells
  *     nest with the same winding (refused by default, see `meshcontact info`), with a warning: the overlapping
  *     parts count twice in its contact volumes.
+ *     REPAIR=ALL | REPAIR="name, name" (not Adams; FILE meshes only): repair the mesh as read (mc_mesh_repair; names
+ *     DUPLICATES, SHARED_FACES, LOOSE, ORIENT, HOLES, PINCHES, ALL, NONE), with WELD_TOLERANCE=t (fraction of the
+ *     bbox diagonal, 1e-12 .. 0.1) or WELD_DISTANCE=d (length, after SCALE) and MAX_HOLE_EDGES=n (3 .. 256, default
+ *     32); a warning line lists what was changed. WELD_TOLERANCE or WELD_DISTANCE alone only welds.
  *
  * CONTACT/id, IGEOM=id[,id...], JGEOM=id[,id...], [IFLIP_GEOMETRY=id,...], [JFLIP_GEOMETRY=id,...],
  *          IMPACT, STIFFNESS=k, [EXPONENT=e], [DAMPING=c], [DMAX=d]
@@ -149,6 +153,9 @@ typedef struct app_scenario_graphics
     mc_pose local;            ///< placement in the part frame (QP, REULER)
     /// ACCEPT_SELF_INTERSECTIONS flag: a FILE mesh that intersects itself is used (with a warning), not refused
     bool accept_self_intersections;
+    /// REPAIR= (files only): the repairs to apply (mc_repair_flags), with WELD_TOLERANCE= (fraction of the bbox
+    /// diagonal) or WELD_DISTANCE= (length) and MAX_HOLE_EDGES=; repair.flags 0 and no weld: none
+    mc_repair_options repair;
 } app_scenario_graphics;
 
 /// Normal force model of a contact.
@@ -243,6 +250,15 @@ void app_scenario_destroy(app_scenario* scn);
 
 /// @return the index of the part with this id, or -1.
 int app_scenario_find_part(const app_scenario* scn, int id);
+/// The repair named `name` (case-insensitive, '-' and '_' alike: all, none, duplicates, shared_faces, loose, orient,
+/// holes, pinches) as mc_repair_flags in *flag. @return false for an unknown name.
+bool app_repair_flag(const char* name, uint32_t* flag);
+/// Parse a list of repair names (app_repair_flag) separated by commas and blanks into mc_repair_flags (ORed).
+/// @return false on an empty list or a bad name, which *bad (may be NULL) then points to (cut at 31 characters).
+bool app_parse_repairs(const char* text, uint32_t* flags, char bad[32]);
+/// What a repair changed, as one clause list ("2 triangles flipped, 1 holes filled"), or "nothing changed".
+void app_repair_summary(const mc_repair_report* r, char* buf, size_t size);
+
 /// @return the index of the graphics with this id, or -1.
 int app_scenario_find_graphics(const app_scenario* scn, int id);
 
