@@ -878,6 +878,9 @@ static mc_status build_check_def(build_state* s, const mc_read_facts* read)
         s->report.split_polygons = read->split_polygons;
         s->report.trailing_bytes = read->trailing_bytes;
         s->report.repair = read->repair;
+        s->report.brep_solids = read->brep_solids;
+        s->report.brep_surfaces = read->brep_surfaces;
+        s->report.brep_volume = read->brep_volume;
     }
     s->report.flipped = def->flip;
     build_publish_report(s);

@@ -12,19 +12,23 @@
 /// Triangles as a reader produced them: unwelded, unscaled, polygons already fan-split.
 typedef struct mc_soup
 {
-    double* positions;          ///< 3 * vertex_count coordinates (file units), library allocator
-    uint32_t vertex_count;      ///< points stored
-    uint32_t vertex_capacity;   ///< points allocated
-    uint32_t* indices;          ///< 3 * triangle_count zero-based indices, library allocator
-    uint32_t triangle_count;    ///< triangles stored
-    uint32_t triangle_capacity; ///< triangles allocated
-    double file_scale;          ///< conversion to metres stored in the file (.shl), 1 otherwise
-    uint32_t split_polygons;    ///< polygons with more than 3 vertices that were fan-split
-    uint64_t trailing_bytes;    ///< bytes after the last triangle of a binary STL (ignored, reported)
-    uint64_t max_triangles;     ///< mc_soup_reserve refuses to grow beyond it (MC_ERR_LIMIT); 0: no limit
-    uint64_t max_bytes;         ///< files larger than this are refused before reading (MC_ERR_LIMIT); 0: no limit
-    mc_progress_fcn* progress;  ///< may be NULL; readers report [0, 0.5] of the import
-    void* progress_user;        ///< passed to progress
+    double* positions;                ///< 3 * vertex_count coordinates (file units), library allocator
+    uint32_t vertex_count;            ///< points stored
+    uint32_t vertex_capacity;         ///< points allocated
+    uint32_t* indices;                ///< 3 * triangle_count zero-based indices, library allocator
+    uint32_t triangle_count;          ///< triangles stored
+    uint32_t triangle_capacity;       ///< triangles allocated
+    double file_scale;                ///< conversion to metres stored in the file (.shl), 1 otherwise
+    uint32_t split_polygons;          ///< polygons with more than 3 vertices that were fan-split
+    uint64_t trailing_bytes;          ///< bytes after the last triangle of a binary STL (ignored, reported)
+    uint64_t max_triangles;           ///< mc_soup_reserve refuses to grow beyond it (MC_ERR_LIMIT); 0: no limit
+    uint64_t max_bytes;               ///< files larger than this are refused before reading (MC_ERR_LIMIT); 0: no limit
+    mc_progress_fcn* progress;        ///< may be NULL; readers report [0, 0.5] of the import
+    void* progress_user;              ///< passed to progress
+    const mc_import_options* options; ///< the import's options (B-rep faceting and solid choice)
+    uint32_t brep_solids;             ///< B-rep reader: solids in the file
+    uint32_t brep_surfaces;           ///< B-rep reader: faces tessellated
+    double brep_volume;               ///< B-rep reader: exact volume of the selected solids (file units, metres)
 } mc_soup;
 
 /// Free the soup's arrays and zero it (the struct itself is the caller's).
@@ -55,6 +59,10 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err);
 /// Read a PLY, 3MF, glTF/GLB or COLLADA file (or any format Assimp knows) through Assimp, all meshes merged with node
 /// transforms.
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err);
+
+/// Read a B-rep file (.step .stp .iges .igs .brep) with gmsh: tessellate the faces of its solids (soup->options
+/// gives the faceting and which solid), wound outward. Without gmsh: MC_ERR_UNSUPPORTED_FORMAT naming the package.
+mc_status mc_gmsh_read(const char* path, mc_soup* soup, mc_error* err);
 
 /// Exact test: is triangle (a, b, c) of zero area (the three points collinear or coincident)?
 bool mc_triangle_is_degenerate(mc_vec3 a, mc_vec3 b, mc_vec3 c);

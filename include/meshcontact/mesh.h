@@ -197,6 +197,14 @@ extern "C"
         /// when self_checked: the smallest triangle index (cleaned mesh) of the first nested or inverted component (by
         /// smallest vertex index), UINT32_MAX when there is none
         uint32_t nesting_sample_triangle;
+        /// B-rep files: the solids in the file (0 for mesh files, and for a B-rep file with surfaces only)
+        uint32_t brep_solids;
+        /// B-rep files: the surfaces (faces) that were tessellated
+        uint32_t brep_surfaces;
+        /// B-rep files: the exact volume of the imported solids as OpenCASCADE computes it from the B-rep (units^3,
+        /// after scaling); compare with `volume` (the facets'): they differ by at most about chord tolerance times
+        /// area. 0 for mesh files.
+        double brep_volume;
         /// what the import's repair changed (mc_import_options.repair; ran is false when none was asked)
         mc_repair_report repair;
     } mc_mesh_report;
@@ -260,6 +268,17 @@ extern "C"
         /// Most triangles accepted, polygons fan-split (default MC_DEFAULT_MAX_TRIANGLES): native readers check it
         /// before allocating (a binary STL's header count, text files as they grow); MC_ERR_LIMIT beyond it.
         uint64_t max_triangles;
+        /// B-rep files (.step .stp .iges .igs .brep, through gmsh): the largest distance between a facet and the
+        /// true surface (Adams' chord tolerance), in length units of the result (after `scale`); 0 (default): 0.005
+        /// times the largest extent of the part's bounding box. Mapped to gmsh's element sizes from curvature (see
+        /// mc_mesh_import_file); gmsh aims at it, the result is not checked facet by facet.
+        double chord_tolerance;
+        /// B-rep files: the largest angle a facet edge may turn on a curved surface (radians, Adams' angle
+        /// tolerance), in (0, pi/2]; default 15 degrees
+        double angle_tolerance;
+        /// B-rep files: -1 (default) every solid of the file, merged into one mesh; k >= 0: only the k-th solid (0
+        /// based, in the file's order; the report's brep_solids gives the count), so each solid can be its own mesh
+        int32_t brep_solid;
         /// Repairs applied to the triangles as read, before welding and checks (see mc_mesh_repair); flags 0 (the
         /// default) repairs nothing. Its weld_distance is in the units after `scale` (and a .shl file's own scale).
         mc_repair_options repair;
@@ -278,6 +297,19 @@ extern "C"
     /// .shl (Adams shell, native), .obj and .off (native, double precision), and through Assimp (single precision)
     /// .ply .3mf .gltf .glb .dae. All meshes in a
     /// multi-mesh file are merged, with their node transforms applied.
+    ///
+    /// B-rep CAD files .step .stp .iges .igs .brep are read with gmsh (OpenCASCADE) when the library was built with
+    /// it (Debian package libgmsh-dev; otherwise MC_ERR_UNSUPPORTED_FORMAT names the package). Lengths are converted
+    /// to metres from the unit the STEP or IGES file declares (OpenCASCADE converts them to millimetres, times
+    /// 1e-3; a .brep file has no unit: its numbers are taken as they are), then multiplied by `scale`. Every face of the selected solids (options->brep_solid) is tessellated by gmsh's
+    /// surface mesher, which shares the nodes of common edges (watertight), and wound outward by the face's
+    /// orientation in its solid. Faceting: element sizes from curvature with n = max(2 pi / angle_tolerance,
+    /// pi / acos(1 - c / r)) elements per turn and a largest size of sqrt(8 c r), c the chord tolerance and r half
+    /// the bounding-box diagonal: a circle of radius up to r then deviates from its chords by at most c, a flatter
+    /// surface through the size limit. A file with surfaces but no solid is tessellated and accepted only when its
+    /// faces close up; otherwise it is refused with the count of open shells (components) and boundary edges.
+    /// gmsh is not thread-safe: B-rep imports are serialised by a lock. Progress: 0.05 read, 0.1 synchronised,
+    /// 0.45 meshed, 0.5 extracted, then as for mesh files.
     /// @param path file to read
     /// @param options may be NULL for defaults
     /// @param out receives the mesh on success only

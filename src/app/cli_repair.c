@@ -14,7 +14,8 @@ static void print_help(FILE* f)
     fprintf(f,
             "usage: meshcontact repair IN OUT [--scale S] [--repairs LIST] [--weld-tolerance T | --weld-distance D]\n"
             "                         [--max-hole-edges N] [--min-component-triangles N] [--min-component-size F]\n"
-            "                         [--max-triangles N] [--accept-self-intersections] [--json]\n\n"
+            "                         [--max-triangles N] [--accept-self-intersections] [--json]\n"
+            "                         [--chord-tolerance C] [--angle DEG] [--solid K]\n\n"
             "Read mesh IN, repair it, check that the result can be used for contact (closed, manifold, oriented,\n"
             "self-check), and write it to OUT (.stl: binary STL; .shl: Adams shell). Every change is counted on\n"
             "stdout. Repairs, in this order (after the weld):\n"
@@ -33,7 +34,7 @@ static void print_help(FILE* f)
             "  --weld-distance D     first weld points closer than D (length units, after --scale)\n"
             "                        (default: only bit-identical points are welded)\n"
             "  --scale S             multiply every coordinate by S (a .shl file's own scale is applied on "
-            "top)\n" CLI_MAX_TRIANGLES_HELP(
+            "top)\n" CLI_MAX_TRIANGLES_HELP("                        ") CLI_BREP_HELP(
                 "                        ") "  --accept-self-intersections\n"
                                             "                        write a result that fails the self-check anyway\n"
                                             "  --json                print one JSON object: the repair counts and "
@@ -90,6 +91,8 @@ typedef struct repair_args
     double max_triangles;
     double max_hole_edges;
     double min_triangles;
+    double angle_deg;
+    double solid;
     bool json;
     bool accept;
 } repair_args;
@@ -124,6 +127,9 @@ static int parse_repair_args(repair_args* a, int argc, char** argv)
         {"max-triangles", 0, CLI_NUMBER, &a->max_triangles, 0, cli_is_max_triangles, NULL,
          "a whole number from 1 to 2^40"},
         {"accept-self-intersections", 0, CLI_FLAG, &a->accept, 0, NULL, NULL, NULL},
+        {"chord-tolerance", 0, CLI_NUMBER, &a->opt.chord_tolerance, 0, cli_positive, NULL, "a positive length"},
+        {"angle", 0, CLI_NUMBER, &a->angle_deg, 0, cli_is_facet_angle, NULL, "degrees in (0, 90]"},
+        {"solid", 0, CLI_NUMBER, &a->solid, 0, cli_is_solid_index, NULL, "a solid number from 0"},
     };
     static const char* const operand_names[] = {"IN", "OUT"};
     const cli_syntax syntax = {"repair", print_help, options, CLI_LENGTH(options), operand_names, a->path, 2};
@@ -147,6 +153,7 @@ static int parse_repair_args(repair_args* a, int argc, char** argv)
     r->min_component_triangles = a->min_triangles >= 0.0 ? (uint32_t)a->min_triangles : r->min_component_triangles;
     a->opt.max_triangles = a->max_triangles > 0.0 ? (uint64_t)a->max_triangles : a->opt.max_triangles;
     a->opt.self_check = a->accept ? MC_SELF_CHECK_ACCEPT : MC_SELF_CHECK_REFUSE;
+    cli_apply_brep_options(&a->opt, a->angle_deg, a->solid);
     return CLI_CONTINUE;
 }
 
@@ -174,6 +181,7 @@ int cli_repair(int argc, char** argv)
     a.opt = mc_default_import_options();
     a.opt.repair.flags = MC_REPAIR_ALL;
     a.min_triangles = -1.0;
+    a.solid = -1.0;
     int rc = parse_repair_args(&a, argc, argv);
     if (rc != CLI_CONTINUE)
     {
@@ -188,7 +196,9 @@ int cli_repair(int argc, char** argv)
     mc_mesh_report rep;
     mc_error err;
     memset(&err, 0, sizeof err);
+    int muted = cli_mute_stdout(a.path[0]);
     mc_status st = mc_mesh_import_file(a.path[0], &a.opt, &mesh, &rep, &err);
+    cli_restore_stdout(muted);
     if (st != MC_OK)
     {
         char what[600];
@@ -234,7 +244,10 @@ bool cli_repair_suggestion(const char* path, const mc_import_options* base, char
         opt.repair = mc_default_repair_options();
         opt.repair.weld_tolerance = welds[i];
         mc_mesh_report rep;
-        if (mc_mesh_check_file(path, &opt, &rep, NULL) == MC_OK && rep.contact_ready)
+        int muted = cli_mute_stdout(path);
+        bool usable = mc_mesh_check_file(path, &opt, &rep, NULL) == MC_OK && rep.contact_ready;
+        cli_restore_stdout(muted);
+        if (usable)
         {
             char what[600];
             app_repair_summary(&rep.repair, what, sizeof what);
