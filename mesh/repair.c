@@ -1038,8 +1038,93 @@ static uint32_t corner_of(const rp_mesh* m, uint32_t t, uint32_t v)
     return 3 * t + (x[0] == v ? 0u : x[1] == v ? 1u : 2u);
 }
 
-// Corners joined across edges used twice (both ends); bad[v] for a vertex on an edge not used twice (not split).
-static void join_fans(const rp_mesh* m, const edge_index* e, uint32_t* cparent, uint8_t* bad)
+/// Most triangles around one edge that the pinch repair pairs up.
+#define REPAIR_MAX_EDGE_FAN 16
+
+typedef struct fan_entry
+{
+    double angle; ///< angle of the triangle around the edge
+    uint32_t he;  ///< its half-edge on the edge
+} fan_entry;
+
+static int cmp_fan_entry(const void* pa, const void* pb)
+{
+    const fan_entry* a = pa;
+    const fan_entry* b = pb;
+    if (a->angle != b->angle)
+    {
+        return a->angle < b->angle ? -1 : 1;
+    }
+    return a->he < b->he ? -1 : (a->he > b->he);
+}
+
+// An edge used by 4, 6, ... triangles (solids touching along it): order the triangles around the edge and pair each
+// with its neighbour on the side of its own solid (against its normal). @return false when the pairs do not agree or
+// a pair is not wound opposite ways (the edge is then left alone).
+static bool pair_fan(const rp_mesh* m, const edge_index* e, uint32_t first, uint32_t count, uint32_t* mate)
+{
+    uint32_t a = (uint32_t)(e->refs[first].key >> 32), b = (uint32_t)e->refs[first].key;
+    mc_vec3 d = mc_sub(m->pos[b], m->pos[a]);
+    mc_vec3 e1 = fabs(d.x) < fabs(d.y) ? mc_cross(d, mc_v3(1, 0, 0)) : mc_cross(d, mc_v3(0, 1, 0));
+    mc_vec3 e2 = mc_cross(d, e1);
+    fan_entry fan[REPAIR_MAX_EDGE_FAN];
+    int side[REPAIR_MAX_EDGE_FAN];
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        uint32_t h = e->refs[first + i].he, t = h / 3;
+        mc_vec3 w = mc_sub(m->pos[m->tri[3 * t + (h % 3 + 2) % 3]], m->pos[a]);
+        fan[i] = (fan_entry){atan2(mc_dot(w, e2), mc_dot(w, e1)), h};
+    }
+    qsort(fan, count, sizeof(fan_entry), cmp_fan_entry);
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        uint32_t h = fan[i].he;
+        const uint32_t* x = m->tri + 3 * (size_t)(h / 3);
+        mc_vec3 n = mc_cross(mc_sub(m->pos[x[1]], m->pos[x[0]]), mc_sub(m->pos[x[2]], m->pos[x[0]]));
+        mc_vec3 w = mc_sub(m->pos[m->tri[3 * (h / 3) + (h % 3 + 2) % 3]], m->pos[a]);
+        // Increasing angle turns w towards d x w; the solid is on the side against n.
+        side[i] = mc_dot(n, mc_cross(d, w)) < 0.0 ? 1 : -1;
+    }
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        uint32_t j = (i + count + (uint32_t)side[i]) % count;
+        uint32_t back = (j + count + (uint32_t)side[j]) % count;
+        if (back != i || he_from(m, fan[i].he) == he_from(m, fan[j].he))
+        {
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        mate[fan[i].he] = fan[(i + count + (uint32_t)side[i]) % count].he;
+    }
+    return true;
+}
+
+// mate[h]: the half-edge whose triangle continues h's surface across its edge (MC_NONE: a boundary, or an edge used
+// an odd number of times or by more than REPAIR_MAX_EDGE_FAN triangles). @return the edges used 4, 6, ... times
+// that were paired.
+static uint32_t pair_edges(const rp_mesh* m, const edge_index* e, uint32_t* mate)
+{
+    uint32_t paired = 0;
+    for (uint32_t h = 0; h < 3 * m->nt; ++h)
+    {
+        mate[h] = e->count[h] == 2 ? edge_mate(e, h) : MC_NONE;
+    }
+    for (uint32_t i = 0; i < 3 * m->nt;)
+    {
+        uint32_t h = e->refs[i].he, c = e->count[h];
+        if (c >= 4 && c % 2 == 0 && c <= REPAIR_MAX_EDGE_FAN)
+        {
+            paired += pair_fan(m, e, i, c, mate);
+        }
+        i += c;
+    }
+    return paired;
+}
+
+// Corners joined across paired edges (both ends); bad[v] for a vertex on an unpaired edge (its fans are not split).
+static void join_fans(const rp_mesh* m, const uint32_t* mate, uint32_t* cparent, uint8_t* bad)
 {
     for (uint32_t c = 0; c < 3 * m->nt; ++c)
     {
@@ -1048,12 +1133,12 @@ static void join_fans(const rp_mesh* m, const edge_index* e, uint32_t* cparent, 
     for (uint32_t h = 0; h < 3 * m->nt; ++h)
     {
         uint32_t a = he_from(m, h), b = he_to(m, h);
-        if (e->count[h] != 2)
+        if (mate[h] == MC_NONE)
         {
             bad[a] = bad[b] = 1;
             continue;
         }
-        uint32_t g = edge_mate(e, h);
+        uint32_t g = mate[h];
         mc_uf_union(cparent, h, corner_of(m, g / 3, a));
         mc_uf_union(cparent, he_next(h), corner_of(m, g / 3, b));
     }
@@ -1165,18 +1250,21 @@ static mc_status rp_pinches(rp_mesh* m, mc_error* err)
     mc_vec3* fan_normal = mc_alloc_array(nc + 1, sizeof(mc_vec3));
     uint8_t* bad = mc_calloc(nv0 + 1, 1);
     uint8_t* split = mc_calloc(nv0 + 1, 1);
+    uint32_t* mate = mc_alloc_array(nc + 1, sizeof(uint32_t));
     bool ok = cparent != NULL && fan_vertex != NULL && fan_normal != NULL && bad != NULL && split != NULL &&
-              edge_index_build(m, &e);
+              mate != NULL && edge_index_build(m, &e);
     if (ok)
     {
-        join_fans(m, &e, cparent, bad);
+        m->rep->split_edges = pair_edges(m, &e, mate);
+        join_fans(m, mate, cparent, bad);
         ok = split_pinches(m, cparent, bad, fan_vertex, fan_normal) == MC_OK;
     }
     if (ok)
     {
         move_split_fans(m, cparent, fan_vertex, fan_normal, split);
     }
-    mc_free(cparent), mc_free(fan_vertex), mc_free(fan_normal), mc_free(bad), mc_free(split), edge_index_free(&e);
+    mc_free(cparent), mc_free(fan_vertex), mc_free(fan_normal), mc_free(bad), mc_free(split), mc_free(mate);
+    edge_index_free(&e);
     return ok ? MC_OK : mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory while splitting vertices");
 }
 
@@ -1299,6 +1387,14 @@ static mc_status rp_store(rp_mesh* m, double** out_positions, uint32_t* out_nv, 
     return MC_OK;
 }
 
+// Splitting can cut a component in two: wind the new ones outward too (only when both repairs were asked).
+static mc_status rp_outward_after_split(rp_mesh* m, mc_error* err)
+{
+    uint32_t all = MC_REPAIR_PINCHES | MC_REPAIR_ORIENT;
+    bool split = m->rep->split_vertices > 0;
+    return (m->opt->flags & all) == all && split ? rp_outward(m, err) : MC_OK;
+}
+
 static mc_status rp_run(rp_mesh* m, mc_error* err)
 {
     static const struct
@@ -1313,6 +1409,7 @@ static mc_status rp_run(rp_mesh* m, mc_error* err)
         {MC_REPAIR_HOLES, rp_holes},
         {MC_REPAIR_ORIENT, rp_outward},
         {MC_REPAIR_PINCHES, rp_pinches},
+        {MC_REPAIR_PINCHES | MC_REPAIR_ORIENT, rp_outward_after_split},
     };
     mc_status st = rp_weld(m, err);
     for (size_t i = 0; i < sizeof stages / sizeof stages[0] && st == MC_OK; ++i)

@@ -461,3 +461,27 @@ Test(repair, import_option_repairs_and_reports)
     remove(path);
     rmdir(dir);
 }
+
+Test(repair, edge_shared_by_two_solids_is_split)
+{
+    // Cubes [0,1]^3 and [1,2]x[1,2]x[0,1] sharing the edge from (1,1,0) to (1,1,1): used by four triangles.
+    soup s = {0};
+    add_cube(&s, 0, 0, 0, 1);
+    add_cube(&s, 1, 1, 0, 1);
+    for (uint32_t t = 12; t < 24; ++t)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            uint32_t v = s.tri[t][k];
+            s.tri[t][k] = v == 8 ? 2 : v == 12 ? 6 : v;
+        }
+    }
+    cr_assert(eq(int, create_plain(&s), MC_ERR_MESH_NOT_CLOSED));
+    mc_repair_options opt = mc_default_repair_options();
+    mc_repair_report rep;
+    double v = 0.0;
+    cr_assert(eq(int, repair_and_create(&s, &opt, &rep, &v), MC_OK));
+    cr_assert(eq(u32, rep.split_edges, 1));
+    cr_assert(eq(u32, rep.split_vertices, 2));
+    cr_assert(lt(dbl, fabs(v - 2.0), 1e-9 * sqrt(9.0) * 12.0 * 2.0));
+}

@@ -72,7 +72,9 @@ extern "C"
         MC_REPAIR_HOLES = 1u << 4,
         /// split pinched vertices (a vertex whose closed triangle fans do not join over edges): each fan gets its own
         /// copy of the vertex, moved by 1e-9 of the bounding-box diagonal into its own solid (against the fan's
-        /// area-weighted normal) so that the solids no longer touch (the self-check refuses touching triangles)
+        /// area-weighted normal) so that the solids no longer touch (the self-check refuses touching triangles).
+        /// An edge used by 4, 6, ... (at most 16) triangles, wound half each way, is split first: its triangles are
+        /// ordered around it and each is paired with its neighbour on its own solid's side
         MC_REPAIR_PINCHES = 1u << 5,
         /// every repair above
         MC_REPAIR_ALL = 0x3f,
@@ -117,6 +119,10 @@ extern "C"
         uint32_t unfilled_holes;         ///< holes left open: too large, or through a vertex on two holes
         uint32_t largest_unfilled_hole;  ///< edges of the largest hole left open (0: none)
         uint32_t split_vertices;         ///< vertices added by splitting pinched vertices
+        /// edges used by 4, 6, ... triangles (solids touching along an edge) whose triangles were paired by their order
+        /// around the edge (each with its neighbour on its solid's side); their end vertices are then split as
+        /// pinched vertices
+        uint32_t split_edges;
     } mc_repair_report;
 
     /// @return repair options with defaults: every repair (MC_REPAIR_ALL), exact welding only, holes up to 32 edges,
@@ -125,7 +131,8 @@ extern "C"
 
     /// Repair a triangle soup so that it can become a closed, oriented mesh: weld (options' tolerance), drop
     /// triangles that welding collapsed, then the repairs of options->flags in this order: duplicates, shared faces,
-    /// loose components, winding, holes, outward winding, pinched vertices. Unused vertices are dropped; points are
+    /// loose components, winding, holes, outward winding, pinched vertices (and outward winding again when a split
+    /// cut a component in two). Unused vertices are dropped; points are
     /// not moved except by welding (a cluster takes its first point) and pinch splitting. Zero-area triangles are left
     /// to mesh creation, which removes them. Deterministic and single-threaded; about O(n log n).
     /// @param options may be NULL for mc_default_repair_options()
@@ -301,15 +308,15 @@ extern "C"
     /// B-rep CAD files .step .stp .iges .igs .brep are read with gmsh (OpenCASCADE) when the library was built with
     /// it (Debian package libgmsh-dev; otherwise MC_ERR_UNSUPPORTED_FORMAT names the package). Lengths are converted
     /// to metres from the unit the STEP or IGES file declares (OpenCASCADE converts them to millimetres, times
-    /// 1e-3; a .brep file has no unit: its numbers are taken as they are), then multiplied by `scale`. Every face of the selected solids (options->brep_solid) is tessellated by gmsh's
-    /// surface mesher, which shares the nodes of common edges (watertight), and wound outward by the face's
-    /// orientation in its solid. Faceting: element sizes from curvature with n = max(2 pi / angle_tolerance,
-    /// pi / acos(1 - c / r)) elements per turn and a largest size of sqrt(8 c r), c the chord tolerance and r half
-    /// the bounding-box diagonal: a circle of radius up to r then deviates from its chords by at most c, a flatter
-    /// surface through the size limit. A file with surfaces but no solid is tessellated and accepted only when its
-    /// faces close up; otherwise it is refused with the count of open shells (components) and boundary edges.
-    /// gmsh is not thread-safe: B-rep imports are serialised by a lock. Progress: 0.05 read, 0.1 synchronised,
-    /// 0.45 meshed, 0.5 extracted, then as for mesh files.
+    /// 1e-3; a .brep file has no unit: its numbers are taken as they are), then multiplied by `scale`. Every face of
+    /// the selected solids (options->brep_solid) is tessellated by gmsh's surface mesher, which shares the nodes of
+    /// common edges (watertight), and wound outward by the face's orientation in its solid. Faceting: element sizes
+    /// from curvature with n = max(2 pi / angle_tolerance, pi / acos(1 - c / r)) elements per turn and a largest size
+    /// of sqrt(8 c r), c the chord tolerance and r half the bounding-box diagonal: a circle of radius up to r then
+    /// deviates from its chords by at most c, a flatter surface through the size limit. A file with surfaces but no
+    /// solid is tessellated and accepted only when its faces close up; otherwise it is refused with the count of open
+    /// shells (components) and boundary edges. gmsh is not thread-safe: B-rep imports are serialised by a lock.
+    /// Progress: 0.05 read, 0.1 synchronised, 0.45 meshed, 0.5 extracted, then as for mesh files.
     /// @param path file to read
     /// @param options may be NULL for defaults
     /// @param out receives the mesh on success only

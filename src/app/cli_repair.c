@@ -27,7 +27,8 @@ static void print_help(FILE* f)
             "                outward (inward when it lies inside another: a cavity)\n"
             "  holes         fill holes of at most --max-hole-edges boundary edges (default 32, at most 256) with\n"
             "                the least-area triangulation of their loop\n"
-            "  pinches       split pinched vertices; each copy moves 1e-9 of the bbox diagonal into its own solid\n\n"
+            "  pinches       split pinched vertices, and edges used by 4, 6, ... triangles (paired by their order\n"
+            "                around the edge); each copy moves 1e-9 of the bbox diagonal into its own solid\n\n"
             "options:\n"
             "  --repairs LIST        comma-separated repairs from the list above, or all (default) or none\n"
             "  --weld-tolerance T    first weld points closer than T times the bbox diagonal (1e-12 .. 0.1)\n"
@@ -53,11 +54,11 @@ static void print_repair_json(const mc_repair_report* r)
            "\"back_to_back_triangles\":%u,\"shared_face_triangles\":%u,\"loose_components\":%u,"
            "\"loose_triangles\":%u,\"flipped_triangles\":%u,\"unorientable_patches\":%u,\"reversed_components\":%u,"
            "\"filled_holes\":%u,\"fill_triangles\":%u,\"unfilled_holes\":%u,\"largest_unfilled_hole\":%u,"
-           "\"split_vertices\":%u}",
+           "\"split_edges\":%u,\"split_vertices\":%u}",
            r->welded_vertices, r->collapsed_triangles, r->duplicate_triangles, r->back_to_back_triangles,
            r->shared_face_triangles, r->loose_components, r->loose_triangles, r->flipped_triangles,
            r->unorientable_patches, r->reversed_components, r->filled_holes, r->fill_triangles, r->unfilled_holes,
-           r->largest_unfilled_hole, r->split_vertices);
+           r->largest_unfilled_hole, r->split_edges, r->split_vertices);
 }
 
 static void print_repair_table(const char* in, const char* out, const mc_mesh_report* m)
@@ -75,7 +76,7 @@ static void print_repair_table(const char* in, const char* out, const mc_mesh_re
            r->flipped_triangles, r->reversed_components, r->unorientable_patches);
     printf("holes              %u filled (%u triangles added), %u left open (largest: %u edges)\n", r->filled_holes,
            r->fill_triangles, r->unfilled_holes, r->largest_unfilled_hole);
-    printf("pinched vertices   %u split\n", r->split_vertices);
+    printf("pinched            %u non-manifold edges split, %u vertices split\n", r->split_edges, r->split_vertices);
     printf("result             %u triangles, volume %.17g\n", m->triangles, m->volume);
     if (out != NULL)
     {

@@ -910,6 +910,7 @@ void app_repair_summary(const mc_repair_report* r, char* buf, size_t size)
         {r->reversed_components, "components reversed"},
         {r->filled_holes, "holes filled"},
         {r->fill_triangles, "triangles added"},
+        {r->split_edges, "non-manifold edges split"},
         {r->split_vertices, "pinched vertices split"},
         {r->unfilled_holes, "holes left open"},
         {r->unorientable_patches, "unorientable patches"},
