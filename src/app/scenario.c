@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_KEY 48
 
@@ -809,7 +810,24 @@ static bool graphics_shape(scn_parser* p, int id, const shape_spec** spec, scn_a
     return true;
 }
 
-// CHORD_TOLERANCE and ANGLE_TOLERANCE (primitives only: a mesh file is used as it is).
+// True when a FILE= path names a B-rep file (.step .stp .iges .igs .brep), which is faceted at import.
+static bool is_brep_file(const scn_arg* fa)
+{
+    static const char* const ext[] = {".step", ".stp", ".iges", ".igs", ".brep"};
+    const char* path = fa != NULL && fa->nval == 1 ? fa->vals[0] : "";
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; ++i)
+    {
+        size_t k = strlen(ext[i]);
+        if (n >= k && strcasecmp(path + n - k, ext[i]) == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// CHORD_TOLERANCE and ANGLE_TOLERANCE (primitives and B-rep files: a mesh file is used as it is).
 static bool graphics_faceting(scn_parser* p, bool is_file, app_scenario_graphics* g)
 {
     const char* facet_keys[2] = {"CHORD_TOLERANCE", "ANGLE_TOLERANCE"};
@@ -818,7 +836,7 @@ static bool graphics_faceting(scn_parser* p, bool is_file, app_scenario_graphics
         scn_arg* ta = find_arg(p, facet_keys[k]);
         if (ta != NULL)
         {
-            return fail(p, ta->line, "%s applies to primitives, not to FILE= meshes", facet_keys[k]);
+            return fail(p, ta->line, "%s applies to primitives and B-rep files, not to FILE= meshes", facet_keys[k]);
         }
     }
     bool found = false;
@@ -1102,7 +1120,7 @@ static bool stmt_graphics(scn_parser* p)
     }
     const shape_spec* spec = NULL;
     scn_arg* fa = NULL;
-    if (!graphics_shape(p, g.id, &spec, &fa) || !graphics_faceting(p, fa != NULL, &g) ||
+    if (!graphics_shape(p, g.id, &spec, &fa) || !graphics_faceting(p, fa != NULL && !is_brep_file(fa), &g) ||
         !(fa != NULL ? graphics_file(p, fa, &g) : graphics_primitive(p, spec, &g)))
     {
         return false;

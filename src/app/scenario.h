@@ -57,8 +57,11 @@
  *          [IFLIP_GEOMETRY], [ACCEPT_SELF_INTERSECTIONS]
  *     A closed solid attached to a part, placed in the part frame at QP (default 0,0,0) and rotated by REULER
  *     (3-1-3, default 0,0,0). The shapes, in the geometry's own frame:
- *       EXTERNAL, FILE=path [, SCALE=s]   a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae); SCALE
- *                                          multiplies its coordinates (default 1). `EXTERNAL` may be omitted.
+ *       EXTERNAL, FILE=path [, SCALE=s]   a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae) or a CAD
+ *                                          B-rep (.step .stp .iges .igs .brep, with gmsh: faceted by
+ *                                          CHORD_TOLERANCE and ANGLE_TOLERANCE, lengths in metres from the file's
+ *                                          unit); SCALE multiplies its coordinates (default 1). `EXTERNAL` may be
+ *                                          omitted.
  *       BOX, X=lx, Y=ly, Z=lz             full edge lengths lx, ly, lz from the corner: the box spans the origin
  *                                         (Adams' CORNER) to (lx, ly, lz), i.e. MC_PRIMITIVE_BOX of dims (lx, ly,
  *                                         lz) placed with its centre at (lx, ly, lz) / 2
@@ -67,9 +70,9 @@
  *       CYLINDER, RADIUS=r, LENGTH=l      along z from z = 0 to z = l (as Adams' CYLINDER from its CM marker)
  *       FRUSTUM, BOTTOM=r0, TOP=r1, LENGTH=l   along z: radius r0 at z = 0, r1 at z = l
  *       TORUS, MAJOR_RADIUS=R, MINOR_RADIUS=r  around z, centred at the origin
- *     Curved primitives are faceted within CHORD_TOLERANCE (length; default 0.005 x the largest dimension) and
- *     ANGLE_TOLERANCE (default 15D, Adams' faceting default). IFLIP_GEOMETRY: the solid is the outside of the
- *     surface (for example a ball inside a hollow), in every contact that uses this geometry.
+ *     Curved primitives and B-rep files are faceted within CHORD_TOLERANCE (length; default 0.005 x the largest
+ *     dimension) and ANGLE_TOLERANCE (default 15D, Adams' faceting default). IFLIP_GEOMETRY: the solid is the
+ *     outside of the surface (for example a ball inside a hollow), in every contact that uses this geometry.
  *     ACCEPT_SELF_INTERSECTIONS (not Adams): use a FILE mesh whose triangles intersect each other or whose shells
  *     nest with the same winding (refused by default, see `meshcontact info`), with a warning: the overlapping
  *     parts count twice in its contact volumes.

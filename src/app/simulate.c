@@ -176,6 +176,8 @@ static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
         }
         io.self_check = g->accept_self_intersections ? MC_SELF_CHECK_ACCEPT : MC_SELF_CHECK_REFUSE;
         io.repair = g->repair;
+        io.chord_tolerance = g->chord_tolerance; // B-rep files only; 0: the import's default
+        io.angle_tolerance = g->angle_tolerance;
         mc_mesh_report rep;
         mc_status st = mc_mesh_import_file(g->path, &io, &s->meshes[gi], &rep, &e);
         if (st != MC_OK)
