@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: MIT
 // Mesh repair of a triangle soup: tolerance weld, duplicate and back-to-back faces, faces shared by two solids, loose
 // components, consistent winding, hole filling, outward winding, pinched vertices; every change counted.
-// Based on: the minimum-weight polygon triangulation (dynamic programming, Barequet and Sharir 1995 for hole filling).
+// Based on: P. Liepa, Filling holes in meshes, SGP 2003 (the hole triangulation: dynamic programming over the loop,
+// weight = largest dihedral angle, then area).
 #include "mesh/soup.h"
 #include "src/base/core.h"
 #include "src/base/union_find.h"
@@ -719,11 +720,6 @@ static mc_status rp_add_triangle(rp_mesh* m, uint32_t a, uint32_t b, uint32_t c)
     return MC_OK;
 }
 
-static double tri_area(const rp_mesh* m, uint32_t a, uint32_t b, uint32_t c)
-{
-    return 0.5 * mc_length(mc_cross(mc_sub(m->pos[b], m->pos[a]), mc_sub(m->pos[c], m->pos[a])));
-}
-
 // Emit the triangles of the optimal split of loop[i..j] (split[i * k + j] is the apex index) with an explicit stack.
 static mc_status emit_triangulation(rp_mesh* m, const uint32_t* loop, uint32_t k, const uint32_t* split,
                                     uint32_t* stack)
@@ -749,41 +745,108 @@ static mc_status emit_triangulation(rp_mesh* m, const uint32_t* loop, uint32_t k
     return MC_OK;
 }
 
-// Least-area triangulation of the loop (vertices in the order of its edges) by dynamic programming over sub-loops.
-static mc_status fill_loop(rp_mesh* m, const uint32_t* loop, uint32_t k)
+/// The weight of a partial hole triangulation (Liepa 2003): the largest angle between the normals of two
+/// neighbouring triangles in it (or with the mesh around the hole), then the total area.
+typedef struct fill_weight
 {
-    double* cost = mc_alloc_array((size_t)k * k, sizeof(double));
-    uint32_t* split = mc_alloc_array((size_t)k * k, sizeof(uint32_t));
+    double angle;
+    double area;
+} fill_weight;
+
+static bool weight_less(fill_weight a, fill_weight b)
+{
+    return a.angle < b.angle - 1e-12 || (a.angle <= b.angle + 1e-12 && a.area < b.area);
+}
+
+static mc_vec3 tri_normal(const rp_mesh* m, uint32_t a, uint32_t b, uint32_t c)
+{
+    return mc_cross(mc_sub(m->pos[b], m->pos[a]), mc_sub(m->pos[c], m->pos[a]));
+}
+
+static double normal_angle(mc_vec3 n, mc_vec3 o)
+{
+    double ln = mc_length(n), lo = mc_length(o);
+    return ln > 0.0 && lo > 0.0 ? acos(fmax(-1.0, fmin(1.0, mc_dot(n, o) / (ln * lo)))) : MC_PI;
+}
+
+/// A hole loop and the mesh around it: loop[i] -> loop[i + 1] (cyclic) are the hole's edges; around[i] is the
+/// normal of the mesh triangle on the other side of edge i.
+typedef struct hole_loop
+{
+    const uint32_t* loop;
+    const mc_vec3* around;
+    uint32_t k;
+    fill_weight* w;  ///< k * k: best weight of the sub-loop i .. j
+    uint32_t* split; ///< k * k: its apex
+} hole_loop;
+
+// The normal of the triangle across the edge (i, j) of the sub-loop: the mesh around the hole for a hole edge,
+// else the apex triangle chosen for that sub-loop.
+static mc_vec3 across(const rp_mesh* m, const hole_loop* h, uint32_t i, uint32_t j)
+{
+    if (j == i + 1)
+    {
+        return h->around[i];
+    }
+    uint32_t s = h->split[i * h->k + j];
+    return tri_normal(m, h->loop[i], h->loop[s], h->loop[j]);
+}
+
+static void fill_cell(const rp_mesh* m, hole_loop* h, uint32_t i, uint32_t j)
+{
+    uint32_t k = h->k;
+    fill_weight best = {INFINITY, INFINITY};
+    for (uint32_t s = i + 1; s < j; ++s)
+    {
+        mc_vec3 n = tri_normal(m, h->loop[i], h->loop[s], h->loop[j]);
+        double angle = fmax(normal_angle(n, across(m, h, i, s)), normal_angle(n, across(m, h, s, j)));
+        if (i == 0 && j == k - 1)
+        {
+            angle = fmax(angle, normal_angle(n, h->around[k - 1])); // the closing edge's mesh triangle
+        }
+        fill_weight a = h->w[i * k + s], b = h->w[s * k + j];
+        fill_weight c = {fmax(angle, fmax(a.angle, b.angle)), a.area + b.area + 0.5 * mc_length(n)};
+        if (weight_less(c, best))
+        {
+            best = c;
+            h->split[i * k + j] = s;
+        }
+    }
+    h->w[i * k + j] = best;
+}
+
+// Triangulation of the loop over its own vertices minimising the largest dihedral angle, then the area (dynamic
+// programming over sub-loops).
+static mc_status fill_loop(rp_mesh* m, const uint32_t* loop, const mc_vec3* around, uint32_t k)
+{
+    hole_loop h = {loop, around, k, mc_alloc_array((size_t)k * k, sizeof(fill_weight)),
+                   mc_alloc_array((size_t)k * k, sizeof(uint32_t))};
     uint32_t* stack = mc_alloc_array(2 * (size_t)k + 2, sizeof(uint32_t));
-    mc_status st = cost != NULL && split != NULL && stack != NULL ? MC_OK : MC_ERR_OUT_OF_MEMORY;
+    mc_status st = h.w != NULL && h.split != NULL && stack != NULL ? MC_OK : MC_ERR_OUT_OF_MEMORY;
     for (uint32_t len = 1; st == MC_OK && len < k; ++len)
     {
         for (uint32_t i = 0; i + len < k; ++i)
         {
-            uint32_t j = i + len;
-            cost[i * k + j] = len == 1 ? 0.0 : INFINITY;
-            for (uint32_t s = i + 1; s < j; ++s)
+            if (len == 1)
             {
-                double c = cost[i * k + s] + cost[s * k + j] + tri_area(m, loop[i], loop[s], loop[j]);
-                if (c < cost[i * k + j])
-                {
-                    cost[i * k + j] = c;
-                    split[i * k + j] = s;
-                }
+                h.w[i * k + i + 1] = (fill_weight){0.0, 0.0};
+                continue;
             }
+            fill_cell(m, &h, i, i + len);
         }
     }
     if (st == MC_OK)
     {
-        st = emit_triangulation(m, loop, k, split, stack);
+        st = emit_triangulation(m, loop, k, h.split, stack);
     }
-    mc_free(cost), mc_free(split), mc_free(stack);
+    mc_free(h.w), mc_free(h.split), mc_free(stack);
     return st;
 }
 
 // Walk the hole loops: a boundary half-edge x -> a gives the hole edge a -> x (into[a] = x). Loops through a vertex
 // with two boundary half-edges ending at it are not filled.
-static mc_status fill_loops(rp_mesh* m, const uint32_t* into, const uint8_t* multi, uint32_t* loop)
+static mc_status fill_loops(rp_mesh* m, const uint32_t* into, const uint32_t* opp, const uint8_t* multi, uint32_t* loop,
+                            mc_vec3* around)
 {
     uint8_t* seen = mc_calloc(m->nv + 1, 1);
     if (seen == NULL)
@@ -813,7 +876,11 @@ static mc_status fill_loops(rp_mesh* m, const uint32_t* into, const uint8_t* mul
         simple = simple && v == v0; // a closed loop back to its start
         if (simple && k >= 3 && k <= max_edges)
         {
-            st = fill_loop(m, loop, k);
+            for (uint32_t i = 0; i < k; ++i) // the mesh triangle x -> a -> o across hole edge a -> x
+            {
+                around[i] = tri_normal(m, loop[(i + 1) % k], loop[i], opp[loop[i]]);
+            }
+            st = fill_loop(m, loop, around, k);
             m->rep->filled_holes++;
         }
         else
@@ -830,10 +897,12 @@ static mc_status rp_holes(rp_mesh* m, mc_error* err)
 {
     edge_index e = {0};
     uint32_t* into = mc_alloc_array(m->nv + 1, sizeof(uint32_t));
+    uint32_t* opp = mc_alloc_array(m->nv + 1, sizeof(uint32_t));
     uint8_t* multi = mc_calloc(m->nv + 1, 1);
     uint32_t* loop = mc_alloc_array(m->opt->max_hole_edges + 1, sizeof(uint32_t));
+    mc_vec3* around = mc_alloc_array(m->opt->max_hole_edges + 1, sizeof(mc_vec3));
     mc_status st = MC_OK;
-    if (into == NULL || multi == NULL || loop == NULL || !edge_index_build(m, &e))
+    if (into == NULL || opp == NULL || multi == NULL || loop == NULL || around == NULL || !edge_index_build(m, &e))
     {
         st = MC_ERR_OUT_OF_MEMORY;
     }
@@ -847,13 +916,14 @@ static mc_status rp_holes(rp_mesh* m, mc_error* err)
                 uint32_t a = he_to(m, h);
                 multi[a] |= into[a] != MC_NONE;
                 into[a] = he_from(m, h);
+                opp[a] = m->tri[3 * (h / 3) + (h % 3 + 2) % 3]; // third corner of the triangle of x -> a
             }
         }
         edge_index_free(&e); // the fill appends triangles: the index would be stale
-        st = fill_loops(m, into, multi, loop);
+        st = fill_loops(m, into, opp, multi, loop, around);
     }
     edge_index_free(&e);
-    mc_free(into), mc_free(multi), mc_free(loop);
+    mc_free(into), mc_free(opp), mc_free(multi), mc_free(loop), mc_free(around);
     if (st != MC_OK)
     {
         return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory while filling holes");

@@ -67,8 +67,9 @@ extern "C"
         /// component is wound outward by its signed volume, or inward when it lies inside an odd number of other
         /// closed components (a cavity; ray parity, bounding boxes first)
         MC_REPAIR_ORIENT = 1u << 3,
-        /// fill holes (loops of edges used once) of at most max_hole_edges edges with the triangulation of least
-        /// total area over the loop's vertices (no new vertex); needs consistent winding (MC_REPAIR_ORIENT)
+        /// fill holes (loops of edges used once) of at most max_hole_edges edges with a triangulation over the loop's
+        /// own vertices (no new vertex) that minimises the largest angle between neighbouring normals (the mesh
+        /// around the hole included), then the total area (Liepa 2003); needs consistent winding (MC_REPAIR_ORIENT)
         MC_REPAIR_HOLES = 1u << 4,
         /// split pinched vertices (a vertex whose closed triangle fans do not join over edges): each fan gets its own
         /// copy of the vertex, moved by 1e-9 of the bounding-box diagonal into its own solid (against the fan's
