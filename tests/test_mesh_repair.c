@@ -540,3 +540,47 @@ Test(repair, curved_holes_fill_without_folds)
     mc_free_arrays(pos, idx);
     free(kept);
 }
+
+// Random soups (few points, so edges are shared by many triangles, with repeats, degenerate and pinched triangles):
+// the repair never fails, its output indexes its own points, and mesh creation takes it or refuses it cleanly.
+Test(repair, random_soups_never_break_it)
+{
+    srand(3);
+    for (int round = 0; round < 300; ++round)
+    {
+        uint32_t nv = 4 + (uint32_t)(rand() % 12), nt = 1 + (uint32_t)(rand() % 40);
+        double pos[16 * 3];
+        uint32_t idx[40 * 3];
+        for (uint32_t i = 0; i < 3 * nv; ++i)
+        {
+            pos[i] = (double)(rand() % 5) - 2.0 + (round % 3 == 0 ? 1e-9 * (double)(rand() % 3) : 0.0);
+        }
+        for (uint32_t i = 0; i < 3 * nt; ++i)
+        {
+            idx[i] = (uint32_t)rand() % nv;
+        }
+        mc_repair_options opt = mc_default_repair_options();
+        opt.weld_tolerance = round % 2 == 0 ? 1e-6 : 0.0;
+        double* rpos = NULL;
+        uint32_t* ridx = NULL;
+        uint32_t rnv = 0, rnt = 0;
+        mc_repair_report rep;
+        cr_assert(eq(int, mc_mesh_repair(&opt, pos, nv, idx, nt, &rpos, &rnv, &ridx, &rnt, &rep, NULL), MC_OK));
+        for (uint32_t i = 0; i < 3 * rnt; ++i)
+        {
+            cr_assert(lt(u32, ridx[i], rnv));
+        }
+        if (rnt > 0)
+        {
+            mc_mesh_def def = mc_default_mesh_def();
+            def.positions = rpos, def.vertex_count = rnv, def.indices = ridx, def.triangle_count = rnt;
+            mc_mesh* mesh = NULL;
+            mc_status st = mc_mesh_create(&def, &mesh, NULL, NULL);
+            cr_assert(st == MC_OK || st == MC_ERR_MESH_NOT_CLOSED || st == MC_ERR_SELF_INTERSECTING ||
+                          st == MC_ERR_EMPTY_MESH,
+                      "status %d", st);
+            mc_mesh_destroy(mesh);
+        }
+        mc_free_arrays(rpos, ridx);
+    }
+}
