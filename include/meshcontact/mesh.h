@@ -316,8 +316,9 @@ extern "C"
     /// of sqrt(8 c r), c the chord tolerance and r half the bounding-box diagonal: a circle of radius up to r then
     /// deviates from its chords by at most c, a flatter surface through the size limit. A file with surfaces but no
     /// solid is tessellated and accepted only when its faces close up; otherwise it is refused with the count of open
-    /// shells (components) and boundary edges. gmsh is not thread-safe: B-rep imports are serialised by a lock.
-    /// Progress: 0.05 read, 0.1 synchronised, 0.45 meshed, 0.5 extracted, then as for mesh files.
+    /// shells (components) and boundary edges. gmsh is not thread-safe: B-rep imports are serialised by a lock,
+    /// and each one initialises and finalises gmsh (a host that uses gmsh itself loses its model). Progress: 0.05 read,
+    /// 0.1 synchronised, 0.45 meshed, 0.5 extracted, then as for mesh files.
     /// @param path file to read
     /// @param options may be NULL for defaults
     /// @param out receives the mesh on success only
