@@ -196,6 +196,37 @@ Test(brep, iges_part_imports_closed_within_the_chord_bound)
     mc_mesh_destroy(mesh);
 }
 
+// A real CAD part that Debian ships with OpenCASCADE (package occt-misc, a dependency of libgmsh-dev): skipped when
+// the package's sample data are not installed.
+Test(brep, real_part_from_opencascade_samples)
+{
+    static const char* const files[] = {"/usr/share/opencascade/data/step/screw.step"};
+    int found = 0;
+    for (int k = 0; k < 1; ++k)
+    {
+        if (access(files[k], R_OK) != 0)
+        {
+            continue;
+        }
+        ++found;
+        mc_import_options o = mc_default_import_options();
+        o.scale = 1000.0;
+        mc_mesh* mesh = NULL;
+        mc_mesh_report rep;
+        mc_error err;
+        cr_assert(eq(int, mc_mesh_import_file(files[k], &o, &mesh, &rep, &err), MC_OK), "%s", err.message);
+        cr_assert(ge(u32, rep.brep_solids, 1));
+        // The default chord: 0.005 of the largest extent.
+        mc_vec3 d = mc_sub(rep.bbox_max, rep.bbox_min);
+        check_solid(&rep, 0.005 * fmax(d.x, fmax(d.y, d.z)), rep.brep_volume);
+        mc_mesh_destroy(mesh);
+    }
+    if (found == 0)
+    {
+        cr_skip_test("OpenCASCADE's sample data (Debian package occt-misc) are not installed");
+    }
+}
+
 // Two boxes from the same STEP file, the second moved by 0.5 along x: their overlap is a 0.5 x 2 x 3 box (flat
 // faces are faceted exactly, so the contact volume is exact up to rounding).
 Test(brep, contact_works_on_imported_parts)
