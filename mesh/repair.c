@@ -447,9 +447,14 @@ static patch_info* find_patch(patch_info* info, uint32_t np, uint32_t root)
 }
 
 // Patch figures: size, and whether every border edge is used by three triangles (only then can it be a shared face).
-static void score_patches(const rp_mesh* m, const edge_index* e, uint32_t* parent, patch_info* info, uint32_t np)
+// @return false on allocation failure.
+static bool score_patches(const rp_mesh* m, const edge_index* e, uint32_t* parent, patch_info* info, uint32_t np)
 {
     bool* has_border = mc_calloc(np + 1, sizeof(bool));
+    if (has_border == NULL)
+    {
+        return false;
+    }
     for (uint32_t t = 0; t < m->nt; ++t)
     {
         patch_info* p = find_patch(info, np, mc_uf_find(parent, t));
@@ -460,18 +465,56 @@ static void score_patches(const rp_mesh* m, const edge_index* e, uint32_t* paren
             if (c != 2)
             {
                 p->candidate = p->candidate && c == 3;
-                if (has_border != NULL)
-                {
-                    has_border[p - info] = true;
-                }
+                has_border[p - info] = true;
             }
         }
     }
     for (uint32_t i = 0; i < np; ++i)
     {
-        info[i].candidate = info[i].candidate && has_border != NULL && has_border[i];
+        info[i].candidate = info[i].candidate && has_border[i];
     }
     mc_free(has_border);
+    return true;
+}
+
+// order[]: the triangles sorted by patch root (then index). @return false on allocation failure.
+static bool patch_order(const rp_mesh* m, uint32_t* parent, uint32_t* order)
+{
+    uint64_t* pairs = mc_alloc_array(m->nt + 1, sizeof(uint64_t));
+    if (pairs == NULL)
+    {
+        return false;
+    }
+    for (uint32_t t = 0; t < m->nt; ++t)
+    {
+        pairs[t] = (uint64_t)mc_uf_find(parent, t) << 32 | t;
+    }
+    qsort(pairs, m->nt, sizeof(uint64_t), cmp_u64_pairs);
+    for (uint32_t t = 0; t < m->nt; ++t)
+    {
+        order[t] = (uint32_t)pairs[t];
+    }
+    mc_free(pairs);
+    return true;
+}
+
+// The first position of patch `root` in order[] (sorted by root).
+static uint32_t patch_start(const rp_mesh* m, uint32_t* parent, const uint32_t* order, uint32_t root)
+{
+    uint32_t lo = 0, hi = m->nt;
+    while (lo < hi)
+    {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (mc_uf_find(parent, order[mid]) < root)
+        {
+            lo = mid + 1;
+        }
+        else
+        {
+            hi = mid;
+        }
+    }
+    return lo;
 }
 
 static mc_status rp_shared_faces(rp_mesh* m, mc_error* err)
@@ -481,70 +524,34 @@ static mc_status rp_shared_faces(rp_mesh* m, mc_error* err)
     uint32_t* order = mc_alloc_array(m->nt + 1, sizeof(uint32_t)); // triangles sorted by patch
     uint32_t* uses = mc_alloc_array(3 * (size_t)m->nt + 1, sizeof(uint32_t));
     patch_info* info = mc_alloc_array(m->nt + 1, sizeof(patch_info));
-    mc_status st = MC_OK;
-    if (parent == NULL || order == NULL || uses == NULL || info == NULL || !edge_index_build(m, &e))
-    {
-        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory while looking for shared faces");
-    }
-    if (st == MC_OK)
+    bool ok = parent != NULL && order != NULL && uses != NULL && info != NULL && edge_index_build(m, &e);
+    uint32_t np = 0;
+    if (ok)
     {
         join_patches(m, &e, parent);
-        uint32_t np = collect_patches(m, parent, info);
-        score_patches(m, &e, parent, info, np);
-        for (uint32_t h = 0; h < 3 * m->nt; ++h)
+        np = collect_patches(m, parent, info);
+        ok = score_patches(m, &e, parent, info, np) && patch_order(m, parent, order);
+    }
+    for (uint32_t h = 0; ok && h < 3 * m->nt; ++h)
+    {
+        uses[e.first[h]] = e.count[h];
+    }
+    if (ok)
+    {
+        qsort(info, np, sizeof(patch_info), cmp_patch_size); // smallest patches first
+    }
+    for (uint32_t i = 0; ok && i < np; ++i)
+    {
+        if (info[i].candidate)
         {
-            uses[e.first[h]] = e.count[h];
-        }
-        // Triangles by patch root: (root << 32 | t) sorted, kept in order[] as triangle ids per patch.
-        uint64_t* pairs = mc_alloc_array(m->nt + 1, sizeof(uint64_t));
-        if (pairs == NULL)
-        {
-            st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory while looking for shared faces");
-        }
-        for (uint32_t t = 0; pairs != NULL && t < m->nt; ++t)
-        {
-            pairs[t] = (uint64_t)mc_uf_find(parent, t) << 32 | t;
-        }
-        if (pairs != NULL)
-        {
-            qsort(pairs, m->nt, sizeof(uint64_t), cmp_u64_pairs);
-        }
-        for (uint32_t t = 0; pairs != NULL && t < m->nt; ++t)
-        {
-            order[t] = (uint32_t)pairs[t];
-        }
-        mc_free(pairs);
-        qsort(info, np, sizeof(patch_info), cmp_patch_size);
-        for (uint32_t i = 0; st == MC_OK && i < np; ++i)
-        {
-            if (!info[i].candidate)
-            {
-                continue;
-            }
-            // Members of the patch: the run of order[] whose root is info[i].root.
-            uint32_t lo = 0, hi = m->nt;
-            while (lo < hi)
-            {
-                uint32_t mid = lo + (hi - lo) / 2;
-                if (mc_uf_find(parent, order[mid]) < info[i].root)
-                {
-                    lo = mid + 1;
-                }
-                else
-                {
-                    hi = mid;
-                }
-            }
-            remove_shared_patch(m, &e, uses, order + lo, info[i].triangles);
+            uint32_t first = patch_start(m, parent, order, info[i].root);
+            remove_shared_patch(m, &e, uses, order + first, info[i].triangles);
         }
     }
     edge_index_free(&e);
-    mc_free(parent);
-    mc_free(order);
-    mc_free(uses);
-    mc_free(info);
+    mc_free(parent), mc_free(order), mc_free(uses), mc_free(info);
     rp_compact(m);
-    return st;
+    return ok ? MC_OK : mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory while looking for shared faces");
 }
 
 // ---------------------------------------------------------------------------------------------------------------

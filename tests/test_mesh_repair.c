@@ -584,3 +584,61 @@ Test(repair, random_soups_never_break_it)
         mc_free_arrays(rpos, ridx);
     }
 }
+
+static long s_calls, s_fail_at; // allocations counted; when s_fail_at is non-zero, that one (1-based) fails
+
+static void* failing_alloc(size_t size, size_t alignment)
+{
+    (void)alignment;
+    return ++s_calls == s_fail_at ? NULL : malloc(size);
+}
+
+static void failing_free(void* p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+
+// Every allocation of a repair that runs every stage (weld, duplicates, shared faces, holes, pinches) made to fail
+// in turn: out of memory is reported, and nothing is left allocated.
+Test(repair, every_allocation_failure_is_reported_and_leaks_nothing)
+{
+    soup s = {0};
+    add_cube(&s, 0, 0, 0, 1);
+    add_cube(&s, 1, 1, 1, 1);
+    for (uint32_t t = 12; t < 24; ++t)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            s.tri[t][k] = s.tri[t][k] == 8 ? 6 : s.tri[t][k]; // pinched corner
+        }
+    }
+    memcpy(s.tri[s.nt++], s.tri[3], sizeof s.tri[0]);                                   // a duplicate
+    flip(&s, 5);                                                                        // a flipped face
+    s.tri[0][0] = s.tri[23][0], s.tri[0][1] = s.tri[23][1], s.tri[0][2] = s.tri[23][2]; // a hole, and a copy
+    mc_repair_options opt = mc_default_repair_options();
+    opt.weld_tolerance = 1e-6;
+    mc_set_allocator(failing_alloc, failing_free);
+    long k = 1;
+    for (;; ++k)
+    {
+        s_calls = 0;
+        s_fail_at = k;
+        double* pos = NULL;
+        uint32_t* idx = NULL;
+        uint32_t nv = 0, nt = 0;
+        mc_error err;
+        mc_status st = mc_mesh_repair(&opt, &s.pos[0][0], s.nv, &s.tri[0][0], s.nt, &pos, &nv, &idx, &nt, NULL, &err);
+        if (st == MC_OK)
+        {
+            mc_free_arrays(pos, idx);
+            cr_assert(eq(i64, mc_get_byte_count(), 0));
+            break;
+        }
+        cr_assert(eq(int, st, MC_ERR_OUT_OF_MEMORY), "allocation %ld: status %d (%s)", k, st, err.message);
+        cr_assert(eq(ptr, pos, NULL));
+        cr_assert(eq(i64, mc_get_byte_count(), 0), "allocation %ld: bytes left", k);
+    }
+    mc_set_allocator(NULL, NULL);
+    cr_assert(gt(i64, k, 20), "the repair made %ld allocations", k);
+}
