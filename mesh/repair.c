@@ -208,15 +208,18 @@ static mc_status rp_weld(rp_mesh* m, mc_error* err)
         ok = mc_weld_tolerance(upos, nu, lo, dist, group);
     }
     uint32_t nc = 0;
-    for (uint32_t i = 0; ok && i < nu; ++i)
+    for (uint32_t i = 0; ok && i < nu; ++i) // a cluster is numbered and placed at its first (smallest) member
     {
-        group[i] = group[i] == i ? nc++ : group[group[i]];
-        if (group[i] == nc - 1 && (i == 0 || group[i] != group[i - 1] || nc == 1))
+        if (group[i] == i)
         {
-            m->pos[group[i]] = upos[i];
+            m->pos[nc] = upos[i];
+            group[i] = nc++;
+        }
+        else
+        {
+            group[i] = group[group[i]]; // the root is smaller: already renumbered
         }
     }
-    // The loop above writes a cluster's point when its first member appears; members that come later never do.
     m->rep->welded_vertices = ok ? nu - nc : 0;
     for (uint64_t k = 0; ok && k < 3ull * m->nt; ++k)
     {

@@ -642,3 +642,27 @@ Test(repair, every_allocation_failure_is_reported_and_leaks_nothing)
     mc_set_allocator(NULL, NULL);
     cr_assert(gt(i64, k, 20), "the repair made %ld allocations", k);
 }
+
+// A welded cluster takes the point of its first member (in input order), exactly.
+Test(repair, weld_keeps_the_first_point_of_a_cluster)
+{
+    const double pos[5][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {3e-9, -2e-9, 1e-9}};
+    const uint32_t tri[4][3] = {{4, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}}; // corner 0 written as 4 once
+    mc_repair_options opt = mc_default_repair_options();
+    opt.weld_distance = 1e-6;
+    double* rpos = NULL;
+    uint32_t* ridx = NULL;
+    uint32_t rnv = 0, rnt = 0;
+    mc_repair_report rep;
+    cr_assert(eq(int, mc_mesh_repair(&opt, &pos[0][0], 5, &tri[0][0], 4, &rpos, &rnv, &ridx, &rnt, &rep, NULL), MC_OK));
+    cr_assert(eq(u32, rep.welded_vertices, 1));
+    cr_assert(eq(u32, rnv, 4));
+    bool origin = false;
+    for (uint32_t i = 0; i < rnv; ++i)
+    {
+        origin = origin || (rpos[3 * i] == 0.0 && rpos[3 * i + 1] == 0.0 && rpos[3 * i + 2] == 0.0);
+        cr_assert(not(rpos[3 * i] == 3e-9), "the later member's point is not used");
+    }
+    cr_assert(origin);
+    mc_free_arrays(rpos, ridx);
+}
