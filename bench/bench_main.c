@@ -476,6 +476,23 @@ int main(int argc, char** argv)
         run_scene(&o, &s, csv);
         scene_pair_destroy(&s);
     }
+    // Real meshes against coarse boxes and each other (tests/scenes.c: scene_make_real).
+    for (int k = 0; k < scene_real_count(); ++k)
+    {
+        if (!wanted(&o, scene_real_name(k)))
+        {
+            continue;
+        }
+        scene_pair s;
+        if (scene_make_real(k, &s) != 0)
+        {
+            fprintf(stderr, "%s: could not import its meshes (set MC_SOURCE_ROOT to the repository root)\n",
+                    scene_real_name(k));
+            continue;
+        }
+        run_scene(&o, &s, csv);
+        scene_pair_destroy(&s);
+    }
     if (csv != NULL)
     {
         fclose(csv);

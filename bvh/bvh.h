@@ -53,6 +53,30 @@ int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
 /// of the other components' surfaces crossed from p to a point far outside (the nesting check of bvh/bvh_self.c).
 int mc_bvh_point_parity_without(const struct mc_mesh* mesh, mc_vec3 p, uint32_t component);
 
+/// The first triangle of `mesh` met by the ray p + t d, 0 < t <= t_max, in floating point (a locating aid, not an
+/// exact predicate: the region stage uses it to find which region encloses a shell, and gives up when `*ambiguous`).
+/// Frames as in mc_bvh_point_parity: p and d in I's frame; for a J mesh (mesh_body 1) `scratch` maps its vertices.
+/// @param skip a triangle left out (mesh order), MC_NONE for none
+/// @param t_hit receives the parameter of the hit
+/// @param ambiguous set to true when the hit is within 1e-9 (barycentric) of its triangle's boundary, when another
+///        triangle is met within 1e-9 t_max of it, or when the ray grazes a triangle's plane; left alone otherwise
+/// @return the triangle (mesh order), or MC_NONE when the ray meets none
+uint32_t mc_bvh_ray_first_hit(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
+                              mc_vec3 d, double t_max, uint32_t skip, double* t_hit, bool* ambiguous);
+
+/// The triangles (mesh order) of the leaves whose boxes meet the half-space n . x + d <= 0 of the mesh's frame (a
+/// conservative superset of the triangles with a vertex there; n need not be unit), appended in tree order to *tris
+/// (grown with mc_array_reserve; *count is reset first).
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_bvh_halfspace_triangles(const struct mc_mesh* mesh, mc_vec3 n, double d, uint32_t** tris,
+                                     uint32_t* capacity, uint32_t* count);
+
+/// The triangles (mesh order) of the leaves whose boxes meet the ball |x - c| <= r of the mesh's frame (conservative),
+/// into *tris as mc_bvh_halfspace_triangles does.
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_bvh_ball_triangles(const struct mc_mesh* mesh, mc_vec3 c, double r, uint32_t** tris, uint32_t* capacity,
+                                uint32_t* count);
+
 /// What the self-intersection check of one mesh found (bvh/bvh_self.c).
 typedef struct mc_self_result
 {

@@ -108,6 +108,7 @@ typedef struct builder
     int wide;             // use the 16-lane pass (classify_avx512)
     uint32_t* leaves;     // leaf node indices in the order they were made (about position order)
     uint32_t leaf_count, leaf_capacity;
+    double leaf_limit_diag; // the mesh's bounding-box diagonal (leaf_fits)
 } builder;
 
 static inline void swap_tri(builder* b, uint32_t i, uint32_t j)
@@ -634,6 +635,33 @@ static void finish_jobs(builder* b, const mc_obb_job* jobs, uint32_t n)
     }
 }
 
+// A leaf's box should hug its triangles. Leaves of a fine mesh are small patches, but the few large triangles of a
+// coarse part (a box of 12 triangles, a plate, a coarse CAD export) made one leaf as large as the part, whose box
+// overlaps everything near or inside it and sends a query to every leaf of the other mesh (a fine part inside a
+// 12-triangle box was 30 to 200 times slower than FCL, whose leaves hold one triangle). So a node of up to
+// MC_BVH_LEAF_MAX triangles is a leaf when it has one triangle or its box's largest extent is at most LEAF_SPAN of the
+// mesh's bounding-box diagonal (fine meshes: every leaf; coarse ones are split down to small or single triangles).
+// Projects the node's triangles onto ps (whose ranges are the node's box either way).
+#define LEAF_SPAN 0.25
+#define LEAF_THIN 0.15
+
+static bool leaf_fits(proj_state* ps, const builder* b, const build_item* it)
+{
+    for (uint32_t t = it->begin; t < it->end; ++t)
+    {
+        proj_tri(ps, &b->tris[t]);
+    }
+    if (it->end - it->begin == 1u)
+    {
+        return true;
+    }
+    double lo[3], hi[3];
+    proj_result(ps, lo, hi);
+    double wide = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    double thin = fmin(hi[0] - lo[0], fmin(hi[1] - lo[1], hi[2] - lo[2]));
+    return wide <= LEAF_SPAN * b->leaf_limit_diag || thin <= LEAF_THIN * wide;
+}
+
 // Items split per round of build_tree (their children's axes are solved in one call).
 #define BUILD_BATCH 4u
 
@@ -649,12 +677,8 @@ static int split_item(builder* b, const build_item* it, build_item kids[2], mc_o
     proj_state ps;
     proj_init(&ps, axes_f);
     uint32_t count = it->end - it->begin;
-    if (count <= MC_BVH_LEAF_MAX)
+    if (count <= MC_BVH_LEAF_MAX && leaf_fits(&ps, b, it))
     {
-        for (uint32_t t = it->begin; t < it->end; ++t)
-        {
-            proj_tri(&ps, &b->tris[t]);
-        }
         make_job(&ps, axes_f, it->node, job);
         b->nodes[it->node].data = MC_BVH_LEAF_BIT | (it->begin << MC_BVH_LEAF_BITS) | (count - 1u);
         if (b->leaf_count == b->leaf_capacity)
@@ -847,6 +871,7 @@ mc_status mc_bvh_build(struct mc_mesh* mesh)
     b.tris = mc_alloc(block_bytes);
     b.tri_local = (float*)b.tris;
     b.mesh = mesh;
+    b.leaf_limit_diag = mc_length(mc_sub(mesh->report.bbox_max, mesh->report.bbox_min));
     b.wide = mc_bvh_build_wide_available() && !mc_bvh_build_portable;
     // Leaves hold up to MC_BVH_LEAF_MAX = 16 triangles, about 11 on average (measured: 0.16 n to 0.18 n nodes on the
     // bench meshes); the array grows by 25% when needed.

@@ -446,6 +446,16 @@ static inline float node_size(const mc_bvh_node* n)
     return s > n->extent[2] ? s : n->extent[2];
 }
 
+// Both nodes of a pair are split at once only when their boxes' volumes are within BOTH_VOLUME_RATIO too: a fat box
+// (an internal node of a coarse part, as large as the part around a fine mesh inside it) is split alone, down to its
+// thin leaves, instead of dragging the other tree down with it.
+#define BOTH_VOLUME_RATIO 2.0f
+static inline bool similar_volumes(const mc_bvh_node* a, const mc_bvh_node* b)
+{
+    float va = a->extent[0] * a->extent[1] * a->extent[2], vb = b->extent[0] * b->extent[1] * b->extent[2];
+    return va <= BOTH_VOLUME_RATIO * vb && vb <= BOTH_VOLUME_RATIO * va;
+}
+
 // Append one intersecting pair to the worker's buffer. @return 0 on allocation failure.
 static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_crossing cr[2])
 {
@@ -1101,7 +1111,7 @@ static int expand_level(const collide_ctx* cx, const node_pair* items, uint32_t 
             continue;
         }
         float sa = node_size(na), sb = node_size(nb);
-        if (!la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa)
+        if (!la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb))
         {
             expansion_batch* e2 = &batch[2];
             e2->split[e2->count] = np.a;

@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Exact point-in-mesh parity through the OBB tree (mc_bvh_point_parity, mc_mesh_contains_point).
+// Exact point-in-mesh parity through the OBB tree (mc_bvh_point_parity, mc_mesh_contains_point), and the first
+// triangle along a ray (mc_bvh_ray_first_hit, floating point).
 #include "bvh/bvh_internal.h"
+#include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/tri_tri.h"
 
@@ -167,4 +169,237 @@ bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point)
     // The point is a vertex of the other body (J) for the symbolic rule: it is displaced by (eps, eps^2, eps^3).
     int inside = mc_bvh_point_parity(mesh, 0, NULL, point, 1);
     return mesh->flipped ? !inside : inside != 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// First hit along a ray
+
+#define RAY_EDGE_MARGIN 1e-9 // barycentric distance from a triangle's boundary below which a hit is ambiguous
+
+/// Ray p + t d against triangle (a, b, c) (Moller-Trumbore, double). @return t > 0, or -1 when it misses; *near_edge
+/// when the hit is within RAY_EDGE_MARGIN of the boundary or the ray grazes the plane.
+static double ray_triangle(mc_vec3 p, mc_vec3 d, mc_vec3 a, mc_vec3 b, mc_vec3 c, bool* near_edge)
+{
+    mc_vec3 e1 = mc_sub(b, a), e2 = mc_sub(c, a);
+    mc_vec3 pv = mc_cross(d, e2);
+    double det = mc_dot(e1, pv);
+    double scale = mc_length(e1) * mc_length(e2) * mc_length(d);
+    if (!(fabs(det) > 1e-12 * scale))
+    {
+        return -1.0; // parallel to the plane (or degenerate): no transversal hit
+    }
+    double inv = 1.0 / det;
+    mc_vec3 tv = mc_sub(p, a);
+    double u = mc_dot(tv, pv) * inv;
+    mc_vec3 qv = mc_cross(tv, e1);
+    double v = mc_dot(d, qv) * inv;
+    double t = mc_dot(e2, qv) * inv;
+    double w = 1.0 - u - v;
+    if (u < -RAY_EDGE_MARGIN || v < -RAY_EDGE_MARGIN || w < -RAY_EDGE_MARGIN || !(t > 0.0))
+    {
+        return -1.0;
+    }
+    if (u < RAY_EDGE_MARGIN || v < RAY_EDGE_MARGIN || w < RAY_EDGE_MARGIN || fabs(det) < 1e-6 * scale)
+    {
+        *near_edge = true;
+    }
+    return t;
+}
+
+uint32_t mc_bvh_ray_first_hit(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
+                              mc_vec3 d, double t_max, uint32_t skip, double* t_hit, bool* ambiguous)
+{
+    MC_ASSERT(mesh != NULL && mesh->bvh != NULL && (mesh_body == 0 || scratch != NULL));
+    const mc_bvh* t = mesh->bvh;
+    int mapped = mesh_body == 1;
+    double best = t_max, second = INFINITY;
+    bool best_near_edge = false;
+    uint32_t hit = MC_NONE;
+    uint32_t stack[256];
+    uint32_t sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0)
+    {
+        // The segment p .. p + best d in the mesh's frame (shrinks as hits are found).
+        mc_vec3 q = mc_add(p, mc_scale(d, best));
+        mc_vec3 pm = mapped ? mc_pair_scratch_unmap_j(scratch, p) : p;
+        mc_vec3 qm = mapped ? mc_pair_scratch_unmap_j(scratch, q) : q;
+        double mag = t->max_abs_coord + fabs(pm.x) + fabs(pm.y) + fabs(pm.z) + fabs(qm.x) + fabs(qm.y) + fabs(qm.z) +
+                     (mapped ? mc_pair_scratch_translation_norm(scratch) : 0.0);
+        const mc_bvh_node* n = &t->nodes[stack[--sp]];
+        if (!segment_box(n, mc_scale(mc_add(pm, qm), 0.5), mc_scale(mc_sub(qm, pm), 0.5), 1e-9 * mag))
+        {
+            continue;
+        }
+        if (!mc_bvh_is_leaf(n))
+        {
+            if (sp + 2u > sizeof stack / sizeof stack[0])
+            {
+                *ambiguous = true; // a degenerate, very deep tree: give up rather than miss a hit
+                return MC_NONE;
+            }
+            stack[sp++] = n->data + 1u;
+            stack[sp++] = n->data;
+            continue;
+        }
+        uint32_t f = mc_bvh_leaf_first(n), cnt = mc_bvh_leaf_count(n);
+        for (uint32_t k = 0; k < cnt; ++k)
+        {
+            uint32_t tri = t->tri_order[f + k];
+            if (tri == skip)
+            {
+                continue;
+            }
+            const uint32_t* tv = &t->tri_vertex[3u * (f + k)];
+            bool near_edge = false;
+            double th =
+                ray_triangle(p, d, mesh_vertex(mesh, mapped, scratch, tv[0]), mesh_vertex(mesh, mapped, scratch, tv[1]),
+                             mesh_vertex(mesh, mapped, scratch, tv[2]), &near_edge);
+            if (th < 0.0 || th > t_max)
+            {
+                continue;
+            }
+            if (th < best || hit == MC_NONE)
+            {
+                second = fmin(second, best);
+                best = th;
+                hit = tri;
+                best_near_edge = near_edge;
+            }
+            else
+            {
+                second = fmin(second, th);
+            }
+        }
+    }
+    if (hit != MC_NONE)
+    {
+        *t_hit = best;
+        if (best_near_edge || second - best <= 1e-9 * t_max)
+        {
+            *ambiguous = true;
+        }
+    }
+    return hit;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Triangles near a half-space
+
+/// Append every triangle of the mesh (a degenerate, very deep tree). @return false when out of memory.
+static bool all_triangles(const struct mc_mesh* mesh, uint32_t** tris, uint32_t* capacity, uint32_t* count)
+{
+    if (!mc_array_reserve((void**)tris, capacity, mesh->triangle_count, sizeof **tris, 64))
+    {
+        return false;
+    }
+    for (uint32_t k = 0; k < mesh->triangle_count; ++k)
+    {
+        (*tris)[k] = k;
+    }
+    *count = mesh->triangle_count;
+    return true;
+}
+
+/// Lower bound of |x - c| over the box of node nd (its distance from c along its axes), less the box's slack.
+static double box_distance(const mc_bvh_node* nd, mc_vec3 c)
+{
+    double d[3] = {c.x - nd->center[0], c.y - nd->center[1], c.z - nd->center[2]};
+    double out = 0.0, mag = fabs(c.x) + fabs(c.y) + fabs(c.z);
+    for (int k = 0; k < 3; ++k)
+    {
+        double t = fabs(nd->axis[k][0] * d[0] + nd->axis[k][1] * d[1] + nd->axis[k][2] * d[2]) - nd->extent[k];
+        out += t > 0.0 ? t * t : 0.0;
+        mag += fabs(nd->center[k]) + nd->extent[k];
+    }
+    return sqrt(out) - 4e-6 * mag;
+}
+
+mc_status mc_bvh_ball_triangles(const struct mc_mesh* mesh, mc_vec3 c, double r, uint32_t** tris, uint32_t* capacity,
+                                uint32_t* count)
+{
+    MC_ASSERT(mesh != NULL && mesh->bvh != NULL);
+    const mc_bvh* t = mesh->bvh;
+    *count = 0;
+    uint32_t stack[256];
+    uint32_t sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0)
+    {
+        const mc_bvh_node* nd = &t->nodes[stack[--sp]];
+        if (box_distance(nd, c) > r)
+        {
+            continue;
+        }
+        if (!mc_bvh_is_leaf(nd))
+        {
+            if (sp + 2u > sizeof stack / sizeof stack[0])
+            {
+                return all_triangles(mesh, tris, capacity, count) ? MC_OK : MC_ERR_OUT_OF_MEMORY;
+            }
+            stack[sp++] = nd->data + 1u;
+            stack[sp++] = nd->data;
+            continue;
+        }
+        uint32_t f = mc_bvh_leaf_first(nd), cnt = mc_bvh_leaf_count(nd);
+        if (!mc_array_reserve((void**)tris, capacity, (uint64_t)*count + cnt, sizeof **tris, 64))
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        for (uint32_t k = 0; k < cnt; ++k)
+        {
+            (*tris)[(*count)++] = t->tri_order[f + k];
+        }
+    }
+    return MC_OK;
+}
+
+mc_status mc_bvh_halfspace_triangles(const struct mc_mesh* mesh, mc_vec3 n, double d, uint32_t** tris,
+                                     uint32_t* capacity, uint32_t* count)
+{
+    MC_ASSERT(mesh != NULL && mesh->bvh != NULL);
+    const mc_bvh* t = mesh->bvh;
+    *count = 0;
+    double nv[3] = {n.x, n.y, n.z};
+    double nn = fabs(n.x) + fabs(n.y) + fabs(n.z);
+    uint32_t stack[256];
+    uint32_t sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0)
+    {
+        uint32_t ni = stack[--sp];
+        const mc_bvh_node* nd = &t->nodes[ni];
+        // Lowest value of n . x + d over the box, less a slack for the float box (axes orthonormal to ~1.2e-7).
+        double c = d, r = 0.0, mag = 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            c += nv[k] * nd->center[k];
+            r += nd->extent[k] * fabs(nv[0] * nd->axis[k][0] + nv[1] * nd->axis[k][1] + nv[2] * nd->axis[k][2]);
+            mag += fabs(nd->center[k]) + nd->extent[k];
+        }
+        if (c - r > 4e-6 * nn * mag + 1e-12 * (fabs(d) + nn * t->max_abs_coord))
+        {
+            continue;
+        }
+        if (!mc_bvh_is_leaf(nd))
+        {
+            if (sp + 2u > sizeof stack / sizeof stack[0])
+            {
+                return all_triangles(mesh, tris, capacity, count) ? MC_OK : MC_ERR_OUT_OF_MEMORY;
+            }
+            stack[sp++] = nd->data + 1u;
+            stack[sp++] = nd->data;
+            continue;
+        }
+        uint32_t f = mc_bvh_leaf_first(nd), cnt = mc_bvh_leaf_count(nd);
+        if (!mc_array_reserve((void**)tris, capacity, (uint64_t)*count + cnt, sizeof **tris, 64))
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        for (uint32_t k = 0; k < cnt; ++k)
+        {
+            (*tris)[(*count)++] = t->tri_order[f + k];
+        }
+    }
+    return MC_OK;
 }

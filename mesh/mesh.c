@@ -758,6 +758,7 @@ static void mesh_free_arrays(mc_mesh* m)
     mc_free(m->face_normals);
     mc_free(m->vertex_component);
     mc_free(m->component_vertex);
+    mc_free(m->component_volume);
 }
 
 // Smallest box around n >= 1 points.
@@ -1376,10 +1377,26 @@ static mc_status build_components(build_state* s)
             mesh->vertex_component[v] = mesh->vertex_component[r]; // r < v: already numbered
         }
     }
+    mesh->component_volume = mc_calloc(ncomp, sizeof(double));
+    if (mesh->component_volume == NULL)
+    {
+        return build_out_of_memory(s);
+    }
+    // Signed volumes per component as oriented now, about the bbox centre (divergence theorem).
+    mc_vec3 centre = mc_scale(mc_add(s->report.bbox_min, s->report.bbox_max), 0.5);
+    const uint32_t* idx = mesh->indices;
+    for (uint32_t t = 0; t < nf; ++t)
+    {
+        mc_vec3 p0 = mc_sub(mesh->positions[idx[3 * (size_t)t]], centre);
+        mc_vec3 p1 = mc_sub(mesh->positions[idx[3 * (size_t)t + 1]], centre);
+        mc_vec3 p2 = mc_sub(mesh->positions[idx[3 * (size_t)t + 2]], centre);
+        mesh->component_volume[mesh->vertex_component[idx[3 * (size_t)t]]] += mc_dot(p0, mc_cross(p1, p2)) / 6.0;
+    }
     mesh->scale = s->def->scale;
     mesh->report = s->report;
     mesh->byte_count = sizeof(mc_mesh) + (size_t)nfv * (sizeof(mc_vec3) + 2 * sizeof(uint32_t)) +
-                       (size_t)nf * (3 * 2 * sizeof(uint32_t) + sizeof(mc_vec3)) + (size_t)ncomp * sizeof(uint32_t);
+                       (size_t)nf * (3 * 2 * sizeof(uint32_t) + sizeof(mc_vec3)) +
+                       (size_t)ncomp * (sizeof(uint32_t) + sizeof(double));
     return MC_OK;
 }
 

@@ -38,11 +38,14 @@ struct mc_mesh
     uint32_t* vertex_component; ///< vertex_count: connected component id of each vertex (0 .. component_count-1)
     uint32_t component_count;   ///< number of connected components
     uint32_t* component_vertex; ///< component_count: one vertex of each component
-    bool flipped;               ///< Adams IFLIP: the solid is the outside of the surface (orientation already reversed)
-    double scale;               ///< scale applied to the input coordinates
-    mc_mesh_report report;      ///< what the checks found
-    struct mc_bvh* bvh;         ///< OBB tree, built at creation
-    size_t byte_count;          ///< bytes owned, for mc_mesh_get_byte_count
+    /// component_count: signed volume of each component as oriented (after reorientation and flip): negative for a
+    /// cavity's shell and for a flipped mesh's shells (rounded; its sign is meaningful only away from 0)
+    double* component_volume;
+    bool flipped;          ///< Adams IFLIP: the solid is the outside of the surface (orientation already reversed)
+    double scale;          ///< scale applied to the input coordinates
+    mc_mesh_report report; ///< what the checks found
+    struct mc_bvh* bvh;    ///< OBB tree, built at creation
+    size_t byte_count;     ///< bytes owned, for mc_mesh_get_byte_count
     /// region-stage blocks (src/contact/regions_blocks.c): NULL until the first region query on this mesh builds them
     /// (not counted in byte_count)
     _Atomic(mc_mesh_cache*) region_cache;

@@ -64,4 +64,57 @@ check_error info 2
 check_error info 2 "$tmp".a.shl --scale=0
 check_error simulate 2 --threads=0 x.scn
 check_error simulate 2
+# Analytic shapes: a ball of radius 1 sunk 0.25 into a plane (a cap: volume pi h^2 (3R - h) / 3, depth h), the box
+# [-1, 1]^3 cut at z = -0.5 by a plane through (0, 0, -0.5) (a 2 x 2 x 0.5 slab), two planes (unbounded), a ball against
+# a mesh (a ball of radius 0.5 centred on the box's face: half the ball), a socket against a mesh (not supported).
+"$exe" contact sphere:1 plane --pose-i 0,0,0.75 --json >"$tmp".out 2>"$tmp".err || fail "sphere plane: $(cat "$tmp".err)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp".out <<'PY' || fail "sphere on plane JSON"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+(r,) = d["regions"]
+h = 0.25
+assert abs(r["volume"] - math.pi * h * h * (3 - h) / 3) < 1e-14, r["volume"]
+assert abs(r["depth"] - h) < 1e-15 and abs(r["area"] - math.pi * h * (2 - h)) < 1e-14 and r["normal"][2] == -1
+PY
+fi
+"$exe" contact "$tmp".a.shl plane --pose-j 0,0,-0.5 --json >"$tmp".out 2>"$tmp".err || fail "mesh plane: $(cat "$tmp".err)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp".out <<'PY' || fail "mesh on plane JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+(r,) = d["regions"]
+assert abs(r["volume"] - 2.0) < 1e-14 and abs(r["area"] - 4.0) < 1e-14 and abs(r["depth"] - 0.5) < 1e-15, r
+assert all(abs(a - b) < 1e-14 for a, b in zip(r["centroid"], [0, 0, -0.75])), r["centroid"]
+PY
+fi
+check_error contact 1 plane plane
+grep -q "unbounded" "$tmp".err || fail "plane plane message: $(cat "$tmp".err)"
+"$exe" contact sphere:0.5 "$tmp".a.shl --pose-i 0.2,0.1,1 --json >"$tmp".out 2>"$tmp".err ||
+    fail "sphere mesh: $(cat "$tmp".err)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp".out <<'PY' || fail "sphere on mesh JSON"
+import json, math, sys
+(r,) = json.load(open(sys.argv[1]))["regions"]
+assert abs(r["volume"] - 2 * math.pi / 3 * 0.125) < 1e-14 and abs(r["depth"] - 0.5) < 1e-15, r
+PY
+fi
+# A pin in a hole: the pin's circle minus the lens, over the pin's length inside the hole's slab.
+"$exe" contact cylinder:0.5,1 hole:0.52,2 --pose-i 0.05,0,0.2 --json >"$tmp".out 2>"$tmp".err ||
+    fail "pin hole: $(cat "$tmp".err)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp".out <<'PY' || fail "pin in hole JSON"
+import json, math, sys
+(r,) = json.load(open(sys.argv[1]))["regions"]
+a, b, d = 0.5, 0.52, 0.05
+lens = (a * a * math.acos((d * d + a * a - b * b) / (2 * d * a)) + b * b * math.acos((d * d + b * b - a * a) / (2 * d * b))
+        - 0.5 * math.sqrt((-d + a + b) * (d + a - b) * (d - a + b) * (d + a + b)))
+assert abs(r["volume"] - (math.pi * a * a - lens)) < 1e-12, r["volume"]
+assert abs(r["depth"] - 0.03) < 1e-14 and r["normal"][0] > 0.999
+PY
+fi
+check_error contact 1 cylinder:0,1 plane
+check_error contact 1 socket:1 "$tmp".a.shl
+grep -q "not supported" "$tmp".err || fail "socket mesh message: $(cat "$tmp".err)"
+check_error contact 1 sphere:0 plane
 echo "meshcontact contact: CLI contract OK"

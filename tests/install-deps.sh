@@ -8,6 +8,11 @@ command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 pkg-config --exists assimp 2>/dev/null || need="$need libassimp-dev"
 pkg-config --exists criterion 2>/dev/null || need="$need libcriterion-dev"
+# The plots' PNG rendering test (rsvg-convert, zlib to read the PNG) and the ODE host test; both are skipped with a
+# message when missing, so a build without them still passes.
+command -v rsvg-convert >/dev/null 2>&1 || need="$need librsvg2-bin"
+pkg-config --exists zlib 2>/dev/null || need="$need zlib1g-dev"
+pkg-config --exists ode 2>/dev/null || need="$need libode-dev"
 # The locale test compiles de_DE.UTF-8 with localedef from the locales package's sources.
 [ -f /usr/share/i18n/locales/de_DE ] || need="$need locales"
 # B-rep import (STEP, IGES, BREP) is optional: MC_WITH_GMSH=1 adds gmsh's library and C header (libgmsh-dev, with

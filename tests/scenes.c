@@ -348,3 +348,112 @@ void scene_pair_destroy(scene_pair* s)
     s->mesh_i = NULL;
     s->mesh_j = NULL;
 }
+
+/// Axis-aligned box of 12 triangles (two per face), outward.
+static mc_mesh* box_mesh(mc_vec3 lo, mc_vec3 hi)
+{
+    double pos[24];
+    for (int c = 0; c < 8; ++c)
+    {
+        pos[3 * c + 0] = (c & 1) ? hi.x : lo.x;
+        pos[3 * c + 1] = (c & 2) ? hi.y : lo.y;
+        pos[3 * c + 2] = (c & 4) ? hi.z : lo.z;
+    }
+    static const uint32_t idx[36] = {0, 2, 1, 1, 2, 3, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                                     2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+    return scene_mesh_from_arrays(pos, 8, idx, 12);
+}
+
+typedef enum real_layout
+{
+    REAL_ON_PLATE, // J stands on a plate I (12 triangles) sunk 0.2 % of its height into it
+    REAL_IN_BOX,   // J entirely inside a box I (12 triangles) 1.5 times its bounding box
+    REAL_BESIDE,   // a box I of J's size beside J, 5 % of its diagonal away
+    REAL_THROUGH,  // two parts, J's bbox centre moved to 0.6 of the way to I's max corner and turned about z
+} real_layout;
+
+static const struct
+{
+    const char* name;
+    const char* path_i; // NULL: a box made from J
+    const char* path_j;
+    real_layout layout;
+} real_scenes[] = {
+    {"statue_on_plate", NULL, "../shared/corpus/common-3d-test-models/nefertiti.obj", REAL_ON_PLATE},
+    {"cad_part_on_plate", NULL, "../shared/corpus/common-3d-test-models/fandisk.obj", REAL_ON_PLATE},
+    {"knob_in_box", NULL, "../shared/corpus/prusa-original-prusa-i3/LCD-knob.stl", REAL_IN_BOX},
+    {"rocker_arm_in_box", NULL, "../shared/corpus/common-3d-test-models/rocker-arm.obj", REAL_IN_BOX},
+    {"box_beside_holder", NULL, "../shared/corpus/prusa-original-prusa-i3/Spool-holder.stl", REAL_BESIDE},
+    {"cad_parts_through", "../shared/corpus/prusa-original-prusa-i3/x-end-idler.stl",
+     "../shared/corpus/prusa-original-prusa-i3/x-end-motor.stl", REAL_THROUGH},
+};
+
+int scene_real_count(void)
+{
+    return (int)(sizeof real_scenes / sizeof real_scenes[0]);
+}
+
+const char* scene_real_name(int k)
+{
+    return real_scenes[k].name;
+}
+
+static mc_mesh* real_box(real_layout layout, const mc_mesh_report* r)
+{
+    mc_vec3 lo = r->bbox_min, hi = r->bbox_max, e = mc_sub(hi, lo);
+    double diag = mc_length(e);
+    switch (layout)
+    {
+    case REAL_ON_PLATE:
+    {
+        double sink = 0.002 * e.z;
+        return box_mesh(mc_v3(lo.x - 0.1 * e.x, lo.y - 0.1 * e.y, lo.z + sink - 0.1 * e.z),
+                        mc_v3(hi.x + 0.1 * e.x, hi.y + 0.1 * e.y, lo.z + sink));
+    }
+    case REAL_IN_BOX:
+        return box_mesh(mc_sub(lo, mc_scale(e, 0.25)), mc_add(hi, mc_scale(e, 0.25)));
+    default:
+    {
+        double gap = 0.05 * diag;
+        return box_mesh(mc_v3(hi.x + gap, lo.y, lo.z), mc_v3(hi.x + gap + e.x, hi.y, hi.z));
+    }
+    }
+}
+
+int scene_make_real(int k, scene_pair* out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", real_scenes[k].name);
+    out->pose_i = mc_pose_identity();
+    out->pose_j = mc_pose_identity();
+    out->mesh_j = scene_import(real_scenes[k].path_j);
+    if (out->mesh_j == NULL)
+    {
+        return -1;
+    }
+    const mc_mesh_report* rj = mc_mesh_get_report(out->mesh_j);
+    if (real_scenes[k].path_i == NULL)
+    {
+        out->mesh_i = real_box(real_scenes[k].layout, rj);
+    }
+    else
+    {
+        out->mesh_i = scene_import(real_scenes[k].path_i);
+        if (out->mesh_i != NULL)
+        {
+            const mc_mesh_report* ri = mc_mesh_get_report(out->mesh_i);
+            mc_vec3 ci = mc_scale(mc_add(ri->bbox_min, ri->bbox_max), 0.5);
+            mc_vec3 cj = mc_scale(mc_add(rj->bbox_min, rj->bbox_max), 0.5);
+            mc_vec3 target = mc_add(ci, mc_scale(mc_sub(ri->bbox_max, ci), 0.6));
+            out->pose_j.q = axis_angle(mc_v3(0.0, 0.0, 1.0), 0.4);
+            out->pose_j.p = mc_sub(target, mc_quat_rotate(out->pose_j.q, cj));
+        }
+    }
+    if (out->mesh_i == NULL)
+    {
+        mc_mesh_destroy(out->mesh_j);
+        out->mesh_j = NULL;
+        return -1;
+    }
+    return 0;
+}

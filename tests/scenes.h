@@ -64,3 +64,15 @@ mc_mesh* scene_import(const char* relative_path);
 double scene_random(uint64_t* state);
 /// Random unit quaternion.
 mc_quat scene_random_quat(uint64_t* state);
+
+/// Real-mesh scenes (corpus meshes as users meet them, against coarse boxes and each other): a scan standing on a
+/// 12-triangle plate, a CAD part inside a 12-triangle box, a box beside a part, CAD parts through each other.
+/// @return the number of real scenes.
+int scene_real_count(void);
+
+/// Name of real scene k (0 <= k < scene_real_count()), e.g. "statue_on_plate".
+const char* scene_real_name(int k);
+
+/// Build real scene k (meshes imported from ../shared/corpus, relative to $MC_SOURCE_ROOT or the working
+/// directory). @return 0 on success, -1 when a mesh cannot be imported.
+int scene_make_real(int k, scene_pair* out);

@@ -1400,3 +1400,114 @@ Test(bvh, self_pairs_of_turned_box_grids_equal_brute_force)
         mc_mesh_destroy(grid);
     }
 }
+
+// Leaves fit the geometry: a coarse part's few large triangles are not one leaf as large as the part (whose box would
+// overlap everything inside or near it), so a fine mesh inside a 12-triangle box is rejected against the box's thin
+// single-face leaves near the root of its own tree, not leaf by leaf (before: one leaf of 12 triangles, and a box test
+// with every leaf of the fine mesh). Fine meshes keep their patch leaves.
+Test(bvh, a_fine_mesh_inside_a_coarse_box_is_rejected_near_the_root)
+{
+    mc_mesh* box = cube(); // edge 2 around the origin (see s_cube_pos)
+    const mc_bvh* bt = box->bvh;
+    for (uint32_t ni = 0; ni < bt->node_count; ++ni)
+    {
+        const mc_bvh_node* n = &bt->nodes[ni];
+        if (mc_bvh_is_leaf(n))
+        {
+            float thin = fminf(n->extent[0], fminf(n->extent[1], n->extent[2]));
+            float wide = fmaxf(n->extent[0], fmaxf(n->extent[1], n->extent[2]));
+            cr_assert(mc_bvh_leaf_count(n) == 1u || thin <= 0.15f * wide, "leaf %u: %u triangles, extents %g / %g", ni,
+                      mc_bvh_leaf_count(n), thin, wide);
+        }
+    }
+    mc_mesh* sphere = scene_uv_sphere(0.6, 20000);
+    uint32_t sphere_leaves = 0;
+    for (uint32_t ni = 0; ni < sphere->bvh->node_count; ++ni)
+    {
+        sphere_leaves += mc_bvh_is_leaf(&sphere->bvh->nodes[ni]) ? 1u : 0u;
+    }
+    // Patch leaves: about 11 triangles each (the sphere is fine: every leaf spans far less than its diagonal).
+    cr_assert(sphere_leaves < sphere->triangle_count / 6u, "%u leaves", sphere_leaves);
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    mc_pose off = pose_t(0.1, -0.2, 0.15);
+    for (int swap = 0; swap < 2; ++swap)
+    {
+        mc_pair_result res;
+        mc_query_stats st;
+        memset(&st, 0, sizeof st);
+        mc_pose p = swap ? mc_pose_inverse(&off) : off;
+        cr_assert(mc_collide(swap ? sphere : box, swap ? box : sphere, &p, 1, &ws->pairs, &res, &st) == MC_OK);
+        cr_assert_eq(res.pair_count, 0u);
+        // The box tree has 23 nodes; the sphere's top levels suffice to separate it from the six faces (0.25 away).
+        // Measured: 23, one per box node (one leaf of 12 triangles as before the leaf rule: 3393; with the leaf rule
+        // but both trees split together while the box nodes are fat: 43).
+        cr_assert(st.box_tests <= 100u, "swap %d: %llu box tests", swap, (unsigned long long)st.box_tests);
+    }
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(sphere);
+    mc_mesh_destroy(box);
+}
+
+/// Brute-force ray-triangle parameter (Moller-Trumbore, written independently of bvh_query.c): t > 0 or -1.
+static double brute_ray_triangle(mc_vec3 p, mc_vec3 d, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    mc_vec3 ab = mc_sub(b, a), ac = mc_sub(c, a), n = mc_cross(ab, ac);
+    double den = mc_dot(n, d);
+    if (den == 0.0)
+    {
+        return -1.0;
+    }
+    double t = mc_dot(n, mc_sub(a, p)) / den;
+    mc_vec3 x = mc_add(p, mc_scale(d, t));
+    // Inside when x is on the inner side of the three edges (signs of the sub-triangle normals along n).
+    double s0 = mc_dot(mc_cross(mc_sub(b, a), mc_sub(x, a)), n);
+    double s1 = mc_dot(mc_cross(mc_sub(c, b), mc_sub(x, b)), n);
+    double s2 = mc_dot(mc_cross(mc_sub(a, c), mc_sub(x, c)), n);
+    return t > 0.0 && s0 >= 0.0 && s1 >= 0.0 && s2 >= 0.0 ? t : -1.0;
+}
+
+// The first triangle along a ray (the region stage's locating aid) is the brute-force nearest one, for rays from
+// random points in every direction; unclear cases are flagged, never wrong.
+Test(bvh, ray_first_hit_equals_brute_force)
+{
+    mc_mesh* m = scene_torus(2.0, 0.6, 3000);
+    uint64_t seed = 99;
+    int checked = 0, hits = 0;
+    for (int it = 0; it < 400; ++it)
+    {
+        mc_vec3 p =
+            mc_v3(6.0 * scene_random(&seed) - 3.0, 6.0 * scene_random(&seed) - 3.0, 2.0 * scene_random(&seed) - 1.0);
+        mc_vec3 d =
+            mc_normalize(mc_v3(scene_random(&seed) - 0.5, scene_random(&seed) - 0.5, scene_random(&seed) - 0.5));
+        double best = INFINITY;
+        uint32_t want = MC_NONE;
+        for (uint32_t f = 0; f < m->triangle_count; ++f)
+        {
+            const uint32_t* v = &m->indices[3u * f];
+            double t = brute_ray_triangle(p, d, m->positions[v[0]], m->positions[v[1]], m->positions[v[2]]);
+            if (t > 0.0 && t < best)
+            {
+                best = t;
+                want = f;
+            }
+        }
+        double t = 0.0;
+        bool ambiguous = false;
+        uint32_t got = mc_bvh_ray_first_hit(m, 0, NULL, p, d, 20.0, MC_NONE, &t, &ambiguous);
+        if (ambiguous)
+        {
+            continue;
+        }
+        ++checked;
+        cr_assert_eq(got, want, "ray %d: triangle %u, brute force %u", it, got, want);
+        if (got != MC_NONE)
+        {
+            ++hits;
+            // The same parameter up to rounding of two formulas (relative 1e-12 of the reach).
+            cr_assert(fabs(t - best) <= 1e-12 * 20.0, "ray %d: t %.17g, brute force %.17g", it, t, best);
+        }
+    }
+    cr_assert(checked > 380 && hits > 100, "%d unambiguous rays, %d hits", checked, hits);
+    mc_mesh_destroy(m);
+}

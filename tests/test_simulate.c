@@ -205,6 +205,25 @@ Test(simulate, parser_rejects_bad_input_with_line_numbers)
         {OKPARTS "GRAPHICS/2,PART=1,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1\n"
                  "SIMULATE/END=1\n",
          5, "pairs no geometries"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=2, IMPACT, STIFFNESS=1\n", 5,
+         "GROUP needs at least two"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=1,2,1, IMPACT, STIFFNESS=1\n", 5,
+         "GRAPHICS/1 is listed twice in GROUP"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1,2,2, JGEOM=1, IMPACT, STIFFNESS=1\n", 5,
+         "GRAPHICS/2 is listed twice in IGEOM"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, IGEOM=1, JGEOM=2,2, IMPACT, STIFFNESS=1\n", 5,
+         "GRAPHICS/2 is listed twice in JGEOM"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=1,2, IGEOM=1, IMPACT, STIFFNESS=1\n", 5,
+         "GROUP= or IGEOM= and JGEOM=, not both"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=1,2, IFLIP_GEOMETRY=1, IMPACT, STIFFNESS=1\n", 5,
+         "do not go with GROUP"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=1,2, EXCLUDE=1, IMPACT, STIFFNESS=1\n", 5,
+         "an even number of ids"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nGRAPHICS/3,PART=2,SPHERE,RADIUS=1\n"
+                 "CONTACT/1, IGEOM=1, JGEOM=2,3, EXCLUDE=2,3, IMPACT, STIFFNESS=1\n",
+         6, "EXCLUDE pair GRAPHICS/2, GRAPHICS/3 is not a pair"},
+        {OKPARTS "GRAPHICS/2,PART=2,SPHERE,RADIUS=1\nCONTACT/1, GROUP=1,2, EXCLUDE=2,2, IMPACT, STIFFNESS=1\n", 5,
+         "is not a pair"},
         {"PART/1, GROUND\nGRAPHICS/1, PART=1, FILE=a.stl,\n, CHORD_TOLERANCE=1\n", 3, "applies to primitives"},
         {"PART/1, GROUND\nGRAPHICS/1, PART=1, SPHERE, RADIUS=1, SCALE=2\n", 2, "unknown argument 'SCALE'"},
         {"PART/2, MASS=1, IP=1,1,1, DENSITY=7800\n", 1, "give DENSITY or MASS and IP, not both"},
@@ -746,3 +765,460 @@ Test(simulate, shipped_scenarios_parse_and_start)
     closedir(d);
     cr_assert(found >= 1, "no .scn file in data/");
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Contact outputs: incidents, peaks, warnings
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Velocity history of part 1 (the ball) at the end of every integration step.
+typedef struct motion
+{
+    double* t;
+    double* vz;
+    int n;
+} motion;
+
+/// Run a scenario step by step to END, recording the ball's vz; also the largest summed normal force of contact 0.
+static motion run_recording(app_sim* sim, const app_scenario* scn, double* fn_max)
+{
+    double h = scn->end_time / scn->steps / (double)app_sim_get_substeps(sim);
+    int steps = (int)(scn->steps * app_sim_get_substeps(sim));
+    motion m = {malloc((size_t)(steps + 1) * sizeof(double)), malloc((size_t)(steps + 1) * sizeof(double)), 0};
+    *fn_max = app_sim_get_contact(sim, 0).normal_force;
+    for (int k = 0; k <= steps; ++k)
+    {
+        if (k > 0)
+        {
+            step_ok(sim, h);
+        }
+        mc_twist tw;
+        app_sim_get_part(sim, 1, NULL, &tw, NULL);
+        m.t[m.n] = app_sim_get_time(sim);
+        m.vz[m.n++] = tw.v.z;
+        *fn_max = fmax(*fn_max, app_sim_get_contact(sim, 0).normal_force);
+    }
+    return m;
+}
+
+/// vz at time t (a step end: the incidents' times are step boundaries).
+static double vz_at(const motion* m, double t)
+{
+    for (int k = 0; k < m->n; ++k)
+    {
+        if (fabs(m->t[k] - t) <= 1e-9 * fmax(1.0, fabs(t)))
+        {
+            return m->vz[k];
+        }
+    }
+    cr_assert(false, "no step ends at t = %.17g", t);
+    return NAN;
+}
+
+Test(simulate, incidents_list_each_bounce_once_with_its_momentum_change)
+{
+    // A 1 kg ball dropped from 2 cm, IMPACT without damping: it bounces (nearly) elastically, several times in 0.4 s.
+    app_scenario* scn = ball_scene(0.02, 0.0, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.4);
+    app_sim* sim = sim_ok(scn);
+    double fn_max = 0.0;
+    motion m = run_recording(sim, scn, &fn_max);
+    // Bounces from the motion alone: each time vz turns from negative to positive.
+    int bounces = 0;
+    for (int k = 1; k < m.n; ++k)
+    {
+        bounces += m.vz[k - 1] < 0.0 && m.vz[k] >= 0.0;
+    }
+    int n = 0;
+    const app_sim_incident* in = app_sim_get_incidents(sim, &n);
+    cr_assert(bounces >= 3, "%d bounces", bounces);
+    cr_assert(eq(int, n, bounces), "%d incidents for %d bounces: each impact must be listed once", n, bounces);
+    const double mass = 1.0, g = 9.81;
+    for (int k = 0; k < n; ++k)
+    {
+        cr_assert(in[k].end > in[k].start && in[k].steps > 8);
+        cr_assert(k == 0 || in[k].start > in[k - 1].end, "incidents overlap");
+        cr_assert_not(in[k].open);
+        double v_in = -vz_at(&m, in[k].start), v_out = vz_at(&m, in[k].end);
+        // The RK4 weights make the impulse the momentum the integrator gave: m (v_in + v_out) = impulse - m g T
+        // (gravity acts during the T = 15 ms of contact, 0.15 N s of 1.4), to rounding over some 60 steps.
+        double dp = mass * (v_out + v_in);
+        double want = in[k].normal_impulse - mass * g * (in[k].end - in[k].start);
+        cr_log_info("bounce %d: t %.5f-%.5f, impulse %.6f N s, m (v_in + v_out) + m g T = %.6f", k, in[k].start,
+                    in[k].end, in[k].normal_impulse, dp + mass * g * (in[k].end - in[k].start));
+        cr_assert(fabs(dp - want) <= 1e-9 * dp, "momentum change %.17g, impulse minus gravity %.17g", dp, want);
+        cr_assert(epsilon_eq(dbl, in[k].impulse.z, in[k].normal_impulse, 1e-12 * in[k].normal_impulse));
+        cr_assert(eq(dbl, in[k].friction_impulse, 0.0)); // friction off
+        cr_assert(in[k].max_fn <= fn_max);
+    }
+    free(m.t);
+    free(m.vz);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+Test(simulate, incident_impulse_is_m_times_v_in_plus_v_out)
+{
+    // Issue 16's check, on the impact alone (no gravity, so nothing else changes the momentum): a 1 kg ball thrown
+    // at 0.5 m/s onto the plate, IMPACT with damping (it leaves slower), the speeds read from the motion before and
+    // after the incident.
+    app_scenario* scn =
+        ball_scene(0.002, -0.5, "", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5, DAMPING=200, DMAX=1e-3", 0.04);
+    app_sim* sim = sim_ok(scn);
+    double fn_max = 0.0;
+    motion m = run_recording(sim, scn, &fn_max);
+    int n = 0;
+    const app_sim_incident* in = app_sim_get_incidents(sim, &n);
+    cr_assert(eq(int, n, 1));
+    cr_assert_not(in[0].open, "the ball must have left the plate by END");
+    double v_in = -vz_at(&m, in[0].start), v_out = vz_at(&m, in[0].end);
+    double closed = 1.0 * (v_in + v_out);
+    cr_log_info("impulse %.9f N s, m (v_in + v_out) = %.9f (v_in %.6f, v_out %.6f m/s)", in[0].normal_impulse, closed,
+                v_in, v_out);
+    cr_assert(v_out > 0.1 && v_out < 0.95 * v_in, "damping: v_out %g, v_in %g", v_out, v_in);
+    cr_assert(fabs(in[0].normal_impulse - closed) <= 0.01 * closed);
+    // and in fact to rounding (the RK4-weighted impulse is what the integrator adds to the momentum)
+    cr_assert(fabs(in[0].normal_impulse - closed) <= 1e-9 * closed);
+    free(m.t);
+    free(m.vz);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+/// Largest value of column `col` (0-based) of a CSV text after its header.
+static double csv_column_max(const char* text, int col)
+{
+    double best = -INFINITY;
+    const char* line = strchr(text, '\n');
+    while (line != NULL && line[1] != '\0')
+    {
+        const char* c = line + 1;
+        for (int k = 0; k < col; ++k)
+        {
+            c = strchr(c, ',') + 1;
+        }
+        best = fmax(best, strtod(c, NULL));
+        line = strchr(line + 1, '\n');
+    }
+    return best;
+}
+
+Test(simulate, contacts_csv_peak_equals_the_plot_peak_and_catches_impacts_between_rows)
+{
+    // Output every 10 ms, impacts of ~15 ms at up to ~100 N: the sampled fn misses the peaks, the peak column not.
+    app_scenario* scn = ball_scene(0.02, 0.0, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.4);
+    scn->steps = 40;
+    app_sim* sim = sim_ok(scn);
+    char path[512], svg[530];
+    temp_file(path, sizeof path, "app_contacts_csv");
+    snprintf(svg, sizeof svg, "%s.svg", path);
+    FILE* f = fopen(path, "w");
+    app_sim_outputs outs = {NULL, f, svg, NULL};
+    char err[700] = "";
+    cr_assert(app_sim_run_outputs(sim, &outs, err, sizeof err), "%s", err);
+    fclose(f);
+    char* text = read_all(path);
+    const char* head = "time,contact,regions,rejected,fx,fy,fz,tx,ty,tz,fn,ft,depth,volume,point_x";
+    cr_assert(strncmp(text, head, strlen(head)) == 0);
+    cr_assert(eq(sz, count_char(text, (char)10), (size_t)(1 + 41)), "%zu lines", count_char(text, (char)10));
+    double fn_sampled = csv_column_max(text, 10), fn_peak = csv_column_max(text, 28);
+    // The independent maximum: every step's summed force, from a second run of the same scenario.
+    app_sim* again = sim_ok(scn);
+    double fn_steps = 0.0;
+    motion m = run_recording(again, scn, &fn_steps);
+    cr_log_info("fn: sampled max %.6g, peak column max %.6g, every step %.6g", fn_sampled, fn_peak, fn_steps);
+    char want[64];
+    snprintf(want, sizeof want, "%.9g", fn_steps);
+    cr_assert(eq(dbl, fn_peak, strtod(want, NULL)));
+    // The rows at output times miss the top of every impact here (161.5 N against 180.7 N): the peaks do not.
+    cr_assert(fn_peak > 1.05 * fn_sampled, "the peaks were not missed by the samples: %g vs %g", fn_peak, fn_sampled);
+    // The plot's normal force curve carries the same peak (its first polyline).
+    char* plot = read_all(svg);
+    const char* dp = strstr(plot, "data-peak=\"");
+    cr_assert(dp != NULL);
+    cr_assert(eq(dbl, strtod(dp + 11, NULL), fn_peak));
+    cr_assert(strstr(plot, "CONTACT/1: PART/1 BOX - PART/2 SPHERE") != NULL, "legend names the parts");
+    // Dominant region split: fn_stiffness = k g^e for IMPACT without damping, fn_damping = 0.
+    const char* row = strchr(text, '\n');
+    bool seen = false;
+    for (; row != NULL && row[1] != '\0'; row = strchr(row + 1, '\n'))
+    {
+        double v[33];
+        const char* c = row + 1;
+        for (int k = 0; k < 33; ++k, c = strchr(c, ',') + 1)
+        {
+            v[k] = strtod(c, NULL);
+            if (k == 32)
+            {
+                break;
+            }
+        }
+        if (v[2] > 0.0)
+        {
+            seen = true;
+            cr_assert(epsilon_eq(dbl, v[24], 1e6 * pow(v[20], 1.5), 1e-6 * v[24] + 1e-12));
+            cr_assert(epsilon_eq(dbl, v[25], 0.0, 1e-6 * v[24] + 1e-12));
+            cr_assert(epsilon_eq(dbl, v[19], 1.0, 1e-6)); // normal +z
+        }
+    }
+    cr_assert(seen, "no row in contact");
+    free(plot);
+    free(text);
+    free(m.t);
+    free(m.vz);
+    remove(path);
+    remove(svg);
+    app_sim_destroy(again);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+static bool has_warning(const app_sim* sim, const char* what)
+{
+    int n = 0;
+    const char* const* w = app_sim_get_warnings(sim, &n);
+    for (int k = 0; k < n; ++k)
+    {
+        if (strstr(w[k], what) != NULL)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+Test(simulate, warns_about_parts_that_start_interpenetrating)
+{
+    // The ball's lowest point 5 mm into the plate: a spherical cap of h = 5 mm, V = pi h^2 (3R - h) / 3.
+    app_scenario* scn = parse_ok("PART/1, GROUND\n"
+                                 "GRAPHICS/1, PART=1, BOX, X=0.4, Y=0.4, Z=0.05, QP=-0.2,-0.2,-0.05\n"
+                                 "PART/2, MASS=1, IP=1e-3,1e-3,1e-3, QG=0,0,0.045\n"
+                                 "GRAPHICS/2, PART=2, SPHERE, RADIUS=0.05, CHORD_TOLERANCE=5e-5\n"
+                                 "CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e6, EXPONENT=1.5\n"
+                                 "SIMULATE/DYNAMIC, END=0.001, STEPS=1\n");
+    app_sim* sim = sim_ok(scn);
+    int n = 0;
+    const char* const* w = app_sim_get_warnings(sim, &n);
+    cr_assert(eq(int, n, 1));
+    cr_assert(strstr(w[0], "test.scn:5: CONTACT/1: PART/1 and PART/2 start interpenetrating") != NULL, "%s", w[0]);
+    const char* v = strstr(w[0], "volume ");
+    cr_assert(v != NULL);
+    double h = 0.005, r = 0.05, cap = PI * h * h * (3.0 * r - h) / 3.0;
+    // The faceted sphere lies within the chord tolerance 5e-5 of the true one: the cap depth is within 1 % of h,
+    // its volume within about 2 %.
+    cr_assert(fabs(strtod(v + 7, NULL) - cap) <= 0.03 * cap, "%s vs cap %g", w[0], cap);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+    // Touching from above (1 mm gap): no warning.
+    scn = ball_scene(0.001, 0.0, "", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.001);
+    sim = sim_ok(scn);
+    app_sim_get_warnings(sim, &n);
+    cr_assert(eq(int, n, 0));
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+Test(simulate, warns_about_angles_that_look_like_degrees)
+{
+    const char* base = "PART/1, GROUND\nPART/2, MASS=1, IP=1,1,1, REULER=%s\nSIMULATE/DYNAMIC, END=1\n";
+    char text[300];
+    snprintf(text, sizeof text, base, "0,90,0");
+    app_scenario* s = parse_ok(text);
+    cr_assert(eq(int, s->warning_count, 1));
+    cr_assert(strstr(s->warnings[0], "test.scn:2: REULER=90 is read as radians") != NULL, "%s", s->warnings[0]);
+    cr_assert(strstr(s->warnings[0], "90D") != NULL);
+    app_sim* sim = sim_ok(s);
+    cr_assert(has_warning(sim, "REULER=90 is read as radians")); // passed on to the simulation's warnings
+    app_sim_destroy(sim);
+    app_scenario_destroy(s);
+    // 2 pi itself, degrees with D and ordinary radians: no warning.
+    static const char* const fine[] = {"6.28,0,-6.28", "0,90D,0", "1.5708,0,0", "-400D,0,0"};
+    for (size_t k = 0; k < sizeof fine / sizeof fine[0]; ++k)
+    {
+        snprintf(text, sizeof text, base, fine[k]);
+        s = parse_ok(text);
+        cr_assert(eq(int, s->warning_count, 0), "%s", fine[k]);
+        app_scenario_destroy(s);
+    }
+}
+
+Test(simulate, warns_about_a_step_too_long_for_an_impact)
+{
+    // Ball of 1 kg at 0.63 m/s on k = 1e6, e = 1.5: the impact lasts about 15 ms; a 4 ms step resolves it in ~4
+    // steps.
+    app_scenario* scn = ball_scene(0.02, 0.0, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.2);
+    scn->hmax = 4e-3;
+    scn->steps = 50;
+    app_sim* sim = sim_ok(scn);
+    char err[700] = "";
+    cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    cr_assert(has_warning(sim, "integration steps of 0.004 only: the step is too long to resolve it"));
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+    // The automatic step (1/40 of the time scale): no warning.
+    scn = ball_scene(0.02, 0.0, "ACCGRAV/KGRAV=-9.81", "IMPACT, STIFFNESS=1e6, EXPONENT=1.5", 0.2);
+    sim = sim_ok(scn);
+    cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    int n = 0;
+    app_sim_get_warnings(sim, &n);
+    cr_assert(eq(int, n, 0));
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+Test(simulate, warns_when_the_depth_stays_below_the_faceting_tolerance)
+{
+    // k = 1e9: a 1 kg ball settles at (m g / k)^(1/1.5) = 4.6 um, far below the 1 mm chord tolerance.
+    app_scenario* scn = ball_scene(1e-6, 0.0, "ACCGRAV/KGRAV=-9.81",
+                                   "IMPACT, STIFFNESS=1e9, EXPONENT=1.5, "
+                                   "DAMPING=100, DMAX=1e-6",
+                                   0.01);
+    app_sim* sim = sim_ok(scn);
+    char err[700] = "";
+    cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    cr_assert(has_warning(sim, "is less than the faceting tolerance 0.001 of GRAPHICS/2"));
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+Test(simulate, wrench_shift_gives_the_torque_about_the_new_point)
+{
+    // Two point forces F1 at x1 and F2 at x2: the torque about any point B is sum (x - B) x F, computed directly.
+    mc_vec3 x1 = mc_v3(0.3, -0.2, 0.5), x2 = mc_v3(-1.0, 0.4, 0.25), f1 = mc_v3(1.0, 2.0, -3.0),
+            f2 = mc_v3(-0.5, 0.25, 4.0);
+    mc_vec3 a = mc_v3(0.1, 0.2, 0.3), b = mc_v3(-2.0, 1.5, 0.75);
+    mc_wrench at_a = {mc_add(f1, f2), mc_add(mc_cross(mc_sub(x1, a), f1), mc_cross(mc_sub(x2, a), f2))};
+    mc_wrench at_b = mc_wrench_shift(&at_a, a, b);
+    mc_vec3 want = mc_add(mc_cross(mc_sub(x1, b), f1), mc_cross(mc_sub(x2, b), f2));
+    // products of numbers of order 1 to 4: rounding of a few ulps of 10
+    cr_assert(epsilon_eq(dbl, at_b.torque.x, want.x, 1e-14));
+    cr_assert(epsilon_eq(dbl, at_b.torque.y, want.y, 1e-14));
+    cr_assert(epsilon_eq(dbl, at_b.torque.z, want.z, 1e-14));
+    cr_assert(eq(dbl, at_b.force.x, at_a.force.x));
+    cr_assert(eq(dbl, at_b.force.z, at_a.force.z));
+}
+
+Test(simulate, tracks_follow_each_contact_point)
+{
+    // Two balls resting on the plate in one CONTACT (JGEOM=2,3), sliding apart without friction at 0.2 m/s: two
+    // regions every step, each keeping its track id, each point right under its ball's centre.
+    app_scenario* scn =
+        parse_ok("ACCGRAV/KGRAV=-9.81\n"
+                 "PART/1, GROUND\n"
+                 "GRAPHICS/1, PART=1, BOX, X=0.6, Y=0.4, Z=0.05, QP=-0.3,-0.2,-0.05\n"
+                 "PART/2, MASS=1, IP=1e-3,1e-3,1e-3, QG=-0.06,0,0.0498, VX=-0.2\n"
+                 "GRAPHICS/2, PART=2, SPHERE, RADIUS=0.05, CHORD_TOLERANCE=1e-4\n"
+                 "PART/3, MASS=1, IP=1e-3,1e-3,1e-3, QG=0.06,0,0.0498, VX=0.2\n"
+                 "GRAPHICS/3, PART=3, SPHERE, RADIUS=0.05, CHORD_TOLERANCE=1e-4\n"
+                 "CONTACT/1, IGEOM=1, JGEOM=2,3, IMPACT, STIFFNESS=1e6, EXPONENT=1.5, DAMPING=100, DMAX=1e-4\n"
+                 "SIMULATE/DYNAMIC, END=0.5, STEPS=50\n");
+    app_sim* sim = sim_ok(scn);
+    double h = scn->end_time / scn->steps / (double)app_sim_get_substeps(sim);
+    int steps = (int)(scn->steps * app_sim_get_substeps(sim));
+    int id_of[2] = {0, 0};
+    double worst = 0.0;
+    for (int k = 0; k <= steps; ++k)
+    {
+        if (k > 0)
+        {
+            step_ok(sim, h);
+        }
+        cr_assert(eq(int, app_sim_get_tracked_region_count(sim), 2), "step %d", k);
+        mc_pose ball[2];
+        app_sim_get_part(sim, 1, &ball[0], NULL, NULL);
+        app_sim_get_part(sim, 2, &ball[1], NULL, NULL);
+        for (int r = 0; r < 2; ++r)
+        {
+            app_sim_tracked_region tr;
+            cr_assert(app_sim_get_tracked_region(sim, r, &tr));
+            mc_vec3 p = tr.region.region.centroid;
+            int b = fabs(p.x - ball[0].p.x) < fabs(p.x - ball[1].p.x) ? 0 : 1;
+            if (id_of[b] == 0)
+            {
+                id_of[b] = tr.track;
+            }
+            cr_assert(eq(int, tr.track, id_of[b]), "step %d: ball %d's region is on track %d, was %d", k, b, tr.track,
+                      id_of[b]);
+            // The cap's centroid lies under the centre of a true sphere; the facets (chord 1e-4, 15 degrees) shift
+            // it by a fraction of a facet (about 13 mm long): 2 mm is a tenth of the balls' 0.12 m separation.
+            worst = fmax(worst, hypot(p.x - ball[b].p.x, p.y - ball[b].p.y));
+            cr_assert(worst <= 2e-3, "step %d: point %g,%g under ball at %g,%g", k, p.x, p.y, ball[b].p.x, ball[b].p.y);
+        }
+    }
+    cr_log_info("tracks %d and %d; largest horizontal offset of a point from its ball's centre %.3g m", id_of[0],
+                id_of[1], worst);
+    cr_assert(id_of[0] != id_of[1]);
+    cr_assert(eq(int, id_of[0] + id_of[1], 3), "tracks %d and %d: ids 1 and 2 expected", id_of[0], id_of[1]);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Contact groups in scenarios
+// ---------------------------------------------------------------------------------------------------------------
+
+// A ground box and three balls that overlap the box and each other, with one CONTACT statement given by `contact`
+// (or several); returns the contact wrench of each part at the initial state.
+static void group_wrenches(const char* contacts, mc_wrench out[4])
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "PART/1, GROUND\n"
+             "GRAPHICS/1, PART=1, BOX, X=2, Y=2, Z=0.1, QP=-1,-1,-0.1\n"
+             "PART/2, MASS=1, IP=1e-3,1e-3,1e-3, QG=0,0,0.098\n"
+             "GRAPHICS/2, PART=2, SPHERE, RADIUS=0.1, CHORD_TOLERANCE=1e-3\n"
+             "PART/3, MASS=1, IP=1e-3,1e-3,1e-3, QG=0.197,0.01,0.099, REULER=10D,20D,30D\n"
+             "GRAPHICS/3, PART=3, SPHERE, RADIUS=0.1, CHORD_TOLERANCE=1e-3\n"
+             "PART/4, MASS=1, IP=1e-3,1e-3,1e-3, QG=0.1,0.17,0.097\n"
+             "GRAPHICS/4, PART=4, SPHERE, RADIUS=0.1, CHORD_TOLERANCE=1e-3\n"
+             "%s"
+             "SIMULATE/END=0.01\n",
+             contacts);
+    app_scenario* scn = parse_ok(text);
+    app_sim* sim = sim_ok(scn);
+    for (int p = 0; p < 4; ++p)
+    {
+        app_sim_get_part(sim, p, NULL, NULL, &out[p]);
+    }
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+static void wrenches_close(const mc_wrench* a, const mc_wrench* b, const char* what)
+{
+    // Oracle: one CONTACT statement per pair. The same regions and forces; the per-part sums are taken in another
+    // order (several world contacts), so allow the rounding of a few sums of terms of the size of the largest force.
+    double scale = 0.0;
+    for (int p = 0; p < 4; ++p)
+    {
+        scale = fmax(scale, mc_length(b[p].force));
+    }
+    cr_assert(gt(dbl, scale, 1.0), "%s: the balls are in contact", what);
+    for (int p = 0; p < 4; ++p)
+    {
+        cr_assert(le(dbl, mc_length(mc_sub(a[p].force, b[p].force)), 1e-13 * scale), "%s: part %d force", what, p);
+        cr_assert(le(dbl, mc_length(mc_sub(a[p].torque, b[p].torque)), 1e-13 * scale), "%s: part %d torque", what, p);
+    }
+}
+
+#define MODEL "IMPACT, STIFFNESS=1e6, EXPONENT=1.5\n"
+Test(simulate, group_and_overlapping_lists_apply_each_pair_once)
+{
+    mc_wrench pairwise[4], group[4], lists[4], excluded[4], pairwise_no23[4];
+    group_wrenches("CONTACT/1, IGEOM=1, JGEOM=2, " MODEL "CONTACT/2, IGEOM=1, JGEOM=3, " MODEL
+                   "CONTACT/3, IGEOM=1, JGEOM=4, " MODEL "CONTACT/4, IGEOM=2, JGEOM=3, " MODEL
+                   "CONTACT/5, IGEOM=2, JGEOM=4, " MODEL "CONTACT/6, IGEOM=3, JGEOM=4, " MODEL,
+                   pairwise);
+    group_wrenches("CONTACT/1, GROUP=1,2,3,4, " MODEL, group);
+    group_wrenches("CONTACT/1, IGEOM=4,3,2,1, JGEOM=2,4,1,3, " MODEL, lists);
+    cr_assert(eq(int, memcmp(group, lists, sizeof group), 0), "GROUP and I = J lists: the same bits");
+    wrenches_close(group, pairwise, "GROUP vs one CONTACT per pair");
+    // every ball touches the box and its neighbours: the ground takes the load of all three pairs with the box
+    cr_assert(gt(dbl, group[1].force.z, 0.0));
+    group_wrenches("CONTACT/1, IGEOM=1, JGEOM=2, " MODEL "CONTACT/2, IGEOM=1, JGEOM=3, " MODEL
+                   "CONTACT/3, IGEOM=1, JGEOM=4, " MODEL "CONTACT/5, IGEOM=2, JGEOM=4, " MODEL
+                   "CONTACT/6, IGEOM=3, JGEOM=4, " MODEL,
+                   pairwise_no23);
+    group_wrenches("CONTACT/1, GROUP=1,2,3,4, EXCLUDE=3,2, " MODEL, excluded);
+    wrenches_close(excluded, pairwise_no23, "GROUP with EXCLUDE vs the pairs without it");
+    cr_assert(gt(dbl, mc_length(mc_sub(excluded[1].force, group[1].force)), 1.0), "the excluded pair mattered");
+}
+#undef MODEL

@@ -575,6 +575,69 @@ Test(volume, faces_crossed_only_by_the_other_mesh_join_their_region)
     mc_mesh_destroy(rod);
 }
 
+/// A box of half extents `outer` with a cavity of half extents `inner` (its shell wound inward), centred at the origin.
+static mc_mesh* hollow_box(mc_vec3 outer, mc_vec3 inner)
+{
+    static const uint32_t idx[36] = {0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
+                                     2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6};
+    double pos[48];
+    uint32_t ind[72];
+    for (int shell = 0; shell < 2; ++shell)
+    {
+        mc_vec3 h = shell == 0 ? outer : inner;
+        for (int k = 0; k < 8; ++k)
+        {
+            pos[24 * shell + 3 * k + 0] = (k & 1) ? h.x : -h.x;
+            pos[24 * shell + 3 * k + 1] = (k & 2) ? h.y : -h.y;
+            pos[24 * shell + 3 * k + 2] = (k & 4) ? h.z : -h.z;
+        }
+        for (int t = 0; t < 12; ++t)
+        {
+            uint32_t a = idx[3 * t], b = idx[3 * t + 1], c = idx[3 * t + 2];
+            ind[36 * shell + 3 * t + 0] = a + 8u * (uint32_t)shell;
+            ind[36 * shell + 3 * t + 1] = (shell == 0 ? b : c) + 8u * (uint32_t)shell;
+            ind[36 * shell + 3 * t + 2] = (shell == 0 ? c : b) + 8u * (uint32_t)shell;
+        }
+    }
+    return scene_mesh_from_arrays(pos, 16, ind, 24);
+}
+
+// A shell of one mesh entirely inside the other solid that bounds a hole of the intersection (a cavity's shell, a
+// flipped mesh) belongs to the region around it: one region, the solid minus the hole, both ways round. Before, each
+// shell was a region of its own, the inner one with negative volume (found by the query fuzz harness:
+// tests/fuzz/regressions/query/flipped_inside_negative_region).
+Test(volume, a_shell_around_a_hole_joins_the_region_around_it)
+{
+    // The outside of a sphere, the sphere inside a box: the box minus the ball.
+    mc_mesh* box = box_at(mc_v3(0, 0, 0), mc_v3(2.0, 1.5, 1.0));
+    mc_mesh* sphere = scene_uv_sphere(0.5, 3000);
+    double vs = mc_mesh_get_report(sphere)->volume;
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = (const double*)mc_mesh_get_positions(sphere);
+    d.vertex_count = mc_mesh_get_vertex_count(sphere);
+    d.indices = mc_mesh_get_indices(sphere);
+    d.triangle_count = mc_mesh_get_triangle_count(sphere);
+    d.flip = true;
+    mc_mesh* outside = NULL;
+    cr_assert_eq(mc_mesh_create(&d, &outside, NULL, NULL), MC_OK);
+    mc_pose turned = make_pose(0.3, -0.2, 0.1, axis_angle(mc_v3(1, 2, 3), 0.4));
+    check_one_region_both_ways(box, outside, turned, 4.0 * 3.0 * 2.0 - vs, "box minus ball");
+    // A hollow box (cavity 1 x 1 x 1) inside a larger box: the hollow box's material.
+    mc_mesh* hollow = hollow_box(mc_v3(1.0, 1.0, 1.0), mc_v3(0.5, 0.5, 0.5));
+    mc_mesh* big = box_at(mc_v3(0, 0, 0), mc_v3(3.0, 3.0, 3.0));
+    check_one_region_both_ways(big, hollow, turned, 8.0 - 1.0, "hollow box inside");
+    // A hollow box against the outside of a ball in its cavity, apart from it: the hollow box's material.
+    mc_mesh* roomy = hollow_box(mc_v3(1.0, 1.0, 1.0), mc_v3(0.8, 0.8, 0.8));
+    check_one_region_both_ways(roomy, outside, make_pose(0.05, 0.0, 0.0, mc_quat_identity()), 8.0 - 1.6 * 1.6 * 1.6,
+                               "cavity, ball");
+    mc_mesh_destroy(roomy);
+    mc_mesh_destroy(box);
+    mc_mesh_destroy(sphere);
+    mc_mesh_destroy(outside);
+    mc_mesh_destroy(hollow);
+    mc_mesh_destroy(big);
+}
+
 Test(volume, touching_without_penetration_gives_no_region)
 {
     mc_mesh* a = box_at(mc_v3(0, 0, 0), mc_v3(1.0, 1.0, 1.0));

@@ -896,3 +896,549 @@ Test(world, step_info_threads_are_those_the_single_query_used)
     mc_workspace_destroy(ws);
     scene_free(&s);
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Contact groups: many bodies in one definition
+// ---------------------------------------------------------------------------------------------------------------
+
+// A 3 x 2 x 2 grid of unit cube-spheres (972 triangles), each overlapping its face neighbours, turned by fixed
+// rotations, plus one sphere far away; created in a shuffled slot order so that slot order is not grid order.
+#define GRID_N 13
+typedef struct grid
+{
+    mc_mesh* sphere;
+    mc_world* world;
+    mc_body_id ids[GRID_N];
+    mc_pose poses[GRID_N];
+} grid;
+
+static void grid_make(grid* g, int workers)
+{
+    memset(g, 0, sizeof *g);
+    mc_primitive_def pd = mc_default_primitive_def();
+    pd.type = MC_PRIMITIVE_ELLIPSOID;
+    pd.dims = mc_v3(1, 1, 1);
+    mc_error err;
+    cr_assert(eq(int, mc_mesh_create_primitive_count(&pd, 972, &g->sphere, &err), MC_OK));
+    mc_world_def wd = mc_default_world_def();
+    wd.worker_count = workers;
+    cr_assert(eq(int, mc_world_create(&wd, &g->world), MC_OK));
+    static const int order[GRID_N] = {7, 2, 11, 0, 5, 12, 9, 3, 1, 10, 4, 8, 6};
+    for (int k = 0; k < GRID_N; ++k)
+    {
+        int c = order[k];
+        mc_pose p = mc_pose_identity();
+        p.p = c == 12 ? mc_v3(50, 50, 50) : mc_v3(1.9 * (c % 3), 1.9 * ((c / 3) % 2), 1.9 * (c / 6));
+        p.q = mc_quat_normalize((mc_quat){1.0, 0.1 * c, 0.05 * (c % 4), -0.03 * c});
+        mc_body_def bd = mc_default_body_def();
+        bd.mesh = g->sphere;
+        bd.pose = p;
+        g->ids[c] = mc_world_create_body(g->world, &bd);
+        g->poses[c] = p;
+        cr_assert(mc_body_is_valid(g->world, g->ids[c]));
+    }
+}
+
+static void grid_free(grid* g)
+{
+    mc_world_destroy(g->world);
+    mc_mesh_destroy(g->sphere);
+}
+
+static mc_contact_id grid_contact(grid* g, mc_contact_mode mode, const mc_body_id* i, uint32_t ni, const mc_body_id* j,
+                                  uint32_t nj, const mc_body_pair* ex, uint32_t nex)
+{
+    mc_contact_def cd = mc_default_contact_def();
+    cd.mode = mode;
+    cd.i_bodies = i;
+    cd.i_count = ni;
+    cd.j_bodies = j;
+    cd.j_count = nj;
+    cd.excluded_pairs = ex;
+    cd.excluded_count = nex;
+    cd.model = test_model();
+    mc_contact_id id;
+    mc_error err;
+    cr_assert(eq(int, mc_world_create_contact(g->world, &cd, &id, &err), MC_OK), "%s", err.message);
+    return id;
+}
+
+// Oracle: the stateless query of every unordered pair of grid bodies (I = the lower slot), brute force over all
+// pairs. @return the number of touching pairs; lo/hi receive their slots (index1) in (lo, hi) order.
+static int grid_oracle(const grid* g, int32_t* lo, int32_t* hi, mc_region* first)
+{
+    mc_workspace* ws = NULL;
+    cr_assert(eq(int, mc_workspace_create(&ws), MC_OK));
+    int n = 0;
+    for (int32_t a = 1; a <= GRID_N; ++a)
+    {
+        for (int32_t b = a + 1; b <= GRID_N; ++b)
+        {
+            mc_pose pa = mc_body_get_pose(g->world, (mc_body_id){a, 1});
+            mc_pose pb = mc_body_get_pose(g->world, (mc_body_id){b, 1});
+            mc_region r[4];
+            uint32_t count = 0;
+            cr_assert(eq(int, mc_query_regions(g->sphere, &pa, g->sphere, &pb, NULL, ws, r, 4, &count, NULL), MC_OK));
+            if (count > 0)
+            {
+                cr_assert(eq(u32, count, 1), "one region per touching pair");
+                lo[n] = a, hi[n] = b, first[n] = r[0];
+                ++n;
+            }
+        }
+    }
+    mc_workspace_destroy(ws);
+    return n;
+}
+
+Test(world, group_evaluates_each_touching_pair_once_with_the_lower_slot_as_i)
+{
+    grid g;
+    grid_make(&g, 2);
+    mc_contact_id c = grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    int32_t lo[GRID_N * GRID_N], hi[GRID_N * GRID_N];
+    mc_region want[GRID_N * GRID_N];
+    int n = grid_oracle(&g, lo, hi, want);
+    cr_assert(eq(int, n, 20), "a 3 x 2 x 2 grid has 20 face-neighbour pairs (got %d)", n);
+    mc_contact_region rec[64];
+    cr_assert(eq(u32, get_records(g.world, rec, 64), (uint32_t)n));
+    mc_step_info info = mc_world_get_step_info(g.world);
+    cr_assert(eq(u32, info.defined_pairs, GRID_N * (GRID_N - 1) / 2));
+    cr_assert(eq(u32, info.touching_pairs, (uint32_t)n));
+    mc_vec3 total = mc_v3(0, 0, 0), moment = mc_v3(0, 0, 0);
+    double scale = 0.0;
+    for (int k = 0; k < n; ++k)
+    {
+        // sorted by (I slot, J slot): the oracle's order; the same geometry bit for bit as the stateless query
+        cr_assert(eq(i32, rec[k].contact.index1, c.index1));
+        cr_assert(eq(i32, rec[k].body_i.index1, lo[k]));
+        cr_assert(eq(i32, rec[k].body_j.index1, hi[k]));
+        cr_assert(eq(int, memcmp(&rec[k].region, &want[k], sizeof want[k]), 0), "pair %d: region differs", k);
+        cr_assert(gt(dbl, rec[k].normal_force, 0.0));
+        scale += rec[k].normal_force;
+    }
+    // equal and opposite: the wrenches of all bodies sum to zero force and zero moment about the origin
+    for (int k = 0; k < GRID_N; ++k)
+    {
+        mc_wrench w = mc_body_get_wrench(g.world, g.ids[k]);
+        total = mc_add(total, w.force);
+        moment = mc_add(moment, mc_add(w.torque, mc_cross(g.poses[k].p, w.force)));
+    }
+    // each pair's contribution cancels exactly in exact arithmetic; rounding of 20 sums of O(scale) terms: 1e-12
+    cr_assert(le(dbl, mc_length(total), 1e-12 * scale), "net force %g", mc_length(total));
+    cr_assert(le(dbl, mc_length(moment), 1e-11 * scale), "net moment %g", mc_length(moment));
+    cr_assert(eq(dbl, mc_length(mc_body_get_wrench(g.world, g.ids[12]).force), 0.0), "the far sphere is free");
+    grid_free(&g);
+}
+
+// Records and wrenches of a world, for bitwise comparisons.
+typedef struct snapshot
+{
+    uint32_t n;
+    mc_contact_region rec[64];
+    mc_wrench wr[GRID_N];
+} snapshot;
+
+static void take(grid* g, snapshot* s)
+{
+    memset(s, 0, sizeof *s);
+    cr_assert(eq(int, mc_world_evaluate(g->world), MC_OK));
+    s->n = get_records(g->world, s->rec, 64);
+    mc_world_get_wrenches(g->world, g->ids, s->wr, GRID_N);
+}
+
+static void same(const snapshot* a, const snapshot* b, const char* what)
+{
+    cr_assert(eq(u32, a->n, b->n), "%s: record counts differ", what);
+    cr_assert(eq(int, memcmp(a->rec, b->rec, a->n * sizeof a->rec[0]), 0), "%s: records differ", what);
+    cr_assert(eq(int, memcmp(a->wr, b->wr, sizeof a->wr), 0), "%s: wrenches differ", what);
+}
+
+Test(world, overlapping_lists_in_any_order_equal_the_group)
+{
+    snapshot ref, got;
+    grid g;
+    grid_make(&g, 1);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    take(&g, &ref);
+    grid_free(&g);
+    // I = J = every body, in two different orders: the same pairs, I the lower slot, the same bits
+    grid_make(&g, 1);
+    mc_body_id rev[GRID_N], rot[GRID_N];
+    for (int k = 0; k < GRID_N; ++k)
+    {
+        rev[k] = g.ids[GRID_N - 1 - k];
+        rot[k] = g.ids[(k + 5) % GRID_N];
+    }
+    grid_contact(&g, MC_CONTACT_LISTS, rev, GRID_N, rot, GRID_N, NULL, 0);
+    take(&g, &got);
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).defined_pairs, GRID_N * (GRID_N - 1) / 2));
+    grid_free(&g);
+    same(&ref, &got, "lists I = J = all");
+}
+
+Test(world, lists_that_overlap_in_part_pair_each_body_pair_once)
+{
+    // I = {0..7}, J = {4..12}: pairs inside {4..7} are listed both ways (I = lower slot); the others one way (I from
+    // the I list, even when its slot is higher). Oracle: the definition's rule applied to the brute-force pairs.
+    grid g;
+    grid_make(&g, 2);
+    grid_contact(&g, MC_CONTACT_LISTS, g.ids, 8, g.ids + 4, GRID_N - 4, NULL, 0);
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    int32_t lo[GRID_N * GRID_N], hi[GRID_N * GRID_N];
+    mc_region want[GRID_N * GRID_N];
+    int n = grid_oracle(&g, lo, hi, want);
+    int32_t grid_of[GRID_N + 1]; // slot -> grid cell
+    for (int k = 0; k < GRID_N; ++k)
+    {
+        grid_of[g.ids[k].index1] = k;
+    }
+    mc_contact_region rec[64];
+    uint32_t m = get_records(g.world, rec, 64);
+    uint32_t expected = 0;
+    for (int k = 0; k < n; ++k)
+    {
+        int ca = grid_of[lo[k]], cb = grid_of[hi[k]];
+        bool ab = ca < 8 && cb >= 4, ba = cb < 8 && ca >= 4;
+        if (!ab && !ba)
+        {
+            continue;
+        }
+        int32_t want_i = ab ? lo[k] : hi[k], want_j = ab ? hi[k] : lo[k];
+        bool found = false;
+        for (uint32_t r = 0; r < m; ++r)
+        {
+            if (rec[r].body_i.index1 == want_i && rec[r].body_j.index1 == want_j)
+            {
+                cr_assert(not(found), "pair %d-%d twice", want_i, want_j);
+                found = true;
+            }
+            cr_assert(not(rec[r].body_i.index1 == want_j && rec[r].body_j.index1 == want_i), "pair both ways");
+        }
+        cr_assert(found, "pair %d-%d missing", want_i, want_j);
+        ++expected;
+    }
+    cr_assert(eq(u32, m, expected));
+    // |I| |J| - m - m (m - 1) / 2 with m = |I & J| = 4: 8 * 9 - 4 - 6 = 62 defined pairs
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).defined_pairs, 62));
+    grid_free(&g);
+}
+
+Test(world, excluded_pairs_are_not_evaluated)
+{
+    snapshot all, ex;
+    grid g;
+    grid_make(&g, 2);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    take(&g, &all);
+    grid_free(&g);
+    grid_make(&g, 2);
+    // two touching pairs (cells 0-1 and 4-10), one of them given twice and reversed, and a pair that does not touch
+    mc_body_pair ex_pairs[4] = {
+        {g.ids[0], g.ids[1]}, {g.ids[10], g.ids[4]}, {g.ids[4], g.ids[10]}, {g.ids[0], g.ids[12]}};
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, ex_pairs, 4);
+    take(&g, &ex);
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).defined_pairs, GRID_N * (GRID_N - 1) / 2 - 3));
+    cr_assert(eq(u32, ex.n, all.n - 2));
+    // the other records are those of the full group, bit for bit, in the same order
+    uint32_t k = 0;
+    for (uint32_t r = 0; r < all.n; ++r)
+    {
+        int32_t i = all.rec[r].body_i.index1, j = all.rec[r].body_j.index1;
+        bool excluded = false;
+        for (int e = 0; e < 4; ++e)
+        {
+            int32_t a = ex_pairs[e].a.index1, b = ex_pairs[e].b.index1;
+            excluded = excluded || (a == i && b == j) || (a == j && b == i);
+        }
+        if (!excluded)
+        {
+            cr_assert(lt(u32, k, ex.n));
+            cr_assert(eq(int, memcmp(&ex.rec[k], &all.rec[r], sizeof all.rec[r]), 0), "record %u differs", r);
+            ++k;
+        }
+    }
+    cr_assert(eq(u32, k, ex.n));
+    grid_free(&g);
+}
+
+Test(world, group_results_do_not_depend_on_workers_or_history)
+{
+    snapshot ref, got;
+    grid g;
+    grid_make(&g, 1);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    take(&g, &ref);
+    grid_free(&g);
+    for (int workers = 2; workers <= 3; ++workers)
+    {
+        grid_make(&g, workers);
+        grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+        // history: first a state where every body is apart, then one where all overlap in one place, then back
+        mc_pose apart[GRID_N], pile[GRID_N];
+        for (int k = 0; k < GRID_N; ++k)
+        {
+            apart[k] = g.poses[k];
+            apart[k].p = mc_scale(g.poses[k].p, 3.0);
+            pile[k] = g.poses[k];
+            pile[k].p = mc_scale(g.poses[k].p, 0.01);
+        }
+        cr_assert(eq(int, mc_world_set_poses(g.world, g.ids, apart, GRID_N), MC_OK));
+        cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+        cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, 0));
+        cr_assert(eq(int, mc_world_set_poses(g.world, g.ids, pile, GRID_N), MC_OK));
+        cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+        cr_assert(eq(int, mc_world_set_poses(g.world, g.ids, g.poses, GRID_N), MC_OK));
+        take(&g, &got);
+        same(&ref, &got, workers == 2 ? "2 workers after a history" : "3 workers after a history");
+        grid_free(&g);
+    }
+}
+
+Test(world, group_and_list_errors_create_nothing)
+{
+    mc_set_assert_fcn(continue_on_assert);
+    grid g;
+    grid_make(&g, 1);
+    mc_body_id* id = g.ids;
+    mc_body_id twice_i[3] = {id[0], id[1], id[0]};
+    mc_body_id dead = id[11];
+    mc_world_destroy_body(g.world, dead);
+    mc_body_pair bad_dead = {id[0], dead}, bad_same = {id[2], id[2]}, bad_undefined = {id[1], id[2]};
+    mc_body_pair stale = {id[0], {id[1].index1, id[1].generation + 3}};
+    struct
+    {
+        mc_contact_mode mode;
+        const mc_body_id* i;
+        uint32_t ni;
+        const mc_body_id* j;
+        uint32_t nj;
+        const mc_body_pair* ex;
+        uint32_t nex;
+        const char* message;
+    } cases[] = {
+        {MC_CONTACT_LISTS, twice_i, 3, id + 5, 2, NULL, 0, "listed twice in the contact's I list"},
+        {MC_CONTACT_LISTS, id + 5, 2, twice_i, 3, NULL, 0, "listed twice in the contact's J list"},
+        {MC_CONTACT_GROUP, twice_i, 3, NULL, 0, NULL, 0, "listed twice in the contact's group"},
+        {MC_CONTACT_GROUP, id, 1, NULL, 0, NULL, 0, "at least two bodies"},
+        {MC_CONTACT_GROUP, id, 3, id + 3, 1, NULL, 0, "takes one list"},
+        {MC_CONTACT_GROUP, id, 3, NULL, 0, &bad_dead, 1, "invalid or destroyed body"},
+        {MC_CONTACT_GROUP, id, 3, NULL, 0, &stale, 1, "invalid or destroyed body"},
+        {MC_CONTACT_GROUP, id, 3, NULL, 0, &bad_same, 1, "the same body twice"},
+        {MC_CONTACT_LISTS, id, 1, id + 1, 2, &bad_undefined, 1, "not a pair of this contact"},
+        {MC_CONTACT_LISTS, id, 1, id, 1, NULL, 0, "pair no two different bodies"},
+        {MC_CONTACT_GROUP, id, 3, NULL, 0, NULL, 2, "excluded_pairs is NULL"},
+        {MC_CONTACT_LISTS, id, 2, &dead, 1, NULL, 0, "J body 0 of the contact is not a valid body"},
+        {(mc_contact_mode)7, id, 2, id + 2, 1, NULL, 0, "contact mode 7"},
+    };
+    int64_t bytes = mc_get_byte_count();
+    uint32_t slots = mc_world_get_max_capacity(g.world).contact_count;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+    {
+        mc_contact_def cd = mc_default_contact_def();
+        cd.mode = cases[k].mode;
+        cd.i_bodies = cases[k].i;
+        cd.i_count = cases[k].ni;
+        cd.j_bodies = cases[k].j;
+        cd.j_count = cases[k].nj;
+        cd.excluded_pairs = cases[k].ex;
+        cd.excluded_count = cases[k].nex;
+        mc_contact_id c = {0, 0};
+        mc_error err;
+        memset(&err, 0, sizeof err);
+        cr_assert(eq(int, mc_world_create_contact(g.world, &cd, &c, &err), MC_ERR_INVALID_ARGUMENT), "case %zu", k);
+        cr_assert(strstr(err.message, cases[k].message) != NULL, "case %zu: '%s'", k, err.message);
+        cr_assert(eq(i32, c.index1, 0), "case %zu: out-param untouched", k);
+        // nothing half-created: no slot, and no memory kept beyond the capacity of the bodies' membership lists
+        cr_assert(eq(u32, mc_world_get_max_capacity(g.world).contact_count, slots), "case %zu", k);
+        cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+        cr_assert(eq(u32, mc_world_get_step_info(g.world).defined_pairs, 0), "case %zu: no pair defined", k);
+    }
+    cr_assert(le(i64, mc_get_byte_count() - bytes, (int64_t)(GRID_N * 2 * 2 * sizeof(uint32_t) + 4096)));
+    // a valid definition still works after all that, and destroying it unlinks its bodies
+    mc_contact_id c = grid_contact(&g, MC_CONTACT_GROUP, id, 3, NULL, 0, NULL, 0);
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).defined_pairs, 3));
+    mc_world_destroy_contact(g.world, c);
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).defined_pairs, 0));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, 0));
+    grid_free(&g);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+    mc_set_assert_fcn(NULL);
+}
+
+Test(world, unchanged_pairs_reuse_their_regions_bit_for_bit)
+{
+    // Oracle: a fresh world at the same state (a cold query of every pair).
+    snapshot cold, warm;
+    grid g;
+    grid_make(&g, 2);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    take(&g, &cold);
+    mc_step_info info = mc_world_get_step_info(g.world);
+    cr_assert(eq(u32, info.reused_pairs, 0), "first evaluation: every pair is queried");
+    uint32_t candidates = info.candidate_pairs;
+    // same poses, new velocities: every pair reused, forces recomputed
+    mc_twist v = {{0.0, 0.0, -0.5}, {0.0, 2.0, 0.0}};
+    cr_assert(eq(int, mc_body_set_velocity(g.world, g.ids[4], &v), MC_OK));
+    take(&g, &warm);
+    info = mc_world_get_step_info(g.world);
+    cr_assert(eq(u32, info.reused_pairs, candidates));
+    cr_assert(eq(u64, info.triangle_tests, 0), "no query ran");
+    grid_free(&g);
+    grid_make(&g, 1);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    cr_assert(eq(int, mc_body_set_velocity(g.world, g.ids[4], &v), MC_OK));
+    take(&g, &cold);
+    same(&cold, &warm, "reused regions vs a cold world with the same velocities");
+    // move one body by one ulp-sized step: its pairs are queried again, the others reused; still bitwise cold
+    mc_pose p = g.poses[4];
+    p.p.x = nextafter(p.p.x, 10.0);
+    cr_assert(eq(int, mc_body_set_pose(g.world, g.ids[4], &p), MC_OK));
+    take(&g, &warm);
+    info = mc_world_get_step_info(g.world);
+    cr_assert(lt(u32, info.reused_pairs, info.candidate_pairs));
+    cr_assert(gt(u32, info.reused_pairs, 0));
+    grid_free(&g);
+    grid_make(&g, 3);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    cr_assert(eq(int, mc_body_set_velocity(g.world, g.ids[4], &v), MC_OK));
+    cr_assert(eq(int, mc_body_set_pose(g.world, g.ids[4], &p), MC_OK));
+    take(&g, &cold);
+    same(&cold, &warm, "partly reused vs cold");
+    grid_free(&g);
+}
+
+Test(world, group_memory_grows_with_bodies_not_pairs)
+{
+    // 3000 unit boxes 2 apart in a line, one group: 4498500 defined pairs, none touching. Pair records of every
+    // combination (about 100 bytes each) would take 450 MB; bodies, memberships, the broad phase and the contact's
+    // member list take a few hundred bytes per body.
+    enum
+    {
+        N = 3000
+    };
+    mc_mesh* box = wscene_box(mc_v3(-0.5, -0.5, -0.5), mc_v3(0.5, 0.5, 0.5));
+    mc_world_def wd = mc_default_world_def();
+    wd.worker_count = 2;
+    mc_world* w = NULL;
+    cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+    int64_t before = mc_get_byte_count();
+    mc_body_id* ids = malloc(N * sizeof *ids);
+    for (int k = 0; k < N; ++k)
+    {
+        mc_body_def bd = mc_default_body_def();
+        bd.mesh = box;
+        bd.pose.p = mc_v3(2.0 * k, 0.0, 0.0);
+        ids[k] = mc_world_create_body(w, &bd);
+    }
+    mc_contact_def cd = mc_default_contact_def();
+    cd.mode = MC_CONTACT_GROUP;
+    cd.i_bodies = ids;
+    cd.i_count = N;
+    mc_contact_id c;
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, NULL), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+    mc_step_info info = mc_world_get_step_info(w);
+    cr_assert(eq(u32, info.defined_pairs, (uint32_t)N * (N - 1) / 2));
+    cr_assert(eq(u32, info.candidate_pairs, 0));
+    int64_t bytes = mc_get_byte_count() - before;
+    cr_assert(lt(i64, bytes, (int64_t)N * 1024), "%lld bytes for %d bodies", (long long)bytes, N);
+    // move every other box 1.01 right: 0.01 into its right neighbour, N / 2 touching pairs, records only for them
+    for (int k = 0; k < N; k += 2)
+    {
+        mc_pose p = mc_pose_identity();
+        p.p = mc_v3(2.0 * k + 1.01, 0.0, 0.0);
+        cr_assert(eq(int, mc_body_set_pose(w, ids[k], &p), MC_OK));
+    }
+    cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+    info = mc_world_get_step_info(w);
+    cr_assert(eq(u32, info.touching_pairs, N / 2));
+    cr_assert(eq(u32, info.candidate_pairs, N / 2), "no other box is within 0.01 of a moved one");
+    free(ids);
+    mc_world_destroy(w);
+    mc_mesh_destroy(box);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
+
+Test(world, a_body_pair_in_two_definitions_is_evaluated_in_each)
+{
+    // Oracle: the group alone (records of the group) and the pair alone (its stateless query, as in the group).
+    snapshot group_only, both;
+    grid g;
+    grid_make(&g, 2);
+    mc_contact_id cg = grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    take(&g, &group_only);
+    // a second definition listing cells 0 and 1 the other way round (I = cell 1): both definitions evaluate it
+    mc_contact_id cl = grid_contact(&g, MC_CONTACT_LISTS, &g.ids[1], 1, &g.ids[0], 1, NULL, 0);
+    take(&g, &both);
+    cr_assert(eq(u32, both.n, group_only.n + 1));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).defined_pairs, GRID_N * (GRID_N - 1) / 2 + 1));
+    // the group's records come first (lower contact slot), unchanged; the last record is the second definition's
+    cr_assert(eq(int, memcmp(both.rec, group_only.rec, group_only.n * sizeof both.rec[0]), 0));
+    const mc_contact_region* last = &both.rec[both.n - 1];
+    cr_assert(eq(i32, last->contact.index1, cl.index1));
+    cr_assert(eq(i32, last->body_i.index1, g.ids[1].index1));
+    cr_assert(eq(i32, last->body_j.index1, g.ids[0].index1));
+    mc_workspace* ws = NULL;
+    cr_assert(eq(int, mc_workspace_create(&ws), MC_OK));
+    mc_region r[4];
+    uint32_t count = 0;
+    mc_pose p1 = mc_body_get_pose(g.world, g.ids[1]), p0 = mc_body_get_pose(g.world, g.ids[0]);
+    cr_assert(eq(int, mc_query_regions(g.sphere, &p1, g.sphere, &p0, NULL, ws, r, 4, &count, NULL), MC_OK));
+    mc_workspace_destroy(ws);
+    cr_assert(eq(u32, count, 1));
+    cr_assert(eq(int, memcmp(&last->region, &r[0], sizeof r[0]), 0), "I = cell 1: the query the other way round");
+    // destroying the group leaves the other definition's pair alone; its bodies are unlinked from the group
+    mc_world_destroy_contact(g.world, cg);
+    take(&g, &both);
+    cr_assert(eq(u32, both.n, 1));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).defined_pairs, 1));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, 1));
+    cr_assert(eq(int, memcmp(&both.rec[0].region, &r[0], sizeof r[0]), 0));
+    grid_free(&g);
+}
+
+Test(world, the_broad_phase_sees_every_change_after_unchanged_evaluations)
+{
+    // Oracle: brute-force touching pairs (grid_oracle) and the grid's geometry; in this grid the bounding spheres of
+    // non-neighbours are apart, so the candidates are exactly the touching pairs.
+    grid g;
+    grid_make(&g, 2);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    int32_t lo[GRID_N * GRID_N], hi[GRID_N * GRID_N];
+    mc_region want[GRID_N * GRID_N];
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    uint32_t n0 = (uint32_t)grid_oracle(&g, lo, hi, want);
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, n0));
+    // the same poses set again, bitwise: nothing changes
+    mc_pose same_poses[GRID_N];
+    for (int k = 0; k < GRID_N; ++k)
+    {
+        same_poses[k] = mc_body_get_pose(g.world, g.ids[k]);
+    }
+    cr_assert(eq(int, mc_world_set_poses(g.world, g.ids, same_poses, GRID_N), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, n0));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).reused_pairs, n0));
+    // one body moved far away (single setter): its pairs go
+    mc_pose far = mc_pose_identity();
+    far.p = mc_v3(-40, 0, 0);
+    cr_assert(eq(int, mc_body_set_pose(g.world, g.ids[0], &far), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    uint32_t n1 = (uint32_t)grid_oracle(&g, lo, hi, want);
+    cr_assert(lt(u32, n1, n0));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, n1));
+    // a body destroyed: its pairs go
+    mc_world_destroy_body(g.world, g.ids[4]);
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    uint32_t n2 = mc_world_get_step_info(g.world).candidate_pairs;
+    cr_assert(lt(u32, n2, n1));
+    // a second definition over two touching bodies: one more candidate
+    grid_contact(&g, MC_CONTACT_LISTS, &g.ids[1], 1, &g.ids[2], 1, NULL, 0);
+    cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+    cr_assert(eq(u32, mc_world_get_step_info(g.world).candidate_pairs, n2 + 1));
+    grid_free(&g);
+}

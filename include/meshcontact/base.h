@@ -58,7 +58,8 @@ extern "C"
         MC_ERR_CAPACITY = -8,   ///< a caller buffer is too small (the count needed is still reported)
         MC_ERR_NON_FINITE = -9, ///< NaN or infinite coordinate
         MC_ERR_INDEX_OUT_OF_RANGE = -10, ///< a triangle refers to a vertex that does not exist
-        MC_ERR_UNBOUNDED = -11,          ///< both geometries are flipped: their intersection is unbounded
+        MC_ERR_UNBOUNDED =
+            -11, ///< both solids are unbounded (flipped meshes or spheres, planes): so is their intersection
         /// a coordinate or pose translation outside the range where the arithmetic is exact (MC_COORDINATE_MAX,
         /// MC_COORDINATE_MIN in vec_math.h), or a result that overflowed (never returned as NaN or infinity)
         MC_ERR_OUT_OF_RANGE = -12,
@@ -67,6 +68,7 @@ extern "C"
         /// triangles of a mesh intersect each other, or a component is nested in another with the same winding (or
         /// turned inside out): its volume would be counted twice (mc_self_check, mc_mesh_report)
         MC_ERR_SELF_INTERSECTING = -14,
+        MC_ERR_UNSUPPORTED = -15, ///< a pair of shapes the shape query does not handle (mc_query_shape_regions)
     } mc_status;
 
     /// @return a static English description of a status code (never NULL).

@@ -6,5 +6,6 @@
 #include "base.h"
 #include "mesh.h"
 #include "query.h"
+#include "shape.h"
 #include "vec_math.h"
 #include "world.h"

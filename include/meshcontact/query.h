@@ -121,12 +121,18 @@ extern "C"
     /// Intersection regions of two solids at their poses, sorted by decreasing volume (ties: in the order of their
     /// first crossing in the pair order). A region is a connected component of the intersection; regions of exact
     /// touching (every crossing decided by the symbolic rule and a volume within its rounding bound) are not reported
-    /// but counted in stats->touching_regions, so touching without penetration gives no region. A region's volume can
-    /// be negative (tiny) only when a mesh is itself inconsistent, e.g. self-intersecting; it is reported as computed.
-    /// Depth: MC_DEPTH_ADAMS |point_j - point_i|; MC_DEPTH_VOLUME_AREA 2V/A; MC_DEPTH_EXTENT the extent of the
-    /// region's crossing points and inside vertices along the normal; 0 when A = 0.
-    /// Single-threaded after the pair stage; allocation-free once the workspace is warm, except that the first region
-    /// query on a mesh builds the mesh's region blocks (see mc_mesh_prepare_regions). Both meshes flipped:
+    /// but counted in stats->touching_regions, so touching without penetration gives no region. Known limitation (deep
+    /// overlaps only): when one connected piece of the intersection is bounded by several surface pieces that no
+    /// crossing, inside vertex or edge links and the region stage cannot place (a cavity's shell inside the other
+    /// solid whose enclosing surface is itself crossed; a small crossing loop around a handle inside a face whose
+    /// edges are crossed elsewhere), each piece is reported as a region of its own and the inner ones have negative
+    /// volume; the total volume is right (tests/fuzz/open/README.md lists the cases). A shell that the first surface
+    /// a ray from it meets places unambiguously (a cavity or a flipped mesh inside the other solid, untouched) is
+    /// joined to the region around it. Otherwise a negative volume (tiny) needs an inconsistent mesh, e.g.
+    /// self-intersecting; it is reported as computed. Depth: MC_DEPTH_ADAMS |point_j - point_i|; MC_DEPTH_VOLUME_AREA
+    /// 2V/A; MC_DEPTH_EXTENT the extent of the region's crossing points and inside vertices along the normal; 0 when A
+    /// = 0. Single-threaded after the pair stage; allocation-free once the workspace is warm, except that the first
+    /// region query on a mesh builds the mesh's region blocks (see mc_mesh_prepare_regions). Both meshes flipped:
     /// MC_ERR_UNBOUNDED.
     /// @param regions caller buffer of `capacity` entries (NULL allowed when capacity is 0)
     /// @param region_count receives the number of regions (may exceed capacity: then MC_ERR_CAPACITY and the

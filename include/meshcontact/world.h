@@ -289,27 +289,58 @@ extern "C"
     /// Bulk wrench getter: out[k] = wrench of ids[k] from the last evaluation (zero for invalid ids).
     MC_API void mc_world_get_wrenches(const mc_world* world, const mc_body_id* ids, mc_wrench* out, uint32_t count);
 
-    /// Contact definition (Adams CONTACT with IGEOM / JGEOM lists): every (i, j) combination of a body of i_bodies
-    /// with a body of j_bodies is a contact pair (a body paired with itself is skipped). Initialize with
-    /// mc_default_contact_def(). The lists are copied.
+    /// How a contact definition's lists make contact pairs.
+    typedef enum mc_contact_mode
+    {
+        /// Adams IGEOM x JGEOM: the unordered pair {a, b} of two different bodies is a contact pair when a is in
+        /// i_bodies and b in j_bodies, or the other way round. Each pair is evaluated once. When only one orientation
+        /// is listed, the I body is the one from i_bodies; when both are (a and b each in both lists), the I body is
+        /// the one with the lower slot (the lower mc_body_id.index1). Lists may overlap; a list of all bodies as both
+        /// I and J is the same as MC_CONTACT_GROUP.
+        MC_CONTACT_LISTS = 0,
+        /// A group: every unordered pair of two different bodies of i_bodies, once, with the lower index1 as I.
+        /// j_bodies must be empty (NULL, j_count 0); i_bodies needs at least two bodies.
+        MC_CONTACT_GROUP = 1,
+    } mc_contact_mode;
+
+    /// An unordered pair of bodies (for excluded pairs).
+    typedef struct mc_body_pair
+    {
+        mc_body_id a; ///< one body
+        mc_body_id b; ///< the other body
+    } mc_body_pair;
+
+    /// Contact definition (Adams CONTACT with IGEOM / JGEOM lists, or a group of bodies that all touch each other):
+    /// which pairs it makes is said by `mode` (see mc_contact_mode); a body is never paired with itself, and each
+    /// unordered pair of bodies is evaluated at most once per definition. Initialize with mc_default_contact_def().
+    /// The lists are copied; memory is proportional to the list lengths, not to the number of pairs (pair records
+    /// exist only for pairs whose world bounding boxes overlap).
     typedef struct mc_contact_def
     {
-        const mc_body_id* i_bodies; ///< the I geometries (normal and forces are reported from I into J)
-        uint32_t i_count;           ///< entries in i_bodies (>= 1)
-        const mc_body_id* j_bodies; ///< the J geometries
-        uint32_t j_count;           ///< entries in j_bodies (>= 1)
-        mc_force_model model;       ///< force laws and parameters (checked at creation)
-        void* user_data;            ///< returned by mc_contact_get_user_data; never dereferenced
-        int internal_value;         ///< set by mc_default_contact_def()
+        const mc_body_id* i_bodies; ///< the I geometries, or the group (normal and forces are reported from I into J)
+        uint32_t i_count;           ///< entries in i_bodies (>= 1; >= 2 for a group); no body twice
+        const mc_body_id* j_bodies; ///< the J geometries (NULL for a group)
+        uint32_t j_count;           ///< entries in j_bodies (>= 1; 0 for a group); no body twice
+        mc_contact_mode mode;       ///< MC_CONTACT_LISTS (default) or MC_CONTACT_GROUP
+        /// Pairs this definition must not evaluate (for example bodies joined by a joint), or NULL. Each must name
+        /// two different live bodies that the definition pairs; listing a pair twice is allowed (no effect).
+        const mc_body_pair* excluded_pairs;
+        uint32_t excluded_count; ///< entries in excluded_pairs
+        mc_force_model model;    ///< force laws and parameters (checked at creation)
+        void* user_data;         ///< returned by mc_contact_get_user_data; never dereferenced
+        int internal_value;      ///< set by mc_default_contact_def()
     } mc_contact_def;
 
-    /// @return empty lists and mc_default_force_model().
+    /// @return empty lists, MC_CONTACT_LISTS, no excluded pairs and mc_default_force_model().
     MC_API mc_contact_def mc_default_contact_def(void);
 
-    /// Create a contact definition.
+    /// Create a contact definition. Nothing is created on failure.
     /// @param out receives the id on success only
     /// @param err may be NULL; on failure says which parameter or body is wrong
-    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (bad parameter, empty list, invalid body id) or MC_ERR_OUT_OF_MEMORY
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (bad parameter; empty list; a group of fewer than two bodies or with a
+    ///         J list; a body listed twice in one list; lists that pair no two different bodies; an invalid or
+    ///         destroyed body id in a list or an excluded pair; an excluded pair of one body or of two bodies the
+    ///         definition does not pair) or MC_ERR_OUT_OF_MEMORY
     MC_API mc_status mc_world_create_contact(mc_world* world, const mc_contact_def* def, mc_contact_id* out,
                                              mc_error* err);
     /// Destroy a contact definition. Stale ids are ignored.
@@ -325,8 +356,18 @@ extern "C"
     /// Declare the analysis the host is running (default MC_ANALYSIS_DYNAMIC); see MC_FRICTION_DYNAMICS_ONLY.
     MC_API void mc_world_set_analysis(mc_world* world, mc_analysis analysis);
 
-    /// Evaluate all contacts at the current state (poses and velocities): broad phase over the defined pairs,
-    /// intersection regions, force laws, then a serial reduction into per-body wrenches in a fixed order.
+    /// Evaluate all contacts at the current state (poses and velocities): broad phase (a bounding volume tree over
+    /// the world boxes of the bodies that belong to a contact, rebuilt from the current poses), then the candidate
+    /// pairs (overlapping boxes and bounding spheres, paired by a definition, not excluded) sorted by (contact slot,
+    /// I slot, J slot); intersection regions (in parallel over pairs, or, when fewer pairs than workers need a query,
+    /// one pair after the other with the parallelism inside), force laws, then a serial reduction into per-body
+    /// wrenches in that order. Cost grows with the bodies and the candidate pairs, not with the product of the list
+    /// lengths. Temporal coherence, exact: a pair whose two bodies are at bitwise the poses of the pair's query in
+    /// the previous evaluation keeps that query's regions (a query is a pure function of the meshes and poses); every
+    /// other pair is queried from scratch. The force laws always run (the velocities may have changed). Likewise the
+    /// broad phase is skipped when no pose is bitwise different and no body or contact was created or destroyed since
+    /// the last one (its sorted candidate list is then still exact). Results are therefore bitwise those of a cold
+    /// world, whatever the history.
     /// There is no time step and no integration: the result depends only on the current state, so an implicit
     /// host may call this many times per step. Same state -> bitwise the same results for any worker_count.
     /// No heap allocation once warm (after an evaluation with at least as many touching pairs and regions).
@@ -354,8 +395,9 @@ extern "C"
         bool rejected; ///< failed the validity rule A > 2 g^2 (or volume <= 0): zero force, reported anyway
     } mc_contact_region;
 
-    /// Region records of the last evaluation, in a fixed order (contact creation order, then I-list order, then
-    /// J-list order, then decreasing volume).
+    /// Region records of the last evaluation, in a fixed order: by contact slot (mc_contact_id.index1), then I body
+    /// slot, then J body slot (mc_body_id.index1), then decreasing volume. The order does not depend on the order of
+    /// the lists, on earlier evaluations or on worker_count.
     /// @param out caller buffer of `capacity` records (may be NULL when capacity is 0)
     /// @return the number of records available (may exceed capacity: only `capacity` are written)
     MC_API uint32_t mc_world_get_regions(const mc_world* world, mc_contact_region* out, uint32_t capacity);
@@ -373,11 +415,15 @@ extern "C"
     typedef struct mc_step_info
     {
         uint32_t flags;            ///< MC_STEP_* bits
-        uint32_t defined_pairs;    ///< pairs of live bodies in all contact definitions
-        uint32_t candidate_pairs;  ///< pairs whose world bounding boxes overlap (queried)
+        uint32_t defined_pairs;    ///< pairs of live bodies in all contact definitions, less excluded pairs
+                                   ///< (counted, not enumerated; UINT32_MAX when larger)
+        uint32_t candidate_pairs;  ///< defined, not excluded pairs whose world boxes and bounding spheres overlap
+                                   ///< (each queried, or reused: see reused_pairs)
         uint32_t touching_pairs;   ///< pairs with at least one region
         uint32_t regions;          ///< region records
         uint32_t rejected_regions; ///< regions that failed the validity rule
+        uint32_t reused_pairs;     ///< candidate pairs whose two poses were bitwise those of their previous query in
+                                   ///< the previous evaluation: their regions were reused, no query ran
         uint64_t box_tests;        ///< OBB tests, summed over pairs
         uint64_t triangle_tests;   ///< triangle-triangle tests, summed over pairs
         uint64_t triangle_pairs;   ///< intersecting triangle pairs, summed over pairs
@@ -410,6 +456,25 @@ extern "C"
 
     /// @return the high-water marks of the world (all zero for NULL).
     MC_API mc_world_capacity mc_world_get_max_capacity(const mc_world* world);
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Host helpers
+    // ------------------------------------------------------------------------------------------------------------
+
+    /// Move a wrench to another reference point: the same force, and the torque about `to` of a wrench whose torque
+    /// is about `from`, torque_to = torque_from + (from - to) x force. mc_world_get_wrenches gives torques about each
+    /// body's reference point (the mesh origin at the body's pose); a host that integrates about the centre of mass
+    /// (ODE, Bullet, MuJoCo) applies `mc_wrench_shift(&w, pose.p, com)` with com the centre of mass in the world
+    /// frame. World frame, any consistent units; pure, inline (no symbol in the library).
+    /// @param wrench force and torque about `from`
+    /// @param from the point the torque is about, @param to the new reference point
+    /// @return the force and the torque about `to`
+    static inline mc_wrench mc_wrench_shift(const mc_wrench* wrench, mc_vec3 from, mc_vec3 to)
+    {
+        mc_wrench out = *wrench;
+        out.torque = mc_add(wrench->torque, mc_cross(mc_sub(from, to), wrench->force));
+        return out;
+    }
 
 #ifdef __cplusplus
 }

@@ -122,6 +122,12 @@ void cli_restore_stdout(int saved);
 /// --accept-self-intersections) and returns 1; returns 0 on success. With `accept_self_intersections` such a mesh is
 /// imported anyway (MC_SELF_CHECK_ACCEPT) and a warning line `meshcontact: warning: <path>: ...` goes to stderr.
 int cli_load_mesh(const char* path, double scale, double max_triangles, bool accept_self_intersections, mc_mesh** out);
+/// A shape operand: `sphere:R` (a ball of radius R on the body origin), `socket:R` (the outside of that sphere),
+/// `plane` (the half-space z <= 0 of the body frame), `cylinder:R,L` (along the body z axis, centred), `hole:R,L` (a
+/// hole of that size through a slab of thickness L), or a mesh file (cli_load_mesh; *mesh receives it, to destroy;
+/// NULL for the analytic shapes). Lengths are multiplied by `scale`. Prints the error and returns 1 on failure.
+int cli_load_shape(const char* spec, double scale, double max_triangles, bool accept_self_intersections,
+                   mc_shape* shape, mc_mesh** mesh);
 /// What the self-check found in a mesh, as one clause list ("3 pairs of triangles intersect (the first: triangles 4
 /// and 17); 1 component nested ..."), into buf; an empty string when it found nothing or did not run.
 void cli_self_check_summary(const mc_mesh_report* r, char* buf, size_t size);
@@ -151,3 +157,5 @@ int cli_simulate(int argc, char** argv);
 int cli_force(int argc, char** argv);
 /// `meshcontact contact MESH_I MESH_J ...`: intersecting triangle pairs (and regions) at given poses.
 int cli_contact(int argc, char** argv);
+/// `meshcontact bench MESH_I MESH_J ...`: stage timings, memory and thread scaling on the user's pair of meshes.
+int cli_bench(int argc, char** argv);

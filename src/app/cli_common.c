@@ -405,6 +405,47 @@ int cli_load_mesh(const char* path, double scale, double max_triangles, bool acc
     return 0;
 }
 
+int cli_load_shape(const char* spec, double scale, double max_triangles, bool accept_self_intersections,
+                   mc_shape* shape, mc_mesh** mesh)
+{
+    *mesh = NULL;
+    bool socket = strncmp(spec, "socket:", 7) == 0;
+    if (strncmp(spec, "sphere:", 7) == 0 || socket)
+    {
+        double r = 0.0;
+        if (!cli_parse_double(spec + 7, &r) || !(r > 0.0))
+        {
+            return cli_fail(spec, "the radius of %s needs a positive number", socket ? "socket:R" : "sphere:R");
+        }
+        *shape = mc_shape_sphere(r * scale);
+        shape->flip = socket;
+        return 0;
+    }
+    if (strcmp(spec, "plane") == 0)
+    {
+        *shape = mc_shape_plane();
+        return 0;
+    }
+    bool hole = strncmp(spec, "hole:", 5) == 0;
+    if (strncmp(spec, "cylinder:", 9) == 0 || hole)
+    {
+        double rl[2];
+        if (!cli_parse_doubles(spec + (hole ? 5 : 9), rl, 2) || !(rl[0] > 0.0) || !(rl[1] > 0.0))
+        {
+            return cli_fail(spec, "%s needs a positive radius and length, R,L", hole ? "hole:R,L" : "cylinder:R,L");
+        }
+        *shape = mc_shape_cylinder(rl[0] * scale, rl[1] * scale);
+        shape->flip = hole;
+        return 0;
+    }
+    if (cli_load_mesh(spec, scale, max_triangles, accept_self_intersections, mesh) != 0)
+    {
+        return 1;
+    }
+    *shape = mc_shape_mesh(*mesh);
+    return 0;
+}
+
 double cli_now(void)
 {
     struct timespec ts;

@@ -13,6 +13,13 @@ static void print_help(FILE* f)
     fprintf(f,
             "usage: meshcontact contact MESH_I MESH_J [--pose-i P] [--pose-j P] [--scale S] [--max-triangles N]\n"
             "                                  [--threads N] [--json] [--accept-self-intersections]\n\n"
+            "MESH_I and MESH_J are mesh files or analytic shapes: sphere:R (a ball of radius R centred on the body\n"
+            "origin), socket:R (the outside of that sphere), plane (the half-space z <= 0 of the body frame),\n"
+            "cylinder:R,L (radius R, length L along the body z axis, centred), hole:R,L (a hole of that size through\n"
+            "a slab of thickness L). Pairs: mesh-mesh; sphere-plane, sphere-sphere, sphere-socket and parallel\n"
+            "cylinders (also a pin in a hole) in closed form; mesh-plane cut exactly; sphere-mesh integrated exactly.\n"
+            "Not yet: a socket against a mesh, a cylinder against anything but a parallel cylinder; never two\n"
+            "unbounded solids (plane, socket, hole, flipped mesh).\n\n"
             "Place two closed meshes at their poses and report their contact: the number of intersecting triangle\n"
             "pairs (exact predicates; exact touching is not an intersection), the intersection regions (volume,\n"
             "centroid, contact area, equivalent radius, normal from MESH_I into MESH_J, Adams depth and its two\n"
@@ -86,7 +93,7 @@ static int parse_args(int argc, char** argv, contact_args* a)
 
 // The queries. The region stage adds its mc_query_regions call here (same workspace, options and poses) and its
 // fields to contact_result.
-static mc_status run_queries(const contact_args* a, mc_mesh* const mesh[2], contact_result* r)
+static mc_status run_queries(const contact_args* a, const mc_shape shape[2], contact_result* r)
 {
     memset(r, 0, sizeof *r);
     mc_workspace* ws = NULL;
@@ -110,8 +117,8 @@ static mc_status run_queries(const contact_args* a, mc_mesh* const mesh[2], cont
             break;
         }
         r->regions = buf;
-        st = mc_query_regions(mesh[0], &a->pose[0], mesh[1], &a->pose[1], &opt, ws, r->regions, capacity,
-                              &r->region_count, &r->stats);
+        st = mc_query_shape_regions(&shape[0], &a->pose[0], &shape[1], &a->pose[1], &opt, ws, r->regions, capacity,
+                                    &r->region_count, &r->stats);
         if (st != MC_ERR_CAPACITY)
         {
             break;
@@ -176,16 +183,17 @@ int cli_contact(int argc, char** argv)
         return rc;
     }
     mc_mesh* mesh[2] = {NULL, NULL};
+    mc_shape shape[2];
     for (int k = 0; k < 2; ++k)
     {
-        if (cli_load_mesh(a.path[k], a.scale, a.max_triangles, a.accept_self_intersections, &mesh[k]) != 0)
+        if (cli_load_shape(a.path[k], a.scale, a.max_triangles, a.accept_self_intersections, &shape[k], &mesh[k]) != 0)
         {
             mc_mesh_destroy(mesh[0]);
             return 1;
         }
     }
     contact_result r;
-    mc_status st = run_queries(&a, mesh, &r);
+    mc_status st = run_queries(&a, shape, &r);
     mc_mesh_destroy(mesh[0]);
     mc_mesh_destroy(mesh[1]);
     if (st != MC_OK)

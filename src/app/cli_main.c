@@ -21,6 +21,7 @@ static const cli_command s_commands[] = {
     {"force", cli_force, "contact forces (IMPACT, friction) and wrenches of two meshes at given poses and velocities"},
     {"contact", cli_contact, "intersecting triangle pairs of two meshes at given poses"},
     {"simulate", cli_simulate, "simulate a scenario file (parts, geometry, contacts): CSV + SVG force plot"},
+    {"bench", cli_bench, "time import, queries and force evaluation on your own pair of meshes"},
 };
 
 static void print_help(FILE* f)

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// `meshcontact simulate`: run a scenario file (Adams-like statements) and write a CSV of motion and forces and an SVG
-// plot of normal force against time.
+// `meshcontact simulate`: run a scenario file (Adams-like statements) and write a CSV of motion and forces, the
+// contact outputs (per-contact CSV, incidents, tracks, JSON with the warnings) and an SVG plot of the contacts.
 #include "src/app/cli.h"
 #include "src/app/scenario.h"
 #include "src/app/simulate.h"
@@ -14,17 +14,31 @@
 
 // The help, in pieces: C limits string literals to 4095 characters.
 static const char* const s_help[] = {
-    "usage: meshcontact simulate SCENARIO [-o OUTDIR] [--csv FILE] [--svg FILE] [--threads N]\n"
+    "usage: meshcontact simulate SCENARIO [-o OUTDIR] [--csv FILE] [--svg FILE] [--contacts-csv FILE]\n"
+    "                           [--incidents FILE] [--tracks FILE] [--json FILE] [--threads N]\n"
     "\n"
     "Simulate the rigid parts of a scenario file with contact forces from meshcontact, from time 0 to END.\n"
-    "Writes OUTDIR/<name>.csv (motion and forces at every output time) and OUTDIR/<name>.svg (normal force of\n"
-    "every contact against time), <name> being the scenario's file name without extension; OUTDIR defaults to\n"
-    "the current directory and is created if missing. --csv / --svg give other paths ('-' for the CSV: stdout).\n"
+    "Writes, <name> being the scenario's file name without extension:\n"
+    "  OUTDIR/<name>.csv            motion and forces of every part at every output time\n"
+    "  OUTDIR/<name>_contacts.csv   every contact at every output time: summed wrench, dominant region, peaks\n"
+    "  OUTDIR/<name>_incidents.csv  contact incidents: start, end, maxima, impulses\n"
+    "  OUTDIR/<name>_tracks.csv     every region at every output time with its track (the path of a contact point)\n"
+    "  OUTDIR/<name>.json           warnings, contacts and incidents as one JSON object\n"
+    "  OUTDIR/<name>.svg            plot: normal force, friction force and penetration of every contact against\n"
+    "                               time (every integration step), and the incidents timeline\n"
+    "OUTDIR defaults to the current directory and is created if missing; the options give other paths ('-' for\n"
+    "the motion CSV: stdout). Warnings (parts that start interpenetrating, angles that look like degrees\n"
+    "without D, a step too long for an impact, depths below a faceting tolerance) go to stderr, one line each,\n"
+    "and into the JSON.\n"
     "\n"
     "options:\n"
     "  -o, --output-dir DIR   directory of the output files\n"
     "  --csv FILE             CSV path (default OUTDIR/<name>.csv)\n"
     "  --svg FILE             plot path (default OUTDIR/<name>.svg)\n"
+    "  --contacts-csv FILE    per-contact CSV path (default OUTDIR/<name>_contacts.csv)\n"
+    "  --incidents FILE       incidents CSV path (default OUTDIR/<name>_incidents.csv)\n"
+    "  --tracks FILE          tracks CSV path (default OUTDIR/<name>_tracks.csv)\n"
+    "  --json FILE            JSON path (default OUTDIR/<name>.json)\n"
     "  --threads N            threads for the contact evaluation (default 1: the work of one evaluation is\n"
     "                         usually too small to share; more threads pay off for large meshes in contact)\n"
     "\n"
@@ -33,6 +47,23 @@ static const char* const s_help[] = {
     "_fx,_fy,_fz, _tx,_ty,_tz (contact force and torque about the centre of mass, ground frame); per contact\n"
     "contactID_fn (sum of the normal forces of its regions), _regions (count, rejected ones included), _depth\n"
     "(largest penetration).\n"
+    "\n",
+    "CONTACTS CSV: one row per contact and output time: time, contact (id), regions, rejected (regions failing\n"
+    "A > 2 g^2), fx,fy,fz (summed force on the J part), tx,ty,tz (summed torque on the J part about its centre\n"
+    "of mass), fn (summed normal force), ft (|summed friction force|), depth (deepest region), volume (summed);\n"
+    "the dominant region (largest normal force): point_x.. (contact point), normal_x.. (from I into J),\n"
+    "region_depth, rate (penetration rate, positive approaching), area, region_fn = fn_stiffness (k g^e, or p g\n"
+    "for POISSON) + fn_damping (the rest: damping or POISSON hysteresis), region_ft, slip (slip speed); peaks\n"
+    "since the previous output time over every integration step, so no impact is lost between rows: fn_peak,\n"
+    "fn_peak_time, ft_peak, depth_peak, slip_peak. Ground frame, the scenario's units.\n"
+    "INCIDENTS: a contact incident lasts from the first to the last integration step in which the contact has\n"
+    "a region (overlap) at some Runge-Kutta stage: contact, start, end, open (1: still in contact at END),\n"
+    "steps, max_depth, max_fn, max_fn_time, max_ft, normal_impulse (integral of fn), friction_impulse\n"
+    "(|integral of the friction force|), impulse_x.. (integral of the force on J). Impulses use the RK4 stage\n"
+    "weights, so they are the momentum the integrator gave.\n"
+    "TRACKS: time, contact, track, x,y,z (contact point), fn, depth, area, one row per region and output time. A\n"
+    "region continues the nearest track of its contact whose last point (at the previous integration step) lies\n"
+    "within the sum of the two equivalent radii; otherwise it starts a new track (ids from 1 per contact).\n"
     "\n"
     "INTEGRATOR: fixed-step classical Runge-Kutta (RK4) of the Newton-Euler equations, contact forces evaluated\n"
     "at each stage, quaternion renormalised every step. Step: INTEGRATOR/HMAX= or, by default, 1/40 of the\n"
@@ -72,13 +103,16 @@ static const char* const s_help[] = {
     "      REPAIR=ALL | REPAIR=\"ORIENT, HOLES\" (FILE only; DUPLICATES, SHARED_FACES, LOOSE, ORIENT, HOLES,\n"
     "      PINCHES): repair the mesh as 'meshcontact repair' does, with a warning listing the changes;\n"
     "      WELD_TOLERANCE=t (of the bbox diagonal) or WELD_DISTANCE=d, MAX_HOLE_EDGES=n (default 32)\n"
-    "  CONTACT/id, IGEOM=id[,id..], JGEOM=id[,id..], [IFLIP_GEOMETRY=ids], [JFLIP_GEOMETRY=ids],\n"
+    "  CONTACT/id, IGEOM=id[,id..], JGEOM=id[,id..] | GROUP=id,id[,id..],\n"
+    "           [IFLIP_GEOMETRY=ids], [JFLIP_GEOMETRY=ids], [EXCLUDE=id,id[,id,id..]],\n"
     "           IMPACT, STIFFNESS=k, [EXPONENT=e (1.5)], [DAMPING=c (0)], [DMAX=d (required with DAMPING)]\n"
     "         | POISSON, PENALTY=p, RESTITUTION_COEFFICIENT=r, [NORMAL_TRANSITION_VELOCITY=v]\n"
     "           [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=, MU_DYNAMIC=,\n"
     "              STICTION_TRANSITION_VELOCITY= (0.1), FRICTION_TRANSITION_VELOCITY= (1)]\n"
     "      every IGEOM geometry against every JGEOM geometry of another part; force laws as in meshcontact's\n"
-    "      world.h (Adams IMPACT / POISSON / Coulomb friction).\n"
+    "      world.h (Adams IMPACT / POISSON / Coulomb friction). The lists may overlap: each pair of geometries\n"
+    "      is evaluated once. GROUP: every geometry of the list against every other one (not Adams).\n"
+    "      EXCLUDE: pairs of GRAPHICS ids not to evaluate (EXCLUDE=1,2,5,7: the pairs 1-2 and 5-7).\n"
     "  INTEGRATOR/[RK4], HMAX=h                                  fixed step h\n"
     "  SIMULATE/DYNAMIC, END=t, [STEPS=n | DTOUT=dt]             required; n output intervals (default 500)\n"
     "  END                                                       optional; the rest of the file is ignored\n"
@@ -157,25 +191,161 @@ static void print_help(FILE* f)
 /// Parsed command line.
 typedef struct simulate_args
 {
-    const char* scenario; ///< SCENARIO
-    const char* outdir;   ///< -o, --output-dir
-    const char* csv;      ///< --csv, or NULL for OUTDIR/<name>.csv
-    const char* svg;      ///< --svg, or NULL for OUTDIR/<name>.svg
-    int threads;          ///< --threads
+    const char* scenario;  ///< SCENARIO
+    const char* outdir;    ///< -o, --output-dir
+    const char* csv;       ///< --csv, or NULL for OUTDIR/<name>.csv
+    const char* svg;       ///< --svg, or NULL for OUTDIR/<name>.svg
+    const char* contacts;  ///< --contacts-csv, or NULL for OUTDIR/<name>_contacts.csv
+    const char* incidents; ///< --incidents, or NULL for OUTDIR/<name>_incidents.csv
+    const char* json;      ///< --json, or NULL for OUTDIR/<name>.json
+    const char* tracks;    ///< --tracks, or NULL for OUTDIR/<name>_tracks.csv
+    int threads;           ///< --threads
 } simulate_args;
 
 static int parse_args(int argc, char** argv, simulate_args* a)
 {
-    *a = (simulate_args){NULL, ".", NULL, NULL, 1};
+    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, NULL, 1};
     const cli_option options[] = {
         {"output-dir", 'o', CLI_TEXT, &a->outdir, 0, NULL, NULL, "a directory"},
         {"csv", 0, CLI_TEXT, &a->csv, 0, NULL, NULL, "a file"},
         {"svg", 0, CLI_TEXT, &a->svg, 0, NULL, NULL, "a file"},
+        {"contacts-csv", 0, CLI_TEXT, &a->contacts, 0, NULL, NULL, "a file"},
+        {"incidents", 0, CLI_TEXT, &a->incidents, 0, NULL, NULL, "a file"},
+        {"json", 0, CLI_TEXT, &a->json, 0, NULL, NULL, "a file"},
+        {"tracks", 0, CLI_TEXT, &a->tracks, 0, NULL, NULL, "a file"},
         {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
     };
     static const char* const operand_names[] = {"SCENARIO"};
     const cli_syntax syntax = {"simulate", print_help, options, CLI_LENGTH(options), operand_names, &a->scenario, 1};
     return cli_parse_args(&syntax, argc, argv);
+}
+
+/// The output files: given on the command line or OUTDIR/<name><suffix>.
+enum
+{
+    OUT_CSV,
+    OUT_SVG,
+    OUT_CONTACTS,
+    OUT_INCIDENTS,
+    OUT_JSON,
+    OUT_TRACKS,
+    OUT_COUNT
+};
+
+/// Open a text output ('-' is stdout when allowed). @return NULL with a message printed on failure
+static FILE* open_output(const char* path, bool allow_stdout)
+{
+    if (allow_stdout && strcmp(path, "-") == 0)
+    {
+        return stdout;
+    }
+    FILE* f = fopen(path, "w");
+    if (f == NULL)
+    {
+        cli_fail(path, "cannot write: %s", strerror(errno));
+    }
+    return f;
+}
+
+/// Close an output file (stdout is left open). @return false with a message printed on a write error
+static bool close_output(FILE* f, const char* path)
+{
+    if (f == NULL || f == stdout)
+    {
+        return f == NULL || !ferror(f);
+    }
+    bool ok = !ferror(f);
+    if (fclose(f) != 0 || !ok)
+    {
+        cli_fail(path, "write error");
+        return false;
+    }
+    return true;
+}
+
+/// Print what was done and where the files are.
+static void print_summary(const app_sim* sim, const app_scenario* scn, const char* scenario, const char* const* names,
+                          double seconds)
+{
+    bool csv_stdout = strcmp(names[OUT_CSV], "-") == 0;
+    FILE* info = csv_stdout ? stderr : stdout;
+    int nw = 0, ni = 0;
+    app_sim_get_warnings(sim, &nw);
+    app_sim_get_incidents(sim, &ni);
+    fprintf(info,
+            "simulated %g s of %s in %.2f s: %d output rows, step %.3g, %llu contact evaluations, %d contact "
+            "incidents, %d warnings\n",
+            scn->end_time, scenario, seconds, scn->steps + 1,
+            scn->end_time / scn->steps / (double)app_sim_get_substeps(sim),
+            (unsigned long long)app_sim_get_evaluations(sim), ni, nw);
+    static const char* const what[OUT_COUNT] = {
+        "CSV:      ", "plot:     ", "contacts: ", "incidents:", "JSON:     ", "tracks:   "};
+    for (int k = 0; k < OUT_COUNT; ++k)
+    {
+        if (!(k == OUT_CSV && csv_stdout))
+        {
+            fprintf(info, "%s %s\n", what[k], names[k]);
+        }
+    }
+}
+
+/// Create, run and report. Every output but the plot is opened before the run, so that an unwritable path fails
+/// at once. @return the exit status
+static int run(const simulate_args* a, const app_scenario* scn, const char* const* names)
+{
+    app_sim_options opt = app_sim_default_options();
+    opt.worker_count = a->threads;
+    opt.warn = sim_warn;
+    bool tty = cli_stderr_is_tty();
+    if (tty)
+    {
+        opt.progress = cli_progress;
+        opt.progress_user = (void*)"simulating";
+    }
+    double t0 = cli_now();
+    app_sim* sim = NULL;
+    char err[700] = "";
+    if (!app_sim_create(scn, &opt, &sim, err, sizeof err))
+    {
+        return cli_fail(NULL, "%s", err);
+    }
+    FILE* files[OUT_COUNT] = {NULL};
+    int rc = 0;
+    for (int k = 0; rc == 0 && k < OUT_COUNT; ++k)
+    {
+        if (k != OUT_SVG)
+        {
+            files[k] = open_output(names[k], k == OUT_CSV);
+            rc = files[k] == NULL ? 1 : 0;
+        }
+    }
+    if (rc == 0)
+    {
+        app_sim_outputs outs = {files[OUT_CSV], files[OUT_CONTACTS], names[OUT_SVG], files[OUT_TRACKS]};
+        if (!app_sim_run_outputs(sim, &outs, err, sizeof err))
+        {
+            if (tty)
+            {
+                fputc('\n', stderr);
+            }
+            rc = cli_fail(a->scenario, "%s", err);
+        }
+    }
+    if (rc == 0)
+    {
+        app_sim_write_incidents_csv(sim, files[OUT_INCIDENTS]);
+        app_sim_write_json(sim, files[OUT_JSON]);
+    }
+    for (int k = 0; k < OUT_COUNT; ++k)
+    {
+        rc = !close_output(files[k], names[k]) ? 1 : rc;
+    }
+    if (rc == 0)
+    {
+        print_summary(sim, scn, a->scenario, names, cli_now() - t0);
+    }
+    app_sim_destroy(sim);
+    return rc;
 }
 
 int cli_simulate(int argc, char** argv)
@@ -192,85 +362,36 @@ int cli_simulate(int argc, char** argv)
     {
         return cli_fail(NULL, "%s", perr.message);
     }
-    char* csv_path = a.csv != NULL ? NULL : default_path(a.outdir, a.scenario, ".csv");
-    char* svg_path = a.svg != NULL ? NULL : default_path(a.outdir, a.scenario, ".svg");
-    const char* csv_name = a.csv != NULL ? a.csv : csv_path;
-    const char* svg_name = a.svg != NULL ? a.svg : svg_path;
+    const char* given[OUT_COUNT] = {a.csv, a.svg, a.contacts, a.incidents, a.json, a.tracks};
+    static const char* const suffix[OUT_COUNT] = {".csv",           ".svg",  "_contacts.csv",
+                                                  "_incidents.csv", ".json", "_tracks.csv"};
+    char* made[OUT_COUNT] = {NULL};
+    const char* names[OUT_COUNT];
+    bool need_dir = false;
     rc = 0;
-    app_sim* sim = NULL;
-    FILE* csv = NULL;
-    char err[700] = "";
-    if (csv_name == NULL || svg_name == NULL)
+    for (int k = 0; k < OUT_COUNT; ++k)
+    {
+        need_dir = need_dir || given[k] == NULL;
+        made[k] = given[k] != NULL ? NULL : default_path(a.outdir, a.scenario, suffix[k]);
+        names[k] = given[k] != NULL ? given[k] : made[k];
+        rc = names[k] == NULL ? 1 : rc;
+    }
+    if (rc != 0)
     {
         rc = cli_fail(NULL, "out of memory");
-        goto done;
     }
-    if ((a.csv == NULL || a.svg == NULL) && !make_dirs(a.outdir))
+    else if (need_dir && !make_dirs(a.outdir))
     {
         rc = cli_fail(a.outdir, "cannot create the output directory: %s", strerror(errno));
-        goto done;
     }
-    app_sim_options opt = app_sim_default_options();
-    opt.worker_count = a.threads;
-    opt.warn = sim_warn;
-    bool tty = cli_stderr_is_tty();
-    if (tty)
+    else
     {
-        opt.progress = cli_progress;
-        opt.progress_user = (void*)"simulating";
+        rc = run(&a, scn, names);
     }
-    double t0 = cli_now();
-    if (!app_sim_create(scn, &opt, &sim, err, sizeof err))
+    for (int k = 0; k < OUT_COUNT; ++k)
     {
-        rc = cli_fail(NULL, "%s", err);
-        goto done;
+        free(made[k]);
     }
-    bool csv_stdout = strcmp(csv_name, "-") == 0;
-    csv = csv_stdout ? stdout : fopen(csv_name, "w");
-    if (csv == NULL)
-    {
-        rc = cli_fail(csv_name, "cannot write: %s", strerror(errno));
-        goto done;
-    }
-    if (!app_sim_run(sim, csv, svg_name, err, sizeof err))
-    {
-        if (tty)
-        {
-            fputc('\n', stderr);
-        }
-        rc = cli_fail(a.scenario, "%s", err);
-        goto done;
-    }
-    if (!csv_stdout)
-    {
-        int cr = fclose(csv);
-        csv = NULL;
-        if (cr != 0)
-        {
-            rc = cli_fail(csv_name, "write error");
-            goto done;
-        }
-    }
-    double seconds = cli_now() - t0;
-    FILE* info = csv_stdout ? stderr : stdout;
-    double dt_out = scn->end_time / scn->steps;
-    int nsub = (int)ceil(dt_out / app_sim_get_step_size(sim) - 1e-9);
-    fprintf(info, "simulated %g s of %s in %.2f s: %d output rows, step %.3g, %llu contact evaluations\n",
-            scn->end_time, a.scenario, seconds, scn->steps + 1, dt_out / (nsub > 0 ? nsub : 1),
-            (unsigned long long)app_sim_get_evaluations(sim));
-    if (!csv_stdout)
-    {
-        fprintf(info, "CSV:  %s\n", csv_name);
-    }
-    fprintf(info, "plot: %s\n", svg_name);
-done:
-    if (csv != NULL && csv != stdout)
-    {
-        fclose(csv);
-    }
-    app_sim_destroy(sim);
     app_scenario_destroy(scn);
-    free(csv_path);
-    free(svg_path);
     return rc;
 }

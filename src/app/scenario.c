@@ -323,6 +323,33 @@ static scn_arg* find_arg(scn_parser* p, const char* key)
     return NULL;
 }
 
+static void scn_warn(scn_parser* p, int line, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/// Keep a warning `<file>:<line>: <what>` in the scenario (app_scenario.warnings); out of memory drops it.
+static void scn_warn(scn_parser* p, int line, const char* fmt, ...)
+{
+    char what[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    app_scenario* scn = p->scn;
+    char** nw = realloc(scn->warnings, (size_t)(scn->warning_count + 1) * sizeof *nw);
+    if (nw == NULL)
+    {
+        return;
+    }
+    scn->warnings = nw;
+    size_t n = strlen(p->name) + strlen(what) + 32;
+    char* w = malloc(n);
+    if (w == NULL)
+    {
+        return;
+    }
+    snprintf(w, n, "%s:%d: %s", p->name, line, what);
+    nw[scn->warning_count++] = w;
+}
+
 static bool parse_real(scn_parser* p, const scn_arg* a, const char* text, bool angle, double* out)
 {
     char* end = NULL;
@@ -337,6 +364,11 @@ static bool parse_real(scn_parser* p, const scn_arg* a, const char* text, bool a
     if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
     {
         return fail(p, a->line, "bad number '%s' for %s", text, a->key);
+    }
+    if (angle && !deg && fabs(v) > 2.0 * MC_PI)
+    {
+        scn_warn(p, a->line, "%s=%s is read as radians, more than a turn: degrees need a D suffix (%sD)", a->key, text,
+                 text);
     }
     *out = deg ? v * (MC_PI / 180.0) : v;
     return true;
@@ -1172,6 +1204,7 @@ static void contact_free(app_scenario_contact* c)
 {
     free(c->igeom);
     free(c->jgeom);
+    free(c->exclude);
     free(c->iflip);
     free(c->jflip);
 }
@@ -1287,6 +1320,91 @@ static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
     return true;
 }
 
+/// The lists of a CONTACT: IGEOM and JGEOM, or GROUP (then jgeom is a copy of igeom).
+static bool contact_lists(scn_parser* p, app_scenario_contact* c)
+{
+    if (find_arg(p, "GROUP") == NULL)
+    {
+        return get_id_list(p, "IGEOM", &c->igeom, &c->igeom_count, true) &&
+               get_id_list(p, "JGEOM", &c->jgeom, &c->jgeom_count, true);
+    }
+    if (find_arg(p, "IGEOM") != NULL || find_arg(p, "JGEOM") != NULL)
+    {
+        return fail(p, p->st.line, "CONTACT takes GROUP= or IGEOM= and JGEOM=, not both");
+    }
+    if (!get_id_list(p, "GROUP", &c->igeom, &c->igeom_count, true))
+    {
+        return false;
+    }
+    c->group = true;
+    if (c->igeom_count < 2)
+    {
+        return fail(p, p->st.line, "GROUP needs at least two geometries");
+    }
+    c->jgeom = malloc((size_t)c->igeom_count * sizeof *c->jgeom);
+    if (c->jgeom == NULL)
+    {
+        return fail(p, p->st.line, "out of memory");
+    }
+    memcpy(c->jgeom, c->igeom, (size_t)c->igeom_count * sizeof *c->jgeom);
+    c->jgeom_count = c->igeom_count;
+    return true;
+}
+
+static bool id_in(const int* list, int n, int id)
+{
+    for (int k = 0; k < n; ++k)
+    {
+        if (list[k] == id)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// No id twice in one list; no CONTACT-level flip lists with GROUP; EXCLUDE pairs that the lists make.
+static bool check_contact_lists(scn_parser* p, app_scenario_contact* c, int nflips)
+{
+    for (int side = 0; side < (c->group ? 1 : 2); ++side)
+    {
+        const int* list = side == 0 ? c->igeom : c->jgeom;
+        int n = side == 0 ? c->igeom_count : c->jgeom_count;
+        for (int k = 1; k < n; ++k)
+        {
+            if (id_in(list, k, list[k]))
+            {
+                return fail(p, p->st.line, "GRAPHICS/%d is listed twice in %s", list[k],
+                            c->group ? "GROUP" : (side == 0 ? "IGEOM" : "JGEOM"));
+            }
+        }
+    }
+    if (c->group && nflips > 0)
+    {
+        return fail(p, p->st.line,
+                    "IFLIP_GEOMETRY and JFLIP_GEOMETRY do not go with GROUP: flip the geometry on its "
+                    "GRAPHICS statement");
+    }
+    if (c->exclude_count % 2 != 0)
+    {
+        return fail(p, p->st.line, "EXCLUDE takes pairs of GRAPHICS ids (an even number of ids, got %d)",
+                    c->exclude_count);
+    }
+    for (int k = 0; k < c->exclude_count; k += 2)
+    {
+        int a = c->exclude[k], b = c->exclude[k + 1];
+        bool ab = id_in(c->igeom, c->igeom_count, a) && id_in(c->jgeom, c->jgeom_count, b);
+        bool ba = id_in(c->igeom, c->igeom_count, b) && id_in(c->jgeom, c->jgeom_count, a);
+        if (a == b || (!ab && !ba))
+        {
+            return fail(p, p->st.line, "EXCLUDE pair GRAPHICS/%d, GRAPHICS/%d is not a pair of this CONTACT's lists", a,
+                        b);
+        }
+    }
+    c->exclude_count /= 2;
+    return true;
+}
+
 static bool stmt_contact(scn_parser* p)
 {
     app_scenario_contact c;
@@ -1305,11 +1423,10 @@ static bool stmt_contact(scn_parser* p)
     }
     int *iflip_ids = NULL, *jflip_ids = NULL;
     int niflip = 0, njflip = 0;
-    bool ok = get_id_list(p, "IGEOM", &c.igeom, &c.igeom_count, true) &&
-              get_id_list(p, "JGEOM", &c.jgeom, &c.jgeom_count, true) &&
-              get_id_list(p, "IFLIP_GEOMETRY", &iflip_ids, &niflip, false) &&
-              get_id_list(p, "JFLIP_GEOMETRY", &jflip_ids, &njflip, false) && stmt_contact_params(p, &c) &&
-              check_args(p);
+    bool ok = contact_lists(p, &c) && get_id_list(p, "IFLIP_GEOMETRY", &iflip_ids, &niflip, false) &&
+              get_id_list(p, "JFLIP_GEOMETRY", &jflip_ids, &njflip, false) &&
+              get_id_list(p, "EXCLUDE", &c.exclude, &c.exclude_count, false) && stmt_contact_params(p, &c) &&
+              check_args(p) && check_contact_lists(p, &c, niflip + njflip);
     if (ok)
     {
         c.iflip = calloc((size_t)c.igeom_count, sizeof *c.iflip);
@@ -1539,6 +1656,10 @@ static bool resolve(scn_parser* p)
                 list[k] = gi;
                 flips[k] = flips[k] || s->graphics[gi].flip;
             }
+        }
+        for (int k = 0; k < 2 * ct->exclude_count; ++k)
+        {
+            ct->exclude[k] = app_scenario_find_graphics(s, ct->exclude[k]); // in a list, so defined (checked above)
         }
         // Geometries of one part never touch each other; say so rather than silently skipping.
         bool any_pair = false;
@@ -1779,6 +1900,11 @@ void app_scenario_destroy(app_scenario* scn)
     {
         contact_free(&scn->contacts[i]);
     }
+    for (int i = 0; i < scn->warning_count; ++i)
+    {
+        free(scn->warnings[i]);
+    }
+    free(scn->warnings);
     free(scn->graphics);
     free(scn->contacts);
     free(scn->parts);

@@ -21,7 +21,8 @@
  *     Commas and blanks both separate arguments; blanks around `=` are allowed.
  *   - A statement continues on the next line when the line ends with `&`, or when the next line starts with `,`
  *     (the Adams continuation).
- *   - Angles are in radians; append `D` to a value for degrees (`REULER=90D,0,0`), as in Adams.
+ *   - Angles are in radians; append `D` to a value for degrees (`REULER=90D,0,0`), as in Adams. An angle without
+ *     `D` whose magnitude is more than 2 pi is accepted with a warning (degrees with the D forgotten?).
  *   - File names may be quoted with double quotes (needed when they contain blanks or commas). A relative FILE= is
  *     relative to the directory of the scenario file.
  *   - Any unknown statement or argument, a missing required argument, a bad number or a reference to an undefined
@@ -81,13 +82,25 @@
  *     bbox diagonal, 1e-12 .. 0.1) or WELD_DISTANCE=d (length, after SCALE) and MAX_HOLE_EDGES=n (3 .. 256, default
  *     32); a warning line lists what was changed. WELD_TOLERANCE or WELD_DISTANCE alone only welds.
  *
- * CONTACT/id, IGEOM=id[,id...], JGEOM=id[,id...], [IFLIP_GEOMETRY=id,...], [JFLIP_GEOMETRY=id,...],
+ * CONTACT/id, IGEOM=id[,id...], JGEOM=id[,id...] | GROUP=id[,id...],
+ *          [IFLIP_GEOMETRY=id,...], [JFLIP_GEOMETRY=id,...], [EXCLUDE=id,id[,id,id...]],
  *          IMPACT, STIFFNESS=k, [EXPONENT=e], [DAMPING=c], [DMAX=d]
  *        | POISSON, PENALTY=p, RESTITUTION_COEFFICIENT=r, [NORMAL_TRANSITION_VELOCITY=v]
  *          [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=ms, MU_DYNAMIC=md,
  *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd]
  *     Contact between every geometry of the IGEOM list and every geometry of the JGEOM list (Adams semantics).
- *     IFLIP_GEOMETRY / JFLIP_GEOMETRY name geometries of the lists whose solid is the outside (Adams).
+ *     The lists may overlap (a geometry in both): every unordered pair of geometries is then evaluated once, not
+ *     twice. When only one orientation is listed, I is the geometry from IGEOM; when both are, I is the geometry
+ *     whose GRAPHICS statement comes first in the file (this only decides the sign of the reported normal and which
+ *     body the CONTACT summary's "force on J" is for; the forces are the same).
+ *     GROUP=ids (instead of IGEOM and JGEOM, not Adams): every geometry of the list against every other one of it,
+ *     each pair once (the same as IGEOM=ids, JGEOM=ids); at least two geometries.
+ *     A geometry may appear only once in each list. Pairs of geometries of one part, and of two GROUND geometries,
+ *     are never evaluated. EXCLUDE (not Adams) lists pairs of GRAPHICS ids that this contact must not evaluate (for
+ *     example parts joined by a joint): EXCLUDE=1,2,5,7 excludes the pairs (1,2) and (5,7); each must be a pair
+ *     the lists make.
+ *     IFLIP_GEOMETRY / JFLIP_GEOMETRY name geometries of the lists whose solid is the outside (Adams); with GROUP,
+ *     flip a geometry on its GRAPHICS statement instead.
  *     Defaults: EXPONENT=1.5, DAMPING=0 (DMAX is then required when DAMPING > 0), COULOMB_FRICTION=OFF, and when
  *     friction is on, STICTION_TRANSITION_VELOCITY=0.1, FRICTION_TRANSITION_VELOCITY=1 (Adams View's 100 and 1000
  *     mm/s, in m/s). The force laws and their parameter checks are the library's (include/meshcontact/world.h).
@@ -187,6 +200,9 @@ typedef struct app_scenario_contact
     int jgeom_count;                   ///< entries of jgeom
     bool* iflip;                       ///< per igeom entry: listed in IFLIP_GEOMETRY (or flagged on its GRAPHICS)
     bool* jflip;                       ///< per jgeom entry: listed in JFLIP_GEOMETRY (or flagged on its GRAPHICS)
+    bool group;                        ///< GROUP=: jgeom is a copy of igeom, each unordered pair once
+    int* exclude;                      ///< EXCLUDE: 2 * exclude_count GRAPHICS indices (ids until resolved), pairs
+    int exclude_count;                 ///< excluded pairs
     app_scenario_model model;          ///< IMPACT or POISSON
     double stiffness;                  ///< IMPACT STIFFNESS
     double exponent;                   ///< IMPACT EXPONENT
@@ -223,6 +239,10 @@ typedef struct app_scenario
     double hmax;                     ///< INTEGRATOR HMAX; 0: automatic
     int simulate_line;               ///< line of the SIMULATE statement
     int integrator_line;             ///< line of the INTEGRATOR statement (0 if none)
+    /// Warnings of the parser, each `<file>:<line>: <what>` (no newline): an angle without D whose magnitude is more
+    /// than 2 pi (degrees written as radians?). app_sim_create passes them on to its warning callback.
+    char** warnings;
+    int warning_count; ///< entries of warnings
 } app_scenario;
 
 /// A parse error: where and what.

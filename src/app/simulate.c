@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Rigid-body simulation of a scenario for `meshcontact simulate`: world set-up, fixed-step RK4 (see simulate.h),
-// CSV output and the SVG force plot.
+// contact summaries, peaks, incidents, tracks and warnings, the motion CSV and the contacts plot.
 #include "src/app/simulate.h"
 
 #include <math.h>
@@ -38,12 +38,21 @@ typedef struct sim_body
     mc_body_id id;
 } sim_body;
 
-/// One world contact: an (I geometry, J geometry) pair of a scenario contact.
+/// One world contact: the lists (or group) of one scenario contact.
 typedef struct sim_wcontact
 {
     mc_contact_id id;
     int contact; // scenario contact index
 } sim_wcontact;
+
+/// A contact track: a region followed from step to step (see update_tracks).
+typedef struct sim_track
+{
+    int id;        // per contact, from 1
+    int contact;   // scenario contact index
+    mc_vec3 point; // last contact point
+    double radius; // last equivalent radius
+} sim_track;
 
 struct app_sim
 {
@@ -67,11 +76,33 @@ struct app_sim
     rb_state* state;
     rb_state* tmp;
     rb_deriv* k[4];
-    mc_wrench* part_wrench;           // at the current state
-    mc_wrench* stage_wrench;          // scratch
-    app_sim_contact_summary* summary; // at the current state
+    mc_wrench* part_wrench;                    // at the current state
+    mc_wrench* stage_wrench;                   // scratch
+    app_sim_contact_summary* summary;          // at the current state
+    app_sim_contact_summary* stage_summary[4]; // [1..3]: at the Runge-Kutta stages of the step in progress
+    app_sim_contact_peaks* peaks;              // per contact, since the last app_sim_take_peaks
+    int* open_incident;                        // per contact: index into incidents, or -1
+    mc_vec3* incident_ft;                      // per contact: friction impulse vector of the open incident
+    bool* step_warned;                         // per contact: a too-short incident was reported
+    app_sim_incident* incidents;
+    int incident_count;
+    int incident_cap;
+    char** warnings;
+    int warning_count;
+    double* best_fn;      // per contact: scratch of summarize
+    double* contact_mass; // per contact: smallest mass of a moving part in it (0: none)
+    double* chord_tol;    // per GRAPHICS: faceting tolerance of a curved primitive, 0 for files and boxes
     mc_contact_region* regions;
     uint32_t region_cap;
+    sim_track* tracks; // active tracks of every contact, in creation order
+    int track_count;
+    int track_cap;
+    unsigned char* track_used; // track_cap: matched in the current update
+    int* next_track;           // per contact: last track id given
+    int* region_track;         // per region of the last step end: its track id
+    int* region_contact;       // per region of the last step end: its scenario contact
+    uint32_t region_track_cap; // entries of region_track and region_contact
+    uint32_t tracked_regions;  // regions of the last step end
     double time;
     double h;
     int64_t substeps; ///< integration steps per output interval (h is then dt_out / substeps)
@@ -100,20 +131,31 @@ app_sim_options app_sim_default_options(void)
     return o;
 }
 
-static void warn(const app_sim* s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(app_sim* s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void warn(const app_sim* s, const char* fmt, ...)
+/// A warning: kept for app_sim_get_warnings (out of memory drops it there) and passed to the callback.
+static void warn(app_sim* s, const char* fmt, ...)
 {
-    if (s->opt.warn == NULL)
-    {
-        return;
-    }
     char msg[600];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    s->opt.warn(msg, s->opt.warn_user);
+    char** nw = realloc(s->warnings, (size_t)(s->warning_count + 1) * sizeof *nw);
+    if (nw != NULL)
+    {
+        s->warnings = nw;
+        size_t n = strlen(msg) + 1;
+        nw[s->warning_count] = malloc(n);
+        if (nw[s->warning_count] != NULL)
+        {
+            memcpy(nw[s->warning_count++], msg, n);
+        }
+    }
+    if (s->opt.warn != NULL)
+    {
+        s->opt.warn(msg, s->opt.warn_user);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -243,6 +285,7 @@ static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
         return set_err(err, cap, "%s:%d: GRAPHICS/%d: unknown shape", s->scn->path, g->line, g->id);
     }
     d.chord_tolerance = g->chord_tolerance > 0.0 ? g->chord_tolerance : 0.005 * largest;
+    s->chord_tol[gi] = g->shape == APP_SCENARIO_BOX ? 0.0 : d.chord_tolerance;
     d.max_angle = g->angle_tolerance;
     if (g->max_triangles > 0.0)
     {
@@ -475,10 +518,166 @@ static double pair_time_scale(const app_sim* s, const app_scenario_contact* c, i
     return isfinite(t) ? t : 0.0;
 }
 
+/// Create the world bodies of every CONTACT list entry in GRAPHICS order (unflipped before flipped), so that a lower
+/// body slot means an earlier GRAPHICS statement: the I geometry of a pair listed both ways (see scenario.h).
+static bool create_bodies_in_order(app_sim* s, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    unsigned char* need = calloc((size_t)scn->graphics_count + 1, 1);
+    if (need == NULL)
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    for (int ci = 0; ci < scn->contact_count; ++ci)
+    {
+        const app_scenario_contact* c = &scn->contacts[ci];
+        for (int a = 0; a < c->igeom_count; ++a)
+        {
+            need[c->igeom[a]] |= c->iflip[a] ? 2 : 1;
+        }
+        for (int b = 0; b < c->jgeom_count; ++b)
+        {
+            need[c->jgeom[b]] |= c->jflip[b] ? 2 : 1;
+        }
+    }
+    bool ok = true;
+    for (int g = 0; ok && g < scn->graphics_count; ++g)
+    {
+        for (int f = 0; ok && f < 2; ++f)
+        {
+            ok = (need[g] & (1 << f)) == 0 || body_for(s, g, f == 1, err, cap) >= 0;
+        }
+    }
+    free(need);
+    return ok;
+}
+
+/// Whether CONTACT c's EXCLUDE names the GRAPHICS pair (ga, gb), either way round.
+static bool user_excluded(const app_scenario_contact* c, int ga, int gb)
+{
+    for (int k = 0; k < c->exclude_count; ++k)
+    {
+        int x = c->exclude[2 * k], y = c->exclude[2 * k + 1];
+        if ((x == ga && y == gb) || (x == gb && y == ga))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// The world bodies of one CONTACT's lists and the pairs it must not evaluate: geometries of one part, two ground
+/// geometries, and its EXCLUDE pairs. Also the shortest contact time scale of the pairs it evaluates.
+typedef struct contact_lists
+{
+    mc_body_id* i_ids;
+    mc_body_id* j_ids;
+    mc_body_pair* excluded;
+    uint32_t excluded_count;
+    uint32_t excluded_cap;
+    double time_scale;
+    double min_mass; // smallest mass of a moving part in an evaluated pair (0: none)
+} contact_lists;
+
+static void contact_lists_free(contact_lists* l)
+{
+    free(l->i_ids);
+    free(l->j_ids);
+    free(l->excluded);
+}
+
+static bool add_excluded(contact_lists* l, mc_body_id a, mc_body_id b)
+{
+    if (l->excluded_count == l->excluded_cap)
+    {
+        uint32_t nc = l->excluded_cap > 0 ? 2 * l->excluded_cap : 16;
+        mc_body_pair* e = realloc(l->excluded, (size_t)nc * sizeof *e);
+        if (e == NULL)
+        {
+            return false;
+        }
+        l->excluded = e;
+        l->excluded_cap = nc;
+    }
+    l->excluded[l->excluded_count].a = a;
+    l->excluded[l->excluded_count].b = b;
+    l->excluded_count++;
+    return true;
+}
+
+static bool build_contact_lists(app_sim* s, const app_scenario_contact* c, contact_lists* l, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    memset(l, 0, sizeof *l);
+    l->time_scale = INFINITY;
+    int* bi = malloc((size_t)c->igeom_count * sizeof *bi);
+    int* bj = malloc((size_t)c->jgeom_count * sizeof *bj);
+    l->i_ids = malloc((size_t)c->igeom_count * sizeof *l->i_ids);
+    l->j_ids = malloc((size_t)c->jgeom_count * sizeof *l->j_ids);
+    bool ok =
+        bi != NULL && bj != NULL && l->i_ids != NULL && l->j_ids != NULL ? true : set_err(err, cap, "out of memory");
+    for (int a = 0; ok && a < c->igeom_count; ++a)
+    {
+        ok = (bi[a] = body_for(s, c->igeom[a], c->iflip[a], err, cap)) >= 0;
+        l->i_ids[a] = ok ? s->bodies[bi[a]].id : mc_null_body_id;
+    }
+    for (int b = 0; ok && b < c->jgeom_count; ++b)
+    {
+        ok = (bj[b] = body_for(s, c->jgeom[b], c->jflip[b], err, cap)) >= 0;
+        l->j_ids[b] = ok ? s->bodies[bj[b]].id : mc_null_body_id;
+    }
+    for (int a = 0; ok && a < c->igeom_count; ++a)
+    {
+        // a group's J list is its I list: each unordered pair of entries once
+        for (int b = c->group ? a + 1 : 0; ok && b < c->jgeom_count; ++b)
+        {
+            const sim_body* x = &s->bodies[bi[a]];
+            const sim_body* y = &s->bodies[bj[b]];
+            if (bi[a] == bj[b])
+            {
+                continue;
+            }
+            if (x->part == y->part || (scn->parts[x->part].ground && scn->parts[y->part].ground) ||
+                user_excluded(c, x->graphics, y->graphics))
+            {
+                ok = add_excluded(l, x->id, y->id) ? true : set_err(err, cap, "out of memory");
+                continue;
+            }
+            double t = pair_time_scale(s, c, x->part, y->part);
+            l->time_scale = t > 0.0 ? fmin(l->time_scale, t) : l->time_scale;
+            for (int side = 0; side < 2; ++side)
+            {
+                double m = s->mass[side == 0 ? x->part : y->part];
+                l->min_mass = m > 0.0 && (l->min_mass == 0.0 || m < l->min_mass) ? m : l->min_mass;
+            }
+        }
+    }
+    free(bi);
+    free(bj);
+    if (!ok)
+    {
+        contact_lists_free(l);
+    }
+    return ok;
+}
+
 static bool create_contacts(app_sim* s, char* err, size_t cap)
 {
     const app_scenario* scn = s->scn;
     double scale = INFINITY;
+    if (!create_bodies_in_order(s, err, cap))
+    {
+        return false;
+    }
+    if (scn->contact_count > 0)
+    {
+        s->wcontacts = calloc((size_t)scn->contact_count, sizeof *s->wcontacts);
+        if (s->wcontacts == NULL)
+        {
+            return set_err(err, cap, "out of memory");
+        }
+    }
+    // One world contact per CONTACT statement (a group or two lists), with the pairs it must skip excluded.
     for (int ci = 0; ci < scn->contact_count; ++ci)
     {
         const app_scenario_contact* c = &scn->contacts[ci];
@@ -489,57 +688,32 @@ static bool create_contacts(app_sim* s, char* err, size_t cap)
         {
             return set_err(err, cap, "%s:%d: CONTACT/%d: %s", scn->path, c->line, c->id, e.message);
         }
-        // One world contact per (I geometry, J geometry) pair of different parts, so that geometries of one part
-        // never collide with each other and fixed-fixed pairs cost nothing.
-        for (int a = 0; a < c->igeom_count; ++a)
+        contact_lists l;
+        if (!build_contact_lists(s, c, &l, err, cap))
         {
-            for (int b = 0; b < c->jgeom_count; ++b)
-            {
-                const app_scenario_graphics* gi = &scn->graphics[c->igeom[a]];
-                const app_scenario_graphics* gj = &scn->graphics[c->jgeom[b]];
-                if (gi->part_index == gj->part_index ||
-                    (scn->parts[gi->part_index].ground && scn->parts[gj->part_index].ground))
-                {
-                    continue;
-                }
-                int bi = body_for(s, c->igeom[a], c->iflip[a], err, cap);
-                if (bi < 0)
-                {
-                    return false;
-                }
-                int bj = body_for(s, c->jgeom[b], c->jflip[b], err, cap);
-                if (bj < 0)
-                {
-                    return false;
-                }
-                mc_contact_def cd = mc_default_contact_def();
-                mc_body_id idi = s->bodies[bi].id, idj = s->bodies[bj].id;
-                cd.i_bodies = &idi;
-                cd.i_count = 1;
-                cd.j_bodies = &idj;
-                cd.j_count = 1;
-                cd.model = model;
-                mc_contact_id cid;
-                if (mc_world_create_contact(s->world, &cd, &cid, &e) != MC_OK)
-                {
-                    return set_err(err, cap, "%s:%d: CONTACT/%d: %s", scn->path, c->line, c->id, e.message);
-                }
-                sim_wcontact* nw = realloc(s->wcontacts, (size_t)(s->wcontact_count + 1) * sizeof *nw);
-                if (nw == NULL)
-                {
-                    return set_err(err, cap, "out of memory");
-                }
-                s->wcontacts = nw;
-                nw[s->wcontact_count].id = cid;
-                nw[s->wcontact_count].contact = ci;
-                ++s->wcontact_count;
-                double t = pair_time_scale(s, c, gi->part_index, gj->part_index);
-                if (t > 0.0)
-                {
-                    scale = fmin(scale, t);
-                }
-            }
+            return false;
         }
+        mc_contact_def cd = mc_default_contact_def();
+        cd.mode = c->group ? MC_CONTACT_GROUP : MC_CONTACT_LISTS;
+        cd.i_bodies = l.i_ids;
+        cd.i_count = (uint32_t)c->igeom_count;
+        cd.j_bodies = c->group ? NULL : l.j_ids;
+        cd.j_count = c->group ? 0 : (uint32_t)c->jgeom_count;
+        cd.excluded_pairs = l.excluded;
+        cd.excluded_count = l.excluded_count;
+        cd.model = model;
+        mc_contact_id cid;
+        mc_status st = mc_world_create_contact(s->world, &cd, &cid, &e);
+        scale = fmin(scale, l.time_scale);
+        s->contact_mass[ci] = l.min_mass;
+        contact_lists_free(&l);
+        if (st != MC_OK)
+        {
+            return set_err(err, cap, "%s:%d: CONTACT/%d: %s", scn->path, c->line, c->id, e.message);
+        }
+        s->wcontacts[s->wcontact_count].id = cid;
+        s->wcontacts[s->wcontact_count].contact = ci;
+        ++s->wcontact_count;
     }
     s->time_scale = isfinite(scale) ? scale : 0.0;
     return true;
@@ -549,9 +723,112 @@ static bool create_contacts(app_sim* s, char* err, size_t cap)
 // Evaluation and integration
 // ---------------------------------------------------------------------------------------------------------------
 
-/// Evaluate contact wrenches at state `st` and the derivative `d`. With `record`, keep the wrenches and the contact
-/// summaries as the current ones.
-static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, char* err, size_t cap)
+/// The view of region r of scenario contact c (see app_sim_region_view).
+static app_sim_region_view region_view(const app_scenario_contact* c, const mc_contact_region* r)
+{
+    app_sim_region_view v;
+    memset(&v, 0, sizeof v);
+    v.point = r->region.centroid;
+    v.normal = r->region.normal;
+    v.depth = r->region.depth;
+    v.rate = r->rate;
+    v.area = r->region.area;
+    v.volume = r->region.volume;
+    v.fn = r->normal_force;
+    v.rejected = r->rejected;
+    if (!r->rejected && r->region.depth > 0.0)
+    {
+        double g = r->region.depth;
+        v.fn_stiffness = c->model == APP_SCENARIO_IMPACT ? c->stiffness * pow(g, c->exponent) : c->penalty * g;
+    }
+    v.fn_damping = v.fn - v.fn_stiffness;
+    v.ft = mc_length(r->friction_force);
+    v.slip = r->slip_speed;
+    return v;
+}
+
+/// Part of the world body `id` (bodies are created in order and never destroyed, so its slot is its index).
+static int part_of_body(const app_sim* s, mc_body_id id)
+{
+    int b = id.index1 - 1;
+    if (b < 0 || b >= s->body_count || s->bodies[b].id.index1 != id.index1)
+    {
+        for (b = 0; b < s->body_count && s->bodies[b].id.index1 != id.index1; ++b)
+        {
+        }
+    }
+    return b < s->body_count ? s->bodies[b].part : 0;
+}
+
+/// Fetch the region records of the last evaluation (at state st) into s->regions and sum them per scenario contact
+/// into sums (NULL: nothing to do).
+static bool summarize(app_sim* s, const rb_state* st, app_sim_contact_summary* sums, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    if (sums == NULL || scn->contact_count == 0)
+    {
+        return true;
+    }
+    memset(sums, 0, (size_t)scn->contact_count * sizeof *sums);
+    if (s->body_count == 0)
+    {
+        return true;
+    }
+    uint32_t count = mc_world_get_regions(s->world, s->regions, s->region_cap);
+    if (count > s->region_cap)
+    {
+        uint32_t nc = count + count / 2 + 8;
+        mc_contact_region* r = realloc(s->regions, (size_t)nc * sizeof *r);
+        if (r == NULL)
+        {
+            return set_err(err, cap, "out of memory");
+        }
+        s->regions = r;
+        s->region_cap = nc;
+        count = mc_world_get_regions(s->world, s->regions, s->region_cap);
+    }
+    double* best = s->best_fn;
+    for (uint32_t k = 0; k < count && k < s->region_cap; ++k)
+    {
+        const mc_contact_region* r = &s->regions[k];
+        const sim_wcontact* wc = NULL;
+        for (int w = 0; w < s->wcontact_count; ++w)
+        {
+            if (s->wcontacts[w].id.index1 == r->contact.index1 &&
+                s->wcontacts[w].id.generation == r->contact.generation)
+            {
+                wc = &s->wcontacts[w];
+                break;
+            }
+        }
+        if (wc == NULL)
+        {
+            continue;
+        }
+        app_sim_contact_summary* sm = &sums[wc->contact];
+        mc_vec3 f = mc_add(mc_scale(r->region.normal, r->normal_force), r->friction_force);
+        mc_vec3 arm = mc_sub(r->region.centroid, st[part_of_body(s, r->body_j)].p);
+        sm->normal_force += r->normal_force;
+        sm->force_on_j = mc_add(sm->force_on_j, f);
+        sm->friction_on_j = mc_add(sm->friction_on_j, r->friction_force);
+        sm->torque_on_j = mc_add(sm->torque_on_j, mc_add(mc_cross(arm, f), r->friction_torque));
+        sm->regions += 1;
+        sm->rejected += r->rejected ? 1 : 0;
+        sm->depth = fmax(sm->depth, r->region.depth);
+        sm->volume += r->region.volume;
+        if (sm->regions == 1 || r->normal_force > best[wc->contact])
+        {
+            best[wc->contact] = r->normal_force;
+            sm->dominant = region_view(&scn->contacts[wc->contact], r);
+        }
+    }
+    return true;
+}
+
+/// Evaluate contact wrenches at state `st` and the derivative `d`. With `record`, keep the wrenches as the current
+/// ones. The contact summaries go to sums (may be NULL).
+static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, app_sim_contact_summary* sums, char* err,
+                     size_t cap)
 {
     const app_scenario* scn = s->scn;
     for (int b = 0; b < s->body_count; ++b)
@@ -618,50 +895,260 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, c
         mc_vec3 rhs = mc_sub(pw[i].torque, mc_cross(x->w, lw));
         di->dw = rotate_apply(q, &s->inv_inertia[i], rhs);
     }
-    if (record && n > 0)
+    return summarize(s, st, sums, err, cap);
+}
+
+/// Fold the current summary into the peaks.
+static void update_peaks(app_sim* s)
+{
+    for (int c = 0; c < s->scn->contact_count; ++c)
     {
-        uint32_t count = mc_world_get_regions(s->world, s->regions, s->region_cap);
-        if (count > s->region_cap)
+        const app_sim_contact_summary* sm = &s->summary[c];
+        app_sim_contact_peaks* pk = &s->peaks[c];
+        if (sm->normal_force > pk->fn_max)
         {
-            uint32_t nc = count + count / 2 + 8;
-            mc_contact_region* r = realloc(s->regions, (size_t)nc * sizeof *r);
-            if (r == NULL)
+            pk->fn_max = sm->normal_force;
+            pk->fn_max_time = s->time;
+        }
+        pk->ft_max = fmax(pk->ft_max, mc_length(sm->friction_on_j));
+        pk->depth_max = fmax(pk->depth_max, sm->depth);
+        pk->slip_max = fmax(pk->slip_max, sm->dominant.slip);
+    }
+}
+
+void app_sim_take_peaks(app_sim* s, app_sim_contact_peaks* out)
+{
+    int nc = s->scn->contact_count;
+    if (out != NULL && nc > 0)
+    {
+        memcpy(out, s->peaks, (size_t)nc * sizeof *out);
+    }
+    for (int c = 0; c < nc; ++c)
+    {
+        memset(&s->peaks[c], 0, sizeof s->peaks[c]);
+        s->peaks[c].fn_max_time = s->time;
+    }
+}
+
+/// @return the scenario contact of a world contact id, or -1.
+static int contact_of(const app_sim* s, mc_contact_id id)
+{
+    for (int w = 0; w < s->wcontact_count; ++w)
+    {
+        if (s->wcontacts[w].id.index1 == id.index1 && s->wcontacts[w].id.generation == id.generation)
+        {
+            return s->wcontacts[w].contact;
+        }
+    }
+    return -1;
+}
+
+/// Make room for n regions' track ids and one more track. @return false when out of memory
+static bool track_reserve(app_sim* s, uint32_t n)
+{
+    if (n > s->region_track_cap)
+    {
+        uint32_t nc = n + n / 2 + 8;
+        int* rt = realloc(s->region_track, (size_t)nc * sizeof *rt);
+        s->region_track = rt != NULL ? rt : s->region_track;
+        int* rc = realloc(s->region_contact, (size_t)nc * sizeof *rc);
+        s->region_contact = rc != NULL ? rc : s->region_contact;
+        if (rt == NULL || rc == NULL)
+        {
+            return false;
+        }
+        s->region_track_cap = nc;
+    }
+    if (s->track_count == s->track_cap)
+    {
+        int nc = s->track_cap * 2 + 8;
+        sim_track* t = realloc(s->tracks, (size_t)nc * sizeof *t);
+        s->tracks = t != NULL ? t : s->tracks;
+        unsigned char* u = realloc(s->track_used, (size_t)nc);
+        s->track_used = u != NULL ? u : s->track_used;
+        if (t == NULL || u == NULL)
+        {
+            return false;
+        }
+        s->track_cap = nc;
+    }
+    return true;
+}
+
+/// Contact tracks, after each step: every region of the new state continues the nearest track of its contact whose
+/// last point lies within the sum of the two equivalent radii (each track continued once; regions in the world's
+/// fixed order), or starts a new track; tracks left without a region end. Deterministic: fixed orders only.
+/// @return false when out of memory
+static bool update_tracks(app_sim* s)
+{
+    uint32_t count = s->body_count > 0 ? mc_world_get_regions(s->world, NULL, 0) : 0;
+    count = count < s->region_cap ? count : s->region_cap;
+    if (!track_reserve(s, count))
+    {
+        return false;
+    }
+    memset(s->track_used, 0, (size_t)s->track_cap);
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        const mc_contact_region* r = &s->regions[k];
+        int c = contact_of(s, r->contact);
+        int best = -1;
+        double best_d = INFINITY;
+        for (int t = 0; c >= 0 && t < s->track_count; ++t)
+        {
+            const sim_track* tr = &s->tracks[t];
+            double d = mc_length(mc_sub(r->region.centroid, tr->point));
+            if (tr->contact == c && !s->track_used[t] && d <= r->region.radius + tr->radius && d < best_d)
             {
-                return set_err(err, cap, "out of memory");
+                best = t;
+                best_d = d;
             }
-            s->regions = r;
-            s->region_cap = nc;
-            count = mc_world_get_regions(s->world, s->regions, s->region_cap);
         }
-        if (scn->contact_count > 0) // a scenario without contacts has no summary array (memset(NULL, 0, 0) is UB)
+        if (best < 0)
         {
-            memset(s->summary, 0, (size_t)scn->contact_count * sizeof *s->summary);
-        }
-        for (uint32_t k = 0; k < count && k < s->region_cap; ++k)
-        {
-            const mc_contact_region* r = &s->regions[k];
-            int ci = -1;
-            for (int w = 0; w < s->wcontact_count; ++w)
+            if (!track_reserve(s, count))
             {
-                if (s->wcontacts[w].id.index1 == r->contact.index1 &&
-                    s->wcontacts[w].id.generation == r->contact.generation)
+                return false;
+            }
+            best = s->track_count++;
+            s->tracks[best].contact = c;
+            s->tracks[best].id = c >= 0 ? ++s->next_track[c] : 0;
+        }
+        s->track_used[best] = 1;
+        s->tracks[best].point = r->region.centroid;
+        s->tracks[best].radius = r->region.radius;
+        s->region_track[k] = s->tracks[best].id;
+        s->region_contact[k] = c;
+    }
+    int kept = 0;
+    for (int t = 0; t < s->track_count; ++t)
+    {
+        if (s->track_used[t])
+        {
+            s->tracks[kept++] = s->tracks[t];
+        }
+    }
+    s->track_count = kept;
+    s->tracked_regions = count;
+    return true;
+}
+
+bool app_sim_get_tracked_region(const app_sim* s, int k, app_sim_tracked_region* out)
+{
+    if (k < 0 || (uint32_t)k >= s->tracked_regions || s->region_contact[k] < 0)
+    {
+        return false;
+    }
+    out->contact = s->region_contact[k];
+    out->track = s->region_track[k];
+    out->region = s->regions[k];
+    return true;
+}
+
+int app_sim_get_tracked_region_count(const app_sim* s)
+{
+    return (int)s->tracked_regions;
+}
+
+/// Steps this short (in integration steps) make a contact incident badly resolved.
+#define SHORT_INCIDENT_STEPS 8
+
+/// Close incident k of contact c at time t (the end of its last step).
+static void close_incident(app_sim* s, int c, double t)
+{
+    app_sim_incident* in = &s->incidents[s->open_incident[c]];
+    in->open = false;
+    in->end = t;
+    s->open_incident[c] = -1;
+    const app_scenario_contact* sc = &s->scn->contacts[c];
+    // An impact (its impulse changes the velocity of the lightest moving part in the contact by more than three times
+    // what gravity does over the same time: not a graze nor a resting touch) over a few steps only: the step
+    // cannot resolve it.
+    double dv = s->contact_mass[c] > 0.0 ? in->normal_impulse / s->contact_mass[c] : 0.0;
+    if (in->steps < SHORT_INCIDENT_STEPS && dv > 0.0 && !s->step_warned[c] &&
+        dv > 3.0 * mc_length(s->scn->gravity) * (in->end - in->start))
+    {
+        s->step_warned[c] = true;
+        warn(s,
+             "%s:%d: CONTACT/%d: an impact at t = %.6g lasted %lld integration steps of %.3g only: the step is too "
+             "long to resolve it (set INTEGRATOR/HMAX= to %.2g or less)",
+             s->scn->path, sc->line, sc->id, in->start, (long long)in->steps, s->h,
+             (in->end - in->start) / (4.0 * SHORT_INCIDENT_STEPS));
+    }
+}
+
+/// After a step from t0 of length h: extend, open or close every contact's incident and add the step's impulses
+/// with the Runge-Kutta weights. s->summary is the step's first stage, stage_summary[1..3] the others and
+/// stage_summary[0] the new state. @return false when out of memory
+static bool track_incidents(app_sim* s, double h, double t0)
+{
+    static const double weight[4] = {1.0, 2.0, 2.0, 1.0};
+    for (int c = 0; c < s->scn->contact_count; ++c)
+    {
+        const app_sim_contact_summary* st[4] = {&s->summary[c], &s->stage_summary[1][c], &s->stage_summary[2][c],
+                                                &s->stage_summary[3][c]};
+        const app_sim_contact_summary* end = &s->stage_summary[0][c];
+        bool touching = end->regions > 0;
+        for (int k = 0; k < 4; ++k)
+        {
+            touching = touching || st[k]->regions > 0;
+        }
+        if (!touching)
+        {
+            if (s->open_incident[c] >= 0)
+            {
+                close_incident(s, c, t0);
+            }
+            continue;
+        }
+        if (s->open_incident[c] < 0)
+        {
+            if (s->incident_count == s->incident_cap)
+            {
+                int ncap = s->incident_cap * 2 + 16;
+                app_sim_incident* ni = realloc(s->incidents, (size_t)ncap * sizeof *ni);
+                if (ni == NULL)
                 {
-                    ci = s->wcontacts[w].contact;
-                    break;
+                    return false;
                 }
+                s->incidents = ni;
+                s->incident_cap = ncap;
             }
-            if (ci < 0)
-            {
-                continue;
-            }
-            app_sim_contact_summary* sm = &s->summary[ci];
-            sm->normal_force += r->normal_force;
-            sm->force_on_j =
-                mc_add(sm->force_on_j, mc_add(mc_scale(r->region.normal, r->normal_force), r->friction_force));
-            sm->regions += 1;
-            sm->rejected += r->rejected ? 1 : 0;
-            sm->depth = fmax(sm->depth, r->region.depth);
+            app_sim_incident* in = &s->incidents[s->incident_count];
+            memset(in, 0, sizeof *in);
+            in->contact = c;
+            in->start = t0;
+            in->open = true;
+            // The state at t0 is a sample too (an incident present at t = 0).
+            in->max_depth = st[0]->depth;
+            in->max_fn = st[0]->normal_force;
+            in->max_fn_time = t0;
+            in->max_ft = mc_length(st[0]->friction_on_j);
+            s->incident_ft[c] = mc_v3(0.0, 0.0, 0.0);
+            s->open_incident[c] = s->incident_count++;
         }
+        app_sim_incident* in = &s->incidents[s->open_incident[c]];
+        in->steps += 1;
+        in->end = t0 + h;
+        double fn = 0.0;
+        mc_vec3 f = mc_v3(0.0, 0.0, 0.0), ft = mc_v3(0.0, 0.0, 0.0);
+        for (int k = 0; k < 4; ++k)
+        {
+            fn += weight[k] * st[k]->normal_force;
+            f = mc_mul_add(f, weight[k], st[k]->force_on_j);
+            ft = mc_mul_add(ft, weight[k], st[k]->friction_on_j);
+        }
+        in->normal_impulse += h / 6.0 * fn;
+        in->impulse = mc_mul_add(in->impulse, h / 6.0, f);
+        s->incident_ft[c] = mc_mul_add(s->incident_ft[c], h / 6.0, ft);
+        in->friction_impulse = mc_length(s->incident_ft[c]);
+        if (end->normal_force > in->max_fn)
+        {
+            in->max_fn = end->normal_force;
+            in->max_fn_time = t0 + h;
+        }
+        in->max_depth = fmax(in->max_depth, end->depth);
+        in->max_ft = fmax(in->max_ft, mc_length(end->friction_on_j));
     }
     return true;
 }
@@ -690,17 +1177,17 @@ bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
     const app_scenario* scn = s->scn;
     // k[0] holds the derivative at the current state (evaluated at the end of the previous step or at creation).
     advance(scn, s->state, s->k[0], 0.5 * h, s->tmp);
-    if (!evaluate(s, s->tmp, s->k[1], false, err, cap))
+    if (!evaluate(s, s->tmp, s->k[1], false, s->stage_summary[1], err, cap))
     {
         return false;
     }
     advance(scn, s->state, s->k[1], 0.5 * h, s->tmp);
-    if (!evaluate(s, s->tmp, s->k[2], false, err, cap))
+    if (!evaluate(s, s->tmp, s->k[2], false, s->stage_summary[2], err, cap))
     {
         return false;
     }
     advance(scn, s->state, s->k[2], h, s->tmp);
-    if (!evaluate(s, s->tmp, s->k[3], false, err, cap))
+    if (!evaluate(s, s->tmp, s->k[3], false, s->stage_summary[3], err, cap))
     {
         return false;
     }
@@ -729,8 +1216,22 @@ bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
                            scn->parts[i].id, s->time, h);
         }
     }
+    double t_before = s->time;
     s->time += h;
-    return evaluate(s, s->state, s->k[0], true, err, cap);
+    if (!evaluate(s, s->state, s->k[0], true, s->stage_summary[0], err, cap))
+    {
+        return false;
+    }
+    // stage_summary[0] holds the new state's summary; s->summary still the step's first stage.
+    if (!track_incidents(s, h, t_before))
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    app_sim_contact_summary* t = s->summary;
+    s->summary = s->stage_summary[0];
+    s->stage_summary[0] = t;
+    update_peaks(s);
+    return update_tracks(s) ? true : set_err(err, cap, "out of memory");
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -772,19 +1273,36 @@ void app_sim_destroy(app_sim* s)
     free(s->part_wrench);
     free(s->stage_wrench);
     free(s->summary);
+    for (int k = 0; k < 4; ++k)
+    {
+        free(s->stage_summary[k]);
+    }
+    free(s->peaks);
+    free(s->open_incident);
+    free(s->incident_ft);
+    free(s->step_warned);
+    free(s->best_fn);
+    free(s->contact_mass);
+    free(s->next_track);
+    free(s->tracks);
+    free(s->track_used);
+    free(s->region_track);
+    free(s->region_contact);
+    free(s->chord_tol);
+    free(s->incidents);
+    for (int k = 0; k < s->warning_count; ++k)
+    {
+        free(s->warnings[k]);
+    }
+    free(s->warnings);
     free(s->regions);
     free(s);
 }
 
-bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app_sim** out, char* err, size_t cap)
+/// The per-part, per-geometry and per-contact arrays (at least one entry each). @return false when out of memory
+static bool alloc_arrays(app_sim* s)
 {
-    app_sim* s = calloc(1, sizeof *s);
-    if (s == NULL)
-    {
-        return set_err(err, cap, "out of memory");
-    }
-    s->scn = scn;
-    s->opt = options != NULL ? *options : app_sim_default_options();
+    const app_scenario* scn = s->scn;
     size_t np = (size_t)(scn->part_count > 0 ? scn->part_count : 1);
     size_t ng = (size_t)(scn->graphics_count > 0 ? scn->graphics_count : 1);
     size_t nc = (size_t)(scn->contact_count > 0 ? scn->contact_count : 1);
@@ -803,12 +1321,86 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     s->part_wrench = calloc(np, sizeof *s->part_wrench);
     s->stage_wrench = calloc(np, sizeof *s->stage_wrench);
     s->summary = calloc(nc, sizeof *s->summary);
-    bool ok = s->meshes && s->mesh_offset && s->inv_inertia && s->inertia && s->mass && s->cm && s->state && s->tmp &&
-              s->k[0] && s->k[1] && s->k[2] && s->k[3] && s->part_wrench && s->stage_wrench && s->summary;
-    if (!ok)
+    bool ok = true;
+    for (int k = 0; k < 4; ++k)
+    {
+        s->stage_summary[k] = calloc(nc, sizeof *s->stage_summary[k]);
+        ok = ok && s->stage_summary[k] != NULL;
+    }
+    s->peaks = calloc(nc, sizeof *s->peaks);
+    s->open_incident = calloc(nc, sizeof *s->open_incident);
+    s->incident_ft = calloc(nc, sizeof *s->incident_ft);
+    s->step_warned = calloc(nc, sizeof *s->step_warned);
+    s->best_fn = calloc(nc, sizeof *s->best_fn);
+    s->contact_mass = calloc(nc, sizeof *s->contact_mass);
+    s->next_track = calloc(nc, sizeof *s->next_track);
+    s->chord_tol = calloc(ng, sizeof *s->chord_tol);
+    ok = ok && s->meshes && s->mesh_offset && s->inv_inertia && s->inertia && s->mass && s->cm && s->state && s->tmp &&
+         s->k[0] && s->k[1] && s->k[2] && s->k[3] && s->part_wrench && s->stage_wrench && s->summary && s->peaks &&
+         s->open_incident && s->incident_ft && s->step_warned && s->best_fn && s->contact_mass && s->chord_tol &&
+         s->next_track;
+    return ok;
+}
+
+/// One warning per world contact whose parts overlap at t = 0 (from the regions of the evaluation at creation).
+static void warn_initial_overlaps(app_sim* s)
+{
+    const app_scenario* scn = s->scn;
+    uint32_t count = mc_world_get_regions(s->world, NULL, 0);
+    count = count < s->region_cap ? count : s->region_cap;
+    // Records are sorted by (contact, I body, J body): one run of records per touching pair of geometries.
+    for (uint32_t k = 0; k < count;)
+    {
+        const mc_contact_region* r0 = &s->regions[k];
+        double volume = 0.0, depth = 0.0, fn = 0.0;
+        uint32_t e = k;
+        for (; e < count && s->regions[e].contact.index1 == r0->contact.index1 &&
+               s->regions[e].body_i.index1 == r0->body_i.index1 && s->regions[e].body_j.index1 == r0->body_j.index1;
+             ++e)
+        {
+            volume += s->regions[e].region.volume;
+            depth = fmax(depth, s->regions[e].region.depth);
+            fn += s->regions[e].normal_force;
+        }
+        k = e;
+        int ci = -1;
+        for (int w = 0; w < s->wcontact_count && ci < 0; ++w)
+        {
+            ci = s->wcontacts[w].id.index1 == r0->contact.index1 ? s->wcontacts[w].contact : -1;
+        }
+        if (volume > 0.0 && ci >= 0)
+        {
+            const app_scenario_contact* c = &scn->contacts[ci];
+            warn(s,
+                 "%s:%d: CONTACT/%d: PART/%d and PART/%d start interpenetrating: overlap volume %.3g, depth %.3g, "
+                 "normal force %.3g at t = 0",
+                 scn->path, c->line, c->id, scn->parts[part_of_body(s, r0->body_i)].id,
+                 scn->parts[part_of_body(s, r0->body_j)].id, volume, depth, fn);
+        }
+    }
+}
+
+bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app_sim** out, char* err, size_t cap)
+{
+    app_sim* s = calloc(1, sizeof *s);
+    if (s == NULL)
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    s->scn = scn;
+    s->opt = options != NULL ? *options : app_sim_default_options();
+    if (!alloc_arrays(s))
     {
         app_sim_destroy(s);
         return set_err(err, cap, "out of memory");
+    }
+    for (int c = 0; c < scn->contact_count; ++c)
+    {
+        s->open_incident[c] = -1;
+    }
+    for (int k = 0; k < scn->warning_count; ++k)
+    {
+        warn(s, "%s", scn->warnings[k]);
     }
     // Every geometry is loaded (not only those in contacts), so that a bad file is reported in any case.
     for (int g = 0; g < scn->graphics_count; ++g)
@@ -909,11 +1501,18 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     {
         warn(s, "%s: about %.3g integration steps are needed (step %g): this will take long", scn->path, total, s->h);
     }
-    if (!evaluate(s, s->state, s->k[0], true, err, cap))
+    if (!evaluate(s, s->state, s->k[0], true, s->summary, err, cap))
     {
         app_sim_destroy(s);
         return false;
     }
+    update_peaks(s);
+    if (!update_tracks(s))
+    {
+        app_sim_destroy(s);
+        return set_err(err, cap, "out of memory");
+    }
+    warn_initial_overlaps(s);
     *out = s;
     return true;
 }
@@ -954,6 +1553,11 @@ double app_sim_get_time(const app_sim* s)
     return s->time;
 }
 
+const app_scenario* app_sim_get_scenario(const app_sim* s)
+{
+    return s->scn;
+}
+
 uint64_t app_sim_get_evaluations(const app_sim* s)
 {
     return s->evaluations;
@@ -980,6 +1584,72 @@ void app_sim_get_part(const app_sim* s, int i, mc_pose* pose, mc_twist* twist, m
 app_sim_contact_summary app_sim_get_contact(const app_sim* s, int i)
 {
     return s->summary[i];
+}
+
+const app_sim_incident* app_sim_get_incidents(const app_sim* s, int* count)
+{
+    *count = s->incident_count;
+    return s->incidents;
+}
+
+const char* const* app_sim_get_warnings(const app_sim* s, int* count)
+{
+    *count = s->warning_count;
+    return (const char* const*)s->warnings;
+}
+
+/// `PART/id <shape>` of one geometry.
+static void geometry_label(const app_scenario* scn, int gi, char* out, size_t cap)
+{
+    static const char* const shapes[] = {"", "BOX", "SPHERE", "ELLIPSOID", "CYLINDER", "FRUSTUM", "TORUS"};
+    const app_scenario_graphics* g = &scn->graphics[gi];
+    const char* what = shapes[g->shape];
+    if (g->shape == APP_SCENARIO_FILE)
+    {
+        const char* base = strrchr(g->path, '/');
+        what = base != NULL ? base + 1 : g->path;
+    }
+    snprintf(out, cap, "PART/%d %s", scn->parts[g->part_index].id, what);
+}
+
+void app_sim_contact_label(const app_sim* s, int i, char* out, size_t cap)
+{
+    const app_scenario_contact* c = &s->scn->contacts[i];
+    char a[160], b[160];
+    geometry_label(s->scn, c->igeom[0], a, sizeof a);
+    geometry_label(s->scn, c->jgeom[0], b, sizeof b);
+    snprintf(out, cap, "CONTACT/%d: %s%s - %s%s", c->id, a, c->igeom_count > 1 ? " ..." : "", b,
+             c->jgeom_count > 1 ? " ..." : "");
+}
+
+/// After a run: one warning per contact whose deepest penetration stayed below the faceting tolerance of one of its
+/// curved primitives (its force then depends on how the facets lie more than on the depth).
+static void warn_tolerances(app_sim* s)
+{
+    const app_scenario* scn = s->scn;
+    for (int c = 0; c < scn->contact_count; ++c)
+    {
+        double depth = 0.0;
+        for (int k = 0; k < s->incident_count; ++k)
+        {
+            depth = s->incidents[k].contact == c ? fmax(depth, s->incidents[k].max_depth) : depth;
+        }
+        const app_scenario_contact* sc = &scn->contacts[c];
+        int worst = -1;
+        for (int k = 0; k < sc->igeom_count + sc->jgeom_count; ++k)
+        {
+            int g = k < sc->igeom_count ? sc->igeom[k] : sc->jgeom[k - sc->igeom_count];
+            worst = worst < 0 || s->chord_tol[g] > s->chord_tol[worst] ? g : worst;
+        }
+        if (depth > 0.0 && worst >= 0 && depth < s->chord_tol[worst])
+        {
+            warn(s,
+                 "%s:%d: CONTACT/%d: the deepest penetration, %.3g, is less than the faceting tolerance %.3g of "
+                 "GRAPHICS/%d: the force depends on the facets more than on the depth (set a smaller "
+                 "CHORD_TOLERANCE=)",
+                 scn->path, sc->line, sc->id, depth, s->chord_tol[worst], scn->graphics[worst].id);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1034,12 +1704,15 @@ static void csv_row(const app_sim* s, FILE* f)
 // Run
 // ---------------------------------------------------------------------------------------------------------------
 
-// The plot's history, reduced as it is recorded: per contact and pixel column of the plot, the first, smallest,
-// largest and last sample (the first smallest and largest in time). app_plot_write_svg keeps exactly these four per
-// column, so the plot is the one every sample would give, in memory that does not grow with the step count.
+// The plot's history, reduced as it is recorded: per series (normal force, friction force and depth of every
+// contact) and pixel column of the plot, the first, smallest, largest and last sample (the first smallest and largest
+// in time). The plot keeps exactly these four per column, so it is the one every sample would give, in memory that
+// does not grow with the step count.
+#define PLOT_QUANTITIES 3
+
 typedef struct plot_history
 {
-    int contacts;        ///< series
+    int contacts;        ///< series: PLOT_QUANTITIES per contact
     int columns;         ///< APP_PLOT_COLUMNS + 1 bins (the last one holds t = END)
     double x_max;        ///< END
     double* t;           ///< contacts * columns * 4 times: first, min, max, last
@@ -1053,7 +1726,7 @@ static bool history_create(plot_history* h, int contacts, double x_max)
     h->contacts = contacts;
     h->columns = APP_PLOT_COLUMNS + 1;
     h->x_max = x_max;
-    size_t bins = (size_t)contacts * (size_t)h->columns;
+    size_t bins = (size_t)contacts * (size_t)h->columns * PLOT_QUANTITIES;
     h->t = calloc(bins * 4, sizeof *h->t);
     h->y = calloc(bins * 4, sizeof *h->y);
     h->used = calloc(bins, 1);
@@ -1072,12 +1745,14 @@ static void history_add(plot_history* h, double t, const app_sim* s)
     // The column as the plot computes it (x_min = 0), clamped to the bins.
     double c = floor(t / h->x_max * APP_PLOT_COLUMNS);
     int col = c < 0.0 ? 0 : (c > APP_PLOT_COLUMNS ? APP_PLOT_COLUMNS : (int)c);
-    for (int k = 0; k < h->contacts; ++k)
+    for (int k = 0; k < h->contacts * PLOT_QUANTITIES; ++k)
     {
         size_t bin = (size_t)k * (size_t)h->columns + (size_t)col;
         double* bt = h->t + 4 * bin;
         double* by = h->y + 4 * bin;
-        double y = s->summary[k].normal_force;
+        const app_sim_contact_summary* sm = &s->summary[k / PLOT_QUANTITIES];
+        int q = k % PLOT_QUANTITIES;
+        double y = q == 0 ? sm->normal_force : q == 1 ? mc_length(sm->friction_on_j) : sm->depth;
         if (!h->used[bin])
         {
             h->used[bin] = 1;
@@ -1133,7 +1808,77 @@ static size_t history_series(const plot_history* h, int k, double* t, double* y)
     return n;
 }
 
+/// "name [unit]" or "name".
+static void with_unit(char* out, size_t cap, const char* name, const char* unit)
+{
+    snprintf(out, cap, "%s%s%s%s", name, unit[0] ? " [" : "", unit, unit[0] ? "]" : "");
+}
+
+/// The plot: normal force, friction force and depth per contact, and the incidents timeline.
+static bool write_plot(const app_sim* s, const plot_history* hist, const char* path)
+{
+    const app_scenario* scn = s->scn;
+    int nc = scn->contact_count;
+    size_t per = 4 * (size_t)(APP_PLOT_COLUMNS + 1);
+    size_t ns = (size_t)nc * PLOT_QUANTITIES;
+    app_plot_series* series = calloc(ns, sizeof *series);
+    char(*labels)[160] = calloc((size_t)nc, sizeof *labels);
+    const char** rows = calloc((size_t)nc, sizeof *rows);
+    double* ts = calloc(per * ns, sizeof *ts);
+    double* ys = calloc(per * ns, sizeof *ys);
+    app_plot_bar* bars = calloc((size_t)(s->incident_count > 0 ? s->incident_count : 1), sizeof *bars);
+    bool ok = series != NULL && labels != NULL && rows != NULL && ts != NULL && ys != NULL && bars != NULL;
+    for (int c = 0; ok && c < nc; ++c)
+    {
+        app_sim_contact_label(s, c, labels[c], sizeof labels[c]);
+        rows[c] = labels[c];
+        for (int q = 0; q < PLOT_QUANTITIES; ++q)
+        {
+            // series q * nc + c: the panels take nc consecutive series each
+            size_t k = (size_t)q * (size_t)nc + (size_t)c, src = (size_t)c * PLOT_QUANTITIES + (size_t)q;
+            series[k].label = labels[c];
+            series[k].t = ts + k * per;
+            series[k].y = ys + k * per;
+            series[k].count = history_series(hist, (int)src, ts + k * per, ys + k * per);
+        }
+    }
+    for (int k = 0; ok && k < s->incident_count; ++k)
+    {
+        bars[k] = (app_plot_bar){s->incidents[k].contact, s->incidents[k].start, s->incidents[k].end};
+    }
+    if (ok)
+    {
+        char title[300], xl[64], fl[64], dl[64];
+        const char* base = strrchr(scn->path, '/');
+        snprintf(title, sizeof title, "%s: contacts", base != NULL ? base + 1 : scn->path);
+        with_unit(xl, sizeof xl, "time", scn->time_unit);
+        with_unit(fl, sizeof fl, "force", scn->force_unit);
+        with_unit(dl, sizeof dl, "depth", scn->length_unit);
+        app_plot_panel panels[4] = {
+            {"Normal force per contact (sum over its regions)", fl, series, nc, NULL, 0, NULL, 0},
+            {"Friction force per contact (magnitude of the sum)", fl, series + nc, nc, NULL, 0, NULL, 0},
+            {"Penetration per contact (deepest region)", dl, series + 2 * nc, nc, NULL, 0, NULL, 0},
+            {"Contact incidents (from the first to the last step in contact)", NULL, NULL, 0, rows, nc, bars,
+             (size_t)s->incident_count},
+        };
+        ok = app_plot_write_panels(path, title, xl, panels, 4, 0.0, scn->end_time);
+    }
+    free(series);
+    free(labels);
+    free(rows);
+    free(ts);
+    free(ys);
+    free(bars);
+    return ok;
+}
+
 bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t cap)
+{
+    app_sim_outputs o = {csv, NULL, svg_path, NULL};
+    return app_sim_run_outputs(s, &o, err, cap);
+}
+
+bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size_t cap)
 {
     const app_scenario* scn = s->scn;
     int nout = scn->steps;
@@ -1142,11 +1887,18 @@ bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t 
     double h = dt_out / (double)nsub;
     int first = (int)floor(s->time / dt_out + 0.5);
     int nc = scn->contact_count;
+    FILE* csv = out->csv;
+    FILE* ccsv = out->contacts_csv;
     plot_history hist;
-    bool plot = svg_path != NULL && nc > 0;
-    if (plot && !history_create(&hist, nc, scn->end_time))
+    bool plot = out->svg_path != NULL && nc > 0;
+    app_sim_contact_peaks* peaks = calloc((size_t)(nc > 0 ? nc : 1), sizeof *peaks);
+    if (peaks == NULL || (plot && !history_create(&hist, nc, scn->end_time)))
     {
-        history_free(&hist);
+        if (plot)
+        {
+            history_free(&hist);
+        }
+        free(peaks);
         return set_err(err, cap, "out of memory for the plot");
     }
     bool ok = true;
@@ -1154,6 +1906,17 @@ bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t 
     {
         csv_header(scn, csv);
         csv_row(s, csv);
+    }
+    if (ccsv != NULL)
+    {
+        app_sim_write_contacts_header(s, ccsv);
+        app_sim_take_peaks(s, peaks);
+        app_sim_write_contacts_rows(s, ccsv, peaks);
+    }
+    if (out->tracks_csv != NULL)
+    {
+        app_sim_write_tracks_header(s, out->tracks_csv);
+        app_sim_write_tracks_rows(s, out->tracks_csv);
     }
     if (plot)
     {
@@ -1177,224 +1940,64 @@ bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t 
             {
                 csv_row(s, csv);
             }
+            if (ccsv != NULL)
+            {
+                app_sim_take_peaks(s, peaks);
+                app_sim_write_contacts_rows(s, ccsv, peaks);
+            }
+            if (out->tracks_csv != NULL)
+            {
+                app_sim_write_tracks_rows(s, out->tracks_csv);
+            }
             if (s->opt.progress != NULL)
             {
                 s->opt.progress((double)k / nout, s->opt.progress_user);
             }
         }
     }
+    for (int c = 0; ok && c < nc; ++c)
+    {
+        if (s->open_incident[c] >= 0)
+        {
+            s->incidents[s->open_incident[c]].end = s->time;
+        }
+    }
+    if (ok)
+    {
+        warn_tolerances(s);
+    }
     if (ok && csv != NULL && ferror(csv))
     {
         ok = set_err(err, cap, "error writing the CSV");
     }
-    if (ok && svg_path != NULL)
+    if (ok && out->tracks_csv != NULL && ferror(out->tracks_csv))
     {
-        size_t per = 4 * (size_t)(APP_PLOT_COLUMNS + 1);
-        app_plot_series* series = calloc((size_t)(nc > 0 ? nc : 1), sizeof *series);
-        char(*labels)[64] = calloc((size_t)(nc > 0 ? nc : 1), sizeof *labels);
-        double* ts = calloc(per * (size_t)(nc > 0 ? nc : 1), sizeof *ts);
-        double* ys = calloc(per * (size_t)(nc > 0 ? nc : 1), sizeof *ys);
-        if (series == NULL || labels == NULL || ts == NULL || ys == NULL)
+        ok = set_err(err, cap, "error writing the tracks CSV");
+    }
+    if (ok && ccsv != NULL && ferror(ccsv))
+    {
+        ok = set_err(err, cap, "error writing the contacts CSV");
+    }
+    if (ok && out->svg_path != NULL)
+    {
+        if (nc == 0)
         {
-            ok = set_err(err, cap, "out of memory");
+            app_plot_series none = {"", NULL, NULL, 0};
+            ok = app_plot_write_svg(out->svg_path, "no contacts", "time", "force", &none, 0, 0.0, scn->end_time);
         }
         else
         {
-            for (int c = 0; c < nc; ++c)
-            {
-                snprintf(labels[c], sizeof labels[c], "CONTACT/%d", scn->contacts[c].id);
-                series[c].label = labels[c];
-                series[c].t = ts + (size_t)c * per;
-                series[c].y = ys + (size_t)c * per;
-                series[c].count = history_series(&hist, c, ts + (size_t)c * per, ys + (size_t)c * per);
-            }
-            char title[300];
-            const char* base = strrchr(scn->path, '/');
-            snprintf(title, sizeof title, "%s: normal force per contact", base != NULL ? base + 1 : scn->path);
-            char xl[64], yl[64];
-            snprintf(xl, sizeof xl, "time%s%s%s", scn->time_unit[0] ? " [" : "", scn->time_unit,
-                     scn->time_unit[0] ? "]" : "");
-            snprintf(yl, sizeof yl, "normal force%s%s%s", scn->force_unit[0] ? " [" : "", scn->force_unit,
-                     scn->force_unit[0] ? "]" : "");
-            if (!app_plot_write_svg(svg_path, title, xl, yl, series, nc, 0.0, scn->end_time))
-            {
-                ok = set_err(err, cap, "%s: cannot write the plot", svg_path);
-            }
+            ok = write_plot(s, &hist, out->svg_path);
         }
-        free(series);
-        free(labels);
-        free(ts);
-        free(ys);
+        if (!ok)
+        {
+            set_err(err, cap, "%s: cannot write the plot", out->svg_path);
+        }
     }
     if (plot)
     {
         history_free(&hist);
     }
+    free(peaks);
     return ok;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// SVG plot
-// ---------------------------------------------------------------------------------------------------------------
-
-/// A "nice" tick spacing (1, 2 or 5 times a power of ten) giving about `target` intervals over `range`.
-static double nice_step(double range, int target)
-{
-    double raw = range / target;
-    double p = pow(10.0, floor(log10(raw)));
-    double f = raw / p;
-    double nf = f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0;
-    return nf * p;
-}
-
-static void svg_text_escaped(FILE* f, const char* s)
-{
-    static const char special[] = "<>&\"";
-    static const char* const entity[] = {"&lt;", "&gt;", "&amp;", "&quot;"};
-    for (; *s; ++s)
-    {
-        const char* hit = strchr(special, *s);
-        if (hit != NULL)
-        {
-            fputs(entity[hit - special], f);
-        }
-        else
-        {
-            fputc(*s, f);
-        }
-    }
-}
-
-bool app_plot_write_svg(const char* path, const char* title, const char* x_label, const char* y_label,
-                        const app_plot_series* series, int series_count, double x_min, double x_max)
-{
-    static const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                    "#9467bd", "#8c564b", "#e377c2", "#17becf"};
-    const int width = 800, height = 450;
-    const double left = 80.0, right = 20.0, top = 40.0, bottom = 55.0;
-    const double pw = width - left - right, ph = height - top - bottom;
-    FILE* f = fopen(path, "w");
-    if (f == NULL)
-    {
-        return false;
-    }
-    double y_max = 0.0, y_min = 0.0;
-    for (int s = 0; s < series_count; ++s)
-    {
-        for (size_t k = 0; k < series[s].count; ++k)
-        {
-            if (isfinite(series[s].y[k]))
-            {
-                y_max = fmax(y_max, series[s].y[k]);
-                y_min = fmin(y_min, series[s].y[k]);
-            }
-        }
-    }
-    if (!(y_max > y_min))
-    {
-        y_max = y_min + 1.0;
-    }
-    double ystep = nice_step(y_max - y_min, 6);
-    y_max = ceil(y_max / ystep - 1e-9) * ystep;
-    y_min = floor(y_min / ystep + 1e-9) * ystep;
-    if (!(x_max > x_min))
-    {
-        x_max = x_min + 1.0;
-    }
-    double xstep = nice_step(x_max - x_min, 8);
-#define SX(x) (left + ((x)-x_min) / (x_max - x_min) * pw)
-#define SY(y) (top + ph - ((y)-y_min) / (y_max - y_min) * ph)
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"sans-serif\" font-size=\"12\">\n",
-            width, height, width, height);
-    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", width, height);
-    fprintf(f, "<text x=\"%g\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">", left + 0.5 * pw);
-    svg_text_escaped(f, title);
-    fprintf(f, "</text>\n");
-    // Grid, ticks and tick labels.
-    fprintf(f, "<g stroke=\"#dddddd\" stroke-width=\"1\">\n");
-    for (double x = ceil(x_min / xstep - 1e-9) * xstep; x <= x_max + 1e-9 * xstep; x += xstep)
-    {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", SX(x), top, SX(x), top + ph);
-    }
-    for (double y = y_min; y <= y_max + 1e-9 * ystep; y += ystep)
-    {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", left, SY(y), left + pw, SY(y));
-    }
-    fprintf(f, "</g>\n<g text-anchor=\"middle\">\n");
-    for (double x = ceil(x_min / xstep - 1e-9) * xstep; x <= x_max + 1e-9 * xstep; x += xstep)
-    {
-        double xv = fabs(x) < 1e-12 * xstep ? 0.0 : x;
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%g</text>\n", SX(x), top + ph + 18.0, xv);
-    }
-    fprintf(f, "</g>\n<g text-anchor=\"end\">\n");
-    for (double y = y_min; y <= y_max + 1e-9 * ystep; y += ystep)
-    {
-        double yv = fabs(y) < 1e-12 * ystep ? 0.0 : y;
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">%g</text>\n", left - 6.0, SY(y) + 4.0, yv);
-    }
-    fprintf(f, "</g>\n");
-    fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" stroke=\"black\"/>\n", left, top, pw,
-            ph);
-    fprintf(f, "<text x=\"%g\" y=\"%d\" text-anchor=\"middle\">", left + 0.5 * pw, height - 12);
-    svg_text_escaped(f, x_label);
-    fprintf(f, "</text>\n<text transform=\"translate(18,%g) rotate(-90)\" text-anchor=\"middle\">", top + 0.5 * ph);
-    svg_text_escaped(f, y_label);
-    fprintf(f, "</text>\n");
-    // Curves: per pixel column keep the first, minimum, maximum and last sample, so peaks and steps survive.
-    int columns = APP_PLOT_COLUMNS;
-    for (int s = 0; s < series_count; ++s)
-    {
-        const app_plot_series* sr = &series[s];
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-                colours[s % (int)(sizeof colours / sizeof colours[0])]);
-        size_t k = 0;
-        while (k < sr->count)
-        {
-            int col = (int)floor((sr->t[k] - x_min) / (x_max - x_min) * columns);
-            size_t start = k, kmin = k, kmax = k;
-            while (k < sr->count && (int)floor((sr->t[k] - x_min) / (x_max - x_min) * columns) == col)
-            {
-                if (sr->y[k] < sr->y[kmin])
-                {
-                    kmin = k;
-                }
-                if (sr->y[k] > sr->y[kmax])
-                {
-                    kmax = k;
-                }
-                ++k;
-            }
-            size_t pick[4] = {start, kmin < kmax ? kmin : kmax, kmin < kmax ? kmax : kmin, k - 1};
-            size_t last = (size_t)-1;
-            for (int m = 0; m < 4; ++m)
-            {
-                if (pick[m] == last)
-                {
-                    continue;
-                }
-                last = pick[m];
-                double y = isfinite(sr->y[last]) ? sr->y[last] : 0.0;
-                fprintf(f, "%.1f,%.1f ", SX(sr->t[last]), SY(y));
-            }
-        }
-        fprintf(f, "\"/>\n");
-    }
-    // Legend.
-    for (int s = 0; s < series_count; ++s)
-    {
-        double ly = top + 14.0 + 16.0 * s;
-        double lx = left + pw - 130.0;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>\n", lx,
-                ly - 4.0, lx + 24.0, ly - 4.0, colours[s % (int)(sizeof colours / sizeof colours[0])]);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", lx + 30.0, ly);
-        svg_text_escaped(f, series[s].label != NULL ? series[s].label : "");
-        fprintf(f, "</text>\n");
-    }
-#undef SX
-#undef SY
-    fprintf(f, "</svg>\n");
-    bool ok = !ferror(f);
-    return fclose(f) == 0 && ok;
 }

@@ -1,10 +1,12 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // The small rigid-body integrator of `meshcontact simulate`: builds a world from a scenario, integrates it with
-// fixed-step classical Runge-Kutta, and writes a CSV of motion and forces and an SVG plot of normal force against
-// time. Part of the command-line tool, not of the library.
+// fixed-step classical Runge-Kutta, follows its contacts (summaries, peaks, incidents with impulses, tracks,
+// warnings) and writes a CSV of motion and forces, the contact outputs and an SVG plot of the contacts against time.
+// Part of the command-line tool, not of the library.
 #pragma once
 
+#include "src/app/plot.h"
 #include "src/app/scenario.h"
 
 #include <stdbool.h>
@@ -53,15 +55,71 @@ typedef struct app_sim_options
 /// @return no warnings, no progress, default threads.
 app_sim_options app_sim_default_options(void);
 
+/// The dominant region of a contact (the one with the largest normal force; the first in the world's order, i.e. the
+/// largest volume, on ties and when no region has a force). All zero without a region. Ground frame.
+typedef struct app_sim_region_view
+{
+    mc_vec3 point;       ///< contact point (the region's centroid)
+    mc_vec3 normal;      ///< unit normal from I into J
+    double depth;        ///< penetration depth g (length)
+    double rate;         ///< penetration rate gdot (length / time), positive approaching
+    double area;         ///< contact area A (length^2)
+    double volume;       ///< overlap volume (length^3)
+    double fn;           ///< normal force Fn = fn_stiffness + fn_damping
+    double fn_stiffness; ///< the elastic part: k g^e (IMPACT) or p g (POISSON)
+    double fn_damping;   ///< the rest, Fn - fn_stiffness: the damping term of IMPACT (negative where the clamp
+                         ///< max(0, ...) cuts it) or POISSON's hysteresis (negative while separating)
+    double ft;           ///< |friction force|
+    double slip;         ///< slip speed (length / time)
+    bool rejected;       ///< failed A > 2 g^2: no force
+} app_sim_region_view;
+
 /// Summary of one scenario contact at the current state.
 typedef struct app_sim_contact_summary
 {
-    double normal_force; ///< sum of Fn over the contact's regions (force units)
-    mc_vec3 force_on_j;  ///< total force (normal + friction) on the J geometries, ground frame
-    int regions;         ///< regions (including rejected ones)
-    int rejected;        ///< regions that failed A > 2 g^2
-    double depth;        ///< largest penetration depth over the regions (length), 0 without contact
+    double normal_force;          ///< sum of Fn over the contact's regions (force units)
+    mc_vec3 force_on_j;           ///< total force (normal + friction) on the J geometries, ground frame
+    mc_vec3 friction_on_j;        ///< total friction force on the J geometries, ground frame
+    mc_vec3 torque_on_j;          ///< total torque on the J parts about their centres of mass, ground frame
+    int regions;                  ///< regions (including rejected ones)
+    int rejected;                 ///< regions that failed A > 2 g^2
+    double depth;                 ///< largest penetration depth over the regions (length), 0 without contact
+    double volume;                ///< summed overlap volume (length^3)
+    app_sim_region_view dominant; ///< the region with the largest normal force
 } app_sim_contact_summary;
+
+/// Maxima of a contact's quantities over the integration steps since the last app_sim_take_peaks (the state at
+/// the end of each step, the samples the plot draws), so that an impact between two output times is not lost.
+typedef struct app_sim_contact_peaks
+{
+    double fn_max;      ///< largest summed normal force
+    double fn_max_time; ///< when (the first time it was reached)
+    double ft_max;      ///< largest |summed friction force|
+    double depth_max;   ///< largest depth
+    double slip_max;    ///< largest slip speed of the dominant region
+} app_sim_contact_peaks;
+
+/// One contact incident (as Adams' contact incidents): a time span during which a scenario contact has at least one
+/// region (overlap) at some Runge-Kutta stage of every integration step. Times are step boundaries.
+typedef struct app_sim_incident
+{
+    int contact;             ///< index into scn->contacts
+    double start;            ///< beginning of the first step in contact
+    double end;              ///< end of the last step in contact (the current time while open)
+    bool open;               ///< still in contact at the current time
+    int64_t steps;           ///< integration steps in contact
+    double max_depth;        ///< largest depth at the end of a step
+    double max_fn;           ///< largest summed normal force at the end of a step
+    double max_fn_time;      ///< when
+    double max_ft;           ///< largest |summed friction force| at the end of a step
+    double normal_impulse;   ///< integral of the summed Fn over time (force * time)
+    double friction_impulse; ///< |integral of the summed friction force on J| (force * time)
+    mc_vec3 impulse;         ///< integral of the total force on J (normal + friction), ground frame
+} app_sim_incident;
+
+/// The impulses are integrated with the Runge-Kutta weights of the stage forces, h/6 (F1 + 2 F2 + 2 F3 + F4): the
+/// very sum the integrator adds to the momentum, so a part's momentum change over an incident is exactly its
+/// contact impulse plus m g (end - start) (up to rounding) when no other contact acts on it.
 
 /// A simulation in progress.
 typedef struct app_sim app_sim;
@@ -82,6 +140,8 @@ double app_sim_get_step_size(const app_sim* sim);
 double app_sim_get_time_scale(const app_sim* sim);
 /// @return the current time.
 double app_sim_get_time(const app_sim* sim);
+/// @return the scenario the simulation was created from.
+const app_scenario* app_sim_get_scenario(const app_sim* sim);
 
 /// Advance by one RK4 step of length h. The forces are then evaluated at the new state.
 /// @return false (with a message) when the world fails or the state becomes non-finite
@@ -100,6 +160,37 @@ void app_sim_get_mass_properties(const app_sim* sim, int part_index, double* mas
 /// Summary of a scenario contact (index into scn->contacts) at the current time.
 app_sim_contact_summary app_sim_get_contact(const app_sim* sim, int contact_index);
 
+/// Copy the peaks of every scenario contact (scn->contact_count entries) into out and restart them empty (zero) from
+/// the current time: the next ones cover the steps after it. app_sim_create starts them with the state at time 0.
+/// @param out may be NULL (only restart)
+void app_sim_take_peaks(app_sim* sim, app_sim_contact_peaks* out);
+
+/// @return the incidents so far, in the order they started (contacts in scenario order at equal starts); *count
+/// receives their number. Valid until the next app_sim_step.
+const app_sim_incident* app_sim_get_incidents(const app_sim* sim, int* count);
+
+/// @return the warnings so far (the scenario's, set-up and run warnings), each one line; *count their number.
+const char* const* app_sim_get_warnings(const app_sim* sim, int* count);
+
+/// A region of the state at the end of the last step, with its scenario contact and its track: regions are followed
+/// from step to step (a region continues the nearest track of its contact whose last point lies within the sum of
+/// the two equivalent radii; otherwise it starts a new one), so a track's points are the path of one contact point.
+typedef struct app_sim_tracked_region
+{
+    int contact;              ///< index into scn->contacts
+    int track;                ///< track id, from 1 per contact, never reused
+    mc_contact_region region; ///< the world's record (point, normal, depth, forces, ...)
+} app_sim_tracked_region;
+
+/// @return the regions of the current state (the end of the last step, or time 0).
+int app_sim_get_tracked_region_count(const app_sim* sim);
+/// Region k (< app_sim_get_tracked_region_count) of the current state. @return false when k is out of range
+bool app_sim_get_tracked_region(const app_sim* sim, int k, app_sim_tracked_region* out);
+
+/// Legend text of a scenario contact: `CONTACT/id: PART/a <shape> - PART/b <shape>` (the I and J sides; a shape is
+/// the file's base name or the primitive's name), truncated to cap.
+void app_sim_contact_label(const app_sim* sim, int contact_index, char* out, size_t cap);
+
 /// Most integration steps a run may take (END / step): more is refused by app_sim_create with the figure (at a
 /// microsecond per step, 1e12 steps are eleven days).
 #define APP_SIM_MAX_STEPS 1e12
@@ -110,27 +201,38 @@ int64_t app_sim_get_substeps(const app_sim* sim);
 /// @return the number of mc_world_evaluate calls so far.
 uint64_t app_sim_get_evaluations(const app_sim* sim);
 
-/// Run from the current time to END: a CSV row at every output time (time 0 included when starting there), the
-/// normal force of every contact sampled at every integration step for the plot.
-/// @param csv may be NULL (no CSV)
-/// @param svg_path may be NULL (no plot); written at the end
+/// Outputs of app_sim_run_outputs; every member may be NULL.
+typedef struct app_sim_outputs
+{
+    FILE* csv;            ///< motion CSV: a row at every output time (see csv columns in `meshcontact simulate --help`)
+    FILE* contacts_csv;   ///< per-contact CSV (app_sim_write_contacts_header / _rows) at every output time
+    const char* svg_path; ///< the plot, written at the end (normal force, friction force, depth, incidents)
+    FILE* tracks_csv;     ///< contact tracks (app_sim_write_tracks_header / _rows) at every output time
+} app_sim_outputs;
+
+/// Run from the current time to END: a row of each CSV at every output time (time 0 included when starting there),
+/// the contacts sampled at every integration step for the plot and the peak columns; open incidents get END as
+/// their end; after the run a warning for each contact whose depth stayed below a faceting tolerance.
 /// @return false with a message on failure
+bool app_sim_run_outputs(app_sim* sim, const app_sim_outputs* outputs, char* err, size_t err_cap);
+
+/// app_sim_run_outputs with a motion CSV and a plot only (either may be NULL).
 bool app_sim_run(app_sim* sim, FILE* csv, const char* svg_path, char* err, size_t err_cap);
 
-/// One curve of a plot: y[k] at t[k], k < count.
-typedef struct app_plot_series
-{
-    const char* label; ///< legend text
-    const double* t;   ///< abscissae (increasing)
-    const double* y;   ///< ordinates
-    size_t count;      ///< points
-} app_plot_series;
+// Writers of the contact outputs (sim_report.c).
 
-/// Pixel columns of the plot area of app_plot_write_svg (its curves keep four samples per column).
-#define APP_PLOT_COLUMNS 700
-
-/// Write an SVG line plot (axes, ticks, labels, legend), one polyline per series, decimated to the pixel columns
-/// (each column keeps its minimum and maximum, so peaks survive).
-/// @return false when the file cannot be written
-bool app_plot_write_svg(const char* path, const char* title, const char* x_label, const char* y_label,
-                        const app_plot_series* series, int series_count, double x_min, double x_max);
+/// Header of the per-contact CSV (one row per contact and output time; columns documented in
+/// `meshcontact simulate --help`).
+void app_sim_write_contacts_header(const app_sim* sim, FILE* f);
+/// Rows of the per-contact CSV at the current time: one per scenario contact, with its peaks since the last output
+/// time (peaks: scn->contact_count entries from app_sim_take_peaks).
+void app_sim_write_contacts_rows(const app_sim* sim, FILE* f, const app_sim_contact_peaks* peaks);
+/// Header of the tracks CSV: time, contact, track, the point, the normal force, depth and area.
+void app_sim_write_tracks_header(const app_sim* sim, FILE* f);
+/// Rows of the tracks CSV at the current time: one per region (app_sim_get_tracked_region).
+void app_sim_write_tracks_rows(const app_sim* sim, FILE* f);
+/// The incidents as CSV (header and one row per incident).
+void app_sim_write_incidents_csv(const app_sim* sim, FILE* f);
+/// One JSON object: scenario, step, warnings, contacts (labels, largest force and depth, incident count) and the
+/// incidents.
+void app_sim_write_json(const app_sim* sim, FILE* f);

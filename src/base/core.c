@@ -314,13 +314,15 @@ const char* mc_status_string(mc_status status)
     case MC_ERR_INDEX_OUT_OF_RANGE:
         return "vertex index out of range";
     case MC_ERR_UNBOUNDED:
-        return "both geometries are flipped: the intersection is unbounded";
+        return "both solids are unbounded (flipped, or a plane): the intersection is unbounded";
     case MC_ERR_OUT_OF_RANGE:
         return "a value outside the range the library computes exactly, or a result that overflowed";
     case MC_ERR_LIMIT:
         return "an input exceeds a size limit";
     case MC_ERR_SELF_INTERSECTING:
         return "mesh intersects itself or has shells nested with the same winding";
+    case MC_ERR_UNSUPPORTED:
+        return "this pair of shapes is not supported";
     }
     return "unknown status";
 }

@@ -28,10 +28,12 @@
 //    occurrences of a crossing, a crossing and the inside end of its edge, two consecutive crossings of one edge
 //    that bound an inside interval, inside vertices joined by an uncrossed edge, and the segments in a face with
 //    inside corners and no crossed edge of its own (closed loops around holes of its inside part) with its corners.
-//    Not joined (so reported as separate regions, the total still right): surface pieces of one connected piece of
-//    the intersection that no crossing, inside vertex or edge links, that is a shell of one mesh entirely inside the
-//    other solid that bounds a cavity of the intersection (a cavity shell, an inverted mesh inside the other), or a
-//    hole loop in a face whose own edges are crossed elsewhere; the inner pieces have negative volume.
+//    A component in no triangle pair, inside the other solid, with negative volume (a cavity's shell, a flipped
+//    mesh) bounds a hole of the region around it: joined to the region that a ray from it into the solid side meets
+//    first, when that hit is on a face entirely inside the other solid (join_inner_shells; a floating-point ray used
+//    to locate, never to decide a sign: ambiguous rays join nothing). Not joined (so reported as separate regions,
+//    the total still right): such a shell whose ray meets a crossed face, and a hole loop in a face whose own edges
+//    are crossed elsewhere; the inner pieces have negative volume.
 // 4. Sums per region, around a local origin (mean of its crossing points, or of its vertices when it has none): a
 //    crossing gives six flags, an inside vertex gives its two flags in every face that is in some triangle pair,
 //    and a face in no triangle pair that has an inside vertex lies entirely inside the other solid: it contributes
@@ -892,7 +894,7 @@ static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uin
 // Depth
 
 /// Closest point of triangle (a, b, c) to p (Voronoi regions of the vertices, edges and face).
-static mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
 {
     mc_vec3 ab = mc_sub(b, a), ac = mc_sub(c, a), ap = mc_sub(p, a);
     double d1 = mc_dot(ab, ap), d2 = mc_dot(ac, ap);
@@ -945,7 +947,7 @@ static void depth_candidate(const region_query* c, region_accumulator* r, int b,
     {
         return; // the plane's distance is a lower bound of the face's distance
     }
-    mc_vec3 q = closest_on_triangle(p, pa, vpos(c, b, m->indices[3u * f + 1u]), vpos(c, b, m->indices[3u * f + 2u]));
+    mc_vec3 q = mc_closest_on_triangle(p, pa, vpos(c, b, m->indices[3u * f + 1u]), vpos(c, b, m->indices[3u * f + 2u]));
     mc_vec3 dq = mc_sub(q, p);
     double d2 = mc_dot(dq, dq);
     if (d2 < r->best[b])
@@ -968,7 +970,7 @@ static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, 
         return;
     }
     mc_vec3 pa = pos[idx[3u * f]];
-    mc_vec3 q = closest_on_triangle(p, pa, pos[idx[3u * f + 1u]], pos[idx[3u * f + 2u]]);
+    mc_vec3 q = mc_closest_on_triangle(p, pa, pos[idx[3u * f + 1u]], pos[idx[3u * f + 2u]]);
     mc_vec3 dq = mc_sub(q, p);
     double d2 = mc_dot(dq, dq);
     if (d2 < *best)
@@ -1495,6 +1497,99 @@ static void join_face_loops(region_query* c)
     }
 }
 
+/// The union-find node of face f of body b when the face lies entirely inside the other solid (its inside block's
+/// node, or its first corner's), else MC_NONE.
+static uint32_t inside_face_node(const region_query* c, int b, uint32_t f)
+{
+    const body_arrays* a = &c->s->body[b];
+    if (c->blk[b] != NULL)
+    {
+        uint32_t bk = c->blk[b]->tri_block[f];
+        if (a->bstate[bk] == 2u)
+        {
+            return a->bnode[bk];
+        }
+    }
+    uint32_t v = c->mesh[b]->indices[3u * f];
+    return vstate(c, b, v) == 1 ? a->vnode[v] : MC_NONE;
+}
+
+/// Where a ray from a shell meets the nearest surface: the body and triangle, MC_NONE when none or unclear.
+static uint32_t first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip, int* hit_body)
+{
+    // Every point of mesh k is within |p - centre_k| + diagonal_k / 2 of p.
+    double t_max = 0.0;
+    for (int k = 0; k < 2; ++k)
+    {
+        const mc_mesh_report* r = &c->mesh[k]->report;
+        mc_vec3 centre = mc_scale(mc_add(r->bbox_min, r->bbox_max), 0.5);
+        if (k == 1)
+        {
+            centre = mc_add(mc_mat33_mul_vec(&c->rot_j, centre), c->trans_j);
+        }
+        double reach = mc_length(mc_sub(p, centre)) + 0.5 * mc_length(mc_sub(r->bbox_max, r->bbox_min));
+        t_max = fmax(t_max, 1.000001 * reach);
+    }
+    bool ambiguous = false;
+    double t[2] = {INFINITY, INFINITY};
+    uint32_t g[2];
+    for (int k = 0; k < 2; ++k)
+    {
+        g[k] = mc_bvh_ray_first_hit(c->mesh[k], k, k == 1 ? c->ps : NULL, p, d, t_max, k == b ? skip : MC_NONE, &t[k],
+                                    &ambiguous);
+        t[k] = g[k] == MC_NONE ? INFINITY : t[k];
+    }
+    int k = t[1] < t[0] ? 1 : 0;
+    if (ambiguous || g[k] == MC_NONE || fabs(t[1] - t[0]) <= 1e-9 * t_max)
+    {
+        return MC_NONE;
+    }
+    *hit_body = k;
+    return g[k];
+}
+
+/// Step 3 (rest): a component of a mesh that is in no triangle pair and lies inside the other solid with negative
+/// volume (a cavity's shell, or a flipped mesh's shell) bounds a hole of some region, not a region of its own: the
+/// region whose boundary a ray from the shell into the solid side meets first (the segment to that hit lies inside
+/// both solids, so the hit is on the boundary of the same connected piece). Joined when that hit is on a face
+/// entirely inside the other solid; left alone (a separate region of negative volume, as documented in query.h)
+/// when the ray is ambiguous (float test: near an edge or a tie) or meets a face in a triangle pair.
+static void join_inner_shells(region_query* c)
+{
+    for (int b = 0; b < 2; ++b)
+    {
+        const struct mc_mesh* m = c->mesh[b];
+        for (uint32_t k = 0; k < m->component_count; ++k)
+        {
+            if (c->s->body[b].cstamp[k] == c->epoch || !(m->component_volume[k] < 0.0))
+            {
+                continue;
+            }
+            uint32_t h = m->vertex_halfedge[m->component_vertex[k]];
+            uint32_t f = h / 3u;
+            uint32_t node = h == MC_NONE ? MC_NONE : inside_face_node(c, b, f);
+            if (node == MC_NONE)
+            {
+                continue; // outside the other solid: no region
+            }
+            const uint32_t* tv = &m->indices[3u * f];
+            mc_vec3 p = mc_scale(mc_add(mc_add(vpos(c, b, tv[0]), vpos(c, b, tv[1])), vpos(c, b, tv[2])), 1.0 / 3.0);
+            int hb = 0;
+            uint32_t g = first_surface(c, p, mc_scale(fnormal(c, b, f), -1.0), b, f, &hb);
+            if (g == MC_NONE || (hb == b && m->vertex_component[m->indices[3u * g]] == k) ||
+                ((c->s->body[hb].fbits[g >> 6] >> (g & 63u)) & 1u))
+            {
+                continue;
+            }
+            uint32_t other = inside_face_node(c, hb, g);
+            if (other != MC_NONE)
+            {
+                mc_uf_union(c->s->parent, node, other);
+            }
+        }
+    }
+}
+
 static region_accumulator* region_of(region_query* c, uint32_t node, bool create)
 {
     struct mc_region_scratch* s = c->s;
@@ -1735,7 +1830,7 @@ static void block_depth(region_query* c, int b)
             {
                 continue; // the plane's distance is a lower bound of the face's distance
             }
-            mc_vec3 q = closest_on_triangle(p, pa, m->positions[tv[1]], m->positions[tv[2]]);
+            mc_vec3 q = mc_closest_on_triangle(p, pa, m->positions[tv[1]], m->positions[tv[2]]);
             mc_vec3 dq = mc_sub(q, p);
             double d2 = mc_dot(dq, dq);
             if (d2 < *best)
@@ -2339,6 +2434,7 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     }
     join_along_edges(c);
     join_face_loops(c);
+    join_inner_shells(c);
     sum_regions(c, opt);
     if (c->oom)
     {

@@ -48,3 +48,6 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
 void mc_region_scratch_destroy(struct mc_region_scratch* scratch);
 /// Bytes owned by the region stage's scratch (0 for NULL).
 size_t mc_region_scratch_byte_count(const struct mc_region_scratch* scratch);
+
+/// The point of triangle (a, b, c) closest to p (regions.c; also the shape queries' depth).
+mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c);

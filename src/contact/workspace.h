@@ -4,11 +4,20 @@
 // created on first use by its stage and freed by mc_workspace_destroy (src/contact/workspace.c).
 #pragma once
 
+#include <stddef.h>
+
 struct mc_pair_scratch;
 struct mc_region_scratch;
+struct mc_shape_scratch;
 
 struct mc_workspace
 {
     struct mc_pair_scratch* pairs;     ///< owned by the pair stage (bvh/bvh_collide.c), created on first use
     struct mc_region_scratch* regions; ///< owned by the region stage (src/contact/regions.c), created on first use
+    struct mc_shape_scratch* shapes;   ///< owned by the shape queries (src/contact/analytic.c), created on first use
 };
+
+/// Free the shape queries' scratch (src/contact/analytic.c). NULL is ignored.
+void mc_shape_scratch_destroy(struct mc_shape_scratch* s);
+/// Bytes held by the shape queries' scratch.
+size_t mc_shape_scratch_byte_count(const struct mc_shape_scratch* s);

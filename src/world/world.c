@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// The world: body and contact slots with generations, broad phase over defined pairs, per-pair region queries in
-// parallel (one workspace per worker), force laws and a serial fixed-order reduction into per-body wrenches.
+// The world: body and contact slots with generations, body state setters and getters, world creation and
+// destruction (contact definitions: world_contact.c; evaluation: world_evaluate.c, broad phase: broadphase.c).
 #include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/parallel.h"
@@ -104,17 +104,6 @@ mc_status mc_world_create(const mc_world_def* def, mc_world** out)
     return MC_OK;
 }
 
-static void free_contact_slot(mc_contact_slot* c)
-{
-    for (uint32_t k = 0; k < c->pair_count; ++k)
-    {
-        mc_free(c->pairs[k].regions);
-    }
-    mc_free(c->pairs);
-    c->pairs = NULL;
-    c->pair_count = 0;
-}
-
 void mc_world_destroy(mc_world* w)
 {
     if (w == NULL)
@@ -127,11 +116,21 @@ void mc_world_destroy(mc_world* w)
         {
             mc_mesh_destroy(w->bodies[i].own_mesh);
         }
+        mc_free(w->bodies[i].members);
     }
     for (uint32_t i = 0; i < w->contact_slots; ++i)
     {
-        free_contact_slot(&w->contacts[i]);
+        mc_contact_slot_free(&w->contacts[i]);
     }
+    for (uint32_t i = 0; i < w->pair_slots; ++i)
+    {
+        mc_free(w->pairs[i].regions);
+    }
+    mc_free(w->pairs);
+    mc_free(w->pair_free);
+    mc_free(w->found);
+    mc_free(w->todo);
+    mc_broadphase_free(&w->bp);
     if (w->workspaces != NULL)
     {
         for (int i = 0; i < w->worker_count; ++i)
@@ -145,26 +144,6 @@ void mc_world_destroy(mc_world* w)
     mc_free(w->active);
     mc_free(w->records);
     mc_free(w);
-}
-
-static mc_body* get_body(const mc_world* w, mc_body_id id)
-{
-    if (w == NULL || id.index1 <= 0 || (uint32_t)id.index1 > w->body_slots)
-    {
-        return NULL;
-    }
-    mc_body* b = &w->bodies[id.index1 - 1];
-    return b->alive && b->generation == id.generation ? b : NULL;
-}
-
-static mc_contact_slot* get_contact(const mc_world* w, mc_contact_id id)
-{
-    if (w == NULL || id.index1 <= 0 || (uint32_t)id.index1 > w->contact_slots)
-    {
-        return NULL;
-    }
-    mc_contact_slot* c = &w->contacts[id.index1 - 1];
-    return c->alive && c->generation == id.generation ? c : NULL;
 }
 
 // A copy of `mesh` whose solid is the other side of the surface (Adams FLIP_GEOMETRY).
@@ -245,6 +224,10 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     b->velocity = def->velocity;
     b->user_data = def->user_data;
     b->unbounded = mc_mesh_get_report(b->mesh)->flipped;
+    if (!b->unbounded)
+    {
+        mc_body_init_bounds(b);
+    }
     // Region blocks now, not in the first evaluation (a failure only means region queries work face by face).
     if (mc_mesh_prepare_regions(b->mesh) != MC_OK)
     {
@@ -252,13 +235,14 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     }
     b->alive = true;
     b->next_free = -1;
+    w->candidates_valid = false;
     mc_body_id id = {(int32_t)index + 1, b->generation};
     return id;
 }
 
 void mc_world_destroy_body(mc_world* w, mc_body_id id)
 {
-    mc_body* b = get_body(w, id);
+    mc_body* b = mc_world_body(w, id);
     if (b == NULL)
     {
         return;
@@ -268,6 +252,8 @@ void mc_world_destroy_body(mc_world* w, mc_body_id id)
     {
         mc_mesh_destroy(b->own_mesh);
     }
+    mc_free(b->members); // the contacts that list it keep its old generation and skip it
+    w->candidates_valid = false;
     uint32_t gen = b->generation;
     memset(b, 0, sizeof *b);
     b->generation = gen; // bumped again on reuse; pairs holding `gen` see the body as gone while alive is false
@@ -277,24 +263,26 @@ void mc_world_destroy_body(mc_world* w, mc_body_id id)
 
 bool mc_body_is_valid(const mc_world* w, mc_body_id id)
 {
-    return get_body(w, id) != NULL;
+    return mc_world_body(w, id) != NULL;
 }
 
 mc_status mc_body_set_pose(mc_world* w, mc_body_id id, const mc_pose* pose)
 {
-    mc_body* b = get_body(w, id);
+    mc_body* b = mc_world_body(w, id);
     MC_ASSERT(b != NULL && pose != NULL);
     if (b == NULL || pose == NULL || !mc_pose_is_valid(pose))
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
-    b->pose = pose_normalized(pose);
+    mc_pose p = pose_normalized(pose);
+    w->candidates_valid = w->candidates_valid && memcmp(&p, &b->pose, sizeof p) == 0;
+    b->pose = p;
     return MC_OK;
 }
 
 mc_status mc_body_set_velocity(mc_world* w, mc_body_id id, const mc_twist* velocity)
 {
-    mc_body* b = get_body(w, id);
+    mc_body* b = mc_world_body(w, id);
     MC_ASSERT(b != NULL && velocity != NULL);
     if (b == NULL || velocity == NULL || !twist_ok(velocity))
     {
@@ -306,27 +294,27 @@ mc_status mc_body_set_velocity(mc_world* w, mc_body_id id, const mc_twist* veloc
 
 mc_pose mc_body_get_pose(const mc_world* w, mc_body_id id)
 {
-    mc_body* b = get_body(w, id);
+    mc_body* b = mc_world_body(w, id);
     return b != NULL ? b->pose : mc_pose_identity();
 }
 
 mc_twist mc_body_get_velocity(const mc_world* w, mc_body_id id)
 {
-    mc_body* b = get_body(w, id);
+    mc_body* b = mc_world_body(w, id);
     mc_twist zero = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     return b != NULL ? b->velocity : zero;
 }
 
 mc_wrench mc_body_get_wrench(const mc_world* w, mc_body_id id)
 {
-    mc_body* b = get_body(w, id);
+    mc_body* b = mc_world_body(w, id);
     mc_wrench zero = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     return b != NULL ? b->wrench : zero;
 }
 
 void* mc_body_get_user_data(const mc_world* w, mc_body_id id)
 {
-    mc_body* b = get_body(w, id);
+    mc_body* b = mc_world_body(w, id);
     return b != NULL ? b->user_data : NULL;
 }
 
@@ -338,7 +326,7 @@ mc_status mc_world_set_poses(mc_world* w, const mc_body_id* ids, const mc_pose* 
     }
     for (uint32_t k = 0; k < count; ++k)
     {
-        if (get_body(w, ids[k]) == NULL || !mc_pose_is_valid(&poses[k]))
+        if (mc_world_body(w, ids[k]) == NULL || !mc_pose_is_valid(&poses[k]))
         {
             MC_ASSERT(false && "mc_world_set_poses: invalid id or non-finite pose");
             return MC_ERR_INVALID_ARGUMENT;
@@ -346,7 +334,10 @@ mc_status mc_world_set_poses(mc_world* w, const mc_body_id* ids, const mc_pose* 
     }
     for (uint32_t k = 0; k < count; ++k)
     {
-        w->bodies[ids[k].index1 - 1].pose = pose_normalized(&poses[k]);
+        mc_pose p = pose_normalized(&poses[k]);
+        mc_body* b = &w->bodies[ids[k].index1 - 1];
+        w->candidates_valid = w->candidates_valid && memcmp(&p, &b->pose, sizeof p) == 0;
+        b->pose = p;
     }
     return MC_OK;
 }
@@ -359,7 +350,7 @@ mc_status mc_world_set_velocities(mc_world* w, const mc_body_id* ids, const mc_t
     }
     for (uint32_t k = 0; k < count; ++k)
     {
-        if (get_body(w, ids[k]) == NULL || !twist_ok(&velocities[k]))
+        if (mc_world_body(w, ids[k]) == NULL || !twist_ok(&velocities[k]))
         {
             MC_ASSERT(false && "mc_world_set_velocities: invalid id or non-finite velocity");
             return MC_ERR_INVALID_ARGUMENT;
@@ -384,136 +375,17 @@ void mc_world_get_wrenches(const mc_world* w, const mc_body_id* ids, mc_wrench* 
     }
 }
 
-mc_status mc_world_create_contact(mc_world* w, const mc_contact_def* def, mc_contact_id* out, mc_error* err)
-{
-    if (w == NULL || def == NULL || out == NULL)
-    {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "mc_world_create_contact: NULL argument");
-    }
-    MC_ASSERT(!w->evaluating);
-    if (def->internal_value != WORLD_COOKIE)
-    {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
-                            "contact def was not initialised with mc_default_contact_def()");
-    }
-    if (def->i_count == 0 || def->j_count == 0 || def->i_bodies == NULL || def->j_bodies == NULL)
-    {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
-                            "a contact needs at least one I body and one J body (IGEOM and JGEOM lists)");
-    }
-    mc_status s = mc_force_model_check(&def->model, err);
-    if (s != MC_OK)
-    {
-        return s;
-    }
-    uint64_t n = 0;
-    for (uint32_t a = 0; a < def->i_count; ++a)
-    {
-        if (get_body(w, def->i_bodies[a]) == NULL)
-        {
-            return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "I body %u of the contact is not a valid body",
-                                a);
-        }
-    }
-    for (uint32_t b = 0; b < def->j_count; ++b)
-    {
-        if (get_body(w, def->j_bodies[b]) == NULL)
-        {
-            return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "J body %u of the contact is not a valid body",
-                                b);
-        }
-    }
-    for (uint32_t a = 0; a < def->i_count; ++a)
-    {
-        for (uint32_t b = 0; b < def->j_count; ++b)
-        {
-            n += def->i_bodies[a].index1 != def->j_bodies[b].index1;
-        }
-    }
-    uint64_t total = (uint64_t)w->active_capacity + n;
-    if (n > UINT32_MAX || total > UINT32_MAX)
-    {
-        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "too many contact pairs");
-    }
-    uint32_t index;
-    if (w->contact_free >= 0)
-    {
-        index = (uint32_t)w->contact_free;
-    }
-    else
-    {
-        if (w->contact_slots == (uint32_t)INT32_MAX ||
-            !mc_array_reserve((void**)&w->contacts, &w->contact_capacity, w->contact_slots + 1, sizeof *w->contacts, 4))
-        {
-            return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
-        }
-        index = w->contact_slots;
-        memset(&w->contacts[index], 0, sizeof w->contacts[index]);
-    }
-    mc_pair* pairs = n > 0 ? mc_calloc((size_t)n, sizeof *pairs) : NULL;
-    mc_pair** active = n > 0 ? mc_realloc(w->active, (size_t)total * sizeof *active) : w->active;
-    if (n > 0 && (pairs == NULL || active == NULL))
-    {
-        mc_free(pairs);
-        if (active != NULL)
-        {
-            w->active = active; // the larger array is fine to keep; the capacity count stays conservative
-        }
-        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
-    }
-    w->active = active;
-    w->active_capacity = (uint32_t)total;
-    uint32_t k = 0;
-    for (uint32_t a = 0; a < def->i_count; ++a)
-    {
-        for (uint32_t b = 0; b < def->j_count; ++b)
-        {
-            mc_body_id bi = def->i_bodies[a];
-            mc_body_id bj = def->j_bodies[b];
-            if (bi.index1 == bj.index1)
-            {
-                continue;
-            }
-            pairs[k].body_i = (uint32_t)bi.index1 - 1;
-            pairs[k].body_j = (uint32_t)bj.index1 - 1;
-            pairs[k].gen_i = bi.generation;
-            pairs[k].gen_j = bj.generation;
-            pairs[k].contact = index;
-            ++k;
-        }
-    }
-    if (index == w->contact_slots)
-    {
-        w->contact_slots++;
-    }
-    else
-    {
-        w->contact_free = w->contacts[index].next_free;
-    }
-    mc_contact_slot* c = &w->contacts[index];
-    uint32_t gen = c->generation + 1;
-    memset(c, 0, sizeof *c);
-    c->generation = gen == 0 ? 1 : gen;
-    c->model = def->model;
-    c->user_data = def->user_data;
-    c->pairs = pairs;
-    c->pair_count = k;
-    c->alive = true;
-    c->next_free = -1;
-    out->index1 = (int32_t)index + 1;
-    out->generation = c->generation;
-    return MC_OK;
-}
-
 void mc_world_destroy_contact(mc_world* w, mc_contact_id id)
 {
-    mc_contact_slot* c = get_contact(w, id);
+    mc_contact_slot* c = mc_world_contact(w, id);
     if (c == NULL)
     {
         return;
     }
     MC_ASSERT(!w->evaluating);
-    free_contact_slot(c);
+    mc_contact_unlink(w, (uint32_t)id.index1 - 1);
+    w->candidates_valid = false;
+    mc_contact_slot_free(c);
     uint32_t gen = c->generation;
     memset(c, 0, sizeof *c);
     c->generation = gen;
@@ -523,18 +395,18 @@ void mc_world_destroy_contact(mc_world* w, mc_contact_id id)
 
 bool mc_contact_is_valid(const mc_world* w, mc_contact_id id)
 {
-    return get_contact(w, id) != NULL;
+    return mc_world_contact(w, id) != NULL;
 }
 
 void* mc_contact_get_user_data(const mc_world* w, mc_contact_id id)
 {
-    mc_contact_slot* c = get_contact(w, id);
+    mc_contact_slot* c = mc_world_contact(w, id);
     return c != NULL ? c->user_data : NULL;
 }
 
 mc_status mc_contact_set_model(mc_world* w, mc_contact_id id, const mc_force_model* model, mc_error* err)
 {
-    mc_contact_slot* c = get_contact(w, id);
+    mc_contact_slot* c = mc_world_contact(w, id);
     if (c == NULL)
     {
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "invalid contact id");
@@ -597,348 +469,4 @@ uint32_t mc_world_get_regions(const mc_world* w, mc_contact_region* out, uint32_
         }
     }
     return w->record_count;
-}
-
-// World AABB of a body: the mesh's body-frame box, rotated (|R| applied to the half extents).
-static void body_update_box(mc_body* b)
-{
-    const mc_mesh_report* r = mc_mesh_get_report(b->mesh);
-    mc_vec3 c = mc_scale(mc_add(r->bbox_min, r->bbox_max), 0.5);
-    mc_vec3 h = mc_scale(mc_sub(r->bbox_max, r->bbox_min), 0.5);
-    mc_mat33 m = mc_quat_to_mat33(b->pose.q);
-    mc_vec3 wc = mc_pose_transform(&b->pose, c);
-    double e[3];
-    for (int i = 0; i < 3; ++i)
-    {
-        e[i] = fabs(m.m[i][0]) * h.x + fabs(m.m[i][1]) * h.y + fabs(m.m[i][2]) * h.z;
-        e[i] = e[i] * (1.0 + 1e-12) + 1e-300; // rounding of the rotation: never cull a touching pair
-    }
-    b->box_min = mc_v3(wc.x - e[0], wc.y - e[1], wc.z - e[2]);
-    b->box_max = mc_v3(wc.x + e[0], wc.y + e[1], wc.z + e[2]);
-    double pad = 1e-12 * (fabs(wc.x) + fabs(wc.y) + fabs(wc.z));
-    b->box_min = mc_v3(b->box_min.x - pad, b->box_min.y - pad, b->box_min.z - pad);
-    b->box_max = mc_v3(b->box_max.x + pad, b->box_max.y + pad, b->box_max.z + pad);
-}
-
-static bool boxes_overlap(const mc_body* a, const mc_body* b)
-{
-    if (a->unbounded || b->unbounded)
-    {
-        return true;
-    }
-    return a->box_min.x <= b->box_max.x && b->box_min.x <= a->box_max.x && a->box_min.y <= b->box_max.y &&
-           b->box_min.y <= a->box_max.y && a->box_min.z <= b->box_max.z && b->box_min.z <= a->box_max.z;
-}
-
-typedef struct query_ctx
-{
-    mc_world* w;
-    int inner_workers;
-} query_ctx;
-
-static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
-{
-    const mc_body* bi = &w->bodies[p->body_i];
-    const mc_body* bj = &w->bodies[p->body_j];
-    mc_query_options opt = mc_default_query_options();
-    opt.worker_count = workers;
-    opt.depth_method = w->depth_method;
-    memset(&p->stats, 0, sizeof p->stats);
-    uint32_t count = 0;
-    p->status = mc_query_regions(bi->mesh, &bi->pose, bj->mesh, &bj->pose, &opt, ws, p->regions, p->region_capacity,
-                                 &count, &p->stats);
-    p->region_count = (p->status == MC_OK || p->status == MC_ERR_CAPACITY) ? count : 0;
-}
-
-static void query_task(uint32_t begin, uint32_t end, int worker, void* vctx)
-{
-    query_ctx* ctx = vctx;
-    for (uint32_t k = begin; k < end; ++k)
-    {
-        query_pair(ctx->w, ctx->w->active[k], ctx->w->workspaces[worker], ctx->inner_workers);
-    }
-}
-
-static void clear_results(mc_world* w)
-{
-    for (uint32_t i = 0; i < w->body_slots; ++i)
-    {
-        memset(&w->bodies[i].wrench, 0, sizeof w->bodies[i].wrench);
-    }
-    w->record_count = 0;
-}
-
-static bool wrenches_finite(const mc_world* w)
-{
-    for (uint32_t i = 0; i < w->body_slots; ++i)
-    {
-        const mc_wrench* x = &w->bodies[i].wrench;
-        if (!isfinite(x->force.x) || !isfinite(x->force.y) || !isfinite(x->force.z) || !isfinite(x->torque.x) ||
-            !isfinite(x->torque.y) || !isfinite(x->torque.z))
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-// Stage 1, broad phase: world boxes of live bodies, then every defined pair in a fixed order; the pairs whose boxes
-// overlap become the active list.
-static void collect_active_pairs(mc_world* w)
-{
-    for (uint32_t i = 0; i < w->body_slots; ++i)
-    {
-        if (w->bodies[i].alive && !w->bodies[i].unbounded)
-        {
-            body_update_box(&w->bodies[i]);
-        }
-    }
-    w->active_count = 0;
-    for (uint32_t c = 0; c < w->contact_slots; ++c)
-    {
-        mc_contact_slot* cs = &w->contacts[c];
-        if (!cs->alive)
-        {
-            continue;
-        }
-        for (uint32_t k = 0; k < cs->pair_count; ++k)
-        {
-            mc_pair* p = &cs->pairs[k];
-            const mc_body* bi = &w->bodies[p->body_i];
-            const mc_body* bj = &w->bodies[p->body_j];
-            p->region_count = 0;
-            p->status = MC_OK;
-            if (!bi->alive || !bj->alive || bi->generation != p->gen_i || bj->generation != p->gen_j)
-            {
-                continue;
-            }
-            w->info.defined_pairs++;
-            if (bi->unbounded && bj->unbounded)
-            {
-                w->info.flags |= MC_STEP_UNBOUNDED_PAIR;
-                continue;
-            }
-            if (boxes_overlap(bi, bj))
-            {
-                w->active[w->active_count++] = p;
-            }
-        }
-    }
-    w->info.candidate_pairs = w->active_count;
-    if (w->active_count > w->high_water.pair_count)
-    {
-        w->high_water.pair_count = w->active_count;
-    }
-}
-
-// Stage 2, queries: parallel over the active pairs (one workspace per worker, serial queries), or one pair with the
-// parallelism inside. Pairs whose region buffer was too small grow it here (serially) and are queried again; failed
-// pairs are flagged and contribute nothing. @return MC_ERR_OUT_OF_MEMORY when a pair ran out of memory (then no
-// pair keeps regions), else MC_OK.
-static mc_status query_active_pairs(mc_world* w)
-{
-    query_ctx ctx = {w, 1};
-    if (w->active_count == 1)
-    {
-        query_pair(w, w->active[0], w->workspaces[0], w->worker_count);
-        int used = w->active[0]->stats.threads; // what the query ran on (a small pair stays on one thread)
-        w->info.threads = used > 0 ? used : 1;
-    }
-    else
-    {
-        w->info.threads = mc_parallel_for(w->worker_count, query_task, w->active_count, 1, &ctx);
-    }
-    mc_status result = MC_OK;
-    for (uint32_t k = 0; k < w->active_count; ++k)
-    {
-        mc_pair* p = w->active[k];
-        if (p->status == MC_ERR_CAPACITY)
-        {
-            if (!mc_array_reserve((void**)&p->regions, &p->region_capacity, p->region_count, sizeof *p->regions, 4))
-            {
-                result = MC_ERR_OUT_OF_MEMORY;
-                break;
-            }
-            query_pair(w, p, w->workspaces[0], w->worker_count);
-        }
-        if (p->status == MC_ERR_OUT_OF_MEMORY)
-        {
-            result = MC_ERR_OUT_OF_MEMORY;
-            break;
-        }
-        if (p->status == MC_ERR_UNBOUNDED)
-        {
-            w->info.flags |= MC_STEP_UNBOUNDED_PAIR;
-        }
-        else if (p->status != MC_OK)
-        {
-            w->info.flags |= MC_STEP_PAIR_FAILED;
-        }
-        if (p->status != MC_OK)
-        {
-            p->region_count = 0;
-        }
-    }
-    if (result != MC_OK)
-    {
-        for (uint32_t k = 0; k < w->active_count; ++k)
-        {
-            w->active[k]->region_count = 0;
-        }
-    }
-    return result;
-}
-
-// Stage 3, bookkeeping: the pairs' counters into the step info and the high-water marks, and room for one record per
-// region. @return MC_ERR_OUT_OF_MEMORY when the records do not fit.
-static mc_status reserve_records(mc_world* w)
-{
-    uint64_t total = 0;
-    for (uint32_t k = 0; k < w->active_count; ++k)
-    {
-        mc_pair* p = w->active[k];
-        total += p->region_count;
-        if (p->region_count > w->high_water.pair_region_count)
-        {
-            w->high_water.pair_region_count = p->region_count;
-        }
-        w->info.box_tests += p->stats.box_tests;
-        w->info.triangle_tests += p->stats.triangle_tests;
-        w->info.triangle_pairs += p->stats.triangle_pairs;
-        w->info.seconds_pairs += p->stats.seconds_pairs;
-        w->info.seconds_regions += p->stats.seconds_regions;
-        w->info.touching_pairs += p->region_count > 0;
-    }
-    if (total > UINT32_MAX ||
-        !mc_array_reserve((void**)&w->records, &w->record_capacity, (uint32_t)total, sizeof *w->records, 4))
-    {
-        return MC_ERR_OUT_OF_MEMORY;
-    }
-    return MC_OK;
-}
-
-// The record of one region of pair p: ids, the region, its kinematics and forces.
-static void fill_record(mc_contact_region* rec, const mc_world* w, const mc_pair* p, const mc_region* reg,
-                        const mc_contact_kinematics* kin, const mc_contact_force* f)
-{
-    memset(rec, 0, sizeof *rec); // padding too: records can be compared bytewise
-    rec->contact.index1 = (int32_t)p->contact + 1;
-    rec->contact.generation = w->contacts[p->contact].generation;
-    rec->body_i.index1 = (int32_t)p->body_i + 1;
-    rec->body_i.generation = w->bodies[p->body_i].generation;
-    rec->body_j.index1 = (int32_t)p->body_j + 1;
-    rec->body_j.generation = w->bodies[p->body_j].generation;
-    rec->region = *reg;
-    rec->rate = kin->rate;
-    rec->slip_velocity = kin->slip_velocity;
-    rec->slip_speed = f->slip_speed;
-    rec->spin_rate = kin->spin_rate;
-    rec->normal_force = f->normal_force;
-    rec->friction_force = f->friction_force;
-    rec->friction_torque = f->friction_torque;
-    rec->friction_coefficient = f->friction_coefficient;
-    rec->rejected = f->rejected;
-}
-
-// Stage 4, forces: the force law of every region, its record, and the per-body reduction, serially in the fixed pair
-// order (this order is what makes the wrenches the same for any thread count).
-static mc_status apply_forces(mc_world* w)
-{
-    w->evaluating = true;
-    mc_status status = MC_OK;
-    uint32_t n = 0;
-    for (uint32_t k = 0; k < w->active_count; ++k)
-    {
-        mc_pair* p = w->active[k];
-        const mc_contact_slot* cs = &w->contacts[p->contact];
-        mc_body* bi = &w->bodies[p->body_i];
-        mc_body* bj = &w->bodies[p->body_j];
-        for (uint32_t r = 0; r < p->region_count; ++r)
-        {
-            const mc_region* reg = &p->regions[r];
-            mc_contact_kinematics kin =
-                mc_contact_kinematics_compute(reg, &bi->pose, &bi->velocity, &bj->pose, &bj->velocity);
-            mc_contact_force f;
-            if (mc_contact_force_evaluate(&cs->model, &kin, w->analysis, &f) != MC_OK && status == MC_OK)
-            {
-                status = MC_ERR_OUT_OF_RANGE;
-                mc_log("mc_world_evaluate: contact %u, bodies %u and %u: the force law gave a non-finite force "
-                       "(depth %g, rate %g, area %g, slip %g): its parameters overflow at this state, or a user "
-                       "callback returned NaN or infinity",
-                       p->contact, p->body_i, p->body_j, kin.depth, kin.rate, kin.area, mc_length(kin.slip_velocity));
-            }
-            fill_record(&w->records[n++], w, p, reg, &kin, &f);
-            if (f.rejected)
-            {
-                w->info.rejected_regions++;
-                w->info.flags |= MC_STEP_REJECTED_REGIONS;
-                continue;
-            }
-            // Force on J at the contact point; equal and opposite on I. Torques about each body's reference point.
-            mc_vec3 force = mc_add(mc_scale(reg->normal, f.normal_force), f.friction_force);
-            mc_vec3 c = reg->centroid;
-            bj->wrench.force = mc_add(bj->wrench.force, force);
-            bj->wrench.torque =
-                mc_add(bj->wrench.torque, mc_add(mc_cross(mc_sub(c, bj->pose.p), force), f.friction_torque));
-            bi->wrench.force = mc_sub(bi->wrench.force, force);
-            bi->wrench.torque =
-                mc_sub(bi->wrench.torque, mc_add(mc_cross(mc_sub(c, bi->pose.p), force), f.friction_torque));
-        }
-    }
-    w->evaluating = false;
-    w->record_count = n;
-    w->info.regions = n;
-    if (n > w->high_water.region_count)
-    {
-        w->high_water.region_count = n;
-    }
-    if (status == MC_OK && !wrenches_finite(w))
-    {
-        status = MC_ERR_OUT_OF_RANGE;
-        mc_log("mc_world_evaluate: a body's summed wrench overflowed (finite forces whose sum or moment is not)");
-    }
-    if (status != MC_OK)
-    {
-        w->info.flags |= MC_STEP_NON_FINITE;
-        clear_results(w);
-        w->info.regions = 0; // the records are gone: the counters say so too
-        w->info.rejected_regions = 0;
-    }
-    return status;
-}
-
-mc_status mc_world_evaluate(mc_world* w)
-{
-    MC_ASSERT(w != NULL);
-    if (w == NULL)
-    {
-        return MC_ERR_INVALID_ARGUMENT;
-    }
-    MC_ASSERT(!w->evaluating);
-    double t0 = mc_now_seconds();
-    uint64_t evaluations = w->info.evaluations + 1;
-    memset(&w->info, 0, sizeof w->info);
-    w->info.evaluations = evaluations;
-    clear_results(w);
-
-    collect_active_pairs(w);
-    double t1 = mc_now_seconds();
-    mc_status st = query_active_pairs(w);
-    double t2 = mc_now_seconds();
-    if (st == MC_OK)
-    {
-        st = reserve_records(w);
-    }
-    if (st != MC_OK)
-    {
-        w->info.seconds_total = mc_now_seconds() - t0;
-        return st;
-    }
-    st = apply_forces(w);
-    double t3 = mc_now_seconds();
-    w->info.seconds_broadphase = t1 - t0;
-    w->info.seconds_queries = t2 - t1;
-    w->info.seconds_forces = t3 - t2;
-    w->info.seconds_total = t3 - t0;
-    return st;
 }

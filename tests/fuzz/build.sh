@@ -63,6 +63,7 @@ dae fuzz_reader.c -DFUZZ_EXT=dae
 scenario fuzz_scenario.c
 mesh_create fuzz_mesh_create.c
 query fuzz_query.c
+shapes fuzz_shapes.c
 world fuzz_world.c
 "
 echo "$harnesses" | while read -r name src extra; do

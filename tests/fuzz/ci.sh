@@ -18,7 +18,7 @@ export LSAN_OPTIONS="suppressions=$(pwd)/tests/fuzz/lsan.supp:print_suppressions
 work="$build/fuzz-ci"
 rm -rf "$work"
 status=0
-for h in stl_binary stl_ascii obj off shl ply 3mf gltf glb dae scenario mesh_create query world; do
+for h in stl_binary stl_ascii obj off shl ply 3mf gltf glb dae scenario mesh_create query shapes world; do
     bin="$build/fuzz/fuzz_$h"
     mkdir -p "$work/$h/corpus"
     extra=""

@@ -188,26 +188,78 @@ static void op_create_body(world_state* s)
     }
 }
 
+static bool distinct(const mc_body_id* ids, uint32_t n)
+{
+    for (uint32_t a = 0; a < n; ++a)
+    {
+        for (uint32_t b = a + 1; b < n; ++b)
+        {
+            if (ids[a].index1 == ids[b].index1)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+// What mc_world_create_contact accepts besides valid ids and model: no body twice in a list, a group of at least two
+// bodies, lists that pair two different bodies (an excluded pair of two different listed bodies is then a pair).
+static bool lists_ok(const mc_contact_def* d)
+{
+    if (d->mode == MC_CONTACT_GROUP)
+    {
+        return d->i_count >= 2 && distinct(d->i_bodies, d->i_count);
+    }
+    bool pairs = false;
+    for (uint32_t a = 0; a < d->i_count; ++a)
+    {
+        for (uint32_t b = 0; b < d->j_count; ++b)
+        {
+            pairs = pairs || d->i_bodies[a].index1 != d->j_bodies[b].index1;
+        }
+    }
+    return pairs && distinct(d->i_bodies, d->i_count) && distinct(d->j_bodies, d->j_count);
+}
+
 static void op_create_contact(world_state* s)
 {
     mc_body_id i_ids[4], j_ids[4];
     mc_contact_def d = mc_default_contact_def();
     d.i_count = 1 + fuzz_u8(&s->in) % 4;
     d.j_count = 1 + fuzz_u8(&s->in) % 4;
-    bool ids_valid = true;
+    bool i_valid = true, j_valid = true;
     for (uint32_t k = 0; k < d.i_count; ++k)
     {
         i_ids[k] = pick_body(s);
-        ids_valid = ids_valid && mc_body_is_valid(s->w, i_ids[k]);
+        i_valid = i_valid && mc_body_is_valid(s->w, i_ids[k]);
     }
     for (uint32_t k = 0; k < d.j_count; ++k)
     {
         j_ids[k] = pick_body(s);
-        ids_valid = ids_valid && mc_body_is_valid(s->w, j_ids[k]);
+        j_valid = j_valid && mc_body_is_valid(s->w, j_ids[k]);
     }
     d.i_bodies = i_ids;
     d.j_bodies = j_ids;
     d.model = fuzz_model(&s->in);
+    // One more byte: bit 0 makes a group of the I list, bit 1 excludes the pair of the first I and first J body (or,
+    // in a group, of the first two).
+    uint8_t shape = fuzz_u8(&s->in);
+    bool group = (shape & 1u) != 0;
+    mc_body_pair ex = {i_ids[0], group ? i_ids[d.i_count > 1 ? 1 : 0] : j_ids[0]};
+    if (group)
+    {
+        d.mode = MC_CONTACT_GROUP;
+        d.j_bodies = NULL;
+        d.j_count = 0;
+    }
+    if ((shape & 2u) != 0)
+    {
+        d.excluded_pairs = &ex;
+        d.excluded_count = 1;
+    }
+    bool ids_valid =
+        i_valid && (group || j_valid) && lists_ok(&d) && (d.excluded_count == 0 || ex.a.index1 != ex.b.index1);
     mc_contact_id id = {0, 0};
     mc_error err;
     mc_status st = mc_world_create_contact(s->w, &d, &id, &err);

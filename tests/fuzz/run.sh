@@ -39,7 +39,7 @@ while getopts r:t:b:m opt; do
     esac
 done
 shift $((OPTIND - 1))
-all="stl_binary stl_ascii obj off shl ply 3mf gltf glb dae scenario mesh_create query world"
+all="stl_binary stl_ascii obj off shl ply 3mf gltf glb dae scenario mesh_create query shapes world"
 harnesses=${*:-$all}
 
 sh tests/fuzz/build.sh "$build" >/dev/null
@@ -54,7 +54,7 @@ dict_of() {
 }
 max_len_of() {
     case $1 in
-    mesh_create | query) echo 2048 ;;
+    mesh_create | query | shapes) echo 2048 ;;
     world | scenario) echo 4096 ;;
     *) echo 8192 ;;
     esac

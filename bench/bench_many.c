@@ -1,0 +1,449 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Many-body benchmark: a cubic grid of identical 972-triangle spheres, each overlapping its six face neighbours, or a
+// chain of interlinked tori, all in ONE contact group (every body against every other). Reports world creation time
+// and library memory, then warm mc_world_evaluate times for each thread count, with the counts of candidate pairs,
+// touching pairs and regions, and checks that the wrenches are bitwise the same for every thread count. Every call
+// moves each body by 1e-7 along x (a different pattern each call), so no call sees the poses of the one before.
+// With Bullet found (MC_BENCH_BULLET), the same meshes and poses in btCollisionWorld + btDbvtBroadphase +
+// btGImpactMeshShape, stepped the same way, in the same run.
+#include <math.h>
+#include <meshcontact/meshcontact.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef MC_BENCH_BULLET
+#include "bullet_bench.h"
+#endif
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+// CPU time of the whole process (all threads): with one thread, the evaluation's work whatever else the machine runs.
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+// Deterministic pseudo-random unit quaternion (xorshift), so no two neighbours face each other with mirrored facets.
+static mc_quat random_rotation(uint64_t* s)
+{
+    double q[4], n = 0.0;
+    do
+    {
+        n = 0.0;
+        for (int k = 0; k < 4; ++k)
+        {
+            *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+            q[k] = 2.0 * ((double)(*s >> 11) / 9007199254740992.0) - 1.0;
+            n += q[k] * q[k];
+        }
+    } while (n > 1.0 || n < 1e-3);
+    n = sqrt(n);
+    mc_quat r = {q[0] / n, q[1] / n, q[2] / n, q[3] / n};
+    return r;
+}
+
+// Smallest distance from the origin to a face plane: the ball of that radius is inside the faceted sphere.
+static double inradius(const mc_mesh* m)
+{
+    const mc_vec3* p = mc_mesh_get_positions(m);
+    const uint32_t* t = mc_mesh_get_indices(m);
+    double r = INFINITY;
+    for (uint32_t k = 0; k < mc_mesh_get_triangle_count(m); ++k)
+    {
+        mc_vec3 a = p[t[3 * k]], b = p[t[3 * k + 1]], c = p[t[3 * k + 2]];
+        mc_vec3 n = mc_normalize(mc_cross(mc_sub(b, a), mc_sub(c, a)));
+        r = fmin(r, fabs(mc_dot(n, a)));
+    }
+    return r;
+}
+
+typedef struct scene
+{
+    const char* kind;  // "spheres" or "chain"
+    uint32_t n;        // bodies
+    mc_mesh* mesh;     // shared by every body
+    mc_pose* poses;    // n poses
+    uint32_t expected; // touching pairs the construction makes
+} scene;
+
+// n = k^3 spheres of radius 1 at spacing 2 (r_in - overlap): each face neighbour pair overlaps by at least 0.02
+// (1 % of the diameter) even where the facets are deepest; diagonal neighbours are 2.77 apart and never touch.
+static int make_grid(uint32_t n, scene* s)
+{
+    uint32_t k = (uint32_t)lround(cbrt((double)n));
+    if (k * k * k != n)
+    {
+        fprintf(stderr, "bench_many: %u is not a cube\n", n);
+        return 1;
+    }
+    mc_primitive_def pd = mc_default_primitive_def();
+    pd.type = MC_PRIMITIVE_ELLIPSOID;
+    pd.dims = mc_v3(1.0, 1.0, 1.0);
+    mc_error err;
+    if (mc_mesh_create_primitive_count(&pd, 972, &s->mesh, &err) != MC_OK)
+    {
+        fprintf(stderr, "bench_many: %s\n", err.message);
+        return 1;
+    }
+    double spacing = 2.0 * inradius(s->mesh) - 0.02;
+    s->kind = "spheres";
+    s->n = n;
+    s->poses = calloc(n, sizeof *s->poses);
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    for (uint32_t a = 0; a < n; ++a)
+    {
+        s->poses[a].p = mc_v3(spacing * (a % k), spacing * ((a / k) % k), spacing * (a / (k * k)));
+        s->poses[a].q = random_rotation(&seed);
+    }
+    s->expected = 3 * k * k * (k - 1);
+    return 0;
+}
+
+// n tori (major radius 1, tube 0.25, about 1000 triangles) along x, alternately in the xy and xz planes, each link's
+// end inside the next link's hole and pressing 0.02 into its tube (a chain in tension).
+static int make_chain(uint32_t n, scene* s)
+{
+    mc_primitive_def pd = mc_default_primitive_def();
+    pd.type = MC_PRIMITIVE_TORUS;
+    pd.dims = mc_v3(1.0, 0.25, 0.0);
+    mc_error err;
+    if (mc_mesh_create_primitive_count(&pd, 1000, &s->mesh, &err) != MC_OK)
+    {
+        fprintf(stderr, "bench_many: %s\n", err.message);
+        return 1;
+    }
+    double spacing = 2.0 * 1.0 - 2.0 * 0.25 + 0.02 + 0.01; // 0.01: the facets lie inside the true tube
+    s->kind = "chain";
+    s->n = n;
+    s->poses = calloc(n, sizeof *s->poses);
+    const double h = sqrt(0.5);
+    for (uint32_t a = 0; a < n; ++a)
+    {
+        s->poses[a].p = mc_v3(spacing * a, 0.0, 0.0);
+        s->poses[a].q = a % 2 == 0 ? (mc_quat){1.0, 0.0, 0.0, 0.0} : (mc_quat){h, h, 0.0, 0.0}; // 90 deg about x
+    }
+    s->expected = n - 1;
+    return 0;
+}
+
+typedef struct result
+{
+    double create_s;     // world, bodies and the contact group
+    int64_t bytes;       // library bytes held by the world after the first evaluation (meshes excluded)
+    double min_s;        // warm mc_world_evaluate, minimum
+    double median_s;     // warm mc_world_evaluate, median
+    double broadphase_s; // broad phase of the fastest call
+    double resting_s;    // minimum over calls at unchanged poses (every pair reuses its regions)
+    double cpu_s;        // minimum process CPU time of one warm call (all threads)
+    mc_step_info info;   // counters of the last call
+    uint64_t hash;       // FNV-1a of all wrenches
+} result;
+
+static uint64_t hash_wrenches(const mc_world* w, const mc_body_id* ids, uint32_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        mc_wrench x = mc_body_get_wrench(w, ids[k]);
+        const unsigned char* b = (const unsigned char*)&x;
+        for (size_t i = 0; i < sizeof x; ++i)
+        {
+            h = (h ^ b[i]) * 1099511628211ull;
+        }
+    }
+    return h;
+}
+
+// The poses of call `call`: the scene's, each moved by -1e-7, 0 or 1e-7 along x.
+static void jitter(const scene* s, int call, mc_pose* out)
+{
+    for (uint32_t a = 0; a < s->n; ++a)
+    {
+        out[a] = s->poses[a];
+        out[a].p.x += 1e-7 * (double)((int)((a + (uint32_t)call) % 3u) - 1);
+    }
+}
+
+static int run(const scene* s, int threads, int calls, result* r)
+{
+    int64_t base = mc_get_byte_count();
+    double t0 = now();
+    mc_world_def wd = mc_default_world_def();
+    wd.worker_count = threads;
+    mc_world* w = NULL;
+    mc_body_id* ids = calloc(s->n, sizeof *ids);
+    if (ids == NULL || mc_world_create(&wd, &w) != MC_OK)
+    {
+        return 1;
+    }
+    mc_body_def bd = mc_default_body_def();
+    bd.mesh = s->mesh;
+    for (uint32_t k = 0; k < s->n; ++k)
+    {
+        bd.pose = s->poses[k];
+        ids[k] = mc_world_create_body(w, &bd);
+    }
+    mc_contact_def cd = mc_default_contact_def();
+    cd.mode = MC_CONTACT_GROUP;
+    cd.i_bodies = ids;
+    cd.i_count = s->n;
+    cd.model.stiffness = 1e7;
+    cd.model.damping = 1e3;
+    cd.model.dmax = 1e-3;
+    mc_contact_id cid;
+    mc_error err;
+    if (mc_world_create_contact(w, &cd, &cid, &err) != MC_OK)
+    {
+        fprintf(stderr, "bench_many: %s\n", err.message);
+        return 1;
+    }
+    r->create_s = now() - t0;
+    if (mc_world_evaluate(w) != MC_OK) // cold: pair records and buffers grow here
+    {
+        return 1;
+    }
+    r->bytes = mc_get_byte_count() - base;
+    double* t = calloc((size_t)calls, sizeof *t);
+    mc_pose* poses = calloc(s->n, sizeof *poses);
+    r->broadphase_s = INFINITY;
+    r->cpu_s = INFINITY;
+    for (int k = 0; k < calls; ++k)
+    {
+        jitter(s, k, poses);
+        mc_world_set_poses(w, ids, poses, s->n);
+        double a = now(), c = cpu_now();
+        mc_world_evaluate(w);
+        t[k] = now() - a;
+        r->cpu_s = fmin(r->cpu_s, cpu_now() - c);
+        mc_step_info si = mc_world_get_step_info(w);
+        r->broadphase_s = fmin(r->broadphase_s, si.seconds_broadphase);
+    }
+    r->resting_s = INFINITY;
+    for (int k = 0; k < calls; ++k)
+    {
+        double a = now();
+        mc_world_evaluate(w);
+        r->resting_s = fmin(r->resting_s, now() - a);
+    }
+    qsort(t, (size_t)calls, sizeof *t, cmp_double);
+    r->min_s = t[0];
+    r->median_s = t[calls / 2];
+    r->info = mc_world_get_step_info(w);
+    r->hash = hash_wrenches(w, ids, s->n);
+    free(t);
+    free(poses);
+    mc_world_destroy(w);
+    free(ids);
+    return 0;
+}
+
+#ifdef MC_BENCH_BULLET
+// The same scene in Bullet: creation, then `calls` steps at the same jittered poses; min and median step time.
+static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
+{
+    const mc_vec3* p = mc_mesh_get_positions(s->mesh);
+    uint32_t nv = mc_mesh_get_vertex_count(s->mesh), nt = mc_mesh_get_triangle_count(s->mesh);
+    double* pos = calloc(3 * (size_t)nv, sizeof *pos);
+    double* poses = calloc(7 * (size_t)s->n, sizeof *poses);
+    mc_pose* jit = calloc(s->n, sizeof *jit);
+    double* t = calloc((size_t)calls, sizeof *t);
+    for (uint32_t v = 0; v < nv; ++v)
+    {
+        pos[3 * v] = p[v].x, pos[3 * v + 1] = p[v].y, pos[3 * v + 2] = p[v].z;
+    }
+    double t0 = now();
+    for (uint32_t a = 0; a < s->n; ++a)
+    {
+        const mc_pose* q = &s->poses[a];
+        double row[7] = {q->p.x, q->p.y, q->p.z, q->q.w, q->q.x, q->q.y, q->q.z};
+        memcpy(poses + 7 * (size_t)a, row, sizeof row);
+    }
+    bullet_bench_world* bw = bullet_bench_create(pos, nv, mc_mesh_get_indices(s->mesh), nt, poses, s->n);
+    double create = now() - t0;
+    uint32_t manifolds = 0, points = 0;
+    double cpu = INFINITY;
+    bullet_bench_step(bw, &manifolds, &points); // cold: pair cache and algorithms are created here
+    for (int k = 0; k < calls; ++k)
+    {
+        jitter(s, k, jit);
+        for (uint32_t a = 0; a < s->n; ++a)
+        {
+            poses[7 * (size_t)a] = jit[a].p.x;
+        }
+        bullet_bench_set_poses(bw, poses);
+        double a = now(), c = cpu_now();
+        bullet_bench_step(bw, &manifolds, &points);
+        t[k] = now() - a;
+        cpu = fmin(cpu, cpu_now() - c);
+    }
+    qsort(t, (size_t)calls, sizeof *t, cmp_double);
+    printf("| %s (Bullet GImpact) | %u | 1 | %.1f | - | - | %u manifolds | %u points | %.2f | %.2f | - | %.2fx "
+           "meshcontact's 1-thread time (CPU: %.2fx) | - | - | %.2f |\n",
+           s->kind, s->n, 1e3 * create, manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], t[0] / ours->min_s,
+           cpu / ours->cpu_s, 1e3 * cpu);
+    if (f != NULL)
+    {
+        fprintf(f, "%s_bullet,%u,%u,1,%.3f,,%u,%u,%u,%.3f,%.3f,,,,%.3f\n", s->kind, s->n, nt, 1e3 * create, manifolds,
+                manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], 1e3 * cpu);
+    }
+    bullet_bench_destroy(bw);
+    free(pos);
+    free(poses);
+    free(jit);
+    free(t);
+}
+#endif
+
+static int parse_list(const char* s, uint32_t* out, int cap)
+{
+    int n = 0;
+    while (*s != '\0' && n < cap)
+    {
+        char* end = NULL;
+        out[n++] = (uint32_t)strtoul(s, &end, 10);
+        s = *end == ',' ? end + 1 : end;
+        if (end == s && *s != '\0')
+        {
+            return -1;
+        }
+    }
+    return n;
+}
+
+int main(int argc, char** argv)
+{
+    const char* kind = "spheres";
+    uint32_t sizes[8] = {27, 216, 1000, 8000}, threads[8] = {1, 2};
+    int nsizes = 4, nthreads = 2, calls = 20;
+    const char* csv = NULL;
+    bool with_bullet = true;
+    for (int i = 1; i < argc; ++i)
+    {
+        if (strcmp(argv[i], "--no-bullet") == 0)
+        {
+            with_bullet = false;
+            continue;
+        }
+        if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
+        {
+            kind = argv[++i];
+        }
+        else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+        {
+            nsizes = parse_list(argv[++i], sizes, 8);
+        }
+        else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
+        {
+            nthreads = parse_list(argv[++i], threads, 8);
+        }
+        else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc)
+        {
+            calls = atoi(argv[++i]);
+        }
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+        {
+            csv = argv[++i];
+        }
+        else
+        {
+            fprintf(stderr, "usage: bench_many [-s spheres|chain] [-n bodies,...] [-t threads,...] [-c calls] "
+                            "[-o out.csv] [--no-bullet]\n");
+            return 2;
+        }
+    }
+    if (nsizes < 1 || nthreads < 1 || calls < 1 || (strcmp(kind, "spheres") != 0 && strcmp(kind, "chain") != 0))
+    {
+        fprintf(stderr, "bench_many: bad arguments\n");
+        return 2;
+    }
+#ifdef MC_BENCH_BULLET
+    int scalar_bytes = 0;
+    int bv = bullet_bench_version(&scalar_bytes);
+    printf("Bullet %d.%02d found (btScalar of %d bytes)%s\n", bv / 100, bv % 100, scalar_bytes,
+           with_bullet ? "" : ", not run (--no-bullet)");
+#else
+    (void)with_bullet;
+    printf("Bullet not found: meshcontact only\n");
+#endif
+    FILE* f = csv != NULL ? fopen(csv, "w") : NULL;
+    if (f != NULL)
+    {
+        fprintf(f, "scene,bodies,triangles,threads,create_ms,world_mb,candidate_pairs,touching_pairs,regions,min_ms,"
+                   "median_ms,broadphase_ms,same_bits,unchanged_poses_ms,cpu_min_ms\n");
+    }
+    printf("| scene | bodies | threads | create ms | world MB | candidates | touching | regions | warm min ms | "
+           "median ms | broad phase ms | speed-up | same bits | unchanged poses ms | CPU min ms |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    int status = 0;
+    for (int a = 0; a < nsizes; ++a)
+    {
+        scene s;
+        memset(&s, 0, sizeof s);
+        if ((strcmp(kind, "chain") == 0 ? make_chain(sizes[a], &s) : make_grid(sizes[a], &s)) != 0)
+        {
+            return 1;
+        }
+        result first;
+        for (int b = 0; b < nthreads; ++b)
+        {
+            result r;
+            if (run(&s, (int)threads[b], calls, &r) != 0)
+            {
+                fprintf(stderr, "bench_many: run failed\n");
+                return 1;
+            }
+            if (b == 0)
+            {
+                first = r;
+            }
+            bool same = r.hash == first.hash;
+            status |= !same || r.info.touching_pairs != s.expected;
+            printf("| %s | %u | %u | %.1f | %.1f | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n",
+                   s.kind, s.n, threads[b], 1e3 * r.create_s, (double)r.bytes / 1048576.0, r.info.candidate_pairs,
+                   r.info.touching_pairs, r.info.regions, 1e3 * r.min_s, 1e3 * r.median_s, 1e3 * r.broadphase_s,
+                   first.min_s / r.min_s, same ? "yes" : "NO", 1e3 * r.resting_s, 1e3 * r.cpu_s);
+            if (f != NULL)
+            {
+                fprintf(f, "%s,%u,%u,%u,%.3f,%.3f,%u,%u,%u,%.3f,%.3f,%.3f,%d,%.3f,%.3f\n", s.kind, s.n,
+                        mc_mesh_get_triangle_count(s.mesh), threads[b], 1e3 * r.create_s, (double)r.bytes / 1048576.0,
+                        r.info.candidate_pairs, r.info.touching_pairs, r.info.regions, 1e3 * r.min_s, 1e3 * r.median_s,
+                        1e3 * r.broadphase_s, same, 1e3 * r.resting_s, 1e3 * r.cpu_s);
+            }
+            fflush(stdout);
+        }
+#ifdef MC_BENCH_BULLET
+        if (with_bullet)
+        {
+            run_bullet(&s, calls, &first, f);
+        }
+#endif
+        if (first.info.touching_pairs != s.expected)
+        {
+            fprintf(stderr, "bench_many: %u touching pairs, expected %u\n", first.info.touching_pairs, s.expected);
+        }
+        mc_mesh_destroy(s.mesh);
+        free(s.poses);
+    }
+    if (f != NULL)
+    {
+        fclose(f);
+    }
+    return status;
+}

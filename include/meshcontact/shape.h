@@ -1,0 +1,95 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Analytic geometries beside meshes (spheres and planes, as Adams' analytic contacts) and the region query between
+// any two shapes: closed forms for the analytic pairs, an exact clip for a mesh against a plane.
+#pragma once
+
+#include "meshcontact/query.h"
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+    /// Kinds of shape.
+    typedef enum mc_shape_type
+    {
+        MC_SHAPE_MESH = 0,   ///< a closed triangle mesh (mc_shape.mesh)
+        MC_SHAPE_SPHERE = 1, ///< a ball of mc_shape.radius centred on the body origin
+        MC_SHAPE_PLANE = 2,  ///< the half-space z <= 0 of the body frame: its surface is the plane z = 0, outward +z
+        /// a solid cylinder of mc_shape.radius and mc_shape.length along the body z axis, centred on the origin; with
+        /// `flip`, a hole: the material around the cylinder (unbounded across) between its two end planes, a slab
+        /// pierced by the hole (a pin in a hole is a cylinder against a flipped one)
+        MC_SHAPE_CYLINDER = 3,
+    } mc_shape_type;
+
+    /// A geometry of a body. Make one with mc_shape_mesh, mc_shape_sphere or mc_shape_plane.
+    typedef struct mc_shape
+    {
+        mc_shape_type type;  ///< what the shape is
+        const mc_mesh* mesh; ///< MC_SHAPE_MESH: the mesh (its own flip flag says whether the solid is the outside)
+        double radius;       ///< MC_SHAPE_SPHERE, MC_SHAPE_CYLINDER: radius, finite and > 0
+        double length;       ///< MC_SHAPE_CYLINDER: length along the body z axis, finite and > 0
+        /// MC_SHAPE_SPHERE: the solid is the outside of the sphere (a spherical socket, Adams IFLIP_GEOMETRY);
+        /// MC_SHAPE_CYLINDER: a hole (see MC_SHAPE_CYLINDER)
+        bool flip;
+    } mc_shape;
+
+    /// @return a mesh shape (the mesh must outlive every query that uses it).
+    MC_API mc_shape mc_shape_mesh(const mc_mesh* mesh);
+    /// @return a ball of the given radius centred on the body origin.
+    MC_API mc_shape mc_shape_sphere(double radius);
+    /// @return the half-space z <= 0 of the body frame (an unbounded floor: turn and place it with the pose).
+    MC_API mc_shape mc_shape_plane(void);
+    /// @return a cylinder of the given radius and length along the body z axis, centred on the body origin.
+    MC_API mc_shape mc_shape_cylinder(double radius, double length);
+
+    /// Intersection regions of two shapes at their poses, as mc_query_regions gives them for two meshes (same fields,
+    /// same conventions: world frame, normal from the first shape into the second, sorted by decreasing volume).
+    /// Pairs and how they are computed:
+    /// - mesh, mesh: mc_query_regions.
+    /// - sphere, plane: one region in closed form: penetration h = R - (height of the centre above the plane), volume
+    ///   pi h^2 (3R - h) / 3, area pi (2 R h - h^2), centroid on the plane's normal through the centre, depth h
+    ///   (point_i and point_j: the sphere's deepest point and the point of the plane above it). A ball entirely
+    ///   below the plane: its volume, area 0, zero normal.
+    /// - sphere, sphere: the lens of two balls (external), or a ball in a spherical socket (one sphere flipped: the
+    ///   ball minus the socket's ball), in closed form; area pi a^2 (a: radius of the circle where the spheres meet),
+    ///   depth R1 + R2 - d (external) or d + R1 - R2 (socket), normal along the line of the centres. A ball entirely
+    ///   inside the other: its volume, area 0, zero normal.
+    /// - mesh, plane: the mesh's solid cut by the half-space exactly as a polyhedron (each triangle clipped at the
+    ///   plane, the cut face contributing nothing with the origin on the plane); one region per connected piece of the
+    ///   mesh below the plane; area = the area of the cut (|S_I|), depth = the deepest vertex below the plane
+    ///   (point_i that vertex, point_j its projection), inside_vertices = vertices below, crossings = edges cut.
+    ///   Decisions use each vertex's height above the plane as computed once in the mesh's frame (a vertex exactly on
+    ///   the plane counts as above).
+    /// - sphere, mesh: one region, the whole intersection of the ball and the mesh's solid, exactly integrated: with
+    /// the
+    ///   pyramids from the centre over the faces (signed by the side of the centre, decided exactly), the ball's part
+    ///   of each is a cone of radius R minus what lies beyond the face; only faces that meet the ball contribute
+    ///   (solid angles, circular sectors and triangles of each face's disk inside the ball, in closed form; the caps'
+    ///   sector terms without cancellation), plus the whole ball when the centre is inside. Area = |S_J| (the mesh's
+    ///   surface inside the ball), depth = R - the distance from the centre to the surface (R + it with the centre
+    ///   inside), point_i / point_j the ball's deepest point and the surface's closest one. A centre exactly on an
+    ///   edge or vertex of the mesh (on the planes of two faces) is moved by 2^-27 R first (about 1e-8 relative).
+    ///   Not for a socket or a flipped mesh.
+    /// - cylinder, cylinder with parallel axes (|sin| of the angle <= 1e-12): the lens of the two circles times the
+    ///   axial overlap (rollers side by side, stacked discs), or a pin in a hole (a flipped cylinder): the pin's
+    ///   circle minus the lens, over the hole's slab; closed forms, the thin lens's segments by their series; area
+    ///   = |S_I| (the pin's side inside the other, and its end faces when they lie inside), depth = the radial
+    ///   penetration, or the axial overlap when that is smaller. Other cylinder pairs: MC_ERR_UNSUPPORTED (not yet).
+    /// Either order of a pair works (the regions are mirrored: normal negated, I and J fields swapped).
+    /// @return MC_OK, MC_ERR_CAPACITY (as in mc_query_regions), MC_ERR_INVALID_ARGUMENT (NULL argument, a bad
+    ///         radius, a mesh shape without a mesh, a pose outside the coordinate range), MC_ERR_UNBOUNDED (both
+    ///         solids unbounded: a plane or socket against a plane, socket or flipped mesh), MC_ERR_UNSUPPORTED (a
+    ///         socket against a mesh, a sphere against a flipped mesh), MC_ERR_OUT_OF_MEMORY, MC_ERR_OUT_OF_RANGE (a
+    ///         non-finite result).
+    MC_API mc_status mc_query_shape_regions(const mc_shape* shape_i, const mc_pose* pose_i, const mc_shape* shape_j,
+                                            const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
+                                            mc_region* regions, uint32_t capacity, uint32_t* region_count,
+                                            mc_query_stats* stats);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,1190 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// The region query between shapes (include/meshcontact/shape.h): closed forms for sphere-plane and sphere-sphere, an
+// exact polyhedral clip for a mesh against a plane, mc_query_regions for two meshes.
+//
+// Spherical cap of height h on a ball of radius R (0 <= h <= 2R): volume pi h^2 (3R - h) / 3, its centroid at
+// 3 (2R - h)^2 / (4 (3R - h)) from the ball's centre towards the cap, the circle bounding it of radius^2 h (2R - h).
+// Mesh against plane: with the origin on the plane, the cut face adds nothing to the divergence-theorem sums of the
+// volume (x . n = 0 on it) and of the first moment (the moment's component i is 1/2 of the integral of x_i^2 n_i over
+// the boundary: n_x = n_y = 0 and z = 0 on the cut), so the clipped triangles alone give both; the cut's vector area
+// is minus theirs (the boundary is closed).
+#include "meshcontact/shape.h"
+#include "src/base/array.h"
+#include "src/base/core.h"
+#include "src/base/tri_tri.h"
+#include "src/base/union_find.h"
+#include "src/contact/regions.h"
+#include "src/contact/workspace.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+mc_shape mc_shape_mesh(const mc_mesh* mesh)
+{
+    mc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = MC_SHAPE_MESH;
+    s.mesh = mesh;
+    return s;
+}
+
+mc_shape mc_shape_sphere(double radius)
+{
+    mc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = MC_SHAPE_SPHERE;
+    s.radius = radius;
+    return s;
+}
+
+mc_shape mc_shape_cylinder(double radius, double length)
+{
+    mc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = MC_SHAPE_CYLINDER;
+    s.radius = radius;
+    s.length = length;
+    return s;
+}
+
+mc_shape mc_shape_plane(void)
+{
+    mc_shape s;
+    memset(&s, 0, sizeof s);
+    s.type = MC_SHAPE_PLANE;
+    return s;
+}
+
+/// Scratch of the mesh-plane clip (in the workspace, kept between queries).
+struct mc_shape_scratch
+{
+    uint32_t* tris; // candidate triangles (mesh order)
+    uint32_t tri_cap;
+    uint32_t* parent; // union-find over candidate slots
+    uint32_t parent_cap;
+    uint64_t* keys; // hash: triangle -> slot (UINT64_MAX empty)
+    uint32_t* vals;
+    uint32_t hash_cap;
+    uint32_t* root_region; // slot -> region index (for roots)
+    uint32_t root_cap;
+    struct clip_sums* sums; // per region
+    uint32_t sums_cap;
+};
+
+void mc_shape_scratch_destroy(struct mc_shape_scratch* s)
+{
+    if (s == NULL)
+    {
+        return;
+    }
+    mc_free(s->tris);
+    mc_free(s->parent);
+    mc_free(s->keys);
+    mc_free(s->vals);
+    mc_free(s->root_region);
+    mc_free(s->sums);
+    mc_free(s);
+}
+
+size_t mc_shape_scratch_byte_count(const struct mc_shape_scratch* s)
+{
+    if (s == NULL)
+    {
+        return 0;
+    }
+    return mc_alloc_size(s) + mc_alloc_size(s->tris) + mc_alloc_size(s->parent) + mc_alloc_size(s->keys) +
+           mc_alloc_size(s->vals) + mc_alloc_size(s->root_region) + mc_alloc_size(s->sums);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Closed forms
+
+static double cap_volume(double r, double h)
+{
+    return PI * h * h * (3.0 * r - h) / 3.0;
+}
+
+/// Distance from the ball's centre to the centroid of its cap of height h.
+static double cap_centroid(double r, double h)
+{
+    double a = 2.0 * r - h;
+    return 3.0 * a * a / (4.0 * (3.0 * r - h));
+}
+
+/// A region whose solid is a whole ball (no contact surface): area 0, zero normal.
+static void whole_ball_region(mc_vec3 centre, double r, double depth, mc_vec3 pi_, mc_vec3 pj, mc_region* g)
+{
+    memset(g, 0, sizeof *g);
+    g->volume = 4.0 / 3.0 * PI * r * r * r;
+    g->centroid = centre;
+    g->depth = depth;
+    g->point_i = pi_;
+    g->point_j = pj;
+}
+
+/// Fill area, radius, normal and vector areas of a region whose contact surface is a disk of area `area` with unit
+/// normal `u` from I into J.
+static void set_disk(mc_region* g, double area, mc_vec3 u)
+{
+    g->area = area;
+    g->radius = sqrt(area / PI);
+    g->normal = u;
+    g->s_i = mc_scale(u, area);
+    g->s_j = mc_scale(u, -area);
+}
+
+/// Sphere (I) against the half-space z <= 0 of the plane's frame (J). `c` is the centre in the plane's frame;
+/// `rot` turns plane-frame vectors into world vectors, `origin` is the plane's origin in the world.
+static uint32_t sphere_plane(double r, mc_vec3 c, const mc_mat33* rot, mc_vec3 origin, mc_region* g)
+{
+    double h = r - c.z; // penetration
+    if (!(h > 0.0))
+    {
+        return 0;
+    }
+    mc_vec3 up = mc_mat33_mul_vec(rot, mc_v3(0, 0, 1));
+    mc_vec3 cw = mc_add(origin, mc_mat33_mul_vec(rot, c));
+    mc_vec3 deepest = mc_sub(cw, mc_scale(up, r));
+    mc_vec3 above = mc_add(origin, mc_mat33_mul_vec(rot, mc_v3(c.x, c.y, 0.0)));
+    if (h >= 2.0 * r)
+    {
+        whole_ball_region(cw, r, h, deepest, above, g);
+        return 1;
+    }
+    memset(g, 0, sizeof *g);
+    g->volume = cap_volume(r, h);
+    g->centroid = mc_sub(cw, mc_scale(up, cap_centroid(r, h)));
+    set_disk(g, PI * h * (2.0 * r - h), mc_scale(up, -1.0));
+    g->depth = h;
+    g->point_i = deepest;
+    g->point_j = above;
+    return 1;
+}
+
+/// Squared radius of the circle where spheres of radii r1, r2 with centres d apart meet (Heron-like product form).
+static double meeting_circle(double r1, double r2, double d)
+{
+    double p = (r1 + r2 - d) * (d + r1 - r2) * (d - r1 + r2) * (d + r1 + r2);
+    return fmax(0.0, p) / (4.0 * d * d);
+}
+
+/// The lens of balls (c1, r1) and (c2, r2), d = |c2 - c1| > 0, u = (c2 - c1) / d, with r1 + r2 > d > |r1 - r2|:
+/// volume and centroid.
+static double lens(mc_vec3 c1, double r1, mc_vec3 c2, double r2, double d, mc_vec3 u, mc_vec3* centroid)
+{
+    double h1 = (r2 - r1 + d) * (r2 + r1 - d) / (2.0 * d); // cap of ball 1 towards c2
+    double h2 = (r1 - r2 + d) * (r1 + r2 - d) / (2.0 * d); // cap of ball 2 towards c1
+    double v1 = cap_volume(r1, h1), v2 = cap_volume(r2, h2);
+    mc_vec3 g1 = mc_add(c1, mc_scale(u, cap_centroid(r1, h1)));
+    mc_vec3 g2 = mc_sub(c2, mc_scale(u, cap_centroid(r2, h2)));
+    *centroid = mc_scale(mc_add(mc_scale(g1, v1), mc_scale(g2, v2)), 1.0 / (v1 + v2));
+    return v1 + v2;
+}
+
+/// Ball (c1, r1) against ball (c2, r2), both solid (I, J): the lens.
+static uint32_t sphere_sphere(mc_vec3 c1, double r1, mc_vec3 c2, double r2, mc_region* g)
+{
+    mc_vec3 dv = mc_sub(c2, c1);
+    double d = mc_length(dv);
+    if (!(d < r1 + r2))
+    {
+        return 0;
+    }
+    mc_vec3 u = d > 0.0 ? mc_scale(dv, 1.0 / d) : mc_v3(0, 0, 1);
+    mc_vec3 pi_ = mc_add(c1, mc_scale(u, r1)), pj = mc_sub(c2, mc_scale(u, r2));
+    if (d + r1 <= r2 || d + r2 <= r1)
+    {
+        bool first = r1 <= r2; // the smaller ball is inside the other
+        whole_ball_region(first ? c1 : c2, first ? r1 : r2, r1 + r2 - d, pi_, pj, g);
+        return 1;
+    }
+    memset(g, 0, sizeof *g);
+    g->volume = lens(c1, r1, c2, r2, d, u, &g->centroid);
+    set_disk(g, PI * meeting_circle(r1, r2, d), u);
+    g->depth = r1 + r2 - d;
+    g->point_i = pi_;
+    g->point_j = pj;
+    return 1;
+}
+
+/// Ball (c1, r1) (I) against the outside of ball (c2, r2) (J, a socket): the ball minus the socket's ball.
+static uint32_t sphere_socket(mc_vec3 c1, double r1, mc_vec3 c2, double r2, mc_region* g)
+{
+    mc_vec3 dv = mc_sub(c2, c1);
+    double d = mc_length(dv);
+    if (!(d + r1 > r2))
+    {
+        return 0; // the ball is inside the socket's sphere
+    }
+    mc_vec3 u = d > 0.0 ? mc_scale(dv, 1.0 / d) : mc_v3(0, 0, 1);
+    mc_vec3 pi_ = mc_sub(c1, mc_scale(u, r1)), pj = mc_sub(c2, mc_scale(u, r2));
+    double v1 = 4.0 / 3.0 * PI * r1 * r1 * r1;
+    memset(g, 0, sizeof *g);
+    if (!(d < r1 + r2))
+    {
+        whole_ball_region(c1, r1, d + r1 - r2, pi_, pj, g); // apart: the whole ball is in the socket's solid
+        return 1;
+    }
+    if (d + r2 <= r1)
+    {
+        // The socket's ball is inside the ball: the ball minus it, no contact surface.
+        double v2 = 4.0 / 3.0 * PI * r2 * r2 * r2;
+        g->volume = v1 - v2;
+        g->centroid = mc_scale(mc_sub(mc_scale(c1, v1), mc_scale(c2, v2)), 1.0 / g->volume);
+        g->depth = d + r1 - r2;
+        g->point_i = pi_;
+        g->point_j = pj;
+        return 1;
+    }
+    mc_vec3 lc;
+    double vl = lens(c1, r1, c2, r2, d, u, &lc);
+    g->volume = v1 - vl;
+    g->centroid = mc_scale(mc_sub(mc_scale(c1, v1), mc_scale(lc, vl)), 1.0 / g->volume);
+    set_disk(g, PI * meeting_circle(r1, r2, d), mc_scale(u, -1.0));
+    g->depth = d + r1 - r2;
+    g->point_i = pi_;
+    g->point_j = pj;
+    return 1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mesh against plane
+
+/// Per-region sums of the clip.
+struct clip_sums
+{
+    mc_vec3 origin;     // a point on the plane (mesh frame)
+    double volume_x6;   // 6 V
+    mc_vec3 moment_x24; // 24 * first moment about origin
+    mc_vec3 area_x2;    // 2 * vector area of the mesh part below
+    double deepest;     // largest -height of its vertices below
+    uint32_t deep_vertex;
+    uint32_t first; // smallest candidate slot (order tie-break)
+    uint32_t below, cut;
+    bool init;
+};
+typedef struct clip_sums clip_sums;
+
+/// Tetrahedron (origin, a, b, c) terms.
+static void add_tri(clip_sums* r, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    mc_vec3 pa = mc_sub(a, r->origin), pb = mc_sub(b, r->origin), pc = mc_sub(c, r->origin);
+    double det = mc_dot(pa, mc_cross(pb, pc));
+    r->volume_x6 += det;
+    r->moment_x24 = mc_add(r->moment_x24, mc_scale(mc_add(mc_add(pa, pb), pc), det));
+    r->area_x2 = mc_add(r->area_x2, mc_cross(mc_sub(b, a), mc_sub(c, a)));
+}
+
+/// The point where edge (a, b) with heights ha < 0 <= hb (or the reverse) meets the plane, computed from the
+/// lexicographically smaller end so that both triangles of the edge get bitwise the same point.
+static mc_vec3 cut_point(mc_vec3 a, double ha, mc_vec3 b, double hb)
+{
+    bool swap = b.x < a.x || (b.x == a.x && (b.y < a.y || (b.y == a.y && b.z < a.z)));
+    if (swap)
+    {
+        mc_vec3 t = a;
+        a = b;
+        b = t;
+        double th = ha;
+        ha = hb;
+        hb = th;
+    }
+    double t = ha / (ha - hb);
+    return mc_add(a, mc_scale(mc_sub(b, a), t));
+}
+
+/// Heights of a triangle's corners above the plane n . x + d = 0 (n unit, mesh frame).
+static void heights(const mc_mesh* m, uint32_t f, mc_vec3 n, double d, mc_vec3 p[3], double h[3])
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        p[k] = m->positions[m->indices[3u * f + (uint32_t)k]];
+        h[k] = mc_dot(n, p[k]) + d;
+    }
+}
+
+/// Add triangle f's part below the plane to r.
+static void clip_triangle(const mc_mesh* m, uint32_t f, mc_vec3 n, double d, clip_sums* r)
+{
+    mc_vec3 p[3];
+    double h[3];
+    heights(m, f, n, d, p, h);
+    int below = (h[0] < 0.0) + (h[1] < 0.0) + (h[2] < 0.0);
+    if (below == 3)
+    {
+        add_tri(r, p[0], p[1], p[2]);
+        return;
+    }
+    // Rotate so that corner 0 is the odd one (the only one below, or the only one above).
+    int k = 0;
+    for (int i = 0; i < 3; ++i)
+    {
+        if ((h[i] < 0.0) == (below == 1))
+        {
+            k = i;
+        }
+    }
+    int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+    mc_vec3 x1 = cut_point(p[k], h[k], p[k1], h[k1]), x2 = cut_point(p[k], h[k], p[k2], h[k2]);
+    if (below == 1)
+    {
+        add_tri(r, p[k], x1, x2);
+    }
+    else
+    {
+        add_tri(r, x1, p[k1], p[k2]);
+        add_tri(r, x1, p[k2], x2);
+    }
+}
+
+static bool hash_prepare(struct mc_shape_scratch* s, uint32_t n)
+{
+    uint32_t cap = 64;
+    while (cap < 2u * n)
+    {
+        cap *= 2u;
+    }
+    if (cap > s->hash_cap)
+    {
+        uint64_t* k = mc_realloc(s->keys, (size_t)cap * sizeof *k);
+        if (k == NULL)
+        {
+            return false;
+        }
+        s->keys = k;
+        uint32_t* v = mc_realloc(s->vals, (size_t)cap * sizeof *v);
+        if (v == NULL)
+        {
+            return false;
+        }
+        s->vals = v;
+        s->hash_cap = cap;
+    }
+    memset(s->keys, 0xFF, (size_t)s->hash_cap * sizeof *s->keys);
+    return true;
+}
+
+static uint32_t hash_slot(const struct mc_shape_scratch* s, uint32_t tri, bool insert, uint32_t value)
+{
+    uint32_t mask = s->hash_cap - 1u;
+    uint32_t i = (uint32_t)((tri * 0x9E3779B97F4A7C15ull) >> 40) & mask;
+    while (s->keys[i] != UINT64_MAX && s->keys[i] != tri)
+    {
+        i = (i + 1u) & mask;
+    }
+    if (insert && s->keys[i] == UINT64_MAX)
+    {
+        s->keys[i] = tri;
+        s->vals[i] = value;
+    }
+    return s->keys[i] == tri ? s->vals[i] : MC_NONE;
+}
+
+/// The candidate triangles with a corner below the plane, each in a union-find set with its neighbours across the
+/// edges that have a corner below (such a neighbour has that corner too). Returns the number kept (compacted).
+static uint32_t connect_below(struct mc_shape_scratch* s, const mc_mesh* m, uint32_t n_cand, mc_vec3 n, double d)
+{
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < n_cand; ++k)
+    {
+        mc_vec3 p[3];
+        double h[3];
+        heights(m, s->tris[k], n, d, p, h);
+        if (h[0] < 0.0 || h[1] < 0.0 || h[2] < 0.0)
+        {
+            s->tris[kept++] = s->tris[k];
+        }
+    }
+    for (uint32_t k = 0; k < kept; ++k)
+    {
+        s->parent[k] = k;
+        hash_slot(s, s->tris[k], true, k);
+    }
+    for (uint32_t k = 0; k < kept; ++k)
+    {
+        uint32_t f = s->tris[k];
+        for (uint32_t e = 0; e < 3u; ++e)
+        {
+            uint32_t h = 3u * f + e;
+            mc_vec3 a = m->positions[m->indices[h]], b = m->positions[m->indices[3u * f + (e + 1u) % 3u]];
+            if (mc_dot(n, a) + d < 0.0 || mc_dot(n, b) + d < 0.0)
+            {
+                uint32_t other = hash_slot(s, m->twin[h] / 3u, false, 0);
+                if (other != MC_NONE)
+                {
+                    mc_uf_union(s->parent, k, other);
+                }
+            }
+        }
+    }
+    return kept;
+}
+
+static int compare_clip(const void* pa, const void* pb)
+{
+    const clip_sums* a = pa;
+    const clip_sums* b = pb;
+    if (a->volume_x6 != b->volume_x6)
+    {
+        return a->volume_x6 > b->volume_x6 ? -1 : 1;
+    }
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+/// Regions of mesh m's solid below the plane n . x + d <= 0 of m's frame (n unit). `to_world`: m's pose.
+static mc_status mesh_plane(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec3 n, double d, const mc_pose* to_world,
+                            mc_region* regions, uint32_t capacity, uint32_t* count)
+{
+    uint32_t n_cand = 0;
+    mc_status st = mc_bvh_halfspace_triangles(m, n, d, &s->tris, &s->tri_cap, &n_cand);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    if (!mc_array_reserve((void**)&s->parent, &s->parent_cap, n_cand, sizeof *s->parent, 64) ||
+        !mc_array_reserve((void**)&s->root_region, &s->root_cap, n_cand, sizeof *s->root_region, 64) ||
+        !hash_prepare(s, n_cand))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    uint32_t kept = connect_below(s, m, n_cand, n, d);
+    // One sums record per set, numbered in order of the sets' smallest slots.
+    uint32_t nreg = 0;
+    for (uint32_t k = 0; k < kept; ++k)
+    {
+        uint32_t r = mc_uf_find(s->parent, k);
+        s->root_region[k] = r == k ? nreg++ : MC_NONE;
+    }
+    if (!mc_array_reserve((void**)&s->sums, &s->sums_cap, nreg, sizeof *s->sums, 8))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    clip_sums* sums = s->sums;
+    memset(sums, 0, (size_t)nreg * sizeof *sums);
+    for (uint32_t k = 0; k < kept; ++k) // slots in increasing order: a region's first visit is its smallest slot
+    {
+        clip_sums* r = &sums[s->root_region[mc_uf_find(s->parent, k)]];
+        uint32_t f = s->tris[k];
+        mc_vec3 p[3];
+        double h[3];
+        heights(m, f, n, d, p, h);
+        if (!r->init)
+        {
+            int lowest = h[0] <= h[1] && h[0] <= h[2] ? 0 : (h[1] <= h[2] ? 1 : 2);
+            r->origin = mc_sub(p[lowest], mc_scale(n, h[lowest])); // on the plane (up to rounding)
+            r->deepest = -1.0;
+            r->first = k;
+            r->init = true;
+        }
+        for (int c = 0; c < 3; ++c)
+        {
+            // Each vertex below is counted once, from the triangle whose corner leaves it along the vertex's first
+            // half-edge; each cut edge once, from its canonical half-edge.
+            uint32_t hc = 3u * f + (uint32_t)c;
+            uint32_t v = m->indices[hc];
+            if (h[c] < 0.0 && m->vertex_halfedge[v] == hc)
+            {
+                r->below++;
+                if (-h[c] > r->deepest)
+                {
+                    r->deepest = -h[c];
+                    r->deep_vertex = v;
+                }
+            }
+            if ((h[c] < 0.0) != (h[(c + 1) % 3] < 0.0) && hc < m->twin[hc])
+            {
+                r->cut++;
+            }
+        }
+        clip_triangle(m, f, n, d, r);
+    }
+    qsort(sums, nreg, sizeof *sums, compare_clip);
+    mc_mat33 rot = mc_quat_to_mat33(to_world->q);
+    for (uint32_t k = 0; k < nreg && k < capacity; ++k)
+    {
+        const clip_sums* r = &sums[k];
+        mc_region* g = &regions[k];
+        memset(g, 0, sizeof *g);
+        g->volume = r->volume_x6 / 6.0;
+        mc_vec3 c =
+            g->volume != 0.0 ? mc_add(r->origin, mc_scale(r->moment_x24, 1.0 / (4.0 * r->volume_x6))) : r->origin;
+        g->centroid = mc_add(to_world->p, mc_mat33_mul_vec(&rot, c));
+        mc_vec3 si = mc_mat33_mul_vec(&rot, mc_scale(r->area_x2, 0.5));
+        g->area = mc_length(si);
+        g->radius = sqrt(g->area / PI);
+        g->normal = g->area > 0.0 ? mc_scale(si, 1.0 / g->area) : mc_v3(0, 0, 0);
+        g->s_i = si;
+        g->s_j = mc_scale(si, -1.0);
+        g->depth = r->deepest;
+        mc_vec3 deep = m->positions[r->deep_vertex];
+        g->point_i = mc_add(to_world->p, mc_mat33_mul_vec(&rot, deep));
+        g->point_j = mc_add(to_world->p, mc_mat33_mul_vec(&rot, mc_add(deep, mc_scale(n, r->deepest))));
+        g->crossings = r->cut;
+        g->inside_vertices = r->below;
+    }
+    *count = nreg;
+    return nreg > capacity ? MC_ERR_CAPACITY : MC_OK;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sphere against mesh
+//
+// Pyramids from the ball's centre c over the mesh's faces, signed by the side of c (h_s = n . (v0 - c) > 0: c on the
+// inner side), sum to the polyhedron; the ball's part of one pyramid is (R^3/3) Omega(F) - (R^3/3) Omega(F in D) +
+// (h_s/3) A(F in D), D the disk of radius a = sqrt(R^2 - h^2) around the foot f of c on the face's plane, Omega the
+// signed solid angle from c. The Omega(F) terms of all faces sum to 4 pi [c inside], so V = (4 pi / 3) R^3 [c inside]
+// + the sum over the faces that meet the ball of (h_s A_in - R^3 Omega_in) / 3. The first moment about c likewise:
+// (R^4/4) W_in subtracted (W = integral of the direction over the solid angle, whose sum over all faces is 0) plus the
+// pyramids over F in D. F in D is built from the three signed triangles (f, v_i, v_i+1), each cut by the circle into
+// triangles (f, X, Y) and circular sectors around f, whose solid angles, direction integrals (Stokes: half the sum of
+// x cross dl over the boundary: great arcs theta * unit normal, the small circle of a sector in closed form),
+// areas and centroids have closed forms.
+
+typedef struct ball_sums
+{
+    double vol_x3;  // 3 V less the (4 pi) R^3 [c inside] term
+    mc_vec3 moment; // first moment about c
+    mc_vec3 area;   // vector area of the mesh surface inside the ball (the mesh's normals)
+} ball_sums;
+
+/// Signed solid angle of the triangle (a, b, c) seen from the origin (Van Oosterom and Strackee).
+static double solid_angle(mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    double la = mc_length(a), lb = mc_length(b), lc = mc_length(c);
+    double den = la * lb * lc + mc_dot(a, b) * lc + mc_dot(a, c) * lb + mc_dot(b, c) * la;
+    double num = mc_dot(a, mc_cross(b, c));
+    return num != 0.0 ? 2.0 * atan2(num, den) : 0.0; // a flat triangle (through the origin) subtends nothing
+}
+
+/// Integral of x cross dl along the great arc from unit u to unit v.
+static mc_vec3 great_arc(mc_vec3 u, mc_vec3 v)
+{
+    mc_vec3 x = mc_cross(u, v);
+    double s = mc_length(x);
+    return s > 0.0 ? mc_scale(x, atan2(s, mc_dot(u, v)) / s) : mc_v3(0, 0, 0);
+}
+
+/// Geometry of one face against the ball.
+typedef struct ball_face
+{
+    mc_vec3 c;  // ball centre
+    double r;   // radius
+    mc_vec3 n;  // face unit normal
+    double hs;  // n . (v0 - c)
+    mc_vec3 f;  // foot of c on the plane
+    double a;   // disk radius
+    mc_vec3 k;  // unit direction from c to f (sign(hs) n)
+    mc_vec3 uf; // = k
+    double sgn; // +1: c on the inner side of the face (a positive pyramid), -1: on the outer side
+} ball_face;
+
+static mc_vec3 unit_from(const ball_face* bf, mc_vec3 x)
+{
+    return mc_normalize(mc_sub(x, bf->c));
+}
+
+/// The triangle piece (f, x, y) of the face inside the disk.
+static void add_disk_triangle(const ball_face* bf, mc_vec3 x, mc_vec3 y, ball_sums* sum)
+{
+    double area = 0.5 * mc_dot(bf->n, mc_cross(mc_sub(x, bf->f), mc_sub(y, bf->f)));
+    double omega = solid_angle(mc_sub(bf->f, bf->c), mc_sub(x, bf->c), mc_sub(y, bf->c));
+    mc_vec3 ux = unit_from(bf, x), uy = unit_from(bf, y);
+    mc_vec3 w = mc_scale(mc_add(mc_add(great_arc(bf->uf, ux), great_arc(ux, uy)), great_arc(uy, bf->uf)), 0.5);
+    double r3 = bf->r * bf->r * bf->r;
+    sum->vol_x3 += bf->hs * area - r3 * omega;
+    mc_vec3 g = mc_scale(mc_add(mc_add(bf->f, x), y), 1.0 / 3.0);
+    sum->moment =
+        mc_add(sum->moment, mc_add(mc_scale(w, -0.25 * r3 * bf->r), mc_scale(mc_sub(g, bf->c), 0.25 * bf->hs * area)));
+    sum->area = mc_add(sum->area, mc_scale(bf->n, area));
+}
+
+/// The sector of the disk from point x to point y of its circle (turning about n by less than pi).
+/// (1/3) times the integral of (R^2 - z^2)^(3/2) for z from R - delta to R (the radial moment of a cap of height
+/// delta per radian of azimuth), by its binomial series for small delta (the closed form cancels to (delta/R)^2).
+static double cap_radial_moment(double r, double delta)
+{
+    if (delta > 0.1 * r)
+    {
+        double hh = r - delta, a = sqrt(delta * (2.0 * r - delta));
+        double f = 0.375 * r * r * r * r * atan2(a, hh) - 0.125 * hh * (5.0 * r * r - 2.0 * hh * hh) * a;
+        return f / 3.0;
+    }
+    // (R^2 - z^2) = t (2R - t), t = R - z: the integral of t^(3/2) (2R)^(3/2) (1 - t / 2R)^(3/2) over [0, delta].
+    double y = delta / (2.0 * r), coef = 1.0, term_sum = 0.0, yk = 1.0;
+    for (int k = 0; k < 30; ++k)
+    {
+        term_sum += coef * yk / (k + 2.5);
+        coef *= (1.5 - k) / (k + 1.0) * -1.0;
+        yk *= y;
+    }
+    return pow(2.0 * r, 1.5) * pow(delta, 2.5) * term_sum / 3.0;
+}
+
+/// The sector of the disk from point x to point y of its circle (turning about n by less than pi): the wedge of the cap
+/// beyond the plane over it, in closed form (volume phi delta^2 (3R - delta) / 6, first moment about c: along k
+/// phi delta^2 (2R - delta)^2 / 8, along the sector's bisector 2 sin(phi / 2) times the cap's radial moment), with the
+/// sign of the pyramid (-sign(hs)); delta = R - |hs|.
+static void add_disk_sector(const ball_face* bf, mc_vec3 x, mc_vec3 y, ball_sums* sum)
+{
+    mc_vec3 dx = mc_sub(x, bf->f), dy = mc_sub(y, bf->f);
+    double turn = mc_dot(bf->n, mc_cross(dx, dy));
+    if (turn == 0.0)
+    {
+        return; // x, f, y on a line: a flat piece (phi 0, or +-pi for a sub-triangle whose edge passes through f)
+    }
+    double phi = atan2(turn, mc_dot(dx, dy)); // about n
+    double r = bf->r, delta = r - fabs(bf->hs), sign = -bf->sgn;
+    mc_vec3 bis = mc_add(mc_normalize(dx), mc_normalize(dy));
+    double lb = mc_length(bis);
+    bis = lb > 0.0 ? mc_scale(bis, 1.0 / lb) : mc_normalize(dx);
+    double d2 = delta * delta;
+    sum->vol_x3 += sign * 0.5 * phi * d2 * (3.0 * r - delta);
+    mc_vec3 axial = mc_scale(bf->k, 0.125 * phi * d2 * (2.0 * r - delta) * (2.0 * r - delta));
+    mc_vec3 radial = mc_scale(bis, 2.0 * sin(0.5 * phi) * cap_radial_moment(r, delta));
+    sum->moment = mc_add(sum->moment, mc_scale(mc_add(axial, radial), sign));
+    sum->area = mc_add(sum->area, mc_scale(bf->n, 0.5 * bf->a * bf->a * phi));
+}
+
+static void add_sub_triangle(const ball_face* bf, mc_vec3 p, mc_vec3 q, ball_sums* sum)
+{
+    mc_vec3 d = mc_sub(q, p), pf = mc_sub(p, bf->f);
+    double dd = mc_dot(d, d);
+    if (!(dd > 0.0))
+    {
+        return;
+    }
+    double b = mc_dot(pf, d), cc = mc_dot(pf, pf) - bf->a * bf->a;
+    double disc = b * b - dd * cc;
+    double t1 = 2.0, t2 = -1.0; // empty
+    if (disc > 0.0)
+    {
+        double sq = sqrt(disc);
+        t1 = fmax((-b - sq) / dd, 0.0);
+        t2 = fmin((-b + sq) / dd, 1.0);
+    }
+    // Points on the circle along the radial directions of p and q, for the sectors.
+    double a = bf->a;
+    mc_vec3 pc = mc_add(bf->f, mc_scale(mc_normalize(pf), a));
+    mc_vec3 qc = mc_add(bf->f, mc_scale(mc_normalize(mc_sub(q, bf->f)), a));
+    if (!(t1 < t2))
+    {
+        add_disk_sector(bf, pc, qc, sum);
+        return;
+    }
+    mc_vec3 x = mc_add(p, mc_scale(d, t1)), y = mc_add(p, mc_scale(d, t2));
+    if (t1 > 0.0)
+    {
+        add_disk_sector(bf, pc, x, sum);
+    }
+    add_disk_triangle(bf, x, y, sum);
+    if (t2 < 1.0)
+    {
+        add_disk_sector(bf, y, qc, sum);
+    }
+}
+
+/// Face f of mesh m (mesh frame) against the ball (c, r). The side of c is the exact orientation under the symbolic
+/// rule (c as a point of J, as mc_mesh_contains_point decides it), so that a face through c takes the side the
+/// containment test gave c: its pyramid is flat but its cap wedge (a hemisphere's part) is not.
+static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r, ball_sums* sum)
+{
+    const uint32_t* v = &m->indices[3u * f];
+    mc_vec3 p[3] = {m->positions[v[0]], m->positions[v[1]], m->positions[v[2]]};
+    ball_face bf;
+    bf.c = c;
+    bf.r = r;
+    bf.n = m->face_normals[f];
+    double h = fabs(mc_dot(bf.n, mc_sub(p[0], c)));
+    if (!(h < r))
+    {
+        return; // the plane misses the ball
+    }
+    int side = mc_sym_orient_point_plane(&p[0], &p[1], &p[2], &c, 1, NULL); // > 0: c on the outer side
+    if (side == 0)
+    {
+        return; // an exactly degenerate triangle (not in a checked mesh)
+    }
+    bf.hs = side > 0 ? -h : h;
+    bf.sgn = side > 0 ? -1.0 : 1.0;
+    bf.f = mc_add(c, mc_scale(bf.n, bf.hs));
+    bf.a = sqrt((r - h) * (r + h));
+    bf.k = mc_scale(bf.n, side > 0 ? -1.0 : 1.0);
+    bf.uf = bf.k;
+    for (int i = 0; i < 3; ++i)
+    {
+        if (h == 0.0)
+        {
+            // c on the face's plane: every piece is a wedge of the hemisphere on the far side (the limit of the
+            // triangle pieces as h -> 0 too), over the angle of the sub-triangle at c.
+            mc_vec3 dp = mc_sub(p[i], c), dq = mc_sub(p[(i + 1) % 3], c);
+            if (mc_dot(dp, dp) > 0.0 && mc_dot(dq, dq) > 0.0)
+            {
+                add_disk_sector(&bf, mc_add(c, mc_scale(mc_normalize(dp), r)), mc_add(c, mc_scale(mc_normalize(dq), r)),
+                                sum);
+            }
+            continue;
+        }
+        // Vertices at the foot itself make no sub-triangle.
+        if (mc_dot(mc_sub(p[i], bf.f), mc_sub(p[i], bf.f)) > 0.0 &&
+            mc_dot(mc_sub(p[(i + 1) % 3], bf.f), mc_sub(p[(i + 1) % 3], bf.f)) > 0.0)
+        {
+            add_sub_triangle(&bf, p[i], p[(i + 1) % 3], sum);
+        }
+    }
+}
+
+/// The point of mesh m's surface closest to c among the triangles within `reach` (widened until one is found).
+static mc_status closest_surface_point(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec3 c, double reach,
+                                       mc_vec3* closest, double* dist)
+{
+    const mc_mesh_report* rep = &m->report;
+    double span = mc_length(mc_sub(rep->bbox_max, rep->bbox_min)) + mc_length(mc_sub(c, rep->bbox_min));
+    for (;;)
+    {
+        uint32_t n = 0;
+        mc_status st = mc_bvh_ball_triangles(m, c, reach, &s->tris, &s->tri_cap, &n);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+        double best = INFINITY;
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            const uint32_t* v = &m->indices[3u * s->tris[k]];
+            mc_vec3 q = mc_closest_on_triangle(c, m->positions[v[0]], m->positions[v[1]], m->positions[v[2]]);
+            double d2 = mc_dot(mc_sub(q, c), mc_sub(q, c));
+            if (d2 < best)
+            {
+                best = d2;
+                *closest = q;
+            }
+        }
+        if (n > 0 || reach > span)
+        {
+            *dist = sqrt(best);
+            return MC_OK;
+        }
+        reach *= 2.0;
+    }
+}
+/// False when c lies exactly on the planes of two faces among `tris` with different normals (the faces through c
+/// are then not all coplanar, and the exact limit of each face's term would depend on how c leaves the edge).
+static bool planes_through_centre_agree(const mc_mesh* m, const uint32_t* tris, uint32_t n, mc_vec3 c)
+{
+    const mc_vec3* first = NULL;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        const mc_vec3* p = &m->positions[m->indices[3u * tris[k]]];
+        const mc_vec3* nrm = &m->face_normals[tris[k]];
+        if (mc_dot(*nrm, mc_sub(*p, c)) != 0.0)
+        {
+            continue;
+        }
+        if (first == NULL)
+        {
+            first = nrm;
+        }
+        else if (memcmp(first, nrm, sizeof *nrm) != 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The ball (c, r) of mesh m's frame (I: the ball) against mesh m (J); `to_world` is m's pose.
+static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, const mc_mesh* m, const mc_pose* to_world,
+                             mc_region* g, uint32_t* count)
+{
+    uint32_t n_cand = 0;
+    *count = 0;
+    mc_status st = mc_bvh_ball_triangles(m, c, r, &s->tris, &s->tri_cap, &n_cand);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    if (!planes_through_centre_agree(m, s->tris, n_cand, c))
+    {
+        // The centre exactly on two planes of faces that meet the ball (on an edge or a vertex of the mesh): each
+        // face's limit would depend on the direction the centre leaves from. Evaluated with the centre moved by
+        // 2^-27 R along a fixed direction instead: the volume changes by about the area inside the ball times that,
+        // and the nearly flat pyramids lose about 2^27 ulps; both near 1e-8 relative (measured at a box's edge and
+        // corner: 1.7e-8, 2.6e-8).
+        c = mc_add(c, mc_scale(mc_v3(1.0, 0.7548776662466927, 0.5698402909980532), 0x1p-27 * r));
+        st = mc_bvh_ball_triangles(m, c, r, &s->tris, &s->tri_cap, &n_cand);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+    }
+    ball_sums sum;
+    memset(&sum, 0, sizeof sum);
+    for (uint32_t k = 0; k < n_cand; ++k)
+    {
+        ball_against_face(m, s->tris[k], c, r, &sum);
+    }
+    mc_vec3 closest = c;
+    double dist = 0.0;
+    st = closest_surface_point(s, m, c, r, &closest, &dist);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    bool inside = mc_mesh_contains_point(m, c);
+    double volume = (inside ? 4.0 * PI * r * r * r : 0.0) / 3.0 + sum.vol_x3 / 3.0;
+    if (!(volume > 0.0) || (!inside && !(dist < r)))
+    {
+        return MC_OK; // apart (or touching)
+    }
+    mc_mat33 rot = mc_quat_to_mat33(to_world->q);
+    memset(g, 0, sizeof *g);
+    g->volume = volume;
+    g->centroid = mc_add(to_world->p, mc_mat33_mul_vec(&rot, mc_add(c, mc_scale(sum.moment, 1.0 / volume))));
+    mc_vec3 sj = mc_mat33_mul_vec(&rot, sum.area);
+    g->area = mc_length(sj);
+    g->radius = sqrt(g->area / PI);
+    g->normal = g->area > 0.0 ? mc_scale(sj, -1.0 / g->area) : mc_v3(0, 0, 0);
+    g->s_i = mc_scale(sj, -1.0);
+    g->s_j = sj;
+    // Depth: R - distance from the centre to the surface (R + distance when the centre is inside the mesh).
+    mc_vec3 u = dist > 0.0 ? mc_scale(mc_sub(closest, c), 1.0 / dist) : mc_v3(0, 0, 0);
+    mc_vec3 deepest = inside ? mc_sub(c, mc_scale(u, r)) : mc_add(c, mc_scale(u, r));
+    g->depth = inside ? r + dist : r - dist;
+    g->point_i = mc_add(to_world->p, mc_mat33_mul_vec(&rot, deepest));
+    g->point_j = mc_add(to_world->p, mc_mat33_mul_vec(&rot, closest));
+    g->crossings = 0;
+    g->inside_vertices = 0;
+    *count = 1;
+    return MC_OK;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parallel cylinders
+
+/// theta - sin(theta) cos(theta) (twice a circular segment's area over r^2, theta its half angle), by its series for
+/// small theta (the difference cancels to theta^3).
+static double segment_shape(double theta)
+{
+    if (theta > 0.1)
+    {
+        return theta - 0.5 * sin(2.0 * theta);
+    }
+    // (1/2) sum over k >= 1 of (-1)^(k+1) (2 theta)^(2k+1) / (2k+1)!
+    double x = 2.0 * theta, term = x * x * x / 6.0, sum = 0.0;
+    for (int k = 1; k < 8; ++k)
+    {
+        sum += term;
+        term *= -x * x / ((2.0 * k + 2.0) * (2.0 * k + 3.0));
+    }
+    return 0.5 * sum;
+}
+
+/// A circular segment of a circle of radius r cut by a chord at distance x from the centre (the far side), with
+/// half-chord a (given accurately): area and the distance of its centroid from the centre.
+static double circle_segment(double r, double x, double a, double* centroid)
+{
+    double theta = atan2(a, x);
+    double area = r * r * segment_shape(theta);
+    *centroid = area > 0.0 ? 2.0 * a * a * a / (3.0 * area) : r;
+    return area;
+}
+
+/// Lens of circles (0, r1) and (d u, r2) in the plane: area and the distance of its centroid from the first centre
+/// along u; *half_chord receives half the common chord (0 when one circle holds the other).
+static double circle_lens(double r1, double r2, double d, double* centroid, double* half_chord)
+{
+    *half_chord = 0.0;
+    if (d + r1 <= r2)
+    {
+        *centroid = 0.0;
+        return PI * r1 * r1;
+    }
+    if (d + r2 <= r1)
+    {
+        *centroid = d;
+        return PI * r2 * r2;
+    }
+    double a = sqrt(meeting_circle(r1, r2, d));
+    double x = (d * d + r1 * r1 - r2 * r2) / (2.0 * d);
+    double g1 = 0.0, g2 = 0.0;
+    double s1 = circle_segment(r1, x, a, &g1), s2 = circle_segment(r2, d - x, a, &g2);
+    *half_chord = a;
+    *centroid = (s1 * g1 + s2 * (d - g2)) / (s1 + s2);
+    return s1 + s2;
+}
+
+/// Cylinder I (radius r1, length l1, frame of I) against cylinder J, parallel, J's centre at (x, y, z) in I's frame:
+/// external, or a pin (I) in a hole (J flipped). Region in I's frame (`to_world`: I's pose).
+static uint32_t cylinders(double r1, double l1, double r2, double l2, bool hole, mc_vec3 cj, const mc_pose* to_world,
+                          mc_region* g)
+{
+    double zlo = fmax(-0.5 * l1, cj.z - 0.5 * l2), zhi = fmin(0.5 * l1, cj.z + 0.5 * l2), len = zhi - zlo;
+    double d = sqrt(cj.x * cj.x + cj.y * cj.y);
+    if (!(len > 0.0) || (!hole && !(d < r1 + r2)) || (hole && !(d + r1 > r2)))
+    {
+        return 0;
+    }
+    mc_vec3 u = d > 0.0 ? mc_v3(cj.x / d, cj.y / d, 0.0) : mc_v3(1, 0, 0);
+    double xg = 0.0, half_chord = 0.0;
+    double lens = circle_lens(r1, r2, d, &xg, &half_chord);
+    double cross = hole ? PI * r1 * r1 - lens : lens;                    // I's section inside J
+    double xc = hole ? (cross > 0.0 ? -lens * xg / cross : 0.0) : xg;    // its centroid along u
+    mc_vec3 side = mc_scale(u, (hole ? -2.0 : 2.0) * half_chord * len);  // I's side inside J
+    bool top = 0.5 * l1 > cj.z - 0.5 * l2 && 0.5 * l1 < cj.z + 0.5 * l2; // I's end faces inside J's length
+    bool bottom = -0.5 * l1 > cj.z - 0.5 * l2 && -0.5 * l1 < cj.z + 0.5 * l2;
+    mc_vec3 si = mc_add(side, mc_v3(0, 0, cross * ((top ? 1.0 : 0.0) - (bottom ? 1.0 : 0.0))));
+    double radial = hole ? d + r1 - r2 : r1 + r2 - d;
+    mc_mat33 rot = mc_quat_to_mat33(to_world->q);
+    memset(g, 0, sizeof *g);
+    g->volume = cross * len;
+    if (!(g->volume > 0.0))
+    {
+        return 0;
+    }
+    mc_vec3 local_c = mc_add(mc_scale(u, xc), mc_v3(0, 0, 0.5 * (zlo + zhi)));
+    g->centroid = mc_add(to_world->p, mc_mat33_mul_vec(&rot, local_c));
+    mc_vec3 swi = mc_mat33_mul_vec(&rot, si);
+    g->area = mc_length(swi);
+    g->radius = sqrt(g->area / PI);
+    g->normal = g->area > 0.0 ? mc_scale(swi, 1.0 / g->area) : mc_v3(0, 0, 0);
+    g->s_i = swi;
+    g->s_j = mc_scale(swi, -1.0);
+    // Depth: the radial penetration, or the axial overlap when that is smaller (discs stacked end to end).
+    mc_vec3 mid = mc_v3(0, 0, 0.5 * (zlo + zhi));
+    mc_vec3 pi_, pj;
+    if (radial <= len)
+    {
+        g->depth = radial;
+        pi_ = mc_add(mid, mc_scale(u, hole ? -r1 : r1));
+        pj = mc_add(mid, mc_scale(u, d - r2)); // J's surface along u (the wall behind the pin, for a hole)
+    }
+    else
+    {
+        g->depth = len;
+        pi_ = mc_add(mc_scale(u, xc), mc_v3(0, 0, zlo));
+        pj = mc_add(mc_scale(u, xc), mc_v3(0, 0, zhi));
+    }
+    g->point_i = mc_add(to_world->p, mc_mat33_mul_vec(&rot, pi_));
+    g->point_j = mc_add(to_world->p, mc_mat33_mul_vec(&rot, pj));
+    return 1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Dispatch
+
+/// Mirror regions computed with I and J swapped.
+static void mirror(mc_region* regions, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        mc_region* g = &regions[k];
+        g->normal = mc_scale(g->normal, -1.0);
+        mc_vec3 t = g->s_i;
+        g->s_i = g->s_j;
+        g->s_j = t;
+        t = g->point_i;
+        g->point_i = g->point_j;
+        g->point_j = t;
+    }
+}
+
+static bool shape_valid(const mc_shape* s)
+{
+    switch (s->type)
+    {
+    case MC_SHAPE_MESH:
+        return s->mesh != NULL;
+    case MC_SHAPE_SPHERE:
+        return isfinite(s->radius) && s->radius > 0.0 && s->radius <= MC_COORDINATE_MAX;
+    case MC_SHAPE_PLANE:
+        return true;
+    case MC_SHAPE_CYLINDER:
+        return isfinite(s->radius) && s->radius > 0.0 && s->radius <= MC_COORDINATE_MAX && isfinite(s->length) &&
+               s->length > 0.0 && s->length <= MC_COORDINATE_MAX;
+    }
+    return false;
+}
+
+static bool unbounded(const mc_shape* s)
+{
+    return s->type == MC_SHAPE_PLANE || ((s->type == MC_SHAPE_SPHERE || s->type == MC_SHAPE_CYLINDER) && s->flip) ||
+           (s->type == MC_SHAPE_MESH && mc_mesh_get_report(s->mesh)->flipped);
+}
+
+/// Point p (world) in the frame of `pose`.
+static mc_vec3 to_local(const mc_pose* pose, mc_vec3 p)
+{
+    return mc_quat_rotate(mc_quat_conj(pose->q), mc_sub(p, pose->p));
+}
+
+/// The ordered pair (a, b) with a's kind <= b's kind (mesh < sphere < plane): regions in that order, mirrored by the
+/// caller when it swapped.
+static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_shape* b, const mc_pose* pb,
+                              const mc_query_options* opt, mc_workspace* ws, mc_region* regions, uint32_t capacity,
+                              uint32_t* count, mc_query_stats* stats)
+{
+    mc_region one;
+    memset(&one, 0, sizeof one);
+    *count = 0;
+    if (a->type == MC_SHAPE_MESH && b->type == MC_SHAPE_MESH)
+    {
+        return mc_query_regions(a->mesh, pa, b->mesh, pb, opt, ws, regions, capacity, count, stats);
+    }
+    if (b->type == MC_SHAPE_CYLINDER)
+    {
+        if (a->type != MC_SHAPE_CYLINDER)
+        {
+            return MC_ERR_UNSUPPORTED; // a cylinder against a mesh, sphere or plane: not yet
+        }
+        // Parallel axes only; the pin (the solid one) as I when one is a hole.
+        mc_vec3 axis_a = mc_quat_rotate(pa->q, mc_v3(0, 0, 1)), axis_b = mc_quat_rotate(pb->q, mc_v3(0, 0, 1));
+        if (mc_length(mc_cross(axis_a, axis_b)) > 1e-12)
+        {
+            return MC_ERR_UNSUPPORTED;
+        }
+        // Two solid cylinders in one canonical order (radius, length, position), as two balls.
+        bool turn = a->flip || (!b->flip && (b->radius < a->radius ||
+                                             (b->radius == a->radius &&
+                                              (b->length < a->length ||
+                                               (b->length == a->length && memcmp(&pb->p, &pa->p, sizeof pa->p) < 0)))));
+        const mc_shape* s1 = turn ? b : a;
+        const mc_shape* s2 = turn ? a : b;
+        const mc_pose* p1 = turn ? pb : pa;
+        const mc_pose* p2 = turn ? pa : pb;
+        *count = cylinders(s1->radius, s1->length, s2->radius, s2->length, s2->flip, to_local(p1, p2->p), p1, &one);
+        if (*count == 1 && turn)
+        {
+            mirror(&one, 1);
+        }
+        if (*count == 1 && capacity >= 1)
+        {
+            regions[0] = one;
+        }
+        return *count > capacity ? MC_ERR_CAPACITY : MC_OK;
+    }
+    if (a->type == MC_SHAPE_MESH && b->type == MC_SHAPE_SPHERE)
+    {
+        if (b->flip || mc_mesh_get_report(a->mesh)->flipped)
+        {
+            return MC_ERR_UNSUPPORTED; // a socket against a mesh, a ball against a flipped mesh: not yet
+        }
+        if (ws->shapes == NULL && (ws->shapes = mc_calloc(1, sizeof *ws->shapes)) == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        // Computed as (ball, mesh), then mirrored to (mesh, ball).
+        mc_status st = sphere_mesh(ws->shapes, to_local(pa, pb->p), b->radius, a->mesh, pa, &one, count);
+        if (st == MC_OK && *count == 1)
+        {
+            mirror(&one, 1);
+            if (capacity >= 1)
+            {
+                regions[0] = one;
+            }
+        }
+        return st != MC_OK ? st : (*count > capacity ? MC_ERR_CAPACITY : MC_OK);
+    }
+    if (a->type == MC_SHAPE_MESH) // against a plane: the plane's normal and offset in the mesh's frame
+    {
+        if (ws->shapes == NULL && (ws->shapes = mc_calloc(1, sizeof *ws->shapes)) == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        mc_vec3 n = mc_quat_rotate(mc_quat_conj(pa->q), mc_quat_rotate(pb->q, mc_v3(0, 0, 1)));
+        n = mc_normalize(n);
+        mc_vec3 o = to_local(pa, pb->p);
+        return mesh_plane(ws->shapes, a->mesh, n, -mc_dot(n, o), pa, regions, capacity, count);
+    }
+    if (b->type == MC_SHAPE_SPHERE) // sphere, sphere
+    {
+        // Two balls are computed in one canonical order (smaller radius first, then position), so that the pair
+        // gives bitwise mirrored regions either way round; a ball and a socket always as (ball, socket).
+        bool turn = a->flip || (!b->flip && (b->radius < a->radius ||
+                                             (b->radius == a->radius && memcmp(&pb->p, &pa->p, sizeof pa->p) < 0)));
+        const mc_shape* s1 = turn ? b : a;
+        const mc_shape* s2 = turn ? a : b;
+        const mc_pose* p1 = turn ? pb : pa;
+        const mc_pose* p2 = turn ? pa : pb;
+        uint32_t n = s2->flip ? sphere_socket(p1->p, s1->radius, p2->p, s2->radius, &one)
+                              : sphere_sphere(p1->p, s1->radius, p2->p, s2->radius, &one);
+        if (n == 1 && turn)
+        {
+            mirror(&one, 1);
+        }
+        *count = n;
+    }
+    else // sphere, plane
+    {
+        mc_mat33 rot = mc_quat_to_mat33(pb->q);
+        *count = sphere_plane(a->radius, to_local(pb, pa->p), &rot, pb->p, &one);
+    }
+    if (*count == 1 && capacity >= 1)
+    {
+        regions[0] = one;
+    }
+    return *count > capacity ? MC_ERR_CAPACITY : MC_OK;
+}
+
+static bool region_finite(const mc_region* g)
+{
+    double sum = g->volume + g->area + g->radius + g->depth + g->centroid.x + g->centroid.y + g->centroid.z +
+                 g->normal.x + g->normal.y + g->normal.z + g->point_i.x + g->point_i.y + g->point_i.z + g->point_j.x +
+                 g->point_j.y + g->point_j.z + g->s_i.x + g->s_i.y + g->s_i.z + g->s_j.x + g->s_j.y + g->s_j.z;
+    return isfinite(sum);
+}
+
+mc_status mc_query_shape_regions(const mc_shape* shape_i, const mc_pose* pose_i, const mc_shape* shape_j,
+                                 const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
+                                 mc_region* regions, uint32_t capacity, uint32_t* region_count, mc_query_stats* stats)
+{
+    if (shape_i == NULL || shape_j == NULL || pose_i == NULL || pose_j == NULL || ws == NULL || region_count == NULL ||
+        (regions == NULL && capacity > 0) || !shape_valid(shape_i) || !shape_valid(shape_j) ||
+        !mc_pose_is_valid(pose_i) || !mc_pose_is_valid(pose_j))
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    *region_count = 0;
+    if (stats != NULL)
+    {
+        memset(stats, 0, sizeof *stats);
+    }
+    if (unbounded(shape_i) && unbounded(shape_j))
+    {
+        return MC_ERR_UNBOUNDED;
+    }
+    mc_pose pi = *pose_i, pj = *pose_j;
+    pi.q = mc_quat_normalize(pi.q);
+    pj.q = mc_quat_normalize(pj.q);
+    bool swap = shape_i->type > shape_j->type;
+    mc_status st = swap ? ordered_pair(shape_j, &pj, shape_i, &pi, options, ws, regions, capacity, region_count, stats)
+                        : ordered_pair(shape_i, &pi, shape_j, &pj, options, ws, regions, capacity, region_count, stats);
+    uint32_t written = *region_count < capacity ? *region_count : capacity;
+    if (st != MC_OK && st != MC_ERR_CAPACITY)
+    {
+        return st;
+    }
+    if (swap)
+    {
+        mirror(regions, written);
+    }
+    for (uint32_t k = 0; k < written; ++k)
+    {
+        if (!region_finite(&regions[k]))
+        {
+            memset(regions, 0, (size_t)written * sizeof *regions);
+            *region_count = 0;
+            return MC_ERR_OUT_OF_RANGE;
+        }
+    }
+    if (stats != NULL && !(shape_i->type == MC_SHAPE_MESH && shape_j->type == MC_SHAPE_MESH))
+    {
+        stats->regions = *region_count;
+        stats->threads = 1;
+    }
+    return st;
+}
