@@ -180,6 +180,14 @@ mc_status mc_read_file(const char* path, uint64_t max_bytes, char** data, uint64
     return st;
 }
 
+// The import's repair defaults: mc_default_repair_options with no repair selected.
+static mc_repair_options default_import_repair(void)
+{
+    mc_repair_options r = mc_default_repair_options();
+    r.flags = 0;
+    return r;
+}
+
 mc_import_options mc_default_import_options(void)
 {
     return (mc_import_options){.scale = 1.0,
@@ -188,7 +196,10 @@ mc_import_options mc_default_import_options(void)
                                .require_closed = true,
                                .self_check = MC_SELF_CHECK_REFUSE,
                                .max_bytes = MC_DEFAULT_MAX_BYTES,
-                               .max_triangles = MC_DEFAULT_MAX_TRIANGLES};
+                               .max_triangles = MC_DEFAULT_MAX_TRIANGLES,
+                               .angle_tolerance = 15.0 * MC_PI / 180.0,
+                               .brep_solid = -1,
+                               .repair = default_import_repair()};
 }
 
 typedef enum reader_kind
@@ -199,6 +210,7 @@ typedef enum reader_kind
     READER_OBJ,
     READER_OFF,
     READER_ASSIMP,
+    READER_GMSH,
 } reader_kind;
 
 static reader_kind reader_for(const char* path, char* ext, size_t cap)
@@ -233,6 +245,14 @@ static reader_kind reader_for(const char* path, char* ext, size_t cap)
     {
         return READER_OFF;
     }
+    static const char* const brep_ext[] = {"step", "stp", "iges", "igs", "brep"};
+    for (size_t k = 0; k < sizeof brep_ext / sizeof brep_ext[0]; ++k)
+    {
+        if (strcmp(ext, brep_ext[k]) == 0)
+        {
+            return READER_GMSH;
+        }
+    }
     // Assimp reads in single precision: only formats without a native reader go there.
     static const char* const assimp_ext[] = {"ply", "3mf", "gltf", "glb", "dae"};
     for (size_t k = 0; k < sizeof assimp_ext / sizeof assimp_ext[0]; ++k)
@@ -243,6 +263,73 @@ static reader_kind reader_for(const char* path, char* ext, size_t cap)
         }
     }
     return READER_NONE;
+}
+
+// A repair runs when a flag or a weld setting asks for one.
+static bool wants_repair(const mc_repair_options* r)
+{
+    return r->flags != 0 || r->weld_tolerance != 0.0 || r->weld_distance != 0.0;
+}
+
+// A B-rep file whose faces do not close up: say whether it has no solid at all (open shells) or its tessellation
+// failed, instead of the generic message.
+static void explain_brep(const mc_soup* soup, const mc_mesh_report* rep, mc_error* err)
+{
+    if (soup->brep_solids == 0)
+    {
+        mc_set_error(err, MC_ERR_MESH_NOT_CLOSED, -1, -1,
+                     "no solid in the file, only %u surfaces: %u open shells (%u boundary edges); REPAIR can close "
+                     "small gaps",
+                     soup->brep_surfaces, rep->components, rep->boundary_edges);
+    }
+    else
+    {
+        mc_set_error(err, MC_ERR_MESH_NOT_CLOSED, -1, -1,
+                     "the tessellation of its %u solids is not closed: %u boundary edges, %u non-manifold edges "
+                     "(REPAIR, or another chord tolerance, may help)",
+                     soup->brep_solids, rep->boundary_edges, rep->nonmanifold_edges);
+    }
+}
+
+// The import's repair (when asked), then the mesh build from the soup.
+static mc_status repair_and_build(const mc_import_options* opt, mc_soup* soup, bool brep, mc_mesh** out,
+                                  mc_mesh_report* report, mc_error* err)
+{
+    double to_user = opt->scale * soup->file_scale;
+    mc_read_facts read = {.split_polygons = soup->split_polygons,
+                          .trailing_bytes = soup->trailing_bytes,
+                          .brep_solids = soup->brep_solids,
+                          .brep_surfaces = soup->brep_surfaces,
+                          .brep_volume = soup->brep_volume * to_user * to_user * to_user};
+    mc_status st = MC_OK;
+    if (wants_repair(&opt->repair))
+    {
+        st = mc_soup_repair(soup, &opt->repair, to_user, &read.repair, err);
+        st = st == MC_OK && soup->triangle_count == 0
+                 ? mc_set_error(err, MC_ERR_EMPTY_MESH, -1, -1, "no triangles left after the repair")
+                 : st;
+        if (st != MC_OK)
+        {
+            return st;
+        }
+    }
+    mc_mesh_def def = mc_default_mesh_def();
+    def.positions = soup->positions;
+    def.vertex_count = soup->vertex_count;
+    def.indices = soup->indices;
+    def.triangle_count = soup->triangle_count;
+    def.scale = to_user;
+    def.weld_tolerance = opt->weld_tolerance;
+    def.flip = opt->flip;
+    def.require_closed = opt->require_closed;
+    mc_mesh_report local;
+    mc_mesh_report* rep = report != NULL ? report : &local;
+    st = mc_mesh_build(&def, &read, opt->progress, opt->progress_user, out, rep, err);
+    if (st == MC_ERR_MESH_NOT_CLOSED && brep)
+    {
+        explain_brep(soup, rep, err);
+    }
+    return st;
 }
 
 static mc_status import_geometry(const char* path, const mc_import_options* options, mc_mesh** out,
@@ -268,7 +355,7 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
     {
         return mc_set_error(err, MC_ERR_UNSUPPORTED_FORMAT, -1, -1,
                             "%s: unsupported file extension '%s%s' (accepted: .stl .shl .obj .ply .off .3mf .gltf .glb "
-                            ".dae)",
+                            ".dae .step .stp .iges .igs .brep)",
                             path, ext[0] ? "." : "", ext[0] ? ext : "(none)");
     }
     if (opt.max_bytes == 0 || opt.max_triangles == 0)
@@ -289,10 +376,11 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
     soup.max_bytes = opt.max_bytes;
     soup.progress = opt.progress;
     soup.progress_user = opt.progress_user;
+    soup.options = &opt;
     // One reader per kind (READER_NONE was refused above).
     static mc_status (*const readers[])(const char*, mc_soup*, mc_error*) = {
         [READER_STL] = mc_stl_read, [READER_SHL] = mc_shl_read,       [READER_OBJ] = mc_obj_read,
-        [READER_OFF] = mc_off_read, [READER_ASSIMP] = mc_assimp_read,
+        [READER_OFF] = mc_off_read, [READER_ASSIMP] = mc_assimp_read, [READER_GMSH] = mc_gmsh_read,
     };
     mc_status st = readers[kind](path, &soup, err);
     if (st == MC_ERR_LIMIT)
@@ -306,19 +394,9 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
     if (st != MC_OK)
     {
         mc_soup_free(&soup);
-        return st;
+        return st; // the readers' messages name the file
     }
-    mc_mesh_def def = mc_default_mesh_def();
-    def.positions = soup.positions;
-    def.vertex_count = soup.vertex_count;
-    def.indices = soup.indices;
-    def.triangle_count = soup.triangle_count;
-    def.scale = opt.scale * soup.file_scale;
-    def.weld_tolerance = opt.weld_tolerance;
-    def.flip = opt.flip;
-    def.require_closed = opt.require_closed;
-    mc_read_facts read = {.split_polygons = soup.split_polygons, .trailing_bytes = soup.trailing_bytes};
-    st = mc_mesh_build(&def, &read, opt.progress, opt.progress_user, out, report, err);
+    st = repair_and_build(&opt, &soup, kind == READER_GMSH, out, report, err);
     mc_soup_free(&soup);
     if (st != MC_OK)
     {

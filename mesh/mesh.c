@@ -148,7 +148,7 @@ static uint64_t bits_of(double v)
 
 // Exact weld: wid[i] = id of the first input vertex with bit-identical coordinates (after -0 -> +0), ids dense in
 // order of first appearance. Returns the number of distinct points, or UINT32_MAX on allocation failure.
-static uint32_t weld_exact(const mc_vec3* pos, uint32_t n, uint32_t* wid)
+uint32_t mc_weld_exact(const mc_vec3* pos, uint32_t n, uint32_t* wid)
 {
     uint64_t cap = 16;
     while (cap < 2ull * n)
@@ -223,7 +223,7 @@ static int cmp_cell_key(const int64_t* key, const cell_item* b)
 
 // Tolerance weld of the distinct points upos[0..n): points closer than `dist` are merged (transitively).
 // On return group[i] = smallest point id of i's cluster. Returns false on allocation failure.
-static bool weld_tolerance(const mc_vec3* upos, uint32_t n, mc_vec3 lo, double dist, uint32_t* group)
+bool mc_weld_tolerance(const mc_vec3* upos, uint32_t n, mc_vec3 lo, double dist, uint32_t* group)
 {
     cell_item* items = mc_alloc_array(n, sizeof(cell_item));
     if (items == NULL)
@@ -878,6 +878,10 @@ static mc_status build_check_def(build_state* s, const mc_read_facts* read)
     {
         s->report.split_polygons = read->split_polygons;
         s->report.trailing_bytes = read->trailing_bytes;
+        s->report.repair = read->repair;
+        s->report.brep_solids = read->brep_solids;
+        s->report.brep_surfaces = read->brep_surfaces;
+        s->report.brep_volume = read->brep_volume;
     }
     s->report.flipped = def->flip;
     build_publish_report(s);
@@ -977,7 +981,7 @@ static mc_status build_weld_tolerance(build_state* s)
     }
     s->weld_cluster = mc_alloc_array(nu, sizeof(uint32_t));
     uint32_t* group = s->weld_cluster;
-    if (group == NULL || !weld_tolerance(upos, nu, lo, dist, group))
+    if (group == NULL || !mc_weld_tolerance(upos, nu, lo, dist, group))
     {
         return build_out_of_memory(s);
     }
@@ -1007,7 +1011,7 @@ static mc_status build_weld_tolerance(build_state* s)
 static mc_status build_weld(build_state* s)
 {
     uint32_t nv = s->def->vertex_count;
-    uint32_t nu = weld_exact(s->scaled_positions, nv, s->weld_id);
+    uint32_t nu = mc_weld_exact(s->scaled_positions, nv, s->weld_id);
     if (nu == UINT32_MAX)
     {
         return build_out_of_memory(s);

@@ -59,6 +59,10 @@ typedef struct mc_read_facts
 {
     uint32_t split_polygons; ///< polygons with more than 3 vertices that were fan-split
     uint64_t trailing_bytes; ///< bytes after the last triangle of a binary STL (ignored)
+    mc_repair_report repair; ///< what the import's repair changed
+    uint32_t brep_solids;    ///< B-rep files: solids in the file
+    uint32_t brep_surfaces;  ///< B-rep files: faces tessellated
+    double brep_volume;      ///< B-rep files: exact volume (units after scaling)
 } mc_read_facts;
 
 /// Build the geometry of a mesh from a def: weld, checks, orientation, topology, normals, components; no OBB tree

@@ -12,19 +12,23 @@
 /// Triangles as a reader produced them: unwelded, unscaled, polygons already fan-split.
 typedef struct mc_soup
 {
-    double* positions;          ///< 3 * vertex_count coordinates (file units), library allocator
-    uint32_t vertex_count;      ///< points stored
-    uint32_t vertex_capacity;   ///< points allocated
-    uint32_t* indices;          ///< 3 * triangle_count zero-based indices, library allocator
-    uint32_t triangle_count;    ///< triangles stored
-    uint32_t triangle_capacity; ///< triangles allocated
-    double file_scale;          ///< conversion to metres stored in the file (.shl), 1 otherwise
-    uint32_t split_polygons;    ///< polygons with more than 3 vertices that were fan-split
-    uint64_t trailing_bytes;    ///< bytes after the last triangle of a binary STL (ignored, reported)
-    uint64_t max_triangles;     ///< mc_soup_reserve refuses to grow beyond it (MC_ERR_LIMIT); 0: no limit
-    uint64_t max_bytes;         ///< files larger than this are refused before reading (MC_ERR_LIMIT); 0: no limit
-    mc_progress_fcn* progress;  ///< may be NULL; readers report [0, 0.5] of the import
-    void* progress_user;        ///< passed to progress
+    double* positions;                ///< 3 * vertex_count coordinates (file units), library allocator
+    uint32_t vertex_count;            ///< points stored
+    uint32_t vertex_capacity;         ///< points allocated
+    uint32_t* indices;                ///< 3 * triangle_count zero-based indices, library allocator
+    uint32_t triangle_count;          ///< triangles stored
+    uint32_t triangle_capacity;       ///< triangles allocated
+    double file_scale;                ///< conversion to metres stored in the file (.shl), 1 otherwise
+    uint32_t split_polygons;          ///< polygons with more than 3 vertices that were fan-split
+    uint64_t trailing_bytes;          ///< bytes after the last triangle of a binary STL (ignored, reported)
+    uint64_t max_triangles;           ///< mc_soup_reserve refuses to grow beyond it (MC_ERR_LIMIT); 0: no limit
+    uint64_t max_bytes;               ///< files larger than this are refused before reading (MC_ERR_LIMIT); 0: no limit
+    mc_progress_fcn* progress;        ///< may be NULL; readers report [0, 0.5] of the import
+    void* progress_user;              ///< passed to progress
+    const mc_import_options* options; ///< the import's options (B-rep faceting and solid choice)
+    uint32_t brep_solids;             ///< B-rep reader: solids in the file
+    uint32_t brep_surfaces;           ///< B-rep reader: faces tessellated
+    double brep_volume;               ///< B-rep reader: exact volume of the selected solids (file units, metres)
 } mc_soup;
 
 /// Free the soup's arrays and zero it (the struct itself is the caller's).
@@ -56,5 +60,20 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err);
 /// transforms.
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err);
 
+/// Read a B-rep file (.step .stp .iges .igs .brep) with gmsh: tessellate the faces of its solids (soup->options
+/// gives the faceting and which solid), wound outward. Without gmsh: MC_ERR_UNSUPPORTED_FORMAT naming the package.
+mc_status mc_gmsh_read(const char* path, mc_soup* soup, mc_error* err);
+
 /// Exact test: is triangle (a, b, c) of zero area (the three points collinear or coincident)?
 bool mc_triangle_is_degenerate(mc_vec3 a, mc_vec3 b, mc_vec3 c);
+
+/// Exact weld: wid[i] = dense id (in order of first appearance) of the points bit-identical to pos[i] (-0 = +0).
+/// @return the number of distinct points, or UINT32_MAX on allocation failure.
+uint32_t mc_weld_exact(const mc_vec3* pos, uint32_t n, uint32_t* wid);
+/// Tolerance weld of distinct points upos[0..n) with bounding-box corner lo: points closer than `dist` are merged
+/// (transitively); group[i] = smallest point id of i's cluster. @return false on allocation failure.
+bool mc_weld_tolerance(const mc_vec3* upos, uint32_t n, mc_vec3 lo, double dist, uint32_t* group);
+/// Repair a soup in place (mc_mesh_repair on its arrays, the result replacing them); `unit_scale` converts the
+/// options' weld_distance into the soup's units (divided by it).
+mc_status mc_soup_repair(mc_soup* soup, const mc_repair_options* options, double unit_scale, mc_repair_report* report,
+                         mc_error* err);

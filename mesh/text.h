@@ -98,11 +98,39 @@ static inline bool mc_text_token(mc_text* t, char* buf, size_t cap)
     return true;
 }
 
-/// Parse a whole token as a double (any value, including inf/nan: the caller checks finiteness).
+/// Parse a whole token as a double (any value, including inf/nan: the caller checks finiteness). Besides C's forms
+/// (1.5, 1.5e3, 1.5E+003, .5, 1.) a Fortran exponent letter is read (1.5D+03, 1.5d3: some CAD and FE exporters write
+/// it); nothing else may follow the number.
 static inline bool mc_text_f64(const char* s, double* out)
 {
     char* e = NULL;
     double v = strtod(s, &e);
+    if (e != s && (*e == 'D' || *e == 'd') && e - s < 64)
+    {
+        // Fortran exponent: the mantissa, then the exponent as a C integer (an optional sign and digits only).
+        const char* x = e + 1 + (e[1] == '+' || e[1] == '-');
+        if (*x < '0' || *x > '9')
+        {
+            return false;
+        }
+        char buf[96];
+        size_t n = (size_t)(e - s);
+        memcpy(buf, s, n);
+        buf[n] = 'e';
+        size_t tail = strlen(e + 1);
+        if (n + 1 + tail >= sizeof buf)
+        {
+            return false;
+        }
+        memcpy(buf + n + 1, e + 1, tail + 1);
+        v = strtod(buf, &e);
+        if (*e != '\0')
+        {
+            return false;
+        }
+        *out = v;
+        return true;
+    }
     if (e == s || *e != '\0')
     {
         return false;

@@ -15,6 +15,11 @@ pkg-config --exists zlib 2>/dev/null || need="$need zlib1g-dev"
 pkg-config --exists ode 2>/dev/null || need="$need libode-dev"
 # The locale test compiles de_DE.UTF-8 with localedef from the locales package's sources.
 [ -f /usr/share/i18n/locales/de_DE ] || need="$need locales"
+# B-rep import (STEP, IGES, BREP) is optional: MC_WITH_GMSH=1 adds gmsh's library and C header (libgmsh-dev, with
+# OpenCASCADE: about 30 packages). A build directory set up before needs `meson setup --reconfigure build` to find it.
+if [ "${MC_WITH_GMSH:-0}" = 1 ] && [ ! -f /usr/include/gmshc.h ]; then
+    need="$need libgmsh-dev"
+fi
 if [ -n "$need" ]; then
     echo "installing:$need" >&2
     export DEBIAN_FRONTEND=noninteractive

@@ -450,6 +450,45 @@ Test(import, shl_hostile_files)
 // ---------------------------------------------------------------------------------------------------------------
 // OBJ, OFF (native) and PLY (Assimp)
 
+// Tolerant number and name forms: a solid name with blanks, exponents in every C form and Fortran's D exponent,
+// in an ASCII STL and an OBJ; a Fortran exponent without digits, or text after a number, is still an error.
+Test(import, scientific_notation_variants_and_solid_names_with_blanks)
+{
+    static const char* const forms[] = {"%.1f", "%.3e", "%.2E", "%.1fD+00", "%.1fd0", "%.4gE+000"};
+    static char text[8192];
+    size_t n = (size_t)snprintf(text, sizeof text, "solid Part 7 of bracket (rev B)\n");
+    for (int t = 0; t < 12; ++t)
+    {
+        n += (size_t)snprintf(text + n, sizeof text - n, "facet normal 0.0E+00 0D0 0e0\nouter loop\n");
+        for (int k = 0; k < 3; ++k)
+        {
+            const double* p = s_cube_pos[s_cube_tri[t][k]];
+            char c[3][32];
+            for (int a = 0; a < 3; ++a)
+            {
+                snprintf(c[a], sizeof c[a], forms[(t + k + a) % 6], p[a]);
+            }
+            n += (size_t)snprintf(text + n, sizeof text - n, "vertex %s %s %s\n", c[0], c[1], c[2]);
+        }
+        n += (size_t)snprintf(text + n, sizeof text - n, "endloop\nendfacet\n");
+    }
+    snprintf(text + n, sizeof text - n, "endsolid Part 7 of bracket (rev B)\n");
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_text("forms.stl", text), &r, &e), MC_OK), "%s", e.message);
+    cr_assert(r.closed && r.contact_ready);
+    cr_assert(eq(dbl, r.signed_volume_as_read, 8.0));
+    cr_assert(eq(int,
+                 check(write_text("forms.obj", "v 1D0 0 0\nv 0 1.0d+0 0\nv 0 0 1.0D-0\nv 0 0 0\n"
+                                               "f 1 2 3\nf 1 4 2\nf 2 4 3\nf 3 4 1\n"),
+                       &r, &e),
+                 MC_OK),
+              "%s", e.message);
+    cr_assert(epsilon_eq(dbl, r.signed_volume_as_read, 1.0 / 6.0, 1e-15));
+    cr_assert(eq(int, check(write_text("bad_d.obj", "v 1D 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\n"), &r, &e), MC_ERR_PARSE));
+    cr_assert(eq(int, check(write_text("bad_x.obj", "v 1e0x 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\n"), &r, &e), MC_ERR_PARSE));
+}
+
 Test(import, obj_quads_slashes_and_negative_indices)
 {
     char text[4096];

@@ -46,6 +46,115 @@ extern "C"
         MC_SELF_CHECK_SKIP = 2,
     } mc_self_check;
 
+    /// Repairs of mc_mesh_repair (bit flags of mc_repair_options.flags). Each one changes only what it counts in
+    /// mc_repair_report; none runs unless asked.
+    typedef enum mc_repair_flags
+    {
+        /// remove duplicated triangles (same three vertices, same winding: one copy is kept) and back-to-back pairs
+        /// (same three vertices, opposite windings: both removed; pairs cancel first, then duplicates)
+        MC_REPAIR_DUPLICATES = 1u << 0,
+        /// solids that share faces: a patch of triangles (connected over edges used exactly twice) all of whose
+        /// border edges are used by exactly three triangles is a face stored once for two solids; the smallest such
+        /// patches are removed (while each of their border edges is still used three times), leaving the union of the
+        /// solids (keeping both solids with a copy of the face each would make them touch, which the self-check
+        /// refuses)
+        MC_REPAIR_SHARED_FACES = 1u << 1,
+        /// remove loose components (over shared vertices) of fewer than min_component_triangles triangles or whose
+        /// bounding-box diagonal is below min_component_size times the whole mesh's
+        MC_REPAIR_LOOSE_COMPONENTS = 1u << 2,
+        /// consistent winding: breadth-first over edges used exactly twice, each triangle flipped to agree with the
+        /// one it was reached from (in each connected patch the larger half keeps its winding); then every closed
+        /// component is wound outward by its signed volume, or inward when it lies inside an odd number of other
+        /// closed components (a cavity; ray parity, bounding boxes first)
+        MC_REPAIR_ORIENT = 1u << 3,
+        /// fill holes (loops of edges used once) of at most max_hole_edges edges with a triangulation over the loop's
+        /// own vertices (no new vertex) that minimises the largest angle between neighbouring normals (the mesh
+        /// around the hole included), then the total area (Liepa 2003); needs consistent winding (MC_REPAIR_ORIENT)
+        MC_REPAIR_HOLES = 1u << 4,
+        /// split pinched vertices (a vertex whose closed triangle fans do not join over edges): each fan gets its own
+        /// copy of the vertex, moved by 1e-9 of the bounding-box diagonal into its own solid (against the fan's
+        /// area-weighted normal) so that the solids no longer touch (the self-check refuses touching triangles).
+        /// An edge used by 4, 6, ... (at most 16) triangles, wound half each way, is split first: its triangles are
+        /// ordered around it and each is paired with its neighbour on its own solid's side
+        MC_REPAIR_PINCHES = 1u << 5,
+        /// every repair above
+        MC_REPAIR_ALL = 0x3f,
+    } mc_repair_flags;
+
+    /// What mc_mesh_repair may change. Initialize with mc_default_repair_options().
+    typedef struct mc_repair_options
+    {
+        uint32_t flags; ///< mc_repair_flags to run; MC_REPAIR_ALL by default (0 in mc_default_import_options)
+        /// weld vertices closer than this fraction of the bounding-box diagonal (transitively), before everything
+        /// else; 0 (default): bit-identical points only. 0 or in [1e-12, 0.1]. At most one of the two weld settings.
+        double weld_tolerance;
+        /// weld vertices closer than this absolute distance (length units of the result: after the import's scale);
+        /// 0 (default): bit-identical points only. >= 0, at most 0.1 of the bounding-box diagonal.
+        double weld_distance;
+        /// largest hole filled, in boundary edges (default 32, at most 256; 3 or more)
+        uint32_t max_hole_edges;
+        /// components of fewer triangles are removed (default 4: fewer cannot enclose a volume)
+        uint32_t min_component_triangles;
+        /// components whose bounding-box diagonal is below this fraction of the mesh's are removed (default 0: none)
+        double min_component_size;
+        int internal_value; ///< set by mc_default_repair_options()
+    } mc_repair_options;
+
+    /// What mc_mesh_repair changed, every change counted (all zero when no repair ran).
+    typedef struct mc_repair_report
+    {
+        bool ran;                        ///< a repair was asked for and ran
+        double weld_distance;            ///< the weld distance used (length units of the result), 0: exact only
+        uint32_t welded_vertices;        ///< distinct points merged into another one by the weld tolerance
+        uint32_t collapsed_triangles;    ///< triangles removed because welding made two of their corners one
+        uint32_t duplicate_triangles;    ///< extra copies of a triangle removed
+        uint32_t back_to_back_triangles; ///< triangles removed in back-to-back pairs
+        uint32_t shared_face_triangles;  ///< triangles of faces shared by two solids, removed
+        uint32_t loose_components;       ///< components removed as loose
+        uint32_t loose_triangles;        ///< their triangles
+        uint32_t flipped_triangles;      ///< triangles reversed to agree with their neighbours
+        uint32_t unorientable_patches;   ///< edge-connected patches that cannot be wound consistently (Moebius)
+        uint32_t reversed_components;    ///< closed components reversed to face outward (or inward: cavities)
+        uint32_t filled_holes;           ///< holes filled
+        uint32_t fill_triangles;         ///< triangles added to fill them
+        uint32_t unfilled_holes;         ///< holes left open: too large, or through a vertex on two holes
+        uint32_t largest_unfilled_hole;  ///< edges of the largest hole left open (0: none)
+        uint32_t split_vertices;         ///< vertices added by splitting pinched vertices
+        /// edges used by 4, 6, ... triangles (solids touching along an edge) whose triangles were paired by their order
+        /// around the edge (each with its neighbour on its solid's side); their end vertices are then split as
+        /// pinched vertices
+        uint32_t split_edges;
+    } mc_repair_report;
+
+    /// @return repair options with defaults: every repair (MC_REPAIR_ALL), exact welding only, holes up to 32 edges,
+    /// components of fewer than 4 triangles removed.
+    MC_API mc_repair_options mc_default_repair_options(void);
+
+    /// Repair a triangle soup so that it can become a closed, oriented mesh: weld (options' tolerance), drop
+    /// triangles that welding collapsed, then the repairs of options->flags in this order: duplicates, shared faces,
+    /// loose components, winding, holes, outward winding, pinched vertices (and outward winding again when a split
+    /// cut a component in two). Unused vertices are dropped; points are
+    /// not moved except by welding (a cluster takes its first point) and pinch splitting. Zero-area triangles are left
+    /// to mesh creation, which removes them. Deterministic and single-threaded; about O(n log n).
+    /// @param options may be NULL for mc_default_repair_options()
+    /// @param positions vertex_count points, x y z each (length units)
+    /// @param vertex_count points
+    /// @param indices 3 * triangle_count zero-based vertex indices
+    /// @param triangle_count triangles (> 0)
+    /// @param out_positions receives 3 * *out_vertex_count doubles (library allocator; free with mc_free_arrays), on
+    ///        success only
+    /// @param out_vertex_count receives the number of points
+    /// @param out_indices receives 3 * *out_triangle_count indices (free with mc_free_arrays), on success only
+    /// @param out_triangle_count receives the number of triangles (0 when everything was removed)
+    /// @param report may be NULL; what was changed
+    /// @param err may be NULL; filled on failure
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (bad options, NULL arrays), MC_ERR_INDEX_OUT_OF_RANGE, MC_ERR_NON_FINITE,
+    ///         MC_ERR_EMPTY_MESH (no triangle given) or MC_ERR_OUT_OF_MEMORY
+    MC_API mc_status mc_mesh_repair(const mc_repair_options* options, const double* positions, uint32_t vertex_count,
+                                    const uint32_t* indices, uint32_t triangle_count, double** out_positions,
+                                    uint32_t* out_vertex_count, uint32_t** out_indices, uint32_t* out_triangle_count,
+                                    mc_repair_report* report, mc_error* err);
+
     /// What the checks found in a mesh. Filled by creation and import even when they fail (for example on an open
     /// mesh).
     typedef struct mc_mesh_report
@@ -96,6 +205,16 @@ extern "C"
         /// when self_checked: the smallest triangle index (cleaned mesh) of the first nested or inverted component (by
         /// smallest vertex index), UINT32_MAX when there is none
         uint32_t nesting_sample_triangle;
+        /// B-rep files: the solids in the file (0 for mesh files, and for a B-rep file with surfaces only)
+        uint32_t brep_solids;
+        /// B-rep files: the surfaces (faces) that were tessellated
+        uint32_t brep_surfaces;
+        /// B-rep files: the exact volume of the imported solids as OpenCASCADE computes it from the B-rep (units^3,
+        /// after scaling); compare with `volume` (the facets'): they differ by at most about chord tolerance times
+        /// area. 0 for mesh files.
+        double brep_volume;
+        /// what the import's repair changed (mc_import_options.repair; ran is false when none was asked)
+        mc_repair_report repair;
     } mc_mesh_report;
 
     /// Input arrays for mc_mesh_create. Initialize with mc_default_mesh_def(). Arrays are copied; the def is not
@@ -157,6 +276,20 @@ extern "C"
         /// Most triangles accepted, polygons fan-split (default MC_DEFAULT_MAX_TRIANGLES): native readers check it
         /// before allocating (a binary STL's header count, text files as they grow); MC_ERR_LIMIT beyond it.
         uint64_t max_triangles;
+        /// B-rep files (.step .stp .iges .igs .brep, through gmsh): the largest distance between a facet and the
+        /// true surface (Adams' chord tolerance), in length units of the result (after `scale`); 0 (default): 0.005
+        /// times the largest extent of the part's bounding box. Mapped to gmsh's element sizes from curvature (see
+        /// mc_mesh_import_file); gmsh aims at it, the result is not checked facet by facet.
+        double chord_tolerance;
+        /// B-rep files: the largest angle a facet edge may turn on a curved surface (radians, Adams' angle
+        /// tolerance), in (0, pi/2]; default 15 degrees
+        double angle_tolerance;
+        /// B-rep files: -1 (default) every solid of the file, merged into one mesh; k >= 0: only the k-th solid (0
+        /// based, in the file's order; the report's brep_solids gives the count), so each solid can be its own mesh
+        int32_t brep_solid;
+        /// Repairs applied to the triangles as read, before welding and checks (see mc_mesh_repair); flags 0 (the
+        /// default) repairs nothing. Its weld_distance is in the units after `scale` (and a .shl file's own scale).
+        mc_repair_options repair;
     } mc_import_options;
 
 /// Default size guard of imports: 8 GiB (a binary STL of 170 million triangles).
@@ -172,6 +305,20 @@ extern "C"
     /// .shl (Adams shell, native), .obj and .off (native, double precision), and through Assimp (single precision)
     /// .ply .3mf .gltf .glb .dae. All meshes in a
     /// multi-mesh file are merged, with their node transforms applied.
+    ///
+    /// B-rep CAD files .step .stp .iges .igs .brep are read with gmsh (OpenCASCADE) when the library was built with
+    /// it (Debian package libgmsh-dev; otherwise MC_ERR_UNSUPPORTED_FORMAT names the package). Lengths are converted
+    /// to metres from the unit the STEP or IGES file declares (OpenCASCADE converts them to millimetres, times
+    /// 1e-3; a .brep file has no unit: its numbers are taken as they are), then multiplied by `scale`. Every face of
+    /// the selected solids (options->brep_solid) is tessellated by gmsh's surface mesher, which shares the nodes of
+    /// common edges (watertight), and wound outward by the face's orientation in its solid. Faceting: element sizes
+    /// from curvature with n = max(2 pi / angle_tolerance, pi / acos(1 - c / r)) elements per turn and a largest size
+    /// of sqrt(8 c r), c the chord tolerance and r half the bounding-box diagonal: a circle of radius up to r then
+    /// deviates from its chords by at most c, a flatter surface through the size limit. A file with surfaces but no
+    /// solid is tessellated and accepted only when its faces close up; otherwise it is refused with the count of open
+    /// shells (components) and boundary edges. gmsh is not thread-safe: B-rep imports are serialised by a lock,
+    /// and each one initialises and finalises gmsh (a host that uses gmsh itself loses its model). Progress: 0.05 read,
+    /// 0.1 synchronised, 0.45 meshed, 0.5 extracted, then as for mesh files.
     /// @param path file to read
     /// @param options may be NULL for defaults
     /// @param out receives the mesh on success only

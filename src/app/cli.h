@@ -96,6 +96,27 @@ bool cli_stderr_is_tty(void);
 /// A progress callback for mc_import_options: draws `label NN%` on stderr, user = label (const char*).
 void cli_progress(double fraction, void* user);
 
+/// Accept function of --angle for B-rep faceting: degrees in (0, 90].
+bool cli_is_facet_angle(double v);
+/// Accept function of --solid: a whole number from 0 to 2^31 - 1.
+bool cli_is_solid_index(double v);
+/// Set the B-rep options of an import: angle tolerance from degrees (0: keep the default), solid (< 0: all merged).
+void cli_apply_brep_options(mc_import_options* opt, double angle_deg, double solid);
+/// Help lines of the B-rep faceting options, the descriptions indented by `indent` (a string literal of blanks).
+#define CLI_BREP_HELP(indent)                                                                                          \
+    "  --chord-tolerance C\n" indent                                                                                   \
+    "B-rep files (.step .stp .iges .igs .brep): largest distance between facets and\n" indent                          \
+    "surface (length, after --scale; default 0.005 x the largest extent)\n"                                            \
+    "  --angle DEG\n" indent "B-rep files: largest angle a facet edge turns on a curved face (default 15)\n"           \
+    "  --solid K\n" indent "B-rep files: only the K-th solid (from 0; default: every solid, merged)\n"
+/// True for the B-rep extensions (.step .stp .iges .igs .brep, any case).
+bool cli_is_brep_path(const char* path);
+/// OpenCASCADE (under gmsh) writes some messages on stdout when it reads IGES files or meets a STEP syntax error,
+/// which would break the one-JSON-object contract: for a B-rep path, point stdout at /dev/null until
+/// cli_restore_stdout. @return the saved descriptor, or -1 (nothing changed: not a B-rep path, or it failed).
+int cli_mute_stdout(const char* path);
+/// Undo cli_mute_stdout (saved -1: nothing to do).
+void cli_restore_stdout(int saved);
 /// Import a mesh for contact (scaled by `scale`, progress on a terminal). On failure prints the importer's message on
 /// stderr (prefixed with the path unless the message starts with it; a mesh that intersects itself gets the hint of
 /// --accept-self-intersections) and returns 1; returns 0 on success. With `accept_self_intersections` such a mesh is
@@ -123,6 +144,11 @@ bool cli_is_max_triangles(double v);
 double cli_now(void);
 
 int cli_info(int argc, char** argv);
+/// `meshcontact repair IN OUT`: repair a mesh file and write it as STL or .shl.
+int cli_repair(int argc, char** argv);
+/// For a mesh that cannot be used for contact: check whether every repair (then every repair after a weld of 1e-6
+/// of the diagonal) would make it usable; if so write the command and what it changes into buf and return true.
+bool cli_repair_suggestion(const char* path, const mc_import_options* base, char* buf, size_t size);
 /// `meshcontact primitive`: tessellate a primitive shape and write it as STL or .shl.
 int cli_primitive(int argc, char** argv);
 /// `meshcontact simulate SCENARIO`: integrate a scenario file, write a CSV and an SVG force plot.

@@ -3,7 +3,9 @@
 // Shared helpers of the command-line tool (cli.h): messages, number and pose parsing, JSON output, mesh loading.
 #include "src/app/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -293,6 +295,79 @@ void cli_self_check_summary(const mc_mesh_report* r, char* buf, size_t size)
     }
 }
 
+bool cli_is_facet_angle(double v)
+{
+    return v > 0.0 && v <= 90.0;
+}
+
+bool cli_is_solid_index(double v)
+{
+    return v >= 0.0 && v <= 2147483647.0 && v == floor(v);
+}
+
+void cli_apply_brep_options(mc_import_options* opt, double angle_deg, double solid)
+{
+    if (angle_deg > 0.0)
+    {
+        opt->angle_tolerance = angle_deg * MC_PI / 180.0;
+    }
+    opt->brep_solid = solid >= 0.0 ? (int32_t)solid : -1;
+}
+
+bool cli_is_brep_path(const char* path)
+{
+    static const char* const ext[] = {".step", ".stp", ".iges", ".igs", ".brep"};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; ++i)
+    {
+        size_t k = strlen(ext[i]);
+        bool same = n >= k;
+        for (size_t c = 0; same && c < k; ++c)
+        {
+            same = tolower((unsigned char)path[n - k + c]) == ext[i][c];
+        }
+        if (same)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+int cli_mute_stdout(const char* path)
+{
+    if (!cli_is_brep_path(path))
+    {
+        return -1;
+    }
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved < 0 || null_fd < 0 || dup2(null_fd, STDOUT_FILENO) < 0)
+    {
+        if (saved >= 0)
+        {
+            close(saved);
+        }
+        saved = -1;
+    }
+    if (null_fd >= 0)
+    {
+        close(null_fd);
+    }
+    return saved;
+}
+
+void cli_restore_stdout(int saved)
+{
+    if (saved >= 0)
+    {
+        fflush(stdout);
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+    }
+}
+
 int cli_load_mesh(const char* path, double scale, double max_triangles, bool accept_self_intersections, mc_mesh** out)
 {
     mc_import_options opt = mc_default_import_options();
@@ -310,7 +385,9 @@ int cli_load_mesh(const char* path, double scale, double max_triangles, bool acc
     mc_error err;
     memset(&err, 0, sizeof err);
     mc_mesh_report rep;
+    int muted = cli_mute_stdout(path);
     mc_status s = mc_mesh_import_file(path, &opt, out, &rep, &err);
+    cli_restore_stdout(muted);
     if (s != MC_OK)
     {
         const char* what = err.message[0] != '\0' ? err.message : mc_status_string(s);

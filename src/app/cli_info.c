@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact info`: check a mesh file and print its report (triangles, closedness, volume, area, bbox, problems).
 #include "src/app/cli.h"
+#include "src/app/scenario.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,33 +13,45 @@
 
 static void print_help(FILE* f)
 {
-    fprintf(f, "usage: meshcontact info MESH [--scale S] [--max-triangles N] [--json] [--accept-self-intersections]\n\n"
-               "Read a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae), weld identical vertices and report\n"
-               "what the checks found. Counts, closedness, orientation and the signed volume are those of the\n"
-               "triangles as read (after exact welding; polygons fan-split); a negative volume means the normals\n"
-               "point inward. Zero-area triangles are listed as problems; they are removed (and T-junctions\n"
-               "repaired) in the mesh used for contact.\n\n"
-               "A closed, manifold, oriented mesh is then self-checked, exactly: pairs of triangles that intersect\n"
-               "(closed triangles sharing a point their shared vertices do not explain: crossing, touching, a face\n"
-               "folded onto its neighbour, a duplicate; 'self-intersection' gives the count and the first pair, as\n"
-               "triangle indices of the cleaned mesh), and how its shells nest ('nesting': a shell inside an odd\n"
-               "number of others must be wound inward, a cavity; one wound outward there is counted twice, one\n"
-               "wound inward elsewhere is inside out). Either makes the mesh unusable for contact.\n\n"
-               "options:\n"
-               "  --scale S  multiply every coordinate by S (a .shl file's own scale is applied on "
-               "top)\n" CLI_MAX_TRIANGLES_HELP(
-                   "             ") "  --json     print one JSON object: "
-                                    "{\"triangles\",\"vertices\",\"closed\",\"oriented\",\"volume\",\n"
-                                    "             \"area\",\"bbox\",\"problems\", then extra keys}\n"
-                                    "  --accept-self-intersections\n"
-                                    "             exit status 0 for a mesh that only fails the self-check (contact\n"
-                                    "             and force then need the same option to use it)\n"
-                                    "  --help     this text\n\n"
-                                    "exit status: 0 when the mesh can be used for contact; 1 when it cannot (open, "
-                                    "non-manifold,\n"
-                                    "inconsistently wound, intersecting itself, misnested: the report is still "
-                                    "printed and stderr\n"
-                                    "says why) or cannot be read; 2 on a usage error.\n");
+    fprintf(f,
+            "usage: meshcontact info MESH [--scale S] [--max-triangles N] [--json] [--accept-self-intersections]\n"
+            "                      [--repair] [--weld-tolerance T] [--chord-tolerance C] [--angle DEG] [--solid K]\n\n"
+            "Read a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae), weld identical vertices and report\n"
+            "what the checks found. Counts, closedness, orientation and the signed volume are those of the\n"
+            "triangles as read (after exact welding; polygons fan-split); a negative volume means the normals\n"
+            "point inward. Zero-area triangles are listed as problems; they are removed (and T-junctions\n"
+            "repaired) in the mesh used for contact.\n\n"
+            "A closed, manifold, oriented mesh is then self-checked, exactly: pairs of triangles that intersect\n"
+            "(closed triangles sharing a point their shared vertices do not explain: crossing, touching, a face\n"
+            "folded onto its neighbour, a duplicate; 'self-intersection' gives the count and the first pair, as\n"
+            "triangle indices of the cleaned mesh), and how its shells nest ('nesting': a shell inside an odd\n"
+            "number of others must be wound inward, a cavity; one wound outward there is counted twice, one\n"
+            "wound inward elsewhere is inside out). Either makes the mesh unusable for contact.\n\n"
+            "When the mesh cannot be used, info tries 'meshcontact repair' (every repair, then with a weld of\n"
+            "1e-6 of the bbox diagonal) and says which would make it usable and what it would change.\n\n"
+            "options:\n"
+            "  --scale S  multiply every coordinate by S (a .shl file's own scale is applied on "
+            "top)\n" CLI_MAX_TRIANGLES_HELP(
+                "             ") "  --json     print one JSON object: "
+                                 "{\"triangles\",\"vertices\",\"closed\",\"oriented\",\"volume\",\n"
+                                 "             \"area\",\"bbox\",\"problems\", then extra keys}\n"
+                                 "  --repair   report the mesh after every repair of 'meshcontact repair' "
+                                 "(the\n             changes are listed)\n"
+                                 "  --weld-tolerance T\n"
+                                 "             weld points closer than T times the bbox diagonal (1e-12 .. "
+                                 "0.1)\n" CLI_BREP_HELP(
+                                     "             ") "  --accept-self-intersections\n"
+                                                      "             exit status 0 for a mesh that only fails the "
+                                                      "self-check (contact\n"
+                                                      "             and force then need the same option to use it)\n"
+                                                      "  --help     this text\n\n"
+                                                      "exit status: 0 when the mesh can be used for contact; 1 when it "
+                                                      "cannot (open, "
+                                                      "non-manifold,\n"
+                                                      "inconsistently wound, intersecting itself, misnested: the "
+                                                      "report is still "
+                                                      "printed and stderr\n"
+                                                      "says why) or cannot be read; 2 on a usage error.\n");
 }
 
 typedef struct problem_list
@@ -180,6 +193,18 @@ static void print_json(const mc_mesh_report* r, const problem_list* p, bool acce
     printf(",\"scale\":");
     cli_json_double(stdout, r->scale);
     print_json_self_check(r, accepted);
+    if (r->brep_surfaces > 0)
+    {
+        printf(",\"brep_solids\":%u,\"brep_surfaces\":%u,\"brep_volume\":", r->brep_solids, r->brep_surfaces);
+        cli_json_double(stdout, r->brep_volume);
+    }
+    if (r->repair.ran)
+    {
+        char what[600];
+        app_repair_summary(&r->repair, what, sizeof what);
+        printf(",\"repaired\":");
+        cli_json_string(stdout, what);
+    }
     printf("}\n");
 }
 
@@ -236,6 +261,17 @@ static void print_table(const char* path, const mc_mesh_report* r, const problem
     {
         printf("polygons split     %u\n", r->split_polygons);
     }
+    if (r->repair.ran)
+    {
+        char what[600];
+        app_repair_summary(&r->repair, what, sizeof what);
+        printf("repaired           %s\n", what);
+    }
+    if (cli_is_brep_path(path))
+    {
+        printf("b-rep              %u solids, %u faces tessellated, exact volume %.17g%s\n", r->brep_solids,
+               r->brep_surfaces, r->brep_volume, r->brep_solids == 0 ? " (surfaces only: no solid)" : "");
+    }
     print_table_self_check(r);
     printf("usable for contact %s", r->contact_ready ? "yes" : (accepted ? "yes, self-intersections accepted" : "no"));
     if (r->contact_ready || accepted)
@@ -256,7 +292,8 @@ static void print_table(const char* path, const mc_mesh_report* r, const problem
 int cli_info(int argc, char** argv)
 {
     const char* path = NULL;
-    bool json = false, accept = false;
+    bool json = false, accept = false, repair = false;
+    double angle_deg = 0.0, solid = -1.0;
     mc_import_options opt = mc_default_import_options();
     double max_triangles = 0.0;
     const cli_option options[] = {
@@ -265,6 +302,11 @@ int cli_info(int argc, char** argv)
         {"max-triangles", 0, CLI_NUMBER, &max_triangles, 0, cli_is_max_triangles, NULL,
          "a whole number from 1 to 2^40"},
         {"accept-self-intersections", 0, CLI_FLAG, &accept, 0, NULL, NULL, NULL},
+        {"repair", 0, CLI_FLAG, &repair, 0, NULL, NULL, NULL},
+        {"chord-tolerance", 0, CLI_NUMBER, &opt.chord_tolerance, 0, cli_positive, NULL, "a positive length"},
+        {"angle", 0, CLI_NUMBER, &angle_deg, 0, cli_is_facet_angle, NULL, "degrees in (0, 90]"},
+        {"solid", 0, CLI_NUMBER, &solid, 0, cli_is_solid_index, NULL, "a solid number from 0"},
+        {"weld-tolerance", 0, CLI_NUMBER, &opt.weld_tolerance, 0, cli_positive, NULL, "a number from 1e-12 to 0.1"},
     };
     static const char* const operand_names[] = {"MESH"};
     const cli_syntax syntax = {"info", print_help, options, CLI_LENGTH(options), operand_names, &path, 1};
@@ -277,6 +319,11 @@ int cli_info(int argc, char** argv)
     {
         opt.max_triangles = (uint64_t)max_triangles;
     }
+    if (repair)
+    {
+        opt.repair.flags = MC_REPAIR_ALL;
+    }
+    cli_apply_brep_options(&opt, angle_deg, solid);
     struct stat sb;
     if (cli_stderr_is_tty() && stat(path, &sb) == 0 && (uint64_t)sb.st_size > INFO_PROGRESS_BYTES)
     {
@@ -286,7 +333,9 @@ int cli_info(int argc, char** argv)
     mc_mesh_report r;
     mc_error err;
     memset(&err, 0, sizeof err);
+    int muted = cli_mute_stdout(path);
     mc_status st = mc_mesh_check_file(path, &opt, &r, &err);
+    cli_restore_stdout(muted);
     if (st != MC_OK)
     {
         return cli_fail(NULL, "%s", err.message[0] ? err.message : mc_status_string(st));
@@ -315,8 +364,11 @@ int cli_info(int argc, char** argv)
             n += (size_t)snprintf(why + n, sizeof why - n, "%s%s", i ? "; " : "", p.text[i]);
         }
         bool hint = r.self_checked; // then the self-check is what failed
-        return cli_fail(path, "cannot be used for contact: %s%s", n > 0 ? why : "not a closed manifold surface",
-                        hint ? " (--accept-self-intersections uses it anyway)" : "");
+        char fix[800];
+        bool fixable = !r.repair.ran && cli_repair_suggestion(path, &opt, fix, sizeof fix);
+        return cli_fail(path, "cannot be used for contact: %s%s%s%s", n > 0 ? why : "not a closed manifold surface",
+                        hint ? " (--accept-self-intersections uses it anyway)" : "", fixable ? "; " : "",
+                        fixable ? fix : "");
     }
     return 0;
 }

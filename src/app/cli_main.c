@@ -15,6 +15,7 @@ typedef struct cli_command
 
 static const cli_command s_commands[] = {
     {"info", cli_info, "check a mesh file and report its triangles, closedness, volume, area, bbox"},
+    {"repair", cli_repair, "repair a mesh file (weld, winding, duplicates, holes, pinches) and write .stl / .shl"},
     {"primitive", cli_primitive,
      "tessellate a box, sphere, ellipsoid, cylinder, frustum, cone or torus to .stl / .shl"},
     {"force", cli_force, "contact forces (IMPACT, friction) and wrenches of two meshes at given poses and velocities"},

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_KEY 48
 
@@ -841,7 +842,24 @@ static bool graphics_shape(scn_parser* p, int id, const shape_spec** spec, scn_a
     return true;
 }
 
-// CHORD_TOLERANCE and ANGLE_TOLERANCE (primitives only: a mesh file is used as it is).
+// True when a FILE= path names a B-rep file (.step .stp .iges .igs .brep), which is faceted at import.
+static bool is_brep_file(const scn_arg* fa)
+{
+    static const char* const ext[] = {".step", ".stp", ".iges", ".igs", ".brep"};
+    const char* path = fa != NULL && fa->nval == 1 ? fa->vals[0] : "";
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; ++i)
+    {
+        size_t k = strlen(ext[i]);
+        if (n >= k && strcasecmp(path + n - k, ext[i]) == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// CHORD_TOLERANCE and ANGLE_TOLERANCE (primitives and B-rep files: a mesh file is used as it is).
 static bool graphics_faceting(scn_parser* p, bool is_file, app_scenario_graphics* g)
 {
     const char* facet_keys[2] = {"CHORD_TOLERANCE", "ANGLE_TOLERANCE"};
@@ -850,7 +868,7 @@ static bool graphics_faceting(scn_parser* p, bool is_file, app_scenario_graphics
         scn_arg* ta = find_arg(p, facet_keys[k]);
         if (ta != NULL)
         {
-            return fail(p, ta->line, "%s applies to primitives, not to FILE= meshes", facet_keys[k]);
+            return fail(p, ta->line, "%s applies to primitives and B-rep files, not to FILE= meshes", facet_keys[k]);
         }
     }
     bool found = false;
@@ -888,7 +906,151 @@ static bool graphics_faceting(scn_parser* p, bool is_file, app_scenario_graphics
     return true;
 }
 
-// FILE=path [, SCALE=s].
+bool app_repair_flag(const char* name, uint32_t* flag)
+{
+    static const struct
+    {
+        const char* name;
+        uint32_t flag;
+    } names[] = {
+        {"ALL", MC_REPAIR_ALL},
+        {"NONE", 0},
+        {"DUPLICATES", MC_REPAIR_DUPLICATES},
+        {"SHARED_FACES", MC_REPAIR_SHARED_FACES},
+        {"LOOSE", MC_REPAIR_LOOSE_COMPONENTS},
+        {"ORIENT", MC_REPAIR_ORIENT},
+        {"HOLES", MC_REPAIR_HOLES},
+        {"PINCHES", MC_REPAIR_PINCHES},
+    };
+    char up[32];
+    size_t n = strlen(name);
+    if (n >= sizeof up)
+    {
+        return false;
+    }
+    for (size_t i = 0; i <= n; ++i)
+    {
+        up[i] = name[i] == '-' ? '_' : (char)toupper((unsigned char)name[i]);
+    }
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+    {
+        if (strcmp(up, names[i].name) == 0)
+        {
+            *flag = names[i].flag;
+            return true;
+        }
+    }
+    return false;
+}
+
+void app_repair_summary(const mc_repair_report* r, char* buf, size_t size)
+{
+    const struct
+    {
+        uint32_t n;
+        const char* what;
+    } items[] = {
+        {r->welded_vertices, "vertices welded"},
+        {r->collapsed_triangles, "collapsed triangles removed"},
+        {r->duplicate_triangles, "duplicate triangles removed"},
+        {r->back_to_back_triangles, "back-to-back triangles removed"},
+        {r->shared_face_triangles, "shared-face triangles removed"},
+        {r->loose_components, "loose components removed"},
+        {r->flipped_triangles, "triangles flipped"},
+        {r->reversed_components, "components reversed"},
+        {r->filled_holes, "holes filled"},
+        {r->fill_triangles, "triangles added"},
+        {r->split_edges, "non-manifold edges split"},
+        {r->split_vertices, "pinched vertices split"},
+        {r->unfilled_holes, "holes left open"},
+        {r->unorientable_patches, "unorientable patches"},
+    };
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof items / sizeof items[0] && n < size; ++i)
+    {
+        if (items[i].n > 0)
+        {
+            n += (size_t)snprintf(buf + n, size - n, "%s%u %s", n > 0 ? ", " : "", items[i].n, items[i].what);
+        }
+    }
+    if (n == 0)
+    {
+        snprintf(buf, size, "nothing changed");
+    }
+}
+
+bool app_parse_repairs(const char* text, uint32_t* flags, char bad[32])
+{
+    *flags = 0;
+    int count = 0;
+    for (const char* s = text; *s != '\0';)
+    {
+        s += strspn(s, ", \t");
+        size_t n = strcspn(s, ", \t");
+        if (n == 0)
+        {
+            break;
+        }
+        char item[32];
+        snprintf(item, sizeof item, "%.*s", (int)(n < 31 ? n : 31), s);
+        uint32_t f = 0;
+        if (n >= sizeof item || !app_repair_flag(item, &f))
+        {
+            if (bad != NULL)
+            {
+                snprintf(bad, 32, "%s", item);
+            }
+            return false;
+        }
+        *flags |= f;
+        ++count;
+        s += n;
+    }
+    if (count == 0 && bad != NULL)
+    {
+        bad[0] = '\0';
+    }
+    return count > 0;
+}
+
+// REPAIR=name or REPAIR="name, name", WELD_TOLERANCE=, WELD_DISTANCE=, MAX_HOLE_EDGES= (files only).
+static bool graphics_repair(scn_parser* p, app_scenario_graphics* g)
+{
+    g->repair = mc_default_repair_options();
+    g->repair.flags = 0;
+    scn_arg* ra = find_arg(p, "REPAIR");
+    char bad[32];
+    if (ra != NULL && (ra->nval != 1 || !app_parse_repairs(ra->vals[0], &g->repair.flags, bad)))
+    {
+        return fail(p, ra->line,
+                    "REPAIR takes ALL, NONE or a quoted list of DUPLICATES, SHARED_FACES, LOOSE, ORIENT, HOLES, "
+                    "PINCHES (REPAIR=\"ORIENT, HOLES\"); got '%s'",
+                    ra->nval == 1 ? bad : "several values");
+    }
+    bool found = false;
+    double holes = 0.0;
+    if (!get_real(p, "WELD_TOLERANCE", &g->repair.weld_tolerance, &found) ||
+        (found && !(g->repair.weld_tolerance >= 1e-12 && g->repair.weld_tolerance <= 0.1)))
+    {
+        return found ? fail(p, p->st.line, "WELD_TOLERANCE must be between 1e-12 and 0.1 (of the bbox diagonal)")
+                     : false;
+    }
+    if (!get_real(p, "WELD_DISTANCE", &g->repair.weld_distance, &found) ||
+        (found && !(g->repair.weld_distance > 0.0)) || (found && g->repair.weld_tolerance > 0.0))
+    {
+        return found ? fail(p, p->st.line, "WELD_DISTANCE must be > 0, and not given with WELD_TOLERANCE") : false;
+    }
+    if (!get_real(p, "MAX_HOLE_EDGES", &holes, &found) ||
+        (found && !(holes >= 3.0 && holes <= 256.0 && holes == floor(holes))))
+    {
+        return found ? fail(p, p->st.line, "MAX_HOLE_EDGES must be a whole number from 3 to 256") : false;
+    }
+    g->repair.max_hole_edges = found ? (uint32_t)holes : g->repair.max_hole_edges;
+    return true;
+}
+
+// FILE=path [, SCALE=s] [, REPAIR=...].
 static bool graphics_file(scn_parser* p, const scn_arg* fa, app_scenario_graphics* g)
 {
     if (fa->nval != 1)
@@ -905,7 +1067,7 @@ static bool graphics_file(scn_parser* p, const scn_arg* fa, app_scenario_graphic
     {
         return fail(p, p->st.line, "SCALE must be > 0");
     }
-    if (!check_args(p))
+    if (!graphics_repair(p, g) || !check_args(p))
     {
         return false;
     }
@@ -956,6 +1118,8 @@ static bool stmt_graphics(scn_parser* p)
 {
     app_scenario_graphics g;
     memset(&g, 0, sizeof g);
+    g.repair = mc_default_repair_options();
+    g.repair.flags = 0;
     g.line = p->st.line;
     g.scale = 1.0;
     g.angle_tolerance = 15.0 * MC_PI / 180.0;
@@ -988,7 +1152,7 @@ static bool stmt_graphics(scn_parser* p)
     }
     const shape_spec* spec = NULL;
     scn_arg* fa = NULL;
-    if (!graphics_shape(p, g.id, &spec, &fa) || !graphics_faceting(p, fa != NULL, &g) ||
+    if (!graphics_shape(p, g.id, &spec, &fa) || !graphics_faceting(p, fa != NULL && !is_brep_file(fa), &g) ||
         !(fa != NULL ? graphics_file(p, fa, &g) : graphics_primitive(p, spec, &g)))
     {
         return false;

@@ -58,8 +58,11 @@
  *          [IFLIP_GEOMETRY], [ACCEPT_SELF_INTERSECTIONS]
  *     A closed solid attached to a part, placed in the part frame at QP (default 0,0,0) and rotated by REULER
  *     (3-1-3, default 0,0,0). The shapes, in the geometry's own frame:
- *       EXTERNAL, FILE=path [, SCALE=s]   a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae); SCALE
- *                                          multiplies its coordinates (default 1). `EXTERNAL` may be omitted.
+ *       EXTERNAL, FILE=path [, SCALE=s]   a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae) or a CAD
+ *                                          B-rep (.step .stp .iges .igs .brep, with gmsh: faceted by
+ *                                          CHORD_TOLERANCE and ANGLE_TOLERANCE, lengths in metres from the file's
+ *                                          unit); SCALE multiplies its coordinates (default 1). `EXTERNAL` may be
+ *                                          omitted.
  *       BOX, X=lx, Y=ly, Z=lz             full edge lengths lx, ly, lz from the corner: the box spans the origin
  *                                         (Adams' CORNER) to (lx, ly, lz), i.e. MC_PRIMITIVE_BOX of dims (lx, ly,
  *                                         lz) placed with its centre at (lx, ly, lz) / 2
@@ -68,12 +71,16 @@
  *       CYLINDER, RADIUS=r, LENGTH=l      along z from z = 0 to z = l (as Adams' CYLINDER from its CM marker)
  *       FRUSTUM, BOTTOM=r0, TOP=r1, LENGTH=l   along z: radius r0 at z = 0, r1 at z = l
  *       TORUS, MAJOR_RADIUS=R, MINOR_RADIUS=r  around z, centred at the origin
- *     Curved primitives are faceted within CHORD_TOLERANCE (length; default 0.005 x the largest dimension) and
- *     ANGLE_TOLERANCE (default 15D, Adams' faceting default). IFLIP_GEOMETRY: the solid is the outside of the
- *     surface (for example a ball inside a hollow), in every contact that uses this geometry.
+ *     Curved primitives and B-rep files are faceted within CHORD_TOLERANCE (length; default 0.005 x the largest
+ *     dimension) and ANGLE_TOLERANCE (default 15D, Adams' faceting default). IFLIP_GEOMETRY: the solid is the
+ *     outside of the surface (for example a ball inside a hollow), in every contact that uses this geometry.
  *     ACCEPT_SELF_INTERSECTIONS (not Adams): use a FILE mesh whose triangles intersect each other or whose shells
  *     nest with the same winding (refused by default, see `meshcontact info`), with a warning: the overlapping
  *     parts count twice in its contact volumes.
+ *     REPAIR=ALL | REPAIR="name, name" (not Adams; FILE meshes only): repair the mesh as read (mc_mesh_repair; names
+ *     DUPLICATES, SHARED_FACES, LOOSE, ORIENT, HOLES, PINCHES, ALL, NONE), with WELD_TOLERANCE=t (fraction of the
+ *     bbox diagonal, 1e-12 .. 0.1) or WELD_DISTANCE=d (length, after SCALE) and MAX_HOLE_EDGES=n (3 .. 256, default
+ *     32); a warning line lists what was changed. WELD_TOLERANCE or WELD_DISTANCE alone only welds.
  *
  * CONTACT/id, IGEOM=id[,id...], JGEOM=id[,id...] | GROUP=id[,id...],
  *          [IFLIP_GEOMETRY=id,...], [JFLIP_GEOMETRY=id,...], [EXCLUDE=id,id[,id,id...]],
@@ -162,6 +169,9 @@ typedef struct app_scenario_graphics
     mc_pose local;            ///< placement in the part frame (QP, REULER)
     /// ACCEPT_SELF_INTERSECTIONS flag: a FILE mesh that intersects itself is used (with a warning), not refused
     bool accept_self_intersections;
+    /// REPAIR= (files only): the repairs to apply (mc_repair_flags), with WELD_TOLERANCE= (fraction of the bbox
+    /// diagonal) or WELD_DISTANCE= (length) and MAX_HOLE_EDGES=; repair.flags 0 and no weld: none
+    mc_repair_options repair;
 } app_scenario_graphics;
 
 /// Normal force model of a contact.
@@ -263,6 +273,15 @@ void app_scenario_destroy(app_scenario* scn);
 
 /// @return the index of the part with this id, or -1.
 int app_scenario_find_part(const app_scenario* scn, int id);
+/// The repair named `name` (case-insensitive, '-' and '_' alike: all, none, duplicates, shared_faces, loose, orient,
+/// holes, pinches) as mc_repair_flags in *flag. @return false for an unknown name.
+bool app_repair_flag(const char* name, uint32_t* flag);
+/// Parse a list of repair names (app_repair_flag) separated by commas and blanks into mc_repair_flags (ORed).
+/// @return false on an empty list or a bad name, which *bad (may be NULL) then points to (cut at 31 characters).
+bool app_parse_repairs(const char* text, uint32_t* flags, char bad[32]);
+/// What a repair changed, as one clause list ("2 triangles flipped, 1 holes filled"), or "nothing changed".
+void app_repair_summary(const mc_repair_report* r, char* buf, size_t size);
+
 /// @return the index of the graphics with this id, or -1.
 int app_scenario_find_graphics(const app_scenario* scn, int id);
 

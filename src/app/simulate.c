@@ -217,6 +217,9 @@ static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
             io.max_triangles = (uint64_t)g->max_triangles;
         }
         io.self_check = g->accept_self_intersections ? MC_SELF_CHECK_ACCEPT : MC_SELF_CHECK_REFUSE;
+        io.repair = g->repair;
+        io.chord_tolerance = g->chord_tolerance; // B-rep files only; 0: the import's default
+        io.angle_tolerance = g->angle_tolerance;
         mc_mesh_report rep;
         mc_status st = mc_mesh_import_file(g->path, &io, &s->meshes[gi], &rep, &e);
         if (st != MC_OK)
@@ -224,6 +227,12 @@ static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
             return set_err(err, cap, "%s:%d: GRAPHICS/%d: %s%s", s->scn->path, g->line, g->id,
                            e.message[0] ? e.message : mc_status_string(st),
                            st == MC_ERR_SELF_INTERSECTING ? " (ACCEPT_SELF_INTERSECTIONS uses it anyway)" : "");
+        }
+        if (rep.repair.ran)
+        {
+            char what[600];
+            app_repair_summary(&rep.repair, what, sizeof what);
+            warn(s, "%s:%d: GRAPHICS/%d: %s repaired as REPAIR asks: %s", s->scn->path, g->line, g->id, g->path, what);
         }
         if (rep.self_check_accepted)
         {

@@ -1,0 +1,382 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// B-rep import (STEP, IGES, BREP) through gmsh's C API (the only file that includes gmsh): OpenCASCADE reads the
+// file, gmsh tessellates the faces of its solids with shared edge nodes, each face wound outward by its orientation
+// in its solid. gmsh keeps global state: every call runs under one lock, between gmshInitialize and gmshFinalize.
+#include "mesh/soup.h"
+#include "src/base/core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#ifndef MC_HAVE_GMSH
+
+mc_status mc_gmsh_read(const char* path, mc_soup* soup, mc_error* err)
+{
+    (void)soup;
+    return mc_set_error(err, MC_ERR_UNSUPPORTED_FORMAT, -1, -1,
+                        "%s: STEP, IGES and BREP files need gmsh, and this library was built without it (install the "
+                        "Debian package libgmsh-dev and rebuild: meson setup --reconfigure)",
+                        path);
+}
+
+#else
+
+#include <gmshc.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+/// gmsh is one global model: one B-rep import at a time in this process.
+static pthread_mutex_t s_gmsh_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/// Most elements per turn asked of gmsh's curvature sizing (a tiny chord tolerance on a large part would otherwise
+/// ask for millions; the import's max_triangles guards the rest).
+#define GMSH_MAX_PER_TURN 100000.0
+
+/// What one import works on.
+typedef struct gmsh_job
+{
+    const char* path;
+    mc_soup* soup;
+    mc_error* err;
+    int* solids; ///< tags of the selected volumes
+    size_t solid_count;
+    uint32_t* node_index; ///< node tag -> soup vertex (MC_NONE: none)
+    size_t max_tag;       ///< largest node tag + 1
+} gmsh_job;
+
+static mc_status gmsh_fail(gmsh_job* j, mc_status status, const char* what)
+{
+    char* msg = NULL;
+    int ierr = 0;
+    gmshLoggerGetLastError(&msg, &ierr);
+    bool have = ierr == 0 && msg != NULL && msg[0] != '\0';
+    mc_status st = mc_set_error(j->err, status, -1, -1, "%s: gmsh could not %s%s%s", j->path, what, have ? ": " : "",
+                                have ? msg : "");
+    gmshFree(msg);
+    return st;
+}
+
+static void report(const gmsh_job* j, double f)
+{
+    if (j->soup->progress != NULL)
+    {
+        j->soup->progress(f, j->soup->progress_user);
+    }
+}
+
+// Read the file with OpenCASCADE (lengths in metres) and pick the solids.
+static mc_status gmsh_load(gmsh_job* j)
+{
+    int ierr = 0;
+    int* dim_tags = NULL;
+    size_t n = 0;
+    gmshModelOccImportShapes(j->path, &dim_tags, &n, 1, "", &ierr);
+    gmshFree(dim_tags);
+    if (ierr != 0)
+    {
+        return gmsh_fail(j, MC_ERR_PARSE, "read the file");
+    }
+    report(j, 0.05);
+    gmshModelOccSynchronize(&ierr);
+    if (ierr != 0)
+    {
+        return gmsh_fail(j, MC_ERR_PARSE, "build the model");
+    }
+    report(j, 0.1);
+    gmshModelGetEntities(&dim_tags, &n, 3, &ierr);
+    size_t solids = ierr == 0 ? n / 2 : 0;
+    j->soup->brep_solids = (uint32_t)solids;
+    int32_t pick = j->soup->options->brep_solid;
+    if (pick >= 0 && (size_t)pick >= solids)
+    {
+        gmshFree(dim_tags);
+        return mc_set_error(j->err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "%s: solid %d asked for, but the file has %zu solids (numbered from 0)", j->path, pick,
+                            solids);
+    }
+    j->solids = mc_alloc_array(solids + 1, sizeof(int));
+    if (j->solids == NULL)
+    {
+        gmshFree(dim_tags);
+        return mc_set_error(j->err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", j->path);
+    }
+    for (size_t i = 0; i < solids; ++i)
+    {
+        if (pick < 0 || (size_t)pick == i)
+        {
+            j->solids[j->solid_count++] = dim_tags[2 * i + 1];
+        }
+    }
+    gmshFree(dim_tags);
+    return MC_OK;
+}
+
+// Faceting: element sizes from curvature and a largest size from the chord tolerance (see mc_mesh_import_file).
+static mc_status gmsh_faceting(gmsh_job* j)
+{
+    int ierr = 0;
+    double lo[3], hi[3];
+    gmshModelGetBoundingBox(-1, -1, &lo[0], &lo[1], &lo[2], &hi[0], &hi[1], &hi[2], &ierr);
+    if (ierr != 0)
+    {
+        return gmsh_fail(j, MC_ERR_PARSE, "measure the model");
+    }
+    double extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    double r = 0.5 * sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                          (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    const mc_import_options* o = j->soup->options;
+    double c = o->chord_tolerance > 0.0 ? o->chord_tolerance / (o->scale * j->soup->file_scale) : 0.005 * extent;
+    if (!(r > 0.0) || !isfinite(r) || !(c > 0.0))
+    {
+        return mc_set_error(j->err, MC_ERR_EMPTY_MESH, -1, -1, "%s: the model is empty or has no extent", j->path);
+    }
+    double per_turn = 2.0 * MC_PI / o->angle_tolerance;
+    if (c < r)
+    {
+        per_turn = fmax(per_turn, MC_PI / acos(1.0 - c / r));
+    }
+    per_turn = fmin(ceil(per_turn), GMSH_MAX_PER_TURN);
+    gmshOptionSetNumber("Mesh.MeshSizeFromCurvature", per_turn, &ierr);
+    gmshOptionSetNumber("Mesh.MinimumCirclePoints", per_turn, &ierr);
+    gmshOptionSetNumber("Mesh.MeshSizeMax", sqrt(8.0 * c * r), &ierr);
+    gmshOptionSetNumber("Mesh.MeshSizeMin", 0.0, &ierr);
+    return MC_OK;
+}
+
+// Every mesh node becomes a soup point; node_index maps gmsh's node tags to them.
+static mc_status gmsh_nodes(gmsh_job* j)
+{
+    int ierr = 0;
+    size_t *tags = NULL, ntags = 0, ncoord = 0, nparam = 0;
+    double *coord = NULL, *param = NULL;
+    gmshModelMeshGetNodes(&tags, &ntags, &coord, &ncoord, &param, &nparam, -1, -1, 0, 0, &ierr);
+    mc_status st = ierr != 0 ? gmsh_fail(j, MC_ERR_PARSE, "read the mesh nodes") : MC_OK;
+    if (st == MC_OK && ncoord != 3 * ntags)
+    {
+        st = mc_set_error(j->err, MC_ERR_PARSE, -1, -1, "%s: gmsh returned %zu coordinates for %zu nodes", j->path,
+                          ncoord, ntags);
+    }
+    for (size_t i = 0; st == MC_OK && i < ntags; ++i)
+    {
+        j->max_tag = tags[i] + 1 > j->max_tag ? tags[i] + 1 : j->max_tag;
+    }
+    if (st == MC_OK && (j->max_tag > 16 * (ntags + 16) || ntags > UINT32_MAX - 1))
+    {
+        st = mc_set_error(j->err, MC_ERR_PARSE, -1, -1, "%s: gmsh node tags out of range", j->path);
+    }
+    j->node_index = st == MC_OK ? mc_alloc_array(j->max_tag + 1, sizeof(uint32_t)) : NULL;
+    if (st == MC_OK && j->node_index == NULL)
+    {
+        st = mc_set_error(j->err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for %zu nodes", j->path, ntags);
+    }
+    if (st == MC_OK)
+    {
+        memset(j->node_index, 0xff, (j->max_tag + 1) * sizeof(uint32_t));
+        st = mc_soup_reserve(j->soup, ntags, 0, j->err);
+    }
+    for (size_t i = 0; st == MC_OK && i < ntags; ++i)
+    {
+        j->node_index[tags[i]] = j->soup->vertex_count;
+        st = mc_soup_add_point(j->soup, coord + 3 * i, j->err);
+    }
+    gmshFree(tags);
+    gmshFree(coord);
+    gmshFree(param);
+    return st;
+}
+
+// The triangles of face `tag`, reversed when the face is reversed in its solid (sign < 0).
+static mc_status gmsh_face(gmsh_job* j, int tag, int sign)
+{
+    int ierr = 0;
+    size_t *etags = NULL, ne = 0, *nodes = NULL, nn = 0;
+    gmshModelMeshGetElementsByType(2, &etags, &ne, &nodes, &nn, tag, 0, 1, &ierr);
+    mc_status st = ierr != 0 ? gmsh_fail(j, MC_ERR_PARSE, "read the triangles of a face") : MC_OK;
+    if (st == MC_OK && nn != 3 * ne)
+    {
+        st = mc_set_error(j->err, MC_ERR_PARSE, -1, -1, "%s: gmsh returned %zu nodes for %zu triangles", j->path, nn,
+                          ne);
+    }
+    for (size_t e = 0; st == MC_OK && e < ne; ++e)
+    {
+        uint32_t tri[3];
+        for (int k = 0; k < 3; ++k)
+        {
+            size_t t = nodes[3 * e + (size_t)(sign < 0 && k > 0 ? 3 - k : k)];
+            tri[k] = t < j->max_tag ? j->node_index[t] : MC_NONE;
+            if (tri[k] == MC_NONE)
+            {
+                st = mc_set_error(j->err, MC_ERR_PARSE, -1, -1, "%s: gmsh triangle with an unknown node %zu", j->path,
+                                  t);
+            }
+        }
+        st = st == MC_OK ? mc_soup_add_polygon(j->soup, tri, 3, j->err) : st;
+    }
+    gmshFree(etags);
+    gmshFree(nodes);
+    return st;
+}
+
+// Faces of the selected solids with their orientation, or every face when the file has no solid.
+static mc_status gmsh_faces(gmsh_job* j)
+{
+    int ierr = 0;
+    int* faces = NULL;
+    size_t n = 0;
+    if (j->solid_count > 0)
+    {
+        int* in = mc_alloc_array(2 * j->solid_count, sizeof(int));
+        if (in == NULL)
+        {
+            return mc_set_error(j->err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", j->path);
+        }
+        for (size_t i = 0; i < j->solid_count; ++i)
+        {
+            in[2 * i] = 3, in[2 * i + 1] = j->solids[i];
+        }
+        gmshModelGetBoundary(in, 2 * j->solid_count, &faces, &n, 0, 1, 0, &ierr);
+        mc_free(in);
+    }
+    else
+    {
+        gmshModelGetEntities(&faces, &n, 2, &ierr);
+    }
+    mc_status st = ierr != 0 ? gmsh_fail(j, MC_ERR_PARSE, "list the faces") : MC_OK;
+    j->soup->brep_surfaces = (uint32_t)(n / 2);
+    for (size_t i = 0; st == MC_OK && i + 1 < n; i += 2)
+    {
+        int tag = faces[i + 1];
+        st = gmsh_face(j, tag < 0 ? -tag : tag, tag < 0 ? -1 : 1);
+    }
+    gmshFree(faces);
+    return st;
+}
+
+// Exact volume of the selected solids from OpenCASCADE.
+static void gmsh_volume(gmsh_job* j)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < j->solid_count; ++i)
+    {
+        int ierr = 0;
+        double mass = 0.0;
+        gmshModelOccGetMass(3, j->solids[i], &mass, &ierr);
+        sum += ierr == 0 ? mass : 0.0;
+    }
+    j->soup->brep_volume = sum;
+}
+
+static mc_status gmsh_run(gmsh_job* j)
+{
+    int ierr = 0;
+    gmshInitialize(0, NULL, 0, &ierr);
+    if (ierr != 0)
+    {
+        return mc_set_error(j->err, MC_ERR_IO, -1, -1, "%s: gmsh could not start", j->path);
+    }
+    gmshOptionSetNumber("General.Terminal", 0, &ierr);
+    gmshOptionSetNumber("General.Verbosity", 0, &ierr);
+    gmshModelAdd("meshcontact", &ierr);
+    mc_status st = gmsh_load(j);
+    if (st == MC_OK)
+    {
+        gmsh_volume(j);
+        st = gmsh_faceting(j);
+    }
+    if (st == MC_OK)
+    {
+        gmshModelMeshGenerate(2, &ierr);
+        st = ierr != 0 ? gmsh_fail(j, MC_ERR_PARSE, "tessellate the faces") : MC_OK;
+        report(j, 0.45);
+    }
+    st = st == MC_OK ? gmsh_nodes(j) : st;
+    st = st == MC_OK ? gmsh_faces(j) : st;
+    gmshFinalize(&ierr);
+    report(j, 0.5);
+    return st;
+}
+
+/// The kinds of B-rep file, by extension.
+typedef enum brep_kind
+{
+    BREP_STEP,
+    BREP_IGES,
+    BREP_NATIVE,
+} brep_kind;
+
+// Check the file's first bytes against its kind, so that text that is not one never reaches OpenCASCADE (whose
+// parsers write their syntax errors on stdout): STEP starts with ISO-10303-21;, an IGES line has 80 columns with a
+// section letter in column 73, an OpenCASCADE .brep names "CASCADE Topology" near its start.
+static mc_status check_signature(const char* path, brep_kind kind, uint64_t max_bytes, mc_error* err)
+{
+    mc_status st = mc_check_input_file(path, max_bytes, err);
+    FILE* f = st == MC_OK ? fopen(path, "rb") : NULL;
+    if (st != MC_OK || f == NULL)
+    {
+        return st != MC_OK ? st : mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot open", path);
+    }
+    char head[257];
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    const char* s = head + strspn(head, " \t\r\n");
+    bool ok = kind == BREP_STEP     ? strncmp(s, "ISO-10303-21;", 13) == 0
+              : kind == BREP_NATIVE ? strstr(head, "CASCADE Topology") != NULL
+                                    : n >= 73 && strchr("SG", head[72]) != NULL;
+    if (!ok)
+    {
+        static const char* const what[] = {"a STEP file (no ISO-10303-21; header)",
+                                           "an IGES file (no section letter S or G in column 73 of its first line)",
+                                           "an OpenCASCADE .brep file (no 'CASCADE Topology' header)"};
+        return mc_set_error(err, MC_ERR_PARSE, 1, 0, "%s: not %s", path, what[kind]);
+    }
+    return MC_OK;
+}
+
+static brep_kind kind_of(const char* path)
+{
+    size_t n = strlen(path);
+    if (n >= 5 && strcasecmp(path + n - 5, ".brep") == 0)
+    {
+        return BREP_NATIVE;
+    }
+    bool iges = (n >= 4 && strcasecmp(path + n - 4, ".igs") == 0) || (n >= 5 && strcasecmp(path + n - 5, ".iges") == 0);
+    return iges ? BREP_IGES : BREP_STEP;
+}
+
+mc_status mc_gmsh_read(const char* path, mc_soup* soup, mc_error* err)
+{
+    const mc_import_options* o = soup->options;
+    if (o == NULL || !(o->angle_tolerance > 0.0 && o->angle_tolerance <= 0.5 * MC_PI) ||
+        !(o->chord_tolerance >= 0.0 && isfinite(o->chord_tolerance)))
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "%s: B-rep faceting needs a chord tolerance >= 0 and an angle tolerance in (0, pi/2]",
+                            path);
+    }
+    // OpenCASCADE converts STEP and IGES lengths to millimetres from the file's declared unit (its default
+    // xstep.cascade.unit; gmsh 4.8 cannot change it for IGES); a .brep file has no unit and is taken as is.
+    brep_kind kind = kind_of(path);
+    mc_status sig = check_signature(path, kind, soup->max_bytes, err);
+    if (sig != MC_OK)
+    {
+        return sig;
+    }
+    soup->file_scale = kind == BREP_NATIVE ? 1.0 : 1e-3;
+    gmsh_job j = {.path = path, .soup = soup, .err = err};
+    pthread_mutex_lock(&s_gmsh_lock);
+    mc_status st = gmsh_run(&j);
+    pthread_mutex_unlock(&s_gmsh_lock);
+    mc_free(j.solids);
+    mc_free(j.node_index);
+    if (st == MC_OK && soup->brep_solids == 0 && soup->triangle_count > 0)
+    {
+        soup->brep_volume = 0.0; // surfaces only: mesh creation decides whether they close up
+    }
+    return st;
+}
+
+#endif
