@@ -301,22 +301,51 @@ static bool all_triangles(const struct mc_mesh* mesh, uint32_t** tris, uint32_t*
     return true;
 }
 
-/// Lower bound of |x - c| over the box of node nd (its distance from c along its axes), less the box's slack.
-static double box_distance(const mc_bvh_node* nd, mc_vec3 c)
+/// A region of the mesh's frame for collect_triangles: a ball (centre, radius) or a half-space n . x + d <= 0.
+typedef struct query_region
 {
-    double d[3] = {c.x - nd->center[0], c.y - nd->center[1], c.z - nd->center[2]};
-    double out = 0.0, mag = fabs(c.x) + fabs(c.y) + fabs(c.z);
+    bool ball;
+    mc_vec3 c; // centre, or normal n
+    double r;  // radius, or offset d
+    double slack;
+} query_region;
+
+/// Whether node nd's box may meet the region (conservative: less a slack for the float box, axes orthonormal to
+/// ~1.2e-7).
+static bool box_meets(const mc_bvh_node* nd, const query_region* q)
+{
+    double mag = 0.0;
     for (int k = 0; k < 3; ++k)
     {
-        double t = fabs(nd->axis[k][0] * d[0] + nd->axis[k][1] * d[1] + nd->axis[k][2] * d[2]) - nd->extent[k];
-        out += t > 0.0 ? t * t : 0.0;
         mag += fabs(nd->center[k]) + nd->extent[k];
     }
-    return sqrt(out) - 4e-6 * mag;
+    double v[3] = {q->c.x, q->c.y, q->c.z};
+    if (q->ball)
+    {
+        // Distance from the centre to the box along its axes.
+        double out = 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            double d = fabs(nd->axis[k][0] * (v[0] - nd->center[0]) + nd->axis[k][1] * (v[1] - nd->center[1]) +
+                            nd->axis[k][2] * (v[2] - nd->center[2])) -
+                       nd->extent[k];
+            out += d > 0.0 ? d * d : 0.0;
+        }
+        return sqrt(out) - 4e-6 * (mag + fabs(v[0]) + fabs(v[1]) + fabs(v[2])) <= q->r;
+    }
+    // Lowest value of n . x + d over the box.
+    double c = q->r, r = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        c += v[k] * nd->center[k];
+        r += nd->extent[k] * fabs(v[0] * nd->axis[k][0] + v[1] * nd->axis[k][1] + v[2] * nd->axis[k][2]);
+    }
+    return c - r <= 4e-6 * (fabs(v[0]) + fabs(v[1]) + fabs(v[2])) * mag + q->slack;
 }
 
-mc_status mc_bvh_ball_triangles(const struct mc_mesh* mesh, mc_vec3 c, double r, uint32_t** tris, uint32_t* capacity,
-                                uint32_t* count)
+/// The triangles of the leaves whose boxes may meet the region, in tree order.
+static mc_status collect_triangles(const struct mc_mesh* mesh, const query_region* q, uint32_t** tris,
+                                   uint32_t* capacity, uint32_t* count)
 {
     MC_ASSERT(mesh != NULL && mesh->bvh != NULL);
     const mc_bvh* t = mesh->bvh;
@@ -327,7 +356,7 @@ mc_status mc_bvh_ball_triangles(const struct mc_mesh* mesh, mc_vec3 c, double r,
     while (sp > 0)
     {
         const mc_bvh_node* nd = &t->nodes[stack[--sp]];
-        if (box_distance(nd, c) > r)
+        if (!box_meets(nd, q))
         {
             continue;
         }
@@ -354,52 +383,17 @@ mc_status mc_bvh_ball_triangles(const struct mc_mesh* mesh, mc_vec3 c, double r,
     return MC_OK;
 }
 
+mc_status mc_bvh_ball_triangles(const struct mc_mesh* mesh, mc_vec3 c, double r, uint32_t** tris, uint32_t* capacity,
+                                uint32_t* count)
+{
+    query_region q = {true, c, r, 0.0};
+    return collect_triangles(mesh, &q, tris, capacity, count);
+}
+
 mc_status mc_bvh_halfspace_triangles(const struct mc_mesh* mesh, mc_vec3 n, double d, uint32_t** tris,
                                      uint32_t* capacity, uint32_t* count)
 {
-    MC_ASSERT(mesh != NULL && mesh->bvh != NULL);
-    const mc_bvh* t = mesh->bvh;
-    *count = 0;
-    double nv[3] = {n.x, n.y, n.z};
     double nn = fabs(n.x) + fabs(n.y) + fabs(n.z);
-    uint32_t stack[256];
-    uint32_t sp = 0;
-    stack[sp++] = 0;
-    while (sp > 0)
-    {
-        uint32_t ni = stack[--sp];
-        const mc_bvh_node* nd = &t->nodes[ni];
-        // Lowest value of n . x + d over the box, less a slack for the float box (axes orthonormal to ~1.2e-7).
-        double c = d, r = 0.0, mag = 0.0;
-        for (int k = 0; k < 3; ++k)
-        {
-            c += nv[k] * nd->center[k];
-            r += nd->extent[k] * fabs(nv[0] * nd->axis[k][0] + nv[1] * nd->axis[k][1] + nv[2] * nd->axis[k][2]);
-            mag += fabs(nd->center[k]) + nd->extent[k];
-        }
-        if (c - r > 4e-6 * nn * mag + 1e-12 * (fabs(d) + nn * t->max_abs_coord))
-        {
-            continue;
-        }
-        if (!mc_bvh_is_leaf(nd))
-        {
-            if (sp + 2u > sizeof stack / sizeof stack[0])
-            {
-                return all_triangles(mesh, tris, capacity, count) ? MC_OK : MC_ERR_OUT_OF_MEMORY;
-            }
-            stack[sp++] = nd->data + 1u;
-            stack[sp++] = nd->data;
-            continue;
-        }
-        uint32_t f = mc_bvh_leaf_first(nd), cnt = mc_bvh_leaf_count(nd);
-        if (!mc_array_reserve((void**)tris, capacity, (uint64_t)*count + cnt, sizeof **tris, 64))
-        {
-            return MC_ERR_OUT_OF_MEMORY;
-        }
-        for (uint32_t k = 0; k < cnt; ++k)
-        {
-            (*tris)[(*count)++] = t->tri_order[f + k];
-        }
-    }
-    return MC_OK;
+    query_region q = {false, n, d, 1e-12 * (fabs(d) + nn * mesh->bvh->max_abs_coord)};
+    return collect_triangles(mesh, &q, tris, capacity, count);
 }

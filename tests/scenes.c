@@ -349,8 +349,7 @@ void scene_pair_destroy(scene_pair* s)
     s->mesh_j = NULL;
 }
 
-/// Axis-aligned box of 12 triangles (two per face), outward.
-static mc_mesh* box_mesh(mc_vec3 lo, mc_vec3 hi)
+mc_mesh* scene_box(mc_vec3 lo, mc_vec3 hi)
 {
     double pos[24];
     for (int c = 0; c < 8; ++c)
@@ -407,15 +406,15 @@ static mc_mesh* real_box(real_layout layout, const mc_mesh_report* r)
     case REAL_ON_PLATE:
     {
         double sink = 0.002 * e.z;
-        return box_mesh(mc_v3(lo.x - 0.1 * e.x, lo.y - 0.1 * e.y, lo.z + sink - 0.1 * e.z),
-                        mc_v3(hi.x + 0.1 * e.x, hi.y + 0.1 * e.y, lo.z + sink));
+        return scene_box(mc_v3(lo.x - 0.1 * e.x, lo.y - 0.1 * e.y, lo.z + sink - 0.1 * e.z),
+                         mc_v3(hi.x + 0.1 * e.x, hi.y + 0.1 * e.y, lo.z + sink));
     }
     case REAL_IN_BOX:
-        return box_mesh(mc_sub(lo, mc_scale(e, 0.25)), mc_add(hi, mc_scale(e, 0.25)));
+        return scene_box(mc_sub(lo, mc_scale(e, 0.25)), mc_add(hi, mc_scale(e, 0.25)));
     default:
     {
         double gap = 0.05 * diag;
-        return box_mesh(mc_v3(hi.x + gap, lo.y, lo.z), mc_v3(hi.x + gap + e.x, hi.y, hi.z));
+        return scene_box(mc_v3(hi.x + gap, lo.y, lo.z), mc_v3(hi.x + gap + e.x, hi.y, hi.z));
     }
     }
 }

@@ -65,6 +65,9 @@ double scene_random(uint64_t* state);
 /// Random unit quaternion.
 mc_quat scene_random_quat(uint64_t* state);
 
+/// Axis-aligned box [lo, hi] of 12 triangles (two per face), outward. NULL on failure.
+mc_mesh* scene_box(mc_vec3 lo, mc_vec3 hi);
+
 /// Real-mesh scenes (corpus meshes as users meet them, against coarse boxes and each other): a scan standing on a
 /// 12-triangle plate, a CAD part inside a 12-triangle box, a box beside a part, CAD parts through each other.
 /// @return the number of real scenes.

@@ -163,17 +163,7 @@ Test(analytic, sphere_sphere_external_and_in_a_socket_match_closed_forms)
 /// whose top face is the floor (exact and independent).
 static void check_mesh_on_floor(const mc_mesh* m, mc_pose p, uint32_t want_regions, const char* name)
 {
-    double big = 100.0;
-    double pos[24];
-    for (int k = 0; k < 8; ++k)
-    {
-        pos[3 * k + 0] = (k & 1) ? big : -big;
-        pos[3 * k + 1] = (k & 2) ? big : -big;
-        pos[3 * k + 2] = (k & 4) ? 0.0 : -big;
-    }
-    static const uint32_t idx[36] = {0, 2, 1, 1, 2, 3, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
-                                     2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
-    mc_mesh* slab = scene_mesh_from_arrays(pos, 8, idx, 12);
+    mc_mesh* slab = scene_box(mc_v3(-100, -100, -100), mc_v3(100, 100, 0));
     mc_shape mesh = mc_shape_mesh(m), floor = mc_shape_plane();
     mc_region g[MAX_REGIONS], o[MAX_REGIONS];
     uint32_t n = query_both(&mesh, p, &floor, at(0, 0, 0), g);
@@ -288,27 +278,12 @@ Test(analytic, bad_input_is_refused)
     mc_workspace_destroy(ws);
 }
 
-/// Box [lo, hi] of 12 triangles.
-static mc_mesh* box_mesh(mc_vec3 lo, mc_vec3 hi)
-{
-    double pos[24];
-    for (int k = 0; k < 8; ++k)
-    {
-        pos[3 * k + 0] = (k & 1) ? hi.x : lo.x;
-        pos[3 * k + 1] = (k & 2) ? hi.y : lo.y;
-        pos[3 * k + 2] = (k & 4) ? hi.z : lo.z;
-    }
-    static const uint32_t idx[36] = {0, 2, 1, 1, 2, 3, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
-                                     2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
-    return scene_mesh_from_arrays(pos, 8, idx, 12);
-}
-
 // A ball against a mesh: on a 12-triangle plate it is the cap of the sphere-plane closed form (the disk crossing the
 // top face's diagonal), at a box's face, edge and corner half, a quarter and an eighth of the ball, inside the box
 // the whole ball.
 Test(analytic, sphere_on_a_mesh_matches_closed_forms)
 {
-    mc_mesh* plate = box_mesh(mc_v3(-2, -2, -1), mc_v3(2, 2, 0));
+    mc_mesh* plate = scene_box(mc_v3(-2, -2, -1), mc_v3(2, 2, 0));
     double fractions[5] = {1e-6, 1e-4, 0.01, 0.5, 1.5};
     for (int fi = 0; fi < 5; ++fi)
     {
@@ -346,7 +321,7 @@ Test(analytic, sphere_on_a_mesh_matches_closed_forms)
         cr_assert(worst < 1e-12, "ripple %g", worst);
     }
     // A unit box's face, edge and corner: a half, a quarter and an eighth of the ball; inside: the whole ball.
-    mc_mesh* box = box_mesh(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
+    mc_mesh* box = scene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
     mc_shape ball = mc_shape_sphere(0.2), mesh = mc_shape_mesh(box);
     double vb = 4.0 / 3.0 * PI * 0.008;
     struct
