@@ -633,6 +633,7 @@ typedef struct ball_sums
     double vol_x3;  // 3 V less the (4 pi) R^3 [c inside] term
     mc_vec3 moment; // first moment about c
     mc_vec3 area;   // vector area of the mesh surface inside the ball (the mesh's normals)
+    bool whole;     // the whole mesh is inside the ball (vol_x3 and moment are the mesh's own)
 } ball_sums;
 
 /// Signed solid angle of the triangle (a, b, c) seen from the origin (Van Oosterom and Strackee).
@@ -880,6 +881,45 @@ static bool planes_through_centre_agree(const mc_mesh* m, const uint32_t* tris, 
     return true;
 }
 
+/// True when every corner of the mesh's bounding box lies inside the ball.
+static bool mesh_inside_ball(const mc_mesh* m, mc_vec3 c, double r)
+{
+    const mc_mesh_report* rep = &m->report;
+    for (int k = 0; k < 8; ++k)
+    {
+        mc_vec3 q = mc_v3((k & 1) ? rep->bbox_max.x : rep->bbox_min.x, (k & 2) ? rep->bbox_max.y : rep->bbox_min.y,
+                          (k & 4) ? rep->bbox_max.z : rep->bbox_min.z);
+        if (!(mc_length(mc_sub(q, c)) < r))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The mesh's own volume (3 V in vol_x3) and first moment about c, from the tetrahedra (c, triangle); its whole surface
+/// is inside the ball, whose vector area is 0.
+static void whole_mesh_sums(const mc_mesh* m, mc_vec3 c, ball_sums* sum)
+{
+    const mc_mesh_report* rep = &m->report;
+    mc_vec3 o = mc_scale(mc_add(rep->bbox_min, rep->bbox_max), 0.5); // local origin: the box centre
+    double v6 = 0.0;
+    mc_vec3 m24 = mc_v3(0, 0, 0);
+    for (uint32_t f = 0; f < m->triangle_count; ++f)
+    {
+        const uint32_t* v = &m->indices[3u * f];
+        mc_vec3 a = mc_sub(m->positions[v[0]], o), b = mc_sub(m->positions[v[1]], o), d = mc_sub(m->positions[v[2]], o);
+        double det = mc_dot(a, mc_cross(b, d));
+        v6 += det;
+        m24 = mc_add(m24, mc_scale(mc_add(mc_add(a, b), d), det));
+    }
+    sum->vol_x3 = 0.5 * v6;
+    // First moment about c: about o, then shifted by V (o - c).
+    sum->moment = mc_add(mc_scale(m24, 1.0 / 24.0), mc_scale(mc_sub(o, c), v6 / 6.0));
+    sum->area = mc_v3(0, 0, 0);
+    sum->whole = true;
+}
+
 /// The ball (c, r) of mesh m's frame (I: the ball) against mesh m (J); `to_world` is m's pose.
 static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, const mc_mesh* m, const mc_pose* to_world,
                              mc_region* g, uint32_t* count)
@@ -907,9 +947,18 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
     }
     ball_sums sum;
     memset(&sum, 0, sizeof sum);
-    for (uint32_t k = 0; k < n_cand; ++k)
+    if (mesh_inside_ball(m, c, r))
     {
-        ball_against_face(m, s->tris[k], c, r, &sum);
+        // The whole mesh inside the ball: its own solid, summed directly (the pyramid terms, of order R^3 each, would
+        // cancel to it with an error of R^3 ulps: a ball of radius 1e12 around a unit tetrahedron gave 2.5e19).
+        whole_mesh_sums(m, c, &sum);
+    }
+    else
+    {
+        for (uint32_t k = 0; k < n_cand; ++k)
+        {
+            ball_against_face(m, s->tris[k], c, r, &sum);
+        }
     }
     mc_vec3 closest = c;
     double dist = 0.0;
@@ -919,7 +968,7 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
         return st;
     }
     bool inside = mc_mesh_contains_point(m, c);
-    double volume = (inside ? 4.0 * PI * r * r * r : 0.0) / 3.0 + sum.vol_x3 / 3.0;
+    double volume = (inside && !sum.whole ? 4.0 * PI * r * r * r : 0.0) / 3.0 + sum.vol_x3 / 3.0;
     if (!(volume > 0.0) || (!inside && !(dist < r)))
     {
         return MC_OK; // apart (or touching)
