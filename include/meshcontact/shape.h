@@ -63,7 +63,8 @@ extern "C"
     ///   mesh below the plane; area = the area of the cut (|S_I|), depth = the deepest vertex below the plane
     ///   (point_i that vertex, point_j its projection), inside_vertices = vertices below, crossings = edges cut.
     ///   Decisions use each vertex's height above the plane as computed once in the mesh's frame (a vertex exactly on
-    ///   the plane counts as above).
+    ///   the plane counts as above). A cavity's shell wholly below the plane joins the piece around it; one that the
+    ///   plane cuts (or whose piece the plane separates) is a region of its own, of negative volume (the total right).
     /// - sphere, mesh: one region, the whole intersection of the ball and the mesh's solid, exactly integrated: with
     /// the
     ///   pyramids from the centre over the faces (signed by the side of the centre, decided exactly), the ball's part
