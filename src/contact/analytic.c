@@ -628,6 +628,8 @@ static mc_status mesh_plane(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec
 // x cross dl over the boundary: great arcs theta * unit normal, the small circle of a sector in closed form),
 // areas and centroids have closed forms.
 
+#define PLANE_SNAP 1e-12 // a face plane within this fraction of R from the centre counts as through it
+
 typedef struct ball_sums
 {
     double vol_x3;  // 3 V less the (4 pi) R^3 [c inside] term
@@ -788,6 +790,11 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
     {
         return; // the plane misses the ball
     }
+    if (h <= PLANE_SNAP * r)
+    {
+        h = 0.0; // on the plane to 1e-12 R: its limit (the error is below 1e-12 of the ball's terms; a centre 1e-310
+                 // off a face, found by the shape harness, made the solid angles of denormals meaningless)
+    }
     int side = mc_sym_orient_point_plane(&p[0], &p[1], &p[2], &c, 1, NULL); // > 0: c on the outer side
     if (side == 0)
     {
@@ -856,16 +863,17 @@ static mc_status closest_surface_point(struct mc_shape_scratch* s, const mc_mesh
         reach *= 2.0;
     }
 }
-/// False when c lies exactly on the planes of two faces among `tris` with different normals (the faces through c
-/// are then not all coplanar, and the exact limit of each face's term would depend on how c leaves the edge).
-static bool planes_through_centre_agree(const mc_mesh* m, const uint32_t* tris, uint32_t n, mc_vec3 c)
+
+/// False when c lies on the planes (within PLANE_SNAP R) of two faces among `tris` with different normals (the faces
+/// through c are then not all coplanar, and the exact limit of each face's term would depend on how c leaves the edge).
+static bool planes_through_centre_agree(const mc_mesh* m, const uint32_t* tris, uint32_t n, mc_vec3 c, double r)
 {
     const mc_vec3* first = NULL;
     for (uint32_t k = 0; k < n; ++k)
     {
         const mc_vec3* p = &m->positions[m->indices[3u * tris[k]]];
         const mc_vec3* nrm = &m->face_normals[tris[k]];
-        if (mc_dot(*nrm, mc_sub(*p, c)) != 0.0)
+        if (fabs(mc_dot(*nrm, mc_sub(*p, c))) > PLANE_SNAP * r)
         {
             continue;
         }
@@ -931,7 +939,7 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
     {
         return st;
     }
-    if (!planes_through_centre_agree(m, s->tris, n_cand, c))
+    if (!planes_through_centre_agree(m, s->tris, n_cand, c, r))
     {
         // The centre exactly on two planes of faces that meet the ball (on an edge or a vertex of the mesh): each
         // face's limit would depend on the direction the centre leaves from. Evaluated with the centre moved by
