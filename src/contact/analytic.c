@@ -1162,8 +1162,54 @@ static mc_vec3 to_local(const mc_pose* pose, mc_vec3 p)
     return mc_quat_rotate(mc_quat_conj(pose->q), mc_sub(p, pose->p));
 }
 
-/// The ordered pair (a, b) with a's kind <= b's kind (mesh < sphere < plane): regions in that order, mirrored by the
-/// caller when it swapped.
+/// Whether two solids of one kind (balls, cylinders) are computed the other way round: one canonical order (a hole
+/// or socket always second, else the smaller radius, then the shorter length, then the position first), so that a
+/// pair gives bitwise mirrored regions either way round.
+static bool canonical_turn(const mc_shape* a, const mc_pose* pa, const mc_shape* b, const mc_pose* pb)
+{
+    if (a->flip || b->flip)
+    {
+        return a->flip;
+    }
+    if (b->radius != a->radius)
+    {
+        return b->radius < a->radius;
+    }
+    if (b->length != a->length)
+    {
+        return b->length < a->length;
+    }
+    return memcmp(&pb->p, &pa->p, sizeof pa->p) < 0;
+}
+
+/// Store a single region computed as (I, J) (`mirrored`: computed as (J, I)) and give the capacity status.
+static mc_status put_one(mc_region* one, uint32_t n, bool mirrored, mc_region* regions, uint32_t capacity,
+                         uint32_t* count)
+{
+    *count = n;
+    if (n == 1 && mirrored)
+    {
+        mirror(one, 1);
+    }
+    if (n == 1 && capacity >= 1)
+    {
+        regions[0] = *one;
+    }
+    return n > capacity ? MC_ERR_CAPACITY : MC_OK;
+}
+
+/// The workspace's shape scratch, created on first use (NULL when out of memory).
+static struct mc_shape_scratch* shape_scratch(mc_workspace* ws)
+{
+    if (ws->shapes == NULL)
+    {
+        ws->shapes = mc_calloc(1, sizeof *ws->shapes);
+    }
+    return ws->shapes;
+}
+
+/// The ordered pair (a, b) with a's kind <= b's kind (mesh < sphere < plane < cylinder): regions in that order,
+/// mirrored by the caller when it swapped.
 static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_shape* b, const mc_pose* pb,
                               const mc_query_options* opt, mc_workspace* ws, mc_region* regions, uint32_t capacity,
                               uint32_t* count, mc_query_stats* stats)
@@ -1177,35 +1223,20 @@ static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_sha
     }
     if (b->type == MC_SHAPE_CYLINDER)
     {
-        if (a->type != MC_SHAPE_CYLINDER)
-        {
-            return MC_ERR_UNSUPPORTED; // a cylinder against a mesh, sphere or plane: not yet
-        }
-        // Parallel axes only; the pin (the solid one) as I when one is a hole.
+        // Parallel axes only (a cylinder against a mesh, sphere or plane: not yet); the pin (the solid one) as I when
+        // one is a hole.
         mc_vec3 axis_a = mc_quat_rotate(pa->q, mc_v3(0, 0, 1)), axis_b = mc_quat_rotate(pb->q, mc_v3(0, 0, 1));
-        if (mc_length(mc_cross(axis_a, axis_b)) > 1e-12)
+        if (a->type != MC_SHAPE_CYLINDER || mc_length(mc_cross(axis_a, axis_b)) > 1e-12)
         {
             return MC_ERR_UNSUPPORTED;
         }
-        // Two solid cylinders in one canonical order (radius, length, position), as two balls.
-        bool turn = a->flip || (!b->flip && (b->radius < a->radius ||
-                                             (b->radius == a->radius &&
-                                              (b->length < a->length ||
-                                               (b->length == a->length && memcmp(&pb->p, &pa->p, sizeof pa->p) < 0)))));
+        bool turn = canonical_turn(a, pa, b, pb);
         const mc_shape* s1 = turn ? b : a;
         const mc_shape* s2 = turn ? a : b;
         const mc_pose* p1 = turn ? pb : pa;
         const mc_pose* p2 = turn ? pa : pb;
-        *count = cylinders(s1->radius, s1->length, s2->radius, s2->length, s2->flip, to_local(p1, p2->p), p1, &one);
-        if (*count == 1 && turn)
-        {
-            mirror(&one, 1);
-        }
-        if (*count == 1 && capacity >= 1)
-        {
-            regions[0] = one;
-        }
-        return *count > capacity ? MC_ERR_CAPACITY : MC_OK;
+        uint32_t n = cylinders(s1->radius, s1->length, s2->radius, s2->length, s2->flip, to_local(p1, p2->p), p1, &one);
+        return put_one(&one, n, turn, regions, capacity, count);
     }
     if (a->type == MC_SHAPE_MESH && b->type == MC_SHAPE_SPHERE)
     {
@@ -1213,25 +1244,18 @@ static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_sha
         {
             return MC_ERR_UNSUPPORTED; // a socket against a mesh, a ball against a flipped mesh: not yet
         }
-        if (ws->shapes == NULL && (ws->shapes = mc_calloc(1, sizeof *ws->shapes)) == NULL)
+        if (shape_scratch(ws) == NULL)
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
         // Computed as (ball, mesh), then mirrored to (mesh, ball).
-        mc_status st = sphere_mesh(ws->shapes, to_local(pa, pb->p), b->radius, a->mesh, pa, &one, count);
-        if (st == MC_OK && *count == 1)
-        {
-            mirror(&one, 1);
-            if (capacity >= 1)
-            {
-                regions[0] = one;
-            }
-        }
-        return st != MC_OK ? st : (*count > capacity ? MC_ERR_CAPACITY : MC_OK);
+        uint32_t n = 0;
+        mc_status st = sphere_mesh(ws->shapes, to_local(pa, pb->p), b->radius, a->mesh, pa, &one, &n);
+        return st != MC_OK ? st : put_one(&one, n, true, regions, capacity, count);
     }
     if (a->type == MC_SHAPE_MESH) // against a plane: the plane's normal and offset in the mesh's frame
     {
-        if (ws->shapes == NULL && (ws->shapes = mc_calloc(1, sizeof *ws->shapes)) == NULL)
+        if (shape_scratch(ws) == NULL)
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
@@ -1240,34 +1264,21 @@ static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_sha
         mc_vec3 o = to_local(pa, pb->p);
         return mesh_plane(ws->shapes, a->mesh, n, -mc_dot(n, o), pa, regions, capacity, count);
     }
-    if (b->type == MC_SHAPE_SPHERE) // sphere, sphere
+    if (b->type == MC_SHAPE_SPHERE) // sphere, sphere (a ball and a socket always as (ball, socket))
     {
-        // Two balls are computed in one canonical order (smaller radius first, then position), so that the pair
-        // gives bitwise mirrored regions either way round; a ball and a socket always as (ball, socket).
-        bool turn = a->flip || (!b->flip && (b->radius < a->radius ||
-                                             (b->radius == a->radius && memcmp(&pb->p, &pa->p, sizeof pa->p) < 0)));
+        bool turn = canonical_turn(a, pa, b, pb);
         const mc_shape* s1 = turn ? b : a;
         const mc_shape* s2 = turn ? a : b;
         const mc_pose* p1 = turn ? pb : pa;
         const mc_pose* p2 = turn ? pa : pb;
         uint32_t n = s2->flip ? sphere_socket(p1->p, s1->radius, p2->p, s2->radius, &one)
                               : sphere_sphere(p1->p, s1->radius, p2->p, s2->radius, &one);
-        if (n == 1 && turn)
-        {
-            mirror(&one, 1);
-        }
-        *count = n;
+        return put_one(&one, n, turn, regions, capacity, count);
     }
-    else // sphere, plane
-    {
-        mc_mat33 rot = mc_quat_to_mat33(pb->q);
-        *count = sphere_plane(a->radius, to_local(pb, pa->p), &rot, pb->p, &one);
-    }
-    if (*count == 1 && capacity >= 1)
-    {
-        regions[0] = one;
-    }
-    return *count > capacity ? MC_ERR_CAPACITY : MC_OK;
+    // sphere, plane
+    mc_mat33 rot = mc_quat_to_mat33(pb->q);
+    uint32_t n = sphere_plane(a->radius, to_local(pb, pa->p), &rot, pb->p, &one);
+    return put_one(&one, n, false, regions, capacity, count);
 }
 
 static bool region_finite(const mc_region* g)
