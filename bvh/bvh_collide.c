@@ -223,21 +223,17 @@ static mc_status scratch_prepare(struct mc_pair_scratch** slot, const struct mc_
 // ---------------------------------------------------------------------------------------------------------------
 // J vertices in I's frame
 
-// A mapped coordinate below MC_COORDINATE_MIN in magnitude becomes 0, so that the predicates stay in their exact
-// range (vec_math.h): products of three differences of such values could underflow. The change is below 2^-300,
-// far under the rounding of the rotation for any in-range vertex.
-static inline double snap_tiny(double x)
-{
-    return fabs(x) < MC_COORDINATE_MIN ? 0.0 : x;
-}
+// A mapped coordinate below MC_COORDINATE_MIN in magnitude becomes 0 (mc_snap_tiny), so that the predicates stay in
+// their exact range (vec_math.h): products of three differences of such values could underflow. The change is below
+// 2^-300, far under the rounding of the rotation for any in-range vertex.
 
 // The mapping is a pure function of (pose, vertex) evaluated with a fixed operation order (-ffp-contract=off), so
 // any thread computing it gets bitwise the same value.
 static inline mc_vec3 map_j(const struct mc_pair_scratch* s, mc_vec3 p)
 {
-    return mc_v3(snap_tiny(s->rot[0][0] * p.x + s->rot[0][1] * p.y + s->rot[0][2] * p.z + s->trans[0]),
-                 snap_tiny(s->rot[1][0] * p.x + s->rot[1][1] * p.y + s->rot[1][2] * p.z + s->trans[1]),
-                 snap_tiny(s->rot[2][0] * p.x + s->rot[2][1] * p.y + s->rot[2][2] * p.z + s->trans[2]));
+    return mc_v3(mc_snap_tiny(s->rot[0][0] * p.x + s->rot[0][1] * p.y + s->rot[0][2] * p.z + s->trans[0]),
+                 mc_snap_tiny(s->rot[1][0] * p.x + s->rot[1][1] * p.y + s->rot[1][2] * p.z + s->trans[1]),
+                 mc_snap_tiny(s->rot[2][0] * p.x + s->rot[2][1] * p.y + s->rot[2][2] * p.z + s->trans[2]));
 }
 
 // Compute-and-publish: the first thread to claim a vertex (CAS 2e -> ...) writes it and releases the stamp; others

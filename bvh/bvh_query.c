@@ -163,7 +163,7 @@ bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point)
         {
             return mesh->flipped;
         }
-        c[k] = fabs(c[k]) < MC_COORDINATE_MIN ? 0.0 : c[k];
+        c[k] = mc_snap_tiny(c[k]);
     }
     point = mc_v3(c[0], c[1], c[2]);
     // The point is a vertex of the other body (J) for the symbolic rule: it is displaced by (eps, eps^2, eps^3).
