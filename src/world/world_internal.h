@@ -155,6 +155,8 @@ struct mc_world
     mc_step_info info;            ///< counters of the last evaluation
     mc_world_capacity high_water; ///< largest counts so far (body, contact and workspace fields filled on request)
     bool evaluating;              ///< inside mc_world_evaluate (debug check against re-entry from callbacks)
+    bool evaluated;               ///< the last mc_world_evaluate succeeded (its pairs and regions are current while
+                                  ///< candidates_valid holds: mc_world_get_jacobian)
 };
 
 /// @return the live body slot of `id`, or NULL (null, stale or out-of-range id).
