@@ -2320,7 +2320,7 @@ static void sum_regions(region_query* c, const mc_region_options* opt)
     }
     add_j_whole_sums(c);
     derive_region_quantities(c->s);
-    if (opt->depth_method == MC_DEPTH_ADAMS)
+    if (opt->depth_method == MC_DEPTH_ADAMS || opt->depth_method == MC_DEPTH_SMOOTH)
     {
         depth_adams(c);
     }
@@ -2535,6 +2535,13 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
         return status;
     }
     uint32_t written = n < capacity ? n : capacity;
+    for (uint32_t k = 0; k < written && opt.depth_method == MC_DEPTH_SMOOTH; ++k)
+    {
+        if (mc_smooth_depth(mesh_i, mesh_j, &j_in_i, &regions[k], ws) != MC_OK)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+    }
     for (uint32_t k = 0; k < written; ++k)
     {
         mc_region* r = &regions[k];

@@ -70,7 +70,7 @@ mc_status mc_world_create(const mc_world_def* def, mc_world** out)
         return MC_ERR_INVALID_ARGUMENT;
     }
     if (def->worker_count < 0 || (def->depth_method != MC_DEPTH_ADAMS && def->depth_method != MC_DEPTH_VOLUME_AREA &&
-                                  def->depth_method != MC_DEPTH_EXTENT))
+                                  def->depth_method != MC_DEPTH_EXTENT && def->depth_method != MC_DEPTH_SMOOTH))
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
