@@ -327,8 +327,11 @@ extern "C"
         const mc_body_pair* excluded_pairs;
         uint32_t excluded_count; ///< entries in excluded_pairs
         mc_force_model model;    ///< force laws and parameters (checked at creation)
-        void* user_data;         ///< returned by mc_contact_get_user_data; never dereferenced
-        int internal_value;      ///< set by mc_default_contact_def()
+        /// how this contact's region depths are measured; MC_DEPTH_DEFAULT (the default): the world's
+        /// (mc_world_def.depth_method). MC_DEPTH_SMOOTH suits tessellated balls (exact on balls and plates).
+        mc_depth_method depth_method;
+        void* user_data;    ///< returned by mc_contact_get_user_data; never dereferenced
+        int internal_value; ///< set by mc_default_contact_def()
     } mc_contact_def;
 
     /// @return empty lists, MC_CONTACT_LISTS, no excluded pairs and mc_default_force_model().

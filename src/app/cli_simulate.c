@@ -103,6 +103,7 @@ static const char* const s_help[] = {
     "      REPAIR=ALL | REPAIR=\"ORIENT, HOLES\" (FILE only; DUPLICATES, SHARED_FACES, LOOSE, ORIENT, HOLES,\n"
     "      PINCHES): repair the mesh as 'meshcontact repair' does, with a warning listing the changes;\n"
     "      WELD_TOLERANCE=t (of the bbox diagonal) or WELD_DISTANCE=d, MAX_HOLE_EDGES=n (default 32)\n"
+    "",
     "  CONTACT/id, IGEOM=id[,id..], JGEOM=id[,id..] | GROUP=id,id[,id..],\n"
     "           [IFLIP_GEOMETRY=ids], [JFLIP_GEOMETRY=ids], [EXCLUDE=id,id[,id,id..]],\n"
     "           IMPACT, STIFFNESS=k, [EXPONENT=e (1.5)], [DAMPING=c (0)], [DMAX=d (required with DAMPING)]\n"
@@ -113,6 +114,9 @@ static const char* const s_help[] = {
     "      world.h (Adams IMPACT / POISSON / Coulomb friction). The lists may overlap: each pair of geometries\n"
     "      is evaluated once. GROUP: every geometry of the list against every other one (not Adams).\n"
     "      EXCLUDE: pairs of GRAPHICS ids not to evaluate (EXCLUDE=1,2,5,7: the pairs 1-2 and 5-7).\n"
+    "      DEPTH=ADAMS|SMOOTH|VOLUME_AREA|EXTENT (not Adams; default ADAMS): SMOOTH measures the depth between\n"
+    "      planes or spheres fitted to the meshes' vertices near the contact: no facet ripple on tessellated\n"
+    "      balls (exact on balls and plates)\n"
     "  INTEGRATOR/[RK4], HMAX=h                                  fixed step h\n"
     "  SIMULATE/DYNAMIC, END=t, [STEPS=n | DTOUT=dt]             required; n output intervals (default 500)\n"
     "  END                                                       optional; the rest of the file is ignored\n"

@@ -2509,6 +2509,15 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
         return MC_ERR_UNBOUNDED;
     }
     mc_query_options opt = options != NULL ? *options : mc_default_query_options();
+    if (opt.depth_method == MC_DEPTH_DEFAULT)
+    {
+        opt.depth_method = MC_DEPTH_ADAMS;
+    }
+    if (opt.depth_method != MC_DEPTH_ADAMS && opt.depth_method != MC_DEPTH_VOLUME_AREA &&
+        opt.depth_method != MC_DEPTH_EXTENT && opt.depth_method != MC_DEPTH_SMOOTH)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
     mc_query_stats local;
     mc_query_stats* st = stats != NULL ? stats : &local;
     memset(st, 0, sizeof *st);

@@ -57,6 +57,7 @@ mc_contact_def mc_default_contact_def(void)
     mc_contact_def d;
     memset(&d, 0, sizeof d);
     d.model = mc_default_force_model();
+    d.depth_method = MC_DEPTH_DEFAULT;
     d.internal_value = WORLD_COOKIE;
     return d;
 }

@@ -39,7 +39,7 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     memset(&p->stats, 0, sizeof p->stats);
     mc_query_options opt = mc_default_query_options();
     opt.worker_count = workers;
-    opt.depth_method = w->depth_method;
+    opt.depth_method = w->contacts[p->contact].depth;
     uint32_t count = 0;
     p->status = mc_query_regions(bi->mesh, &bi->pose, bj->mesh, &bj->pose, &opt, ws, p->regions, p->region_capacity,
                                  &count, &p->stats);

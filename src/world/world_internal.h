@@ -95,6 +95,7 @@ typedef struct mc_pair_key
 typedef struct mc_contact_slot
 {
     mc_force_model model;       ///< force laws (checked)
+    mc_depth_method depth;      ///< depth method of its queries (resolved: never MC_DEPTH_DEFAULT)
     void* user_data;            ///< host pointer
     mc_contact_member* members; ///< the bodies of the lists (each once, by body slot)
     uint32_t member_count;      ///< entries in members

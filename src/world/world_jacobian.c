@@ -345,7 +345,7 @@ static void jac_task_one(jac_ctx* x, uint32_t task, mc_region* buf, uint32_t cap
     }
     mc_query_options opt = mc_default_query_options();
     opt.worker_count = workers;
-    opt.depth_method = x->w->depth_method;
+    opt.depth_method = x->w->contacts[p->contact].depth;
     uint32_t count = 0;
     mc_status st = mc_query_regions(bi->mesh, &pi, bj->mesh, &pj, &opt, ws, buf, cap, &count, NULL);
     x->need[task] = count;
