@@ -277,6 +277,14 @@ mc_vec3 mc_pair_scratch_j_vertex(struct mc_pair_scratch* scratch, uint32_t v)
     return j_vertex(scratch, v);
 }
 
+void mc_pair_scratch_j_view(struct mc_pair_scratch* scratch, mc_pair_j_view* view)
+{
+    view->scratch = scratch;
+    view->jv = scratch->jv;
+    view->stamp = scratch->stamp;
+    view->ready = 2u * scratch->epoch + 1u;
+}
+
 mc_vec3 mc_pair_scratch_map_j(const struct mc_pair_scratch* scratch, mc_vec3 p_j)
 {
     return map_j(scratch, p_j);
