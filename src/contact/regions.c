@@ -213,6 +213,7 @@ typedef struct region_query
     struct mc_region_scratch* s;
     const struct mc_mesh* mesh[2];
     struct mc_pair_scratch* ps;
+    mc_pair_j_view jv;              // J's vertices in I's frame (the pair stage's copies)
     mc_mat33 rot_j;                 // rotation J -> I (for J's face normals)
     mc_vec3 trans_j;                // translation J -> I
     const mc_region_blocks* blk[2]; // blocks of each mesh, NULL: per vertex and per face only
@@ -377,7 +378,7 @@ mc_region_options mc_default_region_options(void)
 
 static inline mc_vec3 vpos(const region_query* c, int b, uint32_t v)
 {
-    return b == 0 ? c->mesh[0]->positions[v] : mc_pair_scratch_j_vertex(c->ps, v);
+    return b == 0 ? c->mesh[0]->positions[v] : mc_pair_j_view_vertex(&c->jv, v);
 }
 
 static inline mc_vec3 fnormal(const region_query* c, int b, uint32_t f)
@@ -2401,6 +2402,10 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
     if (c.pair_count > 0 && c.ps == NULL)
     {
         return MC_ERR_INVALID_ARGUMENT;
+    }
+    if (c.ps != NULL)
+    {
+        mc_pair_scratch_j_view(c.ps, &c.jv);
     }
     if (opt.use_blocks)
     {
