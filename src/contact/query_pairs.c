@@ -18,6 +18,17 @@ mc_query_options mc_default_query_options(void)
     return o;
 }
 
+void mc_query_relative_pose(const mc_pose* pose_i, const mc_pose* pose_j, mc_pose* pi, mc_pose* j_in_i)
+{
+    mc_pose pj = *pose_j;
+    *pi = *pose_i;
+    pi->q = mc_quat_normalize(pi->q);
+    pj.q = mc_quat_normalize(pj.q);
+    // J in I's frame: R_i^T (p_j - p_i), the difference first (exact for bodies near each other, wherever they are).
+    j_in_i->q = mc_quat_mul(mc_quat_conj(pi->q), pj.q);
+    j_in_i->p = mc_quat_rotate(mc_quat_conj(pi->q), mc_sub(pj.p, pi->p));
+}
+
 mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
                                   const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
                                   mc_triangle_pair* pairs, uint32_t capacity, uint32_t* pair_count,
@@ -31,13 +42,8 @@ mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, 
         return MC_ERR_INVALID_ARGUMENT;
     }
     mc_query_options opt = options != NULL ? *options : mc_default_query_options();
-    mc_pose pi = *pose_i, pj = *pose_j;
-    pi.q = mc_quat_normalize(pi.q);
-    pj.q = mc_quat_normalize(pj.q);
-    // J in I's frame: R_i^T (p_j - p_i), the difference first (exact for bodies near each other, wherever they are).
-    mc_pose j_in_i;
-    j_in_i.q = mc_quat_mul(mc_quat_conj(pi.q), pj.q);
-    j_in_i.p = mc_quat_rotate(mc_quat_conj(pi.q), mc_sub(pj.p, pi.p));
+    mc_pose pi, j_in_i;
+    mc_query_relative_pose(pose_i, pose_j, &pi, &j_in_i);
     mc_pair_result res;
     mc_query_stats local;
     memset(&local, 0, sizeof local);

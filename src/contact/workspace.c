@@ -31,6 +31,7 @@ void mc_workspace_destroy(mc_workspace* ws)
     mc_pair_scratch_destroy(ws->pairs);
     mc_region_scratch_destroy(ws->regions);
     mc_shape_scratch_destroy(ws->shapes);
+    mc_distance_scratch_destroy(ws->distance);
     mc_free(ws);
 }
 
@@ -41,5 +42,5 @@ size_t mc_workspace_get_byte_count(const mc_workspace* ws)
         return 0;
     }
     return mc_alloc_size(ws) + mc_pair_scratch_byte_count(ws->pairs) + mc_region_scratch_byte_count(ws->regions) +
-           mc_shape_scratch_byte_count(ws->shapes);
+           mc_shape_scratch_byte_count(ws->shapes) + mc_distance_scratch_byte_count(ws->distance);
 }

@@ -4,20 +4,28 @@
 // created on first use by its stage and freed by mc_workspace_destroy (src/contact/workspace.c).
 #pragma once
 
+#include "meshcontact/vec_math.h"
+
 #include <stddef.h>
 
 struct mc_pair_scratch;
 struct mc_region_scratch;
 struct mc_shape_scratch;
+struct mc_distance_scratch;
 
 struct mc_workspace
 {
-    struct mc_pair_scratch* pairs;     ///< owned by the pair stage (bvh/bvh_collide.c), created on first use
-    struct mc_region_scratch* regions; ///< owned by the region stage (src/contact/regions.c), created on first use
-    struct mc_shape_scratch* shapes;   ///< owned by the shape queries (src/contact/analytic.c), created on first use
+    struct mc_pair_scratch* pairs;        ///< owned by the pair stage (bvh/bvh_collide.c), created on first use
+    struct mc_region_scratch* regions;    ///< owned by the region stage (src/contact/regions.c), created on first use
+    struct mc_shape_scratch* shapes;      ///< owned by the shape queries (src/contact/analytic.c), created on first use
+    struct mc_distance_scratch* distance; ///< owned by the distance query (bvh/bvh_distance.c), created on first use
 };
 
 /// Free the shape queries' scratch (src/contact/analytic.c). NULL is ignored.
 void mc_shape_scratch_destroy(struct mc_shape_scratch* s);
 /// Bytes held by the shape queries' scratch.
 size_t mc_shape_scratch_byte_count(const struct mc_shape_scratch* s);
+
+/// The poses of a query: `pi` receives pose_i with its quaternion normalised, `j_in_i` J's body frame in I's body frame
+/// (R_i^T (p_j - p_i), the difference first: exact for bodies near each other wherever they are).
+void mc_query_relative_pose(const mc_pose* pose_i, const mc_pose* pose_j, mc_pose* pi, mc_pose* j_in_i);
