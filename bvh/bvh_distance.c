@@ -151,6 +151,8 @@ typedef struct leaf_tri
     mc_vec3 v[3];
     mc_vec3 center;
     double radius;
+    mc_vec3 normal; ///< unit normal (the mesh's face normal, rotated for J)
+    double offset;  ///< normal . v[0]
     uint32_t index; ///< mesh order
 } leaf_tri;
 
@@ -181,7 +183,27 @@ static void leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh
         // Inflated by a relative 1e-12 so that the rounding of centre and radius keeps the sphere around the triangle.
         lt->radius = r * (1.0 + 1e-12) + 1e-12 * (fabs(lt->center.x) + fabs(lt->center.y) + fabs(lt->center.z));
         lt->index = t->tri_order[f + k];
+        mc_vec3 nrm = m->face_normals[lt->index];
+        if (mapped)
+        {
+            nrm = mc_v3(q->rot[0][0] * nrm.x + q->rot[0][1] * nrm.y + q->rot[0][2] * nrm.z,
+                        q->rot[1][0] * nrm.x + q->rot[1][1] * nrm.y + q->rot[1][2] * nrm.z,
+                        q->rot[2][0] * nrm.x + q->rot[2][1] * nrm.y + q->rot[2][2] * nrm.z);
+        }
+        lt->normal = nrm;
+        lt->offset = mc_dot(nrm, lt->v[0]);
     }
+}
+
+/// Lower bound of the distance from triangle t to the plane of triangle p when t lies entirely on one side of it (0
+/// otherwise): every point of p is on its plane, so no point of t is nearer to p than that.
+static double plane_gap(const leaf_tri* p, const leaf_tri* t)
+{
+    double h0 = mc_dot(p->normal, t->v[0]) - p->offset;
+    double h1 = mc_dot(p->normal, t->v[1]) - p->offset;
+    double h2 = mc_dot(p->normal, t->v[2]) - p->offset;
+    double lo = fmin(h0, fmin(h1, h2)), hi = fmax(h0, fmax(h1, h2));
+    return lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
 }
 
 static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* nb)
@@ -194,7 +216,17 @@ static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* n
     {
         for (uint32_t j = 0; j < cb; ++j)
         {
+            // Cheap lower bounds first: bounding spheres, then each triangle against the other's plane. The face
+            // normals are unit and normal to their triangle up to rounding, so a plane gap may exceed the pair's
+            // distance by a few ulps of the coordinates: a pair skipped that way could only have lowered the best
+            // distance by that much (the rounding of the triangle distance itself), and pairs that tie with the best
+            // (a flat face under an edge) are skipped at once.
             double lb = mc_length(mc_sub(tb[j].center, ta[i].center)) - ta[i].radius - tb[j].radius;
+            if (lb >= q->best)
+            {
+                continue;
+            }
+            lb = fmax(plane_gap(&ta[i], &tb[j]), plane_gap(&tb[j], &ta[i]));
             if (lb >= q->best)
             {
                 continue;
