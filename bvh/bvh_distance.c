@@ -86,6 +86,18 @@ static void box_of_j(const dist_query* q, const mc_bvh_node* n, box_i* b)
     }
 }
 
+// Plain comparisons rather than fmin / fmax, which GCC leaves as library calls (their NaN rules); no NaN reaches here
+// (finite coordinates).
+static inline double max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double min2(double a, double b)
+{
+    return a < b ? a : b;
+}
+
 static double dot3(const double* u, const double* v)
 {
     return u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
@@ -115,8 +127,8 @@ static double box_gap(const dist_query* q, const box_i* a, const box_i* b)
     double gap = -INFINITY;
     for (int k = 0; k < 3; ++k)
     {
-        gap = fmax(gap, fabs(t[k]) - ea[k] - (eb[0] * ac[k][0] + eb[1] * ac[k][1] + eb[2] * ac[k][2]));
-        gap = fmax(gap, fabs(tb[k]) - eb[k] - (ea[0] * ac[0][k] + ea[1] * ac[1][k] + ea[2] * ac[2][k]));
+        gap = max2(gap, fabs(t[k]) - ea[k] - (eb[0] * ac[k][0] + eb[1] * ac[k][1] + eb[2] * ac[k][2]));
+        gap = max2(gap, fabs(tb[k]) - eb[k] - (ea[0] * ac[0][k] + ea[1] * ac[1][k] + ea[2] * ac[2][k]));
     }
     for (int k = 0; k < 3; ++k)
     {
@@ -132,12 +144,12 @@ static double box_gap(const dist_query* q, const box_i* a, const box_i* b)
             double proj = fabs(t[k2] * c[k1][l] - t[k1] * c[k2][l]);
             double ra = ea[k1] * ac[k2][l] + ea[k2] * ac[k1][l];
             double rb = eb[l1] * ac[k][l2] + eb[l2] * ac[k][l1];
-            gap = fmax(gap, (proj - ra - rb) / sqrt(len2));
+            gap = max2(gap, (proj - ra - rb) / sqrt(len2));
         }
     }
     double slack =
         4e-6 * (fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + ea[0] + ea[1] + ea[2] + eb[0] + eb[1] + eb[2]) + q->abs_slack;
-    return fmax(gap - slack, 0.0);
+    return max2(gap - slack, 0.0);
 }
 
 static double node_size(const mc_bvh_node* n)
@@ -178,7 +190,7 @@ static void leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh
         double r = 0.0;
         for (int c = 0; c < 3; ++c)
         {
-            r = fmax(r, mc_length(mc_sub(lt->v[c], lt->center)));
+            r = max2(r, mc_length(mc_sub(lt->v[c], lt->center)));
         }
         // Inflated by a relative 1e-12 so that the rounding of centre and radius keeps the sphere around the triangle.
         lt->radius = r * (1.0 + 1e-12) + 1e-12 * (fabs(lt->center.x) + fabs(lt->center.y) + fabs(lt->center.z));
@@ -202,16 +214,55 @@ static double plane_gap(const leaf_tri* p, const leaf_tri* t)
     double h0 = mc_dot(p->normal, t->v[0]) - p->offset;
     double h1 = mc_dot(p->normal, t->v[1]) - p->offset;
     double h2 = mc_dot(p->normal, t->v[2]) - p->offset;
-    double lo = fmin(h0, fmin(h1, h2)), hi = fmax(h0, fmax(h1, h2));
+    double lo = min2(h0, min2(h1, h2)), hi = max2(h0, max2(h1, h2));
     return lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
+}
+
+/// Lower bound of the distance from a triangle's bounding sphere to a box: the centre's distance to the box (the
+/// clamped offsets along the axes; a relative slack for the float axes as in box_gap) less the radius.
+static double sphere_box_gap(const dist_query* q, const leaf_tri* t, const box_i* b)
+{
+    double d[3] = {t->center.x - b->center[0], t->center.y - b->center[1], t->center.z - b->center[2]};
+    double sum = 0.0, mag = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        double u = dot3(b->axis[k], d);
+        double out = (u < 0.0 ? -u : u) - b->extent[k];
+        sum += out > 0.0 ? out * out : 0.0;
+        mag += (u < 0.0 ? -u : u) + b->extent[k];
+    }
+    return sqrt(sum) - t->radius - 4e-6 * mag - q->abs_slack;
+}
+
+/// Keep the triangles of a leaf whose bounding sphere may come nearer than the best distance to the other leaf's box.
+/// @return the number kept, compacted to the front of t
+static uint32_t cull_by_box(const dist_query* q, leaf_tri* t, uint32_t count, const box_i* other)
+{
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        if (sphere_box_gap(q, &t[k], other) < q->best)
+        {
+            t[kept++] = t[k];
+        }
+    }
+    return kept;
 }
 
 static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* nb)
 {
     leaf_tri ta[MC_BVH_LEAF_MAX], tb[MC_BVH_LEAF_MAX];
+    box_i ba, bb;
+    box_of_i(na, &ba);
+    box_of_j(q, nb, &bb);
     leaf_load(q, q->mi, na, 0, ta);
+    uint32_t ca = cull_by_box(q, ta, mc_bvh_leaf_count(na), &bb);
+    if (ca == 0)
+    {
+        return;
+    }
     leaf_load(q, q->mj, nb, 1, tb);
-    uint32_t ca = mc_bvh_leaf_count(na), cb = mc_bvh_leaf_count(nb);
+    uint32_t cb = cull_by_box(q, tb, mc_bvh_leaf_count(nb), &ba);
     for (uint32_t i = 0; i < ca; ++i)
     {
         for (uint32_t j = 0; j < cb; ++j)
@@ -226,7 +277,7 @@ static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* n
             {
                 continue;
             }
-            lb = fmax(plane_gap(&ta[i], &tb[j]), plane_gap(&tb[j], &ta[i]));
+            lb = max2(plane_gap(&ta[i], &tb[j]), plane_gap(&tb[j], &ta[i]));
             if (lb >= q->best)
             {
                 continue;
