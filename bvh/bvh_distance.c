@@ -249,6 +249,32 @@ static uint32_t cull_by_box(const dist_query* q, leaf_tri* t, uint32_t count, co
     return kept;
 }
 
+/// Measure a triangle pair unless a cheap bound (its bounding spheres' `sphere_gap`, then each triangle against the
+/// other's plane) shows it cannot beat the best distance. @return 1 when the distance reached 0 (stop)
+static int try_pair(dist_query* q, const leaf_tri* a, const leaf_tri* b, double sphere_gap)
+{
+    // The face normals are unit and normal to their triangle up to rounding, so a plane gap may exceed the pair's
+    // distance by a few ulps of the coordinates: a pair skipped that way could only have lowered the best distance by
+    // that much (the rounding of the triangle distance itself), and pairs that tie with the best (a flat face under
+    // an edge) are skipped at once.
+    if (sphere_gap >= q->best || max2(plane_gap(a, b), plane_gap(b, a)) >= q->best)
+    {
+        return 0;
+    }
+    ++q->out->triangle_tests;
+    mc_tri_distance d = mc_tri_tri_distance(a->v, b->v);
+    if (d.distance < q->best)
+    {
+        q->best = d.distance;
+        q->out->distance = d.distance;
+        q->out->point_i = d.point_a;
+        q->out->point_j = d.point_b;
+        q->out->tri_i = a->index;
+        q->out->tri_j = b->index;
+    }
+    return d.distance == 0.0;
+}
+
 static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* nb)
 {
     leaf_tri ta[MC_BVH_LEAF_MAX], tb[MC_BVH_LEAF_MAX];
@@ -263,40 +289,32 @@ static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* n
     }
     leaf_load(q, q->mj, nb, 1, tb);
     uint32_t cb = cull_by_box(q, tb, mc_bvh_leaf_count(nb), &ba);
+    if (cb == 0)
+    {
+        return;
+    }
+    // Bounding-sphere bounds of all pairs; the pair with the smallest goes first, so that the best distance drops
+    // before the others are bounded (a first leaf pair would otherwise measure all of its pairs).
+    double lbm[MC_BVH_LEAF_MAX * MC_BVH_LEAF_MAX];
+    uint32_t first = 0;
     for (uint32_t i = 0; i < ca; ++i)
     {
         for (uint32_t j = 0; j < cb; ++j)
         {
-            // Cheap lower bounds first: bounding spheres, then each triangle against the other's plane. The face
-            // normals are unit and normal to their triangle up to rounding, so a plane gap may exceed the pair's
-            // distance by a few ulps of the coordinates: a pair skipped that way could only have lowered the best
-            // distance by that much (the rounding of the triangle distance itself), and pairs that tie with the best
-            // (a flat face under an edge) are skipped at once.
             double lb = mc_length(mc_sub(tb[j].center, ta[i].center)) - ta[i].radius - tb[j].radius;
-            if (lb >= q->best)
-            {
-                continue;
-            }
-            lb = max2(plane_gap(&ta[i], &tb[j]), plane_gap(&tb[j], &ta[i]));
-            if (lb >= q->best)
-            {
-                continue;
-            }
-            ++q->out->triangle_tests;
-            mc_tri_distance d = mc_tri_tri_distance(ta[i].v, tb[j].v);
-            if (d.distance < q->best)
-            {
-                q->best = d.distance;
-                q->out->distance = d.distance;
-                q->out->point_i = d.point_a;
-                q->out->point_j = d.point_b;
-                q->out->tri_i = ta[i].index;
-                q->out->tri_j = tb[j].index;
-                if (d.distance == 0.0)
-                {
-                    return;
-                }
-            }
+            lbm[i * cb + j] = lb;
+            first = lb < lbm[first] ? i * cb + j : first;
+        }
+    }
+    if (try_pair(q, &ta[first / cb], &tb[first % cb], lbm[first]))
+    {
+        return;
+    }
+    for (uint32_t k = 0; k < ca * cb; ++k)
+    {
+        if (k != first && try_pair(q, &ta[k / cb], &tb[k % cb], lbm[k]))
+        {
+            return;
         }
     }
 }
