@@ -130,6 +130,12 @@ static double box_gap(const dist_query* q, const box_i* a, const box_i* b)
         gap = max2(gap, fabs(t[k]) - ea[k] - (eb[0] * ac[k][0] + eb[1] * ac[k][1] + eb[2] * ac[k][2]));
         gap = max2(gap, fabs(tb[k]) - eb[k] - (ea[0] * ac[0][k] + ea[1] * ac[1][k] + ea[2] * ac[2][k]));
     }
+    double slack =
+        4e-6 * (fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + ea[0] + ea[1] + ea[2] + eb[0] + eb[1] + eb[2]) + q->abs_slack;
+    if (gap - slack >= q->best)
+    {
+        return gap - slack; // pruned on the face axes: the cross axes (and their square roots) are not needed
+    }
     for (int k = 0; k < 3; ++k)
     {
         int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
@@ -147,8 +153,6 @@ static double box_gap(const dist_query* q, const box_i* a, const box_i* b)
             gap = max2(gap, (proj - ra - rb) / sqrt(len2));
         }
     }
-    double slack =
-        4e-6 * (fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + ea[0] + ea[1] + ea[2] + eb[0] + eb[1] + eb[2]) + q->abs_slack;
     return max2(gap - slack, 0.0);
 }
 
