@@ -1550,8 +1550,11 @@ Test(world, step_hint_never_exceeds_the_first_contact)
         cr_assert(isfinite(hi), "case %d: no contact found", n);
         // The guarantee: no scanned time before the hint is in contact (the first contact is after lo >= hint).
         cr_assert(hint <= lo + 1e-15, "case %d: hint %g, contact in (%g, %g]", n, hint, lo, hi);
-        // Conservative but useful: the bound lost at most the rotation term (|w| (|c - p| + r) against |v|).
-        cr_assert(hint >= 0.05 * lo, "case %d: hint %g is below 5%% of the contact time %g", n, hint, lo);
+        // Conservative but useful: the bound loses the rotation term (|w| (|c - p| + r), up to ~0.9 m/s here,
+        // against |v| of 1-2 m/s); measured 0.65-0.91 of the contact time on these cases.
+        cr_assert(hint >= 0.5 * lo, "case %d: hint %g is below half the contact time %g", n, hint, lo);
+        cr_log_info("step hint case %d: hint %.4g s, first contact in (%.4g, %.4g] s, ratio %.3f", n, hint, lo, hi,
+                    hint / hi);
     }
 }
 
