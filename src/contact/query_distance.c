@@ -30,16 +30,13 @@ mc_status mc_query_distance(const mc_mesh* mesh_i, const mc_pose* pose_i, const 
                             double max_distance, const mc_query_options* options, mc_workspace* ws,
                             mc_distance_result* result)
 {
-    MC_ASSERT(options == NULL || options->internal_value == (int)MC_DEF_COOKIE);
-    if (mesh_i == NULL || pose_i == NULL || mesh_j == NULL || pose_j == NULL || ws == NULL || result == NULL ||
-        !(max_distance > 0.0) || (options != NULL && options->internal_value != (int)MC_DEF_COOKIE) ||
-        !mc_pose_is_valid(pose_i) || !mc_pose_is_valid(pose_j))
+    mc_query_options opt;
+    mc_pose pi, j_in_i;
+    if (result == NULL || !(max_distance > 0.0) ||
+        !mc_query_prepare(mesh_i, pose_i, mesh_j, pose_j, options, ws, &opt, &pi, &j_in_i))
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
-    mc_query_options opt = options != NULL ? *options : mc_default_query_options();
-    mc_pose pi, j_in_i;
-    mc_query_relative_pose(pose_i, pose_j, &pi, &j_in_i);
     mc_bvh_distance_result d;
     mc_status st = mc_bvh_distance(mesh_i, mesh_j, &j_in_i, max_distance, &ws->distance, &d);
     if (st != MC_OK)

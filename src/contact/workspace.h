@@ -4,8 +4,9 @@
 // created on first use by its stage and freed by mc_workspace_destroy (src/contact/workspace.c).
 #pragma once
 
-#include "meshcontact/vec_math.h"
+#include "meshcontact/query.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct mc_pair_scratch;
@@ -29,3 +30,10 @@ size_t mc_shape_scratch_byte_count(const struct mc_shape_scratch* s);
 /// The poses of a query: `pi` receives pose_i with its quaternion normalised, `j_in_i` J's body frame in I's body frame
 /// (R_i^T (p_j - p_i), the difference first: exact for bodies near each other wherever they are).
 void mc_query_relative_pose(const mc_pose* pose_i, const mc_pose* pose_j, mc_pose* pi, mc_pose* j_in_i);
+
+/// Check the arguments every pair-of-meshes query shares (meshes, poses in range, workspace, options with their
+/// cookie) and prepare them: `opt` receives the options (defaults for NULL), `pi` and `j_in_i` as in
+/// mc_query_relative_pose. @return false on an invalid argument (nothing written)
+bool mc_query_prepare(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j, const mc_pose* pose_j,
+                      const mc_query_options* options, const mc_workspace* ws, mc_query_options* opt, mc_pose* pi,
+                      mc_pose* j_in_i);

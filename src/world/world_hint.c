@@ -11,28 +11,9 @@
 /// Does some contact definition pair body slots a < b (one in its I list, the other in its J list, not excluded)?
 static bool pair_defined(const mc_world* w, uint32_t a, uint32_t b)
 {
-    const mc_body* ba = &w->bodies[a];
-    const mc_body* bb = &w->bodies[b];
-    uint32_t i = 0, j = 0;
-    while (i < ba->member_count && j < bb->member_count)
-    {
-        const mc_membership* ma = &ba->members[i];
-        const mc_membership* mb = &bb->members[j];
-        if (ma->contact != mb->contact)
-        {
-            i += ma->contact < mb->contact;
-            j += mb->contact < ma->contact;
-            continue;
-        }
-        ++i, ++j;
-        bool paired = ((ma->flags & MC_MEMBER_I) && (mb->flags & MC_MEMBER_J)) ||
-                      ((mb->flags & MC_MEMBER_I) && (ma->flags & MC_MEMBER_J));
-        if (paired && !mc_contact_excludes(&w->contacts[ma->contact], a, b))
-        {
-            return true;
-        }
-    }
-    return false;
+    uint32_t i = 0, j = 0, contact = 0;
+    bool a_is_i = false;
+    return mc_next_pairing_contact(w, a, b, &i, &j, &contact, &a_is_i);
 }
 
 /// The largest speed any point of body b can reach at any time while its twist stays constant: a point x moves at
