@@ -166,6 +166,19 @@ static void run_scene(const options* o, const scene_pair* s, FILE* csv)
     mc_workspace_destroy(ws);
 }
 
+/// A real scene run through scene_each_real.
+typedef struct bench_run
+{
+    const options* o;
+    FILE* csv;
+} bench_run;
+
+static void visit_real(const scene_pair* s, void* ctx)
+{
+    const bench_run* b = ctx;
+    run_scene(b->o, s, b->csv);
+}
+
 static int wanted(const options* o, const char* name)
 {
     return o->filter == NULL || strstr(name, o->filter) != NULL;
@@ -238,22 +251,8 @@ int main(int argc, char** argv)
             scene_pair_destroy(&s);
         }
     }
-    for (int k = 0; k < scene_real_count(); ++k)
-    {
-        scene_pair s;
-        if (!wanted(&o, scene_real_name(k)))
-        {
-            continue;
-        }
-        if (scene_make_real(k, &s) != 0)
-        {
-            fprintf(stderr, "%s: could not import its meshes (set MC_SOURCE_ROOT to the repository root)\n",
-                    scene_real_name(k));
-            continue;
-        }
-        run_scene(&o, &s, csv);
-        scene_pair_destroy(&s);
-    }
+    bench_run ctx = {&o, csv};
+    scene_each_real(o.filter, visit_real, &ctx);
     if (csv != NULL)
     {
         fclose(csv);
