@@ -253,15 +253,31 @@ static uint32_t cull_by_box(const dist_query* q, leaf_tri* t, uint32_t count, co
     return kept;
 }
 
+/// Lower bound of a pair's distance from their projections on the line through their centroids (a unit direction:
+/// the gap between the projection intervals; 0 when they overlap). Rounding as for plane_gap.
+static double axis_gap(const leaf_tri* a, const leaf_tri* b)
+{
+    mc_vec3 u = mc_sub(b->center, a->center);
+    double len = mc_length(u);
+    if (!(len > 0.0))
+    {
+        return 0.0;
+    }
+    double amax = max2(mc_dot(u, a->v[0]), max2(mc_dot(u, a->v[1]), mc_dot(u, a->v[2])));
+    double bmin = min2(mc_dot(u, b->v[0]), min2(mc_dot(u, b->v[1]), mc_dot(u, b->v[2])));
+    return (bmin - amax) / len;
+}
+
 /// Measure a triangle pair unless a cheap bound (its bounding spheres' `sphere_gap`, then each triangle against the
-/// other's plane) shows it cannot beat the best distance. @return 1 when the distance reached 0 (stop)
+/// other's plane, then their projections on the line of their centroids) shows it cannot beat the best distance.
+/// @return 1 when the distance reached 0 (stop)
 static int try_pair(dist_query* q, const leaf_tri* a, const leaf_tri* b, double sphere_gap)
 {
     // The face normals are unit and normal to their triangle up to rounding, so a plane gap may exceed the pair's
     // distance by a few ulps of the coordinates: a pair skipped that way could only have lowered the best distance by
     // that much (the rounding of the triangle distance itself), and pairs that tie with the best (a flat face under
     // an edge) are skipped at once.
-    if (sphere_gap >= q->best || max2(plane_gap(a, b), plane_gap(b, a)) >= q->best)
+    if (sphere_gap >= q->best || max2(plane_gap(a, b), plane_gap(b, a)) >= q->best || axis_gap(a, b) >= q->best)
     {
         return 0;
     }
