@@ -84,6 +84,7 @@ mc_status mc_world_create(const mc_world_def* def, mc_world** out)
     w->analysis = MC_ANALYSIS_DYNAMIC;
     w->body_free = -1;
     w->contact_free = -1;
+    w->stiction.world_uid = mc_stiction_new_world_uid();
     bool ok = true;
     w->workspaces = mc_calloc((size_t)w->worker_count, sizeof *w->workspaces);
     ok = ok && w->workspaces != NULL;
@@ -143,6 +144,7 @@ void mc_world_destroy(mc_world* w)
     mc_free(w->contacts);
     mc_free(w->active);
     mc_free(w->records);
+    mc_stiction_free(&w->stiction);
     mc_free(w);
 }
 
@@ -236,6 +238,7 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     b->alive = true;
     b->next_free = -1;
     w->candidates_valid = false;
+    w->stiction.ready = false;
     mc_body_id id = {(int32_t)index + 1, b->generation};
     return id;
 }
@@ -254,6 +257,7 @@ void mc_world_destroy_body(mc_world* w, mc_body_id id)
     }
     mc_free(b->members); // the contacts that list it keep its old generation and skip it
     w->candidates_valid = false;
+    w->stiction.ready = false;
     uint32_t gen = b->generation;
     memset(b, 0, sizeof *b);
     b->generation = gen; // bumped again on reuse; pairs holding `gen` see the body as gone while alive is false
@@ -276,6 +280,7 @@ mc_status mc_body_set_pose(mc_world* w, mc_body_id id, const mc_pose* pose)
     }
     mc_pose p = pose_normalized(pose);
     w->candidates_valid = w->candidates_valid && memcmp(&p, &b->pose, sizeof p) == 0;
+    w->stiction.ready = false;
     b->pose = p;
     return MC_OK;
 }
@@ -289,6 +294,7 @@ mc_status mc_body_set_velocity(mc_world* w, mc_body_id id, const mc_twist* veloc
         return MC_ERR_INVALID_ARGUMENT;
     }
     b->velocity = *velocity;
+    w->stiction.ready = false;
     return MC_OK;
 }
 
@@ -337,6 +343,7 @@ mc_status mc_world_set_poses(mc_world* w, const mc_body_id* ids, const mc_pose* 
         mc_pose p = pose_normalized(&poses[k]);
         mc_body* b = &w->bodies[ids[k].index1 - 1];
         w->candidates_valid = w->candidates_valid && memcmp(&p, &b->pose, sizeof p) == 0;
+        w->stiction.ready = false;
         b->pose = p;
     }
     return MC_OK;
@@ -359,6 +366,7 @@ mc_status mc_world_set_velocities(mc_world* w, const mc_body_id* ids, const mc_t
     for (uint32_t k = 0; k < count; ++k)
     {
         w->bodies[ids[k].index1 - 1].velocity = velocities[k];
+        w->stiction.ready = false;
     }
     return MC_OK;
 }
@@ -385,6 +393,7 @@ void mc_world_destroy_contact(mc_world* w, mc_contact_id id)
     MC_ASSERT(!w->evaluating);
     mc_contact_unlink(w, (uint32_t)id.index1 - 1);
     w->candidates_valid = false;
+    w->stiction.ready = false;
     mc_contact_slot_free(c);
     uint32_t gen = c->generation;
     memset(c, 0, sizeof *c);
@@ -415,6 +424,7 @@ mc_status mc_contact_set_model(mc_world* w, mc_contact_id id, const mc_force_mod
     if (s == MC_OK)
     {
         c->model = *model;
+        w->stiction.ready = false;
     }
     return s;
 }
@@ -424,6 +434,7 @@ void mc_world_set_analysis(mc_world* w, mc_analysis analysis)
     if (w != NULL && (analysis == MC_ANALYSIS_DYNAMIC || analysis == MC_ANALYSIS_STATIC))
     {
         w->analysis = analysis;
+        w->stiction.ready = false;
     }
 }
 
