@@ -1209,6 +1209,42 @@ static void contact_free(app_scenario_contact* c)
     free(c->jflip);
 }
 
+/// STICTION=ON|OFF and MAX_STICTION_DEFORMATION=d (> 0, a length) of a CONTACT; stiction needs friction.
+static bool contact_stiction(scn_parser* p, app_scenario_contact* c)
+{
+    scn_arg* sa = find_arg(p, "STICTION");
+    c->stiction = false;
+    if (sa != NULL)
+    {
+        char v[8] = "";
+        if (sa->nval == 1)
+        {
+            upper_copy(v, sizeof v, sa->vals[0], strlen(sa->vals[0]));
+        }
+        if (strcmp(v, "ON") != 0 && strcmp(v, "OFF") != 0)
+        {
+            return fail(p, sa->line, "STICTION is ON or OFF");
+        }
+        c->stiction = strcmp(v, "ON") == 0;
+    }
+    bool found = false;
+    c->max_stiction_deformation = 0.0;
+    if (!get_real(p, "MAX_STICTION_DEFORMATION", &c->max_stiction_deformation, &found))
+    {
+        return false;
+    }
+    if (found && !(c->max_stiction_deformation > 0.0 && isfinite(c->max_stiction_deformation)))
+    {
+        return fail(p, p->st.line, "MAX_STICTION_DEFORMATION=%g must be finite and > 0 (a length)",
+                    c->max_stiction_deformation);
+    }
+    if (c->stiction && c->friction == APP_SCENARIO_FRICTION_OFF)
+    {
+        return fail(p, sa->line, "STICTION=ON needs COULOMB_FRICTION=ON or DYNAMICS_ONLY");
+    }
+    return true;
+}
+
 static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
 {
     bool impact = false, poisson = false, found = false;
@@ -1317,7 +1353,7 @@ static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
     {
         return fail(p, p->st.line, "COULOMB_FRICTION needs MU_STATIC= and MU_DYNAMIC=");
     }
-    return true;
+    return contact_stiction(p, c);
 }
 
 /// The lists of a CONTACT: IGEOM and JGEOM, or GROUP (then jgeom is a copy of igeom).

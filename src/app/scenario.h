@@ -87,7 +87,8 @@
  *          IMPACT, STIFFNESS=k, [EXPONENT=e], [DAMPING=c], [DMAX=d]
  *        | POISSON, PENALTY=p, RESTITUTION_COEFFICIENT=r, [NORMAL_TRANSITION_VELOCITY=v]
  *          [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=ms, MU_DYNAMIC=md,
- *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd]
+ *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd,
+ *             [STICTION=ON|OFF, MAX_STICTION_DEFORMATION=d]]
  *     Contact between every geometry of the IGEOM list and every geometry of the JGEOM list (Adams semantics).
  *     The lists may overlap (a geometry in both): every unordered pair of geometries is then evaluated once, not
  *     twice. When only one orientation is listed, I is the geometry from IGEOM; when both are, I is the geometry
@@ -104,6 +105,10 @@
  *     Defaults: EXPONENT=1.5, DAMPING=0 (DMAX is then required when DAMPING > 0), COULOMB_FRICTION=OFF, and when
  *     friction is on, STICTION_TRANSITION_VELOCITY=0.1, FRICTION_TRANSITION_VELOCITY=1 (Adams View's 100 and 1000
  *     mm/s, in m/s). The force laws and their parameter checks are the library's (include/meshcontact/world.h).
+ *     STICTION=ON (default OFF; needs COULOMB_FRICTION ON or DYNAMICS_ONLY and MU_STATIC > 0) holds parts at rest
+ *     with an anchored tangential spring of stiffness MU_STATIC Fn / d whose creep never exceeds
+ *     MAX_STICTION_DEFORMATION=d (finite, > 0, a length; default 1e-4, i.e. 0.1 mm in metres); the model is
+ *     mc_stiction_force's (world.h). The simulator commits the stiction state after every accepted step.
  *
  * INTEGRATOR/[RK4], [HMAX=h]
  *     Fixed-step classical Runge-Kutta (the only integrator). HMAX is the step size; the default is 1/40 of the
@@ -216,6 +221,8 @@ typedef struct app_scenario_contact
     double mu_dynamic;                 ///< MU_DYNAMIC
     double stiction_velocity;          ///< STICTION_TRANSITION_VELOCITY
     double friction_velocity;          ///< FRICTION_TRANSITION_VELOCITY
+    bool stiction;                     ///< STICTION=ON
+    double max_stiction_deformation;   ///< MAX_STICTION_DEFORMATION; 0: the library's default
 } app_scenario_contact;
 
 /// A parsed scenario. Arrays are owned by the scenario (plain malloc: this is tool code, not library code).

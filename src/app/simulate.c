@@ -465,6 +465,11 @@ static mc_force_model force_model(const app_scenario_contact* c)
         m.mu_dynamic = c->mu_dynamic;
         m.stiction_velocity = c->stiction_velocity;
         m.friction_velocity = c->friction_velocity;
+        m.stiction = c->stiction;
+        if (c->max_stiction_deformation > 0.0)
+        {
+            m.max_stiction_deformation = c->max_stiction_deformation;
+        }
     }
     return m;
 }
@@ -1153,6 +1158,27 @@ static bool track_incidents(app_sim* s, double h, double t0)
     return true;
 }
 
+/// Accept the state just evaluated by evaluate(s, s->state, s->k[0], true, sums, ...): commit the world's state
+/// (stiction anchors) to it, then, when a contact has stiction, evaluate it again (the committed anchors change its
+/// friction forces, and k[0] must be the derivative the next step starts from).
+static bool commit_state(app_sim* s, app_sim_contact_summary* sums, char* err, size_t cap)
+{
+    if (s->body_count == 0)
+    {
+        return true;
+    }
+    if (mc_world_commit(s->world) != MC_OK)
+    {
+        return set_err(err, cap, "cannot commit the contact state at t = %g", s->time);
+    }
+    bool stiction = false;
+    for (int c = 0; c < s->scn->contact_count; ++c)
+    {
+        stiction = stiction || s->scn->contacts[c].stiction;
+    }
+    return !stiction || evaluate(s, s->state, s->k[0], true, sums, err, cap);
+}
+
 static void advance(const app_scenario* scn, const rb_state* x, const rb_deriv* d, double h, rb_state* out)
 {
     for (int i = 0; i < scn->part_count; ++i)
@@ -1218,7 +1244,8 @@ bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
     }
     double t_before = s->time;
     s->time += h;
-    if (!evaluate(s, s->state, s->k[0], true, s->stage_summary[0], err, cap))
+    if (!evaluate(s, s->state, s->k[0], true, s->stage_summary[0], err, cap) ||
+        !commit_state(s, s->stage_summary[0], err, cap))
     {
         return false;
     }
@@ -1501,7 +1528,7 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     {
         warn(s, "%s: about %.3g integration steps are needed (step %g): this will take long", scn->path, total, s->h);
     }
-    if (!evaluate(s, s->state, s->k[0], true, s->summary, err, cap))
+    if (!evaluate(s, s->state, s->k[0], true, s->summary, err, cap) || !commit_state(s, s->summary, err, cap))
     {
         app_sim_destroy(s);
         return false;
