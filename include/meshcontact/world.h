@@ -8,6 +8,7 @@
 #include "base.h"
 #include "mesh.h"
 #include "query.h"
+#include "shape.h"
 #include "vec_math.h"
 
 #include <stdbool.h>
@@ -276,21 +277,30 @@ extern "C"
     /// part with several geometries uses several bodies and sums their wrenches.
     typedef struct mc_body_def
     {
-        const mc_mesh* mesh; ///< required; must outlive the body (not copied: meshes are immutable and shareable)
-        mc_pose pose;        ///< body to world (quaternion normalised by the world)
-        mc_twist velocity;   ///< world-frame velocity of the reference point and angular velocity
-        bool flip;           ///< Adams I/JFLIP_GEOMETRY: the solid is the outside of the mesh (the world makes a
-                             ///< flipped copy of the mesh at creation). Two flipped bodies never produce forces.
-        void* user_data;     ///< returned by mc_body_get_user_data; never dereferenced
-        int internal_value;  ///< set by mc_default_body_def()
+        const mc_mesh* mesh; ///< the body's mesh (unless `shape` is analytic); must outlive the body (not copied:
+                             ///< meshes are immutable and shareable)
+        /// An analytic geometry instead of the mesh (mesh then NULL): mc_shape_sphere, mc_shape_plane or
+        /// mc_shape_cylinder (its `flip`: a socket or a hole). The default (type MC_SHAPE_MESH) means `mesh`. Pairs
+        /// with an analytic body are computed by mc_query_shape_regions (shape.h says which pairs it supports; an
+        /// unsupported one fails at evaluation with MC_STEP_PAIR_FAILED). Two unbounded solids (a plane, a socket
+        /// or a hole against a plane, a socket, a hole or a flipped mesh) cannot be paired: mc_world_create_contact
+        /// refuses them.
+        mc_shape shape;
+        mc_pose pose;       ///< body to world (quaternion normalised by the world)
+        mc_twist velocity;  ///< world-frame velocity of the reference point and angular velocity
+        bool flip;          ///< Adams I/JFLIP_GEOMETRY: the solid is the outside of the mesh (the world makes a
+                            ///< flipped copy of the mesh at creation). Two flipped bodies never produce forces.
+        void* user_data;    ///< returned by mc_body_get_user_data; never dereferenced
+        int internal_value; ///< set by mc_default_body_def()
     } mc_body_def;
 
     /// @return identity pose, zero velocity, no flip, no mesh (must be set).
     MC_API mc_body_def mc_default_body_def(void);
 
     /// Create a body. Prepares the mesh's region blocks (mc_mesh_prepare_regions) so that evaluations do not build
-    /// them. @return its id, or the null id (plus a log message) on failure (NULL mesh, non-finite pose, out of
-    /// memory).
+    /// them. @return its id, or the null id (plus a log message) on failure (NULL mesh without an analytic shape, a
+    /// mesh and an analytic shape both, a radius or length not finite and > 0, `flip` on an analytic shape (use the
+    /// shape's own flip), non-finite pose, out of memory).
     MC_API mc_body_id mc_world_create_body(mc_world* world, const mc_body_def* def);
 
     /// Destroy a body. Contact definitions that list it simply skip it from now on. Stale ids are ignored.

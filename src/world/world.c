@@ -177,9 +177,10 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
         return mc_null_body_id;
     }
     MC_ASSERT(!w->evaluating);
-    if (def->mesh == NULL || !mc_pose_is_valid(&def->pose) || !twist_ok(&def->velocity))
+    const char* problem = mc_body_shape_problem(def);
+    if (problem != NULL || !mc_pose_is_valid(&def->pose) || !twist_ok(&def->velocity))
     {
-        mc_log("mc_world_create_body: NULL mesh, or non-finite pose or velocity");
+        mc_log("mc_world_create_body: %s", problem != NULL ? problem : "non-finite pose or velocity");
         return mc_null_body_id;
     }
     uint32_t index;
@@ -222,18 +223,27 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     b->generation = gen == 0 ? 1 : gen;
     b->mesh = own != NULL ? own : def->mesh;
     b->own_mesh = own;
+    b->shape = def->shape;
     b->pose = pose_normalized(&def->pose);
     b->velocity = def->velocity;
     b->user_data = def->user_data;
-    b->unbounded = mc_mesh_get_report(b->mesh)->flipped;
-    if (!b->unbounded)
+    if (b->mesh == NULL)
     {
-        mc_body_init_bounds(b);
+        mc_body_init_shape_bounds(b); // an analytic body
     }
-    // Region blocks now, not in the first evaluation (a failure only means region queries work face by face).
-    if (mc_mesh_prepare_regions(b->mesh) != MC_OK)
+    else
     {
-        mc_log("mc_world_create_body: no memory for the mesh's region blocks; its regions are summed face by face");
+        b->unbounded = mc_mesh_get_report(b->mesh)->flipped;
+        if (!b->unbounded)
+        {
+            mc_body_init_bounds(b);
+        }
+        // Region blocks now, not in the first evaluation (a failure only means region queries work face by face).
+        if (mc_mesh_prepare_regions(b->mesh) != MC_OK)
+        {
+            mc_log("mc_world_create_body: no memory for the mesh's region blocks; its regions are summed face by "
+                   "face");
+        }
     }
     b->alive = true;
     b->next_free = -1;

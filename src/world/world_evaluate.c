@@ -41,8 +41,18 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     opt.worker_count = workers;
     opt.depth_method = w->depth_method;
     uint32_t count = 0;
-    p->status = mc_query_regions(bi->mesh, &bi->pose, bj->mesh, &bj->pose, &opt, ws, p->regions, p->region_capacity,
-                                 &count, &p->stats);
+    if (bi->mesh != NULL && bj->mesh != NULL)
+    {
+        p->status = mc_query_regions(bi->mesh, &bi->pose, bj->mesh, &bj->pose, &opt, ws, p->regions, p->region_capacity,
+                                     &count, &p->stats);
+    }
+    else // an analytic body (world_shape.c): closed forms, or an exact cut of the other body's mesh
+    {
+        mc_shape si = bi->mesh != NULL ? mc_shape_mesh(bi->mesh) : bi->shape;
+        mc_shape sj = bj->mesh != NULL ? mc_shape_mesh(bj->mesh) : bj->shape;
+        p->status = mc_query_shape_regions(&si, &bi->pose, &sj, &bj->pose, &opt, ws, p->regions, p->region_capacity,
+                                           &count, &p->stats);
+    }
     p->region_count = (p->status == MC_OK || p->status == MC_ERR_CAPACITY) ? count : 0;
     p->reusable = p->status == MC_OK;
     p->pose_i = bi->pose;

@@ -26,7 +26,8 @@ typedef struct mc_membership
 /// A body slot.
 typedef struct mc_body
 {
-    const mc_mesh* mesh;      ///< the mesh used for queries (own_mesh when the body is flipped)
+    const mc_mesh* mesh;      ///< the mesh used for queries (own_mesh when the body is flipped); NULL when analytic
+    mc_shape shape;           ///< analytic geometry (type MC_SHAPE_MESH: the body is its mesh)
     mc_mesh* own_mesh;        ///< flipped copy owned by the world, or NULL
     mc_pose pose;             ///< body to world
     mc_twist velocity;        ///< world frame
@@ -230,6 +231,17 @@ uint32_t mc_contact_defined_pairs(const mc_world* w, const mc_contact_slot* c);
 
 /// Body-frame bounds of body b's mesh for the broad phase: root OBB of its tree and bounding sphere (broadphase.c).
 void mc_body_init_bounds(mc_body* b);
+
+/// Body-frame bounds of an analytic body (a bounded sphere or cylinder) for the broad phase; sets `unbounded` for a
+/// plane, a socket or a hole (world_shape.c).
+void mc_body_init_shape_bounds(mc_body* b);
+
+/// Check an analytic body definition (world_shape.c). @return NULL when valid, else what is wrong.
+const char* mc_body_shape_problem(const mc_body_def* def);
+
+/// Refuse contact definitions that pair two unbounded solids when one of them is analytic (world_shape.c).
+/// @param c the definition being built (members and excluded pairs set)
+mc_status mc_contact_check_unbounded(const mc_world* w, const mc_contact_slot* c, mc_error* err);
 
 /// Free the broad phase's arrays (broadphase.c).
 void mc_broadphase_free(mc_broadphase* bp);
