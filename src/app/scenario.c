@@ -798,6 +798,7 @@ static const shape_spec s_shapes[] = {
     {"CYLINDER", APP_SCENARIO_CYLINDER, {"RADIUS", "LENGTH", NULL}},
     {"FRUSTUM", APP_SCENARIO_FRUSTUM, {"BOTTOM", "TOP", "LENGTH"}},
     {"TORUS", APP_SCENARIO_TORUS, {"MAJOR_RADIUS", "MINOR_RADIUS", NULL}},
+    {"PLANE", APP_SCENARIO_PLANE, {NULL, NULL, NULL}},
 };
 
 // The shape of a GRAPHICS statement: exactly one of the shape flags (*spec), or FILE= (*file).
@@ -1111,6 +1112,16 @@ static bool graphics_primitive(scn_parser* p, const shape_spec* spec, app_scenar
     {
         return fail(p, p->st.line, "TORUS needs MINOR_RADIUS < MAJOR_RADIUS");
     }
+    if (g->analytic && spec->shape != APP_SCENARIO_SPHERE && spec->shape != APP_SCENARIO_CYLINDER &&
+        spec->shape != APP_SCENARIO_PLANE)
+    {
+        return fail(p, p->st.line, "ANALYTIC is for SPHERE, CYLINDER or PLANE, not %s", spec->flag);
+    }
+    if (spec->shape == APP_SCENARIO_PLANE && g->flip)
+    {
+        return fail(p, p->st.line, "a PLANE cannot be flipped (turn it with REULER)");
+    }
+    g->analytic = g->analytic || spec->shape == APP_SCENARIO_PLANE;
     return check_args(p);
 }
 
@@ -1146,7 +1157,8 @@ static bool stmt_graphics(scn_parser* p)
         return false;
     }
     if (!get_pose(p, "QP", false, &g.local) || !get_flag(p, "IFLIP_GEOMETRY", &g.flip) ||
-        !get_flag(p, "ACCEPT_SELF_INTERSECTIONS", &g.accept_self_intersections))
+        !get_flag(p, "ACCEPT_SELF_INTERSECTIONS", &g.accept_self_intersections) ||
+        !get_flag(p, "ANALYTIC", &g.analytic))
     {
         return false;
     }
@@ -1156,6 +1168,11 @@ static bool stmt_graphics(scn_parser* p)
         !(fa != NULL ? graphics_file(p, fa, &g) : graphics_primitive(p, spec, &g)))
     {
         return false;
+    }
+    if (fa != NULL && g.analytic)
+    {
+        free(g.path);
+        return fail(p, p->st.line, "ANALYTIC is for SPHERE, CYLINDER or PLANE, not a FILE");
     }
     app_scenario_graphics* arr = grow(p->scn->graphics, p->scn->graphics_count, sizeof *arr);
     if (arr == NULL)

@@ -71,6 +71,13 @@
  *       CYLINDER, RADIUS=r, LENGTH=l      along z from z = 0 to z = l (as Adams' CYLINDER from its CM marker)
  *       FRUSTUM, BOTTOM=r0, TOP=r1, LENGTH=l   along z: radius r0 at z = 0, r1 at z = l
  *       TORUS, MAJOR_RADIUS=R, MINOR_RADIUS=r  around z, centred at the origin
+ *       PLANE                             the half-space z <= 0 (its surface z = 0, outward +z), unbounded; always
+ *                                         analytic, for the ground
+ *     ANALYTIC (flag, not Adams' GRAPHICS syntax; Adams says TYPE=SPHERE_TO_PLANE etc. on the CONTACT): a SPHERE or
+ *     CYLINDER kept exact instead of faceted (shape.h: sphere-plane, sphere-sphere, sphere-mesh and parallel
+ *     cylinders in closed form or exactly integrated; other pairs stop the run with the world's message). With
+ *     IFLIP_GEOMETRY a spherical socket or a hole. The part of an ANALYTIC geometry or PLANE needs MASS and IP
+ *     (DENSITY integrates meshes). CHORD_TOLERANCE and ANGLE_TOLERANCE do not apply.
  *     Curved primitives and B-rep files are faceted within CHORD_TOLERANCE (length; default 0.005 x the largest
  *     dimension) and ANGLE_TOLERANCE (default 15D, Adams' faceting default). IFLIP_GEOMETRY: the solid is the
  *     outside of the surface (for example a ball inside a hollow), in every contact that uses this geometry.
@@ -154,6 +161,7 @@ typedef enum app_scenario_shape
     APP_SCENARIO_CYLINDER = 4,  ///< size[0] = radius, size[1] = length
     APP_SCENARIO_FRUSTUM = 5,   ///< size[0] = bottom radius, size[1] = top radius, size[2] = length
     APP_SCENARIO_TORUS = 6,     ///< size[0] = major radius, size[1] = minor radius
+    APP_SCENARIO_PLANE = 7,     ///< the half-space z <= 0 of the geometry frame (always analytic)
 } app_scenario_shape;
 
 /// A geometry attached to a part (Adams GRAPHICS).
@@ -171,6 +179,7 @@ typedef struct app_scenario_graphics
     double angle_tolerance;   ///< ANGLE_TOLERANCE (radians); default 15 degrees
     double max_triangles;     ///< MAX_TRIANGLES (files and primitives); 0: the library's default (2^26)
     bool flip;                ///< IFLIP_GEOMETRY flag on the GRAPHICS statement
+    bool analytic;            ///< ANALYTIC flag (SPHERE, CYLINDER) or PLANE: an exact shape, no mesh
     mc_pose local;            ///< placement in the part frame (QP, REULER)
     /// ACCEPT_SELF_INTERSECTIONS flag: a FILE mesh that intersects itself is used (with a warning), not refused
     bool accept_self_intersections;
