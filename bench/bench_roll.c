@@ -49,15 +49,11 @@ static int roll(const char* name, const mc_mesh* ball_mesh, uint32_t triangles, 
         bd.shape = mc_shape_sphere(R);
     }
     mc_body_id ball = mc_world_create_body(w, &bd);
-    mc_contact_def cd = mc_default_contact_def();
-    cd.i_bodies = &ground;
-    cd.i_count = 1;
-    cd.j_bodies = &ball;
-    cd.j_count = 1;
-    cd.model.stiffness = K;
-    cd.model.exponent = E;
+    mc_force_model model = mc_default_force_model();
+    model.stiffness = K;
+    model.exponent = E;
     mc_contact_id c;
-    if (mc_world_create_contact(w, &cd, &c, NULL) != MC_OK)
+    if (wscene_contact(w, ground, ball, &model, &c) != MC_OK)
     {
         return 1;
     }

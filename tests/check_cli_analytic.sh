@@ -34,13 +34,7 @@ fi
 
 bad() {
     printf '%s\n' "$1" >"$tmp"/bad.scn
-    set +e
-    "$exe" simulate "$tmp"/bad.scn -o "$tmp"/bad >"$tmp".out 2>"$tmp".err
-    rc=$?
-    set -e
-    [ "$rc" -ne 0 ] || fail "accepted: $1"
-    [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "not one line: $(cat "$tmp".err)"
-    grep -q "^meshcontact: .*bad.scn[:0-9]*: .*$2" "$tmp".err || fail "unexpected message: $(cat "$tmp".err)"
+    check_scenario_error "$tmp"/bad.scn "$2"
 }
 head='ACCGRAV/KGRAV=-9.81
 PART/1, GROUND'

@@ -42,21 +42,11 @@ fi
 # Bad stiction inputs in a scenario.
 bad() {
     sed "s/STICTION=ON, MAX_STICTION_DEFORMATION=1e-4/$1/" "$data/slope_stick.scn" >"$tmp"/bad.scn
-    set +e
-    "$exe" simulate "$tmp"/bad.scn -o "$tmp"/bad >"$tmp".out 2>"$tmp".err
-    rc=$?
-    set -e
-    [ "$rc" -ne 0 ] || fail "accepted: $1"
-    [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "not one line for $1: $(cat "$tmp".err)"
-    grep -q "^meshcontact: .*bad.scn:[0-9]*: .*$2" "$tmp".err || fail "unexpected message for $1: $(cat "$tmp".err)"
+    check_scenario_error "$tmp"/bad.scn "$2"
 }
 bad "STICTION=MAYBE" "STICTION is ON or OFF"
 bad "STICTION=ON, MAX_STICTION_DEFORMATION=0" "MAX_STICTION_DEFORMATION=0 must be finite and > 0"
 bad "STICTION=ON, MAX_STICTION_DEFORMATION=-1e-4" "MAX_STICTION_DEFORMATION=-0.0001 must be finite and > 0"
 sed -e "s/COULOMB_FRICTION=ON/COULOMB_FRICTION=OFF/" "$data/slope_stick.scn" >"$tmp"/off.scn
-set +e
-"$exe" simulate "$tmp"/off.scn -o "$tmp"/off >"$tmp".out 2>"$tmp".err
-rc=$?
-set -e
-[ "$rc" -ne 0 ] && grep -q "STICTION=ON needs COULOMB_FRICTION" "$tmp".err || fail "stiction without friction: $(cat "$tmp".err)"
+check_scenario_error "$tmp"/off.scn "STICTION=ON needs COULOMB_FRICTION"
 echo "check_cli_stiction: ok"

@@ -142,13 +142,7 @@ static void slope_make(slope* s, double angle_deg, bool stiction)
     bd.mesh = s->block;
     bd.pose.p = s->p;
     s->block_id = mc_world_create_body(s->world, &bd);
-    mc_contact_def cd = mc_default_contact_def();
-    cd.i_bodies = &s->plate_id;
-    cd.i_count = 1;
-    cd.j_bodies = &s->block_id;
-    cd.j_count = 1;
-    cd.model = m;
-    cr_assert(eq(int, mc_world_create_contact(s->world, &cd, &s->contact, NULL), MC_OK));
+    cr_assert(eq(int, wscene_contact(s->world, s->plate_id, s->block_id, &m, &s->contact), MC_OK));
     // The initial state is committed too, so that the anchors exist from t = 0.
     cr_assert(eq(int, mc_world_evaluate(s->world), MC_OK));
     cr_assert(eq(int, mc_world_commit(s->world), MC_OK));

@@ -49,14 +49,10 @@ static void shapes_make(shapes_world* s, bool plate)
     bd.pose.p = mc_v3(0.0, 0.0, 1.0);
     s->ball = mc_world_create_body(s->world, &bd);
     cr_assert(mc_body_is_valid(s->world, s->ball));
-    mc_contact_def cd = mc_default_contact_def();
-    cd.i_bodies = &s->ground;
-    cd.i_count = 1;
-    cd.j_bodies = &s->ball;
-    cd.j_count = 1;
-    cd.model.stiffness = K;
-    cd.model.exponent = E;
-    cr_assert(eq(int, mc_world_create_contact(s->world, &cd, &s->contact, NULL), MC_OK));
+    mc_force_model m = mc_default_force_model();
+    m.stiffness = K;
+    m.exponent = E;
+    cr_assert(eq(int, wscene_contact(s->world, s->ground, s->ball, &m, &s->contact), MC_OK));
 }
 
 static void shapes_free(shapes_world* s)
@@ -152,13 +148,8 @@ Test(world_shapes, sphere_and_cylinder_bounds_cull_far_pairs_only)
     bd.pose.p = mc_v3(1.0, 1.0, 0.099);
     mc_body_id cyl = mc_world_create_body(s.world, &bd);
     cr_assert(mc_body_is_valid(s.world, cyl));
-    mc_contact_def cd = mc_default_contact_def();
-    cd.i_bodies = &s.ground;
-    cd.i_count = 1;
-    cd.j_bodies = &cyl;
-    cd.j_count = 1;
     mc_contact_id c;
-    cr_assert(eq(int, mc_world_create_contact(s.world, &cd, &c, NULL), MC_OK));
+    cr_assert(eq(int, wscene_contact(s.world, s.ground, cyl, NULL, &c), MC_OK));
     cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
     mc_step_info info = mc_world_get_step_info(s.world);
     cr_assert(eq(u32, info.candidate_pairs, 1));

@@ -1226,6 +1226,16 @@ static void contact_free(app_scenario_contact* c)
     free(c->jflip);
 }
 
+/// The single value of a keyword argument in capitals into v (empty when it has none or several).
+static void arg_word(const scn_arg* a, char* v, size_t cap)
+{
+    v[0] = '\0';
+    if (a->nval == 1)
+    {
+        upper_copy(v, cap, a->vals[0], strlen(a->vals[0]));
+    }
+}
+
 /// STICTION=ON|OFF and MAX_STICTION_DEFORMATION=d (> 0, a length) of a CONTACT; stiction needs friction.
 static bool contact_stiction(scn_parser* p, app_scenario_contact* c)
 {
@@ -1233,11 +1243,8 @@ static bool contact_stiction(scn_parser* p, app_scenario_contact* c)
     c->stiction = false;
     if (sa != NULL)
     {
-        char v[8] = "";
-        if (sa->nval == 1)
-        {
-            upper_copy(v, sizeof v, sa->vals[0], strlen(sa->vals[0]));
-        }
+        char v[8];
+        arg_word(sa, v, sizeof v);
         if (strcmp(v, "ON") != 0 && strcmp(v, "OFF") != 0)
         {
             return fail(p, sa->line, "STICTION is ON or OFF");
@@ -1339,11 +1346,8 @@ static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
     c->friction = APP_SCENARIO_FRICTION_OFF;
     if (fa != NULL)
     {
-        char v[32] = "";
-        if (fa->nval == 1)
-        {
-            upper_copy(v, sizeof v, fa->vals[0], strlen(fa->vals[0]));
-        }
+        char v[32];
+        arg_word(fa, v, sizeof v);
         if (strcmp(v, "ON") == 0)
         {
             c->friction = APP_SCENARIO_FRICTION_ON;
