@@ -412,7 +412,8 @@ extern "C"
     /// broad phase is skipped when no pose is bitwise different and no body or contact was created or destroyed since
     /// the last one (its sorted candidate list is then still exact). Results are therefore bitwise those of a cold
     /// world, whatever the history.
-    /// There is no time step and no integration: the result depends only on the current state, so an implicit
+    /// There is no time step and no integration: the result depends only on the current state (and, for contacts
+    /// with stiction, on the committed anchors, which evaluations never change: see mc_world_commit), so an implicit
     /// host may call this many times per step. Same state -> bitwise the same results for any worker_count.
     /// No heap allocation once warm (after an evaluation with at least as many touching pairs and regions).
     /// A pair that fails (e.g. two flipped bodies) is skipped and flagged in mc_step_info.flags.
