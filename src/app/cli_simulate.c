@@ -105,7 +105,8 @@ static const char* const s_help[] = {
     "      MAX_TRIANGLES=n: refuse a file or tessellation of more than n triangles (default 2^26)\n"
     "      REPAIR=ALL | REPAIR=\"ORIENT, HOLES\" (FILE only; DUPLICATES, SHARED_FACES, LOOSE, ORIENT, HOLES,\n"
     "      PINCHES): repair the mesh as 'meshcontact repair' does, with a warning listing the changes;\n"
-    "      WELD_TOLERANCE=t (of the bbox diagonal) or WELD_DISTANCE=d, MAX_HOLE_EDGES=n (default 32)\n",
+    "      WELD_TOLERANCE=t (of the bbox diagonal) or WELD_DISTANCE=d, MAX_HOLE_EDGES=n (default 32)\n"
+    "",
     "  CONTACT/id, IGEOM=id[,id..], JGEOM=id[,id..] | GROUP=id,id[,id..],\n"
     "           [IFLIP_GEOMETRY=ids], [JFLIP_GEOMETRY=ids], [EXCLUDE=id,id[,id,id..]],\n"
     "           IMPACT, STIFFNESS=k, [EXPONENT=e (1.5)], [DAMPING=c (0)], [DMAX=d (required with DAMPING)]\n"
@@ -119,6 +120,9 @@ static const char* const s_help[] = {
     "      EXCLUDE: pairs of GRAPHICS ids not to evaluate (EXCLUDE=1,2,5,7: the pairs 1-2 and 5-7).\n"
     "      STICTION=ON: a spring anchored where the contact sticks holds parts at rest up to MU_STATIC, its\n"
     "      creep at most MAX_STICTION_DEFORMATION (world.h mc_stiction_force); committed after each step.\n"
+    "      DEPTH=ADAMS|SMOOTH|VOLUME_AREA|EXTENT (not Adams; default ADAMS): SMOOTH measures the depth between\n"
+    "      planes or spheres fitted to the meshes' vertices near the contact: no facet ripple on tessellated\n"
+    "      balls (exact on balls and plates)\n"
     "  INTEGRATOR/[RK4], HMAX=h                                  fixed step h\n"
     "  SIMULATE/DYNAMIC, END=t, [STEPS=n | DTOUT=dt]             required; n output intervals (default 500)\n"
     "  END                                                       optional; the rest of the file is ignored\n"

@@ -96,6 +96,7 @@
  *          [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=ms, MU_DYNAMIC=md,
  *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd,
  *             [STICTION=ON|OFF, MAX_STICTION_DEFORMATION=d]]
+ *          [, DEPTH=ADAMS|SMOOTH|VOLUME_AREA|EXTENT]
  *     Contact between every geometry of the IGEOM list and every geometry of the JGEOM list (Adams semantics).
  *     The lists may overlap (a geometry in both): every unordered pair of geometries is then evaluated once, not
  *     twice. When only one orientation is listed, I is the geometry from IGEOM; when both are, I is the geometry
@@ -116,6 +117,11 @@
  *     with an anchored tangential spring of stiffness MU_STATIC Fn / d whose creep never exceeds
  *     MAX_STICTION_DEFORMATION=d (finite, > 0, a length; default 1e-4, i.e. 0.1 mm in metres); the model is
  *     mc_stiction_force's (world.h). The simulator commits the stiction state after every accepted step.
+ *     DEPTH (not Adams) is how the penetration depth is measured (include/meshcontact/query.h, mc_depth_method):
+ *     ADAMS (default) the distance between the closest surface points to the region's centroid; SMOOTH the overlap
+ *     of the planes or spheres fitted to the meshes' vertices near those points, for tessellated curved parts whose
+ *     faceted depth ripples (exact on tessellated balls and plates); VOLUME_AREA 2 V / A; EXTENT the region's extent
+ *     along its normal.
  *
  * INTEGRATOR/[RK4], [HMAX=h]
  *     Fixed-step classical Runge-Kutta (the only integrator). HMAX is the step size; the default is 1/40 of the
@@ -232,6 +238,7 @@ typedef struct app_scenario_contact
     double friction_velocity;          ///< FRICTION_TRANSITION_VELOCITY
     bool stiction;                     ///< STICTION=ON
     double max_stiction_deformation;   ///< MAX_STICTION_DEFORMATION; 0: the library's default
+    mc_depth_method depth;             ///< DEPTH (not Adams); MC_DEPTH_DEFAULT when not given (Adams)
 } app_scenario_contact;
 
 /// A parsed scenario. Arrays are owned by the scenario (plain malloc: this is tool code, not library code).

@@ -39,20 +39,10 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     memset(&p->stats, 0, sizeof p->stats);
     mc_query_options opt = mc_default_query_options();
     opt.worker_count = workers;
-    opt.depth_method = w->depth_method;
+    opt.depth_method = w->contacts[p->contact].depth;
     uint32_t count = 0;
-    if (bi->mesh != NULL && bj->mesh != NULL)
-    {
-        p->status = mc_query_regions(bi->mesh, &bi->pose, bj->mesh, &bj->pose, &opt, ws, p->regions, p->region_capacity,
-                                     &count, &p->stats);
-    }
-    else // an analytic body (world_shape.c): closed forms, or an exact cut of the other body's mesh
-    {
-        mc_shape si = bi->mesh != NULL ? mc_shape_mesh(bi->mesh) : bi->shape;
-        mc_shape sj = bj->mesh != NULL ? mc_shape_mesh(bj->mesh) : bj->shape;
-        p->status = mc_query_shape_regions(&si, &bi->pose, &sj, &bj->pose, &opt, ws, p->regions, p->region_capacity,
-                                           &count, &p->stats);
-    }
+    p->status =
+        mc_pair_query_regions(w, p, &bi->pose, &bj->pose, &opt, ws, p->regions, p->region_capacity, &count, &p->stats);
     p->region_count = (p->status == MC_OK || p->status == MC_ERR_CAPACITY) ? count : 0;
     p->reusable = p->status == MC_OK;
     p->pose_i = bi->pose;
@@ -423,6 +413,7 @@ mc_status mc_world_evaluate(mc_world* w)
     uint64_t evaluations = w->info.evaluations + 1;
     memset(&w->info, 0, sizeof w->info);
     w->info.evaluations = evaluations;
+    w->evaluated = false;
     clear_results(w);
 
     mc_status st = collect_active_pairs(w);
@@ -449,5 +440,6 @@ mc_status mc_world_evaluate(mc_world* w)
     w->info.seconds_queries = t2 - t1;
     w->info.seconds_forces = t3 - t2;
     w->info.seconds_total = t3 - t0;
+    w->evaluated = st == MC_OK;
     return st;
 }

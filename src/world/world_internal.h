@@ -96,6 +96,7 @@ typedef struct mc_pair_key
 typedef struct mc_contact_slot
 {
     mc_force_model model;       ///< force laws (checked)
+    mc_depth_method depth;      ///< depth method of its queries (resolved: never MC_DEPTH_DEFAULT)
     void* user_data;            ///< host pointer
     mc_contact_member* members; ///< the bodies of the lists (each once, by body slot)
     uint32_t member_count;      ///< entries in members
@@ -192,6 +193,8 @@ struct mc_world
     mc_world_capacity high_water; ///< largest counts so far (body, contact and workspace fields filled on request)
     bool evaluating;              ///< inside mc_world_evaluate (debug check against re-entry from callbacks)
     mc_stiction stiction;         ///< stiction anchors (world_stiction.c)
+    bool evaluated;               ///< the last mc_world_evaluate succeeded (its pairs and regions are current while
+                                  ///< candidates_valid holds: mc_world_get_jacobian)
 };
 
 /// @return the live body slot of `id`, or NULL (null, stale or out-of-range id).
@@ -235,6 +238,13 @@ void mc_body_init_bounds(mc_body* b);
 /// Body-frame bounds of an analytic body (a bounded sphere or cylinder) for the broad phase; sets `unbounded` for a
 /// plane, a socket or a hole (world_shape.c).
 void mc_body_init_shape_bounds(mc_body* b);
+
+/// The region query of pair p at poses pose_i, pose_j: mc_query_regions for two meshes, mc_query_shape_regions when
+/// a body is analytic (closed forms, or an exact cut of the other body's mesh; world_shape.c). Arguments and return
+/// as mc_query_regions.
+mc_status mc_pair_query_regions(const mc_world* w, const mc_pair* p, const mc_pose* pose_i, const mc_pose* pose_j,
+                                const mc_query_options* opt, mc_workspace* ws, mc_region* regions, uint32_t capacity,
+                                uint32_t* count, mc_query_stats* stats);
 
 /// Check an analytic body definition (world_shape.c). @return NULL when valid, else what is wrong.
 const char* mc_body_shape_problem(const mc_body_def* def);

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Analytic bodies of a world (spheres, planes, cylinders, sockets, holes; shape.h): their checks, their bounds for
-// the broad phase, and the refusal of contacts that would pair two unbounded solids.
+// the broad phase, the refusal of contacts that would pair two unbounded solids, and the pair query that dispatches
+// between meshes and shapes.
 #include "src/base/core.h"
 #include "src/world/world_internal.h"
 
@@ -94,4 +95,19 @@ mc_status mc_contact_check_unbounded(const mc_world* w, const mc_contact_slot* c
         }
     }
     return MC_OK;
+}
+
+mc_status mc_pair_query_regions(const mc_world* w, const mc_pair* p, const mc_pose* pose_i, const mc_pose* pose_j,
+                                const mc_query_options* opt, mc_workspace* ws, mc_region* regions, uint32_t capacity,
+                                uint32_t* count, mc_query_stats* stats)
+{
+    const mc_body* bi = &w->bodies[p->body_i];
+    const mc_body* bj = &w->bodies[p->body_j];
+    if (bi->mesh != NULL && bj->mesh != NULL)
+    {
+        return mc_query_regions(bi->mesh, pose_i, bj->mesh, pose_j, opt, ws, regions, capacity, count, stats);
+    }
+    mc_shape si = bi->mesh != NULL ? mc_shape_mesh(bi->mesh) : bi->shape;
+    mc_shape sj = bj->mesh != NULL ? mc_shape_mesh(bj->mesh) : bj->shape;
+    return mc_query_shape_regions(&si, pose_i, &sj, pose_j, opt, ws, regions, capacity, count, stats);
 }
