@@ -385,6 +385,9 @@ Test(stiction, evaluations_never_advance_the_state)
     slope_eval(&s, p0, s.v);
     mc_contact_region r1 = slope_region(&s);
     cr_assert(memcmp(&r1, &r0, sizeof r0) == 0);
+    // The Jacobian does not differentiate the stiction law yet: refused, not wrong.
+    uint32_t blocks = 0;
+    cr_assert(eq(int, mc_world_get_jacobian(s.world, NULL, 0, &blocks), MC_ERR_UNSUPPORTED));
     // A commit needs an evaluation of the state to commit: after a pose change it is refused.
     mc_pose pose = {p0, s.q};
     mc_body_set_pose(s.world, s.block_id, &pose);

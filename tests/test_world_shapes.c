@@ -131,6 +131,26 @@ Test(world_shapes, an_analytic_ball_rolling_on_a_plate_has_no_force_ripple)
     }
 }
 
+Test(world_shapes, the_jacobian_of_an_analytic_ball_on_a_plane_is_k_e_h_to_the_e_minus_1)
+{
+    // d Fn / d z of the ball (J, row 8 = force z, column 8 = position z) is -k e h^(e - 1): the difference queries
+    // go through the shape query too. 1e-6: the central difference's truncation h_fd^2 / h^2 with h_fd ~ 1e-7 lever.
+    shapes_world s;
+    shapes_make(&s, false);
+    const double h = 1e-4;
+    mc_contact_region r;
+    cr_assert(eq(u32, ball_at(&s, 0.0, 0.0, h, &r), 1));
+    mc_jacobian_block b;
+    uint32_t n = 0;
+    cr_assert(eq(int, mc_world_get_jacobian(s.world, &b, 1, &n), MC_OK));
+    cr_assert(eq(u32, n, 1));
+    double hh = RADIUS - (RADIUS - h);
+    double want = -K * E * pow(hh, E - 1.0);
+    cr_log_info("d Fn / d z = %.17g, want %.17g", b.stiffness[8][8], want);
+    cr_assert(fabs(b.stiffness[8][8] - want) <= 1e-6 * fabs(want), "%.17g want %.17g", b.stiffness[8][8], want);
+    shapes_free(&s);
+}
+
 Test(world_shapes, sphere_and_cylinder_bounds_cull_far_pairs_only)
 {
     shapes_world s;

@@ -609,8 +609,8 @@ extern "C"
     /// - Where no derivative exists: contact onset (depth 0), the validity switch A > 2 g^2 (rejected regions
     ///   contribute zero), Fn clamped at 0 (a law that would pull), zero slip or spin speed (the friction law's
     ///   limit slope is used: mu(v) / v -> mu'(0)). Regions within h of such a point set MC_JACOBIAN_NEAR_SWITCH.
-    /// User laws (normal_fcn, friction_fcn) are not differentiated: a pair whose contact uses one gives
-    /// MC_ERR_UNSUPPORTED (nothing written).
+    /// User laws (normal_fcn, friction_fcn) and STICTION (mc_stiction_force) are not differentiated: a pair whose
+    /// contact uses one gives MC_ERR_UNSUPPORTED (nothing written).
     ///
     /// Call it after a successful mc_world_evaluate at the current poses (velocities may have changed since: the
     /// blocks use the current ones); it runs 24 region queries per pair (in parallel over pairs and directions, each

@@ -639,6 +639,13 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
                    p->contact);
             return MC_ERR_UNSUPPORTED;
         }
+        if (m->stiction && friction_active(w, m))
+        {
+            mc_log("mc_world_get_jacobian: contact %u has STICTION on, whose friction law (mc_stiction_force) is not "
+                   "differentiated yet",
+                   p->contact);
+            return MC_ERR_UNSUPPORTED;
+        }
         available++;
         max_regions = p->region_count > max_regions ? p->region_count : max_regions;
     }
