@@ -21,3 +21,16 @@ check_error() {
             fail "usage error without the '$sub' prefix and help hint: $(cat "$tmp".err)"
     fi
 }
+
+# check_scenario_error SCN PATTERN: `simulate SCN` fails with exactly one stderr line 'meshcontact: ...SCN...' that
+# matches PATTERN (a grep pattern) after the scenario's name (and line, when the error has one).
+check_scenario_error() {
+    set +e
+    "$exe" simulate "$1" -o "$tmp"/scenario_error >"$tmp".out 2>"$tmp".err
+    rc=$?
+    set -e
+    [ "$rc" -ne 0 ] || fail "accepted: $1"
+    [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "not one line for $1: $(cat "$tmp".err)"
+    grep -q "^meshcontact: .*$(basename "$1")[:0-9]*: .*$2" "$tmp".err ||
+        fail "unexpected message for $1: $(cat "$tmp".err)"
+}

@@ -91,3 +91,20 @@ static inline mc_mesh* wscene_box(mc_vec3 lo, mc_vec3 hi)
     mc_mesh* m = NULL;
     return mc_mesh_create(&md, &m, NULL, NULL) == MC_OK ? m : NULL;
 }
+
+/// One contact definition between body i (the I list) and body j (the J list) with `model` (NULL: the default
+/// model). @return the status of mc_world_create_contact.
+static inline mc_status wscene_contact(mc_world* w, mc_body_id i, mc_body_id j, const mc_force_model* model,
+                                       mc_contact_id* out)
+{
+    mc_contact_def cd = mc_default_contact_def();
+    cd.i_bodies = &i;
+    cd.i_count = 1;
+    cd.j_bodies = &j;
+    cd.j_count = 1;
+    if (model != NULL)
+    {
+        cd.model = *model;
+    }
+    return mc_world_create_contact(w, &cd, out, NULL);
+}

@@ -8,6 +8,7 @@
 #include "base.h"
 #include "mesh.h"
 #include "query.h"
+#include "shape.h"
 #include "vec_math.h"
 
 #include <stdbool.h>
@@ -144,6 +145,8 @@ extern "C"
         double mu_dynamic;                   ///< MU_DYNAMIC, 0 <= mu_dynamic <= mu_static
         double stiction_velocity;            ///< STICTION_TRANSITION_VELOCITY vs (length / s), > 0
         double friction_velocity;            ///< FRICTION_TRANSITION_VELOCITY vd (length / s), > vs
+        bool stiction;                       ///< STICTION = ON: see mc_stiction_force (default off)
+        double max_stiction_deformation;     ///< MAX_STICTION_DEFORMATION Dmax (length), finite, > 0 (stiction on)
         mc_normal_force_fcn* normal_fcn;     ///< required when normal_law is MC_NORMAL_USER, ignored otherwise
         mc_friction_force_fcn* friction_fcn; ///< optional: replaces the Coulomb law when friction is active
         void* user_data;                     ///< passed to the callbacks; never dereferenced by the library
@@ -151,7 +154,8 @@ extern "C"
     } mc_force_model;
 
     /// @return IMPACT with k = 1e5, e = 1.5, c = 0, dmax = 1e-4; POISSON p = 1e5, eps = 1, vt = 1e-3; friction OFF
-    /// with mu_s = 0.3, mu_d = 0.1, vs = 0.1, vd = 1 (SI-flavoured starting values, not material data).
+    /// with mu_s = 0.3, mu_d = 0.1, vs = 0.1, vd = 1; stiction OFF with Dmax = 1e-4 (SI-flavoured starting values,
+    /// not material data).
     MC_API mc_force_model mc_default_force_model(void);
 
     /// Check a force model against Adams' ranges. Only the parameters of the selected laws are checked (e.g.
@@ -172,6 +176,37 @@ extern "C"
         bool rejected; ///< the region failed Adams' validity rule A > 2 g^2, had no valid normal, or a volume <= 0
                        ///< (only possible with a self-intersecting input mesh): all forces zero
     } mc_contact_force;
+
+    /// STICTION (meshcontact's model; Adams names its parameters but does not publish its equations). A region of a
+    /// contact with `stiction` on carries a tangential spring anchored where the contact started to stick: two
+    /// anchor points, one fixed in each body, that coincide when the spring is relaxed. The creep `d` is the part of
+    /// (anchor on J - anchor on I), at the current poses, tangent to the region (normal component removed). With Fn
+    /// the normal force, v_s the slip velocity, v = |v_s|, Dmax = max_stiction_deformation:
+    ///
+    ///     mu_lim(v) = STEP(v, vs, mu_s, vd, mu_d)              mu_s while v <= vs, mu_d once v >= vd
+    ///     d_kept    = d  capped at the length Dmax mu_lim / mu_s  (<= Dmax: the creep never exceeds Dmax)
+    ///     u         = d_kept / Dmax + v_s / vs                  spring (stiffness mu_s Fn / Dmax) and damper
+    ///     Ft        = -mu_s Fn u               when mu_s |u| <= mu_lim    (sticking: the spring holds the part)
+    ///     Ft        = -mu_lim Fn u / |u|       otherwise                  (slipping, with mu_d once v >= vd)
+    ///
+    /// So a part at rest on a slope of angle a < atan(mu_s) is held with a creep Dmax tan(a) / mu_s, and a faster
+    /// or steeper one slides with mu_d (in steady sliding d_kept and v_s are parallel: Ft = -mu_d Fn v_s / v). The
+    /// damper (coefficient mu_s Fn / vs, the slope at which the plain Coulomb law would reach mu_s) damps the spring
+    /// critically when vs ~ sqrt(mu_s |g| Dmax) / 2. The force is continuous in the state. The friction torque about
+    /// the normal keeps the velocity law of mc_contact_force_evaluate. A contact with `stiction` on needs friction ON
+    /// or DYNAMICS_ONLY, the built-in Coulomb law (no friction_fcn), MU_STATIC > 0 and a finite Dmax > 0
+    /// (mc_force_model_check). Any normal law works, IMPACT as well as POISSON (Adams pairs stiction with POISSON):
+    /// the law only uses Fn, and its spring, mu_s Fn / Dmax, follows the normal force whatever law gives it.
+    /// Pure function.
+    /// @param model a checked force model (mu_s > 0, Dmax > 0, vs, vd, mu_d are used)
+    /// @param normal_force Fn >= 0
+    /// @param creep d, tangent to the region (length)
+    /// @param slip_velocity v_s (length / s)
+    /// @param friction_force out: Ft on J (force units); may be NULL
+    /// @param creep_kept out: d_kept, what the anchors keep when the state is committed; may be NULL
+    /// @return |Ft| / Fn, the friction coefficient in use (0 when Fn = 0)
+    MC_API double mc_stiction_force(const mc_force_model* model, double normal_force, mc_vec3 creep,
+                                    mc_vec3 slip_velocity, mc_vec3* friction_force, mc_vec3* creep_kept);
 
     /// Evaluate the force laws for one region (what mc_world_evaluate does per region). Pure function.
     /// Validity: forces are computed only when A > 2 g^2 (Adams); otherwise everything is zero and rejected is set.
@@ -242,21 +277,30 @@ extern "C"
     /// part with several geometries uses several bodies and sums their wrenches.
     typedef struct mc_body_def
     {
-        const mc_mesh* mesh; ///< required; must outlive the body (not copied: meshes are immutable and shareable)
-        mc_pose pose;        ///< body to world (quaternion normalised by the world)
-        mc_twist velocity;   ///< world-frame velocity of the reference point and angular velocity
-        bool flip;           ///< Adams I/JFLIP_GEOMETRY: the solid is the outside of the mesh (the world makes a
-                             ///< flipped copy of the mesh at creation). Two flipped bodies never produce forces.
-        void* user_data;     ///< returned by mc_body_get_user_data; never dereferenced
-        int internal_value;  ///< set by mc_default_body_def()
+        const mc_mesh* mesh; ///< the body's mesh (unless `shape` is analytic); must outlive the body (not copied:
+                             ///< meshes are immutable and shareable)
+        /// An analytic geometry instead of the mesh (mesh then NULL): mc_shape_sphere, mc_shape_plane or
+        /// mc_shape_cylinder (its `flip`: a socket or a hole). The default (type MC_SHAPE_MESH) means `mesh`. Pairs
+        /// with an analytic body are computed by mc_query_shape_regions (shape.h says which pairs it supports; an
+        /// unsupported one fails at evaluation with MC_STEP_PAIR_FAILED). Two unbounded solids (a plane, a socket
+        /// or a hole against a plane, a socket, a hole or a flipped mesh) cannot be paired: mc_world_create_contact
+        /// refuses them.
+        mc_shape shape;
+        mc_pose pose;       ///< body to world (quaternion normalised by the world)
+        mc_twist velocity;  ///< world-frame velocity of the reference point and angular velocity
+        bool flip;          ///< Adams I/JFLIP_GEOMETRY: the solid is the outside of the mesh (the world makes a
+                            ///< flipped copy of the mesh at creation). Two flipped bodies never produce forces.
+        void* user_data;    ///< returned by mc_body_get_user_data; never dereferenced
+        int internal_value; ///< set by mc_default_body_def()
     } mc_body_def;
 
     /// @return identity pose, zero velocity, no flip, no mesh (must be set).
     MC_API mc_body_def mc_default_body_def(void);
 
     /// Create a body. Prepares the mesh's region blocks (mc_mesh_prepare_regions) so that evaluations do not build
-    /// them. @return its id, or the null id (plus a log message) on failure (NULL mesh, non-finite pose, out of
-    /// memory).
+    /// them. @return its id, or the null id (plus a log message) on failure (NULL mesh without an analytic shape, a
+    /// mesh and an analytic shape both, a radius or length not finite and > 0, `flip` on an analytic shape (use the
+    /// shape's own flip), non-finite pose, out of memory).
     MC_API mc_body_id mc_world_create_body(mc_world* world, const mc_body_def* def);
 
     /// Destroy a body. Contact definitions that list it simply skip it from now on. Stale ids are ignored.
@@ -371,7 +415,8 @@ extern "C"
     /// broad phase is skipped when no pose is bitwise different and no body or contact was created or destroyed since
     /// the last one (its sorted candidate list is then still exact). Results are therefore bitwise those of a cold
     /// world, whatever the history.
-    /// There is no time step and no integration: the result depends only on the current state, so an implicit
+    /// There is no time step and no integration: the result depends only on the current state (and, for contacts
+    /// with stiction, on the committed anchors, which evaluations never change: see mc_world_commit), so an implicit
     /// host may call this many times per step. Same state -> bitwise the same results for any worker_count.
     /// No heap allocation once warm (after an evaluation with at least as many touching pairs and regions).
     /// A pair that fails (e.g. two flipped bodies) is skipped and flagged in mc_step_info.flags.
@@ -416,6 +461,9 @@ extern "C"
         mc_vec3 friction_torque;     ///< friction torque on J about the contact point (opposite on I)
         double friction_coefficient; ///< mu used for the friction force
         bool rejected; ///< failed the validity rule A > 2 g^2 (or volume <= 0): zero force, reported anyway
+        bool sticking; ///< STICTION on and the region had a normal force: the creep below is in use
+        mc_vec3 creep; ///< stiction creep d_kept (world frame, tangent, length <= MAX_STICTION_DEFORMATION); zero
+                       ///< without stiction (see mc_stiction_force)
     } mc_contact_region;
 
     /// Region records of the last evaluation, in a fixed order: by contact slot (mc_contact_id.index1), then I body
@@ -424,6 +472,50 @@ extern "C"
     /// @param out caller buffer of `capacity` records (may be NULL when capacity is 0)
     /// @return the number of records available (may exceed capacity: only `capacity` are written)
     MC_API uint32_t mc_world_get_regions(const mc_world* world, mc_contact_region* out, uint32_t capacity);
+
+    // ------------------------------------------------------------------------------------------------------------
+    // State that outlives an evaluation: the stiction anchors (commit, save, restore)
+    // ------------------------------------------------------------------------------------------------------------
+    //
+    // The only state a world keeps between evaluations that changes results is the stiction anchors of the regions
+    // of contacts with `stiction` on (the temporal-coherence caches are exact and never change a bit of a result).
+    // Contract, made for integrators that evaluate many trial states per step (implicit multistep methods,
+    // Runge-Kutta stages, Newton iterations, rejected steps):
+    //   - mc_world_evaluate reads the committed anchors and never changes them: evaluating any number of trial
+    //     states, in any order, gives each the same result as evaluating it alone right after the commit;
+    //   - mc_world_commit advances the anchors to the state of the last evaluation; a host calls it once per
+    //     accepted step, after evaluating the accepted state (poses and velocities at the end of the step);
+    //   - mc_world_get_state / mc_world_set_state copy the committed anchors out and back (a host that rolls back
+    //     restores them with its own poses and velocities; FMI-style get/set FMU state).
+    // Anchor matching: at an evaluation, each region of a stiction pair takes, in the pair's region order, the
+    // nearest unused committed anchor of the same pair (contact, I body, J body) whose midpoint lies within the
+    // region's equivalent radius plus Dmax of the region's contact point; a region without one starts with zero
+    // creep. At a commit every region with a normal force stores its anchors re-centred on its contact point, its
+    // creep capped as mc_stiction_force says (so the committed creep never exceeds MAX_STICTION_DEFORMATION); regions
+    // that are gone, rejected or without normal force drop theirs.
+
+    /// Commit the stiction state of the last successful mc_world_evaluate (see the contract above). Committing
+    /// twice in a row commits the same state. Without any stiction contact it only checks its argument.
+    /// @return MC_OK, or MC_ERR_INVALID_ARGUMENT when there is nothing to commit: no successful evaluation since the
+    ///         last change of a pose, velocity, body, contact, force model, analysis or mc_world_set_state (evaluate
+    ///         the accepted state first), or MC_ERR_OUT_OF_MEMORY (the committed state is then unchanged)
+    MC_API mc_status mc_world_commit(mc_world* world);
+
+    /// Copy the committed state into a caller buffer: a header (format tag, version, this world's identity,
+    /// entry count, checksum) and the anchors (contact and body slots with generations, anchor points in the body
+    /// frames). Bytes, in this process's layout: not a file format.
+    /// @param buffer caller buffer of `capacity` bytes, may be NULL when capacity is 0
+    /// @return the size of the state in bytes; the state is written only when capacity is at least that (a buffer
+    ///         too small is left untouched); 0 for a NULL world
+    MC_API size_t mc_world_get_state(const mc_world* world, void* buffer, size_t capacity);
+
+    /// Restore a state saved by mc_world_get_state of this same world: it becomes the committed state (the next
+    /// evaluation reads it). Anchors naming a body or contact destroyed since are ignored.
+    /// @param size bytes in buffer (exactly what mc_world_get_state returned)
+    /// @param err may be NULL; on failure says what is wrong
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (NULL, wrong size, not a state buffer, a buffer from another world,
+    ///         a damaged buffer: checksum or contents; nothing changed) or MC_ERR_OUT_OF_MEMORY (nothing changed)
+    MC_API mc_status mc_world_set_state(mc_world* world, const void* buffer, size_t size, mc_error* err);
 
     /// Soft conditions of the last evaluation (bits of mc_step_info.flags).
     enum
@@ -537,8 +629,8 @@ extern "C"
     /// - Where no derivative exists: contact onset (depth 0), the validity switch A > 2 g^2 (rejected regions
     ///   contribute zero), Fn clamped at 0 (a law that would pull), zero slip or spin speed (the friction law's
     ///   limit slope is used: mu(v) / v -> mu'(0)). Regions within h of such a point set MC_JACOBIAN_NEAR_SWITCH.
-    /// User laws (normal_fcn, friction_fcn) are not differentiated: a pair whose contact uses one gives
-    /// MC_ERR_UNSUPPORTED (nothing written).
+    /// User laws (normal_fcn, friction_fcn) and STICTION (mc_stiction_force) are not differentiated: a pair whose
+    /// contact uses one gives MC_ERR_UNSUPPORTED (nothing written).
     ///
     /// Call it after a successful mc_world_evaluate at the current poses (velocities may have changed since: the
     /// blocks use the current ones); it runs 24 region queries per pair (in parallel over pairs and directions, each
@@ -548,7 +640,7 @@ extern "C"
     /// @param count receives the number of blocks available (may exceed capacity: then MC_ERR_CAPACITY and the first
     ///        `capacity` blocks are written)
     /// @return MC_OK, MC_ERR_CAPACITY, MC_ERR_INVALID_ARGUMENT (NULL world or count; no successful evaluation at the
-    ///         current poses: call mc_world_evaluate first), MC_ERR_UNSUPPORTED (a user force law), or
+    ///         current poses: call mc_world_evaluate first), MC_ERR_UNSUPPORTED (a user force law, stiction), or
     ///         MC_ERR_OUT_OF_MEMORY / MC_ERR_OUT_OF_RANGE (a perturbed query failed, or a derivative overflowed)
     MC_API mc_status mc_world_get_jacobian(mc_world* world, mc_jacobian_block* out, uint32_t capacity, uint32_t* count);
 

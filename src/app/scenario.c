@@ -798,6 +798,7 @@ static const shape_spec s_shapes[] = {
     {"CYLINDER", APP_SCENARIO_CYLINDER, {"RADIUS", "LENGTH", NULL}},
     {"FRUSTUM", APP_SCENARIO_FRUSTUM, {"BOTTOM", "TOP", "LENGTH"}},
     {"TORUS", APP_SCENARIO_TORUS, {"MAJOR_RADIUS", "MINOR_RADIUS", NULL}},
+    {"PLANE", APP_SCENARIO_PLANE, {NULL, NULL, NULL}},
 };
 
 // The shape of a GRAPHICS statement: exactly one of the shape flags (*spec), or FILE= (*file).
@@ -1111,6 +1112,16 @@ static bool graphics_primitive(scn_parser* p, const shape_spec* spec, app_scenar
     {
         return fail(p, p->st.line, "TORUS needs MINOR_RADIUS < MAJOR_RADIUS");
     }
+    if (g->analytic && spec->shape != APP_SCENARIO_SPHERE && spec->shape != APP_SCENARIO_CYLINDER &&
+        spec->shape != APP_SCENARIO_PLANE)
+    {
+        return fail(p, p->st.line, "ANALYTIC is for SPHERE, CYLINDER or PLANE, not %s", spec->flag);
+    }
+    if (spec->shape == APP_SCENARIO_PLANE && g->flip)
+    {
+        return fail(p, p->st.line, "a PLANE cannot be flipped (turn it with REULER)");
+    }
+    g->analytic = g->analytic || spec->shape == APP_SCENARIO_PLANE;
     return check_args(p);
 }
 
@@ -1146,7 +1157,8 @@ static bool stmt_graphics(scn_parser* p)
         return false;
     }
     if (!get_pose(p, "QP", false, &g.local) || !get_flag(p, "IFLIP_GEOMETRY", &g.flip) ||
-        !get_flag(p, "ACCEPT_SELF_INTERSECTIONS", &g.accept_self_intersections))
+        !get_flag(p, "ACCEPT_SELF_INTERSECTIONS", &g.accept_self_intersections) ||
+        !get_flag(p, "ANALYTIC", &g.analytic))
     {
         return false;
     }
@@ -1156,6 +1168,11 @@ static bool stmt_graphics(scn_parser* p)
         !(fa != NULL ? graphics_file(p, fa, &g) : graphics_primitive(p, spec, &g)))
     {
         return false;
+    }
+    if (fa != NULL && g.analytic)
+    {
+        free(g.path);
+        return fail(p, p->st.line, "ANALYTIC is for SPHERE, CYLINDER or PLANE, not a FILE");
     }
     app_scenario_graphics* arr = grow(p->scn->graphics, p->scn->graphics_count, sizeof *arr);
     if (arr == NULL)
@@ -1207,6 +1224,49 @@ static void contact_free(app_scenario_contact* c)
     free(c->exclude);
     free(c->iflip);
     free(c->jflip);
+}
+
+/// The single value of a keyword argument in capitals into v (empty when it has none or several).
+static void arg_word(const scn_arg* a, char* v, size_t cap)
+{
+    v[0] = '\0';
+    if (a->nval == 1)
+    {
+        upper_copy(v, cap, a->vals[0], strlen(a->vals[0]));
+    }
+}
+
+/// STICTION=ON|OFF and MAX_STICTION_DEFORMATION=d (> 0, a length) of a CONTACT; stiction needs friction.
+static bool contact_stiction(scn_parser* p, app_scenario_contact* c)
+{
+    scn_arg* sa = find_arg(p, "STICTION");
+    c->stiction = false;
+    if (sa != NULL)
+    {
+        char v[8];
+        arg_word(sa, v, sizeof v);
+        if (strcmp(v, "ON") != 0 && strcmp(v, "OFF") != 0)
+        {
+            return fail(p, sa->line, "STICTION is ON or OFF");
+        }
+        c->stiction = strcmp(v, "ON") == 0;
+    }
+    bool found = false;
+    c->max_stiction_deformation = 0.0;
+    if (!get_real(p, "MAX_STICTION_DEFORMATION", &c->max_stiction_deformation, &found))
+    {
+        return false;
+    }
+    if (found && !(c->max_stiction_deformation > 0.0 && isfinite(c->max_stiction_deformation)))
+    {
+        return fail(p, p->st.line, "MAX_STICTION_DEFORMATION=%g must be finite and > 0 (a length)",
+                    c->max_stiction_deformation);
+    }
+    if (c->stiction && c->friction == APP_SCENARIO_FRICTION_OFF)
+    {
+        return fail(p, sa->line, "STICTION=ON needs COULOMB_FRICTION=ON or DYNAMICS_ONLY");
+    }
+    return true;
 }
 
 static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
@@ -1286,11 +1346,8 @@ static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
     c->friction = APP_SCENARIO_FRICTION_OFF;
     if (fa != NULL)
     {
-        char v[32] = "";
-        if (fa->nval == 1)
-        {
-            upper_copy(v, sizeof v, fa->vals[0], strlen(fa->vals[0]));
-        }
+        char v[32];
+        arg_word(fa, v, sizeof v);
         if (strcmp(v, "ON") == 0)
         {
             c->friction = APP_SCENARIO_FRICTION_ON;
@@ -1338,7 +1395,7 @@ static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
             return fail(p, da->line, "DEPTH is ADAMS, SMOOTH, VOLUME_AREA or EXTENT");
         }
     }
-    return true;
+    return contact_stiction(p, c);
 }
 
 /// The lists of a CONTACT: IGEOM and JGEOM, or GROUP (then jgeom is a copy of igeom).

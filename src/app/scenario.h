@@ -71,6 +71,13 @@
  *       CYLINDER, RADIUS=r, LENGTH=l      along z from z = 0 to z = l (as Adams' CYLINDER from its CM marker)
  *       FRUSTUM, BOTTOM=r0, TOP=r1, LENGTH=l   along z: radius r0 at z = 0, r1 at z = l
  *       TORUS, MAJOR_RADIUS=R, MINOR_RADIUS=r  around z, centred at the origin
+ *       PLANE                             the half-space z <= 0 (its surface z = 0, outward +z), unbounded; always
+ *                                         analytic, for the ground
+ *     ANALYTIC (flag, not Adams' GRAPHICS syntax; Adams says TYPE=SPHERE_TO_PLANE etc. on the CONTACT): a SPHERE or
+ *     CYLINDER kept exact instead of faceted (shape.h: sphere-plane, sphere-sphere, sphere-mesh and parallel
+ *     cylinders in closed form or exactly integrated; other pairs stop the run with the world's message). With
+ *     IFLIP_GEOMETRY a spherical socket or a hole. The part of an ANALYTIC geometry or PLANE needs MASS and IP
+ *     (DENSITY integrates meshes). CHORD_TOLERANCE and ANGLE_TOLERANCE do not apply.
  *     Curved primitives and B-rep files are faceted within CHORD_TOLERANCE (length; default 0.005 x the largest
  *     dimension) and ANGLE_TOLERANCE (default 15D, Adams' faceting default). IFLIP_GEOMETRY: the solid is the
  *     outside of the surface (for example a ball inside a hollow), in every contact that uses this geometry.
@@ -87,7 +94,8 @@
  *          IMPACT, STIFFNESS=k, [EXPONENT=e], [DAMPING=c], [DMAX=d]
  *        | POISSON, PENALTY=p, RESTITUTION_COEFFICIENT=r, [NORMAL_TRANSITION_VELOCITY=v]
  *          [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=ms, MU_DYNAMIC=md,
- *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd]
+ *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd,
+ *             [STICTION=ON|OFF, MAX_STICTION_DEFORMATION=d]]
  *          [, DEPTH=ADAMS|SMOOTH|VOLUME_AREA|EXTENT]
  *     Contact between every geometry of the IGEOM list and every geometry of the JGEOM list (Adams semantics).
  *     The lists may overlap (a geometry in both): every unordered pair of geometries is then evaluated once, not
@@ -105,6 +113,10 @@
  *     Defaults: EXPONENT=1.5, DAMPING=0 (DMAX is then required when DAMPING > 0), COULOMB_FRICTION=OFF, and when
  *     friction is on, STICTION_TRANSITION_VELOCITY=0.1, FRICTION_TRANSITION_VELOCITY=1 (Adams View's 100 and 1000
  *     mm/s, in m/s). The force laws and their parameter checks are the library's (include/meshcontact/world.h).
+ *     STICTION=ON (default OFF; needs COULOMB_FRICTION ON or DYNAMICS_ONLY and MU_STATIC > 0) holds parts at rest
+ *     with an anchored tangential spring of stiffness MU_STATIC Fn / d whose creep never exceeds
+ *     MAX_STICTION_DEFORMATION=d (finite, > 0, a length; default 1e-4, i.e. 0.1 mm in metres); the model is
+ *     mc_stiction_force's (world.h). The simulator commits the stiction state after every accepted step.
  *     DEPTH (not Adams) is how the penetration depth is measured (include/meshcontact/query.h, mc_depth_method):
  *     ADAMS (default) the distance between the closest surface points to the region's centroid; SMOOTH the overlap
  *     of the planes or spheres fitted to the meshes' vertices near those points, for tessellated curved parts whose
@@ -155,6 +167,7 @@ typedef enum app_scenario_shape
     APP_SCENARIO_CYLINDER = 4,  ///< size[0] = radius, size[1] = length
     APP_SCENARIO_FRUSTUM = 5,   ///< size[0] = bottom radius, size[1] = top radius, size[2] = length
     APP_SCENARIO_TORUS = 6,     ///< size[0] = major radius, size[1] = minor radius
+    APP_SCENARIO_PLANE = 7,     ///< the half-space z <= 0 of the geometry frame (always analytic)
 } app_scenario_shape;
 
 /// A geometry attached to a part (Adams GRAPHICS).
@@ -172,6 +185,7 @@ typedef struct app_scenario_graphics
     double angle_tolerance;   ///< ANGLE_TOLERANCE (radians); default 15 degrees
     double max_triangles;     ///< MAX_TRIANGLES (files and primitives); 0: the library's default (2^26)
     bool flip;                ///< IFLIP_GEOMETRY flag on the GRAPHICS statement
+    bool analytic;            ///< ANALYTIC flag (SPHERE, CYLINDER) or PLANE: an exact shape, no mesh
     mc_pose local;            ///< placement in the part frame (QP, REULER)
     /// ACCEPT_SELF_INTERSECTIONS flag: a FILE mesh that intersects itself is used (with a warning), not refused
     bool accept_self_intersections;
@@ -222,6 +236,8 @@ typedef struct app_scenario_contact
     double mu_dynamic;                 ///< MU_DYNAMIC
     double stiction_velocity;          ///< STICTION_TRANSITION_VELOCITY
     double friction_velocity;          ///< FRICTION_TRANSITION_VELOCITY
+    bool stiction;                     ///< STICTION=ON
+    double max_stiction_deformation;   ///< MAX_STICTION_DEFORMATION; 0: the library's default
     mc_depth_method depth;             ///< DEPTH (not Adams); MC_DEPTH_DEFAULT when not given (Adams)
 } app_scenario_contact;
 

@@ -244,6 +244,12 @@ static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
         }
         return true;
     }
+    if (g->analytic)
+    {
+        // No mesh: the body gets the exact shape (body_for). The library's cylinder is centred, Adams' starts at z = 0.
+        s->mesh_offset[gi].p = mc_v3(0.0, 0.0, g->shape == APP_SCENARIO_CYLINDER ? 0.5 * g->size[1] : 0.0);
+        return true;
+    }
     mc_primitive_def d = mc_default_primitive_def();
     double largest = 0.0;
     switch (g->shape)
@@ -312,7 +318,7 @@ static int body_for(app_sim* s, int gi, bool flip, char* err, size_t cap)
         }
     }
     const app_scenario_graphics* g = &s->scn->graphics[gi];
-    if (s->meshes[gi] == NULL && !make_mesh(s, gi, err, cap))
+    if (s->meshes[gi] == NULL && !g->analytic && !make_mesh(s, gi, err, cap))
     {
         return -1;
     }
@@ -335,6 +341,14 @@ static int body_for(app_sim* s, int gi, bool flip, char* err, size_t cap)
     mc_pose part_pose = {ps->p, mc_quat_normalize(ps->q)};
     bd.pose = mc_pose_mul(&part_pose, &b->local);
     bd.flip = flip;
+    if (g->analytic)
+    {
+        bd.shape = g->shape == APP_SCENARIO_SPHERE     ? mc_shape_sphere(g->size[0])
+                   : g->shape == APP_SCENARIO_CYLINDER ? mc_shape_cylinder(g->size[0], g->size[1])
+                                                       : mc_shape_plane();
+        bd.shape.flip = flip;
+        bd.flip = false;
+    }
     b->id = mc_world_create_body(s->world, &bd);
     if (!mc_body_is_valid(s->world, b->id))
     {
@@ -362,10 +376,12 @@ static bool mass_properties(const app_sim* s, int part, double* mass, mc_vec3* c
         {
             continue;
         }
-        if (g->flip)
+        if (g->flip || g->analytic)
         {
-            return set_err(err, cap, "%s:%d: PART/%d: DENSITY cannot be used with a flipped geometry (GRAPHICS/%d)",
-                           scn->path, p->line, p->id, g->id);
+            return set_err(err, cap,
+                           "%s:%d: PART/%d: DENSITY cannot be used with a %s geometry (GRAPHICS/%d): give "
+                           "MASS and IP",
+                           scn->path, p->line, p->id, g->flip ? "flipped" : "ANALYTIC or PLANE", g->id);
         }
         ++used;
         mc_pose t = mc_pose_mul(&g->local, &s->mesh_offset[gi]);
@@ -465,6 +481,11 @@ static mc_force_model force_model(const app_scenario_contact* c)
         m.mu_dynamic = c->mu_dynamic;
         m.stiction_velocity = c->stiction_velocity;
         m.friction_velocity = c->friction_velocity;
+        m.stiction = c->stiction;
+        if (c->max_stiction_deformation > 0.0)
+        {
+            m.max_stiction_deformation = c->max_stiction_deformation;
+        }
     }
     return m;
 }
@@ -861,6 +882,14 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, a
                                ? "a contact force is not finite (a force parameter too large for this state?)"
                                : mc_status_string(stt));
         }
+        if (mc_world_get_step_info(s->world).flags & MC_STEP_PAIR_FAILED)
+        {
+            // A pair without forces would be a silent error in the motion.
+            return set_err(err, cap,
+                           "%s: a contact pair could not be computed at t = %g (an ANALYTIC pair shape.h does not "
+                           "support, such as a cylinder against a plane, a mesh or a sphere?)",
+                           s->scn->path, s->time);
+        }
         mc_world_get_wrenches(s->world, s->ids, s->body_wrenches, n);
     }
     mc_wrench* pw = record ? s->part_wrench : s->stage_wrench;
@@ -1154,6 +1183,27 @@ static bool track_incidents(app_sim* s, double h, double t0)
     return true;
 }
 
+/// Accept the state just evaluated by evaluate(s, s->state, s->k[0], true, sums, ...): commit the world's state
+/// (stiction anchors) to it, then, when a contact has stiction, evaluate it again (the committed anchors change its
+/// friction forces, and k[0] must be the derivative the next step starts from).
+static bool commit_state(app_sim* s, app_sim_contact_summary* sums, char* err, size_t cap)
+{
+    if (s->body_count == 0)
+    {
+        return true;
+    }
+    if (mc_world_commit(s->world) != MC_OK)
+    {
+        return set_err(err, cap, "cannot commit the contact state at t = %g", s->time);
+    }
+    bool stiction = false;
+    for (int c = 0; c < s->scn->contact_count; ++c)
+    {
+        stiction = stiction || s->scn->contacts[c].stiction;
+    }
+    return !stiction || evaluate(s, s->state, s->k[0], true, sums, err, cap);
+}
+
 static void advance(const app_scenario* scn, const rb_state* x, const rb_deriv* d, double h, rb_state* out)
 {
     for (int i = 0; i < scn->part_count; ++i)
@@ -1219,7 +1269,8 @@ bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
     }
     double t_before = s->time;
     s->time += h;
-    if (!evaluate(s, s->state, s->k[0], true, s->stage_summary[0], err, cap))
+    if (!evaluate(s, s->state, s->k[0], true, s->stage_summary[0], err, cap) ||
+        !commit_state(s, s->stage_summary[0], err, cap))
     {
         return false;
     }
@@ -1502,7 +1553,7 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     {
         warn(s, "%s: about %.3g integration steps are needed (step %g): this will take long", scn->path, total, s->h);
     }
-    if (!evaluate(s, s->state, s->k[0], true, s->summary, err, cap))
+    if (!evaluate(s, s->state, s->k[0], true, s->summary, err, cap) || !commit_state(s, s->summary, err, cap))
     {
         app_sim_destroy(s);
         return false;
@@ -1602,7 +1653,7 @@ const char* const* app_sim_get_warnings(const app_sim* s, int* count)
 /// `PART/id <shape>` of one geometry.
 static void geometry_label(const app_scenario* scn, int gi, char* out, size_t cap)
 {
-    static const char* const shapes[] = {"", "BOX", "SPHERE", "ELLIPSOID", "CYLINDER", "FRUSTUM", "TORUS"};
+    static const char* const shapes[] = {"", "BOX", "SPHERE", "ELLIPSOID", "CYLINDER", "FRUSTUM", "TORUS", "PLANE"};
     const app_scenario_graphics* g = &scn->graphics[gi];
     const char* what = shapes[g->shape];
     if (g->shape == APP_SCENARIO_FILE)

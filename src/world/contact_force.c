@@ -76,6 +76,8 @@ mc_force_model mc_default_force_model(void)
     m.mu_dynamic = 0.1;
     m.stiction_velocity = 0.1;
     m.friction_velocity = 1.0;
+    m.stiction = false;
+    m.max_stiction_deformation = 1e-4;
     m.internal_value = FORCE_MODEL_COOKIE;
     return m;
 }
@@ -145,9 +147,23 @@ mc_status mc_force_model_check(const mc_force_model* m, mc_error* err)
     {
         return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "unknown COULOMB_FRICTION mode %d", (int)m->friction);
     }
+    if (m->stiction && (m->friction == MC_FRICTION_OFF || m->friction_fcn != NULL))
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "STICTION = ON needs COULOMB_FRICTION = ON or DYNAMICS_ONLY with the built-in Coulomb law "
+                            "(no friction callback)");
+    }
     if (m->friction == MC_FRICTION_OFF || m->friction_fcn != NULL)
     {
         return MC_OK;
+    }
+    if (m->stiction && (!(m->max_stiction_deformation > 0.0) || !isfinite(m->max_stiction_deformation)))
+    {
+        return bad(err, "MAX_STICTION_DEFORMATION", m->max_stiction_deformation, "finite and > 0");
+    }
+    if (m->stiction && !(m->mu_static > 0.0))
+    {
+        return bad(err, "MU_STATIC", m->mu_static, "> 0 with STICTION = ON");
     }
     if (!(m->mu_static >= 0.0) || !isfinite(m->mu_static))
     {
@@ -286,4 +302,29 @@ mc_contact_kinematics mc_contact_kinematics_compute(const mc_region* region, con
     k.slip_velocity = mc_mul_add(vrel, -vn, n);
     k.spin_rate = mc_dot(mc_sub(vel_j->w, vel_i->w), n);
     return k;
+}
+
+double mc_stiction_force(const mc_force_model* m, double fn, mc_vec3 creep, mc_vec3 slip, mc_vec3* force,
+                         mc_vec3* creep_kept)
+{
+    mc_vec3 zero = mc_v3(0.0, 0.0, 0.0);
+    double v = mc_length(slip);
+    double mu_lim = mc_step_fcn(v, m->stiction_velocity, m->mu_static, m->friction_velocity, m->mu_dynamic);
+    double dmax = m->max_stiction_deformation;
+    double cap = dmax * (mu_lim / m->mu_static);
+    double len = mc_length(creep);
+    mc_vec3 kept = len > cap ? mc_scale(creep, cap / len) : creep;
+    mc_vec3 u = mc_add(mc_scale(kept, 1.0 / dmax), mc_scale(slip, 1.0 / m->stiction_velocity));
+    double ul = mc_length(u);
+    double mu = m->mu_static * ul <= mu_lim ? m->mu_static * ul : mu_lim;
+    mc_vec3 f = fn > 0.0 && ul > 0.0 ? mc_scale(u, -mu * fn / ul) : zero;
+    if (force != NULL)
+    {
+        *force = f;
+    }
+    if (creep_kept != NULL)
+    {
+        *creep_kept = kept;
+    }
+    return fn > 0.0 && ul > 0.0 ? mu : 0.0;
 }

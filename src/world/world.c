@@ -85,6 +85,7 @@ mc_status mc_world_create(const mc_world_def* def, mc_world** out)
     w->analysis = MC_ANALYSIS_DYNAMIC;
     w->body_free = -1;
     w->contact_free = -1;
+    w->stiction.world_uid = mc_stiction_new_world_uid();
     bool ok = true;
     w->workspaces = mc_calloc((size_t)w->worker_count, sizeof *w->workspaces);
     ok = ok && w->workspaces != NULL;
@@ -144,6 +145,7 @@ void mc_world_destroy(mc_world* w)
     mc_free(w->contacts);
     mc_free(w->active);
     mc_free(w->records);
+    mc_stiction_free(&w->stiction);
     mc_free(w);
 }
 
@@ -176,9 +178,10 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
         return mc_null_body_id;
     }
     MC_ASSERT(!w->evaluating);
-    if (def->mesh == NULL || !mc_pose_is_valid(&def->pose) || !twist_ok(&def->velocity))
+    const char* problem = mc_body_shape_problem(def);
+    if (problem != NULL || !mc_pose_is_valid(&def->pose) || !twist_ok(&def->velocity))
     {
-        mc_log("mc_world_create_body: NULL mesh, or non-finite pose or velocity");
+        mc_log("mc_world_create_body: %s", problem != NULL ? problem : "non-finite pose or velocity");
         return mc_null_body_id;
     }
     uint32_t index;
@@ -221,22 +224,32 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     b->generation = gen == 0 ? 1 : gen;
     b->mesh = own != NULL ? own : def->mesh;
     b->own_mesh = own;
+    b->shape = def->shape;
     b->pose = pose_normalized(&def->pose);
     b->velocity = def->velocity;
     b->user_data = def->user_data;
-    b->unbounded = mc_mesh_get_report(b->mesh)->flipped;
-    if (!b->unbounded)
+    if (b->mesh == NULL)
     {
-        mc_body_init_bounds(b);
+        mc_body_init_shape_bounds(b); // an analytic body
     }
-    // Region blocks now, not in the first evaluation (a failure only means region queries work face by face).
-    if (mc_mesh_prepare_regions(b->mesh) != MC_OK)
+    else
     {
-        mc_log("mc_world_create_body: no memory for the mesh's region blocks; its regions are summed face by face");
+        b->unbounded = mc_mesh_get_report(b->mesh)->flipped;
+        if (!b->unbounded)
+        {
+            mc_body_init_bounds(b);
+        }
+        // Region blocks now, not in the first evaluation (a failure only means region queries work face by face).
+        if (mc_mesh_prepare_regions(b->mesh) != MC_OK)
+        {
+            mc_log("mc_world_create_body: no memory for the mesh's region blocks; its regions are summed face by "
+                   "face");
+        }
     }
     b->alive = true;
     b->next_free = -1;
     w->candidates_valid = false;
+    w->stiction.ready = false;
     mc_body_id id = {(int32_t)index + 1, b->generation};
     return id;
 }
@@ -255,6 +268,7 @@ void mc_world_destroy_body(mc_world* w, mc_body_id id)
     }
     mc_free(b->members); // the contacts that list it keep its old generation and skip it
     w->candidates_valid = false;
+    w->stiction.ready = false;
     uint32_t gen = b->generation;
     memset(b, 0, sizeof *b);
     b->generation = gen; // bumped again on reuse; pairs holding `gen` see the body as gone while alive is false
@@ -277,6 +291,7 @@ mc_status mc_body_set_pose(mc_world* w, mc_body_id id, const mc_pose* pose)
     }
     mc_pose p = pose_normalized(pose);
     w->candidates_valid = w->candidates_valid && memcmp(&p, &b->pose, sizeof p) == 0;
+    w->stiction.ready = false;
     b->pose = p;
     return MC_OK;
 }
@@ -290,6 +305,7 @@ mc_status mc_body_set_velocity(mc_world* w, mc_body_id id, const mc_twist* veloc
         return MC_ERR_INVALID_ARGUMENT;
     }
     b->velocity = *velocity;
+    w->stiction.ready = false;
     return MC_OK;
 }
 
@@ -338,6 +354,7 @@ mc_status mc_world_set_poses(mc_world* w, const mc_body_id* ids, const mc_pose* 
         mc_pose p = pose_normalized(&poses[k]);
         mc_body* b = &w->bodies[ids[k].index1 - 1];
         w->candidates_valid = w->candidates_valid && memcmp(&p, &b->pose, sizeof p) == 0;
+        w->stiction.ready = false;
         b->pose = p;
     }
     return MC_OK;
@@ -360,6 +377,7 @@ mc_status mc_world_set_velocities(mc_world* w, const mc_body_id* ids, const mc_t
     for (uint32_t k = 0; k < count; ++k)
     {
         w->bodies[ids[k].index1 - 1].velocity = velocities[k];
+        w->stiction.ready = false;
     }
     return MC_OK;
 }
@@ -386,6 +404,7 @@ void mc_world_destroy_contact(mc_world* w, mc_contact_id id)
     MC_ASSERT(!w->evaluating);
     mc_contact_unlink(w, (uint32_t)id.index1 - 1);
     w->candidates_valid = false;
+    w->stiction.ready = false;
     mc_contact_slot_free(c);
     uint32_t gen = c->generation;
     memset(c, 0, sizeof *c);
@@ -416,6 +435,7 @@ mc_status mc_contact_set_model(mc_world* w, mc_contact_id id, const mc_force_mod
     if (s == MC_OK)
     {
         c->model = *model;
+        w->stiction.ready = false;
     }
     return s;
 }
@@ -425,6 +445,7 @@ void mc_world_set_analysis(mc_world* w, mc_analysis analysis)
     if (w != NULL && (analysis == MC_ANALYSIS_DYNAMIC || analysis == MC_ANALYSIS_STATIC))
     {
         w->analysis = analysis;
+        w->stiction.ready = false;
     }
 }
 

@@ -400,6 +400,7 @@ mc_status mc_world_create_contact(mc_world* w, const mc_contact_def* def, mc_con
                          "the contact's lists pair no two different bodies (the same single body in both)");
     }
     s = s == MC_OK ? build_excluded(w, def, &tmp, &tmp.excluded, &tmp.excluded_count, err) : s;
+    s = s == MC_OK ? mc_contact_check_unbounded(w, &tmp, err) : s;
     if (s == MC_OK && !reserve_links(w, tmp.members, tmp.member_count))
     {
         s = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory");
@@ -421,6 +422,7 @@ mc_status mc_world_create_contact(mc_world* w, const mc_contact_def* def, mc_con
     c->next_free = -1;
     link_members(w, index, c->members, c->member_count);
     w->candidates_valid = false;
+    w->stiction.ready = false;
     out->index1 = (int32_t)index + 1;
     out->generation = c->generation;
     return MC_OK;

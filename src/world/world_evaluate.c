@@ -41,8 +41,8 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     opt.worker_count = workers;
     opt.depth_method = w->contacts[p->contact].depth;
     uint32_t count = 0;
-    p->status = mc_query_regions(bi->mesh, &bi->pose, bj->mesh, &bj->pose, &opt, ws, p->regions, p->region_capacity,
-                                 &count, &p->stats);
+    p->status =
+        mc_pair_query_regions(w, p, &bi->pose, &bj->pose, &opt, ws, p->regions, p->region_capacity, &count, &p->stats);
     p->region_count = (p->status == MC_OK || p->status == MC_ERR_CAPACITY) ? count : 0;
     p->reusable = p->status == MC_OK;
     p->pose_i = bi->pose;
@@ -67,6 +67,7 @@ static void clear_results(mc_world* w)
         memset(&w->bodies[i].wrench, 0, sizeof w->bodies[i].wrench);
     }
     w->record_count = 0;
+    w->stiction.ready = false;
 }
 
 static bool wrenches_finite(const mc_world* w)
@@ -295,7 +296,7 @@ static mc_status reserve_records(mc_world* w)
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    return MC_OK;
+    return mc_stiction_reserve(w, (uint32_t)total);
 }
 
 // The record of one region of pair p: ids, the region, its kinematics and forces.
@@ -334,6 +335,7 @@ static mc_status apply_forces(mc_world* w)
         const mc_contact_slot* cs = &w->contacts[p->contact];
         mc_body* bi = &w->bodies[p->body_i];
         mc_body* bj = &w->bodies[p->body_j];
+        mc_stick_range sticks = mc_stiction_find(w, p);
         for (uint32_t r = 0; r < p->region_count; ++r)
         {
             const mc_region* reg = &p->regions[r];
@@ -348,7 +350,17 @@ static mc_status apply_forces(mc_world* w)
                        "callback returned NaN or infinity",
                        p->contact, p->body_i, p->body_j, kin.depth, kin.rate, kin.area, mc_length(kin.slip_velocity));
             }
-            fill_record(&w->records[n++], w, p, reg, &kin, &f);
+            mc_vec3 creep;
+            bool sticking;
+            if (mc_stiction_region(w, p, sticks, reg, &kin, &f, &creep, &sticking) != MC_OK && status == MC_OK)
+            {
+                status = MC_ERR_OUT_OF_RANGE;
+                mc_log("mc_world_evaluate: contact %u, bodies %u and %u: the stiction force is not finite", p->contact,
+                       p->body_i, p->body_j);
+            }
+            fill_record(&w->records[n], w, p, reg, &kin, &f);
+            w->records[n].sticking = sticking;
+            w->records[n++].creep = creep;
             if (f.rejected)
             {
                 w->info.rejected_regions++;
@@ -385,6 +397,7 @@ static mc_status apply_forces(mc_world* w)
         w->info.regions = 0; // the records are gone: the counters say so too
         w->info.rejected_regions = 0;
     }
+    w->stiction.ready = status == MC_OK;
     return status;
 }
 

@@ -26,7 +26,8 @@ typedef struct mc_membership
 /// A body slot.
 typedef struct mc_body
 {
-    const mc_mesh* mesh;      ///< the mesh used for queries (own_mesh when the body is flipped)
+    const mc_mesh* mesh;      ///< the mesh used for queries (own_mesh when the body is flipped); NULL when analytic
+    mc_shape shape;           ///< analytic geometry (type MC_SHAPE_MESH: the body is its mesh)
     mc_mesh* own_mesh;        ///< flipped copy owned by the world, or NULL
     mc_pose pose;             ///< body to world
     mc_twist velocity;        ///< world frame
@@ -117,6 +118,41 @@ typedef struct mc_broadphase
     uint32_t node_capacity;      ///< entries allocated
 } mc_broadphase;
 
+/// A committed stiction anchor pair of one region (see world.h, "State that outlives an evaluation").
+typedef struct mc_stick
+{
+    uint32_t contact; ///< contact slot
+    uint32_t body_i;  ///< I body slot
+    uint32_t body_j;  ///< J body slot
+    uint32_t gen_c;   ///< contact generation
+    uint32_t gen_i;   ///< I body generation
+    uint32_t gen_j;   ///< J body generation
+    mc_vec3 anchor_i; ///< anchor fixed in body I, body I frame
+    mc_vec3 anchor_j; ///< anchor fixed in body J, body J frame
+} mc_stick;
+
+/// The committed anchors of one pair: entries [lo, hi) of mc_world.stick.
+typedef struct mc_stick_range
+{
+    uint32_t lo; ///< first entry
+    uint32_t hi; ///< one past the last
+} mc_stick_range;
+
+/// Stiction state of a world (world_stiction.c).
+typedef struct mc_stiction
+{
+    uint64_t world_uid;     ///< identity of the world in saved states (unique in the process)
+    mc_stick* stick;        ///< committed anchors, sorted by (contact, body_i, body_j), then region order
+    uint32_t count;         ///< committed entries
+    uint32_t capacity;      ///< entries allocated
+    mc_stick* next;         ///< anchors of the last evaluation (what a commit keeps), in record order
+    uint32_t next_count;    ///< entries used in next
+    uint32_t next_capacity; ///< entries allocated
+    uint8_t* used;          ///< scratch: committed entries taken by a region of this evaluation
+    uint32_t used_capacity; ///< entries allocated in used (>= count)
+    bool ready;             ///< `next` describes the current state (a successful evaluation since the last change)
+} mc_stiction;
+
 struct mc_world
 {
     int worker_count;             ///< resolved thread count (>= 1)
@@ -156,6 +192,7 @@ struct mc_world
     mc_step_info info;            ///< counters of the last evaluation
     mc_world_capacity high_water; ///< largest counts so far (body, contact and workspace fields filled on request)
     bool evaluating;              ///< inside mc_world_evaluate (debug check against re-entry from callbacks)
+    mc_stiction stiction;         ///< stiction anchors (world_stiction.c)
     bool evaluated;               ///< the last mc_world_evaluate succeeded (its pairs and regions are current while
                                   ///< candidates_valid holds: mc_world_get_jacobian)
 };
@@ -205,6 +242,24 @@ uint32_t mc_contact_defined_pairs(const mc_world* w, const mc_contact_slot* c);
 /// Body-frame bounds of body b's mesh for the broad phase: root OBB of its tree and bounding sphere (broadphase.c).
 void mc_body_init_bounds(mc_body* b);
 
+/// Body-frame bounds of an analytic body (a bounded sphere or cylinder) for the broad phase; sets `unbounded` for a
+/// plane, a socket or a hole (world_shape.c).
+void mc_body_init_shape_bounds(mc_body* b);
+
+/// The region query of pair p at poses pose_i, pose_j: mc_query_regions for two meshes, mc_query_shape_regions when
+/// a body is analytic (closed forms, or an exact cut of the other body's mesh; world_shape.c). Arguments and return
+/// as mc_query_regions.
+mc_status mc_pair_query_regions(const mc_world* w, const mc_pair* p, const mc_pose* pose_i, const mc_pose* pose_j,
+                                const mc_query_options* opt, mc_workspace* ws, mc_region* regions, uint32_t capacity,
+                                uint32_t* count, mc_query_stats* stats);
+
+/// Check an analytic body definition (world_shape.c). @return NULL when valid, else what is wrong.
+const char* mc_body_shape_problem(const mc_body_def* def);
+
+/// Refuse contact definitions that pair two unbounded solids when one of them is analytic (world_shape.c).
+/// @param c the definition being built (members and excluded pairs set)
+mc_status mc_contact_check_unbounded(const mc_world* w, const mc_contact_slot* c, mc_error* err);
+
 /// Free the broad phase's arrays (broadphase.c).
 void mc_broadphase_free(mc_broadphase* bp);
 
@@ -213,3 +268,25 @@ void mc_broadphase_free(mc_broadphase* bp);
 /// Sets MC_STEP_UNBOUNDED_PAIR for defined pairs of two unbounded bodies (never candidates).
 /// @return MC_OK or MC_ERR_OUT_OF_MEMORY (w->found is then incomplete; nothing else changed)
 mc_status mc_broadphase_collect(mc_world* w);
+
+/// @return a new world identity for saved states (world_stiction.c).
+uint64_t mc_stiction_new_world_uid(void);
+
+/// Free the stiction arrays (world_stiction.c).
+void mc_stiction_free(mc_stiction* st);
+
+/// Before the force stage: room for one pending anchor per region (no allocation once warm), pending cleared.
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_stiction_reserve(mc_world* w, uint32_t regions);
+
+/// The committed anchors of pair p (entries of live bodies and contacts only are matched later); clears their
+/// used marks.
+mc_stick_range mc_stiction_find(mc_world* w, const mc_pair* p);
+
+/// Stiction for one region after the force laws: when the pair's contact has stiction on and the region has a normal
+/// force with active friction, replaces f's friction force and coefficient by mc_stiction_force with the matched
+/// anchor's creep, and appends the region's anchors for the next commit.
+/// @param creep out: the creep kept (zero when not sticking), @param sticking out: whether stiction applied
+/// @return MC_OK, or MC_ERR_OUT_OF_RANGE when the stiction force is not finite (f is then zeroed and rejected)
+mc_status mc_stiction_region(mc_world* w, const mc_pair* p, mc_stick_range range, const mc_region* reg,
+                             const mc_contact_kinematics* kin, mc_contact_force* f, mc_vec3* creep, bool* sticking);

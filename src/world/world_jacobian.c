@@ -347,7 +347,7 @@ static void jac_task_one(jac_ctx* x, uint32_t task, mc_region* buf, uint32_t cap
     opt.worker_count = workers;
     opt.depth_method = x->w->contacts[p->contact].depth;
     uint32_t count = 0;
-    mc_status st = mc_query_regions(bi->mesh, &pi, bj->mesh, &pj, &opt, ws, buf, cap, &count, NULL);
+    mc_status st = mc_pair_query_regions(x->w, p, &pi, &pj, &opt, ws, buf, cap, &count, NULL);
     x->need[task] = count;
     if (st == MC_ERR_CAPACITY)
     {
@@ -636,6 +636,13 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
         {
             mc_log("mc_world_get_jacobian: contact %u uses a user force law (normal_fcn or friction_fcn), whose "
                    "derivatives the library cannot take",
+                   p->contact);
+            return MC_ERR_UNSUPPORTED;
+        }
+        if (m->stiction && friction_active(w, m))
+        {
+            mc_log("mc_world_get_jacobian: contact %u has STICTION on, whose friction law (mc_stiction_force) is not "
+                   "differentiated yet",
                    p->contact);
             return MC_ERR_UNSUPPORTED;
         }
