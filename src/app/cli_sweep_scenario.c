@@ -482,16 +482,9 @@ static bool simulate_run(const scenario_sweep* s, const app_scenario* run, sweep
         return false;
     }
     bool ok = app_sim_create(run, &opt, &sim, err, cap);
-    int nout = run->steps;
-    int64_t nsub = ok ? app_sim_get_substeps(sim) : 0;
-    double h = run->end_time / nout / (double)nsub;
-    for (int k = 1; ok && k <= nout; ++k)
-    {
-        for (int64_t j = 0; ok && j < nsub; ++j)
-        {
-            ok = app_sim_step(sim, h, err, cap);
-        }
-    }
+    // The run loop of 'meshcontact simulate' itself, writing nothing (its steps depend on the integrator).
+    const app_sim_outputs none = {NULL, NULL, NULL, NULL};
+    ok = ok && app_sim_run_outputs(sim, &none, err, cap);
     if (ok)
     {
         app_sim_take_peaks(sim, peaks);
