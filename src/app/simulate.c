@@ -1424,9 +1424,20 @@ static int bdf_rhs(double t, const double* y, double* dydt, void* user)
         s->tmp[i] = s->state[i];
     }
     unpack_state(s, y, s->tmp);
-    if (!evaluate(s, s->tmp, s->k[1], false, NULL, s->bdf_err, sizeof s->bdf_err))
+    // The contacts of every trial state go to stage_summary[2]; stage_summary[3] keeps, per contact, the trial with
+    // the largest normal force of the step in progress (for the message when the step fails).
+    if (!evaluate(s, s->tmp, s->k[1], false, s->stage_summary[2], s->bdf_err, sizeof s->bdf_err))
     {
         return 1;
+    }
+    for (int c = 0; c < s->scn->contact_count; ++c)
+    {
+        const app_sim_contact_summary* now = &s->stage_summary[2][c];
+        app_sim_contact_summary* kept = &s->stage_summary[3][c];
+        if (now->regions > 0 && (kept->regions == 0 || now->normal_force > kept->normal_force))
+        {
+            *kept = *now;
+        }
     }
     for (int m = 0; m < s->moving_count; ++m)
     {
@@ -1477,9 +1488,11 @@ static void world_matrix(mc_quat q, const mc_mat33* a, mat3 out)
 }
 
 /// The rigid-body part of the Jacobian of bdf_rhs (the contact part is added by add_contact_jacobian): dp/dt = v,
-/// dphi/dt = J^-1(phi) w (its phi dependence taken at phi = 0: 1/2 [w]x), and the gyroscopic term of dw/dt with
-/// the inertia held fixed. An approximation is enough: the Jacobian only drives the Newton iteration of the
-/// corrector, whose converged result and error test do not depend on it.
+/// dphi/dt = J^-1(phi) w (its phi dependence taken at phi = 0: 1/2 [w]x), and dw/dt = I_w^-1 r, r = T - w x I_w w,
+/// through w (gyroscopic term) and through the rotation of I_w = R I R^T (d(M x)/dtheta = M [x]x - [M x]x for
+/// M = R A R^T, theta = J(phi) phi), T held fixed (its contact part comes from the blocks). Exactness is not needed
+/// (the Jacobian only drives the corrector's Newton iteration, whose converged result and error test do not depend
+/// on it), but a good one saves iterations and Jacobian updates.
 static void rigid_jacobian(const app_sim* s, const double* y, double* dfdy, int n)
 {
     for (int m = 0; m < s->moving_count; ++m)
@@ -1507,6 +1520,28 @@ static void rigid_jacobian(const app_sim* s, const double* y, double* dfdy, int 
         }
         mat3_mul(iwinv, a, a);
         add_block(dfdy, n, o + 9, o + 9, a, -1.0);
+        // d/dtheta: I_w^-1 [r]x - [I_w^-1 r]x - I_w^-1 [w]x (I_w [w]x - [I_w w]x), then times J(phi)
+        mc_vec3 iww = mat3_vec(iw, w);
+        mc_vec3 r = mc_sub(s->stage_wrench[i].torque, mc_cross(w, iww));
+        mat3 rx, irx, c, d, jl;
+        skew(r, rx);
+        skew(mat3_vec(iwinv, r), irx);
+        mat3_mul(iwinv, rx, c);
+        mat3_mul(iw, wx, d);
+        skew(iww, b);
+        for (int k = 0; k < 9; ++k)
+        {
+            d[k / 3][k % 3] -= b[k / 3][k % 3];
+        }
+        mat3_mul(wx, d, d);
+        mat3_mul(iwinv, d, d);
+        for (int k = 0; k < 9; ++k)
+        {
+            c[k / 3][k % 3] -= irx[k / 3][k % 3] + d[k / 3][k % 3];
+        }
+        so3_left_jacobian(y_vec(ym, 3), false, jl);
+        mat3_mul(c, jl, c);
+        add_block(dfdy, n, o + 9, o + 3, c, 1.0);
     }
 }
 
@@ -1698,32 +1733,37 @@ static double step_limit(app_sim* s)
     return limit;
 }
 
-/// The contact carrying the largest normal force now, as `CONTACT/id (PART/a - PART/b)`, or "no contact is active".
-static void busiest_contact(const app_sim* s, char* out, size_t cap)
+/// The contact carrying the largest normal force in the summaries `sums`, as its label and force, or false.
+static bool busiest_contact(const app_sim* s, const app_sim_contact_summary* sums, const char* when, char* out,
+                            size_t cap)
 {
     int best = -1;
     for (int c = 0; c < s->scn->contact_count; ++c)
     {
-        if (s->summary[c].regions > 0 && (best < 0 || s->summary[c].normal_force > s->summary[best].normal_force))
+        if (sums[c].regions > 0 && (best < 0 || sums[c].normal_force > sums[best].normal_force))
         {
             best = c;
         }
     }
     if (best < 0)
     {
-        snprintf(out, cap, "no contact is active");
-        return;
+        return false;
     }
     char label[400];
     app_sim_contact_label(s, best, label, sizeof label);
-    snprintf(out, cap, "%s carries the largest normal force, %.3g", label, s->summary[best].normal_force);
+    snprintf(out, cap, "%s carries the largest normal force %s, %.3g", label, when, sums[best].normal_force);
+    return true;
 }
 
 /// Stop with the tolerance message.
 static bool tolerance_failure(app_sim* s, double h, char* err, size_t cap)
 {
-    char who[600];
-    busiest_contact(s, who, sizeof who);
+    // The contact that made the step fail: the busiest one over the failed step's trial states, else now.
+    char who[600] = "no contact is active";
+    if (!busiest_contact(s, s->stage_summary[3], "in the failed step", who, sizeof who))
+    {
+        busiest_contact(s, s->summary, "now", who, sizeof who);
+    }
     return set_err(err, cap,
                    "the BDF integrator cannot meet INTEGRATOR/ERROR=%g at t = %.9g: its step fell to %.3g, below "
                    "HMIN=%.3g (%s); raise ERROR=, lower HMIN=, soften the contact or use INTEGRATOR/RK4",
@@ -1744,10 +1784,13 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
                finish_step(s, t_end - t0, t0, err, cap);
     }
     memcpy(s->y_start, s->y, (size_t)n * sizeof *s->y);
+    memset(s->stage_summary[3], 0, (size_t)scn->contact_count * sizeof *s->stage_summary[3]);
     for (;;)
     {
         double limit = fmin(s->hmax, step_limit(s));
-        double t1 = fmin(t_end, t0 + limit);
+        // A remainder before t_end of less than a hundredth of the limit joins this step (a step of 1e-17 s, from
+        // rounding t0 + limit, would throw away the stepper's history).
+        double t1 = t_end - t0 <= 1.01 * limit ? t_end : t0 + limit;
         double h = fmin(s->bdf_h, limit);
         double t = t0;
         sim_bdf_status st = sim_bdf_step(s->bdf, &t, t1, &h, s->y);
@@ -1810,6 +1853,26 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
     }
     s->stats.failed_steps = sim_bdf_failed_steps(s->bdf);
     return finish_step(s, h, t0, err, cap);
+}
+
+int app_sim_ode_size(const app_sim* s)
+{
+    return s->bdf != NULL ? 12 * s->moving_count : 0;
+}
+
+void app_sim_ode_state(const app_sim* s, double* y)
+{
+    memcpy(y, s->y, (size_t)app_sim_ode_size(s) * sizeof *y);
+}
+
+bool app_sim_ode_rhs(app_sim* s, const double* y, double* dydt)
+{
+    return s->bdf != NULL && bdf_rhs(s->time, y, dydt, s) == 0;
+}
+
+bool app_sim_ode_jacobian(app_sim* s, const double* y, double* dfdy)
+{
+    return s->bdf != NULL && bdf_jac(s->time, y, dfdy, s) == 0;
 }
 
 /// Set up the BDF integrator after the bodies and contacts exist. @return false with a message
@@ -1903,7 +1966,7 @@ static bool bdf_create(app_sim* s, char* err, size_t cap)
     s->error = scn->error > 0.0 ? scn->error : APP_SIM_DEFAULT_ERROR;
     s->hmax = scn->hmax > 0.0 ? fmin(scn->hmax, dt_out) : dt_out;
     double ts = s->time_scale > 0.0 ? s->time_scale : dt_out;
-    s->hmin = scn->hmin > 0.0 ? scn->hmin : 1e-6 * ts;
+    s->hmin = scn->hmin > 0.0 ? scn->hmin : 1e-9 * ts;
     s->bdf_h = scn->hinit > 0.0 ? scn->hinit : fmin(s->hmax, 0.1 * ts);
     s->h = s->bdf_h;
     s->substeps = 1;

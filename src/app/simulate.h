@@ -58,14 +58,14 @@
  * than 0.1 g_max is rejected and retried shorter, from order 1; (2) each step is limited so that no point of a
  * part moves, relative to another part, more than half the smallest extent of the thinnest contact geometry (its
  * mesh-frame bounding box) at the current speeds plus what gravity adds (the library's step hint replaces this
- * guard when APP_SIM_USE_STEP_HINT is defined). A step shorter than HMIN (default 1e-6 of the contact time scale)
+ * guard when APP_SIM_USE_STEP_HINT is defined). A step shorter than HMIN (default 1e-9 of the contact time scale)
  * stops the run with a message naming the time and the contact with the largest force.
  * Incident impulses are the trapezoidal rule over the accepted steps (the ends' forces), not the integrator's own
  * quadrature: a bounce's impulse matches the momentum change to the order of the steps, not to rounding.
  */
 
 /// Default INTEGRATOR/ERROR of the BDF integrator (see above).
-#define APP_SIM_DEFAULT_ERROR 1e-4
+#define APP_SIM_DEFAULT_ERROR 1e-5
 
 /// Counters of the integration so far.
 typedef struct app_sim_step_stats
@@ -249,6 +249,19 @@ app_sim_step_stats app_sim_get_step_stats(const app_sim* sim);
 /// The forces are then evaluated at the new state.
 /// @return false (with a message) when the world fails or the integrator cannot meet its tolerance
 bool app_sim_step_bdf(app_sim* sim, double t_end, char* err, size_t err_cap);
+
+// The BDF's ODE, for tests (INTEGRATOR/BDF only; 0 or false otherwise). The state: per moving part in scenario
+// order, 12 numbers: centre of mass position, rotation vector from the part's reference orientation, velocity and
+// angular velocity (ground frame).
+
+/// @return the number of ODE states (12 per moving part).
+int app_sim_ode_size(const app_sim* sim);
+/// Copy the current ODE state (app_sim_ode_size numbers) into y.
+void app_sim_ode_state(const app_sim* sim, double* y);
+/// The right-hand side at y (evaluates the world there). @return false when the evaluation fails
+bool app_sim_ode_rhs(app_sim* sim, const double* y, double* dydt);
+/// The Jacobian the BDF's Newton iteration uses at y (n x n, row-major, n = app_sim_ode_size).
+bool app_sim_ode_jacobian(app_sim* sim, const double* y, double* dfdy);
 
 /// Outputs of app_sim_run_outputs; every member may be NULL.
 typedef struct app_sim_outputs
