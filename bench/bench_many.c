@@ -154,7 +154,18 @@ typedef struct result
     double cpu_s;        // minimum process CPU time of one warm call (all threads)
     mc_step_info info;   // counters of the last call
     uint64_t hash;       // FNV-1a of all wrenches
+    uint64_t regions;    // FNV-1a of every region record's geometry (mc_region: doubles and counts, no padding)
 } result;
+
+static uint64_t fnv1a(uint64_t h, const void* p, size_t n)
+{
+    const unsigned char* b = p;
+    for (size_t i = 0; i < n; ++i)
+    {
+        h = (h ^ b[i]) * 1099511628211ull;
+    }
+    return h;
+}
 
 static uint64_t hash_wrenches(const mc_world* w, const mc_body_id* ids, uint32_t n)
 {
@@ -162,12 +173,27 @@ static uint64_t hash_wrenches(const mc_world* w, const mc_body_id* ids, uint32_t
     for (uint32_t k = 0; k < n; ++k)
     {
         mc_wrench x = mc_body_get_wrench(w, ids[k]);
-        const unsigned char* b = (const unsigned char*)&x;
-        for (size_t i = 0; i < sizeof x; ++i)
-        {
-            h = (h ^ b[i]) * 1099511628211ull;
-        }
+        h = fnv1a(h, &x, sizeof x);
     }
+    return h;
+}
+
+// The geometry of every region record of the last evaluation (the narrow phase's output, before the force laws).
+static uint64_t hash_regions(const mc_world* w)
+{
+    uint32_t n = mc_world_get_regions(w, NULL, 0);
+    mc_contact_region* r = calloc(n + 1u, sizeof *r);
+    uint64_t h = 1469598103934665603ull;
+    if (r == NULL)
+    {
+        return 0;
+    }
+    n = mc_world_get_regions(w, r, n);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        h = fnv1a(h, &r[k].region, sizeof r[k].region);
+    }
+    free(r);
     return h;
 }
 
@@ -247,6 +273,7 @@ static int run(const scene* s, int threads, int calls, result* r)
     r->median_s = t[calls / 2];
     r->info = mc_world_get_step_info(w);
     r->hash = hash_wrenches(w, ids, s->n);
+    r->regions = hash_regions(w);
     free(t);
     free(poses);
     mc_world_destroy(w);
@@ -426,6 +453,8 @@ int main(int argc, char** argv)
                         r.info.candidate_pairs, r.info.touching_pairs, r.info.regions, 1e3 * r.min_s, 1e3 * r.median_s,
                         1e3 * r.broadphase_s, same, 1e3 * r.resting_s, 1e3 * r.cpu_s);
             }
+            fprintf(stderr, "%s %u bodies, %u threads: wrench hash %016llx, region hash %016llx\n", s.kind, s.n,
+                    threads[b], (unsigned long long)r.hash, (unsigned long long)r.regions);
             fflush(stdout);
         }
 #ifdef MC_BENCH_BULLET

@@ -7,6 +7,7 @@
 #include "meshcontact/query.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,30 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* scratch);
 /// Valid after mc_collide on the same workspace. Thread-safe: a vertex not yet mapped is computed by the same pure
 /// function and published with an atomic stamp (see bvh_collide.c), so concurrent callers get bitwise the same value.
 mc_vec3 mc_pair_scratch_j_vertex(struct mc_pair_scratch* scratch, uint32_t v);
+
+/// The lazy J vertex cache of a pair scratch as seen by one caller after mc_collide (the region stage reads thousands
+/// of J vertices per query): its arrays and the stamp of a published vertex, for an inline read.
+typedef struct mc_pair_j_view
+{
+    struct mc_pair_scratch* scratch; ///< for the vertices not mapped yet
+    const mc_vec3* jv;               ///< mapped vertices
+    const atomic_uint* stamp;        ///< per-vertex stamps
+    uint32_t ready;                  ///< stamp of a vertex published by this query
+} mc_pair_j_view;
+
+/// The view of `scratch`'s cache for the query of its last mc_collide (valid until the next one).
+void mc_pair_scratch_j_view(struct mc_pair_scratch* scratch, mc_pair_j_view* view);
+
+/// mc_pair_scratch_j_vertex through a view: the published copy when there is one (read inline, with the same acquire
+/// ordering), else that function. Bitwise the same value.
+static inline mc_vec3 mc_pair_j_view_vertex(const mc_pair_j_view* view, uint32_t v)
+{
+    if (atomic_load_explicit(&view->stamp[v], memory_order_acquire) == view->ready)
+    {
+        return view->jv[v];
+    }
+    return mc_pair_scratch_j_vertex(view->scratch, v);
+}
 
 /// Exact parity test: does the segment from `p` (in `mesh`'s frame) to a point far outside `mesh` cross `mesh`'s
 /// surface an odd number of times? `point_body` is the body the point belongs to (0 = I, 1 = J) and `mesh_body`

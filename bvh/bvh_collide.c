@@ -277,6 +277,14 @@ mc_vec3 mc_pair_scratch_j_vertex(struct mc_pair_scratch* scratch, uint32_t v)
     return j_vertex(scratch, v);
 }
 
+void mc_pair_scratch_j_view(struct mc_pair_scratch* scratch, mc_pair_j_view* view)
+{
+    view->scratch = scratch;
+    view->jv = scratch->jv;
+    view->stamp = scratch->stamp;
+    view->ready = 2u * scratch->epoch + 1u;
+}
+
 mc_vec3 mc_pair_scratch_map_j(const struct mc_pair_scratch* scratch, mc_vec3 p_j)
 {
     return map_j(scratch, p_j);
@@ -595,7 +603,8 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
 {
     uint32_t fa = mc_bvh_leaf_first(na), fb = mc_bvh_leaf_first(nb);
     w->culled_in += (uint64_t)__builtin_popcount(keep_a) + (uint64_t)__builtin_popcount(keep_b);
-    mc_vec3 ti[MC_BVH_LEAF_MAX][3], tj[MC_BVH_LEAF_MAX][3];
+    // Each survivor with its plane, prepared once rather than once per triangle test (the same operations).
+    mc_tri_plane ti[MC_BVH_LEAF_MAX], tj[MC_BVH_LEAF_MAX];
     exact_aabb ib[MC_BVH_LEAF_MAX], jb[MC_BVH_LEAF_MAX]; // bounds of each I survivor, of each J survivor
     uint32_t ps[MC_BVH_LEAF_MAX], qs[MC_BVH_LEAF_MAX];
     uint32_t np = 0, nq = 0;
@@ -606,11 +615,13 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
         keep_a &= keep_a - 1u;
         const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
         exact_aabb t = exact_aabb_empty();
+        mc_vec3 v[3];
         for (int k = 0; k < 3; ++k)
         {
-            ti[np][k] = cx->pos_i[va[k]];
-            exact_aabb_add(&t, ti[np][k]);
+            v[k] = cx->pos_i[va[k]];
+            exact_aabb_add(&t, v[k]);
         }
+        mc_tri_plane_init(&ti[np], v[0], v[1], v[2]);
         ib[np] = t;
         exact_aabb_join(&ub, &t);
         ps[np++] = p;
@@ -621,16 +632,19 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
         keep_b &= keep_b - 1u;
         const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
         exact_aabb t = exact_aabb_empty();
+        mc_vec3 v[3];
         for (int k = 0; k < 3; ++k)
         {
-            mc_vec3 v = cx->serial ? j_vertex_serial(cx->scratch, vb[k]) : j_vertex(cx->scratch, vb[k]);
-            tj[nq][k] = v;
-            exact_aabb_add(&t, v);
+            v[k] = cx->serial ? j_vertex_serial(cx->scratch, vb[k]) : j_vertex(cx->scratch, vb[k]);
+            exact_aabb_add(&t, v[k]);
         }
-        jb[nq] = t;
-        qs[nq] = q;
-        // Branch-free: the slot is kept only when the triangle's box meets the box of I's survivors.
-        nq += (uint32_t)!exact_aabb_apart(&t, &ub);
+        // Kept only when the triangle's box meets the box of I's survivors.
+        if (!exact_aabb_apart(&t, &ub))
+        {
+            mc_tri_plane_init(&tj[nq], v[0], v[1], v[2]);
+            jb[nq] = t;
+            qs[nq++] = q;
+        }
     }
     for (uint32_t pi = 0; pi < np; ++pi)
     {
@@ -642,7 +656,7 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
             }
             w->triangle_tests += 1u;
             mc_crossing cr[2];
-            if (mc_tri_tri_crossings(ti[pi], tj[qi], cr) != 2)
+            if (mc_tri_tri_crossings_planes(&ti[pi], &tj[qi], cr) != 2)
             {
                 continue;
             }

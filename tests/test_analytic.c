@@ -426,3 +426,66 @@ Test(analytic, parallel_cylinders_match_closed_forms)
     cr_assert_eq(mc_query_shape_regions(&hole, &o, &hole, &o, NULL, ws, g, 2, &n, NULL), MC_ERR_UNBOUNDED);
     mc_workspace_destroy(ws);
 }
+
+// MC_DEPTH_SMOOTH on a tessellated ball (radius 0.05, chord tolerance 1e-4: the mesh of issue 13's ripple table)
+// rolling on a 12-triangle plate at penetration h: the Adams depth ripples with the facets, the smooth depth is h for
+// every roll angle (the vertices lie on the sphere and the plate's on its plane, so both fits are exact to rounding:
+// the depth is the difference of numbers of order R = 0.05, about 1e-17 absolute, so 1e-9 relative of h >= 1e-4
+// leaves a margin of 1e4 for the fit's conditioning). And two tessellated balls: r_i + r_j - |c_i - c_j|.
+Test(analytic, smooth_depth_of_tessellated_balls_is_exact)
+{
+    const double radius = 0.05;
+    mc_primitive_def pd = mc_default_primitive_def();
+    pd.dims = mc_v3(radius, radius, radius);
+    pd.chord_tolerance = 1e-4;
+    mc_mesh* ball = NULL;
+    cr_assert_eq(mc_mesh_create_primitive(&pd, &ball, NULL), MC_OK);
+    mc_mesh* plate = scene_box(mc_v3(-1.0, -1.0, -0.5), mc_v3(1.0, 1.0, 0.0));
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_query_options smooth = mc_default_query_options();
+    smooth.worker_count = 1;
+    smooth.depth_method = MC_DEPTH_SMOOTH;
+    mc_query_options adams = smooth;
+    adams.depth_method = MC_DEPTH_ADAMS;
+    const double depths[2] = {1e-3, 1e-4};
+    for (int hk = 0; hk < 2; ++hk)
+    {
+        double h = depths[hk];
+        double amin = INFINITY, amax = 0.0, smin = INFINITY, smax = 0.0;
+        for (int step = 0; step < 60; ++step)
+        {
+            // rolling along x: turned about y by the angle that matches the travel
+            double travel = 0.002 * step;
+            mc_pose pj = at(travel, 0.0, radius - h);
+            pj.q = axis_angle(mc_v3(0.0, 1.0, 0.0), travel / radius);
+            mc_region rs, ra;
+            uint32_t ns = 0, na = 0;
+            mc_pose pi = mc_pose_identity();
+            cr_assert_eq(mc_query_regions(plate, &pi, ball, &pj, &smooth, ws, &rs, 1, &ns, NULL), MC_OK);
+            cr_assert_eq(mc_query_regions(plate, &pi, ball, &pj, &adams, ws, &ra, 1, &na, NULL), MC_OK);
+            cr_assert_eq(ns, 1u);
+            cr_assert_eq(na, 1u);
+            cr_expect(rel(rs.depth, h) <= 1e-9, "h %g, step %d: smooth depth %.17g", h, step, rs.depth);
+            cr_expect_eq(rs.volume, ra.volume); // only the depth changes
+            amin = fmin(amin, ra.depth);
+            amax = fmax(amax, ra.depth);
+            smin = fmin(smin, rs.depth);
+            smax = fmax(smax, rs.depth);
+        }
+        cr_log_info("h %g: Adams depth %.6g..%.6g (ripple %.3g), smooth %.12g..%.12g (ripple %.3g)", h, amin, amax,
+                    (amax - amin) / h, smin, smax, (smax - smin) / h);
+    }
+    // two balls, centres 0.099 apart and turned: overlap 0.001
+    mc_pose pi = at(0.0, 0.0, 0.0);
+    mc_pose pj = at(0.099 * 0.6, 0.099 * 0.8, 0.0);
+    pj.q = axis_angle(mc_v3(1.0, 2.0, 3.0), 0.7);
+    mc_region r;
+    uint32_t n = 0;
+    cr_assert_eq(mc_query_regions(ball, &pi, ball, &pj, &smooth, ws, &r, 1, &n, NULL), MC_OK);
+    cr_assert_eq(n, 1u);
+    cr_expect(rel(r.depth, 0.001) <= 1e-9, "two balls: smooth depth %.17g", r.depth);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(plate);
+    mc_mesh_destroy(ball);
+}

@@ -31,10 +31,27 @@ extern "C"
     /// How the penetration depth of a region is measured.
     typedef enum mc_depth_method
     {
+        /// In a contact definition (mc_contact_def): the world's depth method (mc_world_def.depth_method). In a query:
+        /// the same as MC_DEPTH_ADAMS.
+        MC_DEPTH_DEFAULT = -1,
         MC_DEPTH_ADAMS =
             0, ///< distance between the closest points of the region's parts of both surfaces to the centroid
         MC_DEPTH_VOLUME_AREA = 1, ///< 2 V / A: smooth and cheap
-        MC_DEPTH_EXTENT = 2,      ///< extent of the region along its normal
+        MC_DEPTH_EXTENT =
+            2, ///< extent of the region along its normal
+               /// the overlap of the smooth surfaces the meshes sample (for tessellated curved parts, whose Adams depth
+               /// ripples with the facets): near each Adams contact point the mesh's vertices within twice the region's
+               /// equivalent radius (doubled until at least 8) are fitted by a plane when coplanar (rms within 1e-9 of
+               /// their spread) or else by a sphere (algebraic least squares), and the depth is the overlap of the two
+               /// fitted solids (ball-ball, ball-plane, ball in a socket). Exact, to rounding, for tessellated spheres
+               /// and planes whose vertices lie on the true surface; for other curved surfaces the error is that of the
+               /// best local sphere (of the order of the curvature difference times the square of the neighbourhood).
+               /// Falls back to the Adams depth for two planes, two sockets, a plane in a socket and flipped meshes; 0
+               /// when the fitted solids do not overlap. Costs two small tree queries and fits per region. Onset is not
+               /// smooth: a region exists only once the facets cross, when the fitted surfaces already overlap by up to
+               /// the chord tolerance, so the depth (and an IMPACT force) starts at that value, not at 0: choose a
+               /// chord tolerance well below the working penetration (or expect the jump k tol^e).
+        MC_DEPTH_SMOOTH = 3,
     } mc_depth_method;
 
     /// Options of a query. Initialize with mc_default_query_options().

@@ -327,8 +327,11 @@ extern "C"
         const mc_body_pair* excluded_pairs;
         uint32_t excluded_count; ///< entries in excluded_pairs
         mc_force_model model;    ///< force laws and parameters (checked at creation)
-        void* user_data;         ///< returned by mc_contact_get_user_data; never dereferenced
-        int internal_value;      ///< set by mc_default_contact_def()
+        /// how this contact's region depths are measured; MC_DEPTH_DEFAULT (the default): the world's
+        /// (mc_world_def.depth_method). MC_DEPTH_SMOOTH suits tessellated balls (exact on balls and plates).
+        mc_depth_method depth_method;
+        void* user_data;    ///< returned by mc_contact_get_user_data; never dereferenced
+        int internal_value; ///< set by mc_default_contact_def()
     } mc_contact_def;
 
     /// @return empty lists, MC_CONTACT_LISTS, no excluded pairs and mc_default_force_model().
@@ -456,6 +459,78 @@ extern "C"
 
     /// @return the high-water marks of the world (all zero for NULL).
     MC_API mc_world_capacity mc_world_get_max_capacity(const mc_world* world);
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Jacobians (for implicit integrators)
+    // ------------------------------------------------------------------------------------------------------------
+
+    /// Bits of mc_jacobian_block.flags.
+    enum
+    {
+        /// A perturbed query found another number of regions than the evaluation (a region appears, vanishes, splits
+        /// or merges within the difference step): the geometric derivatives of this pair span a change of topology
+        /// and are those of the regions matched by nearest centroid. The derivative does not exist there.
+        MC_JACOBIAN_TOPOLOGY_CHANGED = 1u << 0,
+        /// A region of the pair is within the difference step of the validity switch A > 2 g^2, of contact onset
+        /// (depth 0), or of a kink of a force law (Fn clamped at 0): the block is the derivative of the force on the
+        /// side the evaluation is on; the derivative does not exist at the switch itself.
+        MC_JACOBIAN_NEAR_SWITCH = 1u << 1,
+    };
+
+    /// Derivatives of one contact pair's wrenches: the pair's two bodies, and two 12 x 12 blocks. Rows: the wrench
+    /// on I (force, then torque about I's reference point), then the wrench on J (force, torque about J's reference
+    /// point), world frame, as mc_body_get_wrench reports them. Columns of `stiffness`: a small translation of I's
+    /// reference point (3, world frame), a small rotation of I about its reference point (3, world-frame rotation
+    /// vector), then the same for J; columns of `damping`: I's linear velocity (3), I's angular velocity (3), then J's
+    /// (the twists of mc_body_set_velocity). Entry [r][c] = d wrench_r / d x_c. Only this contact's regions of this
+    /// pair are included: a host sums the blocks of all pairs into its global matrix at (body_i, body_j).
+    typedef struct mc_jacobian_block
+    {
+        mc_contact_id contact;    ///< the contact definition
+        mc_body_id body_i;        ///< the I body (rows and columns 0..5)
+        mc_body_id body_j;        ///< the J body (rows and columns 6..11)
+        uint32_t regions;         ///< regions of the pair in the last evaluation (rejected ones included)
+        uint32_t flags;           ///< MC_JACOBIAN_* bits
+        double stiffness[12][12]; ///< d wrench / d pose (force / length, force, torque / length, torque)
+        double damping[12][12];   ///< d wrench / d twist (force s / length, ...)
+    } mc_jacobian_block;
+
+    /// Derivatives of the contact wrenches at the current state, one block per contact pair that had at least one
+    /// region in the last evaluation, in the order of mc_world_get_regions (contact slot, I slot, J slot).
+    ///
+    /// What is held fixed and how each part is obtained:
+    /// - The force laws (IMPACT with its STEP-ramped damping, POISSON, Coulomb friction with its STEP curves, the
+    ///   friction torque mu Fn (2/3) R) and the kinematics (penetration rate, slip velocity, spin rate from the
+    ///   twists, the lever arms from the reference points) are differentiated analytically (forward-mode
+    ///   derivatives of the same formulas mc_world_evaluate uses), so the damping block is exact: the geometry does
+    ///   not depend on the twists.
+    /// - The region geometry (depth, normal, centroid, area) depends on the poses through the crossings of the two
+    ///   surfaces; its derivatives are central differences of the pair's region query at poses moved by +-h along
+    ///   each of the 12 pose coordinates, h = 1e-7 times the pair's lever scale (the largest of the regions'
+    ///   distances to the two reference points and their equivalent radii) for translations, and the angle that moves
+    ///   a point at that distance by h for rotations. Error: rounding about 1e-16 of the coordinates over h (about
+    ///   1e-9 relative), truncation O(h^2) relative to the features' size; a crossing that passes a mesh vertex
+    ///   within +-h (a kink of the polyhedral geometry) averages the two one-sided derivatives. Regions are matched
+    ///   by index (the query sorts them by volume), or by nearest centroid when the count changes (flag
+    ///   MC_JACOBIAN_TOPOLOGY_CHANGED). The triangle set of a region is therefore NOT held fixed: the derivative is
+    ///   that of the geometry the evaluation computes.
+    /// - Where no derivative exists: contact onset (depth 0), the validity switch A > 2 g^2 (rejected regions
+    ///   contribute zero), Fn clamped at 0 (a law that would pull), zero slip or spin speed (the friction law's
+    ///   limit slope is used: mu(v) / v -> mu'(0)). Regions within h of such a point set MC_JACOBIAN_NEAR_SWITCH.
+    /// User laws (normal_fcn, friction_fcn) are not differentiated: a pair whose contact uses one gives
+    /// MC_ERR_UNSUPPORTED (nothing written).
+    ///
+    /// Call it after a successful mc_world_evaluate at the current poses (velocities may have changed since: the
+    /// blocks use the current ones); it runs 24 region queries per pair (in parallel over pairs and directions, each
+    /// written to its own slot: the blocks are the same bits for any worker_count) and does not change the results of
+    /// the last evaluation (its records, wrenches and warm regions stay as they were).
+    /// @param out caller buffer of `capacity` blocks (NULL allowed when capacity is 0)
+    /// @param count receives the number of blocks available (may exceed capacity: then MC_ERR_CAPACITY and the first
+    ///        `capacity` blocks are written)
+    /// @return MC_OK, MC_ERR_CAPACITY, MC_ERR_INVALID_ARGUMENT (NULL world or count; no successful evaluation at the
+    ///         current poses: call mc_world_evaluate first), MC_ERR_UNSUPPORTED (a user force law), or
+    ///         MC_ERR_OUT_OF_MEMORY / MC_ERR_OUT_OF_RANGE (a perturbed query failed, or a derivative overflowed)
+    MC_API mc_status mc_world_get_jacobian(mc_world* world, mc_jacobian_block* out, uint32_t capacity, uint32_t* count);
 
     // ------------------------------------------------------------------------------------------------------------
     // Host helpers

@@ -1317,6 +1317,27 @@ static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
     {
         return fail(p, p->st.line, "COULOMB_FRICTION needs MU_STATIC= and MU_DYNAMIC=");
     }
+    scn_arg* da = find_arg(p, "DEPTH");
+    c->depth = MC_DEPTH_DEFAULT;
+    if (da != NULL)
+    {
+        static const char* const names[4] = {"ADAMS", "VOLUME_AREA", "EXTENT", "SMOOTH"};
+        static const mc_depth_method methods[4] = {MC_DEPTH_ADAMS, MC_DEPTH_VOLUME_AREA, MC_DEPTH_EXTENT,
+                                                   MC_DEPTH_SMOOTH};
+        char v[32] = "";
+        if (da->nval == 1)
+        {
+            upper_copy(v, sizeof v, da->vals[0], strlen(da->vals[0]));
+        }
+        for (int k = 0; k < 4; ++k)
+        {
+            c->depth = strcmp(v, names[k]) == 0 ? methods[k] : c->depth;
+        }
+        if (c->depth == MC_DEPTH_DEFAULT)
+        {
+            return fail(p, da->line, "DEPTH is ADAMS, SMOOTH, VOLUME_AREA or EXTENT");
+        }
+    }
     return true;
 }
 

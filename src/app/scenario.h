@@ -88,6 +88,7 @@
  *        | POISSON, PENALTY=p, RESTITUTION_COEFFICIENT=r, [NORMAL_TRANSITION_VELOCITY=v]
  *          [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=ms, MU_DYNAMIC=md,
  *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd]
+ *          [, DEPTH=ADAMS|SMOOTH|VOLUME_AREA|EXTENT]
  *     Contact between every geometry of the IGEOM list and every geometry of the JGEOM list (Adams semantics).
  *     The lists may overlap (a geometry in both): every unordered pair of geometries is then evaluated once, not
  *     twice. When only one orientation is listed, I is the geometry from IGEOM; when both are, I is the geometry
@@ -104,6 +105,11 @@
  *     Defaults: EXPONENT=1.5, DAMPING=0 (DMAX is then required when DAMPING > 0), COULOMB_FRICTION=OFF, and when
  *     friction is on, STICTION_TRANSITION_VELOCITY=0.1, FRICTION_TRANSITION_VELOCITY=1 (Adams View's 100 and 1000
  *     mm/s, in m/s). The force laws and their parameter checks are the library's (include/meshcontact/world.h).
+ *     DEPTH (not Adams) is how the penetration depth is measured (include/meshcontact/query.h, mc_depth_method):
+ *     ADAMS (default) the distance between the closest surface points to the region's centroid; SMOOTH the overlap
+ *     of the planes or spheres fitted to the meshes' vertices near those points, for tessellated curved parts whose
+ *     faceted depth ripples (exact on tessellated balls and plates); VOLUME_AREA 2 V / A; EXTENT the region's extent
+ *     along its normal.
  *
  * INTEGRATOR/[BDF | GSTIFF | RK4], [ERROR=e], [HMAX=h], [HINIT=h0], [HMIN=h1]
  *     BDF (the default; GSTIFF is a synonym, Adams' name): variable-step, variable-order backward differentiation
@@ -222,6 +228,7 @@ typedef struct app_scenario_contact
     double mu_dynamic;                 ///< MU_DYNAMIC
     double stiction_velocity;          ///< STICTION_TRANSITION_VELOCITY
     double friction_velocity;          ///< FRICTION_TRANSITION_VELOCITY
+    mc_depth_method depth;             ///< DEPTH (not Adams); MC_DEPTH_DEFAULT when not given (Adams)
 } app_scenario_contact;
 
 /// Integrator of a scenario (INTEGRATOR statement).

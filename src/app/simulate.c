@@ -742,6 +742,7 @@ static bool create_contacts(app_sim* s, char* err, size_t cap)
         cd.excluded_pairs = l.excluded;
         cd.excluded_count = l.excluded_count;
         cd.model = model;
+        cd.depth_method = c->depth;
         mc_contact_id cid;
         mc_status st = mc_world_create_contact(s->world, &cd, &cid, &e);
         scale = fmin(scale, l.time_scale);

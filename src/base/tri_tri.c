@@ -33,39 +33,14 @@ static inline int sign_of(double v)
     return (v > 0.0) - (v < 0.0);
 }
 
-// Floating-point plane of a triangle (a, b, c): normal n = (b - a) x (c - a) and the per-component absolute sums
-// used by the filter (see predicates.h: the same operations as mc_orient3d_adapt, so values agree bitwise).
-typedef struct plane_f
+// Floating-point orient(a, b, c, d) and its filter bound (infinite when the permanent is too small to trust), from the
+// triangle's mc_tri_plane (tri_tri_closed.h: corners, normal n = (b - a) x (c - a) and the per-component absolute sums
+// of the filter, the same operations as mc_orient3d_adapt, so values agree bitwise).
+static inline double plane_eval(const mc_tri_plane* pl, const mc_vec3* d, double* bound)
 {
-    const mc_vec3* v[3];
-    double nx, ny, nz;
-    double ax, ay, az;
-} plane_f;
-
-static inline void plane_init(plane_f* pl, const mc_vec3* a, const mc_vec3* b, const mc_vec3* c)
-{
-    pl->v[0] = a;
-    pl->v[1] = b;
-    pl->v[2] = c;
-    double ux = b->x - a->x, uy = b->y - a->y, uz = b->z - a->z;
-    double wx = c->x - a->x, wy = c->y - a->y, wz = c->z - a->z;
-    double p1 = uy * wz, p2 = uz * wy;
-    double p3 = uz * wx, p4 = ux * wz;
-    double p5 = ux * wy, p6 = uy * wx;
-    pl->nx = p1 - p2;
-    pl->ny = p3 - p4;
-    pl->nz = p5 - p6;
-    pl->ax = fabs(p1) + fabs(p2);
-    pl->ay = fabs(p3) + fabs(p4);
-    pl->az = fabs(p5) + fabs(p6);
-}
-
-// Floating-point orient(a, b, c, d) and its filter bound (infinite when the permanent is too small to trust).
-static inline double plane_eval(const plane_f* pl, const mc_vec3* d, double* bound)
-{
-    double cx = d->x - pl->v[0]->x, cy = d->y - pl->v[0]->y, cz = d->z - pl->v[0]->z;
-    double det = pl->nx * cx + pl->ny * cy + pl->nz * cz;
-    double perm = pl->ax * fabs(cx) + pl->ay * fabs(cy) + pl->az * fabs(cz);
+    double cx = d->x - pl->v[0].x, cy = d->y - pl->v[0].y, cz = d->z - pl->v[0].z;
+    double det = pl->n[0] * cx + pl->n[1] * cy + pl->n[2] * cz;
+    double perm = pl->perm[0] * fabs(cx) + pl->perm[1] * fabs(cy) + pl->perm[2] * fabs(cz);
     *bound = perm >= MC_PRED_MIN_PERMANENT ? MC_PRED_O3D_BOUND * perm : INFINITY;
     return det;
 }
@@ -73,10 +48,10 @@ static inline double plane_eval(const plane_f* pl, const mc_vec3* d, double* bou
 // Resolve a plane value: exact when the filter failed, then R1 when exactly zero. `normal_sign` caches the sign of
 // the first non-zero component of the exact normal (0: not computed yet). Returns the perturbed sign; *value is
 // replaced by the exact value (rounded) when the filter failed.
-static int plane_resolve_exact(const plane_f* pl, const mc_vec3* d, double* value, int point_body, int* normal_sign,
-                               uint8_t* degenerate)
+static int plane_resolve_exact(const mc_tri_plane* pl, const mc_vec3* d, double* value, int point_body,
+                               int* normal_sign, uint8_t* degenerate)
 {
-    double v = mc_orient3d_exact(pl->v[0], pl->v[1], pl->v[2], d);
+    double v = mc_orient3d_exact(&pl->v[0], &pl->v[1], &pl->v[2], d);
     *value = v;
     if (v != 0.0)
     {
@@ -86,12 +61,12 @@ static int plane_resolve_exact(const plane_f* pl, const mc_vec3* d, double* valu
     if (*normal_sign == 0)
     {
         // 0 again for an exactly degenerate triangle (see degenerate_pair); recomputed then, which is rare.
-        *normal_sign = mc_cross_first_sign(pl->v[0], pl->v[1], pl->v[0], pl->v[2]);
+        *normal_sign = mc_cross_first_sign(&pl->v[0], &pl->v[1], &pl->v[0], &pl->v[2]);
     }
     return point_body == 1 ? *normal_sign : -*normal_sign;
 }
 
-static inline int plane_resolve(const plane_f* pl, const mc_vec3* d, double* value, double bound, int point_body,
+static inline int plane_resolve(const mc_tri_plane* pl, const mc_vec3* d, double* value, double bound, int point_body,
                                 int* normal_sign, uint8_t* degenerate)
 {
     if (fabs(*value) > bound)
@@ -104,8 +79,8 @@ static inline int plane_resolve(const plane_f* pl, const mc_vec3* d, double* val
 int mc_sym_orient_point_plane(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, const mc_vec3* d, int point_body,
                               uint8_t* degenerate)
 {
-    plane_f pl;
-    plane_init(&pl, a, b, c);
+    mc_tri_plane pl;
+    mc_tri_plane_init(&pl, *a, *b, *c);
     double bound;
     double value = plane_eval(&pl, d, &bound);
     int normal_sign = 0;
@@ -183,8 +158,8 @@ int mc_edge_triangle_cross(mc_vec3 p0, mc_vec3 p1, mc_vec3 a, mc_vec3 b, mc_vec3
                            uint8_t* degenerate)
 {
     uint8_t deg = 0;
-    plane_f pl;
-    plane_init(&pl, &a, &b, &c);
+    mc_tri_plane pl;
+    mc_tri_plane_init(&pl, a, b, c);
     double bound0, bound1;
     double o0 = plane_eval(&pl, &p0, &bound0);
     double o1 = plane_eval(&pl, &p1, &bound1);
@@ -275,19 +250,17 @@ static int degenerate_pair(const mc_vec3 t[3], const mc_vec3 other[3], int body,
     return n == 2 ? 2 : 0;
 }
 
-// Stage 1 of the pair test: the vertices of triangle `tri` (of body `point_body`) against the plane of triangle
-// `plane_tri` (the other body), their orient values in o (exact values where the filter was inconclusive) and their
-// perturbed signs in s. @return 0 when all three are on one side (the triangles cannot cross), -1 when plane_tri is
-// exactly degenerate (every sign 0), 1 when the vertices straddle the plane.
-static inline int vertices_against_plane(const mc_vec3 plane_tri[3], const mc_vec3 tri[3], int point_body, double o[3],
+// Stage 1 of the pair test: the vertices of triangle `tri` (of body `point_body`) against `plane` (the plane of a
+// triangle of the other body), their orient values in o (exact values where the filter was inconclusive) and their
+// perturbed signs in s. @return 0 when all three are on one side (the triangles cannot cross), -1 when the plane's
+// triangle is exactly degenerate (every sign 0), 1 when the vertices straddle the plane.
+static inline int vertices_against_plane(const mc_tri_plane* plane, const mc_vec3 tri[3], int point_body, double o[3],
                                          int s[3], uint8_t* deg)
 {
-    plane_f plane;
-    plane_init(&plane, &plane_tri[0], &plane_tri[1], &plane_tri[2]);
     double bound[3];
     for (int k = 0; k < 3; k++)
     {
-        o[k] = plane_eval(&plane, &tri[k], &bound[k]);
+        o[k] = plane_eval(plane, &tri[k], &bound[k]);
     }
     if ((o[0] > bound[0] && o[1] > bound[1] && o[2] > bound[2]) ||
         (o[0] < -bound[0] && o[1] < -bound[1] && o[2] < -bound[2]))
@@ -297,7 +270,7 @@ static inline int vertices_against_plane(const mc_vec3 plane_tri[3], const mc_ve
     int normal_sign = 0; // sign of the plane normal's first non-zero component, found when an exact tie needs it
     for (int k = 0; k < 3; k++)
     {
-        s[k] = plane_resolve(&plane, &tri[k], &o[k], bound[k], point_body, &normal_sign, deg);
+        s[k] = plane_resolve(plane, &tri[k], &o[k], bound[k], point_body, &normal_sign, deg);
     }
     if (s[0] == 0) // then all are
     {
@@ -319,19 +292,33 @@ static inline void set_crossing(mc_crossing* cr, const mc_vec3 t[3], const doubl
     cr->degenerate = degenerate;
 }
 
-int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2])
+// mc_tri_tri_crossings with the planes given (pi, pj from mc_tri_plane_init) or computed here (NULL). Inlined into
+// both entry points, so the NULL checks fold away.
+__attribute__((always_inline)) static inline int
+crossings(const mc_vec3 ti[3], const mc_tri_plane* pi, const mc_vec3 tj[3], const mc_tri_plane* pj, mc_crossing out[2])
 {
     uint8_t deg = 0;
 
     // 1a. Vertices of I against the plane of J; 1b. vertices of J against the plane of I.
     double oi[3], oj[3];
     int si[3], sj[3];
-    int side = vertices_against_plane(tj, ti, 0, oi, si, &deg);
+    mc_tri_plane local_i, local_j;
+    if (pj == NULL)
+    {
+        mc_tri_plane_init(&local_j, tj[0], tj[1], tj[2]);
+        pj = &local_j;
+    }
+    int side = vertices_against_plane(pj, ti, 0, oi, si, &deg);
     if (side <= 0)
     {
         return side == 0 ? 0 : degenerate_pair(tj, ti, 1, out); // side < 0: J is exactly degenerate in I's frame
     }
-    side = vertices_against_plane(ti, tj, 1, oj, sj, &deg);
+    if (pi == NULL)
+    {
+        mc_tri_plane_init(&local_i, ti[0], ti[1], ti[2]);
+        pi = &local_i;
+    }
+    side = vertices_against_plane(pi, tj, 1, oj, sj, &deg);
     if (side <= 0)
     {
         return side == 0 ? 0 : degenerate_pair(ti, tj, 0, out); // side < 0: I is exactly degenerate
@@ -416,4 +403,14 @@ int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing o
         }
     }
     return 2;
+}
+
+int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2])
+{
+    return crossings(ti, NULL, tj, NULL, out);
+}
+
+int mc_tri_tri_crossings_planes(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2])
+{
+    return crossings(ti->v, ti, tj->v, tj, out);
 }

@@ -45,6 +45,7 @@
 #pragma once
 
 #include "meshcontact/query.h"
+#include "src/base/tri_tri_closed.h"
 
 #include <stdint.h>
 
@@ -84,3 +85,9 @@ int mc_edge_triangle_cross(mc_vec3 p0, mc_vec3 p1, mc_vec3 a, mc_vec3 b, mc_vec3
 /// and matches the neighbouring pairs; those two crossings are ordered by edge index and flagged degenerate.
 /// @return number of crossings written to out (0 or 2)
 int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2]);
+
+/// mc_tri_tri_crossings on triangles prepared by mc_tri_plane_init (tri_tri_closed.h: corners, normal and filter sums,
+/// the very operations this test does per call), for a triangle tested against several others: bitwise the same
+/// result as mc_tri_tri_crossings(ti->v, tj->v, out).
+/// @return number of crossings written to out (0 or 2)
+int mc_tri_tri_crossings_planes(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2]);

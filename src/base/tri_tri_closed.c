@@ -64,23 +64,6 @@ static inline int orient2(const mc_vec3* p, const mc_vec3* q, const mc_vec3* r, 
     return mc_cross_component_sign(p, q, p, r, axis);
 }
 
-void mc_tri_plane_init(mc_tri_plane* t, mc_vec3 a, mc_vec3 b, mc_vec3 c)
-{
-    t->v[0] = a;
-    t->v[1] = b;
-    t->v[2] = c;
-    // The operations of mc_orient3d_adapt and mc_cross_component_sign, so that their filter bounds hold here.
-    double ux = b.x - a.x, uy = b.y - a.y, uz = b.z - a.z;
-    double wx = c.x - a.x, wy = c.y - a.y, wz = c.z - a.z;
-    double p1 = uy * wz, p2 = uz * wy, p3 = uz * wx, p4 = ux * wz, p5 = ux * wy, p6 = uy * wx;
-    t->n[0] = p1 - p2;
-    t->n[1] = p3 - p4;
-    t->n[2] = p5 - p6;
-    t->perm[0] = fabs(p1) + fabs(p2);
-    t->perm[1] = fabs(p3) + fabs(p4);
-    t->perm[2] = fabs(p5) + fabs(p6);
-}
-
 /// Sign of orient(t.a, t.b, t.c, d) when the filter of predicates.h on the stored normal certifies it (or every product
 /// is exactly zero, see orient2: a face in an axis plane and a point of that plane), else 2.
 static inline int plane_sign_filtered(const mc_tri_plane* t, const mc_vec3* d)

@@ -29,6 +29,7 @@
 
 #include "meshcontact/vec_math.h"
 
+#include <math.h>
 #include <stdint.h>
 
 /// A triangle with what its plane tests need, computed once: the corners, the normal (b - a) x (c - a) in floating
@@ -41,8 +42,24 @@ typedef struct mc_tri_plane
     double perm[3]; ///< |products| summed per component (filter bound)
 } mc_tri_plane;
 
-/// Fill a triangle's plane data.
-void mc_tri_plane_init(mc_tri_plane* t, mc_vec3 a, mc_vec3 b, mc_vec3 c);
+/// Fill a triangle's plane data (inline: the pair stage prepares the planes of a leaf's triangles).
+static inline void mc_tri_plane_init(mc_tri_plane* t, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    t->v[0] = a;
+    t->v[1] = b;
+    t->v[2] = c;
+    // The operations of mc_orient3d_adapt and mc_cross_component_sign, so that their filter bounds hold here (and
+    // those of tri_tri.c's tests, which take their planes from here).
+    double ux = b.x - a.x, uy = b.y - a.y, uz = b.z - a.z;
+    double wx = c.x - a.x, wy = c.y - a.y, wz = c.z - a.z;
+    double p1 = uy * wz, p2 = uz * wy, p3 = uz * wx, p4 = ux * wz, p5 = ux * wy, p6 = uy * wx;
+    t->n[0] = p1 - p2;
+    t->n[1] = p3 - p4;
+    t->n[2] = p5 - p6;
+    t->perm[0] = fabs(p1) + fabs(p2);
+    t->perm[1] = fabs(p3) + fabs(p4);
+    t->perm[2] = fabs(p5) + fabs(p6);
+}
 
 /// Exact test: do the closed triangles a and b (each of non-zero area) share a point?
 /// @return 1 when they do, else 0

@@ -213,6 +213,7 @@ typedef struct region_query
     struct mc_region_scratch* s;
     const struct mc_mesh* mesh[2];
     struct mc_pair_scratch* ps;
+    mc_pair_j_view jv;              // J's vertices in I's frame (the pair stage's copies)
     mc_mat33 rot_j;                 // rotation J -> I (for J's face normals)
     mc_vec3 trans_j;                // translation J -> I
     const mc_region_blocks* blk[2]; // blocks of each mesh, NULL: per vertex and per face only
@@ -377,7 +378,7 @@ mc_region_options mc_default_region_options(void)
 
 static inline mc_vec3 vpos(const region_query* c, int b, uint32_t v)
 {
-    return b == 0 ? c->mesh[0]->positions[v] : mc_pair_scratch_j_vertex(c->ps, v);
+    return b == 0 ? c->mesh[0]->positions[v] : mc_pair_j_view_vertex(&c->jv, v);
 }
 
 static inline mc_vec3 fnormal(const region_query* c, int b, uint32_t f)
@@ -2320,7 +2321,7 @@ static void sum_regions(region_query* c, const mc_region_options* opt)
     }
     add_j_whole_sums(c);
     derive_region_quantities(c->s);
-    if (opt->depth_method == MC_DEPTH_ADAMS)
+    if (opt->depth_method == MC_DEPTH_ADAMS || opt->depth_method == MC_DEPTH_SMOOTH)
     {
         depth_adams(c);
     }
@@ -2401,6 +2402,10 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
     if (c.pair_count > 0 && c.ps == NULL)
     {
         return MC_ERR_INVALID_ARGUMENT;
+    }
+    if (c.ps != NULL)
+    {
+        mc_pair_scratch_j_view(c.ps, &c.jv);
     }
     if (opt.use_blocks)
     {
@@ -2509,6 +2514,15 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
         return MC_ERR_UNBOUNDED;
     }
     mc_query_options opt = options != NULL ? *options : mc_default_query_options();
+    if (opt.depth_method == MC_DEPTH_DEFAULT)
+    {
+        opt.depth_method = MC_DEPTH_ADAMS;
+    }
+    if (opt.depth_method != MC_DEPTH_ADAMS && opt.depth_method != MC_DEPTH_VOLUME_AREA &&
+        opt.depth_method != MC_DEPTH_EXTENT && opt.depth_method != MC_DEPTH_SMOOTH)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
     mc_query_stats local;
     mc_query_stats* st = stats != NULL ? stats : &local;
     memset(st, 0, sizeof *st);
@@ -2535,6 +2549,13 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
         return status;
     }
     uint32_t written = n < capacity ? n : capacity;
+    for (uint32_t k = 0; k < written && opt.depth_method == MC_DEPTH_SMOOTH; ++k)
+    {
+        if (mc_smooth_depth(mesh_i, mesh_j, &j_in_i, &regions[k], ws) != MC_OK)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+    }
     for (uint32_t k = 0; k < written; ++k)
     {
         mc_region* r = &regions[k];

@@ -49,5 +49,11 @@ void mc_region_scratch_destroy(struct mc_region_scratch* scratch);
 /// Bytes owned by the region stage's scratch (0 for NULL).
 size_t mc_region_scratch_byte_count(const struct mc_region_scratch* scratch);
 
+/// MC_DEPTH_SMOOTH (smooth_depth.c): replace the depth of region r (I's frame, with its Adams points) by the overlap of
+/// the local planes or spheres fitted to both meshes' vertices near those points (see query.h).
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_smooth_depth(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, mc_region* r,
+                          struct mc_workspace* ws);
+
 /// The point of triangle (a, b, c) closest to p (regions.c; also the shape queries' depth).
 mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c);

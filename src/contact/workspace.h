@@ -5,6 +5,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct mc_pair_scratch;
 struct mc_region_scratch;
@@ -15,6 +16,10 @@ struct mc_workspace
     struct mc_pair_scratch* pairs;     ///< owned by the pair stage (bvh/bvh_collide.c), created on first use
     struct mc_region_scratch* regions; ///< owned by the region stage (src/contact/regions.c), created on first use
     struct mc_shape_scratch* shapes;   ///< owned by the shape queries (src/contact/analytic.c), created on first use
+    uint32_t* smooth_tris;             ///< MC_DEPTH_SMOOTH (smooth_depth.c): triangles near a contact point
+    uint32_t smooth_tri_capacity;      ///< entries allocated in smooth_tris
+    uint32_t* smooth_vertices;         ///< MC_DEPTH_SMOOTH: their vertices near the point
+    uint32_t smooth_vertex_capacity;   ///< entries allocated in smooth_vertices
 };
 
 /// Free the shape queries' scratch (src/contact/analytic.c). NULL is ignored.

@@ -57,6 +57,7 @@ mc_contact_def mc_default_contact_def(void)
     mc_contact_def d;
     memset(&d, 0, sizeof d);
     d.model = mc_default_force_model();
+    d.depth_method = MC_DEPTH_DEFAULT;
     d.internal_value = WORLD_COOKIE;
     return d;
 }
@@ -70,7 +71,7 @@ mc_status mc_world_create(const mc_world_def* def, mc_world** out)
         return MC_ERR_INVALID_ARGUMENT;
     }
     if (def->worker_count < 0 || (def->depth_method != MC_DEPTH_ADAMS && def->depth_method != MC_DEPTH_VOLUME_AREA &&
-                                  def->depth_method != MC_DEPTH_EXTENT))
+                                  def->depth_method != MC_DEPTH_EXTENT && def->depth_method != MC_DEPTH_SMOOTH))
     {
         return MC_ERR_INVALID_ARGUMENT;
     }

@@ -357,6 +357,12 @@ mc_status mc_world_create_contact(mc_world* w, const mc_contact_def* def, mc_con
     }
     mc_status s = check_shape(def, err);
     s = s == MC_OK ? mc_force_model_check(&def->model, err) : s;
+    mc_depth_method dm = def->depth_method;
+    if (s == MC_OK && dm != MC_DEPTH_DEFAULT && dm != MC_DEPTH_ADAMS && dm != MC_DEPTH_VOLUME_AREA &&
+        dm != MC_DEPTH_EXTENT && dm != MC_DEPTH_SMOOTH)
+    {
+        s = mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "unknown depth method %d", (int)dm);
+    }
     mc_contact_slot tmp;
     memset(&tmp, 0, sizeof tmp);
     s = s == MC_OK ? build_members(w, def, &tmp.members, &tmp.member_count, err) : s;
@@ -381,6 +387,7 @@ mc_status mc_world_create_contact(mc_world* w, const mc_contact_def* def, mc_con
     *c = tmp;
     c->generation = gen == 0 ? 1 : gen;
     c->model = def->model;
+    c->depth = dm == MC_DEPTH_DEFAULT ? w->depth_method : dm;
     c->user_data = def->user_data;
     c->alive = true;
     c->next_free = -1;

@@ -39,7 +39,7 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     memset(&p->stats, 0, sizeof p->stats);
     mc_query_options opt = mc_default_query_options();
     opt.worker_count = workers;
-    opt.depth_method = w->depth_method;
+    opt.depth_method = w->contacts[p->contact].depth;
     uint32_t count = 0;
     p->status = mc_query_regions(bi->mesh, &bi->pose, bj->mesh, &bj->pose, &opt, ws, p->regions, p->region_capacity,
                                  &count, &p->stats);
@@ -400,6 +400,7 @@ mc_status mc_world_evaluate(mc_world* w)
     uint64_t evaluations = w->info.evaluations + 1;
     memset(&w->info, 0, sizeof w->info);
     w->info.evaluations = evaluations;
+    w->evaluated = false;
     clear_results(w);
 
     mc_status st = collect_active_pairs(w);
@@ -426,5 +427,6 @@ mc_status mc_world_evaluate(mc_world* w)
     w->info.seconds_queries = t2 - t1;
     w->info.seconds_forces = t3 - t2;
     w->info.seconds_total = t3 - t0;
+    w->evaluated = st == MC_OK;
     return st;
 }

@@ -95,6 +95,7 @@ typedef struct mc_pair_key
 typedef struct mc_contact_slot
 {
     mc_force_model model;       ///< force laws (checked)
+    mc_depth_method depth;      ///< depth method of its queries (resolved: never MC_DEPTH_DEFAULT)
     void* user_data;            ///< host pointer
     mc_contact_member* members; ///< the bodies of the lists (each once, by body slot)
     uint32_t member_count;      ///< entries in members
@@ -155,6 +156,8 @@ struct mc_world
     mc_step_info info;            ///< counters of the last evaluation
     mc_world_capacity high_water; ///< largest counts so far (body, contact and workspace fields filled on request)
     bool evaluating;              ///< inside mc_world_evaluate (debug check against re-entry from callbacks)
+    bool evaluated;               ///< the last mc_world_evaluate succeeded (its pairs and regions are current while
+                                  ///< candidates_valid holds: mc_world_get_jacobian)
 };
 
 /// @return the live body slot of `id`, or NULL (null, stale or out-of-range id).

@@ -1,0 +1,367 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Contact Jacobians (mc_world_get_jacobian): against hand-derived derivatives (a box face on a plate) and against
+// central differences of mc_world_evaluate's wrenches (real meshes of the corpus, a tessellated sphere on a plate).
+#include "tests/scenes.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct jscene
+{
+    mc_world* world;
+    mc_mesh* mesh_i;
+    mc_mesh* mesh_j;
+    bool shared;
+    mc_body_id bi, bj;
+} jscene;
+
+static void jscene_make(jscene* s, mc_mesh* mi, mc_mesh* mj, mc_pose pi, mc_pose pj, const mc_force_model* model)
+{
+    memset(s, 0, sizeof *s);
+    s->mesh_i = mi;
+    s->mesh_j = mj;
+    s->shared = mi == mj;
+    mc_world_def wd = mc_default_world_def();
+    wd.worker_count = 2;
+    cr_assert_eq(mc_world_create(&wd, &s->world), MC_OK);
+    mc_body_def bd = mc_default_body_def();
+    bd.mesh = mi;
+    bd.pose = pi;
+    s->bi = mc_world_create_body(s->world, &bd);
+    bd.mesh = mj;
+    bd.pose = pj;
+    s->bj = mc_world_create_body(s->world, &bd);
+    mc_contact_def cd = mc_default_contact_def();
+    cd.i_bodies = &s->bi;
+    cd.i_count = 1;
+    cd.j_bodies = &s->bj;
+    cd.j_count = 1;
+    cd.model = *model;
+    mc_contact_id cid;
+    cr_assert_eq(mc_world_create_contact(s->world, &cd, &cid, NULL), MC_OK);
+}
+
+static void jscene_destroy(jscene* s)
+{
+    mc_world_destroy(s->world);
+    mc_mesh_destroy(s->mesh_i);
+    if (!s->shared)
+    {
+        mc_mesh_destroy(s->mesh_j);
+    }
+}
+
+// The two wrenches as 12 numbers (I then J, force then torque).
+static void wrenches(mc_world* w, mc_body_id bi, mc_body_id bj, double out[12])
+{
+    cr_assert_eq(mc_world_evaluate(w), MC_OK);
+    mc_wrench a = mc_body_get_wrench(w, bi);
+    mc_wrench b = mc_body_get_wrench(w, bj);
+    double v[12] = {a.force.x, a.force.y, a.force.z, a.torque.x, a.torque.y, a.torque.z,
+                    b.force.x, b.force.y, b.force.z, b.torque.x, b.torque.y, b.torque.z};
+    memcpy(out, v, sizeof v);
+}
+
+static mc_pose moved(mc_pose p, int coord, double h)
+{
+    if (coord < 3)
+    {
+        double* x = coord == 0 ? &p.p.x : (coord == 1 ? &p.p.y : &p.p.z);
+        *x += h;
+        return p;
+    }
+    mc_quat dq = {cos(0.5 * h), 0.0, 0.0, 0.0};
+    double sn = sin(0.5 * h);
+    dq.x = coord == 3 ? sn : 0.0;
+    dq.y = coord == 4 ? sn : 0.0;
+    dq.z = coord == 5 ? sn : 0.0;
+    p.q = mc_quat_normalize(mc_quat_mul(dq, p.q));
+    return p;
+}
+
+static mc_twist twist_moved(mc_twist t, int coord, double h)
+{
+    double* x[6] = {&t.v.x, &t.v.y, &t.v.z, &t.w.x, &t.w.y, &t.w.z};
+    *x[coord] += h;
+    return t;
+}
+
+// Central differences of the world's wrenches: stiffness (pose steps ht, rotation steps hr_i, hr_j) and damping
+// (twist steps hv, hw).
+static void finite_differences(jscene* s, double ht, double hr_i, double hr_j, double hv, double hw,
+                               double stiff[12][12], double damp[12][12])
+{
+    mc_body_id ids[2] = {s->bi, s->bj};
+    for (int col = 0; col < 12; ++col)
+    {
+        mc_body_id id = ids[col / 6];
+        int c = col % 6;
+        double plus[12], minus[12];
+        mc_pose p0 = mc_body_get_pose(s->world, id);
+        double h = c < 3 ? ht : (col < 6 ? hr_i : hr_j);
+        mc_pose pp = moved(p0, c, h), pm = moved(p0, c, -h);
+        cr_assert_eq(mc_body_set_pose(s->world, id, &pp), MC_OK);
+        wrenches(s->world, s->bi, s->bj, plus);
+        cr_assert_eq(mc_body_set_pose(s->world, id, &pm), MC_OK);
+        wrenches(s->world, s->bi, s->bj, minus);
+        cr_assert_eq(mc_body_set_pose(s->world, id, &p0), MC_OK);
+        for (int r = 0; r < 12; ++r)
+        {
+            stiff[r][col] = (plus[r] - minus[r]) / (2.0 * h);
+        }
+        mc_twist t0 = mc_body_get_velocity(s->world, id);
+        double hvel = c < 3 ? hv : hw;
+        mc_twist tp = twist_moved(t0, c, hvel), tm = twist_moved(t0, c, -hvel);
+        cr_assert_eq(mc_body_set_velocity(s->world, id, &tp), MC_OK);
+        wrenches(s->world, s->bi, s->bj, plus);
+        cr_assert_eq(mc_body_set_velocity(s->world, id, &tm), MC_OK);
+        wrenches(s->world, s->bi, s->bj, minus);
+        cr_assert_eq(mc_body_set_velocity(s->world, id, &t0), MC_OK);
+        for (int r = 0; r < 12; ++r)
+        {
+            damp[r][col] = (plus[r] - minus[r]) / (2.0 * hvel);
+        }
+    }
+    cr_assert_eq(mc_world_evaluate(s->world), MC_OK); // back at the state of the block
+}
+
+static double frob_diff(double a[12][12], double b[12][12], double* norm_b)
+{
+    double d = 0.0, n = 0.0;
+    for (int r = 0; r < 12; ++r)
+    {
+        for (int c = 0; c < 12; ++c)
+        {
+            d += (a[r][c] - b[r][c]) * (a[r][c] - b[r][c]);
+            n += b[r][c] * b[r][c];
+        }
+    }
+    *norm_b = sqrt(n);
+    return sqrt(d);
+}
+
+static mc_jacobian_block one_block(jscene* s)
+{
+    cr_assert_eq(mc_world_evaluate(s->world), MC_OK);
+    mc_jacobian_block b;
+    uint32_t count = 0;
+    cr_assert_eq(mc_world_get_jacobian(s->world, &b, 1, &count), MC_OK);
+    cr_assert_eq(count, 1u);
+    return b;
+}
+
+// Block vs central differences of the world with steps `factor` times the library's (an independent step: the
+// truncation errors differ, a kink or a wrong chain rule shows). Tolerance: 1e-5 relative to the block's norm, the
+// issue's target; the expected error is 1e-9..1e-7 (rounding of coordinates over the step, O(h^2) truncation).
+static void check_against_world(jscene* s, const char* name, double tolerance)
+{
+    mc_jacobian_block b = one_block(s);
+    mc_contact_region reg[64];
+    uint32_t n = mc_world_get_regions(s->world, reg, 64);
+    cr_assert(n >= 1 && n <= 64, "%s: %u regions", name, n);
+    double rmin = INFINITY, arm_i = 0.0, arm_j = 0.0;
+    mc_pose pi = mc_body_get_pose(s->world, s->bi), pj = mc_body_get_pose(s->world, s->bj);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        rmin = fmin(rmin, reg[k].region.radius);
+        arm_i = fmax(arm_i, fmax(mc_length(mc_sub(reg[k].region.centroid, pi.p)), reg[k].region.radius));
+        arm_j = fmax(arm_j, fmax(mc_length(mc_sub(reg[k].region.centroid, pj.p)), reg[k].region.radius));
+    }
+    double ht = 3e-6 * rmin;
+    double stiff[12][12], damp[12][12], nk, nd;
+    finite_differences(s, ht, ht / arm_i, ht / arm_j, 1e-6, 1e-6, stiff, damp);
+    double ek = frob_diff(b.stiffness, stiff, &nk);
+    double ed = frob_diff(b.damping, damp, &nd);
+    int wr = 0, wc = 0;
+    for (int r = 0; r < 12; ++r)
+    {
+        for (int c = 0; c < 12; ++c)
+        {
+            if (fabs(b.stiffness[r][c] - stiff[r][c]) > fabs(b.stiffness[wr][wc] - stiff[wr][wc]))
+            {
+                wr = r;
+                wc = c;
+            }
+        }
+    }
+    cr_log_info("%s: largest stiffness difference at [%d][%d]: %.9g vs %.9g", name, wr, wc, b.stiffness[wr][wc],
+                stiff[wr][wc]);
+    cr_log_info("%s: %u regions, flags %u, |K| %.6g, |K - K_fd| / |K| %.3g, |D| %.6g, |D - D_fd| / |D| %.3g", name, n,
+                b.flags, nk, ek / nk, nd, nd > 0.0 ? ed / nd : 0.0);
+    cr_expect(nk > 0.0, "%s: zero stiffness", name);
+    cr_expect(ek <= tolerance * nk, "%s: stiffness differs from finite differences by %.3g relative", name, ek / nk);
+    cr_expect(ed <= tolerance * fmax(nd, 1e-300), "%s: damping differs by %.3g relative", name,
+              nd > 0.0 ? ed / nd : ed);
+}
+
+static mc_force_model impact_model(double k, double e, double c, double dmax, bool friction)
+{
+    mc_force_model m = mc_default_force_model();
+    m.stiffness = k;
+    m.exponent = e;
+    m.damping = c;
+    m.dmax = dmax;
+    if (friction)
+    {
+        m.friction = MC_FRICTION_ON;
+        m.mu_static = 0.5;
+        m.mu_dynamic = 0.3;
+        m.stiction_velocity = 0.01;
+        m.friction_velocity = 0.1;
+    }
+    return m;
+}
+
+// A unit cube J whose bottom face is sunk h into a 4 x 4 plate I, the cube's reference point at its bottom centre.
+// By hand (IMPACT, Adams depth = h exactly, normal +z, area 1, point = the slab's centroid (0, 0, -h/2) relative to
+// the reference point): Fz on J = k h^e + c(h) gdot with gdot = -(vz_J - vz_I), so
+// dFz_J / dz_J = -k e h^(e-1), dFz_J / dz_I = +k e h^(e-1), dFz_J / dvz_J = -c(h), dFz_J / dvz_I = c(h); sliding
+// the cube sideways changes nothing (the face stays on the plate): dF / dx = dF / dy = 0.
+Test(jacobian, box_face_on_plate_by_hand)
+{
+    const double h = 1e-3, k = 1e7, e = 1.5, c = 200.0, dmax = 1e-4;
+    mc_mesh* plate = scene_box(mc_v3(-2.0, -2.0, -1.0), mc_v3(2.0, 2.0, 0.0));
+    mc_mesh* cube = scene_box(mc_v3(-0.5, -0.5, 0.0), mc_v3(0.5, 0.5, 1.0));
+    cr_assert(plate != NULL && cube != NULL);
+    mc_pose pj = mc_pose_identity();
+    pj.p = mc_v3(0.1, -0.2, -h);
+    mc_force_model m = impact_model(k, e, c, dmax, false);
+    jscene s;
+    jscene_make(&s, plate, cube, mc_pose_identity(), pj, &m);
+    mc_jacobian_block b = one_block(&s);
+    double kz = k * e * pow(h, e - 1.0);
+    // Tolerances: the geometry is linear in z here (a slab), so the difference quotient is exact up to rounding of
+    // coordinates of order 1 over the step (1e-6: 1e-16 / 1e-6 = 1e-10 relative of the unit slopes).
+    cr_expect(fabs(b.stiffness[8][8] + kz) <= 1e-6 * kz, "dFz_J/dz_J %.12g, expected %.12g", b.stiffness[8][8], -kz);
+    cr_expect(fabs(b.stiffness[8][2] - kz) <= 1e-6 * kz, "dFz_J/dz_I %.12g", b.stiffness[8][2]);
+    cr_expect(fabs(b.stiffness[2][8] - kz) <= 1e-6 * kz, "dFz_I/dz_J %.12g (equal and opposite)", b.stiffness[2][8]);
+    for (int col = 6; col < 8; ++col)
+    {
+        cr_expect(fabs(b.stiffness[8][col]) <= 1e-6 * kz, "dFz_J/dx_J[%d] %.12g", col, b.stiffness[8][col]);
+    }
+    cr_expect(fabs(b.damping[8][8] + c) <= 1e-12 * c, "dFz_J/dvz_J %.17g, expected %g", b.damping[8][8], -c);
+    cr_expect(fabs(b.damping[8][2] - c) <= 1e-12 * c, "dFz_J/dvz_I %.17g", b.damping[8][2]);
+    // torque on J about its reference point from Fz at the point (0, 0, -h/2) relative to it: zero moment arm in
+    // x and y, so dT_J / dz_J = 0
+    cr_expect(fabs(b.stiffness[9][8]) <= 1e-6 * kz && fabs(b.stiffness[10][8]) <= 1e-6 * kz);
+    check_against_world(&s, "box_face_on_plate", 1e-5);
+    jscene_destroy(&s);
+}
+
+// A tessellated sphere (5k triangles) on a plate with friction and a sliding, spinning velocity: every term of the
+// force law (stiffness, damping ramp, friction STEP curves, friction torque) is exercised.
+Test(jacobian, sphere_on_plate_with_friction)
+{
+    mc_mesh* plate = scene_box(mc_v3(-1.0, -1.0, -0.5), mc_v3(1.0, 1.0, 0.0));
+    mc_mesh* ball = scene_uv_sphere(0.05, 5000);
+    cr_assert(plate != NULL && ball != NULL);
+    mc_pose pj = mc_pose_identity();
+    pj.p = mc_v3(0.01, 0.02, 0.05 - 1.3e-3);
+    mc_force_model m = impact_model(1e8, 2.2, 1e3, 1e-3, true);
+    jscene s;
+    jscene_make(&s, plate, ball, mc_pose_identity(), pj, &m);
+    mc_twist t = {mc_v3(0.003, -0.002, -0.05), mc_v3(0.5, 0.2, 3.0)};
+    cr_assert_eq(mc_body_set_velocity(s.world, s.bj, &t), MC_OK);
+    check_against_world(&s, "sphere_on_plate", 1e-5);
+    jscene_destroy(&s);
+}
+
+// Real meshes of the corpus at poses in contact (IMPACT with damping and friction, random twists): a scanned statue
+// and a CAD part on a plate, a scan against its shifted, turned copy (target 1e-5). And two CAD exports deep through
+// each other (4 regions, 2693 crossing triangle pairs): there the geometry has kinks (a crossing passing a vertex, the
+// closest feature of the Adams depth changing) closer together than the difference steps, so the derivative exists
+// only piecewise and differences with another step average other kinks: measured 1e-4 relative at test steps 3e-7
+// to 1e-5 times the smallest region radius (2e-9 at the library's own step), hence the looser 1e-3 there.
+Test(jacobian, real_meshes_against_finite_differences, .timeout = 240)
+{
+    uint64_t rng = 12345;
+    for (int q = 0; q < 4; ++q)
+    {
+        scene_pair sp;
+        if (q < 2)
+        {
+            cr_assert_eq(scene_make_real(q, &sp), 0, "corpus mesh missing"); // statue_on_plate, cad_part_on_plate
+        }
+        else if (q == 2)
+        {
+            cr_assert_eq(
+                scene_make_file("../shared/corpus/libigl-tutorial-data/bunny.off", "bunny_shifted", 0.5, 0.3, &sp), 0);
+        }
+        else
+        {
+            cr_assert_eq(scene_make_real(5, &sp), 0); // cad_parts_through
+        }
+        mc_force_model m = impact_model(1e5, 1.5, 10.0, 1e-4, true);
+        m.stiction_velocity = 1.0;
+        m.friction_velocity = 10.0;
+        jscene s;
+        jscene_make(&s, sp.mesh_i, sp.mesh_j, sp.pose_i, sp.pose_j, &m);
+        mc_twist ti = {mc_v3(scene_random(&rng) - 0.5, scene_random(&rng) - 0.5, scene_random(&rng) - 0.5),
+                       mc_v3(scene_random(&rng) - 0.5, scene_random(&rng) - 0.5, scene_random(&rng) - 0.5)};
+        mc_twist tj = {mc_v3(scene_random(&rng) - 0.5, scene_random(&rng) - 0.5, scene_random(&rng) - 0.5),
+                       mc_v3(scene_random(&rng) - 0.5, scene_random(&rng) - 0.5, scene_random(&rng) - 0.5)};
+        cr_assert_eq(mc_body_set_velocity(s.world, s.bi, &ti), MC_OK);
+        cr_assert_eq(mc_body_set_velocity(s.world, s.bj, &tj), MC_OK);
+        check_against_world(&s, sp.name, q < 3 ? 1e-5 : 1e-3);
+        mc_world_destroy(s.world);
+        scene_pair_destroy(&sp);
+    }
+}
+
+// The block is the same bits for 1 and 2 workers and does not change the evaluation's results.
+Test(jacobian, deterministic_and_read_only)
+{
+    mc_mesh* plate = scene_box(mc_v3(-1.0, -1.0, -0.5), mc_v3(1.0, 1.0, 0.0));
+    mc_mesh* ball = scene_uv_sphere(0.05, 2000);
+    mc_pose pj = mc_pose_identity();
+    pj.p = mc_v3(0.0, 0.0, 0.049);
+    mc_force_model m = impact_model(1e6, 1.5, 10.0, 1e-4, true);
+    mc_jacobian_block blocks[2];
+    mc_contact_region before[4], after[4];
+    for (int workers = 1; workers <= 2; ++workers)
+    {
+        jscene s;
+        jscene_make(&s, plate, ball, mc_pose_identity(), pj, &m);
+        mc_world_destroy(s.world);
+        mc_world_def wd = mc_default_world_def();
+        wd.worker_count = workers;
+        cr_assert_eq(mc_world_create(&wd, &s.world), MC_OK);
+        mc_body_def bd = mc_default_body_def();
+        bd.mesh = plate;
+        s.bi = mc_world_create_body(s.world, &bd);
+        bd.mesh = ball;
+        bd.pose = pj;
+        s.bj = mc_world_create_body(s.world, &bd);
+        mc_contact_def cd = mc_default_contact_def();
+        cd.i_bodies = &s.bi;
+        cd.i_count = 1;
+        cd.j_bodies = &s.bj;
+        cd.j_count = 1;
+        cd.model = m;
+        mc_contact_id cid;
+        cr_assert_eq(mc_world_create_contact(s.world, &cd, &cid, NULL), MC_OK);
+        blocks[workers - 1] = one_block(&s);
+        cr_assert_eq(mc_world_get_regions(s.world, after, 4), 1u);
+        if (workers == 1)
+        {
+            memcpy(before, after, sizeof after);
+        }
+        cr_expect(memcmp(before, after, sizeof before[0]) == 0, "the records changed");
+        // moved since the evaluation: refused
+        mc_pose p2 = pj;
+        p2.p.z += 1e-6;
+        cr_assert_eq(mc_body_set_pose(s.world, s.bj, &p2), MC_OK);
+        uint32_t count = 0;
+        cr_expect_eq(mc_world_get_jacobian(s.world, blocks, 0, &count), MC_ERR_INVALID_ARGUMENT);
+        cr_assert_eq(mc_world_evaluate(s.world), MC_OK);
+        cr_expect_eq(mc_world_get_jacobian(s.world, NULL, 0, &count), MC_ERR_CAPACITY);
+        cr_expect_eq(count, 1u);
+        mc_world_destroy(s.world);
+    }
+    cr_expect(memcmp(&blocks[0].stiffness, &blocks[1].stiffness, sizeof blocks[0].stiffness) == 0);
+    cr_expect(memcmp(&blocks[0].damping, &blocks[1].damping, sizeof blocks[0].damping) == 0);
+    mc_mesh_destroy(plate);
+    mc_mesh_destroy(ball);
+}
