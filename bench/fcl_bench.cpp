@@ -105,3 +105,30 @@ extern "C" const char* fcl_bench_version(void)
 {
     return FCL_VERSION;
 }
+
+extern "C" double fcl_bench_distance(const fcl_bench_model* a, const double pa[3], const double qa[4],
+                                     const fcl_bench_model* b, const double pb[3], const double qb[4], double* points,
+                                     double* seconds, double* cpu_seconds)
+{
+    fcl::CollisionObjectd oa(a->geom, to_tf(pa, qa));
+    fcl::CollisionObjectd ob(b->geom, to_tf(pb, qb));
+    oa.computeAABB();
+    ob.computeAABB();
+    fcl::DistanceRequestd req(true, false, 0.0, 0.0); // nearest points, unsigned, exact (no relative or absolute slack)
+    fcl::DistanceResultd res;
+    auto t0 = std::chrono::steady_clock::now();
+    double c0 = thread_cpu();
+    fcl::distance(&oa, &ob, req, res);
+    *cpu_seconds = thread_cpu() - c0;
+    auto t1 = std::chrono::steady_clock::now();
+    *seconds = std::chrono::duration<double>(t1 - t0).count();
+    if (points != NULL)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            points[k] = res.nearest_points[0][k];
+            points[3 + k] = res.nearest_points[1][k];
+        }
+    }
+    return res.min_distance;
+}

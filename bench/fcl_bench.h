@@ -35,6 +35,14 @@ extern "C"
                                const fcl_bench_model* b, const double pb[3], const double qb[4], double* seconds,
                                double* cpu_seconds);
 
+    /// Minimum distance between two models at world poses (fcl::distance, exact: rel_err = abs_err = 0, nearest
+    /// points on). Meant for OBBRSS models (FCL's usual choice for distance).
+    /// @param points receives the nearest points (6 doubles: on a, then on b, world frame); may be NULL
+    /// @return the distance (FCL reports -1 when the models collide); seconds / cpu_seconds as in fcl_bench_collide
+    double fcl_bench_distance(const fcl_bench_model* a, const double pa[3], const double qa[4],
+                              const fcl_bench_model* b, const double pb[3], const double qb[4], double* points,
+                              double* seconds, double* cpu_seconds);
+
     /// Free a model. NULL is ignored.
     void fcl_bench_destroy(fcl_bench_model* m);
 

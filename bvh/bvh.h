@@ -148,3 +148,34 @@ typedef struct mc_nesting
 ///        mc_bvh_self_intersections' component_hit), counted in none of the kinds
 /// @return MC_OK or MC_ERR_OUT_OF_MEMORY
 mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, const uint8_t* skip, mc_nesting* out);
+
+/// Scratch of the distance query (bvh/bvh_distance.c): its traversal stack.
+struct mc_distance_scratch;
+/// Free the distance query's scratch. NULL is ignored.
+void mc_distance_scratch_destroy(struct mc_distance_scratch* s);
+/// Bytes held by the distance query's scratch.
+size_t mc_distance_scratch_byte_count(const struct mc_distance_scratch* s);
+
+/// What the distance branch and bound found, in I's frame.
+typedef struct mc_bvh_distance_result
+{
+    double distance;         ///< smallest triangle distance below max_distance; INFINITY when none is
+    mc_vec3 point_i;         ///< closest point on triangle tri_i (I's frame)
+    mc_vec3 point_j;         ///< closest point on triangle tri_j (J mapped into I's frame)
+    uint32_t tri_i;          ///< triangle of I (mesh order), MC_NONE when none was found
+    uint32_t tri_j;          ///< triangle of J (mesh order), MC_NONE when none was found
+    uint64_t box_tests;      ///< node pairs bounded
+    uint64_t triangle_tests; ///< triangle pairs measured (after the bounding-sphere cull)
+    double magnitude;        ///< bound of the coordinates' magnitudes in I's frame (rounding allowances)
+} mc_bvh_distance_result;
+
+/// Minimum distance between the surfaces of mesh I and mesh J placed at `j_in_i` (J's body frame in I's frame): a
+/// serial depth-first branch and bound over node pairs (lower bound: the separating-axis gap of the two boxes over
+/// 15 axes; the nearer child pair first), mc_tri_tri_distance at leaf pairs after a bounding-sphere cull. Pairs whose
+/// bound reaches the best distance so far (initially max_distance) are pruned, so only distances below max_distance
+/// are found; a distance of 0 (triangles meeting, floating point) stops the search. Deterministic (serial, fixed
+/// order; ties keep the first pair found).
+/// @param scratch created on first use, kept for the next query (free with mc_distance_scratch_destroy)
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i,
+                          double max_distance, struct mc_distance_scratch** scratch, mc_bvh_distance_result* out);

@@ -4,7 +4,7 @@
 # row is reported in its row and the sweep goes on; the output does not depend on the thread count; a run killed
 # midway (SIGKILL after N rows, leaving a torn line) and re-run with --resume gives the same bytes as an uninterrupted
 # run, and so does a resume from an output cut at any byte; a resume refuses an output of another sweep; errors are
-# one stderr line. Usage: check_cli_sweep.sh MESHCONTACT
+# one stderr line; the distance column is empty in contact and positive when separated. Usage: check_cli_sweep.sh MESHCONTACT
 set -eu
 exe="$1"
 tmp="${TMPDIR:-/tmp}/mc_cli_sweep.$$"
@@ -41,7 +41,7 @@ poses="$tmp"/poses.csv
     fail "sweep failed: $(cat "$tmp"/err)"
 [ ! -s "$tmp"/err ] || fail "stderr not empty: $(cat "$tmp"/err)"
 [ "$(wc -l <"$tmp"/full.csv)" -eq 61 ] || fail "expected a header and 60 rows"
-head -1 "$tmp"/full.csv | grep -qx "row,time,status,triangle_pairs,regions,volume,area,depth,normal_x,normal_y,normal_z,centroid_x,centroid_y,centroid_z,message" ||
+head -1 "$tmp"/full.csv | grep -qx "row,time,status,triangle_pairs,regions,volume,area,depth,normal_x,normal_y,normal_z,centroid_x,centroid_y,centroid_z,distance,message" ||
     fail "output header: $(head -1 "$tmp"/full.csv)"
 
 # The oracle: every 4th row against `meshcontact contact --json` at the same poses (exact equality of every number:
@@ -80,6 +80,12 @@ for k in range(0, len(inp), 4):
         assert float(r[key]) == float(v), (k + 1, key, r[key], v)
     contacts += len(g) > 0
 assert contacts >= 5, contacts
+# The distance column: empty in contact, the (positive) minimum distance when separated (the value is checked
+# against brute force in test_distance); J leaves I along x at 1.6 per unit time, so it grows at the end.
+sep = [(float(r["time"]), float(r["distance"])) for r in res if r["regions"] == "0"]
+assert all(r["distance"] == "" for r in res if r["regions"] != "0"), "distance given in contact"
+assert len(sep) >= 5 and all(d > 0 for t, d in sep), sep
+assert sep[-1][1] > sep[-2][1] > sep[-3][1], sep[-3:]
 PY
 
 # With a force model (IMPACT with damping, friction; velocities from the table): against `meshcontact force --json`.
@@ -133,7 +139,7 @@ set -e
 [ ! -s "$tmp"/out ] || fail "failing rows: stdout not empty"
 [ "$(wc -l <"$tmp"/err)" -eq 1 ] && grep -q "4 of 6 rows failed (the first: row 2" "$tmp"/err ||
     fail "failing rows: stderr: $(cat "$tmp"/err)"
-grep -q '^2,1,error,,,,,,,,,,,,line 3: the quaternion of I is zero$' "$tmp"/bad.out || fail "zero quaternion row"
+grep -q '^2,1,error,,,,,,,,,,,,,line 3: the quaternion of I is zero$' "$tmp"/bad.out || fail "zero quaternion row"
 grep -q "^3,2,error,.*\"line 4: y_j is 'x', not a finite number\"$" "$tmp"/bad.out || fail "malformed number row"
 grep -q '^4,3,error,.*line 5: 9 fields where the header has 15$' "$tmp"/bad.out || fail "short row"
 grep -q '^5,4,error,.*line 6: the position of J is outside the coordinate range' "$tmp"/bad.out || fail "range row"

@@ -456,3 +456,23 @@ int scene_make_real(int k, scene_pair* out)
     }
     return 0;
 }
+
+void scene_each_real(const char* filter, scene_visit_fcn* visit, void* ctx)
+{
+    for (int k = 0; k < scene_real_count(); ++k)
+    {
+        scene_pair s;
+        if (filter != NULL && strstr(scene_real_name(k), filter) == NULL)
+        {
+            continue;
+        }
+        if (scene_make_real(k, &s) != 0)
+        {
+            fprintf(stderr, "%s: could not import its meshes (set MC_SOURCE_ROOT to the repository root)\n",
+                    scene_real_name(k));
+            continue;
+        }
+        visit(&s, ctx);
+        scene_pair_destroy(&s);
+    }
+}

@@ -79,3 +79,10 @@ const char* scene_real_name(int k);
 /// Build real scene k (meshes imported from ../shared/corpus, relative to $MC_SOURCE_ROOT or the working
 /// directory). @return 0 on success, -1 when a mesh cannot be imported.
 int scene_make_real(int k, scene_pair* out);
+
+/// Visitor of scene_each_real.
+typedef void scene_visit_fcn(const scene_pair* scene, void* ctx);
+
+/// Build each real scene whose name contains `filter` (NULL: all), pass it to `visit`, then free it; a scene whose
+/// meshes cannot be imported is skipped with a line on stderr (benchmark drivers).
+void scene_each_real(const char* filter, scene_visit_fcn* visit, void* ctx);

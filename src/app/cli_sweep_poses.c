@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // `meshcontact sweep poses`: two meshes and a CSV of poses (and optionally velocities) in, the contact quantities of
-// every row out (regions, volume, area, depth, normal, and with a force model the forces and the wrench on J).
+// every row out (regions, volume, area, depth, normal, and with a force model the forces and the wrench on J; the
+// minimum distance when separated).
 #include "src/app/cli_sweep.h"
 
 #include <math.h>
@@ -44,15 +45,16 @@ static void print_help(FILE* f)
         "then one row per pose (quaternions w,x,y,z, normalised; velocities default to 0).\n\n"
         "OUT.csv: the header line\n"
         "  " OUT_BASE "\n"
-        "  [" OUT_FORCES "],message\n"
+        "  [" OUT_FORCES "],distance,message\n"
         "then one row per input row: row (1-based input row number), time, status ('ok' or 'error'),\n"
         "triangle_pairs, regions, the total volume, the total contact area, the largest depth, the normal and\n"
         "centroid of the largest region (zero without contact; world frame, normal from I into J); with a force\n"
         "model the total normal force fn, the number of rejected regions (A <= 2 g^2) and the wrench on J (force,\n"
         "torque about J's reference point; the force on I is opposite); message says why a row failed (a\n"
         "malformed row, a zero quaternion, a pose out of range): its numbers are then empty and the sweep goes\n"
-        "on. Numbers are printed with 17 significant digits. The minimum distance of separated meshes is not\n"
-        "computed (the library has no exact distance query yet): rows without contact give zeros.\n\n"
+        "on; distance is the minimum distance between the two solids when they are separated (no region; the\n"
+        "library's exact distance query, mc_query_distance), empty when they are in contact (or one is inside the\n"
+        "other). Numbers are printed with 17 significant digits.\n\n"
         "options:\n"
         "  -o OUT.csv              the output table (required); rewritten unless --resume\n"
         "  --resume                keep the complete rows of an existing OUT.csv (each is checked against its\n"
@@ -315,7 +317,28 @@ typedef struct pose_result
     double fn;
     uint32_t rejected;
     mc_wrench wrench_j;
+    bool separated;  // no contact: `distance` holds the minimum distance
+    double distance; // minimum distance of the separated solids
 } pose_result;
+
+/// The minimum distance of a row without regions (mc_query_distance); a pair that crosses or nests is left in contact.
+static mc_status distance_row(pose_sweep* s, const pose_row* r, pose_result* out)
+{
+    if (out->regions > 0 || out->triangle_pairs > 0)
+    {
+        return MC_OK;
+    }
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = s->threads;
+    mc_distance_result d;
+    mc_status st = mc_query_distance(s->mesh[0], &r->pose[0], s->mesh[1], &r->pose[1], INFINITY, &opt, s->ws, &d);
+    if (st == MC_OK && d.kind == MC_DISTANCE_SEPARATED)
+    {
+        out->separated = true;
+        out->distance = d.distance;
+    }
+    return st;
+}
 
 static void sum_regions(const mc_region* g, uint32_t n, pose_result* out)
 {
@@ -436,6 +459,7 @@ static bool print_result(const pose_sweep* s, const pose_result* r, sweep_text* 
         ok = sweep_text_append(t, ",", 1) && sweep_text_double(t, r->fn) && sweep_text_printf(t, ",%u", r->rejected) &&
              print_vec(t, r->wrench_j.force) && print_vec(t, r->wrench_j.torque);
     }
+    ok = ok && sweep_text_append(t, ",", 1) && (!r->separated || sweep_text_double(t, r->distance));
     return ok && sweep_text_append(t, ",\n", 2);
 }
 
@@ -445,7 +469,7 @@ static bool print_failure(const pose_sweep* s, const sweep_row* row, const char*
     char msg[400];
     snprintf(msg, sizeof msg, "line %lld: %s", (long long)row->line, why);
     bool ok = sweep_text_printf(t, "%lld,%s,error", (long long)row->index, key);
-    int empty = s->forces ? 19 : 11;
+    int empty = s->forces ? 20 : 12;
     for (int k = 0; ok && k < empty; ++k)
     {
         ok = sweep_text_append(t, ",", 1);
@@ -471,6 +495,7 @@ static int evaluate(void* ctx, sweep_row* row, sweep_text* out)
     if (parsed)
     {
         st = s->forces ? force_row(s, &r, &res, err, sizeof err) : query_row(s, &r, &res);
+        st = st == MC_OK ? distance_row(s, &r, &res) : st;
         if (st == MC_ERR_OUT_OF_MEMORY)
         {
             return -1;
@@ -537,13 +562,13 @@ static int prepare(pose_sweep* s)
             return 1;
         }
     }
-    if (s->forces)
-    {
-        return make_world(s);
-    }
     if (mc_workspace_create(&s->ws) != MC_OK)
     {
         return cli_fail(NULL, "sweep: out of memory");
+    }
+    if (s->forces)
+    {
+        return make_world(s);
     }
     s->region_capacity = 16;
     s->regions = malloc(s->region_capacity * sizeof *s->regions);
@@ -576,8 +601,8 @@ int cli_sweep_poses(int argc, char** argv, sweep_ranks ranks)
     if (sweep_parallel_all(rc == 0))
     {
         sweep_job job = {"poses",
-                         s.forces ? OUT_BASE OUT_FORCES ",message" : OUT_BASE ",message",
-                         s.forces ? 23 : 15,
+                         s.forces ? OUT_BASE OUT_FORCES ",distance,message" : OUT_BASE ",distance,message",
+                         s.forces ? 24 : 16,
                          2,
                          read_header,
                          evaluate,

@@ -18,26 +18,45 @@ mc_query_options mc_default_query_options(void)
     return o;
 }
 
+bool mc_query_prepare(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j, const mc_pose* pose_j,
+                      const mc_query_options* options, const mc_workspace* ws, mc_query_options* opt, mc_pose* pi,
+                      mc_pose* j_in_i)
+{
+    MC_ASSERT(options == NULL || options->internal_value == (int)MC_DEF_COOKIE);
+    if (mesh_i == NULL || pose_i == NULL || mesh_j == NULL || pose_j == NULL || ws == NULL ||
+        (options != NULL && options->internal_value != (int)MC_DEF_COOKIE) || !mc_pose_is_valid(pose_i) ||
+        !mc_pose_is_valid(pose_j))
+    {
+        return false;
+    }
+    *opt = options != NULL ? *options : mc_default_query_options();
+    mc_query_relative_pose(pose_i, pose_j, pi, j_in_i);
+    return true;
+}
+
+void mc_query_relative_pose(const mc_pose* pose_i, const mc_pose* pose_j, mc_pose* pi, mc_pose* j_in_i)
+{
+    mc_pose pj = *pose_j;
+    *pi = *pose_i;
+    pi->q = mc_quat_normalize(pi->q);
+    pj.q = mc_quat_normalize(pj.q);
+    // J in I's frame: R_i^T (p_j - p_i), the difference first (exact for bodies near each other, wherever they are).
+    j_in_i->q = mc_quat_mul(mc_quat_conj(pi->q), pj.q);
+    j_in_i->p = mc_quat_rotate(mc_quat_conj(pi->q), mc_sub(pj.p, pi->p));
+}
+
 mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
                                   const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
                                   mc_triangle_pair* pairs, uint32_t capacity, uint32_t* pair_count,
                                   mc_query_stats* stats)
 {
-    MC_ASSERT(options == NULL || options->internal_value == (int)MC_DEF_COOKIE);
-    if (mesh_i == NULL || pose_i == NULL || mesh_j == NULL || pose_j == NULL || ws == NULL || pair_count == NULL ||
-        (pairs == NULL && capacity > 0) || (options != NULL && options->internal_value != (int)MC_DEF_COOKIE) ||
-        !mc_pose_is_valid(pose_i) || !mc_pose_is_valid(pose_j))
+    mc_query_options opt;
+    mc_pose pi, j_in_i;
+    if (pair_count == NULL || (pairs == NULL && capacity > 0) ||
+        !mc_query_prepare(mesh_i, pose_i, mesh_j, pose_j, options, ws, &opt, &pi, &j_in_i))
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
-    mc_query_options opt = options != NULL ? *options : mc_default_query_options();
-    mc_pose pi = *pose_i, pj = *pose_j;
-    pi.q = mc_quat_normalize(pi.q);
-    pj.q = mc_quat_normalize(pj.q);
-    // J in I's frame: R_i^T (p_j - p_i), the difference first (exact for bodies near each other, wherever they are).
-    mc_pose j_in_i;
-    j_in_i.q = mc_quat_mul(mc_quat_conj(pi.q), pj.q);
-    j_in_i.p = mc_quat_rotate(mc_quat_conj(pi.q), mc_sub(pj.p, pi.p));
     mc_pair_result res;
     mc_query_stats local;
     memset(&local, 0, sizeof local);

@@ -33,6 +33,7 @@ void mc_workspace_destroy(mc_workspace* ws)
     mc_shape_scratch_destroy(ws->shapes);
     mc_free(ws->smooth_tris);
     mc_free(ws->smooth_vertices);
+    mc_distance_scratch_destroy(ws->distance);
     mc_free(ws);
 }
 
@@ -43,6 +44,6 @@ size_t mc_workspace_get_byte_count(const mc_workspace* ws)
         return 0;
     }
     return mc_alloc_size(ws) + mc_pair_scratch_byte_count(ws->pairs) + mc_region_scratch_byte_count(ws->regions) +
-           mc_shape_scratch_byte_count(ws->shapes) + mc_alloc_size(ws->smooth_tris) +
-           mc_alloc_size(ws->smooth_vertices);
+           mc_shape_scratch_byte_count(ws->shapes) + mc_distance_scratch_byte_count(ws->distance) +
+           mc_alloc_size(ws->smooth_tris) + mc_alloc_size(ws->smooth_vertices);
 }

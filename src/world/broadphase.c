@@ -112,26 +112,10 @@ static void emit_pair(bp_ctx* ctx, uint32_t x, uint32_t y, bool flag_only)
 {
     mc_world* w = ctx->w;
     uint32_t a = x < y ? x : y, b = x < y ? y : x;
-    const mc_body* ba = &ctx->bodies[a];
-    const mc_body* bb = &ctx->bodies[b];
-    uint32_t i = 0, j = 0;
-    while (i < ba->member_count && j < bb->member_count)
+    uint32_t i = 0, j = 0, contact = 0;
+    bool ab = false;
+    while (mc_next_pairing_contact(w, a, b, &i, &j, &contact, &ab))
     {
-        const mc_membership* ma = &ba->members[i];
-        const mc_membership* mb = &bb->members[j];
-        if (ma->contact != mb->contact)
-        {
-            i += ma->contact < mb->contact;
-            j += mb->contact < ma->contact;
-            continue;
-        }
-        ++i, ++j;
-        bool ab = (ma->flags & MC_MEMBER_I) && (mb->flags & MC_MEMBER_J);
-        bool ba_ = (mb->flags & MC_MEMBER_I) && (ma->flags & MC_MEMBER_J);
-        if ((!ab && !ba_) || mc_contact_excludes(&w->contacts[ma->contact], a, b))
-        {
-            continue;
-        }
         if (flag_only)
         {
             w->info.flags |= MC_STEP_UNBOUNDED_PAIR;
@@ -144,7 +128,7 @@ static void emit_pair(bp_ctx* ctx, uint32_t x, uint32_t y, bool flag_only)
             return;
         }
         mc_pair_key* k = &w->found[w->found_count++];
-        k->contact = ma->contact;
+        k->contact = contact;
         k->body_i = ab ? a : b;
         k->body_j = ab ? b : a;
         k->pair = 0;

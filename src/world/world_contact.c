@@ -65,6 +65,34 @@ bool mc_contact_excludes(const mc_contact_slot* c, uint32_t lo, uint32_t hi)
     return bsearch(&key, c->excluded, c->excluded_count, sizeof key, cmp_slot_pair) != NULL;
 }
 
+bool mc_next_pairing_contact(const mc_world* w, uint32_t a, uint32_t b, uint32_t* i, uint32_t* j, uint32_t* contact,
+                             bool* a_is_i)
+{
+    const mc_body* ba = &w->bodies[a];
+    const mc_body* bb = &w->bodies[b];
+    while (*i < ba->member_count && *j < bb->member_count)
+    {
+        const mc_membership* ma = &ba->members[*i];
+        const mc_membership* mb = &bb->members[*j];
+        if (ma->contact != mb->contact)
+        {
+            *i += ma->contact < mb->contact;
+            *j += mb->contact < ma->contact;
+            continue;
+        }
+        ++*i, ++*j;
+        bool ab = (ma->flags & MC_MEMBER_I) && (mb->flags & MC_MEMBER_J);
+        bool ba_ = (mb->flags & MC_MEMBER_I) && (ma->flags & MC_MEMBER_J);
+        if ((ab || ba_) && !mc_contact_excludes(&w->contacts[ma->contact], a, b))
+        {
+            *contact = ma->contact;
+            *a_is_i = ab;
+            return true;
+        }
+    }
+    return false;
+}
+
 static const mc_contact_member* find_member(const mc_contact_slot* c, uint32_t body)
 {
     uint32_t lo = 0, hi = c->member_count;

@@ -191,6 +191,13 @@ void mc_contact_unlink(mc_world* w, uint32_t contact);
 /// @return true when contact `c` excludes the pair of body slots lo < hi (world_contact.c).
 bool mc_contact_excludes(const mc_contact_slot* c, uint32_t lo, uint32_t hi);
 
+/// The next contact definition that pairs body slots a < b (one in its I list, the other in its J list, the pair not
+/// excluded), walking both bodies' membership lists from positions *i and *j (start both at 0; they are advanced).
+/// @param contact receives its slot, a_is_i whether a is its I body (a from the I list, or both listed both ways)
+/// @return false when there is no further one (world_contact.c)
+bool mc_next_pairing_contact(const mc_world* w, uint32_t a, uint32_t b, uint32_t* i, uint32_t* j, uint32_t* contact,
+                             bool* a_is_i);
+
 /// Number of pairs of live bodies that contact `c` defines, less its excluded pairs of live bodies (saturated at
 /// UINT32_MAX; world_contact.c).
 uint32_t mc_contact_defined_pairs(const mc_world* w, const mc_contact_slot* c);

@@ -1,0 +1,440 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Minimum distance between two meshes through their OBB trees: depth-first branch and bound on node pairs, with the
+// separating-axis gap over the 15 axes as the lower bound of two boxes' distance, exact triangle distances at leaves.
+// Based on: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree", SIGGRAPH 1996 (the 15 axes); E. Larsen, S. Gottschalk,
+// M. C. Lin, D. Manocha, "Fast Proximity Queries with Swept Sphere Volumes", UNC TR99-018 (branch and bound).
+#include "bvh/bvh_internal.h"
+#include "src/base/array.h"
+#include "src/base/core.h"
+#include "src/base/tri_distance.h"
+
+#include <math.h>
+#include <string.h>
+
+/// A node pair waiting on the stack with its lower bound.
+typedef struct dist_item
+{
+    uint32_t a, b; ///< node of I's tree, node of J's tree
+    double bound;  ///< lower bound of the distance of their boxes
+} dist_item;
+
+struct mc_distance_scratch
+{
+    dist_item* stack;  ///< traversal stack
+    uint32_t capacity; ///< allocated items
+};
+
+void mc_distance_scratch_destroy(struct mc_distance_scratch* s)
+{
+    if (s != NULL)
+    {
+        mc_free(s->stack);
+        mc_free(s);
+    }
+}
+
+size_t mc_distance_scratch_byte_count(const struct mc_distance_scratch* s)
+{
+    return s == NULL ? 0 : mc_alloc_size(s) + mc_alloc_size(s->stack);
+}
+
+/// A box in I's frame: rows of axes, centre, half extents.
+typedef struct box_i
+{
+    double axis[3][3];
+    double center[3];
+    double extent[3];
+} box_i;
+
+/// The query's fixed data.
+typedef struct dist_query
+{
+    const struct mc_mesh* mi;
+    const struct mc_mesh* mj;
+    double rot[3][3]; ///< J -> I rotation
+    double trans[3];  ///< J -> I translation
+    double abs_slack; ///< absolute rounding allowance of the box bounds (coordinate magnitudes)
+    double best;      ///< smallest distance found (or max_distance)
+    mc_bvh_distance_result* out;
+} dist_query;
+
+static void box_of_i(const mc_bvh_node* n, box_i* b)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int c = 0; c < 3; ++c)
+        {
+            b->axis[k][c] = n->axis[k][c];
+        }
+        b->center[k] = n->center[k];
+        b->extent[k] = n->extent[k];
+    }
+}
+
+static void box_of_j(const dist_query* q, const mc_bvh_node* n, box_i* b)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int r = 0; r < 3; ++r)
+        {
+            b->axis[k][r] = q->rot[r][0] * n->axis[k][0] + q->rot[r][1] * n->axis[k][1] + q->rot[r][2] * n->axis[k][2];
+        }
+        b->center[k] =
+            q->rot[k][0] * n->center[0] + q->rot[k][1] * n->center[1] + q->rot[k][2] * n->center[2] + q->trans[k];
+        b->extent[k] = n->extent[k];
+    }
+}
+
+// Plain comparisons rather than fmin / fmax, which GCC leaves as library calls (their NaN rules); no NaN reaches here
+// (finite coordinates).
+static inline double max2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double min2(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static double dot3(const double* u, const double* v)
+{
+    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+}
+
+/// Lower bound of the distance between two boxes (0 when they may overlap): the largest gap between their projections
+/// on the 15 separating axes, divided by the axis length. Projection on a unit direction shortens every distance, so
+/// each gap is a lower bound; the formulas assume orthonormal axes, which the float axes are to ~1.2e-7 per component,
+/// so a relative slack (as in the overlap test of bvh_collide.c) and an absolute one for the rounding of the
+/// coordinates are subtracted.
+static double box_gap(const dist_query* q, const box_i* a, const box_i* b)
+{
+    double d[3] = {b->center[0] - a->center[0], b->center[1] - a->center[1], b->center[2] - a->center[2]};
+    double c[3][3], ac[3][3], t[3], tb[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        t[k] = dot3(a->axis[k], d);
+        tb[k] = dot3(b->axis[k], d);
+        for (int l = 0; l < 3; ++l)
+        {
+            c[k][l] = dot3(a->axis[k], b->axis[l]);
+            ac[k][l] = fabs(c[k][l]);
+        }
+    }
+    const double* ea = a->extent;
+    const double* eb = b->extent;
+    double gap = -INFINITY;
+    for (int k = 0; k < 3; ++k)
+    {
+        gap = max2(gap, fabs(t[k]) - ea[k] - (eb[0] * ac[k][0] + eb[1] * ac[k][1] + eb[2] * ac[k][2]));
+        gap = max2(gap, fabs(tb[k]) - eb[k] - (ea[0] * ac[0][k] + ea[1] * ac[1][k] + ea[2] * ac[2][k]));
+    }
+    double slack =
+        4e-6 * (fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + ea[0] + ea[1] + ea[2] + eb[0] + eb[1] + eb[2]) + q->abs_slack;
+    if (gap - slack >= q->best)
+    {
+        return gap - slack; // pruned on the face axes: the cross axes (and their square roots) are not needed
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        for (int l = 0; l < 3; ++l)
+        {
+            int l1 = (l + 1) % 3, l2 = (l + 2) % 3;
+            double len2 = c[k1][l] * c[k1][l] + c[k2][l] * c[k2][l];
+            if (len2 < 1e-6)
+            {
+                continue; // nearly parallel axes: the face axes bound as well
+            }
+            double proj = fabs(t[k2] * c[k1][l] - t[k1] * c[k2][l]);
+            double ra = ea[k1] * ac[k2][l] + ea[k2] * ac[k1][l];
+            double rb = eb[l1] * ac[k][l2] + eb[l2] * ac[k][l1];
+            gap = max2(gap, (proj - ra - rb) / sqrt(len2));
+        }
+    }
+    return max2(gap - slack, 0.0);
+}
+
+static double node_size(const mc_bvh_node* n)
+{
+    return (double)n->extent[0] + (double)n->extent[1] + (double)n->extent[2];
+}
+
+/// Triangle of a leaf with its bounding sphere (about its centroid).
+typedef struct leaf_tri
+{
+    mc_vec3 v[3];
+    mc_vec3 center;
+    double radius;
+    mc_vec3 normal; ///< unit normal (the mesh's face normal, rotated for J)
+    double offset;  ///< normal . v[0]
+    uint32_t index; ///< mesh order
+} leaf_tri;
+
+static void leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh_node* n, int mapped, leaf_tri* out)
+{
+    const mc_bvh* t = m->bvh;
+    uint32_t f = mc_bvh_leaf_first(n), count = mc_bvh_leaf_count(n);
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        leaf_tri* lt = &out[k];
+        for (int c = 0; c < 3; ++c)
+        {
+            mc_vec3 p = m->positions[t->tri_vertex[3u * (f + k) + (uint32_t)c]];
+            if (mapped)
+            {
+                p = mc_v3(q->rot[0][0] * p.x + q->rot[0][1] * p.y + q->rot[0][2] * p.z + q->trans[0],
+                          q->rot[1][0] * p.x + q->rot[1][1] * p.y + q->rot[1][2] * p.z + q->trans[1],
+                          q->rot[2][0] * p.x + q->rot[2][1] * p.y + q->rot[2][2] * p.z + q->trans[2]);
+            }
+            lt->v[c] = p;
+        }
+        lt->center = mc_scale(mc_add(mc_add(lt->v[0], lt->v[1]), lt->v[2]), 1.0 / 3.0);
+        double r = 0.0;
+        for (int c = 0; c < 3; ++c)
+        {
+            r = max2(r, mc_length(mc_sub(lt->v[c], lt->center)));
+        }
+        // Inflated by a relative 1e-12 so that the rounding of centre and radius keeps the sphere around the triangle.
+        lt->radius = r * (1.0 + 1e-12) + 1e-12 * (fabs(lt->center.x) + fabs(lt->center.y) + fabs(lt->center.z));
+        lt->index = t->tri_order[f + k];
+        mc_vec3 nrm = m->face_normals[lt->index];
+        if (mapped)
+        {
+            nrm = mc_v3(q->rot[0][0] * nrm.x + q->rot[0][1] * nrm.y + q->rot[0][2] * nrm.z,
+                        q->rot[1][0] * nrm.x + q->rot[1][1] * nrm.y + q->rot[1][2] * nrm.z,
+                        q->rot[2][0] * nrm.x + q->rot[2][1] * nrm.y + q->rot[2][2] * nrm.z);
+        }
+        lt->normal = nrm;
+        lt->offset = mc_dot(nrm, lt->v[0]);
+    }
+}
+
+/// Lower bound of the distance from triangle t to the plane of triangle p when t lies entirely on one side of it (0
+/// otherwise): every point of p is on its plane, so no point of t is nearer to p than that.
+static double plane_gap(const leaf_tri* p, const leaf_tri* t)
+{
+    double h0 = mc_dot(p->normal, t->v[0]) - p->offset;
+    double h1 = mc_dot(p->normal, t->v[1]) - p->offset;
+    double h2 = mc_dot(p->normal, t->v[2]) - p->offset;
+    double lo = min2(h0, min2(h1, h2)), hi = max2(h0, max2(h1, h2));
+    return lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
+}
+
+/// Lower bound of the distance from a triangle's bounding sphere to a box: the centre's distance to the box (the
+/// clamped offsets along the axes; a relative slack for the float axes as in box_gap) less the radius.
+static double sphere_box_gap(const dist_query* q, const leaf_tri* t, const box_i* b)
+{
+    double d[3] = {t->center.x - b->center[0], t->center.y - b->center[1], t->center.z - b->center[2]};
+    double sum = 0.0, mag = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        double u = dot3(b->axis[k], d);
+        double out = (u < 0.0 ? -u : u) - b->extent[k];
+        sum += out > 0.0 ? out * out : 0.0;
+        mag += (u < 0.0 ? -u : u) + b->extent[k];
+    }
+    return sqrt(sum) - t->radius - 4e-6 * mag - q->abs_slack;
+}
+
+/// Keep the triangles of a leaf whose bounding sphere may come nearer than the best distance to the other leaf's box.
+/// @return the number kept, compacted to the front of t
+static uint32_t cull_by_box(const dist_query* q, leaf_tri* t, uint32_t count, const box_i* other)
+{
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        if (sphere_box_gap(q, &t[k], other) < q->best)
+        {
+            t[kept++] = t[k];
+        }
+    }
+    return kept;
+}
+
+/// Lower bound of a pair's distance from their projections on the line through their centroids (a unit direction:
+/// the gap between the projection intervals; 0 when they overlap). Rounding as for plane_gap.
+static double axis_gap(const leaf_tri* a, const leaf_tri* b)
+{
+    mc_vec3 u = mc_sub(b->center, a->center);
+    double len = mc_length(u);
+    if (!(len > 0.0))
+    {
+        return 0.0;
+    }
+    double amax = max2(mc_dot(u, a->v[0]), max2(mc_dot(u, a->v[1]), mc_dot(u, a->v[2])));
+    double bmin = min2(mc_dot(u, b->v[0]), min2(mc_dot(u, b->v[1]), mc_dot(u, b->v[2])));
+    return (bmin - amax) / len;
+}
+
+/// Measure a triangle pair unless a cheap bound (its bounding spheres' `sphere_gap`, then each triangle against the
+/// other's plane, then their projections on the line of their centroids) shows it cannot beat the best distance.
+/// @return 1 when the distance reached 0 (stop)
+static int try_pair(dist_query* q, const leaf_tri* a, const leaf_tri* b, double sphere_gap)
+{
+    // The face normals are unit and normal to their triangle up to rounding, so a plane gap may exceed the pair's
+    // distance by a few ulps of the coordinates: a pair skipped that way could only have lowered the best distance by
+    // that much (the rounding of the triangle distance itself), and pairs that tie with the best (a flat face under
+    // an edge) are skipped at once.
+    if (sphere_gap >= q->best || max2(plane_gap(a, b), plane_gap(b, a)) >= q->best || axis_gap(a, b) >= q->best)
+    {
+        return 0;
+    }
+    ++q->out->triangle_tests;
+    mc_tri_distance d = mc_tri_tri_distance(a->v, b->v);
+    if (d.distance < q->best)
+    {
+        q->best = d.distance;
+        q->out->distance = d.distance;
+        q->out->point_i = d.point_a;
+        q->out->point_j = d.point_b;
+        q->out->tri_i = a->index;
+        q->out->tri_j = b->index;
+    }
+    return d.distance == 0.0;
+}
+
+static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* nb)
+{
+    leaf_tri ta[MC_BVH_LEAF_MAX], tb[MC_BVH_LEAF_MAX];
+    box_i ba, bb;
+    box_of_i(na, &ba);
+    box_of_j(q, nb, &bb);
+    leaf_load(q, q->mi, na, 0, ta);
+    uint32_t ca = cull_by_box(q, ta, mc_bvh_leaf_count(na), &bb);
+    if (ca == 0)
+    {
+        return;
+    }
+    leaf_load(q, q->mj, nb, 1, tb);
+    uint32_t cb = cull_by_box(q, tb, mc_bvh_leaf_count(nb), &ba);
+    if (cb == 0)
+    {
+        return;
+    }
+    // Bounding-sphere bounds of all pairs; the pair with the smallest goes first, so that the best distance drops
+    // before the others are bounded (a first leaf pair would otherwise measure all of its pairs).
+    double lbm[MC_BVH_LEAF_MAX * MC_BVH_LEAF_MAX];
+    uint32_t first = 0;
+    for (uint32_t i = 0; i < ca; ++i)
+    {
+        for (uint32_t j = 0; j < cb; ++j)
+        {
+            double lb = mc_length(mc_sub(tb[j].center, ta[i].center)) - ta[i].radius - tb[j].radius;
+            lbm[i * cb + j] = lb;
+            first = lb < lbm[first] ? i * cb + j : first;
+        }
+    }
+    if (try_pair(q, &ta[first / cb], &tb[first % cb], lbm[first]))
+    {
+        return;
+    }
+    for (uint32_t k = 0; k < ca * cb; ++k)
+    {
+        if (k != first && try_pair(q, &ta[k / cb], &tb[k % cb], lbm[k]))
+        {
+            return;
+        }
+    }
+}
+
+mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i,
+                          double max_distance, struct mc_distance_scratch** scratch, mc_bvh_distance_result* out)
+{
+    MC_ASSERT(mi != NULL && mj != NULL && mi->bvh != NULL && mj->bvh != NULL && scratch != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    out->distance = INFINITY;
+    out->tri_i = out->tri_j = MC_NONE;
+    if (*scratch == NULL)
+    {
+        *scratch = mc_calloc(1, sizeof **scratch);
+        if (*scratch == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+    }
+    struct mc_distance_scratch* s = *scratch;
+    dist_query q;
+    q.mi = mi;
+    q.mj = mj;
+    mc_mat33 r = mc_quat_to_mat33(j_in_i->q);
+    memcpy(q.rot, r.m, sizeof q.rot);
+    q.trans[0] = j_in_i->p.x;
+    q.trans[1] = j_in_i->p.y;
+    q.trans[2] = j_in_i->p.z;
+    double mag =
+        mi->bvh->max_abs_coord + mj->bvh->max_abs_coord + fabs(q.trans[0]) + fabs(q.trans[1]) + fabs(q.trans[2]);
+    q.abs_slack = 1e-12 * mag;
+    out->magnitude = mag;
+    q.best = max_distance;
+    q.out = out;
+    const mc_bvh* ti = mi->bvh;
+    const mc_bvh* tj = mj->bvh;
+    // Depth-first: each split pops one pair and pushes at most two, so the stack never holds more than the sum of
+    // the depths plus one.
+    uint64_t need = (uint64_t)ti->depth + tj->depth + 2u;
+    if (!mc_array_reserve((void**)&s->stack, &s->capacity, need, sizeof(dist_item), 64))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    box_i ba, bb;
+    box_of_i(&ti->nodes[0], &ba);
+    box_of_j(&q, &tj->nodes[0], &bb);
+    ++out->box_tests;
+    uint32_t sp = 0;
+    s->stack[sp++] = (dist_item){0, 0, box_gap(&q, &ba, &bb)};
+    while (sp > 0 && q.best > 0.0)
+    {
+        dist_item it = s->stack[--sp];
+        if (it.bound >= q.best)
+        {
+            continue;
+        }
+        const mc_bvh_node* na = &ti->nodes[it.a];
+        const mc_bvh_node* nb = &tj->nodes[it.b];
+        int leaf_a = mc_bvh_is_leaf(na), leaf_b = mc_bvh_is_leaf(nb);
+        if (leaf_a && leaf_b)
+        {
+            leaf_leaf(&q, na, nb);
+            continue;
+        }
+        // Split the larger internal node; the nearer child pair goes on top of the stack.
+        int split_a = !leaf_a && (leaf_b || node_size(na) >= node_size(nb));
+        dist_item child[2];
+        for (uint32_t c = 0; c < 2; ++c)
+        {
+            child[c].a = split_a ? na->data + c : it.a;
+            child[c].b = split_a ? it.b : nb->data + c;
+            if (split_a)
+            {
+                box_of_i(&ti->nodes[child[c].a], &ba);
+                if (c == 0)
+                {
+                    box_of_j(&q, nb, &bb);
+                }
+            }
+            else
+            {
+                box_of_j(&q, &tj->nodes[child[c].b], &bb);
+                if (c == 0)
+                {
+                    box_of_i(na, &ba);
+                }
+            }
+            ++out->box_tests;
+            child[c].bound = box_gap(&q, &ba, &bb);
+        }
+        int near = child[1].bound < child[0].bound ? 1 : 0;
+        MC_ASSERT(sp + 2u <= s->capacity);
+        if (child[1 - near].bound < q.best)
+        {
+            s->stack[sp++] = child[1 - near];
+        }
+        if (child[near].bound < q.best)
+        {
+            s->stack[sp++] = child[near];
+        }
+    }
+    return MC_OK;
+}
