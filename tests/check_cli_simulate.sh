@@ -34,7 +34,9 @@ if command -v python3 >/dev/null 2>&1; then
 import csv, json, sys
 d = sys.argv[1]
 j = json.load(open(d + "/drop.json"))
-assert list(j.keys()) == ["scenario", "end", "step", "warnings", "contacts", "incidents"], list(j.keys())
+assert list(j.keys()) == ["scenario", "end", "step", "integrator", "integration_steps", "max_step", "rejected_steps",
+                          "onset_rejections", "jacobians", "warnings", "contacts", "incidents"], list(j.keys())
+assert j["integrator"] == "BDF" and j["integration_steps"] > 0 and 0 < j["step"] <= j["max_step"], j
 assert len(j["warnings"]) == 2 and "start interpenetrating" in j["warnings"][1], j["warnings"]
 (c,) = j["contacts"]
 assert c["label"] == "CONTACT/1: PART/1 BOX - PART/2 SPHERE", c["label"]
@@ -65,4 +67,29 @@ head -1 "$tmp"/t.csv | grep -q '^time,contact,track,x,y,z,fn,depth,area$' || fai
 sed -e 's/, REULER=0,90,0//' -e 's/QG=0,0,0.045/QG=0,0,0.06/' "$tmp"/drop.scn >"$tmp"/quiet.scn
 check_error simulate 1 "$tmp"/quiet.scn -o "$tmp"/out2 --json "$tmp"/no/such/dir/j.json
 grep -q "j.json: cannot write" "$tmp".err || fail "unwritable JSON: $(cat "$tmp".err)"
+# Integrator options: bad values are usage errors; an unreachable tolerance stops with the time and the contact,
+# exit status 1, keeping the rows written before (a ball at 0.5 m/s without gravity lands at t = 0.02 s).
+check_error simulate 2 "$tmp"/drop.scn --integrator gear
+check_error simulate 2 "$tmp"/drop.scn --error 0
+check_error simulate 2 "$tmp"/drop.scn --error nan
+check_error simulate 2 "$tmp"/drop.scn --hmax -1
+check_error simulate 2 "$tmp"/drop.scn --integrator rk4 --error 1e-3
+cat >"$tmp"/stiff.scn <<'SCN'
+PART/1, GROUND
+GRAPHICS/1, PART=1, BOX, X=0.4, Y=0.4, Z=0.05, QP=-0.2,-0.2,-0.05
+PART/2, MASS=1, IP=1e-3,1e-3,1e-3, QG=0,0,0.06, VZ=-0.5
+GRAPHICS/2, PART=2, SPHERE, RADIUS=0.05, CHORD_TOLERANCE=1e-3
+CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e6, EXPONENT=1.5
+INTEGRATOR/ERROR=1e-9, HMIN=1e-4
+SIMULATE/DYNAMIC, END=0.1, STEPS=10
+SCN
+if "$exe" simulate "$tmp"/stiff.scn -o "$tmp"/stiff >"$tmp".out 2>"$tmp".err; then fail "an unreachable tolerance ran"; fi
+grep -q "stiff.scn: the BDF integrator cannot meet INTEGRATOR/ERROR=1e-09 at t = 0.02.*CONTACT/1: PART/1 BOX - PART/2 SPHERE" "$tmp".err ||
+    fail "tolerance message: $(cat "$tmp".err)"
+[ "$(wc -l <"$tmp"/stiff/stiff.csv)" -eq 4 ] || fail "the rows before the failure (header, t = 0, 0.01, 0.02) were not kept"
+grep -q '"integrator":"BDF"' "$tmp"/stiff/stiff.json || fail "no JSON after the failure"
+# --integrator rk4 runs the same scenario with the fixed step (the scenario's ERROR and HMIN are BDF's, ignored).
+"$exe" simulate "$tmp"/stiff.scn --integrator rk4 -o "$tmp"/stiff >"$tmp".out 2>"$tmp".err || fail "rk4: $(cat "$tmp".err)"
+grep -q "RK4 step" "$tmp".out || fail "rk4 summary: $(cat "$tmp".out)"
+
 echo "check_cli_simulate: ok"

@@ -8,6 +8,8 @@ command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 pkg-config --exists assimp 2>/dev/null || need="$need libassimp-dev"
 pkg-config --exists criterion 2>/dev/null || need="$need libcriterion-dev"
+# The simulator's BDF integrator (GSL's msbdf).
+pkg-config --exists gsl 2>/dev/null || need="$need libgsl-dev"
 # The plots' PNG rendering test (rsvg-convert, zlib to read the PNG) and the ODE host test; both are skipped with a
 # message when missing, so a build without them still passes.
 command -v rsvg-convert >/dev/null 2>&1 || need="$need librsvg2-bin"

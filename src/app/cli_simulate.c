@@ -16,6 +16,7 @@
 static const char* const s_help[] = {
     "usage: meshcontact simulate SCENARIO [-o OUTDIR] [--csv FILE] [--svg FILE] [--contacts-csv FILE]\n"
     "                           [--incidents FILE] [--tracks FILE] [--json FILE] [--threads N]\n"
+    "                           [--integrator bdf|rk4] [--error E] [--hmax H]\n"
     "\n"
     "Simulate the rigid parts of a scenario file with contact forces from meshcontact, from time 0 to END.\n"
     "Writes, <name> being the scenario's file name without extension:\n"
@@ -41,6 +42,9 @@ static const char* const s_help[] = {
     "  --json FILE            JSON path (default OUTDIR/<name>.json)\n"
     "  --threads N            threads for the contact evaluation (default 1: the work of one evaluation is\n"
     "                         usually too small to share; more threads pay off for large meshes in contact)\n"
+    "  --integrator bdf|rk4   override the scenario's INTEGRATOR (default BDF)\n"
+    "  --error E              override INTEGRATOR/ERROR= (BDF tolerance, > 0)\n"
+    "  --hmax H               override INTEGRATOR/HMAX= (BDF: longest step; RK4: the step; > 0)\n"
     "\n"
     "CSV columns: time; per part (all parts, ground included) partID_x,_y,_z (centre of mass), _qw,_qx,_qy,_qz\n"
     "(orientation, body to ground), _vx,_vy,_vz, _wx,_wy,_wz (velocity and angular velocity, ground frame),\n"
@@ -64,11 +68,17 @@ static const char* const s_help[] = {
     "TRACKS: time, contact, track, x,y,z (contact point), fn, depth, area, one row per region and output time. A\n"
     "region continues the nearest track of its contact whose last point (at the previous integration step) lies\n"
     "within the sum of the two equivalent radii; otherwise it starts a new track (ids from 1 per contact).\n"
-    "\n"
-    "INTEGRATOR: fixed-step classical Runge-Kutta (RK4) of the Newton-Euler equations, contact forces evaluated\n"
-    "at each stage, quaternion renormalised every step. Step: INTEGRATOR/HMAX= or, by default, 1/40 of the\n"
-    "shortest contact time scale estimated from masses, stiffnesses, exponents, damping and a bound on the\n"
-    "approach speed (|v0| + |g| END); shortened so a whole number of steps fits in each output interval.\n"
+    "\n",
+    "INTEGRATOR: BDF (default; GSTIFF is the same): variable-step, variable-order BDF (GSL msbdf) of the\n"
+    "Newton-Euler equations with orientations as rotation vectors (unit quaternions by construction), error\n"
+    "control with ERROR= (default 1e-5) in units of each contact's estimated impact penetration and approach\n"
+    "speed, contact Jacobians by finite differences; a step that starts separated and ends deep in contact is\n"
+    "retried shorter, and no step moves a part more than half the thinnest contact geometry. HMAX= caps the\n"
+    "step, HINIT= sets the first, HMIN= (default 1e-9 of the contact time scale) is where the run stops with\n"
+    "an error. RK4: fixed-step classical Runge-Kutta, contact forces evaluated at each stage, quaternion\n"
+    "renormalised every step. Step: HMAX= or, by default, 1/40 of the shortest contact time scale estimated\n"
+    "from masses, stiffnesses, exponents, damping and a bound on the approach speed (|v0| + |g| END);\n"
+    "shortened so a whole number of steps fits in each output interval.\n"
     "\n",
     "SCENARIO FORMAT (statement names as in an Adams dataset):\n"
     "  One statement per line: NAME/id, ARG, KEY=value, KEY=v1,v2,v3 ... ; '!' starts a comment; a line ending\n"
@@ -105,8 +115,7 @@ static const char* const s_help[] = {
     "      MAX_TRIANGLES=n: refuse a file or tessellation of more than n triangles (default 2^26)\n"
     "      REPAIR=ALL | REPAIR=\"ORIENT, HOLES\" (FILE only; DUPLICATES, SHARED_FACES, LOOSE, ORIENT, HOLES,\n"
     "      PINCHES): repair the mesh as 'meshcontact repair' does, with a warning listing the changes;\n"
-    "      WELD_TOLERANCE=t (of the bbox diagonal) or WELD_DISTANCE=d, MAX_HOLE_EDGES=n (default 32)\n"
-    "",
+    "      WELD_TOLERANCE=t (of the bbox diagonal) or WELD_DISTANCE=d, MAX_HOLE_EDGES=n (default 32)\n",
     "  CONTACT/id, IGEOM=id[,id..], JGEOM=id[,id..] | GROUP=id,id[,id..],\n"
     "           [IFLIP_GEOMETRY=ids], [JFLIP_GEOMETRY=ids], [EXCLUDE=id,id[,id,id..]],\n"
     "           IMPACT, STIFFNESS=k, [EXPONENT=e (1.5)], [DAMPING=c (0)], [DMAX=d (required with DAMPING)]\n"
@@ -123,7 +132,7 @@ static const char* const s_help[] = {
     "      DEPTH=ADAMS|SMOOTH|VOLUME_AREA|EXTENT (not Adams; default ADAMS): SMOOTH measures the depth between\n"
     "      planes or spheres fitted to the meshes' vertices near the contact: no facet ripple on tessellated\n"
     "      balls (exact on balls and plates)\n"
-    "  INTEGRATOR/[RK4], HMAX=h                                  fixed step h\n"
+    "  INTEGRATOR/[BDF|GSTIFF|RK4], [ERROR=e], [HMAX=h], [HINIT=h], [HMIN=h]   see INTEGRATOR above\n"
     "  SIMULATE/DYNAMIC, END=t, [STEPS=n | DTOUT=dt]             required; n output intervals (default 500)\n"
     "  END                                                       optional; the rest of the file is ignored\n"
     "\n",
@@ -201,20 +210,23 @@ static void print_help(FILE* f)
 /// Parsed command line.
 typedef struct simulate_args
 {
-    const char* scenario;  ///< SCENARIO
-    const char* outdir;    ///< -o, --output-dir
-    const char* csv;       ///< --csv, or NULL for OUTDIR/<name>.csv
-    const char* svg;       ///< --svg, or NULL for OUTDIR/<name>.svg
-    const char* contacts;  ///< --contacts-csv, or NULL for OUTDIR/<name>_contacts.csv
-    const char* incidents; ///< --incidents, or NULL for OUTDIR/<name>_incidents.csv
-    const char* json;      ///< --json, or NULL for OUTDIR/<name>.json
-    const char* tracks;    ///< --tracks, or NULL for OUTDIR/<name>_tracks.csv
-    int threads;           ///< --threads
+    const char* scenario;   ///< SCENARIO
+    const char* outdir;     ///< -o, --output-dir
+    const char* csv;        ///< --csv, or NULL for OUTDIR/<name>.csv
+    const char* svg;        ///< --svg, or NULL for OUTDIR/<name>.svg
+    const char* contacts;   ///< --contacts-csv, or NULL for OUTDIR/<name>_contacts.csv
+    const char* incidents;  ///< --incidents, or NULL for OUTDIR/<name>_incidents.csv
+    const char* json;       ///< --json, or NULL for OUTDIR/<name>.json
+    const char* tracks;     ///< --tracks, or NULL for OUTDIR/<name>_tracks.csv
+    int threads;            ///< --threads
+    const char* integrator; ///< --integrator, or NULL
+    double error;           ///< --error, or 0
+    double hmax;            ///< --hmax, or 0
 } simulate_args;
 
 static int parse_args(int argc, char** argv, simulate_args* a)
 {
-    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, NULL, 1};
+    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, 0.0, 0.0};
     const cli_option options[] = {
         {"output-dir", 'o', CLI_TEXT, &a->outdir, 0, NULL, NULL, "a directory"},
         {"csv", 0, CLI_TEXT, &a->csv, 0, NULL, NULL, "a file"},
@@ -224,10 +236,19 @@ static int parse_args(int argc, char** argv, simulate_args* a)
         {"json", 0, CLI_TEXT, &a->json, 0, NULL, NULL, "a file"},
         {"tracks", 0, CLI_TEXT, &a->tracks, 0, NULL, NULL, "a file"},
         {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
+        {"integrator", 0, CLI_TEXT, &a->integrator, 0, NULL, NULL, "bdf or rk4"},
+        {"error", 0, CLI_NUMBER, &a->error, 0, cli_positive, NULL, "a number > 0"},
+        {"hmax", 0, CLI_NUMBER, &a->hmax, 0, cli_positive, NULL, "a number > 0"},
     };
     static const char* const operand_names[] = {"SCENARIO"};
     const cli_syntax syntax = {"simulate", print_help, options, CLI_LENGTH(options), operand_names, &a->scenario, 1};
-    return cli_parse_args(&syntax, argc, argv);
+    int rc = cli_parse_args(&syntax, argc, argv);
+    if (rc == CLI_CONTINUE && a->integrator != NULL && strcmp(a->integrator, "bdf") != 0 &&
+        strcmp(a->integrator, "rk4") != 0)
+    {
+        return cli_usage_error("simulate", "--integrator needs bdf or rk4, got '%s'", a->integrator);
+    }
+    return rc;
 }
 
 /// The output files: given on the command line or OUTDIR/<name><suffix>.
@@ -282,12 +303,25 @@ static void print_summary(const app_sim* sim, const app_scenario* scn, const cha
     int nw = 0, ni = 0;
     app_sim_get_warnings(sim, &nw);
     app_sim_get_incidents(sim, &ni);
+    app_sim_step_stats st = app_sim_get_step_stats(sim);
+    char steps[200];
+    if (scn->integrator == APP_SCENARIO_RK4)
+    {
+        snprintf(steps, sizeof steps, "RK4 step %.3g", st.min_step);
+    }
+    else
+    {
+        snprintf(steps, sizeof steps,
+                 "BDF %llu steps of %.3g to %.3g (%llu rejected, %llu at contact onsets, %llu "
+                 "Jacobians)",
+                 (unsigned long long)st.steps, st.min_step, st.max_step, (unsigned long long)st.failed_steps,
+                 (unsigned long long)st.onset_rejections, (unsigned long long)st.jacobians);
+    }
     fprintf(info,
-            "simulated %g s of %s in %.2f s: %d output rows, step %.3g, %llu contact evaluations, %d contact "
+            "simulated %g s of %s in %.2f s: %d output rows, %s, %llu contact evaluations, %d contact "
             "incidents, %d warnings\n",
-            scn->end_time, scenario, seconds, scn->steps + 1,
-            scn->end_time / scn->steps / (double)app_sim_get_substeps(sim),
-            (unsigned long long)app_sim_get_evaluations(sim), ni, nw);
+            scn->end_time, scenario, seconds, scn->steps + 1, steps, (unsigned long long)app_sim_get_evaluations(sim),
+            ni, nw);
     static const char* const what[OUT_COUNT] = {
         "CSV:      ", "plot:     ", "contacts: ", "incidents:", "JSON:     ", "tracks:   "};
     for (int k = 0; k < OUT_COUNT; ++k)
@@ -329,6 +363,7 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
             rc = files[k] == NULL ? 1 : 0;
         }
     }
+    bool opened = rc == 0;
     if (rc == 0)
     {
         app_sim_outputs outs = {files[OUT_CSV], files[OUT_CONTACTS], names[OUT_SVG], files[OUT_TRACKS]};
@@ -341,8 +376,9 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
             rc = cli_fail(a->scenario, "%s", err);
         }
     }
-    if (rc == 0)
+    if (opened)
     {
+        // Also after a failed run: the incidents and warnings up to the failure, with what the CSVs hold.
         app_sim_write_incidents_csv(sim, files[OUT_INCIDENTS]);
         app_sim_write_json(sim, files[OUT_JSON]);
     }
@@ -371,6 +407,18 @@ int cli_simulate(int argc, char** argv)
     if (!app_scenario_parse_file(a.scenario, &scn, &perr))
     {
         return cli_fail(NULL, "%s", perr.message);
+    }
+    // The command line's integrator settings over the scenario's.
+    if (a.integrator != NULL)
+    {
+        scn->integrator = strcmp(a.integrator, "rk4") == 0 ? APP_SCENARIO_RK4 : APP_SCENARIO_BDF;
+    }
+    scn->error = a.error > 0.0 ? a.error : scn->error;
+    scn->hmax = a.hmax > 0.0 ? a.hmax : scn->hmax;
+    if (scn->integrator == APP_SCENARIO_RK4 && a.error > 0.0)
+    {
+        app_scenario_destroy(scn);
+        return cli_usage_error("simulate", "--error is for the BDF integrator (RK4 has a fixed step: --hmax)");
     }
     const char* given[OUT_COUNT] = {a.csv, a.svg, a.contacts, a.incidents, a.json, a.tracks};
     static const char* const suffix[OUT_COUNT] = {".csv",           ".svg",  "_contacts.csv",

@@ -289,7 +289,7 @@ static bool read_column(const scenario_sweep* s, const char* text, param_column*
         {
             continue;
         }
-        char why[200];
+        char why[256];
         bool ok = accepts(s, col->def, k, why, sizeof why);
         if (!ok && (col->index >= 0 || col->def->kind == TARGET_CONTACT))
         {
@@ -422,7 +422,7 @@ static void set_value(scenario_sweep* s, app_scenario* run, const param_column* 
     int count = d->kind == TARGET_CONTACT ? run->contact_count : run->part_count;
     for (int k = 0; k < count; ++k)
     {
-        char why[8];
+        char why[256]; // unused here, but room for the whole message (gcc checks the truncation)
         if ((col->index < 0 || k == col->index) && accepts(s, d, k, why, sizeof why))
         {
             char* base = d->kind == TARGET_CONTACT ? (char*)&s->contacts[k] : (char*)&s->parts[k];
@@ -482,16 +482,9 @@ static bool simulate_run(const scenario_sweep* s, const app_scenario* run, sweep
         return false;
     }
     bool ok = app_sim_create(run, &opt, &sim, err, cap);
-    int nout = run->steps;
-    int64_t nsub = ok ? app_sim_get_substeps(sim) : 0;
-    double h = run->end_time / nout / (double)nsub;
-    for (int k = 1; ok && k <= nout; ++k)
-    {
-        for (int64_t j = 0; ok && j < nsub; ++j)
-        {
-            ok = app_sim_step(sim, h, err, cap);
-        }
-    }
+    // The run loop of 'meshcontact simulate' itself, writing nothing (its steps depend on the integrator).
+    const app_sim_outputs none = {NULL, NULL, NULL, NULL};
+    ok = ok && app_sim_run_outputs(sim, &none, err, cap);
     if (ok)
     {
         app_sim_take_peaks(sim, peaks);

@@ -1565,14 +1565,38 @@ static bool stmt_integrator(scn_parser* p)
         return fail(p, p->st.line, "INTEGRATOR given twice");
     }
     p->scn->integrator_line = p->st.line;
-    bool rk4 = false, found = false;
-    if (!get_flag(p, "RK4", &rk4) || !get_real(p, "HMAX", &p->scn->hmax, &found))
+    bool rk4 = false, bdf = false, gstiff = false, found = false;
+    if (!get_flag(p, "RK4", &rk4) || !get_flag(p, "BDF", &bdf) || !get_flag(p, "GSTIFF", &gstiff) ||
+        !get_real(p, "HMAX", &p->scn->hmax, &found))
     {
         return false;
     }
-    if (found && !(p->scn->hmax > 0.0))
+    if (found && !(p->scn->hmax > 0.0 && isfinite(p->scn->hmax)))
     {
         return fail(p, p->st.line, "HMAX must be > 0");
+    }
+    if ((int)rk4 + (int)bdf + (int)gstiff > 1)
+    {
+        return fail(p, p->st.line, "INTEGRATOR takes one of RK4, BDF and GSTIFF");
+    }
+    p->scn->integrator = rk4 ? APP_SCENARIO_RK4 : APP_SCENARIO_BDF;
+    // ERROR, HINIT and HMIN: BDF only (RK4 has a fixed step); each > 0 and finite.
+    static const char* const keys[3] = {"ERROR", "HINIT", "HMIN"};
+    double* dest[3] = {&p->scn->error, &p->scn->hinit, &p->scn->hmin};
+    for (int k = 0; k < 3; ++k)
+    {
+        if (!get_real(p, keys[k], dest[k], &found))
+        {
+            return false;
+        }
+        if (found && !(*dest[k] > 0.0 && isfinite(*dest[k])))
+        {
+            return fail(p, p->st.line, "%s must be > 0 and finite", keys[k]);
+        }
+        if (found && rk4)
+        {
+            return fail(p, p->st.line, "%s is for the BDF integrator (RK4 has a fixed step, HMAX)", keys[k]);
+        }
     }
     return check_args(p);
 }

@@ -123,9 +123,15 @@
  *     faceted depth ripples (exact on tessellated balls and plates); VOLUME_AREA 2 V / A; EXTENT the region's extent
  *     along its normal.
  *
- * INTEGRATOR/[RK4], [HMAX=h]
- *     Fixed-step classical Runge-Kutta (the only integrator). HMAX is the step size; the default is 1/40 of the
- *     shortest estimated contact duration (see simulate.h), and a step longer than 1/10 of it gives a warning.
+ * INTEGRATOR/[BDF | GSTIFF | RK4], [ERROR=e], [HMAX=h], [HINIT=h0], [HMIN=h1]
+ *     BDF (the default; GSTIFF is a synonym, Adams' name): variable-step, variable-order backward differentiation
+ *     (GSL's msbdf) with error control: ERROR is the relative and absolute local error tolerance (default 1e-5;
+ *     absolute errors are measured in units of each contact's penetration scale and approach speed, see
+ *     simulate.h), HMAX the longest step (default: the output interval), HINIT the first step and HMIN the
+ *     shortest step before the run stops with an error (defaults in simulate.h).
+ *     RK4: fixed-step classical Runge-Kutta. HMAX is the step size; the default is 1/40 of the shortest estimated
+ *     contact duration (see simulate.h), and a step longer than 1/10 of it gives a warning. ERROR, HINIT and HMIN
+ *     are refused with RK4.
  *
  * SIMULATE/[DYNAMIC], END=t, [STEPS=n | DTOUT=dt]
  *     Simulate from time 0 to END, writing n + 1 output rows (default STEPS=500). Required, once.
@@ -241,27 +247,38 @@ typedef struct app_scenario_contact
     mc_depth_method depth;             ///< DEPTH (not Adams); MC_DEPTH_DEFAULT when not given (Adams)
 } app_scenario_contact;
 
+/// Integrator of a scenario (INTEGRATOR statement).
+typedef enum app_scenario_integrator
+{
+    APP_SCENARIO_BDF = 0, ///< variable-step BDF with error control (the default; BDF or GSTIFF)
+    APP_SCENARIO_RK4 = 1, ///< fixed-step classical Runge-Kutta
+} app_scenario_integrator;
+
 /// A parsed scenario. Arrays are owned by the scenario (plain malloc: this is tool code, not library code).
 typedef struct app_scenario
 {
-    char* path;                      ///< the file as named by the caller
-    char* base_dir;                  ///< directory that relative FILE= paths are resolved against
-    char force_unit[32];             ///< UNITS FORCE (empty when not given)
-    char mass_unit[32];              ///< UNITS MASS
-    char length_unit[32];            ///< UNITS LENGTH
-    char time_unit[32];              ///< UNITS TIME
-    mc_vec3 gravity;                 ///< ACCGRAV / GRAVITY (ground frame)
-    app_scenario_part* parts;        ///< PART statements in file order
-    int part_count;                  ///< entries of parts
-    app_scenario_graphics* graphics; ///< GRAPHICS statements in file order
-    int graphics_count;              ///< entries of graphics
-    app_scenario_contact* contacts;  ///< CONTACT statements in file order
-    int contact_count;               ///< entries of contacts
-    double end_time;                 ///< SIMULATE END
-    int steps;                       ///< output intervals (from STEPS, or END / DTOUT rounded)
-    double hmax;                     ///< INTEGRATOR HMAX; 0: automatic
-    int simulate_line;               ///< line of the SIMULATE statement
-    int integrator_line;             ///< line of the INTEGRATOR statement (0 if none)
+    char* path;                         ///< the file as named by the caller
+    char* base_dir;                     ///< directory that relative FILE= paths are resolved against
+    char force_unit[32];                ///< UNITS FORCE (empty when not given)
+    char mass_unit[32];                 ///< UNITS MASS
+    char length_unit[32];               ///< UNITS LENGTH
+    char time_unit[32];                 ///< UNITS TIME
+    mc_vec3 gravity;                    ///< ACCGRAV / GRAVITY (ground frame)
+    app_scenario_part* parts;           ///< PART statements in file order
+    int part_count;                     ///< entries of parts
+    app_scenario_graphics* graphics;    ///< GRAPHICS statements in file order
+    int graphics_count;                 ///< entries of graphics
+    app_scenario_contact* contacts;     ///< CONTACT statements in file order
+    int contact_count;                  ///< entries of contacts
+    double end_time;                    ///< SIMULATE END
+    int steps;                          ///< output intervals (from STEPS, or END / DTOUT rounded)
+    double hmax;                        ///< INTEGRATOR HMAX; 0: automatic
+    app_scenario_integrator integrator; ///< INTEGRATOR BDF (default) or RK4
+    double error;                       ///< INTEGRATOR ERROR (BDF tolerance); 0: the default
+    double hinit;                       ///< INTEGRATOR HINIT (BDF first step); 0: automatic
+    double hmin;                        ///< INTEGRATOR HMIN (BDF shortest step); 0: automatic
+    int simulate_line;                  ///< line of the SIMULATE statement
+    int integrator_line;                ///< line of the INTEGRATOR statement (0 if none)
     /// Warnings of the parser, each `<file>:<line>: <what>` (no newline): an angle without D whose magnitude is more
     /// than 2 pi (degrees written as radians?). app_sim_create passes them on to its warning callback.
     char** warnings;

@@ -150,8 +150,16 @@ void app_sim_write_json(const app_sim* sim, FILE* f)
     json_string(f, scn->path);
     fputs(",\"end\":", f);
     json_number(f, scn->end_time);
+    // step: RK4's fixed step, or BDF's shortest accepted step, with the BDF's counters
+    app_sim_step_stats st = app_sim_get_step_stats(sim);
     fputs(",\"step\":", f);
-    json_number(f, scn->end_time / scn->steps / (double)app_sim_get_substeps(sim));
+    json_number(f, st.min_step);
+    fprintf(f, ",\"integrator\":\"%s\",\"integration_steps\":%llu,\"max_step\":",
+            scn->integrator == APP_SCENARIO_RK4 ? "RK4" : "BDF", (unsigned long long)st.steps);
+    json_number(f, st.max_step);
+    fprintf(f, ",\"rejected_steps\":%llu,\"onset_rejections\":%llu,\"jacobians\":%llu",
+            (unsigned long long)st.failed_steps, (unsigned long long)st.onset_rejections,
+            (unsigned long long)st.jacobians);
     fputs(",\"warnings\":[", f);
     for (int k = 0; k < nw; ++k)
     {

@@ -4,6 +4,9 @@
 // contact summaries, peaks, incidents, tracks and warnings, the motion CSV and the contacts plot.
 #include "src/app/simulate.h"
 
+#include "src/app/sim_bdf.h"
+#include "src/app/sim_jacobian.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -108,6 +111,33 @@ struct app_sim
     int64_t substeps; ///< integration steps per output interval (h is then dt_out / substeps)
     double time_scale;
     uint64_t evaluations;
+    // The BDF integrator (INTEGRATOR/BDF, see simulate.h and sim_bdf.c).
+    sim_bdf* bdf;
+    int* moving;           // moving part indices
+    int moving_count;      // entries of moving
+    int* moving_of_part;   // per part: its index in moving, or -1 (ground)
+    double* y;             // 12 per moving part: p, phi, v, w (phi: rotation vector, q = exp(phi) q_ref)
+    double* y_start;       // y at the start of the step in progress
+    double* y_scale;       // absolute error scale per component
+    mc_quat* q_ref;        // per part: the orientation phi is measured from
+    double bdf_h;          // the step the BDF proposes next
+    double hmin;           // shortest step before the run stops
+    double hmax;           // longest step
+    double vel_scale;      // largest approach speed bound over the contacts (error scale of velocities)
+    double gscale;         // smallest estimated impact penetration (error scale of positions)
+    double* contact_gmax;  // per contact: estimated impact penetration (error scale; onset rejection)
+    double thin;           // thinnest contact geometry (tunnelling guard), INFINITY without one
+    double* part_radius;   // per part: largest distance of its geometry from the centre of mass
+    sim_jac_world jworld;  // the world as sim_contact_jacobian sees it
+    bool* movable;         // per body
+    sim_jac_steps* jsteps; // per body
+    sim_jac_block* blocks; // contact Jacobian blocks
+    uint32_t block_cap;    // their capacity
+    sim_jac_scratch jscratch;
+    app_sim_step_stats stats;
+    double* y_scratch_state; // the y of the last Jacobian
+    double error;            // the tolerance
+    char bdf_err[400];       // why the right-hand side stopped
 };
 
 static bool set_err(char* err, size_t cap, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -490,9 +520,13 @@ static mc_force_model force_model(const app_scenario_contact* c)
     return m;
 }
 
-/// Time scale of one contact between parts a and b (see simulate.h); 0 when nothing gives one.
-static double pair_time_scale(const app_sim* s, const app_scenario_contact* c, int a, int b)
+/// Time scale of one contact between parts a and b (see simulate.h); 0 when nothing gives one. *gmax_out receives
+/// the impact's largest penetration and *v_out the approach speed bound (0 when not estimated).
+static double pair_time_scale(const app_sim* s, const app_scenario_contact* c, int a, int b, double* gmax_out,
+                              double* v_out)
 {
+    *gmax_out = 0.0;
+    *v_out = 0.0;
     const app_scenario_part* pa = &s->scn->parts[a];
     const app_scenario_part* pb = &s->scn->parts[b];
     double ma = s->mass[a], mb = s->mass[b];
@@ -518,10 +552,12 @@ static double pair_time_scale(const app_sim* s, const app_scenario_contact* c, i
     double gmag = mc_length(s->scn->gravity);
     double vmax = mc_length(pa->v) + mc_length(pb->v) + gmag * s->scn->end_time;
     double t = INFINITY;
+    *v_out = vmax;
     if (vmax > 0.0)
     {
         double gmax = pow((e + 1.0) * m * vmax * vmax / (2.0 * k), 1.0 / (e + 1.0));
         t = fmin(t, MC_PI * gmax / vmax);
+        *gmax_out = gmax;
     }
     if (gmag > 0.0)
     {
@@ -598,6 +634,8 @@ typedef struct contact_lists
     uint32_t excluded_cap;
     double time_scale;
     double min_mass; // smallest mass of a moving part in an evaluated pair (0: none)
+    double gmax;     // smallest estimated impact penetration of its pairs (0: none)
+    double vmax;     // largest approach speed bound of its pairs
 } contact_lists;
 
 static void contact_lists_free(contact_lists* l)
@@ -664,8 +702,11 @@ static bool build_contact_lists(app_sim* s, const app_scenario_contact* c, conta
                 ok = add_excluded(l, x->id, y->id) ? true : set_err(err, cap, "out of memory");
                 continue;
             }
-            double t = pair_time_scale(s, c, x->part, y->part);
+            double gmax, vmax;
+            double t = pair_time_scale(s, c, x->part, y->part, &gmax, &vmax);
             l->time_scale = t > 0.0 ? fmin(l->time_scale, t) : l->time_scale;
+            l->gmax = gmax > 0.0 && (l->gmax == 0.0 || gmax < l->gmax) ? gmax : l->gmax;
+            l->vmax = fmax(l->vmax, vmax);
             for (int side = 0; side < 2; ++side)
             {
                 double m = s->mass[side == 0 ? x->part : y->part];
@@ -728,6 +769,8 @@ static bool create_contacts(app_sim* s, char* err, size_t cap)
         mc_status st = mc_world_create_contact(s->world, &cd, &cid, &e);
         scale = fmin(scale, l.time_scale);
         s->contact_mass[ci] = l.min_mass;
+        s->contact_gmax[ci] = l.gmax;
+        s->vel_scale = fmax(s->vel_scale, l.vmax);
         contact_lists_free(&l);
         if (st != MC_OK)
         {
@@ -1095,7 +1138,7 @@ static void close_incident(app_sim* s, int c, double t)
     // what gravity does over the same time: not a graze nor a resting touch) over a few steps only: the step
     // cannot resolve it.
     double dv = s->contact_mass[c] > 0.0 ? in->normal_impulse / s->contact_mass[c] : 0.0;
-    if (in->steps < SHORT_INCIDENT_STEPS && dv > 0.0 && !s->step_warned[c] &&
+    if (s->scn->integrator == APP_SCENARIO_RK4 && in->steps < SHORT_INCIDENT_STEPS && dv > 0.0 && !s->step_warned[c] &&
         dv > 3.0 * mc_length(s->scn->gravity) * (in->end - in->start))
     {
         s->step_warned[c] = true;
@@ -1108,18 +1151,24 @@ static void close_incident(app_sim* s, int c, double t)
 }
 
 /// After a step from t0 of length h: extend, open or close every contact's incident and add the step's impulses
-/// with the Runge-Kutta weights. s->summary is the step's first stage, stage_summary[1..3] the others and
-/// stage_summary[0] the new state. @return false when out of memory
+/// with the integrator's quadrature weights: RK4's stages s->summary (the step's first), stage_summary[1..3] with
+/// weights 1, 2, 2, 1 (sum 6), or for BDF the step's two ends s->summary and stage_summary[0] with weights 1, 1
+/// (sum 2, the trapezoidal rule). stage_summary[0] is the new state. @return false when out of memory
 static bool track_incidents(app_sim* s, double h, double t0)
 {
-    static const double weight[4] = {1.0, 2.0, 2.0, 1.0};
+    static const double rk4_weight[4] = {1.0, 2.0, 2.0, 1.0};
+    static const double bdf_weight[2] = {1.0, 1.0};
+    bool rk4 = s->scn->integrator == APP_SCENARIO_RK4;
+    const double* weight = rk4 ? rk4_weight : bdf_weight;
+    int stages = rk4 ? 4 : 2;
+    double wsum = rk4 ? 6.0 : 2.0;
     for (int c = 0; c < s->scn->contact_count; ++c)
     {
-        const app_sim_contact_summary* st[4] = {&s->summary[c], &s->stage_summary[1][c], &s->stage_summary[2][c],
-                                                &s->stage_summary[3][c]};
+        const app_sim_contact_summary* st[4] = {&s->summary[c], rk4 ? &s->stage_summary[1][c] : &s->stage_summary[0][c],
+                                                &s->stage_summary[2][c], &s->stage_summary[3][c]};
         const app_sim_contact_summary* end = &s->stage_summary[0][c];
         bool touching = end->regions > 0;
-        for (int k = 0; k < 4; ++k)
+        for (int k = 0; k < stages; ++k)
         {
             touching = touching || st[k]->regions > 0;
         }
@@ -1162,15 +1211,15 @@ static bool track_incidents(app_sim* s, double h, double t0)
         in->end = t0 + h;
         double fn = 0.0;
         mc_vec3 f = mc_v3(0.0, 0.0, 0.0), ft = mc_v3(0.0, 0.0, 0.0);
-        for (int k = 0; k < 4; ++k)
+        for (int k = 0; k < stages; ++k)
         {
             fn += weight[k] * st[k]->normal_force;
             f = mc_mul_add(f, weight[k], st[k]->force_on_j);
             ft = mc_mul_add(ft, weight[k], st[k]->friction_on_j);
         }
-        in->normal_impulse += h / 6.0 * fn;
-        in->impulse = mc_mul_add(in->impulse, h / 6.0, f);
-        s->incident_ft[c] = mc_mul_add(s->incident_ft[c], h / 6.0, ft);
+        in->normal_impulse += h / wsum * fn;
+        in->impulse = mc_mul_add(in->impulse, h / wsum, f);
+        s->incident_ft[c] = mc_mul_add(s->incident_ft[c], h / wsum, ft);
         in->friction_impulse = mc_length(s->incident_ft[c]);
         if (end->normal_force > in->max_fn)
         {
@@ -1204,6 +1253,21 @@ static bool commit_state(app_sim* s, app_sim_contact_summary* sums, char* err, s
     return !stiction || evaluate(s, s->state, s->k[0], true, sums, err, cap);
 }
 
+/// The bookkeeping of an accepted step from t_before of length h, the new state evaluated with its summary in
+/// stage_summary[0] (s->summary still the step's start): incidents, peaks and tracks. @return false when out of memory
+static bool finish_step(app_sim* s, double h, double t_before, char* err, size_t cap)
+{
+    if (!track_incidents(s, h, t_before))
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    app_sim_contact_summary* t = s->summary;
+    s->summary = s->stage_summary[0];
+    s->stage_summary[0] = t;
+    update_peaks(s);
+    return update_tracks(s) ? true : set_err(err, cap, "out of memory");
+}
+
 static void advance(const app_scenario* scn, const rb_state* x, const rb_deriv* d, double h, rb_state* out)
 {
     for (int i = 0; i < scn->part_count; ++i)
@@ -1226,6 +1290,16 @@ static void advance(const app_scenario* scn, const rb_state* x, const rb_deriv* 
 bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
 {
     const app_scenario* scn = s->scn;
+    if (scn->integrator == APP_SCENARIO_BDF)
+    {
+        double target = s->time + h;
+        bool ok = true;
+        while (ok && s->time < target)
+        {
+            ok = app_sim_step_bdf(s, target, err, cap);
+        }
+        return ok;
+    }
     // k[0] holds the derivative at the current state (evaluated at the end of the previous step or at creation).
     advance(scn, s->state, s->k[0], 0.5 * h, s->tmp);
     if (!evaluate(s, s->tmp, s->k[1], false, s->stage_summary[1], err, cap))
@@ -1274,16 +1348,709 @@ bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
     {
         return false;
     }
-    // stage_summary[0] holds the new state's summary; s->summary still the step's first stage.
-    if (!track_incidents(s, h, t_before))
+    s->stats.steps += 1;
+    return finish_step(s, h, t_before, err, cap);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// BDF integration (see simulate.h)
+// ---------------------------------------------------------------------------------------------------------------
+
+typedef double mat3[3][3];
+
+/// [v]x, the cross-product matrix.
+static void skew(mc_vec3 v, mat3 out)
+{
+    out[0][0] = 0.0;
+    out[0][1] = -v.z;
+    out[0][2] = v.y;
+    out[1][0] = v.z;
+    out[1][1] = 0.0;
+    out[1][2] = -v.x;
+    out[2][0] = -v.y;
+    out[2][1] = v.x;
+    out[2][2] = 0.0;
+}
+
+static void mat3_mul(mat3 a, mat3 b, mat3 out)
+{
+    mat3 r;
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+        }
+    }
+    memcpy(out, r, sizeof r);
+}
+
+/// The left Jacobian of SO(3) at phi (inverse: `inverse`): a world angular velocity w = J(phi) dphi/dt for
+/// R = exp(phi) R_ref. Series below 1e-4 rad, where the closed forms lose digits.
+static void so3_left_jacobian(mc_vec3 phi, bool inverse, mat3 out)
+{
+    double th = mc_length(phi);
+    double a, b; // J = I + a [phi]x + b [phi]x^2
+    if (inverse)
+    {
+        a = -0.5;
+        b = th < 1e-4 ? 1.0 / 12.0 + th * th / 720.0 : 1.0 / (th * th) - (1.0 + cos(th)) / (2.0 * th * sin(th));
+    }
+    else
+    {
+        a = th < 1e-4 ? 0.5 - th * th / 24.0 : (1.0 - cos(th)) / (th * th);
+        b = th < 1e-4 ? 1.0 / 6.0 - th * th / 120.0 : (th - sin(th)) / (th * th * th);
+    }
+    mat3 k, k2;
+    skew(phi, k);
+    mat3_mul(k, k, k2);
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            out[i][j] = (i == j ? 1.0 : 0.0) + a * k[i][j] + b * k2[i][j];
+        }
+    }
+}
+
+static mc_vec3 mat3_vec(mat3 m, mc_vec3 v)
+{
+    return mc_v3(m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z, m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
+                 m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z);
+}
+
+static mc_quat quat_exp(mc_vec3 phi)
+{
+    double th = mc_length(phi);
+    double sc = th > 1e-8 ? sin(0.5 * th) / th : 0.5 - th * th / 48.0;
+    mc_quat q = {cos(0.5 * th), sc * phi.x, sc * phi.y, sc * phi.z};
+    return q;
+}
+
+static mc_vec3 y_vec(const double* y, int k)
+{
+    return mc_v3(y[k], y[k + 1], y[k + 2]);
+}
+
+static void y_set(double* y, int k, mc_vec3 v)
+{
+    y[k] = v.x;
+    y[k + 1] = v.y;
+    y[k + 2] = v.z;
+}
+
+/// The part states of y (ground parts keep theirs): q = exp(phi) q_ref, a unit quaternion by construction.
+static void unpack_state(const app_sim* s, const double* y, rb_state* out)
+{
+    for (int m = 0; m < s->moving_count; ++m)
+    {
+        int i = s->moving[m];
+        const double* ym = y + 12 * m;
+        out[i].p = y_vec(ym, 0);
+        out[i].q = mc_quat_normalize(mc_quat_mul(quat_exp(y_vec(ym, 3)), s->q_ref[i]));
+        out[i].v = y_vec(ym, 6);
+        out[i].w = y_vec(ym, 9);
+    }
+}
+
+/// y from the part states, with phi = 0: every part's orientation becomes its reference.
+static void pack_state(app_sim* s)
+{
+    for (int m = 0; m < s->moving_count; ++m)
+    {
+        int i = s->moving[m];
+        double* ym = s->y + 12 * m;
+        s->q_ref[i] = s->state[i].q;
+        y_set(ym, 0, s->state[i].p);
+        y_set(ym, 3, mc_v3(0.0, 0.0, 0.0));
+        y_set(ym, 6, s->state[i].v);
+        y_set(ym, 9, s->state[i].w);
+    }
+}
+
+static int bdf_rhs(double t, const double* y, double* dydt, void* user)
+{
+    (void)t;
+    app_sim* s = user;
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        s->tmp[i] = s->state[i];
+    }
+    unpack_state(s, y, s->tmp);
+    // The contacts of every trial state go to stage_summary[2]; stage_summary[3] keeps, per contact, the trial with
+    // the largest normal force of the step in progress (for the message when the step fails).
+    if (!evaluate(s, s->tmp, s->k[1], false, s->stage_summary[2], s->bdf_err, sizeof s->bdf_err))
+    {
+        return 1;
+    }
+    for (int c = 0; c < s->scn->contact_count; ++c)
+    {
+        const app_sim_contact_summary* now = &s->stage_summary[2][c];
+        app_sim_contact_summary* kept = &s->stage_summary[3][c];
+        if (now->regions > 0 && (kept->regions == 0 || now->normal_force > kept->normal_force))
+        {
+            *kept = *now;
+        }
+    }
+    for (int m = 0; m < s->moving_count; ++m)
+    {
+        const rb_deriv* d = &s->k[1][s->moving[m]];
+        const double* ym = y + 12 * m;
+        double* f = dydt + 12 * m;
+        mat3 jinv;
+        so3_left_jacobian(y_vec(ym, 3), true, jinv);
+        y_set(f, 0, y_vec(ym, 6));
+        y_set(f, 3, mat3_vec(jinv, y_vec(ym, 9)));
+        y_set(f, 6, d->dv);
+        y_set(f, 9, d->dw);
+    }
+    return 0;
+}
+
+/// dfdy[row][col] += sign * m (3 x 3) at (r0, c0) of an n x n row-major matrix.
+static void add_block(double* dfdy, int n, int r0, int c0, mat3 m, double sign)
+{
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            dfdy[(r0 + i) * n + c0 + j] += sign * m[i][j];
+        }
+    }
+}
+
+/// R A R^T of a body-frame matrix A (the world-frame inertia or its inverse) of orientation q.
+static void world_matrix(mc_quat q, const mc_mat33* a, mat3 out)
+{
+    mc_mat33 r = mc_quat_to_mat33(q);
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            double v = 0.0;
+            for (int k = 0; k < 3; ++k)
+            {
+                for (int l = 0; l < 3; ++l)
+                {
+                    v += r.m[i][k] * a->m[k][l] * r.m[j][l];
+                }
+            }
+            out[i][j] = v;
+        }
+    }
+}
+
+/// The rigid-body part of the Jacobian of bdf_rhs (the contact part is added by add_contact_jacobian): dp/dt = v,
+/// dphi/dt = J^-1(phi) w (its phi dependence taken at phi = 0: 1/2 [w]x), and dw/dt = I_w^-1 r, r = T - w x I_w w,
+/// through w (gyroscopic term) and through the rotation of I_w = R I R^T (d(M x)/dtheta = M [x]x - [M x]x for
+/// M = R A R^T, theta = J(phi) phi), T held fixed (its contact part comes from the blocks). Exactness is not needed
+/// (the Jacobian only drives the corrector's Newton iteration, whose converged result and error test do not depend
+/// on it), but a good one saves iterations and Jacobian updates.
+static void rigid_jacobian(const app_sim* s, const double* y, double* dfdy, int n)
+{
+    for (int m = 0; m < s->moving_count; ++m)
+    {
+        int i = s->moving[m], o = 12 * m;
+        const double* ym = y + o;
+        mat3 eye = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}, jinv, wx, iw, iwinv, a, b;
+        add_block(dfdy, n, o, o + 6, eye, 1.0);
+        so3_left_jacobian(y_vec(ym, 3), true, jinv);
+        add_block(dfdy, n, o + 3, o + 9, jinv, 1.0);
+        mc_vec3 w = y_vec(ym, 9);
+        skew(w, wx);
+        add_block(dfdy, n, o + 3, o + 3, wx, 0.5);
+        // d/dw of -I_w^-1 (w x I_w w) = -I_w^-1 ([w]x I_w - [I_w w]x)
+        world_matrix(s->tmp[i].q, &s->inertia[i], iw);
+        world_matrix(s->tmp[i].q, &s->inv_inertia[i], iwinv);
+        mat3_mul(wx, iw, a);
+        skew(mat3_vec(iw, w), b);
+        for (int r = 0; r < 3; ++r)
+        {
+            for (int c = 0; c < 3; ++c)
+            {
+                a[r][c] -= b[r][c];
+            }
+        }
+        mat3_mul(iwinv, a, a);
+        add_block(dfdy, n, o + 9, o + 9, a, -1.0);
+        // d/dtheta: I_w^-1 [r]x - [I_w^-1 r]x - I_w^-1 [w]x (I_w [w]x - [I_w w]x), then times J(phi)
+        mc_vec3 iww = mat3_vec(iw, w);
+        mc_vec3 r = mc_sub(s->stage_wrench[i].torque, mc_cross(w, iww));
+        mat3 rx, irx, c, d, jl;
+        skew(r, rx);
+        skew(mat3_vec(iwinv, r), irx);
+        mat3_mul(iwinv, rx, c);
+        mat3_mul(iw, wx, d);
+        skew(iww, b);
+        for (int k = 0; k < 9; ++k)
+        {
+            d[k / 3][k % 3] -= b[k / 3][k % 3];
+        }
+        mat3_mul(wx, d, d);
+        mat3_mul(iwinv, d, d);
+        for (int k = 0; k < 9; ++k)
+        {
+            c[k / 3][k % 3] -= irx[k / 3][k % 3] + d[k / 3][k % 3];
+        }
+        so3_left_jacobian(y_vec(ym, 3), false, jl);
+        mat3_mul(c, jl, c);
+        add_block(dfdy, n, o + 9, o + 3, c, 1.0);
+    }
+}
+
+/// 3 x 3 sub-block (r0, c0) of a 12 x 12 contact block.
+static void sub3(const double (*blk)[12], int r0, int c0, mat3 out)
+{
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            out[i][j] = blk[r0 + i][c0 + j];
+        }
+    }
+}
+
+/// Add d(wrench of body c) / d(state of its part Q) from one contact block (the body's rows `rc`, the other body's
+/// columns `ck`, body k on part Q) into the rows of body c's part: the body's pose and twist follow the part's state
+/// (rotation delta = J(phi) dphi, translation dp - [r_k]x delta, angular dw, linear dv - [r_k]x dw - [w]x [r_k]x
+/// delta), and the part's wrench is the body's force and its torque plus r_c x force.
+static void add_pair_terms(const app_sim* s, const sim_jac_block* blk, int rc, int ck, int c, int k, double* dfdy,
+                           int n)
+{
+    int pc = s->bodies[c].part, pk = s->bodies[k].part;
+    int mc = s->moving_of_part[pc], mk = s->moving_of_part[pk];
+    if (mc < 0 || mk < 0)
+    {
+        return;
+    }
+    const rb_state* xq = &s->tmp[pk];
+    mc_vec3 rk = mc_sub(s->body_poses[k].p, xq->p), rcv = mc_sub(s->body_poses[c].p, s->tmp[pc].p);
+    mat3 rkx, wx, rcx, jl, iwinv;
+    skew(rk, rkx);
+    skew(xq->w, wx);
+    skew(rcv, rcx);
+    so3_left_jacobian(y_vec(s->y_scratch_state + 12 * mk, 3), false, jl);
+    world_matrix(s->tmp[pc].q, &s->inv_inertia[pc], iwinv);
+    double inv_m = 1.0 / s->mass[pc];
+    int oc = 12 * mc, ok = 12 * mk;
+    // g[row: force 0, torque 1][column: p, phi, v, w] of body c's wrench (about its reference point)
+    for (int row = 0; row < 2; ++row)
+    {
+        mat3 kr, kt, dr, dt, wrk, tmp;
+        sub3(blk->stiffness, rc + 3 * row, ck, kr);     // d/d rotation
+        sub3(blk->stiffness, rc + 3 * row, ck + 3, kt); // d/d translation
+        sub3(blk->damping, rc + 3 * row, ck, dr);       // d/d angular velocity
+        sub3(blk->damping, rc + 3 * row, ck + 3, dt);   // d/d linear velocity
+        mat3 g[4];
+        memcpy(g[0], kt, sizeof kt);
+        // rotation: kr - kt [rk]x - dt [w]x [rk]x, then times J(phi)
+        mat3_mul(kt, rkx, tmp);
+        mat3_mul(wx, rkx, wrk);
+        mat3_mul(dt, wrk, wrk);
+        for (int i = 0; i < 3; ++i)
+        {
+            for (int j = 0; j < 3; ++j)
+            {
+                g[1][i][j] = kr[i][j] - tmp[i][j] - wrk[i][j];
+            }
+        }
+        mat3_mul(g[1], jl, g[1]);
+        memcpy(g[2], dt, sizeof dt);
+        mat3_mul(dt, rkx, tmp);
+        for (int i = 0; i < 3; ++i)
+        {
+            for (int j = 0; j < 3; ++j)
+            {
+                g[3][i][j] = dr[i][j] - tmp[i][j];
+            }
+        }
+        for (int col = 0; col < 4; ++col)
+        {
+            if (row == 0)
+            {
+                // force rows: dv/dt = F / m; torque about the centre of mass gains r_c x F
+                add_block(dfdy, n, oc + 6, ok + 3 * col, g[col], inv_m);
+                mat3_mul(rcx, g[col], tmp);
+                mat3_mul(iwinv, tmp, tmp);
+                add_block(dfdy, n, oc + 9, ok + 3 * col, tmp, 1.0);
+            }
+            else
+            {
+                mat3_mul(iwinv, g[col], tmp);
+                add_block(dfdy, n, oc + 9, ok + 3 * col, tmp, 1.0);
+            }
+        }
+    }
+}
+
+/// The contact part of the Jacobian: sim_contact_jacobian's blocks at the state s->tmp (evaluated), assembled over
+/// the parts, plus the turning of each body's lever arm with its part ([F_c]x [r_c]x on the torque).
+/// To use the library's analytic mc_world_get_jacobian instead, fill s->blocks from it here: the assembly is the same.
+static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
+{
+    uint32_t count = 0;
+    mc_status st = sim_contact_jacobian(&s->jworld, &s->jscratch, s->blocks, s->block_cap, &count, &s->evaluations);
+    if (st == MC_OK && count > s->block_cap)
+    {
+        sim_jac_block* nb = realloc(s->blocks, (size_t)count * sizeof *nb);
+        if (nb == NULL)
+        {
+            return set_err(s->bdf_err, sizeof s->bdf_err, "out of memory");
+        }
+        s->blocks = nb;
+        s->block_cap = count;
+        st = sim_contact_jacobian(&s->jworld, &s->jscratch, s->blocks, s->block_cap, &count, &s->evaluations);
+    }
+    if (st != MC_OK)
+    {
+        return set_err(s->bdf_err, sizeof s->bdf_err, "contact evaluation failed at t = %g: %s", s->time,
+                       mc_status_string(st));
+    }
+    s->stats.jacobians += 1;
+    for (uint32_t p = 0; p < count; ++p)
+    {
+        const sim_jac_block* b = &s->blocks[p];
+        int body[2] = {(int)b->body_a, (int)b->body_b};
+        for (int rc = 0; rc < 2; ++rc)
+        {
+            for (int ck = 0; ck < 2; ++ck)
+            {
+                add_pair_terms(s, b, 6 * rc, 6 * ck, body[rc], body[ck], dfdy, n);
+            }
+        }
+    }
+    for (int b = 0; b < s->body_count; ++b)
+    {
+        int pc = s->bodies[b].part, mc = s->moving_of_part[pc];
+        if (mc < 0)
+        {
+            continue;
+        }
+        mat3 fx, rx, iwinv, t;
+        skew(s->body_wrenches[b].force, fx);
+        skew(mc_sub(s->body_poses[b].p, s->tmp[pc].p), rx);
+        mat3_mul(fx, rx, t);
+        world_matrix(s->tmp[pc].q, &s->inv_inertia[pc], iwinv);
+        mat3_mul(iwinv, t, t);
+        add_block(dfdy, n, 12 * mc + 9, 12 * mc + 3, t, 1.0);
+    }
+    return true;
+}
+
+static int bdf_jac(double t, const double* y, double* dfdy, void* user)
+{
+    (void)t;
+    app_sim* s = user;
+    int n = 12 * s->moving_count;
+    memset(dfdy, 0, (size_t)n * (size_t)n * sizeof *dfdy);
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        s->tmp[i] = s->state[i];
+    }
+    unpack_state(s, y, s->tmp);
+    memcpy(s->y_scratch_state, y, (size_t)n * sizeof *y);
+    // The world at y (the corrector may have evaluated elsewhere last).
+    if (!evaluate(s, s->tmp, s->k[1], false, NULL, s->bdf_err, sizeof s->bdf_err))
+    {
+        return 1;
+    }
+    rigid_jacobian(s, y, dfdy, n);
+    return add_contact_jacobian(s, dfdy, n) ? 0 : 1;
+}
+
+/// 1: also limit BDF steps by the library's contact prediction, mc_world_get_step_hint. Off: with it the knob drop
+/// took 5.24 s of CPU instead of 1.34 and data/ball_pile.scn 1.00 s instead of 0.31 (RK4: 0.44), the distance
+/// queries of every step costing more than they save; the thickness guard below keeps the thin plate test passing.
+#ifndef APP_SIM_USE_STEP_HINT
+#define APP_SIM_USE_STEP_HINT 0
+#endif
+
+/// The largest step that cannot step over a contact onset: a guard, no part point moves relative to another by more
+/// than half the thinnest contact geometry's smallest extent (mesh frame bounding box) in one step, at the current
+/// speeds plus what gravity adds; with APP_SIM_USE_STEP_HINT also the library's step hint (see above).
+static double step_limit(app_sim* s)
+{
+    double limit = INFINITY;
+    double vmax = 0.0;
+    for (int m = 0; m < s->moving_count; ++m)
+    {
+        int i = s->moving[m];
+        vmax = fmax(vmax, mc_length(s->state[i].v) + mc_length(s->state[i].w) * s->part_radius[i]);
+    }
+    double dt_out = s->scn->end_time / s->scn->steps;
+    double speed = 2.0 * vmax + mc_length(s->scn->gravity) * fmin(dt_out, s->hmax);
+#if APP_SIM_USE_STEP_HINT
+    // Not below the time to close a tenth of the smallest estimated impact penetration: a step may enter a contact
+    // that far (the onset rule accepts it), and a pair a rounding error apart would otherwise stall the run.
+    double hint = INFINITY;
+    if (s->body_count > 0 && speed > 0.0 && mc_world_get_step_hint(s->world, &hint) == MC_OK)
+    {
+        limit = fmax(hint, 0.1 * s->gscale / speed);
+    }
+#endif
+    if (isfinite(s->thin) && speed > 0.0)
+    {
+        limit = fmin(limit, 0.5 * s->thin / speed);
+    }
+    return limit;
+}
+
+/// The contact carrying the largest normal force in the summaries `sums`, as its label and force, or false.
+static bool busiest_contact(const app_sim* s, const app_sim_contact_summary* sums, const char* when, char* out,
+                            size_t cap)
+{
+    int best = -1;
+    for (int c = 0; c < s->scn->contact_count; ++c)
+    {
+        if (sums[c].regions > 0 && (best < 0 || sums[c].normal_force > sums[best].normal_force))
+        {
+            best = c;
+        }
+    }
+    if (best < 0)
+    {
+        return false;
+    }
+    char label[400];
+    app_sim_contact_label(s, best, label, sizeof label);
+    snprintf(out, cap, "%s carries the largest normal force %s, %.3g", label, when, sums[best].normal_force);
+    return true;
+}
+
+/// Stop with the tolerance message.
+static bool tolerance_failure(app_sim* s, double h, char* err, size_t cap)
+{
+    // The contact that made the step fail: the busiest one over the failed step's trial states, else now.
+    char who[600] = "no contact is active";
+    if (!busiest_contact(s, s->stage_summary[3], "in the failed step", who, sizeof who))
+    {
+        busiest_contact(s, s->summary, "now", who, sizeof who);
+    }
+    return set_err(err, cap,
+                   "the BDF integrator cannot meet INTEGRATOR/ERROR=%g at t = %.9g: its step fell to %.3g, below "
+                   "HMIN=%.3g (%s); raise ERROR=, lower HMIN=, soften the contact or use INTEGRATOR/RK4",
+                   s->error, s->time, h, s->hmin, who);
+}
+
+bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    int n = 12 * s->moving_count;
+    double t0 = s->time;
+    if (s->bdf == NULL)
+    {
+        // Nothing moves: the state is constant, one step to t_end.
+        s->time = t_end;
+        s->stats.steps += 1;
+        return evaluate(s, s->state, s->k[0], true, s->stage_summary[0], err, cap) &&
+               commit_state(s, s->stage_summary[0], err, cap) && finish_step(s, t_end - t0, t0, err, cap);
+    }
+    memcpy(s->y_start, s->y, (size_t)n * sizeof *s->y);
+    memset(s->stage_summary[3], 0, (size_t)scn->contact_count * sizeof *s->stage_summary[3]);
+    for (;;)
+    {
+        double limit = fmin(s->hmax, step_limit(s));
+        // Equal steps to t_end, each at most the proposed step: a step cut short to land on an output time makes
+        // GSL's msbdf restart at order 1 from its first step (measured: a free fall with outputs every 0.5 ms took
+        // 504 steps and erred by 1.1e-5 m in 63 ms; with equal steps 132 steps and 1.8e-7 m).
+        double rem = t_end - t0;
+        double m = ceil(rem / fmin(s->bdf_h, limit) * (1.0 - 1e-12));
+        double h = m > 1.0 ? rem / m : rem;
+        double t = t0;
+        // t_end, not t0 + h, as the bound: GSL keeps the step of a step it had to shorten to land on its bound.
+        sim_bdf_status st = sim_bdf_step(s->bdf, &t, t_end, &h, s->y);
+        if (st == SIM_BDF_STOPPED)
+        {
+            return set_err(err, cap, "%s", s->bdf_err);
+        }
+        double taken = t - t0;
+        if (st == SIM_BDF_FAILED || (taken < s->hmin && t < t_end))
+        {
+            return tolerance_failure(s, st == SIM_BDF_FAILED ? h : taken, err, cap);
+        }
+        s->bdf_h = h;
+        unpack_state(s, s->y, s->state);
+        s->time = t;
+        if (!evaluate(s, s->state, s->k[0], true, s->stage_summary[0], err, cap))
+        {
+            return false;
+        }
+        // Contact onset: a step that starts separated and ends deeper than a tenth of the contact's estimated
+        // impact penetration is retried shorter (after a reset: the history before the onset is of another ODE).
+        double worst = 0.0;
+        for (int c = 0; c < scn->contact_count; ++c)
+        {
+            double limit_depth = 0.1 * s->contact_gmax[c];
+            double depth = s->stage_summary[0][c].depth;
+            if (s->summary[c].regions == 0 && limit_depth > 0.0 && depth > limit_depth)
+            {
+                worst = fmax(worst, depth / limit_depth);
+            }
+        }
+        if (worst > 0.0 && taken > s->hmin)
+        {
+            s->stats.onset_rejections += 1;
+            memcpy(s->y, s->y_start, (size_t)n * sizeof *s->y);
+            unpack_state(s, s->y, s->state);
+            s->time = t0;
+            pack_state(s);
+            sim_bdf_reset(s->bdf);
+            s->bdf_h = fmax(s->hmin, taken * fmin(0.5, 0.5 / worst));
+            continue;
+        }
+        break;
+    }
+    // The step is accepted: the contact state (stiction anchors) advances to it.
+    if (!commit_state(s, s->stage_summary[0], err, cap))
+    {
+        return false;
+    }
+    s->stats.steps += 1;
+    double h = s->time - t0;
+    s->stats.min_step = s->stats.steps == 1 ? h : fmin(s->stats.min_step, h);
+    s->stats.max_step = fmax(s->stats.max_step, h);
+    // A rotation vector past 1 rad is moved into the reference (the exponential map stays far from its 2 pi
+    // singularity); the history then restarts.
+    for (int m = 0; m < s->moving_count; ++m)
+    {
+        if (mc_length(y_vec(s->y + 12 * m, 3)) > 1.0)
+        {
+            pack_state(s);
+            sim_bdf_reset(s->bdf);
+            s->stats.rebases += 1;
+            break;
+        }
+    }
+    s->stats.failed_steps = sim_bdf_failed_steps(s->bdf);
+    return finish_step(s, h, t0, err, cap);
+}
+
+int app_sim_ode_size(const app_sim* s)
+{
+    return s->bdf != NULL ? 12 * s->moving_count : 0;
+}
+
+void app_sim_ode_state(const app_sim* s, double* y)
+{
+    memcpy(y, s->y, (size_t)app_sim_ode_size(s) * sizeof *y);
+}
+
+bool app_sim_ode_rhs(app_sim* s, const double* y, double* dydt)
+{
+    return s->bdf != NULL && bdf_rhs(s->time, y, dydt, s) == 0;
+}
+
+bool app_sim_ode_jacobian(app_sim* s, const double* y, double* dfdy)
+{
+    return s->bdf != NULL && bdf_jac(s->time, y, dfdy, s) == 0;
+}
+
+/// Set up the BDF integrator after the bodies and contacts exist. @return false with a message
+static bool bdf_create(app_sim* s, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    double dt_out = scn->end_time / scn->steps;
+    s->moving = calloc((size_t)(scn->part_count > 0 ? scn->part_count : 1), sizeof *s->moving);
+    s->moving_of_part = calloc((size_t)(scn->part_count > 0 ? scn->part_count : 1), sizeof *s->moving_of_part);
+    s->q_ref = calloc((size_t)(scn->part_count > 0 ? scn->part_count : 1), sizeof *s->q_ref);
+    s->part_radius = calloc((size_t)(scn->part_count > 0 ? scn->part_count : 1), sizeof *s->part_radius);
+    size_t nb = (size_t)(s->body_count > 0 ? s->body_count : 1);
+    s->movable = calloc(nb, sizeof *s->movable);
+    s->jsteps = calloc(nb, sizeof *s->jsteps);
+    if (!s->moving || !s->moving_of_part || !s->q_ref || !s->part_radius || !s->movable || !s->jsteps)
     {
         return set_err(err, cap, "out of memory");
     }
-    app_sim_contact_summary* t = s->summary;
-    s->summary = s->stage_summary[0];
-    s->stage_summary[0] = t;
-    update_peaks(s);
-    return update_tracks(s) ? true : set_err(err, cap, "out of memory");
+    for (int i = 0; i < scn->part_count; ++i)
+    {
+        s->moving_of_part[i] = scn->parts[i].ground ? -1 : s->moving_count;
+        if (!scn->parts[i].ground)
+        {
+            s->moving[s->moving_count++] = i;
+        }
+    }
+    // Geometry sizes: the parts' radii (for the speed of their points) and the thinnest contact geometry.
+    s->thin = INFINITY;
+    double len = 0.0;
+    for (int b = 0; b < s->body_count; ++b)
+    {
+        const sim_body* sb = &s->bodies[b];
+        const mc_mesh* mesh = s->meshes[sb->graphics];
+        const mc_vec3* pos = mc_mesh_get_positions(mesh);
+        uint32_t nv = mc_mesh_get_vertex_count(mesh);
+        mc_vec3 lo = mc_v3(INFINITY, INFINITY, INFINITY), hi = mc_neg(lo);
+        double radius = 0.0;
+        for (uint32_t v = 0; v < nv; ++v)
+        {
+            lo = mc_v3(fmin(lo.x, pos[v].x), fmin(lo.y, pos[v].y), fmin(lo.z, pos[v].z));
+            hi = mc_v3(fmax(hi.x, pos[v].x), fmax(hi.y, pos[v].y), fmax(hi.z, pos[v].z));
+            radius = fmax(radius, mc_length(mc_pose_transform(&sb->local, pos[v])));
+        }
+        s->part_radius[sb->part] = fmax(s->part_radius[sb->part], radius);
+        if (nv > 0 && !sb->flip)
+        {
+            s->thin = fmin(s->thin, fmin(hi.x - lo.x, fmin(hi.y - lo.y, hi.z - lo.z)));
+        }
+        len = fmax(len, radius);
+        s->movable[b] = !scn->parts[sb->part].ground;
+    }
+    // Error scales: lengths in units of the smallest estimated impact penetration, speeds in units of the largest
+    // approach speed bound (without contacts: a thousandth of the largest part and its speed over an output interval).
+    double gscale = 0.0;
+    for (int c = 0; c < scn->contact_count; ++c)
+    {
+        gscale =
+            s->contact_gmax[c] > 0.0 && (gscale == 0.0 || s->contact_gmax[c] < gscale) ? s->contact_gmax[c] : gscale;
+    }
+    len = len > 0.0 ? len : 1.0;
+    gscale = gscale > 0.0 ? gscale : 1e-3 * len;
+    s->gscale = gscale;
+    double vscale = s->vel_scale > 0.0 ? s->vel_scale : len / dt_out;
+    int n = 12 * s->moving_count;
+    size_t nn = (size_t)(n > 0 ? n : 1);
+    s->y = calloc(nn, sizeof *s->y);
+    s->y_start = calloc(nn, sizeof *s->y_start);
+    s->y_scale = calloc(nn, sizeof *s->y_scale);
+    s->y_scratch_state = calloc(nn, sizeof *s->y_scratch_state);
+    if (!s->y || !s->y_start || !s->y_scale || !s->y_scratch_state)
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    for (int m = 0; m < s->moving_count; ++m)
+    {
+        double r = s->part_radius[s->moving[m]] > 0.0 ? s->part_radius[s->moving[m]] : len;
+        double sc[4] = {gscale, gscale / r, vscale, vscale / r};
+        for (int k = 0; k < 12; ++k)
+        {
+            s->y_scale[12 * m + k] = sc[k / 3];
+        }
+    }
+    for (int b = 0; b < s->body_count; ++b)
+    {
+        double r = s->part_radius[s->bodies[b].part] > 0.0 ? s->part_radius[s->bodies[b].part] : len;
+        // Forward differences: steps of 1e-6 of the error scales (a relative 1e-6 change of the depth is far above
+        // the rounding of the exact geometry, 1e-16 of the coordinates, and far below the penetration itself).
+        s->jsteps[b] = (sim_jac_steps){1e-6 * gscale / r, 1e-6 * gscale, 1e-6 * vscale / r, 1e-6 * vscale};
+    }
+    s->jworld = (sim_jac_world){s->world,   s->ids,    s->body_poses,          s->body_twists,
+                                s->movable, s->jsteps, (uint32_t)s->body_count};
+    s->error = scn->error > 0.0 ? scn->error : APP_SIM_DEFAULT_ERROR;
+    s->hmax = scn->hmax > 0.0 ? fmin(scn->hmax, dt_out) : dt_out;
+    double ts = s->time_scale > 0.0 ? s->time_scale : dt_out;
+    s->hmin = scn->hmin > 0.0 ? scn->hmin : 1e-9 * ts;
+    s->bdf_h = scn->hinit > 0.0 ? scn->hinit : fmin(s->hmax, 0.1 * ts);
+    s->h = s->bdf_h;
+    s->substeps = 1;
+    pack_state(s);
+    if (n > 0)
+    {
+        s->bdf = sim_bdf_create((size_t)n, bdf_rhs, bdf_jac, s, s->y_scale, s->error, s->bdf_h);
+        if (s->bdf == NULL)
+        {
+            return set_err(err, cap, "out of memory");
+        }
+    }
+    return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1348,6 +2115,20 @@ void app_sim_destroy(app_sim* s)
     }
     free(s->warnings);
     free(s->regions);
+    sim_bdf_destroy(s->bdf);
+    free(s->moving);
+    free(s->moving_of_part);
+    free(s->y);
+    free(s->y_start);
+    free(s->y_scale);
+    free(s->y_scratch_state);
+    free(s->q_ref);
+    free(s->contact_gmax);
+    free(s->part_radius);
+    free(s->movable);
+    free(s->jsteps);
+    free(s->blocks);
+    sim_jac_scratch_free(&s->jscratch);
     free(s);
 }
 
@@ -1385,12 +2166,13 @@ static bool alloc_arrays(app_sim* s)
     s->step_warned = calloc(nc, sizeof *s->step_warned);
     s->best_fn = calloc(nc, sizeof *s->best_fn);
     s->contact_mass = calloc(nc, sizeof *s->contact_mass);
+    s->contact_gmax = calloc(nc, sizeof *s->contact_gmax);
     s->next_track = calloc(nc, sizeof *s->next_track);
     s->chord_tol = calloc(ng, sizeof *s->chord_tol);
     ok = ok && s->meshes && s->mesh_offset && s->inv_inertia && s->inertia && s->mass && s->cm && s->state && s->tmp &&
          s->k[0] && s->k[1] && s->k[2] && s->k[3] && s->part_wrench && s->stage_wrench && s->summary && s->peaks &&
-         s->open_incident && s->incident_ft && s->step_warned && s->best_fn && s->contact_mass && s->chord_tol &&
-         s->next_track;
+         s->open_incident && s->incident_ft && s->step_warned && s->best_fn && s->contact_mass && s->contact_gmax &&
+         s->chord_tol && s->next_track;
     return ok;
 }
 
@@ -1519,7 +2301,15 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     }
     // Step size.
     double dt_out = scn->end_time / scn->steps;
-    if (scn->hmax > 0.0)
+    if (scn->integrator == APP_SCENARIO_BDF)
+    {
+        if (!bdf_create(s, err, cap))
+        {
+            app_sim_destroy(s);
+            return false;
+        }
+    }
+    else if (scn->hmax > 0.0)
     {
         s->h = scn->hmax;
         if (s->time_scale > 0.0 && scn->hmax > 0.1 * s->time_scale)
@@ -1535,8 +2325,12 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
         s->h = s->time_scale > 0.0 ? s->time_scale / 40.0 : dt_out;
     }
     s->h = fmin(s->h, dt_out);
+    if (scn->integrator == APP_SCENARIO_BDF)
+    {
+        s->h = s->bdf_h;
+    }
     // Steps per output interval, counted in doubles first: an int would overflow for long ENDs or tiny steps.
-    double nsub = fmax(1.0, ceil(dt_out / s->h - 1e-9));
+    double nsub = scn->integrator == APP_SCENARIO_BDF ? 1.0 : fmax(1.0, ceil(dt_out / s->h - 1e-9));
     double total = nsub * scn->steps;
     if (!(total <= APP_SIM_MAX_STEPS) || !(s->h > 0.0))
     {
@@ -1549,7 +2343,7 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
                        scn->hmax > 0.0 ? " from HMAX" : " from the contact time scale", APP_SIM_MAX_STEPS);
     }
     s->substeps = (int64_t)nsub;
-    if (total > 2e7)
+    if (total > 2e7 && scn->integrator == APP_SCENARIO_RK4)
     {
         warn(s, "%s: about %.3g integration steps are needed (step %g): this will take long", scn->path, total, s->h);
     }
@@ -1613,6 +2407,17 @@ const app_scenario* app_sim_get_scenario(const app_sim* s)
 uint64_t app_sim_get_evaluations(const app_sim* s)
 {
     return s->evaluations;
+}
+
+app_sim_step_stats app_sim_get_step_stats(const app_sim* s)
+{
+    app_sim_step_stats st = s->stats;
+    if (s->scn->integrator == APP_SCENARIO_RK4)
+    {
+        st.min_step = s->scn->end_time / s->scn->steps / (double)s->substeps;
+        st.max_step = st.min_step;
+    }
+    return st;
 }
 
 void app_sim_get_part(const app_sim* s, int i, mc_pose* pose, mc_twist* twist, mc_wrench* wrench)
@@ -1974,11 +2779,12 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
     {
         history_add(&hist, s->time, s);
     }
+    bool bdf = scn->integrator == APP_SCENARIO_BDF;
     for (int k = first + 1; ok && k <= nout; ++k)
     {
-        for (int64_t j = 0; ok && j < nsub; ++j)
+        for (int64_t j = 0; ok && (bdf ? s->time < k * dt_out : j < nsub); ++j)
         {
-            ok = app_sim_step(s, h, err, cap);
+            ok = bdf ? app_sim_step_bdf(s, k * dt_out, err, cap) : app_sim_step(s, h, err, cap);
             if (ok && plot)
             {
                 history_add(&hist, s->time, s);

@@ -40,6 +40,46 @@
  * longer than 1/10 of that time scale gives a warning.
  */
 
+/*
+ * BDF (INTEGRATOR/BDF or GSTIFF, the default): GSL's variable-step, variable-order (1 to 5) BDF stepper msbdf
+ * (sim_bdf.c) on the same equations, with these state variables per moving part: p, v, w as above and, instead of
+ * q, a rotation vector phi with q = exp(phi) q_ref, dphi/dt = J^-1(phi) w (J the left Jacobian of SO(3)). q is
+ * then a unit quaternion by construction, so nothing needs renormalising inside the stepper's history (which a
+ * projection after each step would corrupt). When |phi| passes 1 rad, q_ref takes the whole rotation, phi becomes
+ * 0 and the stepper restarts (order 1).
+ * Error control: absolute, per component, ERROR times a scale: positions the smallest estimated impact penetration
+ * g_max of the contacts (above), angles that over the part's radius, velocities the largest approach speed bound
+ * V, angular velocities that over the radius (default ERROR: APP_SIM_DEFAULT_ERROR). The Newton iteration matrix
+ * uses the ODE's Jacobian: the rigid-body terms in closed form and the contact terms assembled from per-body-pair
+ * blocks d(wrench)/d(pose, twist) (sim_jacobian.h, forward differences of mc_world_evaluate until the library
+ * offers analytic ones).
+ * Steps: from HINIT (default a tenth of the contact time scale), at most HMAX (default the output interval) and
+ * never past an output time. No missed impacts: (1) a step that starts with a contact separated and ends deeper
+ * than 0.1 g_max is rejected and retried shorter, from order 1; (2) each step is limited so that no point of a
+ * part moves, relative to another part, more than half the smallest extent of the thinnest contact geometry (its
+ * mesh-frame bounding box) at the current speeds plus what gravity adds (the library's step hint can be added,
+ * APP_SIM_USE_STEP_HINT in simulate.c: off, as it costs more than it saves on the shipped scenarios). A step shorter
+ * than HMIN (default 1e-9 of the contact time scale) stops the run with a message naming the time and the contact with
+ * the largest force. Incident impulses are the trapezoidal rule over the accepted steps (the ends' forces), not the
+ * integrator's own quadrature: a bounce's impulse matches the momentum change to the order of the steps, not to
+ * rounding.
+ */
+
+/// Default INTEGRATOR/ERROR of the BDF integrator (see above).
+#define APP_SIM_DEFAULT_ERROR 1e-5
+
+/// Counters of the integration so far.
+typedef struct app_sim_step_stats
+{
+    uint64_t steps;            ///< accepted steps
+    uint64_t failed_steps;     ///< BDF steps the stepper rejected (error test, Newton iteration)
+    uint64_t onset_rejections; ///< BDF steps retried shorter at a contact onset
+    uint64_t jacobians;        ///< BDF Jacobian evaluations
+    uint64_t rebases;          ///< BDF rotation vectors moved into the reference orientation
+    double min_step;           ///< shortest accepted step (RK4: the step)
+    double max_step;           ///< longest accepted step
+} app_sim_step_stats;
+
 /// Options of a simulation run.
 typedef struct app_sim_options
 {
@@ -134,7 +174,8 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
 /// Destroy a simulation (its world and meshes). NULL is ignored.
 void app_sim_destroy(app_sim* sim);
 
-/// @return the integration step chosen at creation (see the comment above), before fitting to output intervals.
+/// @return the integration step chosen at creation (see the comment above), before fitting to output intervals
+/// (BDF: the first step).
 double app_sim_get_step_size(const app_sim* sim);
 /// @return the time scale estimated from the contacts (0 when no contact gives one).
 double app_sim_get_time_scale(const app_sim* sim);
@@ -143,7 +184,8 @@ double app_sim_get_time(const app_sim* sim);
 /// @return the scenario the simulation was created from.
 const app_scenario* app_sim_get_scenario(const app_sim* sim);
 
-/// Advance by one RK4 step of length h. The forces are then evaluated at the new state.
+/// Advance by one RK4 step of length h (INTEGRATOR/BDF: by as many BDF steps as reach the time h later). The forces
+/// are then evaluated at the new state.
 /// @return false (with a message) when the world fails or the state becomes non-finite
 bool app_sim_step(app_sim* sim, double h, char* err, size_t err_cap);
 
@@ -200,6 +242,27 @@ int64_t app_sim_get_substeps(const app_sim* sim);
 
 /// @return the number of mc_world_evaluate calls so far.
 uint64_t app_sim_get_evaluations(const app_sim* sim);
+
+/// @return the integration counters so far.
+app_sim_step_stats app_sim_get_step_stats(const app_sim* sim);
+
+/// Advance by one accepted BDF step towards t_end (never past it), for a simulation created with INTEGRATOR/BDF.
+/// The forces are then evaluated at the new state.
+/// @return false (with a message) when the world fails or the integrator cannot meet its tolerance
+bool app_sim_step_bdf(app_sim* sim, double t_end, char* err, size_t err_cap);
+
+// The BDF's ODE, for tests (INTEGRATOR/BDF only; 0 or false otherwise). The state: per moving part in scenario
+// order, 12 numbers: centre of mass position, rotation vector from the part's reference orientation, velocity and
+// angular velocity (ground frame).
+
+/// @return the number of ODE states (12 per moving part).
+int app_sim_ode_size(const app_sim* sim);
+/// Copy the current ODE state (app_sim_ode_size numbers) into y.
+void app_sim_ode_state(const app_sim* sim, double* y);
+/// The right-hand side at y (evaluates the world there). @return false when the evaluation fails
+bool app_sim_ode_rhs(app_sim* sim, const double* y, double* dydt);
+/// The Jacobian the BDF's Newton iteration uses at y (n x n, row-major, n = app_sim_ode_size).
+bool app_sim_ode_jacobian(app_sim* sim, const double* y, double* dfdy);
 
 /// Outputs of app_sim_run_outputs; every member may be NULL.
 typedef struct app_sim_outputs

@@ -174,6 +174,7 @@ static const char* s_ball_scn = "ACCGRAV/KGRAV=-9.81\n"
                                 "PART/2, MASS=4.084, IP=4.084e-3,4.084e-3,4.084e-3, QG=0,0,0.1\n"
                                 "GRAPHICS/2, PART=2, SPHERE, RADIUS=0.05, CHORD_TOLERANCE=5e-4\n"
                                 "CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e8, EXPONENT=1.5\n"
+                                "INTEGRATOR/RK4\n"
                                 "SIMULATE/DYNAMIC, END=0.5, STEPS=500\n";
 
 #define MAX_APEX 8
@@ -276,6 +277,7 @@ static const char* s_box_scn = "ACCGRAV/KGRAV=-9.81\n"
                                "GRAPHICS/2, PART=2, BOX, X=0.1, Y=0.1, Z=0.05, QP=-0.05,-0.05,-0.025\n"
                                "CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e7, EXPONENT=1.5, DAMPING=2000, "
                                "DMAX=1e-5\n"
+                               "INTEGRATOR/RK4\n"
                                "SIMULATE/DYNAMIC, END=0.3, STEPS=300\n";
 
 static void box_sample(const app_sim* sim, void* user)
