@@ -113,26 +113,29 @@ struct app_sim
     uint64_t evaluations;
     // The BDF integrator (INTEGRATOR/BDF, see simulate.h and sim_bdf.c).
     sim_bdf* bdf;
-    int* moving;           // moving part indices
-    int moving_count;      // entries of moving
-    int* moving_of_part;   // per part: its index in moving, or -1 (ground)
-    double* y;             // 12 per moving part: p, phi, v, w (phi: rotation vector, q = exp(phi) q_ref)
-    double* y_start;       // y at the start of the step in progress
-    double* y_scale;       // absolute error scale per component
-    mc_quat* q_ref;        // per part: the orientation phi is measured from
-    double bdf_h;          // the step the BDF proposes next
-    double hmin;           // shortest step before the run stops
-    double hmax;           // longest step
-    double vel_scale;      // largest approach speed bound over the contacts (error scale of velocities)
-    double gscale;         // smallest estimated impact penetration (error scale of positions)
-    double* contact_gmax;  // per contact: estimated impact penetration (error scale; onset rejection)
-    double thin;           // thinnest contact geometry (tunnelling guard), INFINITY without one
-    double* part_radius;   // per part: largest distance of its geometry from the centre of mass
-    sim_jac_world jworld;  // the world as sim_contact_jacobian sees it
-    bool* movable;         // per body
-    sim_jac_steps* jsteps; // per body
-    sim_jac_block* blocks; // contact Jacobian blocks
-    uint32_t block_cap;    // their capacity
+    int* moving;                   // moving part indices
+    int moving_count;              // entries of moving
+    int* moving_of_part;           // per part: its index in moving, or -1 (ground)
+    double* y;                     // 12 per moving part: p, phi, v, w (phi: rotation vector, q = exp(phi) q_ref)
+    double* y_start;               // y at the start of the step in progress
+    double* y_scale;               // absolute error scale per component
+    mc_quat* q_ref;                // per part: the orientation phi is measured from
+    double bdf_h;                  // the step the BDF proposes next
+    double hmin;                   // shortest step before the run stops
+    double hmax;                   // longest step
+    double vel_scale;              // largest approach speed bound over the contacts (error scale of velocities)
+    double gscale;                 // smallest estimated impact penetration (error scale of positions)
+    double* contact_gmax;          // per contact: estimated impact penetration (error scale; onset rejection)
+    double thin;                   // thinnest contact geometry (tunnelling guard), INFINITY without one
+    double* part_radius;           // per part: largest distance of its geometry from the centre of mass
+    sim_jac_world jworld;          // the world as sim_contact_jacobian sees it
+    bool* movable;                 // per body
+    sim_jac_steps* jsteps;         // per body
+    sim_jac_block* blocks;         // contact Jacobian blocks
+    uint32_t block_cap;            // their capacity
+    mc_jacobian_block* lib_blocks; // the library's blocks (mc_world_get_jacobian), converted into `blocks`
+    uint32_t lib_block_cap;        // their capacity
+    uint64_t fd_jacobians;         // Jacobians taken by finite differences (stiction: the library refuses)
     sim_jac_scratch jscratch;
     app_sim_step_stats stats;
     double* y_scratch_state; // the y of the last Jacobian
@@ -1686,10 +1689,87 @@ static void add_pair_terms(const app_sim* s, const sim_jac_block* blk, int rc, i
 /// The contact part of the Jacobian: sim_contact_jacobian's blocks at the state s->tmp (evaluated), assembled over
 /// the parts, plus the turning of each body's lever arm with its part ([F_c]x [r_c]x on the torque).
 /// To use the library's analytic mc_world_get_jacobian instead, fill s->blocks from it here: the assembly is the same.
+/// The index of body `id` in s->jworld.ids, or -1.
+static int jacobian_body(const app_sim* s, mc_body_id id)
+{
+    for (uint32_t b = 0; b < s->jworld.count; ++b)
+    {
+        if (s->jworld.ids[b].index1 == id.index1 && s->jworld.ids[b].generation == id.generation)
+        {
+            return (int)b;
+        }
+    }
+    return -1;
+}
+
+/// The library's blocks (mc_world_get_jacobian: the force laws differentiated exactly, the region geometry by central
+/// differences of each pair's query) at the evaluated state, in sim_jac_block's layout: per body the library orders
+/// its columns translation, rotation (pose) and linear, angular (twist); sim_jac_block rotation, translation and
+/// angular, linear. @return MC_OK, MC_ERR_UNSUPPORTED (stiction or a user law: the caller differences the world
+/// instead) or another failure.
+static mc_status library_jacobian(app_sim* s, uint32_t* count)
+{
+    mc_status st = mc_world_get_jacobian(s->world, s->lib_blocks, s->lib_block_cap, count);
+    if (st == MC_ERR_CAPACITY || *count > s->block_cap)
+    {
+        mc_jacobian_block* lb = realloc(s->lib_blocks, (size_t)*count * sizeof *lb);
+        sim_jac_block* nb = lb != NULL ? realloc(s->blocks, (size_t)*count * sizeof *nb) : NULL;
+        s->lib_blocks = lb != NULL ? lb : s->lib_blocks;
+        if (lb == NULL || nb == NULL)
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        s->blocks = nb;
+        s->lib_block_cap = s->block_cap = *count;
+        st = mc_world_get_jacobian(s->world, s->lib_blocks, s->lib_block_cap, count);
+    }
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    static const int col[12] = {3, 4, 5, 0, 1, 2, 9, 10, 11, 6, 7, 8}; // library column of each sim_jac column
+    for (uint32_t p = 0; p < *count; ++p)
+    {
+        const mc_jacobian_block* lb = &s->lib_blocks[p];
+        sim_jac_block* b = &s->blocks[p];
+        int ia = jacobian_body(s, lb->body_i), ib = jacobian_body(s, lb->body_j);
+        if (ia < 0 || ib < 0)
+        {
+            return MC_ERR_INVALID_ARGUMENT;
+        }
+        b->body_a = (uint32_t)ia;
+        b->body_b = (uint32_t)ib;
+        for (int r = 0; r < 12; ++r)
+        {
+            for (int c = 0; c < 12; ++c)
+            {
+                b->stiffness[r][c] = lb->stiffness[r][col[c]];
+                b->damping[r][c] = lb->damping[r][col[c]];
+            }
+        }
+    }
+    return MC_OK;
+}
+
 static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
 {
     uint32_t count = 0;
-    mc_status st = sim_contact_jacobian(&s->jworld, &s->jscratch, s->blocks, s->block_cap, &count, &s->evaluations);
+    bool stiction = false; // the library does not differentiate stiction (and would log each refusal)
+    for (int c = 0; c < s->scn->contact_count; ++c)
+    {
+        stiction = stiction || s->scn->contacts[c].stiction;
+    }
+    mc_status st = stiction ? MC_ERR_UNSUPPORTED : library_jacobian(s, &count);
+    if (st != MC_ERR_UNSUPPORTED && st != MC_OK)
+    {
+        return set_err(s->bdf_err, sizeof s->bdf_err, "contact Jacobian failed at t = %g: %s", s->time,
+                       mc_status_string(st));
+    }
+    if (st == MC_ERR_UNSUPPORTED)
+    {
+        s->fd_jacobians += 1;
+        st = sim_contact_jacobian(&s->jworld, &s->jscratch, s->blocks, s->block_cap, &count, &s->evaluations);
+    }
     if (st == MC_OK && count > s->block_cap)
     {
         sim_jac_block* nb = realloc(s->blocks, (size_t)count * sizeof *nb);
@@ -2128,6 +2208,7 @@ void app_sim_destroy(app_sim* s)
     free(s->movable);
     free(s->jsteps);
     free(s->blocks);
+    free(s->lib_blocks);
     sim_jac_scratch_free(&s->jscratch);
     free(s);
 }

@@ -51,8 +51,8 @@
  * g_max of the contacts (above), angles that over the part's radius, velocities the largest approach speed bound
  * V, angular velocities that over the radius (default ERROR: APP_SIM_DEFAULT_ERROR). The Newton iteration matrix
  * uses the ODE's Jacobian: the rigid-body terms in closed form and the contact terms assembled from per-body-pair
- * blocks d(wrench)/d(pose, twist) (sim_jacobian.h, forward differences of mc_world_evaluate until the library
- * offers analytic ones).
+ * blocks d(wrench)/d(pose, twist) (mc_world_get_jacobian; with stiction, which the library does not differentiate,
+ * forward differences of mc_world_evaluate: sim_jacobian.h).
  * Steps: from HINIT (default a tenth of the contact time scale), at most HMAX (default the output interval) and
  * never past an output time. No missed impacts: (1) a step that starts with a contact separated and ends deeper
  * than 0.1 g_max is rejected and retried shorter, from order 1; (2) each step is limited so that no point of a
