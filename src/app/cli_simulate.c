@@ -75,9 +75,9 @@ static const char* const s_help[] = {
     "speed, contact Jacobians from the library (mc_world_get_jacobian); a step that starts separated and ends\n"
     "deep in contact is retried shorter, and no step moves a part more than half the thinnest contact geometry.\n"
     "HMAX= caps the step, HINIT= sets the first, HMIN= (default 1e-9 of the contact time scale) is where the\n"
-    "run stops with an error. RK4: fixed-step classical Runge-Kutta, contact forces evaluated at each stage, quaternion\n"
-    "renormalised every step. Step: HMAX= or, by default, 1/40 of the shortest contact time scale estimated\n"
-    "from masses, stiffnesses, exponents, damping and a bound on the approach speed (|v0| + |g| END);\n"
+    "run stops with an error. RK4: fixed-step classical Runge-Kutta, contact forces evaluated at each stage,\n"
+    "quaternion renormalised every step. Step: HMAX= or, by default, 1/40 of the shortest contact time scale\n"
+    "estimated from masses, stiffnesses, exponents, damping and a bound on the approach speed (|v0| + |g| END);\n"
     "shortened so a whole number of steps fits in each output interval.\n"
     "\n",
     "SCENARIO FORMAT (statement names as in an Adams dataset):\n"
