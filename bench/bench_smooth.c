@@ -5,6 +5,7 @@
 // EXPONENT 1.5, no damping): the normal force over one facet period and more (200 poses along 0.02 of travel, the
 // ball turned to match), with the Adams depth and with MC_DEPTH_SMOOTH, its ripple (max - min) / (k h^e), its
 // mean relative to k h^e, and the CPU time of one evaluation. Prints a markdown table.
+#include "scene_builders.h"
 #include "scenes.h"
 
 #include <math.h>
@@ -42,16 +43,12 @@ static int roll(mc_mesh* ball, mc_mesh* plate, double radius, double h, mc_depth
     mc_body_id bi = mc_world_create_body(w, &bd);
     bd.mesh = ball;
     mc_body_id bj = mc_world_create_body(w, &bd);
-    mc_contact_def cd = mc_default_contact_def();
-    cd.i_bodies = &bi;
-    cd.i_count = 1;
-    cd.j_bodies = &bj;
-    cd.j_count = 1;
-    cd.model.stiffness = 1e8;
-    cd.model.exponent = 1.5;
-    cd.model.damping = 0.0;
+    mc_force_model model = mc_default_force_model();
+    model.stiffness = 1e8;
+    model.exponent = 1.5;
+    model.damping = 0.0;
     mc_contact_id cid;
-    if (mc_world_create_contact(w, &cd, &cid, NULL) != MC_OK)
+    if (wscene_contact(w, bi, bj, &model, &cid) != MC_OK)
     {
         mc_world_destroy(w);
         return -1;

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Contact Jacobians (mc_world_get_jacobian): against hand-derived derivatives (a box face on a plate) and against
 // central differences of mc_world_evaluate's wrenches (real meshes of the corpus, a tessellated sphere on a plate).
+#include "tests/scene_builders.h"
 #include "tests/scenes.h"
 
 #include <criterion/criterion.h>
@@ -33,14 +34,8 @@ static void jscene_make(jscene* s, mc_mesh* mi, mc_mesh* mj, mc_pose pi, mc_pose
     bd.mesh = mj;
     bd.pose = pj;
     s->bj = mc_world_create_body(s->world, &bd);
-    mc_contact_def cd = mc_default_contact_def();
-    cd.i_bodies = &s->bi;
-    cd.i_count = 1;
-    cd.j_bodies = &s->bj;
-    cd.j_count = 1;
-    cd.model = *model;
     mc_contact_id cid;
-    cr_assert_eq(mc_world_create_contact(s->world, &cd, &cid, NULL), MC_OK);
+    cr_assert_eq(wscene_contact(s->world, s->bi, s->bj, model, &cid), MC_OK);
 }
 
 static void jscene_destroy(jscene* s)
@@ -334,14 +329,8 @@ Test(jacobian, deterministic_and_read_only)
         bd.mesh = ball;
         bd.pose = pj;
         s.bj = mc_world_create_body(s.world, &bd);
-        mc_contact_def cd = mc_default_contact_def();
-        cd.i_bodies = &s.bi;
-        cd.i_count = 1;
-        cd.j_bodies = &s.bj;
-        cd.j_count = 1;
-        cd.model = m;
         mc_contact_id cid;
-        cr_assert_eq(mc_world_create_contact(s.world, &cd, &cid, NULL), MC_OK);
+        cr_assert_eq(wscene_contact(s.world, s.bi, s.bj, &m, &cid), MC_OK);
         blocks[workers - 1] = one_block(&s);
         cr_assert_eq(mc_world_get_regions(s.world, after, 4), 1u);
         if (workers == 1)
