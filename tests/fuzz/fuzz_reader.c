@@ -5,7 +5,10 @@
 // opens the file itself; there is no in-memory entry point), so the input is written to a private temporary file and
 // imported: reader, weld, checks, orientation and OBB tree. With FUZZ_STL_BINARY the first byte is a mode and the rest
 // a binary STL whose header count the harness makes agree with the size (mode 0), leave a tail (mode 1) or leaves
-// as it is (modes 2, 3), so that mutations reach the triangles instead of failing the size check.
+// as it is (modes 2, 3), so that mutations reach the triangles instead of failing the size check. With FUZZ_3MF_WRAP
+// the first byte is a mode too: even, the rest is a 3D model's XML that the harness packs into a well-formed 3MF
+// (stored ZIP entries with their CRC-32), so that mutations reach the XML and model reader instead of failing the
+// CRC check; odd, the rest is the package as it is (the ZIP reader's own input).
 #include "fuzz_common.h"
 
 #ifndef FUZZ_EXT
@@ -57,11 +60,72 @@ static size_t binary_stl(const uint8_t* data, size_t size)
 }
 #endif
 
+#ifdef FUZZ_3MF_WRAP
+static uint8_t s_zip[1 << 16];
+
+static uint32_t crc32_bits(const uint8_t* p, size_t n)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; ++i)
+    {
+        c ^= p[i];
+        for (int k = 0; k < 8; ++k)
+        {
+            c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+        }
+    }
+    return ~c;
+}
+
+static void put(uint8_t* p, uint32_t v, int bytes)
+{
+    for (int k = 0; k < bytes; ++k)
+    {
+        p[k] = (uint8_t)(v >> (8 * k));
+    }
+}
+
+// The 3MF to write for this input (in s_zip), and its size: the model (the input after its mode byte) as the one
+// stored entry 3D/3dmodel.model of a ZIP archive (local header, data, central directory, end record).
+static size_t wrap_3mf(const uint8_t* data, size_t size)
+{
+    static const char name[] = "3D/3dmodel.model";
+    const uint32_t nl = sizeof name - 1;
+    size_t n = size - 1 < sizeof s_zip - 200 ? size - 1 : sizeof s_zip - 200;
+    uint32_t crc = crc32_bits(data + 1, n);
+    memset(s_zip, 0, 30);
+    put(s_zip, 0x04034b50u, 4), put(s_zip + 4, 20, 2), put(s_zip + 14, crc, 4);
+    put(s_zip + 18, (uint32_t)n, 4), put(s_zip + 22, (uint32_t)n, 4), put(s_zip + 26, nl, 2);
+    memcpy(s_zip + 30, name, nl);
+    memcpy(s_zip + 30 + nl, data + 1, n);
+    size_t cd = 30 + nl + n;
+    uint8_t* c = s_zip + cd;
+    memset(c, 0, 46 + nl + 22);
+    put(c, 0x02014b50u, 4), put(c + 4, 20, 2), put(c + 6, 20, 2), put(c + 16, crc, 4);
+    put(c + 20, (uint32_t)n, 4), put(c + 24, (uint32_t)n, 4), put(c + 28, nl, 2);
+    memcpy(c + 46, name, nl);
+    uint8_t* e = c + 46 + nl;
+    put(e, 0x06054b50u, 4), put(e + 8, 1, 2), put(e + 10, 1, 2), put(e + 12, 46 + nl, 4), put(e + 16, (uint32_t)cd, 4);
+    return cd + 46 + nl + 22;
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
 #ifdef FUZZ_STL_BINARY
     size = binary_stl(data, size);
     data = s_buf;
+#endif
+#ifdef FUZZ_3MF_WRAP
+    if (size > 0 && (data[0] & 1) == 0)
+    {
+        size = wrap_3mf(data, size);
+        data = s_zip;
+    }
+    else if (size > 0)
+    {
+        data++, size--;
+    }
 #endif
     const char* path = fuzz_write_file(FUZZ_STR(FUZZ_EXT), data, size);
     int64_t bytes0 = mc_get_byte_count();
