@@ -93,6 +93,10 @@ mc_status mc_soup_add_instance(mc_soup* soup, const double* positions, uint32_t 
                                 (unsigned long long)(i / 3), triangles[i], vertex_count);
         }
     }
+    if (vertex_count == 0)
+    {
+        return MC_OK; // nothing to place (no triangle either: each would have failed the index check)
+    }
     mc_status st = mc_soup_reserve(soup, vertex_count, triangle_count, err);
     if (st != MC_OK)
     {

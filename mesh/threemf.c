@@ -411,8 +411,10 @@ static mc_status place(tmf* t, uint32_t id, const mc_affine* x, int depth)
     }
     char what[600];
     snprintf(what, sizeof what, "%s: object %u", t->path, id);
-    mc_status st = mc_soup_add_instance(t->soup, t->pos + 3 * (size_t)o->v_begin, o->v_count, t->tri + o->t_begin,
-                                        o->t_count / 3, x, what, t->err);
+    // An object of components only has no points or corners (and its arrays may still be NULL).
+    const double* pos = o->v_count > 0 ? t->pos + 3 * (size_t)o->v_begin : NULL;
+    const uint32_t* tri = o->t_count > 0 ? t->tri + o->t_begin : NULL;
+    mc_status st = mc_soup_add_instance(t->soup, pos, o->v_count, tri, o->t_count / 3, x, what, t->err);
     for (uint32_t k = 0; st == MC_OK && k < o->c_count; ++k)
     {
         const tmf_ref* r = &t->comp[o->c_begin + k];
