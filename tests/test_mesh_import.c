@@ -6,6 +6,10 @@
 #include "meshcontact/meshcontact.h"
 #include "src/base/core.h"
 
+#include <assimp/cexport.h>
+#include <assimp/cimport.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <locale.h>
@@ -1456,4 +1460,64 @@ Test(import, threemf_hostile_files)
     n = make_3mf(zip, good, replaced(s_3mf_rels, "3dmodel.model", "other.model"));
     cr_assert(eq(int, check(write_file("nopart.3mf", zip, n), &r, &e), MC_ERR_PARSE), "%s", e.message);
     assert_message_has(&e, "no 3D model part '3D/other.model'");
+}
+
+// The independent writer: Assimp's exporters (glTF 2 with an external .bin, GLB, 3MF with deflated entries) convert an
+// OBJ of a UV sphere (irregular coordinates); the native readers must give the OBJ's triangle count and volume up to
+// the exporters' rounding. glTF and GLB store float32 positions: each coordinate moves by at most 2^-24 relative, so
+// the volume by about 3 * 6e-8; Assimp's 3MF writer prints 6 significant digits (5e-7 relative per coordinate). 1e-5
+// relative covers both with margin; a misread index, stride, transform or unit would be off by far more.
+Test(import, gltf_glb_3mf_written_by_assimp_match_the_source)
+{
+    enum
+    {
+        RINGS = 9,
+        SEGS = 14
+    };
+    static char obj[65536];
+    size_t o = (size_t)snprintf(obj, sizeof obj, "v 0.1 0.2 %.17g\n", 0.3 + 1.3);
+    for (int r = 1; r < RINGS; ++r)
+    {
+        double th = MC_PI * r / RINGS;
+        for (int k = 0; k < SEGS; ++k)
+        {
+            double ph = 2 * MC_PI * k / SEGS;
+            o += (size_t)snprintf(obj + o, sizeof obj - o, "v %.17g %.17g %.17g\n", 0.1 + 1.3 * sin(th) * cos(ph),
+                                  0.2 + 1.3 * sin(th) * sin(ph), 0.3 + 1.3 * cos(th));
+        }
+    }
+    o += (size_t)snprintf(obj + o, sizeof obj - o, "v 0.1 0.2 %.17g\n", 0.3 - 1.3);
+    int south = 2 + (RINGS - 1) * SEGS; // 1-based
+    for (int k = 0; k < SEGS; ++k)
+    {
+        int a = 2 + k, b = 2 + (k + 1) % SEGS;
+        o += (size_t)snprintf(obj + o, sizeof obj - o, "f 1 %d %d\n", a, b);
+        int c = 2 + (RINGS - 2) * SEGS + k, d = 2 + (RINGS - 2) * SEGS + (k + 1) % SEGS;
+        o += (size_t)snprintf(obj + o, sizeof obj - o, "f %d %d %d\n", south, d, c);
+        for (int r = 0; r + 2 < RINGS; ++r)
+        {
+            int p = 2 + r * SEGS + k, q = 2 + r * SEGS + (k + 1) % SEGS;
+            o += (size_t)snprintf(obj + o, sizeof obj - o, "f %d %d %d %d\n", p, p + SEGS, q + SEGS, q);
+        }
+    }
+    static char src[512];
+    snprintf(src, sizeof src, "%s", write_text("sphere.obj", obj));
+    mc_mesh_report ref, r;
+    mc_error e;
+    cr_assert(eq(int, check(src, &ref, &e), MC_OK), "%s", e.message);
+    const struct aiScene* scene = aiImportFile(src, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices);
+    cr_assert(ne(ptr, (void*)scene, NULL), "%s", aiGetErrorString());
+    static const char* const formats[][2] = {{"gltf2", "sphere.gltf"}, {"glb2", "sphere.glb"}, {"3mf", "sphere.3mf"}};
+    for (int f = 0; f < 3; ++f)
+    {
+        const char* out = file_path(formats[f][1]);
+        cr_assert(eq(int, aiExportScene(scene, formats[f][0], out, 0), AI_SUCCESS), "%s", aiGetErrorString());
+        cr_assert(eq(int, check(out, &r, &e), MC_OK), "%s", e.message);
+        cr_assert(eq(u32, r.input_triangles, ref.input_triangles), "%s", formats[f][1]);
+        cr_assert(r.closed && r.contact_ready, "%s", formats[f][1]);
+        // 3MF: Assimp writes millimetres (unit="millimeter"), which the reader converts to metres.
+        double want = ref.volume * (f == 2 ? 1e-9 : 1.0);
+        cr_assert(fabs(r.volume - want) < 1e-5 * want, "%s: %.17g vs %.17g", formats[f][1], r.volume, want);
+    }
+    aiReleaseImport(scene);
 }
