@@ -215,14 +215,6 @@ static uint64_t base64_decode(const char* s, size_t n, unsigned char* d)
     return o;
 }
 
-static int hex_value(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
 // Percent-decode a relative URI in place. @return false on a bad escape or an encoded NUL.
 static bool percent_decode(char* s)
 {
@@ -234,7 +226,7 @@ static bool percent_decode(char* s)
             s[o++] = s[i];
             continue;
         }
-        int hi = hex_value(s[i + 1]), lo = hi < 0 ? -1 : hex_value(s[i + 2]);
+        int hi = mc_hex_digit(s[i + 1]), lo = hi < 0 ? -1 : mc_hex_digit(s[i + 2]);
         if (lo < 0 || (hi == 0 && lo == 0))
         {
             return false;
@@ -743,11 +735,7 @@ static mc_status gltf_document(gltf* g)
 
 mc_status mc_gltf_read(const char* path, mc_soup* soup, mc_error* err)
 {
-    gltf g;
-    memset(&g, 0, sizeof g);
-    g.path = path;
-    g.soup = soup;
-    g.err = err;
+    gltf g = {.path = path, .soup = soup, .err = err};
     char* data = NULL;
     mc_status st = mc_read_file(path, soup->max_bytes, &data, &g.file_size, err);
     g.file = (unsigned char*)data;

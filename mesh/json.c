@@ -52,14 +52,6 @@ static uint32_t json_push(json_parser* j, mc_json_type type)
     return d->count++;
 }
 
-static int hex_digit(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
 // A string from the opening quote: escapes checked, control characters refused; the value keeps the raw span.
 static mc_status json_string(json_parser* j)
 {
@@ -83,7 +75,7 @@ static mc_status json_string(json_parser* j)
             {
                 for (size_t k = 2; k < 6; ++k)
                 {
-                    if (j->p + k >= j->n || hex_digit(j->s[j->p + k]) < 0)
+                    if (j->p + k >= j->n || mc_hex_digit(j->s[j->p + k]) < 0)
                     {
                         return json_fail(j, "bad \\u escape");
                     }
@@ -388,7 +380,7 @@ static uint32_t hex4(const char* s)
     uint32_t x = 0;
     for (int k = 0; k < 4; ++k)
     {
-        x = x << 4 | (uint32_t)hex_digit(s[k]);
+        x = x << 4 | (uint32_t)mc_hex_digit(s[k]);
     }
     return x;
 }

@@ -11,6 +11,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// Value of hexadecimal digit c, or -1 (shared with the glTF reader's URI %-escapes).
+static inline int mc_hex_digit(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
 /// Kind of a JSON value.
 typedef enum mc_json_type
 {

@@ -196,43 +196,49 @@ static mc_status add_ref(tmf* t, tmf_ref** arr, uint32_t* count, uint32_t* cap)
     return MC_OK;
 }
 
-static mc_status add_vertex(tmf* t)
+// Three required attributes of the current element: finite numbers into d, or (d NULL) integers into u.
+static mc_status get_three(tmf* t, const char* const names[3], double* d, uint32_t* u)
 {
-    double p[3];
-    mc_status st = get_number(t, "x", &p[0]);
-    st = st == MC_OK ? get_number(t, "y", &p[1]) : st;
-    st = st == MC_OK ? get_number(t, "z", &p[2]) : st;
-    if (st != MC_OK)
+    mc_status st = MC_OK;
+    for (int k = 0; k < 3 && st == MC_OK; ++k)
     {
-        return st;
+        st = d != NULL ? get_number(t, names[k], &d[k]) : get_uint(t, names[k], &u[k]);
     }
-    if (!mc_array_reserve((void**)&t->pos, &t->pos_cap, (uint64_t)t->pos_count + 1, 3 * sizeof(double), 256))
-    {
-        return tmf_oom(t);
-    }
-    memcpy(t->pos + 3 * (size_t)t->pos_count++, p, sizeof p);
-    t->obj[t->obj_count - 1].v_count++;
-    return MC_OK;
+    return st;
 }
 
-static mc_status add_triangle(tmf* t)
+// A <vertex> (x, y, z) or a <triangle> (v1, v2, v3: object-local indices, checked when the object is placed) of the
+// current object.
+static mc_status add_vertex_or_triangle(tmf* t, bool vertex)
 {
+    static const char* const names[2][3] = {{"v1", "v2", "v3"}, {"x", "y", "z"}};
+    double p[3];
     uint32_t v[3];
-    mc_status st = get_uint(t, "v1", &v[0]);
-    st = st == MC_OK ? get_uint(t, "v2", &v[1]) : st;
-    st = st == MC_OK ? get_uint(t, "v3", &v[2]) : st;
+    mc_status st = get_three(t, names[vertex], vertex ? p : NULL, v);
     if (st != MC_OK)
     {
         return st;
     }
-    if (t->tri_count > UINT32_MAX - 4 ||
-        !mc_array_reserve((void**)&t->tri, &t->tri_cap, (uint64_t)t->tri_count + 3, sizeof(uint32_t), 256))
+    bool room =
+        vertex ? mc_array_reserve((void**)&t->pos, &t->pos_cap, (uint64_t)t->pos_count + 1, 3 * sizeof(double), 256)
+               : t->tri_count <= UINT32_MAX - 4 &&
+                     mc_array_reserve((void**)&t->tri, &t->tri_cap, (uint64_t)t->tri_count + 3, sizeof(uint32_t), 256);
+    if (!room)
     {
         return tmf_oom(t);
     }
-    memcpy(t->tri + t->tri_count, v, sizeof v);
-    t->tri_count += 3;
-    t->obj[t->obj_count - 1].t_count += 3;
+    tmf_object* o = &t->obj[t->obj_count - 1];
+    if (vertex)
+    {
+        memcpy(t->pos + 3 * (size_t)t->pos_count++, p, sizeof p);
+        o->v_count++;
+    }
+    else
+    {
+        memcpy(t->tri + t->tri_count, v, sizeof v);
+        t->tri_count += 3;
+        o->t_count += 3;
+    }
     return MC_OK;
 }
 
@@ -257,6 +263,17 @@ typedef struct tmf_context
 {
     bool object, mesh, vertices, triangles, components, build;
 } tmf_context;
+
+// The flag of the context element the current element opens or closes (object aside), or NULL.
+static bool* context_flag(const mc_xml* x, tmf_context* c)
+{
+    return mc_xml_is(x, "mesh")         ? &c->mesh
+           : mc_xml_is(x, "vertices")   ? &c->vertices
+           : mc_xml_is(x, "triangles")  ? &c->triangles
+           : mc_xml_is(x, "components") ? &c->components
+           : mc_xml_is(x, "build")      ? &c->build
+                                        : NULL;
+}
 
 // The model's unit (default millimetre) in metres.
 static mc_status read_unit(tmf* t)
@@ -295,12 +312,7 @@ static mc_status model_start(tmf* t, tmf_context* c, int depth)
         c->object = true;
         return depth == 3 ? begin_object(t) : tmf_fail(t, MC_ERR_PARSE, "<object> outside <resources>");
     }
-    bool* flag = mc_xml_is(x, "mesh")         ? &c->mesh
-                 : mc_xml_is(x, "vertices")   ? &c->vertices
-                 : mc_xml_is(x, "triangles")  ? &c->triangles
-                 : mc_xml_is(x, "components") ? &c->components
-                 : mc_xml_is(x, "build")      ? &c->build
-                                              : NULL;
+    bool* flag = context_flag(x, c);
     if (flag != NULL)
     {
         *flag = true;
@@ -308,11 +320,11 @@ static mc_status model_start(tmf* t, tmf_context* c, int depth)
     }
     if (mc_xml_is(x, "vertex") && c->object && c->mesh && c->vertices)
     {
-        return add_vertex(t);
+        return add_vertex_or_triangle(t, true);
     }
     if (mc_xml_is(x, "triangle") && c->object && c->mesh && c->triangles)
     {
-        return add_triangle(t);
+        return add_vertex_or_triangle(t, false);
     }
     if (mc_xml_is(x, "component") && c->object && c->components)
     {
@@ -329,14 +341,7 @@ static mc_status model_start(tmf* t, tmf_context* c, int depth)
 
 static void model_end(tmf* t, tmf_context* c)
 {
-    mc_xml* x = &t->xml;
-    bool* flag = mc_xml_is(x, "object")       ? &c->object
-                 : mc_xml_is(x, "mesh")       ? &c->mesh
-                 : mc_xml_is(x, "vertices")   ? &c->vertices
-                 : mc_xml_is(x, "triangles")  ? &c->triangles
-                 : mc_xml_is(x, "components") ? &c->components
-                 : mc_xml_is(x, "build")      ? &c->build
-                                              : NULL;
+    bool* flag = mc_xml_is(&t->xml, "object") ? &c->object : context_flag(&t->xml, c);
     if (flag != NULL)
     {
         *flag = false;
@@ -380,20 +385,8 @@ static int object_order(const void* a, const void* b)
 
 static const tmf_object* find_object(const tmf* t, uint32_t id)
 {
-    uint32_t lo = 0, hi = t->obj_count;
-    while (lo < hi)
-    {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (t->obj[mid].id < id)
-        {
-            lo = mid + 1;
-        }
-        else
-        {
-            hi = mid;
-        }
-    }
-    return lo < t->obj_count && t->obj[lo].id == id ? &t->obj[lo] : NULL;
+    tmf_object key = {.id = id};
+    return t->obj_count > 0 ? bsearch(&key, t->obj, t->obj_count, sizeof(tmf_object), object_order) : NULL;
 }
 
 // Object `id` placed by x: its mesh, then its components (each component's transform applied first).
@@ -509,11 +502,7 @@ static mc_status read_package(tmf* t, const unsigned char* data, uint64_t size)
 
 mc_status mc_3mf_read(const char* path, mc_soup* soup, mc_error* err)
 {
-    tmf t;
-    memset(&t, 0, sizeof t);
-    t.path = path;
-    t.soup = soup;
-    t.err = err;
+    tmf t = {.path = path, .soup = soup, .err = err};
     char* data = NULL;
     uint64_t size = 0;
     mc_status st = mc_read_file(path, soup->max_bytes, &data, &size, err);

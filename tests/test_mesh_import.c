@@ -5,6 +5,7 @@
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
 #include "src/base/core.h"
+#include "tests/zip_write.h"
 
 #include <assimp/cexport.h>
 #include <assimp/cimport.h>
@@ -1265,66 +1266,17 @@ Test(import, gltf_external_buffer_file)
     assert_message_has(&e, "missing.bin: cannot open");
 }
 
-// CRC-32 of the ZIP format, bit by bit (the reader uses a table: two independent ways).
-static uint32_t crc32_bits(const unsigned char* p, size_t n)
-{
-    uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; ++i)
-    {
-        c ^= p[i];
-        for (int k = 0; k < 8; ++k)
-        {
-            c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
-        }
-    }
-    return ~c;
-}
-
-static size_t put16(unsigned char* p, uint32_t v)
-{
-    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8);
-    return 2;
-}
-
-static size_t put32(unsigned char* p, uint32_t v)
-{
-    put16(p, v & 0xffffu);
-    return 2 + put16(p + 2, v >> 16);
-}
-
-// A ZIP archive of n stored entries (PKWARE APPNOTE layouts: local headers and data, central directory, end record).
-// @return its size.
+// A ZIP archive of n stored text entries (tests/zip_write.h). @return its size.
 static size_t make_zip(unsigned char* out, const char* const* names, const char* const* texts, int n)
 {
-    size_t o = 0, offsets[8];
+    const unsigned char* data[8];
+    size_t sizes[8];
     for (int k = 0; k < n; ++k)
     {
-        uint32_t len = (uint32_t)strlen(texts[k]), nl = (uint32_t)strlen(names[k]);
-        offsets[k] = o;
-        memset(out + o, 0, 30);
-        put32(out + o, 0x04034b50u), put16(out + o + 4, 20);
-        put32(out + o + 14, crc32_bits((const unsigned char*)texts[k], len));
-        put32(out + o + 18, len), put32(out + o + 22, len), put16(out + o + 26, nl);
-        o += 30;
-        memcpy(out + o, names[k], nl), o += nl;
-        memcpy(out + o, texts[k], len), o += len;
+        data[k] = (const unsigned char*)texts[k];
+        sizes[k] = strlen(texts[k]);
     }
-    size_t cd = o;
-    for (int k = 0; k < n; ++k)
-    {
-        uint32_t len = (uint32_t)strlen(texts[k]), nl = (uint32_t)strlen(names[k]);
-        memset(out + o, 0, 46);
-        put32(out + o, 0x02014b50u), put16(out + o + 4, 20), put16(out + o + 6, 20);
-        put32(out + o + 16, crc32_bits((const unsigned char*)texts[k], len));
-        put32(out + o + 20, len), put32(out + o + 24, len), put16(out + o + 28, nl);
-        put32(out + o + 42, (uint32_t)offsets[k]);
-        o += 46;
-        memcpy(out + o, names[k], nl), o += nl;
-    }
-    memset(out + o, 0, 22);
-    put32(out + o, 0x06054b50u), put16(out + o + 8, (uint32_t)n), put16(out + o + 10, (uint32_t)n);
-    put32(out + o + 12, (uint32_t)(o - cd)), put32(out + o + 16, (uint32_t)cd);
-    return o + 22;
+    return zip_write(out, names, data, sizes, n);
 }
 
 // A 3MF model: the cube as object 1; object 2 with two components of it, one sheared (x += y) and moved by +10 in x,

@@ -61,52 +61,18 @@ static size_t binary_stl(const uint8_t* data, size_t size)
 #endif
 
 #ifdef FUZZ_3MF_WRAP
+#include "tests/zip_write.h"
+
 static uint8_t s_zip[1 << 16];
 
-static uint32_t crc32_bits(const uint8_t* p, size_t n)
-{
-    uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; ++i)
-    {
-        c ^= p[i];
-        for (int k = 0; k < 8; ++k)
-        {
-            c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
-        }
-    }
-    return ~c;
-}
-
-static void put(uint8_t* p, uint32_t v, int bytes)
-{
-    for (int k = 0; k < bytes; ++k)
-    {
-        p[k] = (uint8_t)(v >> (8 * k));
-    }
-}
-
 // The 3MF to write for this input (in s_zip), and its size: the model (the input after its mode byte) as the one
-// stored entry 3D/3dmodel.model of a ZIP archive (local header, data, central directory, end record).
+// stored entry 3D/3dmodel.model of a ZIP archive.
 static size_t wrap_3mf(const uint8_t* data, size_t size)
 {
-    static const char name[] = "3D/3dmodel.model";
-    const uint32_t nl = sizeof name - 1;
-    size_t n = size - 1 < sizeof s_zip - 200 ? size - 1 : sizeof s_zip - 200;
-    uint32_t crc = crc32_bits(data + 1, n);
-    memset(s_zip, 0, 30);
-    put(s_zip, 0x04034b50u, 4), put(s_zip + 4, 20, 2), put(s_zip + 14, crc, 4);
-    put(s_zip + 18, (uint32_t)n, 4), put(s_zip + 22, (uint32_t)n, 4), put(s_zip + 26, nl, 2);
-    memcpy(s_zip + 30, name, nl);
-    memcpy(s_zip + 30 + nl, data + 1, n);
-    size_t cd = 30 + nl + n;
-    uint8_t* c = s_zip + cd;
-    memset(c, 0, 46 + nl + 22);
-    put(c, 0x02014b50u, 4), put(c + 4, 20, 2), put(c + 6, 20, 2), put(c + 16, crc, 4);
-    put(c + 20, (uint32_t)n, 4), put(c + 24, (uint32_t)n, 4), put(c + 28, nl, 2);
-    memcpy(c + 46, name, nl);
-    uint8_t* e = c + 46 + nl;
-    put(e, 0x06054b50u, 4), put(e + 8, 1, 2), put(e + 10, 1, 2), put(e + 12, 46 + nl, 4), put(e + 16, (uint32_t)cd, 4);
-    return cd + 46 + nl + 22;
+    const char* names[] = {"3D/3dmodel.model"};
+    const unsigned char* parts[] = {data + 1};
+    size_t n[] = {size - 1 < sizeof s_zip - 200 ? size - 1 : sizeof s_zip - 200};
+    return zip_write(s_zip, names, parts, n, 1);
 }
 #endif
 
