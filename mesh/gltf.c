@@ -472,8 +472,9 @@ static mc_status add_primitive(gltf* g, uint32_t mi, uint32_t pi, uint32_t prim,
     }
     for (uint32_t k = 0; k < ix.count; ++k)
     {
-        const unsigned char* e = ix.data + (size_t)k * ix.stride;
-        g->tri[k] = ix.data == NULL                       ? k
+        // Without indices (ix.data NULL: no pointer arithmetic on it), the points are taken in threes.
+        const unsigned char* e = ix.data != NULL ? ix.data + (size_t)k * ix.stride : NULL;
+        g->tri[k] = e == NULL                             ? k
                     : ix.component == GLTF_UNSIGNED_BYTE  ? e[0]
                     : ix.component == GLTF_UNSIGNED_SHORT ? (uint32_t)e[0] | (uint32_t)e[1] << 8
                                                           : le32(e);

@@ -1207,6 +1207,7 @@ Test(import, gltf_hostile_files)
         {"\"indices\":1", "\"indices\":1,\"mode\":1", MC_ERR_UNSUPPORTED_FORMAT, "mode LINES: only TRIANGLES"},
         {"\"count\":8", "\"count\":9", MC_ERR_PARSE, "past the end of its buffer view"},
         {"\"count\":36", "\"count\":35", MC_ERR_PARSE, "not a multiple of 3"},
+        {",\"indices\":1", "", MC_ERR_PARSE, "not a multiple of 3"}, // 8 points without indices
         {"\"POSITION\":0", "\"POSITION\":2", MC_ERR_INDEX_OUT_OF_RANGE, "'POSITION' is not an index below 2"},
         {"\"POSITION\":0", "\"POSITION\":1", MC_ERR_UNSUPPORTED_FORMAT, "FLOAT VEC3 positions"},
         {"base64,", "base64,*", MC_ERR_PARSE, "bad base64"},
