@@ -1358,7 +1358,7 @@ Test(import, threemf_components_build_transform_and_unit)
 // 3MF variants of the model and of the package: each must fail with its status and a message that says what.
 Test(import, threemf_hostile_files)
 {
-    static char model[8192], good[8192];
+    static char model[16384], good[8192];
     static unsigned char zip[16384];
     cube_3mf_model(good, sizeof good);
     static const variant v[] = {
