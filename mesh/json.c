@@ -293,6 +293,36 @@ static mc_status json_value(json_parser* j, int depth)
     }
 }
 
+// The element table: every array's element indices, so that lookups by position do not walk the array (a glTF
+// node tree or accessor list of n entries would otherwise cost n^2).
+static mc_status index_arrays(json_parser* j)
+{
+    mc_json* d = j->doc;
+    uint64_t total = 0;
+    for (uint32_t v = 0; v < d->count; ++v)
+    {
+        total += d->values[v].type == MC_JSON_ARRAY ? d->values[v].count : 0;
+    }
+    d->items = mc_alloc((size_t)(total > 0 ? total : 1) * sizeof(uint32_t));
+    if (d->items == NULL)
+    {
+        return mc_set_error(j->err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for the JSON values", j->what);
+    }
+    uint32_t o = 0;
+    for (uint32_t v = 0; v < d->count; ++v)
+    {
+        if (d->values[v].type == MC_JSON_ARRAY)
+        {
+            d->values[v].first = o;
+            for (uint32_t k = v + 1; k < d->values[v].end; k = d->values[k].end)
+            {
+                d->items[o++] = k;
+            }
+        }
+    }
+    return MC_OK;
+}
+
 mc_status mc_json_parse(const char* text, size_t size, const char* what, mc_json* doc, mc_error* err)
 {
     memset(doc, 0, sizeof *doc);
@@ -307,11 +337,12 @@ mc_status mc_json_parse(const char* text, size_t size, const char* what, mc_json
         return st;
     }
     json_skip_space(&j);
-    return j.p == size ? MC_OK : json_fail(&j, "text after the JSON value");
+    return j.p == size ? index_arrays(&j) : json_fail(&j, "text after the JSON value");
 }
 
 void mc_json_free(mc_json* doc)
 {
+    mc_free(doc->items);
     mc_free(doc->values);
     memset(doc, 0, sizeof *doc);
 }
@@ -340,12 +371,7 @@ uint32_t mc_json_element(const mc_json* doc, uint32_t arr, uint32_t i)
     {
         return 0;
     }
-    uint32_t k = arr + 1;
-    for (uint32_t e = 0; e < i; ++e)
-    {
-        k = doc->values[k].end;
-    }
-    return k;
+    return doc->items[doc->values[arr].first + i];
 }
 
 // Append code point c as UTF-8 at buf[*o] (cap checked). @return false when it does not fit or is NUL.

@@ -38,6 +38,7 @@ typedef struct mc_json_value
     mc_json_type type;
     uint32_t count;  ///< array: elements; object: members; string: bytes of the raw span
     uint32_t end;    ///< index one past the last value of this value's subtree
+    uint32_t first;  ///< array: where its element indices start in mc_json.items
     double number;   ///< MC_JSON_NUMBER
     const char* str; ///< MC_JSON_STRING: the raw text between the quotes (escapes not decoded)
     int64_t offset;  ///< byte offset of the value in the text
@@ -49,6 +50,7 @@ typedef struct mc_json
     mc_json_value* values; ///< library allocator
     uint32_t count;        ///< values stored
     uint32_t capacity;     ///< values allocated
+    uint32_t* items;       ///< the elements of every array, array by array (mc_json_element in constant time)
 } mc_json;
 
 /// Parse `size` bytes of text (need not be NUL-terminated). Nesting deeper than 64 levels, a control character or bad
@@ -63,7 +65,7 @@ void mc_json_free(mc_json* doc);
 /// member (0 is the root, never a member). Keys are compared on their raw text.
 uint32_t mc_json_member(const mc_json* doc, uint32_t obj, const char* key);
 
-/// Element i of array value `arr`, or 0 when arr is not an array or i is out of range.
+/// Element i of array value `arr`, or 0 when arr is not an array or i is out of range (constant time).
 uint32_t mc_json_element(const mc_json* doc, uint32_t arr, uint32_t i);
 
 /// Decode string value `v` (escapes, \u to UTF-8) into buf of cap bytes, NUL-terminated. @return false when v is not a
