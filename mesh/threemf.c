@@ -423,7 +423,10 @@ static mc_status build(tmf* t)
     {
         return mc_set_error(t->err, MC_ERR_EMPTY_MESH, -1, -1, "%s: the 3D model has no build item", t->path);
     }
-    qsort(t->obj, t->obj_count, sizeof(tmf_object), object_order);
+    if (t->obj_count > 0) // qsort's array may not be NULL, even for no element
+    {
+        qsort(t->obj, t->obj_count, sizeof(tmf_object), object_order);
+    }
     for (uint32_t k = 1; k < t->obj_count; ++k)
     {
         if (t->obj[k].id == t->obj[k - 1].id)
