@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Mesh file import: dispatch on the extension to the native readers (STL, .shl, OBJ, OFF) or Assimp, then mesh
-// creation.
+// Mesh file import: dispatch on the extension to the native readers (STL, .shl, OBJ, OFF, glTF, 3MF), Assimp (PLY,
+// COLLADA) or gmsh (B-rep), then mesh creation.
 #include "mesh/soup.h"
 #include "src/base/array.h"
 #include "src/base/core.h"
@@ -77,6 +77,51 @@ mc_status mc_soup_add_polygon(mc_soup* soup, const uint32_t* poly, uint32_t k, m
     if (k > 3)
     {
         soup->split_polygons++;
+    }
+    return MC_OK;
+}
+
+mc_status mc_soup_add_instance(mc_soup* soup, const double* positions, uint32_t vertex_count, const uint32_t* triangles,
+                               uint32_t triangle_count, const mc_affine* x, const char* what, mc_error* err)
+{
+    for (uint64_t i = 0; i < 3 * (uint64_t)triangle_count; ++i)
+    {
+        if (triangles[i] >= vertex_count)
+        {
+            return mc_set_error(err, MC_ERR_INDEX_OUT_OF_RANGE, -1, -1,
+                                "%s: triangle %llu refers to vertex %u but there are %u vertices", what,
+                                (unsigned long long)(i / 3), triangles[i], vertex_count);
+        }
+    }
+    if (vertex_count == 0)
+    {
+        return MC_OK; // nothing to place (no triangle either: each would have failed the index check)
+    }
+    mc_status st = mc_soup_reserve(soup, vertex_count, triangle_count, err);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    uint32_t base = soup->vertex_count;
+    double* out = soup->positions + 3 * (size_t)base;
+    for (uint32_t i = 0; i < vertex_count; ++i)
+    {
+        const double* p = positions + 3 * (size_t)i;
+        if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]) || !mc_affine_apply(x, p, out + 3 * (size_t)i))
+        {
+            return mc_set_error(err, MC_ERR_NON_FINITE, -1, -1, "%s: vertex %u is not finite%s", what, i,
+                                isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]) ? " after its transform" : "");
+        }
+    }
+    soup->vertex_count += vertex_count;
+    bool mirror = mc_affine_det(x) < 0.0; // a mirrored solid keeps its outward winding with two corners swapped
+    for (uint32_t t = 0; t < triangle_count; ++t)
+    {
+        const uint32_t* a = triangles + 3 * (size_t)t;
+        uint32_t* b = soup->indices + 3 * (size_t)soup->triangle_count++;
+        b[0] = base + a[0];
+        b[1] = base + a[mirror ? 2 : 1];
+        b[2] = base + a[mirror ? 1 : 2];
     }
     return MC_OK;
 }
@@ -209,6 +254,8 @@ typedef enum reader_kind
     READER_SHL,
     READER_OBJ,
     READER_OFF,
+    READER_GLTF,
+    READER_3MF,
     READER_ASSIMP,
     READER_GMSH,
 } reader_kind;
@@ -245,6 +292,14 @@ static reader_kind reader_for(const char* path, char* ext, size_t cap)
     {
         return READER_OFF;
     }
+    if (strcmp(ext, "gltf") == 0 || strcmp(ext, "glb") == 0)
+    {
+        return READER_GLTF;
+    }
+    if (strcmp(ext, "3mf") == 0)
+    {
+        return READER_3MF;
+    }
     static const char* const brep_ext[] = {"step", "stp", "iges", "igs", "brep"};
     for (size_t k = 0; k < sizeof brep_ext / sizeof brep_ext[0]; ++k)
     {
@@ -254,7 +309,7 @@ static reader_kind reader_for(const char* path, char* ext, size_t cap)
         }
     }
     // Assimp reads in single precision: only formats without a native reader go there.
-    static const char* const assimp_ext[] = {"ply", "3mf", "gltf", "glb", "dae"};
+    static const char* const assimp_ext[] = {"ply", "dae"};
     for (size_t k = 0; k < sizeof assimp_ext / sizeof assimp_ext[0]; ++k)
     {
         if (strcmp(ext, assimp_ext[k]) == 0)
@@ -379,8 +434,9 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
     soup.options = &opt;
     // One reader per kind (READER_NONE was refused above).
     static mc_status (*const readers[])(const char*, mc_soup*, mc_error*) = {
-        [READER_STL] = mc_stl_read, [READER_SHL] = mc_shl_read,       [READER_OBJ] = mc_obj_read,
-        [READER_OFF] = mc_off_read, [READER_ASSIMP] = mc_assimp_read, [READER_GMSH] = mc_gmsh_read,
+        [READER_STL] = mc_stl_read,       [READER_SHL] = mc_shl_read,   [READER_OBJ] = mc_obj_read,
+        [READER_OFF] = mc_off_read,       [READER_GLTF] = mc_gltf_read, [READER_3MF] = mc_3mf_read,
+        [READER_ASSIMP] = mc_assimp_read, [READER_GMSH] = mc_gmsh_read,
     };
     mc_status st = readers[kind](path, &soup, err);
     if (st == MC_ERR_LIMIT)

@@ -16,61 +16,10 @@
 /// Maximum depth of the node tree we follow (guards against cycles and hostile files).
 #define MAX_NODE_DEPTH 256
 
-typedef struct affine_transform
+// Assimp's row-major 4 x 4 matrix (last row 0 0 0 1 for the transforms it produces) as an affine transform.
+static mc_affine affine_of(const struct aiMatrix4x4* b)
 {
-    double m[3][4]; // row-major affine transform
-} affine_transform;
-
-static affine_transform affine_identity(void)
-{
-    affine_transform x;
-    memset(&x, 0, sizeof x);
-    x.m[0][0] = x.m[1][1] = x.m[2][2] = 1.0;
-    return x;
-}
-
-static affine_transform affine_mul(const affine_transform* a, const struct aiMatrix4x4* b)
-{
-    double bm[4][4] = {{b->a1, b->a2, b->a3, b->a4},
-                       {b->b1, b->b2, b->b3, b->b4},
-                       {b->c1, b->c2, b->c3, b->c4},
-                       {b->d1, b->d2, b->d3, b->d4}};
-    affine_transform r;
-    for (int i = 0; i < 3; ++i)
-    {
-        for (int j = 0; j < 4; ++j)
-        {
-            double s = 0.0;
-            for (int k = 0; k < 3; ++k)
-            {
-                s += a->m[i][k] * bm[k][j];
-            }
-            r.m[i][j] = s + a->m[i][3] * bm[3][j];
-        }
-    }
-    return r;
-}
-
-static bool affine_is_identity(const affine_transform* x)
-{
-    for (int i = 0; i < 3; ++i)
-    {
-        for (int j = 0; j < 4; ++j)
-        {
-            if (x->m[i][j] != (i == j ? 1.0 : 0.0))
-            {
-                return false;
-            }
-        }
-    }
-    return true;
-}
-
-static double affine_det(const affine_transform* x)
-{
-    const double(*m)[4] = x->m;
-    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    return (mc_affine){{{b->a1, b->a2, b->a3, b->a4}, {b->b1, b->b2, b->b3, b->b4}, {b->c1, b->c2, b->c3, b->c4}}};
 }
 
 typedef struct node_walk
@@ -82,7 +31,7 @@ typedef struct node_walk
     uint64_t visited; // nodes visited, bounded against cyclic graphs
 } node_walk;
 
-static mc_status add_mesh(node_walk* w, const struct aiMesh* mesh, uint32_t mesh_index, const affine_transform* x)
+static mc_status add_mesh(node_walk* w, const struct aiMesh* mesh, uint32_t mesh_index, const mc_affine* x)
 {
     if (mesh == NULL)
     {
@@ -103,8 +52,8 @@ static mc_status add_mesh(node_walk* w, const struct aiMesh* mesh, uint32_t mesh
     {
         return st;
     }
-    bool identity = affine_is_identity(x);
-    bool mirror = affine_det(x) < 0.0;
+    bool identity = mc_affine_is_identity(x);
+    bool mirror = mc_affine_det(x) < 0.0;
     uint32_t base = w->soup->vertex_count;
     double* out = w->soup->positions + 3 * (size_t)base;
     for (uint32_t i = 0; i < nv; ++i)
@@ -115,20 +64,10 @@ static mc_status add_mesh(node_walk* w, const struct aiMesh* mesh, uint32_t mesh
             return mc_set_error(w->err, MC_ERR_NON_FINITE, -1, -1, "%s: mesh %u vertex %u has a non-finite coordinate",
                                 w->path, mesh_index, i);
         }
-        if (!identity)
+        if (!identity && !mc_affine_apply(x, p, p))
         {
-            double q[3];
-            for (int r = 0; r < 3; ++r)
-            {
-                q[r] = x->m[r][0] * p[0] + x->m[r][1] * p[1] + x->m[r][2] * p[2] + x->m[r][3];
-            }
-            if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2]))
-            {
-                return mc_set_error(w->err, MC_ERR_NON_FINITE, -1, -1,
-                                    "%s: mesh %u vertex %u is not finite after its node transform", w->path, mesh_index,
-                                    i);
-            }
-            memcpy(p, q, sizeof p);
+            return mc_set_error(w->err, MC_ERR_NON_FINITE, -1, -1,
+                                "%s: mesh %u vertex %u is not finite after its node transform", w->path, mesh_index, i);
         }
         memcpy(out + 3 * (size_t)i, p, sizeof p);
     }
@@ -175,7 +114,7 @@ static mc_status add_mesh(node_walk* w, const struct aiMesh* mesh, uint32_t mesh
     return MC_OK;
 }
 
-static mc_status walk_node(node_walk* w, const struct aiNode* node, const affine_transform* parent, int depth)
+static mc_status walk_node(node_walk* w, const struct aiNode* node, const mc_affine* parent, int depth)
 {
     if (node == NULL)
     {
@@ -185,7 +124,8 @@ static mc_status walk_node(node_walk* w, const struct aiNode* node, const affine
     {
         return mc_set_error(w->err, MC_ERR_PARSE, -1, -1, "%s: node tree too deep or cyclic", w->path);
     }
-    affine_transform x = affine_mul(parent, &node->mTransformation);
+    mc_affine local = affine_of(&node->mTransformation);
+    mc_affine x = mc_affine_mul(parent, &local);
     if (node->mNumMeshes > 0 && node->mMeshes == NULL)
     {
         return mc_set_error(w->err, MC_ERR_PARSE, -1, -1, "%s: node without its mesh list", w->path);
@@ -378,149 +318,6 @@ static mc_status ply_check_header(const char* path, mc_error* err)
     return st;
 }
 
-static uint32_t le16(const unsigned char* p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static uint32_t le32(const unsigned char* p)
-{
-    return le16(p) | le16(p + 2) << 16;
-}
-
-// The ZIP structure of an archive in memory: the end-of-central-directory record, then every central directory
-// entry and the local header it points to, all within the file. Assimp's 3MF reader leaks memory on archives that
-// fail this (seen with a local header followed by junk), so they are refused before it sees them. ZIP64 archives
-// (markers 0xffff / 0xffffffff) are left to Assimp after the record check.
-static mc_status zip_check_data(const char* path, const unsigned char* d, uint64_t size, mc_error* err)
-{
-    int64_t e = -1;
-    for (int64_t k = (int64_t)size - 22; k >= 0 && k >= (int64_t)size - 22 - 65535; --k)
-    {
-        if (le32(d + k) == 0x06054b50u && (uint64_t)k + 22 + le16(d + k + 20) <= size)
-        {
-            e = k;
-            break;
-        }
-    }
-    if (e < 0)
-    {
-        return mc_set_error(err, MC_ERR_PARSE, -1, -1,
-                            "%s: not a 3MF file: no ZIP end-of-central-directory record (truncated or not a ZIP "
-                            "archive)",
-                            path);
-    }
-    uint32_t entries = le16(d + e + 10), cd_size = le32(d + e + 12), cd_offset = le32(d + e + 16);
-    if (entries == 0xffffu || cd_size == 0xffffffffu || cd_offset == 0xffffffffu)
-    {
-        // ZIP64: its end-of-central-directory locator must sit just before the record (Assimp leaks on a bare one).
-        if (e < 20 || le32(d + e - 20) != 0x07064b50u)
-        {
-            return mc_set_error(err, MC_ERR_PARSE, -1, e,
-                                "%s: broken ZIP archive: ZIP64 markers without a ZIP64 locator", path);
-        }
-        return MC_OK;
-    }
-    if ((uint64_t)cd_offset + cd_size > (uint64_t)e || entries == 0)
-    {
-        return mc_set_error(err, MC_ERR_PARSE, -1, e,
-                            "%s: broken ZIP archive: %u entries, central directory of %u bytes at %u, record at %lld",
-                            path, entries, cd_size, cd_offset, (long long)e);
-    }
-    uint64_t p = cd_offset, end = (uint64_t)cd_offset + cd_size;
-    for (uint32_t k = 0; k < entries; ++k)
-    {
-        if (p + 46 > end || le32(d + p) != 0x02014b50u)
-        {
-            return mc_set_error(err, MC_ERR_PARSE, -1, (int64_t)p, "%s: broken ZIP archive: central entry %u of %u",
-                                path, k + 1, entries);
-        }
-        uint64_t local = le32(d + p + 42);
-        if (local + 30 > cd_offset || le32(d + local) != 0x04034b50u)
-        {
-            return mc_set_error(err, MC_ERR_PARSE, -1, (int64_t)p,
-                                "%s: broken ZIP archive: entry %u points to no local header (offset %llu)", path, k + 1,
-                                (unsigned long long)local);
-        }
-        p += 46 + (uint64_t)le16(d + p + 28) + le16(d + p + 30) + le16(d + p + 32);
-    }
-    return MC_OK;
-}
-
-/// A binary glTF's container before Assimp reads it (Assimp 5.2's readers trust it: a 65-byte file whose version
-/// field is garbage made them read past the buffer, found by the GLB fuzz harness): the magic, version 1 (header of
-/// 20 bytes: length, content length, content format 0) or 2 (12-byte header, then chunks of length + type, the first
-/// one JSON), every length within the file.
-static mc_status glb_check_data(const char* path, const unsigned char* d, uint64_t size, mc_error* err)
-{
-    if (size < 20 || memcmp(d, "glTF", 4) != 0)
-    {
-        return mc_set_error(err, MC_ERR_PARSE, -1, 0, "%s: not a binary glTF file (no 'glTF' magic)", path);
-    }
-    uint32_t version = le32(d + 4), length = le32(d + 8);
-    if (length != size)
-    {
-        return mc_set_error(err, MC_ERR_PARSE, -1, 8, "%s: binary glTF header says %u bytes, the file has %llu", path,
-                            length, (unsigned long long)size);
-    }
-    if (version == 1)
-    {
-        if ((uint64_t)le32(d + 12) > size - 20 || le32(d + 16) != 0)
-        {
-            return mc_set_error(err, MC_ERR_PARSE, -1, 12, "%s: broken glTF 1 binary header", path);
-        }
-        return MC_OK;
-    }
-    if (version != 2)
-    {
-        return mc_set_error(err, MC_ERR_PARSE, -1, 4, "%s: binary glTF version %u (1 or 2 expected)", path, version);
-    }
-    for (uint64_t p = 12; p < size;)
-    {
-        uint64_t chunk = le32(d + p);
-        if (size - p < 8 || chunk > size - p - 8 || (p == 12 && memcmp(d + p + 4, "JSON", 4) != 0))
-        {
-            return mc_set_error(err, MC_ERR_PARSE, -1, (int64_t)p,
-                                "%s: broken binary glTF chunk at byte %llu (length or type)", path,
-                                (unsigned long long)p);
-        }
-        p += 8 + chunk;
-    }
-    return MC_OK;
-}
-
-/// A text glTF must be a JSON object: its first byte after white space (and a UTF-8 byte-order mark) is '{'. Assimp
-/// otherwise sniffs the content and may hand it to another format's reader (a file starting "quick3Ds" was read as
-/// Quick3D, which asked for 795 GB).
-static mc_status gltf_check_data(const char* path, const unsigned char* d, uint64_t size, mc_error* err)
-{
-    uint64_t p = size >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF ? 3 : 0;
-    while (p < size && (d[p] == ' ' || d[p] == '\t' || d[p] == '\r' || d[p] == '\n'))
-    {
-        ++p;
-    }
-    if (p == size || d[p] != '{')
-    {
-        return mc_set_error(err, MC_ERR_PARSE, -1, (int64_t)p, "%s: not a glTF file (JSON object expected)", path);
-    }
-    return MC_OK;
-}
-
-typedef mc_status container_check_fcn(const char* path, const unsigned char* d, uint64_t size, mc_error* err);
-
-static mc_status check_container(const char* path, container_check_fcn* check, mc_error* err)
-{
-    char* data = NULL;
-    uint64_t size = 0;
-    mc_status st = mc_read_file(path, 0, &data, &size, err);
-    if (st == MC_OK)
-    {
-        st = check(path, (const unsigned char*)data, size, err);
-    }
-    mc_free(data);
-    return st;
-}
-
 static bool has_extension(const char* path, const char* ext)
 {
     size_t n = strlen(path), m = strlen(ext);
@@ -540,11 +337,7 @@ static bool has_extension(const char* path, const char* ext)
 
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err)
 {
-    mc_status pst = has_extension(path, "ply")    ? ply_check_header(path, err)
-                    : has_extension(path, "3mf")  ? check_container(path, zip_check_data, err)
-                    : has_extension(path, "glb")  ? check_container(path, glb_check_data, err)
-                    : has_extension(path, "gltf") ? check_container(path, gltf_check_data, err)
-                                                  : MC_OK;
+    mc_status pst = has_extension(path, "ply") ? ply_check_header(path, err) : MC_OK;
     if (pst != MC_OK)
     {
         return pst;
@@ -565,7 +358,7 @@ mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err)
     else
     {
         node_walk w = {path, scene, soup, err, 0};
-        affine_transform id = affine_identity();
+        mc_affine id = mc_affine_identity();
         if (scene->mRootNode != NULL)
         {
             st = walk_node(&w, scene->mRootNode, &id, 0);

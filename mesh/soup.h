@@ -3,6 +3,7 @@
 // Private interface of mesh/: the triangle soup the readers fill, the readers, and the internal mesh build.
 #pragma once
 
+#include "mesh/affine.h"
 #include "mesh/mesh_internal.h"
 
 #include <stdbool.h>
@@ -18,7 +19,7 @@ typedef struct mc_soup
     uint32_t* indices;                ///< 3 * triangle_count zero-based indices, library allocator
     uint32_t triangle_count;          ///< triangles stored
     uint32_t triangle_capacity;       ///< triangles allocated
-    double file_scale;                ///< conversion to metres stored in the file (.shl), 1 otherwise
+    double file_scale;                ///< conversion to metres stored in the file (.shl, 3MF unit), 1 otherwise
     uint32_t split_polygons;          ///< polygons with more than 3 vertices that were fan-split
     uint64_t trailing_bytes;          ///< bytes after the last triangle of a binary STL (ignored, reported)
     uint64_t max_triangles;           ///< mc_soup_reserve refuses to grow beyond it (MC_ERR_LIMIT); 0: no limit
@@ -41,6 +42,13 @@ mc_status mc_soup_add_point(mc_soup* soup, const double x[3], mc_error* err);
 /// than 3 vertices counts in split_polygons.
 mc_status mc_soup_add_polygon(mc_soup* soup, const uint32_t* poly, uint32_t k, mc_error* err);
 
+/// Append one placed copy of a triangle mesh: its vertices (3 * vertex_count coordinates) through transform x, its
+/// triangles (zero-based, local to the copy) with two corners swapped when x mirrors (negative determinant), so that an
+/// outward solid stays outward. An index out of range or a non-finite point (before or after x) is an error whose
+/// message starts with `what` (the file and the part).
+mc_status mc_soup_add_instance(mc_soup* soup, const double* positions, uint32_t vertex_count, const uint32_t* triangles,
+                               uint32_t triangle_count, const mc_affine* x, const char* what, mc_error* err);
+
 /// Read a whole file into a NUL-terminated buffer from mc_alloc (free with mc_free). An empty file, one that is not a
 /// regular file, or one larger than max_bytes (0: no limit) is an error.
 mc_status mc_read_file(const char* path, uint64_t max_bytes, char** data, uint64_t* size, mc_error* err);
@@ -56,8 +64,13 @@ mc_status mc_off_read(const char* path, mc_soup* soup, mc_error* err);
 mc_status mc_stl_read(const char* path, mc_soup* soup, mc_error* err);
 /// Read an Adams shell file (.shl), keeping its scale in soup->file_scale.
 mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err);
-/// Read a PLY, 3MF, glTF/GLB or COLLADA file (or any format Assimp knows) through Assimp, all meshes merged with node
-/// transforms.
+/// Read a glTF 2.0 file natively (.gltf with data: URIs or external buffers, or binary .glb): the TRIANGLES
+/// primitives of the default scene's meshes with their node transforms (mesh/gltf.c).
+mc_status mc_gltf_read(const char* path, mc_soup* soup, mc_error* err);
+/// Read a 3MF file natively (ZIP, then the 3D model XML): the build items' objects and their components with their
+/// transforms; the model's unit goes into soup->file_scale (metres per unit) (mesh/threemf.c).
+mc_status mc_3mf_read(const char* path, mc_soup* soup, mc_error* err);
+/// Read a PLY or COLLADA file (or any format Assimp knows) through Assimp, all meshes merged with node transforms.
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err);
 
 /// Read a B-rep file (.step .stp .iges .igs .brep) with gmsh: tessellate the faces of its solids (soup->options

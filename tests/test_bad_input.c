@@ -185,8 +185,8 @@ Test(bad_input, directories_and_fifos_are_refused_before_opening, .timeout = 20)
     remove(fifo);
 }
 
-// Reproducer: "PK\3\4" and junk as .3mf leaked 96 bytes inside Assimp (exit 134 under the CI's LeakSanitizer); it is
-// now refused before Assimp sees it.
+// Reproducer: "PK\3\4" and junk as .3mf leaked 96 bytes inside Assimp (exit 134 under the CI's LeakSanitizer); the
+// native 3MF reader refuses it.
 Test(bad_input, malformed_3mf_is_refused_without_a_leak)
 {
     static const char junk[] = "PK\x03\x04junkjunkjunkjunkjunkjunkjunkjunk";

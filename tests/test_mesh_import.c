@@ -1,11 +1,16 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Tests of the mesh readers (STL binary/ASCII, .shl, OBJ, OFF, PLY through Assimp) on good and hostile files
-// written at test time, and of every corpus file against ../shared/corpus/MANIFEST.md.
+// Tests of the mesh readers (STL binary/ASCII, .shl, OBJ, OFF, glTF/GLB, 3MF, PLY through Assimp) on good and hostile
+// files written at test time, and of every corpus file against ../shared/corpus/MANIFEST.md.
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
 #include "src/base/core.h"
+#include "tests/zip_write.h"
 
+#include <assimp/cexport.h>
+#include <assimp/cimport.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <locale.h>
@@ -704,9 +709,10 @@ static void base64(const unsigned char* in, size_t n, char* out)
     out[o] = '\0';
 }
 
-// glTF through Assimp: one cube mesh instanced by two nodes, one translated, one mirrored (scale -1 in x): the
-// merged mesh must be two outward cubes (the mirrored instance's winding is reversed on import).
-Test(import, gltf_node_transforms_and_mirroring)
+// A glTF document: one cube mesh (float positions, unsigned short indices, in a base64 data URI) instanced by two
+// nodes, one translated by +10 in x, one by -10 and mirrored (scale -1 in x).
+// With `glb` set, the buffer has no URI and its 168 bytes are copied to glb (a binary glTF's BIN chunk).
+static void cube_gltf(char* json, size_t cap, unsigned char* glb)
 {
     unsigned char bin[96 + 72];
     for (int i = 0; i < 8; ++i)
@@ -725,21 +731,36 @@ Test(import, gltf_node_transforms_and_mirroring)
             memcpy(bin + 96 + 6 * t + 2 * k, &v, 2);
         }
     }
-    char b64[256];
+    char b64[256], uri[320] = "";
     base64(bin, sizeof bin, b64);
-    static char json[4096];
-    snprintf(json, sizeof json,
+    if (glb != NULL)
+    {
+        memcpy(glb, bin, sizeof bin);
+    }
+    else
+    {
+        snprintf(uri, sizeof uri, ",\"uri\":\"data:application/octet-stream;base64,%s\"", b64);
+    }
+    snprintf(json, cap,
              "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1]}],"
              "\"nodes\":[{\"mesh\":0,\"translation\":[10,0,0]},{\"mesh\":0,\"translation\":[-10,0,0],"
              "\"scale\":[-1,1,1]}],"
              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
-             "\"buffers\":[{\"byteLength\":168,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+             "\"buffers\":[{\"byteLength\":168%s}],"
              "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":96},"
              "{\"buffer\":0,\"byteOffset\":96,\"byteLength\":72}],"
              "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":8,\"type\":\"VEC3\","
              "\"min\":[-1,-1,-1],\"max\":[1,1,1]},"
              "{\"bufferView\":1,\"componentType\":5123,\"count\":36,\"type\":\"SCALAR\"}]}",
-             b64);
+             uri);
+}
+
+// glTF (native reader): the two cube instances merged must be two outward cubes (the mirrored instance's winding is
+// reversed on import).
+Test(import, gltf_node_transforms_and_mirroring)
+{
+    static char json[4096];
+    cube_gltf(json, sizeof json, NULL);
     mc_mesh_report r;
     mc_error e;
     cr_assert(eq(int, check(write_text("cubes.gltf", json), &r, &e), MC_OK), "%s", e.message);
@@ -753,9 +774,14 @@ Test(import, gltf_node_transforms_and_mirroring)
     cr_assert(eq(dbl, r.bbox_max.x, 11.0));
 }
 
-// Every allocation of an import failing in turn (native STL, ASCII STL, OBJ, OFF and, through Assimp, PLY; Assimp's
-// own C++ allocations are not ours; the suite's tracking allocator fails the s_fail_at-th one): MC_ERR_OUT_OF_MEMORY
-// with a message, no mesh, nothing left allocated.
+static size_t make_glb(unsigned char* out, const char* json, const unsigned char* bin, uint32_t bin_size);
+static void cube_3mf_model(char* out, size_t cap);
+static size_t make_3mf(unsigned char* out, const char* model, const char* rels);
+static const char* const s_3mf_rels;
+
+// Every allocation of an import failing in turn (native STL, ASCII STL, OBJ, OFF, glTF, GLB, 3MF and, through Assimp,
+// PLY; Assimp's own C++ allocations are not ours; the suite's tracking allocator fails the s_fail_at-th one):
+// MC_ERR_OUT_OF_MEMORY with a message, no mesh, nothing left allocated.
 Test(import, every_allocation_failure_is_reported_and_leaks_nothing)
 {
     unsigned char stl[84 + 50 * 12];
@@ -782,20 +808,29 @@ Test(import, every_allocation_failure_is_reported_and_leaks_nothing)
         nf += (size_t)snprintf(off + nf, sizeof off - nf, "4 %d %d %d %d\n", q[0] - 1, q[1] - 1, q[2] - 1, q[3] - 1);
         np += (size_t)snprintf(ply + np, sizeof ply - np, "4 %d %d %d %d\n", q[0] - 1, q[1] - 1, q[2] - 1, q[3] - 1);
     }
-    static char keep[5][512]; // file_path returns one static buffer: keep copies
+    static char keep[8][512]; // file_path returns one static buffer: keep copies
     snprintf(keep[0], sizeof keep[0], "%s", write_file("cube.stl", stl, sizeof stl));
     snprintf(keep[1], sizeof keep[1], "%s", write_text("ascii.stl", ascii));
     snprintf(keep[2], sizeof keep[2], "%s", write_text("cube.obj", obj));
     snprintf(keep[3], sizeof keep[3], "%s", write_text("cube.off", off));
     snprintf(keep[4], sizeof keep[4], "%s", write_text("cube.ply", ply));
-    for (int f = 0; f < 5; ++f)
+    // glTF (data URI), GLB (BIN chunk) and 3MF (stored ZIP entries), natively read.
+    static char json[4096], model[8192];
+    static unsigned char bin[168], glb[8192], zip[16384];
+    cube_gltf(json, sizeof json, NULL);
+    snprintf(keep[5], sizeof keep[5], "%s", write_text("cube.gltf", json));
+    cube_gltf(json, sizeof json, bin);
+    snprintf(keep[6], sizeof keep[6], "%s", write_file("cube.glb", glb, make_glb(glb, json, bin, sizeof bin)));
+    cube_3mf_model(model, sizeof model);
+    snprintf(keep[7], sizeof keep[7], "%s", write_file("cube.3mf", zip, make_3mf(zip, model, s_3mf_rels)));
+    for (int f = 0; f < 8; ++f)
     {
         mc_mesh* m = NULL;
         mc_error e;
         s_fail_at = 0;
         s_calls = 0;
         cr_assert(eq(int, mc_mesh_import_file(keep[f], NULL, &m, NULL, &e), MC_OK), "%s: %s", keep[f], e.message);
-        long calls = s_calls;
+        long calls = s_calls, quiet = 0;
         mc_mesh_destroy(m);
         cr_assert(eq(i64, mc_get_byte_count(), 0));
         for (long k = 1; k <= calls; ++k)
@@ -808,10 +843,14 @@ Test(import, every_allocation_failure_is_reported_and_leaks_nothing)
             s_fail_at = 0;
             if (st == MC_OK)
             {
-                // Only the tree build's final shrink may fail quietly (the mesh keeps the larger block).
+                // Only the tree build's final shrink may fail quietly (the mesh keeps the larger block): one
+                // allocation per file, the last but one or last, or earlier when the self-intersection check of a
+                // mesh of several components allocates after the build (the glTF, GLB and 3MF files: two cubes).
                 cr_assert(ne(ptr, m, NULL));
                 mc_mesh_destroy(m);
-                cr_assert(k == calls || k == calls - 1, "%s: failure %ld of %ld ignored", keep[f], k, calls);
+                quiet++;
+                cr_assert(quiet == 1 && (f >= 5 || k >= calls - 1), "%s: failure %ld of %ld ignored", keep[f], k,
+                          calls);
             }
             else
             {
@@ -1056,4 +1095,382 @@ Test(import, text_formats_read_and_write_dot_decimals_under_a_comma_locale)
         cr_assert(ieee_ulp_eq(dbl, r.volume, 0.25 * 0.25 * 0.25 / 6.0, 4), "%s: volume %.17g", files[k][0], r.volume);
     }
     setlocale(LC_ALL, "C");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// glTF, GLB and 3MF (native readers)
+
+// `text` with its first `from` replaced by `to`: one hostile variant of a good file.
+static const char* replaced(const char* text, const char* from, const char* to)
+{
+    static char out[16384];
+    const char* at = strstr(text, from);
+    cr_assert(ne(ptr, (void*)at, NULL), "'%s' is not in the file", from);
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return out;
+}
+
+/// A variant of a good file (its first `from` replaced by `to`) and what its import must give.
+typedef struct variant
+{
+    const char* from;
+    const char* to;
+    mc_status status;
+    const char* message; ///< a piece of the error message
+} variant;
+
+static void assert_variants_fail(const char* good, const char* name, const variant* v, size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+    {
+        mc_mesh_report r;
+        mc_error e;
+        mc_status st = check(write_text(name, replaced(good, v[k].from, v[k].to)), &r, &e);
+        cr_assert(eq(int, st, v[k].status), "'%s' -> '%s': status %d (%s)", v[k].from, v[k].to, st, e.message);
+        assert_message_has(&e, v[k].message);
+    }
+}
+
+// A binary glTF of `json` and `bin`: 12-byte header, JSON chunk (padded with blanks), BIN chunk. @return its size.
+static size_t make_glb(unsigned char* out, const char* json, const unsigned char* bin, uint32_t bin_size)
+{
+    uint32_t jn = (uint32_t)(strlen(json) + 3) / 4 * 4, total = 12 + 8 + jn + 8 + bin_size;
+    uint32_t head[5] = {0x46546C67u, 2, total, jn, 0x4E4F534Au}; // "glTF", version, length, JSON chunk
+    memcpy(out, head, sizeof head);                              // the test machine is little-endian like the format
+    memset(out + 20, ' ', jn);
+    memcpy(out + 20, json, strlen(json));
+    uint32_t bin_head[2] = {bin_size, 0x004E4942u}; // "BIN\0"
+    memcpy(out + 20 + jn, bin_head, sizeof bin_head);
+    memcpy(out + 28 + jn, bin, bin_size);
+    return total;
+}
+
+// GLB: the same two cubes from the BIN chunk, one placed by a column-major matrix (translation in entries 12-14), the
+// other by translation, rotation (90 degrees about z) and scale, which glTF applies as T * R * S: x scaled by 2 first,
+// then turned into y. The bounding box tells the orders apart (R * S: y within +-2; S * R: x within +-2).
+Test(import, glb_bin_chunk_matrix_and_trs_order)
+{
+    static char json[4096];
+    static unsigned char glb[8192];
+    unsigned char bin[168];
+    cube_gltf(json, sizeof json, bin);
+    static char doc[4096], doc2[4096];
+    snprintf(doc, sizeof doc, "%s",
+             replaced(json, "\"translation\":[10,0,0]", "\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,10,0,0,1]"));
+    snprintf(doc2, sizeof doc2, "%s",
+             replaced(doc, "\"scale\":[-1,1,1]",
+                      "\"rotation\":[0,0,0.7071067811865476,0.7071067811865476],"
+                      "\"scale\":[2,1,1]"));
+    size_t n = make_glb(glb, doc2, bin, sizeof bin);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_file("cubes.glb", glb, n), &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.input_triangles, 24));
+    cr_assert(r.closed && r.oriented && r.contact_ready && !r.reoriented);
+    // cos and sin of the unit quaternion's angle round to within 2e-16 of 0 and 1: 1e-12 is ample.
+    cr_assert(fabs(r.bbox_max.x - 11.0) < 1e-12, "%g", r.bbox_max.x);
+    cr_assert(fabs(r.bbox_min.x - (-11.0)) < 1e-12, "%g", r.bbox_min.x);
+    cr_assert(fabs(r.bbox_min.y - (-2.0)) < 1e-12 && fabs(r.bbox_max.y - 2.0) < 1e-12, "y %g %g", r.bbox_min.y,
+              r.bbox_max.y);
+    cr_assert(fabs(r.signed_volume_as_read - 24.0) < 1e-12, "%.17g", r.signed_volume_as_read);
+    // The container's lies: total length, version, first chunk type, BIN chunk past the end.
+    static const struct
+    {
+        size_t at;
+        uint32_t value;
+        mc_status status;
+        const char* message;
+    } lies[] = {{8, 1000, MC_ERR_PARSE, "header says 1000 bytes"},
+                {4, 1, MC_ERR_UNSUPPORTED_FORMAT, "only glTF 2.0"},
+                {16, 0x004E4942u, MC_ERR_PARSE, "first chunk must be JSON"},
+                {12, 100000, MC_ERR_PARSE, "first chunk must be JSON"}};
+    for (size_t k = 0; k < sizeof lies / sizeof lies[0]; ++k)
+    {
+        static unsigned char bad[8192];
+        memcpy(bad, glb, n);
+        memcpy(bad + lies[k].at, &lies[k].value, 4);
+        cr_assert(eq(int, check(write_file("bad.glb", bad, n), &r, &e), lies[k].status), "%zu: %s", k, e.message);
+        assert_message_has(&e, lies[k].message);
+    }
+    // A BIN chunk shorter than the buffer's byteLength.
+    n = make_glb(glb, doc2, bin, sizeof bin - 4);
+    cr_assert(eq(int, check(write_file("short.glb", glb, n), &r, &e), MC_ERR_PARSE), "%s", e.message);
+    assert_message_has(&e, "byteLength 168 but its data has 164 bytes");
+}
+
+// glTF variants: each must fail with its status and a message that says what is wrong.
+Test(import, gltf_hostile_files)
+{
+    static char json[4096];
+    cube_gltf(json, sizeof json, NULL);
+    static const variant v[] = {
+        {"\"indices\":1", "\"indices\":1,\"mode\":1", MC_ERR_UNSUPPORTED_FORMAT, "mode LINES: only TRIANGLES"},
+        {"\"count\":8", "\"count\":9", MC_ERR_PARSE, "past the end of its buffer view"},
+        {"\"count\":36", "\"count\":35", MC_ERR_PARSE, "not a multiple of 3"},
+        {",\"indices\":1", "", MC_ERR_PARSE, "not a multiple of 3"}, // 8 points without indices
+        {"\"POSITION\":0", "\"POSITION\":2", MC_ERR_INDEX_OUT_OF_RANGE, "'POSITION' is not an index below 2"},
+        {"\"POSITION\":0", "\"POSITION\":1", MC_ERR_UNSUPPORTED_FORMAT, "FLOAT VEC3 positions"},
+        {"base64,", "base64,*", MC_ERR_PARSE, "bad base64"},
+        {"\"byteLength\":168", "\"byteLength\":169", MC_ERR_PARSE, "byteLength 169 but its data has 168 bytes"},
+        {"\"byteLength\":72}", "\"byteLength\":73}", MC_ERR_PARSE, "past the end of its buffer"},
+        {"\"byteLength\":96}", "\"byteLength\":96,\"byteStride\":8}", MC_ERR_PARSE, "byteStride too small"},
+        {"{\"mesh\":0,\"translation\":[10,0,0]}", "{\"mesh\":0,\"children\":[0]}", MC_ERR_PARSE, "cyclic"},
+        {"\"translation\":[10,0,0]", "\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,1,0,0,0,1]", MC_ERR_UNSUPPORTED_FORMAT,
+         "not affine"},
+        {"\"translation\":[10,0,0]", "\"rotation\":[0,0,0,0]", MC_ERR_PARSE, "quaternion"},
+        {"\"translation\":[10,0,0]", "\"translation\":[10,0]", MC_ERR_PARSE, "wrong length"},
+        {"\"version\":\"2.0\"", "\"version\":\"1.0\"", MC_ERR_UNSUPPORTED_FORMAT, "only glTF 2.0"},
+        {"\"componentType\":5123", "\"componentType\":5122", MC_ERR_UNSUPPORTED_FORMAT, "componentType 5122"},
+        {"\"type\":\"SCALAR\"}", "\"type\":\"SCALAR\",\"sparse\":{}}", MC_ERR_UNSUPPORTED_FORMAT, "sparse"},
+        {"data:application/octet-stream;base64,", "http://example.com/x.bin?", MC_ERR_UNSUPPORTED_FORMAT,
+         "not a relative file name or a data URI"},
+        {"\"scene\":0,", "\"scene\":0,,", MC_ERR_PARSE, "bad JSON at byte"},
+        {"\"scene\":0", "\"scene\":07", MC_ERR_PARSE, "bad number"},
+        {"\"scene\":0", "\"scene\":1e999", MC_ERR_PARSE, "out of the double range"},
+        {"\"scene\":0", "\"scene\":1", MC_ERR_INDEX_OUT_OF_RANGE, "'scene' is not an index below 1"},
+        {"\"scene\":0", "\"scene\":\"\\q\"", MC_ERR_PARSE, "bad escape"},
+        {"\"mesh\":0,", "\"mesh\":0.5,", MC_ERR_INDEX_OUT_OF_RANGE, "'mesh' is not an index"},
+        {"{\"asset\"", "[{\"asset\"", MC_ERR_PARSE, "bad JSON"},
+    };
+    assert_variants_fail(json, "bad.gltf", v, sizeof v / sizeof v[0]);
+    // Required geometry-compression extensions are refused by name.
+    static char ext[4200];
+    snprintf(ext, sizeof ext, "{\"extensionsRequired\":[\"KHR_draco_mesh_compression\"],%s", json + 1);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_text("draco.gltf", ext), &r, &e), MC_ERR_UNSUPPORTED_FORMAT), "%s", e.message);
+    assert_message_has(&e, "KHR_draco_mesh_compression");
+    // Nesting deeper than 64 levels, and a file that is not a JSON object.
+    char deep[300];
+    memset(deep, '[', 200);
+    deep[200] = '\0';
+    cr_assert(eq(int, check(write_text("deep.gltf", deep), &r, &e), MC_ERR_PARSE), "%s", e.message);
+    assert_message_has(&e, "nested deeper than 64");
+    cr_assert(eq(int, check(write_text("array.gltf", "[1,2]"), &r, &e), MC_ERR_PARSE), "%s", e.message);
+    assert_message_has(&e, "JSON object expected");
+}
+
+// An external buffer file next to the .gltf (URI percent-encoded), and one that is missing.
+Test(import, gltf_external_buffer_file)
+{
+    static char json[4096];
+    unsigned char bin[168];
+    cube_gltf(json, sizeof json, bin);
+    write_file("cube data.bin", bin, sizeof bin);
+    const char* doc = replaced(json, "\"byteLength\":168", "\"byteLength\":168,\"uri\":\"cube%20data.bin\"");
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_text("external.gltf", doc), &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(dbl, r.signed_volume_as_read, 16.0)); // small integers: exact
+    doc = replaced(json, "\"byteLength\":168", "\"byteLength\":168,\"uri\":\"missing.bin\"");
+    cr_assert(eq(int, check(write_text("missing.gltf", doc), &r, &e), MC_ERR_IO), "%s", e.message);
+    assert_message_has(&e, "missing.bin: cannot open");
+}
+
+// A ZIP archive of n stored text entries (tests/zip_write.h). @return its size.
+static size_t make_zip(unsigned char* out, const char* const* names, const char* const* texts, int n)
+{
+    const unsigned char* data[8];
+    size_t sizes[8];
+    for (int k = 0; k < n; ++k)
+    {
+        data[k] = (const unsigned char*)texts[k];
+        sizes[k] = strlen(texts[k]);
+    }
+    return zip_write(out, names, data, sizes, n);
+}
+
+// A 3MF model: the cube as object 1; object 2 with two components of it, one sheared (x += y) and moved by +10 in x,
+// one mirrored in x and moved by -10; one build item scaling object 2 by 2; unit inch. 3MF writes transforms for row
+// vectors (p' = p M, the 12 numbers are M's rows), so the shear's 1 at m10 adds y to x.
+static void cube_3mf_model(char* out, size_t cap)
+{
+    size_t o = (size_t)snprintf(out, cap,
+                                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- written by the test -->\n"
+                                "<model unit=\"inch\" xml:lang=\"en-US\" "
+                                "xmlns=\"http://schemas.microsoft.com/3dmanufacturing/core/2015/02\">\n"
+                                "<resources>\n<object id=\"1\" type=\"model\"><mesh><vertices>\n");
+    for (int i = 0; i < 8; ++i)
+    {
+        const double* v = s_cube_pos[i];
+        o += (size_t)snprintf(out + o, cap - o, "<vertex x=\"%g\" y=\"%g\" z=\"%g\"/>\n", v[0], v[1], v[2]);
+    }
+    o += (size_t)snprintf(out + o, cap - o, "</vertices><triangles>\n");
+    for (int t = 0; t < 12; ++t)
+    {
+        const uint32_t* x = s_cube_tri[t];
+        o += (size_t)snprintf(out + o, cap - o, "<triangle v1=\"%u\" v2=\"%u\" v3=\"%u\"/>\n", x[0], x[1], x[2]);
+    }
+    snprintf(out + o, cap - o,
+             "</triangles></mesh></object>\n<object id=\"2\" type=\"model\"><components>\n"
+             "<component objectid=\"1\" transform=\"1 0 0 1 1 0 0 0 1 10 0 0\"/>\n"
+             "<component objectid=\"1\" transform=\"-1 0 0 0 1 0 0 0 1 -10 0 0\"/>\n"
+             "</components></object>\n</resources>\n"
+             "<build><item objectid=\"2\" transform=\"2 0 0 0 2 0 0 0 2 0 0 0\"/></build>\n</model>\n");
+}
+
+static const char* const s_3mf_rels =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+    "<Relationship Target=\"/3D/3dmodel.model\" Id=\"rel0\" "
+    "Type=\"http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel\"/></Relationships>\n";
+
+// A 3MF package of `model` (and the given relationships part) in out. @return its size.
+static size_t make_3mf(unsigned char* out, const char* model, const char* rels)
+{
+    const char* names[] = {"[Content_Types].xml", "_rels/.rels", "3D/3dmodel.model"};
+    const char* texts[] = {"<?xml version=\"1.0\"?><Types/>", rels, model};
+    return make_zip(out, names, texts, 3);
+}
+
+Test(import, threemf_components_build_transform_and_unit)
+{
+    static char model[8192];
+    static unsigned char zip[16384];
+    cube_3mf_model(model, sizeof model);
+    size_t n = make_3mf(zip, model, s_3mf_rels);
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_file("cubes.3mf", zip, n), &r, &e), MC_OK), "%s", e.message);
+    cr_assert(eq(u32, r.input_triangles, 24));
+    cr_assert(eq(u32, r.components, 2));
+    cr_assert(r.closed && r.oriented && r.contact_ready && !r.reoriented);
+    cr_assert(eq(u32, r.inward_components, 0)); // the mirrored copy's winding was reversed
+    // Volumes: the shear keeps each cube at 8, the item's scale 2 makes it 64, in cubic inches; the inch is 0.0254 m
+    // (not a binary fraction: the scaled coordinates and the 24-triangle volume sum round, 1e-12 relative is ample).
+    double inch = 0.0254, want = 128.0 * inch * inch * inch;
+    cr_assert(fabs(r.signed_volume_as_read - want) < 1e-12 * want, "%.17g vs %.17g", r.signed_volume_as_read, want);
+    // Sheared copy: x in 2 * [8, 12]; mirrored copy: x in 2 * [-11, -9]; y in 2 * [-1, 1] (a transposed matrix would
+    // give x in 2 * [9, 11] and y in 2 * [-2, 2]).
+    cr_assert(fabs(r.bbox_max.x - 24 * inch) < 1e-15 && fabs(r.bbox_min.x + 22 * inch) < 1e-15, "x %g %g", r.bbox_min.x,
+              r.bbox_max.x);
+    cr_assert(fabs(r.bbox_max.y - 2 * inch) < 1e-15 && fabs(r.bbox_min.y + 2 * inch) < 1e-15, "y %g %g", r.bbox_min.y,
+              r.bbox_max.y);
+    // Without _rels/.rels the conventional part name is used; the default unit is the millimetre.
+    const char* names[] = {"3D/3dmodel.model"};
+    const char* texts[] = {replaced(model, "unit=\"inch\" ", "")};
+    n = make_zip(zip, names, texts, 1);
+    cr_assert(eq(int, check(write_file("norels.3mf", zip, n), &r, &e), MC_OK), "%s", e.message);
+    want = 128e-9;
+    cr_assert(fabs(r.signed_volume_as_read - want) < 1e-12 * want, "%.17g", r.signed_volume_as_read);
+}
+
+// 3MF variants of the model and of the package: each must fail with its status and a message that says what.
+Test(import, threemf_hostile_files)
+{
+    static char model[16384], good[8192];
+    static unsigned char zip[16384];
+    cube_3mf_model(good, sizeof good);
+    static const variant v[] = {
+        {"objectid=\"1\" transform=\"-1", "objectid=\"3\" transform=\"-1", MC_ERR_INDEX_OUT_OF_RANGE,
+         "object 3, which is not defined"},
+        {"v1=\"0\" v2=\"2\" v3=\"1\"", "v1=\"0\" v2=\"2\" v3=\"8\"", MC_ERR_INDEX_OUT_OF_RANGE, "refers to vertex 8"},
+        {"\"2 0 0 0 2 0 0 0 2 0 0 0\"", "\"2 0 0 0 2 0 0 0 2 0 0\"", MC_ERR_PARSE, "not 12 finite numbers"},
+        {"\"2 0 0 0 2 0 0 0 2 0 0 0\"", "\"2 0 0 0 2 0 0 0 2 0 0 0 0\"", MC_ERR_PARSE, "not 12 finite numbers"},
+        {"unit=\"inch\"", "unit=\"furlong\"", MC_ERR_UNSUPPORTED_FORMAT, "unknown unit"},
+        {"x=\"-1\"", "x=\"nan\"", MC_ERR_PARSE, "without a finite number 'x'"},
+        {"x=\"-1\"", "x=\"1e999\"", MC_ERR_PARSE, "without a finite number 'x'"},
+        {"v1=\"0\"", "v1=\"-1\"", MC_ERR_PARSE, "without an integer 'v1'"},
+        {"<object id=\"1\" type=\"model\"><mesh>",
+         "<object id=\"1\" type=\"model\"><components><component objectid=\"2\"/></components><mesh>", MC_ERR_PARSE,
+         "cyclic"},
+        {"</vertices>", "</vertex>", MC_ERR_PARSE, "end tag that does not match"},
+        {"<build>", "<!DOCTYPE x><build>", MC_ERR_PARSE, "DTD"},
+        {"<object id=\"2\"", "<object id=\"1\"", MC_ERR_PARSE, "two objects with id 1"},
+        {"<item objectid=\"2\" transform=\"2 0 0 0 2 0 0 0 2 0 0 0\"/>", "", MC_ERR_EMPTY_MESH, "no build item"},
+        {"<component objectid=\"1\" transform=\"1 0",
+         "<component p:path=\"/3D/o.model\" objectid=\"1\" transform=\"1 0", MC_ERR_UNSUPPORTED_FORMAT,
+         "production extension"},
+        {"<model", "<notamodel", MC_ERR_PARSE, "the root element is not <model>"},
+        {"</model>", "", MC_ERR_PARSE, "ends inside an element"},
+    };
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; ++k)
+    {
+        snprintf(model, sizeof model, "%s", replaced(good, v[k].from, v[k].to));
+        size_t n = make_3mf(zip, model, s_3mf_rels);
+        mc_mesh_report r;
+        mc_error e;
+        mc_status st = check(write_file("bad.3mf", zip, n), &r, &e);
+        cr_assert(eq(int, st, v[k].status), "'%s' -> '%s': status %d (%s)", v[k].from, v[k].to, st, e.message);
+        assert_message_has(&e, v[k].message);
+    }
+    // The package: a damaged byte (CRC-32), a cut archive, a relationship to a part that is not there.
+    size_t n = make_3mf(zip, good, s_3mf_rels);
+    size_t at = 0;
+    while (at + 4 < n && memcmp(zip + at, "inch", 4) != 0)
+    {
+        ++at;
+    }
+    cr_assert(at + 4 < n);
+    zip[at + 3] = 'k';
+    mc_mesh_report r;
+    mc_error e;
+    cr_assert(eq(int, check(write_file("crc.3mf", zip, n), &r, &e), MC_ERR_PARSE), "%s", e.message);
+    assert_message_has(&e, "CRC-32 mismatch");
+    n = make_3mf(zip, good, s_3mf_rels);
+    cr_assert(eq(int, check(write_file("cut.3mf", zip, n / 2), &r, &e), MC_ERR_PARSE), "%s", e.message);
+    assert_message_has(&e, "no end-of-central-directory record");
+    n = make_3mf(zip, good, replaced(s_3mf_rels, "3dmodel.model", "other.model"));
+    cr_assert(eq(int, check(write_file("nopart.3mf", zip, n), &r, &e), MC_ERR_PARSE), "%s", e.message);
+    assert_message_has(&e, "no 3D model part '3D/other.model'");
+}
+
+// The independent writer: Assimp's exporters (glTF 2 with an external .bin, GLB, 3MF with deflated entries) convert an
+// OBJ of a UV sphere (irregular coordinates); the native readers must give the OBJ's triangle count and volume up to
+// the exporters' rounding. glTF and GLB store float32 positions: each coordinate moves by at most 2^-24 relative, so
+// the volume by about 3 * 6e-8; Assimp's 3MF writer prints 6 significant digits (5e-7 relative per coordinate). 1e-5
+// relative covers both with margin; a misread index, stride, transform or unit would be off by far more.
+Test(import, gltf_glb_3mf_written_by_assimp_match_the_source)
+{
+    enum
+    {
+        RINGS = 9,
+        SEGS = 14
+    };
+    static char obj[65536];
+    size_t o = (size_t)snprintf(obj, sizeof obj, "v 0.1 0.2 %.17g\n", 0.3 + 1.3);
+    for (int r = 1; r < RINGS; ++r)
+    {
+        double th = MC_PI * r / RINGS;
+        for (int k = 0; k < SEGS; ++k)
+        {
+            double ph = 2 * MC_PI * k / SEGS;
+            o += (size_t)snprintf(obj + o, sizeof obj - o, "v %.17g %.17g %.17g\n", 0.1 + 1.3 * sin(th) * cos(ph),
+                                  0.2 + 1.3 * sin(th) * sin(ph), 0.3 + 1.3 * cos(th));
+        }
+    }
+    o += (size_t)snprintf(obj + o, sizeof obj - o, "v 0.1 0.2 %.17g\n", 0.3 - 1.3);
+    int south = 2 + (RINGS - 1) * SEGS; // 1-based
+    for (int k = 0; k < SEGS; ++k)
+    {
+        int a = 2 + k, b = 2 + (k + 1) % SEGS;
+        o += (size_t)snprintf(obj + o, sizeof obj - o, "f 1 %d %d\n", a, b);
+        int c = 2 + (RINGS - 2) * SEGS + k, d = 2 + (RINGS - 2) * SEGS + (k + 1) % SEGS;
+        o += (size_t)snprintf(obj + o, sizeof obj - o, "f %d %d %d\n", south, d, c);
+        for (int r = 0; r + 2 < RINGS; ++r)
+        {
+            int p = 2 + r * SEGS + k, q = 2 + r * SEGS + (k + 1) % SEGS;
+            o += (size_t)snprintf(obj + o, sizeof obj - o, "f %d %d %d %d\n", p, p + SEGS, q + SEGS, q);
+        }
+    }
+    static char src[512];
+    snprintf(src, sizeof src, "%s", write_text("sphere.obj", obj));
+    mc_mesh_report ref, r;
+    mc_error e;
+    cr_assert(eq(int, check(src, &ref, &e), MC_OK), "%s", e.message);
+    const struct aiScene* scene = aiImportFile(src, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices);
+    cr_assert(ne(ptr, (void*)scene, NULL), "%s", aiGetErrorString());
+    static const char* const formats[][2] = {{"gltf2", "sphere.gltf"}, {"glb2", "sphere.glb"}, {"3mf", "sphere.3mf"}};
+    for (int f = 0; f < 3; ++f)
+    {
+        const char* out = file_path(formats[f][1]);
+        cr_assert(eq(int, aiExportScene(scene, formats[f][0], out, 0), AI_SUCCESS), "%s", aiGetErrorString());
+        cr_assert(eq(int, check(out, &r, &e), MC_OK), "%s", e.message);
+        cr_assert(eq(u32, r.input_triangles, ref.input_triangles), "%s", formats[f][1]);
+        cr_assert(r.closed && r.contact_ready, "%s", formats[f][1]);
+        // 3MF: Assimp writes millimetres (unit="millimeter"), which the reader converts to metres.
+        double want = ref.volume * (f == 2 ? 1e-9 : 1.0);
+        cr_assert(fabs(r.volume - want) < 1e-5 * want, "%s: %.17g vs %.17g", formats[f][1], r.volume, want);
+    }
+    aiReleaseImport(scene);
 }

@@ -44,7 +44,7 @@ link=""
 for l in $libs; do link="$link $build/$l"; done
 cflags="-std=c11 -O2 -g -fno-omit-frame-pointer -D_POSIX_C_SOURCE=200809L -ffp-contract=off -Wall -Wextra
 -Wmissing-prototypes -Werror -I$root/include -I$root -I$root/tests/fuzz -fsanitize=fuzzer $san -fopenmp"
-ldlibs="$(pkg-config --libs assimp) -lm"
+ldlibs="$(pkg-config --libs assimp) $(pkg-config --libs zlib 2>/dev/null) -lm"
 # The library links gmsh when meson found it (B-rep import); its harnesses then need it too.
 if grep -q MC_HAVE_GMSH "$build/build.ninja"; then ldlibs="$ldlibs -lgmsh"; fi
 
@@ -56,7 +56,7 @@ obj fuzz_reader.c -DFUZZ_EXT=obj
 off fuzz_reader.c -DFUZZ_EXT=off
 shl fuzz_reader.c -DFUZZ_EXT=shl
 ply fuzz_reader.c -DFUZZ_EXT=ply
-3mf fuzz_reader.c -DFUZZ_EXT=3mf
+3mf fuzz_reader.c -DFUZZ_EXT=3mf -DFUZZ_3MF_WRAP
 gltf fuzz_reader.c -DFUZZ_EXT=gltf
 glb fuzz_reader.c -DFUZZ_EXT=glb
 dae fuzz_reader.c -DFUZZ_EXT=dae

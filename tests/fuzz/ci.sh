@@ -24,7 +24,7 @@ for h in stl_binary stl_ascii obj off shl ply 3mf gltf glb dae scenario mesh_cre
     extra=""
     asan=""
     case $h in
-    ply | 3mf | gltf | glb | dae)
+    ply | dae)
         extra="-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -malloc_limit_mb=4096"
         asan="fast_unwind_on_malloc=0:allocator_may_return_null=1:max_allocation_size_mb=512"
         ;;

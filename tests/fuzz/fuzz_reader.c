@@ -5,7 +5,10 @@
 // opens the file itself; there is no in-memory entry point), so the input is written to a private temporary file and
 // imported: reader, weld, checks, orientation and OBB tree. With FUZZ_STL_BINARY the first byte is a mode and the rest
 // a binary STL whose header count the harness makes agree with the size (mode 0), leave a tail (mode 1) or leaves
-// as it is (modes 2, 3), so that mutations reach the triangles instead of failing the size check.
+// as it is (modes 2, 3), so that mutations reach the triangles instead of failing the size check. With FUZZ_3MF_WRAP
+// the first byte is a mode too: even, the rest is a 3D model's XML that the harness packs into a well-formed 3MF
+// (stored ZIP entries with their CRC-32), so that mutations reach the XML and model reader instead of failing the
+// CRC check; odd, the rest is the package as it is (the ZIP reader's own input).
 #include "fuzz_common.h"
 
 #ifndef FUZZ_EXT
@@ -57,11 +60,38 @@ static size_t binary_stl(const uint8_t* data, size_t size)
 }
 #endif
 
+#ifdef FUZZ_3MF_WRAP
+#include "tests/zip_write.h"
+
+static uint8_t s_zip[1 << 16];
+
+// The 3MF to write for this input (in s_zip), and its size: the model (the input after its mode byte) as the one
+// stored entry 3D/3dmodel.model of a ZIP archive.
+static size_t wrap_3mf(const uint8_t* data, size_t size)
+{
+    const char* names[] = {"3D/3dmodel.model"};
+    const unsigned char* parts[] = {data + 1};
+    size_t n[] = {size - 1 < sizeof s_zip - 200 ? size - 1 : sizeof s_zip - 200};
+    return zip_write(s_zip, names, parts, n, 1);
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
 #ifdef FUZZ_STL_BINARY
     size = binary_stl(data, size);
     data = s_buf;
+#endif
+#ifdef FUZZ_3MF_WRAP
+    if (size > 0 && (data[0] & 1) == 0)
+    {
+        size = wrap_3mf(data, size);
+        data = s_zip;
+    }
+    else if (size > 0)
+    {
+        data++, size--;
+    }
 #endif
     const char* path = fuzz_write_file(FUZZ_STR(FUZZ_EXT), data, size);
     int64_t bytes0 = mc_get_byte_count();

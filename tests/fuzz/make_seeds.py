@@ -107,15 +107,24 @@ def ply_binary(v, faces):
     return b
 
 
-def threemf(v, t):
+def threemf_model(v, t, components=False):
     model = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02">',
              '<resources><object id="1" type="model"><mesh><vertices>']
     model += ['<vertex x="%g" y="%g" z="%g"/>' % p for p in v]
     model += ['</vertices><triangles>']
     model += ['<triangle v1="%d" v2="%d" v3="%d"/>' % tri for tri in t]
-    model += ['</triangles></mesh></object></resources>',
-              '<build><item objectid="1" transform="1 0 0 0 1 0 0 0 1 0.5 0 0"/></build></model>']
+    model += ['</triangles></mesh></object>']
+    if components:
+        model += ['<object id="2"><components><component objectid="1" transform="1 0 0 1 1 0 0 0 1 3 0 0"/>',
+                  '<component objectid="1" transform="-1 0 0 0 1 0 0 0 1 -3 0 0"/></components></object>']
+    model += ['</resources>', '<build><item objectid="%d" transform="1 0 0 0 1 0 0 0 1 0.5 0 0"/></build></model>'
+              % (2 if components else 1)]
+    return "\n".join(model)
+
+
+def threemf(v, t, compression=zipfile.ZIP_STORED):
+    model = threemf_model(v, t)
     types = ('<?xml version="1.0" encoding="UTF-8"?><Types '
              'xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
              '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
@@ -126,11 +135,11 @@ def threemf(v, t):
             '<Relationship Target="/3D/3dmodel.model" Id="rel0" '
             'Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>')
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+    with zipfile.ZipFile(buf, "w", compression) as z:
         for name, text in (("[Content_Types].xml", types), ("_rels/.rels", rels),
-                           ("3D/3dmodel.model", "\n".join(model))):
+                           ("3D/3dmodel.model", model)):
             info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
-            z.writestr(info, text)
+            z.writestr(info, text, compress_type=compression)
     return buf.getvalue()
 
 
@@ -285,7 +294,11 @@ def main():
         "off": {"cube.off": off(CUBE_V, CUBE_Q), "tet_coff.off": off(TET_V, TET_T, "COFF")},
         "shl": {"cube.shl": shl(CUBE_V, CUBE_Q, scale=0.001), "tet_v2.shl": shl(TET_V, TET_T, version2=True)},
         "ply": {"cube_ascii.ply": ply_ascii(CUBE_V, CUBE_Q), "tet_binary.ply": ply_binary(TET_V, TET_T)},
-        "3mf": {"cube.3mf": threemf(CUBE_V, CUBE_T)},
+        # the first byte is the harness's mode (see fuzz_reader.c): even, a model the harness packs; odd, a package
+        "3mf": {"cube_model.bin": b"\0" + threemf_model(CUBE_V, CUBE_T).encode(),
+                "components_model.bin": b"\0" + threemf_model(CUBE_V, CUBE_T, True).encode(),
+                "cube.3mf": b"\1" + threemf(CUBE_V, CUBE_T),
+                "cube_deflated.3mf": b"\1" + threemf(CUBE_V, CUBE_T, zipfile.ZIP_DEFLATED)},
         "gltf": {"cube.gltf": gltf(CUBE_V, CUBE_T),
                  "tet_matrix.gltf": gltf(TET_V, TET_T, [2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1])},
         "glb": {"cube.glb": glb(CUBE_V, CUBE_T)},
