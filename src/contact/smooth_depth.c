@@ -13,6 +13,7 @@
 #include "src/contact/workspace.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /// A local smooth surface: a plane (outward normal, point) or a sphere (centre, radius) whose solid is the ball
