@@ -2056,15 +2056,34 @@ static bool bdf_create(app_sim* s, char* err, size_t cap)
     {
         const sim_body* sb = &s->bodies[b];
         const mc_mesh* mesh = s->meshes[sb->graphics];
-        const mc_vec3* pos = mc_mesh_get_positions(mesh);
-        uint32_t nv = mc_mesh_get_vertex_count(mesh);
         mc_vec3 lo = mc_v3(INFINITY, INFINITY, INFINITY), hi = mc_neg(lo);
         double radius = 0.0;
-        for (uint32_t v = 0; v < nv; ++v)
+        uint32_t nv = 0;
+        if (mesh != NULL)
         {
-            lo = mc_v3(fmin(lo.x, pos[v].x), fmin(lo.y, pos[v].y), fmin(lo.z, pos[v].z));
-            hi = mc_v3(fmax(hi.x, pos[v].x), fmax(hi.y, pos[v].y), fmax(hi.z, pos[v].z));
-            radius = fmax(radius, mc_length(mc_pose_transform(&sb->local, pos[v])));
+            const mc_vec3* pos = mc_mesh_get_positions(mesh);
+            nv = mc_mesh_get_vertex_count(mesh);
+            for (uint32_t v = 0; v < nv; ++v)
+            {
+                lo = mc_v3(fmin(lo.x, pos[v].x), fmin(lo.y, pos[v].y), fmin(lo.z, pos[v].z));
+                hi = mc_v3(fmax(hi.x, pos[v].x), fmax(hi.y, pos[v].y), fmax(hi.z, pos[v].z));
+                radius = fmax(radius, mc_length(mc_pose_transform(&sb->local, pos[v])));
+            }
+        }
+        else
+        {
+            // An analytic body: its exact extents (the library's cylinder is centred on its frame; a plane is
+            // unbounded: no size, and never the thinnest geometry).
+            const app_scenario_graphics* g = &scn->graphics[sb->graphics];
+            bool bounded = g->shape == APP_SCENARIO_SPHERE || g->shape == APP_SCENARIO_CYLINDER;
+            double r = g->size[0], half = g->shape == APP_SCENARIO_CYLINDER ? 0.5 * g->size[1] : r;
+            if (bounded)
+            {
+                nv = 1;
+                lo = mc_v3(-r, -r, -half);
+                hi = mc_v3(r, r, half);
+                radius = mc_length(sb->local.p) + sqrt(r * r + half * half);
+            }
         }
         s->part_radius[sb->part] = fmax(s->part_radius[sb->part], radius);
         if (nv > 0 && !sb->flip)
