@@ -225,9 +225,7 @@ static void contact_force_compute(const mc_force_model* m, const mc_contact_kine
         fn = 0.0; // a law gives no pull; NaN and infinity are kept for mc_contact_force_evaluate to refuse
     }
     r.normal_force = fn;
-    bool friction =
-        m->friction == MC_FRICTION_ON || (m->friction == MC_FRICTION_DYNAMICS_ONLY && analysis == MC_ANALYSIS_DYNAMIC);
-    if (friction)
+    if (mc_friction_active(m, analysis))
     {
         mc_vec3 n = kin->normal;
         if (m->friction_fcn != NULL)

@@ -5,6 +5,16 @@
 
 #include "meshcontact/world.h"
 
+#include <stdbool.h>
+
+/// Whether a model's Coulomb friction acts in this analysis: COULOMB_FRICTION = ON, or DYNAMICS_ONLY in a dynamic
+/// analysis (the one rule of the force law, the stiction state and the Jacobian).
+static inline bool mc_friction_active(const mc_force_model* m, mc_analysis analysis)
+{
+    return m->friction == MC_FRICTION_ON ||
+           (m->friction == MC_FRICTION_DYNAMICS_ONLY && analysis == MC_ANALYSIS_DYNAMIC);
+}
+
 /// Kinematics of a region between body I and body J at their poses and velocities (world frame).
 /// Relative velocity at the contact point c: v_rel = (v_J + w_J x (c - o_J)) - (v_I + w_I x (c - o_I)),
 /// rate = -(v_rel . n), slip = v_rel - (v_rel . n) n, spin = (w_J - w_I) . n.

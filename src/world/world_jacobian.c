@@ -5,6 +5,7 @@
 // numbers with one slot per pose and twist coordinate), so the damping block is exact.
 #include "src/base/core.h"
 #include "src/base/parallel.h"
+#include "src/world/contact_force.h"
 #include "src/world/world_internal.h"
 
 #include <math.h>
@@ -422,12 +423,6 @@ static void pair_steps(const mc_world* w, const mc_pair* p, double h[12])
     }
 }
 
-static bool friction_active(const mc_world* w, const mc_force_model* m)
-{
-    return m->friction == MC_FRICTION_ON ||
-           (m->friction == MC_FRICTION_DYNAMICS_ONLY && w->analysis == MC_ANALYSIS_DYNAMIC);
-}
-
 static double dual_slot(const dvec* v, int axis, int slot)
 {
     const dual* d = axis == 0 ? &v->x : (axis == 1 ? &v->y : &v->z);
@@ -462,7 +457,7 @@ static mc_status fill_block(const mc_world* w, const mc_pair* p, const double h[
     {
         out[k] = dvconst(mc_v3(0.0, 0.0, 0.0));
     }
-    bool friction = friction_active(w, &cs->model);
+    bool friction = mc_friction_active(&cs->model, w->analysis);
     for (uint32_t r = 0; r < p->region_count; ++r)
     {
         const mc_region* reg = &p->regions[r];
@@ -632,14 +627,14 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
             return MC_ERR_INVALID_ARGUMENT;
         }
         const mc_force_model* m = &w->contacts[p->contact].model;
-        if (m->normal_law == MC_NORMAL_USER || (m->friction_fcn != NULL && friction_active(w, m)))
+        if (m->normal_law == MC_NORMAL_USER || (m->friction_fcn != NULL && mc_friction_active(m, w->analysis)))
         {
             mc_log("mc_world_get_jacobian: contact %u uses a user force law (normal_fcn or friction_fcn), whose "
                    "derivatives the library cannot take",
                    p->contact);
             return MC_ERR_UNSUPPORTED;
         }
-        if (m->stiction && friction_active(w, m))
+        if (m->stiction && mc_friction_active(m, w->analysis))
         {
             mc_log("mc_world_get_jacobian: contact %u has STICTION on, whose friction law (mc_stiction_force) is not "
                    "differentiated yet",

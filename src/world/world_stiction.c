@@ -6,6 +6,7 @@
 // names (STICTION, MAX_STICTION_DEFORMATION); the equations are meshcontact's (world.h, mc_stiction_force).
 #include "src/base/array.h"
 #include "src/base/core.h"
+#include "src/world/contact_force.h"
 #include "src/world/world_internal.h"
 
 #include <math.h>
@@ -106,9 +107,7 @@ mc_status mc_stiction_region(mc_world* w, const mc_pair* p, mc_stick_range range
     const mc_force_model* m = &w->contacts[p->contact].model;
     *creep = mc_v3(0.0, 0.0, 0.0);
     *sticking = false;
-    bool friction = m->friction == MC_FRICTION_ON ||
-                    (m->friction == MC_FRICTION_DYNAMICS_ONLY && w->analysis == MC_ANALYSIS_DYNAMIC);
-    if (!m->stiction || !friction || f->rejected || !(f->normal_force > 0.0))
+    if (!m->stiction || !mc_friction_active(m, w->analysis) || f->rejected || !(f->normal_force > 0.0))
     {
         return MC_OK;
     }
