@@ -1235,6 +1235,19 @@ static bool track_incidents(app_sim* s, double h, double t0)
     return true;
 }
 
+/// @return true when a contact of the scenario has STICTION = ON.
+static bool has_stiction(const app_scenario* scn)
+{
+    for (int c = 0; c < scn->contact_count; ++c)
+    {
+        if (scn->contacts[c].stiction)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 /// Accept the state just evaluated by evaluate(s, s->state, s->k[0], true, sums, ...): commit the world's state
 /// (stiction anchors) to it, then, when a contact has stiction, evaluate it again (the committed anchors change its
 /// friction forces, and k[0] must be the derivative the next step starts from).
@@ -1248,12 +1261,7 @@ static bool commit_state(app_sim* s, app_sim_contact_summary* sums, char* err, s
     {
         return set_err(err, cap, "cannot commit the contact state at t = %g", s->time);
     }
-    bool stiction = false;
-    for (int c = 0; c < s->scn->contact_count; ++c)
-    {
-        stiction = stiction || s->scn->contacts[c].stiction;
-    }
-    return !stiction || evaluate(s, s->state, s->k[0], true, sums, err, cap);
+    return !has_stiction(s->scn) || evaluate(s, s->state, s->k[0], true, sums, err, cap);
 }
 
 /// The bookkeeping of an accepted step from t_before of length h, the new state evaluated with its summary in
@@ -1754,12 +1762,8 @@ static mc_status library_jacobian(app_sim* s, uint32_t* count)
 static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
 {
     uint32_t count = 0;
-    bool stiction = false; // the library does not differentiate stiction (and would log each refusal)
-    for (int c = 0; c < s->scn->contact_count; ++c)
-    {
-        stiction = stiction || s->scn->contacts[c].stiction;
-    }
-    mc_status st = stiction ? MC_ERR_UNSUPPORTED : library_jacobian(s, &count);
+    // the library does not differentiate stiction (and would log each refusal)
+    mc_status st = has_stiction(s->scn) ? MC_ERR_UNSUPPORTED : library_jacobian(s, &count);
     if (st != MC_ERR_UNSUPPORTED && st != MC_OK)
     {
         return set_err(s->bdf_err, sizeof s->bdf_err, "contact Jacobian failed at t = %g: %s", s->time,
