@@ -18,14 +18,15 @@ typedef struct jscene
     mc_body_id bi, bj;
 } jscene;
 
-static void jscene_make(jscene* s, mc_mesh* mi, mc_mesh* mj, mc_pose pi, mc_pose pj, const mc_force_model* model)
+static void jscene_make_workers(jscene* s, mc_mesh* mi, mc_mesh* mj, mc_pose pi, mc_pose pj,
+                                const mc_force_model* model, int workers)
 {
     memset(s, 0, sizeof *s);
     s->mesh_i = mi;
     s->mesh_j = mj;
     s->shared = mi == mj;
     mc_world_def wd = mc_default_world_def();
-    wd.worker_count = 2;
+    wd.worker_count = workers;
     cr_assert_eq(mc_world_create(&wd, &s->world), MC_OK);
     mc_body_def bd = mc_default_body_def();
     bd.mesh = mi;
@@ -36,6 +37,11 @@ static void jscene_make(jscene* s, mc_mesh* mi, mc_mesh* mj, mc_pose pi, mc_pose
     s->bj = mc_world_create_body(s->world, &bd);
     mc_contact_id cid;
     cr_assert_eq(wscene_contact(s->world, s->bi, s->bj, model, &cid), MC_OK);
+}
+
+static void jscene_make(jscene* s, mc_mesh* mi, mc_mesh* mj, mc_pose pi, mc_pose pj, const mc_force_model* model)
+{
+    jscene_make_workers(s, mi, mj, pi, pj, model, 2);
 }
 
 static void jscene_destroy(jscene* s)
@@ -318,19 +324,7 @@ Test(jacobian, deterministic_and_read_only)
     for (int workers = 1; workers <= 2; ++workers)
     {
         jscene s;
-        jscene_make(&s, plate, ball, mc_pose_identity(), pj, &m);
-        mc_world_destroy(s.world);
-        mc_world_def wd = mc_default_world_def();
-        wd.worker_count = workers;
-        cr_assert_eq(mc_world_create(&wd, &s.world), MC_OK);
-        mc_body_def bd = mc_default_body_def();
-        bd.mesh = plate;
-        s.bi = mc_world_create_body(s.world, &bd);
-        bd.mesh = ball;
-        bd.pose = pj;
-        s.bj = mc_world_create_body(s.world, &bd);
-        mc_contact_id cid;
-        cr_assert_eq(wscene_contact(s.world, s.bi, s.bj, &m, &cid), MC_OK);
+        jscene_make_workers(&s, plate, ball, mc_pose_identity(), pj, &m, workers);
         blocks[workers - 1] = one_block(&s);
         cr_assert_eq(mc_world_get_regions(s.world, after, 4), 1u);
         if (workers == 1)
