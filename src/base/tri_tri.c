@@ -292,38 +292,14 @@ static inline void set_crossing(mc_crossing* cr, const mc_vec3 t[3], const doubl
     cr->degenerate = degenerate;
 }
 
-// mc_tri_tri_crossings with the planes given (pi, pj from mc_tri_plane_init) or computed here (NULL). Inlined into
-// both entry points, so the NULL checks fold away.
-__attribute__((always_inline)) static inline int
-crossings(const mc_vec3 ti[3], const mc_tri_plane* pi, const mc_vec3 tj[3], const mc_tri_plane* pj, mc_crossing out[2])
+// Steps 2 to 5 of the pair test, once the six plane signs are known: si, sj straddle (not all equal, none 0), oi, oj
+// are the orient values they came from (exact values where the filter was inconclusive), deg records an exactly zero
+// determinant so far. Inlined into every entry point.
+__attribute__((always_inline)) static inline int crossings_from_sides(const mc_vec3 ti[3], const double oi[3],
+                                                                      const int si[3], const mc_vec3 tj[3],
+                                                                      const double oj[3], const int sj[3], uint8_t deg,
+                                                                      mc_crossing out[2])
 {
-    uint8_t deg = 0;
-
-    // 1a. Vertices of I against the plane of J; 1b. vertices of J against the plane of I.
-    double oi[3], oj[3];
-    int si[3], sj[3];
-    mc_tri_plane local_i, local_j;
-    if (pj == NULL)
-    {
-        mc_tri_plane_init(&local_j, tj[0], tj[1], tj[2]);
-        pj = &local_j;
-    }
-    int side = vertices_against_plane(pj, ti, 0, oi, si, &deg);
-    if (side <= 0)
-    {
-        return side == 0 ? 0 : degenerate_pair(tj, ti, 1, out); // side < 0: J is exactly degenerate in I's frame
-    }
-    if (pi == NULL)
-    {
-        mc_tri_plane_init(&local_i, ti[0], ti[1], ti[2]);
-        pi = &local_i;
-    }
-    side = vertices_against_plane(pi, tj, 1, oj, sj, &deg);
-    if (side <= 0)
-    {
-        return side == 0 ? 0 : degenerate_pair(ti, tj, 0, out); // side < 0: I is exactly degenerate
-    }
-
     // 2. The lonely vertices.
     int k = si[0] == si[1] ? 2 : (si[0] == si[2] ? 1 : 0);
     int m = sj[0] == sj[1] ? 2 : (sj[0] == sj[2] ? 1 : 0);
@@ -405,6 +381,40 @@ crossings(const mc_vec3 ti[3], const mc_tri_plane* pi, const mc_vec3 tj[3], cons
     return 2;
 }
 
+// mc_tri_tri_crossings with the planes given (pi, pj from mc_tri_plane_init) or computed here (NULL). Inlined into
+// both entry points, so the NULL checks fold away.
+__attribute__((always_inline)) static inline int
+crossings(const mc_vec3 ti[3], const mc_tri_plane* pi, const mc_vec3 tj[3], const mc_tri_plane* pj, mc_crossing out[2])
+{
+    uint8_t deg = 0;
+
+    // 1a. Vertices of I against the plane of J; 1b. vertices of J against the plane of I.
+    double oi[3], oj[3];
+    int si[3], sj[3];
+    mc_tri_plane local_i, local_j;
+    if (pj == NULL)
+    {
+        mc_tri_plane_init(&local_j, tj[0], tj[1], tj[2]);
+        pj = &local_j;
+    }
+    int side = vertices_against_plane(pj, ti, 0, oi, si, &deg);
+    if (side <= 0)
+    {
+        return side == 0 ? 0 : degenerate_pair(tj, ti, 1, out); // side < 0: J is exactly degenerate in I's frame
+    }
+    if (pi == NULL)
+    {
+        mc_tri_plane_init(&local_i, ti[0], ti[1], ti[2]);
+        pi = &local_i;
+    }
+    side = vertices_against_plane(pi, tj, 1, oj, sj, &deg);
+    if (side <= 0)
+    {
+        return side == 0 ? 0 : degenerate_pair(ti, tj, 0, out); // side < 0: I is exactly degenerate
+    }
+    return crossings_from_sides(ti, oi, si, tj, oj, sj, deg, out);
+}
+
 int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2])
 {
     return crossings(ti, NULL, tj, NULL, out);
@@ -413,4 +423,10 @@ int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing o
 int mc_tri_tri_crossings_planes(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2])
 {
     return crossings(ti->v, ti, tj->v, tj, out);
+}
+
+int mc_tri_tri_crossings_sides(const mc_tri_plane* ti, const double oi[3], const int si[3], const mc_tri_plane* tj,
+                               const double oj[3], const int sj[3], mc_crossing out[2])
+{
+    return crossings_from_sides(ti->v, oi, si, tj->v, oj, sj, 0, out);
 }
