@@ -292,6 +292,32 @@ static inline void set_crossing(mc_crossing* cr, const mc_vec3 t[3], const doubl
     cr->degenerate = degenerate;
 }
 
+/// B x C of an edge-edge orient (B = w - p, C = s - p) with the per-component sums of its products' magnitudes.
+typedef struct edge_cross
+{
+    double mx, my, mz; // B x C
+    double gx, gy, gz; // |products| summed per component (filter)
+} edge_cross;
+
+static inline edge_cross edge_cross_make(mc_vec3 b, const mc_vec3* s, const mc_vec3* p)
+{
+    double cx = s->x - p->x, cy = s->y - p->y, cz = s->z - p->z;
+    double p1 = b.y * cz, p2 = b.z * cy, p3 = b.z * cx, p4 = b.x * cz, p5 = b.x * cy, p6 = b.y * cx;
+    edge_cross e = {p1 - p2, p3 - p4, p5 - p6, fabs(p1) + fabs(p2), fabs(p3) + fabs(p4), fabs(p5) + fabs(p6)};
+    return e;
+}
+
+// Perturbed sign of orient(p, q, w, s) = A . (B x C) with A = q - p and B x C in m: filtered, exact when the filter
+// is inconclusive.
+static inline int edge_cmp(mc_vec3 a, const edge_cross* m, const mc_vec3* p, const mc_vec3* q, const mc_vec3* w,
+                           const mc_vec3* s, uint8_t* degenerate)
+{
+    double det = a.x * m->mx + a.y * m->my + a.z * m->mz;
+    double perm = fabs(a.x) * m->gx + fabs(a.y) * m->gy + fabs(a.z) * m->gz;
+    double bound = perm >= MC_PRED_MIN_PERMANENT ? MC_PRED_O3D_BOUND * perm : INFINITY;
+    return edge_edge_resolve(det, bound, p, q, w, s, degenerate);
+}
+
 // Steps 2 to 5 of the pair test, once the six plane signs are known: si, sj straddle (not all equal, none 0), oi, oj
 // are the orient values they came from (exact values where the filter was inconclusive), deg records an exactly zero
 // determinant so far. Inlined into every entry point.
@@ -306,77 +332,55 @@ __attribute__((always_inline)) static inline int crossings_from_sides(const mc_v
     int sp = si[k], sw = sj[m];
     int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
     int m1 = m == 2 ? 0 : m + 1, m2 = m == 0 ? 2 : m - 1;
+
+    // 4. Interval ends, named first: X_a lies on I's edge (p, q_a) with q_0 = ti[k1], q_1 = ti[k2], and
+    // D . (X_1 - X_0) has sign -sp, so the low end X_lo is X_1 when sp > 0; likewise Y_b on J's edge (w, s_b) with
+    // s_0 = tj[m1], s_1 = tj[m2], and D . (Y_1 - Y_0) has sign +sw, so Y_lo is Y_0 when sw > 0.
+    int xlo = sp > 0 ? 1 : 0, ylo = sw > 0 ? 0 : 1;
     const mc_vec3* p = &ti[k];
-    const mc_vec3* q[2] = {&ti[k1], &ti[k2]};
+    const mc_vec3* q_lo = &ti[xlo ? k2 : k1];
+    const mc_vec3* q_hi = &ti[xlo ? k1 : k2];
     const mc_vec3* w = &tj[m];
-    const mc_vec3* s[2] = {&tj[m1], &tj[m2]};
+    const mc_vec3* s_lo = &tj[ylo ? m2 : m1];
+    const mc_vec3* s_hi = &tj[ylo ? m1 : m2];
 
-    // 3. orient(p, q_a, w, s_b) = A_a . (B x C_b), A_a = q_a - p, B = w - p, C_b = s_b - p (computed lazily).
-    double Ax[2], Ay[2], Az[2];
-    for (int a = 0; a < 2; a++)
-    {
-        Ax[a] = q[a]->x - p->x;
-        Ay[a] = q[a]->y - p->y;
-        Az[a] = q[a]->z - p->z;
-    }
-    double Bx = w->x - p->x, By = w->y - p->y, Bz = w->z - p->z;
-    double mx[2], my[2], mz[2], gx[2], gy[2], gz[2];
-    for (int b = 0; b < 2; b++)
-    {
-        double Cx = s[b]->x - p->x, Cy = s[b]->y - p->y, Cz = s[b]->z - p->z;
-        double p1 = By * Cz, p2 = Bz * Cy, p3 = Bz * Cx, p4 = Bx * Cz, p5 = Bx * Cy, p6 = By * Cx;
-        mx[b] = p1 - p2;
-        my[b] = p3 - p4;
-        mz[b] = p5 - p6;
-        gx[b] = fabs(p1) + fabs(p2);
-        gy[b] = fabs(p3) + fabs(p4);
-        gz[b] = fabs(p5) + fabs(p6);
-    }
-    // cmp(a, b) = sign(D . (Y_b - X_a)).
-#define MC_TT_CMP(a, b, out_sign)                                                                                      \
-    do                                                                                                                 \
-    {                                                                                                                  \
-        double det_ = Ax[a] * mx[b] + Ay[a] * my[b] + Az[a] * mz[b];                                                   \
-        double perm_ = fabs(Ax[a]) * gx[b] + fabs(Ay[a]) * gy[b] + fabs(Az[a]) * gz[b];                                \
-        double bound_ = perm_ >= MC_PRED_MIN_PERMANENT ? MC_PRED_O3D_BOUND * perm_ : INFINITY;                         \
-        (out_sign) = edge_edge_resolve(det_, bound_, p, q[a], w, s[b], &deg) * sp * sw;                                \
-    } while (0)
+    // 3. orient(p, q, w, s) = A . (B x C) with A = q - p, B = w - p, C = s - p: the cross products B x C of both J
+    // ends with their filter sums, then one dot product per comparison (edge_cmp).
+    mc_vec3 a_lo = mc_v3(q_lo->x - p->x, q_lo->y - p->y, q_lo->z - p->z);
+    mc_vec3 a_hi = mc_v3(q_hi->x - p->x, q_hi->y - p->y, q_hi->z - p->z);
+    mc_vec3 b = mc_v3(w->x - p->x, w->y - p->y, w->z - p->z);
+    edge_cross m_lo = edge_cross_make(b, s_lo, p), m_hi = edge_cross_make(b, s_hi, p);
 
-    // 4. Interval ends: D . (X2 - X1) has sign -sp, D . (Y2 - Y1) has sign +sw (index 0 = X1 / Y1).
-    int xlo = sp > 0 ? 1 : 0, xhi = 1 - xlo;
-    int ylo = sw > 0 ? 0 : 1, yhi = 1 - ylo;
-
-    // 5. Overlap and ends.
-    int c;
-    MC_TT_CMP(xlo, yhi, c); // need Xlo < Yhi
-    if (c < 0)
+    // 5. Overlap and ends; cmp = sign(D . (Y - X)) = sign(orient(p, q, w, s)) * sp * sw.
+    int spw = sp * sw;
+    if (edge_cmp(a_lo, &m_hi, p, q_lo, w, s_hi, &deg) * spw < 0) // need Xlo < Yhi
     {
         return 0;
     }
-    MC_TT_CMP(xhi, ylo, c); // need Ylo < Xhi
-    if (c > 0)
+    if (edge_cmp(a_hi, &m_lo, p, q_hi, w, s_lo, &deg) * spw > 0) // need Ylo < Xhi
     {
         return 0;
     }
-    int c_lo, c_hi;
-    MC_TT_CMP(xlo, ylo, c_lo); // > 0: Xlo < Ylo, the segment starts at Ylo
-    MC_TT_CMP(xhi, yhi, c_hi); // > 0: Xhi < Yhi, the segment ends at Xhi
-#undef MC_TT_CMP
+    int c_lo = edge_cmp(a_lo, &m_lo, p, q_lo, w, s_lo, &deg) * spw; // > 0: Xlo < Ylo, the segment starts at Ylo
+    int c_hi = edge_cmp(a_hi, &m_hi, p, q_hi, w, s_hi, &deg) * spw; // > 0: Xhi < Yhi, the segment ends at Xhi
 
-    for (int e = 0; e < 2; e++)
+    // An end X_a lies on I's edge k (p -> q_0, entering = sp) or k2 (q_1 -> p, entering = -sp); an end Y_b on J's
+    // edge m or m2 likewise with sw.
+    if (c_lo < 0)
     {
-        // An end X_a lies on I's edge (p, q_a): edge k (p -> q1, entering = sp) or edge k2 (q2 -> p, entering = -sp);
-        // an end Y_b on J's edge (w, s_b) likewise with m, m2 and sw.
-        if (e == 0 ? c_lo < 0 : c_hi > 0)
-        {
-            int a = e == 0 ? xlo : xhi;
-            set_crossing(&out[e], ti, oi, 0, a == 0 ? k : k2, a == 0 ? sp : -sp, deg);
-        }
-        else
-        {
-            int b = e == 0 ? ylo : yhi;
-            set_crossing(&out[e], tj, oj, 1, b == 0 ? m : m2, b == 0 ? sw : -sw, deg);
-        }
+        set_crossing(&out[0], ti, oi, 0, xlo == 0 ? k : k2, xlo == 0 ? sp : -sp, deg);
+    }
+    else
+    {
+        set_crossing(&out[0], tj, oj, 1, ylo == 0 ? m : m2, ylo == 0 ? sw : -sw, deg);
+    }
+    if (c_hi > 0)
+    {
+        set_crossing(&out[1], ti, oi, 0, xlo == 1 ? k : k2, xlo == 1 ? sp : -sp, deg);
+    }
+    else
+    {
+        set_crossing(&out[1], tj, oj, 1, ylo == 1 ? m : m2, ylo == 1 ? sw : -sw, deg);
     }
     return 2;
 }
