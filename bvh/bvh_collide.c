@@ -10,6 +10,7 @@
 #include "src/base/parallel.h"
 #include "src/base/predicates.h"
 #include "src/base/tri_tri.h"
+#include "src/base/tri_tri_sides.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -679,8 +680,8 @@ __attribute__((target("avx2"))) static inline int sides_avx2(const mc_tri_plane*
 }
 
 // leaf_pairs_exact with step 1 of each triangle test (the six plane tests) on lanes: a pair whose six values are all
-// beyond their filter bounds is rejected there or handed to mc_tri_tri_crossings_sides with its signs; any other pair
-// takes the scalar test. Bitwise the same pairs, crossings and counters as leaf_pairs_exact.
+// beyond their filter bounds is rejected there or goes on from its signs (steps 2 to 5 of mc_tri_tri_crossings_sides,
+// inline); any other pair takes the scalar test. Bitwise the same pairs, crossings and counters as leaf_pairs_exact.
 __attribute__((target("avx2"))) static int
 leaf_pairs_exact_avx2(const collide_ctx* cx, pair_worker* w, const mc_tri_plane* ti, const exact_aabb* ib,
                       const uint32_t* ps, uint32_t np, const mc_tri_plane* tj, const exact_aabb* jb, const uint32_t* qs,
@@ -713,7 +714,8 @@ leaf_pairs_exact_avx2(const collide_ctx* cx, pair_worker* w, const mc_tri_plane*
                 continue;
             }
             mc_crossing cr[2];
-            int n = side > 0 ? mc_tri_tri_crossings_sides(&ti[pi], oi, si, &tj[qi], oj, sj, cr)
+            // Steps 2 to 5 inline (tri_tri_sides.h): mc_tri_tri_crossings_sides without a call per pair.
+            int n = side > 0 ? crossings_from_sides(ti[pi].v, oi, si, tj[qi].v, oj, sj, 0, cr)
                              : mc_tri_tri_crossings_planes(&ti[pi], &tj[qi], cr);
             if (n != 2)
             {
