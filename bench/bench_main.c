@@ -278,6 +278,36 @@ static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query
 }
 #endif
 
+// FNV-1a hash of the pairs of a query (indices, crossing points' bits, flags), field by field (no padding bytes): two
+// builds or kernels give the same hash when their outputs are bitwise the same.
+static uint64_t hash_bytes(uint64_t h, const void* p, size_t n)
+{
+    const unsigned char* b = p;
+    for (size_t k = 0; k < n; ++k)
+    {
+        h = (h ^ b[k]) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+static uint64_t hash_pairs(const mc_triangle_pair* p, uint32_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        h = hash_bytes(h, &p[k].i, sizeof p[k].i);
+        h = hash_bytes(h, &p[k].j, sizeof p[k].j);
+        for (int e = 0; e < 2; ++e)
+        {
+            const mc_crossing* c = &p[k].crossing[e];
+            h = hash_bytes(h, &c->point, sizeof c->point);
+            unsigned char f[4] = {c->body, c->edge, (unsigned char)c->entering, c->degenerate};
+            h = hash_bytes(h, f, sizeof f);
+        }
+    }
+    return h;
+}
+
 static void run_scene(const options* o, scene_pair* s, FILE* csv)
 {
     mc_mesh* mi = s->mesh_i;
@@ -350,9 +380,10 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         // CPU time is the calling thread's only: meaningful for single-thread runs.
         double qcpu = st.threads == 1 ? best_cpu : NAN;
         printf("%-22s %8u tri  build %8.2f ms (cpu %8.2f)  %5.1f B/tri | t=%d query %8.3f ms (cpu %8.3f)  pairs %6u  "
-               "box %8llu  tri %8llu  x%.2f vs t=%d",
+               "box %8llu  tri %8llu  x%.2f vs t=%d  hash %016llx",
                s->name, nt, 1e3 * build_s, 1e3 * build_cpu, tree_bpt, st.threads, 1e3 * best, 1e3 * qcpu, n,
-               (unsigned long long)st.box_tests, (unsigned long long)st.triangle_tests, q1 / best, o->threads[0]);
+               (unsigned long long)st.box_tests, (unsigned long long)st.triangle_tests, q1 / best, o->threads[0],
+               (unsigned long long)hash_pairs(buf, n < cap ? n : cap));
         if (have_fcl)
         {
             printf(" | FCL OBB build %8.2f ms (cpu %8.2f, x%.1f) %5.1f B/tri query %8.3f ms (cpu %8.3f, x%.1f) pairs "

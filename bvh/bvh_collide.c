@@ -8,7 +8,9 @@
 #include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/parallel.h"
+#include "src/base/predicates.h"
 #include "src/base/tri_tri.h"
+#include "src/base/tri_tri_sides.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -594,6 +596,141 @@ static inline int exact_aabb_apart(const exact_aabb* a, const exact_aabb* b)
     return _mm_movemask_pd(gap) != 0;
 }
 
+// The pair loop of leaf_exact: every pair (ti[pi], tj[qi]) whose exact bounding boxes (ib, jb) meet goes to the exact
+// triangle test. @return 0 on allocation failure.
+static int leaf_pairs_exact(const collide_ctx* cx, pair_worker* w, const mc_tri_plane* ti, const exact_aabb* ib,
+                            const uint32_t* ps, uint32_t np, const mc_tri_plane* tj, const exact_aabb* jb,
+                            const uint32_t* qs, uint32_t nq, uint32_t fa, uint32_t fb)
+{
+    for (uint32_t pi = 0; pi < np; ++pi)
+    {
+        for (uint32_t qi = 0; qi < nq; ++qi)
+        {
+            if (exact_aabb_apart(&jb[qi], &ib[pi]))
+            {
+                continue;
+            }
+            w->triangle_tests += 1u;
+            mc_crossing cr[2];
+            if (mc_tri_tri_crossings_planes(&ti[pi], &tj[qi], cr) != 2)
+            {
+                continue;
+            }
+            if (!push_pair(w, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]], cr))
+            {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+#if MC_COLLIDE_AVX
+/// A triangle's corners on lanes: lane k holds corner k (lane 3 repeats corner 2).
+typedef struct tri_lanes
+{
+    __m256d x, y, z;
+} tri_lanes;
+
+__attribute__((target("avx2"))) static inline void tri_lanes_make(const mc_tri_plane* t, tri_lanes* l)
+{
+    l->x = _mm256_setr_pd(t->v[0].x, t->v[1].x, t->v[2].x, t->v[2].x);
+    l->y = _mm256_setr_pd(t->v[0].y, t->v[1].y, t->v[2].y, t->v[2].y);
+    l->z = _mm256_setr_pd(t->v[0].z, t->v[1].z, t->v[2].z, t->v[2].z);
+}
+
+// Step 1 of the exact triangle test (src/base/tri_tri.c) for the corners c of one triangle against the plane pl of
+// the other, one corner per lane: the orient value and its filter bound with the operations of tri_tri.c's
+// plane_eval in the same order (so each lane's value is bitwise the scalar one), the sign where the value is beyond
+// its bound. @return -1 when a value is within its bound (the scalar test decides the pair), 0 when the corners are
+// on one side of the plane (no crossing), 1 when they straddle it (o[0..2] and s filled).
+__attribute__((target("avx2"))) static inline int sides_avx2(const mc_tri_plane* pl, const tri_lanes* c, double o[4],
+                                                             int s[3])
+{
+    __m256d cx = _mm256_sub_pd(c->x, _mm256_set1_pd(pl->v[0].x));
+    __m256d cy = _mm256_sub_pd(c->y, _mm256_set1_pd(pl->v[0].y));
+    __m256d cz = _mm256_sub_pd(c->z, _mm256_set1_pd(pl->v[0].z));
+    __m256d det = _mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(pl->n[0]), cx), _mm256_mul_pd(_mm256_set1_pd(pl->n[1]), cy)),
+        _mm256_mul_pd(_mm256_set1_pd(pl->n[2]), cz));
+    __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffll));
+    __m256d perm = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(pl->perm[0]), _mm256_and_pd(cx, abs_mask)),
+                                               _mm256_mul_pd(_mm256_set1_pd(pl->perm[1]), _mm256_and_pd(cy, abs_mask))),
+                                 _mm256_mul_pd(_mm256_set1_pd(pl->perm[2]), _mm256_and_pd(cz, abs_mask)));
+    // bound = perm >= MC_PRED_MIN_PERMANENT ? MC_PRED_O3D_BOUND * perm : INFINITY (NaN: infinite, as the scalar test).
+    __m256d trusted = _mm256_cmp_pd(perm, _mm256_set1_pd(MC_PRED_MIN_PERMANENT), _CMP_GE_OQ);
+    __m256d bound =
+        _mm256_blendv_pd(_mm256_set1_pd(INFINITY), _mm256_mul_pd(_mm256_set1_pd(MC_PRED_O3D_BOUND), perm), trusted);
+    int decided = _mm256_movemask_pd(_mm256_cmp_pd(_mm256_and_pd(det, abs_mask), bound, _CMP_GT_OQ));
+    if ((decided & 7) != 7)
+    {
+        return -1;
+    }
+    int pos = _mm256_movemask_pd(_mm256_cmp_pd(det, _mm256_setzero_pd(), _CMP_GT_OQ)) & 7;
+    if (pos == 0 || pos == 7)
+    {
+        return 0;
+    }
+    _mm256_storeu_pd(o, det);
+    for (int k = 0; k < 3; ++k)
+    {
+        s[k] = (pos >> k & 1) != 0 ? 1 : -1;
+    }
+    return 1;
+}
+
+// leaf_pairs_exact with step 1 of each triangle test (the six plane tests) on lanes: a pair whose six values are all
+// beyond their filter bounds is rejected there or goes on from its signs (steps 2 to 5 of mc_tri_tri_crossings_sides,
+// inline); any other pair takes the scalar test. Bitwise the same pairs, crossings and counters as leaf_pairs_exact.
+__attribute__((target("avx2"))) static int
+leaf_pairs_exact_avx2(const collide_ctx* cx, pair_worker* w, const mc_tri_plane* ti, const exact_aabb* ib,
+                      const uint32_t* ps, uint32_t np, const mc_tri_plane* tj, const exact_aabb* jb, const uint32_t* qs,
+                      uint32_t nq, uint32_t fa, uint32_t fb)
+{
+    tri_lanes li[MC_BVH_LEAF_MAX], lj[MC_BVH_LEAF_MAX];
+    for (uint32_t qi = 0; qi < nq; ++qi)
+    {
+        tri_lanes_make(&tj[qi], &lj[qi]);
+    }
+    for (uint32_t pi = 0; pi < np; ++pi)
+    {
+        tri_lanes_make(&ti[pi], &li[pi]);
+        for (uint32_t qi = 0; qi < nq; ++qi)
+        {
+            if (exact_aabb_apart(&jb[qi], &ib[pi]))
+            {
+                continue;
+            }
+            w->triangle_tests += 1u;
+            double oi[4], oj[4];
+            int si[3], sj[3];
+            int side = sides_avx2(&tj[qi], &li[pi], oi, si); // 1a: I's corners against J's plane
+            if (side > 0)
+            {
+                side = sides_avx2(&ti[pi], &lj[qi], oj, sj); // 1b: J's corners against I's plane
+            }
+            if (side == 0)
+            {
+                continue;
+            }
+            mc_crossing cr[2];
+            // Steps 2 to 5 inline (tri_tri_sides.h): mc_tri_tri_crossings_sides without a call per pair.
+            int n = side > 0 ? crossings_from_sides(ti[pi].v, oi, si, tj[qi].v, oj, sj, 0, cr)
+                             : mc_tri_tri_crossings_planes(&ti[pi], &tj[qi], cr);
+            if (n != 2)
+            {
+                continue;
+            }
+            if (!push_pair(w, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]], cr))
+            {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+#endif
+
 // The exact stage of a leaf pair, on the survivors of the culling (keep_a: I's triangles, keep_b: J's): I's vertices
 // as stored, J's mapped into I's frame; J's survivors against the exact bounding box of I's, then every pair's two
 // exact bounding boxes (a strict gap leaves no contact, perturbed or not: the boxes come from the very vertices the
@@ -646,26 +783,14 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
             qs[nq++] = q;
         }
     }
-    for (uint32_t pi = 0; pi < np; ++pi)
+#if MC_COLLIDE_AVX
+    if (cx->lanes == 2)
     {
-        for (uint32_t qi = 0; qi < nq; ++qi)
-        {
-            if (exact_aabb_apart(&jb[qi], &ib[pi]))
-            {
-                continue;
-            }
-            w->triangle_tests += 1u;
-            mc_crossing cr[2];
-            if (mc_tri_tri_crossings_planes(&ti[pi], &tj[qi], cr) != 2)
-            {
-                continue;
-            }
-            if (!push_pair(w, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]], cr))
-            {
-                return;
-            }
-        }
+        leaf_pairs_exact_avx2(cx, w, ti, ib, ps, np, tj, jb, qs, nq, fa, fb);
+        return;
     }
+#endif
+    leaf_pairs_exact(cx, w, ti, ib, ps, np, tj, jb, qs, nq, fa, fb);
 }
 
 // The box test and the leaf-against-leaf culling on lanes, once per instruction set (see bvh/collide_lanes.h).

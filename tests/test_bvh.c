@@ -604,9 +604,11 @@ static void turn_slightly(mc_pose* p, uint64_t* seed)
     p->q = mc_quat_mul(mc_quat_normalize(q), p->q);
 }
 
-// The SSE2 and AVX2 kernels of the pair stage (box tests on 4 or 8 lanes, leaf culling on 4 or 8 lanes) must give
-// bitwise the same pairs, crossings and counters: same IEEE operations per lane. Scenes of every kind near their
-// contact pose, perturbed.
+// The SSE2 and AVX2 kernels of the pair stage (box tests on 4 or 8 lanes, leaf culling on 4 or 8 lanes; with AVX2 also
+// the six plane tests of each exact triangle test on lanes, the rest from mc_tri_tri_crossings_sides, against the
+// scalar mc_tri_tri_crossings_planes with SSE2) must give bitwise the same pairs, crossings and counters: same IEEE
+// operations per lane. Scenes of every kind near their contact pose, perturbed (the box grids' coplanar faces send
+// their pairs back to the scalar test).
 Test(bvh, every_lane_width_gives_the_same_query)
 {
     if (mc_collide_lanes_available() < 2)

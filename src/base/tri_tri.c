@@ -25,13 +25,9 @@
 
 #include "src/base/core.h"
 #include "src/base/predicates.h"
+#include "src/base/tri_tri_sides.h"
 
 #include <math.h>
-
-static inline int sign_of(double v)
-{
-    return (v > 0.0) - (v < 0.0);
-}
 
 // Floating-point orient(a, b, c, d) and its filter bound (infinite when the permanent is too small to trust), from the
 // triangle's mc_tri_plane (tri_tri_closed.h: corners, normal n = (b - a) x (c - a) and the per-component absolute sums
@@ -116,44 +112,6 @@ int mc_sym_orient_edge_edge(const mc_vec3* p0, const mc_vec3* p1, const mc_vec3*
     return edge_edge_symbolic(p0, p1, a, b, edge_body);
 }
 
-static inline int lex_less(const mc_vec3* a, const mc_vec3* b)
-{
-    if (a->x != b->x)
-    {
-        return a->x < b->x;
-    }
-    if (a->y != b->y)
-    {
-        return a->y < b->y;
-    }
-    return a->z < b->z;
-}
-
-// Crossing point of edge (p0, p1) with a plane, from the (sign-correct) plane values o0, o1 of its ends.
-static mc_vec3 crossing_point(const mc_vec3* p0, const mc_vec3* p1, double o0, double o1)
-{
-    if (lex_less(p1, p0))
-    {
-        const mc_vec3* tp = p0;
-        p0 = p1;
-        p1 = tp;
-        double to = o0;
-        o0 = o1;
-        o1 = to;
-    }
-    double den = o0 - o1;
-    double t = den != 0.0 ? o0 / den : 0.5;
-    if (!(t > 0.0))
-    {
-        return *p0;
-    }
-    if (t >= 1.0)
-    {
-        return *p1;
-    }
-    return mc_v3(p0->x + t * (p1->x - p0->x), p0->y + t * (p1->y - p0->y), p0->z + t * (p1->z - p0->z));
-}
-
 int mc_edge_triangle_cross(mc_vec3 p0, mc_vec3 p1, mc_vec3 a, mc_vec3 b, mc_vec3 c, int edge_body, mc_vec3* point,
                            uint8_t* degenerate)
 {
@@ -191,21 +149,8 @@ int mc_edge_triangle_cross(mc_vec3 p0, mc_vec3 p1, mc_vec3 a, mc_vec3 b, mc_vec3
     return result;
 }
 
-// Perturbed sign of orient(p, q, w, s) = A . (B x C) (A = q - p, B = w - p, C = s - p), p q of I and w s of J,
-// from its floating-point value and filter bound.
-static int edge_edge_exact(const mc_vec3* p, const mc_vec3* q, const mc_vec3* w, const mc_vec3* s, uint8_t* degenerate);
-
-static inline int edge_edge_resolve(double det, double bound, const mc_vec3* p, const mc_vec3* q, const mc_vec3* w,
-                                    const mc_vec3* s, uint8_t* degenerate)
-{
-    if (fabs(det) > bound)
-    {
-        return sign_of(det);
-    }
-    return edge_edge_exact(p, q, w, s, degenerate);
-}
-
-static int edge_edge_exact(const mc_vec3* p, const mc_vec3* q, const mc_vec3* w, const mc_vec3* s, uint8_t* degenerate)
+int mc_tri_tri_edge_edge_exact(const mc_vec3* p, const mc_vec3* q, const mc_vec3* w, const mc_vec3* s,
+                               uint8_t* degenerate)
 {
     double v = mc_orient3d_exact(p, q, w, s);
     if (v != 0.0)
@@ -279,19 +224,6 @@ static inline int vertices_against_plane(const mc_tri_plane* plane, const mc_vec
     return s[0] == s[1] && s[1] == s[2] ? 0 : 1;
 }
 
-// One end of the intersection segment: edge `edge` of triangle t (of `body`, orient values o against the other
-// triangle's plane) crossing the other triangle in direction `entering`.
-static inline void set_crossing(mc_crossing* cr, const mc_vec3 t[3], const double o[3], int body, int edge,
-                                int entering, uint8_t degenerate)
-{
-    int e1 = edge == 2 ? 0 : edge + 1;
-    cr->body = (uint8_t)body;
-    cr->edge = (uint8_t)edge;
-    cr->entering = (int8_t)entering;
-    cr->point = crossing_point(&t[edge], &t[e1], o[edge], o[e1]);
-    cr->degenerate = degenerate;
-}
-
 // mc_tri_tri_crossings with the planes given (pi, pj from mc_tri_plane_init) or computed here (NULL). Inlined into
 // both entry points, so the NULL checks fold away.
 __attribute__((always_inline)) static inline int
@@ -323,86 +255,7 @@ crossings(const mc_vec3 ti[3], const mc_tri_plane* pi, const mc_vec3 tj[3], cons
     {
         return side == 0 ? 0 : degenerate_pair(ti, tj, 0, out); // side < 0: I is exactly degenerate
     }
-
-    // 2. The lonely vertices.
-    int k = si[0] == si[1] ? 2 : (si[0] == si[2] ? 1 : 0);
-    int m = sj[0] == sj[1] ? 2 : (sj[0] == sj[2] ? 1 : 0);
-    int sp = si[k], sw = sj[m];
-    int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
-    int m1 = m == 2 ? 0 : m + 1, m2 = m == 0 ? 2 : m - 1;
-    const mc_vec3* p = &ti[k];
-    const mc_vec3* q[2] = {&ti[k1], &ti[k2]};
-    const mc_vec3* w = &tj[m];
-    const mc_vec3* s[2] = {&tj[m1], &tj[m2]};
-
-    // 3. orient(p, q_a, w, s_b) = A_a . (B x C_b), A_a = q_a - p, B = w - p, C_b = s_b - p (computed lazily).
-    double Ax[2], Ay[2], Az[2];
-    for (int a = 0; a < 2; a++)
-    {
-        Ax[a] = q[a]->x - p->x;
-        Ay[a] = q[a]->y - p->y;
-        Az[a] = q[a]->z - p->z;
-    }
-    double Bx = w->x - p->x, By = w->y - p->y, Bz = w->z - p->z;
-    double mx[2], my[2], mz[2], gx[2], gy[2], gz[2];
-    for (int b = 0; b < 2; b++)
-    {
-        double Cx = s[b]->x - p->x, Cy = s[b]->y - p->y, Cz = s[b]->z - p->z;
-        double p1 = By * Cz, p2 = Bz * Cy, p3 = Bz * Cx, p4 = Bx * Cz, p5 = Bx * Cy, p6 = By * Cx;
-        mx[b] = p1 - p2;
-        my[b] = p3 - p4;
-        mz[b] = p5 - p6;
-        gx[b] = fabs(p1) + fabs(p2);
-        gy[b] = fabs(p3) + fabs(p4);
-        gz[b] = fabs(p5) + fabs(p6);
-    }
-    // cmp(a, b) = sign(D . (Y_b - X_a)).
-#define MC_TT_CMP(a, b, out_sign)                                                                                      \
-    do                                                                                                                 \
-    {                                                                                                                  \
-        double det_ = Ax[a] * mx[b] + Ay[a] * my[b] + Az[a] * mz[b];                                                   \
-        double perm_ = fabs(Ax[a]) * gx[b] + fabs(Ay[a]) * gy[b] + fabs(Az[a]) * gz[b];                                \
-        double bound_ = perm_ >= MC_PRED_MIN_PERMANENT ? MC_PRED_O3D_BOUND * perm_ : INFINITY;                         \
-        (out_sign) = edge_edge_resolve(det_, bound_, p, q[a], w, s[b], &deg) * sp * sw;                                \
-    } while (0)
-
-    // 4. Interval ends: D . (X2 - X1) has sign -sp, D . (Y2 - Y1) has sign +sw (index 0 = X1 / Y1).
-    int xlo = sp > 0 ? 1 : 0, xhi = 1 - xlo;
-    int ylo = sw > 0 ? 0 : 1, yhi = 1 - ylo;
-
-    // 5. Overlap and ends.
-    int c;
-    MC_TT_CMP(xlo, yhi, c); // need Xlo < Yhi
-    if (c < 0)
-    {
-        return 0;
-    }
-    MC_TT_CMP(xhi, ylo, c); // need Ylo < Xhi
-    if (c > 0)
-    {
-        return 0;
-    }
-    int c_lo, c_hi;
-    MC_TT_CMP(xlo, ylo, c_lo); // > 0: Xlo < Ylo, the segment starts at Ylo
-    MC_TT_CMP(xhi, yhi, c_hi); // > 0: Xhi < Yhi, the segment ends at Xhi
-#undef MC_TT_CMP
-
-    for (int e = 0; e < 2; e++)
-    {
-        // An end X_a lies on I's edge (p, q_a): edge k (p -> q1, entering = sp) or edge k2 (q2 -> p, entering = -sp);
-        // an end Y_b on J's edge (w, s_b) likewise with m, m2 and sw.
-        if (e == 0 ? c_lo < 0 : c_hi > 0)
-        {
-            int a = e == 0 ? xlo : xhi;
-            set_crossing(&out[e], ti, oi, 0, a == 0 ? k : k2, a == 0 ? sp : -sp, deg);
-        }
-        else
-        {
-            int b = e == 0 ? ylo : yhi;
-            set_crossing(&out[e], tj, oj, 1, b == 0 ? m : m2, b == 0 ? sw : -sw, deg);
-        }
-    }
-    return 2;
+    return crossings_from_sides(ti, oi, si, tj, oj, sj, deg, out);
 }
 
 int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2])
@@ -413,4 +266,10 @@ int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing o
 int mc_tri_tri_crossings_planes(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2])
 {
     return crossings(ti->v, ti, tj->v, tj, out);
+}
+
+int mc_tri_tri_crossings_sides(const mc_tri_plane* ti, const double oi[3], const int si[3], const mc_tri_plane* tj,
+                               const double oj[3], const int sj[3], mc_crossing out[2])
+{
+    return crossings_from_sides(ti->v, oi, si, tj->v, oj, sj, 0, out);
 }

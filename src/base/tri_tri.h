@@ -91,3 +91,13 @@ int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing o
 /// result as mc_tri_tri_crossings(ti->v, tj->v, out).
 /// @return number of crossings written to out (0 or 2)
 int mc_tri_tri_crossings_planes(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2]);
+
+/// Steps 2 to 5 of mc_tri_tri_crossings_planes for a caller that decided step 1 itself (the pair stage evaluates the
+/// six plane tests on vector lanes): oi[k] is orient(tj, ti[k]) and oj[k] is orient(ti, tj[k]) computed exactly as
+/// the filter of mc_tri_tri_crossings computes them (the operations of mc_tri_plane_init and predicates.h's orient3d
+/// filter, in the same order), each beyond its filter bound, and si, sj their signs (+1 or -1), each triple
+/// straddling (not all equal). Then bitwise the same result as mc_tri_tri_crossings_planes(ti, tj, out); a caller
+/// whose filter was inconclusive anywhere calls that instead.
+/// @return number of crossings written to out (0 or 2)
+int mc_tri_tri_crossings_sides(const mc_tri_plane* ti, const double oi[3], const int si[3], const mc_tri_plane* tj,
+                               const double oj[3], const int sj[3], mc_crossing out[2]);
