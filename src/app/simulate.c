@@ -1265,16 +1265,17 @@ static bool commit_state(app_sim* s, app_sim_contact_summary* sums, char* err, s
     return !has_stiction(s->scn) || evaluate(s, s->state, s->k[0], true, sums, err, cap);
 }
 
-/// An Adams depth this many times the region's mean thickness 2V/A was not measured across the region. For the shapes
-/// it is meant for the ratio is at most about 1: 1 for a spherical cap, at most 1 for a wedge, 1/2 for a flat slab.
+/// An Adams depth this many times the region's 2V/A (twice its mean thickness) was not measured across the region.
+/// For the shapes it is meant for the ratio is at most about 1: 1 for a spherical cap, at most 1 for a wedge, 1/2 for
+/// a flat slab.
 #define OFF_REGION_DEPTH_RATIO 10.0
 
 /// After an accepted step (regions of the new state in s->regions, their contacts in s->region_contact): one
 /// warning per contact whose Adams depth (the distance between the closest points of the two surfaces to the
-/// region's centroid) exceeds OFF_REGION_DEPTH_RATIO times the region's mean thickness. That happens when the
-/// centroid lies off the region, as for a ring-shaped region (a hollow knob resting on a plate): the closest points
-/// then lie apart along the surfaces, and the depth, hence the force, jumps with the region's shape, not with the
-/// penetration (measured: a 2.85 g hollow knob dropped 3 cm flat was thrown 17.8 cm up, with either integrator).
+/// region's centroid) exceeds OFF_REGION_DEPTH_RATIO times the region's 2V/A. That happens when the centroid lies
+/// off the region, as for a ring-shaped region (a hollow knob resting on a plate): the closest points then lie apart
+/// along the surfaces, and the depth, hence the force, jumps with the region's shape, not with the penetration
+/// (measured: a 2.85 g hollow knob dropped 3 cm flat was thrown 17.8 cm up, with either integrator).
 static void warn_off_region_depths(app_sim* s)
 {
     for (uint32_t k = 0; k < s->tracked_regions; ++k)
@@ -1286,16 +1287,16 @@ static void warn_off_region_depths(app_sim* s)
         {
             continue;
         }
-        double thickness = r->region.area > 0.0 ? 2.0 * r->region.volume / r->region.area : 0.0;
-        if (thickness > 0.0 && r->region.depth > OFF_REGION_DEPTH_RATIO * thickness)
+        double vol_area = r->region.area > 0.0 ? 2.0 * r->region.volume / r->region.area : 0.0;
+        if (vol_area > 0.0 && r->region.depth > OFF_REGION_DEPTH_RATIO * vol_area)
         {
             const app_scenario_contact* sc = &s->scn->contacts[c];
             s->depth_warned[c] = true;
             warn(s,
-                 "%s:%d: CONTACT/%d: at t = %.6g a region's Adams depth, %.3g, is %.0f times its mean thickness 2V/A "
+                 "%s:%d: CONTACT/%d: at t = %.6g a region's Adams depth, %.3g, is %.0f times the region's 2V/A "
                  "= %.3g: its centroid lies off the region (a ring-shaped region?), so its depth and force follow "
                  "the region's shape, not the penetration; DEPTH=EXTENT or DEPTH=VOLUME_AREA measure such regions",
-                 s->scn->path, sc->line, sc->id, s->time, r->region.depth, r->region.depth / thickness, thickness);
+                 s->scn->path, sc->line, sc->id, s->time, r->region.depth, r->region.depth / vol_area, vol_area);
         }
     }
 }
