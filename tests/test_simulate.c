@@ -1115,6 +1115,51 @@ Test(simulate, warns_when_the_depth_stays_below_the_faceting_tolerance)
     app_scenario_destroy(scn);
 }
 
+/// A fat torus (R 0.01, r 0.009, 50 g, axis z) lying flat 0.2 mm deep in a plate: one ring-shaped region (about 3.8
+/// mm wide, A = 2.3e-4) whose centroid, the torus's centre, lies off the region; contact depth method `depth` (""
+/// for the default, Adams).
+static app_scenario* ring_scene(const char* depth)
+{
+    char text[800];
+    snprintf(text, sizeof text,
+             "PART/1, GROUND\n"
+             "GRAPHICS/1, PART=1, BOX, X=0.1, Y=0.1, Z=0.01, QP=-0.05,-0.05,-0.01\n"
+             "PART/2, MASS=0.05, IP=1e-5,1e-5,2e-5, QG=0,0,0.0088\n"
+             "GRAPHICS/2, PART=2, TORUS, MAJOR_RADIUS=0.01, MINOR_RADIUS=0.009, CHORD_TOLERANCE=1e-5\n"
+             "CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e7, EXPONENT=1.5%s\n"
+             "SIMULATE/DYNAMIC, END=1e-4, STEPS=1\n",
+             depth);
+    return parse_ok(text);
+}
+
+Test(simulate, warns_when_an_adams_depth_is_not_measured_across_its_region)
+{
+    // The ring's Adams depth is the distance from its centre to the torus's inner side, about R - sqrt(2 r h) = 8.1
+    // mm (7.8 mm measured on the facets), against a 2V/A of about 4h/3 = 2.7e-4 (a cylinder's cap):
+    // 30 times, above the warning's ratio of 10, which the shapes the Adams depth suits stay below (1 for a
+    // spherical cap, 1/2 for a slab). It passes Adams' validity rule (A > 2 g^2) and throws the torus: 6.9 kN on 50 g.
+    app_scenario* scn = ring_scene("");
+    app_sim* sim = sim_ok(scn);
+    app_sim_contact_summary sm = app_sim_get_contact(sim, 0);
+    cr_assert(sm.depth > 7e-3 && sm.depth < 8.5e-3 && sm.rejected == 0, "Adams depth %g", sm.depth);
+    char err[700] = "";
+    cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    cr_assert(has_warning(sim, "test.scn:5: CONTACT/1: at t = "));
+    cr_assert(has_warning(sim, "times the region's 2V/A"));
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+    // The same ring measured by its extent along the normal: a depth of about h (the facets' lowest ring of vertices
+    // lies within the chord tolerance 1e-5 of the torus), no warning.
+    scn = ring_scene(", DEPTH=EXTENT");
+    sim = sim_ok(scn);
+    sm = app_sim_get_contact(sim, 0);
+    cr_assert(sm.depth > 1.8e-4 && sm.depth <= 2e-4, "extent depth %g", sm.depth);
+    cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    cr_assert(not(has_warning(sim, "times the region's 2V/A")));
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
 Test(simulate, wrench_shift_gives_the_torque_about_the_new_point)
 {
     // Two point forces F1 at x1 and F2 at x2: the torque about any point B is sum (x - B) x F, computed directly.
