@@ -290,8 +290,7 @@ Test(world_shapes, a_cylinder_body_on_a_plane_body_gives_k_h_to_the_e)
             uint32_t n = 0;
             cr_assert(eq(int, mc_world_get_jacobian(w, &b, 1, &n), MC_OK));
             double want = -K * E * pow(h, E - 1.0);
-            cr_assert(fabs(b.stiffness[8][8] - want) <= 1e-6 * fabs(want), "%.17g want %.17g", b.stiffness[8][8],
-                      want);
+            cr_assert(fabs(b.stiffness[8][8] - want) <= 1e-6 * fabs(want), "%.17g want %.17g", b.stiffness[8][8], want);
         }
     }
     // Lying along y, rolling about its axis along x at h = 1e-4.
