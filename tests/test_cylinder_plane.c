@@ -306,6 +306,18 @@ Test(cylinder_plane, lying_and_standing_match_the_closed_forms)
     cr_assert(g[0].normal.z == 0.0 && fabs(g[0].depth - 2.5 * r) <= 1e-15);
     cr_assert_eq(query(r, len, cylinder_pose(r, len, 0.0, 1.1 * len), g), 1u);
     cr_assert(fabs(g[0].volume - PI * r * r * len) <= 1e-15 * g[0].volume && g[0].area == 0.0);
+    // Lying with its top line within rounding of the plane (the axis's tilt, ~1e-17, is below the heights'
+    // rounding): nearly the whole cylinder, never more, a sliver of cut at most, finite.
+    for (int k = -4; k <= 4; ++k)
+    {
+        mc_pose p = cylinder_pose(r, len, PI / 2, 2.0 * r);
+        p.p.z += k * 1e-17;
+        cr_assert_eq(query(r, len, p, g), 1u);
+        double full = PI * r * r * len;
+        cr_assert(g[0].volume <= full * (1.0 + 1e-15) && g[0].volume >= full * (1.0 - 1e-9), "top %d: %.17g", k,
+                  g[0].volume);
+        cr_assert(isfinite(g[0].centroid.x + g[0].centroid.z + g[0].area) && g[0].area <= 1e-6 * r * len);
+    }
     cr_assert_eq(query(r, len, cylinder_pose(r, len, 0.3, -1e-9), g), 0u);
     cr_assert_eq(query(r, len, cylinder_pose(r, len, PI / 2, -1e-9), g), 0u);
     cr_assert_eq(query(r, len, cylinder_pose(r, len, 0.0, -1e-9), g), 0u);

@@ -228,9 +228,11 @@ uint32_t mc_cylinder_plane(double r, double len, mc_vec3 n, mc_vec3 o, const mc_
         put_region(g, PI * r * r * len, mc_v3(0, 0, 0), 0.0, n, h, deepest, to_world);
         return 1;
     }
-    // Whole slices for s < sa, the partial zone sa .. sb (nz > 0 whenever a cap is whole or dry).
-    double sa = q_deep < 0.0 ? -q_deep / nz : 0.0, sb = p_far < 0.0 ? h / nz : len;
-    double volume = PI * r * r * sa, moment_s = 0.5 * PI * r * r * sa * sa, moment_e = 0.0, area = PI * r * r;
+    // Whole slices for s < sa, the partial zone sa .. sb (nz > 0 whenever a cap is whole or dry; both < L but for
+    // rounding when nz L is below the heights' rounding: then the heights' signs decide, clamped to the length).
+    double sa = fmin(q_deep < 0.0 ? -q_deep / nz : 0.0, len), sb = fmin(p_far < 0.0 ? h / nz : len, len);
+    double volume = PI * r * r * sa, moment_s = 0.5 * PI * r * r * sa * sa, moment_e = 0.0;
+    double area = np > 0.0 ? 0.0 : PI * r * r; // standing: the disk at s = sa
     if (np > 0.0 && sb > sa)
     {
         zone_means z = partial_zone(angles_at(h, q_deep), angles_at(p_far, q_far));
