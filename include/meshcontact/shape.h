@@ -84,7 +84,7 @@ extern "C"
     ///   disk pressed in; tilted: a cap's edge, the side and both caps, or the whole cylinder below). Slices across
     ///   the axis are disks cut by a chord whose height is linear along the axis; the volume, the first moments and
     ///   the cut are the zone's length times means over the chord's half angle in closed forms whose terms are all
-    ///   >= 0 (the axial moment's spread by a 20-point Gauss rule whose remainder is below 1e-26), so they keep
+    ///   >= 0 (the axial moment's spread by a 20-point Gauss rule whose remainder is below 5e-28), so they keep
     ///   their digits as the cylinder nears lying or standing and down to tiny depths. Area = the plane's cut
     ///   through the solid (an ellipse segment, a disk, a cap's disk when standing), normal the plane's (from the
     ///   cylinder into the plane), depth h = the height of the plane above the cylinder's deepest point (point_i:
