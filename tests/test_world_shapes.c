@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: MIT
 // Analytic shapes as world bodies: a ball body on a plane body and on a 12-triangle plate against the closed forms
 // (depth h, Fn = k h^e, area pi (2 R h - h^2)), a ball rolling over them without force ripple, the broad phase's
-// bounds of spheres and cylinders, and the bad inputs (bad radii and lengths, a mesh and a shape both, plane-plane).
+// bounds of spheres and cylinders, a cylinder body on a plane body (standing: Fn = k h^e and its Jacobian; lying and
+// rolling: no ripple), and the bad inputs (bad radii and lengths, a mesh and a shape both, plane-plane).
 #include "scene_builders.h"
 
 #include <criterion/criterion.h>
