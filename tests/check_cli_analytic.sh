@@ -1,9 +1,10 @@
 #!/bin/sh
 # `meshcontact simulate` with analytic geometry: data/ball_roll.scn (an ANALYTIC ball rolling across a 12-triangle
-# plate) keeps its normal force at exactly the same printed value in every output row and ends where rolling takes
-# it; a PLANE ground gives the same force as the plate; and the bad inputs: ANALYTIC on a BOX or a FILE, a flipped
-# PLANE, two PLANEs in one contact, an ANALYTIC geometry in a DENSITY part, an unsupported analytic pair (a
-# cylinder on a plane), each one stderr line with the file (and the line, except for the pair found during the run).
+# plate) and data/cylinder_roll.scn (an ANALYTIC cylinder lying on a PLANE, rolling about its axis) keep their normal
+# force at exactly the same printed value in every output row and end where rolling takes them; a PLANE ground gives
+# the ball the same force as the plate; and the bad inputs: ANALYTIC on a BOX or a FILE, a flipped PLANE, two PLANEs
+# in one contact, an ANALYTIC geometry in a DENSITY part, an unsupported analytic pair (a cylinder on a mesh box),
+# each one stderr line with the file (and the line, except for the pair found during the run).
 set -eu
 exe="$1"
 data="$2"
@@ -18,6 +19,7 @@ sed 's|^GRAPHICS/1, PART=1, BOX, X=1, Y=0.4, Z=0.05, QP=-0.5,-0.2,-0.05|GRAPHICS
     "$data/ball_roll.scn" >"$tmp"/plane.scn
 grep -q 'GRAPHICS/1, PART=1, PLANE' "$tmp"/plane.scn || fail "could not make the PLANE variant"
 "$exe" simulate "$tmp"/plane.scn -o "$tmp/plane" >"$tmp".out 2>"$tmp".err || fail "plane: $(cat "$tmp".err)"
+"$exe" simulate "$data/cylinder_roll.scn" -o "$tmp/cyl" >"$tmp".out 2>"$tmp".err || fail "cylinder_roll: $(cat "$tmp".err)"
 if command -v python3 >/dev/null 2>&1; then
     python3 - "$tmp" <<'PY' || fail "the rolling ball's normal force or motion"
 import csv, sys
@@ -29,6 +31,12 @@ for name in ("roll/ball_roll", "plane/plane"):
     assert abs(float(rows[0]["contact1_fn"]) - 4.084 * 9.81) < 1e-6 * 40.06, rows[0]["contact1_fn"]
     x = float(rows[-1]["part2_x"])
     assert abs(x - 0.2) < 1e-3, x  # 0.5 m/s for 1 s from x = -0.3 (rolling: friction does no work)
+rows = list(csv.DictReader(open("%s/cyl/cylinder_roll.csv" % d)))
+fn = set(r["contact1_fn"] for r in rows)
+assert len(fn) == 1, sorted(fn)[:3]  # closed form: no facets, no ripple
+assert abs(float(rows[0]["contact1_fn"]) - 6.126 * 9.81) < 1e-6 * 60.1, rows[0]["contact1_fn"]
+x = float(rows[-1]["part2_x"])
+assert abs(x - 0.2) < 1e-3, x
 PY
 fi
 
@@ -65,7 +73,7 @@ PART/2, DENSITY=1000, QG=0,0,0.0499
 GRAPHICS/2, PART=2, SPHERE, RADIUS=0.05, ANALYTIC
 $tail" "DENSITY cannot be used with a ANALYTIC or PLANE geometry"
 bad "$head
-GRAPHICS/1, PART=1, PLANE
+GRAPHICS/1, PART=1, BOX, X=1, Y=1, Z=0.1, QP=-0.5,-0.5,-0.1
 PART/2, MASS=1, IP=1e-3,1e-3,1e-3, QG=0,0,-0.01
 GRAPHICS/2, PART=2, CYLINDER, RADIUS=0.05, LENGTH=0.1, ANALYTIC
 $tail" "a contact pair could not be computed"

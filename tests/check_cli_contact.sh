@@ -113,6 +113,19 @@ assert abs(r["volume"] - (math.pi * a * a - lens)) < 1e-12, r["volume"]
 assert abs(r["depth"] - 0.03) < 1e-14 and r["normal"][0] > 0.999
 PY
 fi
+# A cylinder lying on a plane (turned 90 degrees about y), 0.1 into it: its length times the circular segment.
+"$exe" contact cylinder:0.5,2 plane --pose-i 0,0,0.4,0.70710678118654757,0,0.70710678118654757,0 --json \
+    >"$tmp".out 2>"$tmp".err || fail "cylinder plane: $(cat "$tmp".err)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp".out <<'PY' || fail "cylinder on plane JSON"
+import json, math, sys
+(r,) = json.load(open(sys.argv[1]))["regions"]
+phi = math.acos(0.8)  # the segment's half angle: cos = (r - h) / r
+assert abs(r["volume"] - 2 * 0.25 * (phi - math.sin(phi) * math.cos(phi))) < 1e-13, r["volume"]
+assert abs(r["depth"] - 0.1) < 1e-13 and abs(r["area"] - 2 * 2 * 0.5 * math.sin(phi)) < 1e-13, r
+assert r["normal"][2] < -0.999999
+PY
+fi
 check_error contact 1 cylinder:0,1 plane
 check_error contact 1 socket:1 "$tmp".a.shl
 grep -q "not supported" "$tmp".err || fail "socket mesh message: $(cat "$tmp".err)"

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: MIT
 // Analytic shapes as world bodies: a ball body on a plane body and on a 12-triangle plate against the closed forms
 // (depth h, Fn = k h^e, area pi (2 R h - h^2)), a ball rolling over them without force ripple, the broad phase's
-// bounds of spheres and cylinders, and the bad inputs (bad radii and lengths, a mesh and a shape both, plane-plane).
+// bounds of spheres and cylinders, a cylinder body on a plane body (standing: Fn = k h^e and its Jacobian; lying and
+// rolling: no ripple), and the bad inputs (bad radii and lengths, a mesh and a shape both, plane-plane).
 #include "scene_builders.h"
 
 #include <criterion/criterion.h>
@@ -246,4 +247,71 @@ Test(world_shapes, bad_shapes_and_plane_plane_are_refused)
     cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, &err), MC_OK), "%s", err.message);
     mc_world_destroy(w);
     mc_mesh_destroy(box);
+}
+
+// A cylinder body (radius RADIUS, length 0.3) on a plane body: standing on a cap pressed in by h, depth h and Fn = k
+// h^e (1e-12 and 1e-9 relative, as the ball's), d Fn / d z = -k e h^(e - 1) through the Jacobian's differences
+// (1e-6, as the ball's); lying and rolling about its axis over 1001 positions at h = 1e-4: the normal force does not
+// ripple (1e-9 relative: the rotation's rounding moves the depth by ~1e-17 m).
+Test(world_shapes, a_cylinder_body_on_a_plane_body_gives_k_h_to_the_e)
+{
+    const double len = 0.3;
+    mc_world_def wd = mc_default_world_def();
+    wd.worker_count = 1;
+    mc_world* w = NULL;
+    cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+    mc_body_def bd = mc_default_body_def();
+    bd.shape = mc_shape_plane();
+    mc_body_id ground = mc_world_create_body(w, &bd);
+    bd.shape = mc_shape_cylinder(RADIUS, len);
+    bd.pose.p = mc_v3(0.0, 0.0, 1.0);
+    mc_body_id cyl = mc_world_create_body(w, &bd);
+    cr_assert(mc_body_is_valid(w, ground) && mc_body_is_valid(w, cyl));
+    mc_force_model m = mc_default_force_model();
+    m.stiffness = K;
+    m.exponent = E;
+    mc_contact_id c;
+    cr_assert(eq(int, wscene_contact(w, ground, cyl, &m, &c), MC_OK));
+    const double hs[] = {1e-6 * RADIUS, 1e-4 * RADIUS, 1e-3 * RADIUS, 1e-2 * RADIUS};
+    for (size_t k = 0; k < sizeof hs / sizeof hs[0]; ++k)
+    {
+        mc_pose p = mc_pose_identity();
+        p.p = mc_v3(0.2, -0.1, 0.5 * len - hs[k]);
+        double h = 0.5 * len - p.p.z; // the penetration as rounded (exact: Sterbenz)
+        cr_assert(eq(int, mc_body_set_pose(w, cyl, &p), MC_OK));
+        cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+        mc_contact_region r;
+        cr_assert(eq(u32, mc_world_get_regions(w, &r, 1), 1));
+        cr_assert(fabs(r.region.depth - h) <= 1e-12 * h, "depth %.17g h %.17g", r.region.depth, h);
+        cr_assert(fabs(r.normal_force - K * pow(h, E)) <= 1e-9 * K * pow(h, E), "Fn %.17g", r.normal_force);
+        cr_assert(fabs(r.region.area - PI * RADIUS * RADIUS) <= 1e-15 * PI * RADIUS * RADIUS);
+        if (k == 1)
+        {
+            mc_jacobian_block b;
+            uint32_t n = 0;
+            cr_assert(eq(int, mc_world_get_jacobian(w, &b, 1, &n), MC_OK));
+            double want = -K * E * pow(h, E - 1.0);
+            cr_assert(fabs(b.stiffness[8][8] - want) <= 1e-6 * fabs(want), "%.17g want %.17g", b.stiffness[8][8], want);
+        }
+    }
+    // Lying along y, rolling about its axis along x at h = 1e-4.
+    double lo = INFINITY, hi = 0.0;
+    for (int k = 0; k <= 1000; ++k)
+    {
+        double x = -0.5 + 1e-3 * k, roll = x / RADIUS;
+        mc_quat lie = {cos(PI / 4), sin(PI / 4), 0.0, 0.0}; // z to -y
+        mc_quat turn = {cos(roll / 2), 0.0, sin(roll / 2), 0.0};
+        mc_pose p = mc_pose_identity();
+        p.q = mc_quat_mul(turn, lie);
+        p.p = mc_v3(x, 0.0, RADIUS - 1e-4);
+        cr_assert(eq(int, mc_body_set_pose(w, cyl, &p), MC_OK));
+        cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+        mc_contact_region r;
+        cr_assert(eq(u32, mc_world_get_regions(w, &r, 1), 1));
+        lo = fmin(lo, r.normal_force);
+        hi = fmax(hi, r.normal_force);
+    }
+    cr_log_info("lying cylinder rolling: Fn from %.17g to %.17g, ripple %.3g", lo, hi, (hi - lo) / hi);
+    cr_assert(hi - lo <= 1e-9 * hi, "ripple %g", (hi - lo) / hi);
+    mc_world_destroy(w);
 }

@@ -108,7 +108,7 @@ static const char* const s_help[] = {
     "      TORUS, MAJOR_RADIUS=, MINOR_RADIUS=     around z, centred\n"
     "      PLANE                                   the half-space z <= 0, exact (analytic), unbounded\n"
     "      ANALYTIC (flag, SPHERE or CYLINDER): exact shape, no facets (sphere-plane, sphere-sphere,\n"
-    "      sphere-mesh, parallel cylinders); its part needs MASS and IP\n"
+    "      sphere-mesh, cylinder-plane, parallel cylinders); its part needs MASS and IP\n"
     "      faceting: CHORD_TOLERANCE (default 0.005 x largest size), ANGLE_TOLERANCE (default 15D)\n"
     "      ACCEPT_SELF_INTERSECTIONS (flag): use a FILE mesh whose triangles intersect each other or whose\n"
     "      shells nest with the same winding (refused by default, see 'meshcontact info'), with a warning\n"

@@ -74,8 +74,8 @@
  *       PLANE                             the half-space z <= 0 (its surface z = 0, outward +z), unbounded; always
  *                                         analytic, for the ground
  *     ANALYTIC (flag, not Adams' GRAPHICS syntax; Adams says TYPE=SPHERE_TO_PLANE etc. on the CONTACT): a SPHERE or
- *     CYLINDER kept exact instead of faceted (shape.h: sphere-plane, sphere-sphere, sphere-mesh and parallel
- *     cylinders in closed form or exactly integrated; other pairs stop the run with the world's message). With
+ *     CYLINDER kept exact instead of faceted (shape.h: sphere-plane, sphere-sphere, sphere-mesh, cylinder-plane and
+ *     parallel cylinders in closed form or exactly integrated; other pairs stop the run with the world's message). With
  *     IFLIP_GEOMETRY a spherical socket or a hole. The part of an ANALYTIC geometry or PLANE needs MASS and IP
  *     (DENSITY integrates meshes). CHORD_TOLERANCE and ANGLE_TOLERANCE do not apply.
  *     Curved primitives and B-rep files are faceted within CHORD_TOLERANCE (length; default 0.005 x the largest

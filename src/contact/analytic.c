@@ -14,6 +14,7 @@
 #include "src/base/core.h"
 #include "src/base/tri_tri.h"
 #include "src/base/union_find.h"
+#include "src/contact/cylinder_plane.h"
 #include "src/contact/regions.h"
 #include "src/contact/workspace.h"
 
@@ -1010,30 +1011,12 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
 // ---------------------------------------------------------------------------------------------------------------
 // Parallel cylinders
 
-/// theta - sin(theta) cos(theta) (twice a circular segment's area over r^2, theta its half angle), by its series for
-/// small theta (the difference cancels to theta^3).
-static double segment_shape(double theta)
-{
-    if (theta > 0.1)
-    {
-        return theta - 0.5 * sin(2.0 * theta);
-    }
-    // (1/2) sum over k >= 1 of (-1)^(k+1) (2 theta)^(2k+1) / (2k+1)!
-    double x = 2.0 * theta, term = x * x * x / 6.0, sum = 0.0;
-    for (int k = 1; k < 8; ++k)
-    {
-        sum += term;
-        term *= -x * x / ((2.0 * k + 2.0) * (2.0 * k + 3.0));
-    }
-    return 0.5 * sum;
-}
-
 /// A circular segment of a circle of radius r cut by a chord at distance x from the centre (the far side), with
 /// half-chord a (given accurately): area and the distance of its centroid from the centre.
 static double circle_segment(double r, double x, double a, double* centroid)
 {
     double theta = atan2(a, x);
-    double area = r * r * segment_shape(theta);
+    double area = r * r * mc_segment_shape(theta);
     *centroid = area > 0.0 ? 2.0 * a * a * a / (3.0 * area) : r;
     return area;
 }
@@ -1227,8 +1210,14 @@ static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_sha
     }
     if (b->type == MC_SHAPE_CYLINDER)
     {
-        // Parallel axes only (a cylinder against a mesh, sphere or plane: not yet); the pin (the solid one) as I when
-        // one is a hole.
+        if (a->type == MC_SHAPE_PLANE && !b->flip) // computed as (cylinder, plane), then mirrored
+        {
+            mc_vec3 n = mc_normalize(mc_quat_rotate(mc_quat_conj(pb->q), mc_quat_rotate(pa->q, mc_v3(0, 0, 1))));
+            uint32_t n_reg = mc_cylinder_plane(b->radius, b->length, n, to_local(pb, pa->p), pb, &one);
+            return put_one(&one, n_reg, true, regions, capacity, count);
+        }
+        // Cylinders: parallel axes only (a cylinder against a mesh or sphere: not yet); the pin (the solid one) as I
+        // when one is a hole.
         mc_vec3 axis_a = mc_quat_rotate(pa->q, mc_v3(0, 0, 1)), axis_b = mc_quat_rotate(pb->q, mc_v3(0, 0, 1));
         if (a->type != MC_SHAPE_CYLINDER || mc_length(mc_cross(axis_a, axis_b)) > 1e-12)
         {
