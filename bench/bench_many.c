@@ -207,12 +207,13 @@ static void jitter(const scene* s, int call, mc_pose* out)
     }
 }
 
-static int run(const scene* s, int threads, int calls, result* r)
+static int run(const scene* s, int threads, bool coherence, int calls, result* r)
 {
     int64_t base = mc_get_byte_count();
     double t0 = now();
     mc_world_def wd = mc_default_world_def();
     wd.worker_count = threads;
+    wd.coherence = coherence;
     mc_world* w = NULL;
     mc_body_id* ids = calloc(s->n, sizeof *ids);
     if (ids == NULL || mc_world_create(&wd, &w) != MC_OK)
@@ -338,6 +339,27 @@ static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
 }
 #endif
 
+// One result: a table row on stdout, a CSV row, the hashes on stderr.
+static void print_row(const scene* s, const result* r, uint32_t threads, bool coherent, const result* first, bool same,
+                      FILE* f)
+{
+    uint32_t tris = mc_mesh_get_triangle_count(s->mesh);
+    printf("| %s | %u | %u | %s | %.1f | %.1f | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n",
+           s->kind, s->n, threads, coherent ? "coherent" : "cold", 1e3 * r->create_s, (double)r->bytes / 1048576.0,
+           r->info.candidate_pairs, r->info.touching_pairs, r->info.regions, 1e3 * r->min_s, 1e3 * r->median_s,
+           1e3 * r->broadphase_s, first->min_s / r->min_s, same ? "yes" : "NO", 1e3 * r->resting_s, 1e3 * r->cpu_s);
+    if (f != NULL)
+    {
+        fprintf(f, "%s,%u,%u,%u,%s,%.3f,%.3f,%u,%u,%u,%.3f,%.3f,%.3f,%d,%.3f,%.3f\n", s->kind, s->n, tris, threads,
+                coherent ? "coherent" : "cold", 1e3 * r->create_s, (double)r->bytes / 1048576.0,
+                r->info.candidate_pairs, r->info.touching_pairs, r->info.regions, 1e3 * r->min_s, 1e3 * r->median_s,
+                1e3 * r->broadphase_s, same, 1e3 * r->resting_s, 1e3 * r->cpu_s);
+    }
+    fprintf(stderr, "%s %u bodies, %u threads, %s: wrench hash %016llx, region hash %016llx\n", s->kind, s->n, threads,
+            coherent ? "coherent" : "cold", (unsigned long long)r->hash, (unsigned long long)r->regions);
+    fflush(stdout);
+}
+
 static int parse_list(const char* s, uint32_t* out, int cap)
 {
     int n = 0;
@@ -360,12 +382,15 @@ int main(int argc, char** argv)
     uint32_t sizes[8] = {27, 216, 1000, 8000}, threads[8] = {1, 2};
     int nsizes = 4, nthreads = 2, calls = 20;
     const char* csv = NULL;
-    bool with_bullet = true;
+    bool with_bullet = true, with_cold = true, with_coherent = true;
     for (int i = 1; i < argc; ++i)
     {
-        if (strcmp(argv[i], "--no-bullet") == 0)
+        if (strcmp(argv[i], "--no-bullet") == 0 || strcmp(argv[i], "--no-cold") == 0 ||
+            strcmp(argv[i], "--no-coherent") == 0)
         {
-            with_bullet = false;
+            with_bullet = with_bullet && strcmp(argv[i], "--no-bullet") != 0;
+            with_cold = with_cold && strcmp(argv[i], "--no-cold") != 0;
+            with_coherent = with_coherent && strcmp(argv[i], "--no-coherent") != 0;
             continue;
         }
         if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
@@ -391,7 +416,7 @@ int main(int argc, char** argv)
         else
         {
             fprintf(stderr, "usage: bench_many [-s spheres|chain] [-n bodies,...] [-t threads,...] [-c calls] "
-                            "[-o out.csv] [--no-bullet]\n");
+                            "[-o out.csv] [--no-bullet] [--no-cold] [--no-coherent]\n");
             return 2;
         }
     }
@@ -412,12 +437,15 @@ int main(int argc, char** argv)
     FILE* f = csv != NULL ? fopen(csv, "w") : NULL;
     if (f != NULL)
     {
-        fprintf(f, "scene,bodies,triangles,threads,create_ms,world_mb,candidate_pairs,touching_pairs,regions,min_ms,"
-                   "median_ms,broadphase_ms,same_bits,unchanged_poses_ms,cpu_min_ms\n");
+        fprintf(
+            f,
+            "scene,bodies,triangles,threads,coherence,create_ms,world_mb,candidate_pairs,touching_pairs,regions,min_ms,"
+            "median_ms,broadphase_ms,same_bits,unchanged_poses_ms,cpu_min_ms\n");
     }
-    printf("| scene | bodies | threads | create ms | world MB | candidates | touching | regions | warm min ms | "
-           "median ms | broad phase ms | speed-up | same bits | unchanged poses ms | CPU min ms |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf(
+        "| scene | bodies | threads | queries | create ms | world MB | candidates | touching | regions | warm min ms | "
+        "median ms | broad phase ms | speed-up | same bits | unchanged poses ms | CPU min ms |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     int status = 0;
     for (int a = 0; a < nsizes; ++a)
     {
@@ -428,34 +456,28 @@ int main(int argc, char** argv)
             return 1;
         }
         result first;
-        for (int b = 0; b < nthreads; ++b)
+        memset(&first, 0, sizeof first);
+        for (int b = 0; b < nthreads * 2; ++b)
         {
+            // Each thread count cold (coherence off), then coherent: the same bits are expected from all.
+            bool coherent = (b % 2) == 1;
+            if ((coherent && !with_coherent) || (!coherent && !with_cold))
+            {
+                continue;
+            }
             result r;
-            if (run(&s, (int)threads[b], calls, &r) != 0)
+            if (run(&s, (int)threads[b / 2], coherent, calls, &r) != 0)
             {
                 fprintf(stderr, "bench_many: run failed\n");
                 return 1;
             }
-            if (b == 0)
+            if (b == 0 || (b == 1 && !with_cold))
             {
                 first = r;
             }
-            bool same = r.hash == first.hash;
-            status |= !same || r.info.touching_pairs != s.expected;
-            printf("| %s | %u | %u | %.1f | %.1f | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n",
-                   s.kind, s.n, threads[b], 1e3 * r.create_s, (double)r.bytes / 1048576.0, r.info.candidate_pairs,
-                   r.info.touching_pairs, r.info.regions, 1e3 * r.min_s, 1e3 * r.median_s, 1e3 * r.broadphase_s,
-                   first.min_s / r.min_s, same ? "yes" : "NO", 1e3 * r.resting_s, 1e3 * r.cpu_s);
-            if (f != NULL)
-            {
-                fprintf(f, "%s,%u,%u,%u,%.3f,%.3f,%u,%u,%u,%.3f,%.3f,%.3f,%d,%.3f,%.3f\n", s.kind, s.n,
-                        mc_mesh_get_triangle_count(s.mesh), threads[b], 1e3 * r.create_s, (double)r.bytes / 1048576.0,
-                        r.info.candidate_pairs, r.info.touching_pairs, r.info.regions, 1e3 * r.min_s, 1e3 * r.median_s,
-                        1e3 * r.broadphase_s, same, 1e3 * r.resting_s, 1e3 * r.cpu_s);
-            }
-            fprintf(stderr, "%s %u bodies, %u threads: wrench hash %016llx, region hash %016llx\n", s.kind, s.n,
-                    threads[b], (unsigned long long)r.hash, (unsigned long long)r.regions);
-            fflush(stdout);
+            bool same = r.hash == first.hash && r.regions == first.regions;
+            status |= !same || (s.expected > 0 && r.info.touching_pairs != s.expected);
+            print_row(&s, &r, threads[b / 2], coherent, &first, same, f);
         }
 #ifdef MC_BENCH_BULLET
         if (with_bullet)

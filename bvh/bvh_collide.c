@@ -42,6 +42,15 @@ typedef struct node_pair
     uint32_t a, b;
 } node_pair;
 
+/// A front entry of temporal coherence (see mc_collide_front below): node pair (a in I's tree, b in J's) and a lower
+/// bound of the gap between their boxes at the front's pose (float, rounded down), or a negative gap for a leaf pair
+/// whose triangles are tested at every query.
+typedef struct front_entry
+{
+    uint32_t a, b;
+    float gap;
+} front_entry;
+
 /// Growable array of node pairs.
 typedef struct pair_vec
 {
@@ -92,6 +101,9 @@ struct mc_pair_scratch
     sort_key* keys_tmp;      // merge sort scratch
     uint32_t key_capacity;   // entries of keys and keys_tmp
     uint64_t culled_in;      // the last query's culling survivors (tests: the kernels of every width agree)
+    front_entry* fresh;      // front entries found by the current front query's descents (mc_collide_front)
+    uint32_t fresh_count;    // used
+    uint32_t fresh_cap;      // allocated
 };
 
 // Node pairs per worker the serial expansion aims for before the parallel loop: enough items for the dynamic
@@ -146,6 +158,7 @@ void mc_pair_scratch_destroy(struct mc_pair_scratch* s)
     mc_free(s->out);
     mc_free(s->keys);
     mc_free(s->keys_tmp);
+    mc_free(s->fresh);
     mc_free(s);
 }
 
@@ -164,6 +177,7 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
     }
     n += (size_t)(s->frontier[0].capacity + s->frontier[1].capacity) * sizeof(node_pair);
     n += (size_t)s->out_capacity * sizeof(mc_triangle_pair) + 2u * (size_t)s->key_capacity * sizeof(sort_key);
+    n += (size_t)s->fresh_cap * sizeof(front_entry);
     return n;
 }
 
@@ -1580,8 +1594,17 @@ static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
     return 1;
 }
 
+static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mj);
+
 mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                      struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats)
+{
+    return mc_collide_front(mi, mj, j_in_i, worker_count, scratch, NULL, result, stats);
+}
+
+mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
+                           struct mc_pair_scratch** scratch, mc_pair_front** front, mc_pair_result* result,
+                           mc_query_stats* stats)
 {
     if (mi == NULL || mj == NULL || j_in_i == NULL || scratch == NULL || result == NULL || mi->bvh == NULL ||
         mj->bvh == NULL)
@@ -1609,14 +1632,28 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     }
 
     uint64_t box_tests = 0;
-    pair_vec* frontier = NULL;
-    uint32_t internal = 0;
-    st = expand_frontier(&cx, workers, &box_tests, &frontier, &internal);
-    if (st != MC_OK)
+    int used = 1;
+    // The front serves serial traversals only (a query small enough never goes parallel: see traverse_frontier).
+    if (front != NULL && (workers == 1 || (uint64_t)mi->triangle_count + mj->triangle_count < PARALLEL_MIN_TRIANGLES))
     {
-        return st;
+        cx.serial = 1;
+        if (!front_traverse(&cx, front, mj))
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
     }
-    int used = traverse_frontier(&cx, mi, mj, workers, frontier, internal);
+    else
+    {
+        mc_pair_front_reset(front != NULL ? *front : NULL);
+        pair_vec* frontier = NULL;
+        uint32_t internal = 0;
+        st = expand_frontier(&cx, workers, &box_tests, &frontier, &internal);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+        used = traverse_frontier(&cx, mi, mj, workers, frontier, internal);
+    }
 
     // Merge the workers' counters, then sort their pairs.
     uint64_t total = 0, tri_tests = 0, culled = 0;
@@ -1657,4 +1694,320 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         stats->seconds_pairs = mc_now_seconds() - t0;
     }
     return MC_OK;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Temporal coherence: the traversal front of a pair (see mc_collide_front in bvh.h)
+//
+// The front is the set of node pairs where the last descent stopped: pairs whose boxes a separating axis split, each
+// with a lower bound of its gap at the front's pose, and the leaf pairs whose triangles were tested. These node pairs
+// partition every pair of leaves (a descent splits a node pair into its children pairs), so a query that skips the
+// separated entries whose gap exceeds how far J can have moved, re-descends the others from their node pair, and runs
+// the leaf stage on every leaf pair, tests every leaf pair that the cold traversal tests (and maybe more): the
+// cold traversal is conservative too, so both find exactly the intersecting triangle pairs, and the same triangle
+// pair gives the same crossings. The output is sorted by (i, j), so it is bitwise the cold query's. Only the
+// counters (box and triangle tests) differ.
+
+struct mc_pair_front
+{
+    const mc_bvh* ta;      // I's tree the front was recorded on (a change resets the front)
+    const mc_bvh* tb;      // J's tree
+    double rot[3][3];      // the pose (rotation J -> I) the gaps refer to
+    double trans[3];       // its translation
+    front_entry* entries;  // the front
+    uint32_t count;        // entries used
+    uint32_t capacity;     // entries allocated
+    uint32_t rebuild_size; // entries right after the last descent from the roots
+    bool valid;            // entries describe the trees at (rot, trans)
+};
+
+void mc_pair_front_destroy(mc_pair_front* f)
+{
+    if (f == NULL)
+    {
+        return;
+    }
+    mc_free(f->entries);
+    mc_free(f);
+}
+
+size_t mc_pair_front_byte_count(const mc_pair_front* f)
+{
+    if (f == NULL)
+    {
+        return 0;
+    }
+    return sizeof *f + (size_t)f->capacity * sizeof(front_entry);
+}
+
+void mc_pair_front_reset(mc_pair_front* f)
+{
+    if (f != NULL)
+    {
+        f->valid = false;
+        f->count = 0;
+    }
+}
+
+uint32_t mc_pair_front_size(const mc_pair_front* f)
+{
+    return f != NULL && f->valid ? f->count : 0;
+}
+
+// The larger of two gaps (not fmax: that is a library call; the operands are finite).
+static inline double gap_max(double a, double b)
+{
+    return b > a ? b : a;
+}
+
+// Lower bound of the gap between I's box na and J's box b (mapped into I's frame) along the best of the 15 axes of
+// box_overlap, less the same slack: positive only when box_overlap rejects the pair (up to the rounding of the
+// comparison), and then every point of J's box must move by more than the gap (in I's frame) to reach I's box. The
+// cross-product axes are not unit (|a_i x b_k| <= 1 + 1e-6): their projected gap understates the distance, which is
+// conservative; the caller scales its motion bound by 1 + 1e-6 for the face axes' float rounding.
+static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b)
+{
+    double a[3][3], ea[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int c = 0; c < 3; ++c)
+        {
+            a[k][c] = na->axis[k][c];
+        }
+        ea[k] = na->extent[k];
+    }
+    double d[3] = {b->c[0] - na->center[0], b->c[1] - na->center[1], b->c[2] - na->center[2]};
+    double t[3], r[3][3], ar[3][3];
+    for (int i = 0; i < 3; ++i)
+    {
+        t[i] = a[i][0] * d[0] + a[i][1] * d[1] + a[i][2] * d[2];
+    }
+    double slack =
+        cx->rel_slack * (fabs(d[0]) + fabs(d[1]) + fabs(d[2]) + ea[0] + ea[1] + ea[2] + b->e[0] + b->e[1] + b->e[2]) +
+        cx->abs_slack;
+    double gap = -INFINITY;
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            r[i][k] = a[i][0] * b->ax[k][0] + a[i][1] * b->ax[k][1] + a[i][2] * b->ax[k][2];
+            ar[i][k] = fabs(r[i][k]);
+        }
+        gap = gap_max(gap, fabs(t[i]) - (ea[i] + b->e[0] * ar[i][0] + b->e[1] * ar[i][1] + b->e[2] * ar[i][2]));
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        double tb = b->ax[k][0] * d[0] + b->ax[k][1] * d[1] + b->ax[k][2] * d[2];
+        gap = gap_max(gap, fabs(tb) - (b->e[k] + ea[0] * ar[0][k] + ea[1] * ar[1][k] + ea[2] * ar[2][k]));
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int k = 0; k < 3; ++k)
+        {
+            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+            double dist = fabs(t[i2] * r[i1][k] - t[i1] * r[i2][k]);
+            double rad = ea[i1] * ar[i2][k] + ea[i2] * ar[i1][k] + b->e[k1] * ar[i][k2] + b->e[k2] * ar[i][k1];
+            gap = gap_max(gap, dist - rad);
+        }
+    }
+    // The differences above are rounded by at most 2^-52 of the magnitudes in the slack; 2 slack covers the slack's
+    // own share and that rounding.
+    return gap - 2.0 * slack;
+}
+
+// A gap rounded down to float (entries store floats: half the memory of a double front).
+static float gap_down(double g)
+{
+    float f = (float)g;
+    return (double)f > g ? nextafterf(f, -INFINITY) : f;
+}
+
+static int front_push(front_entry** data, uint32_t* count, uint32_t* cap, uint32_t a, uint32_t b, float gap)
+{
+    if (!mc_array_reserve((void**)data, cap, (uint64_t)*count + 1u, sizeof **data, 64))
+    {
+        return 0;
+    }
+    (*data)[*count].a = a;
+    (*data)[*count].b = b;
+    (*data)[*count].gap = gap;
+    *count += 1u;
+    return 1;
+}
+
+// Descend from node pair (a, b) at the current pose, depth first: its box gap (a separated pair becomes an entry with
+// that gap), a leaf pair runs the leaf stage and becomes a leaf entry, an internal pair is split as expand_level
+// splits it. New entries go to f->fresh. @return 0 on allocation failure.
+static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uint32_t b0)
+{
+    struct mc_pair_scratch* s = cx->scratch;
+    pair_vec* stack = &w->stack; // the traversal's stack (unused by a front query otherwise)
+    if (!pair_vec_reserve(stack, 64u))
+    {
+        return 0;
+    }
+    uint32_t top = 0;
+    stack->data[top++] = (node_pair){a0, b0};
+    while (top > 0 && !w->failed)
+    {
+        node_pair np = stack->data[--top];
+        const mc_bvh_node* na = &cx->ta->nodes[np.a];
+        const mc_bvh_node* nb = &cx->tb->nodes[np.b];
+        mapped_box mb;
+        map_j_box(cx->scratch, nb, &mb);
+        w->box_tests += 1u;
+        double g = box_gap(cx, na, &mb);
+        if (g > 0.0)
+        {
+            if (!front_push(&s->fresh, &s->fresh_count, &s->fresh_cap, np.a, np.b, gap_down(g)))
+            {
+                return 0;
+            }
+            continue;
+        }
+        int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
+        if (la && lb)
+        {
+#if defined(__SSE2__)
+            cx->leaf_pairs(cx, w, na, nb);
+#else
+            leaf_pairs(cx, w, na, nb);
+#endif
+            if (!front_push(&s->fresh, &s->fresh_count, &s->fresh_cap, np.a, np.b, -1.0f))
+            {
+                return 0;
+            }
+            continue;
+        }
+        if (!pair_vec_reserve(stack, top + 4u))
+        {
+            return 0;
+        }
+        float sa = node_size(na), sb = node_size(nb);
+        bool both = !la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb);
+        bool split_a = both || (!la && (lb || sa >= sb));
+        bool split_b = both || !split_a;
+        for (uint32_t ca = 0; ca < (split_a ? 2u : 1u); ++ca)
+        {
+            for (uint32_t cb = 0; cb < (split_b ? 2u : 1u); ++cb)
+            {
+                stack->data[top++] = (node_pair){split_a ? na->data + ca : np.a, split_b ? nb->data + cb : np.b};
+            }
+        }
+    }
+    return !w->failed;
+}
+
+// Bound of how far any point of J's mesh (body frame: |p| <= radius) can have moved in I's frame between the front's
+// pose and the query's: |(R1 - R0) p + (t1 - t0)| <= ||R1 - R0||_F radius + |t1 - t0|, rounded up (the relative
+// 1e-9 covers the rounding of these few operations; the absolute slack the rounding of J's mapped vertices), then
+// scaled by 1 + 1e-6 for the float box axes (box_gap).
+static double front_motion(const collide_ctx* cx, const mc_pair_front* f, double radius)
+{
+    const struct mc_pair_scratch* s = cx->scratch;
+    double r2 = 0.0, t2 = 0.0;
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            double x = s->rot[i][k] - f->rot[i][k];
+            r2 += x * x;
+        }
+        double y = s->trans[i] - f->trans[i];
+        t2 += y * y;
+    }
+    double m = sqrt(r2) * radius + sqrt(t2);
+    return (m * (1.0 + 1e-9) + 2.0 * cx->abs_slack) * (1.0 + 1e-6);
+}
+
+// Append the entries of this query's descents (s->fresh) to the front. @return 0 on allocation failure.
+static int front_append_fresh(const struct mc_pair_scratch* s, mc_pair_front* f)
+{
+    if (!mc_array_reserve((void**)&f->entries, &f->capacity, (uint64_t)f->count + s->fresh_count, sizeof *f->entries,
+                          16))
+    {
+        return 0;
+    }
+    if (s->fresh_count > 0)
+    {
+        memcpy(f->entries + f->count, s->fresh, (size_t)s->fresh_count * sizeof *f->entries);
+    }
+    f->count += s->fresh_count;
+    return 1;
+}
+
+// The query through the front: entries whose gap exceeds the motion bound stay (their gap lowered by it), the others
+// are descended again, leaf entries run the leaf stage. @return 0 on allocation failure.
+static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const struct mc_mesh* mj)
+{
+    // Every vertex of J is within sqrt(3) max |coordinate| of J's body origin.
+    double radius = 1.7320508075688774 * mj->bvh->max_abs_coord;
+    double motion = front_motion(cx, f, radius);
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < f->count; ++k)
+    {
+        front_entry e = f->entries[k];
+        if (e.gap >= 0.0f)
+        {
+            // Lowered by the motion and by more than the rounding of the subtraction (2^-52 of the gap).
+            double g = ((double)e.gap - motion) - 1e-15 * (double)e.gap;
+            if (g > 0.0)
+            {
+                f->entries[kept].a = e.a;
+                f->entries[kept].b = e.b;
+                f->entries[kept++].gap = gap_down(g);
+                continue;
+            }
+        }
+        if (!front_descend(cx, w, e.a, e.b))
+        {
+            return 0;
+        }
+    }
+    f->count = kept;
+    return front_append_fresh(cx->scratch, f);
+}
+
+// The serial traversal through the front (created on first use): from the roots when it is not valid for these trees
+// or grew past four times its size after the last descent from the roots (a front that only refines would otherwise
+// grow as a contact wanders over the meshes), else front_update. @return 0 on allocation failure (the front is then
+// reset).
+static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mj)
+{
+    if (*slot == NULL)
+    {
+        *slot = mc_calloc(1, sizeof **slot);
+        if (*slot == NULL)
+        {
+            return 0;
+        }
+    }
+    mc_pair_front* f = *slot;
+    pair_worker* w = &cx->scratch->workers[0];
+    cx->scratch->fresh_count = 0;
+    bool fresh_start = !f->valid || f->ta != cx->ta || f->tb != cx->tb || f->count > 4u * f->rebuild_size + 256u;
+    f->valid = false;
+    int ok;
+    if (fresh_start)
+    {
+        f->count = 0;
+        ok = front_descend(cx, w, 0, 0) && front_append_fresh(cx->scratch, f);
+        f->rebuild_size = f->count;
+    }
+    else
+    {
+        ok = front_update(cx, w, f, mj);
+    }
+    if (!ok)
+    {
+        f->count = 0;
+        return 0;
+    }
+    f->ta = cx->ta;
+    f->tb = cx->tb;
+    memcpy(f->rot, cx->scratch->rot, sizeof f->rot);
+    memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
+    f->valid = true;
+    return 1;
 }

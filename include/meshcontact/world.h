@@ -259,7 +259,13 @@ extern "C"
         uint32_t body_capacity;       ///< initial body slots (a hint; grows on demand)
         uint32_t contact_capacity;    ///< initial contact definition slots (a hint; grows on demand)
         uint32_t region_capacity;     ///< initial region record capacity (a hint; grows on demand)
-        int internal_value;           ///< set by mc_default_world_def()
+        /// Temporal coherence per pair (default true): each pair keeps the traversal front of its last query (the
+        /// node pairs where the descent stopped, with a lower bound of each separated pair's gap) and the next query
+        /// skips the separated ones that J cannot have crossed since (gap above a bound of its motion in I's frame),
+        /// re-descending the others exactly. Results are bitwise the same with or without it (see
+        /// mc_world_evaluate); false runs every moved pair's query from the roots (benchmarks, checks).
+        bool coherence;
+        int internal_value; ///< set by mc_default_world_def()
     } mc_world_def;
 
     /// @return defaults: OpenMP default threads, Adams depth, small capacities.
