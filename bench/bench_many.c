@@ -535,6 +535,11 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         r->cpu_s = fmin(r->cpu_s, cpu_now() - c);
         mc_step_info si = mc_world_get_step_info(w);
         r->broadphase_s = fmin(r->broadphase_s, si.seconds_broadphase);
+        if (getenv("BENCH_MANY_DEBUG") != NULL)
+        {
+            fprintf(stderr, "DBG call %d box %llu tri %llu pairs %.2f ms regions %.2f ms\n", k, (unsigned long long)si.box_tests,
+                    (unsigned long long)si.triangle_tests, 1e3 * si.seconds_pairs, 1e3 * si.seconds_regions);
+        }
     }
     r->resting_s = INFINITY;
     for (int k = 0; k < calls; ++k)

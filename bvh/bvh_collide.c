@@ -42,14 +42,20 @@ typedef struct node_pair
     uint32_t a, b;
 } node_pair;
 
-/// A front entry of temporal coherence (see mc_collide_front below): node pair (a in I's tree, b in J's) and a lower
-/// bound of the gap between their boxes at the front's pose (float, rounded down), or a negative gap for a leaf pair
-/// whose triangles are tested at every query.
+/// A front entry of temporal coherence (see mc_collide_front below): node pair (a in I's tree, b in J's).
+/// A separated node pair (near == FRONT_NODE): `gap` is a lower bound of the gap between the two boxes at the front's
+/// pose. A leaf pair: its near list (near_count triangle pairs at `near` in the front's pool, one byte each: I's
+/// position in the leaf << 4 | J's) holds the triangle pairs whose exact bounding boxes were within the margin when
+/// it was recorded, and `gap` a lower bound of the gap between the boxes of every other triangle pair.
+/// Gaps are floats rounded down (half the memory of doubles).
 typedef struct front_entry
 {
     uint32_t a, b;
     float gap;
+    uint32_t near;
+    uint32_t near_count;
 } front_entry;
+#define FRONT_NODE UINT32_MAX
 
 /// Growable array of node pairs.
 typedef struct pair_vec
@@ -104,6 +110,9 @@ struct mc_pair_scratch
     front_entry* fresh;      // front entries found by the current front query's descents (mc_collide_front)
     uint32_t fresh_count;    // used
     uint32_t fresh_cap;      // allocated
+    uint8_t* pool;           // near lists of the front being built (copied into the front at the end)
+    uint32_t pool_count;     // used
+    uint32_t pool_cap;       // allocated
 };
 
 // Node pairs per worker the serial expansion aims for before the parallel loop: enough items for the dynamic
@@ -159,6 +168,7 @@ void mc_pair_scratch_destroy(struct mc_pair_scratch* s)
     mc_free(s->keys);
     mc_free(s->keys_tmp);
     mc_free(s->fresh);
+    mc_free(s->pool);
     mc_free(s);
 }
 
@@ -177,7 +187,7 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
     }
     n += (size_t)(s->frontier[0].capacity + s->frontier[1].capacity) * sizeof(node_pair);
     n += (size_t)s->out_capacity * sizeof(mc_triangle_pair) + 2u * (size_t)s->key_capacity * sizeof(sort_key);
-    n += (size_t)s->fresh_cap * sizeof(front_entry);
+    n += (size_t)s->fresh_cap * sizeof(front_entry) + s->pool_cap;
     return n;
 }
 
@@ -1717,7 +1727,12 @@ struct mc_pair_front
     front_entry* entries;  // the front
     uint32_t count;        // entries used
     uint32_t capacity;     // entries allocated
+    uint8_t* pool;         // the leaf entries' near lists
+    uint32_t pool_count;   // bytes used
+    uint32_t pool_cap;     // bytes allocated
     uint32_t rebuild_size; // entries right after the last descent from the roots
+    uint32_t leaf_count;   // leaf entries
+    float min_gap;         // smallest gap of the separated entries (INFINITY when none)
     bool valid;            // entries describe the trees at (rot, trans)
 };
 
@@ -1728,6 +1743,7 @@ void mc_pair_front_destroy(mc_pair_front* f)
         return;
     }
     mc_free(f->entries);
+    mc_free(f->pool);
     mc_free(f);
 }
 
@@ -1737,7 +1753,7 @@ size_t mc_pair_front_byte_count(const mc_pair_front* f)
     {
         return 0;
     }
-    return sizeof *f + (size_t)f->capacity * sizeof(front_entry);
+    return sizeof *f + (size_t)f->capacity * sizeof(front_entry) + f->pool_cap;
 }
 
 void mc_pair_front_reset(mc_pair_front* f)
@@ -1816,30 +1832,261 @@ static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped
     return gap - 2.0 * slack;
 }
 
-// A gap rounded down to float (entries store floats: half the memory of a double front).
-static float gap_down(double g)
+// A positive gap rounded down to float (entries store floats): scaled down by 2^-23 first, more than the relative
+// 2^-24 of the conversion's rounding to nearest (a gap below float's normal range may become 0, which only makes the
+// entry be tested again).
+static inline float gap_down(double g)
 {
-    float f = (float)g;
-    return (double)f > g ? nextafterf(f, -INFINITY) : f;
+    return (float)(g * (1.0 - 0x1p-23));
 }
 
-static int front_push(front_entry** data, uint32_t* count, uint32_t* cap, uint32_t a, uint32_t b, float gap)
+// Append an entry to the scratch's fresh entries. @return 0 on allocation failure.
+static inline int front_push(struct mc_pair_scratch* s, uint32_t a, uint32_t b, float gap, uint32_t near,
+                             uint32_t near_count)
 {
-    if (!mc_array_reserve((void**)data, cap, (uint64_t)*count + 1u, sizeof **data, 64))
+    if (s->fresh_count == s->fresh_cap &&
+        !mc_array_reserve((void**)&s->fresh, &s->fresh_cap, (uint64_t)s->fresh_count + 1u, sizeof *s->fresh, 64))
     {
         return 0;
     }
-    (*data)[*count].a = a;
-    (*data)[*count].b = b;
-    (*data)[*count].gap = gap;
-    *count += 1u;
+    s->fresh[s->fresh_count++] = (front_entry){a, b, gap, near, near_count};
+    return 1;
+}
+
+/// The triangles of a leaf pair at the query's pose, loaded on first use: I's as stored, J's mapped (the values the
+/// triangle tests use), with their exact bounding boxes and plane normals; test planes prepared on first use.
+typedef struct leaf_tris
+{
+    mc_vec3 v[2][MC_BVH_LEAF_MAX][3]; // [0] I's triangles, [1] J's
+    double lo[2][MC_BVH_LEAF_MAX][3]; // bounding boxes
+    double hi[2][MC_BVH_LEAF_MAX][3];
+    mc_vec3 n[2][MC_BVH_LEAF_MAX];      // (v1 - v0) x (v2 - v0)
+    double inv_len[2][MC_BVH_LEAF_MAX]; // 1 / |n| (0 for a degenerate triangle: no plane filter)
+    mc_tri_plane plane[2][MC_BVH_LEAF_MAX];
+    uint32_t loaded[2]; // bit t: triangle t of the side is loaded
+    uint32_t planes[2]; // bit t: plane[side][t] is prepared
+    uint32_t count[2];  // triangles of each leaf
+    uint32_t first[2];  // their first position in tri_order
+} leaf_tris;
+
+static void leaf_tris_init(const collide_ctx* cx, uint32_t a, uint32_t b, leaf_tris* lt)
+{
+    const mc_bvh_node* na = &cx->ta->nodes[a];
+    const mc_bvh_node* nb = &cx->tb->nodes[b];
+    lt->first[0] = mc_bvh_leaf_first(na);
+    lt->count[0] = mc_bvh_leaf_count(na);
+    lt->first[1] = mc_bvh_leaf_first(nb);
+    lt->count[1] = mc_bvh_leaf_count(nb);
+    lt->loaded[0] = lt->loaded[1] = 0;
+    lt->planes[0] = lt->planes[1] = 0;
+}
+
+static void leaf_tri_load(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+{
+    if ((lt->loaded[side] & (1u << k)) != 0)
+    {
+        return;
+    }
+    lt->loaded[side] |= 1u << k;
+    const mc_bvh* t = side == 0 ? cx->ta : cx->tb;
+    const uint32_t* tv = &t->tri_vertex[3u * (lt->first[side] + k)];
+    mc_vec3* v = lt->v[side][k];
+    for (int c = 0; c < 3; ++c)
+    {
+        v[c] = side == 0 ? cx->pos_i[tv[c]] : j_vertex_serial(cx->scratch, tv[c]);
+    }
+    for (int c = 0; c < 3; ++c)
+    {
+        double x0 = c == 0 ? v[0].x : (c == 1 ? v[0].y : v[0].z);
+        double x1 = c == 0 ? v[1].x : (c == 1 ? v[1].y : v[1].z);
+        double x2 = c == 0 ? v[2].x : (c == 1 ? v[2].y : v[2].z);
+        double lo = x1 < x0 ? x1 : x0, hi = x1 > x0 ? x1 : x0;
+        lt->lo[side][k][c] = x2 < lo ? x2 : lo;
+        lt->hi[side][k][c] = x2 > hi ? x2 : hi;
+    }
+    mc_vec3 n = mc_cross(mc_sub(v[1], v[0]), mc_sub(v[2], v[0]));
+    double len = sqrt(mc_dot(n, n));
+    lt->n[side][k] = n;
+    lt->inv_len[side][k] = len > 0.0 ? 1.0 / len : 0.0;
+}
+
+// Lower bound (before rounding allowances) of the gap between triangle `t` of `side` and the plane of the other
+// side's triangle `u`, when all of t's corners are on one side of it; -INFINITY otherwise.
+static double plane_gap(const leaf_tris* lt, int side, uint32_t t, uint32_t u)
+{
+    int o = 1 - side;
+    if (lt->inv_len[o][u] == 0.0)
+    {
+        return -INFINITY;
+    }
+    mc_vec3 n = lt->n[o][u], a = lt->v[o][u][0];
+    double lo = INFINITY, hi = -INFINITY;
+    for (int c = 0; c < 3; ++c)
+    {
+        double d = mc_dot(n, mc_sub(lt->v[side][t][c], a));
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
+    }
+    double g = lo > 0.0 ? lo : (hi < 0.0 ? -hi : -INFINITY);
+    return g * lt->inv_len[o][u];
+}
+
+// Gap between I's triangle p and J's triangle q along the (computed) cross products of their edges, when one of them
+// separates the triangles; -INFINITY otherwise. Any computed direction is a valid separating axis: only the rounding
+// of the projections and of the norm enters the bound, not how far the axis is from the true cross product.
+static double edge_axes_gap(const leaf_tris* lt, uint32_t p, uint32_t q)
+{
+    const mc_vec3* a = lt->v[0][p];
+    const mc_vec3* b = lt->v[1][q];
+    double g = -INFINITY;
+    for (int i = 0; i < 3; ++i)
+    {
+        mc_vec3 ea = mc_sub(a[(i + 1) % 3], a[i]);
+        for (int k = 0; k < 3; ++k)
+        {
+            mc_vec3 l = mc_cross(ea, mc_sub(b[(k + 1) % 3], b[k]));
+            double len2 = mc_dot(l, l);
+            if (!(len2 > 0.0))
+            {
+                continue;
+            }
+            double lo_a = INFINITY, hi_a = -INFINITY, lo_b = INFINITY, hi_b = -INFINITY;
+            for (int c = 0; c < 3; ++c)
+            {
+                double x = mc_dot(l, mc_sub(a[c], a[0])), y = mc_dot(l, mc_sub(b[c], a[0]));
+                lo_a = x < lo_a ? x : lo_a;
+                hi_a = x > hi_a ? x : hi_a;
+                lo_b = y < lo_b ? y : lo_b;
+                hi_b = y > hi_b ? y : hi_b;
+            }
+            g = gap_max(g, gap_max(lo_b - hi_a, lo_a - hi_b) / sqrt(len2));
+        }
+    }
+    return g;
+}
+
+// Lower bound of the gap between I's triangle p and J's triangle q: the best of their bounding boxes' gap, the two
+// plane gaps and, when those leave the pair within `margin`, the edge-cross-product axes (the full separating axis
+// test), less a bound of the rounding (abs_slack covers 1e-13 of the coordinates' magnitudes, far above the few
+// roundings of each difference, cross and dot product here). Every point of a triangle moving by less than it keeps
+// them apart.
+static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double margin)
+{
+    double g = -INFINITY;
+    for (int c = 0; c < 3; ++c)
+    {
+        g = gap_max(g, gap_max(lt->lo[1][q][c] - lt->hi[0][p][c], lt->lo[0][p][c] - lt->hi[1][q][c]));
+    }
+    g = gap_max(g, plane_gap(lt, 1, q, p));
+    g = gap_max(g, plane_gap(lt, 0, p, q));
+    double slack = 4.0 * cx->abs_slack;
+    if (g - slack <= margin)
+    {
+        g = gap_max(g, edge_axes_gap(lt, p, q));
+    }
+    return g - slack;
+}
+
+// The exact test of I's triangle p against J's triangle q of a leaf pair (the cold stage's function on the same
+// values: bitwise the same crossings), the pair pushed when they cross. @return 0 on allocation failure.
+static int leaf_tris_test(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q)
+{
+    leaf_tri_load(cx, lt, 0, p);
+    leaf_tri_load(cx, lt, 1, q);
+    if ((lt->planes[0] & (1u << p)) == 0)
+    {
+        mc_tri_plane_init(&lt->plane[0][p], lt->v[0][p][0], lt->v[0][p][1], lt->v[0][p][2]);
+        lt->planes[0] |= 1u << p;
+    }
+    if ((lt->planes[1] & (1u << q)) == 0)
+    {
+        mc_tri_plane_init(&lt->plane[1][q], lt->v[1][q][0], lt->v[1][q][1], lt->v[1][q][2]);
+        lt->planes[1] |= 1u << q;
+    }
+    w->triangle_tests += 1u;
+    mc_crossing cr[2];
+    if (mc_tri_tri_crossings_planes(&lt->plane[0][p], &lt->plane[1][q], cr) != 2)
+    {
+        return 1;
+    }
+    return push_pair(w, cx->ta->tri_order[lt->first[0] + p], cx->tb->tri_order[lt->first[1] + q], cr);
+}
+
+// Room for n more near-list bytes in the scratch's pool. @return 0 on allocation failure.
+static inline int pool_reserve(struct mc_pair_scratch* s, uint32_t n)
+{
+    return mc_array_reserve((void**)&s->pool, &s->pool_cap, (uint64_t)s->pool_count + n, 1, 256);
+}
+
+// Record a leaf pair at the query's pose: every triangle pair whose gap bound (leaf_pair_gap) is within `margin` goes
+// to its near list and is tested; the others' smallest gap bound is the entry's gap. Triangles apart cannot cross, so
+// every crossing pair is in the near list. @return 0 on allocation failure.
+static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32_t b, double margin)
+{
+    struct mc_pair_scratch* s = cx->scratch;
+    leaf_tris lt;
+    leaf_tris_init(cx, a, b, &lt);
+    if (!pool_reserve(s, lt.count[0] * lt.count[1]))
+    {
+        return 0;
+    }
+    for (uint32_t t = 0; t < lt.count[1]; ++t)
+    {
+        leaf_tri_load(cx, &lt, 1, t);
+    }
+    uint32_t start = s->pool_count;
+    double far = INFINITY;
+    for (uint32_t p = 0; p < lt.count[0]; ++p)
+    {
+        leaf_tri_load(cx, &lt, 0, p);
+        for (uint32_t q = 0; q < lt.count[1]; ++q)
+        {
+            double g = leaf_pair_gap(cx, &lt, p, q, margin);
+            if (g > margin)
+            {
+                far = g < far ? g : far;
+                continue;
+            }
+            s->pool[s->pool_count++] = (uint8_t)(p << 4 | q);
+            if (!leaf_tris_test(cx, w, &lt, p, q))
+            {
+                return 0;
+            }
+        }
+    }
+    float gap = far == INFINITY ? INFINITY : gap_down(far);
+    return front_push(s, a, b, gap, start, s->pool_count - start);
+}
+
+// A kept leaf entry: only its near list is tested (its other triangle pairs are still apart); the list is copied
+// into the scratch's pool for the new front. @return 0 on allocation failure.
+static int leaf_near(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, front_entry* e)
+{
+    struct mc_pair_scratch* s = cx->scratch;
+    if (!pool_reserve(s, e->near_count))
+    {
+        return 0;
+    }
+    leaf_tris lt;
+    leaf_tris_init(cx, e->a, e->b, &lt);
+    const uint8_t* list = f->pool + e->near;
+    for (uint32_t k = 0; k < e->near_count; ++k)
+    {
+        if (!leaf_tris_test(cx, w, &lt, list[k] >> 4, list[k] & 15u))
+        {
+            return 0;
+        }
+    }
+    memcpy(s->pool + s->pool_count, list, e->near_count);
+    e->near = s->pool_count;
+    s->pool_count += e->near_count;
     return 1;
 }
 
 // Descend from node pair (a, b) at the current pose, depth first: its box gap (a separated pair becomes an entry with
-// that gap), a leaf pair runs the leaf stage and becomes a leaf entry, an internal pair is split as expand_level
-// splits it. New entries go to f->fresh. @return 0 on allocation failure.
-static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uint32_t b0)
+// that gap), a leaf pair is recorded (leaf_record), an internal pair is split as expand_level splits it. New entries
+// go to the scratch's fresh entries. @return 0 on allocation failure.
+static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uint32_t b0, double margin)
 {
     struct mc_pair_scratch* s = cx->scratch;
     pair_vec* stack = &w->stack; // the traversal's stack (unused by a front query otherwise)
@@ -1849,7 +2096,7 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
     }
     uint32_t top = 0;
     stack->data[top++] = (node_pair){a0, b0};
-    while (top > 0 && !w->failed)
+    while (top > 0)
     {
         node_pair np = stack->data[--top];
         const mc_bvh_node* na = &cx->ta->nodes[np.a];
@@ -1858,45 +2105,40 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
         map_j_box(cx->scratch, nb, &mb);
         w->box_tests += 1u;
         double g = box_gap(cx, na, &mb);
+        int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
+        int ok = 1;
         if (g > 0.0)
         {
-            if (!front_push(&s->fresh, &s->fresh_count, &s->fresh_cap, np.a, np.b, gap_down(g)))
-            {
-                return 0;
-            }
-            continue;
+            ok = front_push(s, np.a, np.b, gap_down(g), FRONT_NODE, 0);
         }
-        int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
-        if (la && lb)
+        else if (la && lb)
         {
-#if defined(__SSE2__)
-            cx->leaf_pairs(cx, w, na, nb);
-#else
-            leaf_pairs(cx, w, na, nb);
-#endif
-            if (!front_push(&s->fresh, &s->fresh_count, &s->fresh_cap, np.a, np.b, -1.0f))
-            {
-                return 0;
-            }
-            continue;
+            ok = leaf_record(cx, w, np.a, np.b, margin);
         }
-        if (!pair_vec_reserve(stack, top + 4u))
+        else if (!pair_vec_reserve(stack, top + 4u))
+        {
+            ok = 0;
+        }
+        else
+        {
+            float sa = node_size(na), sb = node_size(nb);
+            bool both = !la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb);
+            bool split_a = both || (!la && (lb || sa >= sb));
+            bool split_b = both || !split_a;
+            for (uint32_t ca = 0; ca < (split_a ? 2u : 1u); ++ca)
+            {
+                for (uint32_t cb = 0; cb < (split_b ? 2u : 1u); ++cb)
+                {
+                    stack->data[top++] = (node_pair){split_a ? na->data + ca : np.a, split_b ? nb->data + cb : np.b};
+                }
+            }
+        }
+        if (!ok || w->failed)
         {
             return 0;
         }
-        float sa = node_size(na), sb = node_size(nb);
-        bool both = !la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb);
-        bool split_a = both || (!la && (lb || sa >= sb));
-        bool split_b = both || !split_a;
-        for (uint32_t ca = 0; ca < (split_a ? 2u : 1u); ++ca)
-        {
-            for (uint32_t cb = 0; cb < (split_b ? 2u : 1u); ++cb)
-            {
-                stack->data[top++] = (node_pair){split_a ? na->data + ca : np.a, split_b ? nb->data + cb : np.b};
-            }
-        }
     }
-    return !w->failed;
+    return 1;
 }
 
 // Bound of how far any point of J's mesh (body frame: |p| <= radius) can have moved in I's frame between the front's
@@ -1921,58 +2163,75 @@ static double front_motion(const collide_ctx* cx, const mc_pair_front* f, double
     return (m * (1.0 + 1e-9) + 2.0 * cx->abs_slack) * (1.0 + 1e-6);
 }
 
-// Append the entries of this query's descents (s->fresh) to the front. @return 0 on allocation failure.
-static int front_append_fresh(const struct mc_pair_scratch* s, mc_pair_front* f)
+// The new front: the kept entries (compacted in place) followed by the scratch's fresh ones, the near lists from the
+// scratch's pool. @return 0 on allocation failure.
+static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint32_t kept)
 {
-    if (!mc_array_reserve((void**)&f->entries, &f->capacity, (uint64_t)f->count + s->fresh_count, sizeof *f->entries,
-                          16))
+    if (!mc_array_reserve((void**)&f->entries, &f->capacity, (uint64_t)kept + s->fresh_count, sizeof *f->entries, 16) ||
+        !mc_array_reserve((void**)&f->pool, &f->pool_cap, s->pool_count, 1, 256))
     {
         return 0;
     }
     if (s->fresh_count > 0)
     {
-        memcpy(f->entries + f->count, s->fresh, (size_t)s->fresh_count * sizeof *f->entries);
+        memcpy(f->entries + kept, s->fresh, (size_t)s->fresh_count * sizeof *f->entries);
     }
-    f->count += s->fresh_count;
+    if (s->pool_count > 0)
+    {
+        memcpy(f->pool, s->pool, s->pool_count);
+    }
+    f->count = kept + s->fresh_count;
+    f->pool_count = s->pool_count;
+    f->leaf_count = 0;
+    f->min_gap = INFINITY;
+    for (uint32_t k = 0; k < f->count; ++k)
+    {
+        const front_entry* e = &f->entries[k];
+        f->leaf_count += e->near != FRONT_NODE;
+        f->min_gap = e->near == FRONT_NODE && e->gap < f->min_gap ? e->gap : f->min_gap;
+    }
     return 1;
 }
 
-// The query through the front: entries whose gap exceeds the motion bound stay (their gap lowered by it), the others
-// are descended again, leaf entries run the leaf stage. @return 0 on allocation failure.
+// The query through the front: entries whose gap exceeds the motion bound stay (their gap lowered by it; leaf
+// entries test their near lists), the others are descended again from their node pair. Leaf pairs recorded now get
+// a margin of four times this query's motion (at least 1e-9 of J's size), so that as many more similar steps keep
+// them. @return 0 on allocation failure.
 static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const struct mc_mesh* mj)
 {
     // Every vertex of J is within sqrt(3) max |coordinate| of J's body origin.
     double radius = 1.7320508075688774 * mj->bvh->max_abs_coord;
     double motion = front_motion(cx, f, radius);
+    double margin = fmax(4.0 * motion, 1e-9 * radius);
     uint32_t kept = 0;
     for (uint32_t k = 0; k < f->count; ++k)
     {
         front_entry e = f->entries[k];
-        if (e.gap >= 0.0f)
+        // Lowered by the motion and by more than the rounding of the subtraction (2^-52 of the gap); an infinite gap
+        // (a leaf pair whose triangle pairs are all in its near list) stays.
+        double g = e.gap == INFINITY ? INFINITY : ((double)e.gap - motion) - 1e-15 * (double)e.gap;
+        if (g > 0.0)
         {
-            // Lowered by the motion and by more than the rounding of the subtraction (2^-52 of the gap).
-            double g = ((double)e.gap - motion) - 1e-15 * (double)e.gap;
-            if (g > 0.0)
+            e.gap = g == INFINITY ? INFINITY : gap_down(g);
+            if (e.near != FRONT_NODE && !leaf_near(cx, w, f, &e))
             {
-                f->entries[kept].a = e.a;
-                f->entries[kept].b = e.b;
-                f->entries[kept++].gap = gap_down(g);
-                continue;
+                return 0;
             }
+            f->entries[kept++] = e;
+            continue;
         }
-        if (!front_descend(cx, w, e.a, e.b))
+        if (!front_descend(cx, w, e.a, e.b, margin))
         {
             return 0;
         }
     }
-    f->count = kept;
-    return front_append_fresh(cx->scratch, f);
+    return front_finish(cx->scratch, f, kept);
 }
 
 // The serial traversal through the front (created on first use): from the roots when it is not valid for these trees
-// or grew past four times its size after the last descent from the roots (a front that only refines would otherwise
-// grow as a contact wanders over the meshes), else front_update. @return 0 on allocation failure (the front is then
-// reset).
+// or grew past four times its size after the last descent from the roots plus 256 entries (a front that only refines
+// would otherwise grow as a contact wanders over the meshes), else front_update. @return 0 on allocation failure (the
+// front is then reset).
 static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mj)
 {
     if (*slot == NULL)
@@ -1986,17 +2245,27 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     mc_pair_front* f = *slot;
     pair_worker* w = &cx->scratch->workers[0];
     cx->scratch->fresh_count = 0;
+    cx->scratch->pool_count = 0;
     bool fresh_start = !f->valid || f->ta != cx->ta || f->tb != cx->tb || f->count > 4u * f->rebuild_size + 256u;
     f->valid = false;
     int ok;
     if (fresh_start)
     {
-        f->count = 0;
-        ok = front_descend(cx, w, 0, 0) && front_append_fresh(cx->scratch, f);
+        // No motion known yet: the smallest margin (the next query records the leaf pairs again with its own).
+        double margin = 1e-9 * 1.7320508075688774 * mj->bvh->max_abs_coord;
+        ok = front_descend(cx, w, 0, 0, margin) && front_finish(cx->scratch, f, 0);
         f->rebuild_size = f->count;
     }
     else
     {
+        // A front of separated node pairs only, none of which J can have crossed since: nothing to test, and the
+        // front stays as it is, gaps and pose (the motion of the next query is then measured from that pose).
+        double motion = front_motion(cx, f, 1.7320508075688774 * mj->bvh->max_abs_coord);
+        if (f->leaf_count == 0 && motion < (double)f->min_gap)
+        {
+            f->valid = true;
+            return 1;
+        }
         ok = front_update(cx, w, f, mj);
     }
     if (!ok)
