@@ -1731,8 +1731,8 @@ struct mc_pair_front
     uint32_t pool_count;   // bytes used
     uint32_t pool_cap;     // bytes allocated
     uint32_t rebuild_size; // entries right after the last descent from the roots
-    uint32_t leaf_count;   // leaf entries
-    float min_gap;         // smallest gap of the separated entries (INFINITY when none)
+    uint32_t leaf_count;   // leaf entries (the first ones)
+    float min_gap;         // smallest gap of all entries (INFINITY when none)
     bool valid;            // entries describe the trees at (rot, trans)
 };
 
@@ -2060,13 +2060,8 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
 
 // A kept leaf entry: only its near list is tested (its other triangle pairs are still apart); the list is copied
 // into the scratch's pool for the new front. @return 0 on allocation failure.
-static int leaf_near(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, front_entry* e)
+static int leaf_near(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, const front_entry* e)
 {
-    struct mc_pair_scratch* s = cx->scratch;
-    if (!pool_reserve(s, e->near_count))
-    {
-        return 0;
-    }
     leaf_tris lt;
     leaf_tris_init(cx, e->a, e->b, &lt);
     const uint8_t* list = f->pool + e->near;
@@ -2077,7 +2072,19 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, const mc_pair_front*
             return 0;
         }
     }
-    memcpy(s->pool + s->pool_count, list, e->near_count);
+    return 1;
+}
+
+// leaf_near for an entry kept by a rebasing query: its list is also copied into the scratch's pool for the new front.
+// @return 0 on allocation failure.
+static int leaf_near_keep(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, front_entry* e)
+{
+    struct mc_pair_scratch* s = cx->scratch;
+    if (!pool_reserve(s, e->near_count) || !leaf_near(cx, w, f, e))
+    {
+        return 0;
+    }
+    memcpy(s->pool + s->pool_count, f->pool + e->near, e->near_count);
     e->near = s->pool_count;
     s->pool_count += e->near_count;
     return 1;
@@ -2182,14 +2189,20 @@ static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint3
     }
     f->count = kept + s->fresh_count;
     f->pool_count = s->pool_count;
-    f->leaf_count = 0;
+    // Leaf entries first (a quiet query walks only them), and the smallest gap of all entries.
+    uint32_t leaves = 0;
     f->min_gap = INFINITY;
     for (uint32_t k = 0; k < f->count; ++k)
     {
-        const front_entry* e = &f->entries[k];
-        f->leaf_count += e->near != FRONT_NODE;
-        f->min_gap = e->near == FRONT_NODE && e->gap < f->min_gap ? e->gap : f->min_gap;
+        front_entry e = f->entries[k];
+        f->min_gap = e.gap < f->min_gap ? e.gap : f->min_gap;
+        if (e.near != FRONT_NODE)
+        {
+            f->entries[k] = f->entries[leaves];
+            f->entries[leaves++] = e;
+        }
     }
+    f->leaf_count = leaves;
     return 1;
 }
 
@@ -2213,7 +2226,7 @@ static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f,
         if (g > 0.0)
         {
             e.gap = g == INFINITY ? INFINITY : gap_down(g);
-            if (e.near != FRONT_NODE && !leaf_near(cx, w, f, &e))
+            if (e.near != FRONT_NODE && !leaf_near_keep(cx, w, f, &e))
             {
                 return 0;
             }
@@ -2258,11 +2271,20 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     }
     else
     {
-        // A front of separated node pairs only, none of which J can have crossed since: nothing to test, and the
-        // front stays as it is, gaps and pose (the motion of the next query is then measured from that pose).
+        // A quiet query: J cannot have crossed any entry's gap since the front's pose, so only the leaf entries' near
+        // lists are tested, and the front stays as it is, gaps and pose (the next query's motion is measured from that
+        // pose again). Otherwise the front is walked and rebased to this pose.
         double motion = front_motion(cx, f, 1.7320508075688774 * mj->bvh->max_abs_coord);
-        if (f->leaf_count == 0 && motion < (double)f->min_gap)
+        if (motion < (double)f->min_gap)
         {
+            for (uint32_t k = 0; k < f->leaf_count; ++k)
+            {
+                if (!leaf_near(cx, w, f, &f->entries[k]))
+                {
+                    f->count = 0;
+                    return 0;
+                }
+            }
             f->valid = true;
             return 1;
         }
