@@ -39,14 +39,16 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
 typedef struct mc_pair_front mc_pair_front;
 
 /// mc_collide through the pair's front `*front` (created on first use; free with mc_pair_front_destroy; NULL: plain
-/// mc_collide). Rule: a separated front entry whose recorded gap exceeds a bound of how far any point of J can have
-/// moved in I's frame since the front's pose (||R1 - R0||_F sqrt(3) max|coordinate of J| + |t1 - t0|, rounded up)
-/// stays separated and is not tested; every other entry is descended again exactly from its node pair, and every
-/// leaf pair reached runs the leaf stage as the cold traversal does. The result (pairs and crossings) is bitwise
-/// mc_collide's whatever the front's history; the counters (box_tests, triangle_tests) may differ. Used only for
-/// serial traversals (worker_count 1, or meshes too small for the parallel one); otherwise the plain traversal runs
-/// and the front is reset. The front is rebuilt from the roots when the trees change or when it has grown past four
-/// times its size after the last rebuild plus 256 entries.
+/// mc_collide). The front: separated node pairs with a lower bound of their gap, and leaf pairs with their near list
+/// (triangle pairs within a margin by boxes, planes and edge axes) and a gap bound for their other triangle pairs, all
+/// at the front's pose. Rule: with m a bound of how far any point of J can have moved in I's frame since that pose
+/// (||R1 - R0||_F sqrt(3) max|coordinate of J| + |t1 - t0|, rounded up), a query below every gap tests only the near
+/// lists and keeps the front as it is; otherwise entries whose gap exceeds m stay (gaps lowered by m, the front moved
+/// to this pose) and the others are descended again exactly from their node pair (new leaf pairs get margin 4 m).
+/// The result (pairs and crossings) is bitwise mc_collide's whatever the front's history; the counters (box_tests,
+/// triangle_tests) differ. Used only for serial traversals (worker_count 1, or meshes too small for the parallel
+/// one); otherwise the plain traversal runs and the front is reset. The front is rebuilt from the roots when the
+/// trees change or when it has grown past four times its size after the last rebuild plus 256 entries.
 mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                            struct mc_pair_scratch** scratch, mc_pair_front** front, mc_pair_result* result,
                            mc_query_stats* stats);

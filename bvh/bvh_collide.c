@@ -1881,7 +1881,7 @@ static void leaf_tris_init(const collide_ctx* cx, uint32_t a, uint32_t b, leaf_t
     lt->planes[0] = lt->planes[1] = 0;
 }
 
-static void leaf_tri_load(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+static inline void leaf_tri_load(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
 {
     if ((lt->loaded[side] & (1u << k)) != 0)
     {
@@ -1895,6 +1895,13 @@ static void leaf_tri_load(const collide_ctx* cx, leaf_tris* lt, int side, uint32
     {
         v[c] = side == 0 ? cx->pos_i[tv[c]] : j_vertex_serial(cx->scratch, tv[c]);
     }
+}
+
+// A triangle loaded with its bounding box and normal (for leaf_pair_gap).
+static void leaf_tri_bound(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+{
+    leaf_tri_load(cx, lt, side, k);
+    const mc_vec3* v = lt->v[side][k];
     for (int c = 0; c < 3; ++c)
     {
         double x0 = c == 0 ? v[0].x : (c == 1 ? v[0].y : v[0].z);
@@ -2032,13 +2039,13 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
     }
     for (uint32_t t = 0; t < lt.count[1]; ++t)
     {
-        leaf_tri_load(cx, &lt, 1, t);
+        leaf_tri_bound(cx, &lt, 1, t);
     }
     uint32_t start = s->pool_count;
     double far = INFINITY;
     for (uint32_t p = 0; p < lt.count[0]; ++p)
     {
-        leaf_tri_load(cx, &lt, 0, p);
+        leaf_tri_bound(cx, &lt, 0, p);
         for (uint32_t q = 0; q < lt.count[1]; ++q)
         {
             double g = leaf_pair_gap(cx, &lt, p, q, margin);
