@@ -1984,9 +1984,12 @@ static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t
     {
         g = gap_max(g, gap_max(lt->lo[1][q][c] - lt->hi[0][p][c], lt->lo[0][p][c] - lt->hi[1][q][c]));
     }
-    g = gap_max(g, plane_gap(lt, 1, q, p));
-    g = gap_max(g, plane_gap(lt, 0, p, q));
     double slack = 4.0 * cx->abs_slack;
+    if (g - slack <= margin) // the boxes decide most far pairs
+    {
+        g = gap_max(g, plane_gap(lt, 1, q, p));
+        g = gap_max(g, plane_gap(lt, 0, p, q));
+    }
     if (g - slack <= margin)
     {
         g = gap_max(g, edge_axes_gap(lt, p, q));
