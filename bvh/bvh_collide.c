@@ -409,25 +409,43 @@ static inline void map_i_box(const struct mc_pair_scratch* s, const mc_bvh_node*
 // Separating axis test with the 15 candidate axes (3 of A, 3 of B, 9 cross products). Conservative: an axis only
 // separates when the gap exceeds a bound of every rounding involved (see mc_collide). @return 1 when the boxes may
 // overlap.
-static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b)
+/// What the separating axis tests of box_overlap and box_gap share: A's axes and extents in double, the centres'
+/// offset d (I's frame), its coordinates t on A's axes, and the slack that covers every rounding (see mc_collide).
+typedef struct sat_setup
 {
-    double a[3][3], ea[3];
+    double a[3][3], ea[3], d[3], t[3], slack;
+} sat_setup;
+
+static inline void sat_prepare(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b, sat_setup* q)
+{
     for (int k = 0; k < 3; ++k)
     {
-        a[k][0] = na->axis[k][0];
-        a[k][1] = na->axis[k][1];
-        a[k][2] = na->axis[k][2];
-        ea[k] = na->extent[k];
+        q->a[k][0] = na->axis[k][0];
+        q->a[k][1] = na->axis[k][1];
+        q->a[k][2] = na->axis[k][2];
+        q->ea[k] = na->extent[k];
     }
-    double d[3] = {b->c[0] - na->center[0], b->c[1] - na->center[1], b->c[2] - na->center[2]};
-    double t[3], r[3][3], ar[3][3];
+    for (int c = 0; c < 3; ++c)
+    {
+        q->d[c] = b->c[c] - na->center[c];
+    }
     for (int i = 0; i < 3; ++i)
     {
-        t[i] = a[i][0] * d[0] + a[i][1] * d[1] + a[i][2] * d[2];
+        q->t[i] = q->a[i][0] * q->d[0] + q->a[i][1] * q->d[1] + q->a[i][2] * q->d[2];
     }
-    double slack =
-        cx->rel_slack * (fabs(d[0]) + fabs(d[1]) + fabs(d[2]) + ea[0] + ea[1] + ea[2] + b->e[0] + b->e[1] + b->e[2]) +
-        cx->abs_slack;
+    q->slack = cx->rel_slack * (fabs(q->d[0]) + fabs(q->d[1]) + fabs(q->d[2]) + q->ea[0] + q->ea[1] + q->ea[2] +
+                                b->e[0] + b->e[1] + b->e[2]) +
+               cx->abs_slack;
+}
+
+static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b)
+{
+    sat_setup q;
+    sat_prepare(cx, na, b, &q);
+    double(*a)[3] = q.a;
+    const double *ea = q.ea, *d = q.d, *t = q.t;
+    double slack = q.slack;
+    double r[3][3], ar[3][3];
     // Axes of A.
     for (int i = 0; i < 3; ++i)
     {
@@ -1363,13 +1381,28 @@ static void scratch_set_pose(struct mc_pair_scratch* s, const struct mc_mesh* mj
 }
 
 // The query's context: both trees, the mapping in SIMD form, the slacks of the conservative tests and the kernels.
-static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_pair_scratch* s)
+// `lanes` 0: the scalar part only (trees, slacks), all a front query uses (mc_collide_front); 1: also the SIMD
+// mapping and the kernels of the plain traversal.
+static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_pair_scratch* s,
+                     int lanes)
 {
     cx->ta = mi->bvh;
     cx->tb = mj->bvh;
     cx->pos_i = mi->positions;
     cx->scratch = s;
     cx->serial = 0;
+    // Slack of the box test. Relative part: the float axes are orthonormal only to ~1.2e-7 per component, which
+    // perturbs every projection and radius by at most ~3 * 1.2e-7 times (|D| + sum of extents); 4e-6 leaves a
+    // factor of 10. Absolute part: the test's double arithmetic and the rounded J vertices used by the triangle
+    // tests (fl(R v + t) differs from R v + t by < 4 * 2^-53 (3 |v| + |t|)) are below 1e-13 times the magnitudes.
+    double tmag = fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
+    cx->rel_slack = 4e-6;
+    cx->box_rel_slack = 1e-5; // float arithmetic on top of the above: see bvh/collide_lanes.h, sat
+    cx->abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
+    if (lanes == 0)
+    {
+        return;
+    }
 #if defined(__SSE2__)
     for (int c = 0; c < 3; ++c)
     {
@@ -1385,14 +1418,6 @@ static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_
         cx->trans_d[c] = _mm_set1_pd(s->trans[c]);
     }
 #endif
-    // Slack of the box test. Relative part: the float axes are orthonormal only to ~1.2e-7 per component, which
-    // perturbs every projection and radius by at most ~3 * 1.2e-7 times (|D| + sum of extents); 4e-6 leaves a
-    // factor of 10. Absolute part: the test's double arithmetic and the rounded J vertices used by the triangle
-    // tests (fl(R v + t) differs from R v + t by < 4 * 2^-53 (3 |v| + |t|)) are below 1e-13 times the magnitudes.
-    double tmag = fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
-    cx->rel_slack = 4e-6;
-    cx->box_rel_slack = 1e-5; // float arithmetic on top of the above: see bvh/collide_lanes.h, sat
-    cx->abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
 #if defined(__SSE2__)
     cx->slack_rel_f = (float)cx->box_rel_slack;
     cx->slack_abs_f = (float)cx->abs_slack;
@@ -1631,7 +1656,10 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     struct mc_pair_scratch* s = *scratch;
     scratch_set_pose(s, mj, j_in_i);
     collide_ctx cx;
-    ctx_init(&cx, mi, mj, s);
+    // The front serves serial traversals only (a query small enough never goes parallel: see traverse_frontier).
+    bool use_front =
+        front != NULL && (workers == 1 || (uint64_t)mi->triangle_count + mj->triangle_count < PARALLEL_MIN_TRIANGLES);
+    ctx_init(&cx, mi, mj, s, use_front ? 0 : 1);
     for (int w = 0; w < s->worker_capacity; ++w)
     {
         s->workers[w].pair_count = 0;
@@ -1643,8 +1671,7 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
 
     uint64_t box_tests = 0;
     int used = 1;
-    // The front serves serial traversals only (a query small enough never goes parallel: see traverse_frontier).
-    if (front != NULL && (workers == 1 || (uint64_t)mi->triangle_count + mj->triangle_count < PARALLEL_MIN_TRIANGLES))
+    if (use_front)
     {
         cx.serial = 1;
         if (!front_traverse(&cx, front, mj))
@@ -1783,24 +1810,12 @@ static inline double gap_max(double a, double b)
 // conservative; the caller scales its motion bound by 1 + 1e-6 for the face axes' float rounding.
 static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b)
 {
-    double a[3][3], ea[3];
-    for (int k = 0; k < 3; ++k)
-    {
-        for (int c = 0; c < 3; ++c)
-        {
-            a[k][c] = na->axis[k][c];
-        }
-        ea[k] = na->extent[k];
-    }
-    double d[3] = {b->c[0] - na->center[0], b->c[1] - na->center[1], b->c[2] - na->center[2]};
-    double t[3], r[3][3], ar[3][3];
-    for (int i = 0; i < 3; ++i)
-    {
-        t[i] = a[i][0] * d[0] + a[i][1] * d[1] + a[i][2] * d[2];
-    }
-    double slack =
-        cx->rel_slack * (fabs(d[0]) + fabs(d[1]) + fabs(d[2]) + ea[0] + ea[1] + ea[2] + b->e[0] + b->e[1] + b->e[2]) +
-        cx->abs_slack;
+    sat_setup q;
+    sat_prepare(cx, na, b, &q);
+    double(*a)[3] = q.a;
+    const double *ea = q.ea, *d = q.d, *t = q.t;
+    double slack = q.slack;
+    double r[3][3], ar[3][3];
     double gap = -INFINITY;
     for (int i = 0; i < 3; ++i)
     {
