@@ -438,6 +438,16 @@ static inline void sat_prepare(const collide_ctx* cx, const mc_bvh_node* na, con
                cx->abs_slack;
 }
 
+// Axis a_i x b_k of the test, written in A's frame: the projected centre distance and the sum of the projected radii.
+static inline void sat_cross_axis(const double t[3], const double ea[3], const double eb[3], double r[3][3],
+                                  double ar[3][3], int i, int k, double* dist, double* rad)
+{
+    int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+    int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+    *dist = fabs(t[i2] * r[i1][k] - t[i1] * r[i2][k]);
+    *rad = ea[i1] * ar[i2][k] + ea[i2] * ar[i1][k] + eb[k1] * ar[i][k2] + eb[k2] * ar[i][k1];
+}
+
 static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b)
 {
     sat_setup q;
@@ -471,12 +481,10 @@ static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, cons
     // Cross products a_i x b_k, written in A's frame.
     for (int i = 0; i < 3; ++i)
     {
-        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
         for (int k = 0; k < 3; ++k)
         {
-            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-            double dist = fabs(t[i2] * r[i1][k] - t[i1] * r[i2][k]);
-            double rad = ea[i1] * ar[i2][k] + ea[i2] * ar[i1][k] + b->e[k1] * ar[i][k2] + b->e[k2] * ar[i][k1];
+            double dist, rad;
+            sat_cross_axis(t, ea, b->e, r, ar, i, k, &dist, &rad);
             if (dist > rad + slack)
             {
                 return 0;
@@ -1812,39 +1820,33 @@ static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped
 {
     sat_setup q;
     sat_prepare(cx, na, b, &q);
-    double(*a)[3] = q.a;
-    const double *ea = q.ea, *d = q.d, *t = q.t;
-    double slack = q.slack;
-    double r[3][3], ar[3][3];
-    double gap = -INFINITY;
+    double r[3][3], ar[3][3], gap = -INFINITY;
     for (int i = 0; i < 3; ++i)
     {
         for (int k = 0; k < 3; ++k)
         {
-            r[i][k] = a[i][0] * b->ax[k][0] + a[i][1] * b->ax[k][1] + a[i][2] * b->ax[k][2];
+            r[i][k] = q.a[i][0] * b->ax[k][0] + q.a[i][1] * b->ax[k][1] + q.a[i][2] * b->ax[k][2];
             ar[i][k] = fabs(r[i][k]);
         }
-        gap = gap_max(gap, fabs(t[i]) - (ea[i] + b->e[0] * ar[i][0] + b->e[1] * ar[i][1] + b->e[2] * ar[i][2]));
+        gap = gap_max(gap, fabs(q.t[i]) - (q.ea[i] + b->e[0] * ar[i][0] + b->e[1] * ar[i][1] + b->e[2] * ar[i][2]));
     }
     for (int k = 0; k < 3; ++k)
     {
-        double tb = b->ax[k][0] * d[0] + b->ax[k][1] * d[1] + b->ax[k][2] * d[2];
-        gap = gap_max(gap, fabs(tb) - (b->e[k] + ea[0] * ar[0][k] + ea[1] * ar[1][k] + ea[2] * ar[2][k]));
+        double tb = b->ax[k][0] * q.d[0] + b->ax[k][1] * q.d[1] + b->ax[k][2] * q.d[2];
+        gap = gap_max(gap, fabs(tb) - (b->e[k] + q.ea[0] * ar[0][k] + q.ea[1] * ar[1][k] + q.ea[2] * ar[2][k]));
     }
     for (int i = 0; i < 3; ++i)
     {
-        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
         for (int k = 0; k < 3; ++k)
         {
-            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-            double dist = fabs(t[i2] * r[i1][k] - t[i1] * r[i2][k]);
-            double rad = ea[i1] * ar[i2][k] + ea[i2] * ar[i1][k] + b->e[k1] * ar[i][k2] + b->e[k2] * ar[i][k1];
+            double dist, rad;
+            sat_cross_axis(q.t, q.ea, b->e, r, ar, i, k, &dist, &rad);
             gap = gap_max(gap, dist - rad);
         }
     }
     // The differences above are rounded by at most 2^-52 of the magnitudes in the slack; 2 slack covers the slack's
     // own share and that rounding.
-    return gap - 2.0 * slack;
+    return gap - 2.0 * q.slack;
 }
 
 // A positive gap rounded down to float (entries store floats): scaled down by 2^-23 first, more than the relative
