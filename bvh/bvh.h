@@ -56,10 +56,6 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
 void mc_pair_front_destroy(mc_pair_front* front);
 /// Forget a front's content (its next query descends from the roots); keeps its memory. NULL is ignored.
 void mc_pair_front_reset(mc_pair_front* front);
-/// Bytes owned by a front.
-size_t mc_pair_front_byte_count(const mc_pair_front* front);
-/// Entries of a valid front (0 for NULL or reset).
-uint32_t mc_pair_front_size(const mc_pair_front* front);
 /// Free the pair stage's scratch. NULL is ignored.
 void mc_pair_scratch_destroy(struct mc_pair_scratch* scratch);
 /// Bytes owned by the pair stage's scratch.

@@ -1782,15 +1782,6 @@ void mc_pair_front_destroy(mc_pair_front* f)
     mc_free(f);
 }
 
-size_t mc_pair_front_byte_count(const mc_pair_front* f)
-{
-    if (f == NULL)
-    {
-        return 0;
-    }
-    return sizeof *f + (size_t)f->capacity * sizeof(front_entry) + f->pool_cap;
-}
-
 void mc_pair_front_reset(mc_pair_front* f)
 {
     if (f != NULL)
@@ -1798,11 +1789,6 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->valid = false;
         f->count = 0;
     }
-}
-
-uint32_t mc_pair_front_size(const mc_pair_front* f)
-{
-    return f != NULL && f->valid ? f->count : 0;
 }
 
 // The larger of two gaps (not fmax: that is a library call; the operands are finite).
