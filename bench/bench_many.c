@@ -76,12 +76,21 @@ static double inradius(const mc_mesh* m)
 
 typedef struct scene
 {
-    const char* kind;  // "spheres" or "chain"
-    uint32_t n;        // bodies
-    mc_mesh* mesh;     // shared by every body
-    mc_pose* poses;    // n poses
-    uint32_t expected; // touching pairs the construction makes
+    const char* kind;    // "spheres", "chain" or "bin"
+    uint32_t n;          // bodies
+    mc_mesh* mesh;       // shared by every body (spheres, chain), or NULL
+    mc_mesh** meshes;    // the bin's distinct meshes (mesh_count), or NULL
+    uint32_t mesh_count; // entries in meshes
+    uint32_t* body_mesh; // the bin: body k uses meshes[body_mesh[k]]
+    mc_pose* poses;      // n poses
+    uint32_t expected;   // touching pairs the construction makes (0: not known in advance, the bin)
+    uint32_t triangles;  // triangles per body (the bin: the mean, rounded)
 } scene;
+
+static const mc_mesh* body_mesh(const scene* s, uint32_t k)
+{
+    return s->body_mesh != NULL ? s->meshes[s->body_mesh[k]] : s->mesh;
+}
 
 // n = k^3 spheres of radius 1 at spacing 2 (r_in - overlap): each face neighbour pair overlaps by at least 0.02
 // (1 % of the diameter) even where the facets are deepest; diagonal neighbours are 2.77 apart and never touch.
@@ -113,6 +122,7 @@ static int make_grid(uint32_t n, scene* s)
         s->poses[a].q = random_rotation(&seed);
     }
     s->expected = 3 * k * k * (k - 1);
+    s->triangles = mc_mesh_get_triangle_count(s->mesh);
     return 0;
 }
 
@@ -140,7 +150,271 @@ static int make_chain(uint32_t n, scene* s)
         s->poses[a].q = a % 2 == 0 ? (mc_quat){1.0, 0.0, 0.0, 0.0} : (mc_quat){h, h, 0.0, 0.0}; // 90 deg about x
     }
     s->expected = n - 1;
+    s->triangles = mc_mesh_get_triangle_count(s->mesh);
     return 0;
+}
+
+// The bin's parts: closed, oriented meshes of ../shared/corpus (MANIFEST.md) of at most about 10k triangles, printer
+// parts and scans.
+static const char* const bin_files[] = {
+    "prusa-original-prusa-i3/fs-lever.stl",       "prusa-original-prusa-i3/LCD-knob.stl",
+    "prusa-original-prusa-i3/extruder-idler.stl", "prusa-original-prusa-i3/y-rod-holder.stl",
+    "prusa-original-prusa-i3/x-end-idler.stl",    "prusa-original-prusa-i3/x-end-motor.stl",
+    "libigl-tutorial-data/decimated-knight.off",  "libigl-tutorial-data/bunny.off",
+    "libigl-tutorial-data/screwdriver.off",       "libigl-tutorial-data/3holes.off",
+    "libigl-tutorial-data/fertility.off",         "common-3d-test-models/spot.obj",
+};
+#define BIN_FILES (sizeof bin_files / sizeof bin_files[0])
+// Layers of parts per column of the bin, column spacing (parts fit a ball of radius 1), how far each part is pressed
+// into what it landed on, and the distance at which the drop stops.
+#define BIN_LAYERS 5u
+#define BIN_SPACING 1.5
+#define BIN_PRESS 0.004
+#define BIN_CONTACT 1e-4
+
+// A corpus part scaled about its bounding-box centre so that the box's half diagonal is 1 (every vertex within 1 of
+// the body origin).
+static mc_mesh* load_part(const char* corpus, const char* file)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", corpus, file);
+    mc_mesh* raw = NULL;
+    mc_error err;
+    if (mc_mesh_import_file(path, NULL, &raw, NULL, &err) != MC_OK)
+    {
+        fprintf(stderr, "bench_many: %s\n", err.message);
+        return NULL;
+    }
+    const mc_vec3* p = mc_mesh_get_positions(raw);
+    uint32_t nv = mc_mesh_get_vertex_count(raw);
+    mc_vec3 lo = p[0], hi = p[0];
+    for (uint32_t v = 1; v < nv; ++v)
+    {
+        lo = mc_v3(fmin(lo.x, p[v].x), fmin(lo.y, p[v].y), fmin(lo.z, p[v].z));
+        hi = mc_v3(fmax(hi.x, p[v].x), fmax(hi.y, p[v].y), fmax(hi.z, p[v].z));
+    }
+    mc_vec3 c = mc_scale(mc_add(lo, hi), 0.5);
+    double k = 2.0 / mc_length(mc_sub(hi, lo));
+    double* xyz = malloc(3 * (size_t)nv * sizeof *xyz);
+    for (uint32_t v = 0; v < nv && xyz != NULL; ++v)
+    {
+        xyz[3 * v] = (p[v].x - c.x) * k, xyz[3 * v + 1] = (p[v].y - c.y) * k, xyz[3 * v + 2] = (p[v].z - c.z) * k;
+    }
+    mc_mesh_def md = mc_default_mesh_def();
+    md.positions = xyz;
+    md.vertex_count = nv;
+    md.indices = mc_mesh_get_indices(raw);
+    md.triangle_count = mc_mesh_get_triangle_count(raw);
+    mc_mesh* m = NULL;
+    if (xyz == NULL || mc_mesh_create(&md, &m, NULL, &err) != MC_OK)
+    {
+        fprintf(stderr, "bench_many: %s: %s\n", file, xyz == NULL ? "out of memory" : err.message);
+        m = NULL;
+    }
+    free(xyz);
+    mc_mesh_destroy(raw);
+    return m;
+}
+
+// Lowest z of a part's vertices under rotation q (the floor test of the drop).
+static double lowest_z(const mc_mesh* m, mc_quat q)
+{
+    const mc_vec3* p = mc_mesh_get_positions(m);
+    double z = INFINITY;
+    for (uint32_t v = 0; v < mc_mesh_get_vertex_count(m); ++v)
+    {
+        z = fmin(z, mc_quat_rotate(q, p[v]).z);
+    }
+    return z;
+}
+
+// Drop body a (mesh m, pose *pose at its start height) straight down onto the floor z = 0 and the bodies before it,
+// by conservative advancement: the smallest distance d to anything (exact minimum distance to the parts whose balls
+// could be met, the floor from the lowest vertex) is a step it can fall without meeting anything; it stops when d <
+// BIN_CONTACT, then is pressed BIN_PRESS further down. @return 0, or 1 when a query failed.
+static int drop_part(const scene* s, uint32_t a, mc_workspace* ws, mc_pose* pose)
+{
+    const mc_mesh* m = body_mesh(s, a);
+    double floor_gap = lowest_z(m, pose->q);
+    for (int it = 0; it < 500; ++it)
+    {
+        double d = pose->p.z + floor_gap; // the floor (first body) spans z <= 0
+        for (uint32_t b = 1; b < a && d >= BIN_CONTACT; ++b)
+        {
+            mc_vec3 off = mc_sub(s->poses[b].p, pose->p);
+            if (off.x * off.x + off.y * off.y >= 4.0 || off.z >= 2.0 + d || off.z <= -2.0 - d)
+            {
+                continue; // its ball (radius 1) is out of reach of this one on the way down by d
+            }
+            mc_distance_result r;
+            if (mc_query_distance(m, pose, body_mesh(s, b), &s->poses[b], d, NULL, ws, &r) != MC_OK)
+            {
+                return 1;
+            }
+            d = fmin(d, r.distance);
+        }
+        if (d < BIN_CONTACT)
+        {
+            break;
+        }
+        pose->p.z -= d;
+    }
+    pose->p.z -= BIN_PRESS;
+    return 0;
+}
+
+// The bin's snapshot: one line per body, its mesh (0 the floor, f + 1 bin_files[f]) and pose in C99 hex floats (read
+// back bitwise). @return 0, or 1 when the file cannot be written.
+static int save_poses(const scene* s, const char* path)
+{
+    FILE* f = fopen(path, "w");
+    if (f == NULL)
+    {
+        fprintf(stderr, "bench_many: cannot write %s\n", path);
+        return 1;
+    }
+    fprintf(f, "# bench_many bin: body mesh x y z qw qx qy qz (mesh 0: the floor, k: the k-th part file)\n");
+    for (uint32_t a = 0; a < s->n; ++a)
+    {
+        const mc_pose* p = &s->poses[a];
+        fprintf(f, "%u %u %a %a %a %a %a %a %a\n", a, s->body_mesh[a], p->p.x, p->p.y, p->p.z, p->q.w, p->q.x, p->q.y,
+                p->q.z);
+    }
+    return fclose(f) == 0 ? 0 : 1;
+}
+
+// Read a snapshot written by save_poses for the same number of bodies. @return 0, or 1 (with a message).
+static int load_poses(scene* s, const char* path)
+{
+    FILE* f = fopen(path, "r");
+    if (f == NULL)
+    {
+        fprintf(stderr, "bench_many: cannot read %s\n", path);
+        return 1;
+    }
+    char line[512];
+    uint32_t got = 0;
+    while (fgets(line, sizeof line, f) != NULL)
+    {
+        unsigned a = 0, m = 0;
+        mc_pose p;
+        if (line[0] == '#')
+        {
+            continue;
+        }
+        if (sscanf(line, "%u %u %la %la %la %la %la %la %la", &a, &m, &p.p.x, &p.p.y, &p.p.z, &p.q.w, &p.q.x, &p.q.y,
+                   &p.q.z) != 9 ||
+            a != got || a >= s->n || m >= s->mesh_count || (a == 0) != (m == 0))
+        {
+            break;
+        }
+        s->body_mesh[a] = m;
+        s->poses[a] = p;
+        ++got;
+    }
+    fclose(f);
+    if (got != s->n)
+    {
+        fprintf(stderr, "bench_many: %s: line %u is not body %u of %u (body mesh pose)\n", path, got + 1u, got, s->n);
+        return 1;
+    }
+    return 0;
+}
+
+// n bodies: a floor slab (body 0, a box 2 thick whose top is z = 0) and n - 1 corpus parts, each scaled into the unit
+// ball with its own pseudo-random rotation, dropped one after the other into columns BIN_SPACING apart (BIN_LAYERS
+// parts per column, a pseudo-random offset of up to 0.2 in x and y) by drop_part: a deterministic deposition, each
+// part resting on what it landed on and pressed BIN_PRESS into it (2 ‰ of its size), standing in for a settled bin.
+static int make_bin(uint32_t n, const char* corpus, const char* poses_in, scene* s)
+{
+    s->kind = "bin";
+    s->n = n;
+    s->meshes = calloc(BIN_FILES + 1u, sizeof *s->meshes);
+    s->body_mesh = calloc(n, sizeof *s->body_mesh);
+    s->poses = calloc(n, sizeof *s->poses);
+    uint32_t columns = (uint32_t)ceil(sqrt((double)(n - 1u) / BIN_LAYERS));
+    double width = BIN_SPACING * columns + 2.0;
+    mc_primitive_def pd = mc_default_primitive_def();
+    pd.type = MC_PRIMITIVE_BOX;
+    pd.dims = mc_v3(width, width, 2.0);
+    mc_error err;
+    if (n < 2 || s->meshes == NULL || s->body_mesh == NULL || s->poses == NULL ||
+        mc_mesh_create_primitive(&pd, &s->meshes[0], &err) != MC_OK)
+    {
+        fprintf(stderr, "bench_many: the bin needs at least 2 bodies and memory\n");
+        return 1;
+    }
+    s->mesh_count = 1;
+    for (uint32_t f = 0; f < BIN_FILES; ++f)
+    {
+        if ((s->meshes[s->mesh_count++] = load_part(corpus, bin_files[f])) == NULL)
+        {
+            return 1;
+        }
+    }
+    s->poses[0].p = mc_v3(0.5 * BIN_SPACING * (columns - 1u), 0.5 * BIN_SPACING * (columns - 1u), -1.0);
+    s->poses[0].q = (mc_quat){1.0, 0.0, 0.0, 0.0};
+    if (poses_in != NULL)
+    {
+        if (load_poses(s, poses_in) != 0)
+        {
+            return 1;
+        }
+        uint64_t sum = 0;
+        for (uint32_t a = 1; a < n; ++a)
+        {
+            sum += mc_mesh_get_triangle_count(s->meshes[s->body_mesh[a]]);
+        }
+        s->triangles = (uint32_t)((sum + (n - 1u) / 2u) / (n - 1u));
+        return 0;
+    }
+    mc_workspace* ws = NULL;
+    if (mc_workspace_create(&ws) != MC_OK)
+    {
+        return 1;
+    }
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    uint64_t tris = 0;
+    for (uint32_t a = 1; a < n; ++a)
+    {
+        uint32_t col = (a - 1u) % (columns * columns);
+        s->body_mesh[a] = 1u + (uint32_t)((a * 7u) % BIN_FILES);
+        tris += mc_mesh_get_triangle_count(s->meshes[s->body_mesh[a]]);
+        mc_pose p;
+        p.q = random_rotation(&seed);
+        double ox = 0.2 * (2.0 * (double)((seed >> 11) & 1023u) / 1023.0 - 1.0);
+        double oy = 0.2 * (2.0 * (double)((seed >> 21) & 1023u) / 1023.0 - 1.0);
+        p.p = mc_v3(BIN_SPACING * (col % columns) + ox, BIN_SPACING * (col / columns) + oy, 0.0);
+        double top = 1.1; // above the floor and every part placed so far within reach
+        for (uint32_t b = 1; b < a; ++b)
+        {
+            mc_vec3 off = mc_sub(s->poses[b].p, p.p);
+            top = off.x * off.x + off.y * off.y < 4.0 ? fmax(top, s->poses[b].p.z + 2.1) : top;
+        }
+        p.p.z = top;
+        if (drop_part(s, a, ws, &p) != 0)
+        {
+            mc_workspace_destroy(ws);
+            return 1;
+        }
+        s->poses[a] = p;
+    }
+    mc_workspace_destroy(ws);
+    s->triangles = (uint32_t)((tris + (n - 1u) / 2u) / (n - 1u));
+    s->expected = 0;
+    return 0;
+}
+
+static void scene_free(scene* s)
+{
+    mc_mesh_destroy(s->mesh);
+    for (uint32_t m = 0; m < s->mesh_count; ++m)
+    {
+        mc_mesh_destroy(s->meshes[m]);
+    }
+    free(s->meshes);
+    free(s->body_mesh);
+    free(s->poses);
 }
 
 typedef struct result
@@ -152,6 +426,7 @@ typedef struct result
     double broadphase_s; // broad phase of the fastest call
     double resting_s;    // minimum over calls at unchanged poses (every pair reuses its regions)
     double cpu_s;        // minimum process CPU time of one warm call (all threads)
+    double first_cpu_s;  // process CPU time of the first call (buffers grow; the fronts are recorded)
     mc_step_info info;   // counters of the last call
     uint64_t hash;       // FNV-1a of all wrenches
     uint64_t regions;    // FNV-1a of every region record's geometry (mc_region: doubles and counts, no padding)
@@ -207,12 +482,16 @@ static void jitter(const scene* s, int call, mc_pose* out)
     }
 }
 
-static int run(const scene* s, int threads, int calls, result* r)
+// --verbose: each warm call's counters on stderr.
+static bool s_verbose = false;
+
+static int run(const scene* s, int threads, bool coherence, int calls, result* r)
 {
     int64_t base = mc_get_byte_count();
     double t0 = now();
     mc_world_def wd = mc_default_world_def();
     wd.worker_count = threads;
+    wd.coherence = coherence;
     mc_world* w = NULL;
     mc_body_id* ids = calloc(s->n, sizeof *ids);
     if (ids == NULL || mc_world_create(&wd, &w) != MC_OK)
@@ -220,9 +499,9 @@ static int run(const scene* s, int threads, int calls, result* r)
         return 1;
     }
     mc_body_def bd = mc_default_body_def();
-    bd.mesh = s->mesh;
     for (uint32_t k = 0; k < s->n; ++k)
     {
+        bd.mesh = body_mesh(s, k);
         bd.pose = s->poses[k];
         ids[k] = mc_world_create_body(w, &bd);
     }
@@ -241,10 +520,12 @@ static int run(const scene* s, int threads, int calls, result* r)
         return 1;
     }
     r->create_s = now() - t0;
-    if (mc_world_evaluate(w) != MC_OK) // cold: pair records and buffers grow here
+    double c0 = cpu_now();
+    if (mc_world_evaluate(w) != MC_OK) // cold: pair records and buffers grow here (and the fronts are recorded)
     {
         return 1;
     }
+    r->first_cpu_s = cpu_now() - c0;
     r->bytes = mc_get_byte_count() - base;
     double* t = calloc((size_t)calls, sizeof *t);
     mc_pose* poses = calloc(s->n, sizeof *poses);
@@ -260,6 +541,12 @@ static int run(const scene* s, int threads, int calls, result* r)
         r->cpu_s = fmin(r->cpu_s, cpu_now() - c);
         mc_step_info si = mc_world_get_step_info(w);
         r->broadphase_s = fmin(r->broadphase_s, si.seconds_broadphase);
+        if (s_verbose)
+        {
+            fprintf(stderr, "  call %d: %llu box tests, %llu triangle tests, %llu crossing pairs\n", k,
+                    (unsigned long long)si.box_tests, (unsigned long long)si.triangle_tests,
+                    (unsigned long long)si.triangle_pairs);
+        }
     }
     r->resting_s = INFINITY;
     for (int k = 0; k < calls; ++k)
@@ -285,16 +572,27 @@ static int run(const scene* s, int threads, int calls, result* r)
 // The same scene in Bullet: creation, then `calls` steps at the same jittered poses; min and median step time.
 static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
 {
-    const mc_vec3* p = mc_mesh_get_positions(s->mesh);
-    uint32_t nv = mc_mesh_get_vertex_count(s->mesh), nt = mc_mesh_get_triangle_count(s->mesh);
-    double* pos = calloc(3 * (size_t)nv, sizeof *pos);
+    mc_mesh* const* list = s->body_mesh != NULL ? s->meshes : &s->mesh;
+    uint32_t nm = s->body_mesh != NULL ? s->mesh_count : 1u;
+    double** pos = calloc(nm, sizeof *pos);
+    const uint32_t** idx = calloc(nm, sizeof *idx);
+    uint32_t* nv = calloc(nm, sizeof *nv);
+    uint32_t* nt = calloc(nm, sizeof *nt);
+    for (uint32_t m = 0; m < nm; ++m)
+    {
+        const mc_vec3* p = mc_mesh_get_positions(list[m]);
+        nv[m] = mc_mesh_get_vertex_count(list[m]);
+        nt[m] = mc_mesh_get_triangle_count(list[m]);
+        idx[m] = mc_mesh_get_indices(list[m]);
+        pos[m] = calloc(3 * (size_t)nv[m], sizeof **pos);
+        for (uint32_t v = 0; v < nv[m]; ++v)
+        {
+            pos[m][3 * v] = p[v].x, pos[m][3 * v + 1] = p[v].y, pos[m][3 * v + 2] = p[v].z;
+        }
+    }
     double* poses = calloc(7 * (size_t)s->n, sizeof *poses);
     mc_pose* jit = calloc(s->n, sizeof *jit);
     double* t = calloc((size_t)calls, sizeof *t);
-    for (uint32_t v = 0; v < nv; ++v)
-    {
-        pos[3 * v] = p[v].x, pos[3 * v + 1] = p[v].y, pos[3 * v + 2] = p[v].z;
-    }
     double t0 = now();
     for (uint32_t a = 0; a < s->n; ++a)
     {
@@ -302,7 +600,8 @@ static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
         double row[7] = {q->p.x, q->p.y, q->p.z, q->q.w, q->q.x, q->q.y, q->q.z};
         memcpy(poses + 7 * (size_t)a, row, sizeof row);
     }
-    bullet_bench_world* bw = bullet_bench_create(pos, nv, mc_mesh_get_indices(s->mesh), nt, poses, s->n);
+    bullet_bench_world* bw =
+        bullet_bench_create_meshes(nm, (const double* const*)pos, nv, idx, nt, s->body_mesh, poses, s->n);
     double create = now() - t0;
     uint32_t manifolds = 0, points = 0;
     double cpu = INFINITY;
@@ -321,22 +620,51 @@ static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
         cpu = fmin(cpu, cpu_now() - c);
     }
     qsort(t, (size_t)calls, sizeof *t, cmp_double);
-    printf("| %s (Bullet GImpact) | %u | 1 | %.1f | - | - | %u manifolds | %u points | %.2f | %.2f | - | %.2fx "
-           "meshcontact's 1-thread time (CPU: %.2fx) | - | - | %.2f |\n",
-           s->kind, s->n, 1e3 * create, manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], t[0] / ours->min_s,
-           cpu / ours->cpu_s, 1e3 * cpu);
+    printf("| %s (Bullet GImpact) | %u | 1 | - | %.1f | - | - | %u manifolds | %u points | %.2f | %.2f | - | CPU %.2fx "
+           "meshcontact's first 1-thread row | - | - | %.2f |\n",
+           s->kind, s->n, 1e3 * create, manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], cpu / ours->cpu_s,
+           1e3 * cpu);
     if (f != NULL)
     {
-        fprintf(f, "%s_bullet,%u,%u,1,%.3f,,%u,%u,%u,%.3f,%.3f,,,,%.3f\n", s->kind, s->n, nt, 1e3 * create, manifolds,
-                manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], 1e3 * cpu);
+        fprintf(f, "%s_bullet,%u,%u,1,bullet,%.3f,,%u,%u,%u,%.3f,%.3f,,,,%.3f\n", s->kind, s->n, s->triangles,
+                1e3 * create, manifolds, manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], 1e3 * cpu);
     }
     bullet_bench_destroy(bw);
+    for (uint32_t m = 0; m < nm; ++m)
+    {
+        free(pos[m]);
+    }
     free(pos);
+    free(idx);
+    free(nv);
+    free(nt);
     free(poses);
     free(jit);
     free(t);
 }
 #endif
+
+// One result: a table row on stdout, a CSV row, the hashes on stderr.
+static void print_row(const scene* s, const result* r, uint32_t threads, bool coherent, const result* first, bool same,
+                      FILE* f)
+{
+    uint32_t tris = s->triangles;
+    printf("| %s | %u | %u | %s | %.1f | %.1f | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n",
+           s->kind, s->n, threads, coherent ? "coherent" : "cold", 1e3 * r->create_s, (double)r->bytes / 1048576.0,
+           r->info.candidate_pairs, r->info.touching_pairs, r->info.regions, 1e3 * r->min_s, 1e3 * r->median_s,
+           1e3 * r->broadphase_s, first->min_s / r->min_s, same ? "yes" : "NO", 1e3 * r->resting_s, 1e3 * r->cpu_s);
+    if (f != NULL)
+    {
+        fprintf(f, "%s,%u,%u,%u,%s,%.3f,%.3f,%u,%u,%u,%.3f,%.3f,%.3f,%d,%.3f,%.3f\n", s->kind, s->n, tris, threads,
+                coherent ? "coherent" : "cold", 1e3 * r->create_s, (double)r->bytes / 1048576.0,
+                r->info.candidate_pairs, r->info.touching_pairs, r->info.regions, 1e3 * r->min_s, 1e3 * r->median_s,
+                1e3 * r->broadphase_s, same, 1e3 * r->resting_s, 1e3 * r->cpu_s);
+    }
+    fprintf(stderr, "%s %u bodies, %u threads, %s: wrench hash %016llx, region hash %016llx, first call %.2f ms CPU\n",
+            s->kind, s->n, threads, coherent ? "coherent" : "cold", (unsigned long long)r->hash,
+            (unsigned long long)r->regions, 1e3 * r->first_cpu_s);
+    fflush(stdout);
+}
 
 static int parse_list(const char* s, uint32_t* out, int cap)
 {
@@ -360,12 +688,18 @@ int main(int argc, char** argv)
     uint32_t sizes[8] = {27, 216, 1000, 8000}, threads[8] = {1, 2};
     int nsizes = 4, nthreads = 2, calls = 20;
     const char* csv = NULL;
-    bool with_bullet = true;
+    const char* corpus = "../shared/corpus"; // from the repository's root (the bin's parts)
+    const char* poses_in = NULL;             // the bin's snapshot to read instead of dropping the parts
+    const char* poses_out = NULL;            // where to write the bin's snapshot
+    bool with_bullet = true, with_cold = true, with_coherent = true;
     for (int i = 1; i < argc; ++i)
     {
-        if (strcmp(argv[i], "--no-bullet") == 0)
+        if (strcmp(argv[i], "--no-bullet") == 0 || strcmp(argv[i], "--no-cold") == 0 ||
+            strcmp(argv[i], "--no-coherent") == 0)
         {
-            with_bullet = false;
+            with_bullet = with_bullet && strcmp(argv[i], "--no-bullet") != 0;
+            with_cold = with_cold && strcmp(argv[i], "--no-cold") != 0;
+            with_coherent = with_coherent && strcmp(argv[i], "--no-coherent") != 0;
             continue;
         }
         if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
@@ -384,18 +718,36 @@ int main(int argc, char** argv)
         {
             calls = atoi(argv[++i]);
         }
+        else if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc)
+        {
+            corpus = argv[++i];
+        }
+        else if (strcmp(argv[i], "--verbose") == 0)
+        {
+            s_verbose = true;
+        }
+        else if (strcmp(argv[i], "--poses") == 0 && i + 1 < argc)
+        {
+            poses_in = argv[++i];
+        }
+        else if (strcmp(argv[i], "--save-poses") == 0 && i + 1 < argc)
+        {
+            poses_out = argv[++i];
+        }
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
         {
             csv = argv[++i];
         }
         else
         {
-            fprintf(stderr, "usage: bench_many [-s spheres|chain] [-n bodies,...] [-t threads,...] [-c calls] "
-                            "[-o out.csv] [--no-bullet]\n");
+            fprintf(stderr, "usage: bench_many [-s spheres|chain|bin] [--corpus DIR] [--poses FILE] [--save-poses "
+                            "FILE] [-n bodies,...] [-t threads,...] [-c calls] "
+                            "[-o out.csv] [--no-bullet] [--no-cold] [--no-coherent] [--verbose]\n");
             return 2;
         }
     }
-    if (nsizes < 1 || nthreads < 1 || calls < 1 || (strcmp(kind, "spheres") != 0 && strcmp(kind, "chain") != 0))
+    if (nsizes < 1 || nthreads < 1 || calls < 1 ||
+        (strcmp(kind, "spheres") != 0 && strcmp(kind, "chain") != 0 && strcmp(kind, "bin") != 0))
     {
         fprintf(stderr, "bench_many: bad arguments\n");
         return 2;
@@ -412,50 +764,50 @@ int main(int argc, char** argv)
     FILE* f = csv != NULL ? fopen(csv, "w") : NULL;
     if (f != NULL)
     {
-        fprintf(f, "scene,bodies,triangles,threads,create_ms,world_mb,candidate_pairs,touching_pairs,regions,min_ms,"
-                   "median_ms,broadphase_ms,same_bits,unchanged_poses_ms,cpu_min_ms\n");
+        fprintf(
+            f,
+            "scene,bodies,triangles,threads,coherence,create_ms,world_mb,candidate_pairs,touching_pairs,regions,min_ms,"
+            "median_ms,broadphase_ms,same_bits,unchanged_poses_ms,cpu_min_ms\n");
     }
-    printf("| scene | bodies | threads | create ms | world MB | candidates | touching | regions | warm min ms | "
-           "median ms | broad phase ms | speed-up | same bits | unchanged poses ms | CPU min ms |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf(
+        "| scene | bodies | threads | queries | create ms | world MB | candidates | touching | regions | warm min ms | "
+        "median ms | broad phase ms | speed-up | same bits | unchanged poses ms | CPU min ms |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     int status = 0;
     for (int a = 0; a < nsizes; ++a)
     {
         scene s;
         memset(&s, 0, sizeof s);
-        if ((strcmp(kind, "chain") == 0 ? make_chain(sizes[a], &s) : make_grid(sizes[a], &s)) != 0)
+        int made = strcmp(kind, "chain") == 0 ? make_chain(sizes[a], &s)
+                   : strcmp(kind, "bin") == 0 ? make_bin(sizes[a], corpus, poses_in, &s)
+                                              : make_grid(sizes[a], &s);
+        if (made != 0 || (poses_out != NULL && s.body_mesh != NULL && save_poses(&s, poses_out) != 0))
         {
             return 1;
         }
         result first;
-        for (int b = 0; b < nthreads; ++b)
+        memset(&first, 0, sizeof first);
+        for (int b = 0; b < nthreads * 2; ++b)
         {
+            // Each thread count cold (coherence off), then coherent: the same bits are expected from all.
+            bool coherent = (b % 2) == 1;
+            if ((coherent && !with_coherent) || (!coherent && !with_cold))
+            {
+                continue;
+            }
             result r;
-            if (run(&s, (int)threads[b], calls, &r) != 0)
+            if (run(&s, (int)threads[b / 2], coherent, calls, &r) != 0)
             {
                 fprintf(stderr, "bench_many: run failed\n");
                 return 1;
             }
-            if (b == 0)
+            if (b == 0 || (b == 1 && !with_cold))
             {
                 first = r;
             }
-            bool same = r.hash == first.hash;
-            status |= !same || r.info.touching_pairs != s.expected;
-            printf("| %s | %u | %u | %.1f | %.1f | %u | %u | %u | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n",
-                   s.kind, s.n, threads[b], 1e3 * r.create_s, (double)r.bytes / 1048576.0, r.info.candidate_pairs,
-                   r.info.touching_pairs, r.info.regions, 1e3 * r.min_s, 1e3 * r.median_s, 1e3 * r.broadphase_s,
-                   first.min_s / r.min_s, same ? "yes" : "NO", 1e3 * r.resting_s, 1e3 * r.cpu_s);
-            if (f != NULL)
-            {
-                fprintf(f, "%s,%u,%u,%u,%.3f,%.3f,%u,%u,%u,%.3f,%.3f,%.3f,%d,%.3f,%.3f\n", s.kind, s.n,
-                        mc_mesh_get_triangle_count(s.mesh), threads[b], 1e3 * r.create_s, (double)r.bytes / 1048576.0,
-                        r.info.candidate_pairs, r.info.touching_pairs, r.info.regions, 1e3 * r.min_s, 1e3 * r.median_s,
-                        1e3 * r.broadphase_s, same, 1e3 * r.resting_s, 1e3 * r.cpu_s);
-            }
-            fprintf(stderr, "%s %u bodies, %u threads: wrench hash %016llx, region hash %016llx\n", s.kind, s.n,
-                    threads[b], (unsigned long long)r.hash, (unsigned long long)r.regions);
-            fflush(stdout);
+            bool same = r.hash == first.hash && r.regions == first.regions;
+            status |= !same || (s.expected > 0 && r.info.touching_pairs != s.expected);
+            print_row(&s, &r, threads[b / 2], coherent, &first, same, f);
         }
 #ifdef MC_BENCH_BULLET
         if (with_bullet)
@@ -467,8 +819,7 @@ int main(int argc, char** argv)
         {
             fprintf(stderr, "bench_many: %u touching pairs, expected %u\n", first.info.touching_pairs, s.expected);
         }
-        mc_mesh_destroy(s.mesh);
-        free(s.poses);
+        scene_free(&s);
     }
     if (f != NULL)
     {

@@ -9,12 +9,18 @@
 #include <btBulletCollisionCommon.h>
 #include <vector>
 
-struct bullet_bench_world
+/// One mesh as a GImpact shape (its arrays must outlive the shape).
+struct bullet_bench_mesh
 {
     std::vector<int> indices;
     std::vector<btScalar> vertices;
     btTriangleIndexVertexArray* mesh = nullptr;
     btGImpactMeshShape* shape = nullptr;
+};
+
+struct bullet_bench_world
+{
+    std::vector<bullet_bench_mesh*> meshes;
     btDefaultCollisionConfiguration* config = nullptr;
     btCollisionDispatcher* dispatcher = nullptr;
     btDbvtBroadphase* broadphase = nullptr;
@@ -28,18 +34,25 @@ static btTransform to_transform(const double* p)
     return btTransform(q, btVector3((btScalar)p[0], (btScalar)p[1], (btScalar)p[2]));
 }
 
-extern "C" bullet_bench_world* bullet_bench_create(const double* positions, uint32_t vertex_count,
-                                                   const uint32_t* indices, uint32_t triangle_count,
-                                                   const double* poses, uint32_t n)
+extern "C" bullet_bench_world* bullet_bench_create_meshes(uint32_t mesh_count, const double* const* positions,
+                                                          const uint32_t* vertex_counts, const uint32_t* const* indices,
+                                                          const uint32_t* triangle_counts, const uint32_t* body_mesh,
+                                                          const double* poses, uint32_t n)
 {
     bullet_bench_world* w = new bullet_bench_world;
-    w->vertices.assign(positions, positions + 3 * (size_t)vertex_count);
-    w->indices.assign(indices, indices + 3 * (size_t)triangle_count);
-    w->mesh = new btTriangleIndexVertexArray((int)triangle_count, w->indices.data(), 3 * (int)sizeof(int),
-                                             (int)vertex_count, w->vertices.data(), 3 * (int)sizeof(btScalar));
-    w->shape = new btGImpactMeshShape(w->mesh);
-    w->shape->setMargin(0.0f);
-    w->shape->updateBound();
+    for (uint32_t m = 0; m < mesh_count; ++m)
+    {
+        bullet_bench_mesh* bm = new bullet_bench_mesh;
+        bm->vertices.assign(positions[m], positions[m] + 3 * (size_t)vertex_counts[m]);
+        bm->indices.assign(indices[m], indices[m] + 3 * (size_t)triangle_counts[m]);
+        bm->mesh =
+            new btTriangleIndexVertexArray((int)triangle_counts[m], bm->indices.data(), 3 * (int)sizeof(int),
+                                           (int)vertex_counts[m], bm->vertices.data(), 3 * (int)sizeof(btScalar));
+        bm->shape = new btGImpactMeshShape(bm->mesh);
+        bm->shape->setMargin(0.0f);
+        bm->shape->updateBound();
+        w->meshes.push_back(bm);
+    }
     w->config = new btDefaultCollisionConfiguration();
     w->dispatcher = new btCollisionDispatcher(w->config);
     btGImpactCollisionAlgorithm::registerAlgorithm(w->dispatcher);
@@ -48,12 +61,19 @@ extern "C" bullet_bench_world* bullet_bench_create(const double* positions, uint
     for (uint32_t k = 0; k < n; ++k)
     {
         btCollisionObject* o = new btCollisionObject();
-        o->setCollisionShape(w->shape);
+        o->setCollisionShape(w->meshes[body_mesh != nullptr ? body_mesh[k] : 0]->shape);
         o->setWorldTransform(to_transform(poses + 7 * (size_t)k));
         w->world->addCollisionObject(o);
         w->objects.push_back(o);
     }
     return w;
+}
+
+extern "C" bullet_bench_world* bullet_bench_create(const double* positions, uint32_t vertex_count,
+                                                   const uint32_t* indices, uint32_t triangle_count,
+                                                   const double* poses, uint32_t n)
+{
+    return bullet_bench_create_meshes(1, &positions, &vertex_count, &indices, &triangle_count, nullptr, poses, n);
 }
 
 extern "C" void bullet_bench_set_poses(bullet_bench_world* w, const double* poses)
@@ -93,8 +113,12 @@ extern "C" void bullet_bench_destroy(bullet_bench_world* w)
     delete w->broadphase;
     delete w->dispatcher;
     delete w->config;
-    delete w->shape;
-    delete w->mesh;
+    for (bullet_bench_mesh* bm : w->meshes)
+    {
+        delete bm->shape;
+        delete bm->mesh;
+        delete bm;
+    }
     delete w;
 }
 

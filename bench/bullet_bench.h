@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Optional Bullet comparison for the many-body benchmark (C interface to bench/bullet_bench.cpp; benchmark-only):
-// btCollisionWorld with btDbvtBroadphase and one shared btGImpactMeshShape, the way a Bullet user collides many
-// identical concave meshes.
+// btCollisionWorld with btDbvtBroadphase and btGImpactMeshShape (one shape per distinct mesh, shared by the bodies
+// that use it), the way a Bullet user collides many concave meshes.
 #pragma once
 
 #include <stdint.h>
@@ -19,6 +19,13 @@ extern "C"
     /// btCollisionObjects at the poses (7 doubles each: x y z, qw qx qy qz). NULL on failure.
     bullet_bench_world* bullet_bench_create(const double* positions, uint32_t vertex_count, const uint32_t* indices,
                                             uint32_t triangle_count, const double* poses, uint32_t n);
+
+    /// Build a world of n bodies over mesh_count meshes (each its own btGImpactMeshShape, margin 0): body k uses mesh
+    /// body_mesh[k] (NULL: mesh 0 for every body), at poses as in bullet_bench_create. NULL on failure.
+    bullet_bench_world* bullet_bench_create_meshes(uint32_t mesh_count, const double* const* positions,
+                                                   const uint32_t* vertex_counts, const uint32_t* const* indices,
+                                                   const uint32_t* triangle_counts, const uint32_t* body_mesh,
+                                                   const double* poses, uint32_t n);
 
     /// Move the bodies (same layout as at creation).
     void bullet_bench_set_poses(bullet_bench_world* w, const double* poses);

@@ -34,6 +34,28 @@ typedef struct mc_pair_result
 /// mc_pair_scratch_j_vertex). Deterministic for any worker count.
 mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                      struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats);
+/// Temporal coherence of one pair of meshes (bvh/bvh_collide.c): the traversal front of its last query (the node pairs
+/// where the descent stopped, separated ones with a lower bound of their gap) and the relative pose it describes.
+typedef struct mc_pair_front mc_pair_front;
+
+/// mc_collide through the pair's front `*front` (created on first use; free with mc_pair_front_destroy; NULL: plain
+/// mc_collide). The front: separated node pairs with a lower bound of their gap, and leaf pairs with their near list
+/// (triangle pairs within a margin by boxes, planes and edge axes) and a gap bound for their other triangle pairs, all
+/// at the front's pose. Rule: with m a bound of how far any point of J can have moved in I's frame since that pose
+/// (||R1 - R0||_F sqrt(3) max|coordinate of J| + |t1 - t0|, rounded up), a query below every gap tests only the near
+/// lists and keeps the front as it is; otherwise entries whose gap exceeds m stay (gaps lowered by m, the front moved
+/// to this pose) and the others are descended again exactly from their node pair (new leaf pairs get margin 4 m).
+/// The result (pairs and crossings) is bitwise mc_collide's whatever the front's history; the counters (box_tests,
+/// triangle_tests) differ. Used only for serial traversals (worker_count 1, or meshes too small for the parallel
+/// one); otherwise the plain traversal runs and the front is reset. The front is rebuilt from the roots when the
+/// trees change or when it has grown past four times its size after the last rebuild plus 256 entries.
+mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
+                           struct mc_pair_scratch** scratch, mc_pair_front** front, mc_pair_result* result,
+                           mc_query_stats* stats);
+/// Free a front. NULL is ignored.
+void mc_pair_front_destroy(mc_pair_front* front);
+/// Forget a front's content (its next query descends from the roots); keeps its memory. NULL is ignored.
+void mc_pair_front_reset(mc_pair_front* front);
 /// Free the pair stage's scratch. NULL is ignored.
 void mc_pair_scratch_destroy(struct mc_pair_scratch* scratch);
 /// Bytes owned by the pair stage's scratch.

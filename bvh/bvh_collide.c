@@ -44,6 +44,21 @@ typedef struct node_pair
     uint32_t a, b;
 } node_pair;
 
+/// A front entry of temporal coherence (see mc_collide_front below): node pair (a in I's tree, b in J's).
+/// A separated node pair (near == FRONT_NODE): `gap` is a lower bound of the gap between the two boxes at the front's
+/// pose. A leaf pair: its near list (near_count triangle pairs at `near` in the front's pool, one byte each: I's
+/// position in the leaf << 4 | J's) holds the triangle pairs whose exact bounding boxes were within the margin when
+/// it was recorded, and `gap` a lower bound of the gap between the boxes of every other triangle pair.
+/// Gaps are floats rounded down (half the memory of doubles).
+typedef struct front_entry
+{
+    uint32_t a, b;
+    float gap;
+    uint32_t near;
+    uint32_t near_count;
+} front_entry;
+#define FRONT_NODE UINT32_MAX
+
 /// Growable array of node pairs.
 typedef struct pair_vec
 {
@@ -94,6 +109,12 @@ struct mc_pair_scratch
     sort_key* keys_tmp;      // merge sort scratch
     uint32_t key_capacity;   // entries of keys and keys_tmp
     uint64_t culled_in;      // the last query's culling survivors (tests: the kernels of every width agree)
+    front_entry* fresh;      // front entries found by the current front query's descents (mc_collide_front)
+    uint32_t fresh_count;    // used
+    uint32_t fresh_cap;      // allocated
+    uint8_t* pool;           // near lists of the front being built (copied into the front at the end)
+    uint32_t pool_count;     // used
+    uint32_t pool_cap;       // allocated
 };
 
 // Node pairs per worker the serial expansion aims for before the parallel loop: enough items for the dynamic
@@ -148,6 +169,8 @@ void mc_pair_scratch_destroy(struct mc_pair_scratch* s)
     mc_free(s->out);
     mc_free(s->keys);
     mc_free(s->keys_tmp);
+    mc_free(s->fresh);
+    mc_free(s->pool);
     mc_free(s);
 }
 
@@ -166,6 +189,7 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
     }
     n += (size_t)(s->frontier[0].capacity + s->frontier[1].capacity) * sizeof(node_pair);
     n += (size_t)s->out_capacity * sizeof(mc_triangle_pair) + 2u * (size_t)s->key_capacity * sizeof(sort_key);
+    n += (size_t)s->fresh_cap * sizeof(front_entry) + s->pool_cap;
     return n;
 }
 
@@ -387,25 +411,53 @@ static inline void map_i_box(const struct mc_pair_scratch* s, const mc_bvh_node*
 // Separating axis test with the 15 candidate axes (3 of A, 3 of B, 9 cross products). Conservative: an axis only
 // separates when the gap exceeds a bound of every rounding involved (see mc_collide). @return 1 when the boxes may
 // overlap.
-static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b)
+/// What the separating axis tests of box_overlap and box_gap share: A's axes and extents in double, the centres'
+/// offset d (I's frame), its coordinates t on A's axes, and the slack that covers every rounding (see mc_collide).
+typedef struct sat_setup
 {
-    double a[3][3], ea[3];
+    double a[3][3], ea[3], d[3], t[3], slack;
+} sat_setup;
+
+static inline void sat_prepare(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b, sat_setup* q)
+{
     for (int k = 0; k < 3; ++k)
     {
-        a[k][0] = na->axis[k][0];
-        a[k][1] = na->axis[k][1];
-        a[k][2] = na->axis[k][2];
-        ea[k] = na->extent[k];
+        q->a[k][0] = na->axis[k][0];
+        q->a[k][1] = na->axis[k][1];
+        q->a[k][2] = na->axis[k][2];
+        q->ea[k] = na->extent[k];
     }
-    double d[3] = {b->c[0] - na->center[0], b->c[1] - na->center[1], b->c[2] - na->center[2]};
-    double t[3], r[3][3], ar[3][3];
+    for (int c = 0; c < 3; ++c)
+    {
+        q->d[c] = b->c[c] - na->center[c];
+    }
     for (int i = 0; i < 3; ++i)
     {
-        t[i] = a[i][0] * d[0] + a[i][1] * d[1] + a[i][2] * d[2];
+        q->t[i] = q->a[i][0] * q->d[0] + q->a[i][1] * q->d[1] + q->a[i][2] * q->d[2];
     }
-    double slack =
-        cx->rel_slack * (fabs(d[0]) + fabs(d[1]) + fabs(d[2]) + ea[0] + ea[1] + ea[2] + b->e[0] + b->e[1] + b->e[2]) +
-        cx->abs_slack;
+    q->slack = cx->rel_slack * (fabs(q->d[0]) + fabs(q->d[1]) + fabs(q->d[2]) + q->ea[0] + q->ea[1] + q->ea[2] +
+                                b->e[0] + b->e[1] + b->e[2]) +
+               cx->abs_slack;
+}
+
+// Axis a_i x b_k of the test, written in A's frame: the projected centre distance and the sum of the projected radii.
+static inline void sat_cross_axis(const double t[3], const double ea[3], const double eb[3], double r[3][3],
+                                  double ar[3][3], int i, int k, double* dist, double* rad)
+{
+    int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+    int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+    *dist = fabs(t[i2] * r[i1][k] - t[i1] * r[i2][k]);
+    *rad = ea[i1] * ar[i2][k] + ea[i2] * ar[i1][k] + eb[k1] * ar[i][k2] + eb[k2] * ar[i][k1];
+}
+
+static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b)
+{
+    sat_setup q;
+    sat_prepare(cx, na, b, &q);
+    double(*a)[3] = q.a;
+    const double *ea = q.ea, *d = q.d, *t = q.t;
+    double slack = q.slack;
+    double r[3][3], ar[3][3];
     // Axes of A.
     for (int i = 0; i < 3; ++i)
     {
@@ -431,12 +483,10 @@ static inline int box_overlap(const collide_ctx* cx, const mc_bvh_node* na, cons
     // Cross products a_i x b_k, written in A's frame.
     for (int i = 0; i < 3; ++i)
     {
-        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
         for (int k = 0; k < 3; ++k)
         {
-            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-            double dist = fabs(t[i2] * r[i1][k] - t[i1] * r[i2][k]);
-            double rad = ea[i1] * ar[i2][k] + ea[i2] * ar[i1][k] + b->e[k1] * ar[i][k2] + b->e[k2] * ar[i][k1];
+            double dist, rad;
+            sat_cross_axis(t, ea, b->e, r, ar, i, k, &dist, &rad);
             if (dist > rad + slack)
             {
                 return 0;
@@ -1464,13 +1514,28 @@ static void scratch_set_pose(struct mc_pair_scratch* s, const struct mc_mesh* mj
 }
 
 // The query's context: both trees, the mapping in SIMD form, the slacks of the conservative tests and the kernels.
-static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_pair_scratch* s)
+// `lanes` 0: the scalar part only (trees, slacks), all a front query uses (mc_collide_front); 1: also the SIMD
+// mapping and the kernels of the plain traversal.
+static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_pair_scratch* s,
+                     int lanes)
 {
     cx->ta = mi->bvh;
     cx->tb = mj->bvh;
     cx->pos_i = mi->positions;
     cx->scratch = s;
     cx->serial = 0;
+    // Slack of the box test. Relative part: the float axes are orthonormal only to ~1.2e-7 per component, which
+    // perturbs every projection and radius by at most ~3 * 1.2e-7 times (|D| + sum of extents); 4e-6 leaves a
+    // factor of 10. Absolute part: the test's double arithmetic and the rounded J vertices used by the triangle
+    // tests (fl(R v + t) differs from R v + t by < 4 * 2^-53 (3 |v| + |t|)) are below 1e-13 times the magnitudes.
+    double tmag = fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
+    cx->rel_slack = 4e-6;
+    cx->box_rel_slack = 1e-5; // float arithmetic on top of the above: see bvh/collide_lanes.h, sat
+    cx->abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
+    if (lanes == 0)
+    {
+        return;
+    }
 #if defined(__SSE2__)
     for (int c = 0; c < 3; ++c)
     {
@@ -1486,14 +1551,6 @@ static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_
         cx->trans_d[c] = _mm_set1_pd(s->trans[c]);
     }
 #endif
-    // Slack of the box test. Relative part: the float axes are orthonormal only to ~1.2e-7 per component, which
-    // perturbs every projection and radius by at most ~3 * 1.2e-7 times (|D| + sum of extents); 4e-6 leaves a
-    // factor of 10. Absolute part: the test's double arithmetic and the rounded J vertices used by the triangle
-    // tests (fl(R v + t) differs from R v + t by < 4 * 2^-53 (3 |v| + |t|)) are below 1e-13 times the magnitudes.
-    double tmag = fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
-    cx->rel_slack = 4e-6;
-    cx->box_rel_slack = 1e-5; // float arithmetic on top of the above: see bvh/collide_lanes.h, sat
-    cx->abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
 #if defined(__SSE2__)
     cx->slack_rel_f = (float)cx->box_rel_slack;
     cx->slack_abs_f = (float)cx->abs_slack;
@@ -1705,8 +1762,17 @@ static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
     return 1;
 }
 
+static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mj);
+
 mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                      struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats)
+{
+    return mc_collide_front(mi, mj, j_in_i, worker_count, scratch, NULL, result, stats);
+}
+
+mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
+                           struct mc_pair_scratch** scratch, mc_pair_front** front, mc_pair_result* result,
+                           mc_query_stats* stats)
 {
     if (mi == NULL || mj == NULL || j_in_i == NULL || scratch == NULL || result == NULL || mi->bvh == NULL ||
         mj->bvh == NULL)
@@ -1723,7 +1789,10 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     struct mc_pair_scratch* s = *scratch;
     scratch_set_pose(s, mj, j_in_i);
     collide_ctx cx;
-    ctx_init(&cx, mi, mj, s);
+    // The front serves serial traversals only (a query small enough never goes parallel: see traverse_frontier).
+    bool use_front =
+        front != NULL && (workers == 1 || (uint64_t)mi->triangle_count + mj->triangle_count < PARALLEL_MIN_TRIANGLES);
+    ctx_init(&cx, mi, mj, s, use_front ? 0 : 1);
     for (int w = 0; w < s->worker_capacity; ++w)
     {
         s->workers[w].pair_count = 0;
@@ -1734,14 +1803,27 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
     }
 
     uint64_t box_tests = 0;
-    pair_vec* frontier = NULL;
-    uint32_t internal = 0;
-    st = expand_frontier(&cx, workers, &box_tests, &frontier, &internal);
-    if (st != MC_OK)
+    int used = 1;
+    if (use_front)
     {
-        return st;
+        cx.serial = 1;
+        if (!front_traverse(&cx, front, mj))
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
     }
-    int used = traverse_frontier(&cx, mi, mj, workers, frontier, internal);
+    else
+    {
+        mc_pair_front_reset(front != NULL ? *front : NULL);
+        pair_vec* frontier = NULL;
+        uint32_t internal = 0;
+        st = expand_frontier(&cx, workers, &box_tests, &frontier, &internal);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+        used = traverse_frontier(&cx, mi, mj, workers, frontier, internal);
+    }
 
     // Merge the workers' counters, then sort their pairs.
     uint64_t total = 0, tri_tests = 0, culled = 0;
@@ -1782,4 +1864,579 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
         stats->seconds_pairs = mc_now_seconds() - t0;
     }
     return MC_OK;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Temporal coherence: the traversal front of a pair (see mc_collide_front in bvh.h)
+//
+// The front is the set of node pairs where the last descent stopped: pairs whose boxes a separating axis split, each
+// with a lower bound of its gap at the front's pose, and the leaf pairs whose triangles were tested. These node pairs
+// partition every pair of leaves (a descent splits a node pair into its children pairs), so a query that skips the
+// separated entries whose gap exceeds how far J can have moved, re-descends the others from their node pair, and runs
+// the leaf stage on every leaf pair, tests every leaf pair that the cold traversal tests (and maybe more): the
+// cold traversal is conservative too, so both find exactly the intersecting triangle pairs, and the same triangle
+// pair gives the same crossings. The output is sorted by (i, j), so it is bitwise the cold query's. Only the
+// counters (box and triangle tests) differ.
+
+struct mc_pair_front
+{
+    const mc_bvh* ta;      // I's tree the front was recorded on (a change resets the front)
+    const mc_bvh* tb;      // J's tree
+    double rot[3][3];      // the pose (rotation J -> I) the gaps refer to
+    double trans[3];       // its translation
+    front_entry* entries;  // the front
+    uint32_t count;        // entries used
+    uint32_t capacity;     // entries allocated
+    uint8_t* pool;         // the leaf entries' near lists
+    uint32_t pool_count;   // bytes used
+    uint32_t pool_cap;     // bytes allocated
+    uint32_t rebuild_size; // entries right after the last descent from the roots
+    uint32_t leaf_count;   // leaf entries (the first ones)
+    float min_gap;         // smallest gap of all entries (INFINITY when none)
+    bool valid;            // entries describe the trees at (rot, trans)
+};
+
+void mc_pair_front_destroy(mc_pair_front* f)
+{
+    if (f == NULL)
+    {
+        return;
+    }
+    mc_free(f->entries);
+    mc_free(f->pool);
+    mc_free(f);
+}
+
+void mc_pair_front_reset(mc_pair_front* f)
+{
+    if (f != NULL)
+    {
+        f->valid = false;
+        f->count = 0;
+    }
+}
+
+// The larger of two gaps (not fmax: that is a library call; the operands are finite).
+static inline double gap_max(double a, double b)
+{
+    return b > a ? b : a;
+}
+
+// Lower bound of the gap between I's box na and J's box b (mapped into I's frame) along the best of the 15 axes of
+// box_overlap, less the same slack: positive only when box_overlap rejects the pair (up to the rounding of the
+// comparison), and then every point of J's box must move by more than the gap (in I's frame) to reach I's box. The
+// cross-product axes are not unit (|a_i x b_k| <= 1 + 1e-6): their projected gap understates the distance, which is
+// conservative; the caller scales its motion bound by 1 + 1e-6 for the face axes' float rounding.
+static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b)
+{
+    sat_setup q;
+    sat_prepare(cx, na, b, &q);
+    double r[3][3], ar[3][3], gap = -INFINITY;
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            r[i][k] = q.a[i][0] * b->ax[k][0] + q.a[i][1] * b->ax[k][1] + q.a[i][2] * b->ax[k][2];
+            ar[i][k] = fabs(r[i][k]);
+        }
+        gap = gap_max(gap, fabs(q.t[i]) - (q.ea[i] + b->e[0] * ar[i][0] + b->e[1] * ar[i][1] + b->e[2] * ar[i][2]));
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        double tb = b->ax[k][0] * q.d[0] + b->ax[k][1] * q.d[1] + b->ax[k][2] * q.d[2];
+        gap = gap_max(gap, fabs(tb) - (b->e[k] + q.ea[0] * ar[0][k] + q.ea[1] * ar[1][k] + q.ea[2] * ar[2][k]));
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            double dist, rad;
+            sat_cross_axis(q.t, q.ea, b->e, r, ar, i, k, &dist, &rad);
+            gap = gap_max(gap, dist - rad);
+        }
+    }
+    // The differences above are rounded by at most 2^-52 of the magnitudes in the slack; 2 slack covers the slack's
+    // own share and that rounding.
+    return gap - 2.0 * q.slack;
+}
+
+// A positive gap rounded down to float (entries store floats): scaled down by 2^-23 first, more than the relative
+// 2^-24 of the conversion's rounding to nearest (a gap below float's normal range may become 0, which only makes the
+// entry be tested again).
+static inline float gap_down(double g)
+{
+    return (float)(g * (1.0 - 0x1p-23));
+}
+
+// Append an entry to the scratch's fresh entries. @return 0 on allocation failure.
+static inline int front_push(struct mc_pair_scratch* s, uint32_t a, uint32_t b, float gap, uint32_t near,
+                             uint32_t near_count)
+{
+    if (s->fresh_count == s->fresh_cap &&
+        !mc_array_reserve((void**)&s->fresh, &s->fresh_cap, (uint64_t)s->fresh_count + 1u, sizeof *s->fresh, 64))
+    {
+        return 0;
+    }
+    s->fresh[s->fresh_count++] = (front_entry){a, b, gap, near, near_count};
+    return 1;
+}
+
+/// The triangles of a leaf pair at the query's pose, loaded on first use: I's as stored, J's mapped (the values the
+/// triangle tests use), with their exact bounding boxes and plane normals; test planes prepared on first use.
+typedef struct leaf_tris
+{
+    mc_vec3 v[2][MC_BVH_LEAF_MAX][3]; // [0] I's triangles, [1] J's
+    double lo[2][MC_BVH_LEAF_MAX][3]; // bounding boxes
+    double hi[2][MC_BVH_LEAF_MAX][3];
+    mc_vec3 n[2][MC_BVH_LEAF_MAX];      // (v1 - v0) x (v2 - v0)
+    double inv_len[2][MC_BVH_LEAF_MAX]; // 1 / |n| (0 for a degenerate triangle: no plane filter)
+    mc_tri_plane plane[2][MC_BVH_LEAF_MAX];
+    uint32_t loaded[2]; // bit t: triangle t of the side is loaded
+    uint32_t planes[2]; // bit t: plane[side][t] is prepared
+    uint32_t count[2];  // triangles of each leaf
+    uint32_t first[2];  // their first position in tri_order
+} leaf_tris;
+
+static void leaf_tris_init(const collide_ctx* cx, uint32_t a, uint32_t b, leaf_tris* lt)
+{
+    const mc_bvh_node* na = &cx->ta->nodes[a];
+    const mc_bvh_node* nb = &cx->tb->nodes[b];
+    lt->first[0] = mc_bvh_leaf_first(na);
+    lt->count[0] = mc_bvh_leaf_count(na);
+    lt->first[1] = mc_bvh_leaf_first(nb);
+    lt->count[1] = mc_bvh_leaf_count(nb);
+    lt->loaded[0] = lt->loaded[1] = 0;
+    lt->planes[0] = lt->planes[1] = 0;
+}
+
+static inline void leaf_tri_load(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+{
+    if ((lt->loaded[side] & (1u << k)) != 0)
+    {
+        return;
+    }
+    lt->loaded[side] |= 1u << k;
+    const mc_bvh* t = side == 0 ? cx->ta : cx->tb;
+    const uint32_t* tv = &t->tri_vertex[3u * (lt->first[side] + k)];
+    mc_vec3* v = lt->v[side][k];
+    for (int c = 0; c < 3; ++c)
+    {
+        v[c] = side == 0 ? cx->pos_i[tv[c]] : j_vertex_serial(cx->scratch, tv[c]);
+    }
+}
+
+// A triangle loaded with its bounding box and normal (for leaf_pair_gap).
+static void leaf_tri_bound(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+{
+    leaf_tri_load(cx, lt, side, k);
+    const mc_vec3* v = lt->v[side][k];
+    for (int c = 0; c < 3; ++c)
+    {
+        double x0 = c == 0 ? v[0].x : (c == 1 ? v[0].y : v[0].z);
+        double x1 = c == 0 ? v[1].x : (c == 1 ? v[1].y : v[1].z);
+        double x2 = c == 0 ? v[2].x : (c == 1 ? v[2].y : v[2].z);
+        double lo = x1 < x0 ? x1 : x0, hi = x1 > x0 ? x1 : x0;
+        lt->lo[side][k][c] = x2 < lo ? x2 : lo;
+        lt->hi[side][k][c] = x2 > hi ? x2 : hi;
+    }
+    mc_vec3 n = mc_cross(mc_sub(v[1], v[0]), mc_sub(v[2], v[0]));
+    double len = sqrt(mc_dot(n, n));
+    lt->n[side][k] = n;
+    lt->inv_len[side][k] = len > 0.0 ? 1.0 / len : 0.0;
+}
+
+// Lower bound (before rounding allowances) of the gap between triangle `t` of `side` and the plane of the other
+// side's triangle `u`, when all of t's corners are on one side of it; -INFINITY otherwise.
+static double plane_gap(const leaf_tris* lt, int side, uint32_t t, uint32_t u)
+{
+    int o = 1 - side;
+    if (lt->inv_len[o][u] == 0.0)
+    {
+        return -INFINITY;
+    }
+    mc_vec3 n = lt->n[o][u], a = lt->v[o][u][0];
+    double lo = INFINITY, hi = -INFINITY;
+    for (int c = 0; c < 3; ++c)
+    {
+        double d = mc_dot(n, mc_sub(lt->v[side][t][c], a));
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
+    }
+    double g = lo > 0.0 ? lo : (hi < 0.0 ? -hi : -INFINITY);
+    return g * lt->inv_len[o][u];
+}
+
+// Gap between I's triangle p and J's triangle q along the (computed) cross products of their edges, when one of them
+// separates the triangles; -INFINITY otherwise. Any computed direction is a valid separating axis: only the rounding
+// of the projections and of the norm enters the bound, not how far the axis is from the true cross product.
+static double edge_axes_gap(const leaf_tris* lt, uint32_t p, uint32_t q)
+{
+    const mc_vec3* a = lt->v[0][p];
+    const mc_vec3* b = lt->v[1][q];
+    double g = -INFINITY;
+    for (int i = 0; i < 3; ++i)
+    {
+        mc_vec3 ea = mc_sub(a[(i + 1) % 3], a[i]);
+        for (int k = 0; k < 3; ++k)
+        {
+            mc_vec3 l = mc_cross(ea, mc_sub(b[(k + 1) % 3], b[k]));
+            double len2 = mc_dot(l, l);
+            if (!(len2 > 0.0))
+            {
+                continue;
+            }
+            double lo_a = INFINITY, hi_a = -INFINITY, lo_b = INFINITY, hi_b = -INFINITY;
+            for (int c = 0; c < 3; ++c)
+            {
+                double x = mc_dot(l, mc_sub(a[c], a[0])), y = mc_dot(l, mc_sub(b[c], a[0]));
+                lo_a = x < lo_a ? x : lo_a;
+                hi_a = x > hi_a ? x : hi_a;
+                lo_b = y < lo_b ? y : lo_b;
+                hi_b = y > hi_b ? y : hi_b;
+            }
+            g = gap_max(g, gap_max(lo_b - hi_a, lo_a - hi_b) / sqrt(len2));
+        }
+    }
+    return g;
+}
+
+// Lower bound of the gap between I's triangle p and J's triangle q: the best of their bounding boxes' gap, the two
+// plane gaps and, when those leave the pair within `margin`, the edge-cross-product axes (the full separating axis
+// test), less a bound of the rounding (abs_slack covers 1e-13 of the coordinates' magnitudes, far above the few
+// roundings of each difference, cross and dot product here). Every point of a triangle moving by less than it keeps
+// them apart.
+static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double margin)
+{
+    double g = -INFINITY;
+    for (int c = 0; c < 3; ++c)
+    {
+        g = gap_max(g, gap_max(lt->lo[1][q][c] - lt->hi[0][p][c], lt->lo[0][p][c] - lt->hi[1][q][c]));
+    }
+    double slack = 4.0 * cx->abs_slack;
+    if (g - slack <= margin) // the boxes decide most far pairs
+    {
+        g = gap_max(g, plane_gap(lt, 1, q, p));
+        g = gap_max(g, plane_gap(lt, 0, p, q));
+    }
+    if (g - slack <= margin)
+    {
+        g = gap_max(g, edge_axes_gap(lt, p, q));
+    }
+    return g - slack;
+}
+
+// The exact test of I's triangle p against J's triangle q of a leaf pair (the cold stage's function on the same
+// values: bitwise the same crossings), the pair pushed when they cross. @return 0 on allocation failure.
+static int leaf_tris_test(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q)
+{
+    leaf_tri_load(cx, lt, 0, p);
+    leaf_tri_load(cx, lt, 1, q);
+    if ((lt->planes[0] & (1u << p)) == 0)
+    {
+        mc_tri_plane_init(&lt->plane[0][p], lt->v[0][p][0], lt->v[0][p][1], lt->v[0][p][2]);
+        lt->planes[0] |= 1u << p;
+    }
+    if ((lt->planes[1] & (1u << q)) == 0)
+    {
+        mc_tri_plane_init(&lt->plane[1][q], lt->v[1][q][0], lt->v[1][q][1], lt->v[1][q][2]);
+        lt->planes[1] |= 1u << q;
+    }
+    w->triangle_tests += 1u;
+    mc_crossing cr[2];
+    if (mc_tri_tri_crossings_planes(&lt->plane[0][p], &lt->plane[1][q], cr) != 2)
+    {
+        return 1;
+    }
+    return push_pair(w, cx->ta->tri_order[lt->first[0] + p], cx->tb->tri_order[lt->first[1] + q], cr);
+}
+
+// Room for n more near-list bytes in the scratch's pool. @return 0 on allocation failure.
+static inline int pool_reserve(struct mc_pair_scratch* s, uint32_t n)
+{
+    return mc_array_reserve((void**)&s->pool, &s->pool_cap, (uint64_t)s->pool_count + n, 1, 256);
+}
+
+// Record a leaf pair at the query's pose: every triangle pair whose gap bound (leaf_pair_gap) is within `margin` goes
+// to its near list and is tested; the others' smallest gap bound is the entry's gap. Triangles apart cannot cross, so
+// every crossing pair is in the near list. @return 0 on allocation failure.
+static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32_t b, double margin)
+{
+    struct mc_pair_scratch* s = cx->scratch;
+    leaf_tris lt;
+    leaf_tris_init(cx, a, b, &lt);
+    if (!pool_reserve(s, lt.count[0] * lt.count[1]))
+    {
+        return 0;
+    }
+    for (uint32_t t = 0; t < lt.count[1]; ++t)
+    {
+        leaf_tri_bound(cx, &lt, 1, t);
+    }
+    uint32_t start = s->pool_count;
+    double far = INFINITY;
+    for (uint32_t p = 0; p < lt.count[0]; ++p)
+    {
+        leaf_tri_bound(cx, &lt, 0, p);
+        for (uint32_t q = 0; q < lt.count[1]; ++q)
+        {
+            double g = leaf_pair_gap(cx, &lt, p, q, margin);
+            if (g > margin)
+            {
+                far = g < far ? g : far;
+                continue;
+            }
+            s->pool[s->pool_count++] = (uint8_t)(p << 4 | q);
+            if (!leaf_tris_test(cx, w, &lt, p, q))
+            {
+                return 0;
+            }
+        }
+    }
+    float gap = far == INFINITY ? INFINITY : gap_down(far);
+    return front_push(s, a, b, gap, start, s->pool_count - start);
+}
+
+// A kept leaf entry: only its near list is tested (its other triangle pairs are still apart); the list is copied
+// into the scratch's pool for the new front. @return 0 on allocation failure.
+static int leaf_near(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, const front_entry* e)
+{
+    leaf_tris lt;
+    leaf_tris_init(cx, e->a, e->b, &lt);
+    const uint8_t* list = f->pool + e->near;
+    for (uint32_t k = 0; k < e->near_count; ++k)
+    {
+        if (!leaf_tris_test(cx, w, &lt, list[k] >> 4, list[k] & 15u))
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+// leaf_near for an entry kept by a rebasing query: its list is also copied into the scratch's pool for the new front.
+// @return 0 on allocation failure.
+static int leaf_near_keep(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, front_entry* e)
+{
+    struct mc_pair_scratch* s = cx->scratch;
+    if (!pool_reserve(s, e->near_count) || !leaf_near(cx, w, f, e))
+    {
+        return 0;
+    }
+    memcpy(s->pool + s->pool_count, f->pool + e->near, e->near_count);
+    e->near = s->pool_count;
+    s->pool_count += e->near_count;
+    return 1;
+}
+
+// Descend from node pair (a, b) at the current pose, depth first: its box gap (a separated pair becomes an entry with
+// that gap), a leaf pair is recorded (leaf_record), an internal pair is split as expand_level splits it. New entries
+// go to the scratch's fresh entries. @return 0 on allocation failure.
+static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uint32_t b0, double margin)
+{
+    struct mc_pair_scratch* s = cx->scratch;
+    pair_vec* stack = &w->stack; // the traversal's stack (unused by a front query otherwise)
+    if (!pair_vec_reserve(stack, 64u))
+    {
+        return 0;
+    }
+    uint32_t top = 0;
+    stack->data[top++] = (node_pair){a0, b0};
+    while (top > 0)
+    {
+        node_pair np = stack->data[--top];
+        const mc_bvh_node* na = &cx->ta->nodes[np.a];
+        const mc_bvh_node* nb = &cx->tb->nodes[np.b];
+        mapped_box mb;
+        map_j_box(cx->scratch, nb, &mb);
+        w->box_tests += 1u;
+        double g = box_gap(cx, na, &mb);
+        int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
+        int ok = 1;
+        if (g > 0.0)
+        {
+            ok = front_push(s, np.a, np.b, gap_down(g), FRONT_NODE, 0);
+        }
+        else if (la && lb)
+        {
+            ok = leaf_record(cx, w, np.a, np.b, margin);
+        }
+        else if (!pair_vec_reserve(stack, top + 4u))
+        {
+            ok = 0;
+        }
+        else
+        {
+            float sa = node_size(na), sb = node_size(nb);
+            bool both = !la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb);
+            bool split_a = both || (!la && (lb || sa >= sb));
+            bool split_b = both || !split_a;
+            for (uint32_t ca = 0; ca < (split_a ? 2u : 1u); ++ca)
+            {
+                for (uint32_t cb = 0; cb < (split_b ? 2u : 1u); ++cb)
+                {
+                    stack->data[top++] = (node_pair){split_a ? na->data + ca : np.a, split_b ? nb->data + cb : np.b};
+                }
+            }
+        }
+        if (!ok || w->failed)
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+// Bound of how far any point of J's mesh (body frame: |p| <= radius) can have moved in I's frame between the front's
+// pose and the query's: |(R1 - R0) p + (t1 - t0)| <= ||R1 - R0||_F radius + |t1 - t0|, rounded up (the relative
+// 1e-9 covers the rounding of these few operations; the absolute slack the rounding of J's mapped vertices), then
+// scaled by 1 + 1e-6 for the float box axes (box_gap).
+static double front_motion(const collide_ctx* cx, const mc_pair_front* f, double radius)
+{
+    const struct mc_pair_scratch* s = cx->scratch;
+    double r2 = 0.0, t2 = 0.0;
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            double x = s->rot[i][k] - f->rot[i][k];
+            r2 += x * x;
+        }
+        double y = s->trans[i] - f->trans[i];
+        t2 += y * y;
+    }
+    double m = sqrt(r2) * radius + sqrt(t2);
+    return (m * (1.0 + 1e-9) + 2.0 * cx->abs_slack) * (1.0 + 1e-6);
+}
+
+// The new front: the kept entries (compacted in place) followed by the scratch's fresh ones, the near lists from the
+// scratch's pool. @return 0 on allocation failure.
+static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint32_t kept)
+{
+    if (!mc_array_reserve((void**)&f->entries, &f->capacity, (uint64_t)kept + s->fresh_count, sizeof *f->entries, 16) ||
+        !mc_array_reserve((void**)&f->pool, &f->pool_cap, s->pool_count, 1, 256))
+    {
+        return 0;
+    }
+    if (s->fresh_count > 0)
+    {
+        memcpy(f->entries + kept, s->fresh, (size_t)s->fresh_count * sizeof *f->entries);
+    }
+    if (s->pool_count > 0)
+    {
+        memcpy(f->pool, s->pool, s->pool_count);
+    }
+    f->count = kept + s->fresh_count;
+    f->pool_count = s->pool_count;
+    // Leaf entries first (a quiet query walks only them), and the smallest gap of all entries.
+    uint32_t leaves = 0;
+    f->min_gap = INFINITY;
+    for (uint32_t k = 0; k < f->count; ++k)
+    {
+        front_entry e = f->entries[k];
+        f->min_gap = e.gap < f->min_gap ? e.gap : f->min_gap;
+        if (e.near != FRONT_NODE)
+        {
+            f->entries[k] = f->entries[leaves];
+            f->entries[leaves++] = e;
+        }
+    }
+    f->leaf_count = leaves;
+    return 1;
+}
+
+// The query through the front: entries whose gap exceeds the motion bound stay (their gap lowered by it; leaf
+// entries test their near lists), the others are descended again from their node pair. Leaf pairs recorded now get
+// a margin of four times this query's motion (at least 1e-9 of J's size), so that as many more similar steps keep
+// them. @return 0 on allocation failure.
+static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const struct mc_mesh* mj)
+{
+    // Every vertex of J is within sqrt(3) max |coordinate| of J's body origin.
+    double radius = 1.7320508075688774 * mj->bvh->max_abs_coord;
+    double motion = front_motion(cx, f, radius);
+    double margin = fmax(4.0 * motion, 1e-9 * radius);
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < f->count; ++k)
+    {
+        front_entry e = f->entries[k];
+        // Lowered by the motion and by more than the rounding of the subtraction (2^-52 of the gap); an infinite gap
+        // (a leaf pair whose triangle pairs are all in its near list) stays.
+        double g = e.gap == INFINITY ? INFINITY : ((double)e.gap - motion) - 1e-15 * (double)e.gap;
+        if (g > 0.0)
+        {
+            e.gap = g == INFINITY ? INFINITY : gap_down(g);
+            if (e.near != FRONT_NODE && !leaf_near_keep(cx, w, f, &e))
+            {
+                return 0;
+            }
+            f->entries[kept++] = e;
+            continue;
+        }
+        if (!front_descend(cx, w, e.a, e.b, margin))
+        {
+            return 0;
+        }
+    }
+    return front_finish(cx->scratch, f, kept);
+}
+
+// The serial traversal through the front (created on first use): from the roots when it is not valid for these trees
+// or grew past four times its size after the last descent from the roots plus 256 entries (a front that only refines
+// would otherwise grow as a contact wanders over the meshes), else front_update. @return 0 on allocation failure (the
+// front is then reset).
+static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mj)
+{
+    if (*slot == NULL)
+    {
+        *slot = mc_calloc(1, sizeof **slot);
+        if (*slot == NULL)
+        {
+            return 0;
+        }
+    }
+    mc_pair_front* f = *slot;
+    pair_worker* w = &cx->scratch->workers[0];
+    cx->scratch->fresh_count = 0;
+    cx->scratch->pool_count = 0;
+    bool fresh_start = !f->valid || f->ta != cx->ta || f->tb != cx->tb || f->count > 4u * f->rebuild_size + 256u;
+    f->valid = false;
+    int ok;
+    if (fresh_start)
+    {
+        // No motion known yet: the smallest margin (the next query records the leaf pairs again with its own).
+        double margin = 1e-9 * 1.7320508075688774 * mj->bvh->max_abs_coord;
+        ok = front_descend(cx, w, 0, 0, margin) && front_finish(cx->scratch, f, 0);
+        f->rebuild_size = f->count;
+    }
+    else
+    {
+        // A quiet query: J cannot have crossed any entry's gap since the front's pose, so only the leaf entries' near
+        // lists are tested, and the front stays as it is, gaps and pose (the next query's motion is measured from that
+        // pose again). Otherwise the front is walked and rebased to this pose.
+        double motion = front_motion(cx, f, 1.7320508075688774 * mj->bvh->max_abs_coord);
+        if (motion < (double)f->min_gap)
+        {
+            for (uint32_t k = 0; k < f->leaf_count; ++k)
+            {
+                if (!leaf_near(cx, w, f, &f->entries[k]))
+                {
+                    f->count = 0;
+                    return 0;
+                }
+            }
+            f->valid = true;
+            return 1;
+        }
+        ok = front_update(cx, w, f, mj);
+    }
+    if (!ok)
+    {
+        f->count = 0;
+        return 0;
+    }
+    f->ta = cx->ta;
+    f->tb = cx->tb;
+    memcpy(f->rot, cx->scratch->rot, sizeof f->rot);
+    memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
+    f->valid = true;
+    return 1;
 }

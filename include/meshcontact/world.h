@@ -259,7 +259,13 @@ extern "C"
         uint32_t body_capacity;       ///< initial body slots (a hint; grows on demand)
         uint32_t contact_capacity;    ///< initial contact definition slots (a hint; grows on demand)
         uint32_t region_capacity;     ///< initial region record capacity (a hint; grows on demand)
-        int internal_value;           ///< set by mc_default_world_def()
+        /// Temporal coherence per pair (default true): each pair keeps the traversal front of its last query (the
+        /// node pairs where the descent stopped, with a lower bound of each separated pair's gap) and the next query
+        /// skips the separated ones that J cannot have crossed since (gap above a bound of its motion in I's frame),
+        /// re-descending the others exactly. Results are bitwise the same with or without it (see
+        /// mc_world_evaluate); false runs every moved pair's query from the roots (benchmarks, checks).
+        bool coherence;
+        int internal_value; ///< set by mc_default_world_def()
     } mc_world_def;
 
     /// @return defaults: OpenMP default threads, Adams depth, small capacities.
@@ -411,7 +417,17 @@ extern "C"
     /// wrenches in that order. Cost grows with the bodies and the candidate pairs, not with the product of the list
     /// lengths. Temporal coherence, exact: a pair whose two bodies are at bitwise the poses of the pair's query in
     /// the previous evaluation keeps that query's regions (a query is a pure function of the meshes and poses); every
-    /// other pair is queried from scratch. The force laws always run (the velocities may have changed). Likewise the
+    /// other pair is queried again, through its traversal front when mc_world_def.coherence is on (the default). The
+    /// front rule: the front is where the pair's last descent of the two trees stopped, node pairs split by a
+    /// separating axis (each with a lower bound of its gap) and leaf pairs (each with its near list: the triangle
+    /// pairs within a margin of each other by their bounding boxes, planes and edge axes, and a lower bound of the gap
+    /// of all its other triangle pairs), at the relative pose of that descent. A query bounds how far any point of J
+    /// can have moved in I's frame since then (||R1 - R0||_F sqrt(3) max|J coordinate| + |t1 - t0|, rounded up);
+    /// below every gap it only tests the near lists with the exact triangle test, else every entry whose gap it
+    /// exceeds is descended again exactly from its node pair (new leaf pairs get a margin of 4 times that motion).
+    /// Every crossing triangle pair is found either way, the same function gives the same crossings and the pairs are
+    /// sorted, so the regions are bitwise those of a query from the roots (only mc_step_info's box and triangle test
+    /// counts differ). The force laws always run (the velocities may have changed). Likewise the
     /// broad phase is skipped when no pose is bitwise different and no body or contact was created or destroyed since
     /// the last one (its sorted candidate list is then still exact). Results are therefore bitwise those of a cold
     /// world, whatever the history.

@@ -2534,7 +2534,7 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
     j_in_i.q = mc_quat_mul(mc_quat_conj(pi.q), pj.q);
     j_in_i.p = mc_quat_rotate(mc_quat_conj(pi.q), mc_sub(pj.p, pi.p));
     mc_pair_result pr;
-    mc_status status = mc_collide(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, &pr, st);
+    mc_status status = mc_collide_front(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, ws->front, &pr, st);
     if (status != MC_OK)
     {
         return status;

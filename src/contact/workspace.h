@@ -21,10 +21,13 @@ struct mc_workspace
     struct mc_region_scratch* regions;    ///< owned by the region stage (src/contact/regions.c), created on first use
     struct mc_shape_scratch* shapes;      ///< owned by the shape queries (src/contact/analytic.c), created on first use
     struct mc_distance_scratch* distance; ///< owned by the distance query (bvh/bvh_distance.c), created on first use
-    uint32_t* smooth_tris;                ///< MC_DEPTH_SMOOTH (smooth_depth.c): triangles near a contact point
-    uint32_t smooth_tri_capacity;         ///< entries allocated in smooth_tris
-    uint32_t* smooth_vertices;            ///< MC_DEPTH_SMOOTH: their vertices near the point
-    uint32_t smooth_vertex_capacity;      ///< entries allocated in smooth_vertices
+    /// Temporal coherence: when not NULL, the traversal front slot of the pair being queried (set by the world
+    /// around one query, owned by its pair record): mc_query_regions then runs mc_collide_front with it (bvh.h).
+    struct mc_pair_front** front;
+    uint32_t* smooth_tris;           ///< MC_DEPTH_SMOOTH (smooth_depth.c): triangles near a contact point
+    uint32_t smooth_tri_capacity;    ///< entries allocated in smooth_tris
+    uint32_t* smooth_vertices;       ///< MC_DEPTH_SMOOTH: their vertices near the point
+    uint32_t smooth_vertex_capacity; ///< entries allocated in smooth_vertices
 };
 
 /// Free the shape queries' scratch (src/contact/analytic.c). NULL is ignored.

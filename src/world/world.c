@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // The world: body and contact slots with generations, body state setters and getters, world creation and
 // destruction (contact definitions: world_contact.c; evaluation: world_evaluate.c, broad phase: broadphase.c).
+#include "bvh/bvh.h"
 #include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/parallel.h"
@@ -39,6 +40,7 @@ mc_world_def mc_default_world_def(void)
     d.body_capacity = 16;
     d.contact_capacity = 8;
     d.region_capacity = 16;
+    d.coherence = true;
     d.internal_value = WORLD_COOKIE;
     return d;
 }
@@ -82,6 +84,7 @@ mc_status mc_world_create(const mc_world_def* def, mc_world** out)
     }
     w->worker_count = mc_parallel_worker_count(def->worker_count);
     w->depth_method = def->depth_method;
+    w->coherence = def->coherence;
     w->analysis = MC_ANALYSIS_DYNAMIC;
     w->body_free = -1;
     w->contact_free = -1;
@@ -127,6 +130,7 @@ void mc_world_destroy(mc_world* w)
     for (uint32_t i = 0; i < w->pair_slots; ++i)
     {
         mc_free(w->pairs[i].regions);
+        mc_pair_front_destroy(w->pairs[i].front);
     }
     mc_free(w->pairs);
     mc_free(w->pair_free);

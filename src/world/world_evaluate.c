@@ -3,9 +3,11 @@
 // Evaluation of a world at its current state: broad phase (broadphase.c), candidate pairs matched to pooled pair
 // records, region queries in parallel over pairs (one workspace per worker) or inside one pair, force laws and a
 // serial reduction into per-body wrenches in the sorted pair order (the same bits for any worker count).
+#include "bvh/bvh.h"
 #include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/parallel.h"
+#include "src/contact/workspace.h"
 #include "src/world/contact_force.h"
 #include "src/world/world_internal.h"
 
@@ -41,8 +43,20 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     opt.worker_count = workers;
     opt.depth_method = w->contacts[p->contact].depth;
     uint32_t count = 0;
+    // Temporal coherence through the pair's front (bitwise the same results); a body slot reused since the front was
+    // recorded may hold another mesh, so a new generation starts the front again.
+    if (p->gen_i != bi->generation || p->gen_j != bj->generation)
+    {
+        mc_pair_front_reset(p->front);
+    }
+    ws->front = w->coherence ? &p->front : NULL;
     p->status =
         mc_pair_query_regions(w, p, &bi->pose, &bj->pose, &opt, ws, p->regions, p->region_capacity, &count, &p->stats);
+    ws->front = NULL;
+    if (p->status != MC_OK && p->status != MC_ERR_CAPACITY)
+    {
+        mc_pair_front_reset(p->front);
+    }
     p->region_count = (p->status == MC_OK || p->status == MC_ERR_CAPACITY) ? count : 0;
     p->reusable = p->status == MC_OK;
     p->pose_i = bi->pose;
@@ -136,11 +150,14 @@ static mc_status match_pairs(mc_world* w)
         bool reused = w->pair_free_count > 0;
         uint32_t r = reused ? w->pair_free[--w->pair_free_count] : w->pair_slots++;
         mc_pair* p = &w->pairs[r];
-        mc_region* keep = reused ? p->regions : NULL; // a pooled record keeps its buffer; a new one has none
+        mc_region* keep = reused ? p->regions : NULL; // a pooled record keeps its buffers; a new one has none
         uint32_t keep_cap = reused ? p->region_capacity : 0;
+        struct mc_pair_front* front = reused ? p->front : NULL;
+        mc_pair_front_reset(front); // another pair's front: the next query descends from the roots
         memset(p, 0, sizeof *p);
         p->regions = keep;
         p->region_capacity = keep_cap;
+        p->front = front;
         p->contact = w->found[i].contact;
         p->body_i = w->found[i].body_i;
         p->body_j = w->found[i].body_j;

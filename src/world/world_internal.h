@@ -67,20 +67,21 @@ typedef struct mc_slot_pair
 /// that stops being a candidate goes back to the pool with its buffer, and the next new pair takes it.
 typedef struct mc_pair
 {
-    uint32_t contact;         ///< contact slot
-    uint32_t body_i;          ///< I body slot
-    uint32_t body_j;          ///< J body slot
-    mc_region* regions;       ///< region buffer (grown serially, never in workers)
-    uint32_t region_capacity; ///< entries in regions
-    uint32_t region_count;    ///< regions found by the last query (may exceed capacity before a retry)
-    mc_status status;         ///< status of the last query
-    mc_query_stats stats;     ///< counters of the last query
-    mc_pose pose_i;           ///< I body's pose at the last query (valid when `reusable`)
-    mc_pose pose_j;           ///< J body's pose at the last query
-    uint32_t gen_i;           ///< I body's generation at the last query
-    uint32_t gen_j;           ///< J body's generation at the last query
-    bool reusable;            ///< the last query succeeded and its regions are in the buffer
-    bool reused;              ///< this evaluation reused the regions (no query)
+    uint32_t contact;            ///< contact slot
+    uint32_t body_i;             ///< I body slot
+    uint32_t body_j;             ///< J body slot
+    mc_region* regions;          ///< region buffer (grown serially, never in workers)
+    uint32_t region_capacity;    ///< entries in regions
+    uint32_t region_count;       ///< regions found by the last query (may exceed capacity before a retry)
+    mc_status status;            ///< status of the last query
+    mc_query_stats stats;        ///< counters of the last query
+    mc_pose pose_i;              ///< I body's pose at the last query (valid when `reusable`)
+    mc_pose pose_j;              ///< J body's pose at the last query
+    uint32_t gen_i;              ///< I body's generation at the last query
+    uint32_t gen_j;              ///< J body's generation at the last query
+    bool reusable;               ///< the last query succeeded and its regions are in the buffer
+    bool reused;                 ///< this evaluation reused the regions (no query)
+    struct mc_pair_front* front; ///< traversal front of the last query (temporal coherence; bvh.h), or NULL
 } mc_pair;
 
 /// A candidate pair of one evaluation: its key (contact, I slot, J slot) and its pool record.
@@ -158,6 +159,7 @@ struct mc_world
     int worker_count;             ///< resolved thread count (>= 1)
     mc_depth_method depth_method; ///< region depth method
     mc_analysis analysis;         ///< static or dynamic (DYNAMICS_ONLY friction)
+    bool coherence;               ///< pair queries through their traversal fronts (mc_world_def.coherence)
     mc_body* bodies;              ///< body slots
     uint32_t body_slots;          ///< slots used (live or free-listed)
     uint32_t body_capacity;       ///< slots allocated
