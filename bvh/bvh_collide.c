@@ -2200,6 +2200,10 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
 // into the scratch's pool for the new front. @return 0 on allocation failure.
 static int leaf_near(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, const front_entry* e)
 {
+    if (e->near_count == 0)
+    {
+        return 1; // an empty list: the pool may be unallocated (NULL)
+    }
     leaf_tris lt;
     leaf_tris_init(cx, e->a, e->b, &lt);
     const uint8_t* list = f->pool + e->near;
@@ -2221,6 +2225,11 @@ static int leaf_near_keep(const collide_ctx* cx, pair_worker* w, const mc_pair_f
     if (!pool_reserve(s, e->near_count) || !leaf_near(cx, w, f, e))
     {
         return 0;
+    }
+    if (e->near_count == 0)
+    {
+        e->near = s->pool_count;
+        return 1;
     }
     memcpy(s->pool + s->pool_count, f->pool + e->near, e->near_count);
     e->near = s->pool_count;
