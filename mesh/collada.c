@@ -1165,8 +1165,8 @@ static mc_status build_prim(dae* d, const dae_prim* p, int32_t vertices, dae_geo
     if (p->type == PRIM_TRIANGLES && want == 1 && runs[0].count != 3 * p->count * p->stride)
     {
         return dae_fail(
-            d, MC_ERR_PARSE, p->at, "<triangles count=\"%llu\"> with %u inputs has %u indices, %llu expected",
-            (unsigned long long)p->count, p->stride, runs[0].count, (unsigned long long)(3 * p->count * p->stride));
+            d, MC_ERR_PARSE, p->at, "<triangles count=\"%llu\"> has %u indices, %llu expected (%u per corner)",
+            (unsigned long long)p->count, runs[0].count, (unsigned long long)(3 * p->count * p->stride), p->stride);
     }
     if (p->type == PRIM_POLYLIST)
     {

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // libFuzzer harness of one mesh file format, chosen at compile time: FUZZ_EXT is the extension (stl, obj, off, shl,
-// ply, 3mf, gltf, glb, dae). The readers take a path (mc_mesh_import_file dispatches on the extension and each reader
+// ply, 3mf, gltf, glb, dae; all native but ply, which goes through Assimp). The readers take a path (mc_mesh_import_file dispatches on the extension and each reader
 // opens the file itself; there is no in-memory entry point), so the input is written to a private temporary file and
 // imported: reader, weld, checks, orientation and OBB tree. With FUZZ_STL_BINARY the first byte is a mode and the rest
 // a binary STL whose header count the harness makes agree with the size (mode 0), leave a tail (mode 1) or leaves
