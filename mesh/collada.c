@@ -712,6 +712,20 @@ static mc_status read_vcount_or_p(dae* d, bool vcount)
     return MC_OK;
 }
 
+// Append item k to a list kept as its first and last indices; last_next is the link of the last item (NULL: empty).
+static void link_last(int32_t* first, int32_t* last, int32_t* last_next, int32_t k)
+{
+    if (last_next != NULL)
+    {
+        *last_next = k;
+    }
+    else
+    {
+        *first = k;
+    }
+    *last = k;
+}
+
 // A node, visual scene or library of nodes: a child of the innermost open one.
 static mc_status begin_node(dae* d, uint32_t id_kind)
 {
@@ -733,15 +747,8 @@ static mc_status begin_node(dae* d, uint32_t id_kind)
     if (d->cur_node >= 0)
     {
         dae_node* parent = &d->node[d->cur_node];
-        if (parent->last_child >= 0)
-        {
-            d->node[parent->last_child].next = k;
-        }
-        else
-        {
-            parent->first_child = k;
-        }
-        parent->last_child = k;
+        link_last(&parent->first_child, &parent->last_child,
+                  parent->last_child >= 0 ? &d->node[parent->last_child].next : NULL, k);
     }
     d->cur_node = k;
     if (id_kind == ID_SCENE && d->first_scene < 0)
@@ -840,15 +847,7 @@ static mc_status add_instance(dae* d, bool node)
     }
     int32_t k = (int32_t)d->inst_count++;
     dae_node* n = &d->node[d->cur_node];
-    if (n->last_inst >= 0)
-    {
-        d->inst[n->last_inst].next = k;
-    }
-    else
-    {
-        n->first_inst = k;
-    }
-    n->last_inst = k;
+    link_last(&n->first_inst, &n->last_inst, n->last_inst >= 0 ? &d->inst[n->last_inst].next : NULL, k);
     return MC_OK;
 }
 

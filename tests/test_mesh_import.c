@@ -1419,6 +1419,42 @@ Test(import, threemf_hostile_files)
     assert_message_has(&e, "no 3D model part '3D/other.model'");
 }
 
+// An OBJ of a UV sphere of radius 1.3 about (0.1, 0.2, 0.3) (irregular coordinates), outward, in obj. @return its size.
+static size_t sphere_obj(char* obj, size_t cap)
+{
+    enum
+    {
+        RINGS = 9,
+        SEGS = 14
+    };
+    size_t o = (size_t)snprintf(obj, cap, "v 0.1 0.2 %.17g\n", 0.3 + 1.3);
+    for (int r = 1; r < RINGS; ++r)
+    {
+        double th = MC_PI * r / RINGS;
+        for (int k = 0; k < SEGS; ++k)
+        {
+            double ph = 2 * MC_PI * k / SEGS;
+            o += (size_t)snprintf(obj + o, cap - o, "v %.17g %.17g %.17g\n", 0.1 + 1.3 * sin(th) * cos(ph),
+                                  0.2 + 1.3 * sin(th) * sin(ph), 0.3 + 1.3 * cos(th));
+        }
+    }
+    o += (size_t)snprintf(obj + o, cap - o, "v 0.1 0.2 %.17g\n", 0.3 - 1.3);
+    int south = 2 + (RINGS - 1) * SEGS; // 1-based
+    for (int k = 0; k < SEGS; ++k)
+    {
+        int a = 2 + k, b = 2 + (k + 1) % SEGS;
+        o += (size_t)snprintf(obj + o, cap - o, "f 1 %d %d\n", a, b);
+        int c = 2 + (RINGS - 2) * SEGS + k, d = 2 + (RINGS - 2) * SEGS + (k + 1) % SEGS;
+        o += (size_t)snprintf(obj + o, cap - o, "f %d %d %d\n", south, d, c);
+        for (int r = 0; r + 2 < RINGS; ++r)
+        {
+            int p = 2 + r * SEGS + k, q = 2 + r * SEGS + (k + 1) % SEGS;
+            o += (size_t)snprintf(obj + o, cap - o, "f %d %d %d %d\n", p, p + SEGS, q + SEGS, q);
+        }
+    }
+    return o;
+}
+
 // The independent writer: Assimp's exporters (glTF 2 with an external .bin, GLB, 3MF with deflated entries) convert an
 // OBJ of a UV sphere (irregular coordinates); the native readers must give the OBJ's triangle count and volume up to
 // the exporters' rounding. glTF and GLB store float32 positions: each coordinate moves by at most 2^-24 relative, so
@@ -1426,37 +1462,8 @@ Test(import, threemf_hostile_files)
 // relative covers both with margin; a misread index, stride, transform or unit would be off by far more.
 Test(import, gltf_glb_3mf_written_by_assimp_match_the_source)
 {
-    enum
-    {
-        RINGS = 9,
-        SEGS = 14
-    };
     static char obj[65536];
-    size_t o = (size_t)snprintf(obj, sizeof obj, "v 0.1 0.2 %.17g\n", 0.3 + 1.3);
-    for (int r = 1; r < RINGS; ++r)
-    {
-        double th = MC_PI * r / RINGS;
-        for (int k = 0; k < SEGS; ++k)
-        {
-            double ph = 2 * MC_PI * k / SEGS;
-            o += (size_t)snprintf(obj + o, sizeof obj - o, "v %.17g %.17g %.17g\n", 0.1 + 1.3 * sin(th) * cos(ph),
-                                  0.2 + 1.3 * sin(th) * sin(ph), 0.3 + 1.3 * cos(th));
-        }
-    }
-    o += (size_t)snprintf(obj + o, sizeof obj - o, "v 0.1 0.2 %.17g\n", 0.3 - 1.3);
-    int south = 2 + (RINGS - 1) * SEGS; // 1-based
-    for (int k = 0; k < SEGS; ++k)
-    {
-        int a = 2 + k, b = 2 + (k + 1) % SEGS;
-        o += (size_t)snprintf(obj + o, sizeof obj - o, "f 1 %d %d\n", a, b);
-        int c = 2 + (RINGS - 2) * SEGS + k, d = 2 + (RINGS - 2) * SEGS + (k + 1) % SEGS;
-        o += (size_t)snprintf(obj + o, sizeof obj - o, "f %d %d %d\n", south, d, c);
-        for (int r = 0; r + 2 < RINGS; ++r)
-        {
-            int p = 2 + r * SEGS + k, q = 2 + r * SEGS + (k + 1) % SEGS;
-            o += (size_t)snprintf(obj + o, sizeof obj - o, "f %d %d %d %d\n", p, p + SEGS, q + SEGS, q);
-        }
-    }
+    sphere_obj(obj, sizeof obj);
     static char src[512];
     snprintf(src, sizeof src, "%s", write_text("sphere.obj", obj));
     mc_mesh_report ref, r;
@@ -1689,33 +1696,7 @@ Test(import, collada_hostile_files)
 Test(import, collada_written_by_assimp_matches_the_source)
 {
     static char obj[65536];
-    enum
-    {
-        RINGS = 9,
-        SEGS = 14
-    };
-    size_t o = (size_t)snprintf(obj, sizeof obj, "v 0.1 0.2 %.17g\n", 0.3 + 1.3);
-    for (int r = 1; r < RINGS; ++r)
-    {
-        for (int k = 0; k < SEGS; ++k)
-        {
-            double th = MC_PI * r / RINGS, ph = 2 * MC_PI * k / SEGS;
-            o += (size_t)snprintf(obj + o, sizeof obj - o, "v %.17g %.17g %.17g\n", 0.1 + 1.3 * sin(th) * cos(ph),
-                                  0.2 + 1.3 * sin(th) * sin(ph), 0.3 + 1.3 * cos(th));
-        }
-    }
-    o += (size_t)snprintf(obj + o, sizeof obj - o, "v 0.1 0.2 %.17g\n", 0.3 - 1.3);
-    for (int k = 0; k < SEGS; ++k)
-    {
-        int a = 2 + k, b = 2 + (k + 1) % SEGS, s = 2 + (RINGS - 1) * SEGS;
-        o += (size_t)snprintf(obj + o, sizeof obj - o, "f 1 %d %d\nf %d %d %d\n", a, b, s, b + (RINGS - 2) * SEGS,
-                              a + (RINGS - 2) * SEGS);
-        for (int r = 0; r + 2 < RINGS; ++r)
-        {
-            o += (size_t)snprintf(obj + o, sizeof obj - o, "f %d %d %d %d\n", a + r * SEGS, a + (r + 1) * SEGS,
-                                  b + (r + 1) * SEGS, b + r * SEGS);
-        }
-    }
+    sphere_obj(obj, sizeof obj);
     static char src[2][1300];
     snprintf(src[0], sizeof src[0], "%s", write_text("sphere.obj", obj));
     const char* root = getenv("MC_SOURCE_ROOT");
