@@ -541,7 +541,8 @@ static mc_status read_float_array(dae* d)
                    : dae_oom(d);
     }
     uint32_t got = 0;
-    st = text_numbers(d, d->num + d->num_count, (uint32_t)count, &got);
+    double none = 0.0; // an empty array has no storage yet (d->num may still be NULL)
+    st = text_numbers(d, count > 0 ? d->num + d->num_count : &none, (uint32_t)count, &got);
     if (st == MC_OK && got != count)
     {
         st = dae_fail(d, MC_ERR_PARSE, here(d), "<float_array> has %u values, its count says %llu", got,
@@ -1060,7 +1061,8 @@ static mc_status build_points(dae* d, dae_geometry* g)
                         "POSITION <accessor> of stride %llu: 3 values (X, Y, Z) per point needed",
                         (unsigned long long)s->stride);
     }
-    if (s->count > 0 && s->offset + (s->count - 1) * s->stride + 3 > a->count)
+    // (count - 1) * stride is formed only once it is known to be at most the array's size: no wrap-around.
+    if (s->count > 0 && (s->count - 1 > a->count / s->stride || s->offset + (s->count - 1) * s->stride + 3 > a->count))
     {
         return dae_fail(d, MC_ERR_PARSE, s->at,
                         "POSITION <accessor> (count %llu, stride %llu, offset %llu) reads past its <float_array> of %u "
@@ -1153,7 +1155,7 @@ static mc_status build_prim(dae* d, const dae_prim* p, int32_t vertices, dae_geo
         return st;
     }
     dae_corners c = {p, g->v_count};
-    const dae_run* runs = d->run + p->run_begin;
+    const dae_run* runs = p->run_count > 0 ? d->run + p->run_begin : NULL; // d->run is NULL before the first run
     bool single = p->type == PRIM_TRIANGLES || p->type == PRIM_POLYLIST;
     uint64_t want = single ? (p->count > 0) : p->count;
     if (p->run_count != want || (p->type == PRIM_POLYLIST && !p->has_vcount))

@@ -1626,6 +1626,9 @@ Test(import, collada_hostile_files)
         {"count=\"33\"", "count=\"34\"", MC_ERR_PARSE, "has 33 values, its count says 34"},
         {"count=\"8\" stride=\"4\"", "count=\"9\" stride=\"4\"", MC_ERR_PARSE, "reads past its <float_array>"},
         {"count=\"8\" stride=\"3\"", "count=\"8\" stride=\"2\"", MC_ERR_PARSE, "3 values (X, Y, Z) per point"},
+        {"count=\"8\" stride=\"3\"", "count=\"4294967294\" stride=\"4294967295\"", MC_ERR_PARSE,
+         "reads past its <float_array>"}, // (count - 1) * stride near 2^64
+        {"count=\"24\"", "count=\"0\"", MC_ERR_PARSE, "<float_array> holds too many numbers"},
         {"<triangles count=\"12\"", "<triangles count=\"11\"", MC_ERR_PARSE,
          "has 72 indices, 66 expected (2 per corner)"},
         {"<p>0 0 3 0 2 0", "<p>8 0 3 0 2 0", MC_ERR_INDEX_OUT_OF_RANGE, "refers to point 8, the positions have 8"},
