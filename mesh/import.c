@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Mesh file import: dispatch on the extension to the native readers (STL, .shl, OBJ, OFF, glTF, 3MF), Assimp (PLY,
-// COLLADA) or gmsh (B-rep), then mesh creation.
+// Mesh file import: dispatch on the extension to the native readers (STL, .shl, OBJ, OFF, glTF, 3MF, COLLADA), Assimp
+// (PLY) or gmsh (B-rep), then mesh creation.
 #include "mesh/soup.h"
 #include "src/base/array.h"
 #include "src/base/core.h"
@@ -256,6 +256,7 @@ typedef enum reader_kind
     READER_OFF,
     READER_GLTF,
     READER_3MF,
+    READER_COLLADA,
     READER_ASSIMP,
     READER_GMSH,
 } reader_kind;
@@ -300,6 +301,10 @@ static reader_kind reader_for(const char* path, char* ext, size_t cap)
     {
         return READER_3MF;
     }
+    if (strcmp(ext, "dae") == 0)
+    {
+        return READER_COLLADA;
+    }
     static const char* const brep_ext[] = {"step", "stp", "iges", "igs", "brep"};
     for (size_t k = 0; k < sizeof brep_ext / sizeof brep_ext[0]; ++k)
     {
@@ -308,16 +313,8 @@ static reader_kind reader_for(const char* path, char* ext, size_t cap)
             return READER_GMSH;
         }
     }
-    // Assimp reads in single precision: only formats without a native reader go there.
-    static const char* const assimp_ext[] = {"ply", "dae"};
-    for (size_t k = 0; k < sizeof assimp_ext / sizeof assimp_ext[0]; ++k)
-    {
-        if (strcmp(ext, assimp_ext[k]) == 0)
-        {
-            return READER_ASSIMP;
-        }
-    }
-    return READER_NONE;
+    // Assimp reads in single precision: only PLY, which has no native reader, goes there.
+    return strcmp(ext, "ply") == 0 ? READER_ASSIMP : READER_NONE;
 }
 
 // A repair runs when a flag or a weld setting asks for one.
@@ -434,9 +431,9 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
     soup.options = &opt;
     // One reader per kind (READER_NONE was refused above).
     static mc_status (*const readers[])(const char*, mc_soup*, mc_error*) = {
-        [READER_STL] = mc_stl_read,       [READER_SHL] = mc_shl_read,   [READER_OBJ] = mc_obj_read,
-        [READER_OFF] = mc_off_read,       [READER_GLTF] = mc_gltf_read, [READER_3MF] = mc_3mf_read,
-        [READER_ASSIMP] = mc_assimp_read, [READER_GMSH] = mc_gmsh_read,
+        [READER_STL] = mc_stl_read,         [READER_SHL] = mc_shl_read,       [READER_OBJ] = mc_obj_read,
+        [READER_OFF] = mc_off_read,         [READER_GLTF] = mc_gltf_read,     [READER_3MF] = mc_3mf_read,
+        [READER_COLLADA] = mc_collada_read, [READER_ASSIMP] = mc_assimp_read, [READER_GMSH] = mc_gmsh_read,
     };
     mc_status st = readers[kind](path, &soup, err);
     if (st == MC_ERR_LIMIT)

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Import through Assimp's C API (the only file that includes Assimp): every mesh of the scene, node transforms
-// applied, polygons fan-split here. Assimp's output is treated as untrusted: counts, indices, NaN/inf are checked.
+// Import through Assimp's C API (the only file that includes Assimp), for PLY, the one format without a native reader:
+// every mesh of the scene, node transforms applied, polygons fan-split here. Assimp's output is treated as untrusted:
+// counts, indices, NaN/inf are checked.
 #include "mesh/soup.h"
 #include "src/base/core.h"
 
@@ -318,26 +319,9 @@ static mc_status ply_check_header(const char* path, mc_error* err)
     return st;
 }
 
-static bool has_extension(const char* path, const char* ext)
-{
-    size_t n = strlen(path), m = strlen(ext);
-    if (n <= m || path[n - m - 1] != '.')
-    {
-        return false;
-    }
-    for (size_t i = 0; i < m; ++i)
-    {
-        if ((path[n - m + i] | 32) != ext[i])
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err)
 {
-    mc_status pst = has_extension(path, "ply") ? ply_check_header(path, err) : MC_OK;
+    mc_status pst = ply_check_header(path, err); // PLY is the only format import.c hands to Assimp
     if (pst != MC_OK)
     {
         return pst;

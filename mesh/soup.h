@@ -70,7 +70,10 @@ mc_status mc_gltf_read(const char* path, mc_soup* soup, mc_error* err);
 /// Read a 3MF file natively (ZIP, then the 3D model XML): the build items' objects and their components with their
 /// transforms; the model's unit goes into soup->file_scale (metres per unit) (mesh/threemf.c).
 mc_status mc_3mf_read(const char* path, mc_soup* soup, mc_error* err);
-/// Read a PLY or COLLADA file (or any format Assimp knows) through Assimp, all meshes merged with node transforms.
+/// Read a COLLADA 1.4/1.5 file natively (.dae, XML): the <mesh> geometries its visual scene's node tree places, with
+/// the nodes' transforms; the document's <unit meter> goes into soup->file_scale (mesh/collada.c).
+mc_status mc_collada_read(const char* path, mc_soup* soup, mc_error* err);
+/// Read a PLY file through Assimp (the only format left to it), all meshes merged with node transforms.
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err);
 
 /// Read a B-rep file (.step .stp .iges .igs .brep) with gmsh: tessellate the faces of its solids (soup->options

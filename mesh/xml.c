@@ -255,3 +255,20 @@ bool mc_xml_attr(const mc_xml* x, const char* local, const char** value, size_t*
     }
     return false;
 }
+
+bool mc_xml_text(const mc_xml* x, const char** text, size_t* length)
+{
+    *text = x->p;
+    *length = 0;
+    if (x->pending_end)
+    {
+        return true;
+    }
+    const char* lt = strchr(x->p, '<');
+    if (lt == NULL || lt >= x->end || lt[1] != '/')
+    {
+        return false;
+    }
+    *length = (size_t)(lt - x->p);
+    return true;
+}

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Private XML pull reader of the 3MF reader: elements and their attributes, in document order, with names matched
-// on their local part (the namespace prefix dropped); text, comments, processing instructions and CDATA are skipped;
-// a DTD is refused (no entity expansion); end tags must match, nesting is limited to 256 levels.
+// Private XML pull reader of the 3MF and COLLADA readers: elements and their attributes, in document order, with names
+// matched on their local part (the namespace prefix dropped); text, comments, processing instructions and CDATA are
+// skipped; a DTD is refused (no entity expansion); end tags must match, nesting is limited to 256 levels.
 #pragma once
 
 #include "meshcontact/base.h"
@@ -50,6 +50,11 @@ bool mc_xml_is(const mc_xml* x, const char* local);
 
 /// The value of the current element's attribute with local name `local` (entities not decoded): its span, or false.
 bool mc_xml_attr(const mc_xml* x, const char* local, const char** value, size_t* length);
+
+/// The character data of the current element, valid right after its MC_XML_START: the text up to its end tag (empty
+/// for a self-closing element), entities not decoded. @return false when the element holds markup (a child element,
+/// comment, CDATA section) or the document ends first: an element read for its text must hold text only.
+bool mc_xml_text(const mc_xml* x, const char** text, size_t* length);
 
 /// The byte offset of the reader in the text (for messages).
 int64_t mc_xml_offset(const mc_xml* x);

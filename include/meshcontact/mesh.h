@@ -302,9 +302,10 @@ extern "C"
     MC_API mc_import_options mc_default_import_options(void);
 
     /// Import a mesh file. The format comes from the extension (case-insensitive): .stl (binary or ASCII, native),
-    /// .shl (Adams shell, native), .obj and .off (native, double precision), and through Assimp (single precision)
-    /// .ply .3mf .gltf .glb .dae. All meshes in a
-    /// multi-mesh file are merged, with their node transforms applied.
+    /// .shl (Adams shell, native), .obj and .off (native, double precision), .3mf .gltf .glb .dae (native: 3MF,
+    /// glTF 2.0 and COLLADA 1.4/1.5 scenes; 3MF and COLLADA lengths are converted to metres from the file's unit,
+    /// COLLADA's up axis is not applied: the coordinates are kept as written), and through Assimp (single precision)
+    /// .ply. All meshes in a multi-mesh file are merged, with their node transforms applied.
     ///
     /// B-rep CAD files .step .stp .iges .igs .brep are read with gmsh (OpenCASCADE) when the library was built with
     /// it (Debian package libgmsh-dev; otherwise MC_ERR_UNSUPPORTED_FORMAT names the package). Lengths are converted

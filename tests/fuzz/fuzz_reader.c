@@ -1,14 +1,15 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // libFuzzer harness of one mesh file format, chosen at compile time: FUZZ_EXT is the extension (stl, obj, off, shl,
-// ply, 3mf, gltf, glb, dae). The readers take a path (mc_mesh_import_file dispatches on the extension and each reader
-// opens the file itself; there is no in-memory entry point), so the input is written to a private temporary file and
-// imported: reader, weld, checks, orientation and OBB tree. With FUZZ_STL_BINARY the first byte is a mode and the rest
-// a binary STL whose header count the harness makes agree with the size (mode 0), leave a tail (mode 1) or leaves
-// as it is (modes 2, 3), so that mutations reach the triangles instead of failing the size check. With FUZZ_3MF_WRAP
-// the first byte is a mode too: even, the rest is a 3D model's XML that the harness packs into a well-formed 3MF
-// (stored ZIP entries with their CRC-32), so that mutations reach the XML and model reader instead of failing the
-// CRC check; odd, the rest is the package as it is (the ZIP reader's own input).
+// ply, 3mf, gltf, glb, dae; all native but ply, which goes through Assimp). The readers take a path
+// (mc_mesh_import_file dispatches on the extension and each reader opens the file itself; there is no in-memory entry
+// point), so the input is written to a private temporary file and imported: reader, weld, checks, orientation and OBB
+// tree. With FUZZ_STL_BINARY the first byte is a mode and the rest a binary STL whose header count the harness makes
+// agree with the size (mode 0), leave a tail (mode 1) or leaves as it is (modes 2, 3), so that mutations reach the
+// triangles instead of failing the size check. With FUZZ_3MF_WRAP the first byte is a mode too: even, the rest is a 3D
+// model's XML that the harness packs into a well-formed 3MF (stored ZIP entries with their CRC-32), so that mutations
+// reach the XML and model reader instead of failing the CRC check; odd, the rest is the package as it is (the ZIP
+// reader's own input).
 #include "fuzz_common.h"
 
 #ifndef FUZZ_EXT

@@ -203,6 +203,47 @@ def dae(v, t):
 """.encode()
 
 
+def dae_scene(v, q):
+    """A COLLADA document of the native reader's features: a polylist, polygons, trifans and tristrips of one quad
+    mesh, placed by nodes with translate / rotate / scale / matrix, a nested node, an instance of a library node and a
+    mirror, in centimetres."""
+    pos = " ".join("%g %g %g" % p for p in v)
+    quads = [" ".join(str(i) for i in f) for f in q]
+    strips = [" ".join(str(f[i]) for i in (0, 1, 3, 2)) for f in q]
+    prims = {
+        "pl": '<polylist count="6"><input semantic="VERTEX" source="#pl-v" offset="0"/>'
+              '<input semantic="NORMAL" source="#pl-n" offset="1"/><vcount>4 4 4 4 4 4</vcount><p>'
+              + " ".join(" ".join("%s 0" % i for i in f.split()) for f in quads) + "</p></polylist>",
+        "pg": '<polygons count="6"><input semantic="VERTEX" source="#pg-v" offset="0"/>'
+              + "".join("<p>%s</p>" % f for f in quads) + "</polygons>",
+        "fa": '<trifans count="6"><input semantic="VERTEX" source="#fa-v" offset="0"/>'
+              + "".join("<p>%s</p>" % f for f in quads) + "</trifans>",
+        "st": '<tristrips count="6"><input semantic="VERTEX" source="#st-v" offset="0"/>'
+              + "".join("<p>%s</p>" % f for f in strips) + "</tristrips>",
+    }
+    geoms = "".join(
+        f'<geometry id="{g}"><mesh><source id="{g}-p"><float_array id="{g}-a" count="{3 * len(v)}">{pos}'
+        f'</float_array><technique_common><accessor source="#{g}-a" count="{len(v)}" stride="3"/></technique_common>'
+        f'</source><vertices id="{g}-v"><input semantic="POSITION" source="#{g}-p"/></vertices>{body}</mesh>'
+        f"</geometry>\n" for g, body in prims.items())
+    return f"""<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.5.0">
+ <asset><unit name="centimeter" meter="0.01"/><up_axis>Y_UP</up_axis></asset>
+ <library_geometries>
+{geoms} </library_geometries>
+ <library_nodes><node id="lib"><translate>0 0 10</translate><instance_geometry url="#pl"/></node></library_nodes>
+ <library_visual_scenes><visual_scene id="s">
+  <node id="a"><translate>10 0 0</translate><rotate>0 0 1 30</rotate><scale>2 1 1</scale>
+   <instance_geometry url="#pg"/></node>
+  <node id="b"><matrix>1 0.5 0 -20 0 1 0 0 0 0 1 0 0 0 0 1</matrix><node id="c"><instance_node url="#lib"/></node></node>
+  <node id="d"><translate>0 20 0</translate><scale>-1 1 1</scale><instance_geometry url="#fa"/></node>
+  <node id="e"><translate>40 0 0</translate><instance_geometry url="#st"><bind_material/></instance_geometry></node>
+ </visual_scene></library_visual_scenes>
+ <scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>
+""".encode()
+
+
 BALL_DROP = b"""! a ball dropped on a plate
 UNITS/FORCE=NEWTON, MASS=KILOGRAM, LENGTH=METER, TIME=SECOND
 ACCGRAV/KGRAV=-9.81
@@ -302,7 +343,7 @@ def main():
         "gltf": {"cube.gltf": gltf(CUBE_V, CUBE_T),
                  "tet_matrix.gltf": gltf(TET_V, TET_T, [2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1])},
         "glb": {"cube.glb": glb(CUBE_V, CUBE_T)},
-        "dae": {"cube.dae": dae(CUBE_V, CUBE_T)},
+        "dae": {"cube.dae": dae(CUBE_V, CUBE_T), "scene.dae": dae_scene(CUBE_V, CUBE_Q)},
         "scenario": {"ball_drop.scn": BALL_DROP, "shapes.scn": SHAPES},
         "mesh_create": {"cube.bin": mesh_create_seed(CUBE_V, CUBE_T), "tet.bin": mesh_create_seed(TET_V, TET_T, 3),
                         "open.bin": mesh_create_seed(TET_V, TET_T[:3], 0)},

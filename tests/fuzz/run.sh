@@ -15,7 +15,7 @@
 # (#execs, cov, ft, exec/s) and the wall time. Exit status 1 when a harness stopped on a crash (its artifacts are in
 # the working directory: minimise with `<binary> -minimize_crash=1 -runs=100000 <crash file>`).
 #
-# The Assimp formats (ply dae) run in libFuzzer's fork mode with crashes, out-of-memory and timeouts
+# The Assimp format (ply) runs in libFuzzer's fork mode with crashes, out-of-memory and timeouts
 # ignored: Assimp (not instrumented; Debian's build has its ai_assert on) aborts, over-allocates and leaks on malformed
 # files within seconds, and a run must get past that to exercise the wrapper. Every artifact is kept and counted in the
 # summary (triage them: tests/fuzz/open/README.md lists those known). Allocations over 512 MB fail (ASan
@@ -74,7 +74,7 @@ for h in $harnesses; do
     asan="${ASAN_OPTIONS:-}"
     fork=0
     case $h in
-    ply | dae)
+    ply)
         set -- "$@" -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -malloc_limit_mb=4096
         asan="allocator_may_return_null=1:max_allocation_size_mb=512:detect_leaks=0${asan:+:$asan}"
         fork=1
