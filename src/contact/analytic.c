@@ -906,6 +906,25 @@ static bool mesh_inside_ball(const mc_mesh* m, mc_vec3 c, double r)
     return true;
 }
 
+/// True when the ball is clearly apart from the mesh's bounding box (its distance to the box above r by more than
+/// rounding). Then no face meets the ball, and the per-face sums are skipped: far from the mesh (the fuzz harness put
+/// the ball 2^64 away) the faces' coordinates relative to the centre round to a few points and their solid angles
+/// no longer cancel (a unit mesh 1.8e19 away took the whole ball's volume).
+static bool ball_misses_box(const mc_mesh* m, mc_vec3 c, double r)
+{
+    const mc_mesh_report* rep = &m->report;
+    double lo[3] = {rep->bbox_min.x, rep->bbox_min.y, rep->bbox_min.z};
+    double hi[3] = {rep->bbox_max.x, rep->bbox_max.y, rep->bbox_max.z};
+    double p[3] = {c.x, c.y, c.z}, d2 = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        double e = p[k] < lo[k] ? lo[k] - p[k] : (p[k] > hi[k] ? p[k] - hi[k] : 0.0);
+        d2 += e * e;
+    }
+    // Each excess is within an ulp of its value, the sum and the root a few more: 1e-9 relative is far above that.
+    return sqrt(d2) > r * (1.0 + 1e-9);
+}
+
 /// The mesh's own volume (3 V in vol_x3) and first moment about c, from the tetrahedra (c, triangle); its whole surface
 /// is inside the ball, whose vector area is 0.
 static void whole_mesh_sums(const mc_mesh* m, mc_vec3 c, ball_sums* sum)
@@ -960,6 +979,10 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
     }
     ball_sums sum;
     memset(&sum, 0, sizeof sum);
+    if (ball_misses_box(m, c, r))
+    {
+        return MC_OK; // apart: the ball outside the box is outside the mesh's solid (flipped meshes are refused before)
+    }
     if (mesh_inside_ball(m, c, r))
     {
         // The whole mesh inside the ball: its own solid, summed directly (the pyramid terms, of order R^3 each, would
