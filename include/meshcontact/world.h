@@ -555,8 +555,8 @@ extern "C"
         uint32_t rejected_regions; ///< regions that failed the validity rule
         uint32_t reused_pairs;     ///< candidate pairs whose two poses were bitwise those of their previous query in
                                    ///< the previous evaluation: their regions were reused, no query ran
-        uint64_t box_tests;        ///< OBB tests, summed over pairs
-        uint64_t triangle_tests;   ///< triangle-triangle tests, summed over pairs
+        uint64_t box_tests;        ///< OBB tests, summed over pairs (with coherence: depend on the fronts' history)
+        uint64_t triangle_tests;   ///< triangle-triangle tests, summed over pairs (likewise)
         uint64_t triangle_pairs;   ///< intersecting triangle pairs, summed over pairs
         int threads;               ///< worker threads used
         double seconds_total;      ///< wall time of mc_world_evaluate
