@@ -958,6 +958,10 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
     // containment below must see the same centre (a centre 1e-310 off a face was outside by one and inside by the
     // other: the ball counted one and a half times, found by the shape harness).
     c = mc_v3(mc_snap_tiny(c.x), mc_snap_tiny(c.y), mc_snap_tiny(c.z));
+    if (ball_misses_box(m, c, r))
+    {
+        return MC_OK; // apart: the ball outside the box is outside the mesh's solid (flipped meshes are refused before)
+    }
     mc_status st = mc_bvh_ball_triangles(m, c, r, &s->tris, &s->tri_cap, &n_cand);
     if (st != MC_OK)
     {
@@ -979,10 +983,6 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
     }
     ball_sums sum;
     memset(&sum, 0, sizeof sum);
-    if (ball_misses_box(m, c, r))
-    {
-        return MC_OK; // apart: the ball outside the box is outside the mesh's solid (flipped meshes are refused before)
-    }
     if (mesh_inside_ball(m, c, r))
     {
         // The whole mesh inside the ball: its own solid, summed directly (the pyramid terms, of order R^3 each, would
