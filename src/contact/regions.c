@@ -117,6 +117,8 @@ typedef struct body_arrays
     uint32_t vcap;
     uint64_t* fbits;   // one bit per face: the face is in some triangle pair
     uint32_t fcap;     // faces the bit array can hold
+    uint32_t* foffer;  // per face: 1 + the region it was last offered to as a depth candidate, 0 none (Adams depth)
+    uint32_t focap;    // faces foffer can hold
     uint32_t* outside; // vertices marked outside by this query (to clear them)
     uint32_t outside_count, outside_cap;
     uint32_t* cstamp; // component has a face in some triangle pair when == epoch
@@ -294,12 +296,28 @@ static bool reserve_component_stamps(body_arrays* a, uint32_t need)
     return true;
 }
 
+/// Grow the per-face depth-offer marks to at least `need` faces; new marks are zero (never offered).
+static bool reserve_face_offers(body_arrays* a, uint32_t need)
+{
+    if (need <= a->focap)
+    {
+        return true;
+    }
+    if (!grow_zeroed((void**)&a->foffer, (size_t)a->focap * sizeof(uint32_t), (size_t)need * sizeof(uint32_t)))
+    {
+        return false;
+    }
+    a->focap = need;
+    return true;
+}
+
 /// Grow the per-vertex, per-face, per-component and (when blocks are used) per-block marks of one body to the
 /// sizes of its mesh.
 static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_region_blocks* blk)
 {
     return reserve_state_nodes(&a->vstate, &a->vnode, &a->vcap, m->vertex_count) &&
            reserve_bits(&a->fbits, &a->fcap, m->triangle_count) && reserve_component_stamps(a, m->component_count) &&
+           reserve_face_offers(a, m->triangle_count) &&
            (blk == NULL || (reserve_state_nodes(&a->bstate, &a->bnode, &a->bcap, blk->block_count) &&
                             reserve_bits(&a->btouch, &a->btcap, blk->block_count)));
 }
@@ -307,7 +325,7 @@ static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_regi
 // Every array the scratch owns, for destruction and byte counting (one list, so the two cannot drift apart).
 enum
 {
-    SCRATCH_BODY_ARRAYS = 16,
+    SCRATCH_BODY_ARRAYS = 17,
     SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + 12
 };
 static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
@@ -318,7 +336,7 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
         const body_arrays* a = &s->body[b];
         void* list[SCRATCH_BODY_ARRAYS] = {a->vstate, a->vnode,  a->fbits, a->outside, a->cstamp, a->xstamp,
                                            a->inside, a->whole,  a->plane, a->corner,  a->stack,  a->bstate,
-                                           a->bnode,  a->btouch, a->blist, a->bstack};
+                                           a->bnode,  a->btouch, a->blist, a->bstack,  a->foffer};
         for (int k = 0; k < SCRATCH_BODY_ARRAYS; ++k)
         {
             out[n++] = list[k];
@@ -2149,19 +2167,56 @@ static void depth_from_inside_vertices(region_query* c)
     }
 }
 
-/// Step 5 (Adams), the faces of the crossings: the two faces of the crossed edge and the crossed face.
+/// Offer face f of body b to region r (index ri) unless it was offered to r already. A repeated offer cannot change
+/// the result: the face's distance is the same values computed again, its plane bound only meets lower thresholds
+/// (best distances and bounds only decrease), and the strict `<` keeps the earlier equal point.
+static inline void offer_face(const region_query* c, region_accumulator* r, uint32_t ri, int b, uint32_t f)
+{
+    uint32_t* mark = &c->s->body[b].foffer[f];
+    if (*mark != ri + 1u)
+    {
+        *mark = ri + 1u;
+        depth_candidate(c, r, b, f);
+    }
+}
+
+/// Step 5 (Adams), the faces of the crossings: the two faces of the crossed edge and the crossed face, each offered
+/// once per region (a face carries several crossings: about two thirds of the offers were repeats on the spheres).
 static void depth_crossing_faces(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     for (uint32_t k = 0; k < s->record_count; ++k)
     {
         const crossing_record* x = &s->records[k];
-        region_accumulator* r = &s->regions[s->node_region[x->occurrence]];
+        uint32_t ri = s->node_region[x->occurrence];
+        region_accumulator* r = &s->regions[ri];
         const struct mc_mesh* m = c->mesh[x->body];
         prefetch_crossing(c, s->records, s->record_count, k);
-        depth_candidate(c, r, x->body, x->halfedge / 3u);
-        depth_candidate(c, r, x->body, m->twin[x->halfedge] / 3u);
-        depth_candidate(c, r, 1 - x->body, x->face);
+        offer_face(c, r, ri, x->body, x->halfedge / 3u);
+        offer_face(c, r, ri, x->body, m->twin[x->halfedge] / 3u);
+        offer_face(c, r, ri, 1 - x->body, x->face);
+    }
+}
+
+/// Clear the depth-offer marks (set only on the faces of the crossings and the corners, cleared through the same
+/// lists: the array is all-zero between queries).
+static void clear_face_offers(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t k = 0; k < s->record_count; ++k)
+    {
+        const crossing_record* x = &s->records[k];
+        s->body[x->body].foffer[x->halfedge / 3u] = 0;
+        s->body[x->body].foffer[c->mesh[x->body]->twin[x->halfedge] / 3u] = 0;
+        s->body[1 - x->body].foffer[x->face] = 0;
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        const body_arrays* a = &s->body[b];
+        for (uint32_t k = 0; k < a->corner_count; ++k)
+        {
+            a->foffer[a->corner[k].id / 3u] = 0;
+        }
     }
 }
 
@@ -2203,7 +2258,8 @@ static void depth_body_faces(region_query* c, int b)
     }
     for (uint32_t k = 0; k < a->corner_count; ++k)
     {
-        depth_candidate(c, &regs[node_region[a->corner[k].node]], b, a->corner[k].id / 3u);
+        uint32_t ri = node_region[a->corner[k].node];
+        offer_face(c, &regs[ri], ri, b, a->corner[k].id / 3u);
     }
 }
 
@@ -2230,6 +2286,7 @@ static void depth_adams(region_query* c)
     depth_crossing_faces(c);
     depth_body_faces(c, 0);
     depth_body_faces(c, 1);
+    clear_face_offers(c);
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
         region_accumulator* r = &regs[k];
