@@ -816,20 +816,66 @@ static void flood(region_query* c, int b)
 // ---------------------------------------------------------------------------------------------------------------
 // Sums
 
-static inline void add_flag(region_accumulator* r, mc_vec3 v, double vlen, double olen, mc_vec3 t, mc_vec3 n,
-                            mc_vec3 bvec, int body)
+/// Up to six flags at one point, in lanes (structure of arrays): the per-flag products are computed lane by lane (the
+/// compiler vectorises the loops), then accumulated in flag order, so every sum is the sequence of additions one flag
+/// at a time would make. Lanes past `count` are zero.
+typedef struct flag_lanes
 {
-    double a = mc_dot(v, t), b = mc_dot(v, n), cc = mc_dot(v, bvec);
-    double abc = a * b * cc;
-    r->volume_x6 -= abc;
-    mc_vec3 w = mc_add(mc_add(mc_scale(t, a), mc_scale(n, 2.0 * b)), mc_scale(bvec, 3.0 * cc));
-    r->moment_x24 = mc_mul_add(r->moment_x24, -abc, w);
-    r->area_x2[body] = mc_mul_add(r->area_x2[body], -(a * b), bvec);
-    if (r->need_sensitivity)
+    double tx[6], ty[6], tz[6]; // T: unit edge tangent away from the vertex
+    double nx[6], ny[6], nz[6]; // N: unit in-face normal of the edge, into the face
+    double bx[6], by[6], bz[6]; // B: unit face normal into the solid
+    int body[6];                // body of the face
+    int count;                  // flags set
+} flag_lanes;
+
+static inline void put_flag(flag_lanes* f, mc_vec3 t, mc_vec3 n, mc_vec3 bvec, int body)
+{
+    int i = f->count++;
+    f->tx[i] = t.x;
+    f->ty[i] = t.y;
+    f->tz[i] = t.z;
+    f->nx[i] = n.x;
+    f->ny[i] = n.y;
+    f->nz[i] = n.z;
+    f->bx[i] = bvec.x;
+    f->by[i] = bvec.y;
+    f->bz[i] = bvec.z;
+    f->body[i] = body;
+}
+
+/// Add the flags of `f` at point v (relative to the origin) to region r: with a = V.T, b = V.N, c = V.B per flag,
+/// 6 V -= abc, 24 M += -abc (a T + 2b N + 3c B), 2 S_body += -ab B, in flag order. `lanes` (a constant at each call,
+/// 2 or 6) is the number of lanes computed, at least f->count.
+static inline void add_flags(region_accumulator* r, mc_vec3 v, double vlen, double olen, const flag_lanes* f, int lanes)
+{
+    double a[6], b[6], cc[6], ab[6], abc[6], mx[6], my[6], mz[6], sx[6], sy[6], sz[6];
+    for (int i = 0; i < lanes; ++i)
     {
-        r->sensitivity_x6 += (fabs(b * cc) + fabs(a * cc) + fabs(a * b)) * (vlen + olen);
+        a[i] = v.x * f->tx[i] + v.y * f->ty[i] + v.z * f->tz[i];
+        b[i] = v.x * f->nx[i] + v.y * f->ny[i] + v.z * f->nz[i];
+        cc[i] = v.x * f->bx[i] + v.y * f->by[i] + v.z * f->bz[i];
+        ab[i] = a[i] * b[i];
+        abc[i] = ab[i] * cc[i];
+        double b2 = 2.0 * b[i], c3 = 3.0 * cc[i];
+        mx[i] = -abc[i] * (f->tx[i] * a[i] + f->nx[i] * b2 + f->bx[i] * c3);
+        my[i] = -abc[i] * (f->ty[i] * a[i] + f->ny[i] * b2 + f->by[i] * c3);
+        mz[i] = -abc[i] * (f->tz[i] * a[i] + f->nz[i] * b2 + f->bz[i] * c3);
+        sx[i] = -ab[i] * f->bx[i];
+        sy[i] = -ab[i] * f->by[i];
+        sz[i] = -ab[i] * f->bz[i];
     }
-    r->term_count++;
+    for (int i = 0; i < f->count; ++i)
+    {
+        r->volume_x6 -= abc[i];
+        r->moment_x24 = mc_v3(r->moment_x24.x + mx[i], r->moment_x24.y + my[i], r->moment_x24.z + mz[i]);
+        mc_vec3* s = &r->area_x2[f->body[i]];
+        *s = mc_v3(s->x + sx[i], s->y + sy[i], s->z + sz[i]);
+        if (r->need_sensitivity)
+        {
+            r->sensitivity_x6 += (fabs(b[i] * cc[i]) + fabs(a[i] * cc[i]) + fabs(ab[i])) * (vlen + olen);
+        }
+    }
+    r->term_count += (uint32_t)f->count;
 }
 
 /// The two flags of vertex v (half-edge h leaving it) in its face.
@@ -844,10 +890,13 @@ static void add_corner_flags(const region_query* c, region_accumulator* r, int b
     mc_vec3 bvec = mc_neg(n);
     mc_vec3 v = mc_sub(pv, r->origin);
     double vlen = r->need_sensitivity ? mc_length(v) : 0.0, olen = r->need_sensitivity ? mc_length(r->origin) : 0.0;
+    flag_lanes fl;
+    fl.count = 0;
     mc_vec3 t1 = mc_normalize(mc_sub(pw, pv));
-    add_flag(r, v, vlen, olen, t1, mc_cross(n, t1), bvec, b);
+    put_flag(&fl, t1, mc_cross(n, t1), bvec, b);
     mc_vec3 t2 = mc_normalize(mc_sub(pu, pv));
-    add_flag(r, v, vlen, olen, t2, mc_cross(t2, n), bvec, b);
+    put_flag(&fl, t2, mc_cross(t2, n), bvec, b);
+    add_flags(r, v, vlen, olen, &fl, 2);
 }
 
 /// The six flags of a crossing (FORMULAS.md, with every sign taken from the exact crossing direction).
@@ -864,9 +913,11 @@ static void add_crossing_flags(const region_query* c, region_accumulator* r, con
     double vlen = r->need_sensitivity ? mc_length(v) : 0.0, olen = r->need_sensitivity ? mc_length(r->origin) : 0.0;
     double ent = (double)x->entering;
     mc_vec3 te = mc_scale(d, ent);
+    flag_lanes fl;
+    fl.count = 0;
     // Edge flags: N_e1 = n1 x d inside face 1 (where the half-edge runs along d), N_e2 = d x n2 in face 2.
-    add_flag(r, v, vlen, olen, te, mc_cross(nk[0], d), mc_neg(nk[0]), b);
-    add_flag(r, v, vlen, olen, te, mc_cross(d, nk[1]), mc_neg(nk[1]), b);
+    put_flag(&fl, te, mc_cross(nk[0], d), mc_neg(nk[0]), b);
+    put_flag(&fl, te, mc_cross(d, nk[1]), mc_neg(nk[1]), b);
     // Lines where face k cuts the plane of t: s_k = sigma_k u_k with u_k = unit(n_k x n_t); s_k . N_ek has the sign
     // of n_t . d_k, so sigma_1 = -ent and sigma_2 = +ent. M_k = n_k x u_k, L_k = u_k x n_t need no sign choice.
     for (int k = 0; k < 2; ++k)
@@ -879,9 +930,15 @@ static void add_crossing_flags(const region_query* c, region_accumulator* r, con
         }
         mc_vec3 u = mc_scale(w, 1.0 / len);
         mc_vec3 sk = mc_scale(u, k == 0 ? -ent : ent);
-        add_flag(r, v, vlen, olen, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
-        add_flag(r, v, vlen, olen, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
+        put_flag(&fl, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
+        put_flag(&fl, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
     }
+    for (int i = fl.count; i < 6; ++i)
+    {
+        // Parallel planes (rare): the unused lanes are computed but not summed; zero them so they are defined.
+        fl.tx[i] = fl.ty[i] = fl.tz[i] = fl.nx[i] = fl.ny[i] = fl.nz[i] = fl.bx[i] = fl.by[i] = fl.bz[i] = 0.0;
+    }
+    add_flags(r, v, vlen, olen, &fl, 6);
 }
 
 /// Divergence-theorem terms of whole face f from raw arrays around origin o (any frame); writes the face's plane
