@@ -128,7 +128,7 @@ typedef struct body_arrays
     uint32_t vcap;
     uint64_t* fbits;   // one bit per face: the face is in some triangle pair
     uint32_t fcap;     // faces the bit array can hold
-    uint32_t* foffer;  // per face: 1 + the region it was last offered to as a depth candidate, 0 none (Adams depth)
+    uint32_t* foffer;  // per face: offer_base + 1 + the region it was last offered to as a depth candidate, 0 none
     uint32_t focap;    // faces foffer can hold
     uint32_t* outside; // vertices marked outside by this query (to clear them)
     uint32_t outside_count, outside_cap;
@@ -218,6 +218,7 @@ struct mc_region_scratch
     uint32_t* order; // region indices sorted for output
     uint32_t order_cap;
     uint64_t inside_total; // inside vertices of this query (listed ones and those of inside blocks)
+    uint32_t offer_base;   // depth-offer marks of this query are offer_base + 1 + region: above every older mark
 };
 
 /// Per-query context.
@@ -428,12 +429,12 @@ static inline double norm1(mc_vec3 v)
 
 static inline uint32_t he_next(uint32_t h)
 {
-    return 3u * (h / 3u) + (h % 3u + 1u) % 3u;
+    return h % 3u == 2u ? h - 2u : h + 1u;
 }
 
 static inline uint32_t he_prev(uint32_t h)
 {
-    return 3u * (h / 3u) + (h % 3u + 2u) % 3u;
+    return h % 3u == 0u ? h + 2u : h - 1u;
 }
 
 /// Exact inside test of a vertex of body b against the other solid (symbolic rule, flipped solids handled). A point
@@ -2241,9 +2242,10 @@ static void depth_from_inside_vertices(region_query* c)
 static inline void offer_face(const region_query* c, region_accumulator* r, uint32_t ri, int b, uint32_t f)
 {
     uint32_t* mark = &c->s->body[b].foffer[f];
-    if (*mark != ri + 1u)
+    uint32_t want = c->s->offer_base + 1u + ri;
+    if (*mark != want)
     {
-        *mark = ri + 1u;
+        *mark = want;
         depth_candidate(c, r, b, f);
     }
 }
@@ -2266,25 +2268,20 @@ static void depth_crossing_faces(region_query* c)
     }
 }
 
-/// Clear the depth-offer marks (set only on the faces of the crossings and the corners, cleared through the same
-/// lists: the array is all-zero between queries).
-static void clear_face_offers(region_query* c)
+/// Depth-offer marks of a new query: the marks of earlier queries are all at most offer_base, so they never equal one
+/// of this query's (nothing is cleared per query); when the counter would wrap, every mark is cleared once.
+static void start_face_offers(struct mc_region_scratch* s)
 {
-    struct mc_region_scratch* s = c->s;
-    for (uint32_t k = 0; k < s->record_count; ++k)
+    if (s->offer_base > UINT32_MAX - 1u - s->region_count)
     {
-        const crossing_record* x = &s->records[k];
-        s->body[x->body].foffer[x->halfedge / 3u] = 0;
-        s->body[x->body].foffer[c->mesh[x->body]->twin[x->halfedge] / 3u] = 0;
-        s->body[1 - x->body].foffer[x->face] = 0;
-    }
-    for (int b = 0; b < 2; ++b)
-    {
-        const body_arrays* a = &s->body[b];
-        for (uint32_t k = 0; k < a->corner_count; ++k)
+        for (int b = 0; b < 2; ++b)
         {
-            a->foffer[a->corner[k].id / 3u] = 0;
+            if (s->body[b].foffer != NULL)
+            {
+                memset(s->body[b].foffer, 0, (size_t)s->body[b].focap * sizeof(uint32_t));
+            }
         }
+        s->offer_base = 0;
     }
 }
 
@@ -2351,10 +2348,11 @@ static void depth_adams(region_query* c)
             block_depth(c, b);
         }
     }
+    start_face_offers(s);
     depth_crossing_faces(c);
     depth_body_faces(c, 0);
     depth_body_faces(c, 1);
-    clear_face_offers(c);
+    s->offer_base += s->region_count;
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
         region_accumulator* r = &regs[k];
