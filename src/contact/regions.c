@@ -74,6 +74,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+// The flag sums get a second clone compiled for x86-64-v3, picked once at load time by GCC's target_clones (ifunc):
+// its 4-double lanes compute the flags' products (add_flags) in fewer instructions. Both clones compute the same
+// values: the same IEEE operations in the same order (the build uses -ffp-contract=off, so nothing is fused). Plain
+// single version elsewhere and under sanitizers.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define MC_FLAG_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define MC_FLAG_CLONES
+#endif
+
 #define RING_LIMIT 65536u // guard against a broken vertex ring
 #define ORDER_GAP 1e-9    // relative gap along an edge above which the float order of crossings is trusted
 
@@ -117,6 +128,8 @@ typedef struct body_arrays
     uint32_t vcap;
     uint64_t* fbits;   // one bit per face: the face is in some triangle pair
     uint32_t fcap;     // faces the bit array can hold
+    uint32_t* foffer;  // per face: offer_base + 1 + the region it was last offered to as a depth candidate, 0 none
+    uint32_t focap;    // faces foffer can hold
     uint32_t* outside; // vertices marked outside by this query (to clear them)
     uint32_t outside_count, outside_cap;
     uint32_t* cstamp; // component has a face in some triangle pair when == epoch
@@ -205,6 +218,7 @@ struct mc_region_scratch
     uint32_t* order; // region indices sorted for output
     uint32_t order_cap;
     uint64_t inside_total; // inside vertices of this query (listed ones and those of inside blocks)
+    uint32_t offer_base;   // depth-offer marks of this query are offer_base + 1 + region: above every older mark
 };
 
 /// Per-query context.
@@ -294,12 +308,28 @@ static bool reserve_component_stamps(body_arrays* a, uint32_t need)
     return true;
 }
 
+/// Grow the per-face depth-offer marks to at least `need` faces; new marks are zero (never offered).
+static bool reserve_face_offers(body_arrays* a, uint32_t need)
+{
+    if (need <= a->focap)
+    {
+        return true;
+    }
+    if (!grow_zeroed((void**)&a->foffer, (size_t)a->focap * sizeof(uint32_t), (size_t)need * sizeof(uint32_t)))
+    {
+        return false;
+    }
+    a->focap = need;
+    return true;
+}
+
 /// Grow the per-vertex, per-face, per-component and (when blocks are used) per-block marks of one body to the
 /// sizes of its mesh.
 static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_region_blocks* blk)
 {
     return reserve_state_nodes(&a->vstate, &a->vnode, &a->vcap, m->vertex_count) &&
            reserve_bits(&a->fbits, &a->fcap, m->triangle_count) && reserve_component_stamps(a, m->component_count) &&
+           reserve_face_offers(a, m->triangle_count) &&
            (blk == NULL || (reserve_state_nodes(&a->bstate, &a->bnode, &a->bcap, blk->block_count) &&
                             reserve_bits(&a->btouch, &a->btcap, blk->block_count)));
 }
@@ -307,7 +337,7 @@ static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_regi
 // Every array the scratch owns, for destruction and byte counting (one list, so the two cannot drift apart).
 enum
 {
-    SCRATCH_BODY_ARRAYS = 16,
+    SCRATCH_BODY_ARRAYS = 17,
     SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + 12
 };
 static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
@@ -318,7 +348,7 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
         const body_arrays* a = &s->body[b];
         void* list[SCRATCH_BODY_ARRAYS] = {a->vstate, a->vnode,  a->fbits, a->outside, a->cstamp, a->xstamp,
                                            a->inside, a->whole,  a->plane, a->corner,  a->stack,  a->bstate,
-                                           a->bnode,  a->btouch, a->blist, a->bstack};
+                                           a->bnode,  a->btouch, a->blist, a->bstack,  a->foffer};
         for (int k = 0; k < SCRATCH_BODY_ARRAYS; ++k)
         {
             out[n++] = list[k];
@@ -399,12 +429,12 @@ static inline double norm1(mc_vec3 v)
 
 static inline uint32_t he_next(uint32_t h)
 {
-    return 3u * (h / 3u) + (h % 3u + 1u) % 3u;
+    return h % 3u == 2u ? h - 2u : h + 1u;
 }
 
 static inline uint32_t he_prev(uint32_t h)
 {
-    return 3u * (h / 3u) + (h % 3u + 2u) % 3u;
+    return h % 3u == 0u ? h + 2u : h - 1u;
 }
 
 /// Exact inside test of a vertex of body b against the other solid (symbolic rule, flipped solids handled). A point
@@ -798,24 +828,70 @@ static void flood(region_query* c, int b)
 // ---------------------------------------------------------------------------------------------------------------
 // Sums
 
-static inline void add_flag(region_accumulator* r, mc_vec3 v, double vlen, double olen, mc_vec3 t, mc_vec3 n,
-                            mc_vec3 bvec, int body)
+/// Up to six flags at one point, in lanes (structure of arrays): the per-flag products are computed lane by lane (the
+/// compiler vectorises the loops), then accumulated in flag order, so every sum is the sequence of additions one flag
+/// at a time would make. Lanes past `count` are zero.
+typedef struct flag_lanes
 {
-    double a = mc_dot(v, t), b = mc_dot(v, n), cc = mc_dot(v, bvec);
-    double abc = a * b * cc;
-    r->volume_x6 -= abc;
-    mc_vec3 w = mc_add(mc_add(mc_scale(t, a), mc_scale(n, 2.0 * b)), mc_scale(bvec, 3.0 * cc));
-    r->moment_x24 = mc_mul_add(r->moment_x24, -abc, w);
-    r->area_x2[body] = mc_mul_add(r->area_x2[body], -(a * b), bvec);
-    if (r->need_sensitivity)
+    double tx[6], ty[6], tz[6]; // T: unit edge tangent away from the vertex
+    double nx[6], ny[6], nz[6]; // N: unit in-face normal of the edge, into the face
+    double bx[6], by[6], bz[6]; // B: unit face normal into the solid
+    int body[6];                // body of the face
+    int count;                  // flags set
+} flag_lanes;
+
+static inline void put_flag(flag_lanes* f, mc_vec3 t, mc_vec3 n, mc_vec3 bvec, int body)
+{
+    int i = f->count++;
+    f->tx[i] = t.x;
+    f->ty[i] = t.y;
+    f->tz[i] = t.z;
+    f->nx[i] = n.x;
+    f->ny[i] = n.y;
+    f->nz[i] = n.z;
+    f->bx[i] = bvec.x;
+    f->by[i] = bvec.y;
+    f->bz[i] = bvec.z;
+    f->body[i] = body;
+}
+
+/// Add the flags of `f` at point v (relative to the origin) to region r: with a = V.T, b = V.N, c = V.B per flag,
+/// 6 V -= abc, 24 M += -abc (a T + 2b N + 3c B), 2 S_body += -ab B, in flag order. `lanes` (a constant at each call,
+/// 2 or 6) is the number of lanes computed, at least f->count.
+static inline void add_flags(region_accumulator* r, mc_vec3 v, double vlen, double olen, const flag_lanes* f, int lanes)
+{
+    double a[6], b[6], cc[6], ab[6], abc[6], mx[6], my[6], mz[6], sx[6], sy[6], sz[6];
+    for (int i = 0; i < lanes; ++i)
     {
-        r->sensitivity_x6 += (fabs(b * cc) + fabs(a * cc) + fabs(a * b)) * (vlen + olen);
+        a[i] = v.x * f->tx[i] + v.y * f->ty[i] + v.z * f->tz[i];
+        b[i] = v.x * f->nx[i] + v.y * f->ny[i] + v.z * f->nz[i];
+        cc[i] = v.x * f->bx[i] + v.y * f->by[i] + v.z * f->bz[i];
+        ab[i] = a[i] * b[i];
+        abc[i] = ab[i] * cc[i];
+        double b2 = 2.0 * b[i], c3 = 3.0 * cc[i];
+        mx[i] = -abc[i] * (f->tx[i] * a[i] + f->nx[i] * b2 + f->bx[i] * c3);
+        my[i] = -abc[i] * (f->ty[i] * a[i] + f->ny[i] * b2 + f->by[i] * c3);
+        mz[i] = -abc[i] * (f->tz[i] * a[i] + f->nz[i] * b2 + f->bz[i] * c3);
+        sx[i] = -ab[i] * f->bx[i];
+        sy[i] = -ab[i] * f->by[i];
+        sz[i] = -ab[i] * f->bz[i];
     }
-    r->term_count++;
+    for (int i = 0; i < f->count; ++i)
+    {
+        r->volume_x6 -= abc[i];
+        r->moment_x24 = mc_v3(r->moment_x24.x + mx[i], r->moment_x24.y + my[i], r->moment_x24.z + mz[i]);
+        mc_vec3* s = &r->area_x2[f->body[i]];
+        *s = mc_v3(s->x + sx[i], s->y + sy[i], s->z + sz[i]);
+        if (r->need_sensitivity)
+        {
+            r->sensitivity_x6 += (fabs(b[i] * cc[i]) + fabs(a[i] * cc[i]) + fabs(ab[i])) * (vlen + olen);
+        }
+    }
+    r->term_count += (uint32_t)f->count;
 }
 
 /// The two flags of vertex v (half-edge h leaving it) in its face.
-static void add_corner_flags(const region_query* c, region_accumulator* r, int b, uint32_t h)
+MC_FLAG_CLONES static void add_corner_flags(const region_query* c, region_accumulator* r, int b, uint32_t h)
 {
     const struct mc_mesh* m = c->mesh[b];
     uint32_t f = h / 3u;
@@ -826,14 +902,17 @@ static void add_corner_flags(const region_query* c, region_accumulator* r, int b
     mc_vec3 bvec = mc_neg(n);
     mc_vec3 v = mc_sub(pv, r->origin);
     double vlen = r->need_sensitivity ? mc_length(v) : 0.0, olen = r->need_sensitivity ? mc_length(r->origin) : 0.0;
+    flag_lanes fl;
+    fl.count = 0;
     mc_vec3 t1 = mc_normalize(mc_sub(pw, pv));
-    add_flag(r, v, vlen, olen, t1, mc_cross(n, t1), bvec, b);
+    put_flag(&fl, t1, mc_cross(n, t1), bvec, b);
     mc_vec3 t2 = mc_normalize(mc_sub(pu, pv));
-    add_flag(r, v, vlen, olen, t2, mc_cross(t2, n), bvec, b);
+    put_flag(&fl, t2, mc_cross(t2, n), bvec, b);
+    add_flags(r, v, vlen, olen, &fl, 2);
 }
 
 /// The six flags of a crossing (FORMULAS.md, with every sign taken from the exact crossing direction).
-static void add_crossing_flags(const region_query* c, region_accumulator* r, const crossing_record* x)
+MC_FLAG_CLONES static void add_crossing_flags(const region_query* c, region_accumulator* r, const crossing_record* x)
 {
     int b = x->body;
     const struct mc_mesh* m = c->mesh[b];
@@ -846,9 +925,11 @@ static void add_crossing_flags(const region_query* c, region_accumulator* r, con
     double vlen = r->need_sensitivity ? mc_length(v) : 0.0, olen = r->need_sensitivity ? mc_length(r->origin) : 0.0;
     double ent = (double)x->entering;
     mc_vec3 te = mc_scale(d, ent);
+    flag_lanes fl;
+    fl.count = 0;
     // Edge flags: N_e1 = n1 x d inside face 1 (where the half-edge runs along d), N_e2 = d x n2 in face 2.
-    add_flag(r, v, vlen, olen, te, mc_cross(nk[0], d), mc_neg(nk[0]), b);
-    add_flag(r, v, vlen, olen, te, mc_cross(d, nk[1]), mc_neg(nk[1]), b);
+    put_flag(&fl, te, mc_cross(nk[0], d), mc_neg(nk[0]), b);
+    put_flag(&fl, te, mc_cross(d, nk[1]), mc_neg(nk[1]), b);
     // Lines where face k cuts the plane of t: s_k = sigma_k u_k with u_k = unit(n_k x n_t); s_k . N_ek has the sign
     // of n_t . d_k, so sigma_1 = -ent and sigma_2 = +ent. M_k = n_k x u_k, L_k = u_k x n_t need no sign choice.
     for (int k = 0; k < 2; ++k)
@@ -861,9 +942,15 @@ static void add_crossing_flags(const region_query* c, region_accumulator* r, con
         }
         mc_vec3 u = mc_scale(w, 1.0 / len);
         mc_vec3 sk = mc_scale(u, k == 0 ? -ent : ent);
-        add_flag(r, v, vlen, olen, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
-        add_flag(r, v, vlen, olen, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
+        put_flag(&fl, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
+        put_flag(&fl, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
     }
+    for (int i = fl.count; i < 6; ++i)
+    {
+        // Parallel planes (rare): the unused lanes are computed but not summed; zero them so they are defined.
+        fl.tx[i] = fl.ty[i] = fl.tz[i] = fl.nx[i] = fl.ny[i] = fl.nz[i] = fl.bx[i] = fl.by[i] = fl.bz[i] = 0.0;
+    }
+    add_flags(r, v, vlen, olen, &fl, 6);
 }
 
 /// Divergence-theorem terms of whole face f from raw arrays around origin o (any frame); writes the face's plane
@@ -2149,19 +2236,52 @@ static void depth_from_inside_vertices(region_query* c)
     }
 }
 
-/// Step 5 (Adams), the faces of the crossings: the two faces of the crossed edge and the crossed face.
+/// Offer face f of body b to region r (index ri) unless it was offered to r already. A repeated offer cannot change
+/// the result: the face's distance is the same values computed again, its plane bound only meets lower thresholds
+/// (best distances and bounds only decrease), and the strict `<` keeps the earlier equal point.
+static inline void offer_face(const region_query* c, region_accumulator* r, uint32_t ri, int b, uint32_t f)
+{
+    uint32_t* mark = &c->s->body[b].foffer[f];
+    uint32_t want = c->s->offer_base + 1u + ri;
+    if (*mark != want)
+    {
+        *mark = want;
+        depth_candidate(c, r, b, f);
+    }
+}
+
+/// Step 5 (Adams), the faces of the crossings: the two faces of the crossed edge and the crossed face, each offered
+/// once per region (a face carries several crossings: about two thirds of the offers were repeats on the spheres).
 static void depth_crossing_faces(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     for (uint32_t k = 0; k < s->record_count; ++k)
     {
         const crossing_record* x = &s->records[k];
-        region_accumulator* r = &s->regions[s->node_region[x->occurrence]];
+        uint32_t ri = s->node_region[x->occurrence];
+        region_accumulator* r = &s->regions[ri];
         const struct mc_mesh* m = c->mesh[x->body];
         prefetch_crossing(c, s->records, s->record_count, k);
-        depth_candidate(c, r, x->body, x->halfedge / 3u);
-        depth_candidate(c, r, x->body, m->twin[x->halfedge] / 3u);
-        depth_candidate(c, r, 1 - x->body, x->face);
+        offer_face(c, r, ri, x->body, x->halfedge / 3u);
+        offer_face(c, r, ri, x->body, m->twin[x->halfedge] / 3u);
+        offer_face(c, r, ri, 1 - x->body, x->face);
+    }
+}
+
+/// Depth-offer marks of a new query: the marks of earlier queries are all at most offer_base, so they never equal one
+/// of this query's (nothing is cleared per query); when the counter would wrap, every mark is cleared once.
+static void start_face_offers(struct mc_region_scratch* s)
+{
+    if (s->offer_base > UINT32_MAX - 1u - s->region_count)
+    {
+        for (int b = 0; b < 2; ++b)
+        {
+            if (s->body[b].foffer != NULL)
+            {
+                memset(s->body[b].foffer, 0, (size_t)s->body[b].focap * sizeof(uint32_t));
+            }
+        }
+        s->offer_base = 0;
     }
 }
 
@@ -2203,7 +2323,8 @@ static void depth_body_faces(region_query* c, int b)
     }
     for (uint32_t k = 0; k < a->corner_count; ++k)
     {
-        depth_candidate(c, &regs[node_region[a->corner[k].node]], b, a->corner[k].id / 3u);
+        uint32_t ri = node_region[a->corner[k].node];
+        offer_face(c, &regs[ri], ri, b, a->corner[k].id / 3u);
     }
 }
 
@@ -2227,9 +2348,11 @@ static void depth_adams(region_query* c)
             block_depth(c, b);
         }
     }
+    start_face_offers(s);
     depth_crossing_faces(c);
     depth_body_faces(c, 0);
     depth_body_faces(c, 1);
+    s->offer_base += s->region_count;
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
         region_accumulator* r = &regs[k];
