@@ -147,11 +147,19 @@ static double box_gap(const dist_query* q, const box_i* a, const box_i* b)
             ac[k][l] = fabs(c[k][l]);
         }
     }
+    // Every point of b lies beyond a by at least the gap on each of a's face axes where b's interval is outside a's,
+    // and a point's distance to box a is the length of its excesses along a's (orthonormal) axes: the length of the
+    // three face-axis gaps of a (and likewise of b) is a lower bound, sqrt(2) to sqrt(3) times the largest gap when
+    // the boxes are apart diagonally. Each gap is rounded within slack, their length within sqrt(3) slack: 2 slack.
+    double sa = 0.0, sb = 0.0;
     for (int k = 0; k < 3; ++k)
     {
-        gap = max2(gap, fabs(t[k]) - ea[k] - (eb[0] * ac[k][0] + eb[1] * ac[k][1] + eb[2] * ac[k][2]));
-        gap = max2(gap, fabs(tb[k]) - eb[k] - (ea[0] * ac[0][k] + ea[1] * ac[1][k] + ea[2] * ac[2][k]));
+        double ga = fabs(t[k]) - ea[k] - (eb[0] * ac[k][0] + eb[1] * ac[k][1] + eb[2] * ac[k][2]);
+        double gb = fabs(tb[k]) - eb[k] - (ea[0] * ac[0][k] + ea[1] * ac[1][k] + ea[2] * ac[2][k]);
+        sa += ga > 0.0 ? ga * ga : 0.0;
+        sb += gb > 0.0 ? gb * gb : 0.0;
     }
+    gap = max2(gap, sqrt(max2(sa, sb)) - slack);
     if (gap - slack >= q->best)
     {
         return gap - slack; // pruned on the face axes: the cross axes (and their square roots) are not needed
@@ -192,13 +200,41 @@ typedef struct leaf_tri
     uint32_t index; ///< mesh order
 } leaf_tri;
 
-static void leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh_node* n, int mapped, leaf_tri* out)
+/// May triangle v come nearer than the best distance to box b? The distance from a point to a box is the length of
+/// its excesses beyond the box along the box's (orthonormal) axes, and every vertex combination of the triangle lies
+/// beyond the box by at least the gap of its projection interval on each axis, so the length of those gaps is a
+/// lower bound of the triangle's distance to the box. Compared squared (no square root); the slack is that of
+/// box_gap (float axes orthonormal to ~1.2e-7 per component, rounding of the coordinates).
+static int tri_near_box(const dist_query* q, const mc_vec3 v[3], const box_i* b)
+{
+    double sum = 0.0, mag = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        const double* a = b->axis[k];
+        double u0 = a[0] * (v[0].x - b->center[0]) + a[1] * (v[0].y - b->center[1]) + a[2] * (v[0].z - b->center[2]);
+        double u1 = a[0] * (v[1].x - b->center[0]) + a[1] * (v[1].y - b->center[1]) + a[2] * (v[1].z - b->center[2]);
+        double u2 = a[0] * (v[2].x - b->center[0]) + a[1] * (v[2].y - b->center[1]) + a[2] * (v[2].z - b->center[2]);
+        double lo = min2(u0, min2(u1, u2)), hi = max2(u0, max2(u1, u2));
+        double e = b->extent[k];
+        double out = max2(lo - e, -e - hi);
+        sum += out > 0.0 ? out * out : 0.0;
+        mag += max2(-lo, hi) + e;
+    }
+    double lim = q->best + 4e-6 * mag + q->abs_slack;
+    return sum < lim * lim;
+}
+
+/// Load the triangles of leaf n (mapped into I's frame for J) that may come nearer than the best distance to the
+/// other leaf's box (tri_near_box), with their bounding spheres and planes.
+/// @return the number kept, at the front of out
+static uint32_t leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh_node* n, int mapped,
+                          const box_i* other, leaf_tri* out)
 {
     const mc_bvh* t = m->bvh;
-    uint32_t f = mc_bvh_leaf_first(n), count = mc_bvh_leaf_count(n);
+    uint32_t f = mc_bvh_leaf_first(n), count = mc_bvh_leaf_count(n), kept = 0;
     for (uint32_t k = 0; k < count; ++k)
     {
-        leaf_tri* lt = &out[k];
+        leaf_tri* lt = &out[kept];
         for (int c = 0; c < 3; ++c)
         {
             mc_vec3 p = m->positions[t->tri_vertex[3u * (f + k) + (uint32_t)c]];
@@ -210,6 +246,11 @@ static void leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh
             }
             lt->v[c] = p;
         }
+        if (!tri_near_box(q, lt->v, other))
+        {
+            continue;
+        }
+        ++kept;
         lt->center = mc_scale(mc_add(mc_add(lt->v[0], lt->v[1]), lt->v[2]), 1.0 / 3.0);
         double r = 0.0;
         for (int c = 0; c < 3; ++c)
@@ -229,6 +270,7 @@ static void leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh
         lt->normal = nrm;
         lt->offset = mc_dot(nrm, lt->v[0]);
     }
+    return kept;
 }
 
 /// Lower bound of the distance from triangle t to the plane of triangle p when t lies entirely on one side of it (0
@@ -240,37 +282,6 @@ static double plane_gap(const leaf_tri* p, const leaf_tri* t)
     double h2 = mc_dot(p->normal, t->v[2]) - p->offset;
     double lo = min2(h0, min2(h1, h2)), hi = max2(h0, max2(h1, h2));
     return lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
-}
-
-/// Lower bound of the distance from a triangle's bounding sphere to a box: the centre's distance to the box (the
-/// clamped offsets along the axes; a relative slack for the float axes as in box_gap) less the radius.
-static double sphere_box_gap(const dist_query* q, const leaf_tri* t, const box_i* b)
-{
-    double d[3] = {t->center.x - b->center[0], t->center.y - b->center[1], t->center.z - b->center[2]};
-    double sum = 0.0, mag = 0.0;
-    for (int k = 0; k < 3; ++k)
-    {
-        double u = dot3(b->axis[k], d);
-        double out = (u < 0.0 ? -u : u) - b->extent[k];
-        sum += out > 0.0 ? out * out : 0.0;
-        mag += (u < 0.0 ? -u : u) + b->extent[k];
-    }
-    return sqrt(sum) - t->radius - 4e-6 * mag - q->abs_slack;
-}
-
-/// Keep the triangles of a leaf whose bounding sphere may come nearer than the best distance to the other leaf's box.
-/// @return the number kept, compacted to the front of t
-static uint32_t cull_by_box(const dist_query* q, leaf_tri* t, uint32_t count, const box_i* other)
-{
-    uint32_t kept = 0;
-    for (uint32_t k = 0; k < count; ++k)
-    {
-        if (sphere_box_gap(q, &t[k], other) < q->best)
-        {
-            t[kept++] = t[k];
-        }
-    }
-    return kept;
 }
 
 /// Lower bound of a pair's distance from their projections on the line through their centroids (a unit direction:
@@ -321,14 +332,12 @@ static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* n
     box_i ba, bb;
     box_of_i(na, &ba);
     box_of_j(q, nb, &bb);
-    leaf_load(q, q->mi, na, 0, ta);
-    uint32_t ca = cull_by_box(q, ta, mc_bvh_leaf_count(na), &bb);
+    uint32_t ca = leaf_load(q, q->mi, na, 0, &bb, ta);
     if (ca == 0)
     {
         return;
     }
-    leaf_load(q, q->mj, nb, 1, tb);
-    uint32_t cb = cull_by_box(q, tb, mc_bvh_leaf_count(nb), &ba);
+    uint32_t cb = leaf_load(q, q->mj, nb, 1, &ba, tb);
     if (cb == 0)
     {
         return;
