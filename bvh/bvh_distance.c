@@ -178,7 +178,12 @@ static double box_gap(const dist_query* q, const box_i* a, const box_i* b)
             double proj = fabs(t[k2] * c[k1][l] - t[k1] * c[k2][l]);
             double ra = ea[k1] * ac[k2][l] + ea[k2] * ac[k1][l];
             double rb = eb[l1] * ac[k][l2] + eb[l2] * ac[k][l1];
-            gap = max2(gap, (proj - ra - rb) / sqrt(len2));
+            double num = proj - ra - rb;
+            // The square root and division only for an axis that raises the bound (num / |axis| > gap).
+            if (num > 0.0 && (gap < 0.0 || num * num > gap * gap * len2))
+            {
+                gap = num / sqrt(len2);
+            }
         }
     }
     return max2(gap - slack, 0.0);
@@ -200,41 +205,81 @@ typedef struct leaf_tri
     uint32_t index; ///< mesh order
 } leaf_tri;
 
-/// May triangle v come nearer than the best distance to box b? The distance from a point to a box is the length of
-/// its excesses beyond the box along the box's (orthonormal) axes, and every vertex combination of the triangle lies
-/// beyond the box by at least the gap of its projection interval on each axis, so the length of those gaps is a
-/// lower bound of the triangle's distance to the box. Compared squared (no square root); the slack is that of
-/// box_gap (float axes orthonormal to ~1.2e-7 per component, rounding of the coordinates).
-static int tri_near_box(const dist_query* q, const mc_vec3 v[3], const box_i* b)
+/// The lanes (triangles) of leaf n that may come nearer than the best distance to the other leaf's box, found on the
+/// leaf's float vertex offsets (mc_bvh.tri_local), sixteen lanes at once. The distance from a point to a box is the
+/// length of its excesses beyond the box along the box's (orthonormal) axes, and each of the triangle's points lies
+/// beyond the box by at least the gap of the triangle's projection interval on each axis, so the length of those
+/// gaps is a lower bound of the triangle's distance to the box; it is compared squared (no square root).
+/// @param other the other box, its axes (rows) in n's mesh frame (its center is not used)
+/// @param w the other box's axes . (n's center - the other box's center)
+/// Rounding: the offsets are within 2^-24 relative of the exact ones and their 1-norm is < 2 sum of n's extents, so
+/// every float projection below errs by < 4e-7 (|w_k| + 2 sum e_n) (the roundings of axis, w and the four-term sums),
+/// and the gap length and its square as much again relatively: the slack 4e-6 (|w|_1 + 6 sum e_n + sum e) plus the
+/// absolute allowance of the coordinates is ten times that, and covers the float axes' non-orthonormality as in
+/// box_gap. Squares stay far below the float range while the magnitudes stay below 1e15 (else every lane is kept).
+/// @return the bit mask of the lanes kept
+static uint32_t leaf_lanes(const dist_query* q, const mc_bvh* t, const mc_bvh_node* n, const box_i* other,
+                           const double w[3])
 {
-    double sum = 0.0, mag = 0.0;
+    uint32_t count = mc_bvh_leaf_count(n), all = count == 32u ? ~0u : (1u << count) - 1u;
+    const double* e = other->extent;
+    double mag = fabs(w[0]) + fabs(w[1]) + fabs(w[2]) + 6.0 * node_size(n) + e[0] + e[1] + e[2];
+    double lim = q->best + 4e-6 * mag + q->abs_slack;
+    if (!(mag < 1e15))
+    {
+        return all;
+    }
+    float lim2 = lim < 1e15 ? (float)(lim * lim) : INFINITY;
+    size_t stride = mc_bvh_local_stride(t->triangle_count);
+    const float* local = t->tri_local + mc_bvh_leaf_first(n);
+    float sum[MC_BVH_LEAF_MAX] = {0.0f};
     for (int k = 0; k < 3; ++k)
     {
-        const double* a = b->axis[k];
-        double u0 = a[0] * (v[0].x - b->center[0]) + a[1] * (v[0].y - b->center[1]) + a[2] * (v[0].z - b->center[2]);
-        double u1 = a[0] * (v[1].x - b->center[0]) + a[1] * (v[1].y - b->center[1]) + a[2] * (v[1].z - b->center[2]);
-        double u2 = a[0] * (v[2].x - b->center[0]) + a[1] * (v[2].y - b->center[1]) + a[2] * (v[2].z - b->center[2]);
-        double lo = min2(u0, min2(u1, u2)), hi = max2(u0, max2(u1, u2));
-        double e = b->extent[k];
-        double out = max2(lo - e, -e - hi);
-        sum += out > 0.0 ? out * out : 0.0;
-        mag += max2(-lo, hi) + e;
+        const double* a = other->axis[k];
+        float a0 = (float)a[0], a1 = (float)a[1], a2 = (float)a[2], wk = (float)w[k];
+        float ek = (float)e[k];
+        float lo[MC_BVH_LEAF_MAX], hi[MC_BVH_LEAF_MAX];
+        for (size_t v = 0; v < 3; ++v)
+        {
+            const float* x = local + 3u * v * stride;
+            const float* y = x + stride;
+            const float* z = y + stride;
+            for (uint32_t l = 0; l < MC_BVH_LEAF_MAX; ++l)
+            {
+                float u = wk + a0 * x[l] + a1 * y[l] + a2 * z[l];
+                lo[l] = v == 0 || u < lo[l] ? u : lo[l];
+                hi[l] = v == 0 || u > hi[l] ? u : hi[l];
+            }
+        }
+        for (uint32_t l = 0; l < MC_BVH_LEAF_MAX; ++l)
+        {
+            float below = -ek - hi[l], above = lo[l] - ek;
+            float out = below > above ? below : above;
+            sum[l] += out > 0.0f ? out * out : 0.0f;
+        }
     }
-    double lim = q->best + 4e-6 * mag + q->abs_slack;
-    return sum < lim * lim;
+    uint32_t mask = 0;
+    for (uint32_t l = 0; l < MC_BVH_LEAF_MAX; ++l)
+    {
+        mask |= sum[l] < lim2 ? 1u << l : 0u;
+    }
+    return mask & all;
 }
 
-/// Load the triangles of leaf n (mapped into I's frame for J) that may come nearer than the best distance to the
-/// other leaf's box (tri_near_box), with their bounding spheres and planes.
-/// @return the number kept, at the front of out
+/// Load the triangles of leaf n in `lanes` (mapped into I's frame for J) with their bounding spheres and planes.
+/// @return the number loaded, at the front of out
 static uint32_t leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh_node* n, int mapped,
-                          const box_i* other, leaf_tri* out)
+                          uint32_t lanes, leaf_tri* out)
 {
     const mc_bvh* t = m->bvh;
-    uint32_t f = mc_bvh_leaf_first(n), count = mc_bvh_leaf_count(n), kept = 0;
-    for (uint32_t k = 0; k < count; ++k)
+    uint32_t f = mc_bvh_leaf_first(n), kept = 0;
+    for (uint32_t k = 0; lanes >> k != 0u; ++k)
     {
-        leaf_tri* lt = &out[kept];
+        if (((lanes >> k) & 1u) == 0u)
+        {
+            continue;
+        }
+        leaf_tri* lt = &out[kept++];
         for (int c = 0; c < 3; ++c)
         {
             mc_vec3 p = m->positions[t->tri_vertex[3u * (f + k) + (uint32_t)c]];
@@ -246,11 +291,6 @@ static uint32_t leaf_load(const dist_query* q, const struct mc_mesh* m, const mc
             }
             lt->v[c] = p;
         }
-        if (!tri_near_box(q, lt->v, other))
-        {
-            continue;
-        }
-        ++kept;
         lt->center = mc_scale(mc_add(mc_add(lt->v[0], lt->v[1]), lt->v[2]), 1.0 / 3.0);
         double r = 0.0;
         for (int c = 0; c < 3; ++c)
@@ -332,15 +372,34 @@ static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* n
     box_i ba, bb;
     box_of_i(na, &ba);
     box_of_j(q, nb, &bb);
-    uint32_t ca = leaf_load(q, q->mi, na, 0, &bb, ta);
-    if (ca == 0)
+    // I's leaf against J's box (in I's frame), then J's leaf against I's box (its axes taken into J's frame; the
+    // centre offset is the same in either frame).
+    double d[3] = {bb.center[0] - ba.center[0], bb.center[1] - ba.center[1], bb.center[2] - ba.center[2]};
+    double w[3] = {-dot3(bb.axis[0], d), -dot3(bb.axis[1], d), -dot3(bb.axis[2], d)};
+    uint32_t lanes_a = leaf_lanes(q, q->mi->bvh, na, &bb, w);
+    if (lanes_a == 0u)
     {
         return;
     }
-    uint32_t cb = leaf_load(q, q->mj, nb, 1, &ba, tb);
-    if (cb == 0)
+    box_i aj = ba;
+    for (int k = 0; k < 3; ++k)
+    {
+        w[k] = dot3(ba.axis[k], d);
+        for (int c = 0; c < 3; ++c)
+        {
+            aj.axis[k][c] = q->rot[0][c] * ba.axis[k][0] + q->rot[1][c] * ba.axis[k][1] + q->rot[2][c] * ba.axis[k][2];
+        }
+    }
+    uint32_t lanes_b = leaf_lanes(q, q->mj->bvh, nb, &aj, w);
+    if (lanes_b == 0u)
     {
         return;
+    }
+    uint32_t ca = leaf_load(q, q->mi, na, 0, lanes_a, ta);
+    uint32_t cb = leaf_load(q, q->mj, nb, 1, lanes_b, tb);
+    if (ca == 0 || cb == 0)
+    {
+        return; // not reached (each mask has a lane)
     }
     // Bounding-sphere bounds of all pairs; the pair with the smallest goes first, so that the best distance drops
     // before the others are bounded (a first leaf pair would otherwise measure all of its pairs).
