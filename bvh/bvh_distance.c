@@ -11,6 +11,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /// A node pair waiting on the stack with its lower bound.
 typedef struct dist_item
@@ -164,12 +167,13 @@ static double box_gap(const dist_query* q, const box_i* a, const box_i* b)
     {
         return gap - slack; // pruned on the face axes: the cross axes (and their square roots) are not needed
     }
+    static const int next[3] = {1, 2, 0}, prev[3] = {2, 0, 1};
     for (int k = 0; k < 3; ++k)
     {
-        int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        int k1 = next[k], k2 = prev[k];
         for (int l = 0; l < 3; ++l)
         {
-            int l1 = (l + 1) % 3, l2 = (l + 2) % 3;
+            int l1 = next[l], l2 = prev[l];
             double len2 = c[k1][l] * c[k1][l] + c[k2][l] * c[k2][l];
             if (len2 < 1e-6)
             {
@@ -232,37 +236,65 @@ static uint32_t leaf_lanes(const dist_query* q, const mc_bvh* t, const mc_bvh_no
     float lim2 = lim < 1e15 ? (float)(lim * lim) : INFINITY;
     size_t stride = mc_bvh_local_stride(t->triangle_count);
     const float* local = t->tri_local + mc_bvh_leaf_first(n);
+    uint32_t mask = 0;
+#if defined(__SSE2__)
+    // Four registers of four lanes; the same IEEE operations in the same order as the portable loop below (minps and
+    // maxps are u < lo ? u : lo and u > hi ? u : hi), so both give the same lanes.
+    __m128 sum[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
+    for (int k = 0; k < 3; ++k)
+    {
+        const double* a = other->axis[k];
+        __m128 a0 = _mm_set1_ps((float)a[0]), a1 = _mm_set1_ps((float)a[1]), a2 = _mm_set1_ps((float)a[2]);
+        __m128 wk = _mm_set1_ps((float)w[k]), ek = _mm_set1_ps((float)e[k]), nek = _mm_set1_ps(-(float)e[k]);
+        for (int r = 0; r < 4; ++r)
+        {
+            __m128 lo = _mm_setzero_ps(), hi = _mm_setzero_ps();
+            for (size_t v = 0; v < 3; ++v)
+            {
+                const float* x = local + 3u * v * stride + 4 * r;
+                __m128 u = _mm_add_ps(_mm_add_ps(_mm_add_ps(wk, _mm_mul_ps(a0, _mm_loadu_ps(x))),
+                                                 _mm_mul_ps(a1, _mm_loadu_ps(x + stride))),
+                                      _mm_mul_ps(a2, _mm_loadu_ps(x + 2u * stride)));
+                lo = v == 0 ? u : _mm_min_ps(u, lo);
+                hi = v == 0 ? u : _mm_max_ps(u, hi);
+            }
+            __m128 out = _mm_max_ps(_mm_sub_ps(nek, hi), _mm_sub_ps(lo, ek));
+            out = _mm_max_ps(out, _mm_setzero_ps());
+            sum[r] = _mm_add_ps(sum[r], _mm_mul_ps(out, out));
+        }
+    }
+    __m128 lim4 = _mm_set1_ps(lim2);
+    for (int r = 0; r < 4; ++r)
+    {
+        mask |= (uint32_t)_mm_movemask_ps(_mm_cmplt_ps(sum[r], lim4)) << (4 * r);
+    }
+#else
     float sum[MC_BVH_LEAF_MAX] = {0.0f};
     for (int k = 0; k < 3; ++k)
     {
         const double* a = other->axis[k];
-        float a0 = (float)a[0], a1 = (float)a[1], a2 = (float)a[2], wk = (float)w[k];
-        float ek = (float)e[k];
-        float lo[MC_BVH_LEAF_MAX], hi[MC_BVH_LEAF_MAX];
-        for (size_t v = 0; v < 3; ++v)
-        {
-            const float* x = local + 3u * v * stride;
-            const float* y = x + stride;
-            const float* z = y + stride;
-            for (uint32_t l = 0; l < MC_BVH_LEAF_MAX; ++l)
-            {
-                float u = wk + a0 * x[l] + a1 * y[l] + a2 * z[l];
-                lo[l] = v == 0 || u < lo[l] ? u : lo[l];
-                hi[l] = v == 0 || u > hi[l] ? u : hi[l];
-            }
-        }
+        float a0 = (float)a[0], a1 = (float)a[1], a2 = (float)a[2], wk = (float)w[k], ek = (float)e[k];
         for (uint32_t l = 0; l < MC_BVH_LEAF_MAX; ++l)
         {
-            float below = -ek - hi[l], above = lo[l] - ek;
+            float lo = 0.0f, hi = 0.0f;
+            for (size_t v = 0; v < 3; ++v)
+            {
+                const float* x = local + 3u * v * stride + l;
+                float u = wk + a0 * x[0] + a1 * x[stride] + a2 * x[2u * stride];
+                lo = v == 0 || u < lo ? u : lo;
+                hi = v == 0 || u > hi ? u : hi;
+            }
+            float below = -ek - hi, above = lo - ek;
             float out = below > above ? below : above;
-            sum[l] += out > 0.0f ? out * out : 0.0f;
+            out = out > 0.0f ? out : 0.0f;
+            sum[l] += out * out;
         }
     }
-    uint32_t mask = 0;
     for (uint32_t l = 0; l < MC_BVH_LEAF_MAX; ++l)
     {
         mask |= sum[l] < lim2 ? 1u << l : 0u;
     }
+#endif
     return mask & all;
 }
 
