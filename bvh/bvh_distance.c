@@ -22,26 +22,6 @@ typedef struct dist_item
     double bound;  ///< lower bound of the distance of their boxes
 } dist_item;
 
-struct mc_distance_scratch
-{
-    dist_item* stack;  ///< traversal stack
-    uint32_t capacity; ///< allocated items
-};
-
-void mc_distance_scratch_destroy(struct mc_distance_scratch* s)
-{
-    if (s != NULL)
-    {
-        mc_free(s->stack);
-        mc_free(s);
-    }
-}
-
-size_t mc_distance_scratch_byte_count(const struct mc_distance_scratch* s)
-{
-    return s == NULL ? 0 : mc_alloc_size(s) + mc_alloc_size(s->stack);
-}
-
 /// A box in I's frame: rows of axes, centre, half extents.
 typedef struct box_i
 {
@@ -49,6 +29,37 @@ typedef struct box_i
     double center[3];
     double extent[3];
 } box_i;
+
+/// J's box in I's frame, computed once per query (stamp: the query that computed it; 0: none).
+typedef struct j_box
+{
+    box_i box;      ///< the box mapped into I's frame
+    uint32_t stamp; ///< query number of the scratch when box was made
+} j_box;
+
+struct mc_distance_scratch
+{
+    dist_item* stack;       ///< traversal stack
+    uint32_t capacity;      ///< allocated items
+    j_box* jbox;            ///< J's node boxes in I's frame, one per node of J's tree
+    uint32_t jbox_capacity; ///< allocated entries
+    uint32_t query;         ///< number of the current query (the stamp of its boxes; never 0)
+};
+
+void mc_distance_scratch_destroy(struct mc_distance_scratch* s)
+{
+    if (s != NULL)
+    {
+        mc_free(s->stack);
+        mc_free(s->jbox);
+        mc_free(s);
+    }
+}
+
+size_t mc_distance_scratch_byte_count(const struct mc_distance_scratch* s)
+{
+    return s == NULL ? 0 : mc_alloc_size(s) + mc_alloc_size(s->stack) + mc_alloc_size(s->jbox);
+}
 
 /// The query's fixed data.
 typedef struct dist_query
@@ -59,6 +70,8 @@ typedef struct dist_query
     double trans[3];  ///< J -> I translation
     double abs_slack; ///< absolute rounding allowance of the box bounds (coordinate magnitudes)
     double best;      ///< smallest distance found (or max_distance)
+    j_box* jbox;      ///< the scratch's boxes of J's nodes
+    uint32_t stamp;   ///< the stamp of this query's boxes
     mc_bvh_distance_result* out;
 } dist_query;
 
@@ -87,6 +100,18 @@ static void box_of_j(const dist_query* q, const mc_bvh_node* n, box_i* b)
             q->rot[k][0] * n->center[0] + q->rot[k][1] * n->center[1] + q->rot[k][2] * n->center[2] + q->trans[k];
         b->extent[k] = n->extent[k];
     }
+}
+
+/// J's node `node` mapped into I's frame, made on first use in the query (bitwise what box_of_j makes).
+static const box_i* box_j(const dist_query* q, uint32_t node)
+{
+    j_box* e = &q->jbox[node];
+    if (e->stamp != q->stamp)
+    {
+        box_of_j(q, &q->mj->bvh->nodes[node], &e->box);
+        e->stamp = q->stamp;
+    }
+    return &e->box;
 }
 
 // Plain comparisons rather than fmin / fmax, which GCC leaves as library calls (their NaN rules); no NaN reaches here
@@ -398,17 +423,18 @@ static int try_pair(dist_query* q, const leaf_tri* a, const leaf_tri* b, double 
     return d.distance == 0.0;
 }
 
-static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* nb)
+static void leaf_leaf(dist_query* q, const mc_bvh_node* na, uint32_t b)
 {
     leaf_tri ta[MC_BVH_LEAF_MAX], tb[MC_BVH_LEAF_MAX];
-    box_i ba, bb;
+    const mc_bvh_node* nb = &q->mj->bvh->nodes[b];
+    box_i ba;
     box_of_i(na, &ba);
-    box_of_j(q, nb, &bb);
+    const box_i* bb = box_j(q, b);
     // I's leaf against J's box (in I's frame), then J's leaf against I's box (its axes taken into J's frame; the
     // centre offset is the same in either frame).
-    double d[3] = {bb.center[0] - ba.center[0], bb.center[1] - ba.center[1], bb.center[2] - ba.center[2]};
-    double w[3] = {-dot3(bb.axis[0], d), -dot3(bb.axis[1], d), -dot3(bb.axis[2], d)};
-    uint32_t lanes_a = leaf_lanes(q, q->mi->bvh, na, &bb, w);
+    double d[3] = {bb->center[0] - ba.center[0], bb->center[1] - ba.center[1], bb->center[2] - ba.center[2]};
+    double w[3] = {-dot3(bb->axis[0], d), -dot3(bb->axis[1], d), -dot3(bb->axis[2], d)};
+    uint32_t lanes_a = leaf_lanes(q, q->mi->bvh, na, bb, w);
     if (lanes_a == 0u)
     {
         return;
@@ -498,12 +524,31 @@ mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, co
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    box_i ba, bb;
+    uint32_t had = s->jbox_capacity;
+    if (!mc_array_reserve((void**)&s->jbox, &s->jbox_capacity, tj->node_count, sizeof(j_box), 64))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    if (s->jbox_capacity > had)
+    {
+        memset(&s->jbox[had], 0, (size_t)(s->jbox_capacity - had) * sizeof(j_box)); // stamp 0: not made
+    }
+    if (++s->query == 0u)
+    {
+        for (uint32_t k = 0; k < s->jbox_capacity; ++k)
+        {
+            s->jbox[k].stamp = 0; // the query number wrapped: forget every box
+        }
+        s->query = 1u;
+    }
+    q.jbox = s->jbox;
+    q.stamp = s->query;
+    box_i ba;
     box_of_i(&ti->nodes[0], &ba);
-    box_of_j(&q, &tj->nodes[0], &bb);
+    const box_i* bb = box_j(&q, 0);
     ++out->box_tests;
     uint32_t sp = 0;
-    s->stack[sp++] = (dist_item){0, 0, box_gap(&q, &ba, &bb)};
+    s->stack[sp++] = (dist_item){0, 0, box_gap(&q, &ba, bb)};
     while (sp > 0 && q.best > 0.0)
     {
         dist_item it = s->stack[--sp];
@@ -516,7 +561,7 @@ mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, co
         int leaf_a = mc_bvh_is_leaf(na), leaf_b = mc_bvh_is_leaf(nb);
         if (leaf_a && leaf_b)
         {
-            leaf_leaf(&q, na, nb);
+            leaf_leaf(&q, na, it.b);
             continue;
         }
         // Split the larger internal node; the nearer child pair goes on top of the stack.
@@ -531,19 +576,19 @@ mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, co
                 box_of_i(&ti->nodes[child[c].a], &ba);
                 if (c == 0)
                 {
-                    box_of_j(&q, nb, &bb);
+                    bb = box_j(&q, it.b);
                 }
             }
             else
             {
-                box_of_j(&q, &tj->nodes[child[c].b], &bb);
+                bb = box_j(&q, child[c].b);
                 if (c == 0)
                 {
                     box_of_i(na, &ba);
                 }
             }
             ++out->box_tests;
-            child[c].bound = box_gap(&q, &ba, &bb);
+            child[c].bound = box_gap(&q, &ba, bb);
         }
         int near = child[1].bound < child[0].bound ? 1 : 0;
         MC_ASSERT(sp + 2u <= s->capacity);
