@@ -349,11 +349,13 @@ static uint32_t leaf_load(const dist_query* q, const struct mc_mesh* m, const mc
             lt->v[c] = p;
         }
         lt->center = mc_scale(mc_add(mc_add(lt->v[0], lt->v[1]), lt->v[2]), 1.0 / 3.0);
-        double r = 0.0;
+        double r2 = 0.0;
         for (int c = 0; c < 3; ++c)
         {
-            r = max2(r, mc_length(mc_sub(lt->v[c], lt->center)));
+            mc_vec3 e = mc_sub(lt->v[c], lt->center);
+            r2 = max2(r2, mc_dot(e, e));
         }
+        double r = sqrt(r2); // the largest of the three lengths (the square root is monotone and correctly rounded)
         // Inflated by a relative 1e-12 so that the rounding of centre and radius keeps the sphere around the triangle.
         lt->radius = r * (1.0 + 1e-12) + 1e-12 * (fabs(lt->center.x) + fabs(lt->center.y) + fabs(lt->center.z));
         lt->index = t->tri_order[f + k];
@@ -567,6 +569,7 @@ mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, co
         // Split the larger internal node; the nearer child pair goes on top of the stack.
         int split_a = !leaf_a && (leaf_b || node_size(na) >= node_size(nb));
         dist_item child[2];
+        double centre2[2];
         for (uint32_t c = 0; c < 2; ++c)
         {
             child[c].a = split_a ? na->data + c : it.a;
@@ -589,8 +592,11 @@ mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, co
             }
             ++out->box_tests;
             child[c].bound = box_gap(&q, &ba, bb);
+            double d[3] = {bb->center[0] - ba.center[0], bb->center[1] - ba.center[1], bb->center[2] - ba.center[2]};
+            centre2[c] = dot3(d, d);
         }
-        int near = child[1].bound < child[0].bound ? 1 : 0;
+        // Equal bounds (boxes that overlap: 0): the pair with the nearer centres first.
+        int near = child[1].bound < child[0].bound || (child[1].bound == child[0].bound && centre2[1] < centre2[0]);
         MC_ASSERT(sp + 2u <= s->capacity);
         if (child[1 - near].bound < q.best)
         {
