@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Minimum distance between two meshes through their OBB trees: depth-first branch and bound on node pairs, with the
-// separating-axis gap over the 15 axes as the lower bound of two boxes' distance, exact triangle distances at leaves.
+// Minimum distance between two meshes through their OBB trees: depth-first branch and bound on node pairs, with
+// separating-axis gaps (the line of the centres, the 9 cross axes, the length of each box's 3 face-axis gaps) as the
+// lower bound of two boxes' distance; at leaf pairs each leaf's triangles are culled against the other leaf's box on
+// sixteen float lanes, then pairs by cheap bounds, and the survivors get the exact triangle distance.
 // Based on: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree", SIGGRAPH 1996 (the 15 axes); E. Larsen, S. Gottschalk,
 // M. C. Lin, D. Manocha, "Fast Proximity Queries with Swept Sphere Volumes", UNC TR99-018 (branch and bound).
 #include "bvh/bvh_internal.h"
