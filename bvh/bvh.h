@@ -192,12 +192,15 @@ typedef struct mc_bvh_distance_result
 } mc_bvh_distance_result;
 
 /// Minimum distance between the surfaces of mesh I and mesh J placed at `j_in_i` (J's body frame in I's frame): a
-/// serial depth-first branch and bound over node pairs (lower bound: the separating-axis gap of the two boxes over
-/// 15 axes; the nearer child pair first), mc_tri_tri_distance at leaf pairs after a bounding-sphere cull. Pairs whose
-/// bound reaches the best distance so far (initially max_distance) are pruned, so only distances below max_distance
-/// are found; a distance of 0 (triangles meeting, floating point) stops the search. Deterministic (serial, fixed
-/// order; ties keep the first pair found).
-/// @param scratch created on first use, kept for the next query (free with mc_distance_scratch_destroy)
+/// serial depth-first branch and bound over node pairs (lower bound: the largest of the two boxes' gaps on the line
+/// of their centres and on the 9 cross axes, and of the lengths of their gaps on each box's 3 face axes; the nearer
+/// child pair first, of equal bounds the one with the nearer centres), mc_tri_tri_distance at leaf pairs after each
+/// leaf's triangles are culled against the other leaf's box and each pair by cheap bounds. Pairs whose bound reaches
+/// the best distance so far (initially max_distance) are pruned, so only distances below max_distance are found; a
+/// distance of 0 (triangles meeting, floating point) stops the search. Deterministic (serial, fixed order; ties keep
+/// the first pair found).
+/// @param scratch created on first use, kept for the next query (free with mc_distance_scratch_destroy); it also
+/// keeps J's node boxes of the last query, renewed by each query
 /// @return MC_OK or MC_ERR_OUT_OF_MEMORY
 mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i,
                           double max_distance, struct mc_distance_scratch** scratch, mc_bvh_distance_result* out);
