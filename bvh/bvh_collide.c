@@ -132,7 +132,7 @@ struct mc_pair_scratch
 // Frontier items traversed together by one task of the parallel loop.
 #define ITEMS_PER_CHUNK 4u
 // Pair sets from this size on are sorted by radix (below it the merge sort's fewer passes win).
-#define RADIX_MIN 64u
+#define RADIX_MIN 256u
 // Parallel traversal only with at least this many internal node pairs left in the frontier...
 #define PARALLEL_MIN_INTERNAL 32u
 // ... and at least this many triangles in both meshes together.

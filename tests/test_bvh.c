@@ -682,9 +682,9 @@ Test(bvh, every_lane_width_gives_the_same_query)
         }
     }
     cr_assert(total > 1000, "only %llu pairs: the poses do not exercise the kernels", (unsigned long long)total);
-    // Pair sets of 64 and more are sorted by radix (bvh_collide.c, RADIX_MIN), smaller ones by merging: both ran.
-    cr_assert(most >= 64, "largest pair set %u: the radix sort was not exercised", most);
-    cr_assert(fewest > 1 && fewest < 64, "smallest pair set %u: the merge sort was not exercised", fewest);
+    // Pair sets of 256 and more are sorted by radix (bvh_collide.c, RADIX_MIN), smaller ones by merging: both ran.
+    cr_assert(most >= 256, "largest pair set %u: the radix sort was not exercised", most);
+    cr_assert(fewest > 1 && fewest < 256, "smallest pair set %u: the merge sort was not exercised", fewest);
     free(wide);
     free(narrow);
     mc_workspace_destroy(ws);
