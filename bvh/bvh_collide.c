@@ -707,6 +707,7 @@ typedef struct edge_axis
     int valid;   // 0: no rejection with this triangle (a sum below EDGE_AXIS_MIN, or not finite)
 } edge_axis;
 
+#if MC_COLLIDE_AVX // used by the AVX2 pair loop only (clang warns on an unused static function)
 // Upper bound of A . (x - p) (exact) from its computed value, or NAN when the sum of absolute products is below
 // EDGE_AXIS_MIN or not finite.
 static inline double edge_axis_upper(const double a[3], mc_vec3 x, const double p[3])
@@ -744,6 +745,7 @@ static void edge_axis_init(const mc_tri_plane* t, edge_axis* e)
     e->hi = hi > 0.0 ? hi : 0.0;
     e->valid = hq == hq && hr == hr && e->hi < INFINITY; // NaN or overflow: no rejection
 }
+#endif
 
 /// Per worker, within one query: the I leaf of the last leaf pair with what every leaf pair against it needs and
 /// would otherwise compute again: its box mapped into J's frame (the culling's lane box) and, each on first use, its
