@@ -1159,11 +1159,10 @@ typedef struct expansion_batch
     uint32_t split[4]; // node whose children are tested
     uint32_t other[4]; // the node they are tested against
     int count;         // pending expansions (0..4)
-    // batch_flush: the other nodes of its last flush (map_other) mapped into the split tree's frame (valid when mapped
-    // is 1), reused while a flush has the same four: with one tree a single leaf (a part on a 12-triangle plate), every
-    // flush maps that leaf four times again.
+    // batch_flush when the other tree is a single leaf (a part on a 12-triangle plate: every flush mapped that leaf
+    // four times again): its mapping into the split tree's frame, made by the level's first flush (valid when mapped is
+    // 1).
     int mapped;
-    uint32_t map_other[4];
     __m128 map_bx[9];    // mapped axes, bx[3k + r] (float)
     __m128 map_ext[3];   // extents
     __m128d map_c[2][3]; // mapped centres: lanes 0-1 [0] and 2-3 [1] (double)
@@ -1249,9 +1248,10 @@ static inline int sat_groups(const collide_ctx* cx, const sat_lanes* in, int gro
 }
 
 // The other nodes oth[0..3] of a flush (in tree `to`) mapped into the split tree's frame (to_i: J's nodes into I's
-// frame; else I's into J's): axes in float, centers in double, kept in eb for the next flush with the same nodes.
-MC_HOT_CLONES static void batch_map_other(const collide_ctx* cx, const mc_bvh* to, const uint32_t oth[4], int to_i,
-                                          expansion_batch* eb)
+// frame; else I's into J's): axes bx[3k + r] in float, extents, centers in double (c[0]: lanes 0-1, c[1]: lanes 2-3).
+__attribute__((always_inline)) static inline void map_other(const collide_ctx* cx, const mc_bvh* to,
+                                                            const uint32_t oth[4], int to_i, __m128 bx[9],
+                                                            __m128 ext[3], __m128d cen[2][3])
 {
     __m128 f[16];
     nodes_soa(&to->nodes[oth[0]], &to->nodes[oth[1]], &to->nodes[oth[2]], &to->nodes[oth[3]], f);
@@ -1261,10 +1261,10 @@ MC_HOT_CLONES static void batch_map_other(const collide_ctx* cx, const mc_bvh* t
         for (int r = 0; r < 3; ++r)
         {
             const __m128* m = cx->map_f[dir][r];
-            eb->map_bx[3 * k + r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[0], f[3 * k]), _mm_mul_ps(m[1], f[3 * k + 1])),
-                                               _mm_mul_ps(m[2], f[3 * k + 2]));
+            bx[3 * k + r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[0], f[3 * k]), _mm_mul_ps(m[1], f[3 * k + 1])),
+                                       _mm_mul_ps(m[2], f[3 * k + 2]));
         }
-        eb->map_ext[k] = f[12 + k];
+        ext[k] = f[12 + k];
     }
     __m128d c_lo[3], c_hi[3];
     for (int c = 0; c < 3; ++c)
@@ -1289,11 +1289,9 @@ MC_HOT_CLONES static void batch_map_other(const collide_ctx* cx, const mc_bvh* t
             lo = _mm_add_pd(lo, cx->trans_d[r]);
             hi = _mm_add_pd(hi, cx->trans_d[r]);
         }
-        eb->map_c[0][r] = lo;
-        eb->map_c[1][r] = hi;
+        cen[0][r] = lo;
+        cen[1][r] = hi;
     }
-    memcpy(eb->map_other, oth, sizeof eb->map_other);
-    eb->mapped = 1;
 }
 
 // Test the pending expansions of one direction (to_i: the split nodes are I's and the other nodes, J's, are mapped
@@ -1318,13 +1316,29 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
         oth[l] = eb->other[l < n ? l : n - 1];
     }
     *box_tests += 2u * (uint32_t)n;
-    if (!eb->mapped || memcmp(eb->map_other, oth, sizeof oth) != 0)
+    __m128 bx_own[9], ext_own[3];
+    __m128d c_own[2][3];
+    const __m128* bx = bx_own;
+    const __m128* ext = ext_own;
+    const __m128d* bc_lo = c_own[0];
+    const __m128d* bc_hi = c_own[1];
+    if (to->node_count == 1)
     {
-        batch_map_other(cx, to, oth, to_i, eb);
+        // All four other nodes are the one leaf: mapped once a level.
+        if (!eb->mapped)
+        {
+            map_other(cx, to, oth, to_i, eb->map_bx, eb->map_ext, eb->map_c);
+            eb->mapped = 1;
+        }
+        bx = eb->map_bx;
+        ext = eb->map_ext;
+        bc_lo = eb->map_c[0];
+        bc_hi = eb->map_c[1];
     }
-    const __m128* bx = eb->map_bx;
-    const __m128d* bc_lo = eb->map_c[0];
-    const __m128d* bc_hi = eb->map_c[1];
+    else
+    {
+        map_other(cx, to, oth, to_i, bx_own, ext_own, c_own);
+    }
     sat_lanes in[2];
     int groups = (n + 1) / 2;
     for (int h = 0; h < groups; ++h)
@@ -1340,7 +1354,7 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
         }
         for (int k = 0; k < 3; ++k)
         {
-            const __m128 e = eb->map_ext[k];
+            const __m128 e = ext[k];
             in[h].eb[k] = h == 0 ? _mm_unpacklo_ps(e, e) : _mm_unpackhi_ps(e, e);
         }
         for (int c = 0; c < 3; ++c)
@@ -1354,22 +1368,14 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
     int sep = sat_groups(cx, in, groups);
     // Branch-free append (the outcome of a box test is unpredictable): every candidate is written, the count advances
     // over the overlapping ones only (room for 2 per expansion is reserved). Lane 2e + c: child c of expansion e.
-    uint32_t first[4]; // first child of each split node (read before the writes below, which could alias)
-    for (int e = 0; e < n; ++e)
-    {
-        first[e] = ts->nodes[spl[e]].data;
-    }
-    node_pair* dst = out->data;
-    uint32_t count = out->count;
     for (int l = 0; l < 2 * n; ++l)
     {
-        uint32_t child = first[l >> 1] + (uint32_t)(l & 1);
+        uint32_t child = ts->nodes[spl[l >> 1]].data + (uint32_t)(l & 1);
         uint32_t o = oth[l >> 1];
-        dst[count].a = to_i ? child : o;
-        dst[count].b = to_i ? o : child;
-        count += (uint32_t)(~sep >> l) & 1u;
+        out->data[out->count].a = to_i ? child : o;
+        out->data[out->count].b = to_i ? o : child;
+        out->count += (uint32_t)(~sep >> l) & 1u;
     }
-    out->count = count;
 }
 
 // Test the pending simultaneous expansions (both nodes internal, of similar size: split[e] is I's node, other[e] J's
