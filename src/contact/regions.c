@@ -32,9 +32,9 @@
 //    mesh) bounds a hole of the region around it: joined to the region that a ray from it into the solid side meets
 //    first (join_inner_shells). After the sums, a region of negative volume is made of inner shells only (a cavity's
 //    shell whose enclosing surface is crossed, a hole loop in a face whose own edges are crossed elsewhere): a ray
-//    from one of its segments (or, failing that, from a face around an inside vertex) into the intersection meets the
-//    boundary of the same connected piece first, and the regions are joined and summed again
-//    (join_negative_regions). A ray's hit on a face in some pair is placed in the piece of the face's inside part
+//    from one of its segments (or, failing that, from a face around an inside vertex, then from a face entirely
+//    inside) into the intersection meets the boundary of the same connected piece first, and the regions are joined
+//    and summed again (join_negative_regions). A ray's hit on a face in some pair is placed in the piece of the face's inside part
 //    that holds it by an in-face ray to the nearest segment or edge interval (locate_in_face). The rays are floats
 //    used to locate, never to decide a sign: an unclear ray joins nothing (the shell then stays a region of negative
 //    volume, the total right).
@@ -1887,6 +1887,44 @@ static bool try_shell_join(region_query* c, region_accumulator* r, uint32_t node
     return true;
 }
 
+/// From face f of body b lying entirely inside the other solid (its centroid, a ray into solid b): the node of the
+/// region boundary the ray meets, MC_NONE when unclear.
+static uint32_t node_beyond_whole_face(region_query* c, int b, uint32_t f)
+{
+    const uint32_t* tv = &c->mesh[b]->indices[3u * f];
+    mc_vec3 x = mc_scale(mc_add(mc_add(vpos(c, b, tv[0]), vpos(c, b, tv[1])), vpos(c, b, tv[2])), 1.0 / 3.0);
+    return region_boundary_node(c, x, mc_neg(fnormal(c, b, f)), b, f);
+}
+
+/// join_negative_regions, last starts: the faces of body b entirely inside the other solid (listed whole faces, then
+/// the faces of inside blocks), for a shell in no pair whose first ray was unclear.
+static bool join_from_whole_faces(region_query* c, int b)
+{
+    struct mc_region_scratch* s = c->s;
+    const body_arrays* a = &s->body[b];
+    bool joined = false;
+    for (uint32_t k = 0; k < a->whole_count; ++k)
+    {
+        region_accumulator* r = &s->regions[s->node_region[a->whole[k].node]];
+        if (r->shell_tries > 0u)
+        {
+            joined |= try_shell_join(c, r, a->whole[k].node, node_beyond_whole_face(c, b, a->whole[k].id));
+        }
+    }
+    for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+    {
+        uint32_t bk = a->blist[k];
+        const mc_block_topo* tp = &c->blk[b]->topo[bk];
+        region_accumulator* r = &s->regions[s->node_region[a->bnode[bk]]];
+        for (uint32_t t = 0; t < tp->tri_count && r->shell_tries > 0u; ++t)
+        {
+            uint32_t f = c->blk[b]->tris[tp->tri_first + t];
+            joined |= try_shell_join(c, r, a->bnode[bk], node_beyond_whole_face(c, b, f));
+        }
+    }
+    return joined;
+}
+
 /// Step 3 after the sums: a region of negative volume holds inner shells of a piece of the intersection only (the
 /// boundary of a cavity, or of a hole around a handle: surface pieces that no crossing, inside vertex or edge joins
 /// to the outer shell). A ray from it into the intersection meets the boundary of the same piece first, and that
@@ -1929,6 +1967,16 @@ static bool join_negative_regions(region_query* c)
                 joined |= try_shell_join(c, r, node, node_beyond_corner(c, b, a->corner[k].id, node));
             }
         }
+    }
+    // Last, from faces entirely inside (a shell in no pair whose first ray, in join_inner_shells, was unclear).
+    for (int b = 0; b < 2 && !c->oom; ++b)
+    {
+        for (uint32_t k = 0; k < s->region_count; ++k)
+        {
+            region_accumulator* r = &s->regions[k];
+            r->shell_tries = r->out.volume < 0.0 && !r->shell_joined ? SHELL_TRIES : 0u;
+        }
+        joined |= join_from_whole_faces(c, b);
     }
     return joined;
 }
