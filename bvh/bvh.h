@@ -101,11 +101,11 @@ int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
 /// of the other components' surfaces crossed from p to a point far outside (the nesting check of bvh/bvh_self.c).
 int mc_bvh_point_parity_without(const struct mc_mesh* mesh, mc_vec3 p, uint32_t component);
 
-/// A coordinate below MC_COORDINATE_MIN in magnitude as 0: the library's rounding of tiny coordinates it derives (J's
-/// vertices mapped into I's frame, query points), which keeps the predicates in their exact range (vec_math.h).
+/// A coordinate below MC_COORDINATE_SNAP in magnitude as 0: the library's rounding of tiny coordinates it derives
+/// (J's vertices mapped into I's frame, query points), which keeps the predicates in their exact range (vec_math.h).
 static inline double mc_snap_tiny(double x)
 {
-    return fabs(x) < MC_COORDINATE_MIN ? 0.0 : x;
+    return fabs(x) < MC_COORDINATE_SNAP ? 0.0 : x;
 }
 
 /// The first triangle of `mesh` met by the ray p + t d, 0 < t <= t_max, in floating point (a locating aid, not an

@@ -281,7 +281,7 @@ static mc_status scratch_prepare(struct mc_pair_scratch** slot, const struct mc_
 // ---------------------------------------------------------------------------------------------------------------
 // J vertices in I's frame
 
-// A mapped coordinate below MC_COORDINATE_MIN in magnitude becomes 0 (mc_snap_tiny), so that the predicates stay in
+// A mapped coordinate below MC_COORDINATE_SNAP in magnitude becomes 0 (mc_snap_tiny), so that the predicates stay in
 // their exact range (vec_math.h): products of three differences of such values could underflow. The change is below
 // 2^-300, far under the rounding of the rotation for any in-range vertex.
 
