@@ -27,28 +27,59 @@ TestSuite(bvh, .fini = check_leaks);
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
 
-// All-pairs brute force with the same exact predicates and the same mapped copy of J's vertices.
+// All-pairs brute force with the same exact predicates and the same mapped copy of J's vertices. A pair whose
+// triangles' closed coordinate boxes are disjoint is skipped: such triangles share no point, so the predicates could
+// only say "no crossing" (the boxes are min/max of the very coordinates the predicates read: no rounding).
 typedef struct brute_pair
 {
     uint32_t i, j;
     mc_crossing c[2];
 } brute_pair;
 
+static void box_of(const mc_vec3 t[3], double b[6])
+{
+    b[0] = fmin(t[0].x, fmin(t[1].x, t[2].x));
+    b[1] = fmin(t[0].y, fmin(t[1].y, t[2].y));
+    b[2] = fmin(t[0].z, fmin(t[1].z, t[2].z));
+    b[3] = fmax(t[0].x, fmax(t[1].x, t[2].x));
+    b[4] = fmax(t[0].y, fmax(t[1].y, t[2].y));
+    b[5] = fmax(t[0].z, fmax(t[1].z, t[2].z));
+}
+
+static int boxes_disjoint(const double a[6], const double b[6])
+{
+    return a[0] > b[3] || b[0] > a[3] || a[1] > b[4] || b[1] > a[4] || a[2] > b[5] || b[2] > a[5];
+}
+
 static uint32_t brute_force(const mc_mesh* mi, const mc_mesh* mj, struct mc_pair_scratch* s, brute_pair* out,
                             uint32_t cap)
 {
+    mc_vec3* tj = malloc(3u * (size_t)mj->triangle_count * sizeof *tj);
+    double* bj = malloc(6u * (size_t)mj->triangle_count * sizeof *bj);
+    cr_assert(tj != NULL && bj != NULL);
+    for (uint32_t j = 0; j < mj->triangle_count; ++j)
+    {
+        for (uint32_t k = 0; k < 3; ++k)
+        {
+            tj[3u * j + k] = mc_pair_scratch_j_vertex(s, mj->indices[3u * j + k]);
+        }
+        box_of(&tj[3u * j], &bj[6u * j]);
+    }
     uint32_t n = 0;
     for (uint32_t i = 0; i < mi->triangle_count; ++i)
     {
         const uint32_t* a = &mi->indices[3u * i];
         mc_vec3 ti[3] = {mi->positions[a[0]], mi->positions[a[1]], mi->positions[a[2]]};
+        double bi[6];
+        box_of(ti, bi);
         for (uint32_t j = 0; j < mj->triangle_count; ++j)
         {
-            const uint32_t* b = &mj->indices[3u * j];
-            mc_vec3 tj[3] = {mc_pair_scratch_j_vertex(s, b[0]), mc_pair_scratch_j_vertex(s, b[1]),
-                             mc_pair_scratch_j_vertex(s, b[2])};
+            if (boxes_disjoint(bi, &bj[6u * j]))
+            {
+                continue;
+            }
             mc_crossing c[2];
-            if (mc_tri_tri_crossings(ti, tj, c) == 2)
+            if (mc_tri_tri_crossings(ti, &tj[3u * j], c) == 2)
             {
                 cr_assert(n < cap);
                 out[n].i = i;
@@ -59,6 +90,8 @@ static uint32_t brute_force(const mc_mesh* mi, const mc_mesh* mj, struct mc_pair
             }
         }
     }
+    free(tj);
+    free(bj);
     return n;
 }
 
@@ -1172,21 +1205,24 @@ static void tri_bounds(const mc_mesh* m, uint32_t t, double b[6])
 static uint64_t brute_self(const mc_mesh* m, const uint32_t* as, uint32_t na, const uint32_t* bs, uint32_t nb,
                            int same_set, uint32_t* out, uint64_t cap)
 {
+    double* bounds = malloc(6u * (size_t)m->triangle_count * sizeof *bounds);
+    cr_assert(bounds != NULL);
+    for (uint32_t t = 0; t < m->triangle_count; ++t)
+    {
+        tri_bounds(m, t, &bounds[6u * t]);
+    }
     uint64_t n = 0;
     for (uint32_t x = 0; x < na; ++x)
     {
         uint32_t a = as[x];
-        double ba[6];
-        tri_bounds(m, a, ba);
+        const double* ba = &bounds[6u * a];
         mc_tri_plane pa;
         mc_tri_plane_init(&pa, m->positions[m->indices[3u * a]], m->positions[m->indices[3u * a + 1u]],
                           m->positions[m->indices[3u * a + 2u]]);
         for (uint32_t y = same_set ? x + 1u : 0u; y < nb; ++y)
         {
             uint32_t b = bs[y];
-            double bb[6];
-            tri_bounds(m, b, bb);
-            if (ba[0] > bb[3] || bb[0] > ba[3] || ba[1] > bb[4] || bb[1] > ba[4] || ba[2] > bb[5] || bb[2] > ba[5])
+            if (boxes_disjoint(ba, &bounds[6u * b]))
             {
                 continue;
             }
@@ -1202,6 +1238,7 @@ static uint64_t brute_self(const mc_mesh* m, const uint32_t* as, uint32_t na, co
             }
         }
     }
+    free(bounds);
     qsort(out, (size_t)n, 2 * sizeof *out, pair_less);
     return n;
 }
