@@ -149,6 +149,15 @@ int mc_collide_lanes_available(void);
 /// concurrent use with queries.
 extern int mc_collide_lanes_limit;
 
+/// The kernels of the distance query (bvh_distance.c) for a limit of mc_bvh_distance_limit: 1 the two child pairs of a
+/// split bounded one at a time, 2 both at once on the two lanes of SSE2 registers, 3 that on the traversal compiled for
+/// AVX2. All give bitwise the same bounds, so the same traversal, result and counters.
+/// @param limit 0: the widest this build and CPU run; else the smaller of limit and that
+int mc_bvh_distance_lanes(int limit);
+/// Tests only: the limit the distance query passes to mc_bvh_distance_lanes (0: the widest). Not for concurrent use
+/// with queries.
+extern int mc_bvh_distance_limit;
+
 /// Map a point of J's body frame into I's frame with the current query's pose, exactly as the pair stage maps J's
 /// vertices (bitwise the same function).
 mc_vec3 mc_pair_scratch_map_j(const struct mc_pair_scratch* scratch, mc_vec3 p_j);
