@@ -1298,8 +1298,8 @@ __attribute__((always_inline)) static inline void map_other(const collide_ctx* c
 // into I's frame; else the reverse) and append the overlapping child pairs to `out` (room for 2 per expansion is
 // reserved by the caller). The other nodes are mapped four at a time (axes in float, as lane_box_map; centers in
 // double), then each group of two expansions (four children) is one sat_soa call.
-MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb, int to_i, pair_vec* out,
-                                      uint64_t* box_tests)
+__attribute__((always_inline)) static inline void batch_flush_dir(const collide_ctx* cx, expansion_batch* eb, int to_i,
+                                                                  pair_vec* out, uint64_t* box_tests)
 {
     int n = eb->count;
     if (n == 0)
@@ -1309,11 +1309,13 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
     eb->count = 0;
     const mc_bvh* ts = to_i ? cx->ta : cx->tb;
     const mc_bvh* to = to_i ? cx->tb : cx->ta;
-    uint32_t spl[4], oth[4];
+    // Lanes past n repeat the last expansion (tested, never appended); first[l]: the first child of split node l.
+    uint32_t oth[4], first[4];
     for (int l = 0; l < 4; ++l)
     {
-        spl[l] = eb->split[l < n ? l : n - 1];
-        oth[l] = eb->other[l < n ? l : n - 1];
+        int e = l < n ? l : n - 1;
+        oth[l] = eb->other[e];
+        first[l] = ts->nodes[eb->split[e]].data;
     }
     *box_tests += 2u * (uint32_t)n;
     __m128 bx_own[9], ext_own[3];
@@ -1344,8 +1346,8 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
     for (int h = 0; h < groups; ++h)
     {
         // Lanes: (first child, second child) of expansion 2h, then of expansion 2h + 1.
-        const mc_bvh_node* ch0 = &ts->nodes[ts->nodes[spl[2 * h]].data];
-        const mc_bvh_node* ch1 = &ts->nodes[ts->nodes[spl[2 * h + 1]].data];
+        const mc_bvh_node* ch0 = &ts->nodes[first[2 * h]];
+        const mc_bvh_node* ch1 = &ts->nodes[first[2 * h + 1]];
         __m128* g = in[h].a;
         nodes_soa(ch0, ch0 + 1, ch1, ch1 + 1, g);
         for (int q = 0; q < 9; ++q)
@@ -1368,13 +1370,43 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
     int sep = sat_groups(cx, in, groups);
     // Branch-free append (the outcome of a box test is unpredictable): every candidate is written, the count advances
     // over the overlapping ones only (room for 2 per expansion is reserved). Lane 2e + c: child c of expansion e.
-    for (int l = 0; l < 2 * n; ++l)
+    node_pair* dst = out->data;
+    uint32_t count = out->count;
+    for (int e = 0; e < n; ++e)
     {
-        uint32_t child = ts->nodes[spl[l >> 1]].data + (uint32_t)(l & 1);
-        uint32_t o = oth[l >> 1];
-        out->data[out->count].a = to_i ? child : o;
-        out->data[out->count].b = to_i ? o : child;
-        out->count += (uint32_t)(~sep >> l) & 1u;
+        for (uint32_t c = 0; c < 2u; ++c)
+        {
+            uint32_t child = first[e] + c;
+            dst[count].a = to_i ? child : oth[e];
+            dst[count].b = to_i ? oth[e] : child;
+            count += (uint32_t)(~sep >> (2 * e + (int)c)) & 1u;
+        }
+    }
+    out->count = count;
+}
+
+// batch_flush_dir once per direction (a constant to_i: no selection per lane of the append).
+MC_HOT_CLONES static void batch_flush_to_i(const collide_ctx* cx, expansion_batch* eb, pair_vec* out,
+                                           uint64_t* box_tests)
+{
+    batch_flush_dir(cx, eb, 1, out, box_tests);
+}
+
+MC_HOT_CLONES static void batch_flush_to_j(const collide_ctx* cx, expansion_batch* eb, pair_vec* out,
+                                           uint64_t* box_tests)
+{
+    batch_flush_dir(cx, eb, 0, out, box_tests);
+}
+
+static inline void batch_flush(const collide_ctx* cx, expansion_batch* eb, int to_i, pair_vec* out, uint64_t* box_tests)
+{
+    if (to_i)
+    {
+        batch_flush_to_i(cx, eb, out, box_tests);
+    }
+    else
+    {
+        batch_flush_to_j(cx, eb, out, box_tests);
     }
 }
 
