@@ -690,6 +690,11 @@ static inline int exact_aabb_apart(const exact_aabb* a, const exact_aabb* b)
 #define EDGE_AXIS_REL 1e-14
 #define EDGE_AXIS_LEAF_RATIO 4.0f
 #define EDGE_AXIS_MIN 0x1p-700
+// Leaf pairs whose I leaf is this many times larger than J's skip the culling of I's triangles against J's box (step 3
+// of leaf_pairs, bvh/collide_lanes.h): a part's leaves against a coarse plate's one leaf. Instructions per warm query
+// (callgrind) against doing it always: with 8, cad_part_on_plate -2.3 %, statue_on_plate -3.1 %, cad_parts_through
+// -0.1 %; with 4, -2.3 %, -3.4 %, +0.5 %; with 16, -1.4 %, -2.0 %, 0.0 %.
+#define SKIP_BOX_LEAF_RATIO 8.0f
 
 /// A separating-axis rejection across the longest edge (p, q) of an I triangle, for the pair loop: the axis
 /// A = (q - p) x n (n the triangle's computed normal; A, as computed, taken as an exact direction: any direction that
