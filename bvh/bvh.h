@@ -34,6 +34,24 @@ typedef struct mc_pair_result
 /// mc_pair_scratch_j_vertex). Deterministic for any worker count.
 mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                      struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats);
+
+/// Where mc_collide_into writes its pairs: the caller's array (the first `capacity` pairs in (i, j) order when there
+/// are more) and the rigid map applied to every crossing point, x -> trans + rot x (I's pose in the world frame: the
+/// points of mc_query_triangle_pairs).
+typedef struct mc_pair_sink
+{
+    mc_triangle_pair* pairs; ///< caller's array (NULL when capacity is 0)
+    uint32_t capacity;       ///< entries of pairs
+    mc_mat33 rot;            ///< rotation applied to the crossing points
+    mc_vec3 trans;           ///< translation added after it
+} mc_pair_sink;
+
+/// mc_collide with the sorted pairs written once, straight into sink->pairs with their points mapped
+/// (mc_add(trans, mc_mat33_mul_vec(&rot, x)) on mc_collide's point x: bitwise what mapping mc_collide's result gives),
+/// instead of into the scratch. *pair_count receives the number of pairs, which may exceed sink->capacity.
+mc_status mc_collide_into(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
+                          struct mc_pair_scratch** scratch, const mc_pair_sink* sink, uint32_t* pair_count,
+                          mc_query_stats* stats);
 /// Temporal coherence of one pair of meshes (bvh/bvh_collide.c): the traversal front of its last query (the node pairs
 /// where the descent stopped, separated ones with a lower bound of their gap) and the relative pose it describes.
 typedef struct mc_pair_front mc_pair_front;

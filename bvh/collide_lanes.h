@@ -287,14 +287,19 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
     {
         return;
     }
-    lane_box ob;
-    lane_box_map(cx, nb, 1, &ob);
-    leaf_cull cull_a;
-    leaf_cull_make(cx, na, &ob, &cull_a);
-    keep_a &= MC_LL(cull)(ta->tri_local + fa, stride_a, ca, &ob, &cull_a, x, valid);
-    if (keep_a == 0)
+    // Step 3 only when I's leaf is not far larger than J's (SKIP_BOX_LEAF_RATIO): large triangles against a small box
+    // are rarely apart on one of its face axes, and the exact stage's bounding boxes remove what step 2 let through.
+    if (node_size(na) <= SKIP_BOX_LEAF_RATIO * node_size(nb))
     {
-        return;
+        lane_box ob;
+        lane_box_map(cx, nb, 1, &ob);
+        leaf_cull cull_a;
+        leaf_cull_make(cx, na, &ob, &cull_a);
+        keep_a &= MC_LL(cull)(ta->tri_local + fa, stride_a, ca, &ob, &cull_a, x, valid);
+        if (keep_a == 0)
+        {
+            return;
+        }
     }
     leaf_exact(cx, w, na, nb, keep_a, keep_b);
 }

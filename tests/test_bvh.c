@@ -902,6 +902,76 @@ Test(bvh, public_query_is_sorted_in_world_frame_and_reports_capacity)
     scene_pair_destroy(&s);
 }
 
+// The public query writes its pairs straight into the caller's array (mc_collide_into): bitwise mc_collide's pairs, in
+// its order, each crossing point mapped by I's pose as mc_query_triangle_pairs states (p + R x, R from the normalised
+// quaternion), for one and two threads, a full buffer and a short one (the first pairs only, the count still reported).
+Test(bvh, public_query_writes_collide_pairs_mapped_by_pose_i)
+{
+    for (int kind = 0; kind < SCENE_KIND_COUNT; ++kind)
+    {
+        scene_pair s;
+        cr_assert(scene_make((scene_kind)kind, 2000, &s) == 0);
+        mc_workspace* ws = NULL;
+        cr_assert(mc_workspace_create(&ws) == MC_OK);
+        uint64_t seed = 7u + (uint64_t)kind;
+        mc_pose pi = {mc_v3(0.25, -1.5, 3.0), scene_random_quat(&seed)};
+        pi.q.w *= 2.0; // not normalised: the query normalises it
+        pi.q.x *= 2.0;
+        pi.q.y *= 2.0;
+        pi.q.z *= 2.0;
+        mc_pose pin, j_in_i;
+        mc_query_relative_pose(&s.pose_i, &s.pose_j, &pin, &j_in_i); // the scene's J in I, kept under the new pose of I
+        mc_pose pu = pi;
+        pu.q = mc_quat_normalize(pi.q);
+        mc_pose pj = mc_pose_mul(&pu, &j_in_i);
+        mc_query_relative_pose(&pi, &pj, &pin, &j_in_i);
+        mc_mat33 r = mc_quat_to_mat33(pin.q);
+        for (int threads = 1; threads <= 2; ++threads)
+        {
+            mc_pair_result res;
+            cr_assert(mc_collide(s.mesh_i, s.mesh_j, &j_in_i, threads, &ws->pairs, &res, NULL) == MC_OK);
+            uint32_t n = res.pair_count;
+            cr_assert(n > 0);
+            mc_triangle_pair* want = malloc((size_t)n * sizeof *want);
+            for (uint32_t k = 0; k < n; ++k)
+            {
+                want[k] = res.pairs[k];
+                for (int c = 0; c < 2; ++c)
+                {
+                    want[k].crossing[c].point = mc_add(pin.p, mc_mat33_mul_vec(&r, res.pairs[k].crossing[c].point));
+                }
+            }
+            uint32_t caps[2] = {n, n / 2u};
+            for (int c = 0; c < 2; ++c)
+            {
+                mc_triangle_pair* got = calloc((size_t)n + 1u, sizeof *got);
+                mc_query_options opt = mc_default_query_options();
+                opt.worker_count = threads;
+                uint32_t count = 0;
+                mc_status st =
+                    mc_query_triangle_pairs(s.mesh_i, &pi, s.mesh_j, &pj, &opt, ws, got, caps[c], &count, NULL);
+                cr_assert(st == (caps[c] < n ? MC_ERR_CAPACITY : MC_OK));
+                cr_assert(count == n);
+                for (uint32_t k = 0; k < caps[c]; ++k)
+                {
+                    cr_assert(got[k].i == want[k].i && got[k].j == want[k].j, "scene %d pair %u", kind, k);
+                    cr_assert(same_crossing(&got[k].crossing[0], &want[k].crossing[0]) &&
+                                  same_crossing(&got[k].crossing[1], &want[k].crossing[1]),
+                              "scene %d pair %u", kind, k);
+                }
+                // Nothing written past the capacity.
+                mc_triangle_pair zero;
+                memset(&zero, 0, sizeof zero);
+                cr_assert(memcmp(&got[caps[c]], &zero, sizeof zero) == 0);
+                free(got);
+            }
+            free(want);
+        }
+        mc_workspace_destroy(ws);
+        scene_pair_destroy(&s);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Point in mesh
 

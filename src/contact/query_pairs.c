@@ -57,25 +57,21 @@ mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, 
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
-    mc_pair_result res;
+    // The pairs go straight into the caller's array, their crossing points mapped to the world frame on the way.
+    mc_pair_sink sink;
+    sink.pairs = pairs;
+    sink.capacity = capacity;
+    sink.rot = mc_quat_to_mat33(pi.q);
+    sink.trans = pi.p;
     mc_query_stats local;
     memset(&local, 0, sizeof local);
-    mc_status st = mc_collide(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, &res, &local);
+    uint32_t found = 0;
+    mc_status st = mc_collide_into(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, &sink, &found, &local);
     if (st != MC_OK)
     {
         return st;
     }
-    mc_mat33 ri = mc_quat_to_mat33(pi.q);
-    uint32_t n = res.pair_count < capacity ? res.pair_count : capacity;
-    for (uint32_t k = 0; k < n; ++k)
-    {
-        pairs[k] = res.pairs[k];
-        for (int c = 0; c < 2; ++c)
-        {
-            pairs[k].crossing[c].point = mc_add(pi.p, mc_mat33_mul_vec(&ri, res.pairs[k].crossing[c].point));
-        }
-    }
-    *pair_count = res.pair_count;
+    *pair_count = found;
     if (stats != NULL)
     {
         memset(stats, 0, sizeof *stats);
@@ -88,5 +84,5 @@ mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, 
         stats->threads = local.threads;
         stats->seconds_pairs = local.seconds_pairs;
     }
-    return res.pair_count > capacity ? MC_ERR_CAPACITY : MC_OK;
+    return found > capacity ? MC_ERR_CAPACITY : MC_OK;
 }
