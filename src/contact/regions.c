@@ -2091,11 +2091,16 @@ static bool join_from_whole_faces(region_query* c, int b)
 static bool join_negative_regions(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
-    bool joined = false;
+    bool joined = false, negative = false;
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
         s->regions[k].shell_tries = s->regions[k].out.volume < 0.0 ? SHELL_TRIES : 0u;
         s->regions[k].shell_joined = false;
+        negative |= s->regions[k].shell_tries > 0u;
+    }
+    if (!negative)
+    {
+        return false; // every ray start below is tried only for a region of negative volume
     }
     for (uint32_t p = 0; p < c->pair_count && !c->oom; ++p)
     {
