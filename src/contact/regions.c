@@ -1047,7 +1047,8 @@ static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uin
 // Depth
 
 /// Closest point of triangle (a, b, c) to p (Voronoi regions of the vertices, edges and face).
-mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+/// mc_closest_on_triangle inlined into the depth passes (a call passes its four points through memory).
+static inline mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
 {
     mc_vec3 ab = mc_sub(b, a), ac = mc_sub(c, a), ap = mc_sub(p, a);
     double d1 = mc_dot(ab, ap), d2 = mc_dot(ac, ap);
@@ -1086,6 +1087,11 @@ mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
     return mc_add(a, mc_add(mc_scale(ab, vb * den), mc_scale(ac, vc * den)));
 }
 
+mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    return closest_on_triangle(p, a, b, c);
+}
+
 /// Offer face f of body b as a candidate for the closest point of surface b to the region's centroid.
 static void depth_candidate(const region_query* c, region_accumulator* r, int b, uint32_t f)
 {
@@ -1100,7 +1106,7 @@ static void depth_candidate(const region_query* c, region_accumulator* r, int b,
     {
         return; // the plane's distance is a lower bound of the face's distance
     }
-    mc_vec3 q = mc_closest_on_triangle(p, pa, vpos(c, b, m->indices[3u * f + 1u]), vpos(c, b, m->indices[3u * f + 2u]));
+    mc_vec3 q = closest_on_triangle(p, pa, vpos(c, b, m->indices[3u * f + 1u]), vpos(c, b, m->indices[3u * f + 2u]));
     mc_vec3 dq = mc_sub(q, p);
     double d2 = mc_dot(dq, dq);
     if (d2 < r->best[b])
@@ -1123,7 +1129,7 @@ static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, 
         return;
     }
     mc_vec3 pa = pos[idx[3u * f]];
-    mc_vec3 q = mc_closest_on_triangle(p, pa, pos[idx[3u * f + 1u]], pos[idx[3u * f + 2u]]);
+    mc_vec3 q = closest_on_triangle(p, pa, pos[idx[3u * f + 1u]], pos[idx[3u * f + 2u]]);
     mc_vec3 dq = mc_sub(q, p);
     double d2 = mc_dot(dq, dq);
     if (d2 < *best)
