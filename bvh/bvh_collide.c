@@ -2114,6 +2114,22 @@ static inline const mc_triangle_pair* worker_pair(const struct mc_pair_scratch* 
     return &s->workers[w].pairs[g];
 }
 
+// The n pairs of all workers, gathered into s->out in (i, j) order; perm (when not NULL) gets each output pair's
+// global index in the workers' buffers.
+static void sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n,
+                       uint32_t* perm)
+{
+    const sort_key* sorted = sort_pair_keys(s, mi, mj, n);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        if (perm != NULL)
+        {
+            perm[k] = sorted[k].index;
+        }
+        s->out[k] = *worker_pair(s, sorted[k].index);
+    }
+}
+
 // Warm-up: give every worker room for the whole result (n pairs) and the deepest stack seen, so that a repeated query
 // allocates nothing whichever worker its items land on. @return 0 on allocation failure.
 static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
@@ -2146,6 +2162,8 @@ static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
 }
 
 static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mj);
+static void front_sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n,
+                             mc_pair_front* f);
 
 mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                      struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats)
@@ -2161,6 +2179,7 @@ typedef struct unsorted_pairs
     int used;           // threads used
     uint64_t box_tests; // box tests
     uint64_t tri_tests; // triangle tests
+    bool front_used;    // the pairs came from the front (serial: worker 0's buffer only)
 } unsorted_pairs;
 
 // The query up to its pairs, unsorted in the workers' buffers (counted in *out). @return MC_OK, or the failure.
@@ -2239,6 +2258,7 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
     }
     out->n = (uint32_t)total;
     out->used = used;
+    out->front_used = use_front;
     out->box_tests = box_tests;
     out->tri_tests = tri_tests;
     s->culled_in = culled;
@@ -2280,10 +2300,13 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    const sort_key* sorted = sort_pair_keys(s, mi, mj, n);
-    for (uint32_t k = 0; k < n; ++k)
+    if (u.front_used)
     {
-        s->out[k] = *worker_pair(s, sorted[k].index);
+        front_sort_pairs(s, mi, mj, n, *front);
+    }
+    else
+    {
+        sort_pairs(s, mi, mj, n, NULL);
     }
     if (!warm_workers(s, u.workers, n))
     {
@@ -2367,6 +2390,9 @@ struct mc_pair_front
     uint32_t leaf_count;   // leaf entries (the first ones)
     float min_gap;         // smallest gap of all entries (INFINITY when none)
     bool valid;            // entries describe the trees at (rot, trans)
+    uint32_t* order;       // the last query's sorting permutation of its pairs as produced (see front_order_apply)
+    uint32_t order_count;  // its length (0: none kept)
+    uint32_t order_cap;    // entries allocated
 };
 
 void mc_pair_front_destroy(mc_pair_front* f)
@@ -2377,6 +2403,7 @@ void mc_pair_front_destroy(mc_pair_front* f)
     }
     mc_free(f->entries);
     mc_free(f->pool);
+    mc_free(f->order);
     mc_free(f);
 }
 
@@ -2387,6 +2414,54 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->valid = false;
         f->count = 0;
     }
+}
+
+// The output order of a front query from the last query's permutation: a front query produces its pairs in the order
+// of its entries and near lists, mostly the order of the query before, so the permutation that sorted those mostly
+// sorts these. It is applied (pairs of worker 0, the only one a front query uses) and kept only when the result is
+// strictly increasing in (i, j): n distinct pairs, each once (a permutation), in increasing order are the sorted
+// output, whatever the permutation came from; so the output is bitwise that of sort_pairs. @return 0 when the caller
+// must sort (no permutation of this length kept, or the result not increasing).
+static int front_order_apply(struct mc_pair_scratch* s, const mc_pair_front* f, uint32_t n)
+{
+    const pair_worker* pw = &s->workers[0];
+    if (f->order_count != n || pw->pair_count != n || n == 0u)
+    {
+        return 0;
+    }
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        const mc_triangle_pair* x = &pw->pairs[f->order[k]];
+        if (k > 0u)
+        {
+            const mc_triangle_pair* y = &s->out[k - 1u];
+            if (!(y->i < x->i || (y->i == x->i && y->j < x->j)))
+            {
+                return 0;
+            }
+        }
+        s->out[k] = *x;
+    }
+    return 1;
+}
+
+// sort_pairs for a front query: the last query's permutation when it sorts these pairs, else a sort whose permutation
+// is kept for the next query (none on allocation failure).
+static void front_sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n,
+                             mc_pair_front* f)
+{
+    if (front_order_apply(s, f, n))
+    {
+        return;
+    }
+    uint32_t* perm = NULL;
+    f->order_count = 0;
+    if (s->workers[0].pair_count == n && mc_array_reserve((void**)&f->order, &f->order_cap, n, sizeof *f->order, 16))
+    {
+        perm = f->order;
+        f->order_count = n;
+    }
+    sort_pairs(s, mi, mj, n, perm);
 }
 
 // The larger of two gaps (not fmax: that is a library call; the operands are finite).

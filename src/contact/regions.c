@@ -866,39 +866,88 @@ static inline void put_flag(flag_lanes* f, mc_vec3 t, mc_vec3 n, mc_vec3 bvec, i
     f->body[i] = body;
 }
 
-/// Add the flags of `f` at point v (relative to the origin) to region r: with a = V.T, b = V.N, c = V.B per flag,
-/// 6 V -= abc, 24 M += -abc (a T + 2b N + 3c B), 2 S_body += -ab B, in flag order. `lanes` (a constant at each call,
-/// 2 or 6) is the number of lanes computed, at least f->count.
-static inline void add_flags(region_accumulator* r, mc_vec3 v, double vlen, double olen, const flag_lanes* f, int lanes)
+/// Per-flag products of flag_lanes at one point: a = V.T, b = V.N, c = V.B, ab, abc, the moment term
+/// -abc (a T + 2b N + 3c B) and the vector-area term -ab B, lane by lane.
+typedef struct flag_terms
 {
     double a[6], b[6], cc[6], ab[6], abc[6], mx[6], my[6], mz[6], sx[6], sy[6], sz[6];
+} flag_terms;
+
+static inline void flag_products(flag_terms* p, mc_vec3 v, const flag_lanes* f, int lanes)
+{
     for (int i = 0; i < lanes; ++i)
     {
-        a[i] = v.x * f->tx[i] + v.y * f->ty[i] + v.z * f->tz[i];
-        b[i] = v.x * f->nx[i] + v.y * f->ny[i] + v.z * f->nz[i];
-        cc[i] = v.x * f->bx[i] + v.y * f->by[i] + v.z * f->bz[i];
-        ab[i] = a[i] * b[i];
-        abc[i] = ab[i] * cc[i];
-        double b2 = 2.0 * b[i], c3 = 3.0 * cc[i];
-        mx[i] = -abc[i] * (f->tx[i] * a[i] + f->nx[i] * b2 + f->bx[i] * c3);
-        my[i] = -abc[i] * (f->ty[i] * a[i] + f->ny[i] * b2 + f->by[i] * c3);
-        mz[i] = -abc[i] * (f->tz[i] * a[i] + f->nz[i] * b2 + f->bz[i] * c3);
-        sx[i] = -ab[i] * f->bx[i];
-        sy[i] = -ab[i] * f->by[i];
-        sz[i] = -ab[i] * f->bz[i];
+        p->a[i] = v.x * f->tx[i] + v.y * f->ty[i] + v.z * f->tz[i];
+        p->b[i] = v.x * f->nx[i] + v.y * f->ny[i] + v.z * f->nz[i];
+        p->cc[i] = v.x * f->bx[i] + v.y * f->by[i] + v.z * f->bz[i];
+        p->ab[i] = p->a[i] * p->b[i];
+        p->abc[i] = p->ab[i] * p->cc[i];
+        double b2 = 2.0 * p->b[i], c3 = 3.0 * p->cc[i];
+        p->mx[i] = -p->abc[i] * (f->tx[i] * p->a[i] + f->nx[i] * b2 + f->bx[i] * c3);
+        p->my[i] = -p->abc[i] * (f->ty[i] * p->a[i] + f->ny[i] * b2 + f->by[i] * c3);
+        p->mz[i] = -p->abc[i] * (f->tz[i] * p->a[i] + f->nz[i] * b2 + f->bz[i] * c3);
+        p->sx[i] = -p->ab[i] * f->bx[i];
+        p->sy[i] = -p->ab[i] * f->by[i];
+        p->sz[i] = -p->ab[i] * f->bz[i];
     }
+}
+
+/// Add the flags of `f` at point v (relative to the origin) to region r: with a = V.T, b = V.N, c = V.B per flag,
+/// 6 V -= abc, 24 M += -abc (a T + 2b N + 3c B), 2 S_body += -ab B, in flag order. `lanes` (a constant at each call,
+/// 2 or 6) is the number of lanes computed, at least f->count. Any order of bodies (f->body).
+static inline void add_flags(region_accumulator* r, mc_vec3 v, double vlen, double olen, const flag_lanes* f, int lanes)
+{
+    flag_terms p;
+    flag_products(&p, v, f, lanes);
     for (int i = 0; i < f->count; ++i)
     {
-        r->volume_x6 -= abc[i];
-        r->moment_x24 = mc_v3(r->moment_x24.x + mx[i], r->moment_x24.y + my[i], r->moment_x24.z + mz[i]);
+        r->volume_x6 -= p.abc[i];
+        r->moment_x24 = mc_v3(r->moment_x24.x + p.mx[i], r->moment_x24.y + p.my[i], r->moment_x24.z + p.mz[i]);
         mc_vec3* s = &r->area_x2[f->body[i]];
-        *s = mc_v3(s->x + sx[i], s->y + sy[i], s->z + sz[i]);
+        *s = mc_v3(s->x + p.sx[i], s->y + p.sy[i], s->z + p.sz[i]);
         if (r->need_sensitivity)
         {
-            r->sensitivity_x6 += (fabs(b[i] * cc[i]) + fabs(a[i] * cc[i]) + fabs(ab[i])) * (vlen + olen);
+            r->sensitivity_x6 += (fabs(p.b[i] * p.cc[i]) + fabs(p.a[i] * p.cc[i]) + fabs(p.ab[i])) * (vlen + olen);
         }
     }
     r->term_count += (uint32_t)f->count;
+}
+
+/// add_flags for exactly `lanes` flags (f->count == lanes) whose bodies follow a pattern fixed at the call: flag i is
+/// on body `body`, or on 1 - body when bit i of `other` is set. The sums run in locals and are stored once: each
+/// accumulator receives the same additions in the same order as add_flags makes (the two area sums are separate
+/// accumulators, so splitting the flags between them keeps each one's sequence), hence bitwise the same sums.
+static inline void add_flags_fixed(region_accumulator* r, mc_vec3 v, double vlen, double olen, const flag_lanes* f,
+                                   int lanes, int body, unsigned other)
+{
+    flag_terms p;
+    flag_products(&p, v, f, lanes);
+    double vol = r->volume_x6, sens = r->sensitivity_x6;
+    mc_vec3 mom = r->moment_x24, own = r->area_x2[body], oth = r->area_x2[1 - body];
+    bool need = r->need_sensitivity;
+    for (int i = 0; i < lanes; ++i)
+    {
+        vol -= p.abc[i];
+        mom = mc_v3(mom.x + p.mx[i], mom.y + p.my[i], mom.z + p.mz[i]);
+        if ((other >> i) & 1u)
+        {
+            oth = mc_v3(oth.x + p.sx[i], oth.y + p.sy[i], oth.z + p.sz[i]);
+        }
+        else
+        {
+            own = mc_v3(own.x + p.sx[i], own.y + p.sy[i], own.z + p.sz[i]);
+        }
+        if (need)
+        {
+            sens += (fabs(p.b[i] * p.cc[i]) + fabs(p.a[i] * p.cc[i]) + fabs(p.ab[i])) * (vlen + olen);
+        }
+    }
+    r->volume_x6 = vol;
+    r->sensitivity_x6 = sens;
+    r->moment_x24 = mom;
+    r->area_x2[body] = own;
+    r->area_x2[1 - body] = oth;
+    r->term_count += (uint32_t)lanes;
 }
 
 /// The two flags of vertex v (half-edge h leaving it) in its face.
@@ -956,6 +1005,11 @@ MC_FLAG_CLONES static void add_crossing_flags(const region_query* c, region_accu
         put_flag(&fl, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
         put_flag(&fl, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
     }
+    if (fl.count == 6)
+    {
+        add_flags_fixed(r, v, vlen, olen, &fl, 6, b, 1u << 3 | 1u << 5); // flags 3 and 5 are on t's body
+        return;
+    }
     for (int i = fl.count; i < 6; ++i)
     {
         // Parallel planes (rare): the unused lanes are computed but not summed; zero them so they are defined.
@@ -993,7 +1047,8 @@ static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uin
 // Depth
 
 /// Closest point of triangle (a, b, c) to p (Voronoi regions of the vertices, edges and face).
-mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+/// mc_closest_on_triangle inlined into the depth passes (a call passes its four points through memory).
+static inline mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
 {
     mc_vec3 ab = mc_sub(b, a), ac = mc_sub(c, a), ap = mc_sub(p, a);
     double d1 = mc_dot(ab, ap), d2 = mc_dot(ac, ap);
@@ -1032,6 +1087,11 @@ mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
     return mc_add(a, mc_add(mc_scale(ab, vb * den), mc_scale(ac, vc * den)));
 }
 
+mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    return closest_on_triangle(p, a, b, c);
+}
+
 /// Offer face f of body b as a candidate for the closest point of surface b to the region's centroid.
 static void depth_candidate(const region_query* c, region_accumulator* r, int b, uint32_t f)
 {
@@ -1046,7 +1106,7 @@ static void depth_candidate(const region_query* c, region_accumulator* r, int b,
     {
         return; // the plane's distance is a lower bound of the face's distance
     }
-    mc_vec3 q = mc_closest_on_triangle(p, pa, vpos(c, b, m->indices[3u * f + 1u]), vpos(c, b, m->indices[3u * f + 2u]));
+    mc_vec3 q = closest_on_triangle(p, pa, vpos(c, b, m->indices[3u * f + 1u]), vpos(c, b, m->indices[3u * f + 2u]));
     mc_vec3 dq = mc_sub(q, p);
     double d2 = mc_dot(dq, dq);
     if (d2 < r->best[b])
@@ -1069,7 +1129,7 @@ static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, 
         return;
     }
     mc_vec3 pa = pos[idx[3u * f]];
-    mc_vec3 q = mc_closest_on_triangle(p, pa, pos[idx[3u * f + 1u]], pos[idx[3u * f + 2u]]);
+    mc_vec3 q = closest_on_triangle(p, pa, pos[idx[3u * f + 1u]], pos[idx[3u * f + 2u]]);
     mc_vec3 dq = mc_sub(q, p);
     double d2 = mc_dot(dq, dq);
     if (d2 < *best)
@@ -1290,11 +1350,18 @@ static void record_occurrence(region_query* c, uint32_t p, uint32_t slot)
     r->entering = canonical ? x->entering : (int8_t)-x->entering;
     r->body = (uint8_t)b;
     r->degenerate = x->degenerate;
-    mc_vec3 p0 = vpos(c, b, m->indices[h]);
-    mc_vec3 e = mc_sub(vpos(c, b, m->indices[he_next(h)]), p0);
-    double ee = mc_dot(e, e);
-    r->param = ee > 0.0 ? mc_dot(mc_sub(x->point, p0), e) / ee : 0.0;
+    r->param = NAN; // set by list_crossings_by_edge where the edge carries several crossings (crossing_param)
     s->occurrence_record[2u * p + slot] = s->record_count++;
+}
+
+/// The parameter of crossing r along its canonical half-edge: (x - p0).(p1 - p0) / |p1 - p0|^2.
+static double crossing_param(const region_query* c, const crossing_record* r)
+{
+    const struct mc_mesh* m = c->mesh[r->body];
+    mc_vec3 p0 = vpos(c, r->body, m->indices[r->halfedge]);
+    mc_vec3 e = mc_sub(vpos(c, r->body, m->indices[he_next(r->halfedge)]), p0);
+    double ee = mc_dot(e, e);
+    return ee > 0.0 ? mc_dot(mc_sub(r->point, p0), e) / ee : 0.0;
 }
 
 /// Step 1, pass 2: a crossing counts as degenerate when either of its two occurrences was.
@@ -1353,9 +1420,12 @@ static void index_crossed_edges(struct mc_region_scratch* s, uint32_t* edge_of)
 }
 
 /// Step 2a, crossing lists: the crossing records grouped by edge (counting sort over `edge_of`), each edge's list
-/// sorted by the parameter along its canonical half-edge (insertion sort: edges carry few crossings).
-static void list_crossings_by_edge(struct mc_region_scratch* s, const uint32_t* edge_of)
+/// sorted by the parameter along its canonical half-edge (insertion sort: edges carry few crossings). The parameters
+/// are computed here, for the edges that carry several crossings only: nothing reads the parameter of an edge's only
+/// crossing but edge_point_node, which computes it itself.
+static void list_crossings_by_edge(const region_query* c, const uint32_t* edge_of)
 {
+    struct mc_region_scratch* s = c->s;
     uint32_t acc = 0;
     for (uint32_t e = 0; e < s->edge_count; ++e)
     {
@@ -1371,6 +1441,10 @@ static void list_crossings_by_edge(struct mc_region_scratch* s, const uint32_t* 
     for (uint32_t e = 0; e < s->edge_count; ++e)
     {
         uint32_t* l = s->edge_list + s->edges[e].first;
+        for (uint32_t i = 0; i < s->edges[e].count && s->edges[e].count > 1u; ++i)
+        {
+            s->records[l[i]].param = crossing_param(c, &s->records[l[i]]);
+        }
         for (uint32_t i = 1; i < s->edges[e].count; ++i)
         {
             uint32_t x = l[i];
@@ -1412,7 +1486,7 @@ static mc_status collect_crossings(region_query* c)
     uint32_t* edge_of =
         s->node_region; // temporarily: crossing record -> edge record (node_region is rebuilt in step 4)
     index_crossed_edges(s, edge_of);
-    list_crossings_by_edge(s, edge_of);
+    list_crossings_by_edge(c, edge_of);
     return MC_OK;
 }
 
@@ -1784,13 +1858,15 @@ static bool edge_point_node(const region_query* c, int b, uint32_t h, double lam
     }
     const crossed_edge* er = &s->edges[e];
     const uint32_t* l = s->edge_list + er->first;
+    // An edge's only crossing has no parameter stored (list_crossings_by_edge).
+    double only = er->count == 1u ? crossing_param(c, &s->records[l[0]]) : 0.0;
     uint32_t i = 0;
-    while (i < er->count && s->records[l[i]].param < lc)
+    while (i < er->count && (er->count == 1u ? only : s->records[l[i]].param) < lc)
     {
         i++;
     }
-    if ((i > 0 && lc - s->records[l[i - 1u]].param <= LOCATE_GAP) ||
-        (i < er->count && s->records[l[i]].param - lc <= LOCATE_GAP))
+    if ((i > 0 && lc - (er->count == 1u ? only : s->records[l[i - 1u]].param) <= LOCATE_GAP) ||
+        (i < er->count && (er->count == 1u ? only : s->records[l[i]].param) - lc <= LOCATE_GAP))
     {
         return false;
     }
@@ -2021,11 +2097,16 @@ static bool join_from_whole_faces(region_query* c, int b)
 static bool join_negative_regions(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
-    bool joined = false;
+    bool joined = false, negative = false;
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
         s->regions[k].shell_tries = s->regions[k].out.volume < 0.0 ? SHELL_TRIES : 0u;
         s->regions[k].shell_joined = false;
+        negative |= s->regions[k].shell_tries > 0u;
+    }
+    if (!negative)
+    {
+        return false; // every ray start below is tried only for a region of negative volume
     }
     for (uint32_t p = 0; p < c->pair_count && !c->oom; ++p)
     {
