@@ -671,6 +671,10 @@ static mc_status fill_block(const mc_world* w, const mc_pair* p, const double h[
 // Analytic derivatives for two meshes with the Adams or the volume/area depth; differences otherwise.
 static uint8_t analytic_pair(const mc_world* w, const mc_pair* p)
 {
+    if (w->jacobian_differences)
+    {
+        return 0;
+    }
     mc_depth_method d = w->contacts[p->contact].depth;
     bool depth = d == MC_DEPTH_DEFAULT || d == MC_DEPTH_ADAMS || d == MC_DEPTH_VOLUME_AREA;
     return depth && w->bodies[p->body_i].mesh != NULL && w->bodies[p->body_j].mesh != NULL;
@@ -890,4 +894,12 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
         return st;
     }
     return available > capacity ? MC_ERR_CAPACITY : MC_OK;
+}
+
+void mc_world_set_jacobian_differences(mc_world* w, bool differences)
+{
+    if (w != NULL)
+    {
+        w->jacobian_differences = differences;
+    }
 }
