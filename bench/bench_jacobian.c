@@ -57,10 +57,13 @@ static double frob_rel(const mc_jacobian_block* a, const mc_jacobian_block* b, u
     return s > 0.0 ? sqrt(d / s) : sqrt(d);
 }
 
+static mc_depth_method depth_method = MC_DEPTH_ADAMS;
+
 static int run(const char* name, mc_mesh* mi, mc_mesh* mj, mc_pose pi, mc_pose pj, int repeats)
 {
     mc_world_def wd = mc_default_world_def();
     wd.worker_count = 1;
+    wd.depth_method = depth_method;
     mc_world* w = NULL;
     if (mc_world_create(&wd, &w) != MC_OK)
     {
@@ -138,6 +141,12 @@ static int run(const char* name, mc_mesh* mi, mc_mesh* mj, mc_pose pi, mc_pose p
 int main(int argc, char** argv)
 {
     int repeats = argc > 1 ? atoi(argv[1]) : 5;
+    if (argc > 2)
+    {
+        depth_method = strcmp(argv[2], "volume_area") == 0 ? MC_DEPTH_VOLUME_AREA
+                       : strcmp(argv[2], "extent") == 0    ? MC_DEPTH_EXTENT
+                                                           : MC_DEPTH_ADAMS;
+    }
     printf(
         "| scene | regions | one region query (ms CPU) | Jacobian, differences (ms) | Jacobian, analytic (ms) | |K| | "
         "speed-up | stiffness difference | damping difference |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -149,13 +158,14 @@ int main(int argc, char** argv)
     int bad = run("ball_on_plate_5k", plate, ball, mc_pose_identity(), pj, repeats);
     mc_mesh_destroy(plate);
     mc_mesh_destroy(ball);
-    for (int q = 0; q < 4; ++q)
+    for (int q = 0; q < 5; ++q)
     {
         scene_pair sp;
         int st = q < 2    ? scene_make_real(q, &sp)
                  : q == 2 ? scene_make_file("../shared/corpus/libigl-tutorial-data/bunny.off", "bunny_shifted", 0.5,
                                             0.3, &sp)
-                          : scene_make_real(5, &sp);
+                 : q == 3 ? scene_make_real(5, &sp)
+                          : scene_make_real(2, &sp); // knob_in_box
         if (st != 0)
         {
             fprintf(stderr, "bench_jacobian: scene %d missing\n", q);

@@ -636,7 +636,7 @@ extern "C"
     ///   derivatives of the same formulas mc_world_evaluate uses), so the damping block is exact: the geometry does
     ///   not depend on the twists.
     /// - The region geometry (depth, normal, centroid, area) depends on the poses only through the motion of J
-    ///   relative to I. For two meshes with the Adams or the volume/area depth it is differentiated analytically,
+    ///   relative to I. For two meshes with the Adams, volume/area or extent depth it is differentiated analytically,
     ///   from one region query per pair at the evaluation's poses, with the region's combinatorics HELD FIXED: its
     ///   edge-face crossings (each crossing point moves along its edge as the crossed plane moves, a closed-form
     ///   line-plane derivative), its inside vertices, whole faces and inside blocks (moving rigidly with their body),
@@ -644,7 +644,9 @@ extern "C"
     ///   The volume, first moment and vector areas are the region stage's flag sums (W. R. Franklin's local formulas)
     ///   in forward mode; centroid = moment / volume, area = |S_I|, normal = S_I / |S_I|, depth = |p_J - p_I| (Adams:
     ///   p_I follows the centroid on its fixed feature of I, p_J moves with J and follows the centroid's motion
-    ///   relative to J on its feature) or 2V/A. These are the one-sided derivatives of the piecewise-smooth geometry
+    ///   relative to J on its feature), 2V/A, or n . (x_hi - x_lo) over the fixed extreme points of the extent (their
+    ///   ties, e.g. the vertices of a flat face parallel to the other surface, have no derivative either). These are
+    ///   the one-sided derivatives of the piecewise-smooth geometry
     ///   the evaluation computes, exact up to rounding (agreement with central differences of mc_world_evaluate
     ///   about 1e-9 relative on smooth configurations, tests/test_jacobian.c). The derivative does NOT exist (and
     ///   the block gives the slope of the current piece) where the combinatorics change: a crossing passing a mesh
@@ -652,7 +654,7 @@ extern "C"
     ///   closest point of the Adams depth changing feature or face, and ties of that closest point (several faces
     ///   equally near the centroid, e.g. the fan around a tessellated sphere's pole straight below it: the depth is
     ///   then a minimum of equal branches, not flagged).
-    /// - For the other pairs (an analytic shape: sphere, plane, cylinder; the extent or smooth depth) the region
+    /// - For the other pairs (an analytic shape: sphere, plane, cylinder; the smooth depth) the region
     ///   geometry's derivatives are central differences of the pair's region query at poses moved by +-h along each
     ///   of the 12 pose coordinates (24 queries per pair), h = 1e-6 times the smallest region radius of the pair (at
     ///   least 1e-9 times the largest centroid coordinate) for translations, and the angle that moves the farthest

@@ -145,6 +145,25 @@ static mc_dvec crossing_point(int body, mc_vec3 x, mc_vec3 e, mc_vec3 nt)
     return r;
 }
 
+mc_dvec mc_region_crossing_point(int body, mc_vec3 x, mc_vec3 p0, mc_vec3 p1, mc_vec3 nt)
+{
+    return crossing_point(body, x, mc_sub(p1, p0), nt);
+}
+
+void mc_region_dsums_extent_point(mc_region_dsums* s, const mc_dvec* x, double t)
+{
+    if (t < s->ext_t[0])
+    {
+        s->ext_t[0] = t;
+        s->ext_x[0] = *x;
+    }
+    if (t > s->ext_t[1])
+    {
+        s->ext_t[1] = t;
+        s->ext_x[1] = *x;
+    }
+}
+
 void mc_region_dsums_crossing(mc_region_dsums* s, int body, mc_vec3 x, mc_vec3 o, mc_vec3 p0, mc_vec3 p1, mc_vec3 n1,
                               mc_vec3 n2, mc_vec3 nt, double ent)
 {
@@ -312,6 +331,15 @@ void mc_region_derivative_finish(const mc_region_dsums* s, const mc_region_jsums
     else if (method == MC_DEPTH_ADAMS && closest != NULL)
     {
         adams_depth(closest, dc, c, out);
+    }
+    else if (method == MC_DEPTH_EXTENT)
+    {
+        // depth = n . (x_hi - x_lo) over the fixed extreme points
+        mc_vec3 span = mc_sub(s->ext_x[1].v, s->ext_x[0].v);
+        for (int k = 0; k < MC_DSLOTS && a2len > 0.0 && s->ext_t[1] >= s->ext_t[0]; ++k)
+        {
+            out->depth[k] = mc_dot(out->normal[k], span) + mc_dot(n, mc_sub(s->ext_x[1].d[k], s->ext_x[0].d[k]));
+        }
     }
     else
     {

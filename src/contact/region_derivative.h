@@ -28,6 +28,8 @@ typedef struct mc_region_dsums
     mc_vec3 moment_x24[MC_DSLOTS]; ///< d(24 first moment about the region's origin)
     mc_vec3 area_x2[2][MC_DSLOTS]; ///< d(2 S_I), d(2 S_J)
     double gn[9];                  ///< sum of G N^T of J's whole faces and blocks about the origin in J's frame
+    double ext_t[2];               ///< extent depth: the lowest and highest n . x of the region's points
+    mc_dvec ext_x[2];              ///< the points where they are reached, with their derivatives
 } mc_region_dsums;
 
 /// The rigid part of the J sums (whole faces and inside blocks, summed in J's frame about origin_j).
@@ -72,6 +74,14 @@ mc_dvec mc_dvec_dir_j(mc_vec3 n);
 /// A fixed vector (I's geometry).
 mc_dvec mc_dvec_fixed(mc_vec3 v);
 
+/// The crossing point x of edge p0 -> p1 of body `body` through the plane (normal nt) of a face of the other body,
+/// with its derivatives.
+mc_dvec mc_region_crossing_point(int body, mc_vec3 x, mc_vec3 p0, mc_vec3 p1, mc_vec3 nt);
+
+/// Extent depth: offer point x (with its derivatives) at height t = n . x along the region's normal (strict
+/// comparisons, in the region stage's order, so the same points are chosen). Initialise ext_t to +inf, -inf.
+void mc_region_dsums_extent_point(mc_region_dsums* s, const mc_dvec* x, double t);
+
 /// The six flags of a crossing of edge p0 -> p1 of body `body` (faces with outward normals n1 = face of the half-edge,
 /// n2 = face of its twin) through the face of the other body with normal nt, at point x, entering sign ent, summed
 /// about origin o (as regions.c's add_crossing_flags, in derivative form).
@@ -88,7 +98,8 @@ void mc_region_dsums_j_triangle(mc_region_dsums* s, mc_vec3 a, mc_vec3 b, mc_vec
 void mc_region_dsums_j_block(mc_region_dsums* s, const double m[9], mc_vec3 s2, mc_vec3 o_rel);
 
 /// From the region's sums (values of regions.c and their derivatives) to the derivatives of its volume, centroid,
-/// area, normal and (Adams or volume/area) depth. `closest` is NULL unless the depth method is Adams.
+/// area, normal and (Adams, volume/area or extent) depth. `closest` is NULL unless the depth method is Adams and
+/// both closest points were found.
 /// @param origin the region's origin (I's frame), @param volume_x6, moment_x24, area_x2_i the region's total sums
 void mc_region_derivative_finish(const mc_region_dsums* s, const mc_region_jsums* j, mc_vec3 origin, double volume_x6,
                                  mc_vec3 moment_x24, mc_vec3 area_x2_i, mc_depth_method method,

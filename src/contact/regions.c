@@ -2463,6 +2463,56 @@ static mc_closest_feature closest_feature(const region_query* c, const region_ac
     return f;
 }
 
+/// Offer vertex v of body b to the extent of region ri (derivative form).
+static void dsums_extent_vertex(region_query* c, int b, uint32_t v, uint32_t ri)
+{
+    mc_vec3 x = vpos(c, b, v);
+    mc_dvec dx = b == 1 ? mc_dvec_point_j(x) : mc_dvec_fixed(x);
+    mc_region_dsums_extent_point(&c->s->dsums[ri], &dx, mc_dot(c->s->regions[ri].out.normal, x));
+}
+
+/// Extent depth: the extreme points along each region's normal, offered in depth_extent's order (the same choice).
+static void dsums_extent(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        s->dsums[k].ext_t[0] = INFINITY;
+        s->dsums[k].ext_t[1] = -INFINITY;
+    }
+    for (uint32_t k = 0; k < s->record_count; ++k)
+    {
+        const crossing_record* x = &s->records[k];
+        uint32_t ri = s->node_region[x->occurrence];
+        const struct mc_mesh* m = c->mesh[x->body];
+        mc_dvec dx = mc_region_crossing_point(x->body, x->point, vpos(c, x->body, m->indices[x->halfedge]),
+                                              vpos(c, x->body, m->indices[he_next(x->halfedge)]),
+                                              fnormal(c, 1 - x->body, x->face));
+        mc_region_dsums_extent_point(&s->dsums[ri], &dx, mc_dot(s->regions[ri].out.normal, x->point));
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        const body_arrays* a = &s->body[b];
+        for (uint32_t k = 0; k < a->inside_count; ++k)
+        {
+            dsums_extent_vertex(c, b, a->inside[k], s->node_region[a->vnode[a->inside[k]]]);
+        }
+        for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+        {
+            uint32_t bk = a->blist[k];
+            const mc_block_topo* tp = &c->blk[b]->topo[bk];
+            for (uint32_t t = 0; t < tp->tri_count; ++t)
+            {
+                const uint32_t* tv = &c->mesh[b]->indices[3u * c->blk[b]->tris[tp->tri_first + t]];
+                for (uint32_t j = 0; j < 3u; ++j)
+                {
+                    dsums_extent_vertex(c, b, tv[j], s->node_region[a->bnode[bk]]);
+                }
+            }
+        }
+    }
+}
+
 /// Derivatives of the first `written` output regions into opt->derivatives. False when out of memory.
 static bool derivative_pass(region_query* c, const mc_region_options* opt, uint32_t written)
 {
@@ -2490,6 +2540,10 @@ static bool derivative_pass(region_query* c, const mc_region_options* opt, uint3
         dsums_corner_j(c, &s->dsums[ri], &s->regions[ri], aj->corner[k].id);
     }
     dsums_j_whole(c, opt);
+    if (opt->depth_method == MC_DEPTH_EXTENT)
+    {
+        dsums_extent(c);
+    }
     for (uint32_t k = 0; k < written; ++k)
     {
         const region_accumulator* r = &s->regions[s->order[k]];

@@ -64,7 +64,7 @@ mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c);
 
 /// mc_query_regions (world-frame regions) with, for each written region, the derivatives of its quantities under a
 /// rigid motion of J relative to I, in I's body frame (region_derivative.h: slots and what is held fixed).
-/// MC_DEPTH_EXTENT and MC_DEPTH_SMOOTH give no depth derivative (flag MC_RDERIV_NO_DEPTH).
+/// MC_DEPTH_SMOOTH gives no depth derivative (flag MC_RDERIV_NO_DEPTH).
 /// @param derivatives caller buffer of `capacity` entries (NULL allowed when capacity is 0)
 mc_status mc_query_regions_derivatives(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
                                        const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,

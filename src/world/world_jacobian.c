@@ -668,7 +668,7 @@ static mc_status fill_block(const mc_world* w, const mc_pair* p, const double h[
     return MC_OK;
 }
 
-// Analytic derivatives for two meshes with the Adams or the volume/area depth; differences otherwise.
+// Analytic derivatives for two meshes with the Adams, volume/area or extent depth; differences otherwise.
 static uint8_t analytic_pair(const mc_world* w, const mc_pair* p)
 {
     if (w->jacobian_differences)
@@ -676,7 +676,7 @@ static uint8_t analytic_pair(const mc_world* w, const mc_pair* p)
         return 0;
     }
     mc_depth_method d = w->contacts[p->contact].depth;
-    bool depth = d == MC_DEPTH_DEFAULT || d == MC_DEPTH_ADAMS || d == MC_DEPTH_VOLUME_AREA;
+    bool depth = d == MC_DEPTH_DEFAULT || d == MC_DEPTH_ADAMS || d == MC_DEPTH_VOLUME_AREA || d == MC_DEPTH_EXTENT;
     return depth && w->bodies[p->body_i].mesh != NULL && w->bodies[p->body_j].mesh != NULL;
 }
 
