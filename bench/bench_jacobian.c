@@ -5,6 +5,8 @@
 // ball, real meshes of the corpus on plates, a scan against its copy and two CAD exports through each other; one
 // worker, minimum over repeats; the time of one mc_world_evaluate for scale and the relative difference of the two
 // blocks (Frobenius norms, stiffness and damping). Prints a markdown table.
+// Usage: bench_jacobian [REPEATS [adams|volume_area|extent [SCENE]]]   (MC_SOURCE_ROOT: the repository, for the
+// corpus; SCENE: only the scenes whose name contains it)
 #include "scene_builders.h"
 #include "scenes.h"
 #include "src/world/world_internal.h"
@@ -58,6 +60,12 @@ static double frob_rel(const mc_jacobian_block* a, const mc_jacobian_block* b, u
 }
 
 static mc_depth_method depth_method = MC_DEPTH_ADAMS;
+static const char* only = NULL; // run only the scenes whose name contains this
+
+static bool selected(const char* name)
+{
+    return only == NULL || strstr(name, only) != NULL;
+}
 
 static int run(const char* name, mc_mesh* mi, mc_mesh* mj, mc_pose pi, mc_pose pj, int repeats)
 {
@@ -147,6 +155,7 @@ int main(int argc, char** argv)
                        : strcmp(argv[2], "extent") == 0    ? MC_DEPTH_EXTENT
                                                            : MC_DEPTH_ADAMS;
     }
+    only = argc > 3 ? argv[3] : NULL;
     printf(
         "| scene | regions | one region query (ms CPU) | Jacobian, differences (ms) | Jacobian, analytic (ms) | |K| | "
         "speed-up | stiffness difference | damping difference |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -155,7 +164,7 @@ int main(int argc, char** argv)
     mc_pose pj = mc_pose_identity();
     pj.p = mc_v3(0.01, 0.02, 0.05 - 1.3e-3);
     pj.q = mc_quat_normalize((mc_quat){0.98, 0.12, 0.15, 0.05});
-    int bad = run("ball_on_plate_5k", plate, ball, mc_pose_identity(), pj, repeats);
+    int bad = selected("ball_on_plate_5k") ? run("ball_on_plate_5k", plate, ball, mc_pose_identity(), pj, repeats) : 0;
     mc_mesh_destroy(plate);
     mc_mesh_destroy(ball);
     for (int q = 0; q < 5; ++q)
@@ -172,7 +181,7 @@ int main(int argc, char** argv)
             bad = 1;
             continue;
         }
-        bad |= run(sp.name, sp.mesh_i, sp.mesh_j, sp.pose_i, sp.pose_j, repeats);
+        bad |= selected(sp.name) ? run(sp.name, sp.mesh_i, sp.mesh_j, sp.pose_i, sp.pose_j, repeats) : 0;
         scene_pair_destroy(&sp);
     }
     return bad != 0;
