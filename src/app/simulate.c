@@ -1752,11 +1752,11 @@ static int jacobian_body(const app_sim* s, mc_body_id id)
     return -1;
 }
 
-/// The library's blocks (mc_world_get_jacobian: the force laws differentiated exactly, the region geometry by central
-/// differences of each pair's query) at the evaluated state, in sim_jac_block's layout: per body the library orders
-/// its columns translation, rotation (pose) and linear, angular (twist); sim_jac_block rotation, translation and
-/// angular, linear. @return MC_OK, MC_ERR_UNSUPPORTED (stiction or a user law: the caller differences the world
-/// instead) or another failure.
+/// The library's blocks (mc_world_get_jacobian: the force laws differentiated exactly, the region geometry
+/// analytically for mesh pairs, by central differences of the pair's query for analytic shapes) at the evaluated state,
+/// in sim_jac_block's layout: per body the library orders its columns translation, rotation (pose) and linear, angular
+/// (twist); sim_jac_block rotation, translation and angular, linear. @return MC_OK, MC_ERR_UNSUPPORTED (stiction or a
+/// user law: the caller differences the world instead) or another failure.
 static mc_status library_jacobian(app_sim* s, uint32_t* count)
 {
     mc_status st = mc_world_get_jacobian(s->world, s->lib_blocks, s->lib_block_cap, count);
