@@ -101,11 +101,11 @@ int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
 /// of the other components' surfaces crossed from p to a point far outside (the nesting check of bvh/bvh_self.c).
 int mc_bvh_point_parity_without(const struct mc_mesh* mesh, mc_vec3 p, uint32_t component);
 
-/// A coordinate below MC_COORDINATE_MIN in magnitude as 0: the library's rounding of tiny coordinates it derives (J's
-/// vertices mapped into I's frame, query points), which keeps the predicates in their exact range (vec_math.h).
+/// A coordinate below MC_COORDINATE_SNAP in magnitude as 0: the library's rounding of tiny coordinates it derives
+/// (J's vertices mapped into I's frame, query points), which keeps the predicates in their exact range (vec_math.h).
 static inline double mc_snap_tiny(double x)
 {
-    return fabs(x) < MC_COORDINATE_MIN ? 0.0 : x;
+    return fabs(x) < MC_COORDINATE_SNAP ? 0.0 : x;
 }
 
 /// The first triangle of `mesh` met by the ray p + t d, 0 < t <= t_max, in floating point (a locating aid, not an
@@ -192,12 +192,15 @@ typedef struct mc_bvh_distance_result
 } mc_bvh_distance_result;
 
 /// Minimum distance between the surfaces of mesh I and mesh J placed at `j_in_i` (J's body frame in I's frame): a
-/// serial depth-first branch and bound over node pairs (lower bound: the separating-axis gap of the two boxes over
-/// 15 axes; the nearer child pair first), mc_tri_tri_distance at leaf pairs after a bounding-sphere cull. Pairs whose
-/// bound reaches the best distance so far (initially max_distance) are pruned, so only distances below max_distance
-/// are found; a distance of 0 (triangles meeting, floating point) stops the search. Deterministic (serial, fixed
-/// order; ties keep the first pair found).
-/// @param scratch created on first use, kept for the next query (free with mc_distance_scratch_destroy)
+/// serial depth-first branch and bound over node pairs (lower bound: the largest of the two boxes' gaps on the line
+/// of their centres and on the 9 cross axes, and of the lengths of their gaps on each box's 3 face axes; the nearer
+/// child pair first, of equal bounds the one with the nearer centres), mc_tri_tri_distance at leaf pairs after each
+/// leaf's triangles are culled against the other leaf's box and each pair by cheap bounds. Pairs whose bound reaches
+/// the best distance so far (initially max_distance) are pruned, so only distances below max_distance are found; a
+/// distance of 0 (triangles meeting, floating point) stops the search. Deterministic (serial, fixed order; ties keep
+/// the first pair found).
+/// @param scratch created on first use, kept for the next query (free with mc_distance_scratch_destroy); it also
+/// keeps J's node boxes of the last query, renewed by each query
 /// @return MC_OK or MC_ERR_OUT_OF_MEMORY
 mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i,
                           double max_distance, struct mc_distance_scratch** scratch, mc_bvh_distance_result* out);

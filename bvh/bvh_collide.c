@@ -69,16 +69,18 @@ typedef struct pair_vec
 /// Per-worker scratch, padded to its own cache lines.
 typedef struct pair_worker
 {
-    pair_vec stack;          // traversal: current level
-    pair_vec level;          // traversal: next level
-    mc_triangle_pair* pairs; // found pairs (unsorted)
-    uint32_t pair_count;     // used entries
-    uint32_t pair_capacity;  // allocated entries
-    uint64_t box_tests;      // OBB tests done by this worker
-    uint64_t triangle_tests; // triangle pairs tested
-    uint64_t culled_in;      // triangles left by the leaf culling (both sides, summed over leaf pairs)
-    int failed;              // an allocation failed
-    char pad[64];            // keep workers' counters on separate cache lines
+    pair_vec stack;              // traversal: current level
+    pair_vec level;              // traversal: next level
+    mc_triangle_pair* pairs;     // found pairs (unsorted)
+    uint32_t pair_count;         // used entries
+    uint32_t pair_capacity;      // allocated entries
+    uint64_t box_tests;          // OBB tests done by this worker
+    uint64_t triangle_tests;     // triangle pairs tested
+    uint64_t culled_in;          // triangles left by the leaf culling (both sides, summed over leaf pairs)
+    uint64_t axis_rejected;      // triangle pairs rejected by an edge axis (leaf_pairs_axes_avx2)
+    struct leaf_a_cache* leaf_a; // the last I leaf met, with its prepared data (SSE2 kernels; see leaf_a_cache)
+    int failed;                  // an allocation failed
+    char pad[64];                // keep workers' counters on separate cache lines
 } pair_worker;
 
 /// Sort record: (i, j) key and the index of the pair in the gathered array.
@@ -109,6 +111,7 @@ struct mc_pair_scratch
     sort_key* keys_tmp;      // merge sort scratch
     uint32_t key_capacity;   // entries of keys and keys_tmp
     uint64_t culled_in;      // the last query's culling survivors (tests: the kernels of every width agree)
+    uint64_t axis_rejected;  // the last query's triangle pairs rejected by an edge axis (tests: the path ran)
     front_entry* fresh;      // front entries found by the current front query's descents (mc_collide_front)
     uint32_t fresh_count;    // used
     uint32_t fresh_cap;      // allocated
@@ -162,6 +165,7 @@ void mc_pair_scratch_destroy(struct mc_pair_scratch* s)
         pair_vec_free(&s->workers[w].stack);
         pair_vec_free(&s->workers[w].level);
         mc_free(s->workers[w].pairs);
+        mc_free(s->workers[w].leaf_a);
     }
     mc_free(s->workers);
     pair_vec_free(&s->frontier[0]);
@@ -185,13 +189,19 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
     {
         n += sizeof s->workers[w] +
              (size_t)(s->workers[w].stack.capacity + s->workers[w].level.capacity) * sizeof(node_pair) +
-             (size_t)s->workers[w].pair_capacity * sizeof(mc_triangle_pair);
+             (size_t)s->workers[w].pair_capacity * sizeof(mc_triangle_pair) + mc_alloc_size(s->workers[w].leaf_a);
     }
     n += (size_t)(s->frontier[0].capacity + s->frontier[1].capacity) * sizeof(node_pair);
     n += (size_t)s->out_capacity * sizeof(mc_triangle_pair) + 2u * (size_t)s->key_capacity * sizeof(sort_key);
     n += (size_t)s->fresh_cap * sizeof(front_entry) + s->pool_cap;
     return n;
 }
+
+#if defined(__SSE2__)
+struct leaf_a_cache;
+static struct leaf_a_cache* leaf_a_cache_new(void);
+static void leaf_a_cache_forget(struct leaf_a_cache* c);
+#endif
 
 static mc_status scratch_prepare(struct mc_pair_scratch** slot, const struct mc_mesh* mj, int workers)
 {
@@ -222,13 +232,20 @@ static mc_status scratch_prepare(struct mc_pair_scratch** slot, const struct mc_
         s->jv_capacity = mj->vertex_count;
         s->epoch = 0;
     }
-    // Stamps 2e and 2e + 1 belong to epoch e; clear everything when the counter would wrap.
+    // Stamps 2e and 2e + 1 belong to epoch e; clear everything when the counter would wrap (the workers' leaf caches
+    // are tagged with the epoch too).
     if (s->epoch >= 0x7ffffff0u)
     {
         for (uint32_t v = 0; v < s->jv_capacity; ++v)
         {
             atomic_store_explicit(&s->stamp[v], 0u, memory_order_relaxed);
         }
+#if defined(__SSE2__)
+        for (int w = 0; w < s->worker_capacity; ++w)
+        {
+            leaf_a_cache_forget(s->workers[w].leaf_a);
+        }
+#endif
         s->epoch = 0;
     }
     s->epoch += 1u;
@@ -241,6 +258,21 @@ static mc_status scratch_prepare(struct mc_pair_scratch** slot, const struct mc_
         }
         memset(w + s->worker_capacity, 0, (size_t)(workers - s->worker_capacity) * sizeof *w);
         s->workers = w;
+#if defined(__SSE2__)
+        for (int k = s->worker_capacity; k < workers; ++k)
+        {
+            w[k].leaf_a = leaf_a_cache_new();
+            if (w[k].leaf_a == NULL)
+            {
+                for (int f = s->worker_capacity; f < k; ++f)
+                {
+                    mc_free(w[f].leaf_a);
+                    w[f].leaf_a = NULL;
+                }
+                return MC_ERR_OUT_OF_MEMORY;
+            }
+        }
+#endif
         s->worker_capacity = workers;
     }
     return MC_OK;
@@ -249,7 +281,7 @@ static mc_status scratch_prepare(struct mc_pair_scratch** slot, const struct mc_
 // ---------------------------------------------------------------------------------------------------------------
 // J vertices in I's frame
 
-// A mapped coordinate below MC_COORDINATE_MIN in magnitude becomes 0 (mc_snap_tiny), so that the predicates stay in
+// A mapped coordinate below MC_COORDINATE_SNAP in magnitude becomes 0 (mc_snap_tiny), so that the predicates stay in
 // their exact range (vec_math.h): products of three differences of such values could underflow. The change is below
 // 2^-300, far under the rounding of the rotation for any in-range vertex.
 
@@ -327,6 +359,11 @@ mc_vec3 mc_pair_scratch_unmap_j(const struct mc_pair_scratch* s, mc_vec3 p_i)
 uint64_t mc_pair_scratch_culled_in(const struct mc_pair_scratch* s)
 {
     return s->culled_in;
+}
+
+uint64_t mc_pair_scratch_axis_rejected(const struct mc_pair_scratch* s)
+{
+    return s->axis_rejected;
 }
 
 double mc_pair_scratch_translation_norm(const struct mc_pair_scratch* s)
@@ -646,23 +683,139 @@ static inline int exact_aabb_apart(const exact_aabb* a, const exact_aabb* b)
     return _mm_movemask_pd(gap) != 0;
 }
 
-// The pair loop of leaf_exact: every pair (ti[pi], tj[qi]) whose exact bounding boxes (ib, jb) meet goes to the exact
-// triangle test. @return 0 on allocation failure.
+// Rounding bound of the edge-axis projections below, relative to the sum of the absolute products: the computed
+// A . fl(y - p) differs from the exact A . (y - p) by at most 4 u = 4.4e-16 times that sum (the rounded differences,
+// products and two additions), and the final products and subtractions of the comparison add a few u more; 1e-14 leaves
+// a factor of 10. Below EDGE_AXIS_MIN a sum could hide underflow, and no rejection is made.
+#define EDGE_AXIS_REL 1e-14
+#define EDGE_AXIS_LEAF_RATIO 4.0f
+#define EDGE_AXIS_MIN 0x1p-700
+
+/// A separating-axis rejection across the longest edge (p, q) of an I triangle, for the pair loop: the axis
+/// A = (q - p) x n (n the triangle's computed normal; A, as computed, taken as an exact direction: any direction that
+/// separates the projections proves the triangles disjoint), on which the triangle's corners lie at or below `hi`
+/// (an upper bound of A . (x - p) over the corners: 0 at p, the others with their rounding bound). A triangle of J
+/// whose every corner y has A . (y - p) > hi, by more than its rounding bound, is strictly apart from it, so no
+/// crossing under any perturbation of the symbolic rule: the test's answer is "no crossing" either way. A big
+/// triangle split along its longest edge (a CAD face as two triangles) meets the small triangles beyond the edge in
+/// its bounding box; this rejects them before the interval ordering of the exact test.
+typedef struct edge_axis
+{
+    double a[3]; // A
+    double p[3]; // the edge's first corner
+    double hi;   // upper bound of A . (x - p) over the triangle's corners
+    int valid;   // 0: no rejection with this triangle (a sum below EDGE_AXIS_MIN, or not finite)
+} edge_axis;
+
+#if MC_COLLIDE_AVX // used by the AVX2 pair loop only (clang warns on an unused static function)
+// Upper bound of A . (x - p) (exact) from its computed value, or NAN when the sum of absolute products is below
+// EDGE_AXIS_MIN or not finite.
+static inline double edge_axis_upper(const double a[3], mc_vec3 x, const double p[3])
+{
+    double dx = x.x - p[0], dy = x.y - p[1], dz = x.z - p[2];
+    double f = a[0] * dx + a[1] * dy + a[2] * dz;
+    double sum = fabs(a[0]) * fabs(dx) + fabs(a[1]) * fabs(dy) + fabs(a[2]) * fabs(dz);
+    return sum >= EDGE_AXIS_MIN && sum < INFINITY ? f + EDGE_AXIS_REL * sum : NAN;
+}
+
+static void edge_axis_init(const mc_tri_plane* t, edge_axis* e)
+{
+    int i = 0;
+    double longest = -1.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_vec3 d = mc_sub(t->v[k == 2 ? 0 : k + 1], t->v[k]);
+        double l = mc_dot(d, d);
+        if (l > longest)
+        {
+            longest = l;
+            i = k;
+        }
+    }
+    mc_vec3 p = t->v[i], q = t->v[i == 2 ? 0 : i + 1], r = t->v[i == 0 ? 2 : i - 1];
+    mc_vec3 a = mc_cross(mc_sub(q, p), mc_v3(t->n[0], t->n[1], t->n[2]));
+    e->a[0] = a.x;
+    e->a[1] = a.y;
+    e->a[2] = a.z;
+    e->p[0] = p.x;
+    e->p[1] = p.y;
+    e->p[2] = p.z;
+    double hq = edge_axis_upper(e->a, q, e->p), hr = edge_axis_upper(e->a, r, e->p);
+    double hi = hq > hr ? hq : hr;
+    e->hi = hi > 0.0 ? hi : 0.0;
+    e->valid = hq == hq && hr == hr && e->hi < INFINITY; // NaN or overflow: no rejection
+}
+#endif
+
+/// Per worker, within one query: the I leaf of the last leaf pair with what every leaf pair against it needs and
+/// would otherwise compute again: its box mapped into J's frame (the culling's lane box) and, each on first use, its
+/// triangles prepared for the exact stage (corners, plane, exact bounds: pose-independent, I's frame). A part on a
+/// 12-triangle plate meets the plate's one leaf in every leaf pair. The values are those computed per leaf pair
+/// before: the same operations on the same inputs.
+typedef struct leaf_a_cache
+{
+    uint32_t epoch;                     // the scratch's query epoch the data below belongs to (0: none)
+    uint32_t leaf;                      // node index in I's tree
+    int boxed;                          // box holds the leaf's mapped box
+    uint32_t prepared;                  // bit p: tri[p] and bounds[p] hold the leaf's triangle p
+    uint32_t axes;                      // bit p: axis[p] holds the leaf's triangle p (made on first use)
+    lane_box box;                       // lane_box_map(leaf, into J's frame)
+    mc_tri_plane tri[MC_BVH_LEAF_MAX];  // mc_tri_plane_init of the triangle's corners
+    exact_aabb bounds[MC_BVH_LEAF_MAX]; // exact bounds of the corners
+    edge_axis axis[MC_BVH_LEAF_MAX];    // edge_axis_init of the triangle
+} leaf_a_cache;
+
+// The cache of leaf a (node index in I's tree): emptied when it holds another leaf or another query's data (the pose,
+// and so the mapped box, changes with the query; the mesh may be another one at the same address).
+static inline leaf_a_cache* leaf_a_get(const collide_ctx* cx, pair_worker* w, uint32_t a)
+{
+    leaf_a_cache* c = w->leaf_a;
+    if (c->leaf != a || c->epoch != cx->scratch->epoch)
+    {
+        c->epoch = cx->scratch->epoch;
+        c->leaf = a;
+        c->boxed = 0;
+        c->prepared = 0;
+        c->axes = 0;
+    }
+    return c;
+}
+
+static struct leaf_a_cache* leaf_a_cache_new(void)
+{
+    leaf_a_cache* c = mc_alloc(sizeof *c);
+    if (c != NULL)
+    {
+        c->epoch = 0; // scratch epochs start at 1
+    }
+    return c;
+}
+
+static void leaf_a_cache_forget(struct leaf_a_cache* c)
+{
+    c->epoch = 0;
+}
+
+// The pair loop of leaf_exact: every pair (ti[ps[pi]], tj[qi]) whose exact bounding boxes (ib[ps[pi]], jb[qi]) meet
+// goes to the exact triangle test (I's side indexed by leaf position, J's by survivor). @return 0 on allocation
+// failure.
 static int leaf_pairs_exact(const collide_ctx* cx, pair_worker* w, const mc_tri_plane* ti, const exact_aabb* ib,
                             const uint32_t* ps, uint32_t np, const mc_tri_plane* tj, const exact_aabb* jb,
                             const uint32_t* qs, uint32_t nq, uint32_t fa, uint32_t fb)
 {
     for (uint32_t pi = 0; pi < np; ++pi)
     {
+        const mc_tri_plane* tp = &ti[ps[pi]];
+        const exact_aabb* bp = &ib[ps[pi]];
         for (uint32_t qi = 0; qi < nq; ++qi)
         {
-            if (exact_aabb_apart(&jb[qi], &ib[pi]))
+            if (exact_aabb_apart(&jb[qi], bp))
             {
                 continue;
             }
             w->triangle_tests += 1u;
             mc_crossing cr[2];
-            if (mc_tri_tri_crossings_planes(&ti[pi], &tj[qi], cr) != 2)
+            if (mc_tri_tri_crossings_planes(tp, &tj[qi], cr) != 2)
             {
                 continue;
             }
@@ -693,9 +846,10 @@ __attribute__((target("avx2"))) static inline void tri_lanes_make(const mc_tri_p
 // the other, one corner per lane: the orient value and its filter bound with the operations of tri_tri.c's
 // plane_eval in the same order (so each lane's value is bitwise the scalar one), the sign where the value is beyond
 // its bound. @return -1 when a value is within its bound (the scalar test decides the pair), 0 when the corners are
-// on one side of the plane (no crossing), 1 when they straddle it (o[0..2] and s filled).
+// on one side of the plane (no crossing), 1 when they straddle it (o[0..2] filled, *lonely the corner alone on its
+// side, *side that side: +1 or -1; step 2 of the test, as crossings_from_sides finds them from the signs).
 __attribute__((target("avx2"))) static inline int sides_avx2(const mc_tri_plane* pl, const tri_lanes* c, double o[4],
-                                                             int s[3])
+                                                             int* lonely, int* side)
 {
     __m256d cx = _mm256_sub_pd(c->x, _mm256_set1_pd(pl->v[0].x));
     __m256d cy = _mm256_sub_pd(c->y, _mm256_set1_pd(pl->v[0].y));
@@ -722,20 +876,80 @@ __attribute__((target("avx2"))) static inline int sides_avx2(const mc_tri_plane*
         return 0;
     }
     _mm256_storeu_pd(o, det);
-    for (int k = 0; k < 3; ++k)
-    {
-        s[k] = (pos >> k & 1) != 0 ? 1 : -1;
-    }
+    // pos (bit k: corner k on the positive side) is 1 to 6 here; the lonely corner is the one whose bit differs from
+    // the other two: lonely[pos] and its side +1 (a single bit set) or -1 (two set), packed two bits a pos.
+    *lonely = (0x690 >> (2 * pos)) & 3; // pos 1..6 -> 0, 1, 2, 2, 1, 0
+    *side = (pos & (pos - 1)) == 0 ? 1 : -1;
     return 1;
 }
 
-// leaf_pairs_exact with step 1 of each triangle test (the six plane tests) on lanes: a pair whose six values are all
-// beyond their filter bounds is rejected there or goes on from its signs (steps 2 to 5 of mc_tri_tri_crossings_sides,
-// inline); any other pair takes the scalar test. Bitwise the same pairs, crossings and counters as leaf_pairs_exact.
-__attribute__((target("avx2"))) static int
-leaf_pairs_exact_avx2(const collide_ctx* cx, pair_worker* w, const mc_tri_plane* ti, const exact_aabb* ib,
-                      const uint32_t* ps, uint32_t np, const mc_tri_plane* tj, const exact_aabb* jb, const uint32_t* qs,
-                      uint32_t nq, uint32_t fa, uint32_t fb)
+/// An edge_axis splatted on lanes (valid 0: hi is NaN, so no comparison holds).
+typedef struct axis_lanes
+{
+    __m256d a[3], abs_a[3], p[3], hi;
+} axis_lanes;
+
+__attribute__((target("avx2"))) static inline void axis_lanes_make(const edge_axis* e, axis_lanes* l)
+{
+    for (int c = 0; c < 3; ++c)
+    {
+        l->a[c] = _mm256_set1_pd(e->a[c]);
+        l->abs_a[c] = _mm256_set1_pd(fabs(e->a[c]));
+        l->p[c] = _mm256_set1_pd(e->p[c]);
+    }
+    l->hi = _mm256_set1_pd(e->valid ? e->hi : NAN);
+}
+
+// 1 when every corner of c (J's triangle, one corner per lane) lies beyond the I triangle's edge axis (edge_axis):
+// A . (y - p) less its rounding bound above hi, each sum of absolute products at least EDGE_AXIS_MIN.
+__attribute__((target("avx2"))) static inline int axis_apart_avx2(const axis_lanes* l, const tri_lanes* c)
+{
+    __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffll));
+    __m256d dx = _mm256_sub_pd(c->x, l->p[0]), dy = _mm256_sub_pd(c->y, l->p[1]), dz = _mm256_sub_pd(c->z, l->p[2]);
+    __m256d f = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(l->a[0], dx), _mm256_mul_pd(l->a[1], dy)),
+                              _mm256_mul_pd(l->a[2], dz));
+    __m256d sum = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(l->abs_a[0], _mm256_and_pd(dx, abs_mask)),
+                                              _mm256_mul_pd(l->abs_a[1], _mm256_and_pd(dy, abs_mask))),
+                                _mm256_mul_pd(l->abs_a[2], _mm256_and_pd(dz, abs_mask)));
+    __m256d low = _mm256_sub_pd(f, _mm256_mul_pd(_mm256_set1_pd(EDGE_AXIS_REL), sum));
+    __m256d ok = _mm256_and_pd(_mm256_cmp_pd(low, l->hi, _CMP_GT_OQ),
+                               _mm256_cmp_pd(sum, _mm256_set1_pd(EDGE_AXIS_MIN), _CMP_GE_OQ));
+    return _mm256_movemask_pd(ok) == 15;
+}
+
+// The exact test of I's triangle tp (corners on lanes li, at position i of I's tree order) against J's tq (lj, position
+// j of J's), step 1 (the six
+// plane tests) on lanes: a pair whose six values are all beyond their filter bounds is rejected there or goes on from
+// its signs (steps 2 to 5 of mc_tri_tri_crossings_sides, inline: no call per pair); any other pair takes the scalar
+// test. The pair is pushed when they cross. @return 0 on allocation failure.
+__attribute__((target("avx2"), always_inline)) static inline int
+pair_test_avx2(const collide_ctx* cx, pair_worker* w, const mc_tri_plane* tp, const tri_lanes* li, uint32_t i,
+               const mc_tri_plane* tq, const tri_lanes* lj, uint32_t j)
+{
+    double oi[4], oj[4];
+    int k = 0, sp = 0, m = 0, sw = 0;
+    int side = sides_avx2(tq, li, oi, &k, &sp); // 1a: I's corners against J's plane
+    if (side > 0)
+    {
+        side = sides_avx2(tp, lj, oj, &m, &sw); // 1b: J's corners against I's plane
+    }
+    if (side == 0)
+    {
+        return 1;
+    }
+    mc_crossing cr[2];
+    int n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tq->v, oj, m, sw, 0, cr)
+                     : mc_tri_tri_crossings_planes(tp, tq, cr);
+    return n != 2 || push_pair(w, cx->ta->tri_order[i], cx->tb->tri_order[j], cr);
+}
+
+// leaf_pairs_exact with the triangle tests' plane tests on lanes (pair_test_avx2). Bitwise the same pairs, crossings
+// and counters as leaf_pairs_exact.
+__attribute__((target("avx2"))) static int leaf_pairs_exact_avx2(const collide_ctx* cx, pair_worker* w,
+                                                                 const leaf_a_cache* ca, const uint32_t* ps,
+                                                                 uint32_t np, const mc_tri_plane* tj,
+                                                                 const exact_aabb* jb, const uint32_t* qs, uint32_t nq,
+                                                                 uint32_t fa, uint32_t fb)
 {
     tri_lanes li[MC_BVH_LEAF_MAX], lj[MC_BVH_LEAF_MAX];
     for (uint32_t qi = 0; qi < nq; ++qi)
@@ -744,34 +958,94 @@ leaf_pairs_exact_avx2(const collide_ctx* cx, pair_worker* w, const mc_tri_plane*
     }
     for (uint32_t pi = 0; pi < np; ++pi)
     {
-        tri_lanes_make(&ti[pi], &li[pi]);
+        const mc_tri_plane* tp = &ca->tri[ps[pi]];
+        const exact_aabb* bp = &ca->bounds[ps[pi]];
+        tri_lanes_make(tp, &li[pi]);
         for (uint32_t qi = 0; qi < nq; ++qi)
         {
-            if (exact_aabb_apart(&jb[qi], &ib[pi]))
+            if (exact_aabb_apart(&jb[qi], bp))
             {
                 continue;
             }
             w->triangle_tests += 1u;
             double oi[4], oj[4];
-            int si[3], sj[3];
-            int side = sides_avx2(&tj[qi], &li[pi], oi, si); // 1a: I's corners against J's plane
+            int k = 0, sp = 0, m = 0, sw = 0;
+            int side = sides_avx2(&tj[qi], &li[pi], oi, &k, &sp); // 1a: I's corners against J's plane
             if (side > 0)
             {
-                side = sides_avx2(&ti[pi], &lj[qi], oj, sj); // 1b: J's corners against I's plane
+                side = sides_avx2(tp, &lj[qi], oj, &m, &sw); // 1b: J's corners against I's plane
             }
             if (side == 0)
             {
                 continue;
             }
             mc_crossing cr[2];
-            // Steps 2 to 5 inline (tri_tri_sides.h): mc_tri_tri_crossings_sides without a call per pair.
-            int n = side > 0 ? crossings_from_sides(ti[pi].v, oi, si, tj[qi].v, oj, sj, 0, cr)
-                             : mc_tri_tri_crossings_planes(&ti[pi], &tj[qi], cr);
+            // Steps 3 to 5 inline (tri_tri_sides.h): mc_tri_tri_crossings_sides without a call per pair.
+            int n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tj[qi].v, oj, m, sw, 0, cr)
+                             : mc_tri_tri_crossings_planes(tp, &tj[qi], cr);
             if (n != 2)
             {
                 continue;
             }
             if (!push_pair(w, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]], cr))
+            {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+// leaf_pairs_exact_avx2 with I's triangles' edge axes (edge_axis: made on first use, kept in the leaf's cache): for
+// each I triangle, the J survivors whose bounds meet its bounds and that are not beyond its edge axis get the exact
+// test (those beyond are counted as tested: they passed the bounding boxes). Bitwise the same pairs, crossings and
+// counters.
+__attribute__((target("avx2"))) static int leaf_pairs_axes_avx2(const collide_ctx* cx, pair_worker* w, leaf_a_cache* ca,
+                                                                const uint32_t* ps, uint32_t np, const mc_tri_plane* tj,
+                                                                const exact_aabb* jb, const uint32_t* qs, uint32_t nq,
+                                                                uint32_t fa, uint32_t fb)
+{
+    tri_lanes lj[MC_BVH_LEAF_MAX];
+    for (uint32_t qi = 0; qi < nq; ++qi)
+    {
+        tri_lanes_make(&tj[qi], &lj[qi]);
+    }
+    for (uint32_t pi = 0; pi < np; ++pi)
+    {
+        uint32_t p = ps[pi];
+        const mc_tri_plane* tp = &ca->tri[p];
+        uint32_t todo = 0, tests = 0; // J survivors whose bounds meet p's
+        for (uint32_t qi = 0; qi < nq; ++qi)
+        {
+            uint32_t meet = exact_aabb_apart(&jb[qi], &ca->bounds[p]) ? 0u : 1u;
+            todo |= meet << qi;
+            tests += meet;
+        }
+        w->triangle_tests += tests;
+        if (todo == 0)
+        {
+            continue;
+        }
+        if ((ca->axes & (1u << p)) == 0)
+        {
+            edge_axis_init(tp, &ca->axis[p]);
+            ca->axes |= 1u << p;
+        }
+        axis_lanes al;
+        axis_lanes_make(&ca->axis[p], &al);
+        for (uint32_t t = todo; t != 0; t &= t - 1u)
+        {
+            uint32_t qi = (uint32_t)__builtin_ctz(t);
+            uint32_t apart = axis_apart_avx2(&al, &lj[qi]) ? 1u : 0u;
+            todo &= ~(apart << qi);
+            w->axis_rejected += apart;
+        }
+        tri_lanes li;
+        tri_lanes_make(tp, &li);
+        for (; todo != 0; todo &= todo - 1u)
+        {
+            uint32_t qi = (uint32_t)__builtin_ctz(todo);
+            if (!pair_test_avx2(cx, w, tp, &li, fa + p, &tj[qi], &lj[qi], fb + qs[qi]))
             {
                 return 0;
             }
@@ -789,17 +1063,21 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
                               uint32_t keep_a, uint32_t keep_b)
 {
     uint32_t fa = mc_bvh_leaf_first(na), fb = mc_bvh_leaf_first(nb);
-    w->culled_in += (uint64_t)__builtin_popcount(keep_a) + (uint64_t)__builtin_popcount(keep_b);
-    // Each survivor with its plane, prepared once rather than once per triangle test (the same operations).
-    mc_tri_plane ti[MC_BVH_LEAF_MAX], tj[MC_BVH_LEAF_MAX];
-    exact_aabb ib[MC_BVH_LEAF_MAX], jb[MC_BVH_LEAF_MAX]; // bounds of each I survivor, of each J survivor
+    uint32_t kept_b = 0; // popcount(keep_b), counted in the loop (no POPCNT in the baseline instruction set: a call)
+    // Each survivor with its plane, prepared once rather than once per triangle test (the same operations); I's in the
+    // worker's cache of this leaf, once per query.
+    leaf_a_cache* ca = leaf_a_get(cx, w, (uint32_t)(na - cx->ta->nodes));
+    mc_tri_plane tj[MC_BVH_LEAF_MAX];
+    exact_aabb jb[MC_BVH_LEAF_MAX]; // bounds of each J survivor
     uint32_t ps[MC_BVH_LEAF_MAX], qs[MC_BVH_LEAF_MAX];
     uint32_t np = 0, nq = 0;
     exact_aabb ub = exact_aabb_empty(); // bounds of all I survivors
-    while (keep_a != 0)
+    uint32_t fresh = keep_a & ~ca->prepared;
+    ca->prepared |= fresh;
+    while (fresh != 0)
     {
-        uint32_t p = (uint32_t)__builtin_ctz(keep_a);
-        keep_a &= keep_a - 1u;
+        uint32_t p = (uint32_t)__builtin_ctz(fresh);
+        fresh &= fresh - 1u;
         const uint32_t* va = &cx->ta->tri_vertex[3u * (fa + p)];
         exact_aabb t = exact_aabb_empty();
         mc_vec3 v[3];
@@ -808,15 +1086,21 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
             v[k] = cx->pos_i[va[k]];
             exact_aabb_add(&t, v[k]);
         }
-        mc_tri_plane_init(&ti[np], v[0], v[1], v[2]);
-        ib[np] = t;
-        exact_aabb_join(&ub, &t);
+        mc_tri_plane_init(&ca->tri[p], v[0], v[1], v[2]);
+        ca->bounds[p] = t;
+    }
+    while (keep_a != 0)
+    {
+        uint32_t p = (uint32_t)__builtin_ctz(keep_a);
+        keep_a &= keep_a - 1u;
+        exact_aabb_join(&ub, &ca->bounds[p]);
         ps[np++] = p;
     }
     while (keep_b != 0)
     {
         uint32_t q = (uint32_t)__builtin_ctz(keep_b);
         keep_b &= keep_b - 1u;
+        kept_b += 1u;
         const uint32_t* vb = &cx->tb->tri_vertex[3u * (fb + q)];
         exact_aabb t = exact_aabb_empty();
         mc_vec3 v[3];
@@ -833,14 +1117,24 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
             qs[nq++] = q;
         }
     }
+    w->culled_in += (uint64_t)np + kept_b;
 #if MC_COLLIDE_AVX
     if (cx->lanes == 2)
     {
-        leaf_pairs_exact_avx2(cx, w, ti, ib, ps, np, tj, jb, qs, nq, fa, fb);
+        // The edge axes only where I's leaf is much larger than J's (a big triangle against small ones: elsewhere they
+        // rarely reject a pair the interval ordering would not reject as cheaply).
+        if (node_size(na) > EDGE_AXIS_LEAF_RATIO * node_size(nb))
+        {
+            leaf_pairs_axes_avx2(cx, w, ca, ps, np, tj, jb, qs, nq, fa, fb);
+        }
+        else
+        {
+            leaf_pairs_exact_avx2(cx, w, ca, ps, np, tj, jb, qs, nq, fa, fb);
+        }
         return;
     }
 #endif
-    leaf_pairs_exact(cx, w, ti, ib, ps, np, tj, jb, qs, nq, fa, fb);
+    leaf_pairs_exact(cx, w, ca->tri, ca->bounds, ps, np, tj, jb, qs, nq, fa, fb);
 }
 
 // The box test and the leaf-against-leaf culling on lanes, once per instruction set (see bvh/collide_lanes.h).
@@ -865,6 +1159,13 @@ typedef struct expansion_batch
     uint32_t split[4]; // node whose children are tested
     uint32_t other[4]; // the node they are tested against
     int count;         // pending expansions (0..4)
+    // batch_flush when the other tree is a single leaf (a part on a 12-triangle plate: every flush mapped that leaf
+    // four times again): its mapping into the split tree's frame, made by the level's first flush (valid when mapped is
+    // 1).
+    int mapped;
+    __m128 map_bx[9];    // mapped axes, bx[3k + r] (float)
+    __m128 map_ext[3];   // extents
+    __m128d map_c[2][3]; // mapped centres: lanes 0-1 [0] and 2-3 [1] (double)
 } expansion_batch;
 
 // Four nodes as structure of arrays: f[3k + c] = axis[k][c], f[9 + c] = center[c], f[12 + k] = extent[k] (lane l =
@@ -946,6 +1247,53 @@ static inline int sat_groups(const collide_ctx* cx, const sat_lanes* in, int gro
     return sep;
 }
 
+// The other nodes oth[0..3] of a flush (in tree `to`) mapped into the split tree's frame (to_i: J's nodes into I's
+// frame; else I's into J's): axes bx[3k + r] in float, extents, centers in double (c[0]: lanes 0-1, c[1]: lanes 2-3).
+__attribute__((always_inline)) static inline void map_other(const collide_ctx* cx, const mc_bvh* to,
+                                                            const uint32_t oth[4], int to_i, __m128 bx[9],
+                                                            __m128 ext[3], __m128d cen[2][3])
+{
+    __m128 f[16];
+    nodes_soa(&to->nodes[oth[0]], &to->nodes[oth[1]], &to->nodes[oth[2]], &to->nodes[oth[3]], f);
+    const int dir = to_i ? 0 : 1;
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int r = 0; r < 3; ++r)
+        {
+            const __m128* m = cx->map_f[dir][r];
+            bx[3 * k + r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[0], f[3 * k]), _mm_mul_ps(m[1], f[3 * k + 1])),
+                                       _mm_mul_ps(m[2], f[3 * k + 2]));
+        }
+        ext[k] = f[12 + k];
+    }
+    __m128d c_lo[3], c_hi[3];
+    for (int c = 0; c < 3; ++c)
+    {
+        c_lo[c] = _mm_cvtps_pd(f[9 + c]);
+        c_hi[c] = _mm_cvtps_pd(_mm_movehl_ps(f[9 + c], f[9 + c]));
+        if (!to_i)
+        {
+            c_lo[c] = _mm_sub_pd(c_lo[c], cx->trans_d[c]);
+            c_hi[c] = _mm_sub_pd(c_hi[c], cx->trans_d[c]);
+        }
+    }
+    for (int r = 0; r < 3; ++r)
+    {
+        const __m128d* m = cx->map_d[dir][r];
+        __m128d lo =
+            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], c_lo[0]), _mm_mul_pd(m[1], c_lo[1])), _mm_mul_pd(m[2], c_lo[2]));
+        __m128d hi =
+            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], c_hi[0]), _mm_mul_pd(m[1], c_hi[1])), _mm_mul_pd(m[2], c_hi[2]));
+        if (to_i)
+        {
+            lo = _mm_add_pd(lo, cx->trans_d[r]);
+            hi = _mm_add_pd(hi, cx->trans_d[r]);
+        }
+        cen[0][r] = lo;
+        cen[1][r] = hi;
+    }
+}
+
 // Test the pending expansions of one direction (to_i: the split nodes are I's and the other nodes, J's, are mapped
 // into I's frame; else the reverse) and append the overlapping child pairs to `out` (room for 2 per expansion is
 // reserved by the caller). The other nodes are mapped four at a time (axes in float, as lane_box_map; centers in
@@ -968,43 +1316,28 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
         oth[l] = eb->other[l < n ? l : n - 1];
     }
     *box_tests += 2u * (uint32_t)n;
-    // The other nodes, mapped: axes bx[3k + r] (float), centers (double, lanes 0-1 and 2-3), extents.
-    __m128 f[16];
-    nodes_soa(&to->nodes[oth[0]], &to->nodes[oth[1]], &to->nodes[oth[2]], &to->nodes[oth[3]], f);
-    const int dir = to_i ? 0 : 1;
-    __m128 bx[9];
-    for (int k = 0; k < 3; ++k)
+    __m128 bx_own[9], ext_own[3];
+    __m128d c_own[2][3];
+    const __m128* bx = bx_own;
+    const __m128* ext = ext_own;
+    const __m128d* bc_lo = c_own[0];
+    const __m128d* bc_hi = c_own[1];
+    if (to->node_count == 1)
     {
-        for (int r = 0; r < 3; ++r)
+        // All four other nodes are the one leaf: mapped once a level.
+        if (!eb->mapped)
         {
-            const __m128* m = cx->map_f[dir][r];
-            bx[3 * k + r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(m[0], f[3 * k]), _mm_mul_ps(m[1], f[3 * k + 1])),
-                                       _mm_mul_ps(m[2], f[3 * k + 2]));
+            map_other(cx, to, oth, to_i, eb->map_bx, eb->map_ext, eb->map_c);
+            eb->mapped = 1;
         }
+        bx = eb->map_bx;
+        ext = eb->map_ext;
+        bc_lo = eb->map_c[0];
+        bc_hi = eb->map_c[1];
     }
-    __m128d c_lo[3], c_hi[3], bc_lo[3], bc_hi[3];
-    for (int c = 0; c < 3; ++c)
+    else
     {
-        c_lo[c] = _mm_cvtps_pd(f[9 + c]);
-        c_hi[c] = _mm_cvtps_pd(_mm_movehl_ps(f[9 + c], f[9 + c]));
-        if (!to_i)
-        {
-            c_lo[c] = _mm_sub_pd(c_lo[c], cx->trans_d[c]);
-            c_hi[c] = _mm_sub_pd(c_hi[c], cx->trans_d[c]);
-        }
-    }
-    for (int r = 0; r < 3; ++r)
-    {
-        const __m128d* m = cx->map_d[dir][r];
-        bc_lo[r] =
-            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], c_lo[0]), _mm_mul_pd(m[1], c_lo[1])), _mm_mul_pd(m[2], c_lo[2]));
-        bc_hi[r] =
-            _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], c_hi[0]), _mm_mul_pd(m[1], c_hi[1])), _mm_mul_pd(m[2], c_hi[2]));
-        if (to_i)
-        {
-            bc_lo[r] = _mm_add_pd(bc_lo[r], cx->trans_d[r]);
-            bc_hi[r] = _mm_add_pd(bc_hi[r], cx->trans_d[r]);
-        }
+        map_other(cx, to, oth, to_i, bx_own, ext_own, c_own);
     }
     sat_lanes in[2];
     int groups = (n + 1) / 2;
@@ -1021,7 +1354,8 @@ MC_HOT_CLONES static void batch_flush(const collide_ctx* cx, expansion_batch* eb
         }
         for (int k = 0; k < 3; ++k)
         {
-            in[h].eb[k] = h == 0 ? _mm_unpacklo_ps(f[12 + k], f[12 + k]) : _mm_unpackhi_ps(f[12 + k], f[12 + k]);
+            const __m128 e = ext[k];
+            in[h].eb[k] = h == 0 ? _mm_unpacklo_ps(e, e) : _mm_unpackhi_ps(e, e);
         }
         for (int c = 0; c < 3; ++c)
         {
@@ -1282,9 +1616,11 @@ static int expand_level(const collide_ctx* cx, const node_pair* items, uint32_t 
     }
 #if defined(__SSE2__)
     expansion_batch batch[3]; // [0]: I's node split, [1]: J's node split, [2]: both
-    batch[0].count = 0;
-    batch[1].count = 0;
-    batch[2].count = 0;
+    for (int d = 0; d < 3; ++d)
+    {
+        batch[d].count = 0;
+        batch[d].mapped = 0;
+    }
     for (uint32_t k = 0; k < count; ++k)
     {
         node_pair np = items[k];
@@ -1799,6 +2135,7 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
         s->workers[w].box_tests = 0;
         s->workers[w].triangle_tests = 0;
         s->workers[w].culled_in = 0;
+        s->workers[w].axis_rejected = 0;
         s->workers[w].failed = 0;
     }
 
@@ -1826,7 +2163,7 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     }
 
     // Merge the workers' counters, then sort their pairs.
-    uint64_t total = 0, tri_tests = 0, culled = 0;
+    uint64_t total = 0, tri_tests = 0, culled = 0, rejected = 0;
     for (int w = 0; w < s->worker_capacity; ++w)
     {
         if (s->workers[w].failed)
@@ -1837,6 +2174,7 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
         box_tests += s->workers[w].box_tests;
         tri_tests += s->workers[w].triangle_tests;
         culled += s->workers[w].culled_in;
+        rejected += s->workers[w].axis_rejected;
     }
     if (total > UINT32_MAX / 2u)
     {
@@ -1855,6 +2193,7 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     result->pairs = s->out;
     result->pair_count = n;
     s->culled_in = culled;
+    s->axis_rejected = rejected;
     if (stats != NULL)
     {
         stats->box_tests = box_tests;

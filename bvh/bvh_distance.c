@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Minimum distance between two meshes through their OBB trees: depth-first branch and bound on node pairs, with the
-// separating-axis gap over the 15 axes as the lower bound of two boxes' distance, exact triangle distances at leaves.
+// Minimum distance between two meshes through their OBB trees: depth-first branch and bound on node pairs, with
+// separating-axis gaps (the line of the centres, the 9 cross axes, the length of each box's 3 face-axis gaps) as the
+// lower bound of two boxes' distance; at leaf pairs each leaf's triangles are culled against the other leaf's box on
+// sixteen float lanes, then pairs by cheap bounds, and the survivors get the exact triangle distance.
 // Based on: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree", SIGGRAPH 1996 (the 15 axes); E. Larsen, S. Gottschalk,
 // M. C. Lin, D. Manocha, "Fast Proximity Queries with Swept Sphere Volumes", UNC TR99-018 (branch and bound).
 #include "bvh/bvh_internal.h"
@@ -11,6 +13,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /// A node pair waiting on the stack with its lower bound.
 typedef struct dist_item
@@ -19,26 +24,6 @@ typedef struct dist_item
     double bound;  ///< lower bound of the distance of their boxes
 } dist_item;
 
-struct mc_distance_scratch
-{
-    dist_item* stack;  ///< traversal stack
-    uint32_t capacity; ///< allocated items
-};
-
-void mc_distance_scratch_destroy(struct mc_distance_scratch* s)
-{
-    if (s != NULL)
-    {
-        mc_free(s->stack);
-        mc_free(s);
-    }
-}
-
-size_t mc_distance_scratch_byte_count(const struct mc_distance_scratch* s)
-{
-    return s == NULL ? 0 : mc_alloc_size(s) + mc_alloc_size(s->stack);
-}
-
 /// A box in I's frame: rows of axes, centre, half extents.
 typedef struct box_i
 {
@@ -46,6 +31,37 @@ typedef struct box_i
     double center[3];
     double extent[3];
 } box_i;
+
+/// J's box in I's frame, computed once per query (stamp: the query that computed it; 0: none).
+typedef struct j_box
+{
+    box_i box;      ///< the box mapped into I's frame
+    uint32_t stamp; ///< query number of the scratch when box was made
+} j_box;
+
+struct mc_distance_scratch
+{
+    dist_item* stack;       ///< traversal stack
+    uint32_t capacity;      ///< allocated items
+    j_box* jbox;            ///< J's node boxes in I's frame, one per node of J's tree
+    uint32_t jbox_capacity; ///< allocated entries
+    uint32_t query;         ///< number of the current query (the stamp of its boxes; never 0)
+};
+
+void mc_distance_scratch_destroy(struct mc_distance_scratch* s)
+{
+    if (s != NULL)
+    {
+        mc_free(s->stack);
+        mc_free(s->jbox);
+        mc_free(s);
+    }
+}
+
+size_t mc_distance_scratch_byte_count(const struct mc_distance_scratch* s)
+{
+    return s == NULL ? 0 : mc_alloc_size(s) + mc_alloc_size(s->stack) + mc_alloc_size(s->jbox);
+}
 
 /// The query's fixed data.
 typedef struct dist_query
@@ -56,6 +72,8 @@ typedef struct dist_query
     double trans[3];  ///< J -> I translation
     double abs_slack; ///< absolute rounding allowance of the box bounds (coordinate magnitudes)
     double best;      ///< smallest distance found (or max_distance)
+    j_box* jbox;      ///< the scratch's boxes of J's nodes
+    uint32_t stamp;   ///< the stamp of this query's boxes
     mc_bvh_distance_result* out;
 } dist_query;
 
@@ -84,6 +102,18 @@ static void box_of_j(const dist_query* q, const mc_bvh_node* n, box_i* b)
             q->rot[k][0] * n->center[0] + q->rot[k][1] * n->center[1] + q->rot[k][2] * n->center[2] + q->trans[k];
         b->extent[k] = n->extent[k];
     }
+}
+
+/// J's node `node` mapped into I's frame, made on first use in the query (bitwise what box_of_j makes).
+static const box_i* box_j(const dist_query* q, uint32_t node)
+{
+    j_box* e = &q->jbox[node];
+    if (e->stamp != q->stamp)
+    {
+        box_of_j(q, &q->mj->bvh->nodes[node], &e->box);
+        e->stamp = q->stamp;
+    }
+    return &e->box;
 }
 
 // Plain comparisons rather than fmin / fmax, which GCC leaves as library calls (their NaN rules); no NaN reaches here
@@ -147,21 +177,30 @@ static double box_gap(const dist_query* q, const box_i* a, const box_i* b)
             ac[k][l] = fabs(c[k][l]);
         }
     }
+    // Every point of b lies beyond a by at least the gap on each of a's face axes where b's interval is outside a's,
+    // and a point's distance to box a is the length of its excesses along a's (orthonormal) axes: the length of the
+    // three face-axis gaps of a (and likewise of b) is a lower bound, sqrt(2) to sqrt(3) times the largest gap when
+    // the boxes are apart diagonally. Each gap is rounded within slack, their length within sqrt(3) slack: 2 slack.
+    double sa = 0.0, sb = 0.0;
     for (int k = 0; k < 3; ++k)
     {
-        gap = max2(gap, fabs(t[k]) - ea[k] - (eb[0] * ac[k][0] + eb[1] * ac[k][1] + eb[2] * ac[k][2]));
-        gap = max2(gap, fabs(tb[k]) - eb[k] - (ea[0] * ac[0][k] + ea[1] * ac[1][k] + ea[2] * ac[2][k]));
+        double ga = fabs(t[k]) - ea[k] - (eb[0] * ac[k][0] + eb[1] * ac[k][1] + eb[2] * ac[k][2]);
+        double gb = fabs(tb[k]) - eb[k] - (ea[0] * ac[0][k] + ea[1] * ac[1][k] + ea[2] * ac[2][k]);
+        sa += ga > 0.0 ? ga * ga : 0.0;
+        sb += gb > 0.0 ? gb * gb : 0.0;
     }
+    gap = max2(gap, sqrt(max2(sa, sb)) - slack);
     if (gap - slack >= q->best)
     {
         return gap - slack; // pruned on the face axes: the cross axes (and their square roots) are not needed
     }
+    static const int next[3] = {1, 2, 0}, prev[3] = {2, 0, 1};
     for (int k = 0; k < 3; ++k)
     {
-        int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        int k1 = next[k], k2 = prev[k];
         for (int l = 0; l < 3; ++l)
         {
-            int l1 = (l + 1) % 3, l2 = (l + 2) % 3;
+            int l1 = next[l], l2 = prev[l];
             double len2 = c[k1][l] * c[k1][l] + c[k2][l] * c[k2][l];
             if (len2 < 1e-6)
             {
@@ -170,7 +209,12 @@ static double box_gap(const dist_query* q, const box_i* a, const box_i* b)
             double proj = fabs(t[k2] * c[k1][l] - t[k1] * c[k2][l]);
             double ra = ea[k1] * ac[k2][l] + ea[k2] * ac[k1][l];
             double rb = eb[l1] * ac[k][l2] + eb[l2] * ac[k][l1];
-            gap = max2(gap, (proj - ra - rb) / sqrt(len2));
+            double num = proj - ra - rb;
+            // The square root and division only for an axis that raises the bound (num / |axis| > gap).
+            if (num > 0.0 && (gap < 0.0 || num * num > gap * gap * len2))
+            {
+                gap = num / sqrt(len2);
+            }
         }
     }
     return max2(gap - slack, 0.0);
@@ -192,13 +236,109 @@ typedef struct leaf_tri
     uint32_t index; ///< mesh order
 } leaf_tri;
 
-static void leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh_node* n, int mapped, leaf_tri* out)
+/// The lanes (triangles) of leaf n that may come nearer than the best distance to the other leaf's box, found on the
+/// leaf's float vertex offsets (mc_bvh.tri_local), sixteen lanes at once. The distance from a point to a box is the
+/// length of its excesses beyond the box along the box's (orthonormal) axes, and each of the triangle's points lies
+/// beyond the box by at least the gap of the triangle's projection interval on each axis, so the length of those
+/// gaps is a lower bound of the triangle's distance to the box; it is compared squared (no square root).
+/// @param other the other box, its axes (rows) in n's mesh frame (its center is not used)
+/// @param w the other box's axes . (n's center - the other box's center)
+/// Rounding: the offsets are within 2^-24 relative of the exact ones and their 1-norm is < 2 sum of n's extents, so
+/// every float projection below errs by < 4e-7 (|w_k| + 2 sum e_n) (the roundings of axis, w and the four-term sums),
+/// and the gap length and its square as much again relatively: the slack 4e-6 (|w|_1 + 6 sum e_n + sum e) plus the
+/// absolute allowance of the coordinates is ten times that, and covers the float axes' non-orthonormality as in
+/// box_gap. Squares stay far below the float range while the magnitudes stay below 1e15 (else every lane is kept).
+/// @return the bit mask of the lanes kept
+static uint32_t leaf_lanes(const dist_query* q, const mc_bvh* t, const mc_bvh_node* n, const box_i* other,
+                           const double w[3])
+{
+    uint32_t count = mc_bvh_leaf_count(n), all = count == 32u ? ~0u : (1u << count) - 1u;
+    const double* e = other->extent;
+    double mag = fabs(w[0]) + fabs(w[1]) + fabs(w[2]) + 6.0 * node_size(n) + e[0] + e[1] + e[2];
+    double lim = q->best + 4e-6 * mag + q->abs_slack;
+    if (!(mag < 1e15))
+    {
+        return all;
+    }
+    float lim2 = lim < 1e15 ? (float)(lim * lim) : INFINITY;
+    size_t stride = mc_bvh_local_stride(t->triangle_count);
+    const float* local = t->tri_local + mc_bvh_leaf_first(n);
+    uint32_t mask = 0;
+#if defined(__SSE2__)
+    // Four registers of four lanes; the same IEEE operations in the same order as the portable loop below (minps and
+    // maxps are u < lo ? u : lo and u > hi ? u : hi), so both give the same lanes.
+    __m128 sum[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
+    for (int k = 0; k < 3; ++k)
+    {
+        const double* a = other->axis[k];
+        __m128 a0 = _mm_set1_ps((float)a[0]), a1 = _mm_set1_ps((float)a[1]), a2 = _mm_set1_ps((float)a[2]);
+        __m128 wk = _mm_set1_ps((float)w[k]), ek = _mm_set1_ps((float)e[k]), nek = _mm_set1_ps(-(float)e[k]);
+        for (int r = 0; r < 4; ++r)
+        {
+            __m128 lo = _mm_setzero_ps(), hi = _mm_setzero_ps();
+            for (size_t v = 0; v < 3; ++v)
+            {
+                const float* x = local + 3u * v * stride + 4 * r;
+                __m128 u = _mm_add_ps(_mm_add_ps(_mm_add_ps(wk, _mm_mul_ps(a0, _mm_loadu_ps(x))),
+                                                 _mm_mul_ps(a1, _mm_loadu_ps(x + stride))),
+                                      _mm_mul_ps(a2, _mm_loadu_ps(x + 2u * stride)));
+                lo = v == 0 ? u : _mm_min_ps(u, lo);
+                hi = v == 0 ? u : _mm_max_ps(u, hi);
+            }
+            __m128 out = _mm_max_ps(_mm_sub_ps(nek, hi), _mm_sub_ps(lo, ek));
+            out = _mm_max_ps(out, _mm_setzero_ps());
+            sum[r] = _mm_add_ps(sum[r], _mm_mul_ps(out, out));
+        }
+    }
+    __m128 lim4 = _mm_set1_ps(lim2);
+    for (int r = 0; r < 4; ++r)
+    {
+        mask |= (uint32_t)_mm_movemask_ps(_mm_cmplt_ps(sum[r], lim4)) << (4 * r);
+    }
+#else
+    float sum[MC_BVH_LEAF_MAX] = {0.0f};
+    for (int k = 0; k < 3; ++k)
+    {
+        const double* a = other->axis[k];
+        float a0 = (float)a[0], a1 = (float)a[1], a2 = (float)a[2], wk = (float)w[k], ek = (float)e[k];
+        for (uint32_t l = 0; l < MC_BVH_LEAF_MAX; ++l)
+        {
+            float lo = 0.0f, hi = 0.0f;
+            for (size_t v = 0; v < 3; ++v)
+            {
+                const float* x = local + 3u * v * stride + l;
+                float u = wk + a0 * x[0] + a1 * x[stride] + a2 * x[2u * stride];
+                lo = v == 0 || u < lo ? u : lo;
+                hi = v == 0 || u > hi ? u : hi;
+            }
+            float below = -ek - hi, above = lo - ek;
+            float out = below > above ? below : above;
+            out = out > 0.0f ? out : 0.0f;
+            sum[l] += out * out;
+        }
+    }
+    for (uint32_t l = 0; l < MC_BVH_LEAF_MAX; ++l)
+    {
+        mask |= sum[l] < lim2 ? 1u << l : 0u;
+    }
+#endif
+    return mask & all;
+}
+
+/// Load the triangles of leaf n in `lanes` (mapped into I's frame for J) with their bounding spheres and planes.
+/// @return the number loaded, at the front of out
+static uint32_t leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh_node* n, int mapped,
+                          uint32_t lanes, leaf_tri* out)
 {
     const mc_bvh* t = m->bvh;
-    uint32_t f = mc_bvh_leaf_first(n), count = mc_bvh_leaf_count(n);
-    for (uint32_t k = 0; k < count; ++k)
+    uint32_t f = mc_bvh_leaf_first(n), kept = 0;
+    for (uint32_t k = 0; lanes >> k != 0u; ++k)
     {
-        leaf_tri* lt = &out[k];
+        if (((lanes >> k) & 1u) == 0u)
+        {
+            continue;
+        }
+        leaf_tri* lt = &out[kept++];
         for (int c = 0; c < 3; ++c)
         {
             mc_vec3 p = m->positions[t->tri_vertex[3u * (f + k) + (uint32_t)c]];
@@ -211,11 +351,13 @@ static void leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh
             lt->v[c] = p;
         }
         lt->center = mc_scale(mc_add(mc_add(lt->v[0], lt->v[1]), lt->v[2]), 1.0 / 3.0);
-        double r = 0.0;
+        double r2 = 0.0;
         for (int c = 0; c < 3; ++c)
         {
-            r = max2(r, mc_length(mc_sub(lt->v[c], lt->center)));
+            mc_vec3 e = mc_sub(lt->v[c], lt->center);
+            r2 = max2(r2, mc_dot(e, e));
         }
+        double r = sqrt(r2); // the largest of the three lengths (the square root is monotone and correctly rounded)
         // Inflated by a relative 1e-12 so that the rounding of centre and radius keeps the sphere around the triangle.
         lt->radius = r * (1.0 + 1e-12) + 1e-12 * (fabs(lt->center.x) + fabs(lt->center.y) + fabs(lt->center.z));
         lt->index = t->tri_order[f + k];
@@ -229,6 +371,7 @@ static void leaf_load(const dist_query* q, const struct mc_mesh* m, const mc_bvh
         lt->normal = nrm;
         lt->offset = mc_dot(nrm, lt->v[0]);
     }
+    return kept;
 }
 
 /// Lower bound of the distance from triangle t to the plane of triangle p when t lies entirely on one side of it (0
@@ -240,37 +383,6 @@ static double plane_gap(const leaf_tri* p, const leaf_tri* t)
     double h2 = mc_dot(p->normal, t->v[2]) - p->offset;
     double lo = min2(h0, min2(h1, h2)), hi = max2(h0, max2(h1, h2));
     return lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
-}
-
-/// Lower bound of the distance from a triangle's bounding sphere to a box: the centre's distance to the box (the
-/// clamped offsets along the axes; a relative slack for the float axes as in box_gap) less the radius.
-static double sphere_box_gap(const dist_query* q, const leaf_tri* t, const box_i* b)
-{
-    double d[3] = {t->center.x - b->center[0], t->center.y - b->center[1], t->center.z - b->center[2]};
-    double sum = 0.0, mag = 0.0;
-    for (int k = 0; k < 3; ++k)
-    {
-        double u = dot3(b->axis[k], d);
-        double out = (u < 0.0 ? -u : u) - b->extent[k];
-        sum += out > 0.0 ? out * out : 0.0;
-        mag += (u < 0.0 ? -u : u) + b->extent[k];
-    }
-    return sqrt(sum) - t->radius - 4e-6 * mag - q->abs_slack;
-}
-
-/// Keep the triangles of a leaf whose bounding sphere may come nearer than the best distance to the other leaf's box.
-/// @return the number kept, compacted to the front of t
-static uint32_t cull_by_box(const dist_query* q, leaf_tri* t, uint32_t count, const box_i* other)
-{
-    uint32_t kept = 0;
-    for (uint32_t k = 0; k < count; ++k)
-    {
-        if (sphere_box_gap(q, &t[k], other) < q->best)
-        {
-            t[kept++] = t[k];
-        }
-    }
-    return kept;
 }
 
 /// Lower bound of a pair's distance from their projections on the line through their centroids (a unit direction:
@@ -315,23 +427,41 @@ static int try_pair(dist_query* q, const leaf_tri* a, const leaf_tri* b, double 
     return d.distance == 0.0;
 }
 
-static void leaf_leaf(dist_query* q, const mc_bvh_node* na, const mc_bvh_node* nb)
+static void leaf_leaf(dist_query* q, const mc_bvh_node* na, uint32_t b)
 {
     leaf_tri ta[MC_BVH_LEAF_MAX], tb[MC_BVH_LEAF_MAX];
-    box_i ba, bb;
+    const mc_bvh_node* nb = &q->mj->bvh->nodes[b];
+    box_i ba;
     box_of_i(na, &ba);
-    box_of_j(q, nb, &bb);
-    leaf_load(q, q->mi, na, 0, ta);
-    uint32_t ca = cull_by_box(q, ta, mc_bvh_leaf_count(na), &bb);
-    if (ca == 0)
+    const box_i* bb = box_j(q, b);
+    // I's leaf against J's box (in I's frame), then J's leaf against I's box (its axes taken into J's frame; the
+    // centre offset is the same in either frame).
+    double d[3] = {bb->center[0] - ba.center[0], bb->center[1] - ba.center[1], bb->center[2] - ba.center[2]};
+    double w[3] = {-dot3(bb->axis[0], d), -dot3(bb->axis[1], d), -dot3(bb->axis[2], d)};
+    uint32_t lanes_a = leaf_lanes(q, q->mi->bvh, na, bb, w);
+    if (lanes_a == 0u)
     {
         return;
     }
-    leaf_load(q, q->mj, nb, 1, tb);
-    uint32_t cb = cull_by_box(q, tb, mc_bvh_leaf_count(nb), &ba);
-    if (cb == 0)
+    box_i aj = ba;
+    for (int k = 0; k < 3; ++k)
+    {
+        w[k] = dot3(ba.axis[k], d);
+        for (int c = 0; c < 3; ++c)
+        {
+            aj.axis[k][c] = q->rot[0][c] * ba.axis[k][0] + q->rot[1][c] * ba.axis[k][1] + q->rot[2][c] * ba.axis[k][2];
+        }
+    }
+    uint32_t lanes_b = leaf_lanes(q, q->mj->bvh, nb, &aj, w);
+    if (lanes_b == 0u)
     {
         return;
+    }
+    uint32_t ca = leaf_load(q, q->mi, na, 0, lanes_a, ta);
+    uint32_t cb = leaf_load(q, q->mj, nb, 1, lanes_b, tb);
+    if (ca == 0 || cb == 0)
+    {
+        return; // not reached (each mask has a lane)
     }
     // Bounding-sphere bounds of all pairs; the pair with the smallest goes first, so that the best distance drops
     // before the others are bounded (a first leaf pair would otherwise measure all of its pairs).
@@ -398,12 +528,31 @@ mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, co
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    box_i ba, bb;
+    uint32_t had = s->jbox_capacity;
+    if (!mc_array_reserve((void**)&s->jbox, &s->jbox_capacity, tj->node_count, sizeof(j_box), 64))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    if (s->jbox_capacity > had)
+    {
+        memset(&s->jbox[had], 0, (size_t)(s->jbox_capacity - had) * sizeof(j_box)); // stamp 0: not made
+    }
+    if (++s->query == 0u)
+    {
+        for (uint32_t k = 0; k < s->jbox_capacity; ++k)
+        {
+            s->jbox[k].stamp = 0; // the query number wrapped: forget every box
+        }
+        s->query = 1u;
+    }
+    q.jbox = s->jbox;
+    q.stamp = s->query;
+    box_i ba;
     box_of_i(&ti->nodes[0], &ba);
-    box_of_j(&q, &tj->nodes[0], &bb);
+    const box_i* bb = box_j(&q, 0);
     ++out->box_tests;
     uint32_t sp = 0;
-    s->stack[sp++] = (dist_item){0, 0, box_gap(&q, &ba, &bb)};
+    s->stack[sp++] = (dist_item){0, 0, box_gap(&q, &ba, bb)};
     while (sp > 0 && q.best > 0.0)
     {
         dist_item it = s->stack[--sp];
@@ -416,12 +565,13 @@ mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, co
         int leaf_a = mc_bvh_is_leaf(na), leaf_b = mc_bvh_is_leaf(nb);
         if (leaf_a && leaf_b)
         {
-            leaf_leaf(&q, na, nb);
+            leaf_leaf(&q, na, it.b);
             continue;
         }
         // Split the larger internal node; the nearer child pair goes on top of the stack.
         int split_a = !leaf_a && (leaf_b || node_size(na) >= node_size(nb));
         dist_item child[2];
+        double centre2[2];
         for (uint32_t c = 0; c < 2; ++c)
         {
             child[c].a = split_a ? na->data + c : it.a;
@@ -431,21 +581,24 @@ mc_status mc_bvh_distance(const struct mc_mesh* mi, const struct mc_mesh* mj, co
                 box_of_i(&ti->nodes[child[c].a], &ba);
                 if (c == 0)
                 {
-                    box_of_j(&q, nb, &bb);
+                    bb = box_j(&q, it.b);
                 }
             }
             else
             {
-                box_of_j(&q, &tj->nodes[child[c].b], &bb);
+                bb = box_j(&q, child[c].b);
                 if (c == 0)
                 {
                     box_of_i(na, &ba);
                 }
             }
             ++out->box_tests;
-            child[c].bound = box_gap(&q, &ba, &bb);
+            child[c].bound = box_gap(&q, &ba, bb);
+            double d[3] = {bb->center[0] - ba.center[0], bb->center[1] - ba.center[1], bb->center[2] - ba.center[2]};
+            centre2[c] = dot3(d, d);
         }
-        int near = child[1].bound < child[0].bound ? 1 : 0;
+        // Equal bounds (boxes that overlap: 0): the pair with the nearer centres first.
+        int near = child[1].bound < child[0].bound || (child[1].bound == child[0].bound && centre2[1] < centre2[0]);
         MC_ASSERT(sp + 2u <= s->capacity);
         if (child[1 - near].bound < q.best)
         {

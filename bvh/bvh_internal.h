@@ -158,3 +158,6 @@ mc_vec3 mc_pair_scratch_unmap_j(const struct mc_pair_scratch* scratch, mc_vec3 p
 double mc_pair_scratch_translation_norm(const struct mc_pair_scratch* scratch);
 /// Triangles the last query's leaf culling left for the exact stage (both sides, summed over leaf pairs; tests).
 uint64_t mc_pair_scratch_culled_in(const struct mc_pair_scratch* scratch);
+/// Triangle pairs of the last query (mc_collide) rejected by the edge axis of an I triangle much larger than J's
+/// leaf (AVX2 kernels only; tests: the path ran).
+uint64_t mc_pair_scratch_axis_rejected(const struct mc_pair_scratch* scratch);

@@ -154,7 +154,7 @@ bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point)
         return false;
     }
     // Beyond the coordinate range the point is outside every mesh (whose coordinates are within it): decided
-    // without the predicates, whose exact range it would leave. Components below MC_COORDINATE_MIN count as 0, as
+    // without the predicates, whose exact range it would leave. Components below MC_COORDINATE_SNAP count as 0, as
     // the queries round mapped coordinates.
     double c[3] = {point.x, point.y, point.z};
     for (int k = 0; k < 3; ++k)

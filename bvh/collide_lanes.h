@@ -11,7 +11,7 @@
 // Every instance does the same IEEE operations on every lane in the same order (nothing is fused: -ffp-contract=off),
 // so all give bitwise the same box test and culling outcomes, pairs and counters (test
 // bvh::every_lane_width_gives_the_same_query).
-// Uses, from bvh_collide.c: collide_ctx, lane_box, leaf_cull, lane_box_map, leaf_cull_make, leaf_exact.
+// Uses, from bvh_collide.c: collide_ctx, lane_box, leaf_cull, lane_box_map, leaf_cull_make, leaf_a_get, leaf_exact.
 
 #if MC_LL_KIND == 1
 #define LL_W 4 // lanes per register
@@ -251,13 +251,18 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
     uint32_t fa = mc_bvh_leaf_first(na), ca = mc_bvh_leaf_count(na);
     uint32_t fb = mc_bvh_leaf_first(nb), cb = mc_bvh_leaf_count(nb);
     size_t stride_a = mc_bvh_local_stride(ta->triangle_count), stride_b = mc_bvh_local_stride(tb->triangle_count);
-    lane_box oa;
-    lane_box_map(cx, na, 0, &oa);
+    leaf_a_cache* cache = leaf_a_get(cx, w, (uint32_t)(na - ta->nodes));
+    if (!cache->boxed)
+    {
+        lane_box_map(cx, na, 0, &cache->box);
+        cache->boxed = 1;
+    }
+    const lane_box* oa = &cache->box;
     leaf_cull cull_b;
-    leaf_cull_make(cx, nb, &oa, &cull_b);
+    leaf_cull_make(cx, nb, oa, &cull_b);
     MC_LL(vec) x[9][LL_N];
     MC_LL(mask) valid[LL_N];
-    uint32_t keep_b = MC_LL(cull)(tb->tri_local + fb, stride_b, cb, &oa, &cull_b, x, valid);
+    uint32_t keep_b = MC_LL(cull)(tb->tri_local + fb, stride_b, cb, oa, &cull_b, x, valid);
     if (keep_b == 0)
     {
         return;
@@ -267,7 +272,7 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
     double mag = 0.0, ext = 0.0;
     for (int c = 0; c < 3; ++c)
     {
-        mag += fabs((double)nb->center[c] - oa.c[c]) + fabs((double)lo[c]) + fabs((double)hi[c]);
+        mag += fabs((double)nb->center[c] - oa->c[c]) + fabs((double)lo[c]) + fabs((double)hi[c]);
         ext += (double)na->extent[c] + (double)nb->extent[c];
     }
     double slack = cx->box_rel_slack * (mag + 2.0 * ext) + cx->abs_slack;

@@ -955,7 +955,7 @@ static mc_status build_scale_positions(build_state* s)
             {
                 return mc_set_error(s->err, MC_ERR_OUT_OF_RANGE, -1, -1,
                                     "vertex %u has coordinate %.17g (scaled by %g: %.17g), outside the range of the "
-                                    "library: 0 or a magnitude between 2^-300 (%.3g) and 2^64 (%.3g); scale the mesh",
+                                    "library: 0 or a magnitude between 2^-240 (%.3g) and 2^64 (%.3g); scale the mesh",
                                     i, x[k], def->scale, scaled, MC_COORDINATE_MIN, MC_COORDINATE_MAX);
             }
             x[k] = scaled;

@@ -117,10 +117,18 @@ Test(bad_input, tiny_nonzero_coordinates_and_underflowing_scales_are_refused)
 {
     mc_error err;
     mc_mesh* m = NULL;
-    cr_assert_eq(cube_at(1.0, 1e-95, 1.0, &m, &err), MC_ERR_OUT_OF_RANGE);     // 1e-95 < 2^-300
+    cr_assert_eq(cube_at(1.0, 1e-95, 1.0, &m, &err), MC_ERR_OUT_OF_RANGE);     // 1e-95 < 2^-240
     cr_assert_eq(cube_at(1e-200, 0.0, 1e-200, &m, &err), MC_ERR_OUT_OF_RANGE); // underflows to 0 when scaled
-    // Small but in range: a 1e-80 cube is a valid mesh with the exact predicates.
-    cr_assert_eq(cube_at(1e-80, 0.0, 1.0, &m, &err), MC_OK, "%s", err.message);
+    // The lower end is 2^-240 (vec_math.h: under it, the rounding of derived coordinates below 2^-300 to 0 is no
+    // longer far below the rounding of the rotation): 2^-300 and 1e-80, in range before, and the double just under
+    // 2^-240 are refused with the range in the message; 2^-240 itself and a 1e-70 cube are valid meshes.
+    cr_assert_eq(cube_at(0x1p-300, 0.0, 1.0, &m, &err), MC_ERR_OUT_OF_RANGE);
+    cr_assert(strstr(err.message, "2^-240") != NULL, "%s", err.message);
+    cr_assert_eq(cube_at(1e-80, 0.0, 1.0, &m, &err), MC_ERR_OUT_OF_RANGE);
+    cr_assert_eq(cube_at(0x1.fffffffffffffp-241, 0.0, 1.0, &m, &err), MC_ERR_OUT_OF_RANGE);
+    cr_assert_eq(cube_at(0x1p-240, 0.0, 1.0, &m, &err), MC_OK, "%s", err.message);
+    mc_mesh_destroy(m);
+    cr_assert_eq(cube_at(1e-70, 0.0, 1.0, &m, &err), MC_OK, "%s", err.message);
     mc_mesh_destroy(m);
 }
 

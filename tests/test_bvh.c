@@ -627,7 +627,7 @@ Test(bvh, every_lane_width_gives_the_same_query)
     uint64_t seed = 777;
     uint64_t total = 0;
     const uint32_t sizes[2] = {1000, 30000};
-    uint32_t most = 0;
+    uint32_t most = 0, fewest = UINT32_MAX;
     for (int kind = 0; kind < SCENE_KIND_COUNT; ++kind)
     {
         for (int si = 0; si < 2; ++si)
@@ -675,6 +675,7 @@ Test(bvh, every_lane_width_gives_the_same_query)
                               "%s, pose %d: pairs %u and %u out of (i, j) order", sp.name, it, k - 1, k);
                 }
                 most = nw > most ? nw : most;
+                fewest = nw > 1 && nw < fewest ? nw : fewest;
                 total += nw;
             }
             scene_pair_destroy(&sp);
@@ -683,8 +684,48 @@ Test(bvh, every_lane_width_gives_the_same_query)
     cr_assert(total > 1000, "only %llu pairs: the poses do not exercise the kernels", (unsigned long long)total);
     // Pair sets of 256 and more are sorted by radix (bvh_collide.c, RADIX_MIN), smaller ones by merging: both ran.
     cr_assert(most >= 256, "largest pair set %u: the radix sort was not exercised", most);
+    cr_assert(fewest > 1 && fewest < 256, "smallest pair set %u: the merge sort was not exercised", fewest);
     free(wide);
     free(narrow);
+    mc_workspace_destroy(ws);
+}
+
+// A coarse plate (a 12-triangle box, one leaf: its top face two triangles split along a diagonal) under a fine sphere
+// and torus crossing its top face anywhere, the diagonal included: the AVX2 kernels reject most of the pairs beyond the
+// diagonal by the big triangles' edge axes (leaf_pairs_axes_avx2). Every pair and crossing must equal the brute force,
+// with both lane widths, and the rejection must have run.
+Test(bvh, edge_axes_of_a_coarse_plate_keep_every_pair)
+{
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    mc_mesh* plate = scene_box(mc_v3(-1.0, -0.7, -0.1), mc_v3(1.0, 0.7, 0.0));
+    mc_mesh* fine[2] = {scene_uv_sphere(0.15, 3000), scene_torus(0.2, 0.05, 3000)};
+    cr_assert(plate != NULL && fine[0] != NULL && fine[1] != NULL);
+    uint64_t seed = 99;
+    uint64_t rejected = 0;
+    uint32_t with_pairs = 0;
+    for (int it = 0; it < 60; ++it)
+    {
+        mc_pose p;
+        p.q = scene_random_quat(&seed);
+        // Centres over the whole top face and a little beyond, within reach of it.
+        p.p = mc_v3(2.4 * scene_random(&seed) - 1.2, 1.8 * scene_random(&seed) - 0.9, 0.3 * scene_random(&seed) - 0.15);
+        for (int lanes = 0; lanes < 2; ++lanes)
+        {
+            mc_collide_lanes_limit = lanes == 0 ? 0 : 1;
+            with_pairs += check_against_brute_force(plate, fine[it % 2], &p, ws, 1) > 0 ? 1u : 0u;
+            rejected += lanes == 0 ? mc_pair_scratch_axis_rejected(ws->pairs) : 0u;
+            mc_collide_lanes_limit = 0;
+        }
+    }
+    cr_assert(with_pairs > 40, "only %u of 120 queries found pairs", with_pairs);
+    if (mc_collide_lanes_available() >= 2)
+    {
+        cr_assert(rejected > 100, "the edge axes rejected only %llu pairs", (unsigned long long)rejected);
+    }
+    mc_mesh_destroy(plate);
+    mc_mesh_destroy(fine[0]);
+    mc_mesh_destroy(fine[1]);
     mc_workspace_destroy(ws);
 }
 

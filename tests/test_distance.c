@@ -419,6 +419,35 @@ Test(distance, same_bits_for_any_worker_count)
     mc_mesh_destroy(t);
 }
 
+// One workspace kept across queries of different meshes and poses (its scratch keeps J's boxes of each query, so a
+// stale box of an earlier query or of a larger mesh must never be used): every result is bitwise that of a fresh
+// workspace.
+Test(distance, reused_workspace_gives_the_fresh_result)
+{
+    mc_mesh* meshes[3] = {scene_torus(1.0, 0.3, 2000), scene_uv_sphere(0.8, 300),
+                          scene_box_grid(mc_v3(1.0, 0.5, 0.25), 600)};
+    cr_assert(meshes[0] != NULL && meshes[1] != NULL && meshes[2] != NULL);
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    uint64_t rng = 13;
+    for (int n = 0; n < 24; ++n)
+    {
+        const mc_mesh* mi = meshes[n % 3];
+        const mc_mesh* mj = meshes[(n / 3) % 3];
+        mc_pose pi = {random_point(&rng, 1.0), scene_random_quat(&rng)};
+        mc_pose pj = {mc_add(pi.p, random_point(&rng, 3.0)), scene_random_quat(&rng)};
+        mc_distance_result kept, fresh;
+        cr_assert(mc_query_distance(mi, &pi, mj, &pj, INFINITY, NULL, ws, &kept) == MC_OK);
+        query(mi, &pi, mj, &pj, INFINITY, 0, &fresh);
+        cr_assert(memcmp(&kept, &fresh, sizeof kept) == 0, "query %d", n);
+    }
+    mc_workspace_destroy(ws);
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_mesh_destroy(meshes[k]);
+    }
+}
+
 Test(distance, bad_input)
 {
     mc_mesh* s = scene_uv_sphere(1.0, 100);

@@ -139,14 +139,14 @@ extern "C"
     /// Intersection regions of two solids at their poses, sorted by decreasing volume (ties: in the order of their
     /// first crossing in the pair order). A region is a connected component of the intersection; regions of exact
     /// touching (every crossing decided by the symbolic rule and a volume within its rounding bound) are not reported
-    /// but counted in stats->touching_regions, so touching without penetration gives no region. Known limitation (deep
-    /// overlaps only): when one connected piece of the intersection is bounded by several surface pieces that no
-    /// crossing, inside vertex or edge links and the region stage cannot place (a cavity's shell inside the other
-    /// solid whose enclosing surface is itself crossed; a small crossing loop around a handle inside a face whose
-    /// edges are crossed elsewhere), each piece is reported as a region of its own and the inner ones have negative
-    /// volume; the total volume is right (tests/fuzz/open/README.md lists the cases). A shell that the first surface
-    /// a ray from it meets places unambiguously (a cavity or a flipped mesh inside the other solid, untouched) is
-    /// joined to the region around it. Otherwise a negative volume (tiny) needs an inconsistent mesh, e.g.
+    /// but counted in stats->touching_regions, so touching without penetration gives no region. A connected piece of
+    /// the intersection can be bounded by several shells that no crossing, inside vertex or edge links (a cavity's
+    /// shell, a flipped mesh inside the other solid, a small crossing loop around a handle inside a face): an inner
+    /// shell is joined to the region around it by a ray from it into the intersection, whose first hit (located among
+    /// the crossing segments of the face it meets) is on the boundary of the same piece. The ray is a floating-point
+    /// locator: when every ray tried from a shell is unclear (near an edge or a segment's end, two surfaces at about
+    /// the same distance) or comes back onto the shell, the shell stays a region of its own, of negative volume (the
+    /// total volume still right). Otherwise a negative volume (tiny) needs an inconsistent mesh, e.g.
     /// self-intersecting; it is reported as computed. Depth: MC_DEPTH_ADAMS |point_j - point_i|; MC_DEPTH_VOLUME_AREA
     /// 2V/A; MC_DEPTH_EXTENT the extent of the region's crossing points and inside vertices along the normal; 0 when A
     /// = 0. Single-threaded after the pair stage; allocation-free once the workspace is warm, except that the first
@@ -226,7 +226,7 @@ extern "C"
     /// Exact point-in-solid test with the library's symbolic rule (a point exactly on the surface is decided
     /// consistently with the contact queries). For a flipped mesh the solid is the outside.
     /// @param point in the mesh's body frame; NaN or infinity: false. A point beyond MC_COORDINATE_MAX is outside
-    ///        the mesh (inside a flipped one); components below MC_COORDINATE_MIN count as 0.
+    ///        the mesh (inside a flipped one); components below MC_COORDINATE_SNAP count as 0.
     MC_API bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point);
 
     /// Exact orientation predicate, no symbolic perturbation: the sign (+1, 0 or -1) of

@@ -20,12 +20,19 @@ extern "C"
 /// predicates are error-free only while no product of three coordinate differences overflows or underflows (every
 /// coordinate 0 or of magnitude in [2^-300, 2^300]), the OBB tree stores its boxes as floats (overflow at 3.4e38),
 /// and volumes, inertias and forces take up to fifth powers of lengths. With this range a mesh placed at any valid
-/// pose has coordinates below 2^67 in the other body's frame, and a coordinate that rotation makes smaller than
-/// MC_COORDINATE_MIN is rounded to 0 there (a change far below the rounding of the rotation itself).
-/// 2^64 is about 1.8e19 (light-years in metres); 2^-300 is about 4.9e-91.
+/// pose has coordinates below 2^67 in the other body's frame, and a coordinate that the frame change makes smaller
+/// than MC_COORDINATE_SNAP is rounded to 0 there, which keeps the predicates in their exact range. The lower end
+/// MC_COORDINATE_MIN = 2^-240 keeps that rounding far below the rounding of the rotation itself: it moves a point by
+/// less than 2^-300, under 1/128 of an ulp of the smallest non-zero coordinate a mesh can have (with a lower end at
+/// 2^-300 a mesh of size 2^-299 lost whole coordinates to it: its contact volume was 0 one way round and 1 % of the
+/// tetrahedron the other). Pose translations need no lower end: below 2^-300 they are that same rounding.
+/// 2^64 is about 1.8e19 (light-years in metres); 2^-240 is about 5.7e-73; 2^-300 about 4.9e-91.
 #define MC_COORDINATE_MAX 0x1p64
 /// See MC_COORDINATE_MAX.
-#define MC_COORDINATE_MIN 0x1p-300
+#define MC_COORDINATE_MIN 0x1p-240
+/// Coordinates the library derives (J's vertices in I's frame, query points) below this magnitude count as 0 (see
+/// MC_COORDINATE_MAX).
+#define MC_COORDINATE_SNAP 0x1p-300
 
     /// A 3-vector (position in metres or user units, or a direction).
     typedef struct mc_vec3

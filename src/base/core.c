@@ -195,7 +195,7 @@ void mc_log(const char* fmt, ...)
     s_log(buf);
 }
 
-bool mc_array_reserve(void** data, uint32_t* capacity, uint64_t need, size_t elem, uint32_t first)
+bool mc_array_grow(void** data, uint32_t* capacity, uint64_t need, size_t elem, uint32_t first)
 {
     if (need <= *capacity)
     {

@@ -68,7 +68,7 @@ static inline int edge_edge_resolve(double det, double bound, const mc_vec3* p, 
 {
     if (fabs(det) > bound)
     {
-        return sign_of(det);
+        return det > 0.0 ? 1 : -1; // det != 0 here (bound >= 0)
     }
     return mc_tri_tri_edge_edge_exact(p, q, w, s, degenerate);
 }
@@ -112,18 +112,13 @@ static inline int edge_cmp(mc_vec3 a, const edge_cross* m, const mc_vec3* p, con
     return edge_edge_resolve(det, bound, p, q, w, s, degenerate);
 }
 
-// Steps 2 to 5 of the pair test, once the six plane signs are known: si, sj straddle (not all equal, none 0), oi, oj
-// are the orient values they came from (exact values where the filter was inconclusive), deg records an exactly zero
-// determinant so far. Inlined into every entry point.
-__attribute__((always_inline)) static inline int crossings_from_sides(const mc_vec3 ti[3], const double oi[3],
-                                                                      const int si[3], const mc_vec3 tj[3],
-                                                                      const double oj[3], const int sj[3], uint8_t deg,
-                                                                      mc_crossing out[2])
+// Steps 3 to 5 of the pair test, once step 2 has found the lonely vertices: ti[k] alone on side sp (+1 or -1) of J's
+// plane, tj[m] alone on side sw of I's plane; oi, oj are the orient values the signs came from (exact values where the
+// filter was inconclusive), deg records an exactly zero determinant so far. Inlined into every entry point.
+__attribute__((always_inline)) static inline int crossings_from_lonely(const mc_vec3 ti[3], const double oi[3], int k,
+                                                                       int sp, const mc_vec3 tj[3], const double oj[3],
+                                                                       int m, int sw, uint8_t deg, mc_crossing out[2])
 {
-    // 2. The lonely vertices.
-    int k = si[0] == si[1] ? 2 : (si[0] == si[2] ? 1 : 0);
-    int m = sj[0] == sj[1] ? 2 : (sj[0] == sj[2] ? 1 : 0);
-    int sp = si[k], sw = sj[m];
     int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
     int m1 = m == 2 ? 0 : m + 1, m2 = m == 0 ? 2 : m - 1;
 
@@ -177,4 +172,18 @@ __attribute__((always_inline)) static inline int crossings_from_sides(const mc_v
         set_crossing(&out[1], tj, oj, 1, ylo == 1 ? m : m2, ylo == 1 ? sw : -sw, deg);
     }
     return 2;
+}
+
+// Steps 2 to 5 of the pair test, once the six plane signs are known: si, sj straddle (not all equal, none 0), oi, oj
+// are the orient values they came from (exact values where the filter was inconclusive), deg records an exactly zero
+// determinant so far.
+__attribute__((always_inline)) static inline int crossings_from_sides(const mc_vec3 ti[3], const double oi[3],
+                                                                      const int si[3], const mc_vec3 tj[3],
+                                                                      const double oj[3], const int sj[3], uint8_t deg,
+                                                                      mc_crossing out[2])
+{
+    // 2. The lonely vertices.
+    int k = si[0] == si[1] ? 2 : (si[0] == si[2] ? 1 : 0);
+    int m = sj[0] == sj[1] ? 2 : (sj[0] == sj[2] ? 1 : 0);
+    return crossings_from_lonely(ti, oi, k, si[k], tj, oj, m, sj[m], deg, out);
 }

@@ -954,7 +954,7 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
 {
     uint32_t n_cand = 0;
     *count = 0;
-    // Coordinates below MC_COORDINATE_MIN as 0, as mc_mesh_contains_point takes them: the side of each face and the
+    // Coordinates below MC_COORDINATE_SNAP as 0, as mc_mesh_contains_point takes them: the side of each face and the
     // containment below must see the same centre (a centre 1e-310 off a face was outside by one and inside by the
     // other: the ball counted one and a half times, found by the shape harness).
     c = mc_v3(mc_snap_tiny(c.x), mc_snap_tiny(c.y), mc_snap_tiny(c.z));

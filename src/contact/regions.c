@@ -30,10 +30,14 @@
 //    inside corners and no crossed edge of its own (closed loops around holes of its inside part) with its corners.
 //    A component in no triangle pair, inside the other solid, with negative volume (a cavity's shell, a flipped
 //    mesh) bounds a hole of the region around it: joined to the region that a ray from it into the solid side meets
-//    first, when that hit is on a face entirely inside the other solid (join_inner_shells; a floating-point ray used
-//    to locate, never to decide a sign: ambiguous rays join nothing). Not joined (so reported as separate regions,
-//    the total still right): such a shell whose ray meets a crossed face, and a hole loop in a face whose own edges
-//    are crossed elsewhere; the inner pieces have negative volume.
+//    first (join_inner_shells). After the sums, a region of negative volume is made of inner shells only (a cavity's
+//    shell whose enclosing surface is crossed, a hole loop in a face whose own edges are crossed elsewhere): a ray
+//    from one of its segments (or, failing that, from a face around an inside vertex, then from a face entirely
+//    inside) into the intersection meets the boundary of the same connected piece first, and the regions are joined
+//    and summed again (join_negative_regions). A ray's hit on a face in some pair is placed in the piece of the face's
+//    inside part that holds it by an in-face ray to the nearest segment or edge interval (locate_in_face). The rays are
+//    floats used to locate, never to decide a sign: an unclear ray joins nothing (the shell then stays a region of
+//    negative volume, the total right).
 // 4. Sums per region, around a local origin (mean of its crossing points, or of its vertices when it has none): a
 //    crossing gives six flags, an inside vertex gives its two flags in every face that is in some triangle pair,
 //    and a face in no triangle pair that has an inside vertex lies entirely inside the other solid: it contributes
@@ -48,9 +52,10 @@
 //    closest point can lie slightly outside the other solid (at most by the face's size). Inside blocks are offered
 //    first, skipped whole when their bounding sphere is farther than the best distance so far.
 //
-// Cost and memory: proportional to the crossings plus the inside vertices. The per-vertex and per-face marks (state
-// bytes, face bits) are cleared by the query that set them, so nothing of mesh size is touched per query; nothing is
-// allocated once the workspace has grown to the largest query. Single-threaded and deterministic.
+// Cost and memory: proportional to the crossings plus the inside vertices (the rays of step 3 only for shells in no
+// pair and for regions of negative volume, a few per region, each a walk of the two trees). The per-vertex and per-face
+// marks (state bytes, face bits) are cleared by the query that set them, so nothing of mesh size is touched per query;
+// nothing is allocated once the workspace has grown to the largest query. Single-threaded and deterministic.
 //
 // Touching: a region is exact touching when every one of its crossings was decided by the symbolic rule (degenerate
 // flag from the pair stage) and |6V| <= (16 + n) * DBL_EPSILON * E, where n is the number of summed terms and E the
@@ -65,6 +70,7 @@
 
 #include "src/base/array.h"
 #include "src/base/core.h"
+#include "src/base/predicates.h"
 #include "src/base/union_find.h"
 #include "src/contact/regions_blocks.h"
 #include "src/contact/workspace.h"
@@ -73,6 +79,17 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+// The flag sums get a second clone compiled for x86-64-v3, picked once at load time by GCC's target_clones (ifunc):
+// its 4-double lanes compute the flags' products (add_flags) in fewer instructions. Both clones compute the same
+// values: the same IEEE operations in the same order (the build uses -ffp-contract=off, so nothing is fused). Plain
+// single version elsewhere and under sanitizers.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define MC_FLAG_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define MC_FLAG_CLONES
+#endif
 
 #define RING_LIMIT 65536u // guard against a broken vertex ring
 #define ORDER_GAP 1e-9    // relative gap along an edge above which the float order of crossings is trusted
@@ -117,6 +134,8 @@ typedef struct body_arrays
     uint32_t vcap;
     uint64_t* fbits;   // one bit per face: the face is in some triangle pair
     uint32_t fcap;     // faces the bit array can hold
+    uint32_t* foffer;  // per face: offer_base + 1 + the region it was last offered to as a depth candidate, 0 none
+    uint32_t focap;    // faces foffer can hold
     uint32_t* outside; // vertices marked outside by this query (to clear them)
     uint32_t outside_count, outside_cap;
     uint32_t* cstamp; // component has a face in some triangle pair when == epoch
@@ -153,6 +172,8 @@ typedef struct region_accumulator
     uint32_t crossing_count;      // crossings
     uint32_t inside_vertex_count; // inside vertices
     uint32_t creation_order;      // creation order (deterministic tie-break)
+    uint32_t shell_tries;         // ray starts left for joining the region's inner shells (join_negative_regions)
+    bool shell_joined;            // joined to another region by join_negative_regions
     uint32_t term_count;          // summed terms
     bool all_degenerate;          // every crossing decided by the symbolic rule
     double volume_x6;             // 6 V
@@ -209,6 +230,9 @@ struct mc_region_scratch
     mc_region_dsums* dsums; // per region: derivative sums (only when derivatives are asked for)
     uint32_t dsums_cap;
     uint64_t inside_total; // inside vertices of this query (listed ones and those of inside blocks)
+    uint32_t offer_base;   // depth-offer marks of this query are offer_base + 1 + region: above every older mark
+    uint64_t* jkeys;       // (j << 32 | pair) sorted, for the pairs of a face of J (built only when needed)
+    uint32_t jkeys_cap;
 };
 
 /// Per-query context.
@@ -225,6 +249,7 @@ typedef struct region_query
     uint32_t pair_count;
     uint32_t epoch;
     bool oom;
+    bool jkeys_ready; // s->jkeys holds this query's pairs sorted by J's triangle
 } region_query;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -298,12 +323,28 @@ static bool reserve_component_stamps(body_arrays* a, uint32_t need)
     return true;
 }
 
+/// Grow the per-face depth-offer marks to at least `need` faces; new marks are zero (never offered).
+static bool reserve_face_offers(body_arrays* a, uint32_t need)
+{
+    if (need <= a->focap)
+    {
+        return true;
+    }
+    if (!grow_zeroed((void**)&a->foffer, (size_t)a->focap * sizeof(uint32_t), (size_t)need * sizeof(uint32_t)))
+    {
+        return false;
+    }
+    a->focap = need;
+    return true;
+}
+
 /// Grow the per-vertex, per-face, per-component and (when blocks are used) per-block marks of one body to the
 /// sizes of its mesh.
 static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_region_blocks* blk)
 {
     return reserve_state_nodes(&a->vstate, &a->vnode, &a->vcap, m->vertex_count) &&
            reserve_bits(&a->fbits, &a->fcap, m->triangle_count) && reserve_component_stamps(a, m->component_count) &&
+           reserve_face_offers(a, m->triangle_count) &&
            (blk == NULL || (reserve_state_nodes(&a->bstate, &a->bnode, &a->bcap, blk->block_count) &&
                             reserve_bits(&a->btouch, &a->btcap, blk->block_count)));
 }
@@ -311,8 +352,9 @@ static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_regi
 // Every array the scratch owns, for destruction and byte counting (one list, so the two cannot drift apart).
 enum
 {
-    SCRATCH_BODY_ARRAYS = 16,
-    SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + 13
+    SCRATCH_BODY_ARRAYS = 17,
+    SCRATCH_REST_ARRAYS = 14,
+    SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + SCRATCH_REST_ARRAYS
 };
 static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
 {
@@ -322,16 +364,16 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
         const body_arrays* a = &s->body[b];
         void* list[SCRATCH_BODY_ARRAYS] = {a->vstate, a->vnode,  a->fbits, a->outside, a->cstamp, a->xstamp,
                                            a->inside, a->whole,  a->plane, a->corner,  a->stack,  a->bstate,
-                                           a->bnode,  a->btouch, a->blist, a->bstack};
+                                           a->bnode,  a->btouch, a->blist, a->bstack,  a->foffer};
         for (int k = 0; k < SCRATCH_BODY_ARRAYS; ++k)
         {
             out[n++] = list[k];
         }
     }
-    void* rest[13] = {
+    void* rest[SCRATCH_REST_ARRAYS] = {
         s->parent, s->occurrence_record, s->records,     s->edge_keys, s->edge_vals, s->pair_keys, s->pair_vals,
-        s->edges,  s->edge_list,         s->node_region, s->regions,   s->order,     s->dsums};
-    for (int k = 0; k < 13; ++k)
+        s->edges,  s->edge_list,         s->node_region, s->regions,   s->order,     s->jkeys,     s->dsums};
+    for (int k = 0; k < SCRATCH_REST_ARRAYS; ++k)
     {
         out[n++] = rest[k];
     }
@@ -404,12 +446,12 @@ static inline double norm1(mc_vec3 v)
 
 static inline uint32_t he_next(uint32_t h)
 {
-    return 3u * (h / 3u) + (h % 3u + 1u) % 3u;
+    return h % 3u == 2u ? h - 2u : h + 1u;
 }
 
 static inline uint32_t he_prev(uint32_t h)
 {
-    return 3u * (h / 3u) + (h % 3u + 2u) % 3u;
+    return h % 3u == 0u ? h + 2u : h - 1u;
 }
 
 /// Exact inside test of a vertex of body b against the other solid (symbolic rule, flipped solids handled). A point
@@ -803,24 +845,70 @@ static void flood(region_query* c, int b)
 // ---------------------------------------------------------------------------------------------------------------
 // Sums
 
-static inline void add_flag(region_accumulator* r, mc_vec3 v, double vlen, double olen, mc_vec3 t, mc_vec3 n,
-                            mc_vec3 bvec, int body)
+/// Up to six flags at one point, in lanes (structure of arrays): the per-flag products are computed lane by lane (the
+/// compiler vectorises the loops), then accumulated in flag order, so every sum is the sequence of additions one flag
+/// at a time would make. Lanes past `count` are zero.
+typedef struct flag_lanes
 {
-    double a = mc_dot(v, t), b = mc_dot(v, n), cc = mc_dot(v, bvec);
-    double abc = a * b * cc;
-    r->volume_x6 -= abc;
-    mc_vec3 w = mc_add(mc_add(mc_scale(t, a), mc_scale(n, 2.0 * b)), mc_scale(bvec, 3.0 * cc));
-    r->moment_x24 = mc_mul_add(r->moment_x24, -abc, w);
-    r->area_x2[body] = mc_mul_add(r->area_x2[body], -(a * b), bvec);
-    if (r->need_sensitivity)
+    double tx[6], ty[6], tz[6]; // T: unit edge tangent away from the vertex
+    double nx[6], ny[6], nz[6]; // N: unit in-face normal of the edge, into the face
+    double bx[6], by[6], bz[6]; // B: unit face normal into the solid
+    int body[6];                // body of the face
+    int count;                  // flags set
+} flag_lanes;
+
+static inline void put_flag(flag_lanes* f, mc_vec3 t, mc_vec3 n, mc_vec3 bvec, int body)
+{
+    int i = f->count++;
+    f->tx[i] = t.x;
+    f->ty[i] = t.y;
+    f->tz[i] = t.z;
+    f->nx[i] = n.x;
+    f->ny[i] = n.y;
+    f->nz[i] = n.z;
+    f->bx[i] = bvec.x;
+    f->by[i] = bvec.y;
+    f->bz[i] = bvec.z;
+    f->body[i] = body;
+}
+
+/// Add the flags of `f` at point v (relative to the origin) to region r: with a = V.T, b = V.N, c = V.B per flag,
+/// 6 V -= abc, 24 M += -abc (a T + 2b N + 3c B), 2 S_body += -ab B, in flag order. `lanes` (a constant at each call,
+/// 2 or 6) is the number of lanes computed, at least f->count.
+static inline void add_flags(region_accumulator* r, mc_vec3 v, double vlen, double olen, const flag_lanes* f, int lanes)
+{
+    double a[6], b[6], cc[6], ab[6], abc[6], mx[6], my[6], mz[6], sx[6], sy[6], sz[6];
+    for (int i = 0; i < lanes; ++i)
     {
-        r->sensitivity_x6 += (fabs(b * cc) + fabs(a * cc) + fabs(a * b)) * (vlen + olen);
+        a[i] = v.x * f->tx[i] + v.y * f->ty[i] + v.z * f->tz[i];
+        b[i] = v.x * f->nx[i] + v.y * f->ny[i] + v.z * f->nz[i];
+        cc[i] = v.x * f->bx[i] + v.y * f->by[i] + v.z * f->bz[i];
+        ab[i] = a[i] * b[i];
+        abc[i] = ab[i] * cc[i];
+        double b2 = 2.0 * b[i], c3 = 3.0 * cc[i];
+        mx[i] = -abc[i] * (f->tx[i] * a[i] + f->nx[i] * b2 + f->bx[i] * c3);
+        my[i] = -abc[i] * (f->ty[i] * a[i] + f->ny[i] * b2 + f->by[i] * c3);
+        mz[i] = -abc[i] * (f->tz[i] * a[i] + f->nz[i] * b2 + f->bz[i] * c3);
+        sx[i] = -ab[i] * f->bx[i];
+        sy[i] = -ab[i] * f->by[i];
+        sz[i] = -ab[i] * f->bz[i];
     }
-    r->term_count++;
+    for (int i = 0; i < f->count; ++i)
+    {
+        r->volume_x6 -= abc[i];
+        r->moment_x24 = mc_v3(r->moment_x24.x + mx[i], r->moment_x24.y + my[i], r->moment_x24.z + mz[i]);
+        mc_vec3* s = &r->area_x2[f->body[i]];
+        *s = mc_v3(s->x + sx[i], s->y + sy[i], s->z + sz[i]);
+        if (r->need_sensitivity)
+        {
+            r->sensitivity_x6 += (fabs(b[i] * cc[i]) + fabs(a[i] * cc[i]) + fabs(ab[i])) * (vlen + olen);
+        }
+    }
+    r->term_count += (uint32_t)f->count;
 }
 
 /// The two flags of vertex v (half-edge h leaving it) in its face.
-static void add_corner_flags(const region_query* c, region_accumulator* r, int b, uint32_t h)
+MC_FLAG_CLONES static void add_corner_flags(const region_query* c, region_accumulator* r, int b, uint32_t h)
 {
     const struct mc_mesh* m = c->mesh[b];
     uint32_t f = h / 3u;
@@ -831,14 +919,17 @@ static void add_corner_flags(const region_query* c, region_accumulator* r, int b
     mc_vec3 bvec = mc_neg(n);
     mc_vec3 v = mc_sub(pv, r->origin);
     double vlen = r->need_sensitivity ? mc_length(v) : 0.0, olen = r->need_sensitivity ? mc_length(r->origin) : 0.0;
+    flag_lanes fl;
+    fl.count = 0;
     mc_vec3 t1 = mc_normalize(mc_sub(pw, pv));
-    add_flag(r, v, vlen, olen, t1, mc_cross(n, t1), bvec, b);
+    put_flag(&fl, t1, mc_cross(n, t1), bvec, b);
     mc_vec3 t2 = mc_normalize(mc_sub(pu, pv));
-    add_flag(r, v, vlen, olen, t2, mc_cross(t2, n), bvec, b);
+    put_flag(&fl, t2, mc_cross(t2, n), bvec, b);
+    add_flags(r, v, vlen, olen, &fl, 2);
 }
 
 /// The six flags of a crossing (FORMULAS.md, with every sign taken from the exact crossing direction).
-static void add_crossing_flags(const region_query* c, region_accumulator* r, const crossing_record* x)
+MC_FLAG_CLONES static void add_crossing_flags(const region_query* c, region_accumulator* r, const crossing_record* x)
 {
     int b = x->body;
     const struct mc_mesh* m = c->mesh[b];
@@ -851,9 +942,11 @@ static void add_crossing_flags(const region_query* c, region_accumulator* r, con
     double vlen = r->need_sensitivity ? mc_length(v) : 0.0, olen = r->need_sensitivity ? mc_length(r->origin) : 0.0;
     double ent = (double)x->entering;
     mc_vec3 te = mc_scale(d, ent);
+    flag_lanes fl;
+    fl.count = 0;
     // Edge flags: N_e1 = n1 x d inside face 1 (where the half-edge runs along d), N_e2 = d x n2 in face 2.
-    add_flag(r, v, vlen, olen, te, mc_cross(nk[0], d), mc_neg(nk[0]), b);
-    add_flag(r, v, vlen, olen, te, mc_cross(d, nk[1]), mc_neg(nk[1]), b);
+    put_flag(&fl, te, mc_cross(nk[0], d), mc_neg(nk[0]), b);
+    put_flag(&fl, te, mc_cross(d, nk[1]), mc_neg(nk[1]), b);
     // Lines where face k cuts the plane of t: s_k = sigma_k u_k with u_k = unit(n_k x n_t); s_k . N_ek has the sign
     // of n_t . d_k, so sigma_1 = -ent and sigma_2 = +ent. M_k = n_k x u_k, L_k = u_k x n_t need no sign choice.
     for (int k = 0; k < 2; ++k)
@@ -866,9 +959,15 @@ static void add_crossing_flags(const region_query* c, region_accumulator* r, con
         }
         mc_vec3 u = mc_scale(w, 1.0 / len);
         mc_vec3 sk = mc_scale(u, k == 0 ? -ent : ent);
-        add_flag(r, v, vlen, olen, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
-        add_flag(r, v, vlen, olen, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
+        put_flag(&fl, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
+        put_flag(&fl, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
     }
+    for (int i = fl.count; i < 6; ++i)
+    {
+        // Parallel planes (rare): the unused lanes are computed but not summed; zero them so they are defined.
+        fl.tx[i] = fl.ty[i] = fl.tz[i] = fl.nx[i] = fl.ny[i] = fl.nz[i] = fl.bx[i] = fl.by[i] = fl.bz[i] = 0.0;
+    }
+    add_flags(r, v, vlen, olen, &fl, 6);
 }
 
 /// Divergence-theorem terms of whole face f from raw arrays around origin o (any frame); writes the face's plane
@@ -1555,8 +1654,9 @@ static uint32_t inside_face_node(const region_query* c, int b, uint32_t f)
     return vstate(c, b, v) == 1 ? a->vnode[v] : MC_NONE;
 }
 
-/// Where a ray from a shell meets the nearest surface: the body and triangle, MC_NONE when none or unclear.
-static uint32_t first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip, int* hit_body)
+/// Where a ray from a shell meets the nearest surface: the body and triangle (and the ray parameter in *t_hit),
+/// MC_NONE when none or unclear.
+static uint32_t first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip, int* hit_body, double* t_hit)
 {
     // Every point of mesh k is within |p - centre_k| + diagonal_k / 2 of p.
     double t_max = 0.0;
@@ -1586,15 +1686,434 @@ static uint32_t first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint
         return MC_NONE;
     }
     *hit_body = k;
+    *t_hit = t[k];
     return g[k];
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Pieces of a face's inside part
+
+#define LOCATE_GAP 1e-9 // relative distance below which an in-face ray is too near an element's end to locate
+
+static int compare_u64(const void* pa, const void* pb)
+{
+    uint64_t a = *(const uint64_t*)pa, b = *(const uint64_t*)pb;
+    return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+/// The pairs of face g of body b: for I a run of the pair array (sorted by I's triangle), for J a run of the keys
+/// (j << 32 | pair) sorted on first use in the query. *first receives the run's start, the count is returned; *keys
+/// NULL means the run is of the pair array itself. UINT32_MAX when out of memory.
+static uint32_t face_pairs(region_query* c, int b, uint32_t g, uint32_t* first, const uint64_t** keys)
+{
+    struct mc_region_scratch* s = c->s;
+    uint32_t lo = 0, hi = c->pair_count;
+    if (b == 0)
+    {
+        *keys = NULL;
+        while (lo < hi) // first pair with i >= g
+        {
+            uint32_t mid = lo + (hi - lo) / 2u;
+            lo = c->pairs[mid].i < g ? mid + 1u : lo;
+            hi = c->pairs[mid].i < g ? hi : mid;
+        }
+        uint32_t end = lo;
+        while (end < c->pair_count && c->pairs[end].i == g)
+        {
+            end++;
+        }
+        *first = lo;
+        return end - lo;
+    }
+    if (!c->jkeys_ready)
+    {
+        if (!mc_array_reserve((void**)&s->jkeys, &s->jkeys_cap, c->pair_count, sizeof *s->jkeys, 64))
+        {
+            return UINT32_MAX;
+        }
+        for (uint32_t p = 0; p < c->pair_count; ++p)
+        {
+            s->jkeys[p] = ((uint64_t)c->pairs[p].j << 32) | p;
+        }
+        if (c->pair_count > 0)
+        {
+            qsort(s->jkeys, c->pair_count, sizeof *s->jkeys, compare_u64);
+        }
+        c->jkeys_ready = true;
+    }
+    uint64_t key = (uint64_t)g << 32;
+    while (lo < hi)
+    {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        lo = s->jkeys[mid] < key ? mid + 1u : lo;
+        hi = s->jkeys[mid] < key ? hi : mid;
+    }
+    uint32_t end = lo;
+    while (end < c->pair_count && (s->jkeys[end] >> 32) == g)
+    {
+        end++;
+    }
+    *keys = s->jkeys;
+    *first = lo;
+    return end - lo;
+}
+
+/// The nearest element an in-face ray meets (see locate_in_face).
+typedef struct face_ray
+{
+    mc_vec3 x, d, w; // start, unit direction, in-plane normal of the direction (n x d)
+    double tol;      // distances below this are unclear
+    double best, second;
+    uint32_t kind;  // 0..2: edge of the face, 3: segment of a pair
+    uint32_t pair;  // the segment's pair
+    double lambda;  // the edge hit's parameter along the face's half-edge
+    bool ambiguous; // an element's end near the ray, or a hit near the start
+} face_ray;
+
+/// Offer segment or edge (p, q) to the ray: a hit at distance s > tol along d becomes the best or second.
+static void face_ray_offer(face_ray* r, mc_vec3 p, mc_vec3 q, uint32_t kind, uint32_t pair)
+{
+    mc_vec3 dp = mc_sub(p, r->x), dq = mc_sub(q, r->x);
+    double pw = mc_dot(r->w, dp), qw = mc_dot(r->w, dq);
+    if ((fabs(pw) <= r->tol && mc_dot(r->d, dp) > -r->tol) || (fabs(qw) <= r->tol && mc_dot(r->d, dq) > -r->tol))
+    {
+        r->ambiguous = true; // the ray passes near an end of the element
+        return;
+    }
+    if ((pw > 0.0) == (qw > 0.0))
+    {
+        return;
+    }
+    double lambda = pw / (pw - qw);
+    double sd = mc_dot(r->d, mc_add(dp, mc_scale(mc_sub(dq, dp), lambda)));
+    if (sd <= r->tol)
+    {
+        r->ambiguous = r->ambiguous || sd > -r->tol;
+        return;
+    }
+    if (sd < r->best)
+    {
+        r->second = r->best;
+        r->best = sd;
+        r->kind = kind;
+        r->pair = pair;
+        r->lambda = lambda;
+    }
+    else if (sd < r->second)
+    {
+        r->second = sd;
+    }
+}
+
+/// The inside state and node of the point at parameter lambda along half-edge h of body b (a point of an edge of a
+/// face in some pair): from the crossings of the edge (the interval's state and a crossing that bounds it) or, when
+/// the edge is uncrossed, from its first vertex. False when unclear (a crossing near the point, unknown state).
+static bool edge_point_node(const region_query* c, int b, uint32_t h, double lambda, uint32_t* node, bool* inside)
+{
+    const struct mc_region_scratch* s = c->s;
+    const struct mc_mesh* m = c->mesh[b];
+    uint32_t hc = h < m->twin[h] ? h : m->twin[h];
+    double lc = hc == h ? lambda : 1.0 - lambda;
+    uint32_t e = edge_lookup(s, b, hc);
+    if (e == MC_NONE)
+    {
+        uint32_t v = m->indices[hc];
+        int st = vstate(c, b, v);
+        *inside = st == 1;
+        *node = st == 1 ? s->body[b].vnode[v] : MC_NONE;
+        return st >= 0;
+    }
+    const crossed_edge* er = &s->edges[e];
+    const uint32_t* l = s->edge_list + er->first;
+    uint32_t i = 0;
+    while (i < er->count && s->records[l[i]].param < lc)
+    {
+        i++;
+    }
+    if ((i > 0 && lc - s->records[l[i - 1u]].param <= LOCATE_GAP) ||
+        (i < er->count && s->records[l[i]].param - lc <= LOCATE_GAP))
+    {
+        return false;
+    }
+    *inside = i == 0 ? s->records[l[0]].entering < 0 : s->records[l[i - 1u]].entering > 0;
+    *node = s->records[l[i < er->count ? i : er->count - 1u]].occurrence;
+    return true;
+}
+
+/// True when the other face of pair pi lies exactly in the plane of face g of body b (corners p): its segment in g
+/// bounds nothing there, since the symbolic rule moves J's face off I's plane (exact predicates).
+static bool pair_coplanar(const region_query* c, int b, uint32_t g, const mc_vec3 p[3], uint32_t pi)
+{
+    (void)g;
+    const mc_triangle_pair* pr = &c->pairs[pi];
+    uint32_t t = b == 0 ? pr->j : pr->i;
+    const struct mc_mesh* m = c->mesh[1 - b];
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        mc_vec3 q = vpos(c, 1 - b, m->indices[3u * t + k]);
+        if (mc_orient3d_sign(&p[0], &p[1], &p[2], &q) != 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// In face g of body b, from x (a point of the face, I's frame) along the in-plane unit direction d: the union-find
+/// node of the first element of the boundary of the face's inside part that the ray meets (a segment of one of the
+/// face's pairs other than `skip`, or an interval of one of its edges; a touching segment, both ends decided by the
+/// symbolic rule, or one of a coplanar face bounds nothing once the rule moves J off I: left out), whether the ray runs
+/// in the inside part just before it (leaves there) and the distance to it. The coordinates are floats: this locates,
+/// it never decides a sign; false when unclear (an element's end near the ray, two elements at about the same distance,
+/// the ray parallel to the segment it meets, out of memory).
+static bool locate_in_face(region_query* c, int b, uint32_t g, mc_vec3 x, mc_vec3 d, uint32_t skip, uint32_t* node,
+                           bool* inside, double* dist)
+{
+    const struct mc_mesh* m = c->mesh[b];
+    mc_vec3 p[3];
+    double size = 0.0;
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        p[k] = vpos(c, b, m->indices[3u * g + k]);
+    }
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        size = fmax(size, norm1(mc_sub(p[(k + 1u) % 3u], p[k])));
+    }
+    face_ray r = {.x = x, .d = d, .w = mc_cross(fnormal(c, b, g), d), .best = INFINITY, .second = INFINITY};
+    r.tol = LOCATE_GAP * (size + norm1(x));
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        face_ray_offer(&r, p[k], p[(k + 1u) % 3u], k, MC_NONE);
+    }
+    uint32_t first = 0;
+    const uint64_t* keys = NULL;
+    uint32_t n = face_pairs(c, b, g, &first, &keys);
+    if (n == UINT32_MAX)
+    {
+        return false;
+    }
+    for (uint32_t k = first; k < first + n; ++k)
+    {
+        uint32_t pi = keys == NULL ? k : (uint32_t)keys[k];
+        const mc_triangle_pair* pr = &c->pairs[pi];
+        bool touching = pr->crossing[0].degenerate && pr->crossing[1].degenerate;
+        if (pi != skip && !touching && !pair_coplanar(c, b, g, p, pi))
+        {
+            face_ray_offer(&r, c->pairs[pi].crossing[0].point, c->pairs[pi].crossing[1].point, 3u, pi);
+        }
+    }
+    if (r.ambiguous || !(r.best < INFINITY) || r.second - r.best <= r.tol)
+    {
+        return false;
+    }
+    *dist = r.best;
+    if (r.kind < 3u)
+    {
+        return edge_point_node(c, b, 3u * g + r.kind, r.lambda, node, inside);
+    }
+    const mc_triangle_pair* pr = &c->pairs[r.pair];
+    double dn = mc_dot(d, fnormal(c, 1 - b, b == 0 ? pr->j : pr->i));
+    *inside = dn > 0.0; // leaving the other solid there: the ray ran inside it
+    *node = 2u * r.pair;
+    return fabs(dn) > LOCATE_GAP;
+}
+
+/// The union-find node of the region whose boundary contains the point a ray from p along d first meets (p is a
+/// point of the region's interior, near face `skip` of body b): on a face entirely inside the other solid, that
+/// face's node; on a face in some pair, the node of the piece of its inside part that holds the hit (an in-face ray
+/// from the hit towards the midpoint of the face's first edge). MC_NONE when unclear.
+static uint32_t region_boundary_node(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip)
+{
+    int hb = 0;
+    double t = 0.0;
+    uint32_t g = first_surface(c, p, d, b, skip, &hb, &t);
+    if (g == MC_NONE)
+    {
+        return MC_NONE;
+    }
+    if (!((c->s->body[hb].fbits[g >> 6] >> (g & 63u)) & 1u))
+    {
+        return inside_face_node(c, hb, g);
+    }
+    const struct mc_mesh* m = c->mesh[hb];
+    mc_vec3 z = mc_mul_add(p, t, d);
+    mc_vec3 mid = mc_scale(mc_add(vpos(c, hb, m->indices[3u * g]), vpos(c, hb, m->indices[3u * g + 1u])), 0.5);
+    mc_vec3 n = fnormal(c, hb, g);
+    mc_vec3 u = mc_sub(mid, z);
+    u = mc_normalize(mc_sub(u, mc_scale(n, mc_dot(u, n))));
+    uint32_t node = MC_NONE;
+    bool inside = false;
+    double dist = 0.0;
+    if (!(mc_dot(u, u) > 0.5) || !locate_in_face(c, hb, g, z, u, MC_NONE, &node, &inside, &dist) || !inside)
+    {
+        return MC_NONE;
+    }
+    return node;
+}
+
+#define SHELL_TRIES 8 // segments of one region of negative volume tried as ray starts, per round
+#define SHELL_ROUNDS 4
+
+/// From the segment of pair p in the face of body b (its midpoint, an in-face step into the face's inside part, then
+/// a ray into solid b, so through the intersection): the node of the region boundary the ray meets, MC_NONE when
+/// unclear.
+static uint32_t node_beyond_segment(region_query* c, uint32_t p, int b)
+{
+    const mc_triangle_pair* pr = &c->pairs[p];
+    uint32_t g = b == 0 ? pr->i : pr->j, t = b == 0 ? pr->j : pr->i;
+    mc_vec3 ng = fnormal(c, b, g), nt = fnormal(c, 1 - b, t);
+    mc_vec3 mid = mc_scale(mc_add(pr->crossing[0].point, pr->crossing[1].point), 0.5);
+    // In the face, the other solid is on the side of the segment opposite to its face's normal.
+    mc_vec3 d = mc_normalize(mc_sub(mc_scale(ng, mc_dot(nt, ng)), nt));
+    uint32_t node = MC_NONE;
+    bool inside = false;
+    double dist = 0.0;
+    if (!(mc_dot(d, d) > 0.5) || !locate_in_face(c, b, g, mid, d, p, &node, &inside, &dist) || !inside)
+    {
+        return MC_NONE;
+    }
+    return region_boundary_node(c, mc_mul_add(mid, 0.5 * dist, d), mc_neg(ng), b, g);
+}
+
+/// From the corner of inside vertex v (half-edge h leaving it, in a face of some pair) of body b, in region `node`:
+/// the face's centroid when an in-face ray from it towards the midpoint of h meets the boundary of the inside part
+/// in that region (so the centroid lies in a piece of the region), then a ray into solid b. MC_NONE when unclear.
+static uint32_t node_beyond_corner(region_query* c, int b, uint32_t h, uint32_t node)
+{
+    const struct mc_mesh* m = c->mesh[b];
+    uint32_t f = h / 3u;
+    mc_vec3 pv = vpos(c, b, m->indices[h]), pw = vpos(c, b, m->indices[he_next(h)]);
+    mc_vec3 x = mc_scale(mc_add(mc_add(pv, pw), vpos(c, b, m->indices[he_prev(h)])), 1.0 / 3.0);
+    mc_vec3 n = fnormal(c, b, f);
+    mc_vec3 d = mc_sub(mc_scale(mc_add(pv, pw), 0.5), x);
+    d = mc_normalize(mc_sub(d, mc_scale(n, mc_dot(d, n))));
+    uint32_t found = MC_NONE;
+    bool inside = false;
+    double dist = 0.0;
+    if (!(mc_dot(d, d) > 0.5) || !locate_in_face(c, b, f, x, d, MC_NONE, &found, &inside, &dist) || !inside ||
+        mc_uf_find(c->s->parent, found) != mc_uf_find(c->s->parent, node))
+    {
+        return MC_NONE;
+    }
+    return region_boundary_node(c, x, mc_neg(n), b, f);
+}
+
+/// Try one ray start of region r (node `node`) found by node_beyond_segment or node_beyond_corner: join when it
+/// meets another region.
+static bool try_shell_join(region_query* c, region_accumulator* r, uint32_t node, uint32_t found)
+{
+    uint32_t* parent = c->s->parent;
+    r->shell_tries--;
+    if (found == MC_NONE || mc_uf_find(parent, found) == mc_uf_find(parent, node))
+    {
+        return false;
+    }
+    mc_uf_union(parent, found, node);
+    r->shell_tries = 0u;
+    r->shell_joined = true;
+    return true;
+}
+
+/// From face f of body b lying entirely inside the other solid (its centroid, a ray into solid b): the node of the
+/// region boundary the ray meets, MC_NONE when unclear.
+static uint32_t node_beyond_whole_face(region_query* c, int b, uint32_t f)
+{
+    const uint32_t* tv = &c->mesh[b]->indices[3u * f];
+    mc_vec3 x = mc_scale(mc_add(mc_add(vpos(c, b, tv[0]), vpos(c, b, tv[1])), vpos(c, b, tv[2])), 1.0 / 3.0);
+    return region_boundary_node(c, x, mc_neg(fnormal(c, b, f)), b, f);
+}
+
+/// join_negative_regions, last starts: the faces of body b entirely inside the other solid (listed whole faces, then
+/// the faces of inside blocks), for a shell in no pair whose first ray was unclear.
+static bool join_from_whole_faces(region_query* c, int b)
+{
+    struct mc_region_scratch* s = c->s;
+    const body_arrays* a = &s->body[b];
+    bool joined = false;
+    for (uint32_t k = 0; k < a->whole_count; ++k)
+    {
+        region_accumulator* r = &s->regions[s->node_region[a->whole[k].node]];
+        if (r->shell_tries > 0u)
+        {
+            joined |= try_shell_join(c, r, a->whole[k].node, node_beyond_whole_face(c, b, a->whole[k].id));
+        }
+    }
+    for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+    {
+        uint32_t bk = a->blist[k];
+        const mc_block_topo* tp = &c->blk[b]->topo[bk];
+        region_accumulator* r = &s->regions[s->node_region[a->bnode[bk]]];
+        for (uint32_t t = 0; t < tp->tri_count && r->shell_tries > 0u; ++t)
+        {
+            uint32_t f = c->blk[b]->tris[tp->tri_first + t];
+            joined |= try_shell_join(c, r, a->bnode[bk], node_beyond_whole_face(c, b, f));
+        }
+    }
+    return joined;
+}
+
+/// Step 3 after the sums: a region of negative volume holds inner shells of a piece of the intersection only (the
+/// boundary of a cavity, or of a hole around a handle: surface pieces that no crossing, inside vertex or edge joins
+/// to the outer shell). A ray from it into the intersection meets the boundary of the same piece first, and that
+/// point's node (located among the segments of the face it hits) joins it to the rest. Tried from the segments of
+/// the region in pair order (a ray back onto the region itself, or an unclear one, tries the next). True when some
+/// region was joined (the sums are then redone).
+static bool join_negative_regions(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    bool joined = false;
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        s->regions[k].shell_tries = s->regions[k].out.volume < 0.0 ? SHELL_TRIES : 0u;
+        s->regions[k].shell_joined = false;
+    }
+    for (uint32_t p = 0; p < c->pair_count && !c->oom; ++p)
+    {
+        region_accumulator* r = &s->regions[s->node_region[2u * p]];
+        for (int b = 0; b < 2 && r->shell_tries > 0u; ++b)
+        {
+            joined |= try_shell_join(c, r, 2u * p, node_beyond_segment(c, p, b));
+        }
+    }
+    // Then from the faces around the inside vertices of each body (a shell whose segments are all unclear: touching
+    // ones; the corners of one body can all lie on the other surface).
+    for (int b = 0; b < 2 && !c->oom; ++b)
+    {
+        for (uint32_t k = 0; k < s->region_count; ++k)
+        {
+            region_accumulator* r = &s->regions[k];
+            r->shell_tries = r->out.volume < 0.0 && !r->shell_joined ? SHELL_TRIES : 0u;
+        }
+        const body_arrays* a = &s->body[b];
+        for (uint32_t k = 0; k < a->corner_count; ++k)
+        {
+            region_accumulator* r = &s->regions[s->node_region[a->corner[k].node]];
+            if (r->shell_tries > 0u)
+            {
+                uint32_t node = a->corner[k].node;
+                joined |= try_shell_join(c, r, node, node_beyond_corner(c, b, a->corner[k].id, node));
+            }
+        }
+    }
+    // Last, from faces entirely inside (a shell in no pair whose first ray, in join_inner_shells, was unclear).
+    for (int b = 0; b < 2 && !c->oom; ++b)
+    {
+        for (uint32_t k = 0; k < s->region_count; ++k)
+        {
+            region_accumulator* r = &s->regions[k];
+            r->shell_tries = r->out.volume < 0.0 && !r->shell_joined ? SHELL_TRIES : 0u;
+        }
+        joined |= join_from_whole_faces(c, b);
+    }
+    return joined;
+}
 /// Step 3 (rest): a component of a mesh that is in no triangle pair and lies inside the other solid with negative
 /// volume (a cavity's shell, or a flipped mesh's shell) bounds a hole of some region, not a region of its own: the
 /// region whose boundary a ray from the shell into the solid side meets first (the segment to that hit lies inside
-/// both solids, so the hit is on the boundary of the same connected piece). Joined when that hit is on a face
-/// entirely inside the other solid; left alone (a separate region of negative volume, as documented in query.h)
-/// when the ray is ambiguous (float test: near an edge or a tie) or meets a face in a triangle pair.
+/// both solids, so the hit is on the boundary of the same connected piece; region_boundary_node places it). Left
+/// alone when the ray is unclear (float test: near an edge or a tie); join_negative_regions then tries again from
+/// the region's other faces.
 static void join_inner_shells(region_query* c)
 {
     for (int b = 0; b < 2; ++b)
@@ -1615,14 +2134,7 @@ static void join_inner_shells(region_query* c)
             }
             const uint32_t* tv = &m->indices[3u * f];
             mc_vec3 p = mc_scale(mc_add(mc_add(vpos(c, b, tv[0]), vpos(c, b, tv[1])), vpos(c, b, tv[2])), 1.0 / 3.0);
-            int hb = 0;
-            uint32_t g = first_surface(c, p, mc_scale(fnormal(c, b, f), -1.0), b, f, &hb);
-            if (g == MC_NONE || (hb == b && m->vertex_component[m->indices[3u * g]] == k) ||
-                ((c->s->body[hb].fbits[g >> 6] >> (g & 63u)) & 1u))
-            {
-                continue;
-            }
-            uint32_t other = inside_face_node(c, hb, g);
+            uint32_t other = region_boundary_node(c, p, mc_neg(fnormal(c, b, f)), b, f);
             if (other != MC_NONE)
             {
                 mc_uf_union(c->s->parent, node, other);
@@ -2197,19 +2709,52 @@ static void depth_from_inside_vertices(region_query* c)
     }
 }
 
-/// Step 5 (Adams), the faces of the crossings: the two faces of the crossed edge and the crossed face.
+/// Offer face f of body b to region r (index ri) unless it was offered to r already. A repeated offer cannot change
+/// the result: the face's distance is the same values computed again, its plane bound only meets lower thresholds
+/// (best distances and bounds only decrease), and the strict `<` keeps the earlier equal point.
+static inline void offer_face(const region_query* c, region_accumulator* r, uint32_t ri, int b, uint32_t f)
+{
+    uint32_t* mark = &c->s->body[b].foffer[f];
+    uint32_t want = c->s->offer_base + 1u + ri;
+    if (*mark != want)
+    {
+        *mark = want;
+        depth_candidate(c, r, b, f);
+    }
+}
+
+/// Step 5 (Adams), the faces of the crossings: the two faces of the crossed edge and the crossed face, each offered
+/// once per region (a face carries several crossings: about two thirds of the offers were repeats on the spheres).
 static void depth_crossing_faces(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     for (uint32_t k = 0; k < s->record_count; ++k)
     {
         const crossing_record* x = &s->records[k];
-        region_accumulator* r = &s->regions[s->node_region[x->occurrence]];
+        uint32_t ri = s->node_region[x->occurrence];
+        region_accumulator* r = &s->regions[ri];
         const struct mc_mesh* m = c->mesh[x->body];
         prefetch_crossing(c, s->records, s->record_count, k);
-        depth_candidate(c, r, x->body, x->halfedge / 3u);
-        depth_candidate(c, r, x->body, m->twin[x->halfedge] / 3u);
-        depth_candidate(c, r, 1 - x->body, x->face);
+        offer_face(c, r, ri, x->body, x->halfedge / 3u);
+        offer_face(c, r, ri, x->body, m->twin[x->halfedge] / 3u);
+        offer_face(c, r, ri, 1 - x->body, x->face);
+    }
+}
+
+/// Depth-offer marks of a new query: the marks of earlier queries are all at most offer_base, so they never equal one
+/// of this query's (nothing is cleared per query); when the counter would wrap, every mark is cleared once.
+static void start_face_offers(struct mc_region_scratch* s)
+{
+    if (s->offer_base > UINT32_MAX - 1u - s->region_count)
+    {
+        for (int b = 0; b < 2; ++b)
+        {
+            if (s->body[b].foffer != NULL)
+            {
+                memset(s->body[b].foffer, 0, (size_t)s->body[b].focap * sizeof(uint32_t));
+            }
+        }
+        s->offer_base = 0;
     }
 }
 
@@ -2254,7 +2799,8 @@ static void depth_body_faces(region_query* c, int b)
     }
     for (uint32_t k = 0; k < a->corner_count; ++k)
     {
-        depth_candidate(c, &regs[node_region[a->corner[k].node]], b, a->corner[k].id / 3u);
+        uint32_t ri = node_region[a->corner[k].node];
+        offer_face(c, &regs[ri], ri, b, a->corner[k].id / 3u);
     }
 }
 
@@ -2278,9 +2824,11 @@ static void depth_adams(region_query* c)
             block_depth(c, b);
         }
     }
+    start_face_offers(s);
     depth_crossing_faces(c);
     depth_body_faces(c, 0);
     depth_body_faces(c, 1);
+    s->offer_base += s->region_count;
     for (uint32_t k = 0; k < s->region_count; ++k)
     {
         region_accumulator* r = &regs[k];
@@ -2662,6 +3210,12 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     join_face_loops(c);
     join_inner_shells(c);
     sum_regions(c, opt);
+    for (int round = 0; round < SHELL_ROUNDS && !c->oom && join_negative_regions(c); ++round)
+    {
+        c->s->region_count = 0; // some inner shells were joined: the regions and their sums again
+        c->s->inside_total = 0;
+        sum_regions(c, opt);
+    }
     if (c->oom)
     {
         return MC_ERR_OUT_OF_MEMORY;
