@@ -2048,6 +2048,7 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
         }
     }
     s->stats.failed_steps = sim_bdf_failed_steps(s->bdf);
+    s->stats.newton_failures = sim_bdf_get_counts(s->bdf).corrector_failures;
     return finish_step(s, h, t0, err, cap);
 }
 
