@@ -315,12 +315,20 @@ Test(jacobian, real_meshes_against_finite_differences, .timeout = 240)
         check_against_world(&s, sp.name, q < 3 ? 1e-5 : 1e-3);
         // the library's own differences (the path of analytic shapes) agree with its analytic blocks
         mc_jacobian_block a = one_block(&s);
-        mc_world_set_jacobian_differences(s.world, true);
+        cr_assert_eq(mc_world_set_jacobian_method(s.world, MC_JACOBIAN_DIFFERENCES), MC_OK);
         mc_jacobian_block d = one_block(&s);
+        cr_assert_neq(memcmp(a.stiffness, d.stiffness, sizeof a.stiffness), 0, "%s: the method switch changed nothing",
+                      sp.name);
         double nd = 0.0;
         double ed = frob_diff(a.stiffness, d.stiffness, &nd);
         cr_log_info("%s: analytic vs the library's differences %.3g relative", sp.name, ed / nd);
         cr_expect(ed <= (q < 3 ? 1e-6 : 1e-3) * nd, "%s: analytic vs differenced blocks %.3g", sp.name, ed / nd);
+        cr_assert_eq(mc_world_set_jacobian_method(s.world, MC_JACOBIAN_ANALYTIC), MC_OK);
+        mc_jacobian_block a2 = one_block(&s);
+        cr_assert_eq(memcmp(a.stiffness, a2.stiffness, sizeof a.stiffness), 0,
+                     "%s: back to analytic, not the same bits", sp.name);
+        cr_assert_eq(mc_world_set_jacobian_method(s.world, (mc_jacobian_method)2), MC_ERR_INVALID_ARGUMENT);
+        cr_assert_eq(mc_world_set_jacobian_method(NULL, MC_JACOBIAN_ANALYTIC), MC_ERR_INVALID_ARGUMENT);
         mc_world_destroy(s.world);
         scene_pair_destroy(&sp);
     }

@@ -682,6 +682,25 @@ extern "C"
     ///         MC_ERR_OUT_OF_MEMORY / MC_ERR_OUT_OF_RANGE (a perturbed query failed, or a derivative overflowed)
     MC_API mc_status mc_world_get_jacobian(mc_world* world, mc_jacobian_block* out, uint32_t capacity, uint32_t* count);
 
+    /// How mc_world_get_jacobian obtains the region geometry's derivatives of mesh pairs.
+    typedef enum mc_jacobian_method
+    {
+        /// Analytic where it can (two meshes, Adams, volume/area or extent depth: one region query per pair), central
+        /// differences otherwise. The default.
+        MC_JACOBIAN_ANALYTIC = 0,
+        /// Central differences of the pair's region query for every pair (24 queries per pair; 4.5 to 12 times the
+        /// CPU of the analytic blocks on the benchmark scenes). The two agree to about 1e-9 relative on smooth
+        /// configurations and differ where the geometry has kinks within the difference step (see above). An
+        /// integrator whose runs are chaotic (a faceted part chattering on another) takes other steps with either:
+        /// `meshcontact simulate` keeps the differences, on which its knob drop settled more often in an ensemble of
+        /// starts (bench/results/debian12-2core-xeon/jacobian.md).
+        MC_JACOBIAN_DIFFERENCES = 1,
+    } mc_jacobian_method;
+
+    /// Choose how mc_world_get_jacobian differentiates the region geometry (the force laws are always exact).
+    /// @return MC_OK, or MC_ERR_INVALID_ARGUMENT (NULL world, unknown method)
+    MC_API mc_status mc_world_set_jacobian_method(mc_world* world, mc_jacobian_method method);
+
     // ------------------------------------------------------------------------------------------------------------
     // Host helpers
     // ------------------------------------------------------------------------------------------------------------

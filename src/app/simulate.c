@@ -1752,11 +1752,11 @@ static int jacobian_body(const app_sim* s, mc_body_id id)
     return -1;
 }
 
-/// The library's blocks (mc_world_get_jacobian: the force laws differentiated exactly, the region geometry
-/// analytically for mesh pairs, by central differences of the pair's query for analytic shapes) at the evaluated state,
-/// in sim_jac_block's layout: per body the library orders its columns translation, rotation (pose) and linear, angular
-/// (twist); sim_jac_block rotation, translation and angular, linear. @return MC_OK, MC_ERR_UNSUPPORTED (stiction or a
-/// user law: the caller differences the world instead) or another failure.
+/// The library's blocks (mc_world_get_jacobian: the force laws differentiated exactly, the region geometry by central
+/// differences of each pair's query: the simulator sets MC_JACOBIAN_DIFFERENCES, see app_sim_create) at the evaluated
+/// state, in sim_jac_block's layout: per body the library orders its columns translation, rotation (pose) and linear,
+/// angular (twist); sim_jac_block rotation, translation and angular, linear. @return MC_OK, MC_ERR_UNSUPPORTED
+/// (stiction or a user law: the caller differences the world instead) or another failure.
 static mc_status library_jacobian(app_sim* s, uint32_t* count)
 {
     mc_status st = mc_world_get_jacobian(s->world, s->lib_blocks, s->lib_block_cap, count);
@@ -2429,6 +2429,11 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
         app_sim_destroy(s);
         return set_err(err, cap, "cannot create the world");
     }
+    // The Newton matrix takes the library's differenced region derivatives, not its analytic ones (4.5 to 12 times
+    // cheaper per Jacobian, equal to 1e-7 at the median): the knob drop's chattering contact settled in 7 of 8
+    // starts with the differences and kept hopping in 6 of 8 with the analytic blocks, at about 30 % more steps
+    // (bench/results/debian12-2core-xeon/jacobian.md); the Jacobians are a small part of these runs either way.
+    mc_world_set_jacobian_method(s->world, MC_JACOBIAN_DIFFERENCES);
     if (!create_contacts(s, err, cap))
     {
         app_sim_destroy(s);

@@ -896,6 +896,16 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
     return available > capacity ? MC_ERR_CAPACITY : MC_OK;
 }
 
+mc_status mc_world_set_jacobian_method(mc_world* world, mc_jacobian_method method)
+{
+    if (world == NULL || (method != MC_JACOBIAN_ANALYTIC && method != MC_JACOBIAN_DIFFERENCES))
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    world->jacobian_differences = method == MC_JACOBIAN_DIFFERENCES;
+    return MC_OK;
+}
+
 void mc_world_set_jacobian_differences(mc_world* w, bool differences)
 {
     if (w != NULL)
