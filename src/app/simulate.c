@@ -2430,9 +2430,11 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
         return set_err(err, cap, "cannot create the world");
     }
     // The Newton matrix takes the library's differenced region derivatives, not its analytic ones (4.5 to 12 times
-    // cheaper per Jacobian, equal to 1e-7 at the median): the knob drop's chattering contact settled in 7 of 8
-    // starts with the differences and kept hopping in 6 of 8 with the analytic blocks, at about 30 % more steps
-    // (bench/results/debian12-2core-xeon/jacobian.md); the Jacobians are a small part of these runs either way.
+    // cheaper per Jacobian, 1e-7 apart at the median state): the knob drop's chattering contact is chaotic (a change
+    // of 1e-7 in the Newton matrix moves its step count by 30 %), and over 11 starts 10 nm apart it took more steps
+    // with the analytic blocks at 9 (median 5216 against 4144 steps, 10 % more CPU in sum), for no failing Newton
+    // iteration more per step (bench/results/debian12-2core-xeon/jacobian.md). The Jacobians are a small part of
+    // these runs either way; with the differences the runs are bitwise those before the analytic blocks existed.
     mc_world_set_jacobian_method(s->world, MC_JACOBIAN_DIFFERENCES);
     if (!create_contacts(s, err, cap))
     {
