@@ -35,7 +35,7 @@ import csv, json, sys
 d = sys.argv[1]
 j = json.load(open(d + "/drop.json"))
 assert list(j.keys()) == ["scenario", "end", "step", "integrator", "integration_steps", "max_step", "rejected_steps",
-                          "onset_rejections", "jacobians", "warnings", "contacts", "incidents"], list(j.keys())
+                          "newton_failures", "onset_rejections", "jacobians", "warnings", "contacts", "incidents"], list(j.keys())
 assert j["integrator"] == "BDF" and j["integration_steps"] > 0 and 0 < j["step"] <= j["max_step"], j
 assert len(j["warnings"]) == 2 and "start interpenetrating" in j["warnings"][1], j["warnings"]
 (c,) = j["contacts"]

@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: MIT
 // Tests of the simulator's BDF integrator (INTEGRATOR/BDF): its Newton Jacobian against central differences of its
 // right-hand side, agreement with fine-step RK4 on a bounce, no tunnelling through a thin plate, unit quaternions
-// and an exact spin through rotation-vector rebases, the tolerance failure message, bad options, and bitwise
-// determinism over thread counts.
+// and an exact spin through rotation-vector rebases, the tolerance failure message, bad options, bitwise
+// determinism over thread counts, and the stepper's count of Newton failures against error test rejections.
 #include "src/app/scenario.h"
+#include "src/app/sim_bdf.h"
 #include "src/app/simulate.h"
 
 #include <criterion/criterion.h>
@@ -321,4 +322,61 @@ Test(integrator, bdf_is_bitwise_the_same_on_one_and_two_threads)
     cr_assert(memcmp(&pose[0], &pose[1], sizeof pose[0]) == 0);
     cr_assert(memcmp(&twist[0], &twist[1], sizeof twist[0]) == 0);
     cr_assert(eq(u64, evals[0], evals[1]));
+}
+
+// y' = -lambda y, stiff (lambda 1e4), with its exact Jacobian or (zero_jacobian) a zero one.
+typedef struct decay
+{
+    double lambda;
+    bool zero_jacobian;
+} decay;
+
+static int decay_rhs(double t, const double* y, double* dydt, void* user)
+{
+    (void)t;
+    dydt[0] = -((const decay*)user)->lambda * y[0];
+    return 0;
+}
+
+static int decay_jac(double t, const double* y, double* dfdy, void* user)
+{
+    (void)t;
+    (void)y;
+    const decay* d = user;
+    dfdy[0] = d->zero_jacobian ? 0.0 : -d->lambda;
+    return 0;
+}
+
+static sim_bdf_counts decay_run(bool zero_jacobian, double hinit, double* y_end)
+{
+    decay d = {1e4, zero_jacobian};
+    double scale = 1.0, y = 1.0, t = 0.0, h = hinit;
+    sim_bdf* b = sim_bdf_create(1, decay_rhs, decay_jac, &d, &scale, 1e-8, hinit);
+    cr_assert(b != NULL);
+    while (t < 1e-3)
+    {
+        cr_assert(eq(int, (int)sim_bdf_step(b, &t, 1e-3, &h, &y), (int)SIM_BDF_OK));
+    }
+    sim_bdf_counts c = sim_bdf_get_counts(b);
+    cr_assert(eq(u64, (uint64_t)(c.corrector_failures + c.error_test_failures), (uint64_t)sim_bdf_failed_steps(b)));
+    sim_bdf_destroy(b);
+    *y_end = y;
+    return c;
+}
+
+Test(integrator, newton_failures_are_told_apart_from_error_test_rejections)
+{
+    // With the exact Jacobian of a linear ODE the Newton iteration converges in at most two iterations: a first step
+    // of 10 decay times fails only the error test. With a zero Jacobian (plain functional iteration, which diverges
+    // once h lambda > 1) the same first step fails in the corrector, and msbdf halves the step on each failure.
+    double y_exact = 0.0, y_zero = 0.0;
+    sim_bdf_counts exact = decay_run(false, 1e-3, &y_exact);
+    cr_assert(eq(u64, (uint64_t)exact.corrector_failures, 0));
+    cr_assert(gt(u64, (uint64_t)exact.error_test_failures, 0));
+    sim_bdf_counts zero = decay_run(true, 1e-3, &y_zero);
+    cr_assert(gt(u64, (uint64_t)zero.corrector_failures, 0));
+    cr_assert(gt(u64, (uint64_t)zero.attempts, (uint64_t)exact.attempts));
+    // both reach exp(-10) within the tolerance's reach (1e-8 absolute per step, some hundreds of steps)
+    cr_assert(lt(dbl, fabs(y_exact - exp(-10.0)), 1e-5), "%g", y_exact);
+    cr_assert(lt(dbl, fabs(y_zero - exp(-10.0)), 1e-5), "%g", y_zero);
 }

@@ -2,11 +2,13 @@
 // SPDX-License-Identifier: MIT
 // Contact Jacobians (mc_world_get_jacobian): against hand-derived derivatives (a box face on a plate) and against
 // central differences of mc_world_evaluate's wrenches (real meshes of the corpus, a tessellated sphere on a plate).
+#include "src/world/world_internal.h"
 #include "tests/scene_builders.h"
 #include "tests/scenes.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct jscene
@@ -252,7 +254,9 @@ Test(jacobian, box_face_on_plate_by_hand)
 }
 
 // A tessellated sphere (5k triangles) on a plate with friction and a sliding, spinning velocity: every term of the
-// force law (stiffness, damping ramp, friction STEP curves, friction torque) is exercised.
+// force law (stiffness, damping ramp, friction STEP curves, friction torque) is exercised. The sphere is tilted: with
+// its pole straight down, every face of the pole's fan would be equally near the centroid (a tie of the Adams depth's
+// closest feature, where the depth has no derivative and differences average the fan's slopes).
 Test(jacobian, sphere_on_plate_with_friction)
 {
     mc_mesh* plate = scene_box(mc_v3(-1.0, -1.0, -0.5), mc_v3(1.0, 1.0, 0.0));
@@ -260,6 +264,7 @@ Test(jacobian, sphere_on_plate_with_friction)
     cr_assert(plate != NULL && ball != NULL);
     mc_pose pj = mc_pose_identity();
     pj.p = mc_v3(0.01, 0.02, 0.05 - 1.3e-3);
+    pj.q = mc_quat_normalize((mc_quat){0.98, 0.12, 0.15, 0.05});
     mc_force_model m = impact_model(1e8, 2.2, 1e3, 1e-3, true);
     jscene s;
     jscene_make(&s, plate, ball, mc_pose_identity(), pj, &m);
@@ -273,8 +278,10 @@ Test(jacobian, sphere_on_plate_with_friction)
 // and a CAD part on a plate, a scan against its shifted, turned copy (target 1e-5). And two CAD exports deep through
 // each other (4 regions, 2693 crossing triangle pairs): there the geometry has kinks (a crossing passing a vertex, the
 // closest feature of the Adams depth changing) closer together than the difference steps, so the derivative exists
-// only piecewise and differences with another step average other kinks: measured 1e-4 relative at test steps 3e-7
-// to 1e-5 times the smallest region radius (2e-9 at the library's own step), hence the looser 1e-3 there.
+// only piecewise and differences average the kinks within their step: the analytic blocks (the slope of the current
+// piece) measured 1.8e-5 relative from the test's differences and 8.6e-5 from the library's own (its step is another),
+// hence the looser 1e-3 there. The smooth scenes: 4e-10 to 9e-10 against the test's differences, 1e-9 to 5e-9
+// against the library's (which the analytic shapes still use); target 1e-5 and 1e-6.
 Test(jacobian, real_meshes_against_finite_differences, .timeout = 240)
 {
     uint64_t rng = 12345;
@@ -306,6 +313,22 @@ Test(jacobian, real_meshes_against_finite_differences, .timeout = 240)
         cr_assert_eq(mc_body_set_velocity(s.world, s.bi, &ti), MC_OK);
         cr_assert_eq(mc_body_set_velocity(s.world, s.bj, &tj), MC_OK);
         check_against_world(&s, sp.name, q < 3 ? 1e-5 : 1e-3);
+        // the library's own differences (the path of analytic shapes) agree with its analytic blocks
+        mc_jacobian_block a = one_block(&s);
+        cr_assert_eq(mc_world_set_jacobian_method(s.world, MC_JACOBIAN_DIFFERENCES), MC_OK);
+        mc_jacobian_block d = one_block(&s);
+        cr_assert_neq(memcmp(a.stiffness, d.stiffness, sizeof a.stiffness), 0, "%s: the method switch changed nothing",
+                      sp.name);
+        double nd = 0.0;
+        double ed = frob_diff(a.stiffness, d.stiffness, &nd);
+        cr_log_info("%s: analytic vs the library's differences %.3g relative", sp.name, ed / nd);
+        cr_expect(ed <= (q < 3 ? 1e-6 : 1e-3) * nd, "%s: analytic vs differenced blocks %.3g", sp.name, ed / nd);
+        cr_assert_eq(mc_world_set_jacobian_method(s.world, MC_JACOBIAN_ANALYTIC), MC_OK);
+        mc_jacobian_block a2 = one_block(&s);
+        cr_assert_eq(memcmp(a.stiffness, a2.stiffness, sizeof a.stiffness), 0,
+                     "%s: back to analytic, not the same bits", sp.name);
+        cr_assert_eq(mc_world_set_jacobian_method(s.world, (mc_jacobian_method)2), MC_ERR_INVALID_ARGUMENT);
+        cr_assert_eq(mc_world_set_jacobian_method(NULL, MC_JACOBIAN_ANALYTIC), MC_ERR_INVALID_ARGUMENT);
         mc_world_destroy(s.world);
         scene_pair_destroy(&sp);
     }
@@ -347,4 +370,170 @@ Test(jacobian, deterministic_and_read_only)
     cr_expect(memcmp(&blocks[0].damping, &blocks[1].damping, sizeof blocks[0].damping) == 0);
     mc_mesh_destroy(plate);
     mc_mesh_destroy(ball);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The region stage's derivatives (src/contact/region_derivative.h) against central differences of mc_query_regions,
+// quantity by quantity, in I's body frame (slots: J's translation, then its rotation about I's frame origin).
+
+#include "src/contact/regions.h"
+
+// J's pose after the relative motion s (I's frame) times t.
+static mc_pose relative_moved(const mc_pose* pi, const mc_pose* pj, const double s[6], double t)
+{
+    mc_pose inv = mc_pose_inverse(pi);
+    mc_pose rel = mc_pose_mul(&inv, pj);
+    mc_vec3 th = mc_v3(s[3] * t, s[4] * t, s[5] * t);
+    double a = mc_length(th);
+    mc_quat dq = mc_quat_identity();
+    if (a > 0.0)
+    {
+        double sn = sin(0.5 * a) / a;
+        dq.w = cos(0.5 * a);
+        dq.x = th.x * sn;
+        dq.y = th.y * sn;
+        dq.z = th.z * sn;
+    }
+    mc_pose r;
+    r.q = mc_quat_normalize(mc_quat_mul(dq, rel.q));
+    r.p = mc_add(mc_quat_rotate(dq, rel.p), mc_v3(s[0] * t, s[1] * t, s[2] * t));
+    return mc_pose_mul(pi, &r);
+}
+
+// The region quantities of region r in I's frame: volume, area, depth, centroid (3), normal (3).
+static void region_in_i(const mc_pose* pi, const mc_region* r, double q[9])
+{
+    mc_vec3 c = mc_pose_inv_transform(pi, r->centroid);
+    mc_vec3 n = mc_quat_rotate(mc_quat_conj(pi->q), r->normal);
+    double v[9] = {r->volume, r->area, r->depth, c.x, c.y, c.z, n.x, n.y, n.z};
+    memcpy(q, v, sizeof v);
+}
+
+static void derivative_in_i(const mc_region_derivative* d, int k, double q[9])
+{
+    double v[9] = {d->volume[k],     d->area[k],     d->depth[k],    d->centroid[k].x, d->centroid[k].y,
+                   d->centroid[k].z, d->normal[k].x, d->normal[k].y, d->normal[k].z};
+    memcpy(q, v, sizeof v);
+}
+
+// Largest relative difference over the quantities (volume, area, depth, centroid, normal) of the derivative matrices
+// (6 columns, the rotation columns times the lever L = the region's distance from I's origin plus its radius, so
+// both kinds of columns are per unit of displacement). Step h = 3e-6 times the region's radius: rounding of the
+// quantities (1e-16 relative) over h gives about 3e-11 relative, the O(h^2) truncation 1e-11 relative to the
+// features' curvature; a wrong term in the derivatives shows at O(1). Configurations must be smooth: no closest
+// feature of the Adams depth at a tie (a tessellated sphere's pole straight below the centroid is one: every face of
+// the pole's fan is equally near, the depth is a minimum of equal branches and has no derivative), no crossing within
+// h of a mesh vertex.
+static double check_region_derivatives(const scene_pair* sp, mc_depth_method method, const char* name)
+{
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_query_options opt = mc_default_query_options();
+    opt.depth_method = method;
+    mc_region reg[16], rp[16], rm[16];
+    mc_region_derivative der[16];
+    uint32_t n = 0, np = 0, nm = 0;
+    cr_assert_eq(
+        mc_query_regions_derivatives(sp->mesh_i, &sp->pose_i, sp->mesh_j, &sp->pose_j, &opt, ws, reg, der, 16, &n),
+        MC_OK);
+    cr_assert(n >= 1);
+    double worst = 0.0;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        double q0[9];
+        region_in_i(&sp->pose_i, &reg[r], q0);
+        double lever = mc_length(mc_v3(q0[3], q0[4], q0[5])) + reg[r].radius;
+        double h = 3e-6 * reg[r].radius;
+        double num[5] = {0}, den[5] = {0};
+        for (int k = 0; k < 6; ++k)
+        {
+            double s[6] = {0};
+            s[k] = k < 3 ? 1.0 : 1.0 / lever;
+            mc_pose pp = relative_moved(&sp->pose_i, &sp->pose_j, s, h);
+            mc_pose pm = relative_moved(&sp->pose_i, &sp->pose_j, s, -h);
+            cr_assert_eq(mc_query_regions(sp->mesh_i, &sp->pose_i, sp->mesh_j, &pp, &opt, ws, rp, 16, &np, NULL),
+                         MC_OK);
+            cr_assert_eq(mc_query_regions(sp->mesh_i, &sp->pose_i, sp->mesh_j, &pm, &opt, ws, rm, 16, &nm, NULL),
+                         MC_OK);
+            cr_assert(np == n && nm == n, "%s: the region count changed within the step", name);
+            double qp[9], qm[9], qa[9];
+            region_in_i(&sp->pose_i, &rp[r], qp);
+            region_in_i(&sp->pose_i, &rm[r], qm);
+            derivative_in_i(&der[r], k, qa);
+            const int group[9] = {0, 1, 2, 3, 3, 3, 4, 4, 4};
+            for (int q = 0; q < 9; ++q)
+            {
+                double fd = (qp[q] - qm[q]) / (2.0 * h);
+                double an = qa[q] * s[k];
+                num[group[q]] += (an - fd) * (an - fd);
+                den[group[q]] += fd * fd;
+            }
+        }
+        const char* names[5] = {"volume", "area", "depth", "centroid", "normal"};
+        for (int g = 0; g < 5; ++g)
+        {
+            // the normal's derivative is relative to 1 / radius at least (a flat region's normal hardly turns: its
+            // differences are rounding, 1e-16 / h)
+            double scale = fmax(sqrt(den[g]), g == 4 ? 1.0 / reg[r].radius : 0.0);
+            double e = scale > 0.0 ? sqrt(num[g]) / scale : sqrt(num[g]);
+            cr_log_info("%s region %u: %s derivative vs differences %.3g relative (|fd| %.3g)", name, r, names[g], e,
+                        sqrt(den[g]));
+            worst = fmax(worst, e);
+        }
+    }
+    mc_workspace_destroy(ws);
+    return worst;
+}
+
+// Tolerance 1e-6: measured 1e-10 to 1e-8 (rounding over the step), a wrong term would be O(1).
+Test(jacobian, region_derivatives_against_differences, .timeout = 240)
+{
+    scene_pair sp;
+    memset(&sp, 0, sizeof sp);
+    sp.mesh_i = scene_box(mc_v3(-1.0, -1.0, -0.5), mc_v3(1.0, 1.0, 0.0));
+    sp.mesh_j = scene_uv_sphere(0.05, 5000);
+    sp.pose_i = mc_pose_identity();
+    sp.pose_j = mc_pose_identity();
+    sp.pose_j.p = mc_v3(0.01, 0.02, 0.05 - 1.3e-3);
+    sp.pose_j.q = mc_quat_normalize((mc_quat){0.98, 0.12, 0.15, 0.05});
+    snprintf(sp.name, sizeof sp.name, "sphere_on_plate");
+    double e = check_region_derivatives(&sp, MC_DEPTH_ADAMS, sp.name);
+    cr_expect(e <= 1e-6, "%s: %.3g", sp.name, e);
+    e = check_region_derivatives(&sp, MC_DEPTH_VOLUME_AREA, "sphere_on_plate_volume_area");
+    cr_expect(e <= 1e-6, "%s 2V/A: %.3g", sp.name, e);
+    e = check_region_derivatives(&sp, MC_DEPTH_EXTENT, "sphere_on_plate_extent");
+    cr_expect(e <= 1e-6, "%s extent: %.3g", sp.name, e);
+    scene_pair_destroy(&sp);
+    for (int q = 0; q < 3; ++q)
+    {
+        if (q < 2)
+        {
+            cr_assert_eq(scene_make_real(q, &sp), 0, "corpus mesh missing"); // statue_on_plate, cad_part_on_plate
+        }
+        else
+        {
+            cr_assert_eq(
+                scene_make_file("../shared/corpus/libigl-tutorial-data/bunny.off", "bunny_shifted", 0.5, 0.3, &sp), 0);
+        }
+        e = check_region_derivatives(&sp, MC_DEPTH_ADAMS, sp.name);
+        cr_expect(e <= 1e-6, "%s: %.3g", sp.name, e);
+        e = check_region_derivatives(&sp, MC_DEPTH_VOLUME_AREA, sp.name);
+        cr_expect(e <= 1e-6, "%s 2V/A: %.3g", sp.name, e);
+        if (q != 1)
+        {
+            // not the CAD part: its flat bottom lies parallel to the plate, so its lowest inside vertices tie for the
+            // extent's end (a maximum of equal branches, which a tilt splits: no derivative)
+            e = check_region_derivatives(&sp, MC_DEPTH_EXTENT, sp.name);
+            cr_expect(e <= 1e-6, "%s extent: %.3g", sp.name, e);
+        }
+        // I and J swapped: the other mesh's crossings, corners, whole faces and blocks move
+        scene_pair sw = sp;
+        sw.mesh_i = sp.mesh_j;
+        sw.mesh_j = sp.mesh_i;
+        sw.pose_i = sp.pose_j;
+        sw.pose_j = sp.pose_i;
+        e = check_region_derivatives(&sw, MC_DEPTH_ADAMS, "swapped");
+        cr_expect(e <= 1e-6, "%s swapped: %.3g", sp.name, e);
+        scene_pair_destroy(&sp);
+    }
 }

@@ -595,13 +595,16 @@ extern "C"
     /// Bits of mc_jacobian_block.flags.
     enum
     {
-        /// A perturbed query found another number of regions than the evaluation (a region appears, vanishes, splits
-        /// or merges within the difference step): the geometric derivatives of this pair span a change of topology
-        /// and are those of the regions matched by nearest centroid. The derivative does not exist there.
+        /// Differenced pairs only (see mc_world_get_jacobian): a perturbed query found another number of regions than
+        /// the evaluation (a region appears, vanishes, splits or merges within the difference step): the geometric
+        /// derivatives of this pair span a change of topology and are those of the regions matched by nearest
+        /// centroid. The derivative does not exist there. Analytic pairs hold the topology fixed and never set it.
         MC_JACOBIAN_TOPOLOGY_CHANGED = 1u << 0,
-        /// A region of the pair is within the difference step of the validity switch A > 2 g^2, of contact onset
-        /// (depth 0), or of a kink of a force law (Fn clamped at 0): the block is the derivative of the force on the
-        /// side the evaluation is on; the derivative does not exist at the switch itself.
+        /// A region of the pair is within the step h of the validity switch A > 2 g^2, of contact onset (depth 0),
+        /// or of a kink of a force law (Fn clamped at 0), or (analytic pairs) its Adams depth is 0 or has no
+        /// derivative: the block is the derivative of the force on the side the evaluation is on; the derivative does
+        /// not exist at the switch itself. Analytic pairs estimate "within h" to first order: |A - 2 g^2| or g at
+        /// most the sum over the 12 pose coordinates of |its derivative| times h.
         MC_JACOBIAN_NEAR_SWITCH = 1u << 1,
     };
 
@@ -632,16 +635,33 @@ extern "C"
     ///   twists, the lever arms from the reference points) are differentiated analytically (forward-mode
     ///   derivatives of the same formulas mc_world_evaluate uses), so the damping block is exact: the geometry does
     ///   not depend on the twists.
-    /// - The region geometry (depth, normal, centroid, area) depends on the poses through the crossings of the two
-    ///   surfaces; its derivatives are central differences of the pair's region query at poses moved by +-h along
-    ///   each of the 12 pose coordinates, h = 1e-7 times the pair's lever scale (the largest of the regions'
-    ///   distances to the two reference points and their equivalent radii) for translations, and the angle that moves
-    ///   a point at that distance by h for rotations. Error: rounding about 1e-16 of the coordinates over h (about
-    ///   1e-9 relative), truncation O(h^2) relative to the features' size; a crossing that passes a mesh vertex
-    ///   within +-h (a kink of the polyhedral geometry) averages the two one-sided derivatives. Regions are matched
-    ///   by index (the query sorts them by volume), or by nearest centroid when the count changes (flag
-    ///   MC_JACOBIAN_TOPOLOGY_CHANGED). The triangle set of a region is therefore NOT held fixed: the derivative is
-    ///   that of the geometry the evaluation computes.
+    /// - The region geometry (depth, normal, centroid, area) depends on the poses only through the motion of J
+    ///   relative to I. For two meshes with the Adams, volume/area or extent depth it is differentiated analytically,
+    ///   from one region query per pair at the evaluation's poses, with the region's combinatorics HELD FIXED: its
+    ///   edge-face crossings (each crossing point moves along its edge as the crossed plane moves, a closed-form
+    ///   line-plane derivative), its inside vertices, whole faces and inside blocks (moving rigidly with their body),
+    ///   and, for the Adams depth, the triangle feature (vertex, edge or face interior) that holds each closest point.
+    ///   The volume, first moment and vector areas are the region stage's flag sums (W. R. Franklin's local formulas)
+    ///   in forward mode; centroid = moment / volume, area = |S_I|, normal = S_I / |S_I|, depth = |p_J - p_I| (Adams:
+    ///   p_I follows the centroid on its fixed feature of I, p_J moves with J and follows the centroid's motion
+    ///   relative to J on its feature), 2V/A, or n . (x_hi - x_lo) over the fixed extreme points of the extent (their
+    ///   ties, e.g. the vertices of a flat face parallel to the other surface, have no derivative either). These are
+    ///   the one-sided derivatives of the piecewise-smooth geometry
+    ///   the evaluation computes, exact up to rounding (agreement with central differences of mc_world_evaluate
+    ///   about 1e-9 relative on smooth configurations, tests/test_jacobian.c). The derivative does NOT exist (and
+    ///   the block gives the slope of the current piece) where the combinatorics change: a crossing passing a mesh
+    ///   vertex or edge, a vertex entering or leaving the other solid, regions appearing, splitting or merging, the
+    ///   closest point of the Adams depth changing feature or face, and ties of that closest point (several faces
+    ///   equally near the centroid, e.g. the fan around a tessellated sphere's pole straight below it: the depth is
+    ///   then a minimum of equal branches, not flagged).
+    /// - For the other pairs (an analytic shape: sphere, plane, cylinder; the smooth depth) the region
+    ///   geometry's derivatives are central differences of the pair's region query at poses moved by +-h along each
+    ///   of the 12 pose coordinates (24 queries per pair), h = 1e-6 times the smallest region radius of the pair (at
+    ///   least 1e-9 times the largest centroid coordinate) for translations, and the angle that moves the farthest
+    ///   region centroid (or radius) from the body's reference point by h for rotations. Error: rounding about 1e-16
+    ///   of the coordinates over h, truncation O(h^2) relative to the features' size; a kink within +-h averages the
+    ///   two one-sided derivatives. Regions are matched by index (the query sorts them by volume), or by nearest
+    ///   centroid when the count changes (flag MC_JACOBIAN_TOPOLOGY_CHANGED).
     /// - Where no derivative exists: contact onset (depth 0), the validity switch A > 2 g^2 (rejected regions
     ///   contribute zero), Fn clamped at 0 (a law that would pull), zero slip or spin speed (the friction law's
     ///   limit slope is used: mu(v) / v -> mu'(0)). Regions within h of such a point set MC_JACOBIAN_NEAR_SWITCH.
@@ -649,9 +669,11 @@ extern "C"
     /// contact uses one gives MC_ERR_UNSUPPORTED (nothing written).
     ///
     /// Call it after a successful mc_world_evaluate at the current poses (velocities may have changed since: the
-    /// blocks use the current ones); it runs 24 region queries per pair (in parallel over pairs and directions, each
-    /// written to its own slot: the blocks are the same bits for any worker_count) and does not change the results of
-    /// the last evaluation (its records, wrenches and warm regions stay as they were).
+    /// blocks use the current ones); it runs one region query per analytic pair and 24 per differenced pair (in
+    /// parallel over pairs and directions, each written to its own slot: the blocks are the same bits for any
+    /// worker_count) and does not change the results of the last evaluation (its records, wrenches and warm regions
+    /// stay as they were). An analytic pair's query must reproduce the evaluation's regions bit for bit (it does:
+    /// same poses, same options); otherwise MC_ERR_OUT_OF_RANGE.
     /// @param out caller buffer of `capacity` blocks (NULL allowed when capacity is 0)
     /// @param count receives the number of blocks available (may exceed capacity: then MC_ERR_CAPACITY and the first
     ///        `capacity` blocks are written)
@@ -659,6 +681,25 @@ extern "C"
     ///         current poses: call mc_world_evaluate first), MC_ERR_UNSUPPORTED (a user force law, stiction), or
     ///         MC_ERR_OUT_OF_MEMORY / MC_ERR_OUT_OF_RANGE (a perturbed query failed, or a derivative overflowed)
     MC_API mc_status mc_world_get_jacobian(mc_world* world, mc_jacobian_block* out, uint32_t capacity, uint32_t* count);
+
+    /// How mc_world_get_jacobian obtains the region geometry's derivatives of mesh pairs.
+    typedef enum mc_jacobian_method
+    {
+        /// Analytic where it can (two meshes, Adams, volume/area or extent depth: one region query per pair), central
+        /// differences otherwise. The default.
+        MC_JACOBIAN_ANALYTIC = 0,
+        /// Central differences of the pair's region query for every pair (24 queries per pair; 4.5 to 12 times the
+        /// CPU of the analytic blocks on the benchmark scenes). The two agree to about 1e-9 relative on smooth
+        /// configurations and differ where the geometry has kinks within the difference step (see above). An
+        /// integrator whose runs are chaotic (a faceted part chattering on another) takes other steps with either:
+        /// `meshcontact simulate` keeps the differences, with which its knob drop took fewer steps at 9 of 11 starts
+        /// 10 nm apart (bench/results/debian12-2core-xeon/jacobian.md).
+        MC_JACOBIAN_DIFFERENCES = 1,
+    } mc_jacobian_method;
+
+    /// Choose how mc_world_get_jacobian differentiates the region geometry (the force laws are always exact).
+    /// @return MC_OK, or MC_ERR_INVALID_ARGUMENT (NULL world, unknown method)
+    MC_API mc_status mc_world_set_jacobian_method(mc_world* world, mc_jacobian_method method);
 
     // ------------------------------------------------------------------------------------------------------------
     // Host helpers

@@ -312,10 +312,11 @@ static void print_summary(const app_sim* sim, const app_scenario* scn, const cha
     else
     {
         snprintf(steps, sizeof steps,
-                 "BDF %llu steps of %.3g to %.3g (%llu rejected, %llu at contact onsets, %llu "
-                 "Jacobians)",
+                 "BDF %llu steps of %.3g to %.3g (%llu rejected, %llu of them Newton failures, %llu at contact "
+                 "onsets, %llu Jacobians)",
                  (unsigned long long)st.steps, st.min_step, st.max_step, (unsigned long long)st.failed_steps,
-                 (unsigned long long)st.onset_rejections, (unsigned long long)st.jacobians);
+                 (unsigned long long)st.newton_failures, (unsigned long long)st.onset_rejections,
+                 (unsigned long long)st.jacobians);
     }
     fprintf(info,
             "simulated %g s of %s in %.2f s: %d output rows, %s, %llu contact evaluations, %d contact "

@@ -12,12 +12,14 @@ struct sim_bdf
 {
     gsl_odeiv2_system sys;
     gsl_odeiv2_driver* driver;
+    gsl_odeiv2_step_type counting; // msbdf with its apply wrapped to count corrector failures (see counting_apply)
     sim_bdf_rhs* rhs;
     sim_bdf_jac* jac;
     void* user;
     size_t n;
     bool stopped;         // the callbacks asked to stop
     unsigned long failed; // rejected steps before the last reset
+    sim_bdf_counts counts;
 };
 
 static int gsl_rhs(double t, const double y[], double dydt[], void* params)
@@ -38,12 +40,30 @@ static int gsl_jac(double t, const double y[], double* dfdy, double dfdt[], void
     {
         dfdt[i] = 0.0; // autonomous
     }
+    b->counts.jacobians += 1;
     if (b->jac(t, y, dfdy, b->user) != 0)
     {
         b->stopped = true;
         return GSL_EBADFUNC;
     }
     return GSL_SUCCESS;
+}
+
+// msbdf's apply returns GSL_FAILURE when its corrector fails (the Newton iteration reached its 3 iterations or
+// diverged, or the iteration matrix was singular); GSL's evolve then halves the step and counts a failed step, as it
+// does for an error test rejection (control's hadjust asking for a shorter step). Counting the failures here
+// separates the two.
+static int counting_apply(void* state, size_t dim, double t, double h, double y[], double yerr[],
+                          const double dydt_in[], double dydt_out[], const gsl_odeiv2_system* sys)
+{
+    sim_bdf* b = sys->params;
+    b->counts.attempts += 1;
+    int st = gsl_odeiv2_step_msbdf->apply(state, dim, t, h, y, yerr, dydt_in, dydt_out, sys);
+    if (st == GSL_FAILURE)
+    {
+        b->counts.corrector_failures += 1;
+    }
+    return st;
 }
 
 sim_bdf* sim_bdf_create(size_t n, sim_bdf_rhs* rhs, sim_bdf_jac* jac, void* user, const double* abs_scale, double error,
@@ -69,6 +89,9 @@ sim_bdf* sim_bdf_create(size_t n, sim_bdf_rhs* rhs, sim_bdf_jac* jac, void* user
         free(b);
         return NULL;
     }
+    b->counting = *gsl_odeiv2_step_msbdf;
+    b->counting.apply = counting_apply;
+    b->driver->s->type = &b->counting;
     return b;
 }
 
@@ -95,6 +118,7 @@ sim_bdf_status sim_bdf_step(sim_bdf* b, double* t, double t1, double* h, double*
 
 void sim_bdf_reset(sim_bdf* b)
 {
+    b->counts.resets += 1;
     b->failed += b->driver->e->failed_steps; // the reset clears GSL's count
     gsl_odeiv2_driver_reset(b->driver);
 }
@@ -102,4 +126,12 @@ void sim_bdf_reset(sim_bdf* b)
 unsigned long sim_bdf_failed_steps(const sim_bdf* b)
 {
     return b->failed + b->driver->e->failed_steps;
+}
+
+sim_bdf_counts sim_bdf_get_counts(const sim_bdf* b)
+{
+    sim_bdf_counts c = b->counts;
+    unsigned long failed = sim_bdf_failed_steps(b);
+    c.error_test_failures = failed >= c.corrector_failures ? failed - c.corrector_failures : 0;
+    return c;
 }

@@ -44,3 +44,17 @@ void sim_bdf_reset(sim_bdf* b);
 
 /// @return the steps the stepper rejected (error test or Newton failures) so far.
 unsigned long sim_bdf_failed_steps(const sim_bdf* b);
+
+/// Why steps were rejected, and what the stepper did, so far (never reset).
+typedef struct sim_bdf_counts
+{
+    unsigned long attempts;            ///< step attempts (accepted or not)
+    unsigned long corrector_failures;  ///< attempts whose Newton iteration failed (3 iterations without
+                                       ///< convergence, divergence, or a singular iteration matrix): step halved
+    unsigned long error_test_failures; ///< attempts that converged but failed the local error test
+    unsigned long jacobians;           ///< Jacobian evaluations the stepper asked for
+    unsigned long resets;              ///< sim_bdf_reset calls (the caller's restarts)
+} sim_bdf_counts;
+
+/// @return the counters of the integration so far.
+sim_bdf_counts sim_bdf_get_counts(const sim_bdf* b);

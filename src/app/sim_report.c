@@ -157,9 +157,9 @@ void app_sim_write_json(const app_sim* sim, FILE* f)
     fprintf(f, ",\"integrator\":\"%s\",\"integration_steps\":%llu,\"max_step\":",
             scn->integrator == APP_SCENARIO_RK4 ? "RK4" : "BDF", (unsigned long long)st.steps);
     json_number(f, st.max_step);
-    fprintf(f, ",\"rejected_steps\":%llu,\"onset_rejections\":%llu,\"jacobians\":%llu",
-            (unsigned long long)st.failed_steps, (unsigned long long)st.onset_rejections,
-            (unsigned long long)st.jacobians);
+    fprintf(f, ",\"rejected_steps\":%llu,\"newton_failures\":%llu,\"onset_rejections\":%llu,\"jacobians\":%llu",
+            (unsigned long long)st.failed_steps, (unsigned long long)st.newton_failures,
+            (unsigned long long)st.onset_rejections, (unsigned long long)st.jacobians);
     fputs(",\"warnings\":[", f);
     for (int k = 0; k < nw; ++k)
     {

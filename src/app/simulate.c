@@ -1753,10 +1753,10 @@ static int jacobian_body(const app_sim* s, mc_body_id id)
 }
 
 /// The library's blocks (mc_world_get_jacobian: the force laws differentiated exactly, the region geometry by central
-/// differences of each pair's query) at the evaluated state, in sim_jac_block's layout: per body the library orders
-/// its columns translation, rotation (pose) and linear, angular (twist); sim_jac_block rotation, translation and
-/// angular, linear. @return MC_OK, MC_ERR_UNSUPPORTED (stiction or a user law: the caller differences the world
-/// instead) or another failure.
+/// differences of each pair's query: the simulator sets MC_JACOBIAN_DIFFERENCES, see app_sim_create) at the evaluated
+/// state, in sim_jac_block's layout: per body the library orders its columns translation, rotation (pose) and linear,
+/// angular (twist); sim_jac_block rotation, translation and angular, linear. @return MC_OK, MC_ERR_UNSUPPORTED
+/// (stiction or a user law: the caller differences the world instead) or another failure.
 static mc_status library_jacobian(app_sim* s, uint32_t* count)
 {
     mc_status st = mc_world_get_jacobian(s->world, s->lib_blocks, s->lib_block_cap, count);
@@ -2048,6 +2048,7 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
         }
     }
     s->stats.failed_steps = sim_bdf_failed_steps(s->bdf);
+    s->stats.newton_failures = sim_bdf_get_counts(s->bdf).corrector_failures;
     return finish_step(s, h, t0, err, cap);
 }
 
@@ -2428,6 +2429,13 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
         app_sim_destroy(s);
         return set_err(err, cap, "cannot create the world");
     }
+    // The Newton matrix takes the library's differenced region derivatives, not its analytic ones (4.5 to 12 times
+    // cheaper per Jacobian, 1e-7 apart at the median state): the knob drop's chattering contact is chaotic (a change
+    // of 1e-7 in the Newton matrix moves its step count by 30 %), and over 11 starts 10 nm apart it took more steps
+    // with the analytic blocks at 9 (median 5216 against 4144 steps, 10 % more CPU in sum), for no failing Newton
+    // iteration more per step (bench/results/debian12-2core-xeon/jacobian.md). The Jacobians are a small part of
+    // these runs either way; with the differences the runs are bitwise those before the analytic blocks existed.
+    mc_world_set_jacobian_method(s->world, MC_JACOBIAN_DIFFERENCES);
     if (!create_contacts(s, err, cap))
     {
         app_sim_destroy(s);

@@ -71,8 +71,9 @@
 /// Counters of the integration so far.
 typedef struct app_sim_step_stats
 {
-    uint64_t steps;            ///< accepted steps
-    uint64_t failed_steps;     ///< BDF steps the stepper rejected (error test, Newton iteration)
+    uint64_t steps;           ///< accepted steps
+    uint64_t failed_steps;    ///< BDF steps the stepper rejected (error test, Newton iteration)
+    uint64_t newton_failures; ///< of failed_steps: those whose Newton iteration failed (the rest failed the error test)
     uint64_t onset_rejections; ///< BDF steps retried shorter at a contact onset
     uint64_t jacobians;        ///< BDF Jacobian evaluations
     uint64_t rebases;          ///< BDF rotation vectors moved into the reference orientation

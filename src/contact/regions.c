@@ -180,19 +180,21 @@ typedef struct region_accumulator
     mc_vec3 moment_x24;           // 24 * first moment about origin
     mc_vec3 area_x2[2];           // 2 S_I, 2 S_J
     double sensitivity_x6;        // rounding sensitivity of volume_x6 (summed only when need_sensitivity)
-    bool need_sensitivity; // the region can be exact touching (crossings all degenerate): sensitivity_x6 is needed
-    double best[2];        // squared distance of the closest point on each surface (Adams depth)
-    double block_bound[2]; // upper bound of the squared distance from the centroid to the region's blocks of I, of J
-    mc_vec3 closest[2];    // closest points
+    bool need_sensitivity;    // the region can be exact touching (crossings all degenerate): sensitivity_x6 is needed
+    double best[2];           // squared distance of the closest point on each surface (Adams depth)
+    double block_bound[2];    // upper bound of the squared distance from the centroid to the region's blocks of I, of J
+    mc_vec3 closest[2];       // closest points
+    uint32_t closest_face[2]; // faces of the closest points (MC_NONE: an inside vertex; for the derivatives)
     // Whole faces of J are summed in J's body frame (raw mesh arrays, no per-vertex mapping), around origin_j = the
     // origin mapped into J's frame; the sums are rotated into I's frame at the end (volume terms are invariant).
-    mc_vec3 origin_j;     // origin in J's frame
-    double j_volume_x6;   // 6 V of J's whole faces
-    mc_vec3 j_moment_x24; // 24 * first moment of J's whole faces about origin_j, J's frame
-    mc_vec3 j_area_x2;    // 2 * vector area of J's whole faces, J's frame
-    double j_best;        // Adams depth: squared distance of the closest point of J's whole faces
-    mc_vec3 j_closest;    // that point, J's frame
-    mc_vec3 centroid_j;   // centroid in J's frame
+    mc_vec3 origin_j;        // origin in J's frame
+    double j_volume_x6;      // 6 V of J's whole faces
+    mc_vec3 j_moment_x24;    // 24 * first moment of J's whole faces about origin_j, J's frame
+    mc_vec3 j_area_x2;       // 2 * vector area of J's whole faces, J's frame
+    double j_best;           // Adams depth: squared distance of the closest point of J's whole faces
+    mc_vec3 j_closest;       // that point, J's frame
+    uint32_t j_closest_face; // its face (MC_NONE: an inside vertex)
+    mc_vec3 centroid_j;      // centroid in J's frame
     double ext_min, ext_max;
     mc_region out; // result (I's frame)
 } region_accumulator;
@@ -225,6 +227,8 @@ struct mc_region_scratch
     uint32_t region_count, region_cap;
     uint32_t* order; // region indices sorted for output
     uint32_t order_cap;
+    mc_region_dsums* dsums; // per region: derivative sums (only when derivatives are asked for)
+    uint32_t dsums_cap;
     uint64_t inside_total; // inside vertices of this query (listed ones and those of inside blocks)
     uint32_t offer_base;   // depth-offer marks of this query are offer_base + 1 + region: above every older mark
     uint64_t* jkeys;       // (j << 32 | pair) sorted, for the pairs of a face of J (built only when needed)
@@ -349,7 +353,8 @@ static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_regi
 enum
 {
     SCRATCH_BODY_ARRAYS = 17,
-    SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + 13
+    SCRATCH_REST_ARRAYS = 14,
+    SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + SCRATCH_REST_ARRAYS
 };
 static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
 {
@@ -365,10 +370,10 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
             out[n++] = list[k];
         }
     }
-    void* rest[13] = {
+    void* rest[SCRATCH_REST_ARRAYS] = {
         s->parent, s->occurrence_record, s->records,     s->edge_keys, s->edge_vals, s->pair_keys, s->pair_vals,
-        s->edges,  s->edge_list,         s->node_region, s->regions,   s->order,     s->jkeys};
-    for (int k = 0; k < 13; ++k)
+        s->edges,  s->edge_list,         s->node_region, s->regions,   s->order,     s->jkeys,     s->dsums};
+    for (int k = 0; k < SCRATCH_REST_ARRAYS; ++k)
     {
         out[n++] = rest[k];
     }
@@ -411,6 +416,7 @@ mc_region_options mc_default_region_options(void)
     o.depth_method = MC_DEPTH_ADAMS;
     o.triangle_terms = true;
     o.use_blocks = true;
+    o.derivatives = NULL;
     return o;
 }
 
@@ -1046,50 +1052,84 @@ static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uin
 // ---------------------------------------------------------------------------------------------------------------
 // Depth
 
-/// Closest point of triangle (a, b, c) to p (Voronoi regions of the vertices, edges and face).
-/// mc_closest_on_triangle inlined into the depth passes (a call passes its four points through memory).
-static inline mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+/// Closest point of triangle (a, b, c) to p (Voronoi regions of the vertices, edges and face); *code receives the
+/// feature: 0, 1, 2 the vertex a, b, c, 3 the edge ab, 4 the edge ac, 5 the edge bc, 6 the face.
+static inline mc_vec3 closest_on_triangle_code(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c, int* code)
 {
     mc_vec3 ab = mc_sub(b, a), ac = mc_sub(c, a), ap = mc_sub(p, a);
     double d1 = mc_dot(ab, ap), d2 = mc_dot(ac, ap);
     if (d1 <= 0.0 && d2 <= 0.0)
     {
+        *code = 0;
         return a;
     }
     mc_vec3 bp = mc_sub(p, b);
     double d3 = mc_dot(ab, bp), d4 = mc_dot(ac, bp);
     if (d3 >= 0.0 && d4 <= d3)
     {
+        *code = 1;
         return b;
     }
     double vc = d1 * d4 - d3 * d2;
     if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0)
     {
+        *code = 3;
         return mc_mul_add(a, d1 / (d1 - d3), ab);
     }
     mc_vec3 cp = mc_sub(p, c);
     double d5 = mc_dot(ab, cp), d6 = mc_dot(ac, cp);
     if (d6 >= 0.0 && d5 <= d6)
     {
+        *code = 2;
         return c;
     }
     double vb = d5 * d2 - d1 * d6;
     if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0)
     {
+        *code = 4;
         return mc_mul_add(a, d2 / (d2 - d6), ac);
     }
     double va = d3 * d6 - d5 * d4;
     if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0)
     {
+        *code = 5;
         return mc_mul_add(b, (d4 - d3) / ((d4 - d3) + (d5 - d6)), mc_sub(c, b));
     }
+    *code = 6;
     double den = 1.0 / (va + vb + vc);
     return mc_add(a, mc_add(mc_scale(ab, vb * den), mc_scale(ac, vc * den)));
 }
 
+/// closest_on_triangle_code without the feature, inlined into the depth passes (a call passes its four points
+/// through memory; the unused code is dropped by the compiler).
+static inline mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    int code = 0;
+    return closest_on_triangle_code(p, a, b, c, &code);
+}
+
 mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
 {
-    return closest_on_triangle(p, a, b, c);
+    int code = 0;
+    return closest_on_triangle_code(p, a, b, c, &code);
+}
+
+mc_closest_feature mc_closest_feature_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    mc_closest_feature f;
+    int code = 0;
+    f.point = closest_on_triangle_code(p, a, b, c, &code);
+    f.kind = code < 3 ? 0 : (code < 6 ? 1 : 2);
+    f.axis = mc_v3(0.0, 0.0, 0.0);
+    if (code == 3 || code == 4 || code == 5)
+    {
+        f.axis = mc_normalize(code == 3 ? mc_sub(b, a) : (code == 4 ? mc_sub(c, a) : mc_sub(c, b)));
+    }
+    else if (code == 6)
+    {
+        f.axis = mc_normalize(mc_cross(mc_sub(b, a), mc_sub(c, a)));
+    }
+    return f;
 }
 
 /// Offer face f of body b as a candidate for the closest point of surface b to the region's centroid.
@@ -1113,6 +1153,7 @@ static void depth_candidate(const region_query* c, region_accumulator* r, int b,
     {
         r->best[b] = d2;
         r->closest[b] = q;
+        r->closest_face[b] = f;
     }
 }
 
@@ -1120,7 +1161,8 @@ static void depth_candidate(const region_query* c, region_accumulator* r, int b,
 /// (p_rel = p - the origin of that record) as a lower bound: the distance to the plane never exceeds the distance to
 /// the face. `thr`: an upper bound of the final minimum known from elsewhere (INFINITY if none).
 static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, const double* plane, uint32_t f,
-                                       mc_vec3 p, mc_vec3 p_rel, double thr, double* best, mc_vec3* closest)
+                                       mc_vec3 p, mc_vec3 p_rel, double thr, double* best, mc_vec3* closest,
+                                       uint32_t* face)
 {
     double t = plane[0] * p_rel.x + plane[1] * p_rel.y + plane[2] * p_rel.z - plane[3];
     double nn = plane[0] * plane[0] + plane[1] * plane[1] + plane[2] * plane[2];
@@ -1136,6 +1178,7 @@ static inline void depth_candidate_raw(const mc_vec3* pos, const uint32_t* idx, 
     {
         *best = d2;
         *closest = q;
+        *face = f;
     }
 }
 
@@ -2204,6 +2247,7 @@ static region_accumulator* region_of(region_query* c, uint32_t node, bool create
         r->creation_order = s->region_count;
         r->all_degenerate = true;
         r->best[0] = r->best[1] = INFINITY;
+        r->closest_face[0] = r->closest_face[1] = MC_NONE;
         r->block_bound[0] = r->block_bound[1] = INFINITY;
         r->ext_min = INFINITY;
         r->ext_max = -INFINITY;
@@ -2242,17 +2286,19 @@ static inline void prefetch_crossing(const region_query* c, const crossing_recor
 }
 
 /// Store the closest point of a run of whole faces of body b (in b's frame) back into region r.
-static inline void store_best(region_accumulator* r, int b, double best, mc_vec3 closest)
+static inline void store_best(region_accumulator* r, int b, double best, mc_vec3 closest, uint32_t face)
 {
     if (b == 0)
     {
         r->best[0] = best;
         r->closest[0] = closest;
+        r->closest_face[0] = face;
     }
     else
     {
         r->j_best = best;
         r->j_closest = closest;
+        r->j_closest_face = face;
     }
 }
 
@@ -2407,6 +2453,7 @@ static void block_depth(region_query* c, int b)
         mc_vec3 p = b == 0 ? r->out.centroid : r->centroid_j;
         double* best = b == 0 ? &r->best[0] : &r->j_best;
         mc_vec3* closest = b == 0 ? &r->closest[0] : &r->j_closest;
+        uint32_t* face = b == 0 ? &r->closest_face[0] : &r->j_closest_face;
         double lb = mc_length(mc_sub(p, bs->center)) - bs->radius;
         if (lb > 0.0 && lb * lb >= min2(*best, r->block_bound[b]) * (1.0 + 1e-12))
         {
@@ -2430,6 +2477,7 @@ static void block_depth(region_query* c, int b)
             {
                 *best = d2;
                 *closest = q;
+                *face = f;
             }
         }
     }
@@ -2560,6 +2608,7 @@ static void set_origins(region_query* c)
                                           : mc_scale(r->vertex_sum, 1.0 / r->inside_vertex_count);
         r->origin_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(r->origin, c->trans_j));
         r->j_best = INFINITY;
+        r->j_closest_face = MC_NONE;
         r->need_sensitivity = r->crossing_count > 0 && r->all_degenerate; // the only regions the touching test looks at
     }
 }
@@ -2731,10 +2780,12 @@ static void depth_from_inside_vertices(region_query* c)
                 if (b == 0)
                 {
                     r->closest[0] = pos[v];
+                    r->closest_face[0] = MC_NONE;
                 }
                 else
                 {
                     r->j_closest = pos[v];
+                    r->j_closest_face = MC_NONE;
                 }
             }
         }
@@ -2803,6 +2854,7 @@ static void depth_body_faces(region_query* c, int b)
     uint32_t cur = MC_NONE;
     mc_vec3 p = mc_v3(0.0, 0.0, 0.0), p_rel = p, closest = p;
     double best = INFINITY, thr = INFINITY;
+    uint32_t face = MC_NONE;
     for (uint32_t k = 0; k < a->whole_count; ++k)
     {
         uint32_t ri = node_region[a->whole[k].node];
@@ -2810,7 +2862,7 @@ static void depth_body_faces(region_query* c, int b)
         {
             if (cur != MC_NONE)
             {
-                store_best(&regs[cur], b, best, closest);
+                store_best(&regs[cur], b, best, closest, face);
             }
             cur = ri;
             const region_accumulator* r = &regs[ri];
@@ -2819,12 +2871,14 @@ static void depth_body_faces(region_query* c, int b)
             best = b == 0 ? r->best[0] : r->j_best;
             thr = b == 0 ? r->block_bound[0] : min2(r->block_bound[1], r->best[1]);
             closest = b == 0 ? r->closest[0] : r->j_closest;
+            face = b == 0 ? r->closest_face[0] : r->j_closest_face;
         }
-        depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, p, p_rel, thr, &best, &closest);
+        depth_candidate_raw(m->positions, m->indices, plane + 4u * k, a->whole[k].id, p, p_rel, thr, &best, &closest,
+                            &face);
     }
     if (cur != MC_NONE)
     {
-        store_best(&regs[cur], b, best, closest);
+        store_best(&regs[cur], b, best, closest, face);
     }
     for (uint32_t k = 0; k < a->corner_count; ++k)
     {
@@ -2865,6 +2919,7 @@ static void depth_adams(region_query* c)
         {
             r->best[1] = r->j_best;
             r->closest[1] = mc_add(mc_mat33_mul_vec(&c->rot_j, r->j_closest), c->trans_j);
+            r->closest_face[1] = r->j_closest_face;
         }
     }
 }
@@ -2962,6 +3017,175 @@ static void sum_regions(region_query* c, const mc_region_options* opt)
 
 static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_region* out, uint32_t capacity,
                            uint32_t* count, mc_query_stats* stats);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Derivatives (options.derivatives): the same sums in derivative form under a rigid motion of J, the region's
+// combinatorics held fixed (region_derivative.c). I's flags and whole faces do not move: only the crossings, J's
+// corner flags and J's whole faces and blocks (through G N^T, their origin polynomial's slope) contribute.
+
+/// The two corner flags of J's half-edge h (leaving an inside vertex), in derivative form.
+static void dsums_corner_j(const region_query* c, mc_region_dsums* d, const region_accumulator* r, uint32_t h)
+{
+    const struct mc_mesh* m = c->mesh[1];
+    mc_region_dsums_corner_j(d, vpos(c, 1, m->indices[h]), vpos(c, 1, m->indices[he_next(h)]),
+                             vpos(c, 1, m->indices[he_prev(h)]), fnormal(c, 1, h / 3u), r->origin);
+}
+
+/// J's whole faces and inside blocks: G N^T about origin_j (triangle terms), or their corner flags (without).
+static void dsums_j_whole(region_query* c, const mc_region_options* opt)
+{
+    struct mc_region_scratch* s = c->s;
+    const body_arrays* a = &s->body[1];
+    const struct mc_mesh* m = c->mesh[1];
+    for (uint32_t k = 0; k < a->whole_count; ++k)
+    {
+        uint32_t ri = s->node_region[a->whole[k].node];
+        const region_accumulator* r = &s->regions[ri];
+        const uint32_t* t = &m->indices[3u * a->whole[k].id];
+        for (uint32_t j = 0; j < 3u && !opt->triangle_terms; ++j)
+        {
+            dsums_corner_j(c, &s->dsums[ri], r, 3u * a->whole[k].id + j);
+        }
+        if (opt->triangle_terms)
+        {
+            mc_region_dsums_j_triangle(&s->dsums[ri], mc_sub(m->positions[t[0]], r->origin_j),
+                                       mc_sub(m->positions[t[1]], r->origin_j),
+                                       mc_sub(m->positions[t[2]], r->origin_j));
+        }
+    }
+    const mc_region_blocks* blk = c->blk[1];
+    for (uint32_t i = 0; blk != NULL && i < a->blist_count; ++i)
+    {
+        uint32_t k = a->blist[i];
+        uint32_t ri = s->node_region[a->bnode[k]];
+        const region_accumulator* r = &s->regions[ri];
+        const mc_block_sums* bs = &blk->sums[k];
+        if (opt->triangle_terms)
+        {
+            mc_region_dsums_j_block(&s->dsums[ri], bs->m, bs->s2, mc_sub(r->origin_j, bs->center));
+            continue;
+        }
+        const mc_block_topo* tp = &blk->topo[k];
+        for (uint32_t t = 0; t < tp->tri_count; ++t)
+        {
+            for (uint32_t j = 0; j < 3u; ++j)
+            {
+                dsums_corner_j(c, &s->dsums[ri], r, 3u * blk->tris[tp->tri_first + t] + j);
+            }
+        }
+    }
+}
+
+/// The feature of the closest point of surface b of region r (Adams depth), I's frame.
+static mc_closest_feature closest_feature(const region_query* c, const region_accumulator* r, int b)
+{
+    mc_closest_feature f;
+    memset(&f, 0, sizeof f);
+    f.point = r->closest[b];
+    uint32_t face = r->closest_face[b];
+    if (face != MC_NONE)
+    {
+        const uint32_t* t = &c->mesh[b]->indices[3u * face];
+        mc_closest_feature g =
+            mc_closest_feature_on_triangle(r->out.centroid, vpos(c, b, t[0]), vpos(c, b, t[1]), vpos(c, b, t[2]));
+        f.kind = g.kind;
+        f.axis = g.axis;
+    }
+    return f;
+}
+
+/// Offer vertex v of body b to the extent of region ri (derivative form).
+static void dsums_extent_vertex(region_query* c, int b, uint32_t v, uint32_t ri)
+{
+    mc_vec3 x = vpos(c, b, v);
+    mc_dvec dx = b == 1 ? mc_dvec_point_j(x) : mc_dvec_fixed(x);
+    mc_region_dsums_extent_point(&c->s->dsums[ri], &dx, mc_dot(c->s->regions[ri].out.normal, x));
+}
+
+/// Extent depth: the extreme points along each region's normal, offered in depth_extent's order (the same choice).
+static void dsums_extent(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        s->dsums[k].ext_t[0] = INFINITY;
+        s->dsums[k].ext_t[1] = -INFINITY;
+    }
+    for (uint32_t k = 0; k < s->record_count; ++k)
+    {
+        const crossing_record* x = &s->records[k];
+        uint32_t ri = s->node_region[x->occurrence];
+        const struct mc_mesh* m = c->mesh[x->body];
+        mc_dvec dx = mc_region_crossing_point(x->body, x->point, vpos(c, x->body, m->indices[x->halfedge]),
+                                              vpos(c, x->body, m->indices[he_next(x->halfedge)]),
+                                              fnormal(c, 1 - x->body, x->face));
+        mc_region_dsums_extent_point(&s->dsums[ri], &dx, mc_dot(s->regions[ri].out.normal, x->point));
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        const body_arrays* a = &s->body[b];
+        for (uint32_t k = 0; k < a->inside_count; ++k)
+        {
+            dsums_extent_vertex(c, b, a->inside[k], s->node_region[a->vnode[a->inside[k]]]);
+        }
+        for (uint32_t k = 0; k < a->blist_count && c->blk[b] != NULL; ++k)
+        {
+            uint32_t bk = a->blist[k];
+            const mc_block_topo* tp = &c->blk[b]->topo[bk];
+            for (uint32_t t = 0; t < tp->tri_count; ++t)
+            {
+                const uint32_t* tv = &c->mesh[b]->indices[3u * c->blk[b]->tris[tp->tri_first + t]];
+                for (uint32_t j = 0; j < 3u; ++j)
+                {
+                    dsums_extent_vertex(c, b, tv[j], s->node_region[a->bnode[bk]]);
+                }
+            }
+        }
+    }
+}
+
+/// Derivatives of the first `written` output regions into opt->derivatives. False when out of memory.
+static bool derivative_pass(region_query* c, const mc_region_options* opt, uint32_t written)
+{
+    struct mc_region_scratch* s = c->s;
+    if (!mc_array_reserve((void**)&s->dsums, &s->dsums_cap, s->region_count, sizeof *s->dsums, 16))
+    {
+        return false;
+    }
+    memset(s->dsums, 0, (size_t)s->region_count * sizeof *s->dsums);
+    for (uint32_t k = 0; k < s->record_count; ++k)
+    {
+        const crossing_record* x = &s->records[k];
+        uint32_t ri = s->node_region[x->occurrence];
+        int b = x->body;
+        const struct mc_mesh* m = c->mesh[b];
+        mc_region_dsums_crossing(&s->dsums[ri], b, x->point, s->regions[ri].origin, vpos(c, b, m->indices[x->halfedge]),
+                                 vpos(c, b, m->indices[he_next(x->halfedge)]), fnormal(c, b, x->halfedge / 3u),
+                                 fnormal(c, b, m->twin[x->halfedge] / 3u), fnormal(c, 1 - b, x->face),
+                                 (double)x->entering);
+    }
+    const body_arrays* aj = &s->body[1];
+    for (uint32_t k = 0; k < aj->corner_count; ++k)
+    {
+        uint32_t ri = s->node_region[aj->corner[k].node];
+        dsums_corner_j(c, &s->dsums[ri], &s->regions[ri], aj->corner[k].id);
+    }
+    dsums_j_whole(c, opt);
+    if (opt->depth_method == MC_DEPTH_EXTENT)
+    {
+        dsums_extent(c);
+    }
+    for (uint32_t k = 0; k < written; ++k)
+    {
+        const region_accumulator* r = &s->regions[s->order[k]];
+        mc_region_jsums j = {c->rot_j, r->j_volume_x6, r->j_moment_x24, r->j_area_x2};
+        mc_closest_feature f[2] = {closest_feature(c, r, 0), closest_feature(c, r, 1)};
+        bool found = isfinite(r->best[0]) && isfinite(r->best[1]);
+        mc_region_derivative_finish(&s->dsums[s->order[k]], &j, r->origin, r->volume_x6, r->moment_x24, r->area_x2[0],
+                                    opt->depth_method, found ? f : NULL, &opt->derivatives[k]);
+    }
+    return true;
+}
 
 /// Clear every vertex and face mark this query set (the arrays are all-zero between queries).
 static void clear_marks(region_query* c)
@@ -3103,6 +3327,10 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     {
         out[k] = s->regions[s->order[k]].out;
     }
+    if (opt->derivatives != NULL && !derivative_pass(c, opt, written))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
     *count = n;
     if (stats != NULL)
     {
@@ -3129,9 +3357,11 @@ static bool region_is_finite(const mc_region* r)
            vec3_is_finite(r->point_j) && vec3_is_finite(r->s_i) && vec3_is_finite(r->s_j);
 }
 
-mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j, const mc_pose* pose_j,
-                           const mc_query_options* options, mc_workspace* ws, mc_region* regions, uint32_t capacity,
-                           uint32_t* region_count, mc_query_stats* stats)
+/// mc_query_regions, with the regions' derivatives when `derivatives` is not NULL (capacity entries).
+static mc_status query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
+                               const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
+                               mc_region* regions, uint32_t capacity, uint32_t* region_count, mc_query_stats* stats,
+                               mc_region_derivative* derivatives)
 {
     MC_ASSERT(options == NULL || options->internal_value == (int)MC_DEF_COOKIE);
     if (mesh_i == NULL || pose_i == NULL || mesh_j == NULL || pose_j == NULL || ws == NULL || region_count == NULL ||
@@ -3176,6 +3406,7 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
     double t0 = mc_now_seconds();
     mc_region_options ro = mc_default_region_options();
     ro.depth_method = opt.depth_method;
+    ro.derivatives = derivatives;
     uint32_t n = 0;
     status = mc_regions_compute(mesh_i, mesh_j, &j_in_i, &pr, ws, &ro, regions, capacity, &n, st);
     if (status != MC_OK && status != MC_ERR_CAPACITY)
@@ -3209,4 +3440,24 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
     *region_count = n;
     st->seconds_regions = mc_now_seconds() - t0;
     return status;
+}
+
+mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j, const mc_pose* pose_j,
+                           const mc_query_options* options, mc_workspace* ws, mc_region* regions, uint32_t capacity,
+                           uint32_t* region_count, mc_query_stats* stats)
+{
+    return query_regions(mesh_i, pose_i, mesh_j, pose_j, options, ws, regions, capacity, region_count, stats, NULL);
+}
+
+mc_status mc_query_regions_derivatives(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
+                                       const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
+                                       mc_region* regions, mc_region_derivative* derivatives, uint32_t capacity,
+                                       uint32_t* region_count)
+{
+    if (derivatives == NULL && capacity > 0)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    return query_regions(mesh_i, pose_i, mesh_j, pose_j, options, ws, regions, capacity, region_count, NULL,
+                         derivatives);
 }

@@ -7,6 +7,7 @@
 #include "bvh/bvh.h"
 #include "mesh/mesh_internal.h"
 #include "meshcontact/query.h"
+#include "src/contact/region_derivative.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,6 +25,9 @@ typedef struct mc_region_options
     /// true (default): patches of triangles in no triangle pair are flooded and summed as blocks
     /// (src/contact/regions_blocks.h); false: per vertex and per face (for tests of equivalence)
     bool use_blocks;
+    /// NULL (default), or an array of `capacity` entries (mc_regions_compute's) receiving the derivatives of the
+    /// written regions under a rigid motion of J relative to I (region_derivative.h; I's body frame)
+    mc_region_derivative* derivatives;
 } mc_region_options;
 
 /// @return the defaults: Adams depth, triangle terms on, blocks on.
@@ -57,3 +61,12 @@ mc_status mc_smooth_depth(const struct mc_mesh* mi, const struct mc_mesh* mj, co
 
 /// The point of triangle (a, b, c) closest to p (regions.c; also the shape queries' depth).
 mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c);
+
+/// mc_query_regions (world-frame regions) with, for each written region, the derivatives of its quantities under a
+/// rigid motion of J relative to I, in I's body frame (region_derivative.h: slots and what is held fixed).
+/// MC_DEPTH_SMOOTH gives no depth derivative (flag MC_RDERIV_NO_DEPTH).
+/// @param derivatives caller buffer of `capacity` entries (NULL allowed when capacity is 0)
+mc_status mc_query_regions_derivatives(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
+                                       const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
+                                       mc_region* regions, mc_region_derivative* derivatives, uint32_t capacity,
+                                       uint32_t* region_count);

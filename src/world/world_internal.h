@@ -160,6 +160,7 @@ struct mc_world
     mc_depth_method depth_method; ///< region depth method
     mc_analysis analysis;         ///< static or dynamic (DYNAMICS_ONLY friction)
     bool coherence;               ///< pair queries through their traversal fronts (mc_world_def.coherence)
+    bool jacobian_differences;    ///< mc_world_get_jacobian differences every pair (tests and benchmarks only)
     mc_body* bodies;              ///< body slots
     uint32_t body_slots;          ///< slots used (live or free-listed)
     uint32_t body_capacity;       ///< slots allocated
@@ -247,6 +248,10 @@ void mc_body_init_bounds(mc_body* b);
 /// Body-frame bounds of an analytic body (a bounded sphere or cylinder) for the broad phase; sets `unbounded` for a
 /// plane, a socket or a hole (world_shape.c).
 void mc_body_init_shape_bounds(mc_body* b);
+
+/// Tests and benchmarks: make mc_world_get_jacobian take the central differences of the region query for every pair
+/// (true), or analytic derivatives where it can (false, the default), to compare the two in one build.
+void mc_world_set_jacobian_differences(mc_world* w, bool differences);
 
 /// The region query of pair p at poses pose_i, pose_j: mc_query_regions for two meshes, mc_query_shape_regions when
 /// a body is analytic (closed forms, or an exact cut of the other body's mesh; world_shape.c). Arguments and return

@@ -1,10 +1,14 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Jacobians of the contact wrenches (mc_world_get_jacobian): central differences of each pair's region geometry
-// over its 12 pose coordinates, chained through the kinematics and the force laws by forward-mode derivatives (dual
-// numbers with one slot per pose and twist coordinate), so the damping block is exact.
+// Jacobians of the contact wrenches (mc_world_get_jacobian): the derivatives of each pair's region geometry under a
+// rigid motion of J relative to I, analytic for two meshes with the Adams or volume/area depth (the region stage's
+// sums in derivative form, src/contact/region_derivative.h), central differences of the region query over the 12
+// pose coordinates otherwise (analytic shapes, the extent and smooth depths); then chained through the kinematics and
+// the force laws by forward-mode derivatives (dual numbers with one slot per pose and twist coordinate), so the
+// damping block is exact.
 #include "src/base/core.h"
 #include "src/base/parallel.h"
+#include "src/contact/regions.h"
 #include "src/world/contact_force.h"
 #include "src/world/world_internal.h"
 
@@ -294,6 +298,9 @@ typedef struct jac_ctx
     mc_region** buffers;   // per worker
     uint32_t* capacities;  // per worker
     int inner_workers;
+    const uint8_t* analytic;     // per listed pair: derivatives from the region stage (1) or differences (0)
+    mc_region_derivative* deriv; // per region slot (analytic pairs)
+    mc_region_derivative** dbuf; // per worker, capacities[worker] entries
 } jac_ctx;
 
 static mc_pose perturbed_pose(const mc_pose* p, int coord, double h)
@@ -322,6 +329,46 @@ static mc_pose perturbed_pose(const mc_pose* p, int coord, double h)
     }
     r.q = mc_quat_normalize(mc_quat_mul(dq, p->q));
     return r;
+}
+
+// The analytic pair k (task of direction 0): one region query with derivatives, at the evaluation's poses (the same
+// regions, bitwise: checked).
+static void jac_task_analytic(jac_ctx* x, uint32_t task, mc_region* buf, mc_region_derivative* dbuf, uint32_t cap,
+                              mc_workspace* ws, int workers)
+{
+    uint32_t k = task / DIRS;
+    x->status[task] = 0;
+    x->need[task] = 0;
+    if (task % DIRS != 0)
+    {
+        return;
+    }
+    const mc_pair* p = &x->w->pairs[x->w->active[x->pairs[k]].pair];
+    const mc_body* bi = &x->w->bodies[p->body_i];
+    const mc_body* bj = &x->w->bodies[p->body_j];
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = workers;
+    opt.depth_method = x->w->contacts[p->contact].depth;
+    uint32_t count = 0;
+    mc_status st =
+        mc_query_regions_derivatives(bi->mesh, &bi->pose, bj->mesh, &bj->pose, &opt, ws, buf, dbuf, cap, &count);
+    x->need[task] = count;
+    if (st == MC_ERR_CAPACITY)
+    {
+        x->status[task] = 1;
+        return;
+    }
+    bool same = st == MC_OK && count == p->region_count;
+    for (uint32_t r = 0; same && r < count; ++r)
+    {
+        same = memcmp(&buf[r], &p->regions[r], sizeof buf[r]) == 0;
+    }
+    if (!same)
+    {
+        x->status[task] = 2;
+        return;
+    }
+    memcpy(&x->deriv[x->first[k]], dbuf, (size_t)count * sizeof *dbuf);
 }
 
 static void jac_task_one(jac_ctx* x, uint32_t task, mc_region* buf, uint32_t cap, mc_workspace* ws, int workers)
@@ -389,7 +436,15 @@ static void jac_task(uint32_t begin, uint32_t end, int worker, void* vctx)
     jac_ctx* x = vctx;
     for (uint32_t t = begin; t < end; ++t)
     {
-        jac_task_one(x, t, x->buffers[worker], x->capacities[worker], x->w->workspaces[worker], x->inner_workers);
+        if (x->analytic[t / DIRS])
+        {
+            jac_task_analytic(x, t, x->buffers[worker], x->dbuf[worker], x->capacities[worker],
+                              x->w->workspaces[worker], x->inner_workers);
+        }
+        else
+        {
+            jac_task_one(x, t, x->buffers[worker], x->capacities[worker], x->w->workspaces[worker], x->inner_workers);
+        }
     }
 }
 
@@ -429,9 +484,131 @@ static double dual_slot(const dvec* v, int axis, int slot)
     return d->d[slot];
 }
 
-// One block from the pair's nominal regions and their perturbed geometry.
+// A region's geometry as duals from its differenced values (geo: the region's DIRS perturbed values). @return true
+// when a perturbed value is on the other side of the validity switch or of contact onset.
+static bool differenced_geometry(const mc_region* reg, const double h[12], double (*geo)[GEO], dual g[GEO])
+{
+    double nominal[GEO];
+    region_values(reg, nominal);
+    bool switches = false;
+    for (int q = 0; q < GEO; ++q)
+    {
+        g[q] = dconst(nominal[q]);
+    }
+    bool valid = nominal[7] > 2.0 * nominal[0] * nominal[0] && nominal[0] > 0.0;
+    for (int coord = 0; coord < 12; ++coord)
+    {
+        const double* plus = geo[(uint32_t)coord * 2];
+        const double* minus = geo[(uint32_t)coord * 2 + 1];
+        for (int q = 0; q < GEO; ++q)
+        {
+            g[q].d[coord] = (plus[q] - minus[q]) / (2.0 * h[coord]);
+        }
+        switches = switches || (plus[7] > 2.0 * plus[0] * plus[0] && plus[0] > 0.0) != valid ||
+                   (minus[7] > 2.0 * minus[0] * minus[0] && minus[0] > 0.0) != valid;
+    }
+    return switches;
+}
+
+static mc_vec3 axis3(int k)
+{
+    return mc_v3(k == 0 ? 1.0 : 0.0, k == 1 ? 1.0 : 0.0, k == 2 ? 1.0 : 0.0);
+}
+
+// The motion of J relative to I, in I's body frame (a point x of J moving by delta + theta x x), for a unit step of
+// world pose coordinate col (translation of I, rotation of I about its reference point, then J's).
+static void relative_motion(const mc_mat33* ri, const mc_pose* pi, const mc_pose* pj, int col, double s[6])
+{
+    mc_vec3 e = axis3(col % 3);
+    mc_vec3 delta = mc_v3(0.0, 0.0, 0.0), theta = delta;
+    switch (col / 3)
+    {
+    case 0:
+        delta = mc_neg(e);
+        break;
+    case 1:
+        theta = mc_neg(e);
+        break;
+    case 2:
+        delta = e;
+        break;
+    default:
+        theta = e;
+        delta = mc_cross(e, mc_sub(pi->p, pj->p)); // J turning about its own point moves I's origin point
+        break;
+    }
+    delta = mc_mat33_tmul_vec(ri, delta);
+    theta = mc_mat33_tmul_vec(ri, theta);
+    double v[6] = {delta.x, delta.y, delta.z, theta.x, theta.y, theta.z};
+    memcpy(s, v, sizeof v);
+}
+
+static mc_vec3 slot_sum(const mc_vec3 d[MC_DSLOTS], const double s[6])
+{
+    mc_vec3 r = mc_v3(0.0, 0.0, 0.0);
+    for (int k = 0; k < MC_DSLOTS; ++k)
+    {
+        r = mc_mul_add(r, s[k], d[k]);
+    }
+    return r;
+}
+
+static double slot_dot(const double d[MC_DSLOTS], const double s[6])
+{
+    double r = 0.0;
+    for (int k = 0; k < MC_DSLOTS; ++k)
+    {
+        r += d[k] * s[k];
+    }
+    return r;
+}
+
+// A region's geometry as duals from the region stage's derivatives (I's frame, J's relative motion), mapped to the 12
+// world pose coordinates: quantities of I's frame turn and move with I. @return true when a step of h along the
+// coordinates could cross the validity switch A > 2 g^2 or contact onset (first-order estimate), or the depth has no
+// derivative here.
+static bool analytic_geometry(const mc_region* reg, const mc_region_derivative* d, const mc_pose* pi, const mc_pose* pj,
+                              const double h[12], dual g[GEO])
+{
+    double nominal[GEO];
+    region_values(reg, nominal);
+    for (int q = 0; q < GEO; ++q)
+    {
+        g[q] = dconst(nominal[q]);
+    }
+    mc_mat33 ri = mc_quat_to_mat33(mc_quat_normalize(pi->q));
+    double margin = reg->area - 2.0 * reg->depth * reg->depth, reach_margin = 0.0, reach_depth = 0.0;
+    for (int col = 0; col < 12; ++col)
+    {
+        double s[6];
+        relative_motion(&ri, pi, pj, col, s);
+        mc_vec3 e = axis3(col % 3);
+        mc_vec3 dn = mc_mat33_mul_vec(&ri, slot_sum(d->normal, s));
+        mc_vec3 dc = mc_mat33_mul_vec(&ri, slot_sum(d->centroid, s));
+        if (col / 3 == 0)
+        {
+            dc = mc_add(dc, e);
+        }
+        else if (col / 3 == 1)
+        {
+            dn = mc_add(dn, mc_cross(e, reg->normal));
+            dc = mc_add(dc, mc_cross(e, mc_sub(reg->centroid, pi->p)));
+        }
+        double dg = slot_dot(d->depth, s), da = slot_dot(d->area, s);
+        double v[GEO] = {dg, dn.x, dn.y, dn.z, dc.x, dc.y, dc.z, da};
+        for (int q = 0; q < GEO; ++q)
+        {
+            g[q].d[col] = v[q];
+        }
+        reach_margin += fabs(da - 4.0 * reg->depth * dg) * h[col];
+        reach_depth += fabs(dg) * h[col];
+    }
+    return d->flags != 0 || fabs(margin) <= reach_margin || reg->depth <= reach_depth;
+}
+
+// One block from the pair's nominal regions and their derivatives (analytic, or from the perturbed geometry).
 static mc_status fill_block(const mc_world* w, const mc_pair* p, const double h[12], double (*geo)[GEO],
-                            uint32_t topology_changed, mc_jacobian_block* b)
+                            const mc_region_derivative* deriv, uint32_t topology_changed, mc_jacobian_block* b)
 {
     const mc_contact_slot* cs = &w->contacts[p->contact];
     const mc_body* bi = &w->bodies[p->body_i];
@@ -461,26 +638,9 @@ static mc_status fill_block(const mc_world* w, const mc_pair* p, const double h[
     for (uint32_t r = 0; r < p->region_count; ++r)
     {
         const mc_region* reg = &p->regions[r];
-        double nominal[GEO];
-        region_values(reg, nominal);
         dual g[GEO];
-        bool switches = false;
-        for (int q = 0; q < GEO; ++q)
-        {
-            g[q] = dconst(nominal[q]);
-        }
-        for (int coord = 0; coord < 12; ++coord)
-        {
-            const double* plus = geo[r * DIRS + (uint32_t)coord * 2];
-            const double* minus = geo[r * DIRS + (uint32_t)coord * 2 + 1];
-            for (int q = 0; q < GEO; ++q)
-            {
-                g[q].d[coord] = (plus[q] - minus[q]) / (2.0 * h[coord]);
-            }
-            bool valid = nominal[7] > 2.0 * nominal[0] * nominal[0] && nominal[0] > 0.0;
-            switches = switches || (plus[7] > 2.0 * plus[0] * plus[0] && plus[0] > 0.0) != valid ||
-                       (minus[7] > 2.0 * minus[0] * minus[0] && minus[0] > 0.0) != valid;
-        }
+        bool switches = deriv != NULL ? analytic_geometry(reg, &deriv[r], &bi->pose, &bj->pose, h, g)
+                                      : differenced_geometry(reg, h, &geo[r * DIRS], g);
         dvec n = dv(g[1], g[2], g[3]);
         dvec c = dv(g[4], g[5], g[6]);
         bool applied = region_wrench(&cs->model, friction, &g[0], &n, &c, &g[7], reg->volume, &s, out);
@@ -508,6 +668,18 @@ static mc_status fill_block(const mc_world* w, const mc_pair* p, const double h[
     return MC_OK;
 }
 
+// Analytic derivatives for two meshes with the Adams, volume/area or extent depth; differences otherwise.
+static uint8_t analytic_pair(const mc_world* w, const mc_pair* p)
+{
+    if (w->jacobian_differences)
+    {
+        return 0;
+    }
+    mc_depth_method d = w->contacts[p->contact].depth;
+    bool depth = d == MC_DEPTH_DEFAULT || d == MC_DEPTH_ADAMS || d == MC_DEPTH_VOLUME_AREA || d == MC_DEPTH_EXTENT;
+    return depth && w->bodies[p->body_i].mesh != NULL && w->bodies[p->body_j].mesh != NULL;
+}
+
 typedef struct jac_scratch
 {
     uint32_t* pairs;
@@ -519,18 +691,22 @@ typedef struct jac_scratch
     mc_region** buffers;
     uint32_t* capacities;
     int workers;
+    uint8_t* analytic;
+    mc_region_derivative* deriv;
+    mc_region_derivative** dbuf;
 } jac_scratch;
 
 static void scratch_free(jac_scratch* s)
 {
-    if (s->buffers != NULL)
+    for (int k = 0; k < s->workers; ++k)
     {
-        for (int k = 0; k < s->workers; ++k)
-        {
-            mc_free(s->buffers[k]);
-        }
+        mc_free(s->buffers != NULL ? s->buffers[k] : NULL);
+        mc_free(s->dbuf != NULL ? s->dbuf[k] : NULL);
     }
     mc_free(s->buffers);
+    mc_free(s->dbuf);
+    mc_free(s->analytic);
+    mc_free(s->deriv);
     mc_free(s->capacities);
     mc_free(s->pairs);
     mc_free(s->first);
@@ -546,24 +722,28 @@ static mc_status run_queries(mc_world* w, jac_scratch* s, uint32_t npairs, uint3
     uint32_t tasks = npairs * DIRS;
     s->workers = w->worker_count;
     s->buffers = mc_alloc_array((size_t)s->workers, sizeof *s->buffers);
+    s->dbuf = mc_alloc_array((size_t)s->workers, sizeof *s->dbuf);
     s->capacities = mc_alloc_array((size_t)s->workers, sizeof *s->capacities);
     s->status = mc_alloc_array(tasks, sizeof *s->status);
     s->need = mc_alloc_array(tasks, sizeof *s->need);
-    if (s->buffers == NULL || s->capacities == NULL || s->status == NULL || s->need == NULL)
+    if (s->buffers == NULL || s->dbuf == NULL || s->capacities == NULL || s->status == NULL || s->need == NULL)
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
     memset(s->buffers, 0, (size_t)s->workers * sizeof *s->buffers);
+    memset(s->dbuf, 0, (size_t)s->workers * sizeof *s->dbuf);
     for (int k = 0; k < s->workers; ++k)
     {
         s->capacities[k] = 2 * max_regions + 8;
         s->buffers[k] = mc_alloc_array(s->capacities[k], sizeof(mc_region));
-        if (s->buffers[k] == NULL)
+        s->dbuf[k] = mc_alloc_array(s->capacities[k], sizeof(mc_region_derivative));
+        if (s->buffers[k] == NULL || s->dbuf[k] == NULL)
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
     }
-    jac_ctx ctx = {w, s->pairs, s->first, s->h, s->geo, s->status, s->need, s->buffers, s->capacities, 1};
+    jac_ctx ctx = {w,          s->pairs,      s->first, s->h,        s->geo,   s->status, s->need,
+                   s->buffers, s->capacities, 1,        s->analytic, s->deriv, s->dbuf};
     bool serial = tasks < (uint32_t)s->workers;
     ctx.inner_workers = serial ? w->worker_count : 1;
     if (serial)
@@ -580,15 +760,25 @@ static mc_status run_queries(mc_world* w, jac_scratch* s, uint32_t npairs, uint3
         {
             uint32_t cap = s->need[t];
             mc_region* grown = mc_alloc_array(cap, sizeof(mc_region));
-            if (grown == NULL)
+            mc_region_derivative* dgrown = mc_alloc_array(cap, sizeof(mc_region_derivative));
+            mc_free(s->buffers[0]);
+            mc_free(s->dbuf[0]);
+            s->buffers[0] = grown;
+            s->dbuf[0] = dgrown;
+            if (grown == NULL || dgrown == NULL)
             {
                 return MC_ERR_OUT_OF_MEMORY;
             }
-            mc_free(s->buffers[0]);
-            s->buffers[0] = grown;
             s->capacities[0] = cap;
             ctx.inner_workers = w->worker_count;
-            jac_task_one(&ctx, t, grown, cap, w->workspaces[0], w->worker_count);
+            if (s->analytic[t / DIRS])
+            {
+                jac_task_analytic(&ctx, t, grown, dgrown, cap, w->workspaces[0], w->worker_count);
+            }
+            else
+            {
+                jac_task_one(&ctx, t, grown, cap, w->workspaces[0], w->worker_count);
+            }
         }
         if (s->status[t] == 1 || s->status[t] == 2)
         {
@@ -655,8 +845,9 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
     s.pairs = mc_alloc_array(write, sizeof *s.pairs);
     s.first = mc_alloc_array(write, sizeof *s.first);
     s.h = mc_alloc_array((size_t)write * 12, sizeof *s.h);
+    s.analytic = mc_alloc_array(write, sizeof *s.analytic);
     mc_status st = MC_OK;
-    if (s.pairs == NULL || s.first == NULL || s.h == NULL)
+    if (s.pairs == NULL || s.first == NULL || s.h == NULL || s.analytic == NULL)
     {
         st = MC_ERR_OUT_OF_MEMORY;
     }
@@ -670,6 +861,7 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
             continue;
         }
         s.pairs[listed] = k;
+        s.analytic[listed] = analytic_pair(w, p);
         s.first[listed] = (uint32_t)total_regions;
         pair_steps(w, p, &s.h[(size_t)listed * 12]);
         total_regions += p->region_count;
@@ -678,7 +870,8 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
     if (st == MC_OK)
     {
         s.geo = mc_alloc_array((size_t)total_regions * DIRS, sizeof *s.geo);
-        st = s.geo == NULL ? MC_ERR_OUT_OF_MEMORY : run_queries(w, &s, write, max_regions);
+        s.deriv = mc_alloc_array((size_t)total_regions, sizeof *s.deriv);
+        st = s.geo == NULL || s.deriv == NULL ? MC_ERR_OUT_OF_MEMORY : run_queries(w, &s, write, max_regions);
     }
     for (uint32_t k = 0; st == MC_OK && k < write; ++k)
     {
@@ -688,7 +881,8 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
         {
             changed |= s.status[k * DIRS + d] == 3;
         }
-        st = fill_block(w, p, &s.h[(size_t)k * 12], &s.geo[(size_t)s.first[k] * DIRS], changed, &out[k]);
+        st = fill_block(w, p, &s.h[(size_t)k * 12], &s.geo[(size_t)s.first[k] * DIRS],
+                        s.analytic[k] ? &s.deriv[s.first[k]] : NULL, changed, &out[k]);
         if (st != MC_OK)
         {
             mc_log("mc_world_get_jacobian: bodies %u and %u: a derivative overflowed", p->body_i, p->body_j);
@@ -700,4 +894,22 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
         return st;
     }
     return available > capacity ? MC_ERR_CAPACITY : MC_OK;
+}
+
+mc_status mc_world_set_jacobian_method(mc_world* world, mc_jacobian_method method)
+{
+    if (world == NULL || (method != MC_JACOBIAN_ANALYTIC && method != MC_JACOBIAN_DIFFERENCES))
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    world->jacobian_differences = method == MC_JACOBIAN_DIFFERENCES;
+    return MC_OK;
+}
+
+void mc_world_set_jacobian_differences(mc_world* w, bool differences)
+{
+    if (w != NULL)
+    {
+        w->jacobian_differences = differences;
+    }
 }
