@@ -35,9 +35,12 @@
 //    from one of its segments (or, failing that, from a face around an inside vertex, then from a face entirely
 //    inside) into the intersection meets the boundary of the same connected piece first, and the regions are joined
 //    and summed again (join_negative_regions). A ray's hit on a face in some pair is placed in the piece of the face's
-//    inside part that holds it by an in-face ray to the nearest segment or edge interval (locate_in_face). The rays are
-//    floats used to locate, never to decide a sign: an unclear ray joins nothing (the shell then stays a region of
-//    negative volume, the total right).
+//    inside part that holds it by an in-face ray to the nearest segment or edge interval (locate_in_face), towards
+//    each of the face's edges in turn. The rays are floats used to locate, never to decide a sign. A ray is unclear
+//    when its nearer hit is near an edge or near another hit, or when the two meshes' hits tie on faces that are not
+//    exactly coplanar (coplanar ones are ordered by the symbolic rule); an unclear ray is tried again along three
+//    directions turned off it, and one unclear every way joins nothing (the shell then stays a region of negative
+//    volume, the total right).
 // 4. Sums per region, around a local origin (mean of its crossing points, or of its vertices when it has none): a
 //    crossing gives six flags, an inside vertex gives its two flags in every face that is in some triangle pair,
 //    and a face in no triangle pair that has an inside vertex lies entirely inside the other solid: it contributes
