@@ -35,9 +35,12 @@
 //    from one of its segments (or, failing that, from a face around an inside vertex, then from a face entirely
 //    inside) into the intersection meets the boundary of the same connected piece first, and the regions are joined
 //    and summed again (join_negative_regions). A ray's hit on a face in some pair is placed in the piece of the face's
-//    inside part that holds it by an in-face ray to the nearest segment or edge interval (locate_in_face). The rays are
-//    floats used to locate, never to decide a sign: an unclear ray joins nothing (the shell then stays a region of
-//    negative volume, the total right).
+//    inside part that holds it by an in-face ray to the nearest segment or edge interval (locate_in_face), towards
+//    each of the face's edges in turn. The rays are floats used to locate, never to decide a sign. A ray is unclear
+//    when its nearer hit is near an edge or near another hit, or when the two meshes' hits tie on faces that are not
+//    exactly coplanar (coplanar ones are ordered by the symbolic rule); an unclear ray is tried again along three
+//    directions turned off it, and one unclear every way joins nothing (the shell then stays a region of negative
+//    volume, the total right).
 // 4. Sums per region, around a local origin (mean of its crossing points, or of its vertices when it has none): a
 //    crossing gives six flags, an inside vertex gives its two flags in every face that is in some triangle pair,
 //    and a face in no triangle pair that has an inside vertex lies entirely inside the other solid: it contributes
@@ -71,6 +74,7 @@
 #include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/predicates.h"
+#include "src/base/tri_tri.h"
 #include "src/base/union_find.h"
 #include "src/contact/regions_blocks.h"
 #include "src/contact/workspace.h"
@@ -1730,8 +1734,39 @@ static uint32_t inside_face_node(const region_query* c, int b, uint32_t f)
     return vstate(c, b, v) == 1 ? a->vnode[v] : MC_NONE;
 }
 
+/// Which of face g0 of I and face g1 of J, both met by the ray along d at the same parameter within rounding, the ray
+/// meets first: 1 (J) or 0 (I) when the two faces lie exactly in one plane (exact predicates), ordered by the symbolic
+/// rule (J translated by (eps, eps^2, eps^3)); -1 when they do not (a float tie: unclear).
+static int coplanar_first(const region_query* c, uint32_t g0, uint32_t g1, mc_vec3 d)
+{
+    mc_vec3 a[3], q[3];
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        a[k] = vpos(c, 0, c->mesh[0]->indices[3u * g0 + k]);
+        q[k] = vpos(c, 1, c->mesh[1]->indices[3u * g1 + k]);
+    }
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        if (mc_orient3d_sign(&a[0], &a[1], &a[2], &q[k]) != 0)
+        {
+            return -1;
+        }
+    }
+    // J's face lies, infinitesimally, on side `side` of I's plane (+1: where I's normal points). The ray crosses the
+    // plane forwards along I's normal when d . n > 0: it then meets J's face first when J's face is on the near side.
+    int side = mc_sym_orient_point_plane(&a[0], &a[1], &a[2], &q[0], 1, NULL);
+    double dn = mc_dot(d, fnormal(c, 0, g0));
+    if (side == 0 || !(fabs(dn) > 1e-6))
+    {
+        return -1; // a degenerate face, or a grazing ray (the hits are flagged ambiguous then anyway)
+    }
+    return (side > 0) != (dn > 0.0) ? 1 : 0;
+}
+
 /// Where a ray from a shell meets the nearest surface: the body and triangle (and the ray parameter in *t_hit),
-/// MC_NONE when none or unclear.
+/// MC_NONE when none or unclear. Unclear: the nearer hit near its triangle's boundary or near another hit of its own
+/// mesh (mc_bvh_ray_first_hit's `ambiguous`; the farther mesh's does not matter), a walk that gave up, or the two
+/// meshes' hits within the tie tolerance on faces that do not lie exactly in one plane (coplanar_first).
 static uint32_t first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip, int* hit_body, double* t_hit)
 {
     // Every point of mesh k is within |p - centre_k| + diagonal_k / 2 of p.
@@ -1747,19 +1782,31 @@ static uint32_t first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint
         double reach = mc_length(mc_sub(p, centre)) + 0.5 * mc_length(mc_sub(r->bbox_max, r->bbox_min));
         t_max = fmax(t_max, 1.000001 * reach);
     }
-    bool ambiguous = false;
+    bool ambiguous[2] = {false, false};
     double t[2] = {INFINITY, INFINITY};
     uint32_t g[2];
     for (int k = 0; k < 2; ++k)
     {
         g[k] = mc_bvh_ray_first_hit(c->mesh[k], k, k == 1 ? c->ps : NULL, p, d, t_max, k == b ? skip : MC_NONE, &t[k],
-                                    &ambiguous);
+                                    &ambiguous[k]);
+        if (g[k] == MC_NONE && ambiguous[k])
+        {
+            return MC_NONE; // the walk gave up: a hit may be missing
+        }
         t[k] = g[k] == MC_NONE ? INFINITY : t[k];
     }
     int k = t[1] < t[0] ? 1 : 0;
-    if (ambiguous || g[k] == MC_NONE || fabs(t[1] - t[0]) <= 1e-9 * t_max)
+    if (g[k] == MC_NONE || ambiguous[k])
     {
         return MC_NONE;
+    }
+    if (fabs(t[1] - t[0]) <= 1e-9 * t_max)
+    {
+        k = ambiguous[1 - k] ? -1 : coplanar_first(c, g[0], g[1], d);
+        if (k < 0)
+        {
+            return MC_NONE;
+        }
     }
     *hit_body = k;
     *t_hit = t[k];
@@ -1997,11 +2044,33 @@ static bool locate_in_face(region_query* c, int b, uint32_t g, mc_vec3 x, mc_vec
     return fabs(dn) > LOCATE_GAP;
 }
 
-/// The union-find node of the region whose boundary contains the point a ray from p along d first meets (p is a
-/// point of the region's interior, near face `skip` of body b): on a face entirely inside the other solid, that
-/// face's node; on a face in some pair, the node of the piece of its inside part that holds the hit (an in-face ray
-/// from the hit towards the midpoint of the face's first edge). MC_NONE when unclear.
-static uint32_t region_boundary_node(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip)
+/// The union-find node of the piece of face g of body b's inside part that holds point z of the face (the hit of a
+/// ray): an in-face ray from z towards the midpoint of the face's first edge, then of its other edges, meets the
+/// boundary of the inside part coming from inside (a touching segment is left out of the location, so a first
+/// direction can meet an edge of the face outside the other solid). MC_NONE when every direction is unclear.
+static uint32_t node_in_face(region_query* c, int b, uint32_t g, mc_vec3 z)
+{
+    const struct mc_mesh* m = c->mesh[b];
+    mc_vec3 n = fnormal(c, b, g);
+    for (uint32_t e = 0; e < 3u; ++e)
+    {
+        mc_vec3 mid =
+            mc_scale(mc_add(vpos(c, b, m->indices[3u * g + e]), vpos(c, b, m->indices[3u * g + (e + 1u) % 3u])), 0.5);
+        mc_vec3 u = mc_sub(mid, z);
+        u = mc_normalize(mc_sub(u, mc_scale(n, mc_dot(u, n))));
+        uint32_t node = MC_NONE;
+        bool inside = false;
+        double dist = 0.0;
+        if (mc_dot(u, u) > 0.5 && locate_in_face(c, b, g, z, u, MC_NONE, &node, &inside, &dist) && inside)
+        {
+            return node;
+        }
+    }
+    return MC_NONE;
+}
+
+/// region_boundary_node along one direction.
+static uint32_t boundary_node_along(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip)
 {
     int hb = 0;
     double t = 0.0;
@@ -2014,18 +2083,36 @@ static uint32_t region_boundary_node(region_query* c, mc_vec3 p, mc_vec3 d, int 
     {
         return inside_face_node(c, hb, g);
     }
-    const struct mc_mesh* m = c->mesh[hb];
-    mc_vec3 z = mc_mul_add(p, t, d);
-    mc_vec3 mid = mc_scale(mc_add(vpos(c, hb, m->indices[3u * g]), vpos(c, hb, m->indices[3u * g + 1u])), 0.5);
-    mc_vec3 n = fnormal(c, hb, g);
-    mc_vec3 u = mc_sub(mid, z);
-    u = mc_normalize(mc_sub(u, mc_scale(n, mc_dot(u, n))));
-    uint32_t node = MC_NONE;
-    bool inside = false;
-    double dist = 0.0;
-    if (!(mc_dot(u, u) > 0.5) || !locate_in_face(c, hb, g, z, u, MC_NONE, &node, &inside, &dist) || !inside)
+    return node_in_face(c, hb, g, mc_mul_add(p, t, d));
+}
+
+#define RAY_TILTS 4 // directions tried per ray start: the given one, then three turned off it
+
+/// The union-find node of the region whose boundary contains the point a ray from p along d first meets (p is a
+/// point of the region's interior, on face `skip` of body b, and d points into solid b there): on a face entirely
+/// inside the other solid, that face's node; on a face in some pair, the node of the piece of its inside part that
+/// holds the hit (node_in_face). When the ray is unclear (it meets an edge or a vertex, as rays along the normals of
+/// symmetric meshes do, or two surfaces at once), the same from p along directions turned off d by fixed angles of
+/// about 20 degrees (any direction into solid b starts inside the intersection: the first surface it meets bounds
+/// the same piece). MC_NONE when every direction is unclear.
+static uint32_t region_boundary_node(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip)
+{
+    // Turns: fixed, unrelated to any mesh's symmetry (no simple ratios), each well inside the hemisphere around d.
+    static const double turn[RAY_TILTS - 1][2] = {{0.3183, 0.1447}, {-0.2071, 0.2653}, {0.0907, -0.3390}};
+    uint32_t node = boundary_node_along(c, p, d, b, skip);
+    if (node != MC_NONE)
     {
-        return MC_NONE;
+        return node;
+    }
+    // An orthonormal pair across d, from the coordinate axis least along it.
+    double ax = fabs(d.x), ay = fabs(d.y), az = fabs(d.z);
+    mc_vec3 axis = ax <= ay && ax <= az ? mc_v3(1, 0, 0) : (ay <= az ? mc_v3(0, 1, 0) : mc_v3(0, 0, 1));
+    mc_vec3 u = mc_normalize(mc_cross(d, axis));
+    mc_vec3 v = mc_cross(d, u);
+    for (int k = 0; k < RAY_TILTS - 1 && node == MC_NONE; ++k)
+    {
+        mc_vec3 dk = mc_normalize(mc_add(d, mc_add(mc_scale(u, turn[k][0]), mc_scale(v, turn[k][1]))));
+        node = boundary_node_along(c, p, dk, b, skip);
     }
     return node;
 }
