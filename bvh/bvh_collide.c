@@ -2279,6 +2279,19 @@ static void collide_stats(const unsorted_pairs* u, double t0, mc_query_stats* st
     }
 }
 
+// collide_unsorted, then room for the sort keys of its pairs. @return MC_OK, or the failure.
+static mc_status collide_keyed(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i,
+                               int worker_count, struct mc_pair_scratch** scratch, mc_pair_front** front,
+                               unsorted_pairs* u)
+{
+    mc_status st = collide_unsorted(mi, mj, j_in_i, worker_count, scratch, front, u);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    return reserve_keys(*scratch, u->n) ? MC_OK : MC_ERR_OUT_OF_MEMORY;
+}
+
 mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                            struct mc_pair_scratch** scratch, mc_pair_front** front, mc_pair_result* result,
                            mc_query_stats* stats)
@@ -2289,14 +2302,14 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     }
     double t0 = mc_now_seconds();
     unsorted_pairs u;
-    mc_status st = collide_unsorted(mi, mj, j_in_i, worker_count, scratch, front, &u);
+    mc_status st = collide_keyed(mi, mj, j_in_i, worker_count, scratch, front, &u);
     if (st != MC_OK)
     {
         return st;
     }
     struct mc_pair_scratch* s = *scratch;
     uint32_t n = u.n;
-    if (!reserve_keys(s, n) || !reserve_output(s, n))
+    if (!reserve_output(s, n))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
@@ -2328,17 +2341,13 @@ mc_status mc_collide_into(const struct mc_mesh* mi, const struct mc_mesh* mj, co
     }
     double t0 = mc_now_seconds();
     unsorted_pairs u;
-    mc_status st = collide_unsorted(mi, mj, j_in_i, worker_count, scratch, NULL, &u);
+    mc_status st = collide_keyed(mi, mj, j_in_i, worker_count, scratch, NULL, &u);
     if (st != MC_OK)
     {
         return st;
     }
     struct mc_pair_scratch* s = *scratch;
     uint32_t n = u.n;
-    if (!reserve_keys(s, n))
-    {
-        return MC_ERR_OUT_OF_MEMORY;
-    }
     // Warmed first: the caller's array is written only once nothing can fail (the workers' pairs keep their content).
     if (!warm_workers(s, u.workers, n))
     {
