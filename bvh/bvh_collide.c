@@ -1199,9 +1199,11 @@ static inline void nodes_soa(const mc_bvh_node* n0, const mc_bvh_node* n1, const
 typedef struct sat_lanes
 {
     __m128 a[16];
-    __m128 b[9];
-    __m128 eb[3];
+    const __m128* b;  // b[9]: bs, or a batch's mapped single leaf (the same box in every lane)
+    const __m128* eb; // eb[3]: ebs, or that leaf's extents
     __m128 d[3];
+    __m128 bs[9]; // storage of b and eb when the lanes' boxes differ
+    __m128 ebs[3];
 } sat_lanes;
 
 // The 15-axis test of box_overlap on four box pairs (collide_lanes.h, sat, SSE2 instance). @return the movemask of
@@ -1329,9 +1331,11 @@ __attribute__((always_inline)) static inline void batch_flush_dir(const collide_
     const __m128* ext = ext_own;
     const __m128d* bc_lo = c_own[0];
     const __m128d* bc_hi = c_own[1];
-    if (to->node_count == 1)
+    const int single = to->node_count == 1;
+    if (single)
     {
-        // All four other nodes are the one leaf: mapped once a level.
+        // All four other nodes are the one leaf: mapped once a level, every lane the same box, so its mapped axes and
+        // extents are the test's b and eb as they stand (the unpacks below would give the same bits).
         if (!eb->mapped)
         {
             map_other(cx, to, oth, to_i, eb->map_bx, eb->map_ext, eb->map_c);
@@ -1355,20 +1359,33 @@ __attribute__((always_inline)) static inline void batch_flush_dir(const collide_
         const mc_bvh_node* ch1 = &ts->nodes[first[2 * h + 1]];
         __m128* g = in[h].a;
         nodes_soa(ch0, ch0 + 1, ch1, ch1 + 1, g);
-        for (int q = 0; q < 9; ++q)
+        if (single)
         {
-            in[h].b[q] = h == 0 ? _mm_unpacklo_ps(bx[q], bx[q]) : _mm_unpackhi_ps(bx[q], bx[q]);
+            in[h].b = bx;
+            in[h].eb = ext;
         }
-        for (int k = 0; k < 3; ++k)
+        else
         {
-            const __m128 e = ext[k];
-            in[h].eb[k] = h == 0 ? _mm_unpacklo_ps(e, e) : _mm_unpackhi_ps(e, e);
+            for (int q = 0; q < 9; ++q)
+            {
+                in[h].bs[q] = h == 0 ? _mm_unpacklo_ps(bx[q], bx[q]) : _mm_unpackhi_ps(bx[q], bx[q]);
+            }
+            for (int k = 0; k < 3; ++k)
+            {
+                const __m128 e = ext[k];
+                in[h].ebs[k] = h == 0 ? _mm_unpacklo_ps(e, e) : _mm_unpackhi_ps(e, e);
+            }
+            in[h].b = in[h].bs;
+            in[h].eb = in[h].ebs;
         }
         for (int c = 0; c < 3; ++c)
         {
             __m128d bcc = h == 0 ? bc_lo[c] : bc_hi[c];
-            __m128d d01 = _mm_sub_pd(_mm_unpacklo_pd(bcc, bcc), _mm_cvtps_pd(g[9 + c]));
-            __m128d d23 = _mm_sub_pd(_mm_unpackhi_pd(bcc, bcc), _mm_cvtps_pd(_mm_movehl_ps(g[9 + c], g[9 + c])));
+            // A single leaf's centre is in both lanes of bcc already.
+            __m128d b01 = single ? bcc : _mm_unpacklo_pd(bcc, bcc);
+            __m128d b23 = single ? bcc : _mm_unpackhi_pd(bcc, bcc);
+            __m128d d01 = _mm_sub_pd(b01, _mm_cvtps_pd(g[9 + c]));
+            __m128d d23 = _mm_sub_pd(b23, _mm_cvtps_pd(_mm_movehl_ps(g[9 + c], g[9 + c])));
             in[h].d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
         }
     }
@@ -1476,12 +1493,14 @@ MC_HOT_CLONES static void batch_flush_both(const collide_ctx* cx, expansion_batc
         nodes_soa(ia, ia, ia + 1, ia + 1, g);
         for (int q = 0; q < 9; ++q)
         {
-            in[e].b[q] = e == 0 ? _mm_movelh_ps(bx[q], bx[q]) : _mm_movehl_ps(bx[q], bx[q]);
+            in[e].bs[q] = e == 0 ? _mm_movelh_ps(bx[q], bx[q]) : _mm_movehl_ps(bx[q], bx[q]);
         }
         for (int k = 0; k < 3; ++k)
         {
-            in[e].eb[k] = e == 0 ? _mm_movelh_ps(f[12 + k], f[12 + k]) : _mm_movehl_ps(f[12 + k], f[12 + k]);
+            in[e].ebs[k] = e == 0 ? _mm_movelh_ps(f[12 + k], f[12 + k]) : _mm_movehl_ps(f[12 + k], f[12 + k]);
         }
+        in[e].b = in[e].bs;
+        in[e].eb = in[e].ebs;
         for (int c = 0; c < 3; ++c)
         {
             __m128d d01 = _mm_sub_pd(bc[e][c], _mm_cvtps_pd(g[9 + c]));
