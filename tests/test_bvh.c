@@ -1253,21 +1253,9 @@ static mc_mesh* mesh_unchecked(const double* p, uint32_t nv, const uint32_t* ix,
 /// The exact bounds of triangle t of m: lo x y z, hi x y z.
 static void tri_bounds(const mc_mesh* m, uint32_t t, double b[6])
 {
-    for (int c = 0; c < 3; ++c)
-    {
-        b[c] = INFINITY;
-        b[c + 3] = -INFINITY;
-    }
-    for (int k = 0; k < 3; ++k)
-    {
-        mc_vec3 v = m->positions[m->indices[3u * t + (uint32_t)k]];
-        double x[3] = {v.x, v.y, v.z};
-        for (int c = 0; c < 3; ++c)
-        {
-            b[c] = fmin(b[c], x[c]);
-            b[c + 3] = fmax(b[c + 3], x[c]);
-        }
-    }
+    const uint32_t* v = &m->indices[3u * t];
+    mc_vec3 tri[3] = {m->positions[v[0]], m->positions[v[1]], m->positions[v[2]]};
+    box_of(tri, b);
 }
 
 /// Brute force over the pairs (a, b) with a in `as`, b in `bs` (a < b after sorting): exact bounds, then the rule.

@@ -1114,8 +1114,7 @@ static inline mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_ve
 
 mc_vec3 mc_closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
 {
-    int code = 0;
-    return closest_on_triangle_code(p, a, b, c, &code);
+    return closest_on_triangle(p, a, b, c);
 }
 
 mc_closest_feature mc_closest_feature_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
