@@ -99,6 +99,8 @@ extern "C"
         int threads;               ///< threads used
         double seconds_pairs;      ///< wall time of the pair stage
         double seconds_regions;    ///< wall time of the region stage
+        uint32_t certified_reuse;  ///< 1 when the pair stage replayed the triangle pairs of the pair's last tested
+                                   ///< query under its certified motion margin (no triangle test ran), else 0
     } mc_query_stats;
 
     /// Every intersecting triangle pair of two meshes at their poses, sorted by (i, j).

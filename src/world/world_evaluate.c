@@ -307,6 +307,7 @@ static mc_status reserve_records(mc_world* w)
         w->info.seconds_regions += p->stats.seconds_regions;
         w->info.touching_pairs += p->region_count > 0;
         w->info.reused_pairs += p->reused;
+        w->info.certified_pairs += p->reused ? 0u : p->stats.certified_reuse;
     }
     if (total > UINT32_MAX ||
         !mc_array_reserve((void**)&w->records, &w->record_capacity, (uint32_t)total, sizeof *w->records, 4))
