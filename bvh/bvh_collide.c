@@ -2474,6 +2474,12 @@ void mc_pair_front_reset(mc_pair_front* f)
     }
 }
 
+void mc_pair_front_margins(const mc_pair_front* f, double* certified, double* min_gap)
+{
+    *certified = f != NULL ? f->cert_margin : 0.0;
+    *min_gap = f != NULL && f->valid ? (double)f->min_gap : 0.0;
+}
+
 // The output order of a front query from the last query's permutation: a front query produces its pairs in the order
 // of its entries and near lists, mostly the order of the query before, so the permutation that sorted those mostly
 // sorts these. It is applied (pairs of worker 0, the only one a front query uses) and kept only when the result is
