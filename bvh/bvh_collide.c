@@ -3172,42 +3172,67 @@ static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs
     f->cert_margin = m;
 }
 
+// Planes of J's triangles met by a replay, by triangle (direct-mapped: a pair's crossings meet a few dozen).
+#define REPLAY_PLANES 32u
+
+typedef struct replay_plane
+{
+    uint32_t tri;    // J's triangle, MC_NONE: empty
+    mc_tri_plane pl; // its corners (mapped) and plane
+} replay_plane;
+
 // The certified pairs at the query's pose, pushed in their sorted order with their points computed as the tests
-// compute them. @return 1 done, 0 a check failed (nothing pushed: test the near lists), -1 allocation failure.
+// compute them (planes from mc_tri_plane_init on the same corners, whether computed for this pair or an earlier one).
+// @return 1 done, 0 a check failed (nothing pushed: test the near lists), -1 allocation failure.
 static int front_replay(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, const struct mc_mesh* mi,
                         const struct mc_mesh* mj)
 {
+    replay_plane cache[REPLAY_PLANES];
+    for (uint32_t k = 0; k < REPLAY_PLANES; ++k)
+    {
+        cache[k].tri = MC_NONE;
+    }
+    mc_tri_plane pl_i;
+    uint32_t cur_i = MC_NONE;
     for (uint32_t k = 0; k < f->cert_count; ++k)
     {
         uint32_t i = f->cert_ij[2u * k], j = f->cert_ij[2u * k + 1u];
-        mc_vec3 t[2][3];
-        for (int c = 0; c < 3; ++c)
+        if (i != cur_i)
         {
-            t[0][c] = cx->pos_i[mi->indices[3u * i + (uint32_t)c]];
-            t[1][c] = j_vertex_serial(cx->scratch, mj->indices[3u * j + (uint32_t)c]);
+            const uint32_t* v = &mi->indices[3u * i];
+            mc_tri_plane_init(&pl_i, cx->pos_i[v[0]], cx->pos_i[v[1]], cx->pos_i[v[2]]);
+            cur_i = i;
         }
-        mc_tri_plane pl[2];
-        int ready[2] = {0, 0};
+        replay_plane* rj = &cache[j % REPLAY_PLANES];
+        if (rj->tri != j)
+        {
+            const uint32_t* v = &mj->indices[3u * j];
+            mc_tri_plane_init(&rj->pl, j_vertex_serial(cx->scratch, v[0]), j_vertex_serial(cx->scratch, v[1]),
+                              j_vertex_serial(cx->scratch, v[2]));
+            rj->tri = j;
+        }
+        const mc_tri_plane* pl[2] = {&pl_i, &rj->pl};
         mc_crossing cr[2];
         memset(cr, 0, sizeof cr);
         for (int c = 0; c < 2; ++c)
         {
             unsigned meta = (unsigned)(f->cert_meta[k] >> (4 * c)) & 15u;
             int b = (int)(meta & 1u), e = (int)((meta >> 1) & 3u), entering = (meta & 8u) ? 1 : -1;
-            int o = 1 - b, e1 = e == 2 ? 0 : e + 1;
-            if (!ready[o])
-            {
-                mc_tri_plane_init(&pl[o], t[o][0], t[o][1], t[o][2]);
-                ready[o] = 1;
-            }
-            double b0, b1;
-            double o0 = mc_tri_plane_eval(&pl[o], &t[b][e], &b0), o1 = mc_tri_plane_eval(&pl[o], &t[b][e1], &b1);
-            if (e > 2 || !(fabs(o0) > b0) || !(fabs(o1) > b1) || sign_of(o0) != entering || sign_of(o1) != -entering)
+            if (e > 2)
             {
                 w->pair_count = 0;
                 return 0;
             }
-            cr[c].point = crossing_point(&t[b][e], &t[b][e1], o0, o1);
+            int e1 = e == 2 ? 0 : e + 1;
+            const mc_vec3* t = pl[b]->v;
+            double b0, b1;
+            double o0 = mc_tri_plane_eval(pl[1 - b], &t[e], &b0), o1 = mc_tri_plane_eval(pl[1 - b], &t[e1], &b1);
+            if (!(fabs(o0) > b0) || !(fabs(o1) > b1) || sign_of(o0) != entering || sign_of(o1) != -entering)
+            {
+                w->pair_count = 0;
+                return 0;
+            }
+            cr[c].point = crossing_point(&t[e], &t[e1], o0, o1);
             cr[c].body = (uint8_t)b;
             cr[c].edge = (uint8_t)e;
             cr[c].entering = (int8_t)entering;
