@@ -544,9 +544,10 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         if (s_verbose)
         {
             fprintf(stderr,
-                    "  call %d: %llu box tests, %llu triangle tests, %llu crossing pairs, %u of %u pairs certified\n",
+                    "  call %d: %llu box tests, %llu triangle tests, %llu crossing pairs, %u of %u pairs certified, %u "
+                    "planned\n",
                     k, (unsigned long long)si.box_tests, (unsigned long long)si.triangle_tests,
-                    (unsigned long long)si.triangle_pairs, si.certified_pairs, si.candidate_pairs);
+                    (unsigned long long)si.triangle_pairs, si.certified_pairs, si.candidate_pairs, si.planned_pairs);
         }
     }
     r->resting_s = INFINITY;

@@ -2183,6 +2183,7 @@ static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
 static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
                           const struct mc_mesh* mj, int* replayed);
 static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n);
+static uint64_t front_certificate(const mc_pair_front* f);
 static void front_sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n,
                              mc_pair_front* f);
 
@@ -2361,6 +2362,8 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     }
     result->pairs = s->out;
     result->pair_count = n;
+    result->certificate = u.front_used ? front_certificate(*front) : 0u;
+    result->replayed = u.replayed;
     collide_stats(&u, t0, stats);
     return MC_OK;
 }
@@ -2447,6 +2450,8 @@ struct mc_pair_front
     uint32_t cert_count;    // pairs
     uint32_t cert_cap;      // entries of cert_ij allocated
     uint32_t cert_meta_cap; // entries of cert_meta allocated
+    uint64_t cert_id;       // id of the certificate (0: none), from cert_serial
+    uint64_t cert_serial;   // ids given so far (never reset: an id is never reused within the front)
 };
 
 void mc_pair_front_destroy(mc_pair_front* f)
@@ -2472,6 +2477,12 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->cert_margin = 0.0;
         f->cert_new = 0.0;
     }
+}
+
+// The id of the front's certificate, 0 when it has none.
+static uint64_t front_certificate(const mc_pair_front* f)
+{
+    return f != NULL && f->cert_margin > 0.0 ? f->cert_id : 0u;
 }
 
 void mc_pair_front_margins(const mc_pair_front* f, double* certified, double* min_gap)
@@ -3146,6 +3157,7 @@ static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs
     double m = f->cert_new;
     f->cert_new = 0.0;
     f->cert_margin = 0.0;
+    f->cert_id = 0;
     if (!(m > 0.0) ||
         (n > 0u && (!mc_array_reserve((void**)&f->cert_ij, &f->cert_cap, 2ull * n, sizeof *f->cert_ij, 32) ||
                     !mc_array_reserve((void**)&f->cert_meta, &f->cert_meta_cap, n, 1, 16))))
@@ -3170,6 +3182,7 @@ static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs
     }
     f->cert_count = n;
     f->cert_margin = m;
+    f->cert_id = ++f->cert_serial;
 }
 
 // Planes of J's triangles met by a replay, by triangle (direct-mapped: a pair's crossings meet a few dozen).

@@ -568,6 +568,8 @@ extern "C"
         uint64_t evaluations;      ///< mc_world_evaluate calls so far
         uint32_t certified_pairs;  ///< queried pairs whose pair stage replayed its last tested triangle pairs under
                                    ///< the certified motion margin of temporal coherence (no triangle test ran)
+        uint32_t planned_pairs;    ///< of those, pairs whose region stage restored its last combinatorics (crossing
+                                   ///< records, states, regions) and only recomputed the sums and depth
     } mc_step_info;
 
     /// @return counters of the last evaluation.
