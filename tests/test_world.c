@@ -1400,7 +1400,7 @@ Test(world, coherent_queries_equal_cold_ones_bit_for_bit)
     }
     uint64_t hash[3] = {1469598103934665603ull, 1469598103934665603ull, 1469598103934665603ull};
     uint64_t box_tests[3] = {0, 0, 0};
-    uint64_t certified[3] = {0, 0, 0};
+    uint64_t certified[3] = {0, 0, 0}, planned[3] = {0, 0, 0};
     uint32_t touching_min = UINT32_MAX, touching_max = 0;
     static snapshot snap[3];
     for (int k = 0; k < 16; ++k)
@@ -1414,6 +1414,7 @@ Test(world, coherent_queries_equal_cold_ones_bit_for_bit)
             mc_step_info info = mc_world_get_step_info(g[w].world);
             box_tests[w] += k > 0 ? info.box_tests : 0; // the first step records the fronts
             certified[w] += info.certified_pairs;
+            planned[w] += info.planned_pairs;
             hash[w] = fnv_bytes(hash[w], snap[w].rec, snap[w].n * sizeof snap[w].rec[0]);
             hash[w] = fnv_bytes(hash[w], snap[w].wr, sizeof snap[w].wr);
             touching_min = info.touching_pairs < touching_min ? info.touching_pairs : touching_min;
@@ -1430,6 +1431,9 @@ Test(world, coherent_queries_equal_cold_ones_bit_for_bit)
     cr_assert(eq(u64, certified[0], 0));
     cr_assert(gt(u64, certified[1], 0), "no pair replayed its certified triangle pairs");
     cr_assert(gt(u64, certified[2], 0), "no pair replayed its certified triangle pairs (2 workers)");
+    cr_assert(eq(u64, planned[0], 0));
+    cr_assert(gt(u64, planned[1], 0), "no pair restored its region plan");
+    cr_assert(gt(u64, planned[2], 0), "no pair restored its region plan (2 workers)");
     for (int w = 0; w < 3; ++w)
     {
         grid_free(&g[w]);
@@ -1489,7 +1493,7 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
     mc_pose cur[GRID_N];
     memcpy(cur, g[0].poses, sizeof cur);
     uint64_t rng = 0x9E3779B97F4A7C15ull;
-    uint64_t certified[3] = {0, 0, 0}, tested = 0;
+    uint64_t certified[3] = {0, 0, 0}, planned[3] = {0, 0, 0}, tested = 0;
     static snapshot snap[3];
     for (int k = 0; k < 80; ++k)
     {
@@ -1503,6 +1507,7 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
             take(&g[w], &snap[w]);
             mc_step_info info = mc_world_get_step_info(g[w].world);
             certified[w] += info.certified_pairs;
+            planned[w] += info.planned_pairs;
             if (w == 1 && k > 0)
             {
                 tested += info.candidate_pairs - info.reused_pairs - info.certified_pairs;
@@ -1515,6 +1520,9 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
     cr_assert(gt(u64, certified[1], 0), "no pair replayed its certified triangle pairs");
     cr_assert(gt(u64, certified[2], 0), "no pair replayed its certified triangle pairs (2 workers)");
     cr_assert(gt(u64, tested, 0), "no pair was tested again");
+    cr_assert(gt(u64, planned[1], 0), "no pair restored its region plan");
+    cr_assert(gt(u64, planned[2], 0), "no pair restored its region plan (2 workers)");
+    cr_assert(lt(u64, planned[1], certified[1] + 1u), "a plan is restored only with certified pairs");
     for (int w = 0; w < 3; ++w)
     {
         grid_free(&g[w]);
