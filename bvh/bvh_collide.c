@@ -2441,17 +2441,16 @@ struct mc_pair_front
     uint32_t order_cap;    // entries allocated
     // Certified reuse of the triangle tests (see front_certify): the pose of the last query that ran them, a motion
     // below which every near-list test gives the same result, and that query's sorted pairs without their points.
-    double cert_rot[3][3];  // rotation J -> I of that query
-    double cert_trans[3];   // its translation
-    double cert_margin;     // 0: no certificate (INFINITY: no near-list pair at all)
-    double cert_new;        // margin of the query being answered, kept by front_keep_certified once it is sorted
-    uint32_t* cert_ij;      // i, j of each pair
-    uint8_t* cert_meta;     // per pair, crossing s in bits 4s..4s+3: body (1 bit), edge (2 bits), entering > 0
-    uint32_t cert_count;    // pairs
-    uint32_t cert_cap;      // entries of cert_ij allocated
-    uint32_t cert_meta_cap; // entries of cert_meta allocated
-    uint64_t cert_id;       // id of the certificate (0: none), from cert_serial
-    uint64_t cert_serial;   // ids given so far (never reset: an id is never reused within the front)
+    double cert_rot[3][3]; // rotation J -> I of that query
+    double cert_trans[3];  // its translation
+    double cert_margin;    // 0: no certificate (INFINITY: no near-list pair at all)
+    double cert_new;       // margin of the query being answered, kept by front_keep_certified once it is sorted
+    uint32_t* cert_ij;     // i, j of each pair
+    uint8_t* cert_meta;    // per pair, crossing s in bits 4s..4s+3: body (1 bit), edge (2 bits), entering > 0
+    uint32_t cert_count;   // pairs
+    uint32_t cert_cap;     // pairs allocated in cert_ij and cert_meta
+    uint64_t cert_id;      // id of the certificate (0: none), from cert_serial
+    uint64_t cert_serial;  // ids given so far (never reset: an id is never reused within the front)
 };
 
 void mc_pair_front_destroy(mc_pair_front* f)
@@ -3150,6 +3149,31 @@ static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f)
     memcpy(f->cert_trans, cx->scratch->trans, sizeof f->cert_trans);
 }
 
+// Room for n certified pairs: exactly n plus an eighth when the arrays grow (a front is kept per pair of bodies, so
+// its arrays are sized to the pair, not doubled). @return false on allocation failure.
+static bool cert_reserve(mc_pair_front* f, uint32_t n)
+{
+    if (n <= f->cert_cap)
+    {
+        return true;
+    }
+    uint32_t cap = n + n / 8u;
+    uint32_t* ij = mc_alloc_array(2u * (size_t)cap, sizeof *ij);
+    uint8_t* meta = mc_alloc_array(cap, 1);
+    if (ij == NULL || meta == NULL)
+    {
+        mc_free(ij);
+        mc_free(meta);
+        return false;
+    }
+    mc_free(f->cert_ij);
+    mc_free(f->cert_meta);
+    f->cert_ij = ij;
+    f->cert_meta = meta;
+    f->cert_cap = cap;
+    return true;
+}
+
 // The sorted pairs of the query that front_certify_begin measured, without their points (no certificate when one has
 // a degenerate crossing, or on allocation failure).
 static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n)
@@ -3158,9 +3182,7 @@ static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs
     f->cert_new = 0.0;
     f->cert_margin = 0.0;
     f->cert_id = 0;
-    if (!(m > 0.0) ||
-        (n > 0u && (!mc_array_reserve((void**)&f->cert_ij, &f->cert_cap, 2ull * n, sizeof *f->cert_ij, 32) ||
-                    !mc_array_reserve((void**)&f->cert_meta, &f->cert_meta_cap, n, 1, 16))))
+    if (!(m > 0.0) || !cert_reserve(f, n))
     {
         return;
     }

@@ -3340,15 +3340,18 @@ struct mc_region_plan
     uint64_t certificate;  // the pair stage's certificate id the plan belongs to (0: no plan)
     uint32_t pair_count;   // pairs of that certificate
     uint32_t record_count; // crossing records
-    uint32_t node_count;   // union-find nodes
-    uint32_t order_words;  // entries of the edge orders (per edge with several crossings: its count, its records)
+    uint32_t node_count;   // union-find nodes (at most 65535: the small entries are 16 bits)
+    uint32_t order_words;  // small entries of the edge orders (per edge with several crossings: its count, its records)
+    uint32_t id_count;     // 32-bit entries (the list items' vertices, faces, half-edges, blocks)
     uint32_t count[2][4];  // per body: inside vertices, whole faces, corners, inside blocks
     mc_depth_method depth; // options of the query that kept it
     bool triangle_terms;   // (the region options)
     bool use_blocks;       // (the region options)
     bool blocks[2];        // each mesh had its blocks
-    uint32_t* data;        // records' occurrences, edge orders, node roots, then per body (id, node) of each list
-    uint32_t capacity;     // entries of data allocated
+    // id_count 32-bit entries (per body, the items of each list in that order), then 16-bit entries: the records'
+    // occurrences, the edge orders, the node roots, then per body the union-find node of each list item
+    uint32_t* data;
+    size_t capacity; // bytes of data allocated
 };
 
 void mc_region_plan_destroy(struct mc_region_plan* plan)
@@ -3370,65 +3373,63 @@ void mc_region_plan_reset(struct mc_region_plan* plan)
 
 size_t mc_region_plan_byte_count(const struct mc_region_plan* plan)
 {
-    return plan != NULL ? sizeof *plan + (size_t)plan->capacity * sizeof(uint32_t) : 0u;
+    return plan != NULL ? sizeof *plan + plan->capacity : 0u;
 }
 
-/// Room for n entries in the plan's data (exactly n plus an eighth when it grows). False on allocation failure.
-static bool plan_reserve(struct mc_region_plan* plan, uint64_t n)
+/// Room for `bytes` bytes in the plan's data (exactly, plus an eighth when it grows). False on allocation failure.
+static bool plan_reserve(struct mc_region_plan* plan, size_t bytes)
 {
-    if (n <= plan->capacity)
+    if (bytes <= plan->capacity)
     {
         return true;
     }
-    uint64_t cap = n + n / 8u;
-    if (cap > UINT32_MAX)
-    {
-        return false;
-    }
-    uint32_t* d = mc_alloc_array((size_t)cap, sizeof *d);
+    size_t cap = (bytes + bytes / 8u + 3u) & ~(size_t)3u;
+    uint32_t* d = mc_alloc_array(cap / 4u, sizeof *d);
     if (d == NULL)
     {
         return false;
     }
     mc_free(plan->data);
     plan->data = d;
-    plan->capacity = (uint32_t)cap;
+    plan->capacity = cap;
     return true;
 }
 
-/// Keep steps 1-3 of this query in its plan (not yet valid: plan_commit after the sums). False when nothing is kept.
+/// Keep steps 1-3 of this query in its plan (not yet valid: run_stage validates it after the sums). False when
+/// nothing is kept.
 static bool plan_record(region_query* c, const mc_region_options* opt)
 {
     struct mc_region_scratch* s = c->s;
     struct mc_region_plan* plan = c->plan;
     plan->certificate = 0;
-    if (c->coordinate_decision || c->oom || c->certificate == 0u)
+    if (c->coordinate_decision || c->oom || c->certificate == 0u || s->node_count > UINT16_MAX)
     {
-        return false;
+        return false; // (every small entry is below node_count: occurrences, record indices, roots, nodes)
     }
-    uint64_t order_words = 0;
+    uint64_t order_words = 0, ids = 0;
     for (uint32_t e = 0; e < s->edge_count; ++e)
     {
         order_words += s->edges[e].count > 1u ? 1u + s->edges[e].count : 0u;
     }
-    uint64_t n = (uint64_t)s->record_count + order_words + s->node_count;
     for (int b = 0; b < 2; ++b)
     {
         const body_arrays* a = &s->body[b];
-        n += 2ull * ((uint64_t)a->inside_count + a->whole_count + a->corner_count + a->blist_count);
+        ids += (uint64_t)a->inside_count + a->whole_count + a->corner_count + a->blist_count;
     }
-    if (!plan_reserve(plan, n))
+    uint64_t small = (uint64_t)s->record_count + order_words + s->node_count + ids;
+    if (ids > UINT32_MAX || order_words > UINT32_MAX || !plan_reserve(plan, (size_t)(4u * ids + 2u * small)))
     {
         return false;
     }
-    uint32_t* d = plan->data;
+    uint32_t* id = plan->data;
+    uint16_t* sm = (uint16_t*)(plan->data + ids);
     for (uint32_t k = 0; k < s->record_count; ++k)
     {
         if (s->records[k].degenerate)
         {
             return false;
         }
-        *d++ = s->records[k].occurrence;
+        *sm++ = (uint16_t)s->records[k].occurrence;
     }
     // The crossings of an edge that carries several, in the order their float parameters gave (checked again when
     // the plan is restored).
@@ -3437,37 +3438,39 @@ static bool plan_record(region_query* c, const mc_region_options* opt)
         const crossed_edge* er = &s->edges[e];
         if (er->count > 1u)
         {
-            *d++ = er->count;
-            memcpy(d, s->edge_list + er->first, (size_t)er->count * sizeof *d);
-            d += er->count;
+            *sm++ = (uint16_t)er->count;
+            for (uint32_t k = 0; k < er->count; ++k)
+            {
+                *sm++ = (uint16_t)s->edge_list[er->first + k];
+            }
         }
     }
     for (uint32_t k = 0; k < s->node_count; ++k)
     {
-        *d++ = mc_uf_find(s->parent, k);
+        *sm++ = (uint16_t)mc_uf_find(s->parent, k);
     }
     for (int b = 0; b < 2; ++b)
     {
         const body_arrays* a = &s->body[b];
-        for (uint32_t k = 0; k < a->inside_count; ++k, d += 2)
+        for (uint32_t k = 0; k < a->inside_count; ++k)
         {
-            d[0] = a->inside[k];
-            d[1] = a->vnode[a->inside[k]];
+            *id++ = a->inside[k];
+            *sm++ = (uint16_t)a->vnode[a->inside[k]];
         }
-        for (uint32_t k = 0; k < a->whole_count; ++k, d += 2)
+        for (uint32_t k = 0; k < a->whole_count; ++k)
         {
-            d[0] = a->whole[k].id;
-            d[1] = a->whole[k].node;
+            *id++ = a->whole[k].id;
+            *sm++ = (uint16_t)a->whole[k].node;
         }
-        for (uint32_t k = 0; k < a->corner_count; ++k, d += 2)
+        for (uint32_t k = 0; k < a->corner_count; ++k)
         {
-            d[0] = a->corner[k].id;
-            d[1] = a->corner[k].node;
+            *id++ = a->corner[k].id;
+            *sm++ = (uint16_t)a->corner[k].node;
         }
-        for (uint32_t k = 0; k < a->blist_count; ++k, d += 2)
+        for (uint32_t k = 0; k < a->blist_count; ++k)
         {
-            d[0] = a->blist[k];
-            d[1] = a->bnode[a->blist[k]];
+            *id++ = a->blist[k];
+            *sm++ = (uint16_t)a->bnode[a->blist[k]];
         }
         plan->count[b][0] = a->inside_count;
         plan->count[b][1] = a->whole_count;
@@ -3478,6 +3481,7 @@ static bool plan_record(region_query* c, const mc_region_options* opt)
     plan->pair_count = c->pair_count;
     plan->record_count = s->record_count;
     plan->order_words = (uint32_t)order_words;
+    plan->id_count = (uint32_t)ids;
     plan->node_count = s->node_count;
     plan->depth = opt->depth_method;
     plan->triangle_terms = opt->triangle_terms;
@@ -3532,7 +3536,7 @@ static void plan_record_of(const region_query* c, uint32_t occ, crossing_record*
 /// several (crossing_param, as list_crossings_by_edge sets them) must be in the kept order, strictly increasing or
 /// equal with increasing record index: that order is then the one list_crossings_by_edge's stable insertion sort of
 /// the records (taken in increasing index) gives. False when they are not (or a parameter is NaN).
-static bool plan_orders(const region_query* c, const uint32_t* d, uint32_t words)
+static bool plan_orders(const region_query* c, const uint16_t* d, uint32_t words)
 {
     struct mc_region_scratch* s = c->s;
     for (uint32_t w = 0; w < words;)
@@ -3542,7 +3546,7 @@ static bool plan_orders(const region_query* c, const uint32_t* d, uint32_t words
         {
             return false;
         }
-        const uint32_t* l = d + w;
+        const uint16_t* l = d + w;
         for (uint32_t i = 0; i < n; ++i)
         {
             crossing_record* r = &s->records[l[i]];
@@ -3580,19 +3584,22 @@ static int plan_restore(region_query* c)
     {
         mark_pair_faces(c, &c->pairs[p]);
     }
-    const uint32_t* d = plan->data;
+    const uint32_t* id = plan->data;
+    const uint16_t* sm = (const uint16_t*)(plan->data + plan->id_count);
     for (uint32_t k = 0; k < plan->record_count; ++k)
     {
-        plan_record_of(c, *d++, &s->records[k]);
+        plan_record_of(c, *sm++, &s->records[k]);
     }
     s->record_count = plan->record_count;
-    if (!plan_orders(c, d, plan->order_words))
+    if (!plan_orders(c, sm, plan->order_words))
     {
         return 0;
     }
-    d += plan->order_words;
-    memcpy(s->parent, d, (size_t)plan->node_count * sizeof *d);
-    d += plan->node_count;
+    sm += plan->order_words;
+    for (uint32_t k = 0; k < plan->node_count; ++k)
+    {
+        s->parent[k] = *sm++;
+    }
     s->node_count = plan->node_count;
     for (int b = 0; b < 2; ++b)
     {
@@ -3605,25 +3612,29 @@ static int plan_restore(region_query* c)
         {
             return -1;
         }
-        for (uint32_t k = 0; k < n[0]; ++k, d += 2)
+        for (uint32_t k = 0; k < n[0]; ++k)
         {
-            a->inside[k] = d[0];
-            a->vstate[d[0]] = 2; // cleared by clear_marks, like a flooded vertex
-            a->vnode[d[0]] = d[1];
+            uint32_t v = *id++;
+            a->inside[k] = v;
+            a->vstate[v] = 2; // cleared by clear_marks, like a flooded vertex
+            a->vnode[v] = *sm++;
         }
-        for (uint32_t k = 0; k < n[1]; ++k, d += 2)
+        for (uint32_t k = 0; k < n[1]; ++k)
         {
-            a->whole[k] = (face_entry){d[0], d[1]};
+            a->whole[k].id = *id++;
+            a->whole[k].node = *sm++;
         }
-        for (uint32_t k = 0; k < n[2]; ++k, d += 2)
+        for (uint32_t k = 0; k < n[2]; ++k)
         {
-            a->corner[k] = (face_entry){d[0], d[1]};
+            a->corner[k].id = *id++;
+            a->corner[k].node = *sm++;
         }
-        for (uint32_t k = 0; k < n[3]; ++k, d += 2)
+        for (uint32_t k = 0; k < n[3]; ++k)
         {
-            a->blist[k] = d[0];
-            a->bstate[d[0]] = 2u;
-            a->bnode[d[0]] = d[1];
+            uint32_t bk = *id++;
+            a->blist[k] = bk;
+            a->bstate[bk] = 2u;
+            a->bnode[bk] = *sm++;
         }
         a->inside_count = n[0];
         a->whole_count = n[1];
