@@ -2451,6 +2451,8 @@ struct mc_pair_front
     uint32_t cert_cap;     // pairs allocated in cert_ij and cert_meta
     uint64_t cert_id;      // id of the certificate (0: none), from cert_serial
     uint64_t cert_serial;  // ids given so far (never reset: an id is never reused within the front)
+    uint32_t cert_skip;    // tested queries left that skip measuring a certificate (front_certify_begin)
+    uint32_t cert_backoff; // the last skip length
 };
 
 void mc_pair_front_destroy(mc_pair_front* f)
@@ -2475,6 +2477,8 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->count = 0;
         f->cert_margin = 0.0;
         f->cert_new = 0.0;
+        f->cert_skip = 0;
+        f->cert_backoff = 0;
     }
 }
 
@@ -3116,11 +3120,12 @@ static double near_pair_margin(const collide_ctx* cx, leaf_tris* lt, uint32_t p,
     return m;
 }
 
-// The margin of the front's near lists at the query's pose (INFINITY when they are empty).
-static double front_certify(const collide_ctx* cx, const mc_pair_front* f)
+// The margin of the front's near lists at the query's pose (INFINITY when they are empty), 0 as soon as it falls
+// below `floor` (a certificate that small would never be replayed: see front_certify_begin).
+static double front_certify(const collide_ctx* cx, const mc_pair_front* f, double floor)
 {
     double margin = INFINITY;
-    for (uint32_t k = 0; k < f->leaf_count && margin > 0.0; ++k)
+    for (uint32_t k = 0; k < f->leaf_count && margin >= floor; ++k)
     {
         const front_entry* e = &f->entries[k];
         if (e->near_count == 0)
@@ -3130,21 +3135,41 @@ static double front_certify(const collide_ctx* cx, const mc_pair_front* f)
         leaf_tris lt;
         leaf_tris_init(cx, e->a, e->b, &lt);
         const uint8_t* list = f->pool + e->near;
-        for (uint32_t t = 0; t < e->near_count && margin > 0.0; ++t)
+        for (uint32_t t = 0; t < e->near_count && margin >= floor; ++t)
         {
             double m = near_pair_margin(cx, &lt, list[t] >> 4, list[t] & 15u);
             margin = m < margin ? m : margin;
         }
     }
-    return margin;
+    return margin >= floor ? margin : 0.0;
 }
 
+#define CERT_BACKOFF_MAX 64u // most tested queries a pair skips measuring after its certificates failed
+
 // After a query that tested the front's near lists: their margin at this pose, kept by front_keep_certified with the
-// sorted pairs.
-static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f)
+// sorted pairs. A margin below 1e-9 of J's radius (the fresh front's near-list margin: a near-degenerate
+// configuration, which symmetric scenes make common) is no certificate, and the measure is then skipped for the next
+// 1, 3, 7, ... up to CERT_BACKOFF_MAX tested queries of the pair (it costs about one test per near-list pair; a pair
+// that never certifies would pay it at every query). Skipping only loses replays, never correctness.
+static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f, double radius)
 {
     f->cert_margin = 0.0;
-    f->cert_new = front_certify(cx, f);
+    f->cert_new = 0.0;
+    if (f->cert_skip > 0u)
+    {
+        f->cert_skip--;
+        return;
+    }
+    f->cert_new = front_certify(cx, f, 1e-9 * radius);
+    if (f->cert_new > 0.0)
+    {
+        f->cert_backoff = 0;
+    }
+    else
+    {
+        f->cert_backoff = f->cert_backoff >= CERT_BACKOFF_MAX / 2u ? CERT_BACKOFF_MAX : 2u * f->cert_backoff + 1u;
+        f->cert_skip = f->cert_backoff;
+    }
     memcpy(f->cert_rot, cx->scratch->rot, sizeof f->cert_rot);
     memcpy(f->cert_trans, cx->scratch->trans, sizeof f->cert_trans);
 }
@@ -3358,7 +3383,7 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
             *replayed = r;
             if (r == 0)
             {
-                front_certify_begin(cx, f);
+                front_certify_begin(cx, f, radius);
             }
             return 1;
         }
@@ -3375,6 +3400,6 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     memcpy(f->rot, cx->scratch->rot, sizeof f->rot);
     memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
     f->valid = true;
-    front_certify_begin(cx, f);
+    front_certify_begin(cx, f, radius);
     return 1;
 }

@@ -1347,7 +1347,7 @@ static bool start_occurrences(region_query* c)
 
 /// Step 1, marks of one pair: both faces are in some pair (face bits, and block bits when blocks are used), and so
 /// are their connected components (epoch stamps).
-static void mark_pair_faces(region_query* c, const mc_triangle_pair* pr)
+static inline void mark_pair_faces(region_query* c, const mc_triangle_pair* pr)
 {
     struct mc_region_scratch* s = c->s;
     const struct mc_mesh* mi = c->mesh[0];
