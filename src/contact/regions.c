@@ -237,6 +237,13 @@ struct mc_region_scratch
     uint32_t offer_base;   // depth-offer marks of this query are offer_base + 1 + region: above every older mark
     uint64_t* jkeys;       // (j << 32 | pair) sorted, for the pairs of a face of J (built only when needed)
     uint32_t jkeys_cap;
+    // Float decisions of steps 1-3 that a plan can take again (see mc_region_plan): vertices found clearly outside
+    // the other mesh's bounding box (2 v + body), and evenly crossed edges decided by the gap of their first two
+    // crossings' parameters (those two record indices).
+    uint32_t* box_checks;
+    uint32_t box_check_count, box_check_cap;
+    uint32_t* gap_checks;
+    uint32_t gap_check_count, gap_check_cap;
 };
 
 /// Per-query context.
@@ -360,7 +367,7 @@ static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_regi
 enum
 {
     SCRATCH_BODY_ARRAYS = 17,
-    SCRATCH_REST_ARRAYS = 14,
+    SCRATCH_REST_ARRAYS = 16,
     SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + SCRATCH_REST_ARRAYS
 };
 static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
@@ -378,8 +385,9 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
         }
     }
     void* rest[SCRATCH_REST_ARRAYS] = {
-        s->parent, s->occurrence_record, s->records,     s->edge_keys, s->edge_vals, s->pair_keys, s->pair_vals,
-        s->edges,  s->edge_list,         s->node_region, s->regions,   s->order,     s->jkeys,     s->dsums};
+        s->parent,     s->occurrence_record, s->records,     s->edge_keys, s->edge_vals, s->pair_keys, s->pair_vals,
+        s->edges,      s->edge_list,         s->node_region, s->regions,   s->order,     s->jkeys,     s->dsums,
+        s->box_checks, s->gap_checks};
     for (int k = 0; k < SCRATCH_REST_ARRAYS; ++k)
     {
         out[n++] = rest[k];
@@ -465,18 +473,25 @@ static inline uint32_t he_prev(uint32_t h)
 /// clearly outside the other mesh's bounding box (its report, in its body frame) is outside its surface without a
 /// ray query. "Clearly": by more than 1e-10 of the box size and coordinates, far above the rounding of the frame
 /// change (a few ulps), so a point on or near the surface always gets the exact query and its tie-break.
-static bool vertex_inside_other(const region_query* c, int b, uint32_t v)
+static bool vertex_outside_box(const region_query* c, int b, uint32_t v)
 {
     mc_vec3 p = vpos(c, b, v);
     const struct mc_mesh* other = c->mesh[1 - b];
     mc_vec3 q = b == 0 ? mc_mat33_tmul_vec(&c->rot_j, mc_sub(p, c->trans_j)) : p; // p in the other's body frame
     const mc_vec3 lo = other->report.bbox_min, hi = other->report.bbox_max;
     double tol = 1e-10 * (norm1(mc_sub(hi, lo)) + norm1(q));
-    if (q.x < lo.x - tol || q.y < lo.y - tol || q.z < lo.z - tol || q.x > hi.x + tol || q.y > hi.y + tol ||
-        q.z > hi.z + tol)
+    return q.x < lo.x - tol || q.y < lo.y - tol || q.z < lo.z - tol || q.x > hi.x + tol || q.y > hi.y + tol ||
+           q.z > hi.z + tol;
+}
+
+static bool vertex_inside_other(const region_query* c, int b, uint32_t v)
+{
+    const struct mc_mesh* other = c->mesh[1 - b];
+    if (vertex_outside_box(c, b, v))
     {
         return other->flipped;
     }
+    mc_vec3 p = vpos(c, b, v);
     int parity = b == 0 ? mc_bvh_point_parity(other, 1, c->ps, p, 0) : mc_bvh_point_parity(other, 0, NULL, p, 1);
     return (parity != 0) != other->flipped;
 }
@@ -1320,6 +1335,8 @@ static mc_status prepare(region_query* c, const struct mc_mesh* mi, const struct
     s->edge_count = 0;
     s->region_count = 0;
     s->inside_total = 0;
+    s->box_check_count = 0;
+    s->gap_check_count = 0;
     return MC_OK;
 }
 
@@ -1539,6 +1556,18 @@ static mc_status collect_crossings(region_query* c)
     return MC_OK;
 }
 
+/// Note a float decision that a plan can take again (mc_region_plan): a value pushed on one of the scratch's check
+/// lists; on allocation failure the query keeps no plan instead.
+static void note_check(region_query* c, uint32_t** list, uint32_t* count, uint32_t* cap, uint32_t value)
+{
+    if (*count == *cap && !mc_array_reserve((void**)list, cap, (uint64_t)*count + 1u, sizeof **list, 16))
+    {
+        c->coordinate_decision = true;
+        return;
+    }
+    (*list)[(*count)++] = value;
+}
+
 /// Step 2: states of all vertices that matter, and the inside flood fill.
 static void decide_states(region_query* c)
 {
@@ -1586,12 +1615,14 @@ static void decide_states(region_query* c)
             if (x1->param - x0->param > ORDER_GAP)
             {
                 in = x0->entering < 0; // the first crossing leaves: the start is inside
+                note_check(c, &s->gap_checks, &s->gap_check_count, &s->gap_check_cap, l[0]);
+                note_check(c, &s->gap_checks, &s->gap_check_count, &s->gap_check_cap, l[1]);
             }
             else
             {
                 in = vertex_inside_other(c, b, v0);
+                c->coordinate_decision = true; // an evenly crossed edge decided by a ray
             }
-            c->coordinate_decision = true; // an evenly crossed edge decided by the float gap or a ray
             set_state(c, b, v0, in);
             set_state(c, b, v1, in);
         }
@@ -1631,8 +1662,18 @@ static void decide_states(region_query* c)
             {
                 continue; // already flooded as a block
             }
-            c->coordinate_decision = true; // a component decided by its bounding box or a ray
-            if (vertex_inside_other(c, b, v))
+            bool inside;
+            if (!m->flipped && !c->mesh[1 - b]->flipped && vertex_outside_box(c, b, v))
+            {
+                inside = false; // what vertex_inside_other returns (the other mesh is not flipped)
+                note_check(c, &s->box_checks, &s->box_check_count, &s->box_check_cap, 2u * v + (uint32_t)b);
+            }
+            else
+            {
+                inside = vertex_inside_other(c, b, v);
+                c->coordinate_decision = true; // a component decided by a ray (or by the box of a flipped mesh)
+            }
+            if (inside)
             {
                 if (bk != MC_NONE)
                 {
@@ -3342,7 +3383,9 @@ struct mc_region_plan
     uint32_t record_count; // crossing records
     uint32_t node_count;   // union-find nodes (at most 65535: the small entries are 16 bits)
     uint32_t order_words;  // small entries of the edge orders (per edge with several crossings: its count, its records)
-    uint32_t id_count;     // 32-bit entries (the list items' vertices, faces, half-edges, blocks)
+    uint32_t id_count;     // 32-bit entries (the list items' vertices, faces, half-edges, blocks, then box checks)
+    uint32_t box_checks;   // vertices to find clearly outside the other mesh's box again (2 v + body, last ids)
+    uint32_t gap_checks;   // record index pairs whose parameter gap must exceed ORDER_GAP again (small entries)
     uint32_t count[2][4];  // per body: inside vertices, whole faces, corners, inside blocks
     mc_depth_method depth; // options of the query that kept it
     bool triangle_terms;   // (the region options)
@@ -3416,7 +3459,8 @@ static bool plan_record(region_query* c, const mc_region_options* opt)
         const body_arrays* a = &s->body[b];
         ids += (uint64_t)a->inside_count + a->whole_count + a->corner_count + a->blist_count;
     }
-    uint64_t small = (uint64_t)s->record_count + order_words + s->node_count + ids;
+    ids += s->box_check_count;
+    uint64_t small = (uint64_t)s->record_count + order_words + s->node_count + ids + s->gap_check_count;
     if (ids > UINT32_MAX || order_words > UINT32_MAX || !plan_reserve(plan, (size_t)(4u * ids + 2u * small)))
     {
         return false;
@@ -3478,6 +3522,16 @@ static bool plan_record(region_query* c, const mc_region_options* opt)
         plan->count[b][3] = a->blist_count;
         plan->blocks[b] = c->blk[b] != NULL;
     }
+    for (uint32_t k = 0; k < s->box_check_count; ++k)
+    {
+        *id++ = s->box_checks[k];
+    }
+    for (uint32_t k = 0; k < s->gap_check_count; ++k)
+    {
+        *sm++ = (uint16_t)s->gap_checks[k];
+    }
+    plan->box_checks = s->box_check_count;
+    plan->gap_checks = s->gap_check_count;
     plan->pair_count = c->pair_count;
     plan->record_count = s->record_count;
     plan->order_words = (uint32_t)order_words;
@@ -3640,6 +3694,22 @@ static int plan_restore(region_query* c)
         a->whole_count = n[1];
         a->corner_count = n[2];
         a->blist_count = n[3];
+    }
+    // The float decisions the kept query took, taken again from this query's coordinates: the same operations on the
+    // same values as a cold query's decide_states, so the same outcome, or the plan is declined.
+    for (uint32_t k = 0; k < plan->box_checks; ++k, ++id)
+    {
+        if (!vertex_outside_box(c, (int)(*id & 1u), *id >> 1))
+        {
+            return 0;
+        }
+    }
+    for (uint32_t k = 0; k + 1u < plan->gap_checks; k += 2u, sm += 2)
+    {
+        if (!(s->records[sm[1]].param - s->records[sm[0]].param > ORDER_GAP))
+        {
+            return 0;
+        }
     }
     return 1;
 }
