@@ -543,9 +543,11 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         r->broadphase_s = fmin(r->broadphase_s, si.seconds_broadphase);
         if (s_verbose)
         {
-            fprintf(stderr, "  call %d: %llu box tests, %llu triangle tests, %llu crossing pairs\n", k,
-                    (unsigned long long)si.box_tests, (unsigned long long)si.triangle_tests,
-                    (unsigned long long)si.triangle_pairs);
+            fprintf(stderr,
+                    "  call %d: %llu box tests, %llu triangle tests, %llu crossing pairs, %u of %u pairs certified, %u "
+                    "planned\n",
+                    k, (unsigned long long)si.box_tests, (unsigned long long)si.triangle_tests,
+                    (unsigned long long)si.triangle_pairs, si.certified_pairs, si.candidate_pairs, si.planned_pairs);
         }
     }
     r->resting_s = INFINITY;

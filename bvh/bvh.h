@@ -26,6 +26,10 @@ typedef struct mc_pair_result
 {
     const mc_triangle_pair* pairs; ///< sorted by (i, j); crossing points in I's frame
     uint32_t pair_count;           ///< number of pairs
+    /// mc_collide_front: the id (> 0, unique within the front) of the certificate these pairs were kept under or
+    /// replayed from, 0 when none (every query with the same id has the same pairs but for their crossing points)
+    uint64_t certificate;
+    bool replayed; ///< mc_collide_front: the pairs were replayed from the front's certificate (no triangle test ran)
 } mc_pair_result;
 
 /// Collide mesh I with mesh J placed at `j_in_i` (J's body frame expressed in I's body frame), with the pair scratch
@@ -63,6 +67,10 @@ typedef struct mc_pair_front mc_pair_front;
 /// (||R1 - R0||_F sqrt(3) max|coordinate of J| + |t1 - t0|, rounded up), a query below every gap tests only the near
 /// lists and keeps the front as it is; otherwise entries whose gap exceeds m stay (gaps lowered by m, the front moved
 /// to this pose) and the others are descended again exactly from their node pair (new leaf pairs get margin 4 m).
+/// A query that tests the near lists also measures a motion margin below which every near-list test keeps its result
+/// (each deciding determinant's float value less its filter bound, over a bound of its change; see bvh_collide.c) and
+/// keeps its sorted pairs' combinatorics; a later quiet query whose motion from that pose is below the margin replays
+/// them, computing only their crossing points (stats->certified_reuse = 1, no triangle test).
 /// The result (pairs and crossings) is bitwise mc_collide's whatever the front's history; the counters (box_tests,
 /// triangle_tests) differ. Used only for serial traversals (worker_count 1, or meshes too small for the parallel
 /// one); otherwise the plain traversal runs and the front is reset. The front is rebuilt from the roots when the
@@ -74,6 +82,9 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
 void mc_pair_front_destroy(mc_pair_front* front);
 /// Forget a front's content (its next query descends from the roots); keeps its memory. NULL is ignored.
 void mc_pair_front_reset(mc_pair_front* front);
+/// A front's certified motion margin (0 when it has none, INFINITY when its near lists are empty) and the smallest gap
+/// of its entries (the motion below which a query is quiet), in I's frame (for tests).
+void mc_pair_front_margins(const mc_pair_front* front, double* certified, double* min_gap);
 /// Free the pair stage's scratch. NULL is ignored.
 void mc_pair_scratch_destroy(struct mc_pair_scratch* scratch);
 /// Bytes owned by the pair stage's scratch.

@@ -2180,7 +2180,10 @@ static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
     return 1;
 }
 
-static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mj);
+static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
+                          const struct mc_mesh* mj, int* replayed);
+static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n);
+static uint64_t front_certificate(const mc_pair_front* f);
 static void front_sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n,
                              mc_pair_front* f);
 
@@ -2199,6 +2202,7 @@ typedef struct unsorted_pairs
     uint64_t box_tests; // box tests
     uint64_t tri_tests; // triangle tests
     bool front_used;    // the pairs came from the front (serial: worker 0's buffer only)
+    bool replayed;      // the front's certified pairs were replayed: worker 0's buffer is sorted, no test ran
 } unsorted_pairs;
 
 // The query up to its pairs, unsorted in the workers' buffers (counted in *out). @return MC_OK, or the failure.
@@ -2236,10 +2240,11 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
 
     uint64_t box_tests = 0;
     int used = 1;
+    int replayed = 0;
     if (use_front)
     {
         cx.serial = 1;
-        if (!front_traverse(&cx, front, mj))
+        if (!front_traverse(&cx, front, mi, mj, &replayed))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
@@ -2278,6 +2283,7 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
     out->n = (uint32_t)total;
     out->used = used;
     out->front_used = use_front;
+    out->replayed = replayed != 0;
     out->box_tests = box_tests;
     out->tri_tests = tri_tests;
     s->culled_in = culled;
@@ -2294,6 +2300,7 @@ static void collide_stats(const unsorted_pairs* u, double t0, mc_query_stats* st
         stats->triangle_tests = u->tri_tests;
         stats->triangle_pairs = u->n;
         stats->threads = u->used;
+        stats->certified_reuse = u->replayed ? 1u : 0u;
         stats->seconds_pairs = mc_now_seconds() - t0;
     }
 }
@@ -2332,9 +2339,18 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    if (u.front_used)
+    if (u.replayed)
+    {
+        // Replayed in the sorted order of the query that recorded them (front_replay).
+        if (n > 0u)
+        {
+            memcpy(s->out, s->workers[0].pairs, (size_t)n * sizeof *s->out);
+        }
+    }
+    else if (u.front_used)
     {
         front_sort_pairs(s, mi, mj, n, *front);
+        front_keep_certified(*front, s->out, n);
     }
     else
     {
@@ -2346,6 +2362,8 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     }
     result->pairs = s->out;
     result->pair_count = n;
+    result->certificate = u.front_used ? front_certificate(*front) : 0u;
+    result->replayed = u.replayed;
     collide_stats(&u, t0, stats);
     return MC_OK;
 }
@@ -2421,6 +2439,20 @@ struct mc_pair_front
     uint32_t* order;       // the last query's sorting permutation of its pairs as produced (see front_order_apply)
     uint32_t order_count;  // its length (0: none kept)
     uint32_t order_cap;    // entries allocated
+    // Certified reuse of the triangle tests (see front_certify): the pose of the last query that ran them, a motion
+    // below which every near-list test gives the same result, and that query's sorted pairs without their points.
+    double cert_rot[3][3]; // rotation J -> I of that query
+    double cert_trans[3];  // its translation
+    double cert_margin;    // 0: no certificate (INFINITY: no near-list pair at all)
+    double cert_new;       // margin of the query being answered, kept by front_keep_certified once it is sorted
+    uint32_t* cert_ij;     // i, j of each pair
+    uint8_t* cert_meta;    // per pair, crossing s in bits 4s..4s+3: body (1 bit), edge (2 bits), entering > 0
+    uint32_t cert_count;   // pairs
+    uint32_t cert_cap;     // pairs allocated in cert_ij and cert_meta
+    uint64_t cert_id;      // id of the certificate (0: none), from cert_serial
+    uint64_t cert_serial;  // ids given so far (never reset: an id is never reused within the front)
+    uint32_t cert_skip;    // tested queries left that skip measuring a certificate (front_certify_begin)
+    uint32_t cert_backoff; // the last skip length
 };
 
 void mc_pair_front_destroy(mc_pair_front* f)
@@ -2432,6 +2464,8 @@ void mc_pair_front_destroy(mc_pair_front* f)
     mc_free(f->entries);
     mc_free(f->pool);
     mc_free(f->order);
+    mc_free(f->cert_ij);
+    mc_free(f->cert_meta);
     mc_free(f);
 }
 
@@ -2441,7 +2475,23 @@ void mc_pair_front_reset(mc_pair_front* f)
     {
         f->valid = false;
         f->count = 0;
+        f->cert_margin = 0.0;
+        f->cert_new = 0.0;
+        f->cert_skip = 0;
+        f->cert_backoff = 0;
     }
+}
+
+// The id of the front's certificate, 0 when it has none.
+static uint64_t front_certificate(const mc_pair_front* f)
+{
+    return f != NULL && f->cert_margin > 0.0 ? f->cert_id : 0u;
+}
+
+void mc_pair_front_margins(const mc_pair_front* f, double* certified, double* min_gap)
+{
+    *certified = f != NULL ? f->cert_margin : 0.0;
+    *min_gap = f != NULL && f->valid ? (double)f->min_gap : 0.0;
 }
 
 // The output order of a front query from the last query's permutation: a front query produces its pairs in the order
@@ -2701,25 +2751,27 @@ static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t
     return g - slack;
 }
 
+// Triangle k of a leaf side, loaded, with its test plane (prepared on first use).
+static inline const mc_tri_plane* leaf_tri_plane(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+{
+    leaf_tri_load(cx, lt, side, k);
+    if ((lt->planes[side] & (1u << k)) == 0)
+    {
+        mc_tri_plane_init(&lt->plane[side][k], lt->v[side][k][0], lt->v[side][k][1], lt->v[side][k][2]);
+        lt->planes[side] |= 1u << k;
+    }
+    return &lt->plane[side][k];
+}
+
 // The exact test of I's triangle p against J's triangle q of a leaf pair (the cold stage's function on the same
 // values: bitwise the same crossings), the pair pushed when they cross. @return 0 on allocation failure.
 static int leaf_tris_test(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q)
 {
-    leaf_tri_load(cx, lt, 0, p);
-    leaf_tri_load(cx, lt, 1, q);
-    if ((lt->planes[0] & (1u << p)) == 0)
-    {
-        mc_tri_plane_init(&lt->plane[0][p], lt->v[0][p][0], lt->v[0][p][1], lt->v[0][p][2]);
-        lt->planes[0] |= 1u << p;
-    }
-    if ((lt->planes[1] & (1u << q)) == 0)
-    {
-        mc_tri_plane_init(&lt->plane[1][q], lt->v[1][q][0], lt->v[1][q][1], lt->v[1][q][2]);
-        lt->planes[1] |= 1u << q;
-    }
+    const mc_tri_plane* pi = leaf_tri_plane(cx, lt, 0, p);
+    const mc_tri_plane* pj = leaf_tri_plane(cx, lt, 1, q);
     w->triangle_tests += 1u;
     mc_crossing cr[2];
-    if (mc_tri_tri_crossings_planes(&lt->plane[0][p], &lt->plane[1][q], cr) != 2)
+    if (mc_tri_tri_crossings_planes(pi, pj, cr) != 2)
     {
         return 1;
     }
@@ -2875,7 +2927,7 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
 // pose and the query's: |(R1 - R0) p + (t1 - t0)| <= ||R1 - R0||_F radius + |t1 - t0|, rounded up (the relative
 // 1e-9 covers the rounding of these few operations; the absolute slack the rounding of J's mapped vertices), then
 // scaled by 1 + 1e-6 for the float box axes (box_gap).
-static double front_motion(const collide_ctx* cx, const mc_pair_front* f, double radius)
+static double pose_motion(const collide_ctx* cx, const double rot[3][3], const double trans[3], double radius)
 {
     const struct mc_pair_scratch* s = cx->scratch;
     double r2 = 0.0, t2 = 0.0;
@@ -2883,14 +2935,19 @@ static double front_motion(const collide_ctx* cx, const mc_pair_front* f, double
     {
         for (int k = 0; k < 3; ++k)
         {
-            double x = s->rot[i][k] - f->rot[i][k];
+            double x = s->rot[i][k] - rot[i][k];
             r2 += x * x;
         }
-        double y = s->trans[i] - f->trans[i];
+        double y = s->trans[i] - trans[i];
         t2 += y * y;
     }
     double m = sqrt(r2) * radius + sqrt(t2);
     return (m * (1.0 + 1e-9) + 2.0 * cx->abs_slack) * (1.0 + 1e-6);
+}
+
+static double front_motion(const collide_ctx* cx, const mc_pair_front* f, double radius)
+{
+    return pose_motion(cx, (const double(*)[3])f->rot, f->trans, radius);
 }
 
 // The new front: the kept entries (compacted in place) followed by the scratch's fresh ones, the near lists from the
@@ -2964,12 +3021,317 @@ static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f,
     return front_finish(cx->scratch, f, kept);
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Certified reuse of the triangle tests under small motion
+//
+// A quiet front query (every entry's gap above the motion m_f since the front's pose) tests exactly the front's near
+// lists, and a triangle pair's result is a function of the signs of at most ten determinants: the six plane values
+// (each corner of one triangle against the other's plane) and, when both triangles straddle, the four edge-edge
+// values orient(p, q, w, s) of crossings_from_lonely (p, w the lonely corners, q and s the other corners of their
+// triangles). Each is D = A . (B x C) with A, B, C differences of the four points. Rule, at a query that ran the tests
+// (its pose P_c): for every determinant its float value D_f, the filter bound E of predicates.h (|D_f - D| <= E) and
+// G = |D_f| - E > 0, a lower bound of |D|. If each point moves by less than m, each difference moves by less than 2m
+// and |D' - D| < (|A| + 2m)(|B| + 2m)(|C| + 2m) - |A||B||C| <= 2m (|A||B| + |A||C| + |B||C| + L (|A| + |B| + |C|) +
+// L^2) for 2m <= L = max(|A|, |B|, |C|), so D' keeps the sign of D (and is not zero) for every m below
+// m_D = min(L, G / (...)) / 2 (less 1e-9 of it for the rounding of this bound). The pair's margin is the smallest m_D
+// of the determinants that decide it: the three of a triangle whose corners are all on one side of the other's plane
+// (the test returns 0 whatever the rest; the larger of the two triangles' margins when both are), else all ten. The
+// query's margin is the smallest over every near-list pair (0 when a determinant has no G > 0: a filter that failed,
+// an exactly degenerate triangle, a tie of the symbolic rule). I's vertices do not move in I's frame; J's float
+// vertices move by less than pose_motion(P_c, P) (the front's bound, which covers the rounding of their mapping).
+// So at a later quiet query whose motion from P_c is below the margin, every determinant of every near-list pair has
+// the sign it had: every test returns the same count, edges, directions and order of its two crossings, with no
+// degenerate flag, and no pair outside the near lists can cross (the front is quiet). The pairs of P_c's query, kept
+// sorted without their points, are then this query's pairs; only the points are computed again, by the test's own
+// operations: the crossed triangle's plane (mc_tri_plane_init on the same corners), the edge ends' plane values
+// (mc_tri_plane_eval) and crossing_point. The test uses those float values when they pass their filter, which is
+// checked (with their signs) at each replay: a value within its bound, or any other mismatch, abandons the replay
+// and the near lists are tested as before. The output is bitwise the tests' (and hence a cold query's).
+
+// m_D above for one determinant A . (B x C) of float value det and filter bound `bound`; 0 when |det| <= bound.
+static double det_margin(double det, double bound, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    double g = fabs(det) - bound;
+    if (!(g > 0.0))
+    {
+        return 0.0;
+    }
+    double la = sqrt(mc_dot(a, a)), lb = sqrt(mc_dot(b, b)), lc = sqrt(mc_dot(c, c));
+    double l = la > lb ? la : lb;
+    l = lc > l ? lc : l;
+    double den = la * lb + la * lc + lb * lc + l * (la + lb + lc) + l * l; // > 0: det != 0 needs non-zero vectors
+    double m = g < l * den ? g / den : l;
+    return 0.5 * m * (1.0 - 1e-9);
+}
+
+static inline double min3(const double x[3])
+{
+    double m = x[0] < x[1] ? x[0] : x[1];
+    return x[2] < m ? x[2] : m;
+}
+
+// The margin of near-list pair (p, q) of a leaf pair at the query's pose (see above).
+static double near_pair_margin(const collide_ctx* cx, leaf_tris* lt, uint32_t p, uint32_t q)
+{
+    const mc_tri_plane* pi = leaf_tri_plane(cx, lt, 0, p);
+    const mc_tri_plane* pj = leaf_tri_plane(cx, lt, 1, q);
+    const mc_vec3* ti = pi->v;
+    const mc_vec3* tj = pj->v;
+    double mi[3], mj[3];
+    int si[3], sj[3];
+    mc_vec3 bj = mc_sub(pj->v[1], pj->v[0]), cj = mc_sub(pj->v[2], pj->v[0]);
+    mc_vec3 bi = mc_sub(pi->v[1], pi->v[0]), ci = mc_sub(pi->v[2], pi->v[0]);
+    for (int k = 0; k < 3; ++k)
+    {
+        double bound;
+        double o = mc_tri_plane_eval(pj, &ti[k], &bound);
+        si[k] = sign_of(o);
+        mi[k] = det_margin(o, bound, mc_sub(ti[k], pj->v[0]), bj, cj);
+        o = mc_tri_plane_eval(pi, &tj[k], &bound);
+        sj[k] = sign_of(o);
+        mj[k] = det_margin(o, bound, mc_sub(tj[k], pi->v[0]), bi, ci);
+    }
+    double min_i = min3(mi), min_j = min3(mj);
+    bool one_i = si[0] == si[1] && si[1] == si[2], one_j = sj[0] == sj[1] && sj[1] == sj[2];
+    if (one_i || one_j)
+    {
+        double a = one_i ? min_i : 0.0, b = one_j ? min_j : 0.0;
+        return a > b ? a : b;
+    }
+    double m = min_i < min_j ? min_i : min_j;
+    int k = si[0] == si[1] ? 2 : (si[0] == si[2] ? 1 : 0);
+    int n = sj[0] == sj[1] ? 2 : (sj[0] == sj[2] ? 1 : 0);
+    const mc_vec3* pp = &ti[k];
+    mc_vec3 bw = mc_sub(tj[n], *pp);
+    for (int x = 1; x <= 2 && m > 0.0; ++x)
+    {
+        mc_vec3 a = mc_sub(ti[(k + x) % 3], *pp);
+        for (int y = 1; y <= 2 && m > 0.0; ++y)
+        {
+            const mc_vec3* sy = &tj[(n + y) % 3];
+            edge_cross ec = edge_cross_make(bw, sy, pp);
+            double det = a.x * ec.mx + a.y * ec.my + a.z * ec.mz;
+            double perm = fabs(a.x) * ec.gx + fabs(a.y) * ec.gy + fabs(a.z) * ec.gz;
+            double bound = perm >= MC_PRED_MIN_PERMANENT ? MC_PRED_O3D_BOUND * perm : INFINITY;
+            double md = det_margin(det, bound, a, bw, mc_sub(*sy, *pp));
+            m = md < m ? md : m;
+        }
+    }
+    return m;
+}
+
+// The margin of the front's near lists at the query's pose (INFINITY when they are empty), 0 as soon as it falls
+// below `floor` (a certificate that small would never be replayed: see front_certify_begin).
+static double front_certify(const collide_ctx* cx, const mc_pair_front* f, double floor)
+{
+    double margin = INFINITY;
+    for (uint32_t k = 0; k < f->leaf_count && margin >= floor; ++k)
+    {
+        const front_entry* e = &f->entries[k];
+        if (e->near_count == 0)
+        {
+            continue;
+        }
+        leaf_tris lt;
+        leaf_tris_init(cx, e->a, e->b, &lt);
+        const uint8_t* list = f->pool + e->near;
+        for (uint32_t t = 0; t < e->near_count && margin >= floor; ++t)
+        {
+            double m = near_pair_margin(cx, &lt, list[t] >> 4, list[t] & 15u);
+            margin = m < margin ? m : margin;
+        }
+    }
+    return margin >= floor ? margin : 0.0;
+}
+
+#define CERT_BACKOFF_MAX 64u // most tested queries a pair skips measuring after its certificates failed
+
+// After a query that tested the front's near lists: their margin at this pose, kept by front_keep_certified with the
+// sorted pairs. A margin below 1e-9 of J's radius (the fresh front's near-list margin: a near-degenerate
+// configuration, which symmetric scenes make common) is no certificate, and the measure is then skipped for the next
+// 1, 3, 7, ... up to CERT_BACKOFF_MAX tested queries of the pair (it costs about one test per near-list pair; a pair
+// that never certifies would pay it at every query). Skipping only loses replays, never correctness.
+static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f, double radius)
+{
+    f->cert_margin = 0.0;
+    f->cert_new = 0.0;
+    if (f->cert_skip > 0u)
+    {
+        f->cert_skip--;
+        return;
+    }
+    f->cert_new = front_certify(cx, f, 1e-9 * radius);
+    if (f->cert_new > 0.0)
+    {
+        f->cert_backoff = 0;
+    }
+    else
+    {
+        f->cert_backoff = f->cert_backoff >= CERT_BACKOFF_MAX / 2u ? CERT_BACKOFF_MAX : 2u * f->cert_backoff + 1u;
+        f->cert_skip = f->cert_backoff;
+    }
+    memcpy(f->cert_rot, cx->scratch->rot, sizeof f->cert_rot);
+    memcpy(f->cert_trans, cx->scratch->trans, sizeof f->cert_trans);
+}
+
+// Room for n certified pairs: exactly n plus an eighth when the arrays grow (a front is kept per pair of bodies, so
+// its arrays are sized to the pair, not doubled). @return false on allocation failure.
+static bool cert_reserve(mc_pair_front* f, uint32_t n)
+{
+    if (n <= f->cert_cap)
+    {
+        return true;
+    }
+    uint32_t cap = n + n / 8u;
+    uint32_t* ij = mc_alloc_array(2u * (size_t)cap, sizeof *ij);
+    uint8_t* meta = mc_alloc_array(cap, 1);
+    if (ij == NULL || meta == NULL)
+    {
+        mc_free(ij);
+        mc_free(meta);
+        return false;
+    }
+    mc_free(f->cert_ij);
+    mc_free(f->cert_meta);
+    f->cert_ij = ij;
+    f->cert_meta = meta;
+    f->cert_cap = cap;
+    return true;
+}
+
+// The sorted pairs of the query that front_certify_begin measured, without their points (no certificate when one has
+// a degenerate crossing, or on allocation failure).
+static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n)
+{
+    double m = f->cert_new;
+    f->cert_new = 0.0;
+    f->cert_margin = 0.0;
+    f->cert_id = 0;
+    if (!(m > 0.0) || !cert_reserve(f, n))
+    {
+        return;
+    }
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        uint8_t meta = 0;
+        for (int c = 0; c < 2; ++c)
+        {
+            const mc_crossing* x = &pairs[k].crossing[c];
+            if (x->degenerate || x->edge > 2u || x->body > 1u)
+            {
+                return;
+            }
+            meta |= (uint8_t)((x->body | x->edge << 1 | (x->entering > 0) << 3) << (4 * c));
+        }
+        f->cert_ij[2u * k] = pairs[k].i;
+        f->cert_ij[2u * k + 1u] = pairs[k].j;
+        f->cert_meta[k] = meta;
+    }
+    f->cert_count = n;
+    f->cert_margin = m;
+    f->cert_id = ++f->cert_serial;
+}
+
+// Planes of J's triangles met by a replay, by triangle (direct-mapped: a pair's crossings meet a few dozen).
+#define REPLAY_PLANES 32u
+
+typedef struct replay_plane
+{
+    uint32_t tri;    // J's triangle, MC_NONE: empty
+    mc_tri_plane pl; // its corners (mapped) and plane
+} replay_plane;
+
+// The certified pairs at the query's pose, pushed in their sorted order with their points computed as the tests
+// compute them (planes from mc_tri_plane_init on the same corners, whether computed for this pair or an earlier one).
+// @return 1 done, 0 a check failed (nothing pushed: test the near lists), -1 allocation failure.
+static int front_replay(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, const struct mc_mesh* mi,
+                        const struct mc_mesh* mj)
+{
+    replay_plane cache[REPLAY_PLANES];
+    for (uint32_t k = 0; k < REPLAY_PLANES; ++k)
+    {
+        cache[k].tri = MC_NONE;
+    }
+    mc_tri_plane pl_i;
+    uint32_t cur_i = MC_NONE;
+    for (uint32_t k = 0; k < f->cert_count; ++k)
+    {
+        uint32_t i = f->cert_ij[2u * k], j = f->cert_ij[2u * k + 1u];
+        if (i != cur_i)
+        {
+            const uint32_t* v = &mi->indices[3u * i];
+            mc_tri_plane_init(&pl_i, cx->pos_i[v[0]], cx->pos_i[v[1]], cx->pos_i[v[2]]);
+            cur_i = i;
+        }
+        replay_plane* rj = &cache[j % REPLAY_PLANES];
+        if (rj->tri != j)
+        {
+            const uint32_t* v = &mj->indices[3u * j];
+            mc_tri_plane_init(&rj->pl, j_vertex_serial(cx->scratch, v[0]), j_vertex_serial(cx->scratch, v[1]),
+                              j_vertex_serial(cx->scratch, v[2]));
+            rj->tri = j;
+        }
+        const mc_tri_plane* pl[2] = {&pl_i, &rj->pl};
+        mc_crossing cr[2];
+        memset(cr, 0, sizeof cr);
+        for (int c = 0; c < 2; ++c)
+        {
+            unsigned meta = (unsigned)(f->cert_meta[k] >> (4 * c)) & 15u;
+            int b = (int)(meta & 1u), e = (int)((meta >> 1) & 3u), entering = (meta & 8u) ? 1 : -1;
+            if (e > 2)
+            {
+                w->pair_count = 0;
+                return 0;
+            }
+            int e1 = e == 2 ? 0 : e + 1;
+            const mc_vec3* t = pl[b]->v;
+            double b0, b1;
+            double o0 = mc_tri_plane_eval(pl[1 - b], &t[e], &b0), o1 = mc_tri_plane_eval(pl[1 - b], &t[e1], &b1);
+            if (!(fabs(o0) > b0) || !(fabs(o1) > b1) || sign_of(o0) != entering || sign_of(o1) != -entering)
+            {
+                w->pair_count = 0;
+                return 0;
+            }
+            cr[c].point = crossing_point(&t[e], &t[e1], o0, o1);
+            cr[c].body = (uint8_t)b;
+            cr[c].edge = (uint8_t)e;
+            cr[c].entering = (int8_t)entering;
+        }
+        if (!push_pair(w, i, j, cr))
+        {
+            return -1;
+        }
+    }
+    return 1;
+}
+
+// A quiet query's replay when its motion from the certificate's pose is below the margin (front_replay's result),
+// else 0 and the certificate is dropped (the near lists are then tested and measured again).
+static int front_try_replay(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const struct mc_mesh* mi,
+                            const struct mc_mesh* mj, double radius)
+{
+    int r = 0;
+    if (f->cert_margin > 0.0 &&
+        pose_motion(cx, (const double(*)[3])f->cert_rot, f->cert_trans, radius) < f->cert_margin)
+    {
+        r = front_replay(cx, w, f, mi, mj);
+    }
+    if (r == 0)
+    {
+        f->cert_margin = 0.0;
+    }
+    return r;
+}
+
 // The serial traversal through the front (created on first use): from the roots when it is not valid for these trees
 // or grew past four times its size after the last descent from the roots plus 256 entries (a front that only refines
-// would otherwise grow as a contact wanders over the meshes), else front_update. @return 0 on allocation failure (the
-// front is then reset).
-static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mj)
+// would otherwise grow as a contact wanders over the meshes), else front_update; a quiet query replays the certified
+// pairs when it can (*replayed = 1), else tests the near lists. A query that tested measures the new certificate.
+// @return 0 on allocation failure (the front is then reset).
+static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
+                          const struct mc_mesh* mj, int* replayed)
 {
+    *replayed = 0;
     if (*slot == NULL)
     {
         *slot = mc_calloc(1, sizeof **slot);
@@ -2984,33 +3346,48 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     cx->scratch->pool_count = 0;
     bool fresh_start = !f->valid || f->ta != cx->ta || f->tb != cx->tb || f->count > 4u * f->rebuild_size + 256u;
     f->valid = false;
+    f->cert_new = 0.0;
+    double radius = 1.7320508075688774 * mj->bvh->max_abs_coord;
     int ok;
     if (fresh_start)
     {
         // No motion known yet: the smallest margin (the next query records the leaf pairs again with its own).
-        double margin = 1e-9 * 1.7320508075688774 * mj->bvh->max_abs_coord;
+        f->cert_margin = 0.0;
+        double margin = 1e-9 * radius;
         ok = front_descend(cx, w, 0, 0, margin) && front_finish(cx->scratch, f, 0);
         f->rebuild_size = f->count;
     }
     else
     {
         // A quiet query: J cannot have crossed any entry's gap since the front's pose, so only the leaf entries' near
-        // lists are tested, and the front stays as it is, gaps and pose (the next query's motion is measured from that
-        // pose again). Otherwise the front is walked and rebased to this pose.
-        double motion = front_motion(cx, f, 1.7320508075688774 * mj->bvh->max_abs_coord);
+        // lists are tested (or their certified results replayed), and the front stays as it is, gaps and pose (the
+        // next query's motion is measured from that pose again). Otherwise the front is walked and rebased.
+        double motion = front_motion(cx, f, radius);
         if (motion < (double)f->min_gap)
         {
-            for (uint32_t k = 0; k < f->leaf_count; ++k)
+            int r = front_try_replay(cx, w, f, mi, mj, radius);
+            for (uint32_t k = 0; k < f->leaf_count && r == 0; ++k)
             {
                 if (!leaf_near(cx, w, f, &f->entries[k]))
                 {
-                    f->count = 0;
-                    return 0;
+                    r = -1;
                 }
             }
+            if (r < 0)
+            {
+                f->count = 0;
+                f->cert_margin = 0.0;
+                return 0;
+            }
             f->valid = true;
+            *replayed = r;
+            if (r == 0)
+            {
+                front_certify_begin(cx, f, radius);
+            }
             return 1;
         }
+        f->cert_margin = 0.0;
         ok = front_update(cx, w, f, mj);
     }
     if (!ok)
@@ -3023,5 +3400,6 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     memcpy(f->rot, cx->scratch->rot, sizeof f->rot);
     memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
     f->valid = true;
+    front_certify_begin(cx, f, radius);
     return 1;
 }

@@ -1658,3 +1658,140 @@ Test(bvh, ray_first_hit_equals_brute_force)
     cr_assert(checked > 380 && hits > 100, "%d unambiguous rays, %d hits", checked, hits);
     mc_mesh_destroy(m);
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Certified reuse of the triangle tests (mc_collide_front)
+
+/// Bitwise equality of two pair lists, field by field (the crossings' padding is not compared).
+static bool pairs_equal(const mc_triangle_pair* a, uint32_t na, const mc_triangle_pair* b, uint32_t nb)
+{
+    if (na != nb)
+    {
+        return false;
+    }
+    for (uint32_t k = 0; k < na; ++k)
+    {
+        if (a[k].i != b[k].i || a[k].j != b[k].j)
+        {
+            return false;
+        }
+        for (int c = 0; c < 2; ++c)
+        {
+            const mc_crossing* x = &a[k].crossing[c];
+            const mc_crossing* y = &b[k].crossing[c];
+            if (memcmp(&x->point, &y->point, sizeof x->point) != 0 || x->body != y->body || x->edge != y->edge ||
+                x->entering != y->entering || x->degenerate != y->degenerate)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+typedef struct front_probe
+{
+    mc_workspace* front_ws; // queries through the front
+    mc_workspace* cold_ws;  // plain mc_collide (the oracle)
+    mc_pair_front* front;
+    const mc_mesh* mi;
+    const mc_mesh* mj;
+    mc_triangle_pair pairs[64]; // the front query's pairs
+    uint32_t n;
+} front_probe;
+
+/// One front query at pose p, checked bitwise against the cold query; @return 1 when it replayed its certified pairs.
+static uint32_t probe_at(front_probe* fp, const mc_pose* p)
+{
+    mc_pair_result res, cold;
+    mc_query_stats st;
+    memset(&st, 0, sizeof st);
+    cr_assert(mc_collide_front(fp->mi, fp->mj, p, 1, &fp->front_ws->pairs, &fp->front, &res, &st) == MC_OK);
+    cr_assert(res.pair_count <= 64);
+    fp->n = res.pair_count;
+    memcpy(fp->pairs, res.pairs, res.pair_count * sizeof *res.pairs);
+    cr_assert(mc_collide(fp->mi, fp->mj, p, 1, &fp->cold_ws->pairs, &cold, NULL) == MC_OK);
+    cr_assert(pairs_equal(fp->pairs, fp->n, cold.pairs, cold.pair_count), "front query differs from the cold one");
+    cr_assert(st.certified_reuse == 0u || st.triangle_tests == 0u);
+    return st.certified_reuse;
+}
+
+static mc_pose shifted(const mc_pose* p, mc_vec3 d, double s)
+{
+    mc_pose q = *p;
+    q.p = mc_add(q.p, mc_scale(d, s));
+    return q;
+}
+
+Test(bvh, certified_reuse_is_refused_past_its_margin)
+{
+    // A box J (0.6 x 0.6 x 1, turned 0.3 rad about z) stands 0.2 deep in the top face of the cube I, whose two
+    // triangles meet on the diagonal y = x; J's vertical edge at its corner (0.3, 0.3) crosses the top face
+    // delta = 1e-6 from that diagonal. The certified margin must lie below delta (moving J by delta along the normal of
+    // the diagonal puts the corner on it). Motions of half the margin replay the certified pairs, motions of 1.01
+    // margins (the front still quiet) do not, and a motion of 3 delta across the diagonal, which moves the crossing
+    // into the other triangle, is tested: every result bitwise the cold query's. Replaying past the margin would give
+    // the old triangle pairs there (the test fails when the margin check is removed).
+    static const uint32_t* tri = &s_cube_tri[0][0];
+    double jp[8][3];
+    for (int v = 0; v < 8; ++v)
+    {
+        jp[v][0] = 0.3 * s_cube_pos[v][0];
+        jp[v][1] = 0.3 * s_cube_pos[v][1];
+        jp[v][2] = 0.5 * s_cube_pos[v][2];
+    }
+    front_probe fp;
+    memset(&fp, 0, sizeof fp);
+    mc_mesh* mi = cube();
+    mc_mesh* mj = mesh_unchecked(&jp[0][0], 8, tri, 12);
+    cr_assert(mi != NULL && mj != NULL);
+    fp.mi = mi;
+    fp.mj = mj;
+    cr_assert(mc_workspace_create(&fp.front_ws) == MC_OK);
+    cr_assert(mc_workspace_create(&fp.cold_ws) == MC_OK);
+    const double delta = 1e-6, theta = 0.3;
+    mc_pose p0 = mc_pose_identity();
+    p0.q = (mc_quat){cos(0.5 * theta), 0.0, 0.0, sin(0.5 * theta)};
+    mc_vec3 corner = mc_quat_rotate(p0.q, mc_v3(0.3, 0.3, 0.0));
+    mc_vec3 n = mc_v3(sqrt(0.5), -sqrt(0.5), 0.0); // unit normal of the diagonal, towards y < x
+    p0.p = mc_add(mc_sub(mc_v3(0.2, 0.2, 1.3), corner), mc_scale(n, delta));
+    // A first query 1e-5 away, then one at p0: it rebases the front with near lists of 4e-5 (so that the probes below
+    // stay quiet) and measures the certificate at p0; the next query at p0 replays it.
+    mc_pose warm = shifted(&p0, mc_v3(0, 0, 1), 1e-5);
+    probe_at(&fp, &warm);
+    probe_at(&fp, &p0);
+    cr_assert(probe_at(&fp, &p0) == 1u, "a query at the certificate's pose replays it");
+    mc_triangle_pair at_p0[64];
+    uint32_t n0 = fp.n;
+    memcpy(at_p0, fp.pairs, n0 * sizeof *at_p0);
+    cr_assert(n0 > 0u);
+    double cert = 0.0, gap = 0.0;
+    mc_pair_front_margins(fp.front, &cert, &gap);
+    cr_assert(cert > 0.0);
+    cr_assert(cert < delta, "margin %g, delta %g", cert, delta);
+    cr_assert(gap > 4.0 * delta, "probes must stay quiet: gap %g", gap);
+    const mc_vec3 dirs[4] = {n, mc_neg(n), mc_v3(0, 0, 1), mc_normalize(mc_v3(0.3, -0.7, 0.5))};
+    for (int d = 0; d < 4; ++d)
+    {
+        mc_pose below = shifted(&p0, dirs[d], 0.5 * cert);
+        cr_assert(probe_at(&fp, &below) == 1u, "direction %d: half the margin replays", d);
+    }
+    for (int d = 0; d < 4; ++d)
+    {
+        mc_pose above = shifted(&p0, dirs[d], 1.01 * cert);
+        cr_assert(probe_at(&fp, &above) == 0u, "direction %d: past the margin, tested", d);
+        probe_at(&fp, &p0); // tested (the certificate moved to `above`) or replayed: checked against cold either way
+        probe_at(&fp, &p0);
+    }
+    // Across the diagonal: the crossing of J's corner edge moves into the other triangle of the top face.
+    mc_pose flip = shifted(&p0, n, -3.0 * delta);
+    mc_pair_front_margins(fp.front, &cert, &gap);
+    cr_assert(gap > 4.0 * delta);
+    cr_assert(probe_at(&fp, &flip) == 0u, "a motion that flips a crossing is tested");
+    cr_assert(!pairs_equal(fp.pairs, fp.n, at_p0, n0), "the triangle pairs changed across the diagonal");
+    mc_pair_front_destroy(fp.front);
+    mc_workspace_destroy(fp.front_ws);
+    mc_workspace_destroy(fp.cold_ws);
+    mc_mesh_destroy(mi);
+    mc_mesh_destroy(mj);
+}

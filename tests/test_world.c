@@ -1389,8 +1389,8 @@ Test(world, coherent_queries_equal_cold_ones_bit_for_bit)
 {
     // Three worlds on the same jittered sequence of 16 steps: traversal fronts on with 1 and 2 workers, off (every
     // moved pair queried from the roots: the oracle) with 1. Records and wrenches bitwise equal at every step, and
-    // the hash of all of them over the sequence too; the fronts must also have skipped box tests (the test fails if
-    // coherence never engages).
+    // the hash of all of them over the sequence too; the fronts must also have skipped box tests, and pairs must have
+    // replayed their certified triangle pairs (the test fails if coherence or the certified reuse never engages).
     grid g[3];
     const int workers[3] = {1, 1, 2};
     for (int w = 0; w < 3; ++w)
@@ -1400,6 +1400,7 @@ Test(world, coherent_queries_equal_cold_ones_bit_for_bit)
     }
     uint64_t hash[3] = {1469598103934665603ull, 1469598103934665603ull, 1469598103934665603ull};
     uint64_t box_tests[3] = {0, 0, 0};
+    uint64_t certified[3] = {0, 0, 0}, planned[3] = {0, 0, 0};
     uint32_t touching_min = UINT32_MAX, touching_max = 0;
     static snapshot snap[3];
     for (int k = 0; k < 16; ++k)
@@ -1412,6 +1413,8 @@ Test(world, coherent_queries_equal_cold_ones_bit_for_bit)
             take(&g[w], &snap[w]);
             mc_step_info info = mc_world_get_step_info(g[w].world);
             box_tests[w] += k > 0 ? info.box_tests : 0; // the first step records the fronts
+            certified[w] += info.certified_pairs;
+            planned[w] += info.planned_pairs;
             hash[w] = fnv_bytes(hash[w], snap[w].rec, snap[w].n * sizeof snap[w].rec[0]);
             hash[w] = fnv_bytes(hash[w], snap[w].wr, sizeof snap[w].wr);
             touching_min = info.touching_pairs < touching_min ? info.touching_pairs : touching_min;
@@ -1425,6 +1428,101 @@ Test(world, coherent_queries_equal_cold_ones_bit_for_bit)
     cr_assert(lt(u32, touching_min, touching_max), "the 0.15 shifts break contacts");
     cr_assert(lt(u64, 2u * box_tests[1], box_tests[0]), "fronts: %llu box tests, cold %llu",
               (unsigned long long)box_tests[1], (unsigned long long)box_tests[0]);
+    cr_assert(eq(u64, certified[0], 0));
+    cr_assert(gt(u64, certified[1], 0), "no pair replayed its certified triangle pairs");
+    cr_assert(gt(u64, certified[2], 0), "no pair replayed its certified triangle pairs (2 workers)");
+    cr_assert(eq(u64, planned[0], 0));
+    cr_assert(gt(u64, planned[1], 0), "no pair restored its region plan");
+    cr_assert(gt(u64, planned[2], 0), "no pair restored its region plan (2 workers)");
+    for (int w = 0; w < 3; ++w)
+    {
+        grid_free(&g[w]);
+    }
+}
+
+// xorshift64 (tests only): a fixed sequence.
+static uint64_t next_random(uint64_t* x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+// Uniform in [-1, 1).
+static double random_unit(uint64_t* x)
+{
+    return (double)(next_random(x) >> 11) * 0x1p-52 - 1.0;
+}
+
+// Step k of a random walk for certified_reuse_under_random_motions: each body moves from its pose of the step before by
+// nothing, a tiny translation (1e-10 to 1e-7: below the certified margins of most pairs), a small one (about 1e-6,
+// near them), a larger one (1e-5 or 1e-3: past them, the fronts rebase or descend) or a turn of about 2e-4 rad.
+static void random_motion(uint64_t* rng, mc_pose* cur)
+{
+    for (int b = 0; b < GRID_N; ++b)
+    {
+        unsigned kind = (unsigned)(next_random(rng) % 8u);
+        mc_vec3 d = mc_v3(random_unit(rng), random_unit(rng), random_unit(rng));
+        double scale = kind <= 1u ? 0.0
+                                  : (kind <= 3u ? 1e-10 * pow(10.0, 3.0 * (0.5 + 0.5 * random_unit(rng)))
+                                                : (kind == 4u ? 1e-6 : (kind == 5u ? 1e-5 : 1e-3)));
+        if (kind == 7u)
+        {
+            mc_quat dq = mc_quat_normalize((mc_quat){1.0, 1e-4 * d.x, 1e-4 * d.y, 1e-4 * d.z});
+            cur[b].q = mc_quat_normalize(mc_quat_mul(dq, cur[b].q));
+            continue;
+        }
+        cur[b].p = mc_add(cur[b].p, mc_scale(d, scale));
+    }
+}
+
+Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
+{
+    // 80 steps of random motions of every body (random_motion: from none to 1e-3 and small turns), coherence on with
+    // 1 and 2 workers against coherence off (the oracle: every moved pair queried from the roots). Records and wrenches
+    // bitwise equal at every step; some pairs must have replayed their certified triangle pairs and some must have
+    // been tested again after the first step (motions past their margins).
+    grid g[3];
+    const int workers[3] = {1, 1, 2};
+    for (int w = 0; w < 3; ++w)
+    {
+        grid_make_world(&g[w], workers[w], w > 0);
+        grid_contact(&g[w], MC_CONTACT_GROUP, g[w].ids, GRID_N, NULL, 0, NULL, 0);
+    }
+    mc_pose cur[GRID_N];
+    memcpy(cur, g[0].poses, sizeof cur);
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    uint64_t certified[3] = {0, 0, 0}, planned[3] = {0, 0, 0}, tested = 0;
+    static snapshot snap[3];
+    for (int k = 0; k < 80; ++k)
+    {
+        if (k > 0)
+        {
+            random_motion(&rng, cur);
+        }
+        for (int w = 0; w < 3; ++w)
+        {
+            cr_assert(eq(int, mc_world_set_poses(g[w].world, g[w].ids, cur, GRID_N), MC_OK));
+            take(&g[w], &snap[w]);
+            mc_step_info info = mc_world_get_step_info(g[w].world);
+            certified[w] += info.certified_pairs;
+            planned[w] += info.planned_pairs;
+            if (w == 1 && k > 0)
+            {
+                tested += info.candidate_pairs - info.reused_pairs - info.certified_pairs;
+            }
+        }
+        same(&snap[0], &snap[1], "coherent (1 worker) vs cold");
+        same(&snap[0], &snap[2], "coherent (2 workers) vs cold");
+    }
+    cr_assert(eq(u64, certified[0], 0));
+    cr_assert(gt(u64, certified[1], 0), "no pair replayed its certified triangle pairs");
+    cr_assert(gt(u64, certified[2], 0), "no pair replayed its certified triangle pairs (2 workers)");
+    cr_assert(gt(u64, tested, 0), "no pair was tested again");
+    cr_assert(gt(u64, planned[1], 0), "no pair restored its region plan");
+    cr_assert(gt(u64, planned[2], 0), "no pair restored its region plan (2 workers)");
+    cr_assert(lt(u64, planned[1], certified[1] + 1u), "a plan is restored only with certified pairs");
     for (int w = 0; w < 3; ++w)
     {
         grid_free(&g[w]);

@@ -99,6 +99,10 @@ extern "C"
         int threads;               ///< threads used
         double seconds_pairs;      ///< wall time of the pair stage
         double seconds_regions;    ///< wall time of the region stage
+        uint32_t certified_reuse;  ///< temporal coherence (world queries only): bit 0 when the pair stage replayed
+                                   ///< the triangle pairs of its last tested query under the certified motion margin
+                                   ///< (no triangle test ran), bit 1 when the region stage also restored that
+                                   ///< query's combinatorics (crossing records, states, regions; sums recomputed)
     } mc_query_stats;
 
     /// Every intersecting triangle pair of two meshes at their poses, sorted by (i, j).

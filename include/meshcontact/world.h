@@ -566,6 +566,10 @@ extern "C"
         double seconds_pairs;      ///< pair stage (tree vs tree, triangle tests), summed over pairs
         double seconds_regions;    ///< region stage, summed over pairs
         uint64_t evaluations;      ///< mc_world_evaluate calls so far
+        uint32_t certified_pairs;  ///< queried pairs whose pair stage replayed its last tested triangle pairs under
+                                   ///< the certified motion margin of temporal coherence (no triangle test ran)
+        uint32_t planned_pairs;    ///< of those, pairs whose region stage restored its last combinatorics (crossing
+                                   ///< records, states, regions) and only recomputed the sums and depth
     } mc_step_info;
 
     /// @return counters of the last evaluation.

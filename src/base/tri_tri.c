@@ -30,15 +30,11 @@
 #include <math.h>
 
 // Floating-point orient(a, b, c, d) and its filter bound (infinite when the permanent is too small to trust), from the
-// triangle's mc_tri_plane (tri_tri_closed.h: corners, normal n = (b - a) x (c - a) and the per-component absolute sums
-// of the filter, the same operations as mc_orient3d_adapt, so values agree bitwise).
+// triangle's mc_tri_plane (tri_tri_sides.h's mc_tri_plane_eval: the same operations as mc_orient3d_adapt, so values
+// agree bitwise).
 static inline double plane_eval(const mc_tri_plane* pl, const mc_vec3* d, double* bound)
 {
-    double cx = d->x - pl->v[0].x, cy = d->y - pl->v[0].y, cz = d->z - pl->v[0].z;
-    double det = pl->n[0] * cx + pl->n[1] * cy + pl->n[2] * cz;
-    double perm = pl->perm[0] * fabs(cx) + pl->perm[1] * fabs(cy) + pl->perm[2] * fabs(cz);
-    *bound = perm >= MC_PRED_MIN_PERMANENT ? MC_PRED_O3D_BOUND * perm : INFINITY;
-    return det;
+    return mc_tri_plane_eval(pl, d, bound);
 }
 
 // Resolve a plane value: exact when the filter failed, then R1 when exactly zero. `normal_sign` caches the sign of

@@ -36,6 +36,19 @@ static inline int lex_less(const mc_vec3* a, const mc_vec3* b)
     return a->z < b->z;
 }
 
+/// Floating-point orient(a, b, c, d) of point d against the plane of `pl` (mc_tri_plane_init: a, b, c, their normal and
+/// filter sums) and its filter bound (INFINITY when the permanent is too small to trust): the operations of
+/// mc_orient3d_adapt's filter, so |value - exact| <= *bound. The plane tests of tri_tri.c use it, and so does the pair
+/// stage when it recomputes a crossing's plane values (bvh/bvh_collide.c): bitwise the same values.
+static inline double mc_tri_plane_eval(const mc_tri_plane* pl, const mc_vec3* d, double* bound)
+{
+    double cx = d->x - pl->v[0].x, cy = d->y - pl->v[0].y, cz = d->z - pl->v[0].z;
+    double det = pl->n[0] * cx + pl->n[1] * cy + pl->n[2] * cz;
+    double perm = pl->perm[0] * fabs(cx) + pl->perm[1] * fabs(cy) + pl->perm[2] * fabs(cz);
+    *bound = perm >= MC_PRED_MIN_PERMANENT ? MC_PRED_O3D_BOUND * perm : INFINITY;
+    return det;
+}
+
 // Crossing point of edge (p0, p1) with a plane, from the (sign-correct) plane values o0, o1 of its ends.
 static inline mc_vec3 crossing_point(const mc_vec3* p0, const mc_vec3* p1, double o0, double o1)
 {

@@ -237,6 +237,13 @@ struct mc_region_scratch
     uint32_t offer_base;   // depth-offer marks of this query are offer_base + 1 + region: above every older mark
     uint64_t* jkeys;       // (j << 32 | pair) sorted, for the pairs of a face of J (built only when needed)
     uint32_t jkeys_cap;
+    // Float decisions of steps 1-3 that a plan can take again (see mc_region_plan): vertices found clearly outside
+    // the other mesh's bounding box (2 v + body), and evenly crossed edges decided by the gap of their first two
+    // crossings' parameters (those two record indices).
+    uint32_t* box_checks;
+    uint32_t box_check_count, box_check_cap;
+    uint32_t* gap_checks;
+    uint32_t gap_check_count, gap_check_cap;
 };
 
 /// Per-query context.
@@ -253,7 +260,10 @@ typedef struct region_query
     uint32_t pair_count;
     uint32_t epoch;
     bool oom;
-    bool jkeys_ready; // s->jkeys holds this query's pairs sorted by J's triangle
+    bool jkeys_ready;            // s->jkeys holds this query's pairs sorted by J's triangle
+    bool coordinate_decision;    // steps 1-3 took a decision from coordinates (no plan can be kept: see mc_region_plan)
+    struct mc_region_plan* plan; // the pair's plan (NULL: none kept or used)
+    uint64_t certificate;        // the pair stage's certificate id of these pairs (mc_pair_result.certificate)
 } region_query;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -357,7 +367,7 @@ static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_regi
 enum
 {
     SCRATCH_BODY_ARRAYS = 17,
-    SCRATCH_REST_ARRAYS = 14,
+    SCRATCH_REST_ARRAYS = 16,
     SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + SCRATCH_REST_ARRAYS
 };
 static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
@@ -375,8 +385,9 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
         }
     }
     void* rest[SCRATCH_REST_ARRAYS] = {
-        s->parent, s->occurrence_record, s->records,     s->edge_keys, s->edge_vals, s->pair_keys, s->pair_vals,
-        s->edges,  s->edge_list,         s->node_region, s->regions,   s->order,     s->jkeys,     s->dsums};
+        s->parent,     s->occurrence_record, s->records,     s->edge_keys, s->edge_vals, s->pair_keys, s->pair_vals,
+        s->edges,      s->edge_list,         s->node_region, s->regions,   s->order,     s->jkeys,     s->dsums,
+        s->box_checks, s->gap_checks};
     for (int k = 0; k < SCRATCH_REST_ARRAYS; ++k)
     {
         out[n++] = rest[k];
@@ -462,18 +473,25 @@ static inline uint32_t he_prev(uint32_t h)
 /// clearly outside the other mesh's bounding box (its report, in its body frame) is outside its surface without a
 /// ray query. "Clearly": by more than 1e-10 of the box size and coordinates, far above the rounding of the frame
 /// change (a few ulps), so a point on or near the surface always gets the exact query and its tie-break.
-static bool vertex_inside_other(const region_query* c, int b, uint32_t v)
+static bool vertex_outside_box(const region_query* c, int b, uint32_t v)
 {
     mc_vec3 p = vpos(c, b, v);
     const struct mc_mesh* other = c->mesh[1 - b];
     mc_vec3 q = b == 0 ? mc_mat33_tmul_vec(&c->rot_j, mc_sub(p, c->trans_j)) : p; // p in the other's body frame
     const mc_vec3 lo = other->report.bbox_min, hi = other->report.bbox_max;
     double tol = 1e-10 * (norm1(mc_sub(hi, lo)) + norm1(q));
-    if (q.x < lo.x - tol || q.y < lo.y - tol || q.z < lo.z - tol || q.x > hi.x + tol || q.y > hi.y + tol ||
-        q.z > hi.z + tol)
+    return q.x < lo.x - tol || q.y < lo.y - tol || q.z < lo.z - tol || q.x > hi.x + tol || q.y > hi.y + tol ||
+           q.z > hi.z + tol;
+}
+
+static bool vertex_inside_other(const region_query* c, int b, uint32_t v)
+{
+    const struct mc_mesh* other = c->mesh[1 - b];
+    if (vertex_outside_box(c, b, v))
     {
         return other->flipped;
     }
+    mc_vec3 p = vpos(c, b, v);
     int parity = b == 0 ? mc_bvh_point_parity(other, 1, c->ps, p, 0) : mc_bvh_point_parity(other, 0, NULL, p, 1);
     return (parity != 0) != other->flipped;
 }
@@ -1317,6 +1335,8 @@ static mc_status prepare(region_query* c, const struct mc_mesh* mi, const struct
     s->edge_count = 0;
     s->region_count = 0;
     s->inside_total = 0;
+    s->box_check_count = 0;
+    s->gap_check_count = 0;
     return MC_OK;
 }
 
@@ -1344,7 +1364,7 @@ static bool start_occurrences(region_query* c)
 
 /// Step 1, marks of one pair: both faces are in some pair (face bits, and block bits when blocks are used), and so
 /// are their connected components (epoch stamps).
-static void mark_pair_faces(region_query* c, const mc_triangle_pair* pr)
+static inline void mark_pair_faces(region_query* c, const mc_triangle_pair* pr)
 {
     struct mc_region_scratch* s = c->s;
     const struct mc_mesh* mi = c->mesh[0];
@@ -1536,6 +1556,18 @@ static mc_status collect_crossings(region_query* c)
     return MC_OK;
 }
 
+/// Note a float decision that a plan can take again (mc_region_plan): a value pushed on one of the scratch's check
+/// lists; on allocation failure the query keeps no plan instead.
+static void note_check(region_query* c, uint32_t** list, uint32_t* count, uint32_t* cap, uint32_t value)
+{
+    if (*count == *cap && !mc_array_reserve((void**)list, cap, (uint64_t)*count + 1u, sizeof **list, 16))
+    {
+        c->coordinate_decision = true;
+        return;
+    }
+    (*list)[(*count)++] = value;
+}
+
 /// Step 2: states of all vertices that matter, and the inside flood fill.
 static void decide_states(region_query* c)
 {
@@ -1583,10 +1615,13 @@ static void decide_states(region_query* c)
             if (x1->param - x0->param > ORDER_GAP)
             {
                 in = x0->entering < 0; // the first crossing leaves: the start is inside
+                note_check(c, &s->gap_checks, &s->gap_check_count, &s->gap_check_cap, l[0]);
+                note_check(c, &s->gap_checks, &s->gap_check_count, &s->gap_check_cap, l[1]);
             }
             else
             {
                 in = vertex_inside_other(c, b, v0);
+                c->coordinate_decision = true; // an evenly crossed edge decided by a ray
             }
             set_state(c, b, v0, in);
             set_state(c, b, v1, in);
@@ -1627,7 +1662,18 @@ static void decide_states(region_query* c)
             {
                 continue; // already flooded as a block
             }
-            if (vertex_inside_other(c, b, v))
+            bool inside;
+            if (!m->flipped && !c->mesh[1 - b]->flipped && vertex_outside_box(c, b, v))
+            {
+                inside = false; // what vertex_inside_other returns (the other mesh is not flipped)
+                note_check(c, &s->box_checks, &s->box_check_count, &s->box_check_cap, 2u * v + (uint32_t)b);
+            }
+            else
+            {
+                inside = vertex_inside_other(c, b, v);
+                c->coordinate_decision = true; // a component decided by a ray (or by the box of a flipped mesh)
+            }
+            if (inside)
             {
                 if (bk != MC_NONE)
                 {
@@ -2303,6 +2349,7 @@ static void join_inner_shells(region_query* c)
             }
             const uint32_t* tv = &m->indices[3u * f];
             mc_vec3 p = mc_scale(mc_add(mc_add(vpos(c, b, tv[0]), vpos(c, b, tv[1])), vpos(c, b, tv[2])), 1.0 / 3.0);
+            c->coordinate_decision = true; // an inner shell joined by a ray
             uint32_t other = region_boundary_node(c, p, mc_neg(fnormal(c, b, f)), b, f);
             if (other != MC_NONE)
             {
@@ -3310,6 +3357,390 @@ static void clear_marks(region_query* c)
     }
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Plans: the region stage's combinatorics kept per pair (temporal coherence)
+//
+// Steps 1 to 3 (crossing records, edge table, states, flood fill, joins) are a function of the pair list's
+// combinatorics (each pair's triangles and its crossings' body, edge, direction, degenerate flag) and of the two
+// meshes, except where they read coordinates: the order of several crossings along one edge (float parameters), an
+// evenly crossed edge decided by the float gap or a ray, a component decided by its bounding box or a ray, an inner
+// shell joined by a ray (region_query.coordinate_decision), and the regions of negative volume that
+// join_negative_regions joins by rays after the sums. A query with none of these, whose pairs carry the pair stage's
+// certificate id (mc_pair_result.certificate: every query with that id has the same pairs but for their points),
+// keeps what steps 1 to 3 produced: its crossing records (their occurrences), the union-find roots of every node,
+// and per body the inside vertices, whole faces, corner half-edges and inside blocks with their nodes. A later query
+// replaying the same certificate (mc_pair_result.replayed) restores them, taking the records' points from its own
+// pairs, and runs steps 4 and 5 and the output as a cold query does, from the new coordinates: bitwise the cold
+// query's results, since every value those steps read is the one a cold query's steps 1 to 3 would produce. A
+// restored query whose sums give a region of negative volume (which a cold query would try to join by rays) is
+// abandoned and the query runs from the start. The options (depth method, triangle terms, blocks) must match.
+
+/// The plan of one pair (see above).
+struct mc_region_plan
+{
+    uint64_t certificate;  // the pair stage's certificate id the plan belongs to (0: no plan)
+    uint32_t pair_count;   // pairs of that certificate
+    uint32_t record_count; // crossing records
+    uint32_t node_count;   // union-find nodes (at most 65535: the small entries are 16 bits)
+    uint32_t order_words;  // small entries of the edge orders (per edge with several crossings: its count, its records)
+    uint32_t id_count;     // 32-bit entries (the list items' vertices, faces, half-edges, blocks, then box checks)
+    uint32_t box_checks;   // vertices to find clearly outside the other mesh's box again (2 v + body, last ids)
+    uint32_t gap_checks;   // record index pairs whose parameter gap must exceed ORDER_GAP again (small entries)
+    uint32_t count[2][4];  // per body: inside vertices, whole faces, corners, inside blocks
+    mc_depth_method depth; // options of the query that kept it
+    bool triangle_terms;   // (the region options)
+    bool use_blocks;       // (the region options)
+    bool blocks[2];        // each mesh had its blocks
+    // id_count 32-bit entries (per body, the items of each list in that order), then 16-bit entries: the records'
+    // occurrences, the edge orders, the node roots, then per body the union-find node of each list item
+    uint32_t* data;
+    size_t capacity; // bytes of data allocated
+};
+
+void mc_region_plan_destroy(struct mc_region_plan* plan)
+{
+    if (plan != NULL)
+    {
+        mc_free(plan->data);
+        mc_free(plan);
+    }
+}
+
+void mc_region_plan_reset(struct mc_region_plan* plan)
+{
+    if (plan != NULL)
+    {
+        plan->certificate = 0;
+    }
+}
+
+size_t mc_region_plan_byte_count(const struct mc_region_plan* plan)
+{
+    return plan != NULL ? sizeof *plan + plan->capacity : 0u;
+}
+
+/// Room for `bytes` bytes in the plan's data (exactly, plus an eighth when it grows). False on allocation failure.
+static bool plan_reserve(struct mc_region_plan* plan, size_t bytes)
+{
+    if (bytes <= plan->capacity)
+    {
+        return true;
+    }
+    size_t cap = (bytes + bytes / 8u + 3u) & ~(size_t)3u;
+    uint32_t* d = mc_alloc_array(cap / 4u, sizeof *d);
+    if (d == NULL)
+    {
+        return false;
+    }
+    mc_free(plan->data);
+    plan->data = d;
+    plan->capacity = cap;
+    return true;
+}
+
+/// Keep steps 1-3 of this query in its plan (not yet valid: run_stage validates it after the sums). False when
+/// nothing is kept.
+static bool plan_record(region_query* c, const mc_region_options* opt)
+{
+    struct mc_region_scratch* s = c->s;
+    struct mc_region_plan* plan = c->plan;
+    plan->certificate = 0;
+    if (c->coordinate_decision || c->oom || c->certificate == 0u || s->node_count > UINT16_MAX)
+    {
+        return false; // (every small entry is below node_count: occurrences, record indices, roots, nodes)
+    }
+    uint64_t order_words = 0, ids = 0;
+    for (uint32_t e = 0; e < s->edge_count; ++e)
+    {
+        order_words += s->edges[e].count > 1u ? 1u + s->edges[e].count : 0u;
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        const body_arrays* a = &s->body[b];
+        ids += (uint64_t)a->inside_count + a->whole_count + a->corner_count + a->blist_count;
+    }
+    ids += s->box_check_count;
+    uint64_t small = (uint64_t)s->record_count + order_words + s->node_count + ids + s->gap_check_count;
+    if (ids > UINT32_MAX || order_words > UINT32_MAX || !plan_reserve(plan, (size_t)(4u * ids + 2u * small)))
+    {
+        return false;
+    }
+    uint32_t* id = plan->data;
+    uint16_t* sm = (uint16_t*)(plan->data + ids);
+    for (uint32_t k = 0; k < s->record_count; ++k)
+    {
+        if (s->records[k].degenerate)
+        {
+            return false;
+        }
+        *sm++ = (uint16_t)s->records[k].occurrence;
+    }
+    // The crossings of an edge that carries several, in the order their float parameters gave (checked again when
+    // the plan is restored).
+    for (uint32_t e = 0; e < s->edge_count; ++e)
+    {
+        const crossed_edge* er = &s->edges[e];
+        if (er->count > 1u)
+        {
+            *sm++ = (uint16_t)er->count;
+            for (uint32_t k = 0; k < er->count; ++k)
+            {
+                *sm++ = (uint16_t)s->edge_list[er->first + k];
+            }
+        }
+    }
+    for (uint32_t k = 0; k < s->node_count; ++k)
+    {
+        *sm++ = (uint16_t)mc_uf_find(s->parent, k);
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        const body_arrays* a = &s->body[b];
+        for (uint32_t k = 0; k < a->inside_count; ++k)
+        {
+            *id++ = a->inside[k];
+            *sm++ = (uint16_t)a->vnode[a->inside[k]];
+        }
+        for (uint32_t k = 0; k < a->whole_count; ++k)
+        {
+            *id++ = a->whole[k].id;
+            *sm++ = (uint16_t)a->whole[k].node;
+        }
+        for (uint32_t k = 0; k < a->corner_count; ++k)
+        {
+            *id++ = a->corner[k].id;
+            *sm++ = (uint16_t)a->corner[k].node;
+        }
+        for (uint32_t k = 0; k < a->blist_count; ++k)
+        {
+            *id++ = a->blist[k];
+            *sm++ = (uint16_t)a->bnode[a->blist[k]];
+        }
+        plan->count[b][0] = a->inside_count;
+        plan->count[b][1] = a->whole_count;
+        plan->count[b][2] = a->corner_count;
+        plan->count[b][3] = a->blist_count;
+        plan->blocks[b] = c->blk[b] != NULL;
+    }
+    for (uint32_t k = 0; k < s->box_check_count; ++k)
+    {
+        *id++ = s->box_checks[k];
+    }
+    for (uint32_t k = 0; k < s->gap_check_count; ++k)
+    {
+        *sm++ = (uint16_t)s->gap_checks[k];
+    }
+    plan->box_checks = s->box_check_count;
+    plan->gap_checks = s->gap_check_count;
+    plan->pair_count = c->pair_count;
+    plan->record_count = s->record_count;
+    plan->order_words = (uint32_t)order_words;
+    plan->id_count = (uint32_t)ids;
+    plan->node_count = s->node_count;
+    plan->depth = opt->depth_method;
+    plan->triangle_terms = opt->triangle_terms;
+    plan->use_blocks = opt->use_blocks;
+    return true;
+}
+
+/// True when some region has a negative volume (join_negative_regions would cast rays for it).
+static bool any_negative_region(const struct mc_region_scratch* s)
+{
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        if (s->regions[k].out.volume < 0.0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Can this query restore the pair's plan?
+static bool plan_fits(const region_query* c, const mc_region_options* opt, bool replayed)
+{
+    const struct mc_region_plan* plan = c->plan;
+    return plan != NULL && replayed && plan->certificate != 0u && plan->certificate == c->certificate &&
+           plan->pair_count == c->pair_count && plan->depth == opt->depth_method &&
+           plan->triangle_terms == opt->triangle_terms && plan->use_blocks == opt->use_blocks &&
+           plan->blocks[0] == (c->blk[0] != NULL) && plan->blocks[1] == (c->blk[1] != NULL);
+}
+
+/// One crossing record of the plan, its fields derived from its occurrence as record_occurrence derives them, its
+/// point from this query's pair.
+static void plan_record_of(const region_query* c, uint32_t occ, crossing_record* r)
+{
+    const mc_triangle_pair* pr = &c->pairs[occ >> 1];
+    const mc_crossing* x = &pr->crossing[occ & 1u];
+    int b = x->body;
+    uint32_t h = MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge);
+    uint32_t tw = c->mesh[b]->twin[h];
+    bool canonical = h < tw;
+    r->point = x->point;
+    r->param = NAN;
+    r->occurrence = occ;
+    r->halfedge = canonical ? h : tw;
+    r->face = b == 0 ? pr->j : pr->i;
+    r->entering = canonical ? x->entering : (int8_t)-x->entering;
+    r->body = (uint8_t)b;
+    r->degenerate = x->degenerate;
+}
+
+/// The plan's edge orders at this query's coordinates: the parameters of the crossings of every edge that carries
+/// several (crossing_param, as list_crossings_by_edge sets them) must be in the kept order, strictly increasing or
+/// equal with increasing record index: that order is then the one list_crossings_by_edge's stable insertion sort of
+/// the records (taken in increasing index) gives. False when they are not (or a parameter is NaN).
+static bool plan_orders(const region_query* c, const uint16_t* d, uint32_t words)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t w = 0; w < words;)
+    {
+        uint32_t n = d[w++];
+        if (n > words - w)
+        {
+            return false;
+        }
+        const uint16_t* l = d + w;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            crossing_record* r = &s->records[l[i]];
+            r->param = crossing_param(c, r);
+            if (isnan(r->param))
+            {
+                return false;
+            }
+            if (i > 0)
+            {
+                double p0 = s->records[l[i - 1u]].param;
+                if (!(p0 < r->param || (p0 == r->param && l[i - 1u] < l[i])))
+                {
+                    return false;
+                }
+            }
+        }
+        w += n;
+    }
+    return true;
+}
+
+/// Restore steps 1-3 from the plan (after prepare). @return 1 done, 0 the edge orders changed (the query must run
+/// from the start), -1 out of memory.
+static int plan_restore(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    const struct mc_region_plan* plan = c->plan;
+    if (!mc_array_reserve((void**)&s->parent, &s->parent_cap, plan->node_count, sizeof *s->parent, 64) ||
+        !mc_array_reserve((void**)&s->records, &s->record_cap, plan->record_count, sizeof *s->records, 64))
+    {
+        return -1;
+    }
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        mark_pair_faces(c, &c->pairs[p]);
+    }
+    const uint32_t* id = plan->data;
+    const uint16_t* sm = (const uint16_t*)(plan->data + plan->id_count);
+    for (uint32_t k = 0; k < plan->record_count; ++k)
+    {
+        plan_record_of(c, *sm++, &s->records[k]);
+    }
+    s->record_count = plan->record_count;
+    if (!plan_orders(c, sm, plan->order_words))
+    {
+        return 0;
+    }
+    sm += plan->order_words;
+    for (uint32_t k = 0; k < plan->node_count; ++k)
+    {
+        s->parent[k] = *sm++;
+    }
+    s->node_count = plan->node_count;
+    for (int b = 0; b < 2; ++b)
+    {
+        body_arrays* a = &s->body[b];
+        const uint32_t* n = plan->count[b];
+        if (!mc_array_reserve((void**)&a->inside, &a->inside_cap, n[0], sizeof *a->inside, 64) ||
+            !mc_array_reserve((void**)&a->whole, &a->whole_cap, n[1], sizeof *a->whole, 64) ||
+            !mc_array_reserve((void**)&a->corner, &a->corner_cap, n[2], sizeof *a->corner, 64) ||
+            !mc_array_reserve((void**)&a->blist, &a->blist_cap, n[3], sizeof *a->blist, 64))
+        {
+            return -1;
+        }
+        for (uint32_t k = 0; k < n[0]; ++k)
+        {
+            uint32_t v = *id++;
+            a->inside[k] = v;
+            a->vstate[v] = 2; // cleared by clear_marks, like a flooded vertex
+            a->vnode[v] = *sm++;
+        }
+        for (uint32_t k = 0; k < n[1]; ++k)
+        {
+            a->whole[k].id = *id++;
+            a->whole[k].node = *sm++;
+        }
+        for (uint32_t k = 0; k < n[2]; ++k)
+        {
+            a->corner[k].id = *id++;
+            a->corner[k].node = *sm++;
+        }
+        for (uint32_t k = 0; k < n[3]; ++k)
+        {
+            uint32_t bk = *id++;
+            a->blist[k] = bk;
+            a->bstate[bk] = 2u;
+            a->bnode[bk] = *sm++;
+        }
+        a->inside_count = n[0];
+        a->whole_count = n[1];
+        a->corner_count = n[2];
+        a->blist_count = n[3];
+    }
+    // The float decisions the kept query took, taken again from this query's coordinates: the same operations on the
+    // same values as a cold query's decide_states, so the same outcome, or the plan is declined.
+    for (uint32_t k = 0; k < plan->box_checks; ++k, ++id)
+    {
+        if (!vertex_outside_box(c, (int)(*id & 1u), *id >> 1))
+        {
+            return 0;
+        }
+    }
+    for (uint32_t k = 0; k + 1u < plan->gap_checks; k += 2u, sm += 2)
+    {
+        if (!(s->records[sm[1]].param - s->records[sm[0]].param > ORDER_GAP))
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+#define PLAN_DECLINED 1 // replay_stage: an edge order changed or a region has negative volume: run from the start
+
+static mc_status finish_stage(region_query* c, const mc_region_options* opt, mc_region* out, uint32_t capacity,
+                              uint32_t* count, mc_query_stats* stats);
+
+/// Steps 4-5 and the output from the pair's plan (after prepare). @return PLAN_DECLINED (as a status) when a region
+/// has negative volume, else as run_stage.
+static mc_status replay_stage(region_query* c, const mc_region_options* opt, mc_region* out, uint32_t capacity,
+                              uint32_t* count, mc_query_stats* stats)
+{
+    int restored = plan_restore(c);
+    if (restored <= 0)
+    {
+        return restored < 0 ? MC_ERR_OUT_OF_MEMORY : (mc_status)PLAN_DECLINED;
+    }
+    sum_regions(c, opt);
+    if (c->oom)
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    if (any_negative_region(c->s))
+    {
+        return (mc_status)PLAN_DECLINED;
+    }
+    return finish_stage(c, opt, out, capacity, count, stats);
+}
+
 mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i,
                              const mc_pair_result* pairs, struct mc_workspace* ws, const mc_region_options* options,
                              mc_region* out, uint32_t capacity, uint32_t* count, mc_query_stats* stats)
@@ -3351,20 +3782,49 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
         c.blk[0] = mc_region_blocks_get(mi);
         c.blk[1] = mc_region_blocks_get(mj);
     }
+    if (ws->plan != NULL && opt.derivatives == NULL)
+    {
+        if (*ws->plan == NULL)
+        {
+            *ws->plan = mc_calloc(1, sizeof **ws->plan); // NULL when out of memory: no plan
+        }
+        c.plan = *ws->plan;
+        c.certificate = pairs->certificate;
+    }
     mc_status st = prepare(&c, mi, mj, ws);
     if (st != MC_OK)
     {
+        mc_region_plan_reset(c.plan);
         return st;
     }
-    st = run_stage(&c, &opt, out, capacity, count, stats);
+    if (plan_fits(&c, &opt, pairs->replayed))
+    {
+        st = replay_stage(&c, &opt, out, capacity, count, stats);
+        if (st == (mc_status)PLAN_DECLINED)
+        {
+            clear_marks(&c);
+            mc_region_plan_reset(c.plan);
+            st = prepare(&c, mi, mj, ws);
+            st = st == MC_OK ? run_stage(&c, &opt, out, capacity, count, stats) : st;
+        }
+        else if (stats != NULL)
+        {
+            stats->certified_reuse |= 2u;
+        }
+    }
+    else
+    {
+        st = run_stage(&c, &opt, out, capacity, count, stats);
+    }
     clear_marks(&c);
     return st;
 }
 
-/// Steps 1-5 and the output, after prepare().
+/// Steps 1-5 and the output, after prepare(); keeps the pair's plan when it can (c->plan).
 static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_region* out, uint32_t capacity,
                            uint32_t* count, mc_query_stats* stats)
 {
+    mc_region_plan_reset(c->plan);
     mc_status st = collect_crossings(c);
     if (st != MC_OK)
     {
@@ -3378,9 +3838,11 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     join_along_edges(c);
     join_face_loops(c);
     join_inner_shells(c);
+    bool keep = c->plan != NULL && plan_record(c, opt);
     sum_regions(c, opt);
     for (int round = 0; round < SHELL_ROUNDS && !c->oom && join_negative_regions(c); ++round)
     {
+        keep = false;
         c->s->region_count = 0; // some inner shells were joined: the regions and their sums again
         c->s->inside_total = 0;
         sum_regions(c, opt);
@@ -3389,6 +3851,18 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
+    st = finish_stage(c, opt, out, capacity, count, stats);
+    if (keep && (st == MC_OK || st == MC_ERR_CAPACITY) && !any_negative_region(c->s))
+    {
+        c->plan->certificate = c->certificate; // valid from now on
+    }
+    return st;
+}
+
+/// The output after the sums: touching regions dropped, the rest sorted and written, derivatives, stats.
+static mc_status finish_stage(region_query* c, const mc_region_options* opt, mc_region* out, uint32_t capacity,
+                              uint32_t* count, mc_query_stats* stats)
+{
     struct mc_region_scratch* s = c->s;
     // Drop touching regions, sort the rest.
     if (!mc_array_reserve((void**)&s->order, &s->order_cap, s->region_count, sizeof *s->order, 64))

@@ -48,6 +48,14 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
                              const mc_pair_result* pairs, struct mc_workspace* ws, const mc_region_options* options,
                              mc_region* out, uint32_t capacity, uint32_t* count, mc_query_stats* stats);
 
+struct mc_region_plan;
+/// Free a pair's region plan (temporal coherence, see regions.c). NULL is ignored.
+void mc_region_plan_destroy(struct mc_region_plan* plan);
+/// Forget a pair's region plan (keeps its memory). NULL is ignored.
+void mc_region_plan_reset(struct mc_region_plan* plan);
+/// Bytes owned by a region plan (0 for NULL).
+size_t mc_region_plan_byte_count(const struct mc_region_plan* plan);
+
 /// Free the region scratch of a workspace (called by mc_workspace_destroy). NULL is ignored.
 void mc_region_scratch_destroy(struct mc_region_scratch* scratch);
 /// Bytes owned by the region stage's scratch (0 for NULL).

@@ -24,6 +24,9 @@ struct mc_workspace
     /// Temporal coherence: when not NULL, the traversal front slot of the pair being queried (set by the world
     /// around one query, owned by its pair record): mc_query_regions then runs mc_collide_front with it (bvh.h).
     struct mc_pair_front** front;
+    /// Temporal coherence: when not NULL, the region plan slot of the pair being queried (set with `front`, owned by
+    /// its pair record): the region stage keeps and restores the pair's combinatorics there (src/contact/regions.c).
+    struct mc_region_plan** plan;
     uint32_t* smooth_tris;           ///< MC_DEPTH_SMOOTH (smooth_depth.c): triangles near a contact point
     uint32_t smooth_tri_capacity;    ///< entries allocated in smooth_tris
     uint32_t* smooth_vertices;       ///< MC_DEPTH_SMOOTH: their vertices near the point

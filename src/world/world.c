@@ -6,6 +6,7 @@
 #include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/parallel.h"
+#include "src/contact/regions.h"
 #include "src/world/contact_force.h"
 #include "src/world/world_internal.h"
 
@@ -131,6 +132,7 @@ void mc_world_destroy(mc_world* w)
     {
         mc_free(w->pairs[i].regions);
         mc_pair_front_destroy(w->pairs[i].front);
+        mc_region_plan_destroy(w->pairs[i].plan);
     }
     mc_free(w->pairs);
     mc_free(w->pair_free);

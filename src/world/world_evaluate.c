@@ -7,6 +7,7 @@
 #include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/parallel.h"
+#include "src/contact/regions.h"
 #include "src/contact/workspace.h"
 #include "src/world/contact_force.h"
 #include "src/world/world_internal.h"
@@ -48,14 +49,18 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     if (p->gen_i != bi->generation || p->gen_j != bj->generation)
     {
         mc_pair_front_reset(p->front);
+        mc_region_plan_reset(p->plan);
     }
     ws->front = w->coherence ? &p->front : NULL;
+    ws->plan = w->coherence ? &p->plan : NULL;
     p->status =
         mc_pair_query_regions(w, p, &bi->pose, &bj->pose, &opt, ws, p->regions, p->region_capacity, &count, &p->stats);
     ws->front = NULL;
+    ws->plan = NULL;
     if (p->status != MC_OK && p->status != MC_ERR_CAPACITY)
     {
         mc_pair_front_reset(p->front);
+        mc_region_plan_reset(p->plan);
     }
     p->region_count = (p->status == MC_OK || p->status == MC_ERR_CAPACITY) ? count : 0;
     p->reusable = p->status == MC_OK;
@@ -153,11 +158,14 @@ static mc_status match_pairs(mc_world* w)
         mc_region* keep = reused ? p->regions : NULL; // a pooled record keeps its buffers; a new one has none
         uint32_t keep_cap = reused ? p->region_capacity : 0;
         struct mc_pair_front* front = reused ? p->front : NULL;
+        struct mc_region_plan* plan = reused ? p->plan : NULL;
         mc_pair_front_reset(front); // another pair's front: the next query descends from the roots
+        mc_region_plan_reset(plan);
         memset(p, 0, sizeof *p);
         p->regions = keep;
         p->region_capacity = keep_cap;
         p->front = front;
+        p->plan = plan;
         p->contact = w->found[i].contact;
         p->body_i = w->found[i].body_i;
         p->body_j = w->found[i].body_j;
@@ -307,6 +315,8 @@ static mc_status reserve_records(mc_world* w)
         w->info.seconds_regions += p->stats.seconds_regions;
         w->info.touching_pairs += p->region_count > 0;
         w->info.reused_pairs += p->reused;
+        w->info.certified_pairs += p->reused ? 0u : (p->stats.certified_reuse & 1u);
+        w->info.planned_pairs += p->reused ? 0u : ((p->stats.certified_reuse >> 1) & 1u);
     }
     if (total > UINT32_MAX ||
         !mc_array_reserve((void**)&w->records, &w->record_capacity, (uint32_t)total, sizeof *w->records, 4))

@@ -82,6 +82,7 @@ typedef struct mc_pair
     bool reusable;               ///< the last query succeeded and its regions are in the buffer
     bool reused;                 ///< this evaluation reused the regions (no query)
     struct mc_pair_front* front; ///< traversal front of the last query (temporal coherence; bvh.h), or NULL
+    struct mc_region_plan* plan; ///< region stage plan of the last queries (temporal coherence; regions.c), or NULL
 } mc_pair;
 
 /// A candidate pair of one evaluation: its key (contact, I slot, J slot) and its pool record.
