@@ -802,6 +802,56 @@ Test(volume, rays_from_inner_shells_resolve_edges_ties_and_far_hits)
     mc_mesh_destroy(ball);
 }
 
+/// The query both ways round from two world poses, each way's relative pose formed as mc_query_regions forms it (as the
+/// query fuzz harness calls it): one region of positive volume each way, the clip oracle's volume (1e-12 relative, as
+/// check_one_region_oracle) and the closed form (`tol` relative).
+static void check_one_region_world(const mc_mesh* a, mc_vec3 pa, mc_quat qa, const mc_mesh* b, mc_vec3 pb, mc_quat qb,
+                                   double closed_form, double tol, const char* name)
+{
+    for (int swap = 0; swap < 2; ++swap)
+    {
+        run_result r;
+        mc_pose q = swap ? relative_pose(pb, qb, pa, qa) : relative_pose(pa, qa, pb, qb);
+        run(swap ? b : a, swap ? a : b, q, true, true, &r);
+        cr_assert_eq(r.count, 1, "%s (swap %d): %u regions, volumes %g %g", name, swap, r.count,
+                     r.count ? r.regions[0].volume : 0.0, r.count > 1 ? r.regions[1].volume : 0.0);
+        cr_assert(r.regions[0].volume > 0.0 && r.regions[0].area >= 0.0, "%s (swap %d): volume %g", name, swap,
+                  r.regions[0].volume);
+        cr_assert(rel(r.regions[0].volume, r.oracle.volume) < 1e-12, "%s (swap %d): volume %.17g, oracle %.17g", name,
+                  swap, r.regions[0].volume, r.oracle.volume);
+        cr_assert(rel(r.regions[0].volume, closed_form) < tol, "%s (swap %d): volume %.17g want %.17g", name, swap,
+                  r.regions[0].volume, closed_form);
+    }
+}
+
+// Two hollow cubes whose walls coincide (the hollow cube against itself turned onto itself by symmetries of the cube,
+// or shifted by 1 or by 1.5e-231 along z, turned): the coincident walls are resolved by the symbolic rule (J moved by
+// (eps, eps^2, eps^3)), and the cavity shell stayed a region of negative volume (-8, or -12 for the shift by 1) beside
+// the region around it (found by the strict query fuzz harness: tests/fuzz/regressions/query/hollow_cubes_*; the
+// shapes and world poses are theirs). Now one region each, both ways round: the clip oracle's volume and the closed
+// form (1e-12 relative: sums of a few dozen terms of size 1 to 64, ~1e-15 relative each; the quaternions with
+// components 1/sqrt(2) move the turned vertices by rounding only, ~1e-16).
+Test(volume, cavities_with_coincident_walls_join_the_region_around_them)
+{
+    mc_mesh* hollow = fuzz_cube(true, 1.0, false);
+    mc_vec3 o = mc_v3(0, 0, 0);
+    // Turned by pi about z and by pi about (0, 1, 1): every surface coincides; 64 - 8.
+    check_one_region_world(hollow, o, (mc_quat){0, 0, 0, -1}, hollow, o, (mc_quat){0, 1, 1, 0}, 56.0, 1e-12,
+                           "turned by pi about z and about (0, 1, 1)");
+    // Turned by 2 pi / 3 about (1, 1, 1) and by -pi / 2 about z: 64 - 8.
+    check_one_region_world(hollow, o, (mc_quat){244, 244, 244, 244}, hollow, o, (mc_quat){1, 0, 0, -1}, 56.0, 1e-12,
+                           "turned by 2 pi / 3 about (1, 1, 1) and by -pi / 2 about z");
+    // Turned, J shifted by 1.5e-231 along z: 64 - 8 (the shift changes the volume by ~1e-229).
+    check_one_region_world(hollow, o, (mc_quat){1, 0, 0, -1}, hollow, mc_v3(0, 0, 0x1.e04000025ffffp-768),
+                           (mc_quat){-1, -1, -1, -1}, 56.0, 1e-12, "turned, shifted by 1.5e-231");
+    // Turned, J shifted by 1 along z: the outer shells overlap in [-2, 2]^2 x [-1, 2] (48) and the cavities fill
+    // [-1, 1]^2 x [-1, 2] (12), a square tube through which the cavities open at both ends (J's outer floor lies in
+    // the plane of I's cavity floor, I's outer top in that of J's cavity top): 48 - 12 = 36.
+    check_one_region_world(hollow, o, (mc_quat){0, 0, 0, 0.25}, hollow, mc_v3(0, 0, 1), (mc_quat){32, 0, 0, 32}, 36.0,
+                           1e-12, "shifted by 1 along z, turned");
+    mc_mesh_destroy(hollow);
+}
+
 /// A mesh from arrays with the self-check skipped (for meshes the default check refuses).
 static mc_mesh* unchecked_mesh(const double* pos, uint32_t nv, const uint32_t* idx, uint32_t nt, double scale)
 {

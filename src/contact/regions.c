@@ -36,11 +36,12 @@
 //    inside) into the intersection meets the boundary of the same connected piece first, and the regions are joined
 //    and summed again (join_negative_regions). A ray's hit on a face in some pair is placed in the piece of the face's
 //    inside part that holds it by an in-face ray to the nearest segment or edge interval (locate_in_face), towards
-//    each of the face's edges in turn. The rays are floats used to locate, never to decide a sign. A ray is unclear
-//    when its nearer hit is near an edge or near another hit, or when the two meshes' hits tie on faces that are not
-//    exactly coplanar (coplanar ones are ordered by the symbolic rule); an unclear ray is tried again along three
-//    directions turned off it, and one unclear every way joins nothing (the shell then stays a region of negative
-//    volume, the total right).
+//    each of the face's edges in turn. The rays are floats used to locate, never to decide a sign. When the two
+//    meshes' hits tie, faces exactly in one plane are ordered by the symbolic rule; on faces that coincide only up to
+//    rounding the nearer hit is the one inside the other solid (boundary_node_along). A ray is unclear when its nearer
+//    hit is near an edge or near another hit of its mesh, or when neither tied hit lies inside the other solid; an
+//    unclear ray is tried again along three directions turned off it, and one unclear every way joins nothing (the
+//    shell then stays a region of negative volume, the total right).
 // 4. Sums per region, around a local origin (mean of its crossing points, or of its vertices when it has none): a
 //    crossing gives six flags, an inside vertex gives its two flags in every face that is in some triangle pair,
 //    and a face in no triangle pair that has an inside vertex lies entirely inside the other solid: it contributes
@@ -1735,7 +1736,8 @@ static uint32_t inside_face_node(const region_query* c, int b, uint32_t f)
 
 /// Which of face g0 of I and face g1 of J, both met by the ray along d at the same parameter within rounding, the ray
 /// meets first: 1 (J) or 0 (I) when the two faces lie exactly in one plane (exact predicates), ordered by the symbolic
-/// rule (J translated by (eps, eps^2, eps^3)); -1 when they do not (a float tie: unclear).
+/// rule (J translated by (eps, eps^2, eps^3)); -1 when they do not (a float tie: see first_surface); -2 when they do
+/// but a face is degenerate or the ray grazes them (unclear).
 static int coplanar_first(const region_query* c, uint32_t g0, uint32_t g1, mc_vec3 d)
 {
     mc_vec3 a[3], q[3];
@@ -1757,16 +1759,26 @@ static int coplanar_first(const region_query* c, uint32_t g0, uint32_t g1, mc_ve
     double dn = mc_dot(d, fnormal(c, 0, g0));
     if (side == 0 || !(fabs(dn) > 1e-6))
     {
-        return -1; // a degenerate face, or a grazing ray (the hits are flagged ambiguous then anyway)
+        return -2; // a degenerate face, or a grazing ray (the hits are flagged ambiguous then anyway): unclear
     }
     return (side > 0) != (dn > 0.0) ? 1 : 0;
 }
 
-/// Where a ray from a shell meets the nearest surface: the body and triangle (and the ray parameter in *t_hit),
-/// MC_NONE when none or unclear. Unclear: the nearer hit near its triangle's boundary or near another hit of its own
-/// mesh (mc_bvh_ray_first_hit's `ambiguous`; the farther mesh's does not matter), a walk that gave up, or the two
-/// meshes' hits within the tie tolerance on faces that do not lie exactly in one plane (coplanar_first).
-static uint32_t first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip, int* hit_body, double* t_hit)
+/// The surfaces a ray from a shell meets first (first_surface).
+typedef struct ray_hits
+{
+    uint32_t face[2]; // first triangle of each mesh met, MC_NONE none
+    double t[2];      // their ray parameters
+    int body;         // the nearer hit's body, or -1: a float tie of the two meshes' hits (both candidates)
+} ray_hits;
+
+/// Where a ray from a shell meets the nearest surface: false when none or unclear, else the hits in *h (h->body the
+/// nearer one's body). Unclear: the nearer hit near its triangle's boundary or near another hit of its own mesh
+/// (mc_bvh_ray_first_hit's `ambiguous`; the farther mesh's does not matter), or a walk that gave up. When the two
+/// meshes' hits lie within the tie tolerance: on faces that lie exactly in one plane the symbolic rule orders them
+/// (coplanar_first); on faces that do not (surfaces that coincide up to rounding), h->body is -1 and both hits are
+/// candidates when neither is ambiguous (boundary_node_along decides which lies on the intersection's boundary).
+static bool first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip, ray_hits* h)
 {
     // Every point of mesh k is within |p - centre_k| + diagonal_k / 2 of p.
     double t_max = 0.0;
@@ -1782,34 +1794,36 @@ static uint32_t first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint
         t_max = fmax(t_max, 1.000001 * reach);
     }
     bool ambiguous[2] = {false, false};
-    double t[2] = {INFINITY, INFINITY};
-    uint32_t g[2];
     for (int k = 0; k < 2; ++k)
     {
-        g[k] = mc_bvh_ray_first_hit(c->mesh[k], k, k == 1 ? c->ps : NULL, p, d, t_max, k == b ? skip : MC_NONE, &t[k],
-                                    &ambiguous[k]);
-        if (g[k] == MC_NONE && ambiguous[k])
+        h->t[k] = INFINITY;
+        h->face[k] = mc_bvh_ray_first_hit(c->mesh[k], k, k == 1 ? c->ps : NULL, p, d, t_max, k == b ? skip : MC_NONE,
+                                          &h->t[k], &ambiguous[k]);
+        if (h->face[k] == MC_NONE && ambiguous[k])
         {
-            return MC_NONE; // the walk gave up: a hit may be missing
+            return false; // the walk gave up: a hit may be missing
         }
-        t[k] = g[k] == MC_NONE ? INFINITY : t[k];
+        h->t[k] = h->face[k] == MC_NONE ? INFINITY : h->t[k];
     }
-    int k = t[1] < t[0] ? 1 : 0;
-    if (g[k] == MC_NONE || ambiguous[k])
+    int k = h->t[1] < h->t[0] ? 1 : 0;
+    if (h->face[k] == MC_NONE || ambiguous[k])
     {
-        return MC_NONE;
+        return false;
     }
-    if (fabs(t[1] - t[0]) <= 1e-9 * t_max)
+    if (fabs(h->t[1] - h->t[0]) <= 1e-9 * t_max)
     {
-        k = ambiguous[1 - k] ? -1 : coplanar_first(c, g[0], g[1], d);
-        if (k < 0)
+        if (ambiguous[1 - k])
         {
-            return MC_NONE;
+            return false;
+        }
+        k = coplanar_first(c, h->face[0], h->face[1], d);
+        if (k < -1)
+        {
+            return false;
         }
     }
-    *hit_body = k;
-    *t_hit = t[k];
-    return g[k];
+    h->body = k;
+    return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -2068,21 +2082,42 @@ static uint32_t node_in_face(region_query* c, int b, uint32_t g, mc_vec3 z)
     return MC_NONE;
 }
 
-/// region_boundary_node along one direction.
-static uint32_t boundary_node_along(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip)
+/// The node of the region boundary at the ray's hit z on face g of body hb: on a face in no pair, the face's node when
+/// it lies entirely inside the other solid; on a face in some pair, the node of the piece of its inside part that
+/// holds z (node_in_face). MC_NONE when z is not on the intersection's boundary, or unclear.
+static uint32_t node_at_hit(region_query* c, int hb, uint32_t g, mc_vec3 z)
 {
-    int hb = 0;
-    double t = 0.0;
-    uint32_t g = first_surface(c, p, d, b, skip, &hb, &t);
-    if (g == MC_NONE)
-    {
-        return MC_NONE;
-    }
     if (!((c->s->body[hb].fbits[g >> 6] >> (g & 63u)) & 1u))
     {
         return inside_face_node(c, hb, g);
     }
-    return node_in_face(c, hb, g, mc_mul_add(p, t, d));
+    return node_in_face(c, hb, g, z);
+}
+
+/// region_boundary_node along one direction. On a float tie of the two meshes' first hits (faces not in one plane:
+/// surfaces that coincide up to rounding), the nearer hit is the one inside the other solid: the ray runs inside both
+/// solids up to the nearer hit, which is then inside the other solid, and leaves the nearer hit's solid there, which it
+/// does not enter again before the farther hit (no other hit of that mesh near it: first_surface), so the farther hit
+/// is outside it. So the hit that locates inside the other solid is taken (both: their region when it is one);
+/// neither, or both in different regions: unclear.
+static uint32_t boundary_node_along(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip)
+{
+    ray_hits h;
+    if (!first_surface(c, p, d, b, skip, &h))
+    {
+        return MC_NONE;
+    }
+    if (h.body >= 0)
+    {
+        return node_at_hit(c, h.body, h.face[h.body], mc_mul_add(p, h.t[h.body], d));
+    }
+    uint32_t n0 = node_at_hit(c, 0, h.face[0], mc_mul_add(p, h.t[0], d));
+    uint32_t n1 = node_at_hit(c, 1, h.face[1], mc_mul_add(p, h.t[1], d));
+    if (n0 == MC_NONE || n1 == MC_NONE)
+    {
+        return n0 == MC_NONE ? n1 : n0;
+    }
+    return mc_uf_find(c->s->parent, n0) == mc_uf_find(c->s->parent, n1) ? n0 : MC_NONE;
 }
 
 #define RAY_TILTS 4 // directions tried per ray start: the given one, then three turned off it
