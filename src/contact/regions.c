@@ -15,7 +15,8 @@
 //    Inside vertices are flood-filled over uncrossed edges (and over evenly crossed ones, which keep the state), by
 //    walking vertex rings: the cost is proportional to the inside vertices. An evenly crossed edge whose ends are
 //    still unknown is decided by the direction of its first crossing when the crossings are well separated along
-//    the edge (relative gap > 1e-9), otherwise by one exact point-in-mesh query. A connected component of a mesh
+//    the edge (relative gap > 1e-9 and above the bound of their parameters' errors, param_error: large for an edge
+//    that grazes a face), otherwise by one exact point-in-mesh query. A connected component of a mesh
 //    none of whose edges is crossed (in no triangle pair, or crossed only through its faces by the other mesh's
 //    edges) is entirely inside or outside: one exact point-in-mesh query decides it (skipped when its vertex is
 //    clearly outside the other mesh's bounding box).
@@ -1411,6 +1412,50 @@ static double crossing_param(const region_query* c, const crossing_record* r)
     return ee > 0.0 ? mc_dot(mc_sub(r->point, p0), e) / ee : 0.0;
 }
 
+static inline double norm_inf(mc_vec3 v)
+{
+    return fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
+}
+
+/// An upper bound of the error of crossing r's parameter along its edge (crossing_param). The pair stage placed the
+/// point at t = o0 / (o0 - o1) from the float orient values of the edge's ends against the crossed face's plane, each
+/// within E = MC_PRED_O3D_BOUND times its permanent of the exact value (predicates.h; the exact value rounded when the
+/// filter failed). Recomputed here (within E of the exact values too), |o0 - o1| - 2 (E0 + E1) is at most the exact
+/// |o0 - o1| less E0 + E1, so t is within 2 (E0 + E1) / (|o0 - o1| - 2 (E0 + E1)) of the exact parameter; the rounding
+/// of the point and of the parameter add a few ulps of the coordinates over the edge length (16 of them here). The
+/// permanent is bounded for any corner of the face as the pair stage's base: each product of two corner differences by
+/// 2 s^2 (s: the face's largest coordinate difference), each |d - base| coordinate by |d - q0| + s. Small for a
+/// crossing at a steep angle, large for an edge that grazes the face (the float values then carry little of the exact
+/// ones); INFINITY when the edge is parallel to the face within the error.
+static double param_error(const region_query* c, const crossing_record* r)
+{
+    const struct mc_mesh* m = c->mesh[r->body];
+    const struct mc_mesh* mf = c->mesh[1 - r->body];
+    mc_vec3 p[2] = {vpos(c, r->body, m->indices[r->halfedge]), vpos(c, r->body, m->indices[he_next(r->halfedge)])};
+    mc_vec3 q[3];
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        q[k] = vpos(c, 1 - r->body, mf->indices[3u * r->face + k]);
+    }
+    double s = fmax(norm_inf(mc_sub(q[1], q[0])), fmax(norm_inf(mc_sub(q[2], q[1])), norm_inf(mc_sub(q[0], q[2]))));
+    mc_tri_plane pl;
+    mc_tri_plane_init(&pl, q[0], q[1], q[2]);
+    double o[2], err = 0.0;
+    for (int k = 0; k < 2; ++k)
+    {
+        mc_vec3 d = mc_sub(p[k], q[0]);
+        o[k] = pl.n[0] * d.x + pl.n[1] * d.y + pl.n[2] * d.z;
+        err += 2.0 * MC_PRED_O3D_BOUND * (2.0 * s * s) * (norm1(d) + 3.0 * s);
+    }
+    double den = fabs(o[0] - o[1]) - err;
+    double len = norm_inf(mc_sub(p[1], p[0]));
+    if (!(den > 0.0) || !(len > 0.0))
+    {
+        return INFINITY;
+    }
+    return err / den + 16.0 * DBL_EPSILON * (norm_inf(p[0]) + norm_inf(p[1])) / len;
+}
+
 /// Step 1, pass 2: a crossing counts as degenerate when either of its two occurrences was.
 static void merge_degenerate_flags(region_query* c)
 {
@@ -1581,7 +1626,8 @@ static void decide_states(region_query* c)
             const crossing_record* x0 = &s->records[l[0]];
             const crossing_record* x1 = &s->records[l[1]];
             bool in;
-            if (x1->param - x0->param > ORDER_GAP)
+            double gap = x1->param - x0->param;
+            if (gap > ORDER_GAP && gap > param_error(c, x0) + param_error(c, x1))
             {
                 in = x0->entering < 0; // the first crossing leaves: the start is inside
             }
@@ -2312,6 +2358,56 @@ static bool join_negative_regions(region_query* c)
     }
     return joined;
 }
+/// Step 3, last, after the rays: a region of negative volume V holds inner shells of one connected piece of the
+/// intersection only (an outer shell has positive volume, and a region never spans two pieces), and the region that
+/// holds that piece's outer shell has a volume above |V| (the outer shell's volume less the cavities in that region
+/// exceeds the cavities in this one, since the piece's volume is positive). So when exactly one region's volume exceeds
+/// |V|, this region belongs to it and is joined to it without a ray; with several candidates, or none, it stays. Both
+/// comparisons keep a margin of 1e-9 of the regions' total |volume| against the sums' rounding. For shells whose rays
+/// are unclear every way: surfaces that coincide up to rounding, where the crossing points along grazing edges carry
+/// little of their exact positions and the in-face location reads nothing. True when some region was joined.
+static bool join_by_volume(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    double total = 0.0;
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        total += fabs(s->regions[k].out.volume);
+    }
+    double margin = 1e-9 * total;
+    bool joined = false;
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        double v = s->regions[k].out.volume;
+        uint32_t found = MC_NONE, candidates = 0;
+        for (uint32_t q = 0; q < s->region_count && v < -margin; ++q)
+        {
+            if (s->regions[q].out.volume > margin - v)
+            {
+                found = q;
+                candidates++;
+            }
+        }
+        if (candidates != 1u)
+        {
+            continue;
+        }
+        // A node of each region (node_region maps every node to its region since map_nodes_to_regions).
+        uint32_t nk = MC_NONE, nq = MC_NONE;
+        for (uint32_t n = 0; n < s->node_count && (nk == MC_NONE || nq == MC_NONE); ++n)
+        {
+            nk = nk == MC_NONE && s->node_region[n] == k ? n : nk;
+            nq = nq == MC_NONE && s->node_region[n] == found ? n : nq;
+        }
+        if (nk != MC_NONE && nq != MC_NONE)
+        {
+            mc_uf_union(s->parent, nk, nq);
+            joined = true;
+        }
+    }
+    return joined;
+}
+
 /// Step 3 (rest): a component of a mesh that is in no triangle pair and lies inside the other solid with negative
 /// volume (a cavity's shell, or a flipped mesh's shell) bounds a hole of some region, not a region of its own: the
 /// region whose boundary a ray from the shell into the solid side meets first (the segment to that hit lies inside
@@ -3417,6 +3513,12 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     for (int round = 0; round < SHELL_ROUNDS && !c->oom && join_negative_regions(c); ++round)
     {
         c->s->region_count = 0; // some inner shells were joined: the regions and their sums again
+        c->s->inside_total = 0;
+        sum_regions(c, opt);
+    }
+    if (!c->oom && join_by_volume(c))
+    {
+        c->s->region_count = 0;
         c->s->inside_total = 0;
         sum_regions(c, opt);
     }
