@@ -15,7 +15,8 @@
 //    Inside vertices are flood-filled over uncrossed edges (and over evenly crossed ones, which keep the state), by
 //    walking vertex rings: the cost is proportional to the inside vertices. An evenly crossed edge whose ends are
 //    still unknown is decided by the direction of its first crossing when the crossings are well separated along
-//    the edge (relative gap > 1e-9), otherwise by one exact point-in-mesh query. A connected component of a mesh
+//    the edge (relative gap > 1e-9 and above the bound of their parameters' errors, param_error: large for an edge
+//    that grazes a face), otherwise by one exact point-in-mesh query. A connected component of a mesh
 //    none of whose edges is crossed (in no triangle pair, or crossed only through its faces by the other mesh's
 //    edges) is entirely inside or outside: one exact point-in-mesh query decides it (skipped when its vertex is
 //    clearly outside the other mesh's bounding box).
@@ -36,11 +37,12 @@
 //    inside) into the intersection meets the boundary of the same connected piece first, and the regions are joined
 //    and summed again (join_negative_regions). A ray's hit on a face in some pair is placed in the piece of the face's
 //    inside part that holds it by an in-face ray to the nearest segment or edge interval (locate_in_face), towards
-//    each of the face's edges in turn. The rays are floats used to locate, never to decide a sign. A ray is unclear
-//    when its nearer hit is near an edge or near another hit, or when the two meshes' hits tie on faces that are not
-//    exactly coplanar (coplanar ones are ordered by the symbolic rule); an unclear ray is tried again along three
-//    directions turned off it, and one unclear every way joins nothing (the shell then stays a region of negative
-//    volume, the total right).
+//    each of the face's edges in turn. The rays are floats used to locate, never to decide a sign. When the two
+//    meshes' hits tie, faces exactly in one plane are ordered by the symbolic rule; on faces that coincide only up to
+//    rounding the nearer hit is the one inside the other solid (boundary_node_along). A ray is unclear when its nearer
+//    hit is near an edge or near another hit of its mesh, or when neither tied hit lies inside the other solid; an
+//    unclear ray is tried again along three directions turned off it, and one unclear every way joins nothing (the
+//    shell then stays a region of negative volume, the total right).
 // 4. Sums per region, around a local origin (mean of its crossing points, or of its vertices when it has none): a
 //    crossing gives six flags, an inside vertex gives its two flags in every face that is in some triangle pair,
 //    and a face in no triangle pair that has an inside vertex lies entirely inside the other solid: it contributes
@@ -1430,6 +1432,50 @@ static double crossing_param(const region_query* c, const crossing_record* r)
     return ee > 0.0 ? mc_dot(mc_sub(r->point, p0), e) / ee : 0.0;
 }
 
+static inline double norm_inf(mc_vec3 v)
+{
+    return fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
+}
+
+/// An upper bound of the error of crossing r's parameter along its edge (crossing_param). The pair stage placed the
+/// point at t = o0 / (o0 - o1) from the float orient values of the edge's ends against the crossed face's plane, each
+/// within E = MC_PRED_O3D_BOUND times its permanent of the exact value (predicates.h; the exact value rounded when the
+/// filter failed). Recomputed here (within E of the exact values too), |o0 - o1| - 2 (E0 + E1) is at most the exact
+/// |o0 - o1| less E0 + E1, so t is within 2 (E0 + E1) / (|o0 - o1| - 2 (E0 + E1)) of the exact parameter; the rounding
+/// of the point and of the parameter add a few ulps of the coordinates over the edge length (16 of them here). The
+/// permanent is bounded for any corner of the face as the pair stage's base: each product of two corner differences by
+/// 2 s^2 (s: the face's largest coordinate difference), each |d - base| coordinate by |d - q0| + s. Small for a
+/// crossing at a steep angle, large for an edge that grazes the face (the float values then carry little of the exact
+/// ones); INFINITY when the edge is parallel to the face within the error.
+static double param_error(const region_query* c, const crossing_record* r)
+{
+    const struct mc_mesh* m = c->mesh[r->body];
+    const struct mc_mesh* mf = c->mesh[1 - r->body];
+    mc_vec3 p[2] = {vpos(c, r->body, m->indices[r->halfedge]), vpos(c, r->body, m->indices[he_next(r->halfedge)])};
+    mc_vec3 q[3];
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        q[k] = vpos(c, 1 - r->body, mf->indices[3u * r->face + k]);
+    }
+    double s = fmax(norm_inf(mc_sub(q[1], q[0])), fmax(norm_inf(mc_sub(q[2], q[1])), norm_inf(mc_sub(q[0], q[2]))));
+    mc_tri_plane pl;
+    mc_tri_plane_init(&pl, q[0], q[1], q[2]);
+    double o[2], err = 0.0;
+    for (int k = 0; k < 2; ++k)
+    {
+        mc_vec3 d = mc_sub(p[k], q[0]);
+        o[k] = pl.n[0] * d.x + pl.n[1] * d.y + pl.n[2] * d.z;
+        err += 2.0 * MC_PRED_O3D_BOUND * (2.0 * s * s) * (norm1(d) + 3.0 * s);
+    }
+    double den = fabs(o[0] - o[1]) - err;
+    double len = norm_inf(mc_sub(p[1], p[0]));
+    if (!(den > 0.0) || !(len > 0.0))
+    {
+        return INFINITY;
+    }
+    return err / den + 16.0 * DBL_EPSILON * (norm_inf(p[0]) + norm_inf(p[1])) / len;
+}
+
 /// Step 1, pass 2: a crossing counts as degenerate when either of its two occurrences was.
 static void merge_degenerate_flags(region_query* c)
 {
@@ -1612,7 +1658,8 @@ static void decide_states(region_query* c)
             const crossing_record* x0 = &s->records[l[0]];
             const crossing_record* x1 = &s->records[l[1]];
             bool in;
-            if (x1->param - x0->param > ORDER_GAP)
+            double gap = x1->param - x0->param;
+            if (gap > ORDER_GAP && gap > param_error(c, x0) + param_error(c, x1))
             {
                 in = x0->entering < 0; // the first crossing leaves: the start is inside
                 note_check(c, &s->gap_checks, &s->gap_check_count, &s->gap_check_cap, l[0]);
@@ -1781,7 +1828,8 @@ static uint32_t inside_face_node(const region_query* c, int b, uint32_t f)
 
 /// Which of face g0 of I and face g1 of J, both met by the ray along d at the same parameter within rounding, the ray
 /// meets first: 1 (J) or 0 (I) when the two faces lie exactly in one plane (exact predicates), ordered by the symbolic
-/// rule (J translated by (eps, eps^2, eps^3)); -1 when they do not (a float tie: unclear).
+/// rule (J translated by (eps, eps^2, eps^3)); -1 when they do not (a float tie: see first_surface); -2 when they do
+/// but a face is degenerate or the ray grazes them (unclear).
 static int coplanar_first(const region_query* c, uint32_t g0, uint32_t g1, mc_vec3 d)
 {
     mc_vec3 a[3], q[3];
@@ -1803,16 +1851,26 @@ static int coplanar_first(const region_query* c, uint32_t g0, uint32_t g1, mc_ve
     double dn = mc_dot(d, fnormal(c, 0, g0));
     if (side == 0 || !(fabs(dn) > 1e-6))
     {
-        return -1; // a degenerate face, or a grazing ray (the hits are flagged ambiguous then anyway)
+        return -2; // a degenerate face, or a grazing ray (the hits are flagged ambiguous then anyway): unclear
     }
     return (side > 0) != (dn > 0.0) ? 1 : 0;
 }
 
-/// Where a ray from a shell meets the nearest surface: the body and triangle (and the ray parameter in *t_hit),
-/// MC_NONE when none or unclear. Unclear: the nearer hit near its triangle's boundary or near another hit of its own
-/// mesh (mc_bvh_ray_first_hit's `ambiguous`; the farther mesh's does not matter), a walk that gave up, or the two
-/// meshes' hits within the tie tolerance on faces that do not lie exactly in one plane (coplanar_first).
-static uint32_t first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip, int* hit_body, double* t_hit)
+/// The surfaces a ray from a shell meets first (first_surface).
+typedef struct ray_hits
+{
+    uint32_t face[2]; // first triangle of each mesh met, MC_NONE none
+    double t[2];      // their ray parameters
+    int body;         // the nearer hit's body, or -1: a float tie of the two meshes' hits (both candidates)
+} ray_hits;
+
+/// Where a ray from a shell meets the nearest surface: false when none or unclear, else the hits in *h (h->body the
+/// nearer one's body). Unclear: the nearer hit near its triangle's boundary or near another hit of its own mesh
+/// (mc_bvh_ray_first_hit's `ambiguous`; the farther mesh's does not matter), or a walk that gave up. When the two
+/// meshes' hits lie within the tie tolerance: on faces that lie exactly in one plane the symbolic rule orders them
+/// (coplanar_first); on faces that do not (surfaces that coincide up to rounding), h->body is -1 and both hits are
+/// candidates when neither is ambiguous (boundary_node_along decides which lies on the intersection's boundary).
+static bool first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip, ray_hits* h)
 {
     // Every point of mesh k is within |p - centre_k| + diagonal_k / 2 of p.
     double t_max = 0.0;
@@ -1828,34 +1886,36 @@ static uint32_t first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint
         t_max = fmax(t_max, 1.000001 * reach);
     }
     bool ambiguous[2] = {false, false};
-    double t[2] = {INFINITY, INFINITY};
-    uint32_t g[2];
     for (int k = 0; k < 2; ++k)
     {
-        g[k] = mc_bvh_ray_first_hit(c->mesh[k], k, k == 1 ? c->ps : NULL, p, d, t_max, k == b ? skip : MC_NONE, &t[k],
-                                    &ambiguous[k]);
-        if (g[k] == MC_NONE && ambiguous[k])
+        h->t[k] = INFINITY;
+        h->face[k] = mc_bvh_ray_first_hit(c->mesh[k], k, k == 1 ? c->ps : NULL, p, d, t_max, k == b ? skip : MC_NONE,
+                                          &h->t[k], &ambiguous[k]);
+        if (h->face[k] == MC_NONE && ambiguous[k])
         {
-            return MC_NONE; // the walk gave up: a hit may be missing
+            return false; // the walk gave up: a hit may be missing
         }
-        t[k] = g[k] == MC_NONE ? INFINITY : t[k];
+        h->t[k] = h->face[k] == MC_NONE ? INFINITY : h->t[k];
     }
-    int k = t[1] < t[0] ? 1 : 0;
-    if (g[k] == MC_NONE || ambiguous[k])
+    int k = h->t[1] < h->t[0] ? 1 : 0;
+    if (h->face[k] == MC_NONE || ambiguous[k])
     {
-        return MC_NONE;
+        return false;
     }
-    if (fabs(t[1] - t[0]) <= 1e-9 * t_max)
+    if (fabs(h->t[1] - h->t[0]) <= 1e-9 * t_max)
     {
-        k = ambiguous[1 - k] ? -1 : coplanar_first(c, g[0], g[1], d);
-        if (k < 0)
+        if (ambiguous[1 - k])
         {
-            return MC_NONE;
+            return false;
+        }
+        k = coplanar_first(c, h->face[0], h->face[1], d);
+        if (k < -1)
+        {
+            return false;
         }
     }
-    *hit_body = k;
-    *t_hit = t[k];
-    return g[k];
+    h->body = k;
+    return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -2114,21 +2174,42 @@ static uint32_t node_in_face(region_query* c, int b, uint32_t g, mc_vec3 z)
     return MC_NONE;
 }
 
-/// region_boundary_node along one direction.
-static uint32_t boundary_node_along(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip)
+/// The node of the region boundary at the ray's hit z on face g of body hb: on a face in no pair, the face's node when
+/// it lies entirely inside the other solid; on a face in some pair, the node of the piece of its inside part that
+/// holds z (node_in_face). MC_NONE when z is not on the intersection's boundary, or unclear.
+static uint32_t node_at_hit(region_query* c, int hb, uint32_t g, mc_vec3 z)
 {
-    int hb = 0;
-    double t = 0.0;
-    uint32_t g = first_surface(c, p, d, b, skip, &hb, &t);
-    if (g == MC_NONE)
-    {
-        return MC_NONE;
-    }
     if (!((c->s->body[hb].fbits[g >> 6] >> (g & 63u)) & 1u))
     {
         return inside_face_node(c, hb, g);
     }
-    return node_in_face(c, hb, g, mc_mul_add(p, t, d));
+    return node_in_face(c, hb, g, z);
+}
+
+/// region_boundary_node along one direction. On a float tie of the two meshes' first hits (faces not in one plane:
+/// surfaces that coincide up to rounding), the nearer hit is the one inside the other solid: the ray runs inside both
+/// solids up to the nearer hit, which is then inside the other solid, and leaves the nearer hit's solid there, which it
+/// does not enter again before the farther hit (no other hit of that mesh near it: first_surface), so the farther hit
+/// is outside it. So the hit that locates inside the other solid is taken (both: their region when it is one);
+/// neither, or both in different regions: unclear.
+static uint32_t boundary_node_along(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t skip)
+{
+    ray_hits h;
+    if (!first_surface(c, p, d, b, skip, &h))
+    {
+        return MC_NONE;
+    }
+    if (h.body >= 0)
+    {
+        return node_at_hit(c, h.body, h.face[h.body], mc_mul_add(p, h.t[h.body], d));
+    }
+    uint32_t n0 = node_at_hit(c, 0, h.face[0], mc_mul_add(p, h.t[0], d));
+    uint32_t n1 = node_at_hit(c, 1, h.face[1], mc_mul_add(p, h.t[1], d));
+    if (n0 == MC_NONE || n1 == MC_NONE)
+    {
+        return n0 == MC_NONE ? n1 : n0;
+    }
+    return mc_uf_find(c->s->parent, n0) == mc_uf_find(c->s->parent, n1) ? n0 : MC_NONE;
 }
 
 #define RAY_TILTS 4 // directions tried per ray start: the given one, then three turned off it
@@ -2323,6 +2404,56 @@ static bool join_negative_regions(region_query* c)
     }
     return joined;
 }
+/// Step 3, last, after the rays: a region of negative volume V holds inner shells of one connected piece of the
+/// intersection only (an outer shell has positive volume, and a region never spans two pieces), and the region that
+/// holds that piece's outer shell has a volume above |V| (the outer shell's volume less the cavities in that region
+/// exceeds the cavities in this one, since the piece's volume is positive). So when exactly one region's volume exceeds
+/// |V|, this region belongs to it and is joined to it without a ray; with several candidates, or none, it stays. Both
+/// comparisons keep a margin of 1e-9 of the regions' total |volume| against the sums' rounding. For shells whose rays
+/// are unclear every way: surfaces that coincide up to rounding, where the crossing points along grazing edges carry
+/// little of their exact positions and the in-face location reads nothing. True when some region was joined.
+static bool join_by_volume(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    double total = 0.0;
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        total += fabs(s->regions[k].out.volume);
+    }
+    double margin = 1e-9 * total;
+    bool joined = false;
+    for (uint32_t k = 0; k < s->region_count; ++k)
+    {
+        double v = s->regions[k].out.volume;
+        uint32_t found = MC_NONE, candidates = 0;
+        for (uint32_t q = 0; q < s->region_count && v < -margin; ++q)
+        {
+            if (s->regions[q].out.volume > margin - v)
+            {
+                found = q;
+                candidates++;
+            }
+        }
+        if (candidates != 1u)
+        {
+            continue;
+        }
+        // A node of each region (node_region maps every node to its region since map_nodes_to_regions).
+        uint32_t nk = MC_NONE, nq = MC_NONE;
+        for (uint32_t n = 0; n < s->node_count && (nk == MC_NONE || nq == MC_NONE); ++n)
+        {
+            nk = nk == MC_NONE && s->node_region[n] == k ? n : nk;
+            nq = nq == MC_NONE && s->node_region[n] == found ? n : nq;
+        }
+        if (nk != MC_NONE && nq != MC_NONE)
+        {
+            mc_uf_union(s->parent, nk, nq);
+            joined = true;
+        }
+    }
+    return joined;
+}
+
 /// Step 3 (rest): a component of a mesh that is in no triangle pair and lies inside the other solid with negative
 /// volume (a cavity's shell, or a flipped mesh's shell) bounds a hole of some region, not a region of its own: the
 /// region whose boundary a ray from the shell into the solid side meets first (the segment to that hit lies inside
@@ -3844,6 +3975,12 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     {
         keep = false;
         c->s->region_count = 0; // some inner shells were joined: the regions and their sums again
+        c->s->inside_total = 0;
+        sum_regions(c, opt);
+    }
+    if (!c->oom && join_by_volume(c))
+    {
+        c->s->region_count = 0;
         c->s->inside_total = 0;
         sum_regions(c, opt);
     }
