@@ -1476,6 +1476,15 @@ static double param_error(const region_query* c, const crossing_record* r)
     return err / den + 16.0 * DBL_EPSILON * (norm_inf(p[0]) + norm_inf(p[1])) / len;
 }
 
+/// Whether the float order of crossings x0 < x1 along their edge (consecutive in its list) is trusted: their
+/// parameters' gap exceeds ORDER_GAP and the bound of both parameters' errors (param_error). decide_states and a
+/// restored plan (plan_restore) take the same decision with this one test.
+static bool order_trusted(const region_query* c, const crossing_record* x0, const crossing_record* x1)
+{
+    double gap = x1->param - x0->param;
+    return gap > ORDER_GAP && gap > param_error(c, x0) + param_error(c, x1);
+}
+
 /// Step 1, pass 2: a crossing counts as degenerate when either of its two occurrences was.
 static void merge_degenerate_flags(region_query* c)
 {
@@ -1658,8 +1667,7 @@ static void decide_states(region_query* c)
             const crossing_record* x0 = &s->records[l[0]];
             const crossing_record* x1 = &s->records[l[1]];
             bool in;
-            double gap = x1->param - x0->param;
-            if (gap > ORDER_GAP && gap > param_error(c, x0) + param_error(c, x1))
+            if (order_trusted(c, x0, x1))
             {
                 in = x0->entering < 0; // the first crossing leaves: the start is inside
                 note_check(c, &s->gap_checks, &s->gap_check_count, &s->gap_check_cap, l[0]);
@@ -3516,7 +3524,7 @@ struct mc_region_plan
     uint32_t order_words;  // small entries of the edge orders (per edge with several crossings: its count, its records)
     uint32_t id_count;     // 32-bit entries (the list items' vertices, faces, half-edges, blocks, then box checks)
     uint32_t box_checks;   // vertices to find clearly outside the other mesh's box again (2 v + body, last ids)
-    uint32_t gap_checks;   // record index pairs whose parameter gap must exceed ORDER_GAP again (small entries)
+    uint32_t gap_checks;   // record index pairs whose order must be trusted again (order_trusted; small entries)
     uint32_t count[2][4];  // per body: inside vertices, whole faces, corners, inside blocks
     mc_depth_method depth; // options of the query that kept it
     bool triangle_terms;   // (the region options)
@@ -3837,7 +3845,7 @@ static int plan_restore(region_query* c)
     }
     for (uint32_t k = 0; k + 1u < plan->gap_checks; k += 2u, sm += 2)
     {
-        if (!(s->records[sm[1]].param - s->records[sm[0]].param > ORDER_GAP))
+        if (!order_trusted(c, &s->records[sm[0]], &s->records[sm[1]]))
         {
             return 0;
         }
