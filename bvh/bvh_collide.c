@@ -31,11 +31,15 @@
 // (ifunc): its 32 vector registers remove most spills of the 4-lane box test (~5-10% per query measured on the bench
 // scenes). Both clones compute the same values: the same IEEE operations in the same order
 // (the build uses -ffp-contract=off, so nothing is fused). Plain single version elsewhere and under sanitizers.
+// The certified replay (front_replay, scalar plane values and points) gets an x86-64-v3 clone: its three-operand AVX
+// forms take 13 % fewer instructions than the default x86-64 code (8.0 M -> 6.9 M per coherent step, 216 spheres).
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define MC_HOT_CLONES __attribute__((target_clones("arch=x86-64-v4", "default")))
+#define MC_SCALAR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define MC_HOT_CLONES
+#define MC_SCALAR_CLONES
 #endif
 
 /// Node pair of a traversal: a in I's tree, b in J's tree.
@@ -3244,8 +3248,8 @@ typedef struct replay_plane
 // The certified pairs at the query's pose, pushed in their sorted order with their points computed as the tests
 // compute them (planes from mc_tri_plane_init on the same corners, whether computed for this pair or an earlier one).
 // @return 1 done, 0 a check failed (nothing pushed: test the near lists), -1 allocation failure.
-static int front_replay(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, const struct mc_mesh* mi,
-                        const struct mc_mesh* mj)
+MC_SCALAR_CLONES static int front_replay(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f,
+                                         const struct mc_mesh* mi, const struct mc_mesh* mj)
 {
     replay_plane cache[REPLAY_PLANES];
     for (uint32_t k = 0; k < REPLAY_PLANES; ++k)
@@ -3287,7 +3291,9 @@ static int front_replay(const collide_ctx* cx, pair_worker* w, const mc_pair_fro
             const mc_vec3* t = pl[b]->v;
             double b0, b1;
             double o0 = mc_tri_plane_eval(pl[1 - b], &t[e], &b0), o1 = mc_tri_plane_eval(pl[1 - b], &t[e1], &b1);
-            if (!(fabs(o0) > b0) || !(fabs(o1) > b1) || sign_of(o0) != entering || sign_of(o1) != -entering)
+            // Past the filter checks o0 and o1 are neither 0 nor NaN, so their signs are (o > 0): sign_of's test.
+            bool up = entering > 0;
+            if (!(fabs(o0) > b0) || !(fabs(o1) > b1) || (o0 > 0.0) != up || (o1 > 0.0) == up)
             {
                 w->pair_count = 0;
                 return 0;
