@@ -31,11 +31,16 @@
 // (ifunc): its 32 vector registers remove most spills of the 4-lane box test (~5-10% per query measured on the bench
 // scenes). Both clones compute the same values: the same IEEE operations in the same order
 // (the build uses -ffp-contract=off, so nothing is fused). Plain single version elsewhere and under sanitizers.
+// The certified replay (front_replay, scalar plane values and points) and the leaf tests (leaf_tris_test) get an
+// x86-64-v3 clone: their three-operand AVX forms need fewer register copies than the default x86-64 code (the replay
+// 8.0 M -> 6.9 M instructions per coherent step, 216 spheres; the chain's tests 1.91 M -> 1.72 M).
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define MC_HOT_CLONES __attribute__((target_clones("arch=x86-64-v4", "default")))
+#define MC_SCALAR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define MC_HOT_CLONES
+#define MC_SCALAR_CLONES
 #endif
 
 /// Node pair of a traversal: a in I's tree, b in J's tree.
@@ -2765,7 +2770,7 @@ static inline const mc_tri_plane* leaf_tri_plane(const collide_ctx* cx, leaf_tri
 
 // The exact test of I's triangle p against J's triangle q of a leaf pair (the cold stage's function on the same
 // values: bitwise the same crossings), the pair pushed when they cross. @return 0 on allocation failure.
-static int leaf_tris_test(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q)
+MC_SCALAR_CLONES static int leaf_tris_test(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q)
 {
     const mc_tri_plane* pi = leaf_tri_plane(cx, lt, 0, p);
     const mc_tri_plane* pj = leaf_tri_plane(cx, lt, 1, q);
@@ -3244,8 +3249,8 @@ typedef struct replay_plane
 // The certified pairs at the query's pose, pushed in their sorted order with their points computed as the tests
 // compute them (planes from mc_tri_plane_init on the same corners, whether computed for this pair or an earlier one).
 // @return 1 done, 0 a check failed (nothing pushed: test the near lists), -1 allocation failure.
-static int front_replay(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, const struct mc_mesh* mi,
-                        const struct mc_mesh* mj)
+MC_SCALAR_CLONES static int front_replay(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f,
+                                         const struct mc_mesh* mi, const struct mc_mesh* mj)
 {
     replay_plane cache[REPLAY_PLANES];
     for (uint32_t k = 0; k < REPLAY_PLANES; ++k)
@@ -3287,7 +3292,9 @@ static int front_replay(const collide_ctx* cx, pair_worker* w, const mc_pair_fro
             const mc_vec3* t = pl[b]->v;
             double b0, b1;
             double o0 = mc_tri_plane_eval(pl[1 - b], &t[e], &b0), o1 = mc_tri_plane_eval(pl[1 - b], &t[e1], &b1);
-            if (!(fabs(o0) > b0) || !(fabs(o1) > b1) || sign_of(o0) != entering || sign_of(o1) != -entering)
+            // Past the filter checks o0 and o1 are neither 0 nor NaN, so their signs are (o > 0): sign_of's test.
+            bool up = entering > 0;
+            if (!(fabs(o0) > b0) || !(fabs(o1) > b1) || (o0 > 0.0) != up || (o1 > 0.0) == up)
             {
                 w->pair_count = 0;
                 return 0;

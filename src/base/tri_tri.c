@@ -29,6 +29,18 @@
 
 #include <math.h>
 
+// The test on prepared planes (the pair stage's hot call) gets a second clone compiled for x86-64-v3, picked once at
+// load time by GCC's target_clones (ifunc): its three-operand AVX forms need fewer register copies. Both clones
+// compute the same values: the same IEEE operations in the same order (the build uses -ffp-contract=off, so nothing
+// is fused; the exact fallbacks are calls into predicates.c, not cloned). Single version elsewhere and under
+// sanitizers.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define MC_TRI_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define MC_TRI_CLONES
+#endif
+
 // Floating-point orient(a, b, c, d) and its filter bound (infinite when the permanent is too small to trust), from the
 // triangle's mc_tri_plane (tri_tri_sides.h's mc_tri_plane_eval: the same operations as mc_orient3d_adapt, so values
 // agree bitwise).
@@ -259,7 +271,7 @@ int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing o
     return crossings(ti, NULL, tj, NULL, out);
 }
 
-int mc_tri_tri_crossings_planes(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2])
+MC_TRI_CLONES int mc_tri_tri_crossings_planes(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2])
 {
     return crossings(ti->v, ti, tj->v, tj, out);
 }

@@ -87,7 +87,10 @@
 #include <string.h>
 
 // The flag sums get a second clone compiled for x86-64-v3, picked once at load time by GCC's target_clones (ifunc):
-// its 4-double lanes compute the flags' products (add_flags) in fewer instructions. Both clones compute the same
+// its 4-double lanes compute the flags' products (add_flags) in fewer instructions. So do the scalar parts of a
+// coherent query that follow the flags in the profile (sum_regions with what it inlines, depth_candidate,
+// plan_restore): their three-operand AVX forms need fewer register copies (216 spheres, coherent step: 36.38 M ->
+// 35.11 M instructions with front_replay's clone in bvh_collide.c). Both clones compute the same
 // values: the same IEEE operations in the same order (the build uses -ffp-contract=off, so nothing is fused). Plain
 // single version elsewhere and under sanitizers.
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
@@ -1156,7 +1159,7 @@ mc_closest_feature mc_closest_feature_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 
 }
 
 /// Offer face f of body b as a candidate for the closest point of surface b to the region's centroid.
-static void depth_candidate(const region_query* c, region_accumulator* r, int b, uint32_t f)
+MC_FLAG_CLONES static void depth_candidate(const region_query* c, region_accumulator* r, int b, uint32_t f)
 {
     const struct mc_mesh* m = c->mesh[b];
     mc_vec3 p = r->out.centroid;
@@ -3258,7 +3261,7 @@ static void finish_depth(struct mc_region_scratch* s, mc_depth_method method)
 }
 
 /// Steps 3 (regions) to 5: regions, sums, derived quantities, depth. Stops early when out of memory (c->oom).
-static void sum_regions(region_query* c, const mc_region_options* opt)
+MC_FLAG_CLONES static void sum_regions(region_query* c, const mc_region_options* opt)
 {
     if (!create_regions(c))
     {
@@ -3707,7 +3710,7 @@ static bool plan_fits(const region_query* c, const mc_region_options* opt, bool 
 
 /// One crossing record of the plan, its fields derived from its occurrence as record_occurrence derives them, its
 /// point from this query's pair.
-static void plan_record_of(const region_query* c, uint32_t occ, crossing_record* r)
+static inline void plan_record_of(const region_query* c, uint32_t occ, crossing_record* r)
 {
     const mc_triangle_pair* pr = &c->pairs[occ >> 1];
     const mc_crossing* x = &pr->crossing[occ & 1u];
@@ -3764,7 +3767,7 @@ static bool plan_orders(const region_query* c, const uint16_t* d, uint32_t words
 
 /// Restore steps 1-3 from the plan (after prepare). @return 1 done, 0 the edge orders changed (the query must run
 /// from the start), -1 out of memory.
-static int plan_restore(region_query* c)
+MC_FLAG_CLONES static int plan_restore(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     const struct mc_region_plan* plan = c->plan;
