@@ -412,6 +412,21 @@ Test(volume, query_normalises_the_pose_quaternions)
     cr_assert(mc_length(mc_sub(r1[0].centroid, r0[0].centroid)) < 1e-9);
     cr_assert(mc_dot(r1[0].normal, r0[0].normal) > 1.0 - 1e-10);
     cr_assert(rel(r1[0].area, r0[0].area) < 1e-10);
+    // A quaternion of norm 2^-534 (valid: its squared norm 2^-1068 is a non-zero subnormal) was normalised from that
+    // subnormal, which keeps a few bits: (-0x1.e9e9e6861ffffp-534, 0, 0x1.240209e9e2d25p-1021, 0), the identity up to
+    // 2^-487, came out with w = -1.00083, and the rotation scaled the meshes (found by the strict query fuzz harness:
+    // two spheres at scale 2^37 gave 0.11 % more than a sphere; tests/fuzz/regressions/query/
+    // spheres_tiny_quaternion_scaled). Now scaled by a power of two first: a unit quaternion, the identity's regions.
+    mc_quat tiny = {-0x1.e9e9e6861ffffp-534, 0, 0x1.240209e9e2d25p-1021, 0};
+    mc_quat u = mc_quat_normalize(tiny);
+    cr_assert(fabs(u.w + 1.0) < 1e-15 && fabs(u.y) < 1e-140 && u.x == 0.0 && u.z == 0.0, "normalised: %.17g %g", u.w,
+              u.y);
+    mc_pose tj = {pj.p, tiny}, ij = {pj.p, mc_quat_identity()};
+    cr_assert(mc_pose_is_valid(&tj));
+    cr_assert_eq(mc_query_regions(a, &pi, b, &ij, NULL, ws, r0, 4, &n0, NULL), MC_OK);
+    cr_assert_eq(mc_query_regions(a, &pi, b, &tj, NULL, ws, r1, 4, &n1, NULL), MC_OK);
+    cr_assert(n0 == 1 && n1 == 1);
+    cr_assert(rel(r1[0].volume, r0[0].volume) < 1e-10, "volume %.17g, identity %.17g", r1[0].volume, r0[0].volume);
     mc_workspace_destroy(ws);
     mc_mesh_destroy(a);
     mc_mesh_destroy(b);

@@ -132,7 +132,18 @@ extern "C"
     /// @return q / |q|; the identity when |q| is zero.
     static inline mc_quat mc_quat_normalize(mc_quat q)
     {
-        double l = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+        double l2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+        if (l2 > 0.0 && (l2 < 0x1p-968 || l2 > 0x1p+968))
+        {
+            // The squares underflow into subnormals (or overflow) and the norm loses its precision (|q| = 2^-534 gave a
+            // norm 0.08 % off: the meshes were scaled by the rotation): scale by the power of two that brings the
+            // largest component into [1/2, 1) first (exact).
+            int e = 0;
+            (void)frexp(fmax(fmax(fabs(q.w), fabs(q.x)), fmax(fabs(q.y), fabs(q.z))), &e);
+            q.w = ldexp(q.w, -e), q.x = ldexp(q.x, -e), q.y = ldexp(q.y, -e), q.z = ldexp(q.z, -e);
+            l2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+        }
+        double l = sqrt(l2);
         if (!(l > 0.0))
         {
             return mc_quat_identity();
