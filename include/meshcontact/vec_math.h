@@ -112,9 +112,40 @@ extern "C"
     {
         return sqrt(mc_dot(a, a));
     }
-    /// @return a / |a|, or the zero vector when |a| is zero.
+    /// |a| also where a . a underflows or overflows (mc_length's square keeps a few bits there, or none): then from a
+    /// scaled by the power of two that brings its largest component into [1/2, 1) (exact); mc_length otherwise.
+    static inline double mc_length_scaled(mc_vec3 a)
+    {
+        double l2 = mc_dot(a, a);
+        if (l2 >= 0x1p-968 && l2 <= 0x1p+968)
+        {
+            return sqrt(l2);
+        }
+        double m = fmax(fabs(a.x), fmax(fabs(a.y), fabs(a.z)));
+        if (!(m > 0.0) || !isfinite(m))
+        {
+            return m > 0.0 ? m : 0.0;
+        }
+        int e = 0;
+        (void)frexp(m, &e);
+        mc_vec3 b = {ldexp(a.x, -e), ldexp(a.y, -e), ldexp(a.z, -e)};
+        return ldexp(sqrt(mc_dot(b, b)), e);
+    }
+    /// @return a / |a|, or the zero vector when |a| is zero (a unit vector also for tiny or huge a: mc_length_scaled).
     static inline mc_vec3 mc_normalize(mc_vec3 a)
     {
+        double l2 = mc_dot(a, a);
+        if (!(l2 >= 0x1p-968 && l2 <= 0x1p+968))
+        {
+            double m = fmax(fabs(a.x), fmax(fabs(a.y), fabs(a.z)));
+            if (!(m > 0.0) || !isfinite(m))
+            {
+                return mc_v3(0.0, 0.0, 0.0);
+            }
+            int e = 0;
+            (void)frexp(m, &e);
+            a = mc_v3(ldexp(a.x, -e), ldexp(a.y, -e), ldexp(a.z, -e));
+        }
         double l = mc_length(a);
         return l > 0.0 ? mc_scale(a, 1.0 / l) : mc_v3(0.0, 0.0, 0.0);
     }
