@@ -412,6 +412,21 @@ Test(volume, query_normalises_the_pose_quaternions)
     cr_assert(mc_length(mc_sub(r1[0].centroid, r0[0].centroid)) < 1e-9);
     cr_assert(mc_dot(r1[0].normal, r0[0].normal) > 1.0 - 1e-10);
     cr_assert(rel(r1[0].area, r0[0].area) < 1e-10);
+    // A quaternion of norm 2^-534 (valid: its squared norm 2^-1068 is a non-zero subnormal) was normalised from that
+    // subnormal, which keeps a few bits: (-0x1.e9e9e6861ffffp-534, 0, 0x1.240209e9e2d25p-1021, 0), the identity up to
+    // 2^-487, came out with w = -1.00083, and the rotation scaled the meshes (found by the strict query fuzz harness:
+    // two spheres at scale 2^37 gave 0.11 % more than a sphere; tests/fuzz/regressions/query/
+    // spheres_tiny_quaternion_scaled). Now scaled by a power of two first: a unit quaternion, the identity's regions.
+    mc_quat tiny = {-0x1.e9e9e6861ffffp-534, 0, 0x1.240209e9e2d25p-1021, 0};
+    mc_quat u = mc_quat_normalize(tiny);
+    cr_assert(fabs(u.w + 1.0) < 1e-15 && fabs(u.y) < 1e-140 && u.x == 0.0 && u.z == 0.0, "normalised: %.17g %g", u.w,
+              u.y);
+    mc_pose tj = {pj.p, tiny}, ij = {pj.p, mc_quat_identity()};
+    cr_assert(mc_pose_is_valid(&tj));
+    cr_assert_eq(mc_query_regions(a, &pi, b, &ij, NULL, ws, r0, 4, &n0, NULL), MC_OK);
+    cr_assert_eq(mc_query_regions(a, &pi, b, &tj, NULL, ws, r1, 4, &n1, NULL), MC_OK);
+    cr_assert(n0 == 1 && n1 == 1);
+    cr_assert(rel(r1[0].volume, r0[0].volume) < 1e-10, "volume %.17g, identity %.17g", r1[0].volume, r0[0].volume);
     mc_workspace_destroy(ws);
     mc_mesh_destroy(a);
     mc_mesh_destroy(b);
@@ -898,6 +913,57 @@ Test(volume, grazing_crossings_are_ordered_within_their_error_bound)
                            (mc_quat){-0x1.11111118p+13, far, 0, 0x1p-3}, v, 1e-7, 1e-8,
                            "spheres crossing at grazing angles");
     mc_mesh_destroy(ball);
+}
+
+// A region of a mesh near the bottom of the coordinate range has a vector area whose square underflows into
+// subnormals: mc_normalize made its normal 1.00045 long (area 4.6e-161; found by the strict query fuzz harness: the
+// hollow cube at scale 2^-239 against a flipped tetrahedron, tests/fuzz/regressions/query/tiny_region_normal_not_unit;
+// shapes and world poses are its; its S_I cancels to exactly 0 in some builds, so the vector checks come first). Now
+// the normal is a unit vector and the area |S_I| (mc_length_scaled), both ways round.
+Test(volume, tiny_regions_have_unit_normals)
+{
+    mc_vec3 v = mc_v3(3e-162, -4e-162, 0.0);
+    mc_vec3 n = mc_normalize(v);
+    // Rounding: a few ulps (the scaled components are exact, then one square root and three divisions).
+    cr_assert(fabs(n.x - 0.6) < 1e-15 && fabs(n.y + 0.8) < 1e-15 && n.z == 0.0, "normal %.17g %.17g", n.x, n.y);
+    cr_assert(fabs(mc_length_scaled(v) / 5e-162 - 1.0) < 1e-15, "length %.17g", mc_length_scaled(v));
+    cr_assert(fabs(mc_length_scaled(mc_v3(0, 0x1p+600, 0)) / 0x1p+600 - 1.0) < 1e-15);
+    cr_assert(mc_length_scaled(mc_v3(0, 0, 0)) == 0.0 && mc_normalize(mc_v3(0, 0, 0)).x == 0.0);
+    mc_mesh* hollow = fuzz_cube(true, 0x1.001009a0102ffp-239, false);
+    static const double tet_p[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    static const uint32_t tet_t[] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = tet_p;
+    d.vertex_count = 4;
+    d.indices = tet_t;
+    d.triangle_count = 4;
+    d.flip = true;
+    mc_mesh* tet = NULL;
+    cr_assert_eq(mc_mesh_create(&d, &tet, NULL, NULL), MC_OK);
+    double s = 0x1.12e0be826d695p-30;
+    mc_pose pa = {mc_v3(s, s, s), {s, s, -1.0, 1.125}}, pb = {mc_v3(0, s, s), {s, s, s, s}};
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    uint32_t total = 0;
+    for (int swap = 0; swap < 2; ++swap)
+    {
+        mc_region r[8];
+        uint32_t count = 0;
+        cr_assert_eq(mc_query_regions(swap ? tet : hollow, swap ? &pb : &pa, swap ? hollow : tet, swap ? &pa : &pb,
+                                      NULL, ws, r, 8, &count, NULL),
+                     MC_OK);
+        for (uint32_t k = 0; k < count; ++k)
+        {
+            double nl = mc_length_scaled(r[k].normal);
+            cr_assert((r[k].area == 0.0 && nl == 0.0) || (r[k].area > 0.0 && fabs(nl - 1.0) < 1e-12),
+                      "swap %d region %u: area %g, |normal| %.17g", swap, k, r[k].area, nl);
+        }
+        total += count;
+    }
+    cr_assert(total > 0, "no region");
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(hollow);
+    mc_mesh_destroy(tet);
 }
 
 /// A mesh from arrays with the self-check skipped (for meshes the default check refuses).

@@ -3021,7 +3021,7 @@ static void derive_region_quantities(struct mc_region_scratch* s)
             o->volume != 0.0 ? mc_add(r->origin, mc_scale(r->moment_x24, 1.0 / (24.0 * o->volume))) : r->origin;
         o->s_i = mc_scale(r->area_x2[0], 0.5);
         o->s_j = mc_scale(r->area_x2[1], 0.5);
-        o->area = mc_length(o->s_i);
+        o->area = mc_length_scaled(o->s_i); // |S_I| of a tiny mesh: its square can underflow (as the normal's)
         o->radius = sqrt(o->area / MC_PI);
         o->normal = mc_normalize(o->s_i);
         o->crossings = r->crossing_count;
