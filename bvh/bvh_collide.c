@@ -2458,6 +2458,7 @@ struct mc_pair_front
     uint64_t cert_serial;  // ids given so far (never reset: an id is never reused within the front)
     uint32_t cert_skip;    // tested queries left that skip measuring a certificate (front_certify_begin)
     uint32_t cert_backoff; // the last skip length
+    bool cert_unused;      // the last certificate measured has not been replayed yet (front_certify_begin)
 };
 
 void mc_pair_front_destroy(mc_pair_front* f)
@@ -2484,6 +2485,7 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->cert_new = 0.0;
         f->cert_skip = 0;
         f->cert_backoff = 0;
+        f->cert_unused = false;
     }
 }
 
@@ -3153,22 +3155,30 @@ static double front_certify(const collide_ctx* cx, const mc_pair_front* f, doubl
 
 // After a query that tested the front's near lists: their margin at this pose, kept by front_keep_certified with the
 // sorted pairs. A margin below 1e-9 of J's radius (the fresh front's near-list margin: a near-degenerate
-// configuration, which symmetric scenes make common) is no certificate, and the measure is then skipped for the next
-// 1, 3, 7, ... up to CERT_BACKOFF_MAX tested queries of the pair (it costs about one test per near-list pair; a pair
-// that never certifies would pay it at every query). Skipping only loses replays, never correctness.
+// configuration, which symmetric scenes make common) is no certificate, and so is one that the next queries never
+// replayed (the motion between two queries exceeded its margin: a body moving at speed, as under an integrator; not
+// counted for the certificate of a fresh front, whose next query rebases it); the measure is then skipped for the next
+// 1, 3, 7, ... up to CERT_BACKOFF_MAX tested queries of the pair (it costs about one test per near-list pair, several
+// times the tests themselves on a large near list; a pair that never replays would pay it at every query). A replay
+// resets the back-off. Skipping only loses replays, never correctness.
 static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f, double radius)
 {
     f->cert_margin = 0.0;
     f->cert_new = 0.0;
+    bool wasted = f->cert_unused;
+    f->cert_unused = false;
     if (f->cert_skip > 0u)
     {
         f->cert_skip--;
         return;
     }
-    f->cert_new = front_certify(cx, f, 1e-9 * radius);
+    if (!wasted)
+    {
+        f->cert_new = front_certify(cx, f, 1e-9 * radius);
+    }
     if (f->cert_new > 0.0)
     {
-        f->cert_backoff = 0;
+        f->cert_unused = true;
     }
     else
     {
@@ -3392,6 +3402,11 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
             {
                 front_certify_begin(cx, f, radius);
             }
+            else
+            {
+                f->cert_unused = false; // the certificate paid: measure again at the next tested query
+                f->cert_backoff = 0;
+            }
             return 1;
         }
         f->cert_margin = 0.0;
@@ -3408,5 +3423,6 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
     f->valid = true;
     front_certify_begin(cx, f, radius);
+    f->cert_unused = f->cert_unused && !fresh_start;
     return 1;
 }
