@@ -121,6 +121,21 @@ static mc_mesh* boxes(const mc_vec3* centres, const mc_vec3* halves, int n)
     return m;
 }
 
+/// A mesh from arrays with the default checks, scaled and optionally flipped.
+static mc_mesh* arrays_mesh(const double* pos, uint32_t nv, const uint32_t* idx, uint32_t nt, double scale, bool flip)
+{
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = pos;
+    d.vertex_count = nv;
+    d.indices = idx;
+    d.triangle_count = nt;
+    d.scale = scale;
+    d.flip = flip;
+    mc_mesh* m = NULL;
+    cr_assert_eq(mc_mesh_create(&d, &m, NULL, NULL), MC_OK);
+    return m;
+}
+
 static mc_mesh* flipped_box(mc_vec3 h)
 {
     double pos[24];
@@ -132,15 +147,7 @@ static mc_mesh* flipped_box(mc_vec3 h)
     }
     static const uint32_t idx[36] = {0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5, 0, 1, 5, 0, 5, 4,
                                      2, 6, 7, 2, 7, 3, 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6};
-    mc_mesh_def d = mc_default_mesh_def();
-    d.positions = pos;
-    d.vertex_count = 8;
-    d.indices = idx;
-    d.triangle_count = 12;
-    d.flip = true;
-    mc_mesh* m = NULL;
-    cr_assert_eq(mc_mesh_create(&d, &m, NULL, NULL), MC_OK);
-    return m;
+    return arrays_mesh(pos, 8, idx, 12, 1.0, true);
 }
 
 static double rel(double a, double b)
@@ -897,14 +904,7 @@ Test(volume, grazing_crossings_are_ordered_within_their_error_bound)
     uint32_t* idx = NULL;
     uint32_t nv = 0, nt = 0;
     cr_assert_eq(mc_primitive_tessellate_count(&pd, 48, &pos, &nv, &idx, &nt, NULL), MC_OK);
-    mc_mesh_def d = mc_default_mesh_def();
-    d.positions = pos;
-    d.vertex_count = nv;
-    d.indices = idx;
-    d.triangle_count = nt;
-    d.scale = 0x1p+19;
-    mc_mesh* ball = NULL;
-    cr_assert_eq(mc_mesh_create(&d, &ball, NULL, NULL), MC_OK);
+    mc_mesh* ball = arrays_mesh(pos, nv, idx, nt, 0x1p+19, false);
     mc_free_arrays(pos, idx);
     double v = mc_mesh_get_report(ball)->volume;
     double far = 0x1.d1a94a2p+39;
@@ -932,14 +932,7 @@ Test(volume, tiny_regions_have_unit_normals)
     mc_mesh* hollow = fuzz_cube(true, 0x1.001009a0102ffp-239, false);
     static const double tet_p[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
     static const uint32_t tet_t[] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
-    mc_mesh_def d = mc_default_mesh_def();
-    d.positions = tet_p;
-    d.vertex_count = 4;
-    d.indices = tet_t;
-    d.triangle_count = 4;
-    d.flip = true;
-    mc_mesh* tet = NULL;
-    cr_assert_eq(mc_mesh_create(&d, &tet, NULL, NULL), MC_OK);
+    mc_mesh* tet = arrays_mesh(tet_p, 4, tet_t, 4, 1.0, true);
     double s = 0x1.12e0be826d695p-30;
     mc_pose pa = {mc_v3(s, s, s), {s, s, -1.0, 1.125}}, pb = {mc_v3(0, s, s), {s, s, s, s}};
     mc_workspace* ws = NULL;
