@@ -413,7 +413,7 @@ static double projection_error(const double lo[3], const double hi[3])
         double a = fabs(lo[k]), b = fabs(hi[k]);
         s += a > b ? a : b;
     }
-    return 6e-7 * s;
+    return 6e-7 * s + MC_BVH_FLOAT_TINY; // and each float operation's absolute error in gradual underflow
 }
 
 // The leaves' entries of tri_vertex and tri_local (offsets of the double vertices from the leaf's stored float center,

@@ -1928,7 +1928,8 @@ static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_
     double tmag = fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
     cx->rel_slack = 4e-6;
     cx->box_rel_slack = 1e-5; // float arithmetic on top of the above: see bvh/collide_lanes.h, sat
-    cx->abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag);
+    // MC_BVH_FLOAT_TINY: the float tests' absolute rounding in gradual underflow (meshes of tiny coordinates).
+    cx->abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag) + MC_BVH_FLOAT_TINY;
     if (lanes == 0)
     {
         return;

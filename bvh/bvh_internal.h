@@ -32,6 +32,19 @@
 /// Padding floats after each component array of mc_bvh.tri_local (a 16-lane load from the last triangle stays inside).
 #define MC_BVH_LOCAL_PAD 16u
 
+/// Absolute part of every float rounding bound of the tree and of the tests on it (the projections of the build, the
+/// box tests and the leaf culling of the queries). Float arithmetic errs by at most 2^-24 relative only down to
+/// FLT_MIN = 2^-126: below it (gradual underflow) each operation errs by up to 2^-150 absolutely, and a value under
+/// 2^-150 becomes 0. Meshes may have coordinates down to MC_COORDINATE_MIN = 2^-240 (vec_math.h), so their float
+/// boxes, offsets and projections can be subnormal or 0, and the relative bounds alone did not cover them (found:
+/// two tori about 1e-44 across, a 1.5 % relative offset, missed 4 of their 89 crossing triangle pairs, and the
+/// totals differed by 0.85 % with the meshes swapped). Each of these float expressions has a few dozen operations
+/// with coefficients of magnitude at most a few (rotation entries, sums of three terms), so its absolute error is
+/// far below 2^-140; 2^-126 covers it many times over. The bounds where it is added are doubles of at least 1e-20
+/// for any mesh larger than about 1e-15, where 2^-126 is below half their ulp and changes nothing; a mesh whose
+/// float values underflow gets boxes of at least this size (its pairs are then all decided by the exact tests).
+#define MC_BVH_FLOAT_TINY 0x1p-126
+
 /// One oriented box. The box is the parallelepiped {center + sum_k u_k axis[k] : |u_k| <= extent[k]} of the
 /// float values exactly as stored; the build guarantees that it contains every vertex of the node's triangles
 /// (extents are inflated by a bound of the rounding of axes and center to float and of the projections, then

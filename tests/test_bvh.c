@@ -426,6 +426,89 @@ Test(bvh, boxes_stay_conservative_far_from_the_origin)
     mc_mesh_destroy(t);
 }
 
+// The fuzz harness's torus (tests/fuzz/fuzz_meshes.h: radii 1 and 0.3, 120 triangles) scaled by `scale` at creation.
+static mc_mesh* tiny_torus(double scale)
+{
+    mc_primitive_def d = mc_default_primitive_def();
+    d.type = MC_PRIMITIVE_TORUS;
+    d.dims = mc_v3(1.0, 0.3, 0.0);
+    double* p = NULL;
+    uint32_t* ix = NULL;
+    uint32_t nv = 0, nt = 0;
+    cr_assert(mc_primitive_tessellate_count(&d, 120, &p, &nv, &ix, &nt, NULL) == MC_OK);
+    mc_mesh_def md = mc_default_mesh_def();
+    md.positions = p;
+    md.vertex_count = nv;
+    md.indices = ix;
+    md.triangle_count = nt;
+    md.scale = scale;
+    mc_mesh* m = NULL;
+    cr_assert(mc_mesh_create(&md, &m, NULL, NULL) == MC_OK, "torus at scale %a", scale);
+    mc_free_arrays(p, ix);
+    return m;
+}
+
+// Meshes whose coordinates lie below the float range (FLT_MIN = 2^-126) but inside the library's (down to 2^-240):
+// their float boxes, leaf offsets and the float box tests are subnormal or 0, where float rounding is absolute, not
+// relative (bvh_internal.h, MC_BVH_FLOAT_TINY). Found by the query fuzzer
+// (tests/fuzz/regressions/query/tori_subnormal_offset_asymmetric): two tori about 1e-44 across, the tree missed 4 of
+// the 89 crossing triangle pairs one way round and 5 the other, so the totals differed by 0.85 % with the meshes
+// swapped. The boxes must contain their triangles and the pairs must be the brute force's, both ways round, with
+// both lane widths of the kernels, at the finding's scale (2^-146) and down to 2^-180.
+Test(bvh, pairs_equal_brute_force_for_coordinates_below_the_float_range)
+{
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    // The finding's scales and poses (fuzz_query decodes them; the z of the translations is subnormal).
+    const double scales[2] = {0x1.f00000022007fp-146, 0x1.f002c0022007fp-146};
+    mc_pose pose[2];
+    pose[0].p = mc_v3(0x1.34p+3, 0x1.8p-1, 0x0.00000007ffbffp-1022);
+    pose[0].q = (mc_quat){0x1.7cp+3, -0x1.acp+3, -0x1.acp+3, -0x1.acp+3};
+    pose[1].p = mc_v3(0x1.34p+3, 0x1.8p-1, 0x1.10000007ffbffp-1020);
+    pose[1].q = (mc_quat){0x1.94p+6, 0x1p+5, 0x1.a4p+6, -0x1p+0};
+    mc_mesh* m[2] = {tiny_torus(scales[0]), tiny_torus(scales[1])};
+    uint32_t found[2] = {0, 0};
+    for (int lanes = 0; lanes < 2; ++lanes)
+    {
+        mc_collide_lanes_limit = lanes; // 0: the widest kernels of this CPU, 1: SSE2
+        for (int w = 0; w < 2; ++w)
+        {
+            check_containment(m[w]);
+            mc_pose pi, j_in_i;
+            mc_query_relative_pose(&pose[w], &pose[1 - w], &pi, &j_in_i);
+            found[w] = check_against_brute_force(m[w], m[1 - w], &j_in_i, ws, 1 + lanes);
+        }
+    }
+    // The brute force's count, the same both ways round (the exact tests on the same configuration).
+    cr_assert(found[0] == 89 && found[1] == 89, "%u and %u pairs", found[0], found[1]);
+    mc_mesh_destroy(m[0]);
+    mc_mesh_destroy(m[1]);
+    // Other scales below the float range, at turned and shifted poses; the tessellated torus has coordinates as small
+    // as ~1e-17 of its size (cos(pi / 2)), so 2^-180 is about the smallest scale that keeps them inside the range.
+    const int exps[4] = {-130, -150, -170, -180};
+    uint64_t seed = 4242;
+    uint32_t with_pairs = 0;
+    for (int e = 0; e < 4; ++e)
+    {
+        mc_mesh* a = tiny_torus(ldexp(1.0, exps[e]));
+        mc_mesh* b = tiny_torus(ldexp(1.1, exps[e]));
+        for (int it = 0; it < 8; ++it)
+        {
+            mc_pose p;
+            p.q = scene_random_quat(&seed);
+            p.p = mc_v3(ldexp(0.3 * scene_random(&seed), exps[e]), ldexp(0.2 * scene_random(&seed), exps[e]), 0.0);
+            mc_collide_lanes_limit = it % 2;
+            with_pairs += check_against_brute_force(a, b, &p, ws, 1 + it % 2) > 0 ? 1u : 0u;
+        }
+        check_containment(a);
+        mc_mesh_destroy(a);
+        mc_mesh_destroy(b);
+    }
+    mc_collide_lanes_limit = 0;
+    cr_assert(with_pairs >= 24, "only %u of 32 poses cross", with_pairs);
+    mc_workspace_destroy(ws);
+}
+
 // sym = R diag(ev) R^T as (xx, yy, zz, xy, xz, yz): a matrix whose eigenvectors are R's columns.
 static void sym_from_eigen(const mc_mat33* r, const double ev[3], double sym[6])
 {

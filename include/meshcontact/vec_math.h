@@ -18,10 +18,12 @@ extern "C"
 /// MC_COORDINATE_MAX in magnitude, and pose translations at most MC_COORDINATE_MAX in magnitude; mesh creation,
 /// import and the pose setters refuse anything else (MC_ERR_OUT_OF_RANGE, or an invalid pose). Why: the exact
 /// predicates are error-free only while no product of three coordinate differences overflows or underflows (every
-/// coordinate 0 or of magnitude in [2^-300, 2^300]), the OBB tree stores its boxes as floats (overflow at 3.4e38),
-/// and volumes, inertias and forces take up to fifth powers of lengths. With this range a mesh placed at any valid
-/// pose has coordinates below 2^67 in the other body's frame, and a coordinate that the frame change makes smaller
-/// than MC_COORDINATE_SNAP is rounded to 0 there, which keeps the predicates in their exact range. The lower end
+/// coordinate 0 or of magnitude in [2^-300, 2^300]), the OBB tree stores its boxes as floats (overflow at 3.4e38;
+/// below FLT_MIN its rounding bounds are absolute, so a mesh that small gets boxes of at least 2^-126 and all its
+/// triangle pairs go to the exact tests), and volumes, inertias and forces take up to fifth powers of lengths. With
+/// this range a mesh placed at any valid pose has coordinates below 2^67 in the other body's frame, and a coordinate
+/// that the frame change makes smaller than MC_COORDINATE_SNAP is rounded to 0 there, which keeps the predicates in
+/// their exact range. The lower end
 /// MC_COORDINATE_MIN = 2^-240 keeps that rounding far below the rounding of the rotation itself: it moves a point by
 /// less than 2^-300, under 1/128 of an ulp of the smallest non-zero coordinate a mesh can have (with a lower end at
 /// 2^-300 a mesh of size 2^-299 lost whole coordinates to it: its contact volume was 0 one way round and 1 % of the
