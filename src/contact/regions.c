@@ -1131,13 +1131,42 @@ static inline double seg_sensitivity(double s, double h, mc_vec3 p, mc_vec3 a, m
     return fabs(s) * (norm1(p) + 2.0 * olen) + 3.0 * fabs(h) * (norm1(a) + olen) * (norm1(b) + olen);
 }
 
-/// Add local segment sums of one region (all on one body's faces for the area) to the region.
-static inline void seg_flush(region_accumulator* r, double v6, mc_vec3 m24, int body, mc_vec3 s2, uint32_t terms)
+/// Segment terms of consecutive items (records, pairs, corners) of one region, summed in locals and added to the
+/// region when the region changes (seg_run_at) and at the end (seg_run_flush). The items of a query mostly come in
+/// runs of one region; every region receives its runs in item order, so the sums are deterministic.
+typedef struct seg_run
 {
-    r->volume_x6 += v6;
-    r->moment_x24 = mc_add(r->moment_x24, m24);
-    r->area_x2[body] = mc_add(r->area_x2[body], s2);
-    r->term_count += terms;
+    uint32_t region; // region of the run, MC_NONE before the first item
+    uint32_t terms;
+    double v6;
+    mc_vec3 m24, s2[2];
+} seg_run;
+
+static inline void seg_run_flush(struct mc_region_scratch* s, seg_run* run)
+{
+    if (run->region != MC_NONE)
+    {
+        region_accumulator* r = &s->regions[run->region];
+        r->volume_x6 += run->v6;
+        r->moment_x24 = mc_add(r->moment_x24, run->m24);
+        r->area_x2[0] = mc_add(r->area_x2[0], run->s2[0]);
+        r->area_x2[1] = mc_add(r->area_x2[1], run->s2[1]);
+        r->term_count += run->terms;
+    }
+    run->terms = 0;
+    run->v6 = 0.0;
+    run->m24 = run->s2[0] = run->s2[1] = mc_v3(0.0, 0.0, 0.0);
+}
+
+/// The region of the next item (index ri), flushing the run when it changes.
+static inline region_accumulator* seg_run_at(struct mc_region_scratch* s, seg_run* run, uint32_t ri)
+{
+    if (ri != run->region)
+    {
+        seg_run_flush(s, run);
+        run->region = ri;
+    }
+    return &s->regions[ri];
 }
 
 /// The outward unit normal of face f of body b, with J's rotation taken from a local copy.
@@ -1151,7 +1180,8 @@ static inline mc_vec3 seg_normal(const region_query* c, const mc_mat33* rot_j, i
 
 /// Closest point of triangle (a, b, c) to p (Voronoi regions of the vertices, edges and face); *code receives the
 /// feature: 0, 1, 2 the vertex a, b, c, 3 the edge ab, 4 the edge ac, 5 the edge bc, 6 the face.
-static inline mc_vec3 closest_on_triangle_code(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c, int* code)
+__attribute__((always_inline)) static inline mc_vec3 closest_on_triangle_code(mc_vec3 p, mc_vec3 a, mc_vec3 b,
+                                                                              mc_vec3 c, int* code)
 {
     mc_vec3 ab = mc_sub(b, a), ac = mc_sub(c, a), ap = mc_sub(p, a);
     double d1 = mc_dot(ab, ap), d2 = mc_dot(ac, ap);
@@ -1198,8 +1228,9 @@ static inline mc_vec3 closest_on_triangle_code(mc_vec3 p, mc_vec3 a, mc_vec3 b, 
 }
 
 /// closest_on_triangle_code without the feature, inlined into the depth passes (a call passes its four points
-/// through memory; the unused code is dropped by the compiler).
-static inline mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+/// through memory; the unused code is dropped by the compiler). Forced: GCC's inliner stopped inlining the code into
+/// depth_candidate's clone once this file grew (+0.77 M instructions in the 216-sphere coherent step).
+__attribute__((always_inline)) static inline mc_vec3 closest_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 b, mc_vec3 c)
 {
     int code = 0;
     return closest_on_triangle_code(p, a, b, c, &code);
@@ -2983,6 +3014,32 @@ static void sum_crossing_flags(region_query* c)
     }
 }
 
+/// Prefetch what sum_crossing_edges reads of crossing k + 8 (index, twin and normal lines of its edge's face) and
+/// k + 4 (the twin face's normal, I's vertex positions): prefetch_crossing without the crossed face, which the edge
+/// terms do not read.
+static inline void prefetch_edge_terms(const region_query* c, const crossing_record* records, uint32_t n, uint32_t k)
+{
+    if (k + 8u < n)
+    {
+        const crossing_record* x = &records[k + 8u];
+        const struct mc_mesh* m = c->mesh[x->body];
+        __builtin_prefetch(&m->indices[x->halfedge]);
+        __builtin_prefetch(&m->twin[x->halfedge]);
+        __builtin_prefetch(&m->face_normals[x->halfedge / 3u]);
+    }
+    if (k + 4u < n)
+    {
+        const crossing_record* x = &records[k + 4u];
+        const struct mc_mesh* m = c->mesh[x->body];
+        __builtin_prefetch(&m->face_normals[m->twin[x->halfedge] / 3u]);
+        if (x->body == 0)
+        {
+            __builtin_prefetch(&m->positions[m->indices[x->halfedge]]);
+            __builtin_prefetch(&m->positions[m->indices[he_next(x->halfedge)]]);
+        }
+    }
+}
+
 /// Step 4, crossing sums with triangle terms: the two edge terms of every crossing record, in record order: on
 /// canonical half-edge p0 -> p1 of face f1 (twin p1 -> p0 in face f2), f1 gets the segment (p0, x) with sign -entering
 /// and f2 the segment (p1, x) with sign +entering. The inside intervals of an edge are then summed without ordering its
@@ -2991,12 +3048,13 @@ static void sum_crossing_flags(region_query* c)
 MC_FLAG_CLONES static void sum_crossing_edges(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
+    seg_run run = {MC_NONE, 0u, 0.0, {0.0, 0.0, 0.0}, {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}};
     const mc_mat33 rot_j = c->rot_j;
     for (uint32_t k = 0; k < s->record_count; ++k)
     {
-        prefetch_crossing(c, s->records, s->record_count, k);
+        prefetch_edge_terms(c, s->records, s->record_count, k);
         const crossing_record* x = &s->records[k];
-        region_accumulator* r = &s->regions[s->node_region[x->occurrence]];
+        region_accumulator* r = seg_run_at(s, &run, s->node_region[x->occurrence]);
         int b = x->body;
         const struct mc_mesh* m = c->mesh[b];
         uint32_t f1 = x->halfedge / 3u, f2 = m->twin[x->halfedge] / 3u;
@@ -3007,17 +3065,16 @@ MC_FLAG_CLONES static void sum_crossing_edges(region_query* c)
         double ent = (double)x->entering;
         mc_vec3 n1 = seg_normal(c, &rot_j, b, f1), n2 = seg_normal(c, &rot_j, b, f2);
         double h1 = mc_dot(n1, xo), h2 = mc_dot(n2, xo);
-        double v6 = 0.0;
-        mc_vec3 m24 = mc_v3(0.0, 0.0, 0.0), s2 = m24;
-        double s1 = seg_term(n1, h1, p0, xo, mc_cross(p0, xo), -ent, &v6, &m24, &s2);
-        double s2b = seg_term(n2, h2, p1, xo, mc_cross(p1, xo), ent, &v6, &m24, &s2);
-        seg_flush(r, v6, m24, b, s2, 2u);
+        double s1 = seg_term(n1, h1, p0, xo, mc_cross(p0, xo), -ent, &run.v6, &run.m24, &run.s2[b]);
+        double s2b = seg_term(n2, h2, p1, xo, mc_cross(p1, xo), ent, &run.v6, &run.m24, &run.s2[b]);
+        run.terms += 2u;
         if (r->need_sensitivity)
         {
             double olen = norm1(o);
             r->sensitivity_x6 += seg_sensitivity(s1, h1, xo, p0, xo, olen) + seg_sensitivity(s2b, h2, xo, p1, xo, olen);
         }
     }
+    seg_run_flush(s, &run);
 }
 
 /// Step 4, with triangle terms: the segment of every intersecting triangle pair (f of I, t of J), in pair order: a
@@ -3028,12 +3085,13 @@ MC_FLAG_CLONES static void sum_crossing_edges(region_query* c)
 MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
+    seg_run run = {MC_NONE, 0u, 0.0, {0.0, 0.0, 0.0}, {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}};
     const mc_mat33 rot_j = c->rot_j;
     const mc_vec3* nrm_i = c->mesh[0]->face_normals;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         const mc_triangle_pair* pr = &c->pairs[p];
-        region_accumulator* r = &s->regions[s->node_region[2u * p]];
+        region_accumulator* r = seg_run_at(s, &run, s->node_region[2u * p]);
         const mc_crossing* x0 = &pr->crossing[0];
         const mc_crossing* x1 = &pr->crossing[1];
         bool end0 = (x0->body == 0) == (x0->entering > 0); // slot 0 ends f's traversal
@@ -3043,18 +3101,16 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
         mc_vec3 cr = mc_cross(a, b);
         mc_vec3 nf = nrm_i[pr->i], nt = mc_mat33_mul_vec(&rot_j, c->mesh[1]->face_normals[pr->j]);
         double hf = mc_dot(nf, a), ht = mc_dot(nt, a);
-        double v6 = 0.0;
-        mc_vec3 m24 = mc_v3(0.0, 0.0, 0.0), sf = m24, st = m24;
-        double s1 = seg_term(nf, hf, a, b, cr, 1.0, &v6, &m24, &sf);
-        double s2 = seg_term(nt, ht, a, b, cr, -1.0, &v6, &m24, &st);
-        seg_flush(r, v6, m24, 0, sf, 2u);
-        r->area_x2[1] = mc_add(r->area_x2[1], st);
+        double s1 = seg_term(nf, hf, a, b, cr, 1.0, &run.v6, &run.m24, &run.s2[0]);
+        double s2 = seg_term(nt, ht, a, b, cr, -1.0, &run.v6, &run.m24, &run.s2[1]);
+        run.terms += 2u;
         if (r->need_sensitivity)
         {
             double olen = norm1(o);
             r->sensitivity_x6 += seg_sensitivity(s1, hf, a, a, b, olen) + seg_sensitivity(s2, ht, a, a, b, olen);
         }
     }
+    seg_run_flush(s, &run);
 }
 
 /// Step 4, with triangle terms: the corner term of every half-edge h leaving an inside vertex v in a cut face of body b
@@ -3063,27 +3119,27 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
 MC_FLAG_CLONES static void sum_corner_segments(region_query* c, int b)
 {
     struct mc_region_scratch* s = c->s;
+    seg_run run = {MC_NONE, 0u, 0.0, {0.0, 0.0, 0.0}, {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}}};
     const body_arrays* ar = &s->body[b];
     const struct mc_mesh* m = c->mesh[b];
     const mc_mat33 rot_j = c->rot_j;
     for (uint32_t k = 0; k < ar->corner_count; ++k)
     {
         uint32_t h = ar->corner[k].id;
-        region_accumulator* r = &s->regions[s->node_region[ar->corner[k].node]];
+        region_accumulator* r = seg_run_at(s, &run, s->node_region[ar->corner[k].node]);
         mc_vec3 o = r->origin;
         mc_vec3 pv = mc_sub(vpos(c, b, m->indices[h]), o);
         mc_vec3 pu = mc_sub(vpos(c, b, m->indices[he_prev(h)]), o);
         mc_vec3 n = seg_normal(c, &rot_j, b, h / 3u);
         double hv = mc_dot(n, pv);
-        double v6 = 0.0;
-        mc_vec3 m24 = mc_v3(0.0, 0.0, 0.0), s2 = m24;
-        double s1 = seg_term(n, hv, pu, pv, mc_cross(pu, pv), 1.0, &v6, &m24, &s2);
-        seg_flush(r, v6, m24, b, s2, 1u);
+        double s1 = seg_term(n, hv, pu, pv, mc_cross(pu, pv), 1.0, &run.v6, &run.m24, &run.s2[b]);
+        run.terms++;
         if (r->need_sensitivity)
         {
             r->sensitivity_x6 += seg_sensitivity(s1, hv, pv, pu, pv, norm1(o));
         }
     }
+    seg_run_flush(s, &run);
 }
 
 /// Step 4, whole faces of body b: their divergence terms (added to the regions only with triangle terms) and, always,
