@@ -160,9 +160,12 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         }
     }
     double volume = 0.0;
+    mc_vec3 moment = {0.0, 0.0, 0.0}, s_i = {0.0, 0.0, 0.0}; // world frame
     for (uint32_t k = 0; k < n && k < 256; ++k)
     {
         volume += regions[k].volume;
+        moment = mc_mul_add(moment, regions[k].volume, regions[k].centroid);
+        s_i = mc_mul_add(s_i, regions[k].area, regions[k].normal);
     }
     printf("%-26s tris %8u+%-8u pairs %7llu crossings %7llu inside %8llu regions %3u  V %.12g  total %8.3f ms"
            " (pairs %7.3f, regions %7.3f; thread cpu %8.3f)",
@@ -189,6 +192,13 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
             {
                 oracle_rel = fabs(volume - orc.volume) / orc.volume;
                 printf("  oracle rel %.2e%s", oracle_rel, orc.inconsistent_edges ? " INCONSISTENT" : "");
+                // The centroid relative to the intersection's size (cube root of its volume), S_I relative to its
+                // length; the oracle's are in I's frame.
+                mc_vec3 c_or = mc_pose_transform(&s->pose_i, orc.centroid);
+                mc_vec3 s_or = mc_quat_rotate(s->pose_i.q, orc.s_i);
+                double size = cbrt(orc.volume);
+                printf(" centroid %.2e S_I %.2e", mc_length(mc_sub(mc_scale(moment, 1.0 / volume), c_or)) / size,
+                       mc_length(mc_sub(s_i, s_or)) / mc_length(s_or));
             }
         }
 #ifdef MC_BENCH_CGAL
