@@ -3055,15 +3055,15 @@ static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f,
 // checked (with their signs) at each replay: a value within its bound, or any other mismatch, abandons the replay
 // and the near lists are tested as before. The output is bitwise the tests' (and hence a cold query's).
 
-// m_D above for one determinant A . (B x C) of float value det and filter bound `bound`; 0 when |det| <= bound.
-static double det_margin(double det, double bound, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+// m_D above for one determinant A . (B x C) of float value det and filter bound `bound`, from the lengths of A, B and
+// C; 0 when |det| <= bound.
+static double det_margin_len(double det, double bound, double la, double lb, double lc)
 {
     double g = fabs(det) - bound;
     if (!(g > 0.0))
     {
         return 0.0;
     }
-    double la = sqrt(mc_dot(a, a)), lb = sqrt(mc_dot(b, b)), lc = sqrt(mc_dot(c, c));
     double l = la > lb ? la : lb;
     l = lc > l ? lc : l;
     double den = la * lb + la * lc + lb * lc + l * (la + lb + lc) + l * l; // > 0: det != 0 needs non-zero vectors
@@ -3071,35 +3071,67 @@ static double det_margin(double det, double bound, mc_vec3 a, mc_vec3 b, mc_vec3
     return 0.5 * m * (1.0 - 1e-9);
 }
 
-static inline double min3(const double x[3])
+static inline double vec_len(mc_vec3 a)
 {
-    double m = x[0] < x[1] ? x[0] : x[1];
-    return x[2] < m ? x[2] : m;
+    return sqrt(mc_dot(a, a));
 }
 
-// The margin of near-list pair (p, q) of a leaf pair at the query's pose (see above).
-static double near_pair_margin(const collide_ctx* cx, leaf_tris* lt, uint32_t p, uint32_t q)
+// det_margin_len from the vectors.
+static double det_margin(double det, double bound, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    if (!(fabs(det) - bound > 0.0))
+    {
+        return 0.0;
+    }
+    return det_margin_len(det, bound, vec_len(a), vec_len(b), vec_len(c));
+}
+
+// The corners t of one triangle against the other's plane pl: their signs in s and the smallest m_D of the three
+// plane values (B and C, the plane's edges, are the same for the three: their lengths are computed once, the same
+// values det_margin computes).
+static double side_margin(const mc_tri_plane* pl, const mc_vec3* t, int s[3])
+{
+    mc_vec3 b = mc_sub(pl->v[1], pl->v[0]), c = mc_sub(pl->v[2], pl->v[0]);
+    double lb = -1.0, lc = -1.0; // not computed yet (a plane value within its bound needs neither)
+    double m = INFINITY;
+    for (int k = 0; k < 3; ++k)
+    {
+        double bound;
+        double o = mc_tri_plane_eval(pl, &t[k], &bound);
+        s[k] = sign_of(o);
+        double md = 0.0;
+        if (fabs(o) - bound > 0.0)
+        {
+            if (lb < 0.0)
+            {
+                lb = vec_len(b);
+                lc = vec_len(c);
+            }
+            md = det_margin_len(o, bound, vec_len(mc_sub(t[k], pl->v[0])), lb, lc);
+        }
+        m = md < m ? md : m;
+    }
+    return m;
+}
+
+// The margin of near-list pair (p, q) of a leaf pair at the query's pose (see above), or any value >= cur when it is
+// at least cur (the caller keeps the smallest: when I's corners are on one side of J's plane with margins >= cur,
+// the pair's margin, the larger of the two sides' when J's are too, is >= cur, and J's side is not measured).
+static double near_pair_margin(const collide_ctx* cx, leaf_tris* lt, uint32_t p, uint32_t q, double cur)
 {
     const mc_tri_plane* pi = leaf_tri_plane(cx, lt, 0, p);
     const mc_tri_plane* pj = leaf_tri_plane(cx, lt, 1, q);
     const mc_vec3* ti = pi->v;
     const mc_vec3* tj = pj->v;
-    double mi[3], mj[3];
     int si[3], sj[3];
-    mc_vec3 bj = mc_sub(pj->v[1], pj->v[0]), cj = mc_sub(pj->v[2], pj->v[0]);
-    mc_vec3 bi = mc_sub(pi->v[1], pi->v[0]), ci = mc_sub(pi->v[2], pi->v[0]);
-    for (int k = 0; k < 3; ++k)
+    double min_i = side_margin(pj, ti, si);
+    bool one_i = si[0] == si[1] && si[1] == si[2];
+    if (one_i && min_i >= cur)
     {
-        double bound;
-        double o = mc_tri_plane_eval(pj, &ti[k], &bound);
-        si[k] = sign_of(o);
-        mi[k] = det_margin(o, bound, mc_sub(ti[k], pj->v[0]), bj, cj);
-        o = mc_tri_plane_eval(pi, &tj[k], &bound);
-        sj[k] = sign_of(o);
-        mj[k] = det_margin(o, bound, mc_sub(tj[k], pi->v[0]), bi, ci);
+        return min_i;
     }
-    double min_i = min3(mi), min_j = min3(mj);
-    bool one_i = si[0] == si[1] && si[1] == si[2], one_j = sj[0] == sj[1] && sj[1] == sj[2];
+    double min_j = side_margin(pi, tj, sj);
+    bool one_j = sj[0] == sj[1] && sj[1] == sj[2];
     if (one_i || one_j)
     {
         double a = one_i ? min_i : 0.0, b = one_j ? min_j : 0.0;
@@ -3144,7 +3176,7 @@ static double front_certify(const collide_ctx* cx, const mc_pair_front* f, doubl
         const uint8_t* list = f->pool + e->near;
         for (uint32_t t = 0; t < e->near_count && margin >= floor; ++t)
         {
-            double m = near_pair_margin(cx, &lt, list[t] >> 4, list[t] & 15u);
+            double m = near_pair_margin(cx, &lt, list[t] >> 4, list[t] & 15u, margin);
             margin = m < margin ? m : margin;
         }
     }
