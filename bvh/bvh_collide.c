@@ -2444,21 +2444,22 @@ struct mc_pair_front
     uint32_t* order;       // the last query's sorting permutation of its pairs as produced (see front_order_apply)
     uint32_t order_count;  // its length (0: none kept)
     uint32_t order_cap;    // entries allocated
-    // Certified reuse of the triangle tests (see front_certify): the pose of the last query that ran them, a motion
-    // below which every near-list test gives the same result, and that query's sorted pairs without their points.
+    // Certified reuse of the triangle tests (see front_certify): the sorted pairs, without their points, of the last
+    // query that ran the tests, the pose of that query (pending: margin not measured yet) or of the query that
+    // measured the margin (a motion from that pose below which every near-list test gives the same result).
     double cert_rot[3][3]; // rotation J -> I of that query
     double cert_trans[3];  // its translation
-    double cert_margin;    // 0: no certificate (INFINITY: no near-list pair at all)
-    double cert_new;       // margin of the query being answered, kept by front_keep_certified once it is sorted
+    double cert_margin;    // 0: no measured certificate (INFINITY: no near-list pair at all)
+    bool cert_pending;     // pairs and pose kept, margin not measured (front_try_replay measures it)
+    bool cert_keep;        // the query being answered keeps its pairs (front_keep_certified once they are sorted)
     uint32_t* cert_ij;     // i, j of each pair
     uint8_t* cert_meta;    // per pair, crossing s in bits 4s..4s+3: body (1 bit), edge (2 bits), entering > 0
     uint32_t cert_count;   // pairs
     uint32_t cert_cap;     // pairs allocated in cert_ij and cert_meta
     uint64_t cert_id;      // id of the certificate (0: none), from cert_serial
     uint64_t cert_serial;  // ids given so far (never reset: an id is never reused within the front)
-    uint32_t cert_skip;    // tested queries left that skip measuring a certificate (front_certify_begin)
+    uint32_t cert_skip;    // tested queries left that keep no certificate (front_certify_begin)
     uint32_t cert_backoff; // the last skip length
-    bool cert_unused;      // the last certificate measured has not been replayed yet (front_certify_begin)
 };
 
 void mc_pair_front_destroy(mc_pair_front* f)
@@ -2482,17 +2483,17 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->valid = false;
         f->count = 0;
         f->cert_margin = 0.0;
-        f->cert_new = 0.0;
+        f->cert_pending = false;
+        f->cert_keep = false;
         f->cert_skip = 0;
         f->cert_backoff = 0;
-        f->cert_unused = false;
     }
 }
 
-// The id of the front's certificate, 0 when it has none.
+// The id of the front's certificate (measured or pending), 0 when it has none.
 static uint64_t front_certificate(const mc_pair_front* f)
 {
-    return f != NULL && f->cert_margin > 0.0 ? f->cert_id : 0u;
+    return f != NULL && (f->cert_margin > 0.0 || f->cert_pending) ? f->cert_id : 0u;
 }
 
 void mc_pair_front_margins(const mc_pair_front* f, double* certified, double* min_gap)
@@ -3183,42 +3184,36 @@ static double front_certify(const collide_ctx* cx, const mc_pair_front* f, doubl
     return margin >= floor ? margin : 0.0;
 }
 
-#define CERT_BACKOFF_MAX 64u // most tested queries a pair skips measuring after its certificates failed
+#define CERT_BACKOFF_MAX 64u // most tested queries a pair skips keeping a certificate after its measures failed
 
-// After a query that tested the front's near lists: their margin at this pose, kept by front_keep_certified with the
-// sorted pairs. A margin below 1e-9 of J's radius (the fresh front's near-list margin: a near-degenerate
-// configuration, which symmetric scenes make common) is no certificate, and so is one that the next queries never
-// replayed (the motion between two queries exceeded its margin: a body moving at speed, as under an integrator; not
-// counted for the certificate of a fresh front, whose next query rebases it); the measure is then skipped for the next
-// 1, 3, 7, ... up to CERT_BACKOFF_MAX tested queries of the pair (it costs about one test per near-list pair, several
-// times the tests themselves on a large near list; a pair that never replays would pay it at every query). A replay
-// resets the back-off. Skipping only loses replays, never correctness.
-static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f, double radius)
+// After a query that tested the front's near lists: its sorted pairs and pose are kept (front_keep_certified), the
+// margin is not measured. It is measured lazily, by the first later quiet query that could replay them
+// (front_try_replay), at that query's pose: a certificate that no quiet query asks for (under an integrator, a body
+// that moves on before the next evaluation; a pair tested again) costs only the copy of its pairs. A measure that
+// fails (margin below 1e-9 of J's radius: a near-degenerate configuration, which symmetric scenes make common; or
+// below the motion since the kept pose) skips keeping a certificate for the next 1, 3, 7, ... up to CERT_BACKOFF_MAX
+// tested queries of the pair (the measure costs a few tests per near-list pair: a pair that never replays would pay
+// it at every quiet query). A replay resets the back-off. Skipping only loses replays, never correctness.
+static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f)
 {
     f->cert_margin = 0.0;
-    f->cert_new = 0.0;
-    bool wasted = f->cert_unused;
-    f->cert_unused = false;
+    f->cert_pending = false;
+    f->cert_keep = false;
     if (f->cert_skip > 0u)
     {
         f->cert_skip--;
         return;
     }
-    if (!wasted)
-    {
-        f->cert_new = front_certify(cx, f, 1e-9 * radius);
-    }
-    if (f->cert_new > 0.0)
-    {
-        f->cert_unused = true;
-    }
-    else
-    {
-        f->cert_backoff = f->cert_backoff >= CERT_BACKOFF_MAX / 2u ? CERT_BACKOFF_MAX : 2u * f->cert_backoff + 1u;
-        f->cert_skip = f->cert_backoff;
-    }
+    f->cert_keep = true;
     memcpy(f->cert_rot, cx->scratch->rot, sizeof f->cert_rot);
     memcpy(f->cert_trans, cx->scratch->trans, sizeof f->cert_trans);
+}
+
+// A lazy measure that failed: the next tested queries keep no certificate (front_certify_begin).
+static void front_certify_back_off(mc_pair_front* f)
+{
+    f->cert_backoff = f->cert_backoff >= CERT_BACKOFF_MAX / 2u ? CERT_BACKOFF_MAX : 2u * f->cert_backoff + 1u;
+    f->cert_skip = f->cert_backoff;
 }
 
 // Room for n certified pairs: exactly n plus an eighth when the arrays grow (a front is kept per pair of bodies, so
@@ -3246,15 +3241,16 @@ static bool cert_reserve(mc_pair_front* f, uint32_t n)
     return true;
 }
 
-// The sorted pairs of the query that front_certify_begin measured, without their points (no certificate when one has
-// a degenerate crossing, or on allocation failure).
+// The sorted pairs of the query that front_certify_begin prepared, without their points: a pending certificate (none
+// when one has a degenerate crossing, or on allocation failure).
 static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n)
 {
-    double m = f->cert_new;
-    f->cert_new = 0.0;
+    bool keep = f->cert_keep;
+    f->cert_keep = false;
     f->cert_margin = 0.0;
+    f->cert_pending = false;
     f->cert_id = 0;
-    if (!(m > 0.0) || !cert_reserve(f, n))
+    if (!keep || !cert_reserve(f, n))
     {
         return;
     }
@@ -3275,7 +3271,7 @@ static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs
         f->cert_meta[k] = meta;
     }
     f->cert_count = n;
-    f->cert_margin = m;
+    f->cert_pending = true;
     f->cert_id = ++f->cert_serial;
 }
 
@@ -3354,14 +3350,45 @@ MC_SCALAR_CLONES static int front_replay(const collide_ctx* cx, pair_worker* w, 
     return 1;
 }
 
-// A quiet query's replay when its motion from the certificate's pose is below the margin (front_replay's result),
-// else 0 and the certificate is dropped (the near lists are then tested and measured again).
+// A pending certificate's margin, measured at a quiet query's pose P (its near lists are those of the kept query, at
+// P_c: a quiet query leaves the front as it is). Measured at P the margin m_P certifies, by the same bound with the
+// roles of the two poses exchanged, that every determinant deciding a near-list pair has at P_c the sign it has at
+// P when the motion between them is below m_P: the kept pairs (P_c's results) are then P's, and the certificate
+// becomes (P, m_P). The measure stops as soon as the margin falls to the motion (it would not replay). @return the
+// motion from the kept pose when the certificate holds at P (the caller replays), else -1 (a failed measure: back-off).
+static double front_certify_lazy(const collide_ctx* cx, mc_pair_front* f, double radius)
+{
+    f->cert_pending = false;
+    double motion = pose_motion(cx, (const double(*)[3])f->cert_rot, f->cert_trans, radius);
+    double floor = 1e-9 * radius;
+    double m = front_certify(cx, f, motion > floor ? motion : floor);
+    if (!(m > motion))
+    {
+        front_certify_back_off(f);
+        return -1.0;
+    }
+    f->cert_margin = m;
+    memcpy(f->cert_rot, cx->scratch->rot, sizeof f->cert_rot);
+    memcpy(f->cert_trans, cx->scratch->trans, sizeof f->cert_trans);
+    return motion;
+}
+
+// A quiet query's replay when its motion from the certificate's pose is below the margin, measured first when the
+// certificate is pending (front_replay's result), else 0 and the certificate is dropped (the near lists are then
+// tested and a new certificate kept).
 static int front_try_replay(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const struct mc_mesh* mi,
                             const struct mc_mesh* mj, double radius)
 {
     int r = 0;
-    if (f->cert_margin > 0.0 &&
-        pose_motion(cx, (const double(*)[3])f->cert_rot, f->cert_trans, radius) < f->cert_margin)
+    if (f->cert_pending)
+    {
+        if (front_certify_lazy(cx, f, radius) >= 0.0)
+        {
+            r = front_replay(cx, w, f, mi, mj);
+        }
+    }
+    else if (f->cert_margin > 0.0 &&
+             pose_motion(cx, (const double(*)[3])f->cert_rot, f->cert_trans, radius) < f->cert_margin)
     {
         r = front_replay(cx, w, f, mi, mj);
     }
@@ -3395,13 +3422,14 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     cx->scratch->pool_count = 0;
     bool fresh_start = !f->valid || f->ta != cx->ta || f->tb != cx->tb || f->count > 4u * f->rebuild_size + 256u;
     f->valid = false;
-    f->cert_new = 0.0;
+    f->cert_keep = false;
     double radius = 1.7320508075688774 * mj->bvh->max_abs_coord;
     int ok;
     if (fresh_start)
     {
         // No motion known yet: the smallest margin (the next query records the leaf pairs again with its own).
         f->cert_margin = 0.0;
+        f->cert_pending = false;
         double margin = 1e-9 * radius;
         ok = front_descend(cx, w, 0, 0, margin) && front_finish(cx->scratch, f, 0);
         f->rebuild_size = f->count;
@@ -3426,22 +3454,23 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
             {
                 f->count = 0;
                 f->cert_margin = 0.0;
+                f->cert_pending = false;
                 return 0;
             }
             f->valid = true;
             *replayed = r;
             if (r == 0)
             {
-                front_certify_begin(cx, f, radius);
+                front_certify_begin(cx, f);
             }
             else
             {
-                f->cert_unused = false; // the certificate paid: measure again at the next tested query
-                f->cert_backoff = 0;
+                f->cert_backoff = 0; // the certificate paid: keep one at every tested query again
             }
             return 1;
         }
         f->cert_margin = 0.0;
+        f->cert_pending = false;
         ok = front_update(cx, w, f, mj);
     }
     if (!ok)
@@ -3454,7 +3483,6 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     memcpy(f->rot, cx->scratch->rot, sizeof f->rot);
     memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
     f->valid = true;
-    front_certify_begin(cx, f, radius);
-    f->cert_unused = f->cert_unused && !fresh_start;
+    front_certify_begin(cx, f);
     return 1;
 }
