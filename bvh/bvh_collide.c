@@ -2452,6 +2452,9 @@ struct mc_pair_front
     double cert_margin;    // 0: no measured certificate (INFINITY: no near-list pair at all)
     bool cert_pending;     // pairs and pose kept, margin not measured (front_try_replay measures it)
     bool cert_keep;        // the query being answered keeps its pairs (front_keep_certified once they are sorted)
+    bool cert_named;       // a pending certificate's id goes to the query that kept it (front_certify_begin)
+    bool cert_flat;        // the last measure failed below 1e-9 of J's radius (front_certify_begin measures at once)
+    double cert_now;       // margin measured by the query being answered (> 0: kept measured, not pending)
     uint32_t* cert_ij;     // i, j of each pair
     uint8_t* cert_meta;    // per pair, crossing s in bits 4s..4s+3: body (1 bit), edge (2 bits), entering > 0
     uint32_t cert_count;   // pairs
@@ -2485,6 +2488,8 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->cert_margin = 0.0;
         f->cert_pending = false;
         f->cert_keep = false;
+        f->cert_flat = false;
+        f->cert_now = 0.0;
         f->cert_skip = 0;
         f->cert_backoff = 0;
     }
@@ -2493,7 +2498,7 @@ void mc_pair_front_reset(mc_pair_front* f)
 // The id of the front's certificate (measured or pending), 0 when it has none.
 static uint64_t front_certificate(const mc_pair_front* f)
 {
-    return f != NULL && (f->cert_margin > 0.0 || f->cert_pending) ? f->cert_id : 0u;
+    return f != NULL && (f->cert_margin > 0.0 || (f->cert_pending && f->cert_named)) ? f->cert_id : 0u;
 }
 
 void mc_pair_front_margins(const mc_pair_front* f, double* certified, double* min_gap)
@@ -3160,8 +3165,8 @@ static double near_pair_margin(const collide_ctx* cx, leaf_tris* lt, uint32_t p,
     return m;
 }
 
-// The margin of the front's near lists at the query's pose (INFINITY when they are empty), 0 as soon as it falls
-// below `floor` (a certificate that small would never be replayed: see front_certify_begin).
+// The margin of the front's near lists at the query's pose (INFINITY when they are empty); as soon as it falls below
+// `floor` (a certificate that would not be replayed), the smallest margin found so far (< floor).
 static double front_certify(const collide_ctx* cx, const mc_pair_front* f, double floor)
 {
     double margin = INFINITY;
@@ -3181,10 +3186,17 @@ static double front_certify(const collide_ctx* cx, const mc_pair_front* f, doubl
             margin = m < margin ? m : margin;
         }
     }
-    return margin >= floor ? margin : 0.0;
+    return margin;
 }
 
 #define CERT_BACKOFF_MAX 64u // most tested queries a pair skips keeping a certificate after its measures failed
+
+// A measure that failed: the next tested queries keep no certificate (front_certify_begin).
+static void front_certify_back_off(mc_pair_front* f)
+{
+    f->cert_backoff = f->cert_backoff >= CERT_BACKOFF_MAX / 2u ? CERT_BACKOFF_MAX : 2u * f->cert_backoff + 1u;
+    f->cert_skip = f->cert_backoff;
+}
 
 // After a query that tested the front's near lists: its sorted pairs and pose are kept (front_keep_certified), the
 // margin is not measured. It is measured lazily, by the first later quiet query that could replay them
@@ -3194,26 +3206,38 @@ static double front_certify(const collide_ctx* cx, const mc_pair_front* f, doubl
 // below the motion since the kept pose) skips keeping a certificate for the next 1, 3, 7, ... up to CERT_BACKOFF_MAX
 // tested queries of the pair (the measure costs a few tests per near-list pair: a pair that never replays would pay
 // it at every quiet query). A replay resets the back-off. Skipping only loses replays, never correctness.
-static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f)
+// The kept query's result carries the certificate's id (the region stage then keeps its plan there, for the replays
+// to restore) unless the front is fresh (its next query rebases it) or the pair is backing off (its last measure
+// failed); a certificate that holds then gives its id from its first replay on, which keeps the plan. After a measure
+// that failed below 1e-9 of J's radius (a near-degenerate configuration, which small motions keep: the torus chain,
+// every pair) the query measures at once, at its own pose, as before the lazy measure: such a measure stops at the
+// first near-degenerate pair, cheaper than copying the pairs it would keep.
+static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f, bool fresh, double radius)
 {
+    f->cert_named = !fresh && f->cert_backoff == 0u;
     f->cert_margin = 0.0;
     f->cert_pending = false;
     f->cert_keep = false;
+    f->cert_now = 0.0;
     if (f->cert_skip > 0u)
     {
         f->cert_skip--;
         return;
     }
+    if (f->cert_flat)
+    {
+        double m = front_certify(cx, f, 1e-9 * radius);
+        if (!(m >= 1e-9 * radius))
+        {
+            front_certify_back_off(f);
+            return;
+        }
+        f->cert_flat = false;
+        f->cert_now = m;
+    }
     f->cert_keep = true;
     memcpy(f->cert_rot, cx->scratch->rot, sizeof f->cert_rot);
     memcpy(f->cert_trans, cx->scratch->trans, sizeof f->cert_trans);
-}
-
-// A lazy measure that failed: the next tested queries keep no certificate (front_certify_begin).
-static void front_certify_back_off(mc_pair_front* f)
-{
-    f->cert_backoff = f->cert_backoff >= CERT_BACKOFF_MAX / 2u ? CERT_BACKOFF_MAX : 2u * f->cert_backoff + 1u;
-    f->cert_skip = f->cert_backoff;
 }
 
 // Room for n certified pairs: exactly n plus an eighth when the arrays grow (a front is kept per pair of bodies, so
@@ -3246,7 +3270,9 @@ static bool cert_reserve(mc_pair_front* f, uint32_t n)
 static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n)
 {
     bool keep = f->cert_keep;
+    double now = f->cert_now;
     f->cert_keep = false;
+    f->cert_now = 0.0;
     f->cert_margin = 0.0;
     f->cert_pending = false;
     f->cert_id = 0;
@@ -3271,7 +3297,8 @@ static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs
         f->cert_meta[k] = meta;
     }
     f->cert_count = n;
-    f->cert_pending = true;
+    f->cert_margin = now;
+    f->cert_pending = !(now > 0.0);
     f->cert_id = ++f->cert_serial;
 }
 
@@ -3362,8 +3389,9 @@ static double front_certify_lazy(const collide_ctx* cx, mc_pair_front* f, double
     double motion = pose_motion(cx, (const double(*)[3])f->cert_rot, f->cert_trans, radius);
     double floor = 1e-9 * radius;
     double m = front_certify(cx, f, motion > floor ? motion : floor);
-    if (!(m > motion))
+    if (!(m >= floor) || !(m > motion))
     {
+        f->cert_flat = m < floor;
         front_certify_back_off(f);
         return -1.0;
     }
@@ -3461,7 +3489,7 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
             *replayed = r;
             if (r == 0)
             {
-                front_certify_begin(cx, f);
+                front_certify_begin(cx, f, false, radius);
             }
             else
             {
@@ -3483,6 +3511,6 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     memcpy(f->rot, cx->scratch->rot, sizeof f->rot);
     memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
     f->valid = true;
-    front_certify_begin(cx, f);
+    front_certify_begin(cx, f, fresh_start, radius);
     return 1;
 }
