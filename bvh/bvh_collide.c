@@ -3207,14 +3207,14 @@ static void front_certify_back_off(mc_pair_front* f)
 // tested queries of the pair (the measure costs a few tests per near-list pair: a pair that never replays would pay
 // it at every quiet query). A replay resets the back-off. Skipping only loses replays, never correctness.
 // The kept query's result carries the certificate's id (the region stage then keeps its plan there, for the replays
-// to restore) unless the front is fresh (its next query rebases it) or the pair is backing off (its last measure
-// failed); a certificate that holds then gives its id from its first replay on, which keeps the plan. After a measure
-// that failed below 1e-9 of J's radius (a near-degenerate configuration, which small motions keep: the torus chain,
-// every pair) the query measures at once, at its own pose, as before the lazy measure: such a measure stops at the
-// first near-degenerate pair, cheaper than copying the pairs it would keep.
-static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f, bool fresh, double radius)
+// to restore) unless the pair is backing off (its last measure failed); a certificate that holds then gives its id from
+// its first replay on, which keeps the plan. After a measure that failed below 1e-9 of J's radius (a near-degenerate
+// configuration, which small motions keep: the torus chain, every pair) the query measures at once, at its own pose, as
+// before the lazy measure: such a measure stops at the first near-degenerate pair, cheaper than copying the pairs it
+// would keep.
+static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f, double radius)
 {
-    f->cert_named = !fresh && f->cert_backoff == 0u;
+    f->cert_named = f->cert_backoff == 0u;
     f->cert_margin = 0.0;
     f->cert_pending = false;
     f->cert_keep = false;
@@ -3489,7 +3489,7 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
             *replayed = r;
             if (r == 0)
             {
-                front_certify_begin(cx, f, false, radius);
+                front_certify_begin(cx, f, radius);
             }
             else
             {
@@ -3511,6 +3511,6 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     memcpy(f->rot, cx->scratch->rot, sizeof f->rot);
     memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
     f->valid = true;
-    front_certify_begin(cx, f, fresh_start, radius);
+    front_certify_begin(cx, f, radius);
     return 1;
 }
