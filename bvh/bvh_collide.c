@@ -2450,10 +2450,6 @@ struct mc_pair_front
     double cert_rot[3][3]; // rotation J -> I of that query
     double cert_trans[3];  // its translation
     double cert_margin;    // 0: no measured certificate (INFINITY: no near-list pair at all)
-    bool cert_pending;     // pairs and pose kept, margin not measured (front_try_replay measures it)
-    bool cert_keep;        // the query being answered keeps its pairs (front_keep_certified once they are sorted)
-    bool cert_named;       // a pending certificate's id goes to the query that kept it (front_certify_begin)
-    bool cert_flat;        // the last measure failed below 1e-9 of J's radius (front_certify_begin measures at once)
     double cert_now;       // margin measured by the query being answered (> 0: kept measured, not pending)
     uint32_t* cert_ij;     // i, j of each pair
     uint8_t* cert_meta;    // per pair, crossing s in bits 4s..4s+3: body (1 bit), edge (2 bits), entering > 0
@@ -2463,6 +2459,11 @@ struct mc_pair_front
     uint64_t cert_serial;  // ids given so far (never reset: an id is never reused within the front)
     uint32_t cert_skip;    // tested queries left that keep no certificate (front_certify_begin)
     uint32_t cert_backoff; // the last skip length
+    // (the flags last: they fill the struct's tail padding, 4 bytes before them)
+    bool cert_pending; // pairs and pose kept, margin not measured (front_try_replay measures it)
+    bool cert_keep;    // the query being answered keeps its pairs (front_keep_certified once they are sorted)
+    bool cert_named;   // a pending certificate's id goes to the query that kept it (front_certify_begin)
+    bool cert_flat;    // the last measure failed below 1e-9 of J's radius (front_certify_begin measures at once)
 };
 
 void mc_pair_front_destroy(mc_pair_front* f)
