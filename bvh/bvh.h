@@ -82,7 +82,8 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
 void mc_pair_front_destroy(mc_pair_front* front);
 /// Forget a front's content (its next query descends from the roots); keeps its memory. NULL is ignored.
 void mc_pair_front_reset(mc_pair_front* front);
-/// A front's certified motion margin (0 when it has none, INFINITY when its near lists are empty) and the smallest gap
+/// A front's certified motion margin (0 when it has none or when it is not measured yet: a query that tests keeps its
+/// pairs, the next quiet query measures the margin; INFINITY when its near lists are empty) and the smallest gap
 /// of its entries (the motion below which a query is quiet), in I's frame (for tests).
 void mc_pair_front_margins(const mc_pair_front* front, double* certified, double* min_gap);
 /// Free the pair stage's scratch. NULL is ignored.

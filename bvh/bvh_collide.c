@@ -2445,21 +2445,26 @@ struct mc_pair_front
     uint32_t* order;       // the last query's sorting permutation of its pairs as produced (see front_order_apply)
     uint32_t order_count;  // its length (0: none kept)
     uint32_t order_cap;    // entries allocated
-    // Certified reuse of the triangle tests (see front_certify): the pose of the last query that ran them, a motion
-    // below which every near-list test gives the same result, and that query's sorted pairs without their points.
+    // Certified reuse of the triangle tests (see front_certify): the sorted pairs, without their points, of the last
+    // query that ran the tests, the pose of that query (pending: margin not measured yet) or of the query that
+    // measured the margin (a motion from that pose below which every near-list test gives the same result).
     double cert_rot[3][3]; // rotation J -> I of that query
     double cert_trans[3];  // its translation
-    double cert_margin;    // 0: no certificate (INFINITY: no near-list pair at all)
-    double cert_new;       // margin of the query being answered, kept by front_keep_certified once it is sorted
+    double cert_margin;    // 0: no measured certificate (INFINITY: no near-list pair at all)
+    double cert_now;       // margin measured by the query being answered (> 0: kept measured, not pending)
     uint32_t* cert_ij;     // i, j of each pair
     uint8_t* cert_meta;    // per pair, crossing s in bits 4s..4s+3: body (1 bit), edge (2 bits), entering > 0
     uint32_t cert_count;   // pairs
     uint32_t cert_cap;     // pairs allocated in cert_ij and cert_meta
     uint64_t cert_id;      // id of the certificate (0: none), from cert_serial
     uint64_t cert_serial;  // ids given so far (never reset: an id is never reused within the front)
-    uint32_t cert_skip;    // tested queries left that skip measuring a certificate (front_certify_begin)
+    uint32_t cert_skip;    // tested queries left that keep no certificate (front_certify_begin)
     uint32_t cert_backoff; // the last skip length
-    bool cert_unused;      // the last certificate measured has not been replayed yet (front_certify_begin)
+    // (the flags last: they fill the struct's tail padding, 4 bytes before them)
+    bool cert_pending; // pairs and pose kept, margin not measured (front_try_replay measures it)
+    bool cert_keep;    // the query being answered keeps its pairs (front_keep_certified once they are sorted)
+    bool cert_named;   // a pending certificate's id goes to the query that kept it (front_certify_begin)
+    bool cert_flat;    // the last measure failed below 1e-9 of J's radius (front_certify_begin measures at once)
 };
 
 void mc_pair_front_destroy(mc_pair_front* f)
@@ -2483,17 +2488,19 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->valid = false;
         f->count = 0;
         f->cert_margin = 0.0;
-        f->cert_new = 0.0;
+        f->cert_pending = false;
+        f->cert_keep = false;
+        f->cert_flat = false;
+        f->cert_now = 0.0;
         f->cert_skip = 0;
         f->cert_backoff = 0;
-        f->cert_unused = false;
     }
 }
 
-// The id of the front's certificate, 0 when it has none.
+// The id of the front's certificate (measured or pending), 0 when it has none.
 static uint64_t front_certificate(const mc_pair_front* f)
 {
-    return f != NULL && f->cert_margin > 0.0 ? f->cert_id : 0u;
+    return f != NULL && (f->cert_margin > 0.0 || (f->cert_pending && f->cert_named)) ? f->cert_id : 0u;
 }
 
 void mc_pair_front_margins(const mc_pair_front* f, double* certified, double* min_gap)
@@ -3056,15 +3063,15 @@ static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f,
 // checked (with their signs) at each replay: a value within its bound, or any other mismatch, abandons the replay
 // and the near lists are tested as before. The output is bitwise the tests' (and hence a cold query's).
 
-// m_D above for one determinant A . (B x C) of float value det and filter bound `bound`; 0 when |det| <= bound.
-static double det_margin(double det, double bound, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+// m_D above for one determinant A . (B x C) of float value det and filter bound `bound`, from the lengths of A, B and
+// C; 0 when |det| <= bound.
+static double det_margin_len(double det, double bound, double la, double lb, double lc)
 {
     double g = fabs(det) - bound;
     if (!(g > 0.0))
     {
         return 0.0;
     }
-    double la = sqrt(mc_dot(a, a)), lb = sqrt(mc_dot(b, b)), lc = sqrt(mc_dot(c, c));
     double l = la > lb ? la : lb;
     l = lc > l ? lc : l;
     double den = la * lb + la * lc + lb * lc + l * (la + lb + lc) + l * l; // > 0: det != 0 needs non-zero vectors
@@ -3072,35 +3079,67 @@ static double det_margin(double det, double bound, mc_vec3 a, mc_vec3 b, mc_vec3
     return 0.5 * m * (1.0 - 1e-9);
 }
 
-static inline double min3(const double x[3])
+static inline double vec_len(mc_vec3 a)
 {
-    double m = x[0] < x[1] ? x[0] : x[1];
-    return x[2] < m ? x[2] : m;
+    return sqrt(mc_dot(a, a));
 }
 
-// The margin of near-list pair (p, q) of a leaf pair at the query's pose (see above).
-static double near_pair_margin(const collide_ctx* cx, leaf_tris* lt, uint32_t p, uint32_t q)
+// det_margin_len from the vectors.
+static double det_margin(double det, double bound, mc_vec3 a, mc_vec3 b, mc_vec3 c)
+{
+    if (!(fabs(det) - bound > 0.0))
+    {
+        return 0.0;
+    }
+    return det_margin_len(det, bound, vec_len(a), vec_len(b), vec_len(c));
+}
+
+// The corners t of one triangle against the other's plane pl: their signs in s and the smallest m_D of the three
+// plane values (B and C, the plane's edges, are the same for the three: their lengths are computed once, the same
+// values det_margin computes).
+static double side_margin(const mc_tri_plane* pl, const mc_vec3* t, int s[3])
+{
+    mc_vec3 b = mc_sub(pl->v[1], pl->v[0]), c = mc_sub(pl->v[2], pl->v[0]);
+    double lb = -1.0, lc = -1.0; // not computed yet (a plane value within its bound needs neither)
+    double m = INFINITY;
+    for (int k = 0; k < 3; ++k)
+    {
+        double bound;
+        double o = mc_tri_plane_eval(pl, &t[k], &bound);
+        s[k] = sign_of(o);
+        double md = 0.0;
+        if (fabs(o) - bound > 0.0)
+        {
+            if (lb < 0.0)
+            {
+                lb = vec_len(b);
+                lc = vec_len(c);
+            }
+            md = det_margin_len(o, bound, vec_len(mc_sub(t[k], pl->v[0])), lb, lc);
+        }
+        m = md < m ? md : m;
+    }
+    return m;
+}
+
+// The margin of near-list pair (p, q) of a leaf pair at the query's pose (see above), or any value >= cur when it is
+// at least cur (the caller keeps the smallest: when I's corners are on one side of J's plane with margins >= cur,
+// the pair's margin, the larger of the two sides' when J's are too, is >= cur, and J's side is not measured).
+static double near_pair_margin(const collide_ctx* cx, leaf_tris* lt, uint32_t p, uint32_t q, double cur)
 {
     const mc_tri_plane* pi = leaf_tri_plane(cx, lt, 0, p);
     const mc_tri_plane* pj = leaf_tri_plane(cx, lt, 1, q);
     const mc_vec3* ti = pi->v;
     const mc_vec3* tj = pj->v;
-    double mi[3], mj[3];
     int si[3], sj[3];
-    mc_vec3 bj = mc_sub(pj->v[1], pj->v[0]), cj = mc_sub(pj->v[2], pj->v[0]);
-    mc_vec3 bi = mc_sub(pi->v[1], pi->v[0]), ci = mc_sub(pi->v[2], pi->v[0]);
-    for (int k = 0; k < 3; ++k)
+    double min_i = side_margin(pj, ti, si);
+    bool one_i = si[0] == si[1] && si[1] == si[2];
+    if (one_i && min_i >= cur)
     {
-        double bound;
-        double o = mc_tri_plane_eval(pj, &ti[k], &bound);
-        si[k] = sign_of(o);
-        mi[k] = det_margin(o, bound, mc_sub(ti[k], pj->v[0]), bj, cj);
-        o = mc_tri_plane_eval(pi, &tj[k], &bound);
-        sj[k] = sign_of(o);
-        mj[k] = det_margin(o, bound, mc_sub(tj[k], pi->v[0]), bi, ci);
+        return min_i;
     }
-    double min_i = min3(mi), min_j = min3(mj);
-    bool one_i = si[0] == si[1] && si[1] == si[2], one_j = sj[0] == sj[1] && sj[1] == sj[2];
+    double min_j = side_margin(pi, tj, sj);
+    bool one_j = sj[0] == sj[1] && sj[1] == sj[2];
     if (one_i || one_j)
     {
         double a = one_i ? min_i : 0.0, b = one_j ? min_j : 0.0;
@@ -3128,8 +3167,8 @@ static double near_pair_margin(const collide_ctx* cx, leaf_tris* lt, uint32_t p,
     return m;
 }
 
-// The margin of the front's near lists at the query's pose (INFINITY when they are empty), 0 as soon as it falls
-// below `floor` (a certificate that small would never be replayed: see front_certify_begin).
+// The margin of the front's near lists at the query's pose (INFINITY when they are empty); as soon as it falls below
+// `floor` (a certificate that would not be replayed), the smallest margin found so far (< floor).
 static double front_certify(const collide_ctx* cx, const mc_pair_front* f, double floor)
 {
     double margin = INFINITY;
@@ -3145,47 +3184,60 @@ static double front_certify(const collide_ctx* cx, const mc_pair_front* f, doubl
         const uint8_t* list = f->pool + e->near;
         for (uint32_t t = 0; t < e->near_count && margin >= floor; ++t)
         {
-            double m = near_pair_margin(cx, &lt, list[t] >> 4, list[t] & 15u);
+            double m = near_pair_margin(cx, &lt, list[t] >> 4, list[t] & 15u, margin);
             margin = m < margin ? m : margin;
         }
     }
-    return margin >= floor ? margin : 0.0;
+    return margin;
 }
 
-#define CERT_BACKOFF_MAX 64u // most tested queries a pair skips measuring after its certificates failed
+#define CERT_BACKOFF_MAX 64u // most tested queries a pair skips keeping a certificate after its measures failed
 
-// After a query that tested the front's near lists: their margin at this pose, kept by front_keep_certified with the
-// sorted pairs. A margin below 1e-9 of J's radius (the fresh front's near-list margin: a near-degenerate
-// configuration, which symmetric scenes make common) is no certificate, and so is one that the next queries never
-// replayed (the motion between two queries exceeded its margin: a body moving at speed, as under an integrator; not
-// counted for the certificate of a fresh front, whose next query rebases it); the measure is then skipped for the next
-// 1, 3, 7, ... up to CERT_BACKOFF_MAX tested queries of the pair (it costs about one test per near-list pair, several
-// times the tests themselves on a large near list; a pair that never replays would pay it at every query). A replay
-// resets the back-off. Skipping only loses replays, never correctness.
+// A measure that failed: the next tested queries keep no certificate (front_certify_begin).
+static void front_certify_back_off(mc_pair_front* f)
+{
+    f->cert_backoff = f->cert_backoff >= CERT_BACKOFF_MAX / 2u ? CERT_BACKOFF_MAX : 2u * f->cert_backoff + 1u;
+    f->cert_skip = f->cert_backoff;
+}
+
+// After a query that tested the front's near lists: its sorted pairs and pose are kept (front_keep_certified), the
+// margin is not measured. It is measured lazily, by the first later quiet query that could replay them
+// (front_try_replay), at that query's pose: a certificate that no quiet query asks for (under an integrator, a body
+// that moves on before the next evaluation; a pair tested again) costs only the copy of its pairs. A measure that
+// fails (margin below 1e-9 of J's radius: a near-degenerate configuration, which symmetric scenes make common; or
+// below the motion since the kept pose) skips keeping a certificate for the next 1, 3, 7, ... up to CERT_BACKOFF_MAX
+// tested queries of the pair (the measure costs a few tests per near-list pair: a pair that never replays would pay
+// it at every quiet query). A replay resets the back-off. Skipping only loses replays, never correctness.
+// The kept query's result carries the certificate's id (the region stage then keeps its plan there, for the replays
+// to restore) unless the pair is backing off (its last measure failed); a certificate that holds then gives its id from
+// its first replay on, which keeps the plan. After a measure that failed below 1e-9 of J's radius (a near-degenerate
+// configuration, which small motions keep: the torus chain, every pair) the query measures at once, at its own pose, as
+// before the lazy measure: such a measure stops at the first near-degenerate pair, cheaper than copying the pairs it
+// would keep.
 static void front_certify_begin(const collide_ctx* cx, mc_pair_front* f, double radius)
 {
+    f->cert_named = f->cert_backoff == 0u;
     f->cert_margin = 0.0;
-    f->cert_new = 0.0;
-    bool wasted = f->cert_unused;
-    f->cert_unused = false;
+    f->cert_pending = false;
+    f->cert_keep = false;
+    f->cert_now = 0.0;
     if (f->cert_skip > 0u)
     {
         f->cert_skip--;
         return;
     }
-    if (!wasted)
+    if (f->cert_flat)
     {
-        f->cert_new = front_certify(cx, f, 1e-9 * radius);
+        double m = front_certify(cx, f, 1e-9 * radius);
+        if (!(m >= 1e-9 * radius))
+        {
+            front_certify_back_off(f);
+            return;
+        }
+        f->cert_flat = false;
+        f->cert_now = m;
     }
-    if (f->cert_new > 0.0)
-    {
-        f->cert_unused = true;
-    }
-    else
-    {
-        f->cert_backoff = f->cert_backoff >= CERT_BACKOFF_MAX / 2u ? CERT_BACKOFF_MAX : 2u * f->cert_backoff + 1u;
-        f->cert_skip = f->cert_backoff;
-    }
+    f->cert_keep = true;
     memcpy(f->cert_rot, cx->scratch->rot, sizeof f->cert_rot);
     memcpy(f->cert_trans, cx->scratch->trans, sizeof f->cert_trans);
 }
@@ -3215,15 +3267,18 @@ static bool cert_reserve(mc_pair_front* f, uint32_t n)
     return true;
 }
 
-// The sorted pairs of the query that front_certify_begin measured, without their points (no certificate when one has
-// a degenerate crossing, or on allocation failure).
+// The sorted pairs of the query that front_certify_begin prepared, without their points: a pending certificate (none
+// when one has a degenerate crossing, or on allocation failure).
 static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n)
 {
-    double m = f->cert_new;
-    f->cert_new = 0.0;
+    bool keep = f->cert_keep;
+    double now = f->cert_now;
+    f->cert_keep = false;
+    f->cert_now = 0.0;
     f->cert_margin = 0.0;
+    f->cert_pending = false;
     f->cert_id = 0;
-    if (!(m > 0.0) || !cert_reserve(f, n))
+    if (!keep || !cert_reserve(f, n))
     {
         return;
     }
@@ -3244,7 +3299,8 @@ static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs
         f->cert_meta[k] = meta;
     }
     f->cert_count = n;
-    f->cert_margin = m;
+    f->cert_margin = now;
+    f->cert_pending = !(now > 0.0);
     f->cert_id = ++f->cert_serial;
 }
 
@@ -3323,14 +3379,46 @@ MC_SCALAR_CLONES static int front_replay(const collide_ctx* cx, pair_worker* w, 
     return 1;
 }
 
-// A quiet query's replay when its motion from the certificate's pose is below the margin (front_replay's result),
-// else 0 and the certificate is dropped (the near lists are then tested and measured again).
+// A pending certificate's margin, measured at a quiet query's pose P (its near lists are those of the kept query, at
+// P_c: a quiet query leaves the front as it is). Measured at P the margin m_P certifies, by the same bound with the
+// roles of the two poses exchanged, that every determinant deciding a near-list pair has at P_c the sign it has at
+// P when the motion between them is below m_P: the kept pairs (P_c's results) are then P's, and the certificate
+// becomes (P, m_P). The measure stops as soon as the margin falls to the motion (it would not replay). @return the
+// motion from the kept pose when the certificate holds at P (the caller replays), else -1 (a failed measure: back-off).
+static double front_certify_lazy(const collide_ctx* cx, mc_pair_front* f, double radius)
+{
+    f->cert_pending = false;
+    double motion = pose_motion(cx, (const double(*)[3])f->cert_rot, f->cert_trans, radius);
+    double floor = 1e-9 * radius;
+    double m = front_certify(cx, f, motion > floor ? motion : floor);
+    if (!(m >= floor) || !(m > motion))
+    {
+        f->cert_flat = m < floor;
+        front_certify_back_off(f);
+        return -1.0;
+    }
+    f->cert_margin = m;
+    memcpy(f->cert_rot, cx->scratch->rot, sizeof f->cert_rot);
+    memcpy(f->cert_trans, cx->scratch->trans, sizeof f->cert_trans);
+    return motion;
+}
+
+// A quiet query's replay when its motion from the certificate's pose is below the margin, measured first when the
+// certificate is pending (front_replay's result), else 0 and the certificate is dropped (the near lists are then
+// tested and a new certificate kept).
 static int front_try_replay(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const struct mc_mesh* mi,
                             const struct mc_mesh* mj, double radius)
 {
     int r = 0;
-    if (f->cert_margin > 0.0 &&
-        pose_motion(cx, (const double(*)[3])f->cert_rot, f->cert_trans, radius) < f->cert_margin)
+    if (f->cert_pending)
+    {
+        if (front_certify_lazy(cx, f, radius) >= 0.0)
+        {
+            r = front_replay(cx, w, f, mi, mj);
+        }
+    }
+    else if (f->cert_margin > 0.0 &&
+             pose_motion(cx, (const double(*)[3])f->cert_rot, f->cert_trans, radius) < f->cert_margin)
     {
         r = front_replay(cx, w, f, mi, mj);
     }
@@ -3364,13 +3452,14 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     cx->scratch->pool_count = 0;
     bool fresh_start = !f->valid || f->ta != cx->ta || f->tb != cx->tb || f->count > 4u * f->rebuild_size + 256u;
     f->valid = false;
-    f->cert_new = 0.0;
+    f->cert_keep = false;
     double radius = 1.7320508075688774 * mj->bvh->max_abs_coord;
     int ok;
     if (fresh_start)
     {
         // No motion known yet: the smallest margin (the next query records the leaf pairs again with its own).
         f->cert_margin = 0.0;
+        f->cert_pending = false;
         double margin = 1e-9 * radius;
         ok = front_descend(cx, w, 0, 0, margin) && front_finish(cx->scratch, f, 0);
         f->rebuild_size = f->count;
@@ -3395,6 +3484,7 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
             {
                 f->count = 0;
                 f->cert_margin = 0.0;
+                f->cert_pending = false;
                 return 0;
             }
             f->valid = true;
@@ -3405,12 +3495,12 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
             }
             else
             {
-                f->cert_unused = false; // the certificate paid: measure again at the next tested query
-                f->cert_backoff = 0;
+                f->cert_backoff = 0; // the certificate paid: keep one at every tested query again
             }
             return 1;
         }
         f->cert_margin = 0.0;
+        f->cert_pending = false;
         ok = front_update(cx, w, f, mj);
     }
     if (!ok)
@@ -3424,6 +3514,5 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
     f->valid = true;
     front_certify_begin(cx, f, radius);
-    f->cert_unused = f->cert_unused && !fresh_start;
     return 1;
 }
