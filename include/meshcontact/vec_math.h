@@ -114,6 +114,11 @@ extern "C"
     {
         return sqrt(mc_dot(a, a));
     }
+    /// @return the largest absolute component of a (the infinity norm; NaN propagates only through fmax's rules).
+    static inline double mc_max_abs3(mc_vec3 a)
+    {
+        return fmax(fabs(a.x), fmax(fabs(a.y), fabs(a.z)));
+    }
     /// |a| also where a . a underflows or overflows (mc_length's square keeps a few bits there, or none): then from a
     /// scaled by the power of two that brings its largest component into [1/2, 1) (exact); mc_length otherwise.
     static inline double mc_length_scaled(mc_vec3 a)
@@ -123,7 +128,7 @@ extern "C"
         {
             return sqrt(l2);
         }
-        double m = fmax(fabs(a.x), fmax(fabs(a.y), fabs(a.z)));
+        double m = mc_max_abs3(a);
         if (!(m > 0.0) || !isfinite(m))
         {
             return m > 0.0 ? m : 0.0;
@@ -139,7 +144,7 @@ extern "C"
         double l2 = mc_dot(a, a);
         if (!(l2 >= 0x1p-968 && l2 <= 0x1p+968))
         {
-            double m = fmax(fabs(a.x), fmax(fabs(a.y), fabs(a.z)));
+            double m = mc_max_abs3(a);
             if (!(m > 0.0) || !isfinite(m))
             {
                 return mc_v3(0.0, 0.0, 0.0);

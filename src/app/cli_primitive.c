@@ -275,7 +275,7 @@ static mc_primitive_def make_def(const prim_args* a, const shape_rule* rule)
         d.dims = mc_v3(v[OPT_MAJOR][0], v[OPT_MINOR][0], 0.0);
         break;
     }
-    double extent = fmax(fabs(d.dims.x), fmax(fabs(d.dims.y), fabs(d.dims.z)));
+    double extent = mc_max_abs3(d.dims);
     d.chord_tolerance = a->have_tol ? a->tolerance : 1e-3 * extent;
     d.max_angle = (a->have_angle ? a->angle_deg : 15.0) * MC_PI / 180.0;
     if (a->max_triangles > 0.0)

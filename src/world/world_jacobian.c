@@ -460,7 +460,7 @@ static void pair_steps(const mc_world* w, const mc_pair* p, double h[12])
         const mc_region* g = &p->regions[r];
         rmin = fmin(rmin, g->radius);
         mc_vec3 c = g->centroid;
-        cmax = fmax(cmax, fmax(fabs(c.x), fmax(fabs(c.y), fabs(c.z))));
+        cmax = fmax(cmax, mc_max_abs3(c));
         arm_i = fmax(arm_i, fmax(mc_length(mc_sub(c, bi->pose.p)), g->radius));
         arm_j = fmax(arm_j, fmax(mc_length(mc_sub(c, bj->pose.p)), g->radius));
     }

@@ -50,14 +50,9 @@ static void describe_input(void)
     fprintf(stderr, "options: depth method %d, workers %d\n", (int)s_opt.depth_method, s_opt.worker_count);
 }
 
-static double max_abs3(mc_vec3 v)
-{
-    return fmax(fabs(v.x), fmax(fabs(v.y), fabs(v.z)));
-}
-
 static double extent(const mc_mesh_report* r)
 {
-    return fmax(max_abs3(r->bbox_min), max_abs3(r->bbox_max));
+    return fmax(mc_max_abs3(r->bbox_min), mc_max_abs3(r->bbox_max));
 }
 
 // `noise`: the rounding of a region's volume sums, either sign (see run_regions). A region of a near touch has a volume
@@ -180,7 +175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         bool valid = mc_pose_is_valid(&s[0].pose) && mc_pose_is_valid(&s[1].pose);
         bool unbounded = s[0].flip && s[1].flip;
         run_pairs(&s[0], &s[1], &opt, cap_pairs, valid);
-        double reach = extent(&s[0].rep) + extent(&s[1].rep) + max_abs3(mc_sub(s[0].pose.p, s[1].pose.p));
+        double reach = extent(&s[0].rep) + extent(&s[1].rep) + mc_max_abs3(mc_sub(s[0].pose.p, s[1].pose.p));
         double v01 = run_regions(&s[0], &s[1], &opt, cap_regions, valid && !unbounded, reach);
         double v10 = run_regions(&s[1], &s[0], &opt, 32, valid && !unbounded, reach);
         if (isfinite(v01) && isfinite(v10))
