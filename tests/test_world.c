@@ -1385,6 +1385,18 @@ static void coherence_poses(const grid* g, int k, mc_pose* out)
     }
 }
 
+// The three worlds of the coherence tests, one group contact over the grid each: coherence off with 1 worker (the
+// oracle: every moved pair queried from the roots), on with 1 and with 2 workers.
+static void three_grids(grid g[3])
+{
+    const int workers[3] = {1, 1, 2};
+    for (int w = 0; w < 3; ++w)
+    {
+        grid_make_world(&g[w], workers[w], w > 0);
+        grid_contact(&g[w], MC_CONTACT_GROUP, g[w].ids, GRID_N, NULL, 0, NULL, 0);
+    }
+}
+
 Test(world, coherent_queries_equal_cold_ones_bit_for_bit)
 {
     // Three worlds on the same jittered sequence of 16 steps: traversal fronts on with 1 and 2 workers, off (every
@@ -1392,12 +1404,7 @@ Test(world, coherent_queries_equal_cold_ones_bit_for_bit)
     // the hash of all of them over the sequence too; the fronts must also have skipped box tests, and pairs must have
     // replayed their certified triangle pairs (the test fails if coherence or the certified reuse never engages).
     grid g[3];
-    const int workers[3] = {1, 1, 2};
-    for (int w = 0; w < 3; ++w)
-    {
-        grid_make_world(&g[w], workers[w], w > 0);
-        grid_contact(&g[w], MC_CONTACT_GROUP, g[w].ids, GRID_N, NULL, 0, NULL, 0);
-    }
+    three_grids(g);
     uint64_t hash[3] = {1469598103934665603ull, 1469598103934665603ull, 1469598103934665603ull};
     uint64_t box_tests[3] = {0, 0, 0};
     uint64_t certified[3] = {0, 0, 0}, planned[3] = {0, 0, 0};
@@ -1484,12 +1491,7 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
     // bitwise equal at every step; some pairs must have replayed their certified triangle pairs and some must have
     // been tested again after the first step (motions past their margins).
     grid g[3];
-    const int workers[3] = {1, 1, 2};
-    for (int w = 0; w < 3; ++w)
-    {
-        grid_make_world(&g[w], workers[w], w > 0);
-        grid_contact(&g[w], MC_CONTACT_GROUP, g[w].ids, GRID_N, NULL, 0, NULL, 0);
-    }
+    three_grids(g);
     mc_pose cur[GRID_N];
     memcpy(cur, g[0].poses, sizeof cur);
     uint64_t rng = 0x9E3779B97F4A7C15ull;
