@@ -299,6 +299,8 @@ typedef struct region_query
     bool oom;
     bool jkeys_ready;            // s->jkeys holds this query's pairs sorted by J's triangle
     bool coordinate_decision;    // steps 1-3 took a decision from coordinates (no plan can be kept: see mc_region_plan)
+    bool marked;                 // the pairs' face and block bits are set (collect_crossings; cleared by clear_marks)
+    const uint32_t* listed[2];   // restored query: vertex_listed of each inside vertex, one bit each (NULL: compute it)
     struct mc_region_plan* plan; // the pair's plan (NULL: none kept or used)
     uint64_t certificate;        // the pair stage's certificate id of these pairs (mc_pair_result.certificate)
 } region_query;
@@ -1599,9 +1601,20 @@ static bool start_occurrences(region_query* c)
     return build_pair_hash(c);
 }
 
+/// Nonzero when some corner of pair pr's face t is not published in the pair stage's cache. The pair stage mapped
+/// them to test the pair, so they are (its parallel region is over: relaxed loads see its stores), unless the pairs
+/// came from elsewhere.
+static inline uint32_t pair_corners_unpublished(const region_query* c, const mc_triangle_pair* pr)
+{
+    const uint32_t* tv = &c->mesh[1]->indices[3u * pr->j];
+    const atomic_uint* st = c->jv.stamp;
+    return (atomic_load_explicit(&st[tv[0]], memory_order_relaxed) ^ c->jv.ready) |
+           (atomic_load_explicit(&st[tv[1]], memory_order_relaxed) ^ c->jv.ready) |
+           (atomic_load_explicit(&st[tv[2]], memory_order_relaxed) ^ c->jv.ready);
+}
+
 /// Step 1, marks of one pair: both faces are in some pair (face bits, and block bits when blocks are used), and so
-/// are their connected components (epoch stamps). @return nonzero when some corner of t is not in the pair stage's
-/// cache (for publish_pair_corners).
+/// are their connected components (epoch stamps). @return pair_corners_unpublished (for publish_pair_corners).
 static inline uint32_t mark_pair_faces(region_query* c, const mc_triangle_pair* pr)
 {
     struct mc_region_scratch* s = c->s;
@@ -1621,17 +1634,12 @@ static inline uint32_t mark_pair_faces(region_query* c, const mc_triangle_pair* 
     }
     s->body[0].cstamp[mi->vertex_component[mi->indices[3u * pr->i]]] = c->epoch;
     s->body[1].cstamp[mj->vertex_component[mj->indices[3u * pr->j]]] = c->epoch;
-    // The pair stage mapped the corners of t to test the pair, so they are published in its cache (the pair stage's
-    // parallel region is over: relaxed loads see its stores), unless the pairs came from elsewhere.
-    const uint32_t* tv = &mj->indices[3u * pr->j];
-    const atomic_uint* st = c->jv.stamp;
-    return (atomic_load_explicit(&st[tv[0]], memory_order_relaxed) ^ c->jv.ready) |
-           (atomic_load_explicit(&st[tv[1]], memory_order_relaxed) ^ c->jv.ready) |
-           (atomic_load_explicit(&st[tv[2]], memory_order_relaxed) ^ c->jv.ready);
+    return pair_corners_unpublished(c, pr);
 }
 
-/// Step 1, after mark_pair_faces (`unpublished`: the or of its results): when some corner of a face of J in a pair was
-/// not in the pair stage's cache, map and publish it, so that the later steps read every such vertex directly (jpos).
+/// Step 1, after mark_pair_faces or plan_restore (`unpublished`: the or of pair_corners_unpublished): when some corner
+/// of a face of J in a pair was not in the pair stage's cache, map and publish it, so that the later steps read every
+/// such vertex directly (jpos).
 static void publish_pair_corners(region_query* c, uint32_t unpublished)
 {
     if (unpublished == 0u)
@@ -1854,6 +1862,7 @@ static mc_status collect_crossings(region_query* c)
         return MC_ERR_OUT_OF_MEMORY;
     }
     // Pass 1: canonical occurrences become records; pair segments are joined; faces/components are marked.
+    c->marked = true;
     uint32_t unpublished = 0u;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
@@ -3048,9 +3057,10 @@ static bool regions_from_inside_vertices(region_query* c, int b)
     struct mc_region_scratch* s = c->s;
     const body_arrays* a = &s->body[b];
     uint32_t last_node = MC_NONE, last_region = 0; // consecutive inside vertices mostly share their node
+    const uint32_t* listed = c->listed[b];
     for (uint32_t k = 0; k < a->inside_count; ++k)
     {
-        if (!vertex_listed(c, b, a->inside[k]))
+        if (listed != NULL ? !((listed[k >> 5] >> (k & 31u)) & 1u) : !vertex_listed(c, b, a->inside[k]))
         {
             continue; // counted with its block
         }
@@ -3894,7 +3904,7 @@ static void clear_marks(region_query* c)
         }
         a->blist_count = a->bstack_count = 0;
     }
-    for (uint32_t p = 0; p < c->pair_count; ++p)
+    for (uint32_t p = 0; p < c->pair_count && c->marked; ++p)
     {
         s->body[0].fbits[c->pairs[p].i >> 6] = 0;
         s->body[1].fbits[c->pairs[p].j >> 6] = 0;
@@ -3907,6 +3917,7 @@ static void clear_marks(region_query* c)
             s->body[1].btouch[c->blk[1]->tri_block[c->pairs[p].j] >> 6] = 0;
         }
     }
+    c->marked = false;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -3935,15 +3946,17 @@ struct mc_region_plan
     uint32_t record_count; // crossing records
     uint32_t node_count;   // union-find nodes (at most 65535: the small entries are 16 bits)
     uint32_t order_words;  // small entries of the edge orders (per edge with several crossings: its count, its records)
-    uint32_t id_count;     // 32-bit entries (the list items' vertices, faces, half-edges, blocks, then box checks)
-    uint32_t box_checks;   // vertices to find clearly outside the other mesh's box again (2 v + body, last ids)
-    uint32_t gap_checks;   // record index pairs whose order must be trusted again (order_trusted; small entries)
-    uint32_t count[2][4];  // per body: inside vertices, whole faces, corners, inside blocks
+    uint32_t id_count;    // 32-bit entries (per body the list items' vertices, faces, half-edges, blocks and the inside
+                          // vertices' listed bits, then box checks)
+    uint32_t box_checks;  // vertices to find clearly outside the other mesh's box again (2 v + body, last ids)
+    uint32_t gap_checks;  // record index pairs whose order must be trusted again (order_trusted; small entries)
+    uint32_t count[2][4]; // per body: inside vertices, whole faces, corners, inside blocks
     mc_depth_method depth; // options of the query that kept it
     bool triangle_terms;   // (the region options)
     bool use_blocks;       // (the region options)
     bool blocks[2];        // each mesh had its blocks
-    // id_count 32-bit entries (per body, the items of each list in that order), then 16-bit entries: the records'
+    // id_count 32-bit entries (per body, the items of each list in that order, then when the mesh has blocks one bit
+    // per inside vertex: vertex_listed, which reads the pairs' block bits), then 16-bit entries: the records'
     // occurrences, the edge orders, the node roots, then per body the union-find node of each list item
     uint32_t* data;
     size_t capacity; // bytes of data allocated
@@ -4006,13 +4019,16 @@ static bool plan_record(region_query* c, const mc_region_options* opt)
     {
         order_words += s->edges[e].count > 1u ? 1u + s->edges[e].count : 0u;
     }
+    uint64_t listed_words = 0;
     for (int b = 0; b < 2; ++b)
     {
         const body_arrays* a = &s->body[b];
         ids += (uint64_t)a->inside_count + a->whole_count + a->corner_count + a->blist_count;
+        listed_words += c->blk[b] != NULL ? (a->inside_count + 31u) / 32u : 0u;
     }
     ids += s->box_check_count;
     uint64_t small = (uint64_t)s->record_count + order_words + s->node_count + ids + s->gap_check_count;
+    ids += listed_words;
     if (ids > UINT32_MAX || order_words > UINT32_MAX || !plan_reserve(plan, (size_t)(4u * ids + 2u * small)))
     {
         return false;
@@ -4067,6 +4083,15 @@ static bool plan_record(region_query* c, const mc_region_options* opt)
         {
             *id++ = a->blist[k];
             *sm++ = (uint16_t)a->bnode[a->blist[k]];
+        }
+        for (uint32_t k = 0; k < a->inside_count && c->blk[b] != NULL; k += 32u)
+        {
+            uint32_t bits = 0;
+            for (uint32_t i = 0; i < 32u && k + i < a->inside_count; ++i)
+            {
+                bits |= (uint32_t)vertex_listed(c, b, a->inside[k + i]) << i;
+            }
+            *id++ = bits;
         }
         plan->count[b][0] = a->inside_count;
         plan->count[b][1] = a->whole_count;
@@ -4186,10 +4211,12 @@ MC_FLAG_CLONES static int plan_restore(region_query* c)
     {
         return -1;
     }
+    // The pairs' face, block and component marks are not set: steps 4 and 5 read only the block bits, through
+    // vertex_listed, whose results the plan keeps.
     uint32_t unpublished = 0u;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
-        unpublished |= mark_pair_faces(c, &c->pairs[p]);
+        unpublished |= pair_corners_unpublished(c, &c->pairs[p]);
     }
     publish_pair_corners(c, unpublished);
     const uint32_t* id = plan->data;
@@ -4244,6 +4271,8 @@ MC_FLAG_CLONES static int plan_restore(region_query* c)
             a->bstate[bk] = 2u;
             a->bnode[bk] = *sm++;
         }
+        c->listed[b] = c->blk[b] != NULL ? id : NULL;
+        id += c->blk[b] != NULL ? (n[0] + 31u) / 32u : 0u;
         a->inside_count = n[0];
         a->whole_count = n[1];
         a->corner_count = n[2];
