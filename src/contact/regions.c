@@ -2774,10 +2774,19 @@ static void join_inner_shells(region_query* c)
     }
 }
 
+/// mc_uf_find, without its loop when node's parent is a root (always after a restored plan, which keeps the roots).
+static inline uint32_t node_root(uint32_t* parent, uint32_t node)
+{
+    uint32_t p = parent[node];
+    return parent[p] == p ? p : mc_uf_find(parent, node);
+}
+
+/// The region of union-find node `node`, created (in creation order) when it has none and `create` is set. NULL: none,
+/// or out of memory (c->oom).
 static region_accumulator* region_of(region_query* c, uint32_t node, bool create)
 {
     struct mc_region_scratch* s = c->s;
-    uint32_t root = mc_uf_find(s->parent, node);
+    uint32_t root = node_root(s->parent, node);
     if (s->node_region[root] == MC_NONE)
     {
         if (!create)
@@ -3038,7 +3047,8 @@ static bool regions_from_crossings(region_query* c)
     struct mc_region_scratch* s = c->s;
     for (uint32_t k = 0; k < s->record_count && !c->oom; ++k)
     {
-        region_accumulator* r = region_of(c, s->records[k].occurrence, true);
+        uint32_t ri = s->node_region[node_root(s->parent, s->records[k].occurrence)];
+        region_accumulator* r = ri != MC_NONE ? &s->regions[ri] : region_of(c, s->records[k].occurrence, true);
         if (r == NULL)
         {
             return false;
@@ -3168,7 +3178,7 @@ static void map_nodes_to_regions(struct mc_region_scratch* s)
 {
     for (uint32_t k = 0; k < s->node_count; ++k)
     {
-        s->node_region[k] = s->node_region[mc_uf_find(s->parent, k)];
+        s->node_region[k] = s->node_region[node_root(s->parent, k)];
     }
 }
 
