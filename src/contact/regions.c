@@ -3491,14 +3491,14 @@ static void depth_from_inside_vertices(region_query* c)
 
 /// Offer face f of body b to region r (index ri) unless it was offered to r already. A repeated offer cannot change
 /// the result: the face's distance is the same values computed again, its plane bound only meets lower thresholds
-/// (best distances and bounds only decrease), and the strict `<` keeps the earlier equal point.
-static inline void offer_face(const region_query* c, region_accumulator* r, uint32_t ri, int b, uint32_t f)
+/// (best distances and bounds only decrease), and the strict `<` keeps the earlier equal point. `foffer`: body b's
+/// marks, `want`: s->offer_base + 1 + ri (both kept by the callers' loops across the calls).
+static inline void offer_face(const region_query* c, region_accumulator* r, uint32_t* foffer, uint32_t want, int b,
+                              uint32_t f)
 {
-    uint32_t* mark = &c->s->body[b].foffer[f];
-    uint32_t want = c->s->offer_base + 1u + ri;
-    if (*mark != want)
+    if (foffer[f] != want)
     {
-        *mark = want;
+        foffer[f] = want;
         depth_candidate(c, r, b, f);
     }
 }
@@ -3508,6 +3508,8 @@ static inline void offer_face(const region_query* c, region_accumulator* r, uint
 static void depth_crossing_faces(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
+    uint32_t* foffer[2] = {s->body[0].foffer, s->body[1].foffer};
+    const uint32_t base = s->offer_base + 1u;
     for (uint32_t k = 0; k < s->record_count; ++k)
     {
         const crossing_record* x = &s->records[k];
@@ -3515,9 +3517,11 @@ static void depth_crossing_faces(region_query* c)
         region_accumulator* r = &s->regions[ri];
         const struct mc_mesh* m = c->mesh[x->body];
         prefetch_crossing(c, s->records, s->record_count, k);
-        offer_face(c, r, ri, x->body, x->halfedge / 3u);
-        offer_face(c, r, ri, x->body, m->twin[x->halfedge] / 3u);
-        offer_face(c, r, ri, 1 - x->body, x->face);
+        int b = x->body;
+        uint32_t want = base + ri;
+        offer_face(c, r, foffer[b], want, b, x->halfedge / 3u);
+        offer_face(c, r, foffer[b], want, b, m->twin[x->halfedge] / 3u);
+        offer_face(c, r, foffer[1 - b], want, 1 - b, x->face);
     }
 }
 
@@ -3548,6 +3552,8 @@ static void depth_body_faces(region_query* c, int b)
     const body_arrays* a = &s->body[b];
     const struct mc_mesh* m = c->mesh[b];
     const double* plane = a->plane;
+    uint32_t* foffer = a->foffer;
+    const uint32_t base = s->offer_base + 1u;
     uint32_t cur = MC_NONE;
     mc_vec3 p = mc_v3(0.0, 0.0, 0.0), p_rel = p, closest = p;
     double best = INFINITY, thr = INFINITY;
@@ -3580,7 +3586,7 @@ static void depth_body_faces(region_query* c, int b)
     for (uint32_t k = 0; k < a->corner_count; ++k)
     {
         uint32_t ri = node_region[a->corner[k].node];
-        offer_face(c, &regs[ri], ri, b, a->corner[k].id / 3u);
+        offer_face(c, &regs[ri], foffer, base + ri, b, a->corner[k].id / 3u);
     }
 }
 
