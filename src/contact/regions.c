@@ -2815,7 +2815,10 @@ static region_accumulator* region_of(region_query* c, uint32_t node, bool create
 
 /// Prefetch the mesh data of crossing k + 8 (index, twin and normal lines) and k + 4 (vertex positions of body I, the
 /// twin face's normal): the crossings of a query are scattered over the meshes, and the loops over them are short.
-static inline void prefetch_crossing(const region_query* c, const crossing_record* records, uint32_t n, uint32_t k)
+/// `faces` (a constant at each call): also the crossed face's normal and indices and the twin face's indices, which the
+/// flags read and the edge terms of sum_crossing_edges do not.
+static inline void prefetch_crossing(const region_query* c, const crossing_record* records, uint32_t n, uint32_t k,
+                                     bool faces)
 {
     if (k + 8u < n)
     {
@@ -2824,8 +2827,11 @@ static inline void prefetch_crossing(const region_query* c, const crossing_recor
         __builtin_prefetch(&m->indices[x->halfedge]);
         __builtin_prefetch(&m->twin[x->halfedge]);
         __builtin_prefetch(&m->face_normals[x->halfedge / 3u]);
-        __builtin_prefetch(&c->mesh[1 - x->body]->face_normals[x->face]);
-        __builtin_prefetch(&c->mesh[1 - x->body]->indices[3u * x->face]);
+        if (faces)
+        {
+            __builtin_prefetch(&c->mesh[1 - x->body]->face_normals[x->face]);
+            __builtin_prefetch(&c->mesh[1 - x->body]->indices[3u * x->face]);
+        }
     }
     if (k + 4u < n)
     {
@@ -2833,7 +2839,10 @@ static inline void prefetch_crossing(const region_query* c, const crossing_recor
         const struct mc_mesh* m = c->mesh[x->body];
         uint32_t tw = m->twin[x->halfedge];
         __builtin_prefetch(&m->face_normals[tw / 3u]);
-        __builtin_prefetch(&m->indices[3u * (tw / 3u)]);
+        if (faces)
+        {
+            __builtin_prefetch(&m->indices[3u * (tw / 3u)]);
+        }
         if (x->body == 0)
         {
             __builtin_prefetch(&m->positions[m->indices[x->halfedge]]);
@@ -3188,34 +3197,8 @@ static void sum_crossing_flags(region_query* c)
     struct mc_region_scratch* s = c->s;
     for (uint32_t k = 0; k < s->record_count; ++k)
     {
-        prefetch_crossing(c, s->records, s->record_count, k);
+        prefetch_crossing(c, s->records, s->record_count, k, true);
         add_crossing_flags(c, &s->regions[s->node_region[s->records[k].occurrence]], &s->records[k]);
-    }
-}
-
-/// Prefetch what sum_crossing_edges reads of crossing k + 8 (index, twin and normal lines of its edge's face) and
-/// k + 4 (the twin face's normal, I's vertex positions): prefetch_crossing without the crossed face, which the edge
-/// terms do not read.
-static inline void prefetch_edge_terms(const region_query* c, const crossing_record* records, uint32_t n, uint32_t k)
-{
-    if (k + 8u < n)
-    {
-        const crossing_record* x = &records[k + 8u];
-        const struct mc_mesh* m = c->mesh[x->body];
-        __builtin_prefetch(&m->indices[x->halfedge]);
-        __builtin_prefetch(&m->twin[x->halfedge]);
-        __builtin_prefetch(&m->face_normals[x->halfedge / 3u]);
-    }
-    if (k + 4u < n)
-    {
-        const crossing_record* x = &records[k + 4u];
-        const struct mc_mesh* m = c->mesh[x->body];
-        __builtin_prefetch(&m->face_normals[m->twin[x->halfedge] / 3u]);
-        if (x->body == 0)
-        {
-            __builtin_prefetch(&m->positions[m->indices[x->halfedge]]);
-            __builtin_prefetch(&m->positions[m->indices[he_next(x->halfedge)]]);
-        }
     }
 }
 
@@ -3232,7 +3215,7 @@ MC_FLAG_CLONES static void sum_crossing_edges(region_query* c)
     const seg_rot rot = seg_rot_of(&c->rot_j);
     for (uint32_t k = 0; k < s->record_count; ++k)
     {
-        prefetch_edge_terms(c, s->records, s->record_count, k);
+        prefetch_crossing(c, s->records, s->record_count, k, false);
         const crossing_record* x = &s->records[k];
         seg_run_at(s, &run, s->node_region[x->occurrence]);
         int b = x->body;
@@ -3516,7 +3499,7 @@ static void depth_crossing_faces(region_query* c)
         uint32_t ri = s->node_region[x->occurrence];
         region_accumulator* r = &s->regions[ri];
         const struct mc_mesh* m = c->mesh[x->body];
-        prefetch_crossing(c, s->records, s->record_count, k);
+        prefetch_crossing(c, s->records, s->record_count, k, true);
         int b = x->body;
         uint32_t want = base + ri;
         offer_face(c, r, foffer[b], want, b, x->halfedge / 3u);
