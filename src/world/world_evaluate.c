@@ -15,10 +15,6 @@
 #include <math.h>
 #include <string.h>
 
-// Pairs per scheduling chunk: at most QUERY_CHUNK (2700 sphere pairs make 85 chunks of about 0.25 ms each on one core),
-// and at least 8 chunks per worker when the pairs are fewer (a few heavy CAD pairs still spread over the workers).
-#define QUERY_CHUNK 32u
-
 static mc_pair* active_pair(const mc_world* w, uint32_t k)
 {
     return &w->pairs[w->active[k].pair];
@@ -252,17 +248,10 @@ static mc_status query_active_pairs(mc_world* w)
     }
     else
     {
-        // Chunks of sorted pairs (QUERY_CHUNK) to whichever worker is free (mc_parallel_for_dynamic): each pair writes
-        // only its own record and its query does not depend on the workspace it runs in (a workspace is scratch:
-        // volume::workspace_reuse_across_meshes_gives_the_same_regions and the world's determinism tests), so results
-        // do not depend on the schedule. A static split into one block per worker (as before) left a worker idle
-        // whenever its half happened to hold the pairs whose certificates failed, or its vCPU was slowed by the host:
-        // 1000 spheres, coherent, two threads, minimum per step 11.2-16.3 ms static (median of five runs 16.1) against
-        // 11.3-14.5 ms (13.3) in chunks, alternated runs on the idle VM. A worker's workspace grows to the largest pair
-        // it has met, so to the largest pair of the world after a few evaluations instead of the largest of its block.
-        uint32_t chunk = w->todo_count / (8u * (uint32_t)w->worker_count);
-        chunk = chunk < 1u ? 1u : (chunk > QUERY_CHUNK ? QUERY_CHUNK : chunk);
-        w->info.threads = mc_parallel_for_dynamic(w->worker_count, query_task, w->todo_count, chunk, &ctx);
+        // One contiguous block of the sorted pairs per worker (mc_parallel_for): each pair writes only its own record,
+        // so results do not depend on the split, and each worker meets the same pairs every evaluation, so its
+        // workspace stops growing after the first one (a dynamic schedule would keep handing it new pairs).
+        w->info.threads = mc_parallel_for(w->worker_count, query_task, w->todo_count, 1, &ctx);
     }
     mc_status result = MC_OK;
     for (uint32_t k = 0; k < w->active_count; ++k)
