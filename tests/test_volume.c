@@ -670,14 +670,7 @@ static mc_mesh* primitive_mesh(mc_primitive_type type, mc_vec3 dims, uint32_t n,
     uint32_t* idx = NULL;
     uint32_t nv = 0, nt = 0;
     cr_assert_eq(mc_primitive_tessellate_count(&pd, n, &pos, &nv, &idx, &nt, NULL), MC_OK);
-    mc_mesh_def d = mc_default_mesh_def();
-    d.positions = pos;
-    d.vertex_count = nv;
-    d.indices = idx;
-    d.triangle_count = nt;
-    d.flip = flip;
-    mc_mesh* m = NULL;
-    cr_assert_eq(mc_mesh_create(&d, &m, NULL, NULL), MC_OK);
+    mc_mesh* m = arrays_mesh(pos, nv, idx, nt, 1.0, flip);
     mc_free_arrays(pos, idx);
     return m;
 }
