@@ -1531,6 +1531,95 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
     }
 }
 
+// A motion of body b at step k for enlarged_boxes_give_the_candidates_of_a_cold_broad_phase: three steps in four
+// are small (translations of 0, 0.003 or 0.03 and turns of 0.005 rad: inside the enlarged boxes, which grow a unit
+// sphere's box by 0.1), the fourth moves some bodies by 0.2 or 0.6 or turns them by 0.3 rad (outside them).
+static void broad_motion(uint64_t* rng, int k, mc_vec3* offset, mc_quat* q)
+{
+    unsigned kind = (unsigned)(next_random(rng) % 6u);
+    mc_vec3 d = mc_v3(random_unit(rng), random_unit(rng), random_unit(rng));
+    bool big = k % 4 == 3;
+    static const double small_step[6] = {0.0, 0.003, 0.03, 0.0, 0.003, 0.03};
+    static const double big_step[6] = {0.0, 0.2, 0.6, 0.03, 0.2, 0.0};
+    double step = big ? big_step[kind] : small_step[kind];
+    if (kind == 5u)
+    {
+        double turn = big ? 0.3 : 0.005;
+        mc_quat dq = mc_quat_normalize((mc_quat){1.0, 0.5 * turn * d.x, 0.5 * turn * d.y, 0.5 * turn * d.z});
+        *q = mc_quat_normalize(mc_quat_mul(dq, *q));
+        return;
+    }
+    mc_vec3 o = mc_add(*offset, mc_scale(d, step));
+    // keep within 0.8 of the grid pose (the grid spacing is 1.9): bodies meet and part, but never pile up
+    *offset = mc_v3(fmax(-0.8, fmin(0.8, o.x)), fmax(-0.8, fmin(0.8, o.y)), fmax(-0.8, fmin(0.8, o.z)));
+}
+
+Test(world, enlarged_boxes_give_the_candidates_of_a_cold_broad_phase)
+{
+    // 60 steps of broad_motion for every body. World 0 keeps its enlarged boxes and fat pairs while every body stays
+    // inside them (coherence on); world 1 rebuilds its tree every evaluation (coherence off: the oracle of the broad
+    // phase); the brute-force query of every pair (grid_oracle) gives the touching pairs. At every step: the same
+    // candidate count, the same records and wrenches bit for bit, the touching pairs of the brute force, and the fat
+    // pairs a superset of the candidates. World 0 must have both filtered kept fat pairs and rebuilt (else the test
+    // would not exercise the enlarged boxes), world 1 rebuilt every time.
+    grid g[2];
+    grid_make_world(&g[0], 1, true);
+    grid_make_world(&g[1], 1, false);
+    for (int w = 0; w < 2; ++w)
+    {
+        grid_contact(&g[w], MC_CONTACT_GROUP, g[w].ids, GRID_N, NULL, 0, NULL, 0);
+    }
+    mc_vec3 offset[GRID_N];
+    mc_quat q[GRID_N];
+    for (int b = 0; b < GRID_N; ++b)
+    {
+        offset[b] = mc_v3(0, 0, 0);
+        q[b] = g[0].poses[b].q;
+    }
+    uint64_t rng = 0xD1B54A32D192ED03ull;
+    uint32_t kept = 0, rebuilt = 0, touching_min = UINT32_MAX, touching_max = 0;
+    static snapshot snap[2];
+    for (int k = 0; k < 60; ++k)
+    {
+        mc_pose cur[GRID_N];
+        for (int b = 0; b < GRID_N; ++b)
+        {
+            if (k > 0)
+            {
+                broad_motion(&rng, k, &offset[b], &q[b]);
+            }
+            cur[b].p = mc_add(g[0].poses[b].p, offset[b]);
+            cur[b].q = q[b];
+        }
+        mc_step_info info[2];
+        for (int w = 0; w < 2; ++w)
+        {
+            cr_assert(eq(int, mc_world_set_poses(g[w].world, g[w].ids, cur, GRID_N), MC_OK));
+            take(&g[w], &snap[w]);
+            info[w] = mc_world_get_step_info(g[w].world);
+            cr_assert(ge(u32, info[w].broad_pairs, info[w].candidate_pairs), "step %d, world %d", k, w);
+        }
+        same(&snap[0], &snap[1], "enlarged boxes vs rebuilt");
+        cr_assert(eq(u32, info[0].candidate_pairs, info[1].candidate_pairs), "step %d", k);
+        cr_assert(eq(u32, info[1].broad_rebuilt, 1), "step %d: coherence off rebuilds", k);
+        kept += k > 0 && info[0].broad_rebuilt == 0;
+        rebuilt += k > 0 && info[0].broad_rebuilt == 1;
+        int32_t lo[GRID_N * GRID_N], hi[GRID_N * GRID_N];
+        mc_region first[GRID_N * GRID_N];
+        int n = grid_oracle(&g[0], lo, hi, first);
+        cr_assert(eq(u32, info[0].touching_pairs, (uint32_t)n), "step %d: brute force", k);
+        touching_min = info[0].touching_pairs < touching_min ? info[0].touching_pairs : touching_min;
+        touching_max = info[0].touching_pairs > touching_max ? info[0].touching_pairs : touching_max;
+    }
+    cr_assert(gt(u32, kept, 0), "the fat pairs were never kept");
+    cr_assert(gt(u32, rebuilt, 0), "no body ever left its enlarged box");
+    cr_assert(lt(u32, touching_min, touching_max), "the motions make and break contacts");
+    for (int w = 0; w < 2; ++w)
+    {
+        grid_free(&g[w]);
+    }
+}
+
 Test(world, group_memory_grows_with_bodies_not_pairs)
 {
     // 3000 unit boxes 2 apart in a line, one group: 4498500 defined pairs, none touching. Pair records of every

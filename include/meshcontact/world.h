@@ -410,9 +410,11 @@ extern "C"
     MC_API void mc_world_set_analysis(mc_world* world, mc_analysis analysis);
 
     /// Evaluate all contacts at the current state (poses and velocities): broad phase (a bounding volume tree over
-    /// the world boxes of the bodies that belong to a contact, rebuilt from the current poses), then the candidate
-    /// pairs (overlapping boxes and bounding spheres, paired by a definition, not excluded) sorted by (contact slot,
-    /// I slot, J slot); intersection regions (in parallel over pairs, or, when fewer pairs than workers need a query,
+    /// enlarged world boxes of the bodies that belong to a contact, their boxes grown by a tenth of their bounding
+    /// radius and rebuilt only when a body leaves its enlarged box, or every evaluation without coherence; the pairs
+    /// of enlarged boxes are then filtered with the current boxes), then the candidate pairs (overlapping boxes and
+    /// bounding spheres at the current poses, paired by a definition, not excluded) sorted by (contact slot, I slot,
+    /// J slot); intersection regions (in parallel over pairs, or, when fewer pairs than workers need a query,
     /// one pair after the other with the parallelism inside), force laws, then a serial reduction into per-body
     /// wrenches in that order. Cost grows with the bodies and the candidate pairs, not with the product of the list
     /// lengths. Temporal coherence, exact: a pair whose two bodies are at bitwise the poses of the pair's query in
@@ -570,6 +572,10 @@ extern "C"
                                    ///< the certified motion margin of temporal coherence (no triangle test ran)
         uint32_t planned_pairs;    ///< of those, pairs whose region stage restored its last combinatorics (crossing
                                    ///< records, states, regions) and only recomputed the sums and depth
+        uint32_t broad_pairs;      ///< pairs of overlapping enlarged boxes that the broad phase filtered into the
+                                   ///< candidates (0 when no pose changed: the last candidates were kept)
+        uint32_t broad_rebuilt;    ///< 1 when the broad phase rebuilt its tree and enlarged boxes (a body left its
+                                   ///< enlarged box or sphere, bodies or contacts changed, or coherence is off)
     } mc_step_info;
 
     /// @return counters of the last evaluation.

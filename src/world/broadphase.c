@@ -1,11 +1,17 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Broad phase: world boxes of the bodies that belong to a contact, a bounding volume tree over them (median split
-// along the longest axis of the box centres), the tree collided with itself (each unordered leaf pair once), and the
-// overlapping body pairs turned into candidate contact pairs through the bodies' contact memberships. Sorted by
-// (contact, I body, J body), the candidates depend only on the current poses: not on history or worker_count.
-// Based on: the self-collision of one bounding volume hierarchy (as in Box2D's dynamic tree pair query and RAPID's
-// tree traversal); rebuilt per evaluation rather than updated, which keeps it history-free.
+// Broad phase: world boxes and bounding spheres of the bodies that belong to a contact, and the candidate pairs:
+// bodies whose boxes and spheres overlap and that a contact pairs (through the bodies' memberships, exclusions
+// applied), sorted by (contact, I body, J body). The candidates depend only on the current poses, bodies and
+// contacts: not on history or worker_count.
+// How they are found (Box2D's enlarged boxes, with the tree rebuilt rather than updated): each body gets a fat box
+// and a fat sphere, its tight ones grown by a margin (MC_BP_MARGIN of its bounding radius). A bounding volume tree
+// over the fat boxes (median split along the widest spread of the centres, up to MC_BP_LEAF bodies a leaf), collided
+// with itself, gives the fat pairs: a superset of the candidates as long as every body's tight box and sphere stay
+// inside its fat ones. Each evaluation then filters the fat pairs with the tight boxes and spheres, which costs a
+// few tests a pair; only when a body left its fat box or sphere, or a body or contact was created or destroyed, are
+// the fat boxes refreshed and the tree rebuilt. Without coherence (mc_world_def.coherence false) the margin is zero
+// and the tree is rebuilt every evaluation. Either way the same exact tests decide each candidate.
 #include "bvh/bvh_internal.h"
 #include "src/base/array.h"
 #include "src/base/core.h"
@@ -15,20 +21,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// A tree node: box and children (leaf: left < 0 and right = the body slot).
+/// A tree node: box and children. A leaf holds up to MC_BP_LEAF bodies, a contiguous run of the build order.
 typedef struct mc_bp_node
 {
     mc_vec3 lo;     ///< box lower corner
     mc_vec3 hi;     ///< box upper corner
-    int32_t left;   ///< left child node, or -1 for a leaf
-    uint32_t right; ///< right child node, or the body slot of a leaf
+    int32_t left;   ///< left child node, or minus the body count of a leaf
+    uint32_t right; ///< right child node, or a leaf's first position in the build order
 } mc_bp_node;
+
+/// The broad phase's view of one bounded body (indexed by body slot): its tight box and sphere at the current poses,
+/// and the fat ones of the last rebuild. Packed, because the tree reads each box many times and a body is a large
+/// record.
+typedef struct mc_bp_proxy
+{
+    mc_vec3 lo;     ///< world AABB lower corner (this evaluation)
+    mc_vec3 hi;     ///< world AABB upper corner
+    mc_vec3 centre; ///< bounding sphere centre in the world (this evaluation)
+    double radius;  ///< bounding sphere radius
+    mc_vec3 fat_lo; ///< fat box lower corner (last rebuild): lo then, less the margin
+    mc_vec3 fat_hi; ///< fat box upper corner
+    mc_vec3 fat_c;  ///< sphere centre at the last rebuild
+    double margin;  ///< how far the centre may move from fat_c (and the fat sphere's extra radius)
+} mc_bp_proxy;
+
+/// Bodies per leaf: a leaf pair is tested as all its body pairs, cheaper than descending to single bodies.
+#define MC_BP_LEAF 4
+
+/// The fat boxes' margin, as a fraction of the body's bounding radius (Box2D grows its boxes by a fixed length; a
+/// fraction of the size suits meshes of any unit). Larger margins mean fewer rebuilds and more fat pairs to filter.
+#define MC_BP_MARGIN 0.1
 
 void mc_broadphase_free(mc_broadphase* bp)
 {
     mc_free(bp->proxies);
+    mc_free(bp->order);
     mc_free(bp->unbounded);
     mc_free(bp->nodes);
+    mc_free(bp->fat);
+    mc_free(bp->sort_scratch);
     memset(bp, 0, sizeof *bp);
 }
 
@@ -64,9 +95,9 @@ void mc_body_init_bounds(mc_body* b)
     b->radius = sqrt(r2) * (1.0 + 1e-12) + 1e-300; // rounding of the distances: never cull a touching pair
 }
 
-// World AABB of a body: its root OBB (the float box as stored contains every vertex) rotated into the world, then
-// padded for the rounding of the rotation. Also the bounding sphere's world centre.
-static void body_update_box(mc_body* b)
+// Tight world box and sphere of a bounded body: its root OBB (the float box as stored contains every vertex)
+// rotated into the world, then padded for the rounding of the rotation; the sphere's centre is the OBB's.
+static void proxy_update(mc_bp_proxy* x, const mc_body* b)
 {
     mc_vec3 wc = mc_pose_transform(&b->pose, b->obb_center);
     mc_vec3 a0 = mc_quat_rotate(b->pose.q, b->obb_half[0]);
@@ -76,19 +107,30 @@ static void body_update_box(mc_body* b)
     double ey = fabs(a0.y) + fabs(a1.y) + fabs(a2.y);
     double ez = fabs(a0.z) + fabs(a1.z) + fabs(a2.z);
     double pad = 1e-12 * (fabs(wc.x) + fabs(wc.y) + fabs(wc.z) + ex + ey + ez) + 1e-300;
-    b->center = wc;
-    b->box_min = mc_v3(wc.x - ex - pad, wc.y - ey - pad, wc.z - ez - pad);
-    b->box_max = mc_v3(wc.x + ex + pad, wc.y + ey + pad, wc.z + ez + pad);
+    x->centre = wc;
+    x->radius = b->radius;
+    x->lo = mc_v3(wc.x - ex - pad, wc.y - ey - pad, wc.z - ez - pad);
+    x->hi = mc_v3(wc.x + ex + pad, wc.y + ey + pad, wc.z + ez + pad);
 }
 
-// Bounding spheres of two bounded bodies overlap (padded for the rounding of the world centres).
-static bool spheres_overlap(const mc_body* a, const mc_body* b)
+// The fat box and sphere from the tight ones (a rebuild).
+static void proxy_fatten(mc_bp_proxy* x, double fraction)
 {
-    mc_vec3 d = mc_sub(a->center, b->center);
-    double pad = 1e-12 * (fabs(a->center.x) + fabs(a->center.y) + fabs(a->center.z) + fabs(b->center.x) +
-                          fabs(b->center.y) + fabs(b->center.z) + a->radius + b->radius);
-    double r = a->radius + b->radius + pad;
-    return mc_dot(d, d) <= r * r;
+    double m = fraction * x->radius;
+    x->margin = m;
+    x->fat_c = x->centre;
+    x->fat_lo = mc_v3(x->lo.x - m, x->lo.y - m, x->lo.z - m);
+    x->fat_hi = mc_v3(x->hi.x + m, x->hi.y + m, x->hi.z + m);
+}
+
+// The tight box is inside the fat box and the centre has moved less than the margin (with room for the rounding of
+// the distance), so every pair the tight tests accept is among the fat pairs.
+static bool proxy_inside(const mc_bp_proxy* x)
+{
+    mc_vec3 d = mc_sub(x->centre, x->fat_c);
+    double m = 0.999 * x->margin;
+    return x->fat_lo.x <= x->lo.x && x->fat_lo.y <= x->lo.y && x->fat_lo.z <= x->lo.z && x->hi.x <= x->fat_hi.x &&
+           x->hi.y <= x->fat_hi.y && x->hi.z <= x->fat_hi.z && mc_dot(d, d) <= m * m;
 }
 
 static bool overlap(mc_vec3 alo, mc_vec3 ahi, mc_vec3 blo, mc_vec3 bhi)
@@ -96,21 +138,56 @@ static bool overlap(mc_vec3 alo, mc_vec3 ahi, mc_vec3 blo, mc_vec3 bhi)
     return alo.x <= bhi.x && blo.x <= ahi.x && alo.y <= bhi.y && blo.y <= ahi.y && alo.z <= bhi.z && blo.z <= ahi.z;
 }
 
+// The exact test of a candidate: tight boxes overlap and bounding spheres overlap (padded for the rounding of the
+// world centres).
+static bool tight_overlap(const mc_bp_proxy* a, const mc_bp_proxy* b)
+{
+    if (!overlap(a->lo, a->hi, b->lo, b->hi))
+    {
+        return false;
+    }
+    mc_vec3 d = mc_sub(a->centre, b->centre);
+    double pad = 1e-12 * (fabs(a->centre.x) + fabs(a->centre.y) + fabs(a->centre.z) + fabs(b->centre.x) +
+                          fabs(b->centre.y) + fabs(b->centre.z) + a->radius + b->radius);
+    double r = a->radius + b->radius + pad;
+    return mc_dot(d, d) <= r * r;
+}
+
+// The rebuild's test: fat boxes overlap and fat spheres overlap. Its sphere allowance exceeds the tight test's by the
+// two margins and a relative 1e-9, far above the rounding of either test, so it accepts every pair the tight test
+// can accept while both bodies stay inside their fat volumes.
+static bool fat_overlap(const mc_bp_proxy* a, const mc_bp_proxy* b)
+{
+    if (!overlap(a->fat_lo, a->fat_hi, b->fat_lo, b->fat_hi))
+    {
+        return false;
+    }
+    mc_vec3 d = mc_sub(a->fat_c, b->fat_c);
+    double pad = 1e-12 * (fabs(a->fat_c.x) + fabs(a->fat_c.y) + fabs(a->fat_c.z) + fabs(b->fat_c.x) + fabs(b->fat_c.y) +
+                          fabs(b->fat_c.z) + a->radius + b->radius);
+    double r = (a->radius + b->radius + a->margin + b->margin) * (1.0 + 1e-9) + 2.0 * pad;
+    return mc_dot(d, d) <= r * r;
+}
+
 typedef struct bp_ctx
 {
     mc_world* w;
-    const mc_body* bodies;
+    const mc_bp_proxy* proxies; ///< by body slot
+    const uint32_t* order;      ///< body slots in build order (each leaf a contiguous run)
     mc_bp_node* nodes;
     uint32_t node_count;
     int axis;
     bool oom;
 } bp_ctx;
 
-// Append the candidate pairs of bodies x and y (slots, x != y): one per contact listing both that pairs them and
-// does not exclude them. I is the body from the I list, or the lower slot when both orientations are listed.
-static void emit_pair(bp_ctx* ctx, uint32_t x, uint32_t y, bool flag_only)
+// Append the fat pairs of bodies x and y (slots, x != y): one per contact listing both that pairs them and does not
+// exclude them, I being the body from the I list, or the lower slot when both orientations are listed. `always`
+// (a flipped body's pairs: no box) is kept in the key's `pair` field, which the filter reads; `flag_only` (two
+// flipped bodies) only raises MC_STEP_UNBOUNDED_PAIR, in bp->fat_flags.
+static void emit_pair(bp_ctx* ctx, uint32_t x, uint32_t y, bool always, bool flag_only)
 {
     mc_world* w = ctx->w;
+    mc_broadphase* bp = &w->bp;
     uint32_t a = x < y ? x : y, b = x < y ? y : x;
     uint32_t i = 0, j = 0, contact = 0;
     bool ab = false;
@@ -118,34 +195,35 @@ static void emit_pair(bp_ctx* ctx, uint32_t x, uint32_t y, bool flag_only)
     {
         if (flag_only)
         {
-            w->info.flags |= MC_STEP_UNBOUNDED_PAIR;
+            bp->fat_flags |= MC_STEP_UNBOUNDED_PAIR;
             continue;
         }
-        if (!mc_array_reserve((void**)&w->found, &w->found_capacity, (uint64_t)w->found_count + 1, sizeof *w->found,
-                              64))
+        if (!mc_array_reserve((void**)&bp->fat, &bp->fat_capacity, (uint64_t)bp->fat_count + 1, sizeof *bp->fat, 64))
         {
             ctx->oom = true;
             return;
         }
-        mc_pair_key* k = &w->found[w->found_count++];
+        mc_pair_key* k = &bp->fat[bp->fat_count++];
         k->contact = contact;
         k->body_i = ab ? a : b;
         k->body_j = ab ? b : a;
-        k->pair = 0;
+        k->pair = always;
     }
 }
 
-static double centre(const mc_body* b, int axis)
+// Twice the fat box centre along ctx->axis (the sort key of the build).
+static double key(const bp_ctx* ctx, uint32_t slot)
 {
-    return axis == 0   ? b->box_min.x + b->box_max.x
-           : axis == 1 ? b->box_min.y + b->box_max.y
-                       : b->box_min.z + b->box_max.z;
+    const mc_bp_proxy* x = &ctx->proxies[slot];
+    return ctx->axis == 0   ? x->fat_lo.x + x->fat_hi.x
+           : ctx->axis == 1 ? x->fat_lo.y + x->fat_hi.y
+                            : x->fat_lo.z + x->fat_hi.z;
 }
 
-// Total order on proxies along ctx->axis: centre, then slot.
+// Total order along ctx->axis: centre, then slot.
 static bool before(const bp_ctx* ctx, uint32_t s, uint32_t t)
 {
-    double a = centre(&ctx->bodies[s], ctx->axis), b = centre(&ctx->bodies[t], ctx->axis);
+    double a = key(ctx, s), b = key(ctx, t);
     return a < b || (a == b && s < t);
 }
 
@@ -199,52 +277,59 @@ static void select_kth(const bp_ctx* ctx, uint32_t* p, uint32_t n, uint32_t k)
     }
 }
 
-static int longest_axis(const bp_ctx* ctx, const uint32_t* p, uint32_t n)
+// Fat box of the bodies p[0, n) into node, and the axis along which their centres spread most.
+static int box_and_axis(const bp_ctx* ctx, const uint32_t* p, uint32_t n, mc_bp_node* node)
 {
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double c0[3] = {INFINITY, INFINITY, INFINITY}, c1[3] = {-INFINITY, -INFINITY, -INFINITY};
+    mc_vec3 bl = ctx->proxies[p[0]].fat_lo, bh = ctx->proxies[p[0]].fat_hi;
     for (uint32_t k = 0; k < n; ++k)
     {
+        const mc_bp_proxy* x = &ctx->proxies[p[k]];
+        bl = mc_v3(fmin(bl.x, x->fat_lo.x), fmin(bl.y, x->fat_lo.y), fmin(bl.z, x->fat_lo.z));
+        bh = mc_v3(fmax(bh.x, x->fat_hi.x), fmax(bh.y, x->fat_hi.y), fmax(bh.z, x->fat_hi.z));
+        double c[3] = {x->fat_lo.x + x->fat_hi.x, x->fat_lo.y + x->fat_hi.y, x->fat_lo.z + x->fat_hi.z};
         for (int a = 0; a < 3; ++a)
         {
-            double c = centre(&ctx->bodies[p[k]], a);
-            lo[a] = c < lo[a] ? c : lo[a];
-            hi[a] = c > hi[a] ? c : hi[a];
+            c0[a] = c[a] < c0[a] ? c[a] : c0[a];
+            c1[a] = c[a] > c1[a] ? c[a] : c1[a];
         }
     }
-    double ex = hi[0] - lo[0], ey = hi[1] - lo[1], ez = hi[2] - lo[2];
+    node->lo = bl;
+    node->hi = bh;
+    double ex = c1[0] - c0[0], ey = c1[1] - c0[1], ez = c1[2] - c0[2];
     return ex >= ey && ex >= ez ? 0 : (ey >= ez ? 1 : 2);
 }
 
-// Build the subtree over p[0, n) (n >= 1); @return its node index.
-static uint32_t build(bp_ctx* ctx, uint32_t* p, uint32_t n)
+// Build the subtree over build-order positions [first, first + n) (n >= 1); @return its node index.
+static uint32_t build(bp_ctx* ctx, uint32_t* order, uint32_t first, uint32_t n)
 {
     uint32_t id = ctx->node_count++;
-    mc_bp_node* node = &ctx->nodes[id];
-    if (n == 1)
+    int axis = box_and_axis(ctx, order + first, n, &ctx->nodes[id]);
+    if (n <= MC_BP_LEAF)
     {
-        const mc_body* b = &ctx->bodies[p[0]];
-        node->lo = b->box_min;
-        node->hi = b->box_max;
-        node->left = -1;
-        node->right = p[0];
+        ctx->nodes[id].left = -(int32_t)n;
+        ctx->nodes[id].right = first;
         return id;
     }
-    ctx->axis = longest_axis(ctx, p, n);
+    ctx->axis = axis;
     uint32_t half = n / 2;
-    select_kth(ctx, p, n, half);
-    uint32_t l = build(ctx, p, half);
-    uint32_t r = build(ctx, p + half, n - half);
-    node = &ctx->nodes[id];
-    const mc_bp_node* a = &ctx->nodes[l];
-    const mc_bp_node* b = &ctx->nodes[r];
-    node->lo = mc_v3(fmin(a->lo.x, b->lo.x), fmin(a->lo.y, b->lo.y), fmin(a->lo.z, b->lo.z));
-    node->hi = mc_v3(fmax(a->hi.x, b->hi.x), fmax(a->hi.y, b->hi.y), fmax(a->hi.z, b->hi.z));
-    node->left = (int32_t)l;
-    node->right = r;
+    select_kth(ctx, order + first, n, half);
+    uint32_t l = build(ctx, order, first, half);
+    uint32_t r = build(ctx, order, first + half, n - half);
+    ctx->nodes[id].left = (int32_t)l;
+    ctx->nodes[id].right = r;
     return id;
 }
 
-// Overlapping leaf pairs between subtrees s and t (disjoint).
+static void test_fat(bp_ctx* ctx, uint32_t x, uint32_t y)
+{
+    if (fat_overlap(&ctx->proxies[x], &ctx->proxies[y]))
+    {
+        emit_pair(ctx, x, y, false, false);
+    }
+}
+
+// Fat pairs between subtrees s and t (disjoint).
 static void cross(bp_ctx* ctx, uint32_t s, uint32_t t)
 {
     const mc_bp_node* a = &ctx->nodes[s];
@@ -255,9 +340,12 @@ static void cross(bp_ctx* ctx, uint32_t s, uint32_t t)
     }
     if (a->left < 0 && b->left < 0)
     {
-        if (spheres_overlap(&ctx->bodies[a->right], &ctx->bodies[b->right]))
+        for (uint32_t x = a->right; x < a->right + (uint32_t)-a->left; ++x)
         {
-            emit_pair(ctx, a->right, b->right, false);
+            for (uint32_t y = b->right; y < b->right + (uint32_t)-b->left; ++y)
+            {
+                test_fat(ctx, ctx->order[x], ctx->order[y]);
+            }
         }
         return;
     }
@@ -276,12 +364,24 @@ static void cross(bp_ctx* ctx, uint32_t s, uint32_t t)
     }
 }
 
-// Overlapping leaf pairs within subtree s.
+// Fat pairs within subtree s.
 static void self(bp_ctx* ctx, uint32_t s)
 {
     const mc_bp_node* a = &ctx->nodes[s];
-    if (a->left < 0 || ctx->oom)
+    if (ctx->oom)
     {
+        return;
+    }
+    if (a->left < 0)
+    {
+        uint32_t end = a->right + (uint32_t)-a->left;
+        for (uint32_t x = a->right; x < end; ++x)
+        {
+            for (uint32_t y = x + 1; y < end; ++y)
+            {
+                test_fat(ctx, ctx->order[x], ctx->order[y]);
+            }
+        }
         return;
     }
     uint32_t l = (uint32_t)a->left, r = a->right;
@@ -290,53 +390,142 @@ static void self(bp_ctx* ctx, uint32_t s)
     cross(ctx, l, r);
 }
 
-static int cmp_key(const void* pa, const void* pb)
+// Digit d (0..11, least significant first) of a key ordered by (contact, body_i, body_j).
+static uint32_t digit(const mc_pair_key* k, int d)
 {
-    const mc_pair_key* a = pa;
-    const mc_pair_key* b = pb;
-    if (a->contact != b->contact)
-    {
-        return a->contact < b->contact ? -1 : 1;
-    }
-    if (a->body_i != b->body_i)
-    {
-        return a->body_i < b->body_i ? -1 : 1;
-    }
-    return (a->body_j > b->body_j) - (a->body_j < b->body_j);
+    uint32_t f = d < 4 ? k->body_j : (d < 8 ? k->body_i : k->contact);
+    return (f >> (8 * (d % 4))) & 255u;
 }
 
-// Boxes of the bodies that belong to a contact; bounded ones become proxies, flipped ones go to the unbounded list.
-static bool gather_proxies(mc_world* w, uint32_t* np, uint32_t* nu)
+// Sort keys[0, n) by (contact, body_i, body_j): least significant digit radix sort, 8 bits a pass, skipping the
+// passes whose digit is the same in every key (usually all but four: one contact, fewer than 65536 bodies). The keys
+// are distinct, so the result is the one order. tmp has room for n keys.
+static void sort_keys(mc_pair_key* keys, mc_pair_key* tmp, uint32_t n)
+{
+    uint32_t count[12][256];
+    memset(count, 0, sizeof count);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        for (int d = 0; d < 12; ++d)
+        {
+            count[d][digit(&keys[k], d)]++;
+        }
+    }
+    mc_pair_key* src = keys;
+    mc_pair_key* dst = tmp;
+    for (int d = 0; d < 12; ++d)
+    {
+        if (count[d][digit(&src[0], d)] == n)
+        {
+            continue; // one digit value for all: the pass keeps the order
+        }
+        uint32_t start[256];
+        uint32_t sum = 0;
+        for (int v = 0; v < 256; ++v)
+        {
+            start[v] = sum;
+            sum += count[d][v];
+        }
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            dst[start[digit(&src[k], d)]++] = src[k];
+        }
+        mc_pair_key* t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != keys)
+    {
+        memcpy(keys, src, (size_t)n * sizeof *keys);
+    }
+}
+
+// Tight boxes and spheres of the bodies that belong to a contact (bounded ones; flipped ones go to the unbounded
+// list), and whether each is still inside its fat box and sphere.
+static bool gather_proxies(mc_world* w, uint32_t* np, uint32_t* nu, bool* inside)
 {
     mc_broadphase* bp = &w->bp;
     uint32_t n = 0, u = 0;
+    bool in = true;
     for (uint32_t s = 0; s < w->body_slots; ++s)
     {
-        mc_body* b = &w->bodies[s];
+        const mc_body* b = &w->bodies[s];
         if (!b->alive || b->member_count == 0)
         {
             continue;
         }
-        bool ok = b->unbounded ? mc_array_reserve((void**)&bp->unbounded, &bp->unbounded_capacity, (uint64_t)u + 1,
-                                                  sizeof *bp->unbounded, 4)
-                               : mc_array_reserve((void**)&bp->proxies, &bp->proxy_capacity, (uint64_t)n + 1,
-                                                  sizeof *bp->proxies, 64);
-        if (!ok)
+        if (b->unbounded)
+        {
+            if (!mc_array_reserve((void**)&bp->unbounded, &bp->unbounded_capacity, (uint64_t)u + 1,
+                                  sizeof *bp->unbounded, 4))
+            {
+                return false;
+            }
+            bp->unbounded[u++] = s;
+            continue;
+        }
+        // Room for every slot, allocated at the first bounded member (a world without contacts allocates nothing).
+        if (n == 0 &&
+            (!mc_array_reserve((void**)&bp->proxies, &bp->proxy_capacity, w->body_slots, sizeof *bp->proxies, 64) ||
+             !mc_array_reserve((void**)&bp->order, &bp->order_capacity, w->body_slots, sizeof *bp->order, 64)))
         {
             return false;
         }
-        if (b->unbounded)
-        {
-            bp->unbounded[u++] = s;
-        }
-        else
-        {
-            body_update_box(b);
-            bp->proxies[n++] = s;
-        }
+        proxy_update(&bp->proxies[s], b);
+        in = in && proxy_inside(&bp->proxies[s]);
+        bp->order[n++] = s;
     }
     *np = n;
     *nu = u;
+    *inside = in;
+    return true;
+}
+
+// New fat boxes for every bounded body, the tree over them, and the fat pairs, sorted. On failure the fat pairs are
+// marked invalid (the next evaluation rebuilds).
+static bool rebuild(mc_world* w, uint32_t n, uint32_t u)
+{
+    mc_broadphase* bp = &w->bp;
+    bp->fat_valid = false;
+    bp->fat_count = 0;
+    bp->fat_flags = 0;
+    if (n > 0 && !mc_array_reserve((void**)&bp->nodes, &bp->node_capacity, 2 * (uint64_t)n - 1, sizeof *bp->nodes, 64))
+    {
+        return false;
+    }
+    double fraction = w->coherence ? MC_BP_MARGIN : 0.0;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        proxy_fatten(&bp->proxies[bp->order[k]], fraction);
+    }
+    bp_ctx ctx = {w, bp->proxies, bp->order, bp->nodes, 0, 0, false};
+    if (n > 0)
+    {
+        self(&ctx, build(&ctx, bp->order, 0, n));
+    }
+    // Unbounded bodies overlap everything: pair them with every proxy; two unbounded bodies are only flagged.
+    for (uint32_t k = 0; k < u && !ctx.oom; ++k)
+    {
+        for (uint32_t m = 0; m < n && !ctx.oom; ++m)
+        {
+            emit_pair(&ctx, bp->unbounded[k], bp->order[m], true, false);
+        }
+        for (uint32_t m = k + 1; m < u; ++m)
+        {
+            emit_pair(&ctx, bp->unbounded[k], bp->unbounded[m], false, true);
+        }
+    }
+    if (ctx.oom || (bp->fat_count > 1 && !mc_array_reserve((void**)&bp->sort_scratch, &bp->sort_capacity, bp->fat_count,
+                                                           sizeof *bp->sort_scratch, 64)))
+    {
+        bp->fat_count = 0;
+        return false;
+    }
+    if (bp->fat_count > 1)
+    {
+        sort_keys(bp->fat, bp->sort_scratch, bp->fat_count);
+    }
+    bp->fat_valid = true;
     return true;
 }
 
@@ -345,37 +534,35 @@ mc_status mc_broadphase_collect(mc_world* w)
     mc_broadphase* bp = &w->bp;
     w->found_count = 0;
     uint32_t n = 0, u = 0;
-    if (!gather_proxies(w, &n, &u) || (n > 0 && !mc_array_reserve((void**)&bp->nodes, &bp->node_capacity,
-                                                                  2 * (uint64_t)n - 1, sizeof *bp->nodes, 64)))
+    bool inside = false;
+    if (!gather_proxies(w, &n, &u, &inside))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    bp_ctx ctx = {w, w->bodies, bp->nodes, 0, 0, false};
-    if (n > 0)
+    if (!bp->fat_valid || !inside || !w->coherence)
     {
-        uint32_t root = build(&ctx, bp->proxies, n);
-        self(&ctx, root);
-    }
-    // Unbounded bodies overlap everything: pair them with every proxy; two unbounded bodies are only flagged.
-    for (uint32_t k = 0; k < u && !ctx.oom; ++k)
-    {
-        for (uint32_t m = 0; m < n && !ctx.oom; ++m)
+        if (!rebuild(w, n, u))
         {
-            emit_pair(&ctx, bp->unbounded[k], bp->proxies[m], false);
+            return MC_ERR_OUT_OF_MEMORY;
         }
-        for (uint32_t m = k + 1; m < u; ++m)
-        {
-            emit_pair(&ctx, bp->unbounded[k], bp->unbounded[m], true);
-        }
+        w->info.broad_rebuilt = 1;
     }
-    if (ctx.oom)
+    w->info.broad_pairs = bp->fat_count;
+    if (!mc_array_reserve((void**)&w->found, &w->found_capacity, bp->fat_count, sizeof *w->found, 64))
     {
-        w->found_count = 0;
         return MC_ERR_OUT_OF_MEMORY;
     }
-    if (w->found_count > 1)
+    // The filter: the fat pairs in their sorted order, kept when the tight volumes overlap now.
+    w->info.flags |= bp->fat_flags;
+    for (uint32_t k = 0; k < bp->fat_count; ++k)
     {
-        qsort(w->found, w->found_count, sizeof *w->found, cmp_key);
+        const mc_pair_key* f = &bp->fat[k];
+        if (f->pair || tight_overlap(&bp->proxies[f->body_i], &bp->proxies[f->body_j]))
+        {
+            mc_pair_key* c = &w->found[w->found_count++];
+            *c = *f;
+            c->pair = 0;
+        }
     }
     return MC_OK;
 }

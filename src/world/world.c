@@ -255,6 +255,7 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     b->alive = true;
     b->next_free = -1;
     w->candidates_valid = false;
+    w->bp.fat_valid = false;
     w->stiction.ready = false;
     mc_body_id id = {(int32_t)index + 1, b->generation};
     return id;
@@ -274,6 +275,7 @@ void mc_world_destroy_body(mc_world* w, mc_body_id id)
     }
     mc_free(b->members); // the contacts that list it keep its old generation and skip it
     w->candidates_valid = false;
+    w->bp.fat_valid = false;
     w->stiction.ready = false;
     uint32_t gen = b->generation;
     memset(b, 0, sizeof *b);
@@ -410,6 +412,7 @@ void mc_world_destroy_contact(mc_world* w, mc_contact_id id)
     MC_ASSERT(!w->evaluating);
     mc_contact_unlink(w, (uint32_t)id.index1 - 1);
     w->candidates_valid = false;
+    w->bp.fat_valid = false;
     w->stiction.ready = false;
     mc_contact_slot_free(c);
     uint32_t gen = c->generation;

@@ -36,9 +36,6 @@ typedef struct mc_body
     mc_vec3 obb_center;       ///< root OBB centre of the mesh's tree, body frame (also the bounding sphere's centre)
     mc_vec3 obb_half[3];      ///< root OBB half axes (unit axis times half extent), body frame
     double radius;            ///< bounding sphere radius about obb_center (every vertex within it, rounded up)
-    mc_vec3 center;           ///< obb_center in the world (this evaluation)
-    mc_vec3 box_min;          ///< world AABB lower corner (this evaluation)
-    mc_vec3 box_max;          ///< world AABB upper corner
     mc_membership* members;   ///< contact definitions that list this body, by contact slot
     uint32_t member_count;    ///< entries in members
     uint32_t member_capacity; ///< entries allocated
@@ -109,15 +106,25 @@ typedef struct mc_contact_slot
     int32_t next_free;          ///< free list link (-1: end)
 } mc_contact_slot;
 
-/// Broad phase scratch: a bounding volume tree over the world boxes of the bodies, rebuilt per evaluation.
+/// Broad phase state (broadphase.c): per-body tight and fat volumes, the tree over the fat boxes, and the fat pairs
+/// that each evaluation filters.
 typedef struct mc_broadphase
 {
-    uint32_t* proxies;           ///< body slots of bounded bodies that belong to a contact
+    struct mc_bp_proxy* proxies; ///< tight and fat volumes by body slot (entries of bounded member bodies are used)
     uint32_t proxy_capacity;     ///< entries allocated
+    uint32_t* order;             ///< body slots of the bounded member bodies, in the tree's build order
+    uint32_t order_capacity;     ///< entries allocated
     uint32_t* unbounded;         ///< body slots of unbounded (flipped) bodies that belong to a contact
     uint32_t unbounded_capacity; ///< entries allocated
-    struct mc_bp_node* nodes;    ///< tree nodes (2 n - 1 for n proxies)
+    struct mc_bp_node* nodes;    ///< tree nodes (at most 2 n - 1 for n bodies)
     uint32_t node_capacity;      ///< entries allocated
+    mc_pair_key* fat;          ///< fat pairs, sorted by (contact, body_i, body_j); `pair` is 1 when always a candidate
+    uint32_t fat_count;        ///< entries used in fat
+    uint32_t fat_capacity;     ///< entries allocated
+    mc_pair_key* sort_scratch; ///< second buffer of the fat pairs' radix sort
+    uint32_t sort_capacity;    ///< entries allocated
+    uint32_t fat_flags;        ///< MC_STEP_* flags the rebuild raised (defined pairs of two unbounded bodies)
+    bool fat_valid;            ///< fat pairs match the current bodies and contacts (cleared when they change)
 } mc_broadphase;
 
 /// A committed stiction anchor pair of one region (see world.h, "State that outlives an evaluation").
