@@ -73,9 +73,31 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
 static void query_task(uint32_t begin, uint32_t end, int worker, void* vctx)
 {
     query_ctx* ctx = vctx;
+    mc_world* w = ctx->w;
     for (uint32_t k = begin; k < end; ++k)
     {
-        query_pair(ctx->w, active_pair(ctx->w, ctx->w->todo[k]), ctx->w->workspaces[worker], ctx->inner_workers);
+        // Hints only: with thousands of pairs a step, each pair's state was last touched a step ago and is no longer
+        // in the caches. The record two pairs ahead, and the bodies, front and plan of the next one (whose record the
+        // last round fetched), start loading while this query runs.
+        if (k + 2 < end)
+        {
+            const char* r = (const char*)active_pair(w, w->todo[k + 2]);
+            for (size_t off = 0; off < sizeof(mc_pair); off += 64)
+            {
+                __builtin_prefetch(r + off);
+            }
+        }
+        if (k + 1 < end)
+        {
+            const mc_pair* q = active_pair(w, w->todo[k + 1]);
+            __builtin_prefetch(&w->bodies[q->body_i].pose);
+            __builtin_prefetch(&w->bodies[q->body_j].pose);
+            __builtin_prefetch(&w->bodies[q->body_i].generation);
+            __builtin_prefetch(&w->bodies[q->body_j].generation);
+            __builtin_prefetch(q->front);
+            __builtin_prefetch(q->plan);
+        }
+        query_pair(w, active_pair(w, w->todo[k]), w->workspaces[worker], ctx->inner_workers);
     }
 }
 
