@@ -1531,14 +1531,20 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
     }
 }
 
-// A motion of body b at step k for enlarged_boxes_give_the_candidates_of_a_cold_broad_phase: three steps in four
-// are small (translations of 0, 0.003 or 0.03 and turns of 0.005 rad: inside the enlarged boxes, which grow a unit
-// sphere's box by 0.1), the fourth moves some bodies by 0.2 or 0.6 or turns them by 0.3 rad (outside them).
-static void broad_motion(uint64_t* rng, int k, mc_vec3* offset, mc_quat* q)
+// A motion of body b at step k for enlarged_boxes_give_the_candidates_of_a_cold_broad_phase. Small ones (translations
+// of 0, 0.003 or 0.03 and turns of 0.005 rad) stay inside the enlarged boxes, which grow a unit sphere's box by 0.1;
+// big ones (0.2 or 0.6, turns of 0.3 rad) leave them. Steps 4 i and 4 i + 2 are small for all bodies, steps 4 i + 1 big
+// for bodies i and i + 1 mod 13 only (the broad phase updates those two, pairs of two moved bodies included), steps
+// 4 i + 3 big for about half the bodies (it rebuilds).
+static void broad_motion(uint64_t* rng, int k, int b, mc_vec3* offset, mc_quat* q)
 {
     unsigned kind = (unsigned)(next_random(rng) % 6u);
     mc_vec3 d = mc_v3(random_unit(rng), random_unit(rng), random_unit(rng));
-    bool big = k % 4 == 3;
+    bool big = k % 4 == 3 || (k % 4 == 1 && (b == (k / 4) % GRID_N || b == (k / 4 + 1) % GRID_N));
+    if (k % 4 == 1 && big)
+    {
+        kind = 1u + (unsigned)(k / 4) % 2u * 4u; // 0.2 or a turn of 0.3
+    }
     static const double small_step[6] = {0.0, 0.003, 0.03, 0.0, 0.003, 0.03};
     static const double big_step[6] = {0.0, 0.2, 0.6, 0.03, 0.2, 0.0};
     double step = big ? big_step[kind] : small_step[kind];
@@ -1556,12 +1562,13 @@ static void broad_motion(uint64_t* rng, int k, mc_vec3* offset, mc_quat* q)
 
 Test(world, enlarged_boxes_give_the_candidates_of_a_cold_broad_phase)
 {
-    // 60 steps of broad_motion for every body. World 0 keeps its enlarged boxes and fat pairs while every body stays
-    // inside them (coherence on); world 1 rebuilds its tree every evaluation (coherence off: the oracle of the broad
-    // phase); the brute-force query of every pair (grid_oracle) gives the touching pairs. At every step: the same
-    // candidate count, the same records and wrenches bit for bit, the touching pairs of the brute force, and the fat
-    // pairs a superset of the candidates. World 0 must have both filtered kept fat pairs and rebuilt (else the test
-    // would not exercise the enlarged boxes), world 1 rebuilt every time.
+    // 80 steps of broad_motion for every body. World 0 keeps its enlarged boxes and fat pairs while every body stays
+    // inside them, updates the bodies that left them when they are few and rebuilds otherwise (coherence on); world 1
+    // rebuilds its tree every evaluation (coherence off: the oracle of the broad phase); the brute-force query of
+    // every pair (grid_oracle) gives the touching pairs. At every step: the same candidate count, the same records and
+    // wrenches bit for bit, the touching pairs of the brute force, and the fat pairs a superset of the candidates.
+    // World 0 must have kept, updated and rebuilt (else the test would not exercise each way), world 1 rebuilt every
+    // time.
     grid g[2];
     grid_make_world(&g[0], 1, true);
     grid_make_world(&g[1], 1, false);
@@ -1577,16 +1584,16 @@ Test(world, enlarged_boxes_give_the_candidates_of_a_cold_broad_phase)
         q[b] = g[0].poses[b].q;
     }
     uint64_t rng = 0xD1B54A32D192ED03ull;
-    uint32_t kept = 0, rebuilt = 0, touching_min = UINT32_MAX, touching_max = 0;
+    uint32_t kept = 0, updated = 0, rebuilt = 0, touching_min = UINT32_MAX, touching_max = 0;
     static snapshot snap[2];
-    for (int k = 0; k < 60; ++k)
+    for (int k = 0; k < 80; ++k)
     {
         mc_pose cur[GRID_N];
         for (int b = 0; b < GRID_N; ++b)
         {
             if (k > 0)
             {
-                broad_motion(&rng, k, &offset[b], &q[b]);
+                broad_motion(&rng, k, b, &offset[b], &q[b]);
             }
             cur[b].p = mc_add(g[0].poses[b].p, offset[b]);
             cur[b].q = q[b];
@@ -1602,7 +1609,8 @@ Test(world, enlarged_boxes_give_the_candidates_of_a_cold_broad_phase)
         same(&snap[0], &snap[1], "enlarged boxes vs rebuilt");
         cr_assert(eq(u32, info[0].candidate_pairs, info[1].candidate_pairs), "step %d", k);
         cr_assert(eq(u32, info[1].broad_rebuilt, 1), "step %d: coherence off rebuilds", k);
-        kept += k > 0 && info[0].broad_rebuilt == 0;
+        kept += k > 0 && info[0].broad_rebuilt == 0 && info[0].broad_moved == 0;
+        updated += k > 0 && info[0].broad_rebuilt == 0 && info[0].broad_moved > 0;
         rebuilt += k > 0 && info[0].broad_rebuilt == 1;
         int32_t lo[GRID_N * GRID_N], hi[GRID_N * GRID_N];
         mc_region first[GRID_N * GRID_N];
@@ -1612,12 +1620,62 @@ Test(world, enlarged_boxes_give_the_candidates_of_a_cold_broad_phase)
         touching_max = info[0].touching_pairs > touching_max ? info[0].touching_pairs : touching_max;
     }
     cr_assert(gt(u32, kept, 0), "the fat pairs were never kept");
-    cr_assert(gt(u32, rebuilt, 0), "no body ever left its enlarged box");
+    cr_assert(gt(u32, updated, 0), "the moved bodies' pairs were never updated");
+    cr_assert(gt(u32, rebuilt, 0), "no rebuild after the first step");
     cr_assert(lt(u32, touching_min, touching_max), "the motions make and break contacts");
     for (int w = 0; w < 2; ++w)
     {
         grid_free(&g[w]);
     }
+}
+
+Test(world, two_moved_bodies_find_each_other_through_the_refitted_tree)
+{
+    // 13 unit spheres in a row, 3 apart (no contact; four to a leaf of the broad phase's tree). Then the two at the
+    // ends move next to each other, off the row: two moved bodies of 13 make an update, not a rebuild, and their pair
+    // is found only if the tree's boxes follow the moved bodies (the far leaves' boxes did not contain them).
+    mc_primitive_def pd = mc_default_primitive_def();
+    pd.type = MC_PRIMITIVE_ELLIPSOID;
+    pd.dims = mc_v3(1, 1, 1);
+    mc_mesh* sphere = NULL;
+    mc_error err;
+    cr_assert(eq(int, mc_mesh_create_primitive_count(&pd, 972, &sphere, &err), MC_OK));
+    mc_world* w = NULL;
+    mc_world_def wd = mc_default_world_def();
+    wd.worker_count = 1;
+    cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+    mc_body_id ids[13];
+    for (int k = 0; k < 13; ++k)
+    {
+        mc_body_def bd = mc_default_body_def();
+        bd.mesh = sphere;
+        bd.pose.p = mc_v3(3.0 * k, 0, 0);
+        ids[k] = mc_world_create_body(w, &bd);
+    }
+    mc_contact_def cd = mc_default_contact_def();
+    cd.mode = MC_CONTACT_GROUP;
+    cd.i_bodies = ids;
+    cd.i_count = 13;
+    cd.model = test_model();
+    mc_contact_id c;
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, &err), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+    mc_step_info info = mc_world_get_step_info(w);
+    cr_assert(eq(u32, info.broad_rebuilt, 1));
+    cr_assert(eq(u32, info.candidate_pairs, 0));
+    mc_pose a = mc_pose_identity(), b = mc_pose_identity();
+    a.p = mc_v3(18.0, 5.0, 0.0);
+    b.p = mc_v3(19.5, 5.0, 0.0);
+    cr_assert(eq(int, mc_body_set_pose(w, ids[0], &a), MC_OK));
+    cr_assert(eq(int, mc_body_set_pose(w, ids[12], &b), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+    info = mc_world_get_step_info(w);
+    cr_assert(eq(u32, info.broad_rebuilt, 0), "two of 13 bodies moved: an update");
+    cr_assert(eq(u32, info.broad_moved, 2));
+    cr_assert(eq(u32, info.candidate_pairs, 1), "the two moved spheres overlap");
+    cr_assert(eq(u32, info.touching_pairs, 1));
+    mc_world_destroy(w);
+    mc_mesh_destroy(sphere);
 }
 
 Test(world, group_memory_grows_with_bodies_not_pairs)

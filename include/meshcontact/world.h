@@ -410,9 +410,10 @@ extern "C"
     MC_API void mc_world_set_analysis(mc_world* world, mc_analysis analysis);
 
     /// Evaluate all contacts at the current state (poses and velocities): broad phase (a bounding volume tree over
-    /// enlarged world boxes of the bodies that belong to a contact, their boxes grown by a tenth of their bounding
-    /// radius and rebuilt only when a body leaves its enlarged box, or every evaluation without coherence; the pairs
-    /// of enlarged boxes are then filtered with the current boxes), then the candidate pairs (overlapping boxes and
+    /// enlarged world boxes of the bodies that belong to a contact, grown by a tenth of their bounding radius: the
+    /// pairs of enlarged boxes are kept and filtered with the current boxes; bodies that leave their enlarged boxes
+    /// get new ones and new pairs from the refitted tree, or the tree is rebuilt when they are more than a quarter
+    /// of the bodies, and every evaluation without coherence), then the candidate pairs (overlapping boxes and
     /// bounding spheres at the current poses, paired by a definition, not excluded) sorted by (contact slot, I slot,
     /// J slot); intersection regions (in parallel over pairs, or, when fewer pairs than workers need a query,
     /// one pair after the other with the parallelism inside), force laws, then a serial reduction into per-body
@@ -574,8 +575,10 @@ extern "C"
                                    ///< records, states, regions) and only recomputed the sums and depth
         uint32_t broad_pairs;      ///< pairs of overlapping enlarged boxes that the broad phase filtered into the
                                    ///< candidates (0 when no pose changed: the last candidates were kept)
-        uint32_t broad_rebuilt;    ///< 1 when the broad phase rebuilt its tree and enlarged boxes (a body left its
-                                   ///< enlarged box or sphere, bodies or contacts changed, or coherence is off)
+        uint32_t broad_rebuilt;    ///< 1 when the broad phase rebuilt its tree and all enlarged boxes (bodies or
+                                   ///< contacts changed, coherence is off, or more than a quarter of the bodies moved)
+        uint32_t broad_moved;      ///< bodies that left their enlarged box or sphere (without a rebuild: their pairs
+                                   ///< were found again from the tree, the others kept)
     } mc_step_info;
 
     /// @return counters of the last evaluation.

@@ -4,14 +4,17 @@
 // bodies whose boxes and spheres overlap and that a contact pairs (through the bodies' memberships, exclusions
 // applied), sorted by (contact, I body, J body). The candidates depend only on the current poses, bodies and
 // contacts: not on history or worker_count.
-// How they are found (Box2D's enlarged boxes, with the tree rebuilt rather than updated): each body gets a fat box
-// and a fat sphere, its tight ones grown by a margin (MC_BP_MARGIN of its bounding radius). A bounding volume tree
-// over the fat boxes (median split along the widest spread of the centres, up to MC_BP_LEAF bodies a leaf), collided
-// with itself, gives the fat pairs: a superset of the candidates as long as every body's tight box and sphere stay
-// inside its fat ones. Each evaluation then filters the fat pairs with the tight boxes and spheres, which costs a
-// few tests a pair; only when a body left its fat box or sphere, or a body or contact was created or destroyed, are
-// the fat boxes refreshed and the tree rebuilt. Without coherence (mc_world_def.coherence false) the margin is zero
-// and the tree is rebuilt every evaluation. Either way the same exact tests decide each candidate.
+// How they are found (Box2D's enlarged boxes and moved bodies, with a static tree that is refitted or rebuilt): each
+// body gets a fat box and a fat sphere, its tight ones grown by a margin (MC_BP_MARGIN of its bounding radius). A
+// bounding volume tree over the fat boxes (median split along the widest spread of the centres, up to MC_BP_LEAF
+// bodies a leaf), collided with itself, gives the fat pairs: a superset of the candidates as long as every body's
+// tight box and sphere stay inside its fat ones. Each evaluation filters the fat pairs with the tight boxes and
+// spheres, a few tests a pair. Bodies that left their fat volumes get new ones; when they are at most a quarter of
+// the bodies, the tree is refitted and queried with each of them for its new fat pairs, which replace its old ones
+// (a merge of sorted lists); otherwise, and when bodies or contacts were created or destroyed, or once the tree has
+// been updated for as many bodies as it holds, everything is rebuilt. Without coherence (mc_world_def.coherence
+// false) the margin is zero and the tree is rebuilt every evaluation. Either way the same exact tests decide each
+// candidate.
 #include "bvh/bvh_internal.h"
 #include "src/base/array.h"
 #include "src/base/core.h"
@@ -55,11 +58,14 @@ typedef struct mc_bp_proxy
 void mc_broadphase_free(mc_broadphase* bp)
 {
     mc_free(bp->proxies);
+    mc_free(bp->moved);
+    mc_free(bp->list);
     mc_free(bp->order);
     mc_free(bp->unbounded);
     mc_free(bp->nodes);
-    mc_free(bp->fat);
-    mc_free(bp->sort_scratch);
+    mc_free(bp->fat.data);
+    mc_free(bp->fresh.data);
+    mc_free(bp->spare.data);
     memset(bp, 0, sizeof *bp);
 }
 
@@ -177,17 +183,18 @@ typedef struct bp_ctx
     mc_bp_node* nodes;
     uint32_t node_count;
     int axis;
+    mc_key_list* out; ///< where emit_pair appends
     bool oom;
 } bp_ctx;
 
-// Append the fat pairs of bodies x and y (slots, x != y): one per contact listing both that pairs them and does not
-// exclude them, I being the body from the I list, or the lower slot when both orientations are listed. `always`
-// (a flipped body's pairs: no box) is kept in the key's `pair` field, which the filter reads; `flag_only` (two
-// flipped bodies) only raises MC_STEP_UNBOUNDED_PAIR, in bp->fat_flags.
+// Append the fat pairs of bodies x and y (slots, x != y) to ctx->out: one per contact listing both that pairs them
+// and does not exclude them, I being the body from the I list, or the lower slot when both orientations are listed.
+// `always` (a flipped body's pairs: no box) is kept in the key's `pair` field, which the filter reads; `flag_only`
+// (two flipped bodies) only raises MC_STEP_UNBOUNDED_PAIR, in bp->fat_flags.
 static void emit_pair(bp_ctx* ctx, uint32_t x, uint32_t y, bool always, bool flag_only)
 {
     mc_world* w = ctx->w;
-    mc_broadphase* bp = &w->bp;
+    mc_key_list* out = ctx->out;
     uint32_t a = x < y ? x : y, b = x < y ? y : x;
     uint32_t i = 0, j = 0, contact = 0;
     bool ab = false;
@@ -195,15 +202,15 @@ static void emit_pair(bp_ctx* ctx, uint32_t x, uint32_t y, bool always, bool fla
     {
         if (flag_only)
         {
-            bp->fat_flags |= MC_STEP_UNBOUNDED_PAIR;
+            w->bp.fat_flags |= MC_STEP_UNBOUNDED_PAIR;
             continue;
         }
-        if (!mc_array_reserve((void**)&bp->fat, &bp->fat_capacity, (uint64_t)bp->fat_count + 1, sizeof *bp->fat, 64))
+        if (!mc_array_reserve((void**)&out->data, &out->capacity, (uint64_t)out->count + 1, sizeof *out->data, 64))
         {
             ctx->oom = true;
             return;
         }
-        mc_pair_key* k = &bp->fat[bp->fat_count++];
+        mc_pair_key* k = &out->data[out->count++];
         k->contact = contact;
         k->body_i = ab ? a : b;
         k->body_j = ab ? b : a;
@@ -440,13 +447,13 @@ static void sort_keys(mc_pair_key* keys, mc_pair_key* tmp, uint32_t n)
     }
 }
 
-// Tight boxes and spheres of the bodies that belong to a contact (bounded ones; flipped ones go to the unbounded
-// list), and whether each is still inside its fat box and sphere.
-static bool gather_proxies(mc_world* w, uint32_t* np, uint32_t* nu, bool* inside)
+// Tight boxes and spheres of the bodies that belong to a contact: bounded ones go to bp->list (ascending slots),
+// flipped ones to bp->unbounded; bp->moved marks the bounded ones that left their fat box or sphere. @return their
+// count in *moved_count, or false when out of memory.
+static bool gather_proxies(mc_world* w, uint32_t* np, uint32_t* nu, uint32_t* moved_count)
 {
     mc_broadphase* bp = &w->bp;
-    uint32_t n = 0, u = 0;
-    bool in = true;
+    uint32_t n = 0, u = 0, moved = 0;
     for (uint32_t s = 0; s < w->body_slots; ++s)
     {
         const mc_body* b = &w->bodies[s];
@@ -454,6 +461,16 @@ static bool gather_proxies(mc_world* w, uint32_t* np, uint32_t* nu, bool* inside
         {
             continue;
         }
+        // Room for every slot, allocated at the first member (a world without contacts allocates nothing).
+        if (n + u == 0 &&
+            (!mc_array_reserve((void**)&bp->proxies, &bp->proxy_capacity, w->body_slots, sizeof *bp->proxies, 64) ||
+             !mc_array_reserve((void**)&bp->moved, &bp->moved_capacity, w->body_slots, sizeof *bp->moved, 64) ||
+             !mc_array_reserve((void**)&bp->list, &bp->list_capacity, w->body_slots, sizeof *bp->list, 64) ||
+             !mc_array_reserve((void**)&bp->order, &bp->order_capacity, w->body_slots, sizeof *bp->order, 64)))
+        {
+            return false;
+        }
+        bp->moved[s] = 0;
         if (b->unbounded)
         {
             if (!mc_array_reserve((void**)&bp->unbounded, &bp->unbounded_capacity, (uint64_t)u + 1,
@@ -464,20 +481,28 @@ static bool gather_proxies(mc_world* w, uint32_t* np, uint32_t* nu, bool* inside
             bp->unbounded[u++] = s;
             continue;
         }
-        // Room for every slot, allocated at the first bounded member (a world without contacts allocates nothing).
-        if (n == 0 &&
-            (!mc_array_reserve((void**)&bp->proxies, &bp->proxy_capacity, w->body_slots, sizeof *bp->proxies, 64) ||
-             !mc_array_reserve((void**)&bp->order, &bp->order_capacity, w->body_slots, sizeof *bp->order, 64)))
-        {
-            return false;
-        }
         proxy_update(&bp->proxies[s], b);
-        in = in && proxy_inside(&bp->proxies[s]);
-        bp->order[n++] = s;
+        bp->moved[s] = !proxy_inside(&bp->proxies[s]);
+        moved += bp->moved[s];
+        bp->list[n++] = s;
     }
     *np = n;
     *nu = u;
-    *inside = in;
+    *moved_count = moved;
+    return true;
+}
+
+// Sort a key list (radix, with bp->spare as the second buffer). @return false when out of memory.
+static bool sort_list(mc_broadphase* bp, mc_key_list* l)
+{
+    if (l->count > 1)
+    {
+        if (!mc_array_reserve((void**)&bp->spare.data, &bp->spare.capacity, l->count, sizeof *bp->spare.data, 64))
+        {
+            return false;
+        }
+        sort_keys(l->data, bp->spare.data, l->count);
+    }
     return true;
 }
 
@@ -487,8 +512,9 @@ static bool rebuild(mc_world* w, uint32_t n, uint32_t u)
 {
     mc_broadphase* bp = &w->bp;
     bp->fat_valid = false;
-    bp->fat_count = 0;
+    bp->fat.count = 0;
     bp->fat_flags = 0;
+    bp->node_count = 0;
     if (n > 0 && !mc_array_reserve((void**)&bp->nodes, &bp->node_capacity, 2 * (uint64_t)n - 1, sizeof *bp->nodes, 64))
     {
         return false;
@@ -496,9 +522,10 @@ static bool rebuild(mc_world* w, uint32_t n, uint32_t u)
     double fraction = w->coherence ? MC_BP_MARGIN : 0.0;
     for (uint32_t k = 0; k < n; ++k)
     {
-        proxy_fatten(&bp->proxies[bp->order[k]], fraction);
+        proxy_fatten(&bp->proxies[bp->list[k]], fraction);
+        bp->order[k] = bp->list[k];
     }
-    bp_ctx ctx = {w, bp->proxies, bp->order, bp->nodes, 0, 0, false};
+    bp_ctx ctx = {w, bp->proxies, bp->order, bp->nodes, 0, 0, &bp->fat, false};
     if (n > 0)
     {
         self(&ctx, build(&ctx, bp->order, 0, n));
@@ -508,23 +535,141 @@ static bool rebuild(mc_world* w, uint32_t n, uint32_t u)
     {
         for (uint32_t m = 0; m < n && !ctx.oom; ++m)
         {
-            emit_pair(&ctx, bp->unbounded[k], bp->order[m], true, false);
+            emit_pair(&ctx, bp->unbounded[k], bp->list[m], true, false);
         }
         for (uint32_t m = k + 1; m < u; ++m)
         {
             emit_pair(&ctx, bp->unbounded[k], bp->unbounded[m], false, true);
         }
     }
-    if (ctx.oom || (bp->fat_count > 1 && !mc_array_reserve((void**)&bp->sort_scratch, &bp->sort_capacity, bp->fat_count,
-                                                           sizeof *bp->sort_scratch, 64)))
+    if (ctx.oom || !sort_list(bp, &bp->fat))
     {
-        bp->fat_count = 0;
+        bp->fat.count = 0;
         return false;
     }
-    if (bp->fat_count > 1)
+    bp->node_count = ctx.node_count;
+    bp->built_count = n;
+    bp->moved_since = 0;
+    bp->fat_valid = true;
+    return true;
+}
+
+// Refit: every node's box again from its leaves' fat boxes (children follow their parent in preorder).
+static void refit(mc_broadphase* bp)
+{
+    for (uint32_t id = bp->node_count; id-- > 0;)
     {
-        sort_keys(bp->fat, bp->sort_scratch, bp->fat_count);
+        mc_bp_node* node = &bp->nodes[id];
+        if (node->left < 0)
+        {
+            const mc_bp_proxy* x = &bp->proxies[bp->order[node->right]];
+            mc_vec3 lo = x->fat_lo, hi = x->fat_hi;
+            for (uint32_t k = node->right + 1; k < node->right + (uint32_t)-node->left; ++k)
+            {
+                x = &bp->proxies[bp->order[k]];
+                lo = mc_v3(fmin(lo.x, x->fat_lo.x), fmin(lo.y, x->fat_lo.y), fmin(lo.z, x->fat_lo.z));
+                hi = mc_v3(fmax(hi.x, x->fat_hi.x), fmax(hi.y, x->fat_hi.y), fmax(hi.z, x->fat_hi.z));
+            }
+            node->lo = lo;
+            node->hi = hi;
+            continue;
+        }
+        const mc_bp_node* a = &bp->nodes[node->left];
+        const mc_bp_node* b = &bp->nodes[node->right];
+        node->lo = mc_v3(fmin(a->lo.x, b->lo.x), fmin(a->lo.y, b->lo.y), fmin(a->lo.z, b->lo.z));
+        node->hi = mc_v3(fmax(a->hi.x, b->hi.x), fmax(a->hi.y, b->hi.y), fmax(a->hi.z, b->hi.z));
     }
+}
+
+// The fat pairs of moved body m with the bodies of subtree s: each other body once (a moved one only from the lower
+// slot's query).
+static void query_moved(bp_ctx* ctx, uint32_t s, uint32_t m)
+{
+    const mc_bp_node* node = &ctx->nodes[s];
+    const mc_bp_proxy* x = &ctx->proxies[m];
+    if (ctx->oom || !overlap(node->lo, node->hi, x->fat_lo, x->fat_hi))
+    {
+        return;
+    }
+    if (node->left >= 0)
+    {
+        query_moved(ctx, (uint32_t)node->left, m);
+        query_moved(ctx, node->right, m);
+        return;
+    }
+    for (uint32_t k = node->right; k < node->right + (uint32_t)-node->left; ++k)
+    {
+        uint32_t o = ctx->order[k];
+        if (o != m && (!ctx->w->bp.moved[o] || o > m))
+        {
+            test_fat(ctx, m, o);
+        }
+    }
+}
+
+// Key order (contact, body_i, body_j).
+static bool key_less(const mc_pair_key* a, const mc_pair_key* b)
+{
+    if (a->contact != b->contact)
+    {
+        return a->contact < b->contact;
+    }
+    return a->body_i != b->body_i ? a->body_i < b->body_i : a->body_j < b->body_j;
+}
+
+// Update for the k bodies that left their fat volumes (Box2D's moved bodies): new fat volumes for them, the tree
+// refitted, their fat pairs found again by querying it, and merged into the kept ones. On failure the fat pairs are
+// marked invalid (the next evaluation rebuilds).
+static bool update_moved(mc_world* w, uint32_t n, uint32_t u, uint32_t k)
+{
+    mc_broadphase* bp = &w->bp;
+    bp->fat_valid = false;
+    for (uint32_t q = 0; q < n; ++q)
+    {
+        if (bp->moved[bp->list[q]])
+        {
+            proxy_fatten(&bp->proxies[bp->list[q]], MC_BP_MARGIN);
+        }
+    }
+    refit(bp);
+    bp->fresh.count = 0;
+    bp_ctx ctx = {w, bp->proxies, bp->order, bp->nodes, bp->node_count, 0, &bp->fresh, false};
+    for (uint32_t q = 0; q < n && !ctx.oom; ++q)
+    {
+        uint32_t m = bp->list[q];
+        if (bp->moved[m])
+        {
+            query_moved(&ctx, 0, m);
+            for (uint32_t v = 0; v < u && !ctx.oom; ++v)
+            {
+                emit_pair(&ctx, bp->unbounded[v], m, true, false);
+            }
+        }
+    }
+    uint64_t total = (uint64_t)bp->fat.count + bp->fresh.count;
+    if (ctx.oom || !sort_list(bp, &bp->fresh) ||
+        !mc_array_reserve((void**)&bp->spare.data, &bp->spare.capacity, total, sizeof *bp->spare.data, 64))
+    {
+        return false;
+    }
+    // Merge: the kept pairs (neither body moved) and the fresh ones, both sorted, into spare; then swap.
+    mc_key_list* out = &bp->spare;
+    out->count = 0;
+    uint32_t i = 0, j = 0;
+    while (i < bp->fat.count || j < bp->fresh.count)
+    {
+        if (i < bp->fat.count && (bp->moved[bp->fat.data[i].body_i] || bp->moved[bp->fat.data[i].body_j]))
+        {
+            ++i; // a pair of a moved body: the fresh list has it if it still is one
+            continue;
+        }
+        bool take_fat = j >= bp->fresh.count || (i < bp->fat.count && key_less(&bp->fat.data[i], &bp->fresh.data[j]));
+        out->data[out->count++] = take_fat ? bp->fat.data[i++] : bp->fresh.data[j++];
+    }
+    mc_key_list t = bp->fat;
+    bp->fat = *out;
+    *out = t;
+    bp->moved_since += k;
     bp->fat_valid = true;
     return true;
 }
@@ -533,30 +678,34 @@ mc_status mc_broadphase_collect(mc_world* w)
 {
     mc_broadphase* bp = &w->bp;
     w->found_count = 0;
-    uint32_t n = 0, u = 0;
-    bool inside = false;
-    if (!gather_proxies(w, &n, &u, &inside))
+    uint32_t n = 0, u = 0, k = 0;
+    if (!gather_proxies(w, &n, &u, &k))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    if (!bp->fat_valid || !inside || !w->coherence)
+    // A rebuild when the bodies or contacts changed, without coherence, or when the moved bodies are many (then it
+    // costs little more than their queries) or the tree has been updated for as many bodies as it holds (its boxes
+    // have loosened).
+    bool full = !bp->fat_valid || !w->coherence || 4u * k > n || bp->moved_since + k > bp->built_count;
+    if (full || k > 0)
     {
-        if (!rebuild(w, n, u))
+        if (!(full ? rebuild(w, n, u) : update_moved(w, n, u, k)))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
-        w->info.broad_rebuilt = 1;
+        w->info.broad_rebuilt = full;
+        w->info.broad_moved = k;
     }
-    w->info.broad_pairs = bp->fat_count;
-    if (!mc_array_reserve((void**)&w->found, &w->found_capacity, bp->fat_count, sizeof *w->found, 64))
+    w->info.broad_pairs = bp->fat.count;
+    if (!mc_array_reserve((void**)&w->found, &w->found_capacity, bp->fat.count, sizeof *w->found, 64))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
     // The filter: the fat pairs in their sorted order, kept when the tight volumes overlap now.
     w->info.flags |= bp->fat_flags;
-    for (uint32_t k = 0; k < bp->fat_count; ++k)
+    for (uint32_t q = 0; q < bp->fat.count; ++q)
     {
-        const mc_pair_key* f = &bp->fat[k];
+        const mc_pair_key* f = &bp->fat.data[q];
         if (f->pair || tight_overlap(&bp->proxies[f->body_i], &bp->proxies[f->body_j]))
         {
             mc_pair_key* c = &w->found[w->found_count++];

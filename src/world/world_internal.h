@@ -106,25 +106,38 @@ typedef struct mc_contact_slot
     int32_t next_free;          ///< free list link (-1: end)
 } mc_contact_slot;
 
+/// A growable list of pair keys.
+typedef struct mc_key_list
+{
+    mc_pair_key* data; ///< entries
+    uint32_t count;    ///< entries used
+    uint32_t capacity; ///< entries allocated
+} mc_key_list;
+
 /// Broad phase state (broadphase.c): per-body tight and fat volumes, the tree over the fat boxes, and the fat pairs
 /// that each evaluation filters.
 typedef struct mc_broadphase
 {
     struct mc_bp_proxy* proxies; ///< tight and fat volumes by body slot (entries of bounded member bodies are used)
     uint32_t proxy_capacity;     ///< entries allocated
-    uint32_t* order;             ///< body slots of the bounded member bodies, in the tree's build order
+    uint8_t* moved;              ///< by body slot, for member bodies: 1 when the body left its fat volume this time
+    uint32_t moved_capacity;     ///< entries allocated
+    uint32_t* list;              ///< body slots of the bounded member bodies, ascending (this evaluation)
+    uint32_t list_capacity;      ///< entries allocated
+    uint32_t* order;             ///< the same slots in the tree's build order (each leaf a contiguous run)
     uint32_t order_capacity;     ///< entries allocated
     uint32_t* unbounded;         ///< body slots of unbounded (flipped) bodies that belong to a contact
     uint32_t unbounded_capacity; ///< entries allocated
-    struct mc_bp_node* nodes;    ///< tree nodes (at most 2 n - 1 for n bodies)
+    struct mc_bp_node* nodes;    ///< tree nodes in preorder (at most 2 n - 1 for n bodies)
+    uint32_t node_count;         ///< nodes of the current tree
     uint32_t node_capacity;      ///< entries allocated
-    mc_pair_key* fat;          ///< fat pairs, sorted by (contact, body_i, body_j); `pair` is 1 when always a candidate
-    uint32_t fat_count;        ///< entries used in fat
-    uint32_t fat_capacity;     ///< entries allocated
-    mc_pair_key* sort_scratch; ///< second buffer of the fat pairs' radix sort
-    uint32_t sort_capacity;    ///< entries allocated
-    uint32_t fat_flags;        ///< MC_STEP_* flags the rebuild raised (defined pairs of two unbounded bodies)
-    bool fat_valid;            ///< fat pairs match the current bodies and contacts (cleared when they change)
+    mc_key_list fat;             ///< fat pairs, sorted by (contact, body_i, body_j); `pair` 1: always a candidate
+    mc_key_list fresh;           ///< fat pairs of the bodies that moved (an update), before the merge
+    mc_key_list spare;           ///< the radix sort's second buffer, then the merge's target (swapped with fat)
+    uint32_t fat_flags;          ///< MC_STEP_* flags the rebuild raised (defined pairs of two unbounded bodies)
+    uint32_t built_count;        ///< bounded bodies in the tree
+    uint32_t moved_since;        ///< bodies updated in the tree since it was built
+    bool fat_valid;              ///< fat pairs match the current bodies and contacts (cleared when they change)
 } mc_broadphase;
 
 /// A committed stiction anchor pair of one region (see world.h, "State that outlives an evaluation").
