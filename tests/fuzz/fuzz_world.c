@@ -5,7 +5,8 @@
 // garbage ids and wild force-law parameters (IMPACT, POISSON, user callbacks returning anything), single and bulk
 // pose and velocity setters with garbage, evaluations, region records, wrenches and counters. Checked: statuses agree
 // with the documented rules (valid id and pose), every output of an evaluation is finite, the records agree with the
-// step info, and everything is freed with the world.
+// step info, everything is freed with the world, and the whole sequence run again without temporal coherence gives
+// bitwise the same results at every evaluation.
 //
 // The world asserts on programmer errors in debug builds (STYLE S9: a bad id or a non-finite pose given to a setter)
 // and takes a defined safe path in release. Giving those on purpose is part of the test, so this harness's assert hook
@@ -13,6 +14,7 @@
 #include "fuzz_meshes.h"
 
 #include <float.h>
+#include <stdlib.h>
 
 enum
 {
@@ -83,6 +85,8 @@ typedef struct world_state
     mc_contact_id contacts[MAX_CONTACTS];
     uint32_t contact_count;
     bool evaluated;
+    uint64_t log[MAX_OPS]; // per evaluation: a hash of its status, counts, records and wrenches
+    uint32_t log_count;
 } world_state;
 
 // A body id: one of those created (alive or destroyed), the null id, or garbage.
@@ -359,6 +363,40 @@ static void op_read(world_state* s)
     (void)mc_world_get_max_capacity(s->w);
 }
 
+static uint64_t fnv(uint64_t h, const void* p, size_t n)
+{
+    const unsigned char* c = p;
+    for (size_t k = 0; k < n; ++k)
+    {
+        h = (h ^ c[k]) * 1099511628211ull;
+    }
+    return h;
+}
+
+// What an evaluation gave, as one hash: status, candidate and region counts, every record and every wrench.
+static void log_evaluation(world_state* s, mc_status st)
+{
+    mc_step_info info = mc_world_get_step_info(s->w);
+    uint64_t h = fnv(1469598103934665603ull, &st, sizeof st);
+    h = fnv(h, &info.candidate_pairs, sizeof info.candidate_pairs);
+    h = fnv(h, &info.regions, sizeof info.regions);
+    uint32_t n = mc_world_get_regions(s->w, NULL, 0);
+    mc_contact_region* rec = n > 0 ? malloc(n * sizeof *rec) : NULL;
+    if (n > 0 && rec == NULL)
+    {
+        abort();
+    }
+    n = mc_world_get_regions(s->w, rec, n);
+    h = fnv(h, rec, n * sizeof *rec);
+    free(rec);
+    for (uint32_t k = 0; k < s->body_count; ++k)
+    {
+        mc_wrench wr = mc_body_get_wrench(s->w, s->bodies[k]);
+        h = fnv(h, &wr, sizeof wr);
+    }
+    s->log[s->log_count++] = h;
+}
+
 static void op_getters(world_state* s)
 {
     mc_body_id b = pick_body(s);
@@ -411,6 +449,7 @@ static void run_op(world_state* s, uint8_t op)
                                    mc_world_get_regions(s->w, NULL, 0) == 0),
                    "evaluate: status %d, flags %#x", (int)st, info.flags);
         s->evaluated = true;
+        log_evaluation(s, st);
         op_read(s);
         break;
     }
@@ -435,7 +474,9 @@ static void run_op(world_state* s, uint8_t op)
     }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+// One run of the input's call sequence on a world with or without temporal coherence; its evaluations' hashes go to
+// log (at most MAX_OPS).
+static uint32_t run_world(const uint8_t* data, size_t size, bool coherence, uint64_t* log)
 {
     world_state s;
     memset(&s, 0, sizeof s);
@@ -447,6 +488,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     wd.body_capacity = fuzz_u8(&s.in) % 4;
     wd.contact_capacity = fuzz_u8(&s.in) % 4;
     wd.region_capacity = fuzz_u8(&s.in) % 4;
+    wd.coherence = coherence;
     for (int k = 0; k < 2; ++k)
     {
         if (fuzz_u8(&s.in) < 64)
@@ -468,5 +510,21 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     mc_mesh_destroy(s.extra[0]);
     mc_mesh_destroy(s.extra[1]);
     fuzz_check_bytes(bytes0, "world");
+    memcpy(log, s.log, s.log_count * sizeof *log);
+    return s.log_count;
+}
+
+// The same call sequence twice: with temporal coherence (traversal fronts, certificates, region plans, the broad
+// phase's kept pairs) and without; every evaluation must give bitwise the same results (mc_world_evaluate's promise).
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    uint64_t warm[MAX_OPS], cold[MAX_OPS];
+    uint32_t nw = run_world(data, size, true, warm);
+    uint32_t nc = run_world(data, size, false, cold);
+    FUZZ_CHECK(nw == nc, "coherence on and off: %u and %u evaluations", nw, nc);
+    for (uint32_t k = 0; k < nw && k < nc; ++k)
+    {
+        FUZZ_CHECK(warm[k] == cold[k], "evaluation %u: results differ with and without coherence", k);
+    }
     return 0;
 }
