@@ -482,7 +482,8 @@ static bool gather_proxies(mc_world* w, uint32_t* np, uint32_t* nu, uint32_t* mo
             continue;
         }
         proxy_update(&bp->proxies[s], b);
-        bp->moved[s] = !proxy_inside(&bp->proxies[s]);
+        // (without valid fat pairs the fat volumes may be unset: the rebuild sets them all)
+        bp->moved[s] = bp->fat_valid && !proxy_inside(&bp->proxies[s]);
         moved += bp->moved[s];
         bp->list[n++] = s;
     }
