@@ -29,7 +29,9 @@ typedef struct mc_pair_result
     /// mc_collide_front: the id (> 0, unique within the front) of the certificate these pairs were kept under or
     /// replayed from, 0 when none (every query with the same id has the same pairs but for their crossing points)
     uint64_t certificate;
-    bool replayed; ///< mc_collide_front: the pairs were replayed from the front's certificate (no triangle test ran)
+    /// mc_collide_front: the pairs were replayed from the front's certificate (no triangle test ran); every corner of
+    /// their triangles of J is then mapped and published in the scratch (mc_pair_scratch_j_view reads it)
+    bool replayed;
 } mc_pair_result;
 
 /// Collide mesh I with mesh J placed at `j_in_i` (J's body frame expressed in I's body frame), with the pair scratch

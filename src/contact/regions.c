@@ -4211,13 +4211,16 @@ MC_FLAG_CLONES static int plan_restore(region_query* c)
         return -1;
     }
     // The pairs' face, block and component marks are not set: steps 4 and 5 read only the block bits, through
-    // vertex_listed, whose results the plan keeps.
+    // vertex_listed, whose results the plan keeps. The pairs were replayed (plan_fits), and the replay mapped and
+    // published every corner of their faces of J (mc_pair_result.replayed), so they are read directly (jpos).
+#ifndef NDEBUG
     uint32_t unpublished = 0u;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         unpublished |= pair_corners_unpublished(c, &c->pairs[p]);
     }
-    publish_pair_corners(c, unpublished);
+    MC_ASSERT(unpublished == 0u);
+#endif
     const uint32_t* id = plan->data;
     const uint16_t* sm = (const uint16_t*)(plan->data + plan->id_count);
     for (uint32_t k = 0; k < plan->record_count; ++k)
@@ -4230,10 +4233,13 @@ MC_FLAG_CLONES static int plan_restore(region_query* c)
         return 0;
     }
     sm += plan->order_words;
-    for (uint32_t k = 0; k < plan->node_count; ++k)
+    uint32_t* restrict parent = s->parent;
+    const uint16_t* restrict kept = sm;
+    for (uint32_t k = 0; k < plan->node_count; ++k) // distinct arrays: a widening copy the compiler vectorises
     {
-        s->parent[k] = *sm++;
+        parent[k] = kept[k];
     }
+    sm += plan->node_count;
     s->node_count = plan->node_count;
     for (int b = 0; b < 2; ++b)
     {
