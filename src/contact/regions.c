@@ -3252,6 +3252,11 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
     seg_run run;
     seg_run_start(&run);
     const seg_rot rot = seg_rot_of(&c->rot_j);
+    // The pairs come sorted by f: consecutive pairs of one f and one region share f's normal and height (the same
+    // operations on the same values: kept from the first pair of the run).
+    uint32_t last_f = MC_NONE, last_region = MC_NONE;
+    seg_v4 nf = v4_splat(0.0), qf = nf;
+    double hf = 0.0;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         const mc_triangle_pair* pr = &c->pairs[p];
@@ -3263,9 +3268,16 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
         seg_v4 o = run.o;
         seg_v4 a = v4_of(end0 ? x1->point : x0->point) - o, b = v4_of(end0 ? x0->point : x1->point) - o;
         seg_v4 cr = v4_cross(a, b);
-        seg_v4 nf = seg_normal(c, &rot, 0, pr->i), nt = seg_normal(c, &rot, 1, pr->j);
-        seg_v4 qf, qt;
-        double hf = face_height(c, 0, pr->i, nf, o, &qf), ht = face_height(c, 1, pr->j, nt, o, &qt);
+        if (pr->i != last_f || run.region != last_region)
+        {
+            nf = seg_normal(c, &rot, 0, pr->i);
+            hf = face_height(c, 0, pr->i, nf, o, &qf);
+            last_f = pr->i;
+            last_region = run.region;
+        }
+        seg_v4 nt = seg_normal(c, &rot, 1, pr->j);
+        seg_v4 qt;
+        double ht = face_height(c, 1, pr->j, nt, o, &qt);
         double s1 = seg_term(&run, 0, nf, hf, a, b, cr, 1.0);
         double s2 = seg_term(&run, 1, nt, ht, a, b, cr, -1.0);
         run.terms += 2u;
