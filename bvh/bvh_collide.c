@@ -3304,14 +3304,8 @@ static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs
     f->cert_id = ++f->cert_serial;
 }
 
-// Planes of J's triangles met by a replay, by triangle (direct-mapped: a pair's crossings meet a few dozen).
+// Planes of J's triangles met by a replay, by triangle (direct-mapped: a query's pairs meet a few dozen).
 #define REPLAY_PLANES 32u
-
-typedef struct replay_plane
-{
-    uint32_t tri;    // J's triangle, MC_NONE: empty
-    mc_tri_plane pl; // its corners (mapped) and plane
-} replay_plane;
 
 // One crossing's four bits of certificate meta (front_keep_certified: body | edge << 1 | entering << 3), decoded: the
 // crossing edge runs from corner `edge` to corner `next` of triangle `body`'s pair triangle. Edge 3 never occurs (the
@@ -3375,11 +3369,9 @@ static inline bool replay_crossing(const mc_vec3* t, const replay_code* x, doubl
 MC_SCALAR_CLONES static int front_replay(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f,
                                          const struct mc_mesh* mi, const struct mc_mesh* mj)
 {
-    replay_plane cache[REPLAY_PLANES];
-    for (uint32_t k = 0; k < REPLAY_PLANES; ++k)
-    {
-        cache[k].tri = MC_NONE;
-    }
+    uint32_t cached[REPLAY_PLANES]; // J's triangle of each entry, MC_NONE: empty
+    mc_tri_plane cache[REPLAY_PLANES];
+    memset(cached, 0xff, sizeof cached);
     if (!pair_reserve(w, f->cert_count))
     {
         return -1;
@@ -3402,15 +3394,15 @@ MC_SCALAR_CLONES static int front_replay(const collide_ctx* cx, pair_worker* w, 
             mc_tri_plane_init(&pl_i, cx->pos_i[v[0]], cx->pos_i[v[1]], cx->pos_i[v[2]]);
             cur_i = i;
         }
-        replay_plane* rj = &cache[j % REPLAY_PLANES];
-        if (rj->tri != j)
+        mc_tri_plane* pl_j = &cache[j % REPLAY_PLANES];
+        if (cached[j % REPLAY_PLANES] != j)
         {
             const uint32_t* v = &mj->indices[3u * j];
-            mc_tri_plane_init(&rj->pl, j_vertex_serial(cx->scratch, v[0]), j_vertex_serial(cx->scratch, v[1]),
+            mc_tri_plane_init(pl_j, j_vertex_serial(cx->scratch, v[0]), j_vertex_serial(cx->scratch, v[1]),
                               j_vertex_serial(cx->scratch, v[2]));
-            rj->tri = j;
+            cached[j % REPLAY_PLANES] = j;
         }
-        const mc_tri_plane* pl[2] = {&pl_i, &rj->pl};
+        const mc_tri_plane* pl[2] = {&pl_i, pl_j};
         const replay_code* x0 = &replay_codes[meta & 15u];
         const replay_code* x1 = &replay_codes[meta >> 4];
         memset(out, 0, sizeof *out);
