@@ -2345,22 +2345,15 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    if (u.replayed)
+    // Replayed pairs are in s->out already, in the sorted order of the query that recorded them (front_replay).
+    if (!u.front_used)
     {
-        // Replayed in the sorted order of the query that recorded them (front_replay).
-        if (n > 0u)
-        {
-            memcpy(s->out, s->workers[0].pairs, (size_t)n * sizeof *s->out);
-        }
+        sort_pairs(s, mi, mj, n, NULL);
     }
-    else if (u.front_used)
+    else if (!u.replayed)
     {
         front_sort_pairs(s, mi, mj, n, *front);
         front_keep_certified(*front, s->out, n);
-    }
-    else
-    {
-        sort_pairs(s, mi, mj, n, NULL);
     }
     if (!warm_workers(s, u.workers, n))
     {
@@ -3327,26 +3320,6 @@ static const replay_code replay_codes[16] = {REPLAY_CODE(0),  REPLAY_CODE(1),  R
                                              REPLAY_CODE(12), REPLAY_CODE(13), REPLAY_CODE(14), REPLAY_CODE(15)};
 #undef REPLAY_CODE
 
-// Room for n more pairs in the worker's buffer, grown by the steps push_pair takes (the same allocations as n pushes).
-// @return 0 on allocation failure.
-static int pair_reserve(pair_worker* w, uint32_t n)
-{
-    uint64_t need = (uint64_t)w->pair_count + n;
-    while (w->pair_capacity < need)
-    {
-        uint32_t cap = w->pair_capacity < 256u ? 256u : w->pair_capacity * 2u;
-        mc_triangle_pair* np = mc_realloc(w->pairs, (size_t)cap * sizeof *np);
-        if (np == NULL)
-        {
-            w->failed = 1;
-            return 0;
-        }
-        w->pairs = np;
-        w->pair_capacity = cap;
-    }
-    return 1;
-}
-
 // A replayed crossing from the plane values of its edge's ends (o0 at corner x->edge, o1 at x->next, with their filter
 // bounds): its point as the test computes it, when both values pass their filter with the kept signs (past the filter
 // o0 and o1 are neither 0 nor NaN, so their signs are (o > 0): sign_of's test). @return false when a check fails.
@@ -3361,7 +3334,8 @@ static inline bool replay_crossing(const mc_vec3* t, const replay_code* x, doubl
     return ok;
 }
 
-// The certified pairs at the query's pose, pushed in their sorted order with their points computed as the tests
+// The certified pairs at the query's pose, written in their sorted order straight into the scratch's output (the
+// worker's buffer is skipped: mc_collide_front returns them as they are) with their points computed as the tests
 // compute them (planes from mc_tri_plane_init on the same corners, whether computed for this pair or an earlier one;
 // the plane value of each edge end by mc_tri_plane_eval: when both crossings of a pair are edges of one triangle, the
 // corner they share is evaluated once, the same value either way).
@@ -3372,13 +3346,15 @@ MC_SCALAR_CLONES static int front_replay(const collide_ctx* cx, pair_worker* w, 
     uint32_t cached[REPLAY_PLANES]; // J's triangle of each entry, MC_NONE: empty
     mc_tri_plane cache[REPLAY_PLANES];
     memset(cached, 0xff, sizeof cached);
-    if (!pair_reserve(w, f->cert_count))
+    MC_ASSERT(w->pair_count == 0u);
+    if (!reserve_output(cx->scratch, f->cert_count))
     {
+        w->failed = 1;
         return -1;
     }
     mc_tri_plane pl_i;
     uint32_t cur_i = MC_NONE;
-    mc_triangle_pair* out = w->pairs + w->pair_count;
+    mc_triangle_pair* out = cx->scratch->out;
     for (uint32_t k = 0; k < f->cert_count; ++k, ++out)
     {
         uint32_t i = f->cert_ij[2u * k], j = f->cert_ij[2u * k + 1u];
@@ -3440,7 +3416,7 @@ MC_SCALAR_CLONES static int front_replay(const collide_ctx* cx, pair_worker* w, 
             return 0;
         }
     }
-    w->pair_count += f->cert_count;
+    w->pair_count = f->cert_count; // counted as the worker's, written in the output (mc_collide_front)
     return 1;
 }
 
