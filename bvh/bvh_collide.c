@@ -2190,7 +2190,6 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
                           const struct mc_mesh* mj, int* replayed);
 static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n);
 static uint64_t front_certificate(const mc_pair_front* f);
-static void front_prefetch(const mc_pair_front* f);
 static void front_sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n,
                              mc_pair_front* f);
 
@@ -2333,9 +2332,9 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
-    if (front != NULL && *front != NULL)
+    if (front != NULL)
     {
-        front_prefetch(*front);
+        mc_pair_front_prefetch(*front);
     }
     double t0 = mc_now_seconds();
     unsorted_pairs u;
@@ -2482,11 +2481,9 @@ void mc_pair_front_destroy(mc_pair_front* f)
 // Lines prefetched per array at most (a sphere pair's certificate has a few dozen pairs).
 #define PREFETCH_LINES 32u
 
-// Prefetch the certified pairs that a quiet query through front f would replay; changes nothing. A pair's front is
-// read once per step, so its arrays are rarely in cache: mc_collide_front calls this before its other work.
-static void front_prefetch(const mc_pair_front* f)
+void mc_pair_front_prefetch(const mc_pair_front* f)
 {
-    if (f->cert_count == 0u || !(f->cert_margin > 0.0 || f->cert_pending))
+    if (f == NULL || f->cert_count == 0u || !(f->cert_margin > 0.0 || f->cert_pending))
     {
         return; // nothing to replay
     }

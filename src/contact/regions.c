@@ -4524,9 +4524,7 @@ static bool region_is_finite(const mc_region* r)
            vec3_is_finite(r->point_j) && vec3_is_finite(r->s_i) && vec3_is_finite(r->s_j);
 }
 
-/// Prefetch a pair's plan data (NULL: nothing), before the pair stage runs: a pair's plan is read once per step, so
-/// it is rarely in cache when plan_restore reads it. Changes nothing.
-static void plan_prefetch(const struct mc_region_plan* plan)
+void mc_region_plan_prefetch(const struct mc_region_plan* plan)
 {
     if (plan == NULL || plan->certificate == 0u || plan->data == NULL)
     {
@@ -4583,7 +4581,7 @@ static mc_status query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, con
     j_in_i.p = mc_quat_rotate(mc_quat_conj(pi.q), mc_sub(pj.p, pi.p));
     if (ws->plan != NULL && derivatives == NULL)
     {
-        plan_prefetch(*ws->plan);
+        mc_region_plan_prefetch(*ws->plan);
     }
     mc_pair_result pr;
     mc_status status = mc_collide_front(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, ws->front, &pr, st);
