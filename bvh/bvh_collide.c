@@ -3371,6 +3371,7 @@ MC_SCALAR_CLONES static int front_replay(const collide_ctx* cx, pair_worker* w, 
 {
     uint32_t cached[REPLAY_PLANES]; // J's triangle of each entry, MC_NONE: empty
     mc_tri_plane cache[REPLAY_PLANES];
+    _Static_assert(MC_NONE == UINT32_MAX, "the memset below writes MC_NONE");
     memset(cached, 0xff, sizeof cached);
     MC_ASSERT(w->pair_count == 0u);
     if (!reserve_output(cx->scratch, f->cert_count))
