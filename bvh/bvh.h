@@ -29,7 +29,9 @@ typedef struct mc_pair_result
     /// mc_collide_front: the id (> 0, unique within the front) of the certificate these pairs were kept under or
     /// replayed from, 0 when none (every query with the same id has the same pairs but for their crossing points)
     uint64_t certificate;
-    bool replayed; ///< mc_collide_front: the pairs were replayed from the front's certificate (no triangle test ran)
+    /// mc_collide_front: the pairs were replayed from the front's certificate (no triangle test ran); every corner of
+    /// their triangles of J is then mapped and published in the scratch (mc_pair_scratch_j_view reads it)
+    bool replayed;
 } mc_pair_result;
 
 /// Collide mesh I with mesh J placed at `j_in_i` (J's body frame expressed in I's body frame), with the pair scratch
@@ -82,6 +84,10 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
 void mc_pair_front_destroy(mc_pair_front* front);
 /// Forget a front's content (its next query descends from the roots); keeps its memory. NULL is ignored.
 void mc_pair_front_reset(mc_pair_front* front);
+/// Prefetch the certified pairs that a quiet query through `front` would replay (NULL: nothing); changes nothing. A
+/// pair's front is read once per step, so its arrays are rarely in cache: a caller that knows its next pair can call
+/// this one query ahead (mc_collide_front also calls it, just before its own work).
+void mc_pair_front_prefetch(const mc_pair_front* front);
 /// A front's certified motion margin (0 when it has none or when it is not measured yet: a query that tests keeps its
 /// pairs, the next quiet query measures the margin; INFINITY when its near lists are empty) and the smallest gap
 /// of its entries (the motion below which a query is quiet), in I's frame (for tests).

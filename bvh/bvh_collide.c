@@ -2332,6 +2332,10 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
+    if (front != NULL)
+    {
+        mc_pair_front_prefetch(*front);
+    }
     double t0 = mc_now_seconds();
     unsorted_pairs u;
     mc_status st = collide_keyed(mi, mj, j_in_i, worker_count, scratch, front, &u);
@@ -2345,22 +2349,15 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
-    if (u.replayed)
+    // Replayed pairs are in s->out already, in the sorted order of the query that recorded them (front_replay).
+    if (!u.front_used)
     {
-        // Replayed in the sorted order of the query that recorded them (front_replay).
-        if (n > 0u)
-        {
-            memcpy(s->out, s->workers[0].pairs, (size_t)n * sizeof *s->out);
-        }
+        sort_pairs(s, mi, mj, n, NULL);
     }
-    else if (u.front_used)
+    else if (!u.replayed)
     {
         front_sort_pairs(s, mi, mj, n, *front);
         front_keep_certified(*front, s->out, n);
-    }
-    else
-    {
-        sort_pairs(s, mi, mj, n, NULL);
     }
     if (!warm_workers(s, u.workers, n))
     {
@@ -2479,6 +2476,28 @@ void mc_pair_front_destroy(mc_pair_front* f)
     mc_free(f->cert_ij);
     mc_free(f->cert_meta);
     mc_free(f);
+}
+
+// Lines prefetched per array at most (a sphere pair's certificate has a few dozen pairs).
+#define PREFETCH_LINES 32u
+
+void mc_pair_front_prefetch(const mc_pair_front* f)
+{
+    if (f == NULL || f->cert_count == 0u || !(f->cert_margin > 0.0 || f->cert_pending))
+    {
+        return; // nothing to replay
+    }
+    const char* ij = (const char*)f->cert_ij;
+    const char* meta = (const char*)f->cert_meta;
+    size_t ij_bytes = 2u * sizeof *f->cert_ij * (size_t)f->cert_count, meta_bytes = f->cert_count;
+    for (size_t b = 0; b < ij_bytes && b < 64u * PREFETCH_LINES; b += 64u)
+    {
+        __builtin_prefetch(ij + b);
+    }
+    for (size_t b = 0; b < meta_bytes && b < 64u * PREFETCH_LINES; b += 64u)
+    {
+        __builtin_prefetch(meta + b);
+    }
 }
 
 void mc_pair_front_reset(mc_pair_front* f)
@@ -3304,78 +3323,127 @@ static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs
     f->cert_id = ++f->cert_serial;
 }
 
-// Planes of J's triangles met by a replay, by triangle (direct-mapped: a pair's crossings meet a few dozen).
+// Planes of J's triangles met by a replay, by triangle (direct-mapped: a query's pairs meet a few dozen).
 #define REPLAY_PLANES 32u
 
-typedef struct replay_plane
+// One crossing's four bits of certificate meta (front_keep_certified: body | edge << 1 | entering << 3), decoded: the
+// crossing edge runs from corner `edge` to corner `next` of triangle `body`'s pair triangle. Edge 3 never occurs (the
+// replay checks it before using the table).
+typedef struct replay_code
 {
-    uint32_t tri;    // J's triangle, MC_NONE: empty
-    mc_tri_plane pl; // its corners (mapped) and plane
-} replay_plane;
+    uint8_t body, edge, next;
+    bool up; // entering: the edge's first corner lies above the other triangle's plane
+} replay_code;
 
-// The certified pairs at the query's pose, pushed in their sorted order with their points computed as the tests
-// compute them (planes from mc_tri_plane_init on the same corners, whether computed for this pair or an earlier one).
+#define REPLAY_CODE(m)                                                                                                 \
+    {                                                                                                                  \
+        (uint8_t)((m)&1), (uint8_t)(((m) >> 1) & 3), (uint8_t)((((m) >> 1) & 3) == 2 ? 0 : (((m) >> 1) & 3) + 1),      \
+            ((m)&8) != 0                                                                                               \
+    }
+static const replay_code replay_codes[16] = {REPLAY_CODE(0),  REPLAY_CODE(1),  REPLAY_CODE(2),  REPLAY_CODE(3),
+                                             REPLAY_CODE(4),  REPLAY_CODE(5),  REPLAY_CODE(6),  REPLAY_CODE(7),
+                                             REPLAY_CODE(8),  REPLAY_CODE(9),  REPLAY_CODE(10), REPLAY_CODE(11),
+                                             REPLAY_CODE(12), REPLAY_CODE(13), REPLAY_CODE(14), REPLAY_CODE(15)};
+#undef REPLAY_CODE
+
+// A replayed crossing from the plane values of its edge's ends (o0 at corner x->edge, o1 at x->next, with their filter
+// bounds): its point as the test computes it, when both values pass their filter with the kept signs (past the filter
+// o0 and o1 are neither 0 nor NaN, so their signs are (o > 0): sign_of's test). @return false when a check fails.
+static inline bool replay_crossing(const mc_vec3* t, const replay_code* x, double o0, double b0, double o1, double b1,
+                                   mc_crossing* out)
+{
+    bool ok = (fabs(o0) > b0) & (fabs(o1) > b1) & ((o0 > 0.0) == x->up) & ((o1 > 0.0) != x->up);
+    out->point = crossing_point(&t[x->edge], &t[x->next], o0, o1);
+    out->body = x->body;
+    out->edge = x->edge;
+    out->entering = x->up ? 1 : -1;
+    return ok;
+}
+
+// The certified pairs at the query's pose, written in their sorted order straight into the scratch's output (the
+// worker's buffer is skipped: mc_collide_front returns them as they are) with their points computed as the tests
+// compute them (planes from mc_tri_plane_init on the same corners, whether computed for this pair or an earlier one;
+// the plane value of each edge end by mc_tri_plane_eval: when both crossings of a pair are edges of one triangle, the
+// corner they share is evaluated once, the same value either way).
 // @return 1 done, 0 a check failed (nothing pushed: test the near lists), -1 allocation failure.
 MC_SCALAR_CLONES static int front_replay(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f,
                                          const struct mc_mesh* mi, const struct mc_mesh* mj)
 {
-    replay_plane cache[REPLAY_PLANES];
-    for (uint32_t k = 0; k < REPLAY_PLANES; ++k)
+    uint32_t cached[REPLAY_PLANES]; // J's triangle of each entry, MC_NONE: empty
+    mc_tri_plane cache[REPLAY_PLANES];
+    _Static_assert(MC_NONE == UINT32_MAX, "the memset below writes MC_NONE");
+    memset(cached, 0xff, sizeof cached);
+    MC_ASSERT(w->pair_count == 0u);
+    if (!reserve_output(cx->scratch, f->cert_count))
     {
-        cache[k].tri = MC_NONE;
+        w->failed = 1;
+        return -1;
     }
     mc_tri_plane pl_i;
     uint32_t cur_i = MC_NONE;
-    for (uint32_t k = 0; k < f->cert_count; ++k)
+    mc_triangle_pair* out = cx->scratch->out;
+    for (uint32_t k = 0; k < f->cert_count; ++k, ++out)
     {
         uint32_t i = f->cert_ij[2u * k], j = f->cert_ij[2u * k + 1u];
+        unsigned meta = f->cert_meta[k];
+        if (((meta >> 1) & (meta >> 2) & 0x11u) != 0u) // an edge index 3 (never kept)
+        {
+            w->pair_count = 0;
+            return 0;
+        }
         if (i != cur_i)
         {
             const uint32_t* v = &mi->indices[3u * i];
             mc_tri_plane_init(&pl_i, cx->pos_i[v[0]], cx->pos_i[v[1]], cx->pos_i[v[2]]);
             cur_i = i;
         }
-        replay_plane* rj = &cache[j % REPLAY_PLANES];
-        if (rj->tri != j)
+        mc_tri_plane* pl_j = &cache[j % REPLAY_PLANES];
+        if (cached[j % REPLAY_PLANES] != j)
         {
             const uint32_t* v = &mj->indices[3u * j];
-            mc_tri_plane_init(&rj->pl, j_vertex_serial(cx->scratch, v[0]), j_vertex_serial(cx->scratch, v[1]),
+            mc_tri_plane_init(pl_j, j_vertex_serial(cx->scratch, v[0]), j_vertex_serial(cx->scratch, v[1]),
                               j_vertex_serial(cx->scratch, v[2]));
-            rj->tri = j;
+            cached[j % REPLAY_PLANES] = j;
         }
-        const mc_tri_plane* pl[2] = {&pl_i, &rj->pl};
-        mc_crossing cr[2];
-        memset(cr, 0, sizeof cr);
-        for (int c = 0; c < 2; ++c)
+        const mc_tri_plane* pl[2] = {&pl_i, pl_j};
+        const replay_code* x0 = &replay_codes[meta & 15u];
+        const replay_code* x1 = &replay_codes[meta >> 4];
+        memset(out, 0, sizeof *out);
+        out->i = i;
+        out->j = j;
+        bool ok;
+        if (x0->body == x1->body)
         {
-            unsigned meta = (unsigned)(f->cert_meta[k] >> (4 * c)) & 15u;
-            int b = (int)(meta & 1u), e = (int)((meta >> 1) & 3u), entering = (meta & 8u) ? 1 : -1;
-            if (e > 2)
+            // Two edges of one triangle: its three corners against the other triangle's plane.
+            const mc_tri_plane* other = pl[1 - x0->body];
+            const mc_vec3* t = pl[x0->body]->v;
+            double o[3], bd[3];
+            for (int v = 0; v < 3; ++v)
             {
-                w->pair_count = 0;
-                return 0;
+                o[v] = mc_tri_plane_eval(other, &t[v], &bd[v]);
             }
-            int e1 = e == 2 ? 0 : e + 1;
-            const mc_vec3* t = pl[b]->v;
-            double b0, b1;
-            double o0 = mc_tri_plane_eval(pl[1 - b], &t[e], &b0), o1 = mc_tri_plane_eval(pl[1 - b], &t[e1], &b1);
-            // Past the filter checks o0 and o1 are neither 0 nor NaN, so their signs are (o > 0): sign_of's test.
-            bool up = entering > 0;
-            if (!(fabs(o0) > b0) || !(fabs(o1) > b1) || (o0 > 0.0) != up || (o1 > 0.0) == up)
-            {
-                w->pair_count = 0;
-                return 0;
-            }
-            cr[c].point = crossing_point(&t[e], &t[e1], o0, o1);
-            cr[c].body = (uint8_t)b;
-            cr[c].edge = (uint8_t)e;
-            cr[c].entering = (int8_t)entering;
+            ok = replay_crossing(t, x0, o[x0->edge], bd[x0->edge], o[x0->next], bd[x0->next], &out->crossing[0]);
+            ok &= replay_crossing(t, x1, o[x1->edge], bd[x1->edge], o[x1->next], bd[x1->next], &out->crossing[1]);
         }
-        if (!push_pair(w, i, j, cr))
+        else
         {
-            return -1;
+            const mc_vec3* t0 = pl[x0->body]->v;
+            const mc_vec3* t1 = pl[x1->body]->v;
+            double b0, b1, b2, b3;
+            double o0 = mc_tri_plane_eval(pl[x1->body], &t0[x0->edge], &b0);
+            double o1 = mc_tri_plane_eval(pl[x1->body], &t0[x0->next], &b1);
+            double o2 = mc_tri_plane_eval(pl[x0->body], &t1[x1->edge], &b2);
+            double o3 = mc_tri_plane_eval(pl[x0->body], &t1[x1->next], &b3);
+            ok = replay_crossing(t0, x0, o0, b0, o1, b1, &out->crossing[0]);
+            ok &= replay_crossing(t1, x1, o2, b2, o3, b3, &out->crossing[1]);
+        }
+        if (!ok)
+        {
+            w->pair_count = 0;
+            return 0;
         }
     }
+    w->pair_count = f->cert_count; // counted as the worker's, written in the output (mc_collide_front)
     return 1;
 }
 

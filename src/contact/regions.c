@@ -3252,6 +3252,11 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
     seg_run run;
     seg_run_start(&run);
     const seg_rot rot = seg_rot_of(&c->rot_j);
+    // The pairs come sorted by f: consecutive pairs of one f and one region share f's normal and height (the same
+    // operations on the same values: kept from the first pair of the run).
+    uint32_t last_f = MC_NONE, last_region = MC_NONE;
+    seg_v4 nf = v4_splat(0.0), qf = nf;
+    double hf = 0.0;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         const mc_triangle_pair* pr = &c->pairs[p];
@@ -3263,9 +3268,16 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
         seg_v4 o = run.o;
         seg_v4 a = v4_of(end0 ? x1->point : x0->point) - o, b = v4_of(end0 ? x0->point : x1->point) - o;
         seg_v4 cr = v4_cross(a, b);
-        seg_v4 nf = seg_normal(c, &rot, 0, pr->i), nt = seg_normal(c, &rot, 1, pr->j);
-        seg_v4 qf, qt;
-        double hf = face_height(c, 0, pr->i, nf, o, &qf), ht = face_height(c, 1, pr->j, nt, o, &qt);
+        if (pr->i != last_f || run.region != last_region)
+        {
+            nf = seg_normal(c, &rot, 0, pr->i);
+            hf = face_height(c, 0, pr->i, nf, o, &qf);
+            last_f = pr->i;
+            last_region = run.region;
+        }
+        seg_v4 nt = seg_normal(c, &rot, 1, pr->j);
+        seg_v4 qt;
+        double ht = face_height(c, 1, pr->j, nt, o, &qt);
         double s1 = seg_term(&run, 0, nf, hf, a, b, cr, 1.0);
         double s2 = seg_term(&run, 1, nt, ht, a, b, cr, -1.0);
         run.terms += 2u;
@@ -4211,13 +4223,16 @@ MC_FLAG_CLONES static int plan_restore(region_query* c)
         return -1;
     }
     // The pairs' face, block and component marks are not set: steps 4 and 5 read only the block bits, through
-    // vertex_listed, whose results the plan keeps.
+    // vertex_listed, whose results the plan keeps. The pairs were replayed (plan_fits), and the replay mapped and
+    // published every corner of their faces of J (mc_pair_result.replayed), so they are read directly (jpos).
+#ifndef NDEBUG
     uint32_t unpublished = 0u;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         unpublished |= pair_corners_unpublished(c, &c->pairs[p]);
     }
-    publish_pair_corners(c, unpublished);
+    MC_ASSERT(unpublished == 0u);
+#endif
     const uint32_t* id = plan->data;
     const uint16_t* sm = (const uint16_t*)(plan->data + plan->id_count);
     for (uint32_t k = 0; k < plan->record_count; ++k)
@@ -4230,10 +4245,14 @@ MC_FLAG_CLONES static int plan_restore(region_query* c)
         return 0;
     }
     sm += plan->order_words;
-    for (uint32_t k = 0; k < plan->node_count; ++k)
+    uint32_t* restrict parent = s->parent;
+    const uint16_t* restrict kept = sm;
+    const uint32_t nodes = plan->node_count; // read once: the stores could otherwise alias it
+    for (uint32_t k = 0; k < nodes; ++k)     // distinct arrays: a widening copy the compiler vectorises
     {
-        s->parent[k] = *sm++;
+        parent[k] = kept[k];
     }
+    sm += nodes;
     s->node_count = plan->node_count;
     for (int b = 0; b < 2; ++b)
     {
@@ -4505,6 +4524,21 @@ static bool region_is_finite(const mc_region* r)
            vec3_is_finite(r->point_j) && vec3_is_finite(r->s_i) && vec3_is_finite(r->s_j);
 }
 
+void mc_region_plan_prefetch(const struct mc_region_plan* plan)
+{
+    if (plan == NULL || plan->certificate == 0u || plan->data == NULL)
+    {
+        return;
+    }
+    size_t bytes =
+        4u * (size_t)plan->id_count + 2u * ((size_t)plan->record_count + plan->order_words + plan->node_count);
+    const char* d = (const char*)plan->data;
+    for (size_t b = 0; b < bytes && b < 64u * 64u; b += 64u)
+    {
+        __builtin_prefetch(d + b);
+    }
+}
+
 /// mc_query_regions, with the regions' derivatives when `derivatives` is not NULL (capacity entries).
 static mc_status query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
                                const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
@@ -4545,6 +4579,10 @@ static mc_status query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, con
     mc_pose j_in_i;
     j_in_i.q = mc_quat_mul(mc_quat_conj(pi.q), pj.q);
     j_in_i.p = mc_quat_rotate(mc_quat_conj(pi.q), mc_sub(pj.p, pi.p));
+    if (ws->plan != NULL && derivatives == NULL)
+    {
+        mc_region_plan_prefetch(*ws->plan);
+    }
     mc_pair_result pr;
     mc_status status = mc_collide_front(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, ws->front, &pr, st);
     if (status != MC_OK)

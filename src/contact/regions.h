@@ -55,6 +55,10 @@ void mc_region_plan_destroy(struct mc_region_plan* plan);
 void mc_region_plan_reset(struct mc_region_plan* plan);
 /// Bytes owned by a region plan (0 for NULL).
 size_t mc_region_plan_byte_count(const struct mc_region_plan* plan);
+/// Prefetch a pair's plan data (NULL: nothing); changes nothing. A pair's plan is read once per step, so it is rarely
+/// in cache when a query restores it: a caller that knows its next pair can call this one query ahead
+/// (mc_query_regions also calls it, before its pair stage runs).
+void mc_region_plan_prefetch(const struct mc_region_plan* plan);
 
 /// Free the region scratch of a workspace (called by mc_workspace_destroy). NULL is ignored.
 void mc_region_scratch_destroy(struct mc_region_scratch* scratch);
