@@ -77,8 +77,8 @@ static void query_task(uint32_t begin, uint32_t end, int worker, void* vctx)
     for (uint32_t k = begin; k < end; ++k)
     {
         // Hints only: with thousands of pairs a step, each pair's state was last touched a step ago and is no longer
-        // in the caches. The record two pairs ahead, and the bodies, front and plan of the next one (whose record the
-        // last round fetched), start loading while this query runs.
+        // in the caches. The record two pairs ahead, and the bodies of the next one and the arrays its quiet query
+        // will read (certified pairs, plan data), start loading while this query runs.
         if (k + 2 < end)
         {
             const char* r = (const char*)active_pair(w, w->todo[k + 2]);
@@ -94,8 +94,11 @@ static void query_task(uint32_t begin, uint32_t end, int worker, void* vctx)
             __builtin_prefetch(&w->bodies[q->body_j].pose);
             __builtin_prefetch(&w->bodies[q->body_i].generation);
             __builtin_prefetch(&w->bodies[q->body_j].generation);
-            __builtin_prefetch(q->front);
-            __builtin_prefetch(q->plan);
+            if (w->coherence)
+            {
+                mc_pair_front_prefetch(q->front);
+                mc_region_plan_prefetch(q->plan);
+            }
         }
         query_pair(w, active_pair(w, w->todo[k]), w->workspaces[worker], ctx->inner_workers);
     }
