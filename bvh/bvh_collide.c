@@ -796,7 +796,8 @@ static struct leaf_a_cache* leaf_a_cache_new(void)
     leaf_a_cache* c = mc_alloc(sizeof *c);
     if (c != NULL)
     {
-        c->epoch = 0; // scratch epochs start at 1
+        c->epoch = 0;         // scratch epochs start at 1
+        c->leaf = UINT32_MAX; // (leaf_a_get compares it first: no read of an unset field)
     }
     return c;
 }
