@@ -1629,6 +1629,31 @@ Test(world, enlarged_boxes_give_the_candidates_of_a_cold_broad_phase)
     }
 }
 
+// n bodies of `mesh` in a row along x, `spacing` apart from the origin, and one group of them all (the default force
+// model when `model` is NULL).
+static void row_group(mc_world* w, const mc_mesh* mesh, int n, double spacing, mc_body_id* ids,
+                      const mc_force_model* model)
+{
+    for (int k = 0; k < n; ++k)
+    {
+        mc_body_def bd = mc_default_body_def();
+        bd.mesh = mesh;
+        bd.pose.p = mc_v3(spacing * k, 0.0, 0.0);
+        ids[k] = mc_world_create_body(w, &bd);
+    }
+    mc_contact_def cd = mc_default_contact_def();
+    cd.mode = MC_CONTACT_GROUP;
+    cd.i_bodies = ids;
+    cd.i_count = (uint32_t)n;
+    if (model != NULL)
+    {
+        cd.model = *model;
+    }
+    mc_contact_id c;
+    mc_error err;
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, &err), MC_OK), "%s", err.message);
+}
+
 Test(world, two_moved_bodies_find_each_other_through_the_refitted_tree)
 {
     // 13 unit spheres in a row, 3 apart (no contact; four to a leaf of the broad phase's tree). Then the two at the
@@ -1645,20 +1670,8 @@ Test(world, two_moved_bodies_find_each_other_through_the_refitted_tree)
     wd.worker_count = 1;
     cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
     mc_body_id ids[13];
-    for (int k = 0; k < 13; ++k)
-    {
-        mc_body_def bd = mc_default_body_def();
-        bd.mesh = sphere;
-        bd.pose.p = mc_v3(3.0 * k, 0, 0);
-        ids[k] = mc_world_create_body(w, &bd);
-    }
-    mc_contact_def cd = mc_default_contact_def();
-    cd.mode = MC_CONTACT_GROUP;
-    cd.i_bodies = ids;
-    cd.i_count = 13;
-    cd.model = test_model();
-    mc_contact_id c;
-    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, &err), MC_OK));
+    mc_force_model model = test_model();
+    row_group(w, sphere, 13, 3.0, ids, &model);
     cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
     mc_step_info info = mc_world_get_step_info(w);
     cr_assert(eq(u32, info.broad_rebuilt, 1));
@@ -1694,19 +1707,7 @@ Test(world, group_memory_grows_with_bodies_not_pairs)
     cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
     int64_t before = mc_get_byte_count();
     mc_body_id* ids = malloc(N * sizeof *ids);
-    for (int k = 0; k < N; ++k)
-    {
-        mc_body_def bd = mc_default_body_def();
-        bd.mesh = box;
-        bd.pose.p = mc_v3(2.0 * k, 0.0, 0.0);
-        ids[k] = mc_world_create_body(w, &bd);
-    }
-    mc_contact_def cd = mc_default_contact_def();
-    cd.mode = MC_CONTACT_GROUP;
-    cd.i_bodies = ids;
-    cd.i_count = N;
-    mc_contact_id c;
-    cr_assert(eq(int, mc_world_create_contact(w, &cd, &c, NULL), MC_OK));
+    row_group(w, box, N, 2.0, ids, NULL);
     cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
     mc_step_info info = mc_world_get_step_info(w);
     cr_assert(eq(u32, info.defined_pairs, (uint32_t)N * (N - 1) / 2));
