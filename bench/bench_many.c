@@ -5,6 +5,8 @@
 // and library memory, then warm mc_world_evaluate times for each thread count, with the counts of candidate pairs,
 // touching pairs and regions, and checks that the wrenches are bitwise the same for every thread count. Every call
 // moves each body by 1e-7 along x (a different pattern each call), so no call sees the poses of the one before.
+// `--drift X` adds a random walk of up to X per axis and call to every body (bodies leave their broad-phase boxes,
+// fronts meet large motions) and reports what the broad phase did.
 // With Bullet found (MC_BENCH_BULLET), the same meshes and poses in btCollisionWorld + btDbvtBroadphase +
 // btGImpactMeshShape, stepped the same way, in the same run.
 #include <math.h>
@@ -485,6 +487,20 @@ static void jitter(const scene* s, int call, mc_pose* out)
 // --verbose: each warm call's counters on stderr.
 static bool s_verbose = false;
 
+// --drift X: on top of the jitter, every body also random-walks by up to X along each axis per call (the same
+// sequence in every run), so that bodies leave their broad-phase boxes; the broad phase's work is then reported.
+static double s_drift = 0.0;
+
+// Uniform in [-1, 1) from (body, call, axis): a fixed sequence (splitmix64).
+static double drift_unit(uint32_t a, int call, int axis)
+{
+    uint64_t z = ((uint64_t)a << 32 | (uint64_t)(uint32_t)call) * 3u + (uint64_t)axis + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1p-52 - 1.0;
+}
+
 static int run(const scene* s, int threads, bool coherence, int calls, result* r)
 {
     int64_t base = mc_get_byte_count();
@@ -531,9 +547,18 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
     mc_pose* poses = calloc(s->n, sizeof *poses);
     r->broadphase_s = INFINITY;
     r->cpu_s = INFINITY;
+    mc_vec3* walk = calloc(s->n, sizeof *walk);
+    double bp_sum = 0.0;
+    uint32_t rebuilt = 0, updated = 0, moved = 0;
     for (int k = 0; k < calls; ++k)
     {
         jitter(s, k, poses);
+        for (uint32_t a = 0; s_drift > 0.0 && walk != NULL && a < s->n; ++a)
+        {
+            walk[a] = mc_add(walk[a],
+                             mc_scale(mc_v3(drift_unit(a, k, 0), drift_unit(a, k, 1), drift_unit(a, k, 2)), s_drift));
+            poses[a].p = mc_add(poses[a].p, walk[a]);
+        }
         mc_world_set_poses(w, ids, poses, s->n);
         double a = now(), c = cpu_now();
         mc_world_evaluate(w);
@@ -541,6 +566,10 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         r->cpu_s = fmin(r->cpu_s, cpu_now() - c);
         mc_step_info si = mc_world_get_step_info(w);
         r->broadphase_s = fmin(r->broadphase_s, si.seconds_broadphase);
+        bp_sum += si.seconds_broadphase;
+        rebuilt += si.broad_rebuilt;
+        updated += si.broad_rebuilt == 0 && si.broad_moved > 0;
+        moved += si.broad_moved;
         if (s_verbose)
         {
             fprintf(stderr,
@@ -549,6 +578,15 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
                     k, (unsigned long long)si.box_tests, (unsigned long long)si.triangle_tests,
                     (unsigned long long)si.triangle_pairs, si.certified_pairs, si.candidate_pairs, si.planned_pairs);
         }
+    }
+    free(walk);
+    if (s_drift > 0.0)
+    {
+        fprintf(stderr,
+                "%s %u bodies, %d threads, %s, drift %g: broad phase %.3f ms per call on average, %u rebuilds, %u "
+                "updates (%u moved bodies in all), %u calls with the pairs kept\n",
+                s->kind, s->n, threads, coherence ? "coherent" : "cold", s_drift, 1e3 * bp_sum / calls, rebuilt,
+                updated, moved, (uint32_t)calls - rebuilt - updated);
     }
     r->resting_s = INFINITY;
     for (int k = 0; k < calls; ++k)
@@ -728,6 +766,10 @@ int main(int argc, char** argv)
         {
             s_verbose = true;
         }
+        else if (strcmp(argv[i], "--drift") == 0 && i + 1 < argc)
+        {
+            s_drift = atof(argv[++i]);
+        }
         else if (strcmp(argv[i], "--poses") == 0 && i + 1 < argc)
         {
             poses_in = argv[++i];
@@ -744,7 +786,7 @@ int main(int argc, char** argv)
         {
             fprintf(stderr, "usage: bench_many [-s spheres|chain|bin] [--corpus DIR] [--poses FILE] [--save-poses "
                             "FILE] [-n bodies,...] [-t threads,...] [-c calls] "
-                            "[-o out.csv] [--no-bullet] [--no-cold] [--no-coherent] [--verbose]\n");
+                            "[-o out.csv] [--no-bullet] [--no-cold] [--no-coherent] [--drift X] [--verbose]\n");
             return 2;
         }
     }

@@ -2188,8 +2188,9 @@ static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
 }
 
 static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
-                          const struct mc_mesh* mj, int* replayed);
+                          const struct mc_mesh* mj, int* replayed, int* plain);
 static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n);
+static bool front_skipped(mc_pair_front* f);
 static uint64_t front_certificate(const mc_pair_front* f);
 static void front_sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n,
                              mc_pair_front* f);
@@ -2248,17 +2249,30 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
     uint64_t box_tests = 0;
     int used = 1;
     int replayed = 0;
-    if (use_front)
+    int plain = 0; // the front backs off (large motions): this query runs the plain traversal, the front kept empty
+    if (use_front && *front != NULL && front_skipped(*front))
+    {
+        plain = 1;
+    }
+    if (use_front && !plain)
     {
         cx.serial = 1;
-        if (!front_traverse(&cx, front, mi, mj, &replayed))
+        if (!front_traverse(&cx, front, mi, mj, &replayed, &plain))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
+        use_front = !plain;
     }
-    else
+    if (!use_front || plain)
     {
-        mc_pair_front_reset(front != NULL ? *front : NULL);
+        if (plain)
+        {
+            ctx_init(&cx, mi, mj, s, 1); // the context of the plain traversal (lanes prepared)
+        }
+        else
+        {
+            mc_pair_front_reset(front != NULL ? *front : NULL);
+        }
         pair_vec* frontier = NULL;
         uint32_t internal = 0;
         st = expand_frontier(&cx, workers, &box_tests, &frontier, &internal);
@@ -2458,6 +2472,9 @@ struct mc_pair_front
     uint64_t cert_serial;  // ids given so far (never reset: an id is never reused within the front)
     uint32_t cert_skip;    // tested queries left that keep no certificate (front_certify_begin)
     uint32_t cert_backoff; // the last skip length
+    // Large motions (see FRONT_PLAIN_MOTION): queries left that run the plain traversal, and the last such length.
+    uint32_t plain_skip;
+    uint32_t plain_backoff;
     // (the flags last: they fill the struct's tail padding, 4 bytes before them)
     bool cert_pending; // pairs and pose kept, margin not measured (front_try_replay measures it)
     bool cert_keep;    // the query being answered keeps its pairs (front_keep_certified once they are sorted)
@@ -2514,6 +2531,8 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->cert_now = 0.0;
         f->cert_skip = 0;
         f->cert_backoff = 0;
+        f->plain_skip = 0;
+        f->plain_backoff = 0;
     }
 }
 
@@ -3503,8 +3522,28 @@ static int front_try_replay(const collide_ctx* cx, pair_worker* w, mc_pair_front
 // would otherwise grow as a contact wanders over the meshes), else front_update; a quiet query replays the certified
 // pairs when it can (*replayed = 1), else tests the near lists. A query that tested measures the new certificate.
 // @return 0 on allocation failure (the front is then reset).
+// Whether this query skips the front (a back-off after large motions is running); counts it.
+static bool front_skipped(mc_pair_front* f)
+{
+    if (f->plain_skip == 0u)
+    {
+        return false;
+    }
+    f->plain_skip--;
+    return true;
+}
+
+/// A front query whose motion since the front's pose exceeds this fraction of J's radius (sqrt(3) times its largest
+/// coordinate) runs the plain traversal instead. Past it, most entries would be descended again and most leaf pairs
+/// recorded with a wide margin, which costs more than the plain traversal: 1000 unit spheres random-walking 0.01 a
+/// step (about 0.6 % of that radius) took twice the plain traversal's time through their fronts, 0.1 a step eleven
+/// times; at 0.0003 a step the fronts are 1.3-1.4x faster (`bench_many --drift`, many.md).
+#define FRONT_PLAIN_MOTION 5e-4
+/// Most queries a front skips in a row after large motions.
+#define FRONT_PLAIN_MAX 64u
+
 static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
-                          const struct mc_mesh* mj, int* replayed)
+                          const struct mc_mesh* mj, int* replayed, int* plain)
 {
     *replayed = 0;
     if (*slot == NULL)
@@ -3570,6 +3609,19 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
         }
         f->cert_margin = 0.0;
         f->cert_pending = false;
+        if (motion > FRONT_PLAIN_MOTION * radius)
+        {
+            // Past this motion most entries would be descended again and most leaf pairs recorded with a wide margin,
+            // which costs more than the plain traversal: run that, keep the front empty, and skip it for 1, 3, 7, ...
+            // FRONT_PLAIN_MAX queries while the motions stay large (a small one resets the back-off).
+            f->count = 0;
+            f->cert_keep = false;
+            f->plain_backoff = f->plain_backoff >= FRONT_PLAIN_MAX / 2u ? FRONT_PLAIN_MAX : 2u * f->plain_backoff + 1u;
+            f->plain_skip = f->plain_backoff - 1u;
+            *plain = 1;
+            return 1;
+        }
+        f->plain_backoff = 0;
         ok = front_update(cx, w, f, mj);
     }
     if (!ok)

@@ -1806,6 +1806,55 @@ static mc_pose shifted(const mc_pose* p, mc_vec3 d, double s)
     return q;
 }
 
+Test(bvh, large_motions_skip_the_front_and_small_ones_bring_it_back)
+{
+    // Two unit spheres 1.9 apart. Phases of 12 queries each: motions of 1e-8 (the front serves: quiet queries test
+    // fewer boxes than the plain traversal), of 0.05 a query (past FRONT_PLAIN_MOTION = 5e-4 of J's radius: the plain
+    // traversal runs, its counters exactly those of mc_collide, except at the fresh fronts that end each back-off of
+    // 1, 3, 7 queries), then of 1e-8 again (the front comes back after the last back-off). Every query's pairs bitwise
+    // the cold query's.
+    mc_mesh* mi = scene_uv_sphere(1.0, 1000);
+    mc_mesh* mj = scene_uv_sphere(1.0, 1000);
+    mc_workspace* fw = NULL;
+    mc_workspace* cw = NULL;
+    cr_assert(mc_workspace_create(&fw) == MC_OK && mc_workspace_create(&cw) == MC_OK);
+    mc_pair_front* front = NULL;
+    mc_pose p = mc_pose_identity();
+    p.p = mc_v3(1.9, 0.0, 0.0);
+    uint32_t fewer[3] = {0, 0, 0}, plain[3] = {0, 0, 0};
+    for (int k = 0; k < 36; ++k)
+    {
+        int phase = k / 12;
+        double step = phase == 1 ? 0.05 : 1e-8;
+        double sign = (k % 2) == 0 ? 1.0 : -1.0; // back and forth: the spheres keep overlapping
+        p.p = mc_add(p.p, mc_scale(mc_normalize(mc_v3(0.3, 1.0, -0.5)), sign * step));
+        mc_pair_result res, cold;
+        mc_query_stats st, cs;
+        memset(&st, 0, sizeof st);
+        memset(&cs, 0, sizeof cs);
+        cr_assert(mc_collide_front(mi, mj, &p, 1, &fw->pairs, &front, &res, &st) == MC_OK);
+        mc_triangle_pair* got = malloc((res.pair_count + 1u) * sizeof *got);
+        cr_assert(got != NULL);
+        memcpy(got, res.pairs, res.pair_count * sizeof *got);
+        uint32_t n = res.pair_count;
+        cr_assert(mc_collide(mi, mj, &p, 1, &cw->pairs, &cold, &cs) == MC_OK);
+        cr_assert(n > 0u);
+        cr_assert(pairs_equal(got, n, cold.pairs, cold.pair_count), "query %d: front query differs from the cold one",
+                  k);
+        free(got);
+        fewer[phase] += st.box_tests < cs.box_tests;
+        plain[phase] += st.box_tests == cs.box_tests && st.triangle_tests == cs.triangle_tests;
+    }
+    cr_assert(fewer[0] >= 10u, "small motions: the front serves (%u of 12)", fewer[0]);
+    cr_assert(plain[1] >= 9u, "large motions: the queries run plain (%u of 12)", plain[1]);
+    cr_assert(fewer[2] >= 8u, "small motions again: the front comes back (%u of 12)", fewer[2]);
+    mc_pair_front_destroy(front);
+    mc_workspace_destroy(fw);
+    mc_workspace_destroy(cw);
+    mc_mesh_destroy(mi);
+    mc_mesh_destroy(mj);
+}
+
 Test(bvh, certified_reuse_is_refused_past_its_margin)
 {
     // A box J (0.6 x 0.6 x 1, turned 0.3 rad about z) stands 0.2 deep in the top face of the cube I, whose two
