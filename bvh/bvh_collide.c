@@ -2475,6 +2475,7 @@ struct mc_pair_front
     // Large motions (see FRONT_PLAIN_MOTION): queries left that run the plain traversal, and the last such length.
     uint32_t plain_skip;
     uint32_t plain_backoff;
+    bool primed; // a query ran since the last reset: the next fresh start records the front (see front_traverse)
     // (the flags last: they fill the struct's tail padding, 4 bytes before them)
     bool cert_pending; // pairs and pose kept, margin not measured (front_try_replay measures it)
     bool cert_keep;    // the query being answered keeps its pairs (front_keep_certified once they are sorted)
@@ -2533,6 +2534,7 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->cert_backoff = 0;
         f->plain_skip = 0;
         f->plain_backoff = 0;
+        f->primed = false;
     }
 }
 
@@ -3563,6 +3565,15 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     f->cert_keep = false;
     double radius = 1.7320508075688774 * mj->bvh->max_abs_coord;
     int ok;
+    if (fresh_start && !f->primed)
+    {
+        // A pair's first query runs the plain traversal and records nothing: many pairs are queried once or twice
+        // (bodies passing by, new candidates under large motions), and recording costs about twice the plain query.
+        f->primed = true;
+        f->count = 0;
+        *plain = 1;
+        return 1;
+    }
     if (fresh_start)
     {
         // No motion known yet: the smallest margin (the next query records the leaf pairs again with its own).
