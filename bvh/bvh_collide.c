@@ -2235,6 +2235,9 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
     // The front serves serial traversals only (a query small enough never goes parallel: see traverse_frontier).
     bool use_front =
         front != NULL && (workers == 1 || (uint64_t)mi->triangle_count + mj->triangle_count < PARALLEL_MIN_TRIANGLES);
+    // The front backs off (large motions): this query runs the plain traversal, the front kept empty (not reset).
+    int plain = use_front && *front != NULL && front_skipped(*front);
+    use_front = use_front && !plain;
     ctx_init(&cx, mi, mj, s, use_front ? 0 : 1);
     for (int w = 0; w < s->worker_capacity; ++w)
     {
@@ -2249,27 +2252,22 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
     uint64_t box_tests = 0;
     int used = 1;
     int replayed = 0;
-    int plain = 0; // the front backs off (large motions): this query runs the plain traversal, the front kept empty
-    if (use_front && *front != NULL && front_skipped(*front))
-    {
-        plain = 1;
-    }
-    if (use_front && !plain)
+    if (use_front)
     {
         cx.serial = 1;
         if (!front_traverse(&cx, front, mi, mj, &replayed, &plain))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
-        use_front = !plain;
-    }
-    if (!use_front || plain)
-    {
         if (plain)
         {
-            ctx_init(&cx, mi, mj, s, 1); // the context of the plain traversal (lanes prepared)
+            use_front = false;
+            ctx_init(&cx, mi, mj, s, 1); // the front began to back off: the plain traversal's context (lanes)
         }
-        else
+    }
+    if (!use_front)
+    {
+        if (!plain)
         {
             mc_pair_front_reset(front != NULL ? *front : NULL);
         }
