@@ -608,16 +608,6 @@ static void query_moved(bp_ctx* ctx, uint32_t s, uint32_t m)
     }
 }
 
-// Key order (contact, body_i, body_j).
-static bool key_less(const mc_pair_key* a, const mc_pair_key* b)
-{
-    if (a->contact != b->contact)
-    {
-        return a->contact < b->contact;
-    }
-    return a->body_i != b->body_i ? a->body_i < b->body_i : a->body_j < b->body_j;
-}
-
 // Update for the k bodies that left their fat volumes (Box2D's moved bodies): new fat volumes for them, the tree
 // refitted, their fat pairs found again by querying it, and merged into the kept ones. On failure the fat pairs are
 // marked invalid (the next evaluation rebuilds).
@@ -664,7 +654,8 @@ static bool update_moved(mc_world* w, uint32_t n, uint32_t u, uint32_t k)
             ++i; // a pair of a moved body: the fresh list has it if it still is one
             continue;
         }
-        bool take_fat = j >= bp->fresh.count || (i < bp->fat.count && key_less(&bp->fat.data[i], &bp->fresh.data[j]));
+        bool take_fat =
+            j >= bp->fresh.count || (i < bp->fat.count && mc_pair_key_cmp(&bp->fat.data[i], &bp->fresh.data[j]) < 0);
         out->data[out->count++] = take_fat ? bp->fat.data[i++] : bp->fresh.data[j++];
     }
     mc_key_list t = bp->fat;

@@ -254,9 +254,7 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     }
     b->alive = true;
     b->next_free = -1;
-    w->candidates_valid = false;
-    w->bp.fat_valid = false;
-    w->stiction.ready = false;
+    mc_world_structure_changed(w);
     mc_body_id id = {(int32_t)index + 1, b->generation};
     return id;
 }
@@ -274,9 +272,7 @@ void mc_world_destroy_body(mc_world* w, mc_body_id id)
         mc_mesh_destroy(b->own_mesh);
     }
     mc_free(b->members); // the contacts that list it keep its old generation and skip it
-    w->candidates_valid = false;
-    w->bp.fat_valid = false;
-    w->stiction.ready = false;
+    mc_world_structure_changed(w);
     uint32_t gen = b->generation;
     memset(b, 0, sizeof *b);
     b->generation = gen; // bumped again on reuse; pairs holding `gen` see the body as gone while alive is false
@@ -411,9 +407,7 @@ void mc_world_destroy_contact(mc_world* w, mc_contact_id id)
     }
     MC_ASSERT(!w->evaluating);
     mc_contact_unlink(w, (uint32_t)id.index1 - 1);
-    w->candidates_valid = false;
-    w->bp.fat_valid = false;
-    w->stiction.ready = false;
+    mc_world_structure_changed(w);
     mc_contact_slot_free(c);
     uint32_t gen = c->generation;
     memset(c, 0, sizeof *c);

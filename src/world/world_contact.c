@@ -421,9 +421,7 @@ mc_status mc_world_create_contact(mc_world* w, const mc_contact_def* def, mc_con
     c->alive = true;
     c->next_free = -1;
     link_members(w, index, c->members, c->member_count);
-    w->candidates_valid = false;
-    w->bp.fat_valid = false;
-    w->stiction.ready = false;
+    mc_world_structure_changed(w);
     out->index1 = (int32_t)index + 1;
     out->generation = c->generation;
     return MC_OK;

@@ -132,25 +132,12 @@ static bool wrenches_finite(const mc_world* w)
 // sorted list when there is one (its warm region buffer), else one from the pool. Records of pairs that are no longer
 // candidates return to the pool. Both lists are sorted by key, so this is one merge. @return MC_ERR_OUT_OF_MEMORY
 // (nothing changed) when the pool cannot grow.
-static int key_cmp(const mc_pair_key* a, const mc_pair_key* b)
-{
-    if (a->contact != b->contact)
-    {
-        return a->contact < b->contact ? -1 : 1;
-    }
-    if (a->body_i != b->body_i)
-    {
-        return a->body_i < b->body_i ? -1 : 1;
-    }
-    return (a->body_j > b->body_j) - (a->body_j < b->body_j);
-}
-
 static mc_status match_pairs(mc_world* w)
 {
     uint32_t fresh = 0, i = 0, j = 0;
     while (i < w->found_count)
     {
-        int c = j < w->active_count ? key_cmp(&w->found[i], &w->active[j]) : -1;
+        int c = j < w->active_count ? mc_pair_key_cmp(&w->found[i], &w->active[j]) : -1;
         fresh += c < 0;
         i += c <= 0;
         j += c >= 0;
@@ -166,7 +153,7 @@ static mc_status match_pairs(mc_world* w)
     i = 0, j = 0;
     while (i < w->found_count || j < w->active_count)
     {
-        int c = i >= w->found_count ? 1 : (j >= w->active_count ? -1 : key_cmp(&w->found[i], &w->active[j]));
+        int c = i >= w->found_count ? 1 : (j >= w->active_count ? -1 : mc_pair_key_cmp(&w->found[i], &w->active[j]));
         if (c == 0)
         {
             w->found[i++].pair = w->active[j++].pair;

@@ -91,6 +91,20 @@ typedef struct mc_pair_key
     uint32_t pair;    ///< index into the pair pool (set when the candidates are matched to records)
 } mc_pair_key;
 
+/// Order of candidate keys: (contact, body_i, body_j). @return -1, 0 or 1.
+static inline int mc_pair_key_cmp(const mc_pair_key* a, const mc_pair_key* b)
+{
+    if (a->contact != b->contact)
+    {
+        return a->contact < b->contact ? -1 : 1;
+    }
+    if (a->body_i != b->body_i)
+    {
+        return a->body_i < b->body_i ? -1 : 1;
+    }
+    return (a->body_j > b->body_j) - (a->body_j < b->body_j);
+}
+
 /// A contact definition slot.
 typedef struct mc_contact_slot
 {
@@ -220,6 +234,15 @@ struct mc_world
     bool evaluated;               ///< the last mc_world_evaluate succeeded (its pairs and regions are current while
                                   ///< candidates_valid holds: mc_world_get_jacobian)
 };
+
+/// A body or contact was created or destroyed: the candidates, the broad phase's fat pairs and the stiction records no
+/// longer match the world.
+static inline void mc_world_structure_changed(mc_world* w)
+{
+    w->candidates_valid = false;
+    w->bp.fat_valid = false;
+    w->stiction.ready = false;
+}
 
 /// @return the live body slot of `id`, or NULL (null, stale or out-of-range id).
 static inline mc_body* mc_world_body(const mc_world* w, mc_body_id id)
