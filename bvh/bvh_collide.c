@@ -235,7 +235,8 @@ static mc_status scratch_prepare(struct mc_pair_scratch** slot, const struct mc_
             atomic_init(&s->stamp[v], 0u);
         }
         s->jv_capacity = mj->vertex_count;
-        s->epoch = 0;
+        // The epoch goes on (new stamps are 0, below every live epoch's 2e, as epochs start at 1): the workers' leaf
+        // caches are tagged with it, and restarting it would let one take an earlier query's leaf for this one's.
     }
     // Stamps 2e and 2e + 1 belong to epoch e; clear everything when the counter would wrap (the workers' leaf caches
     // are tagged with the epoch too).

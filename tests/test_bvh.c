@@ -448,6 +448,56 @@ static mc_mesh* tiny_torus(double scale)
     return m;
 }
 
+// A workspace reused for a pair whose J has more vertices than any before grows its J vertex cache. The growth used to
+// restart the query counter (epoch) at 1, and the workers' leaf caches (an I leaf's box mapped into J's frame and its
+// prepared triangles, tagged with the epoch and the leaf's index) still held epoch 1 from the workspace's first query:
+// the second query took leaf 12's box under the first query's pose and culled half of J's triangles (4 pairs of 8).
+// Found by the differential world fuzzer (a world without coherence, whose workspace serves every pair in turn:
+// tests/fuzz/regressions/world/coherence_differs_pair_2_3_eval3). I is the cube both times; J a small octahedron (6
+// vertices), then a small cube (8: the cache grows) turned a quarter about x, at the same point of I's bottom face, so
+// that both queries meet the same one leaf of I. Each query's pairs must be the brute force's, on a new workspace, with
+// both lane widths and one and two threads.
+Test(bvh, a_workspace_reused_for_a_larger_mesh_keeps_no_stale_leaf)
+{
+    double small_octa[6][3], small_cube[8][3];
+    for (int v = 0; v < 8; ++v)
+    {
+        for (int k = 0; k < 3; ++k)
+        {
+            small_cube[v][k] = 0.2 * s_cube_pos[v][k];
+            if (v < 6)
+            {
+                small_octa[v][k] = 0.2 * s_octa_pos[v][k];
+            }
+        }
+    }
+    mc_mesh* mi = cube();
+    mc_mesh* mj[2] = {scene_mesh_from_arrays(&small_octa[0][0], 6, &s_octa_tri[0][0], 8),
+                      scene_mesh_from_arrays(&small_cube[0][0], 8, &s_cube_tri[0][0], 12)};
+    mc_pose p[2] = {pose_t(0.5, -0.5, -1.0), pose_t(0.5, -0.5, -1.0)};
+    p[1].q = mc_quat_normalize((mc_quat){1.0, 1.0, 0.0, 0.0});
+    for (int lanes = 0; lanes < 2; ++lanes)
+    {
+        mc_collide_lanes_limit = lanes; // 0: the widest kernels of this CPU, 1: SSE2
+        for (int threads = 1; threads <= 2; ++threads)
+        {
+            mc_workspace* ws = NULL;
+            cr_assert(mc_workspace_create(&ws) == MC_OK);
+            uint32_t n[2];
+            for (int q = 0; q < 2; ++q)
+            {
+                n[q] = check_against_brute_force(mi, mj[q], &p[q], ws, threads);
+            }
+            cr_assert(n[0] > 0u && n[1] == 8u, "%u and %u pairs", n[0], n[1]);
+            mc_workspace_destroy(ws);
+        }
+    }
+    mc_collide_lanes_limit = 0;
+    mc_mesh_destroy(mi);
+    mc_mesh_destroy(mj[0]);
+    mc_mesh_destroy(mj[1]);
+}
+
 // Meshes whose coordinates lie below the float range (FLT_MIN = 2^-126) but inside the library's (down to 2^-240):
 // their float boxes, leaf offsets and the float box tests are subnormal or 0, where float rounding is absolute, not
 // relative (bvh_internal.h, MC_BVH_FLOAT_TINY). Found by the query fuzzer
