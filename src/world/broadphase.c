@@ -284,6 +284,13 @@ static void select_kth(const bp_ctx* ctx, uint32_t* p, uint32_t n, uint32_t k)
     }
 }
 
+// Grow the box (lo, hi) to hold the box (l, h).
+static inline void box_join(mc_vec3* lo, mc_vec3* hi, mc_vec3 l, mc_vec3 h)
+{
+    *lo = mc_v3(fmin(lo->x, l.x), fmin(lo->y, l.y), fmin(lo->z, l.z));
+    *hi = mc_v3(fmax(hi->x, h.x), fmax(hi->y, h.y), fmax(hi->z, h.z));
+}
+
 // Fat box of the bodies p[0, n) into node, and the axis along which their centres spread most.
 static int box_and_axis(const bp_ctx* ctx, const uint32_t* p, uint32_t n, mc_bp_node* node)
 {
@@ -292,8 +299,7 @@ static int box_and_axis(const bp_ctx* ctx, const uint32_t* p, uint32_t n, mc_bp_
     for (uint32_t k = 0; k < n; ++k)
     {
         const mc_bp_proxy* x = &ctx->proxies[p[k]];
-        bl = mc_v3(fmin(bl.x, x->fat_lo.x), fmin(bl.y, x->fat_lo.y), fmin(bl.z, x->fat_lo.z));
-        bh = mc_v3(fmax(bh.x, x->fat_hi.x), fmax(bh.y, x->fat_hi.y), fmax(bh.z, x->fat_hi.z));
+        box_join(&bl, &bh, x->fat_lo, x->fat_hi);
         double c[3] = {x->fat_lo.x + x->fat_hi.x, x->fat_lo.y + x->fat_hi.y, x->fat_lo.z + x->fat_hi.z};
         for (int a = 0; a < 3; ++a)
         {
@@ -568,8 +574,7 @@ static void refit(mc_broadphase* bp)
             for (uint32_t k = node->right + 1; k < node->right + (uint32_t)-node->left; ++k)
             {
                 x = &bp->proxies[bp->order[k]];
-                lo = mc_v3(fmin(lo.x, x->fat_lo.x), fmin(lo.y, x->fat_lo.y), fmin(lo.z, x->fat_lo.z));
-                hi = mc_v3(fmax(hi.x, x->fat_hi.x), fmax(hi.y, x->fat_hi.y), fmax(hi.z, x->fat_hi.z));
+                box_join(&lo, &hi, x->fat_lo, x->fat_hi);
             }
             node->lo = lo;
             node->hi = hi;
@@ -577,8 +582,9 @@ static void refit(mc_broadphase* bp)
         }
         const mc_bp_node* a = &bp->nodes[node->left];
         const mc_bp_node* b = &bp->nodes[node->right];
-        node->lo = mc_v3(fmin(a->lo.x, b->lo.x), fmin(a->lo.y, b->lo.y), fmin(a->lo.z, b->lo.z));
-        node->hi = mc_v3(fmax(a->hi.x, b->hi.x), fmax(a->hi.y, b->hi.y), fmax(a->hi.z, b->hi.z));
+        node->lo = a->lo;
+        node->hi = a->hi;
+        box_join(&node->lo, &node->hi, b->lo, b->hi);
     }
 }
 
