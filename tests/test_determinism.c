@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Determinism of the pair stage: the same pairs, in the same order, with bitwise the same crossing points and the
-// same counters, for 1, 2, 3 and 4 worker threads, over generated scenes and many poses.
+// same counters, for 1, 2, 3 and 4 worker threads, over generated scenes and many poses; and of the region queries
+// whatever the workspace served before.
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
 
@@ -107,4 +108,104 @@ Test(determinism, pairs_are_identical_for_one_to_four_threads)
     mc_workspace_destroy(ws);
     free(ref);
     free(got);
+}
+
+// A workspace is scratch only: a query's results must not depend on the queries it served before (other meshes,
+// larger or smaller, other poses, other thread counts), which is what the world does with its workers' workspaces.
+// Eight meshes (6 to about 1000 vertices, one of them flipped: a container) at random overlapping poses, with 1 or 2
+// threads; each query on a workspace with a history against the same query on a new workspace: the same status,
+// region count and pair counters, bitwise the same regions. Two histories: 40 rounds of seven queries on a new
+// workspace each, one I mesh against J meshes of growing size (the caches grow before every query), then 300 queries
+// of random pairs on one workspace. A broad net, not the test of one defect: the stale leaf cache that once lost
+// triangle pairs after such a growth needs the same leaf met first at a pose where the old box culls, which these
+// random poses do not produce (this test passes without that fix; its own test is
+// bvh/a_workspace_reused_for_a_larger_mesh_keeps_no_stale_leaf).
+static void check_history(mc_mesh* const* m, int a, int b, mc_workspace* shared, uint64_t* seed, uint32_t* with_regions)
+{
+    enum
+    {
+        CAP = 64
+    };
+    mc_region got[CAP], ref[CAP];
+    mc_pose pi = mc_pose_identity(), pj;
+    pi.q = scene_random_quat(seed);
+    pj.q = scene_random_quat(seed);
+    pj.p = mc_v3(1.6 * scene_random(seed) - 0.8, 1.6 * scene_random(seed) - 0.8, 1.6 * scene_random(seed) - 0.8);
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 1 + (int)(scene_random(seed) * 2.0);
+    mc_workspace* fresh = NULL;
+    cr_assert(mc_workspace_create(&fresh) == MC_OK);
+    uint32_t ng = 0, nr = 0;
+    mc_query_stats sg, sr;
+    mc_status st_g = mc_query_regions(m[a], &pi, m[b], &pj, &opt, shared, got, CAP, &ng, &sg);
+    mc_status st_r = mc_query_regions(m[a], &pi, m[b], &pj, &opt, fresh, ref, CAP, &nr, &sr);
+    mc_workspace_destroy(fresh);
+    cr_assert(st_g == MC_OK && st_r == MC_OK, "meshes %d, %d: status %d and %d", a, b, (int)st_g, (int)st_r);
+    cr_assert(ng == nr && sg.triangle_pairs == sr.triangle_pairs,
+              "meshes %d, %d: %u regions and %llu pairs after the workspace's history, %u and %llu on a new workspace",
+              a, b, ng, (unsigned long long)sg.triangle_pairs, nr, (unsigned long long)sr.triangle_pairs);
+    cr_assert(memcmp(got, ref, ng * sizeof *got) == 0, "meshes %d, %d: regions differ", a, b);
+    *with_regions += ng > 0;
+}
+
+Test(determinism, results_do_not_depend_on_the_workspace_history)
+{
+    static const double octa_p[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    static const uint32_t octa_t[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4},
+                                          {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+    enum
+    {
+        MESHES = 8,
+        ROUNDS = 40,
+        RANDOM = 300
+    };
+    // Growing vertex counts: 6, 8, about 100, 150, 250, 500, 1000; then the flipped sphere (a container).
+    mc_mesh* m[MESHES];
+    m[0] = scene_mesh_from_arrays(&octa_p[0][0], 6, &octa_t[0][0], 8);
+    m[1] = scene_box(mc_v3(-0.6, -0.6, -0.6), mc_v3(0.6, 0.6, 0.6));
+    m[2] = scene_uv_sphere(0.7, 200);
+    m[3] = scene_box_grid(mc_v3(0.5, 0.75, 0.5), 300);
+    m[4] = scene_torus(0.8, 0.3, 500);
+    m[5] = scene_uv_sphere(0.9, 1000);
+    m[6] = scene_uv_sphere(1.0, 2000);
+    cr_assert(m[2] != NULL);
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = (const double*)mc_mesh_get_positions(m[2]);
+    d.vertex_count = mc_mesh_get_vertex_count(m[2]);
+    d.indices = mc_mesh_get_indices(m[2]);
+    d.triangle_count = mc_mesh_get_triangle_count(m[2]);
+    d.flip = true;
+    m[7] = NULL;
+    cr_assert(mc_mesh_create(&d, &m[7], NULL, NULL) == MC_OK);
+    for (int k = 0; k < MESHES; ++k)
+    {
+        cr_assert(m[k] != NULL);
+    }
+    uint64_t seed = 77;
+    uint32_t with_regions = 0;
+    for (int r = 0; r < ROUNDS; ++r)
+    {
+        mc_workspace* ws = NULL;
+        cr_assert(mc_workspace_create(&ws) == MC_OK);
+        for (int b = 0; b < MESHES - 1; ++b)
+        {
+            check_history(m, r % MESHES, b, ws, &seed, &with_regions);
+        }
+        mc_workspace_destroy(ws);
+    }
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    for (int q = 0; q < RANDOM; ++q)
+    {
+        int a = (int)(scene_random(&seed) * MESHES), b = (int)(scene_random(&seed) * MESHES);
+        check_history(m, a, a == 7 && b == 7 ? 6 : b, ws, &seed, &with_regions); // two containers: no bounded solid
+    }
+    mc_workspace_destroy(ws);
+    // Most queries overlap (the centres at most 0.8 sqrt(3) apart), so the comparisons are not of empty results.
+    uint32_t total = ROUNDS * (MESHES - 1) + RANDOM;
+    cr_assert(with_regions > total / 2, "%u of %u queries with regions", with_regions, total);
+    for (int k = 0; k < MESHES; ++k)
+    {
+        mc_mesh_destroy(m[k]);
+    }
 }
