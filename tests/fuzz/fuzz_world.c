@@ -416,11 +416,6 @@ static const mc_mesh* body_mesh_of(const world_state* s, mc_body_id id)
 // meshes at the bodies' poses on a new workspace: the same regions, bit for bit.
 static void check_against_queries(const world_state* s, const mc_contact_region* rec, uint32_t n)
 {
-    enum
-    {
-        CAP = 64
-    };
-    mc_region q[CAP];
     for (uint32_t k = 0; k < n;)
     {
         uint32_t e = k + 1;
@@ -438,12 +433,13 @@ static void check_against_queries(const world_state* s, const mc_contact_region*
             opt.worker_count = 1;
             opt.depth_method = s->depth_method;
             mc_workspace* ws = NULL;
-            if (mc_workspace_create(&ws) != MC_OK)
+            mc_region* q = malloc((e - k) * sizeof *q); // room for the world's count: more is MC_ERR_CAPACITY
+            if (mc_workspace_create(&ws) != MC_OK || q == NULL)
             {
                 abort();
             }
             uint32_t count = 0;
-            mc_status st = mc_query_regions(mi, &pi, mj, &pj, &opt, ws, q, CAP, &count, NULL);
+            mc_status st = mc_query_regions(mi, &pi, mj, &pj, &opt, ws, q, e - k, &count, NULL);
             mc_workspace_destroy(ws);
             FUZZ_CHECK(st == MC_OK && count == e - k,
                        "evaluation %u: bodies %d and %d have %u regions in the world, the query on a new workspace %u "
@@ -457,6 +453,7 @@ static void check_against_queries(const world_state* s, const mc_contact_region*
                            s->log_count, rec[k].body_i.index1, rec[k].body_j.index1, r - k, rec[r].region.volume,
                            q[r - k].volume);
             }
+            free(q);
         }
         k = e;
     }
