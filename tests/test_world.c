@@ -745,7 +745,8 @@ Test(world, contact_lists_make_every_pair_and_skip_destroyed_bodies)
 
 Test(world, flipping_a_flipped_mesh_gives_back_the_solid)
 {
-    // body flip on a mesh that is already flipped (mc_mesh_def.flip) must give the plain sphere's force
+    // body flip on a mesh that is already flipped (mc_mesh_def.flip) must give the plain sphere's force; the body's
+    // mesh (mc_body_get_mesh) is the world's copy and answers mc_query_regions with the record's region
     mc_mesh* plate = wscene_box(mc_v3(-0.5, -0.5, -0.1), mc_v3(0.5, 0.5, 0.0));
     mc_mesh* sphere = wscene_uv_sphere(R_SPHERE, 60, 60);
     mc_mesh_def md = mc_default_mesh_def();
@@ -782,6 +783,22 @@ Test(world, flipping_a_flipped_mesh_gives_back_the_solid)
         cr_assert(eq(u32, mc_world_get_regions(w, &rec, 1), 1));
         cr_assert(eq(u32, mc_world_get_step_info(w).flags, 0));
         fn[variant] = rec.normal_force;
+        // mc_body_get_mesh: the given mesh, or the world's flipped copy (here flipped back: a solid), with which the
+        // query gives the record's region bit for bit; NULL for a stale id.
+        const mc_mesh* mb = mc_body_get_mesh(w, b);
+        cr_assert(mc_body_get_mesh(w, a) == plate);
+        cr_assert(variant ? mb != inverted && !mc_mesh_get_report(mb)->flipped : mb == sphere);
+        mc_workspace* ws = NULL;
+        cr_assert(eq(int, mc_workspace_create(&ws), MC_OK));
+        mc_region q;
+        uint32_t nq = 0;
+        mc_pose pa = mc_body_get_pose(w, a), pb = mc_body_get_pose(w, b);
+        cr_assert(eq(int, mc_query_regions(plate, &pa, mb, &pb, NULL, ws, &q, 1, &nq, NULL), MC_OK));
+        cr_assert(eq(u32, nq, 1));
+        cr_assert(memcmp(&q, &rec.region, sizeof q) == 0);
+        mc_workspace_destroy(ws);
+        mc_world_destroy_body(w, b);
+        cr_assert(mc_body_get_mesh(w, b) == NULL);
         mc_world_destroy(w);
     }
     cr_assert(gt(dbl, fn[0], 0.0));

@@ -332,6 +332,11 @@ extern "C"
     MC_API mc_wrench mc_body_get_wrench(const mc_world* world, mc_body_id id);
     /// @return the user_data given at creation (NULL for an invalid id).
     MC_API void* mc_body_get_user_data(const mc_world* world, mc_body_id id);
+    /// @return the mesh the body's contact queries use: the mesh given at creation, or, for a body created with flip,
+    /// the world's flipped copy of it (owned by the world, valid while the body lives). NULL for an invalid id and for
+    /// a body of an analytic shape (mc_body_def.shape). With it, mc_query_regions on two bodies' meshes at their poses
+    /// gives bitwise the regions mc_world_evaluate records for the pair (same depth method).
+    MC_API const mc_mesh* mc_body_get_mesh(const mc_world* world, mc_body_id id);
 
     /// Bulk pose setter: poses[k] for ids[k], k < count. All entries are checked first; on any invalid id or
     /// non-finite pose nothing is changed and MC_ERR_INVALID_ARGUMENT is returned.

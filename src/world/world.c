@@ -339,6 +339,12 @@ void* mc_body_get_user_data(const mc_world* w, mc_body_id id)
     return b != NULL ? b->user_data : NULL;
 }
 
+const mc_mesh* mc_body_get_mesh(const mc_world* w, mc_body_id id)
+{
+    mc_body* b = mc_world_body(w, id);
+    return b != NULL ? b->mesh : NULL;
+}
+
 mc_status mc_world_set_poses(mc_world* w, const mc_body_id* ids, const mc_pose* poses, uint32_t count)
 {
     if (w == NULL || (count > 0 && (ids == NULL || poses == NULL)))

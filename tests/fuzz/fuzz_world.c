@@ -5,9 +5,10 @@
 // garbage ids and wild force-law parameters (IMPACT, POISSON, user callbacks returning anything), single and bulk
 // pose and velocity setters with garbage, evaluations, region records, wrenches and counters. Checked: statuses agree
 // with the documented rules (valid id and pose), every output of an evaluation is finite, the records agree with the
-// step info, every pair's regions are bitwise those of mc_query_regions on a new workspace (the world's history, its
-// shared workspaces and coherence change no bit), everything is freed with the world, and the whole sequence run again
-// without temporal coherence gives bitwise the same results at every evaluation.
+// step info, every pair's regions are bitwise those of mc_query_regions on the bodies' meshes (mc_body_get_mesh) on a
+// new workspace (the world's history, its shared workspaces and coherence change no bit), everything is freed with the
+// world, and the whole sequence run again without temporal coherence gives bitwise the same results at every
+// evaluation.
 //
 // The world asserts on programmer errors in debug builds (STYLE S9: a bad id or a non-finite pose given to a setter)
 // and takes a defined safe path in release. Giving those on purpose is part of the test, so this harness's assert hook
@@ -82,8 +83,6 @@ typedef struct world_state
     mc_world* w;
     mc_mesh* extra[2]; // meshes at a fuzzer-chosen scale (outlive the world)
     mc_body_id bodies[MAX_BODIES];
-    const mc_mesh* body_mesh[MAX_BODIES]; // the mesh each body's queries use (its flipped copy for a flipped body)
-    mc_mesh* body_flipped[MAX_BODIES];    // that copy, made here as the world makes its own
     uint32_t body_count;
     mc_depth_method depth_method; // the world's
     bool coherence;               // the world's
@@ -177,22 +176,6 @@ static mc_force_model fuzz_model(fuzz_bytes* in)
     return m;
 }
 
-// The flipped copy of a mesh, made as mc_world_create_body makes its own (src/world/world.c): from the stored
-// positions and indices, flipped back when the mesh is itself flipped. NULL when it cannot be made (the body's pairs
-// are then not compared).
-static mc_mesh* flipped_copy(const mc_mesh* mesh)
-{
-    mc_mesh_def md = mc_default_mesh_def();
-    md.positions = (const double*)mc_mesh_get_positions(mesh);
-    md.position_stride = sizeof(mc_vec3);
-    md.vertex_count = mc_mesh_get_vertex_count(mesh);
-    md.indices = mc_mesh_get_indices(mesh);
-    md.triangle_count = mc_mesh_get_triangle_count(mesh);
-    md.flip = !mc_mesh_get_report(mesh)->flipped;
-    mc_mesh* out = NULL;
-    return mc_mesh_create(&md, &out, NULL, NULL) == MC_OK ? out : NULL;
-}
-
 static void op_create_body(world_state* s)
 {
     mc_body_def d = mc_default_body_def();
@@ -209,12 +192,6 @@ static void op_create_body(world_state* s)
     FUZZ_CHECK(!ok || mc_body_get_user_data(s->w, id) == d.user_data, "create_body: user data lost");
     if (ok && s->body_count < MAX_BODIES)
     {
-        s->body_mesh[s->body_count] = d.mesh;
-        if (d.flip)
-        {
-            s->body_flipped[s->body_count] = flipped_copy(d.mesh);
-            s->body_mesh[s->body_count] = s->body_flipped[s->body_count];
-        }
         s->bodies[s->body_count++] = id;
     }
 }
@@ -400,20 +377,9 @@ static uint64_t fnv(uint64_t h, const void* p, size_t n)
     return h;
 }
 
-static const mc_mesh* body_mesh_of(const world_state* s, mc_body_id id)
-{
-    for (uint32_t k = 0; k < s->body_count; ++k)
-    {
-        if (s->bodies[k].index1 == id.index1 && s->bodies[k].generation == id.generation)
-        {
-            return s->body_mesh[k];
-        }
-    }
-    return NULL;
-}
-
 // Each pair's records (consecutive: by contact, I, J, then decreasing volume) against mc_query_regions of the two
-// meshes at the bodies' poses on a new workspace: the same regions, bit for bit.
+// meshes (mc_body_get_mesh: a flipped body's is the world's flipped copy) at the bodies' poses on a new workspace: the
+// same regions, bit for bit.
 static void check_against_queries(const world_state* s, const mc_contact_region* rec, uint32_t n)
 {
     for (uint32_t k = 0; k < n;)
@@ -424,37 +390,35 @@ static void check_against_queries(const world_state* s, const mc_contact_region*
         {
             ++e;
         }
-        const mc_mesh* mi = body_mesh_of(s, rec[k].body_i);
-        const mc_mesh* mj = body_mesh_of(s, rec[k].body_j);
-        if (mi != NULL && mj != NULL)
+        const mc_mesh* mi = mc_body_get_mesh(s->w, rec[k].body_i);
+        const mc_mesh* mj = mc_body_get_mesh(s->w, rec[k].body_j);
+        FUZZ_CHECK(mi != NULL && mj != NULL, "evaluation %u: a record's body without its mesh", s->log_count);
+        mc_pose pi = mc_body_get_pose(s->w, rec[k].body_i), pj = mc_body_get_pose(s->w, rec[k].body_j);
+        mc_query_options opt = mc_default_query_options();
+        opt.worker_count = 1;
+        opt.depth_method = s->depth_method;
+        mc_workspace* ws = NULL;
+        mc_region* q = malloc((e - k) * sizeof *q); // room for the world's count: more is MC_ERR_CAPACITY
+        if (mc_workspace_create(&ws) != MC_OK || q == NULL)
         {
-            mc_pose pi = mc_body_get_pose(s->w, rec[k].body_i), pj = mc_body_get_pose(s->w, rec[k].body_j);
-            mc_query_options opt = mc_default_query_options();
-            opt.worker_count = 1;
-            opt.depth_method = s->depth_method;
-            mc_workspace* ws = NULL;
-            mc_region* q = malloc((e - k) * sizeof *q); // room for the world's count: more is MC_ERR_CAPACITY
-            if (mc_workspace_create(&ws) != MC_OK || q == NULL)
-            {
-                abort();
-            }
-            uint32_t count = 0;
-            mc_status st = mc_query_regions(mi, &pi, mj, &pj, &opt, ws, q, e - k, &count, NULL);
-            mc_workspace_destroy(ws);
-            FUZZ_CHECK(st == MC_OK && count == e - k,
-                       "evaluation %u: bodies %d and %d have %u regions in the world, the query on a new workspace %u "
-                       "(status %d)",
-                       s->log_count, rec[k].body_i.index1, rec[k].body_j.index1, e - k, count, (int)st);
-            for (uint32_t r = k; r < e; ++r)
-            {
-                FUZZ_CHECK(memcmp(&rec[r].region, &q[r - k], sizeof q[0]) == 0,
-                           "evaluation %u: bodies %d and %d, region %u: volume %a in the world, %a from the query on a "
-                           "new workspace",
-                           s->log_count, rec[k].body_i.index1, rec[k].body_j.index1, r - k, rec[r].region.volume,
-                           q[r - k].volume);
-            }
-            free(q);
+            abort();
         }
+        uint32_t count = 0;
+        mc_status st = mc_query_regions(mi, &pi, mj, &pj, &opt, ws, q, e - k, &count, NULL);
+        mc_workspace_destroy(ws);
+        FUZZ_CHECK(st == MC_OK && count == e - k,
+                   "evaluation %u: bodies %d and %d have %u regions in the world, the query on a new workspace %u "
+                   "(status %d)",
+                   s->log_count, rec[k].body_i.index1, rec[k].body_j.index1, e - k, count, (int)st);
+        for (uint32_t r = k; r < e; ++r)
+        {
+            FUZZ_CHECK(memcmp(&rec[r].region, &q[r - k], sizeof q[0]) == 0,
+                       "evaluation %u: bodies %d and %d, region %u: volume %a in the world, %a from the query on a "
+                       "new workspace",
+                       s->log_count, rec[k].body_i.index1, rec[k].body_j.index1, r - k, rec[r].region.volume,
+                       q[r - k].volume);
+        }
+        free(q);
         k = e;
     }
 }
@@ -599,10 +563,6 @@ static uint32_t run_world(const uint8_t* data, size_t size, bool coherence, uint
         run_op(&s, fuzz_u8(&s.in));
     }
     mc_world_destroy(s.w);
-    for (uint32_t k = 0; k < s.body_count; ++k)
-    {
-        mc_mesh_destroy(s.body_flipped[k]);
-    }
     mc_mesh_destroy(s.extra[0]);
     mc_mesh_destroy(s.extra[1]);
     fuzz_check_bytes(bytes0, "world");
