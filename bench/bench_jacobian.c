@@ -171,8 +171,7 @@ int main(int argc, char** argv)
     {
         scene_pair sp;
         int st = q < 2    ? scene_make_real(q, &sp)
-                 : q == 2 ? scene_make_file("../shared/corpus/libigl-tutorial-data/bunny.off", "bunny_shifted", 0.5,
-                                            0.3, &sp)
+                 : q == 2 ? scene_make_file("data/spot.obj", "spot_shifted", 0.2, 0.3, &sp)
                  : q == 3 ? scene_make_real(5, &sp)
                           : scene_make_real(2, &sp); // knob_in_box
         if (st != 0)

@@ -4,7 +4,7 @@
 // optionally against FCL's OBB and OBBRSS trees on the very same meshes and poses.
 //
 // usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats] [-k queries-per-sample] [-b name-filter]
-// [-s 1000,10000,...] [-o out.csv] [--no-fcl]
+// [-s 1000,10000,...] [-f mesh-file]... [-o out.csv] [--no-fcl]
 #include "bvh/bvh_internal.h"
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
@@ -42,6 +42,8 @@ typedef struct options
     int query_repeats; // queries timed per scene and thread count (ours and FCL's); builds use repeats
     int batch;         // back-to-back queries per timed sample (the sample's mean is taken); 1 by default
     const char* filter;
+    const char* files[8]; // -f: the user's mesh files, each against a shifted, turned copy of itself
+    int file_count;
     uint32_t sizes[8];
     int size_count;
     const char* out;
@@ -75,7 +77,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats (default: repeats)] "
                     "[-k queries-per-sample (default 1; > 1 needs --no-fcl)] [-b name-filter] "
-                    "[-s 1000,10000,100000,1000000] [-o out.csv] [--no-fcl] [--build-only]\n");
+                    "[-s 1000,10000,100000,1000000] [-f mesh-file (up to 8: each against a shifted, turned copy of "
+                    "itself)]... [-o out.csv] [--no-fcl] [--build-only]\n");
 }
 
 static int parse_args(int argc, char** argv, options* o)
@@ -119,6 +122,14 @@ static int parse_args(int argc, char** argv, options* o)
                 o->sizes[k] = (uint32_t)v[k];
             }
             o->size_count = n;
+        }
+        else if (strcmp(argv[a], "-f") == 0 && a + 1 < argc)
+        {
+            if (o->file_count == 8)
+            {
+                return -1;
+            }
+            o->files[o->file_count++] = argv[++a];
         }
         else if (strcmp(argv[a], "-r") == 0 && a + 1 < argc)
         {
@@ -481,28 +492,29 @@ int main(int argc, char** argv)
         }
     }
     // Real meshes: each against itself, shifted by a fraction of its bbox diagonal and turned about z.
-    static const struct
+    // Real meshes of data/, then the user's files (-f), each against a shifted, turned copy of itself.
+    for (int k = 0; k < scene_shifted_count() + o.file_count; ++k)
     {
-        const char* path;
-        const char* name;
-        double shift, angle;
-    } files[] = {
-        {"../shared/corpus/libigl-tutorial-data/armadillo.obj", "armadillo_shifted", 0.1, 0.3},
-        {"../shared/corpus/libigl-tutorial-data/bunny.off", "bunny_shifted", 0.1, 0.5},
-        {"../shared/corpus/common-3d-test-models/fandisk.obj", "fandisk_shifted", 0.05, 0.2},
-    };
-    for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f)
-    {
-        if (!wanted(&o, files[f].name))
+        bool shipped = k < scene_shifted_count();
+        const char* file = shipped ? NULL : o.files[k - scene_shifted_count()];
+        char name[64];
+        if (shipped)
+        {
+            snprintf(name, sizeof name, "%s", scene_shifted_name(k));
+        }
+        else
+        {
+            scene_file_name(file, name, sizeof name);
+        }
+        if (!wanted(&o, name))
         {
             continue;
         }
         scene_pair s;
-        if (scene_make_file(files[f].path, files[f].name, files[f].shift, files[f].angle, &s) != 0)
+        if ((shipped ? scene_make_shifted(k, &s) : scene_make_file(file, name, 0.1, 0.3, &s)) != 0)
         {
-            fprintf(stderr, "%s: could not import %s (set MC_SOURCE_ROOT to the repository root)\n", files[f].name,
-                    files[f].path);
-            continue;
+            fprintf(stderr, "%s: could not import its mesh (set MC_SOURCE_ROOT to the repository root)\n", name);
+            return 1;
         }
         run_scene(&o, &s, csv);
         scene_pair_destroy(&s);

@@ -156,17 +156,17 @@ static int make_chain(uint32_t n, scene* s)
     return 0;
 }
 
-// The bin's parts: closed, oriented meshes of ../shared/corpus (MANIFEST.md) of at most about 10k triangles, printer
-// parts and scans.
-static const char* const bin_files[] = {
-    "prusa-original-prusa-i3/fs-lever.stl",       "prusa-original-prusa-i3/LCD-knob.stl",
-    "prusa-original-prusa-i3/extruder-idler.stl", "prusa-original-prusa-i3/y-rod-holder.stl",
-    "prusa-original-prusa-i3/x-end-idler.stl",    "prusa-original-prusa-i3/x-end-motor.stl",
-    "libigl-tutorial-data/decimated-knight.off",  "libigl-tutorial-data/bunny.off",
-    "libigl-tutorial-data/screwdriver.off",       "libigl-tutorial-data/3holes.off",
-    "libigl-tutorial-data/fertility.off",         "common-3d-test-models/spot.obj",
+// The bin's parts by default: the closed, oriented real meshes of data/ (data/README.md), printer parts of 2.5k to 10k
+// triangles and Spot; --parts replaces them with a comma-separated list of files (paths from the repository's root or
+// absolute).
+static const char* s_bin_default[] = {
+    "data/prusa/fs-lever.stl",    "data/prusa/LCD-knob.stl",     "data/prusa/x-end-idler.stl",
+    "data/prusa/x-end-motor.stl", "data/prusa/Spool-holder.stl", "data/spot.obj",
 };
-#define BIN_FILES (sizeof bin_files / sizeof bin_files[0])
+#define BIN_MAX_FILES 32u
+static const char* s_bin_files[BIN_MAX_FILES];
+static uint32_t s_bin_file_count;
+
 // Layers of parts per column of the bin, column spacing (parts fit a ball of radius 1), how far each part is pressed
 // into what it landed on, and the distance at which the drop stops.
 #define BIN_LAYERS 5u
@@ -174,12 +174,17 @@ static const char* const bin_files[] = {
 #define BIN_PRESS 0.004
 #define BIN_CONTACT 1e-4
 
-// A corpus part scaled about its bounding-box centre so that the box's half diagonal is 1 (every vertex within 1 of
+// A part scaled about its bounding-box centre so that the box's half diagonal is 1 (every vertex within 1 of
 // the body origin).
-static mc_mesh* load_part(const char* corpus, const char* file)
+static mc_mesh* load_part(const char* file)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", corpus, file);
+    char path[4096];
+    const char* root = getenv("MC_SOURCE_ROOT");
+    snprintf(path, sizeof path, "%s%s%s",
+             file[0] == '/' ? ""
+             : root != NULL ? root
+                            : ".",
+             file[0] == '/' ? "" : "/", file);
     mc_mesh* raw = NULL;
     mc_error err;
     if (mc_mesh_import_file(path, NULL, &raw, NULL, &err) != MC_OK)
@@ -265,8 +270,8 @@ static int drop_part(const scene* s, uint32_t a, mc_workspace* ws, mc_pose* pose
     return 0;
 }
 
-// The bin's snapshot: one line per body, its mesh (0 the floor, f + 1 bin_files[f]) and pose in C99 hex floats (read
-// back bitwise). @return 0, or 1 when the file cannot be written.
+// The bin's snapshot: a line naming the part files, then one line per body, its mesh (0 the floor, f + 1 the f-th part
+// file) and pose in C99 hex floats (read back bitwise). @return 0, or 1 when the file cannot be written.
 static int save_poses(const scene* s, const char* path)
 {
     FILE* f = fopen(path, "w");
@@ -276,6 +281,12 @@ static int save_poses(const scene* s, const char* path)
         return 1;
     }
     fprintf(f, "# bench_many bin: body mesh x y z qw qx qy qz (mesh 0: the floor, k: the k-th part file)\n");
+    fprintf(f, "# parts:");
+    for (uint32_t k = 0; k < s_bin_file_count; ++k)
+    {
+        fprintf(f, "%s%s", k == 0 ? " " : ",", s_bin_files[k]);
+    }
+    fprintf(f, "\n");
     for (uint32_t a = 0; a < s->n; ++a)
     {
         const mc_pose* p = &s->poses[a];
@@ -285,7 +296,8 @@ static int save_poses(const scene* s, const char* path)
     return fclose(f) == 0 ? 0 : 1;
 }
 
-// Read a snapshot written by save_poses for the same number of bodies. @return 0, or 1 (with a message).
+// Read a snapshot written by save_poses for the same number of bodies and the same part files. @return 0, or 1 (with a
+// message).
 static int load_poses(scene* s, const char* path)
 {
     FILE* f = fopen(path, "r");
@@ -294,12 +306,29 @@ static int load_poses(scene* s, const char* path)
         fprintf(stderr, "bench_many: cannot read %s\n", path);
         return 1;
     }
-    char line[512];
+    char line[4096];
     uint32_t got = 0;
     while (fgets(line, sizeof line, f) != NULL)
     {
         unsigned a = 0, m = 0;
         mc_pose p;
+        if (strncmp(line, "# parts: ", 9) == 0)
+        {
+            char want[4096] = "";
+            for (uint32_t k = 0; k < s_bin_file_count; ++k)
+            {
+                size_t len = strlen(want);
+                snprintf(want + len, sizeof want - len, "%s%s", k == 0 ? "" : ",", s_bin_files[k]);
+            }
+            line[strcspn(line, "\n")] = '\0';
+            if (strcmp(line + 9, want) != 0)
+            {
+                fprintf(stderr, "bench_many: %s is a snapshot of other parts (%s), not of %s\n", path, line + 9, want);
+                fclose(f);
+                return 1;
+            }
+            continue;
+        }
         if (line[0] == '#')
         {
             continue;
@@ -323,15 +352,15 @@ static int load_poses(scene* s, const char* path)
     return 0;
 }
 
-// n bodies: a floor slab (body 0, a box 2 thick whose top is z = 0) and n - 1 corpus parts, each scaled into the unit
+// n bodies: a floor slab (body 0, a box 2 thick whose top is z = 0) and n - 1 parts, each scaled into the unit
 // ball with its own pseudo-random rotation, dropped one after the other into columns BIN_SPACING apart (BIN_LAYERS
 // parts per column, a pseudo-random offset of up to 0.2 in x and y) by drop_part: a deterministic deposition, each
 // part resting on what it landed on and pressed BIN_PRESS into it (2 ‰ of its size), standing in for a settled bin.
-static int make_bin(uint32_t n, const char* corpus, const char* poses_in, scene* s)
+static int make_bin(uint32_t n, const char* poses_in, scene* s)
 {
     s->kind = "bin";
     s->n = n;
-    s->meshes = calloc(BIN_FILES + 1u, sizeof *s->meshes);
+    s->meshes = calloc(s_bin_file_count + 1u, sizeof *s->meshes);
     s->body_mesh = calloc(n, sizeof *s->body_mesh);
     s->poses = calloc(n, sizeof *s->poses);
     uint32_t columns = (uint32_t)ceil(sqrt((double)(n - 1u) / BIN_LAYERS));
@@ -347,9 +376,9 @@ static int make_bin(uint32_t n, const char* corpus, const char* poses_in, scene*
         return 1;
     }
     s->mesh_count = 1;
-    for (uint32_t f = 0; f < BIN_FILES; ++f)
+    for (uint32_t f = 0; f < s_bin_file_count; ++f)
     {
-        if ((s->meshes[s->mesh_count++] = load_part(corpus, bin_files[f])) == NULL)
+        if ((s->meshes[s->mesh_count++] = load_part(s_bin_files[f])) == NULL)
         {
             return 1;
         }
@@ -380,7 +409,7 @@ static int make_bin(uint32_t n, const char* corpus, const char* poses_in, scene*
     for (uint32_t a = 1; a < n; ++a)
     {
         uint32_t col = (a - 1u) % (columns * columns);
-        s->body_mesh[a] = 1u + (uint32_t)((a * 7u) % BIN_FILES);
+        s->body_mesh[a] = 1u + (uint32_t)((a * 7u) % s_bin_file_count);
         tris += mc_mesh_get_triangle_count(s->meshes[s->body_mesh[a]]);
         mc_pose p;
         p.q = random_rotation(&seed);
@@ -728,9 +757,12 @@ int main(int argc, char** argv)
     uint32_t sizes[8] = {27, 216, 1000, 8000}, threads[8] = {1, 2};
     int nsizes = 4, nthreads = 2, calls = 20;
     const char* csv = NULL;
-    const char* corpus = "../shared/corpus"; // from the repository's root (the bin's parts)
-    const char* poses_in = NULL;             // the bin's snapshot to read instead of dropping the parts
-    const char* poses_out = NULL;            // where to write the bin's snapshot
+    for (uint32_t f = 0; f < sizeof s_bin_default / sizeof s_bin_default[0]; ++f)
+    {
+        s_bin_files[s_bin_file_count++] = s_bin_default[f];
+    }
+    const char* poses_in = NULL;  // the bin's snapshot to read instead of dropping the parts
+    const char* poses_out = NULL; // where to write the bin's snapshot
     bool with_bullet = true, with_cold = true, with_coherent = true;
     for (int i = 1; i < argc; ++i)
     {
@@ -758,9 +790,18 @@ int main(int argc, char** argv)
         {
             calls = atoi(argv[++i]);
         }
-        else if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc)
+        else if (strcmp(argv[i], "--parts") == 0 && i + 1 < argc)
         {
-            corpus = argv[++i];
+            s_bin_file_count = 0;
+            for (char* t = strtok(argv[++i], ","); t != NULL; t = strtok(NULL, ","))
+            {
+                if (s_bin_file_count == BIN_MAX_FILES)
+                {
+                    fprintf(stderr, "bench_many: --parts takes at most %u files\n", BIN_MAX_FILES);
+                    return 2;
+                }
+                s_bin_files[s_bin_file_count++] = t;
+            }
         }
         else if (strcmp(argv[i], "--verbose") == 0)
         {
@@ -784,9 +825,10 @@ int main(int argc, char** argv)
         }
         else
         {
-            fprintf(stderr, "usage: bench_many [-s spheres|chain|bin] [--corpus DIR] [--poses FILE] [--save-poses "
-                            "FILE] [-n bodies,...] [-t threads,...] [-c calls] "
-                            "[-o out.csv] [--no-bullet] [--no-cold] [--no-coherent] [--drift X] [--verbose]\n");
+            fprintf(stderr,
+                    "usage: bench_many [-s spheres|chain|bin] [--parts FILE,FILE,...] [--poses FILE] [--save-poses "
+                    "FILE] [-n bodies,...] [-t threads,...] [-c calls] "
+                    "[-o out.csv] [--no-bullet] [--no-cold] [--no-coherent] [--drift X] [--verbose]\n");
             return 2;
         }
     }
@@ -823,7 +865,7 @@ int main(int argc, char** argv)
         scene s;
         memset(&s, 0, sizeof s);
         int made = strcmp(kind, "chain") == 0 ? make_chain(sizes[a], &s)
-                   : strcmp(kind, "bin") == 0 ? make_bin(sizes[a], corpus, poses_in, &s)
+                   : strcmp(kind, "bin") == 0 ? make_bin(sizes[a], poses_in, &s)
                                               : make_grid(sizes[a], &s);
         if (made != 0 || (poses_out != NULL && s.body_mesh != NULL && save_poses(&s, poses_out) != 0))
         {

@@ -26,6 +26,8 @@ typedef struct options
     long sizes[8];
     int size_count;
     const char* filter;
+    const char* files[8]; // -f: the user's mesh files, each against a shifted, turned copy of itself
+    int file_count;
     const char* csv;
     int check;
     long cgal_max;
@@ -49,6 +51,7 @@ static double cpu_now(void)
 static void usage(void)
 {
     fprintf(stderr, "usage: bench_regions [-r repeats] [-t threads] [-s size,size,...] [-b name-substring] [-o csv]\n"
+                    "                     [-f mesh-file]... (up to 8: each against a shifted, turned copy of itself)\n"
                     "                     [-c] (check against the clipping oracle) [-C max-triangles-for-CGAL]\n");
 }
 
@@ -88,6 +91,10 @@ static int parse_args(int argc, char** argv, options* o)
         else if (strcmp(a, "-b") == 0)
         {
             o->filter = v;
+        }
+        else if (strcmp(a, "-f") == 0 && o->file_count < 8)
+        {
+            o->files[o->file_count++] = v;
         }
         else if (strcmp(a, "-o") == 0)
         {
@@ -291,28 +298,29 @@ int main(int argc, char** argv)
             scene_pair_destroy(&s);
         }
     }
-    static const struct
+    // Real meshes of data/, then the user's files (-f), each against a shifted, turned copy of itself.
+    for (int k = 0; k < scene_shifted_count() + o.file_count; ++k)
     {
-        const char* path;
-        const char* name;
-        double shift, angle;
-    } files[] = {
-        {"../shared/corpus/libigl-tutorial-data/armadillo.obj", "armadillo_shifted", 0.1, 0.3},
-        {"../shared/corpus/libigl-tutorial-data/bunny.off", "bunny_shifted", 0.1, 0.5},
-        {"../shared/corpus/common-3d-test-models/fandisk.obj", "fandisk_shifted", 0.05, 0.2},
-    };
-    for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f)
-    {
-        if (!wanted(&o, files[f].name))
+        bool shipped = k < scene_shifted_count();
+        const char* file = shipped ? NULL : o.files[k - scene_shifted_count()];
+        char name[64];
+        if (shipped)
+        {
+            snprintf(name, sizeof name, "%s", scene_shifted_name(k));
+        }
+        else
+        {
+            scene_file_name(file, name, sizeof name);
+        }
+        if (!wanted(&o, name))
         {
             continue;
         }
         scene_pair s;
-        if (scene_make_file(files[f].path, files[f].name, files[f].shift, files[f].angle, &s) != 0)
+        if ((shipped ? scene_make_shifted(k, &s) : scene_make_file(file, name, 0.1, 0.3, &s)) != 0)
         {
-            fprintf(stderr, "%s: could not import %s (set MC_SOURCE_ROOT to the repository root)\n", files[f].name,
-                    files[f].path);
-            continue;
+            fprintf(stderr, "%s: could not import its mesh (set MC_SOURCE_ROOT to the repository root)\n", name);
+            return 1;
         }
         run_scene(&o, &s, csv);
         scene_pair_destroy(&s);

@@ -223,7 +223,14 @@ mc_mesh* scene_import(const char* relative_path)
 {
     const char* root = getenv("MC_SOURCE_ROOT");
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", root != NULL ? root : ".", relative_path);
+    if (relative_path[0] == '/')
+    {
+        snprintf(path, sizeof path, "%s", relative_path);
+    }
+    else
+    {
+        snprintf(path, sizeof path, "%s/%s", root != NULL ? root : ".", relative_path);
+    }
     mc_mesh* m = NULL;
     if (mc_mesh_import_file(path, NULL, &m, NULL, NULL) != MC_OK)
     {
@@ -378,13 +385,12 @@ static const struct
     const char* path_j;
     real_layout layout;
 } real_scenes[] = {
-    {"statue_on_plate", NULL, "../shared/corpus/common-3d-test-models/nefertiti.obj", REAL_ON_PLATE},
-    {"cad_part_on_plate", NULL, "../shared/corpus/common-3d-test-models/fandisk.obj", REAL_ON_PLATE},
-    {"knob_in_box", NULL, "../shared/corpus/prusa-original-prusa-i3/LCD-knob.stl", REAL_IN_BOX},
-    {"rocker_arm_in_box", NULL, "../shared/corpus/common-3d-test-models/rocker-arm.obj", REAL_IN_BOX},
-    {"box_beside_holder", NULL, "../shared/corpus/prusa-original-prusa-i3/Spool-holder.stl", REAL_BESIDE},
-    {"cad_parts_through", "../shared/corpus/prusa-original-prusa-i3/x-end-idler.stl",
-     "../shared/corpus/prusa-original-prusa-i3/x-end-motor.stl", REAL_THROUGH},
+    {"spot_on_plate", NULL, "data/spot.obj", REAL_ON_PLATE},
+    {"cad_part_on_plate", NULL, "data/prusa/fs-lever.stl", REAL_ON_PLATE},
+    {"knob_in_box", NULL, "data/prusa/LCD-knob.stl", REAL_IN_BOX},
+    {"idler_in_box", NULL, "data/prusa/x-end-idler.stl", REAL_IN_BOX},
+    {"box_beside_holder", NULL, "data/prusa/Spool-holder.stl", REAL_BESIDE},
+    {"cad_parts_through", "data/prusa/x-end-idler.stl", "data/prusa/x-end-motor.stl", REAL_THROUGH},
 };
 
 int scene_real_count(void)
@@ -475,4 +481,42 @@ void scene_each_real(const char* filter, scene_visit_fcn* visit, void* ctx)
         visit(&s, ctx);
         scene_pair_destroy(&s);
     }
+}
+
+// Real meshes against a shifted, turned copy of themselves: an organic model, a small CAD part with many regions, a
+// large CAD part (the poses of bench_regions).
+static const struct
+{
+    const char* path;
+    const char* name;
+    double shift, angle;
+} shifted_scenes[] = {
+    {"data/spot.obj", "spot_shifted", 0.1, 0.5},
+    {"data/prusa/LCD-knob.stl", "knob_shifted", 0.05, 0.2},
+    {"data/prusa/x-end-motor.stl", "motor_shifted", 0.1, 0.3},
+};
+
+int scene_shifted_count(void)
+{
+    return (int)(sizeof shifted_scenes / sizeof shifted_scenes[0]);
+}
+
+const char* scene_shifted_name(int k)
+{
+    return shifted_scenes[k].name;
+}
+
+int scene_make_shifted(int k, scene_pair* out)
+{
+    return scene_make_file(shifted_scenes[k].path, shifted_scenes[k].name, shifted_scenes[k].shift,
+                           shifted_scenes[k].angle, out);
+}
+
+void scene_file_name(const char* path, char* buf, size_t size)
+{
+    const char* base = strrchr(path, '/');
+    base = base != NULL ? base + 1 : path;
+    const char* dot = strrchr(base, '.');
+    int len = dot != NULL ? (int)(dot - base) : (int)strlen(base);
+    snprintf(buf, size, "%.*s_shifted", len, base);
 }

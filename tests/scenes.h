@@ -37,8 +37,8 @@ void scene_make_name(scene_kind kind, uint32_t triangles, char* buf, size_t size
 /// Build a generated scene with about `triangles` triangles per mesh. @return 0 on success.
 int scene_make(scene_kind kind, uint32_t triangles, scene_pair* out);
 
-/// Build a scene from a mesh file of the corpus or data/ (path relative to the repository root, e.g.
-/// "../shared/corpus/libigl-tutorial-data/armadillo.obj"), colliding with itself shifted by `shift` times its bbox
+/// Build a scene from a mesh file (a path relative to the repository root, e.g. "data/spot.obj", or an absolute
+/// path), colliding with itself shifted by `shift` times its bbox
 /// diagonal along (1, 0.5, 0.25)/|.| and rotated by `angle` radians about z. @return 0 on success.
 int scene_make_file(const char* relative_path, const char* name, double shift, double angle, scene_pair* out);
 
@@ -57,7 +57,8 @@ mc_mesh* scene_torus(double major, double minor, uint32_t triangles);
 /// Coordinates are -h + 2 h i / n, exact for dyadic h and power-of-two n.
 mc_mesh* scene_box_grid(mc_vec3 half, uint32_t triangles);
 
-/// Import a file relative to the repository root ($MC_SOURCE_ROOT, else the current directory). NULL on failure.
+/// Import a file: an absolute path as it is, a relative one from the repository root ($MC_SOURCE_ROOT, else the
+/// current directory). NULL on failure.
 mc_mesh* scene_import(const char* relative_path);
 
 /// Deterministic pseudo-random numbers (splitmix64), uniform in [0, 1).
@@ -68,16 +69,17 @@ mc_quat scene_random_quat(uint64_t* state);
 /// Axis-aligned box [lo, hi] of 12 triangles (two per face), outward. NULL on failure.
 mc_mesh* scene_box(mc_vec3 lo, mc_vec3 hi);
 
-/// Real-mesh scenes (corpus meshes as users meet them, against coarse boxes and each other): a scan standing on a
-/// 12-triangle plate, a CAD part inside a 12-triangle box, a box beside a part, CAD parts through each other.
+/// Real-mesh scenes (the real meshes shipped in data/, as users meet them, against coarse boxes and each other): a
+/// model and a CAD part standing on a 12-triangle plate, CAD parts inside a 12-triangle box, a box beside a part, CAD
+/// parts through each other.
 /// @return the number of real scenes.
 int scene_real_count(void);
 
-/// Name of real scene k (0 <= k < scene_real_count()), e.g. "statue_on_plate".
+/// Name of real scene k (0 <= k < scene_real_count()), e.g. "spot_on_plate".
 const char* scene_real_name(int k);
 
-/// Build real scene k (meshes imported from ../shared/corpus, relative to $MC_SOURCE_ROOT or the working
-/// directory). @return 0 on success, -1 when a mesh cannot be imported.
+/// Build real scene k (meshes imported from data/, relative to $MC_SOURCE_ROOT or the working directory). @return 0 on
+/// success, -1 when a mesh cannot be imported.
 int scene_make_real(int k, scene_pair* out);
 
 /// Visitor of scene_each_real.
@@ -86,3 +88,16 @@ typedef void scene_visit_fcn(const scene_pair* scene, void* ctx);
 /// Build each real scene whose name contains `filter` (NULL: all), pass it to `visit`, then free it; a scene whose
 /// meshes cannot be imported is skipped with a line on stderr (benchmark drivers).
 void scene_each_real(const char* filter, scene_visit_fcn* visit, void* ctx);
+
+/// Real meshes of data/ each against a shifted, turned copy of itself (scene_make_file): "spot_shifted",
+/// "knob_shifted", "motor_shifted". @return the number of such scenes.
+int scene_shifted_count(void);
+
+/// Name of shifted scene k (0 <= k < scene_shifted_count()).
+const char* scene_shifted_name(int k);
+
+/// The scene name of a mesh file against a shifted copy of itself: its base name without extension + "_shifted".
+void scene_file_name(const char* path, char* buf, size_t size);
+
+/// Build shifted scene k. @return 0 on success, -1 when its mesh cannot be imported.
+int scene_make_shifted(int k, scene_pair* out);

@@ -335,16 +335,16 @@ Test(distance, brute_force_on_primitives)
     mc_mesh_destroy(box);
 }
 
-Test(distance, brute_force_on_corpus_meshes)
+Test(distance, brute_force_on_real_meshes)
 {
-    mc_mesh* knight = scene_import("../shared/corpus/libigl-tutorial-data/decimated-knight.off");
-    mc_mesh* lever = scene_import("../shared/corpus/prusa-original-prusa-i3/fs-lever.stl");
-    cr_assert(knight != NULL && lever != NULL, "corpus meshes missing");
+    mc_mesh* spot = scene_import("data/spot.obj");
+    mc_mesh* lever = scene_import("data/prusa/fs-lever.stl");
+    cr_assert(spot != NULL && lever != NULL, "data/ meshes missing");
     int kinds[4] = {0};
-    check_random_poses(knight, knight, 6, 5, kinds);
-    check_random_poses(lever, knight, 4, 6, kinds);
+    check_random_poses(spot, spot, 6, 5, kinds);
+    check_random_poses(lever, spot, 4, 6, kinds);
     cr_assert(kinds[MC_DISTANCE_SEPARATED] >= 4, "separated %d", kinds[MC_DISTANCE_SEPARATED]);
-    mc_mesh_destroy(knight);
+    mc_mesh_destroy(spot);
     mc_mesh_destroy(lever);
 }
 

@@ -290,12 +290,11 @@ Test(jacobian, real_meshes_against_finite_differences, .timeout = 240)
         scene_pair sp;
         if (q < 2)
         {
-            cr_assert_eq(scene_make_real(q, &sp), 0, "corpus mesh missing"); // statue_on_plate, cad_part_on_plate
+            cr_assert_eq(scene_make_real(q, &sp), 0, "data/ mesh missing"); // spot_on_plate, cad_part_on_plate
         }
         else if (q == 2)
         {
-            cr_assert_eq(
-                scene_make_file("../shared/corpus/libigl-tutorial-data/bunny.off", "bunny_shifted", 0.5, 0.3, &sp), 0);
+            cr_assert_eq(scene_make_file("data/spot.obj", "spot_shifted", 0.2, 0.3, &sp), 0);
         }
         else
         {
@@ -508,12 +507,11 @@ Test(jacobian, region_derivatives_against_differences, .timeout = 240)
     {
         if (q < 2)
         {
-            cr_assert_eq(scene_make_real(q, &sp), 0, "corpus mesh missing"); // statue_on_plate, cad_part_on_plate
+            cr_assert_eq(scene_make_real(q, &sp), 0, "data/ mesh missing"); // spot_on_plate, cad_part_on_plate
         }
         else
         {
-            cr_assert_eq(
-                scene_make_file("../shared/corpus/libigl-tutorial-data/bunny.off", "bunny_shifted", 0.5, 0.3, &sp), 0);
+            cr_assert_eq(scene_make_file("data/spot.obj", "spot_shifted", 0.2, 0.3, &sp), 0);
         }
         e = check_region_derivatives(&sp, MC_DEPTH_ADAMS, sp.name);
         cr_expect(e <= 1e-6, "%s: %.3g", sp.name, e);

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Tests of the mesh readers (STL binary/ASCII, .shl, OBJ, OFF, glTF/GLB, 3MF, COLLADA, PLY through Assimp) on good and
-// hostile files written at test time, and of every corpus file against ../shared/corpus/MANIFEST.md.
+// hostile files written at test time, and of every real mesh shipped in data/ against the table of data/README.md.
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
 #include "src/base/core.h"
@@ -13,11 +13,13 @@
 #include <assimp/scene.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include <dirent.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const double s_cube_pos[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
@@ -879,7 +881,7 @@ Test(import, unsupported_extension_and_missing_file)
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Corpus
+// The real meshes of data/
 
 typedef struct manifest_row
 {
@@ -903,6 +905,10 @@ static int read_manifest(const char* path, manifest_row* rows, int cap)
         {
             in_table = true;
             continue;
+        }
+        if (in_table && line[0] != '|')
+        {
+            break; // the table ends at its first line that is not a row
         }
         if (!in_table || strncmp(line, "| ", 2) != 0 || strncmp(line, "|---", 4) == 0)
         {
@@ -939,17 +945,23 @@ static int read_manifest(const char* path, manifest_row* rows, int cap)
     return n;
 }
 
-// The corpus files whose triangles intersect each other (the MANIFEST did not check): a scanned horse with a fold (4
-// pairs) and three printer parts with faces through or onto others (3, 3 and 8 pairs). The same pairs were found by
-// CGAL 5.5's Polygon_mesh_processing::self_intersections on the same cleaned meshes.
+// The shipped file whose triangles intersect each other (its table row says so): a printer part with faces through
+// others (3 pairs; the same pairs were found by CGAL 5.5's Polygon_mesh_processing::self_intersections on the same
+// cleaned mesh).
 static bool is_self_intersecting(const char* file)
 {
-    static const char* const files[] = {"common-3d-test-models/horse.ply", "prusa-original-prusa-i3/PSU-cover-MK3.stl",
-                                        "prusa-original-prusa-i3/extruder-body.stl",
-                                        "prusa-original-prusa-i3/z-axis-bottom.stl"};
-    for (size_t k = 0; k < sizeof files / sizeof files[0]; ++k)
+    return strcmp(file, "prusa/PSU-cover-MK3.stl") == 0;
+}
+
+// Whether a file name ends with the extension of a mesh format (B-rep files are not meshes: tests/test_brep.c).
+static bool is_mesh_file(const char* name)
+{
+    static const char* const ext[] = {".stl", ".obj", ".off", ".ply", ".shl", ".gltf", ".glb", ".3mf", ".dae"};
+    size_t n = strlen(name);
+    for (size_t k = 0; k < sizeof ext / sizeof ext[0]; ++k)
     {
-        if (strcmp(file, files[k]) == 0)
+        size_t m = strlen(ext[k]);
+        if (n > m && strcmp(name + n - m, ext[k]) == 0)
         {
             return true;
         }
@@ -957,21 +969,54 @@ static bool is_self_intersecting(const char* file)
     return false;
 }
 
-Test(import, corpus_matches_manifest)
+// Counts the mesh files under dir (relative names from `prefix`) that no row of the table lists; fails on the first.
+static int count_unlisted(const char* dir, const char* prefix, const manifest_row* rows, int n)
+{
+    DIR* d = opendir(dir);
+    cr_assert(ne(ptr, d, NULL), "cannot list %s", dir);
+    int unlisted = 0;
+    for (struct dirent* e = readdir(d); e != NULL; e = readdir(d))
+    {
+        if (e->d_name[0] == '.')
+        {
+            continue;
+        }
+        char path[1300], rel[400];
+        snprintf(path, sizeof path, "%s/%.255s", dir, e->d_name);
+        snprintf(rel, sizeof rel, "%s%.255s", prefix, e->d_name);
+        struct stat st;
+        cr_assert(eq(int, stat(path, &st), 0), "%s", path);
+        if (S_ISDIR(st.st_mode))
+        {
+            char sub[420];
+            snprintf(sub, sizeof sub, "%s/", rel);
+            unlisted += count_unlisted(path, sub, rows, n);
+            continue;
+        }
+        bool listed = false;
+        for (int i = 0; i < n && !listed; ++i)
+        {
+            listed = strcmp(rows[i].file, rel) == 0;
+        }
+        cr_expect(listed || !is_mesh_file(rel), "data/%s is not in the table of data/README.md", rel);
+        unlisted += !listed && is_mesh_file(rel);
+    }
+    closedir(d);
+    return unlisted;
+}
+
+Test(import, shipped_meshes_match_their_table)
 {
     const char* root = getenv("MC_SOURCE_ROOT");
     cr_assert(root != NULL, "MC_SOURCE_ROOT not set");
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/../shared/corpus", root);
+    snprintf(dir, sizeof dir, "%s/data", root);
     char manifest[1100];
-    snprintf(manifest, sizeof manifest, "%s/MANIFEST.md", dir);
-    if (access(manifest, R_OK) != 0)
-    {
-        cr_skip_test("corpus not found next to the repository");
-    }
+    snprintf(manifest, sizeof manifest, "%s/README.md", dir);
     manifest_row rows[64];
     int n = read_manifest(manifest, rows, 64);
-    cr_assert(ge(int, n, 30), "only %d MANIFEST rows", n);
+    cr_assert(ge(int, n, 8), "only %d rows in the table of data/README.md", n);
+    cr_assert(eq(int, count_unlisted(dir, "", rows, n), 0));
     for (int i = 0; i < n; ++i)
     {
         char path[1300];
@@ -1692,7 +1737,7 @@ Test(import, collada_hostile_files)
 }
 
 // The independent writer: Assimp's COLLADA exporter converts an OBJ of a UV sphere (irregular coordinates) and a
-// corpus part (LCD-knob.stl, when the corpus is next to the repository); the native reader must give the source's
+// printer part (data/prusa/LCD-knob.stl); the native reader must give the source's
 // triangle count and volume up to the exporter's rounding. Assimp reads and writes single precision (9 significant
 // digits in the text: the coordinates move by at most 2^-24 relative, the volume by about 3 * 6e-8); 1e-6 relative
 // covers it, and a misread index, stride, offset or transform would be off by far more.
@@ -1704,9 +1749,8 @@ Test(import, collada_written_by_assimp_matches_the_source)
     snprintf(src[0], sizeof src[0], "%s", write_text("sphere.obj", obj));
     const char* root = getenv("MC_SOURCE_ROOT");
     cr_assert(root != NULL, "MC_SOURCE_ROOT not set");
-    snprintf(src[1], sizeof src[1], "%s/../shared/corpus/prusa-original-prusa-i3/LCD-knob.stl", root);
-    int files = access(src[1], R_OK) == 0 ? 2 : 1;
-    for (int f = 0; f < files; ++f)
+    snprintf(src[1], sizeof src[1], "%s/data/prusa/LCD-knob.stl", root);
+    for (int f = 0; f < 2; ++f)
     {
         mc_mesh_report ref, r;
         mc_error e;

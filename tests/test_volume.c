@@ -211,29 +211,17 @@ Test(volume, flag_sums_match_clipping_oracle)
     mc_mesh_destroy(torus);
 }
 
-Test(volume, corpus_meshes_match_clipping_oracle)
+Test(volume, real_meshes_match_clipping_oracle)
 {
-    // Real meshes (../shared/corpus, found through MC_SOURCE_ROOT) against a shifted, turned copy of themselves:
-    // concave shapes, several regions, one of them a sliver.
-    static const char* files[2][2] = {{"../shared/corpus/libigl-tutorial-data/bunny.off", "bunny"},
-                                      {"../shared/corpus/common-3d-test-models/fandisk.obj", "fandisk"}};
-    static const double shift[2] = {0.1, 0.05}, angle[2] = {0.5, 0.2}; // the poses of bench_regions
-    int found = 0;
-    for (int k = 0; k < 2; ++k)
+    // Real meshes of data/ (found through MC_SOURCE_ROOT) against a shifted, turned copy of themselves: concave
+    // shapes, several regions, some of them slivers (the shifted scenes of bench_regions).
+    for (int k = 0; k < scene_shifted_count(); ++k)
     {
         scene_pair sp;
-        if (scene_make_file(files[k][0], files[k][1], shift[k], angle[k], &sp) != 0)
-        {
-            continue;
-        }
-        found++;
+        cr_assert(scene_make_shifted(k, &sp) == 0, "%s: data/ mesh missing", scene_shifted_name(k));
         mc_pose inv = mc_pose_inverse(&sp.pose_i);
-        check_oracle(sp.mesh_i, sp.mesh_j, mc_pose_mul(&inv, &sp.pose_j), files[k][1]);
+        check_oracle(sp.mesh_i, sp.mesh_j, mc_pose_mul(&inv, &sp.pose_j), sp.name);
         scene_pair_destroy(&sp);
-    }
-    if (found == 0)
-    {
-        cr_skip_test("corpus not found (set MC_SOURCE_ROOT to the repository root)");
     }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Analytic derivatives of a region's flag sums and derived quantities under a rigid motion of J relative to I
-// (forward mode, six slots; the formulas of ../shared/FORMULAS.md differentiated with the combinatorics fixed).
+// (forward mode, six slots; the formulas of src/contact/FORMULAS.md differentiated with the combinatorics fixed).
 // Based on: W. R. Franklin, "Polygon properties calculated from the vertex neighborhoods", ACM SoCG 1987.
 //
 // What moves: a point x of J by u(x) = delta + theta x x, a direction n of J by theta x n; I is fixed. A crossing

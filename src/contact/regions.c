@@ -3,7 +3,7 @@
 // Region stage: inside/outside of vertices, connected regions of I ∩ J by union-find, and per region the volume,
 // first moment and vector areas from local vertex-edge-face flags, then area, normal and depth.
 // Based on: W. R. Franklin, "Polygon properties calculated from the vertex neighborhoods", ACM SoCG 1987 (local
-// formulas over vertex-edge-face incidences); the flags of crossing points follow ../shared/FORMULAS.md.
+// formulas over vertex-edge-face incidences); the flags of crossing points follow src/contact/FORMULAS.md.
 //
 // Outline (all in I's body frame; J's vertices are the copies the pair stage mapped into I's frame):
 // 1. Crossings. Each edge-face crossing appears in the two triangle pairs of the edge's two faces. The occurrence on

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Region stage: from the triangle pairs of two solids, the connected components of their intersection with volume,
-// centroid, vector areas, normal and depth (W. R. Franklin's local formulas, see ../shared/FORMULAS.md).
+// centroid, vector areas, normal and depth (W. R. Franklin's local formulas, see src/contact/FORMULAS.md).
 #pragma once
 
 #include "bvh/bvh.h"

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Blocks of a mesh for the region stage: small edge-connected patches of triangles with the divergence-theorem terms
 // of their triangles aggregated as polynomials in the origin, so that a patch entirely inside the other solid is
-// flooded and summed in O(1) instead of per vertex and per face (../shared/FORMULAS.md, "per-node aggregates").
+// flooded and summed in O(1) instead of per vertex and per face (src/contact/FORMULAS.md, "per-node aggregates").
 #pragma once
 
 #include "mesh/mesh_internal.h"
