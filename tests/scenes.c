@@ -384,13 +384,17 @@ static const struct
     const char* path_i; // NULL: a box made from J
     const char* path_j;
     real_layout layout;
+    double tilt; // J turned by this angle (radians) about y, on a plate
 } real_scenes[] = {
-    {"spot_on_plate", NULL, "data/spot.obj", REAL_ON_PLATE},
-    {"cad_part_on_plate", NULL, "data/prusa/fs-lever.stl", REAL_ON_PLATE},
-    {"knob_in_box", NULL, "data/prusa/LCD-knob.stl", REAL_IN_BOX},
-    {"idler_in_box", NULL, "data/prusa/x-end-idler.stl", REAL_IN_BOX},
-    {"box_beside_holder", NULL, "data/prusa/Spool-holder.stl", REAL_BESIDE},
-    {"cad_parts_through", "data/prusa/x-end-idler.stl", "data/prusa/x-end-motor.stl", REAL_THROUGH},
+    // Spot is mirror-symmetric about x = 0 to the bit: untilted, its region's centroid lies on the mirror plane, where
+    // the closest feature of the Adams depth is tied between two mirror faces (a kink: no derivative); 1 mrad breaks
+    // the tie.
+    {"spot_on_plate", NULL, "data/spot.obj", REAL_ON_PLATE, 1e-3},
+    {"cad_part_on_plate", NULL, "data/prusa/fs-lever.stl", REAL_ON_PLATE, 0.0},
+    {"knob_in_box", NULL, "data/prusa/LCD-knob.stl", REAL_IN_BOX, 0.0},
+    {"idler_in_box", NULL, "data/prusa/x-end-idler.stl", REAL_IN_BOX, 0.0},
+    {"box_beside_holder", NULL, "data/prusa/Spool-holder.stl", REAL_BESIDE, 0.0},
+    {"cad_parts_through", "data/prusa/x-end-idler.stl", "data/prusa/x-end-motor.stl", REAL_THROUGH, 0.0},
 };
 
 int scene_real_count(void)
@@ -440,6 +444,7 @@ int scene_make_real(int k, scene_pair* out)
     if (real_scenes[k].path_i == NULL)
     {
         out->mesh_i = real_box(real_scenes[k].layout, rj);
+        out->pose_j.q = axis_angle(mc_v3(0.0, 1.0, 0.0), real_scenes[k].tilt);
     }
     else
     {
