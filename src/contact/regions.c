@@ -1137,10 +1137,11 @@ static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uin
 
 typedef double seg_v4 __attribute__((vector_size(32)));
 
-// The helpers below take and return seg_v4 by value. They are always inlined into the loops that use them: a call
-// would pass the vectors through memory, in an ABI that differs with and without AVX, which GCC and clang warn about
-// at the definitions and calls (-Wpsabi: silenced from here to the end of the file, since GCC reports the default
-// clones' uses at the end of the file; no call remains).
+// The helpers below are always inlined into the loops that use them (no call remains). They take seg_v4 arguments by
+// pointer: passed by value, a 32-byte vector goes in an ABI that differs with and without AVX, and GCC says so with a
+// note ("the ABI for passing parameters with 32-byte alignment has changed in GCC 4.6") that no pragma silences, on
+// every build. They still return seg_v4 by value, which GCC and clang warn about (-Wpsabi: AVX vector return without
+// AVX), silenced from here to the end of the file, since GCC reports the default clones' uses at the end of the file.
 #define SEG_INLINE static inline __attribute__((always_inline))
 #if defined(__clang__)
 #if __has_warning("-Wpsabi")
@@ -1168,28 +1169,28 @@ SEG_INLINE seg_v4 v4_splat(double s)
     return SEG_SHUFFLE(v, 0, 0, 0, 0);
 }
 
-SEG_INLINE mc_vec3 v4_vec3(seg_v4 v)
+SEG_INLINE mc_vec3 v4_vec3(const seg_v4* v)
 {
-    return mc_v3(v[0], v[1], v[2]);
+    return mc_v3((*v)[0], (*v)[1], (*v)[2]);
 }
 
 /// mc_dot over lanes 0-2: (a.x b.x + a.y b.y) + a.z b.z.
-SEG_INLINE double v4_dot(seg_v4 a, seg_v4 b)
+SEG_INLINE double v4_dot(const seg_v4* a, const seg_v4* b)
 {
-    seg_v4 t = a * b;
+    seg_v4 t = *a * *b;
     return t[0] + t[1] + t[2];
 }
 
 /// mc_cross in lanes 0-2: (a.y b.z - a.z b.y, a.z b.x - a.x b.z, a.x b.y - a.y b.x).
-SEG_INLINE seg_v4 v4_cross(seg_v4 a, seg_v4 b)
+SEG_INLINE seg_v4 v4_cross(const seg_v4* a, const seg_v4* b)
 {
-    return SEG_SHUFFLE(a, 1, 2, 0, 3) * SEG_SHUFFLE(b, 2, 0, 1, 3) -
-           SEG_SHUFFLE(a, 2, 0, 1, 3) * SEG_SHUFFLE(b, 1, 2, 0, 3);
+    return SEG_SHUFFLE(*a, 1, 2, 0, 3) * SEG_SHUFFLE(*b, 2, 0, 1, 3) -
+           SEG_SHUFFLE(*a, 2, 0, 1, 3) * SEG_SHUFFLE(*b, 1, 2, 0, 3);
 }
 
-SEG_INLINE double v4_norm1(seg_v4 v)
+SEG_INLINE double v4_norm1(const seg_v4* v)
 {
-    return fabs(v[0]) + fabs(v[1]) + fabs(v[2]);
+    return fabs((*v)[0]) + fabs((*v)[1]) + fabs((*v)[2]);
 }
 
 /// J's rotation by columns: col[0] v.x + col[1] v.y + col[2] v.z is, in lane r, mc_mat33_mul_vec's row r,
@@ -1221,17 +1222,17 @@ SEG_INLINE seg_v4 seg_normal(const region_query* c, const seg_rot* rot, int b, u
 }
 
 /// Vertex v of a cut face of body b relative to the origin o.
-SEG_INLINE seg_v4 seg_point(const region_query* c, int b, uint32_t v, seg_v4 o)
+SEG_INLINE seg_v4 seg_point(const region_query* c, int b, uint32_t v, const seg_v4* o)
 {
-    return v4_of(vpos_cut(c, b, v)) - o;
+    return v4_of(vpos_cut(c, b, v)) - *o;
 }
 
 /// Height of face f of body b above the region's origin o: n . (its first vertex - o), one value per face and region
 /// (the same operations wherever the face's terms are summed). *p receives that vertex relative to o.
-SEG_INLINE double face_height(const region_query* c, int b, uint32_t f, seg_v4 n, seg_v4 o, seg_v4* p)
+SEG_INLINE double face_height(const region_query* c, int b, uint32_t f, const seg_v4* n, const seg_v4* o, seg_v4* p)
 {
     *p = seg_point(c, b, c->mesh[b]->indices[3u * f], o);
-    return v4_dot(n, *p);
+    return v4_dot(n, p);
 }
 
 /// Segment terms of consecutive items (records, pairs, corners) of one region, summed in locals and added to the
@@ -1261,9 +1262,9 @@ SEG_INLINE void seg_run_flush(struct mc_region_scratch* s, seg_run* run)
     {
         region_accumulator* r = &s->regions[run->region];
         r->volume_x6 += run->mv[3];
-        r->moment_x24 = mc_add(r->moment_x24, v4_vec3(run->mv));
-        r->area_x2[0] = mc_add(r->area_x2[0], v4_vec3(run->s2[0]));
-        r->area_x2[1] = mc_add(r->area_x2[1], v4_vec3(run->s2[1]));
+        r->moment_x24 = mc_add(r->moment_x24, v4_vec3(&run->mv));
+        r->area_x2[0] = mc_add(r->area_x2[0], v4_vec3(&run->s2[0]));
+        r->area_x2[1] = mc_add(r->area_x2[1], v4_vec3(&run->s2[1]));
         r->term_count += run->terms;
     }
     run->terms = 0;
@@ -1288,20 +1289,21 @@ SEG_INLINE region_accumulator* seg_run_at(struct mc_region_scratch* s, seg_run* 
 /// unit outward normal, h its height above the origin, `sign` +1 or -1: the segment b -> a) added to the run's sums of
 /// body `body`: with s = sign n . cr and w = h s, 6 V += w, 24 M += w (h n + (a + b)), 2 S += s n. Returns s. (a + b is
 /// commutative, so (a, b, -1) and (b, a, +1) are bitwise the same term.)
-SEG_INLINE double seg_term(seg_run* run, int body, seg_v4 n, double h, seg_v4 a, seg_v4 b, seg_v4 cr, double sign)
+SEG_INLINE double seg_term(seg_run* run, int body, const seg_v4* n, double h, const seg_v4* a, const seg_v4* b,
+                           const seg_v4* cr, double sign)
 {
     double s = sign * v4_dot(n, cr);
     double w = h * s;
-    seg_v4 m = (n * v4_splat(h) + (a + b)) * v4_splat(w);
+    seg_v4 m = (*n * v4_splat(h) + (*a + *b)) * v4_splat(w);
     m[3] = w;
     run->mv += m;
-    run->s2[body] += v4_splat(s) * n;
+    run->s2[body] += v4_splat(s) * *n;
     return s;
 }
 
 /// Rounding sensitivity of a segment term (top of this file): |s| (|p| + 2|o|) + 3 |h| (|a| + |o|) (|b| + |o|), p the
 /// point h was taken from, all relative to the origin o (olen = |o|, 1-norms).
-SEG_INLINE double seg_sensitivity(double s, double h, seg_v4 p, seg_v4 a, seg_v4 b, double olen)
+SEG_INLINE double seg_sensitivity(double s, double h, const seg_v4* p, const seg_v4* a, const seg_v4* b, double olen)
 {
     return fabs(s) * (v4_norm1(p) + 2.0 * olen) + 3.0 * fabs(h) * (v4_norm1(a) + olen) * (v4_norm1(b) + olen);
 }
@@ -3223,20 +3225,21 @@ MC_FLAG_CLONES static void sum_crossing_edges(region_query* c)
         uint32_t f1 = x->halfedge / 3u, f2 = m->twin[x->halfedge] / 3u;
         seg_v4 o = run.o;
         seg_v4 xo = v4_of(x->point) - o;
-        seg_v4 p0 = seg_point(c, b, m->indices[x->halfedge], o);
-        seg_v4 p1 = seg_point(c, b, m->indices[he_next(x->halfedge)], o);
+        seg_v4 p0 = seg_point(c, b, m->indices[x->halfedge], &o);
+        seg_v4 p1 = seg_point(c, b, m->indices[he_next(x->halfedge)], &o);
         double ent = (double)x->entering;
         seg_v4 n1 = seg_normal(c, &rot, b, f1), n2 = seg_normal(c, &rot, b, f2);
         seg_v4 q1, q2;
-        double h1 = face_height(c, b, f1, n1, o, &q1), h2 = face_height(c, b, f2, n2, o, &q2);
-        double s1 = seg_term(&run, b, n1, h1, p0, xo, v4_cross(p0, xo), -ent);
-        double s2b = seg_term(&run, b, n2, h2, p1, xo, v4_cross(p1, xo), ent);
+        double h1 = face_height(c, b, f1, &n1, &o, &q1), h2 = face_height(c, b, f2, &n2, &o, &q2);
+        seg_v4 c0 = v4_cross(&p0, &xo), c1 = v4_cross(&p1, &xo);
+        double s1 = seg_term(&run, b, &n1, h1, &p0, &xo, &c0, -ent);
+        double s2b = seg_term(&run, b, &n2, h2, &p1, &xo, &c1, ent);
         run.terms += 2u;
         if (run.need_sensitivity)
         {
-            double olen = v4_norm1(o);
+            double olen = v4_norm1(&o);
             s->regions[run.region].sensitivity_x6 +=
-                seg_sensitivity(s1, h1, q1, p0, xo, olen) + seg_sensitivity(s2b, h2, q2, p1, xo, olen);
+                seg_sensitivity(s1, h1, &q1, &p0, &xo, olen) + seg_sensitivity(s2b, h2, &q2, &p1, &xo, olen);
         }
     }
     seg_run_flush(s, &run);
@@ -3267,25 +3270,25 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
         MC_ASSERT(end0 != ((x1->body == 0) == (x1->entering > 0)));
         seg_v4 o = run.o;
         seg_v4 a = v4_of(end0 ? x1->point : x0->point) - o, b = v4_of(end0 ? x0->point : x1->point) - o;
-        seg_v4 cr = v4_cross(a, b);
+        seg_v4 cr = v4_cross(&a, &b);
         if (pr->i != last_f || run.region != last_region)
         {
             nf = seg_normal(c, &rot, 0, pr->i);
-            hf = face_height(c, 0, pr->i, nf, o, &qf);
+            hf = face_height(c, 0, pr->i, &nf, &o, &qf);
             last_f = pr->i;
             last_region = run.region;
         }
         seg_v4 nt = seg_normal(c, &rot, 1, pr->j);
         seg_v4 qt;
-        double ht = face_height(c, 1, pr->j, nt, o, &qt);
-        double s1 = seg_term(&run, 0, nf, hf, a, b, cr, 1.0);
-        double s2 = seg_term(&run, 1, nt, ht, a, b, cr, -1.0);
+        double ht = face_height(c, 1, pr->j, &nt, &o, &qt);
+        double s1 = seg_term(&run, 0, &nf, hf, &a, &b, &cr, 1.0);
+        double s2 = seg_term(&run, 1, &nt, ht, &a, &b, &cr, -1.0);
         run.terms += 2u;
         if (run.need_sensitivity)
         {
-            double olen = v4_norm1(o);
+            double olen = v4_norm1(&o);
             s->regions[run.region].sensitivity_x6 +=
-                seg_sensitivity(s1, hf, qf, a, b, olen) + seg_sensitivity(s2, ht, qt, a, b, olen);
+                seg_sensitivity(s1, hf, &qf, &a, &b, olen) + seg_sensitivity(s2, ht, &qt, &a, &b, olen);
         }
     }
     seg_run_flush(s, &run);
@@ -3307,16 +3310,17 @@ MC_FLAG_CLONES static void sum_corner_segments(region_query* c, int b)
         uint32_t h = ar->corner[k].id;
         seg_run_at(s, &run, s->node_region[ar->corner[k].node]);
         seg_v4 o = run.o;
-        seg_v4 pv = seg_point(c, b, m->indices[h], o);
-        seg_v4 pu = seg_point(c, b, m->indices[he_prev(h)], o);
+        seg_v4 pv = seg_point(c, b, m->indices[h], &o);
+        seg_v4 pu = seg_point(c, b, m->indices[he_prev(h)], &o);
         seg_v4 n = seg_normal(c, &rot, b, h / 3u);
         seg_v4 q;
-        double hv = face_height(c, b, h / 3u, n, o, &q);
-        double s1 = seg_term(&run, b, n, hv, pu, pv, v4_cross(pu, pv), 1.0);
+        double hv = face_height(c, b, h / 3u, &n, &o, &q);
+        seg_v4 cr = v4_cross(&pu, &pv);
+        double s1 = seg_term(&run, b, &n, hv, &pu, &pv, &cr, 1.0);
         run.terms++;
         if (run.need_sensitivity)
         {
-            s->regions[run.region].sensitivity_x6 += seg_sensitivity(s1, hv, q, pu, pv, v4_norm1(o));
+            s->regions[run.region].sensitivity_x6 += seg_sensitivity(s1, hv, &q, &pu, &pv, v4_norm1(&o));
         }
     }
     seg_run_flush(s, &run);
