@@ -70,4 +70,25 @@ check_error force 2 "$mesh" "$mesh" --penalty 1
 check_error force 2 "$mesh" "$mesh" --stiff 1 --exponent 1
 check_error force 2 "$mesh" "$mesh" --stiffness=x --exponent 1
 check_error force 1 "$mesh" "$mesh" --penalty 1 --restitution 1.5
+
+# Analytic shapes, as 'contact' takes them: a 5 cm ball 0.1 mm into the floor gets Fn = k g^e = 1e5 * 1e-4^1.5 = 0.1 N
+# up on the ball, in closed form (the sphere-plane pair is exact: g to rounding of 0.05 - 0.0499, 2.7e-17 relative to
+# the radius, hence 1e-9 relative on Fn), and a mesh against an analytic shape works too; an unsupported pair is one
+# error line.
+"$exe" force sphere:0.05 plane --pose-i 0,0,0.0499 --stiffness 1e5 --exponent 1.5 --json >"$tmp".out 2>"$tmp".err ||
+    fail "force with analytic shapes failed: $(cat "$tmp".err)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$tmp".out <<'PY' || fail "sphere on plane: Fn is not k g^e"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["regions"]) == 1, d
+fn = d["regions"][0]["fn"]
+assert abs(fn - 0.1) <= 1e-9, fn
+assert abs(d["wrench_i"]["force"][2] - 0.1) <= 1e-9 and d["wrench_i"]["force"][0] == 0.0, d["wrench_i"]
+PY
+fi
+"$exe" force "$mesh" plane --pose-i 0,0,0.6 --stiffness 1e5 --exponent 1.5 --json >"$tmp".out 2>"$tmp".err ||
+    fail "force mesh against plane failed: $(cat "$tmp".err)"
+grep -q '"regions":\[{' "$tmp".out || fail "mesh against plane: no region"
+check_error force 1 cylinder:0.5,2 "$mesh" --stiffness 1 --exponent 1
 echo "meshcontact force: CLI contract OK"

@@ -17,6 +17,8 @@ static void print_help(FILE* f)
             "                         [--mu-static MS --mu-dynamic MD --stiction-velocity VS --friction-velocity VD]\n"
             "                         [--scale S] [--max-triangles N] [--threads N] [--json]\n"
             "                         [--accept-self-intersections]\n\n"
+            "MESH_I and MESH_J are mesh files or the analytic shapes of 'meshcontact contact': sphere:R, socket:R,\n"
+            "plane, cylinder:R,L, hole:R,L (see 'meshcontact contact --help' for the pairs they support).\n\n"
             "Intersect two closed meshes at their poses and evaluate Adams IMPACT contact forces per region:\n"
             "Fn = max(0, K g^E + STEP(g, 0, 0, D, C) gdot), with g the penetration depth and gdot its rate; a region\n"
             "gets a force only when its area A > 2 g^2 (otherwise it is reported as rejected). With friction,\n"
@@ -235,12 +237,13 @@ int cli_force(int argc, char** argv)
         return cli_fail(NULL, "force: %s", err.message);
     }
     mc_mesh* mesh[2] = {NULL, NULL};
+    mc_shape shape[2];
     mc_world* w = NULL;
     mc_contact_region* rec = NULL;
     rc = 1;
     for (int k = 0; k < 2; ++k)
     {
-        if (cli_load_mesh(a.path[k], a.scale, a.max_triangles, a.accept_self_intersections, &mesh[k]) != 0)
+        if (cli_load_shape(a.path[k], a.scale, a.max_triangles, a.accept_self_intersections, &shape[k], &mesh[k]) != 0)
         {
             goto done;
         }
@@ -257,13 +260,17 @@ int cli_force(int argc, char** argv)
     {
         mc_body_def bd = mc_default_body_def();
         bd.mesh = mesh[k];
+        if (mesh[k] == NULL)
+        {
+            bd.shape = shape[k]; // an analytic shape
+        }
         bd.pose = a.pose[k];
         bd.velocity.v = mc_v3(a.vel[k][0], a.vel[k][1], a.vel[k][2]);
         bd.velocity.w = mc_v3(a.vel[k][3], a.vel[k][4], a.vel[k][5]);
         id[k] = mc_world_create_body(w, &bd);
         if (id[k].index1 == 0)
         {
-            cli_fail(a.path[k], "cannot create the body");
+            cli_fail(a.path[k], "cannot create the body%s%s", cli_last_log()[0] != '\0' ? ": " : "", cli_last_log());
             goto done;
         }
     }
@@ -288,7 +295,10 @@ int cli_force(int argc, char** argv)
         cli_fail(NULL, "force: %s%s%s",
                  (info.flags & MC_STEP_UNBOUNDED_PAIR)
                      ? "both geometries are flipped: their intersection is unbounded"
-                     : (s != MC_OK ? mc_status_string(s) : "the contact query failed"),
+                     : (s != MC_OK                           ? mc_status_string(s)
+                        : mesh[0] == NULL || mesh[1] == NULL ? "the contact query failed (a pair of shapes that "
+                                                               "'meshcontact contact --help' lists as not supported?)"
+                                                             : "the contact query failed"),
                  cli_last_log()[0] != '\0' ? ": " : "", cli_last_log());
         goto done;
     }
