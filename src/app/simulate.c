@@ -932,10 +932,11 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, a
         if (mc_world_get_step_info(s->world).flags & MC_STEP_PAIR_FAILED)
         {
             // A pair without forces would be a silent error in the motion.
-            return set_err(err, cap,
-                           "%s: a contact pair could not be computed at t = %g (an ANALYTIC pair shape.h does not "
-                           "support, such as a cylinder against a mesh or a sphere, or cylinders that are not parallel?)",
-                           s->scn->path, s->time);
+            return set_err(
+                err, cap,
+                "%s: a contact pair could not be computed at t = %g (an ANALYTIC pair shape.h does not "
+                "support, such as a cylinder against a mesh or a sphere, or cylinders that are not parallel?)",
+                s->scn->path, s->time);
         }
         mc_world_get_wrenches(s->world, s->ids, s->body_wrenches, n);
     }
