@@ -1,8 +1,8 @@
 #!/bin/sh
-# The README's corpus table: every mesh file under CORPUS_DIR through `meshcontact info` as read, then through
-# `meshcontact repair` (every repair; when that is not enough, again with a weld of 1e-6 of the bbox diagonal, with
-# holes of up to 256 edges filled, then with both). The reason shown for a file still refused is that of the first
-# attempt.
+# The table of real meshes in mesh/README.md (Mesh repair): every mesh file under CORPUS_DIR through `meshcontact info`
+# as read, then through `meshcontact repair` (every repair; when that is not enough, again with a weld of 1e-6 of the
+# bbox diagonal, with holes of up to 256 edges filled, then with both). The reason shown for a file still refused is
+# that of the first attempt.
 # Prints one Markdown row per file: usable as read, why not (the first problem), usable after repair, with which
 # command line and changes, or why not. Usage: sh tests/corpus_repair.sh BUILD_DIR CORPUS_DIR
 set -u
