@@ -491,33 +491,22 @@ int main(int argc, char** argv)
             scene_pair_destroy(&s);
         }
     }
-    // Real meshes: each against itself, shifted by a fraction of its bbox diagonal and turned about z.
     // Real meshes of data/, then the user's files (-f), each against a shifted, turned copy of itself.
     for (int k = 0; k < scene_shifted_count() + o.file_count; ++k)
     {
-        bool shipped = k < scene_shifted_count();
-        const char* file = shipped ? NULL : o.files[k - scene_shifted_count()];
         char name[64];
-        if (shipped)
-        {
-            snprintf(name, sizeof name, "%s", scene_shifted_name(k));
-        }
-        else
-        {
-            scene_file_name(file, name, sizeof name);
-        }
-        if (!wanted(&o, name))
-        {
-            continue;
-        }
+        scene_shifted_name(k, o.files, name, sizeof name);
         scene_pair s;
-        if ((shipped ? scene_make_shifted(k, &s) : scene_make_file(file, name, 0.1, 0.3, &s)) != 0)
+        if (wanted(&o, name) && scene_make_shifted(k, o.files, &s) != 0)
         {
             fprintf(stderr, "%s: could not import its mesh (set MC_SOURCE_ROOT to the repository root)\n", name);
             return 1;
         }
-        run_scene(&o, &s, csv);
-        scene_pair_destroy(&s);
+        if (wanted(&o, name))
+        {
+            run_scene(&o, &s, csv);
+            scene_pair_destroy(&s);
+        }
     }
     // Real meshes against coarse boxes and each other (tests/scenes.c: scene_make_real).
     for (int k = 0; k < scene_real_count(); ++k)

@@ -506,22 +506,28 @@ int scene_shifted_count(void)
     return (int)(sizeof shifted_scenes / sizeof shifted_scenes[0]);
 }
 
-const char* scene_shifted_name(int k)
+void scene_shifted_name(int k, const char* const* files, char* buf, size_t size)
 {
-    return shifted_scenes[k].name;
-}
-
-int scene_make_shifted(int k, scene_pair* out)
-{
-    return scene_make_file(shifted_scenes[k].path, shifted_scenes[k].name, shifted_scenes[k].shift,
-                           shifted_scenes[k].angle, out);
-}
-
-void scene_file_name(const char* path, char* buf, size_t size)
-{
+    if (k < scene_shifted_count())
+    {
+        snprintf(buf, size, "%s", shifted_scenes[k].name);
+        return;
+    }
+    const char* path = files[k - scene_shifted_count()];
     const char* base = strrchr(path, '/');
     base = base != NULL ? base + 1 : path;
     const char* dot = strrchr(base, '.');
     int len = dot != NULL ? (int)(dot - base) : (int)strlen(base);
     snprintf(buf, size, "%.*s_shifted", len, base);
+}
+
+int scene_make_shifted(int k, const char* const* files, scene_pair* out)
+{
+    char name[64];
+    scene_shifted_name(k, files, name, sizeof name);
+    if (k < scene_shifted_count())
+    {
+        return scene_make_file(shifted_scenes[k].path, name, shifted_scenes[k].shift, shifted_scenes[k].angle, out);
+    }
+    return scene_make_file(files[k - scene_shifted_count()], name, 0.1, 0.3, out);
 }

@@ -93,11 +93,10 @@ void scene_each_real(const char* filter, scene_visit_fcn* visit, void* ctx);
 /// "knob_shifted", "motor_shifted". @return the number of such scenes.
 int scene_shifted_count(void);
 
-/// Name of shifted scene k (0 <= k < scene_shifted_count()).
-const char* scene_shifted_name(int k);
+/// Name of shifted scene k: the shipped scenes first (k < scene_shifted_count()), then the mesh files `files[k -
+/// scene_shifted_count()]` (a benchmark's -f): a file's base name without extension + "_shifted".
+void scene_shifted_name(int k, const char* const* files, char* buf, size_t size);
 
-/// The scene name of a mesh file against a shifted copy of itself: its base name without extension + "_shifted".
-void scene_file_name(const char* path, char* buf, size_t size);
-
-/// Build shifted scene k. @return 0 on success, -1 when its mesh cannot be imported.
-int scene_make_shifted(int k, scene_pair* out);
+/// Build shifted scene k (numbered as in scene_shifted_name; a file against a copy of itself shifted by 0.1 of its
+/// bbox diagonal and turned 0.3 rad). @return 0 on success, -1 when its mesh cannot be imported.
+int scene_make_shifted(int k, const char* const* files, scene_pair* out);
