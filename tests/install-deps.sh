@@ -15,6 +15,10 @@ pkg-config --exists gsl 2>/dev/null || need="$need libgsl-dev"
 command -v rsvg-convert >/dev/null 2>&1 || need="$need librsvg2-bin"
 pkg-config --exists zlib 2>/dev/null || need="$need zlib1g-dev"
 pkg-config --exists ode 2>/dev/null || need="$need libode-dev"
+# The Python package (src/python) and its tests (tests/python): Debian's NumPy and pytest, for Debian's python3 (a
+# python3 earlier on PATH, such as pyenv's, does not see them: Meson then uses the Python that runs it).
+dpkg -s python3-numpy >/dev/null 2>&1 || need="$need python3-numpy"
+dpkg -s python3-pytest >/dev/null 2>&1 || need="$need python3-pytest"
 # The locale test compiles de_DE.UTF-8 with localedef from the locales package's sources.
 [ -f /usr/share/i18n/locales/de_DE ] || need="$need locales"
 # B-rep import (STEP, IGES, BREP) is optional: MC_WITH_GMSH=1 adds gmsh's library and C header (libgmsh-dev, with
