@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Mesh file import: dispatch on the extension to the native readers (STL, .shl, OBJ, OFF, glTF, 3MF, COLLADA), Assimp
-// (PLY) or gmsh (B-rep), then mesh creation.
+// (PLY) or the installed B-rep reader (mesh/import_brep.c), then mesh creation.
 #include "mesh/soup.h"
 #include "src/base/array.h"
 #include "src/base/core.h"
@@ -258,7 +258,7 @@ typedef enum reader_kind
     READER_3MF,
     READER_COLLADA,
     READER_ASSIMP,
-    READER_GMSH,
+    READER_BREP,
 } reader_kind;
 
 static reader_kind reader_for(const char* path, char* ext, size_t cap)
@@ -310,7 +310,7 @@ static reader_kind reader_for(const char* path, char* ext, size_t cap)
     {
         if (strcmp(ext, brep_ext[k]) == 0)
         {
-            return READER_GMSH;
+            return READER_BREP;
         }
     }
     // Assimp reads in single precision: only PLY, which has no native reader, goes there.
@@ -433,7 +433,7 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
     static mc_status (*const readers[])(const char*, mc_soup*, mc_error*) = {
         [READER_STL] = mc_stl_read,         [READER_SHL] = mc_shl_read,       [READER_OBJ] = mc_obj_read,
         [READER_OFF] = mc_off_read,         [READER_GLTF] = mc_gltf_read,     [READER_3MF] = mc_3mf_read,
-        [READER_COLLADA] = mc_collada_read, [READER_ASSIMP] = mc_assimp_read, [READER_GMSH] = mc_gmsh_read,
+        [READER_COLLADA] = mc_collada_read, [READER_ASSIMP] = mc_assimp_read, [READER_BREP] = mc_brep_read,
     };
     mc_status st = readers[kind](path, &soup, err);
     if (st == MC_ERR_LIMIT)
@@ -449,7 +449,7 @@ static mc_status import_geometry(const char* path, const mc_import_options* opti
         mc_soup_free(&soup);
         return st; // the readers' messages name the file
     }
-    st = repair_and_build(&opt, &soup, kind == READER_GMSH, out, report, err);
+    st = repair_and_build(&opt, &soup, kind == READER_BREP, out, report, err);
     mc_soup_free(&soup);
     if (st != MC_OK)
     {

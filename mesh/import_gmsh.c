@@ -1,32 +1,21 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// B-rep import (STEP, IGES, BREP) through gmsh's C API (the only file that includes gmsh): OpenCASCADE reads the
-// file, gmsh tessellates the faces of its solids with shared edge nodes, each face wound outward by its orientation
-// in its solid. gmsh keeps global state: every call runs under one lock, between gmshInitialize and gmshFinalize.
-#include "mesh/soup.h"
-#include "src/base/core.h"
+// B-rep import (STEP, IGES, BREP) through gmsh's C API: the library meshcontact-brep (include/meshcontact/brep.h), the
+// only code that includes gmsh, built apart from libmeshcontact so that only the hosts that read CAD files load gmsh
+// and OpenCASCADE. It uses the public API only (it installs its reader with mc_mesh_set_brep_reader and writes into
+// the import's sink). OpenCASCADE reads the file, gmsh tessellates the faces of its solids with shared edge nodes, each
+// face wound outward by its orientation in its solid. gmsh keeps global state: every call runs under one lock, between
+// gmshInitialize and gmshFinalize.
+#include "meshcontact/brep.h"
 
+#include <gmshc.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-
-#ifndef MC_HAVE_GMSH
-
-mc_status mc_gmsh_read(const char* path, mc_soup* soup, mc_error* err)
-{
-    (void)soup;
-    return mc_set_error(err, MC_ERR_UNSUPPORTED_FORMAT, -1, -1,
-                        "%s: STEP, IGES and BREP files need gmsh, and this library was built without it (install the "
-                        "Debian package libgmsh-dev and rebuild: meson setup --reconfigure)",
-                        path);
-}
-
-#else
-
-#include <gmshc.h>
-#include <pthread.h>
-#include <stdlib.h>
 
 /// gmsh is one global model: one B-rep import at a time in this process.
 static pthread_mutex_t s_gmsh_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -39,13 +28,30 @@ static pthread_mutex_t s_gmsh_lock = PTHREAD_MUTEX_INITIALIZER;
 typedef struct gmsh_job
 {
     const char* path;
-    mc_soup* soup;
+    const mc_import_options* options;
+    mc_brep_sink* sink;
+    mc_brep_info* info;
     mc_error* err;
-    int* solids; ///< tags of the selected volumes
-    size_t solid_count;
-    uint32_t* node_index; ///< node tag -> soup vertex (MC_NONE: none)
-    size_t max_tag;       ///< largest node tag + 1
+    int* solids;        ///< (3, tag) pairs of the selected volumes, from gmsh (gmshFree)
+    size_t solid_count; ///< pairs in solids
+    size_t node_count;  ///< mesh nodes, tagged 1..node_count (renumbered) and added to the sink in tag order
 } gmsh_job;
+
+// Fill the error record (never NULL: the import passes one) and return status.
+static mc_status brep_error(mc_error* err, mc_status status, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static mc_status brep_error(mc_error* err, mc_status status, const char* fmt, ...)
+{
+    err->status = status;
+    err->line = -1;
+    err->offset = -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return status;
+}
 
 static mc_status gmsh_fail(gmsh_job* j, mc_status status, const char* what)
 {
@@ -53,21 +59,22 @@ static mc_status gmsh_fail(gmsh_job* j, mc_status status, const char* what)
     int ierr = 0;
     gmshLoggerGetLastError(&msg, &ierr);
     bool have = ierr == 0 && msg != NULL && msg[0] != '\0';
-    mc_status st = mc_set_error(j->err, status, -1, -1, "%s: gmsh could not %s%s%s", j->path, what, have ? ": " : "",
-                                have ? msg : "");
+    mc_status st =
+        brep_error(j->err, status, "%s: gmsh could not %s%s%s", j->path, what, have ? ": " : "", have ? msg : "");
     gmshFree(msg);
     return st;
 }
 
 static void report(const gmsh_job* j, double f)
 {
-    if (j->soup->progress != NULL)
+    if (j->options->progress != NULL)
     {
-        j->soup->progress(f, j->soup->progress_user);
+        j->options->progress(f, j->options->progress_user);
     }
 }
 
-// Read the file with OpenCASCADE (lengths in metres) and pick the solids.
+// Read the file with OpenCASCADE (lengths in millimetres for STEP and IGES) and pick the solids: j->solids keeps
+// gmsh's list of (3, tag) pairs, the selected one moved to the front when the options pick one.
 static mc_status gmsh_load(gmsh_job* j)
 {
     int ierr = 0;
@@ -86,35 +93,26 @@ static mc_status gmsh_load(gmsh_job* j)
         return gmsh_fail(j, MC_ERR_PARSE, "build the model");
     }
     report(j, 0.1);
-    gmshModelGetEntities(&dim_tags, &n, 3, &ierr);
+    gmshModelGetEntities(&j->solids, &n, 3, &ierr);
     size_t solids = ierr == 0 ? n / 2 : 0;
-    j->soup->brep_solids = (uint32_t)solids;
-    int32_t pick = j->soup->options->brep_solid;
+    j->info->solids = (uint32_t)solids;
+    int32_t pick = j->options->brep_solid;
     if (pick >= 0 && (size_t)pick >= solids)
     {
-        gmshFree(dim_tags);
-        return mc_set_error(j->err, MC_ERR_INVALID_ARGUMENT, -1, -1,
-                            "%s: solid %d asked for, but the file has %zu solids (numbered from 0)", j->path, pick,
-                            solids);
+        return brep_error(j->err, MC_ERR_INVALID_ARGUMENT,
+                          "%s: solid %d asked for, but the file has %zu solids (numbered from 0)", j->path, pick,
+                          solids);
     }
-    j->solids = mc_alloc_array(solids + 1, sizeof(int));
-    if (j->solids == NULL)
+    j->solid_count = solids;
+    if (pick >= 0)
     {
-        gmshFree(dim_tags);
-        return mc_set_error(j->err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", j->path);
+        j->solids[1] = j->solids[2 * (size_t)pick + 1];
+        j->solid_count = 1;
     }
-    for (size_t i = 0; i < solids; ++i)
-    {
-        if (pick < 0 || (size_t)pick == i)
-        {
-            j->solids[j->solid_count++] = dim_tags[2 * i + 1];
-        }
-    }
-    gmshFree(dim_tags);
     return MC_OK;
 }
 
-// Faceting: element sizes from curvature and a largest size from the chord tolerance (see mc_mesh_import_file).
+// Faceting: element sizes from curvature and a largest size from the chord tolerance (see mc_brep_read_gmsh).
 static mc_status gmsh_faceting(gmsh_job* j)
 {
     int ierr = 0;
@@ -127,11 +125,11 @@ static mc_status gmsh_faceting(gmsh_job* j)
     double extent = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
     double r = 0.5 * sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
                           (hi[2] - lo[2]) * (hi[2] - lo[2]));
-    const mc_import_options* o = j->soup->options;
-    double c = o->chord_tolerance > 0.0 ? o->chord_tolerance / (o->scale * j->soup->file_scale) : 0.005 * extent;
+    const mc_import_options* o = j->options;
+    double c = o->chord_tolerance > 0.0 ? o->chord_tolerance / (o->scale * j->info->file_scale) : 0.005 * extent;
     if (!(r > 0.0) || !isfinite(r) || !(c > 0.0))
     {
-        return mc_set_error(j->err, MC_ERR_EMPTY_MESH, -1, -1, "%s: the model is empty or has no extent", j->path);
+        return brep_error(j->err, MC_ERR_EMPTY_MESH, "%s: the model is empty or has no extent", j->path);
     }
     double per_turn = 2.0 * MC_PI / o->angle_tolerance;
     if (c < r)
@@ -146,42 +144,39 @@ static mc_status gmsh_faceting(gmsh_job* j)
     return MC_OK;
 }
 
-// Every mesh node becomes a soup point; node_index maps gmsh's node tags to them.
+// Every mesh node becomes a point of the sink: the nodes are renumbered 1..n first, so node tag t is point t - 1 (no
+// table from tags to points). A tag out of range or seen twice is refused.
 static mc_status gmsh_nodes(gmsh_job* j)
 {
     int ierr = 0;
+    gmshModelMeshRenumberNodes(&ierr);
+    if (ierr != 0)
+    {
+        return gmsh_fail(j, MC_ERR_PARSE, "renumber the mesh nodes");
+    }
     size_t *tags = NULL, ntags = 0, ncoord = 0, nparam = 0;
     double *coord = NULL, *param = NULL;
     gmshModelMeshGetNodes(&tags, &ntags, &coord, &ncoord, &param, &nparam, -1, -1, 0, 0, &ierr);
     mc_status st = ierr != 0 ? gmsh_fail(j, MC_ERR_PARSE, "read the mesh nodes") : MC_OK;
-    if (st == MC_OK && ncoord != 3 * ntags)
+    if (st == MC_OK && (ncoord != 3 * ntags || ntags > UINT32_MAX - 1))
     {
-        st = mc_set_error(j->err, MC_ERR_PARSE, -1, -1, "%s: gmsh returned %zu coordinates for %zu nodes", j->path,
-                          ncoord, ntags);
+        st =
+            brep_error(j->err, MC_ERR_PARSE, "%s: gmsh returned %zu coordinates for %zu nodes", j->path, ncoord, ntags);
     }
+    double* xyz = NULL;
+    st = st == MC_OK ? mc_brep_sink_add_points(j->sink, (uint32_t)ntags, &xyz, j->err) : st;
     for (size_t i = 0; st == MC_OK && i < ntags; ++i)
     {
-        j->max_tag = tags[i] + 1 > j->max_tag ? tags[i] + 1 : j->max_tag;
+        size_t t = tags[i];
+        if (t < 1 || t > ntags || !isnan(xyz[3 * (t - 1)]))
+        {
+            st = brep_error(j->err, MC_ERR_PARSE, "%s: gmsh node tag %zu out of range or repeated (%zu nodes)", j->path,
+                            t, ntags);
+            break;
+        }
+        memcpy(xyz + 3 * (t - 1), coord + 3 * i, 3 * sizeof(double));
     }
-    if (st == MC_OK && (j->max_tag > 16 * (ntags + 16) || ntags > UINT32_MAX - 1))
-    {
-        st = mc_set_error(j->err, MC_ERR_PARSE, -1, -1, "%s: gmsh node tags out of range", j->path);
-    }
-    j->node_index = st == MC_OK ? mc_alloc_array(j->max_tag + 1, sizeof(uint32_t)) : NULL;
-    if (st == MC_OK && j->node_index == NULL)
-    {
-        st = mc_set_error(j->err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for %zu nodes", j->path, ntags);
-    }
-    if (st == MC_OK)
-    {
-        memset(j->node_index, 0xff, (j->max_tag + 1) * sizeof(uint32_t));
-        st = mc_soup_reserve(j->soup, ntags, 0, j->err);
-    }
-    for (size_t i = 0; st == MC_OK && i < ntags; ++i)
-    {
-        j->node_index[tags[i]] = j->soup->vertex_count;
-        st = mc_soup_add_point(j->soup, coord + 3 * i, j->err);
-    }
+    j->node_count = ntags;
     gmshFree(tags);
     gmshFree(coord);
     gmshFree(param);
@@ -195,25 +190,24 @@ static mc_status gmsh_face(gmsh_job* j, int tag, int sign)
     size_t *etags = NULL, ne = 0, *nodes = NULL, nn = 0;
     gmshModelMeshGetElementsByType(2, &etags, &ne, &nodes, &nn, tag, 0, 1, &ierr);
     mc_status st = ierr != 0 ? gmsh_fail(j, MC_ERR_PARSE, "read the triangles of a face") : MC_OK;
-    if (st == MC_OK && nn != 3 * ne)
+    if (st == MC_OK && (nn != 3 * ne || ne > UINT32_MAX))
     {
-        st = mc_set_error(j->err, MC_ERR_PARSE, -1, -1, "%s: gmsh returned %zu nodes for %zu triangles", j->path, nn,
-                          ne);
+        st = brep_error(j->err, MC_ERR_PARSE, "%s: gmsh returned %zu nodes for %zu triangles", j->path, nn, ne);
     }
+    uint32_t* tri = NULL;
+    st = st == MC_OK ? mc_brep_sink_add_triangles(j->sink, (uint32_t)ne, &tri, j->err) : st;
     for (size_t e = 0; st == MC_OK && e < ne; ++e)
     {
-        uint32_t tri[3];
         for (int k = 0; k < 3; ++k)
         {
             size_t t = nodes[3 * e + (size_t)(sign < 0 && k > 0 ? 3 - k : k)];
-            tri[k] = t < j->max_tag ? j->node_index[t] : MC_NONE;
-            if (tri[k] == MC_NONE)
+            if (t < 1 || t > j->node_count)
             {
-                st = mc_set_error(j->err, MC_ERR_PARSE, -1, -1, "%s: gmsh triangle with an unknown node %zu", j->path,
-                                  t);
+                st = brep_error(j->err, MC_ERR_PARSE, "%s: gmsh triangle with an unknown node %zu", j->path, t);
+                break;
             }
+            tri[3 * e + (size_t)k] = (uint32_t)(t - 1);
         }
-        st = st == MC_OK ? mc_soup_add_polygon(j->soup, tri, 3, j->err) : st;
     }
     gmshFree(etags);
     gmshFree(nodes);
@@ -228,24 +222,14 @@ static mc_status gmsh_faces(gmsh_job* j)
     size_t n = 0;
     if (j->solid_count > 0)
     {
-        int* in = mc_alloc_array(2 * j->solid_count, sizeof(int));
-        if (in == NULL)
-        {
-            return mc_set_error(j->err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", j->path);
-        }
-        for (size_t i = 0; i < j->solid_count; ++i)
-        {
-            in[2 * i] = 3, in[2 * i + 1] = j->solids[i];
-        }
-        gmshModelGetBoundary(in, 2 * j->solid_count, &faces, &n, 0, 1, 0, &ierr);
-        mc_free(in);
+        gmshModelGetBoundary(j->solids, 2 * j->solid_count, &faces, &n, 0, 1, 0, &ierr);
     }
     else
     {
         gmshModelGetEntities(&faces, &n, 2, &ierr);
     }
     mc_status st = ierr != 0 ? gmsh_fail(j, MC_ERR_PARSE, "list the faces") : MC_OK;
-    j->soup->brep_surfaces = (uint32_t)(n / 2);
+    j->info->surfaces = (uint32_t)(n / 2);
     for (size_t i = 0; st == MC_OK && i + 1 < n; i += 2)
     {
         int tag = faces[i + 1];
@@ -263,10 +247,10 @@ static void gmsh_volume(gmsh_job* j)
     {
         int ierr = 0;
         double mass = 0.0;
-        gmshModelOccGetMass(3, j->solids[i], &mass, &ierr);
+        gmshModelOccGetMass(3, j->solids[2 * i + 1], &mass, &ierr);
         sum += ierr == 0 ? mass : 0.0;
     }
-    j->soup->brep_volume = sum;
+    j->info->volume = sum;
 }
 
 static mc_status gmsh_run(gmsh_job* j)
@@ -275,7 +259,7 @@ static mc_status gmsh_run(gmsh_job* j)
     gmshInitialize(0, NULL, 0, &ierr);
     if (ierr != 0)
     {
-        return mc_set_error(j->err, MC_ERR_IO, -1, -1, "%s: gmsh could not start", j->path);
+        return brep_error(j->err, MC_ERR_IO, "%s: gmsh could not start", j->path);
     }
     gmshOptionSetNumber("General.Terminal", 0, &ierr);
     gmshOptionSetNumber("General.Verbosity", 0, &ierr);
@@ -294,6 +278,8 @@ static mc_status gmsh_run(gmsh_job* j)
     }
     st = st == MC_OK ? gmsh_nodes(j) : st;
     st = st == MC_OK ? gmsh_faces(j) : st;
+    gmshFree(j->solids);
+    j->solids = NULL;
     gmshFinalize(&ierr);
     report(j, 0.5);
     return st;
@@ -310,13 +296,12 @@ typedef enum brep_kind
 // Check the file's first bytes against its kind, so that text that is not one never reaches OpenCASCADE (whose
 // parsers write their syntax errors on stdout): STEP starts with ISO-10303-21;, an IGES line has 80 columns with a
 // section letter in column 73, an OpenCASCADE .brep names "CASCADE Topology" near its start.
-static mc_status check_signature(const char* path, brep_kind kind, uint64_t max_bytes, mc_error* err)
+static mc_status check_signature(const char* path, brep_kind kind, mc_error* err)
 {
-    mc_status st = mc_check_input_file(path, max_bytes, err);
-    FILE* f = st == MC_OK ? fopen(path, "rb") : NULL;
-    if (st != MC_OK || f == NULL)
+    FILE* f = fopen(path, "rb");
+    if (f == NULL)
     {
-        return st != MC_OK ? st : mc_set_error(err, MC_ERR_IO, -1, -1, "%s: cannot open", path);
+        return brep_error(err, MC_ERR_IO, "%s: cannot open", path);
     }
     char head[257];
     size_t n = fread(head, 1, sizeof head - 1, f);
@@ -325,13 +310,16 @@ static mc_status check_signature(const char* path, brep_kind kind, uint64_t max_
     const char* s = head + strspn(head, " \t\r\n");
     bool ok = kind == BREP_STEP     ? strncmp(s, "ISO-10303-21;", 13) == 0
               : kind == BREP_NATIVE ? strstr(head, "CASCADE Topology") != NULL
-                                    : n >= 73 && strchr("SG", head[72]) != NULL;
+                                    : n >= 73 && head[72] != '\0' && strchr("SG", head[72]) != NULL;
     if (!ok)
     {
         static const char* const what[] = {"a STEP file (no ISO-10303-21; header)",
                                            "an IGES file (no section letter S or G in column 73 of its first line)",
                                            "an OpenCASCADE .brep file (no 'CASCADE Topology' header)"};
-        return mc_set_error(err, MC_ERR_PARSE, 1, 0, "%s: not %s", path, what[kind]);
+        brep_error(err, MC_ERR_PARSE, "%s: not %s", path, what[kind]);
+        err->line = 1;
+        err->offset = 0;
+        return MC_ERR_PARSE;
     }
     return MC_OK;
 }
@@ -347,36 +335,41 @@ static brep_kind kind_of(const char* path)
     return iges ? BREP_IGES : BREP_STEP;
 }
 
-mc_status mc_gmsh_read(const char* path, mc_soup* soup, mc_error* err)
+mc_status mc_brep_read_gmsh(const char* path, const mc_import_options* options, mc_brep_sink* sink, mc_brep_info* info,
+                            mc_error* err)
 {
-    const mc_import_options* o = soup->options;
-    if (o == NULL || !(o->angle_tolerance > 0.0 && o->angle_tolerance <= 0.5 * MC_PI) ||
-        !(o->chord_tolerance >= 0.0 && isfinite(o->chord_tolerance)))
+    mc_error local;
+    err = err != NULL ? err : &local;
+    const mc_import_options* o = options;
+    if (path == NULL || sink == NULL || info == NULL || o == NULL ||
+        !(o->angle_tolerance > 0.0 && o->angle_tolerance <= 0.5 * MC_PI) ||
+        !(o->chord_tolerance >= 0.0 && isfinite(o->chord_tolerance)) || !(o->scale > 0.0 && isfinite(o->scale)))
     {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
-                            "%s: B-rep faceting needs a chord tolerance >= 0 and an angle tolerance in (0, pi/2]",
-                            path);
+        return brep_error(err, MC_ERR_INVALID_ARGUMENT,
+                          "%s: B-rep faceting needs a chord tolerance >= 0 and an angle tolerance in (0, pi/2]",
+                          path != NULL ? path : "(NULL path)");
     }
     // OpenCASCADE converts STEP and IGES lengths to millimetres from the file's declared unit (its default
     // xstep.cascade.unit; gmsh 4.8 cannot change it for IGES); a .brep file has no unit and is taken as is.
     brep_kind kind = kind_of(path);
-    mc_status sig = check_signature(path, kind, soup->max_bytes, err);
+    mc_status sig = check_signature(path, kind, err);
     if (sig != MC_OK)
     {
         return sig;
     }
-    soup->file_scale = kind == BREP_NATIVE ? 1.0 : 1e-3;
-    gmsh_job j = {.path = path, .soup = soup, .err = err};
+    info->file_scale = kind == BREP_NATIVE ? 1.0 : 1e-3;
+    gmsh_job j = {.path = path, .options = o, .sink = sink, .info = info, .err = err};
     pthread_mutex_lock(&s_gmsh_lock);
     mc_status st = gmsh_run(&j);
     pthread_mutex_unlock(&s_gmsh_lock);
-    mc_free(j.solids);
-    mc_free(j.node_index);
-    if (st == MC_OK && soup->brep_solids == 0 && soup->triangle_count > 0)
+    if (st == MC_OK && info->solids == 0)
     {
-        soup->brep_volume = 0.0; // surfaces only: mesh creation decides whether they close up
+        info->volume = 0.0; // surfaces only: mesh creation decides whether they close up
     }
     return st;
 }
 
-#endif
+void mc_brep_register(void)
+{
+    mc_mesh_set_brep_reader(mc_brep_read_gmsh);
+}

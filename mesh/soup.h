@@ -29,7 +29,7 @@ typedef struct mc_soup
     const mc_import_options* options; ///< the import's options (B-rep faceting and solid choice)
     uint32_t brep_solids;             ///< B-rep reader: solids in the file
     uint32_t brep_surfaces;           ///< B-rep reader: faces tessellated
-    double brep_volume;               ///< B-rep reader: exact volume of the selected solids (file units, metres)
+    double brep_volume;               ///< B-rep reader: exact volume of the selected solids (file units cubed)
 } mc_soup;
 
 /// Free the soup's arrays and zero it (the struct itself is the caller's).
@@ -76,9 +76,11 @@ mc_status mc_collada_read(const char* path, mc_soup* soup, mc_error* err);
 /// Read a PLY file through Assimp (the only format left to it), all meshes merged with node transforms.
 mc_status mc_assimp_read(const char* path, mc_soup* soup, mc_error* err);
 
-/// Read a B-rep file (.step .stp .iges .igs .brep) with gmsh: tessellate the faces of its solids (soup->options
-/// gives the faceting and which solid), wound outward. Without gmsh: MC_ERR_UNSUPPORTED_FORMAT naming the package.
-mc_status mc_gmsh_read(const char* path, mc_soup* soup, mc_error* err);
+/// Read a B-rep file (.step .stp .iges .igs .brep) with the reader installed by mc_mesh_set_brep_reader
+/// (meshcontact-brep's gmsh reader, or a host's), which fills the soup and its brep_* facts (mesh/import_brep.c).
+/// Without a reader: MC_ERR_UNSUPPORTED_FORMAT saying what to link and call (and which package to install when this
+/// build has no meshcontact-brep).
+mc_status mc_brep_read(const char* path, mc_soup* soup, mc_error* err);
 
 /// Exact test: is triangle (a, b, c) of zero area (the three points collinear or coincident)?
 bool mc_triangle_is_degenerate(mc_vec3 a, mc_vec3 b, mc_vec3 c);

@@ -3,9 +3,13 @@
 // Tests of the B-rep import (STEP, IGES, BREP through gmsh): parts made here with gmsh's OpenCASCADE kernel (a box
 // and a cylinder) and the committed IGES part data/brep/box_cylinder.igs import closed and outward, with a volume
 // within chord tolerance times area of the exact B-rep volume, and work in a contact query; surfaces without a solid,
-// a bad solid number and text that is not STEP are refused with clear messages. Without gmsh: the error names the
+// a bad solid number and text that is not STEP are refused with clear messages. The reader lives in meshcontact-brep,
+// registered by each test's setup; without it the error says what to link and call. Without gmsh: the error names the
 // package.
 #include "meshcontact/meshcontact.h"
+#if defined(MC_HAVE_GMSH)
+#include "meshcontact/brep.h"
+#endif
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -22,6 +26,9 @@ static void setup(void)
     const char* tmp = getenv("TMPDIR");
     snprintf(s_dir, sizeof s_dir, "%s/mc_brep_XXXXXX", tmp != NULL && tmp[0] != '\0' ? tmp : ".");
     cr_assert(ne(ptr, mkdtemp(s_dir), NULL));
+#if defined(MC_HAVE_GMSH)
+    mc_brep_register();
+#endif
 }
 
 static void teardown(void)
@@ -39,6 +46,97 @@ static void path_in_dir(char* out, size_t size, const char* name)
     snprintf(out, size, "%s/%s", s_dir, name);
 }
 
+/// A host's own B-rep reader (the core's hook, with or without gmsh): a tetrahedron in millimetres, or the faults of
+/// s_fault.
+typedef enum reader_fault
+{
+    FAULT_NONE,
+    FAULT_POINT_LEFT_NAN,     ///< one point never written
+    FAULT_BAD_SCALE,          ///< info.file_scale 0
+    FAULT_ERROR_WITHOUT_TEXT, ///< MC_ERR_IO with an empty message
+} reader_fault;
+
+static reader_fault s_fault;
+
+static mc_status tetra_reader(const char* path, const mc_import_options* options, mc_brep_sink* sink,
+                              mc_brep_info* info, mc_error* err)
+{
+    (void)path;
+    cr_assert(ne(ptr, (void*)options, NULL));
+    if (s_fault == FAULT_ERROR_WITHOUT_TEXT)
+    {
+        err->status = MC_ERR_IO;
+        return MC_ERR_IO;
+    }
+    static const double p[12] = {0, 0, 0, 10, 0, 0, 0, 10, 0, 0, 0, 10};
+    static const uint32_t t[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    double* xyz = NULL;
+    mc_status st = mc_brep_sink_add_points(sink, 4, &xyz, err);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    memcpy(xyz, p, sizeof p - (s_fault == FAULT_POINT_LEFT_NAN ? 3 * sizeof(double) : 0));
+    uint32_t* tri = NULL;
+    st = mc_brep_sink_add_triangles(sink, 4, &tri, err);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    memcpy(tri, t, sizeof t);
+    info->file_scale = s_fault == FAULT_BAD_SCALE ? 0.0 : 1e-3;
+    info->solids = 1;
+    info->surfaces = 4;
+    info->volume = 1000.0 / 6.0;
+    return MC_OK;
+}
+
+static mc_status import_with(const char* name, reader_fault fault, uint64_t max_triangles, mc_mesh** mesh,
+                             mc_mesh_report* rep, mc_error* err)
+{
+    char path[300];
+    path_in_dir(path, sizeof path, name);
+    FILE* f = fopen(path, "w");
+    cr_assert(ne(ptr, f, NULL));
+    fputs("read by the test's reader\n", f);
+    fclose(f);
+    mc_mesh_set_brep_reader(tetra_reader);
+    s_fault = fault;
+    mc_import_options o = mc_default_import_options();
+    o.scale = 1000.0;
+    o.max_triangles = max_triangles;
+    return mc_mesh_import_file(path, &o, mesh, rep, err);
+}
+
+Test(brep, a_host_reader_fills_the_sink)
+{
+    mc_mesh* mesh = NULL;
+    mc_mesh_report rep;
+    mc_error err;
+    cr_assert(eq(int, import_with("tetra.step", FAULT_NONE, 100, &mesh, &rep, &err), MC_OK), "%s", err.message);
+    cr_assert(eq(u32, rep.triangles, 4));
+    cr_assert(eq(u32, rep.brep_solids, 1));
+    cr_assert(eq(u32, rep.brep_surfaces, 4));
+    cr_assert(ieee_ulp_eq(dbl, rep.volume, 1000.0 / 6.0, 4), "millimetres, times 1e-3, times the scale 1000");
+    cr_assert(ieee_ulp_eq(dbl, rep.brep_volume, 1000.0 / 6.0, 4));
+    mc_mesh_destroy(mesh);
+}
+
+Test(brep, a_faulty_host_reader_fails_the_import)
+{
+    mc_mesh* mesh = NULL;
+    mc_error err;
+    cr_assert(eq(int, import_with("nan.step", FAULT_POINT_LEFT_NAN, 100, &mesh, NULL, &err), MC_ERR_NON_FINITE), "%s",
+              err.message);
+    cr_assert(eq(int, import_with("scale.step", FAULT_BAD_SCALE, 100, &mesh, NULL, &err), MC_ERR_PARSE));
+    cr_assert(ne(ptr, strstr(err.message, "file_scale 0"), NULL), "%s", err.message);
+    cr_assert(eq(int, import_with("quiet.step", FAULT_ERROR_WITHOUT_TEXT, 100, &mesh, NULL, &err), MC_ERR_IO));
+    cr_assert(ne(ptr, strstr(err.message, "quiet.step: the B-rep reader failed"), NULL), "%s", err.message);
+    cr_assert(eq(int, import_with("limit.step", FAULT_NONE, 3, &mesh, NULL, &err), MC_ERR_LIMIT));
+    cr_assert(ne(ptr, strstr(err.message, "limit.step"), NULL), "%s", err.message);
+    cr_assert(eq(ptr, mesh, NULL));
+}
+
 #ifndef MC_HAVE_GMSH
 
 Test(brep, without_gmsh_the_error_names_the_package)
@@ -51,6 +149,7 @@ Test(brep, without_gmsh_the_error_names_the_package)
     fclose(f);
     mc_mesh* mesh = NULL;
     mc_error err;
+    cr_assert(mc_mesh_get_brep_reader() == NULL, "no reader unless one is installed");
     cr_assert(eq(int, mc_mesh_import_file(path, NULL, &mesh, NULL, &err), MC_ERR_UNSUPPORTED_FORMAT));
     cr_assert(ne(ptr, strstr(err.message, "libgmsh-dev"), NULL), "%s", err.message);
 }
@@ -58,6 +157,31 @@ Test(brep, without_gmsh_the_error_names_the_package)
 #else
 
 #include <gmshc.h>
+
+// Without the registration, a STEP file is refused with a message that says what to link and call; registering again
+// (twice: harmless) makes it readable.
+Test(brep, without_the_registration_the_error_says_what_to_link)
+{
+    cr_assert(mc_mesh_get_brep_reader() == mc_brep_read_gmsh, "the setup registered the reader");
+    mc_mesh_set_brep_reader(NULL);
+    char path[300];
+    path_in_dir(path, sizeof path, "part.step");
+    FILE* f = fopen(path, "w");
+    cr_assert(ne(ptr, f, NULL));
+    fputs("ISO-10303-21;\n", f);
+    fclose(f);
+    mc_mesh* mesh = NULL;
+    mc_error err;
+    cr_assert(eq(int, mc_mesh_import_file(path, NULL, &mesh, NULL, &err), MC_ERR_UNSUPPORTED_FORMAT));
+    cr_assert(ne(ptr, strstr(err.message, "meshcontact-brep"), NULL), "%s", err.message);
+    cr_assert(ne(ptr, strstr(err.message, "mc_brep_register()"), NULL), "%s", err.message);
+    cr_assert(ne(ptr, strstr(err.message, "part.step"), NULL), "%s", err.message);
+    mc_brep_register();
+    mc_brep_register();
+    cr_assert(mc_mesh_get_brep_reader() == mc_brep_read_gmsh);
+    mc_status st = mc_mesh_import_file(path, NULL, &mesh, NULL, &err);
+    cr_assert(st == MC_ERR_PARSE || st == MC_ERR_EMPTY_MESH, "gmsh read it: status %d, %s", st, err.message);
+}
 
 /// Parts the tests write with gmsh, in model units that the STEP file declares as millimetres.
 typedef enum part_kind

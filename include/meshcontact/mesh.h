@@ -209,7 +209,8 @@ extern "C"
         uint32_t brep_solids;
         /// B-rep files: the surfaces (faces) that were tessellated
         uint32_t brep_surfaces;
-        /// B-rep files: the exact volume of the imported solids as OpenCASCADE computes it from the B-rep (units^3,
+        /// B-rep files: the exact volume of the imported solids as the B-rep reader (OpenCASCADE in meshcontact-brep)
+        /// computes it from the B-rep (units^3,
         /// after scaling); compare with `volume` (the facets'): they differ by at most about chord tolerance times
         /// area. 0 for mesh files.
         double brep_volume;
@@ -276,10 +277,10 @@ extern "C"
         /// Most triangles accepted, polygons fan-split (default MC_DEFAULT_MAX_TRIANGLES): native readers check it
         /// before allocating (a binary STL's header count, text files as they grow); MC_ERR_LIMIT beyond it.
         uint64_t max_triangles;
-        /// B-rep files (.step .stp .iges .igs .brep, through gmsh): the largest distance between a facet and the
-        /// true surface (Adams' chord tolerance), in length units of the result (after `scale`); 0 (default): 0.005
-        /// times the largest extent of the part's bounding box. Mapped to gmsh's element sizes from curvature (see
-        /// mc_mesh_import_file); gmsh aims at it, the result is not checked facet by facet.
+        /// B-rep files (.step .stp .iges .igs .brep, through the B-rep reader): the largest distance between a facet
+        /// and the true surface (Adams' chord tolerance), in length units of the result (after `scale`); 0 (default):
+        /// 0.005 times the largest extent of the part's bounding box. meshcontact-brep maps it to gmsh's element sizes
+        /// from curvature (see mc_brep_register); gmsh aims at it, the result is not checked facet by facet.
         double chord_tolerance;
         /// B-rep files: the largest angle a facet edge may turn on a curved surface (radians, Adams' angle
         /// tolerance), in (0, pi/2]; default 15 degrees
@@ -307,19 +308,13 @@ extern "C"
     /// COLLADA's up axis is not applied: the coordinates are kept as written), and through Assimp (single precision)
     /// .ply. All meshes in a multi-mesh file are merged, with their node transforms applied.
     ///
-    /// B-rep CAD files .step .stp .iges .igs .brep are read with gmsh (OpenCASCADE) when the library was built with
-    /// it (Debian package libgmsh-dev; otherwise MC_ERR_UNSUPPORTED_FORMAT names the package). Lengths are converted
-    /// to metres from the unit the STEP or IGES file declares (OpenCASCADE converts them to millimetres, times
-    /// 1e-3; a .brep file has no unit: its numbers are taken as they are), then multiplied by `scale`. Every face of
-    /// the selected solids (options->brep_solid) is tessellated by gmsh's surface mesher, which shares the nodes of
-    /// common edges (watertight), and wound outward by the face's orientation in its solid. Faceting: element sizes
-    /// from curvature with n = max(2 pi / angle_tolerance, pi / acos(1 - c / r)) elements per turn and a largest size
-    /// of sqrt(8 c r), c the chord tolerance and r half the bounding-box diagonal: a circle of radius up to r then
-    /// deviates from its chords by at most c, a flatter surface through the size limit. A file with surfaces but no
-    /// solid is tessellated and accepted only when its faces close up; otherwise it is refused with the count of open
-    /// shells (components) and boundary edges. gmsh is not thread-safe: B-rep imports are serialised by a lock,
-    /// and each one initialises and finalises gmsh (a host that uses gmsh itself loses its model). Progress: 0.05 read,
-    /// 0.1 synchronised, 0.45 meshed, 0.5 extracted, then as for mesh files.
+    /// B-rep CAD files .step .stp .iges .igs .brep are read by the B-rep reader installed with
+    /// mc_mesh_set_brep_reader. This library reads no CAD format itself (it would load gmsh and OpenCASCADE into
+    /// every host): the separate library meshcontact-brep (meshcontact/brep.h, built where gmsh is installed, Debian
+    /// package libgmsh-dev) installs its reader with mc_brep_register(), which documents the faceting. With no reader
+    /// installed, these files fail with MC_ERR_UNSUPPORTED_FORMAT and a message that says what to link and call. A
+    /// file with surfaces but no solid is accepted only when its faces close up; otherwise it is refused with the count
+    /// of open shells (components) and boundary edges.
     /// @param path file to read
     /// @param options may be NULL for defaults
     /// @param out receives the mesh on success only
@@ -338,6 +333,71 @@ extern "C"
     /// false, but are not an error of this function.
     MC_API mc_status mc_mesh_check_file(const char* path, const mc_import_options* options, mc_mesh_report* report,
                                         mc_error* err);
+
+    /// Where a B-rep reader puts its triangles during one import (see mc_brep_reader_fcn): the import's own arrays,
+    /// in the library allocator, held to the import's max_triangles. Valid only during the reader's call.
+    typedef struct mc_brep_sink mc_brep_sink;
+
+    /// What a B-rep reader found besides its triangles. The import sets file_scale to 1 and the rest to 0 before it
+    /// calls the reader.
+    typedef struct mc_brep_info
+    {
+        /// metres per unit of the points the reader added (1e-3 when it gives millimetres); finite and > 0. The
+        /// import multiplies the points by it and then by options->scale.
+        double file_scale;
+        uint32_t solids;   ///< solids in the file, all of them whatever options->brep_solid selects (mc_mesh_report)
+        uint32_t surfaces; ///< faces tessellated (mc_mesh_report.brep_surfaces)
+        /// exact volume of the selected solids in the points' units cubed (mc_mesh_report.brep_volume after
+        /// scaling); 0 when the file has no solid; finite and >= 0
+        double volume;
+    } mc_brep_info;
+
+    /// A B-rep reader: tessellates the CAD file at `path` into `sink` (mc_brep_sink_add_points, then
+    /// mc_brep_sink_add_triangles with 0-based indices into every point added), each solid's triangles wound
+    /// counter-clockwise seen from outside, and fills `info`. The import then welds, checks and builds the mesh as
+    /// for mesh files. Called by mc_mesh_import_file and mc_mesh_check_file for .step .stp .iges .igs .brep, possibly
+    /// from several threads at once (a reader serialises what is not thread-safe).
+    /// @param path the file, already checked to be a regular file of at most options->max_bytes bytes
+    /// @param options the import's options, never NULL: scale, chord_tolerance, angle_tolerance and brep_solid are the
+    ///        reader's to apply (the sink applies max_triangles); it may report progress in [0, 0.5] through
+    ///        options->progress
+    /// @param sink receives the points and triangles
+    /// @param info receives the unit, counts and exact volume (only read on MC_OK)
+    /// @param err never NULL: on failure the reader writes its status and a message that names the file
+    /// @return MC_OK, or a negative mc_status (an error of the sink functions is returned as it is)
+    typedef mc_status mc_brep_reader_fcn(const char* path, const mc_import_options* options, mc_brep_sink* sink,
+                                         mc_brep_info* info, mc_error* err);
+
+    /// Install the reader of B-rep files (NULL: none, the default; a .step file then fails with
+    /// MC_ERR_UNSUPPORTED_FORMAT). meshcontact-brep's mc_brep_register() calls this with its gmsh reader; a host with
+    /// its own CAD kernel may install its own. Thread-safe (an atomic pointer): an import uses the reader installed
+    /// when it starts, and one that is running when the reader changes finishes with the old one.
+    MC_API void mc_mesh_set_brep_reader(mc_brep_reader_fcn* reader);
+
+    /// @return the installed B-rep reader, or NULL. Thread-safe.
+    MC_API mc_brep_reader_fcn* mc_mesh_get_brep_reader(void);
+
+    /// For B-rep readers: append `count` points to the sink and receive where to write their coordinates (x y z
+    /// each, in the file's units: see mc_brep_info.file_scale). They start as NaN, so a point left unwritten fails the
+    /// import (MC_ERR_NON_FINITE). *xyz is valid until the next call on the sink; the first point added has index 0.
+    /// @param sink the sink the reader was given
+    /// @param count points to append
+    /// @param xyz receives 3 * count doubles to fill (NULL when count is 0), on success only
+    /// @param err may be NULL; filled on failure
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (NULL sink or xyz), MC_ERR_OUT_OF_MEMORY (also beyond 2^32 - 2 points)
+    MC_API mc_status mc_brep_sink_add_points(mc_brep_sink* sink, uint32_t count, double** xyz, mc_error* err);
+
+    /// For B-rep readers: append `count` triangles to the sink and receive where to write their corners (3 point
+    /// indices each, 0-based over every point added, counter-clockwise seen from outside). They start as
+    /// UINT32_MAX, so a corner left unwritten fails the import (MC_ERR_INDEX_OUT_OF_RANGE). *indices is valid until the
+    /// next call on the sink.
+    /// @param sink the sink the reader was given
+    /// @param count triangles to append
+    /// @param indices receives 3 * count indices to fill (NULL when count is 0), on success only
+    /// @param err may be NULL; filled on failure
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT, MC_ERR_LIMIT (more than the import's max_triangles) or
+    ///         MC_ERR_OUT_OF_MEMORY
+    MC_API mc_status mc_brep_sink_add_triangles(mc_brep_sink* sink, uint32_t count, uint32_t** indices, mc_error* err);
 
     /// @return the report computed when the mesh was created.
     MC_API const mc_mesh_report* mc_mesh_get_report(const mc_mesh* mesh);

@@ -3,6 +3,10 @@
 // Entry point of the meshcontact command-line tool: subcommand dispatch (the shared helpers are in cli_common.c).
 #include "src/app/cli.h"
 
+#if defined(MC_HAVE_BREP)
+#include "meshcontact/brep.h"
+#endif
+
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +42,9 @@ static void print_help(FILE* f)
 int main(int argc, char** argv)
 {
     cli_install_hooks();
+#if defined(MC_HAVE_BREP)
+    mc_brep_register(); // STEP, IGES and BREP files through meshcontact-brep (gmsh), linked when the build has it
+#endif
     if (argc < 2)
     {
         print_help(stderr);

@@ -45,8 +45,6 @@ for l in $libs; do link="$link $build/$l"; done
 cflags="-std=c11 -O2 -g -fno-omit-frame-pointer -D_POSIX_C_SOURCE=200809L -ffp-contract=off -Wall -Wextra
 -Wmissing-prototypes -Werror -I$root/include -I$root -I$root/tests/fuzz -fsanitize=fuzzer $san -fopenmp"
 ldlibs="$(pkg-config --libs assimp) $(pkg-config --libs zlib 2>/dev/null) -lm"
-# The library links gmsh when meson found it (B-rep import); its harnesses then need it too.
-if grep -q MC_HAVE_GMSH "$build/build.ninja"; then ldlibs="$ldlibs -lgmsh"; fi
 
 # harness name, source, extra flags
 harnesses="
