@@ -7,6 +7,7 @@ build tree's libmeshcontact.so), PYTHONPATH (src/python), MC_SOURCE_ROOT, and th
 (the tests that need a C helper are then skipped)."""
 import os
 import pathlib
+import subprocess
 
 import pytest
 
@@ -28,6 +29,13 @@ def helper(name):
     if not path:
         pytest.skip(f"{name} is not set (meson test sets it to the path of the C helper)")
     return path
+
+
+def run_helper(args):
+    """A C helper's standard output. Under AddressSanitizer the test preloads the sanitizer's runtime into Python
+    (LD_PRELOAD); the helpers carry their own, so they run without it."""
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    return subprocess.run([str(a) for a in args], check=True, capture_output=True, text=True, env=env).stdout
 
 
 @pytest.fixture(scope="session")

@@ -6,10 +6,10 @@ world with lists and a group, IMPACT with friction and POISSON, wrenches, region
 evaluation after bulk pose and velocity changes, the step hint, the force laws), built here through the package,
 every double compared by its bits."""
 import struct
-import subprocess
 import sys
 
 import numpy as np
+from conftest import run_helper
 
 import meshcontact as mc
 
@@ -156,7 +156,7 @@ def world_out(out, w, tag, ids):
 
 def c_side(exe, data):
     out = {}
-    text = subprocess.run([exe, str(data)], check=True, capture_output=True, text=True).stdout
+    text = run_helper([exe, data])
     for line in text.splitlines():
         key, *tokens = line.split()
         out[key] = [float.fromhex(x) if ("x" in x or x in ("inf", "-inf", "nan")) else int(x) for x in tokens]

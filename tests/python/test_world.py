@@ -200,3 +200,50 @@ def test_jacobian_methods_and_groups(parts):
         w2.evaluate()
         pairs = {(int(r["body_i"]), int(r["body_j"])) for r in w2.regions()}
         assert pairs == {(a, c), (b, c)}
+
+
+def test_closing_frees_the_library_memory(data):
+    before = mc.byte_count()
+    ws = mc.Workspace()
+    spot = mc.Mesh.load(data / "spot.obj")
+    ball = mc.sphere(0.3, triangles=1000)
+    assert len(mc.regions(spot, None, ball, [0.2, 0, 0.5], workspace=ws)) >= 1
+    w = mc.World()
+    a, b = w.create_body(spot), w.create_body(ball, [0.2, 0, 0.5], flip=False)
+    w.create_contact([a], [b])
+    w.evaluate()
+    w.jacobian()
+    assert mc.byte_count() > before
+    for obj in (w, spot, ball, ws):
+        obj.close()
+    assert mc.byte_count() == before
+    # garbage collection closes them too
+    m = mc.box(1, 1, 1)
+    w = mc.World()
+    w.create_body(m)
+    del w, m
+    assert mc.byte_count() == before
+
+
+def test_a_flipped_body_mesh_gives_the_world_regions():
+    cup, ball = mc.sphere(0.5, triangles=3000), mc.sphere(0.1, triangles=1000)
+    with mc.World() as w:
+        socket = w.create_body(cup, flip=True)  # the solid is the outside: a spherical socket
+        b = w.create_body(ball, [0.0, 0.0, -0.45])
+        w.create_contact([socket], [b])
+        w.evaluate()
+        rec = w.regions()
+        assert len(rec) == 1
+        flipped = w.body_mesh(socket)
+        assert isinstance(flipped, mc.BodyMesh) and flipped.report.flipped and w.body_mesh(b) is ball
+        q = mc.regions(flipped, w.pose(socket), w.body_mesh(b), w.pose(b))
+        assert q.tobytes() == rec["region"].tobytes()
+        with pytest.raises(TypeError, match="BodyMesh"):
+            w.create_body(flipped)
+        w.destroy_body(socket)
+        with pytest.raises(mc.ClosedError):
+            flipped.report
+    with pytest.raises(mc.ClosedError):
+        mc.regions(flipped, None, ball, None)
+    plane_world = mc.World()
+    assert plane_world.body_mesh(plane_world.create_body(mc.Shape.plane())) is None

@@ -59,6 +59,7 @@ from .world import (
     STEP_PAIR_FAILED,
     STEP_REJECTED_REGIONS,
     STEP_UNBOUNDED_PAIR,
+    BodyMesh,
     ForceModel,
     World,
     contact_force,
@@ -87,6 +88,7 @@ def pose(translation=(0.0, 0.0, 0.0), quaternion=(1.0, 0.0, 0.0, 0.0)):
 
 
 __all__ = [
+    "BodyMesh",
     "CONTACT_REGION_DTYPE",
     "ClosedError",
     "ContactForce",

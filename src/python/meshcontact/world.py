@@ -16,6 +16,7 @@ import numpy as np
 from . import _common as c
 from . import _lib
 from . import _types as t
+from .mesh import Mesh
 from .query import Shape, depth_method
 
 NORMAL_LAWS = {"impact": 0, "poisson": 1, "user": 2}
@@ -225,6 +226,26 @@ def stiction_force(model, normal_force, creep, slip_velocity):
 # ------------------------------------------------------------------------------------------------ the world
 
 
+class BodyMesh(Mesh):
+    """The mesh a body's queries use when it is not the Mesh the body was made with: the world's flipped copy of a
+    flipped body's mesh (World.body_mesh). Borrowed from the world: valid while the body lives (any use after it is
+    destroyed, or its world closed, raises ClosedError); usable in queries, not for making bodies."""
+
+    def __init__(self, world, body, handle):
+        self._world, self._body, self._ptr, self._users = world, body, handle, 0
+
+    def _handle(self):
+        p, w = self._ptr, self._world._ptr
+        if p is None or w is None or not _lib.body_is_valid(w, c.int_to_body_id(self._body)):
+            raise c.ClosedError("BodyMesh: its body was destroyed or its world closed")
+        return p
+
+    def close(self):
+        self._ptr = None  # borrowed: the world destroys it with the body
+
+
+
+
 class World(c.Owned):
     """A world of bodies and contact definitions (mc_world). Used by one thread at a time; separate worlds may be
     evaluated concurrently from different threads (the GIL is released during library calls).
@@ -278,6 +299,8 @@ class World(c.Owned):
         frame); flip: the solid is the outside of the mesh (Adams I/JFLIP_GEOMETRY). Returns the body id (int)."""
         p = self._handle()
         shape = Shape.of(geometry)
+        if isinstance(shape.mesh, BodyMesh):
+            raise TypeError("create_body: a BodyMesh lives only as long as its body; make bodies of a Mesh")
         bd = _lib.default_body_def()
         mesh = None
         if shape.kind == "mesh":
@@ -347,6 +370,19 @@ class World(c.Owned):
         reference point (world frame)."""
         p, b = self._body(body)
         return c.struct_array(_lib.body_get_wrench(p, b))
+
+    def body_mesh(self, body):
+        """The mesh the body's queries use (mc_body_get_mesh): the Mesh it was made with, or for a flipped body the
+        world's flipped copy (a BodyMesh, valid while the body lives); None for an analytic shape. With it, regions()
+        on two bodies' meshes at their poses gives bitwise the regions evaluate() records for the pair."""
+        p, b = self._body(body)
+        handle = _lib.body_get_mesh(p, b)
+        if not handle:
+            return None
+        mine = self._meshes.get(int(body))
+        if mine is not None and mine._ptr == handle:
+            return mine
+        return BodyMesh(self, int(body), handle)
 
     def _bulk_error(self, where, ids, what):
         for k, bid in enumerate(ids.tolist()):
