@@ -5,7 +5,8 @@
 (data/prusa/Spool-holder.stl, 10,320 triangles, in metres) with a sphere of 10,092 triangles (radius 1 cm) pressed
 0.5 mm into its top face, IMPACT with friction, one worker thread. The C side is bench_python (bench/bench_python.c),
 run as a subprocess between the Python rounds so that both see the same machine load; each round times `--calls`
-calls of each kind and keeps the median, and the figures are the medians over the rounds (microseconds):
+calls of each kind and keeps the median; the table gives the medians over the rounds (microseconds) and the median of
+the rounds' overheads (each Python round against the C round just before it):
 
   evaluate  World.evaluate() / mc_world_evaluate, J moved by one ulp between calls (the query runs each time)
   step      a host step: set_poses, set_velocities of both bodies, evaluate, wrenches(out=) / the four C calls
@@ -140,11 +141,15 @@ def main(argv=None):
             py[k].append(pr[k])
             c[k].append(cr[k])
         print(f"round {r}: " + ", ".join(f"{k} C {c[k][-1]:.2f} Python {py[k][-1]:.2f} us" for k in py), flush=True)
-    print("\n| call | C median (us) | Python median (us) | overhead (us) | overhead |")
+    # The machine's speed drifts between rounds (a shared machine): the overhead is taken round by round, C against
+    # the Python round right after it, then the median over the rounds.
+    print("\n| call | C (us) | Python (us) | overhead (us) | overhead |")
     print("|---|---:|---:|---:|---:|")
     for k in py:
         cm, pm = statistics.median(c[k]), statistics.median(py[k])
-        print(f"| {k} | {cm:.2f} | {pm:.2f} | {pm - cm:+.2f} | {100 * (pm - cm) / cm:+.1f} % |")
+        diff = statistics.median(p - q for p, q in zip(py[k], c[k]))
+        ratio = statistics.median(p / q - 1 for p, q in zip(py[k], c[k]))
+        print(f"| {k} | {cm:.2f} | {pm:.2f} | {diff:+.2f} | {100 * ratio:+.1f} % |")
     return 0
 
 
