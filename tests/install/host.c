@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// A program linked against the installed static library through `pkg-config --static` (run by .ci/run): two unit
-// spheres one radius apart, their lens volume against the closed form pi (4R + d)(2R - d)^2 / 12.
+// A host program built against an installed meshcontact with pkg-config, shared and static (tests/install/check.sh):
+// two unit spheres one radius apart, their lens volume against the closed form pi (4R + d)(2R - d)^2 / 12.
 #include <math.h>
 #include <meshcontact/meshcontact.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@ int main(void)
     mc_error err;
     if (mc_mesh_create_primitive(&def, &sphere, &err) != MC_OK)
     {
-        fprintf(stderr, "static_link: %s\n", err.message);
+        fprintf(stderr, "host: %s\n", err.message);
         return 1;
     }
     mc_workspace* ws = NULL;
@@ -32,7 +32,7 @@ int main(void)
     double want = MC_PI * (4.0 + 1.0) * 1.0 / 12.0;
     // A chord tolerance of 1e-4 on a unit sphere changes the lens volume by about 1e-4 relative (facets lie inside).
     int ok = st == MC_OK && count == 1 && fabs(region.volume - want) < 1e-3 * want;
-    printf("static_link: lens volume %.9f, closed form %.9f: %s\n", count ? region.volume : 0.0, want,
+    printf("host: lens volume %.9f, closed form %.9f: %s\n", count ? region.volume : 0.0, want,
            ok ? "ok" : "WRONG");
     mc_workspace_destroy(ws);
     mc_mesh_destroy(sphere);
