@@ -32,6 +32,12 @@ typedef struct mc_pair_result
     /// mc_collide_front: the pairs were replayed from the front's certificate (no triangle test ran); every corner of
     /// their triangles of J is then mapped and published in the scratch (mc_pair_scratch_j_view reads it)
     bool replayed;
+    /// Triangle pairs that lie exactly in one plane and overlap (exact tests: the tie of the symbolic rule, which never
+    /// makes them cross), as i << 32 | j in increasing order; found by the exact tests of the pairs the traversal
+    /// reaches, which include every such pair (their boxes meet). None in a replayed query: a coplanar pair in a near
+    /// list leaves no motion margin, so no certificate is kept. The region stage's flush faces come from them.
+    const uint64_t* coplanar;
+    uint32_t coplanar_count; ///< number of coplanar pairs
 } mc_pair_result;
 
 /// Collide mesh I with mesh J placed at `j_in_i` (J's body frame expressed in I's body frame), with the pair scratch
@@ -136,6 +142,16 @@ int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
 /// only the triangles outside connected component `component` (mc_mesh.vertex_component): the parity of the number
 /// of the other components' surfaces crossed from p to a point far outside (the nesting check of bvh/bvh_self.c).
 int mc_bvh_point_parity_without(const struct mc_mesh* mesh, mc_vec3 p, uint32_t component);
+/// The components that contain point p of `mesh`'s own frame, by the segment and the symbolic rule of
+/// mc_bvh_point_parity_without (exact): those other than `component` whose triangles the segment crosses an odd number
+/// of times. Each such component's surface is closed, so for a p on none of them this is "p is inside it".
+/// @param odd component_count bytes of scratch, all 0 on entry; all 0 again on return
+/// @param containers a growable array (mc_array_reserve; may start NULL with *capacity 0) that receives the
+///        components, in increasing order
+/// @param count receives their number (0 on failure)
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_bvh_point_containers(const struct mc_mesh* mesh, mc_vec3 p, uint32_t component, uint8_t* odd,
+                                  uint32_t** containers, uint32_t* capacity, uint32_t* count);
 
 /// A coordinate below MC_COORDINATE_SNAP in magnitude as 0: the library's rounding of tiny coordinates it derives
 /// (J's vertices mapped into I's frame, query points), which keeps the predicates in their exact range (vec_math.h).
@@ -206,6 +222,19 @@ typedef struct mc_nesting
 ///        mc_bvh_self_intersections' component_hit), counted in none of the kinds
 /// @return MC_OK or MC_ERR_OUT_OF_MEMORY
 mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, const uint8_t* skip, mc_nesting* out);
+
+/// Which shells of a closed, oriented mesh with its tree to reverse so that each one disjoint from the others is wound
+/// outward on its own (mc_self_check: the shells oriented one by one). A component is disjoint when it is not in
+/// `entangled`, no other component contains its vertex and it contains no other component's vertex (exact
+/// containment, mc_bvh_point_containers, one query per component). Disjoint ones wound inward are flagged; the others
+/// are flagged all together when their total signed volume is negative. Windings are read as if the mesh were not
+/// flipped, with the volumes of mc_bvh_classify_components (so that a reversed shell is classified outward).
+/// @param entangled may be NULL; component_count flags: components in an intersecting pair (never disjoint)
+/// @param reverse component_count flags, filled: the components to reverse
+/// @param count receives the number of flagged components
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_bvh_shells_to_reverse(const struct mc_mesh* mesh, const uint8_t* entangled, uint8_t* reverse,
+                                   uint32_t* count);
 
 /// Scratch of the distance query (bvh/bvh_distance.c): its traversal stack.
 struct mc_distance_scratch;

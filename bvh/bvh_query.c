@@ -8,6 +8,7 @@
 #include "src/base/tri_tri.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -53,9 +54,43 @@ static mc_vec3 mesh_vertex(const struct mc_mesh* mesh, int mapped, struct mc_pai
     return mapped ? mc_pair_scratch_j_vertex(scratch, v) : mesh->positions[v];
 }
 
-/// mc_bvh_point_parity, with the triangles of component `skip` (mc_mesh.vertex_component; MC_NONE: none) left out.
+/// Crossings of the parity segment counted per component (mc_bvh_point_containers): odd[c] bit 0 is the parity of
+/// the crossings of component c's triangles, bit 1 says c is in touched[0 .. count).
+typedef struct crossing_tally
+{
+    uint8_t* odd;       ///< component_count flags
+    uint32_t* touched;  ///< the components crossed at least once, in the order met
+    uint32_t count;     ///< entries of touched
+    uint32_t capacity;  ///< allocated entries of touched
+    bool out_of_memory; ///< touched could not grow
+} crossing_tally;
+
+/// One crossing of a triangle of component c: flips the total parity, or c's own when tallying.
+static void count_crossing(int* parity, crossing_tally* tally, uint32_t c)
+{
+    *parity ^= 1;
+    if (tally == NULL)
+    {
+        return;
+    }
+    if (!(tally->odd[c] & 2u))
+    {
+        if (!mc_array_reserve((void**)&tally->touched, &tally->capacity, (uint64_t)tally->count + 1u,
+                              sizeof *tally->touched, 16u))
+        {
+            tally->out_of_memory = true;
+            return;
+        }
+        tally->touched[tally->count++] = c;
+        tally->odd[c] |= 2u;
+    }
+    tally->odd[c] ^= 1u;
+}
+
+/// mc_bvh_point_parity, with the triangles of component `skip` (mc_mesh.vertex_component; MC_NONE: none) left out;
+/// `tally` (may be NULL) also counts the crossings per component.
 static int point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
-                        int point_body, uint32_t skip)
+                        int point_body, uint32_t skip, crossing_tally* tally)
 {
     MC_ASSERT(mesh != NULL && mesh->bvh != NULL && mesh_body != point_body);
     MC_ASSERT(mesh_body == 0 || scratch != NULL);
@@ -109,7 +144,7 @@ static int point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
             mc_vec3 cc = mesh_vertex(mesh, mapped, scratch, tv[2]);
             if (mc_edge_triangle_cross(p, q, a, b, cc, point_body, NULL, NULL) != 0)
             {
-                parity ^= 1;
+                count_crossing(&parity, tally, mesh->vertex_component[tv[0]]);
             }
         }
     }
@@ -117,6 +152,10 @@ static int point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
     {
         // Degenerate (very deep) tree: count over every triangle instead.
         parity = 0;
+        for (uint32_t k = 0; tally != NULL && k < tally->count; ++k)
+        {
+            tally->odd[tally->touched[k]] &= 2u;
+        }
         for (uint32_t k = 0; k < mesh->triangle_count; ++k)
         {
             const uint32_t* tv = &mesh->indices[3u * k];
@@ -129,7 +168,7 @@ static int point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
             mc_vec3 cc = mesh_vertex(mesh, mapped, scratch, tv[2]);
             if (mc_edge_triangle_cross(p, q, a, b, cc, point_body, NULL, NULL) != 0)
             {
-                parity ^= 1;
+                count_crossing(&parity, tally, mesh->vertex_component[tv[0]]);
             }
         }
     }
@@ -139,12 +178,44 @@ static int point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pai
 int mc_bvh_point_parity(const struct mc_mesh* mesh, int mesh_body, struct mc_pair_scratch* scratch, mc_vec3 p,
                         int point_body)
 {
-    return point_parity(mesh, mesh_body, scratch, p, point_body, MC_NONE);
+    return point_parity(mesh, mesh_body, scratch, p, point_body, MC_NONE, NULL);
 }
 
 int mc_bvh_point_parity_without(const struct mc_mesh* mesh, mc_vec3 p, uint32_t component)
 {
-    return point_parity(mesh, 0, NULL, p, 1, component);
+    return point_parity(mesh, 0, NULL, p, 1, component, NULL);
+}
+
+static int cmp_u32(const void* pa, const void* pb)
+{
+    uint32_t a = *(const uint32_t*)pa, b = *(const uint32_t*)pb;
+    return a < b ? -1 : (a > b);
+}
+
+mc_status mc_bvh_point_containers(const struct mc_mesh* mesh, mc_vec3 p, uint32_t component, uint8_t* odd,
+                                  uint32_t** containers, uint32_t* capacity, uint32_t* count)
+{
+    crossing_tally tally = {odd, *containers, 0, *capacity, false};
+    (void)point_parity(mesh, 0, NULL, p, 1, component, &tally);
+    // Keep the components crossed an odd number of times (in place: touched is the caller's array), clear the flags.
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < tally.count; ++k)
+    {
+        uint32_t c = tally.touched[k];
+        if (odd[c] & 1u)
+        {
+            tally.touched[n++] = c;
+        }
+        odd[c] = 0;
+    }
+    if (n > 1)
+    {
+        qsort(tally.touched, n, sizeof *tally.touched, cmp_u32);
+    }
+    *containers = tally.touched;
+    *capacity = tally.capacity;
+    *count = tally.out_of_memory ? 0 : n;
+    return tally.out_of_memory ? MC_ERR_OUT_OF_MEMORY : MC_OK;
 }
 
 bool mc_mesh_contains_point(const mc_mesh* mesh, mc_vec3 point)

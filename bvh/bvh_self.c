@@ -636,6 +636,38 @@ mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count
 // ---------------------------------------------------------------------------------------------------------------
 // Nesting of components
 
+/// Six times the signed volume of each component (divergence theorem, from the bounding box centre), read as if the
+/// mesh were not flipped (a flipped mesh holds every triangle reversed), into vol (component_count, zeroed here);
+/// first_tri (may be NULL) receives each component's smallest triangle index.
+static void component_windings(const struct mc_mesh* mesh, double* vol, uint32_t* first_tri)
+{
+    uint32_t nc = mesh->component_count;
+    memset(vol, 0, (size_t)nc * sizeof *vol);
+    if (first_tri != NULL)
+    {
+        memset(first_tri, 0xff, (size_t)nc * sizeof *first_tri);
+    }
+    const mc_mesh_report* rep = &mesh->report;
+    mc_vec3 centre = mc_scale(mc_add(rep->bbox_min, rep->bbox_max), 0.5);
+    for (uint32_t t = 0; t < mesh->triangle_count; ++t)
+    {
+        const uint32_t* tv = &mesh->indices[3u * t];
+        uint32_t c = mesh->vertex_component[tv[0]];
+        mc_vec3 p0 = mc_sub(mesh->positions[tv[0]], centre);
+        mc_vec3 p1 = mc_sub(mesh->positions[tv[1]], centre);
+        mc_vec3 p2 = mc_sub(mesh->positions[tv[2]], centre);
+        vol[c] += mc_dot(p0, mc_cross(p1, p2));
+        if (first_tri != NULL && first_tri[c] == MC_NONE)
+        {
+            first_tri[c] = t;
+        }
+    }
+    for (uint32_t c = 0; mesh->flipped && c < nc; ++c)
+    {
+        vol[c] = -vol[c];
+    }
+}
+
 mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, const uint8_t* skip, mc_nesting* out)
 {
     memset(out, 0, sizeof *out);
@@ -653,28 +685,15 @@ mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, const uint8_t* 
         mc_free(first_tri);
         return MC_ERR_OUT_OF_MEMORY;
     }
-    memset(first_tri, 0xff, (size_t)nc * sizeof *first_tri);
-    // Signed volume of each component (divergence theorem, from the bounding box centre) and its first triangle.
-    const mc_mesh_report* rep = &mesh->report;
-    mc_vec3 centre = mc_scale(mc_add(rep->bbox_min, rep->bbox_max), 0.5);
-    for (uint32_t t = 0; t < mesh->triangle_count; ++t)
-    {
-        const uint32_t* tv = &mesh->indices[3u * t];
-        uint32_t c = mesh->vertex_component[tv[0]];
-        mc_vec3 p0 = mc_sub(mesh->positions[tv[0]], centre);
-        mc_vec3 p1 = mc_sub(mesh->positions[tv[1]], centre);
-        mc_vec3 p2 = mc_sub(mesh->positions[tv[2]], centre);
-        vol[c] += mc_dot(p0, mc_cross(p1, p2));
-        first_tri[c] = first_tri[c] == MC_NONE ? t : first_tri[c];
-    }
+    component_windings(mesh, vol, first_tri);
     for (uint32_t c = 0; c < nc; ++c)
     {
         if (skip != NULL && skip[c])
         {
             continue;
         }
-        // Winding as if not flipped (a flipped mesh holds every triangle reversed); depth parity from one vertex.
-        bool outward = mesh->flipped ? vol[c] < 0.0 : vol[c] > 0.0;
+        // Winding as if not flipped; depth parity from one vertex.
+        bool outward = vol[c] > 0.0;
         int odd = mc_bvh_point_parity_without(mesh, mesh->positions[mesh->component_vertex[c]], c);
         bool problem = false;
         if (odd && !outward)
@@ -699,4 +718,54 @@ mc_status mc_bvh_classify_components(const struct mc_mesh* mesh, const uint8_t* 
     mc_free(vol);
     mc_free(first_tri);
     return MC_OK;
+}
+
+mc_status mc_bvh_shells_to_reverse(const struct mc_mesh* mesh, const uint8_t* entangled, uint8_t* reverse,
+                                   uint32_t* count)
+{
+    uint32_t nc = mesh->component_count;
+    memset(reverse, 0, nc);
+    *count = 0;
+    if (nc < 2 || mesh->bvh == NULL)
+    {
+        return MC_OK; // one shell: oriented by the whole mesh's volume already
+    }
+    double* vol = mc_alloc_array(nc, sizeof *vol);
+    uint8_t* odd = mc_calloc(nc, 1);
+    uint8_t* linked = mc_calloc(nc, 1); // bit 0: inside another component, bit 1: holds another one
+    uint32_t* inside = NULL;
+    uint32_t capacity = 0, n = 0;
+    mc_status st = vol == NULL || odd == NULL || linked == NULL ? MC_ERR_OUT_OF_MEMORY : MC_OK;
+    for (uint32_t d = 0; st == MC_OK && d < nc; ++d)
+    {
+        // The components that hold d's vertex. For a d that intersects none of them, they hold all of d; for an
+        // entangled d only the ones it does not intersect are sure, and those are the ones a disjoint shell can be.
+        st = mc_bvh_point_containers(mesh, mesh->positions[mesh->component_vertex[d]], d, odd, &inside, &capacity, &n);
+        linked[d] |= n > 0 ? 1u : 0u;
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            linked[inside[k]] |= 2u;
+        }
+    }
+    if (st == MC_OK)
+    {
+        component_windings(mesh, vol, NULL);
+        double rest = 0.0; // six times the total volume of the shells that are not disjoint
+        for (uint32_t c = 0; c < nc; ++c)
+        {
+            bool disjoint = linked[c] == 0 && (entangled == NULL || !entangled[c]);
+            reverse[c] = disjoint ? vol[c] < 0.0 : 2u;
+            rest += disjoint ? 0.0 : vol[c];
+        }
+        for (uint32_t c = 0; c < nc; ++c)
+        {
+            reverse[c] = reverse[c] == 2u ? rest < 0.0 : reverse[c];
+            *count += reverse[c];
+        }
+    }
+    mc_free(vol);
+    mc_free(odd);
+    mc_free(linked);
+    mc_free(inside);
+    return st;
 }

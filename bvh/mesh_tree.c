@@ -62,6 +62,29 @@ static mc_status self_check_error(const mc_mesh_report* r, mc_error* err)
                         r->self_intersecting_pairs > 0 ? "mesh intersects itself" : "mesh has misnested shells", what);
 }
 
+/// The shells oriented one by one (mc_self_check), for a mesh whose nesting `*nest` found misnested components: the
+/// shells disjoint from the others are wound outward each on its own, the rest together by their total volume
+/// (mc_bvh_shells_to_reverse); when that reverses any, the tree is rebuilt (it keeps a copy of the triangles) and the
+/// nesting classified again.
+static mc_status orient_shells(mc_mesh* mesh, const uint8_t* hit, mc_nesting* nest)
+{
+    uint8_t* reverse = mc_alloc(mesh->component_count);
+    uint32_t count = 0;
+    mc_status st = reverse == NULL ? MC_ERR_OUT_OF_MEMORY : mc_bvh_shells_to_reverse(mesh, hit, reverse, &count);
+    if (st == MC_OK && count > 0)
+    {
+        st = mc_mesh_reverse_components(mesh, reverse);
+        mesh->byte_count -= mc_bvh_byte_count(mesh->bvh);
+        mc_bvh_destroy(mesh->bvh);
+        mesh->bvh = NULL;
+        st = st == MC_OK ? mc_bvh_build(mesh) : st;
+        mesh->byte_count += st == MC_OK ? mc_bvh_byte_count(mesh->bvh) : 0;
+        st = st == MC_OK ? mc_bvh_classify_components(mesh, hit, nest) : st;
+    }
+    mc_free(reverse);
+    return st;
+}
+
 /// The self-check of a mesh with its tree, as `mode` asks (mc_self_check). The findings go into the mesh's report and
 /// into *report (may be NULL). A refused mesh is freed and MC_ERR_SELF_INTERSECTING returned.
 static mc_status self_check(mc_mesh* mesh, mc_self_check mode, mc_mesh_report* report, mc_error* err)
@@ -78,6 +101,10 @@ static mc_status self_check(mc_mesh* mesh, mc_self_check mode, mc_mesh_report* r
         uint8_t* hit = mc_alloc(mesh->component_count);
         st = hit == NULL ? MC_ERR_OUT_OF_MEMORY : mc_bvh_self_intersections(mesh, 0, NULL, 0, hit, &sr);
         st = st == MC_OK ? mc_bvh_classify_components(mesh, hit, &nest) : st;
+        if (st == MC_OK && nest.same_winding + nest.inverted > 0)
+        {
+            st = orient_shells(mesh, hit, &nest);
+        }
         mc_free(hit);
         if (st != MC_OK)
         {

@@ -1303,13 +1303,16 @@ static mc_status build_count_inward_components(build_state* s)
         mc_vec3 p2 = mc_sub(mesh->positions[idx[3 * (size_t)t + 2]], centre);
         cvol[mc_uf_find(s->parent, idx[3 * (size_t)t])] += mc_dot(p0, mc_cross(p1, p2));
     }
+    uint32_t shells = 0;
     for (uint32_t i = 0; i < nfv; ++i)
     {
+        shells += mc_uf_find(s->parent, i) == i;
         if (mc_uf_find(s->parent, i) == i && (s->report.reoriented ? -cvol[i] : cvol[i]) < 0.0)
         {
             s->report.inward_components++;
         }
     }
+    s->report.reoriented_shells = s->report.reoriented ? shells : 0;
     mc_free(cvol);
     return MC_OK;
 }
@@ -1343,6 +1346,21 @@ static mc_status build_orient(build_state* s)
                         mesh->positions[idx[3 * (size_t)t + 2]]);
     }
     return MC_OK;
+}
+
+// mesh->component_volume: the signed volume of each component as oriented now, about `centre` (the bbox centre;
+// divergence theorem).
+static void component_volumes(mc_mesh* mesh, mc_vec3 centre)
+{
+    const uint32_t* idx = mesh->indices;
+    memset(mesh->component_volume, 0, (size_t)mesh->component_count * sizeof(double));
+    for (uint32_t t = 0; t < mesh->triangle_count; ++t)
+    {
+        mc_vec3 p0 = mc_sub(mesh->positions[idx[3 * (size_t)t]], centre);
+        mc_vec3 p1 = mc_sub(mesh->positions[idx[3 * (size_t)t + 1]], centre);
+        mc_vec3 p2 = mc_sub(mesh->positions[idx[3 * (size_t)t + 2]], centre);
+        mesh->component_volume[mesh->vertex_component[idx[3 * (size_t)t]]] += mc_dot(p0, mc_cross(p1, p2)) / 6.0;
+    }
 }
 
 // Stage "components": connected components of the cleaned mesh (over shared vertices), numbered in order of their
@@ -1382,16 +1400,7 @@ static mc_status build_components(build_state* s)
     {
         return build_out_of_memory(s);
     }
-    // Signed volumes per component as oriented now, about the bbox centre (divergence theorem).
-    mc_vec3 centre = mc_scale(mc_add(s->report.bbox_min, s->report.bbox_max), 0.5);
-    const uint32_t* idx = mesh->indices;
-    for (uint32_t t = 0; t < nf; ++t)
-    {
-        mc_vec3 p0 = mc_sub(mesh->positions[idx[3 * (size_t)t]], centre);
-        mc_vec3 p1 = mc_sub(mesh->positions[idx[3 * (size_t)t + 1]], centre);
-        mc_vec3 p2 = mc_sub(mesh->positions[idx[3 * (size_t)t + 2]], centre);
-        mesh->component_volume[mesh->vertex_component[idx[3 * (size_t)t]]] += mc_dot(p0, mc_cross(p1, p2)) / 6.0;
-    }
+    component_volumes(mesh, mc_scale(mc_add(s->report.bbox_min, s->report.bbox_max), 0.5));
     mesh->scale = s->def->scale;
     mesh->report = s->report;
     mesh->byte_count = sizeof(mc_mesh) + (size_t)nfv * (sizeof(mc_vec3) + 2 * sizeof(uint32_t)) +
@@ -1474,6 +1483,47 @@ mc_status mc_mesh_build(const mc_mesh_def* def, const mc_read_facts* read, mc_pr
         report_progress(progress, progress_user, 0.85);
     }
     return st;
+}
+
+mc_status mc_mesh_reverse_components(mc_mesh* mesh, const uint8_t* reverse)
+{
+    uint32_t nf = mesh->triangle_count, nc = mesh->component_count;
+    mc_mesh_report* rep = &mesh->report;
+    MC_ASSERT(rep->reoriented_shells == (rep->reoriented ? nc : 0));
+    uint32_t* idx = mesh->indices;
+    for (uint32_t t = 0; t < nf; ++t)
+    {
+        uint32_t* x = idx + 3 * (size_t)t;
+        if (reverse[mesh->vertex_component[x[0]]])
+        {
+            uint32_t tmp = x[1];
+            x[1] = x[2];
+            x[2] = tmp;
+            mesh->face_normals[t] = unit_normal(mesh->positions[x[0]], mesh->positions[x[1]], mesh->positions[x[2]]);
+        }
+    }
+    edge_stats cs;
+    if (!edge_scan(idx, nf, mesh->vertex_count, mesh->twin, &cs))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    first_outgoing_halfedges(mesh);
+    mc_vec3 centre = mc_scale(mc_add(rep->bbox_min, rep->bbox_max), 0.5);
+    component_volumes(mesh, centre);
+    // The report: shells reversed from the triangles as read (the whole-mesh reorientation reversed every one or
+    // none), the volume and the inward components as oriented now, read as if not flipped.
+    uint32_t reversed = 0, inward = 0;
+    for (uint32_t c = 0; c < nc; ++c)
+    {
+        reversed += (reverse[c] != 0) != rep->reoriented;
+        inward += (mesh->flipped ? -mesh->component_volume[c] : mesh->component_volume[c]) < 0.0;
+    }
+    double vol = signed_volume(idx, nf, mesh->positions, centre, NULL);
+    rep->volume = mesh->flipped ? -vol : vol;
+    rep->reoriented_shells = reversed;
+    rep->reoriented = reversed > 0;
+    rep->inward_components = inward;
+    return MC_OK;
 }
 
 void mc_mesh_free(mc_mesh* mesh)

@@ -75,5 +75,12 @@ mc_status mc_mesh_build(const mc_mesh_def* def, const mc_read_facts* read, mc_pr
 /// NULL only the report is computed. Error messages start with the path.
 mc_status mc_mesh_import_geometry(const char* path, const mc_import_options* options, mc_mesh** out,
                                   mc_mesh_report* report, mc_error* err);
+/// Reverse the triangles of the components flagged in `reverse` (component_count flags; mc_mesh.vertex_component) of
+/// a built mesh, once, after creation's whole-mesh orientation (bvh/mesh_tree.c: the shells oriented one by one):
+/// twins, outgoing half-edges, normals and component volumes follow, and the report's volume, inward_components,
+/// reoriented and reoriented_shells (counted from the triangles as read). The OBB tree is not touched: its copy of the
+/// triangles must be rebuilt.
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY (the mesh is then unusable: free it)
+mc_status mc_mesh_reverse_components(struct mc_mesh* mesh, const uint8_t* reverse);
 /// Free a mesh's geometry and its region cache (not its tree: bvh/ frees that first). NULL is ignored.
 void mc_mesh_free(struct mc_mesh* mesh);

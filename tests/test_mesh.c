@@ -10,6 +10,7 @@
 #include <criterion/new/assert.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // Cube [-1, 1]^3, outward counter-clockwise triangles.
@@ -812,14 +813,14 @@ Test(mesh, nested_shells_are_classified)
          0,
          1,
          55.0},
-        {"separate shell wound inward",
+        {"separate shell wound inward (reversed on its own)",
          {{mc_v3(0, 0, 0), 1.0, 0}, {mc_v3(3, 0, 0), 0.5, 1}},
          2,
-         MC_ERR_SELF_INTERSECTING,
+         MC_OK,
          0,
          0,
-         1,
-         0.875},
+         0,
+         1.125},
         {"separate shells", {{mc_v3(0, 0, 0), 1.0, 0}, {mc_v3(3, 0, 0), 0.5, 0}}, 2, MC_OK, 0, 0, 0, 1.125},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
@@ -847,6 +848,315 @@ Test(mesh, nested_shells_are_classified)
                           e.message);
             }
             mc_mesh_destroy(m);
+        }
+    }
+}
+
+// Outward from its own centre: every triangle of the component of vertex v's normal points away from `centre`.
+static void check_outward_component(const mc_mesh* m, uint32_t component, mc_vec3 centre)
+{
+    for (uint32_t t = 0; t < m->triangle_count; ++t)
+    {
+        const uint32_t* x = m->indices + 3 * t;
+        if (m->vertex_component[x[0]] == component)
+        {
+            cr_assert(gt(dbl, mc_dot(m->face_normals[t], mc_sub(m->positions[x[0]], centre)), 0.0),
+                      "triangle %u of component %u faces inward", t, component);
+        }
+    }
+}
+
+// Issue 32: a mesh of separate closed shells (OpenFOAM's simpleCar.stl: two, one wound inward) is oriented shell by
+// shell, like CGAL's orient_to_bound_a_volume: each shell that is inside none, holds none and touches none is wound
+// outward on its own. Cubes of sizes 1 and 0.5 apart: volume 1 + 0.125 whichever way each is wound.
+Test(mesh, separate_shells_are_oriented_one_by_one)
+{
+    static const struct
+    {
+        int inward[2];
+        uint32_t reversed;
+    } cases[] = {{{0, 1}, 1}, {{1, 0}, 1}, {{1, 1}, 2}, {{0, 0}, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+    {
+        for (int flip = 0; flip < 2; ++flip)
+        {
+            const cube_shell c[2] = {{mc_v3(0, 0, 0), 1.0, cases[k].inward[0]},
+                                     {mc_v3(3, 0, 0), 0.5, cases[k].inward[1]}};
+            mc_mesh_def d = shells_def(c, 2);
+            d.flip = flip;
+            mc_mesh* m = NULL;
+            mc_mesh_report r;
+            mc_error e;
+            cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_OK), "case %zu flip %d: %s", k, flip, e.message);
+            cr_assert(r.contact_ready && r.self_checked && !r.self_check_accepted);
+            cr_assert(eq(u32, r.reoriented_shells, cases[k].reversed), "case %zu", k);
+            cr_assert(eq(int, r.reoriented, cases[k].reversed > 0), "case %zu", k);
+            cr_assert(eq(u32, r.inverted_components + r.nested_components + r.cavity_components, 0));
+            cr_assert(eq(u32, r.inward_components, 0));
+            cr_assert(eq(dbl, r.volume, 1.125), "case %zu flip %d: volume %.17g", k, flip, r.volume);
+            cr_assert(eq(dbl, r.signed_volume_as_read,
+                         (cases[k].inward[0] ? -1.0 : 1.0) + (cases[k].inward[1] ? -0.125 : 0.125)));
+            cr_assert(eq(int, memcmp(mc_mesh_get_report(m), &r, sizeof r), 0));
+            check_topology(m);
+            cr_assert(eq(u32, m->component_count, 2));
+            // Components by smallest vertex: the unit cube is 0. A flipped mesh holds every triangle reversed.
+            for (uint32_t comp = 0; comp < 2; ++comp)
+            {
+                cr_assert(eq(dbl, m->component_volume[comp], (flip ? -1.0 : 1.0) * (comp == 0 ? 1.0 : 0.125)));
+            }
+            if (!flip)
+            {
+                check_outward_component(m, 0, mc_v3(0.5, 0.5, 0.5));
+                check_outward_component(m, 1, mc_v3(3.25, 0.25, 0.25));
+                // The contact pipeline sees two solids: points inside either are inside the mesh.
+                cr_assert(mc_mesh_contains_point(m, mc_v3(0.5, 0.5, 0.5)));
+                cr_assert(mc_mesh_contains_point(m, mc_v3(3.25, 0.25, 0.25)));
+                cr_assert(not(mc_mesh_contains_point(m, mc_v3(2.0, 0.25, 0.25))));
+            }
+            mc_mesh_destroy(m);
+        }
+    }
+}
+
+// The same with tessellated spheres (radius 1 at the origin, radius 0.5 at x = 3, one wound inward), the volume the
+// sum of the two spheres' own (created alone); and the result is the mesh made of the outward spheres, but for the
+// report's reorientation.
+Test(mesh, separate_tessellated_spheres_are_oriented_one_by_one)
+{
+    mc_primitive_def p = mc_default_primitive_def();
+    p.type = MC_PRIMITIVE_ELLIPSOID;
+    double* pos[2];
+    uint32_t *idx[2], nv[2], nt[2];
+    double alone[2];
+    for (int k = 0; k < 2; ++k)
+    {
+        double radius = k == 0 ? 1.0 : 0.5;
+        p.dims = mc_v3(radius, radius, radius);
+        cr_assert(eq(int, mc_primitive_tessellate_count(&p, 3000, &pos[k], &nv[k], &idx[k], &nt[k], NULL), MC_OK));
+        for (uint32_t v = 0; v < nv[k]; ++v)
+        {
+            pos[k][3 * v] += 3.0 * k;
+        }
+        mc_mesh_def d = mc_default_mesh_def();
+        d.positions = pos[k];
+        d.vertex_count = nv[k];
+        d.indices = idx[k];
+        d.triangle_count = nt[k];
+        mc_mesh* m = NULL;
+        cr_assert(eq(int, mc_mesh_create(&d, &m, NULL, NULL), MC_OK));
+        alone[k] = mc_mesh_get_report(m)->volume;
+        mc_mesh_destroy(m);
+    }
+    uint32_t vt = nv[0] + nv[1], tt = nt[0] + nt[1];
+    double* ap = malloc(3 * (size_t)vt * sizeof *ap);
+    uint32_t* ai = malloc(3 * (size_t)tt * sizeof *ai);
+    memcpy(ap, pos[0], 3 * (size_t)nv[0] * sizeof *ap);
+    memcpy(ap + 3 * (size_t)nv[0], pos[1], 3 * (size_t)nv[1] * sizeof *ap);
+    mc_mesh* want = NULL;
+    for (int inward = -1; inward < 2; ++inward) // -1: both outward (the reference)
+    {
+        for (int k = 0; k < 2; ++k)
+        {
+            uint32_t base = k == 0 ? 0 : 3 * nt[0], off = k == 0 ? 0 : nv[0];
+            for (uint32_t t = 0; t < nt[k]; ++t)
+            {
+                ai[base + 3 * t] = idx[k][3 * t] + off;
+                ai[base + 3 * t + 1] = idx[k][3 * t + (inward == k ? 2 : 1)] + off;
+                ai[base + 3 * t + 2] = idx[k][3 * t + (inward == k ? 1 : 2)] + off;
+            }
+        }
+        mc_mesh_def d = mc_default_mesh_def();
+        d.positions = ap;
+        d.vertex_count = vt;
+        d.indices = ai;
+        d.triangle_count = tt;
+        mc_mesh* m = NULL;
+        mc_mesh_report r;
+        mc_error e;
+        cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_OK), "sphere %d inward: %s", inward, e.message);
+        cr_assert(r.contact_ready);
+        cr_assert(eq(u32, r.reoriented_shells, inward < 0 ? 0u : 1u));
+        // Both sums are of the same triangles' terms in another grouping: a few ulps.
+        cr_assert(ieee_ulp_eq(dbl, r.volume, alone[0] + alone[1], 8), "volume %.17g, spheres %.17g + %.17g", r.volume,
+                  alone[0], alone[1]);
+        if (inward < 0)
+        {
+            want = m;
+            continue;
+        }
+        // Vertices are numbered by first use, which the reversed input changes: compare the triangles as point sets.
+        cr_assert(eq(u32, m->triangle_count, want->triangle_count));
+        for (uint32_t t = 0; t < tt; ++t)
+        {
+            for (int j = 0; j < 3; ++j)
+            {
+                mc_vec3 a = m->positions[m->indices[3 * t + j]], b = want->positions[want->indices[3 * t + j]];
+                cr_assert(a.x == b.x && a.y == b.y && a.z == b.z, "triangle %u corner %d", t, j);
+            }
+        }
+        cr_assert(eq(dbl, r.volume, want->report.volume));
+        mc_mesh_destroy(m);
+    }
+    mc_mesh_destroy(want);
+    free(ap);
+    free(ai);
+    for (int k = 0; k < 2; ++k)
+    {
+        mc_free_arrays(pos[k], idx[k]);
+    }
+}
+
+// Shells that nest keep the whole-mesh rule: the outer box outward and the cavity inward is a solid with a cavity
+// (unchanged), both the other way round too (the whole mesh reversed); a cavity wound outward is a shell nested with
+// the same winding, refused (a wrong-way cavity or a second solid inside the first: not decided here). A separate
+// shell next to the solid is oriented on its own, and the solid's shells by their own total volume, even when the
+// separate shell is the larger (here the whole mesh's volume is negative as read).
+Test(mesh, nested_shells_keep_the_whole_mesh_rule_beside_separate_ones)
+{
+    const struct
+    {
+        const char* what;
+        cube_shell c[3];
+        int n;
+        mc_status want;
+        uint32_t reversed, cavities, nested;
+        double volume;
+    } cases[] = {
+        {"cavity", {{mc_v3(-1, -1, -1), 2.0, 0}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 1}}, 2, MC_OK, 0, 1, 0, 7.0},
+        {"cavity, all inside out",
+         {{mc_v3(-1, -1, -1), 2.0, 1}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 0}},
+         2,
+         MC_OK,
+         2,
+         1,
+         0,
+         7.0},
+        {"cavity wound outward",
+         {{mc_v3(-1, -1, -1), 2.0, 0}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 0}},
+         2,
+         MC_ERR_SELF_INTERSECTING,
+         0,
+         0,
+         1,
+         9.0},
+        {"cavity wound outward, all inside out",
+         {{mc_v3(-1, -1, -1), 2.0, 1}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 1}},
+         2,
+         MC_ERR_SELF_INTERSECTING,
+         2,
+         0,
+         1,
+         9.0},
+        {"cavity and a larger separate shell wound inward",
+         {{mc_v3(-1, -1, -1), 2.0, 0}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 1}, {mc_v3(5, 0, 0), 2.5, 1}},
+         3,
+         MC_OK,
+         1,
+         1,
+         0,
+         22.625},
+        {"solid with a cavity inside out and a separate shell",
+         {{mc_v3(-1, -1, -1), 2.0, 1}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 0}, {mc_v3(5, 0, 0), 0.5, 0}},
+         3,
+         MC_OK,
+         2,
+         1,
+         0,
+         7.125},
+        {"cavity wound outward and a separate shell wound inward: the separate one is reversed, the nest refused",
+         {{mc_v3(-1, -1, -1), 2.0, 0}, {mc_v3(-0.5, -0.5, -0.5), 1.0, 0}, {mc_v3(5, 0, 0), 0.5, 1}},
+         3,
+         MC_ERR_SELF_INTERSECTING,
+         1,
+         0,
+         1,
+         9.125},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+    {
+        mc_mesh_def d = shells_def(cases[k].c, cases[k].n);
+        mc_mesh* m = NULL;
+        mc_mesh_report r;
+        mc_error e;
+        cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), cases[k].want), "%s: %s", cases[k].what, e.message);
+        cr_assert(r.self_checked && r.self_intersecting_pairs == 0 && r.inverted_components == 0, "%s", cases[k].what);
+        cr_assert(eq(u32, r.reoriented_shells, cases[k].reversed), "%s", cases[k].what);
+        cr_assert(eq(u32, r.cavity_components, cases[k].cavities), "%s", cases[k].what);
+        cr_assert(eq(u32, r.nested_components, cases[k].nested), "%s", cases[k].what);
+        cr_assert(eq(dbl, r.volume, cases[k].volume), "%s: %.17g", cases[k].what, r.volume);
+        cr_assert(eq(u32, r.inward_components, cases[k].cavities), "%s", cases[k].what);
+        if (m != NULL)
+        {
+            check_topology(m);
+            check_outward_component(m, 0, mc_v3(0, 0, 0));
+            mc_mesh_destroy(m);
+        }
+        // Accepted, the misnested mesh is created as reported; skipped, the whole mesh is oriented by its volume.
+        d.self_check = MC_SELF_CHECK_ACCEPT;
+        cr_assert(eq(int, mc_mesh_create(&d, &m, &r, &e), MC_OK), "%s", cases[k].what);
+        cr_assert(eq(u32, r.reoriented_shells, cases[k].reversed), "%s", cases[k].what);
+        mc_mesh_destroy(m);
+    }
+    // Without the self-check nothing is classified: the whole mesh is reversed by its total volume (here negative),
+    // and a separate shell stays as wound against it.
+    const cube_shell apart[2] = {{mc_v3(0, 0, 0), 1.0, 1}, {mc_v3(3, 0, 0), 0.5, 0}};
+    mc_mesh_def d = shells_def(apart, 2);
+    d.self_check = MC_SELF_CHECK_SKIP;
+    mc_mesh* m = NULL;
+    mc_mesh_report r;
+    cr_assert(eq(int, mc_mesh_create(&d, &m, &r, NULL), MC_OK));
+    cr_assert(r.reoriented && r.self_checked == false);
+    cr_assert(eq(u32, r.reoriented_shells, 2));
+    cr_assert(eq(dbl, r.volume, 0.875));
+    cr_assert(eq(u32, r.inward_components, 1));
+    mc_mesh_destroy(m);
+}
+
+// Every winding of a nest of three shells (an outer cube of size 4, a cavity of size 2 in it, an island of size 1 in
+// the cavity) beside a separate cube of size 5 (its volume 125 decides the whole mesh's sign as read), against the
+// rule: the separate cube is wound outward on its own; the nest is reversed as a whole when its total volume is
+// negative (its outer shell is inward: 64 > 8 + 1), then classified (the cavity must end inward, the island outward).
+Test(mesh, windings_of_a_nest_beside_a_separate_shell_follow_the_rule)
+{
+    for (int w = 0; w < 16; ++w)
+    {
+        int in_a = w & 1, in_b = (w >> 1) & 1, in_c = (w >> 2) & 1, in_d = (w >> 3) & 1;
+        const cube_shell c[4] = {{mc_v3(-2, -2, -2), 4.0, in_a},
+                                 {mc_v3(-1, -1, -1), 2.0, in_b},
+                                 {mc_v3(-0.5, -0.5, -0.5), 1.0, in_c},
+                                 {mc_v3(10, 0, 0), 5.0, in_d}};
+        // After the nest's reversal (when its outer shell is inward): the cavity's and the island's final windings.
+        bool cavity_inward = in_b != in_a, island_inward = in_c != in_a;
+        uint32_t nested = cavity_inward ? 0u : 1u, inverted = island_inward ? 1u : 0u;
+        uint32_t reversed = (in_a ? 3u : 0u) + (in_d ? 1u : 0u);
+        double volume = 64.0 + (cavity_inward ? -8.0 : 8.0) + (island_inward ? -1.0 : 1.0) + 125.0;
+        for (int mode = 0; mode < 2; ++mode)
+        {
+            for (int flip = 0; flip < 2; ++flip)
+            {
+                mc_mesh_def d = shells_def(c, 4);
+                d.flip = flip;
+                d.self_check = mode == 0 ? MC_SELF_CHECK_REFUSE : MC_SELF_CHECK_ACCEPT;
+                mc_mesh* m = NULL;
+                mc_mesh_report r;
+                mc_status st = mc_mesh_create(&d, &m, &r, NULL);
+                bool ok = nested + inverted == 0;
+                cr_assert(eq(int, st, ok || mode == 1 ? MC_OK : MC_ERR_SELF_INTERSECTING), "windings %d", w);
+                cr_assert(eq(u32, r.nested_components, nested), "windings %d", w);
+                cr_assert(eq(u32, r.inverted_components, inverted), "windings %d", w);
+                cr_assert(eq(u32, r.cavity_components, cavity_inward ? 1u : 0u), "windings %d", w);
+                cr_assert(eq(u32, r.reoriented_shells, reversed), "windings %d", w);
+                cr_assert(eq(int, r.reoriented, reversed > 0), "windings %d", w);
+                cr_assert(eq(dbl, r.volume, volume), "windings %d: %.17g", w, r.volume);
+                cr_assert(eq(u32, r.inward_components, (cavity_inward ? 1u : 0u) + (island_inward ? 1u : 0u)));
+                cr_assert(eq(int, r.contact_ready, ok));
+                if (m != NULL)
+                {
+                    check_topology(m);
+                    cr_assert(eq(int, memcmp(mc_mesh_get_report(m), &r, sizeof r), 0));
+                    mc_mesh_destroy(m);
+                }
+            }
         }
     }
 }

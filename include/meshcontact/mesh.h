@@ -34,6 +34,16 @@ extern "C"
     /// in a cavity). One wound outward inside another (a nested or duplicated shell wound the same way) counts its
     /// volume twice; one wound inward inside none is a solid turned inside out. (Flipped meshes are read as before
     /// the flip.) Intersecting triangles and misnested components make the mesh unusable for contact.
+    ///
+    /// Shells oriented one by one: when a component is misnested, each shell disjoint from the others (inside none,
+    /// containing none, by the exact parity of one vertex against each other component; intersecting none) is wound
+    /// outward on its own, as CGAL's orient_to_bound_a_volume does: separate solids, one of them wound inside out,
+    /// become usable (the report's reoriented_shells counts the shells reversed, `volume` is the sum of their
+    /// volumes). The other shells (nested or intersecting) are oriented together as before, by the sign of their total
+    /// volume, and then classified as above: a shell wound outward inside another stays refused, since it may be a
+    /// cavity wound the wrong way or a second solid inside the first (a duplicated or enclosed part), two different
+    /// solids (mc_mesh_repair's MC_REPAIR_ORIENT winds it as a cavity when that is what is meant). With
+    /// MC_SELF_CHECK_SKIP nothing is classified and the whole mesh is oriented by its total signed volume.
     typedef enum mc_self_check
     {
         /// default: check; a mesh with intersecting triangles or misnested components fails with
@@ -173,8 +183,10 @@ extern "C"
         bool closed;                ///< every edge used by exactly two triangles
         bool manifold;              ///< no edge used by more than two triangles and no pinched vertex
         bool oriented;              ///< winding is consistent across every edge
-        bool reoriented; ///< the mesh was closed but wound inward (negative volume): all triangles were flipped
-        bool flipped;    ///< the user's flip flag (Adams IFLIP_GEOMETRY) was applied
+        /// triangles were reversed for contact: the mesh was closed but wound inward (negative volume), or some of its
+        /// shells were (reoriented_shells says how many; see mc_self_check for the shells oriented one by one)
+        bool reoriented;
+        bool flipped;                 ///< the user's flip flag (Adams IFLIP_GEOMETRY) was applied
         double signed_volume_as_read; ///< divergence-theorem volume of the triangles as read (negative: inward normals)
         double volume;                ///< enclosed volume after reorientation (units^3, after scaling)
         double area;                  ///< total surface area (units^2, after scaling)
@@ -186,6 +198,10 @@ extern "C"
         uint32_t repaired_triangles;  ///< neighbours split to repair a T-junction left by a removed zero-area triangle
         bool contact_ready; ///< the cleaned mesh is closed, manifold, oriented, without zero-area triangles (usable)
         uint32_t inward_components; ///< components of negative volume after reorientation (cavities or inverted shells)
+        /// shells (connected components of the cleaned mesh) whose triangles were reversed for contact: every one
+        /// when the mesh as a whole was wound inward, or each shell disjoint from the others that was wound inward
+        /// on its own (see mc_self_check); 0 when none was
+        uint32_t reoriented_shells;
         /// bytes after the last triangle of a binary STL whose header count the file exceeds (the triangles the header
         /// counts are read, the rest is ignored: a warning, not an error); 0 for other files
         uint64_t trailing_bytes;
@@ -243,8 +259,8 @@ extern "C"
     /// Create a mesh from arrays: copy, scale, weld, drop degenerate triangles, check, reorient an inward mesh,
     /// compute topology and build the OBB tree (single thread, about 280 ns per triangle for 1M triangles on the
     /// bench machine, of which the tree about 120; the tree is bitwise the same whichever of its SIMD code paths the
-    /// CPU runs), then run the self-check (mc_self_check; by default it refuses a mesh with intersecting triangles
-    /// or misnested components).
+    /// CPU runs), then run the self-check (mc_self_check; it orients separate shells one by one, and by default it
+    /// refuses a mesh with intersecting triangles or misnested components).
     /// @param def input arrays and options (not retained)
     /// @param out receives the new mesh on success only; destroy it with mc_mesh_destroy
     /// @param report may be NULL; filled with what the checks found, also on MC_ERR_MESH_NOT_CLOSED and

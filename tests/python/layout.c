@@ -97,6 +97,7 @@ int main(void)
     F(mc_mesh_report, repaired_triangles);
     F(mc_mesh_report, contact_ready);
     F(mc_mesh_report, inward_components);
+    F(mc_mesh_report, reoriented_shells);
     F(mc_mesh_report, trailing_bytes);
     F(mc_mesh_report, self_checked);
     F(mc_mesh_report, self_check_accepted);

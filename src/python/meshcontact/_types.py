@@ -219,6 +219,7 @@ class MeshReport(Struct):
         ("repaired_triangles", c_uint32),
         ("contact_ready", c_bool),
         ("inward_components", c_uint32),
+        ("reoriented_shells", c_uint32),
         ("trailing_bytes", c_uint64),
         ("self_checked", c_bool),
         ("self_check_accepted", c_bool),
