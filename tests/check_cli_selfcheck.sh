@@ -2,12 +2,13 @@
 # Contract checks of the self-check in the CLI: `info` reports the intersecting pairs (count and first pair) and the
 # nesting of shells in text and JSON, exits 1 on a self-intersecting or misnested mesh unless
 # --accept-self-intersections; `contact` and `force` refuse such a mesh with one stderr line naming the option, and
-# use it with a warning line when it is given; a scenario's GRAPHICS takes ACCEPT_SELF_INTERSECTIONS.
+# use it with a warning line when it is given; a scenario's GRAPHICS takes ACCEPT_SELF_INTERSECTIONS. Separate shells
+# are oriented one by one: one wound inward is reversed, reported, and the mesh is usable.
 set -eu
 exe="$1"
 tmp="${TMPDIR:-/tmp}/mc_cli_selfcheck.$$"
 trap 'rm -rf "$tmp".out "$tmp".err "$tmp".two.obj "$tmp".nested.obj "$tmp".cavity.obj "$tmp".cube.obj "$tmp".scn \
-    "$tmp".run' EXIT
+    "$tmp".run "$tmp".apart.stl "$tmp".spheres.stl "$tmp".one' EXIT
 check_name=check_cli_selfcheck
 . "$(dirname "$0")/cli_common.sh"
 
@@ -75,6 +76,99 @@ grep -q "1 shell nested in another with the same winding" "$tmp".err || fail "ne
 grep -q "^nesting            1 cavities, 0 nested with the same winding, 0 inside out$" "$tmp".out ||
     fail "cavity text: $(cat "$tmp".out)"
 grep -q "^usable for contact yes (24 triangles, volume 7)$" "$tmp".out || fail "cavity usable: $(cat "$tmp".out)"
+
+# Separate shells, one wound inward (OpenFOAM's simpleCar.stl, issue 32), as an ASCII STL: each shell apart from the
+# others is oriented on its own, so the inward one is reversed and the mesh is usable (volume 1 + 0.125).
+# write_stl_shells FILE "x y z size inward" ...: cube shells from corner (x, y, z).
+write_stl_shells() {
+    file="$1"
+    shift
+    printf '%s\n' "$@" | awk '
+        { x[NR] = $1; y[NR] = $2; z[NR] = $3; s[NR] = $4; in_[NR] = $5 }
+        END {
+            split("0 1 1 0 0 1 1 0", cx, " "); split("0 0 1 1 0 0 1 1", cy, " "); split("0 0 0 0 1 1 1 1", cz, " ")
+            n = split("1 3 2 1 4 3 5 6 7 5 7 8 1 2 6 1 6 5 2 3 7 2 7 6 3 4 8 3 8 7 4 1 5 4 5 8", t, " ")
+            print "solid shells"
+            for (k = 1; k <= NR; k++)
+                for (i = 1; i <= n; i += 3) {
+                    print " facet normal 0 0 0"
+                    print "  outer loop"
+                    for (j = 0; j < 3; j++) {
+                        c = t[i + (in_[k] && j > 0 ? 3 - j : j)]
+                        print "   vertex", x[k] + s[k] * cx[c], y[k] + s[k] * cy[c], z[k] + s[k] * cz[c]
+                    }
+                    print "  endloop"
+                    print " endfacet"
+                }
+            print "endsolid shells"
+        }' >"$file"
+}
+write_stl_shells "$tmp".apart.stl "0 0 0 1 0" "3 0 0 0.5 1"
+"$exe" info "$tmp".apart.stl >"$tmp".out 2>"$tmp".err || fail "info on separate shells: $(cat "$tmp".err)"
+[ ! -s "$tmp".err ] || fail "info on separate shells wrote to stderr: $(cat "$tmp".err)"
+grep -q "^usable for contact yes (24 triangles, volume 1.125)$" "$tmp".out || fail "separate usable: $(cat "$tmp".out)"
+grep -q "^nesting            none$" "$tmp".out || fail "separate nesting: $(cat "$tmp".out)"
+grep -q "1 of 2 shells wound inward: reversed for contact" "$tmp".out || fail "separate problems: $(cat "$tmp".out)"
+"$exe" info "$tmp".apart.stl --json >"$tmp".out 2>"$tmp".err || fail "info --json on separate shells"
+grep -q '"contact_ready":true,"components":2,' "$tmp".out || fail "separate JSON ready: $(cat "$tmp".out)"
+grep -q '"reoriented":true,"reoriented_shells":1,"inward_components":0,.*"contact_volume":1.125,' "$tmp".out ||
+    fail "separate JSON reorientation: $(cat "$tmp".out)"
+grep -q '"inverted_components":0,' "$tmp".out || fail "separate JSON nesting: $(cat "$tmp".out)"
+# The larger shell wound inward, the smaller outward (the whole mesh's volume is negative as read): the same.
+write_stl_shells "$tmp".apart.stl "0 0 0 1 1" "3 0 0 0.5 0"
+"$exe" info "$tmp".apart.stl --json >"$tmp".out 2>"$tmp".err || fail "info on the inward larger shell"
+grep -q '"volume":-0.875,.*"reoriented":true,"reoriented_shells":1,.*"contact_volume":1.125,' "$tmp".out ||
+    fail "inward larger shell JSON: $(cat "$tmp".out)"
+# Both inward: both reversed (the whole mesh).
+write_stl_shells "$tmp".apart.stl "0 0 0 1 1" "3 0 0 0.5 1"
+"$exe" info "$tmp".apart.stl --json >"$tmp".out 2>"$tmp".err || fail "info on two inward shells"
+grep -q '"reoriented":true,"reoriented_shells":2,.*"contact_volume":1.125,' "$tmp".out ||
+    fail "two inward shells JSON: $(cat "$tmp".out)"
+# A cavity wound outward stays refused (a wrong-way cavity, or a second solid inside the first).
+write_stl_shells "$tmp".apart.stl "-1 -1 -1 2 0" "-0.5 -0.5 -0.5 1 0" "3 0 0 0.5 1"
+set +e
+"$exe" info "$tmp".apart.stl >"$tmp".out 2>"$tmp".err
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "info on a nest beside a separate shell: status $rc"
+grep -q "1 shell nested in another with the same winding" "$tmp".err || fail "nest stderr: $(cat "$tmp".err)"
+# Two UV spheres, the second wound inward, of 63,360 triangles in all (the self-check's parallel path): the same
+# report for any thread count.
+awk 'BEGIN {
+    pi = atan2(0, -1); nlat = 100; nlon = 160
+    print "solid spheres"
+    for (s = 0; s < 2; s++) {
+        r = s ? 0.5 : 1; cx = s ? 3 : 0
+        for (i = 0; i <= nlat; i++)
+            for (j = 0; j < nlon; j++) {
+                th = pi * i / nlat; ph = 2 * pi * j / nlon
+                k = i * nlon + j
+                if (i == 0 || i == nlat) { ph = 0 }
+                X[k] = sprintf("%.17g %.17g %.17g", cx + r * sin(th) * cos(ph), r * sin(th) * sin(ph), r * cos(th))
+            }
+        for (i = 0; i < nlat; i++)
+            for (j = 0; j < nlon; j++) {
+                a = i * nlon + j; b = i * nlon + (j + 1) % nlon; c = a + nlon; d = b + nlon
+                if (i == 0) { a = 0; b = 0 }
+                if (i == nlat - 1) { c = nlat * nlon; d = nlat * nlon }
+                if (i > 0) tri(a, c, b, s)
+                if (i < nlat - 1) tri(b, c, d, s)
+            }
+    }
+    print "endsolid spheres"
+}
+function tri(p, q, w, inward) {
+    print " facet normal 0 0 0"; print "  outer loop"
+    print "   vertex", X[p]
+    print "   vertex", inward ? X[w] : X[q]
+    print "   vertex", inward ? X[q] : X[w]
+    print "  endloop"; print " endfacet"
+}' >"$tmp".spheres.stl
+OMP_NUM_THREADS=1 "$exe" info "$tmp".spheres.stl --json >"$tmp".one 2>"$tmp".err || fail "spheres: $(cat "$tmp".err)"
+grep -q '"triangles":63360,.*"contact_ready":true,"components":2,.*"reoriented":true,"reoriented_shells":1,' \
+    "$tmp".one || fail "spheres JSON: $(cat "$tmp".one)"
+OMP_NUM_THREADS=3 "$exe" info "$tmp".spheres.stl --json >"$tmp".out 2>"$tmp".err || fail "spheres, 3 threads"
+cmp -s "$tmp".one "$tmp".out || fail "spheres: 1 and 3 threads differ: $(cat "$tmp".one) / $(cat "$tmp".out)"
 
 # contact and force: refused with the hint, used with a warning.
 check_error contact 1 "$tmp".two.obj "$tmp".cube.obj

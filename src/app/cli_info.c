@@ -26,7 +26,9 @@ static void print_help(FILE* f)
             "folded onto its neighbour, a duplicate; 'self-intersection' gives the count and the first pair, as\n"
             "triangle indices of the cleaned mesh), and how its shells nest ('nesting': a shell inside an odd\n"
             "number of others must be wound inward, a cavity; one wound outward there is counted twice, one\n"
-            "wound inward elsewhere is inside out). Either makes the mesh unusable for contact.\n\n"
+            "wound inward elsewhere is inside out). Either makes the mesh unusable for contact. Shells apart\n"
+            "from the others (inside none, holding none, touching none) are first wound outward one by one:\n"
+            "two separate solids, one wound inward, are usable (the inward one is reversed).\n\n"
             "When the mesh cannot be used, info tries 'meshcontact repair' (every repair, then with a weld of\n"
             "1e-6 of the bbox diagonal) and says which would make it usable and what it would change.\n\n"
             "options:\n"
@@ -122,9 +124,17 @@ static void collect_problems(const mc_mesh_report* r, problem_list* p)
         add_problem(p, "%u components enclose negative volume (cavities, or shells wound inward)",
                     r->inward_components);
     }
-    if (r->reoriented)
+    if (r->reoriented && (r->components <= 1 || r->reoriented_shells >= r->components))
     {
         add_problem(p, "wound inward (negative volume): %u triangles reoriented for contact", r->triangles);
+    }
+    else if (r->reoriented && p->count < 8)
+    {
+        // Some shells only: those disjoint from the others, each oriented on its own (mc_self_check).
+        snprintf(p->text[p->count++], sizeof p->text[0],
+                 "%u of %u shells wound inward: reversed for contact (each shell apart from the others bounds its own "
+                 "volume)",
+                 r->reoriented_shells, r->components);
     }
     if (r->trailing_bytes > 0)
     {
@@ -183,12 +193,12 @@ static void print_json(const mc_mesh_report* r, const problem_list* p, bool acce
     printf("],\"manifold\":%s,\"contact_ready\":%s,\"components\":%u,\"input_vertices\":%u,"
            "\"boundary_edges\":%u,\"nonmanifold_edges\":%u,\"misoriented_edges\":%u,\"pinched_vertices\":%u,"
            "\"degenerate_triangles\":%u,\"split_polygons\":%u,\"contact_triangles\":%u,\"reoriented\":%s,"
-           "\"inward_components\":%u,\"trailing_bytes\":%llu,"
+           "\"reoriented_shells\":%u,\"inward_components\":%u,\"trailing_bytes\":%llu,"
            "\"contact_volume\":",
            r->manifold ? "true" : "false", r->contact_ready ? "true" : "false", r->components, r->input_vertices,
            r->boundary_edges, r->nonmanifold_edges, r->misoriented_edges, r->pinched_vertices, r->degenerate_triangles,
-           r->split_polygons, r->triangles, r->reoriented ? "true" : "false", r->inward_components,
-           (unsigned long long)r->trailing_bytes);
+           r->split_polygons, r->triangles, r->reoriented ? "true" : "false", r->reoriented_shells,
+           r->inward_components, (unsigned long long)r->trailing_bytes);
     cli_json_double(stdout, r->volume);
     printf(",\"scale\":");
     cli_json_double(stdout, r->scale);
