@@ -10,9 +10,9 @@ A pure-Python binding (ctypes) over the shared library libmeshcontact, with NumP
 
     ball = mc.sphere(0.05, triangles=5000)            # a tessellated sphere, radius 5 cm
     plate = mc.box(1.0, 1.0, 0.02)                    # a 1 m x 1 m x 2 cm plate
-    regions = mc.regions(plate, [0, 0, 0], ball, [0, 0, 0.06])   # stateless query: record array
+    regions = mc.regions(plate, [0, 0, 0], ball, [0, 0, 0.055])  # stateless query: a record array
     world = mc.World()
-    b = world.create_body(ball, [0, 0, 0.06], [0, 0, -1, 0, 0, 0])
+    b = world.create_body(ball, [0, 0, 0.055], [0, 0, -1, 0, 0, 0])
     p = world.create_body(plate)
     world.create_contact([p], [b], model=mc.ForceModel(stiffness=1e7, damping=1e3, dmax=1e-4))
     world.evaluate()
