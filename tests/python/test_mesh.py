@@ -121,3 +121,17 @@ def test_force_laws():
     mc.ForceModel(friction="on").check()
     with pytest.raises(mc.Error, match="MU_DYNAMIC"):
         mc.ForceModel(friction="on", mu_static=0.1, mu_dynamic=0.5).check()
+
+
+def test_brep_files_after_register_brep(data):
+    try:
+        mc.Mesh.load(data / "brep" / "bracket.step")
+    except mc.Error as e:  # no reader installed yet: the message says what to load
+        assert e.status == mc.Status.UNSUPPORTED_FORMAT and "meshcontact-brep" in e.message
+    try:
+        mc.register_brep()
+    except OSError as exc:
+        pytest.skip(f"no meshcontact-brep in this build: {exc}")
+    bracket = mc.Mesh.load(data / "brep" / "bracket.step")
+    assert bracket.triangle_count > 1000 and bracket.report.brep_solids == 1
+    assert bracket.report.volume == pytest.approx(bracket.report.brep_volume, rel=1e-2)

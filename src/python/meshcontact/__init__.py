@@ -75,6 +75,14 @@ __version__ = "{}.{}.{}".format(_lib.version.major, _lib.version.minor, _lib.ver
 library_path = _lib.path
 
 
+def register_brep():
+    """Make Mesh.load read B-rep files (.step .stp .iges .igs .brep): load the separate library meshcontact-brep
+    (gmsh and OpenCASCADE) and register its reader (mc_brep_register). Not done at import, so that a program that
+    reads no CAD file does not load them. Returns the library's path; raises OSError when it is not found
+    ($MESHCONTACT_BREP_LIBRARY, beside libmeshcontact, or the system's library path)."""
+    return _lib.load_brep()
+
+
 def byte_count():
     """Bytes currently allocated by the library (all threads; mc_get_byte_count)."""
     return int(_lib.get_byte_count())
@@ -134,6 +142,7 @@ __all__ = [
     "poisson_force",
     "pose",
     "regions",
+    "register_brep",
     "repair",
     "sphere",
     "step",

@@ -249,6 +249,35 @@ world_get_max_capacity = _fn("mc_world_get_max_capacity", t.WorldCapacity, vp)
 world_get_jacobian = _fn("mc_world_get_jacobian", status, vp, vp, c_uint32, P(c_uint32))
 world_set_jacobian_method = _fn("mc_world_set_jacobian_method", status, vp, c_int)
 
+
+def load_brep():
+    """Load libmeshcontact-brep (B-rep import through gmsh, include/meshcontact/brep.h) and call its
+    mc_brep_register(), which installs its reader into the loaded libmeshcontact: $MESHCONTACT_BREP_LIBRARY, else the
+    file beside the loaded libmeshcontact, else ctypes.util.find_library. Returns the path loaded."""
+    env = os.environ.get("MESHCONTACT_BREP_LIBRARY")
+    if env:
+        paths = [env]
+    else:
+        here = os.path.dirname(os.path.abspath(path)) if os.path.dirname(path) else ""
+        paths = [os.path.join(here, n) for n in ("libmeshcontact-brep.so.0", "libmeshcontact-brep.so") if here]
+        paths += [p for p in (ctypes.util.find_library("meshcontact-brep"),) if p]
+    errors = []
+    for p in paths:
+        try:
+            brep = ctypes.CDLL(p)
+        except OSError as exc:
+            errors.append(f"{p}: {exc}")
+            continue
+        register = brep.mc_brep_register
+        register.restype, register.argtypes = None, []
+        register()
+        return p
+    raise OSError(
+        "meshcontact: libmeshcontact-brep not found (" + ("; ".join(errors) or "no candidate") + "); it is built "
+        "where gmsh is installed (Debian libgmsh-dev), or set MESHCONTACT_BREP_LIBRARY to its path"
+    )
+
+
 version = get_version()
 if version.major != API_MAJOR:
     raise ImportError(
