@@ -46,7 +46,7 @@ fi
 # math a host's own code may call; the static link names the archives, -l:libmeshcontact.a, in place of -lmeshcontact).
 build_pair() {
     # shellcheck disable=SC2046
-    cc -std=c11 "$3" $(pkg-config --cflags --libs "$2") -lm -Wl,-rpath,"$(pkg-config --variable=libdir "$2")" -o "$1"
+    cc -std=c11 "$3" $(pkg-config --cflags --libs "$2") -Wl,-rpath,"$(pkg-config --variable=libdir "$2")" -o "$1"
     # shellcheck disable=SC2046
     cc -std=c11 "$3" $(pkg-config --cflags "$2") \
         $(pkg-config --static --libs "$2" | sed -E 's/-l(meshcontact[-a-z]*)/-l:lib\1.a/g') -o "$1-static"
