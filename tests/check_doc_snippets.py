@@ -170,13 +170,52 @@ def check_links(root, docs, texts):
     return bad
 
 
+def run_python_blocks(args):
+    """Every ```python block of the documentation runs from the source root and exits 0."""
+    root = os.path.abspath(args.source_root)
+    env = dict(os.environ, MESHCONTACT_LIBRARY=os.path.abspath(args.library),
+               PYTHONPATH=os.path.join(root, "src", "python"), PYTHONDONTWRITEBYTECODE="1")
+    bad = count = 0
+    for doc in markdown_files(root):
+        with open(os.path.join(root, doc), encoding="utf-8") as f:
+            text = f.read()
+        for lang, line, code, _ in blocks(doc, text):
+            if lang != "python":
+                continue
+            count += 1
+            try:
+                run = subprocess.run([args.python, "-c", code], cwd=root, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, timeout=300)
+                status, out = run.returncode, run.stdout
+            except subprocess.TimeoutExpired:
+                status, out = "timeout (300 s)", ""
+            if status != 0:
+                print("FAIL: %s:%d: the Python block exits with %s:\n%s" % (doc, line, status, out))
+                bad += 1
+            else:
+                print("ok: %s:%d: Python block runs" % (doc, line))
+    # A planted error must fail, so that a runner that runs nothing cannot pass.
+    planted = subprocess.run([args.python, "-c", "import meshcontact\nmeshcontact.no_such_function()"], cwd=root,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if planted.returncode == 0:
+        print("FAIL: a planted call to a missing function ran")
+        bad += 1
+    print("%d Python blocks; %d failures" % (count, bad))
+    return 1 if bad or count == 0 else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--source-root", required=True)
     parser.add_argument("--library", required=True, help="the built shared library (libmeshcontact.so)")
     parser.add_argument("--cc", default=os.environ.get("CC", "cc"))
     parser.add_argument("--cflags", default="", help="more compile and link flags (the build's sanitizers)")
+    parser.add_argument("--python", default="",
+                        help="run every ```python block with this interpreter instead of checking the C blocks "
+                             "(the package from src/python, the library of --library)")
     args = parser.parse_args()
+    if args.python:
+        return run_python_blocks(args)
     root = os.path.abspath(args.source_root)
     args.source_root = root
     docs = list(markdown_files(root))
