@@ -32,6 +32,13 @@ typedef struct mc_pair_result
     /// mc_collide_front: the pairs were replayed from the front's certificate (no triangle test ran); every corner of
     /// their triangles of J is then mapped and published in the scratch (mc_pair_scratch_j_view reads it)
     bool replayed;
+    /// Triangle pairs that lie exactly in one plane and whose interiors overlap (exact tests: the tie of the symbolic
+    /// rule, which never makes them cross), as i << 32 | j in increasing order; found by the exact tests of the pairs
+    /// the traversal reaches, which include every such pair (their boxes meet), so the same for every traversal. None
+    /// in a replayed query: a coplanar pair in a near list leaves no motion margin, so no certificate is kept. The
+    /// region stage's flush faces come from them.
+    const uint64_t* coplanar;
+    uint32_t coplanar_count; ///< number of coplanar pairs
 } mc_pair_result;
 
 /// Collide mesh I with mesh J placed at `j_in_i` (J's body frame expressed in I's body frame), with the pair scratch

@@ -79,6 +79,9 @@ typedef struct pair_worker
     mc_triangle_pair* pairs;     // found pairs (unsorted)
     uint32_t pair_count;         // used entries
     uint32_t pair_capacity;      // allocated entries
+    uint64_t* coplanar;          // exactly coplanar triangle pairs that overlap, i << 32 | j (unsorted)
+    uint32_t coplanar_count;     // used entries
+    uint32_t coplanar_capacity;  // allocated entries
     uint64_t box_tests;          // OBB tests done by this worker
     uint64_t triangle_tests;     // triangle pairs tested
     uint64_t culled_in;          // triangles left by the leaf culling (both sides, summed over leaf pairs)
@@ -99,30 +102,32 @@ struct mc_pair_scratch
 {
     // Lazy J vertex cache: stamp[v] == 2 * epoch + 1 when jv[v] holds the mapped vertex of this query;
     // 2 * epoch while one thread writes it.
-    mc_vec3* jv;             // mapped J vertices (I frame)
-    atomic_uint* stamp;      // per-vertex stamps
-    uint32_t jv_capacity;    // entries of jv and stamp
-    uint32_t epoch;          // current query
-    const mc_vec3* j_pos;    // J's positions (body frame) of the current query
-    uint32_t j_vertex_count; // vertices of J in the current query
-    double rot[3][3];        // rotation J -> I of the current query
-    double trans[3];         // translation J -> I
-    pair_worker* workers;    // per-worker scratch
-    int worker_capacity;     // allocated workers
-    pair_vec frontier[2];    // frontier expansion (current and next level)
-    mc_triangle_pair* out;   // merged, sorted output
-    uint32_t out_capacity;   // entries of out
-    sort_key* keys;          // sort keys
-    sort_key* keys_tmp;      // merge sort scratch
-    uint32_t key_capacity;   // entries of keys and keys_tmp
-    uint64_t culled_in;      // the last query's culling survivors (tests: the kernels of every width agree)
-    uint64_t axis_rejected;  // the last query's triangle pairs rejected by an edge axis (tests: the path ran)
-    front_entry* fresh;      // front entries found by the current front query's descents (mc_collide_front)
-    uint32_t fresh_count;    // used
-    uint32_t fresh_cap;      // allocated
-    uint8_t* pool;           // near lists of the front being built (copied into the front at the end)
-    uint32_t pool_count;     // used
-    uint32_t pool_cap;       // allocated
+    mc_vec3* jv;                // mapped J vertices (I frame)
+    atomic_uint* stamp;         // per-vertex stamps
+    uint32_t jv_capacity;       // entries of jv and stamp
+    uint32_t epoch;             // current query
+    const mc_vec3* j_pos;       // J's positions (body frame) of the current query
+    uint32_t j_vertex_count;    // vertices of J in the current query
+    double rot[3][3];           // rotation J -> I of the current query
+    double trans[3];            // translation J -> I
+    pair_worker* workers;       // per-worker scratch
+    int worker_capacity;        // allocated workers
+    pair_vec frontier[2];       // frontier expansion (current and next level)
+    mc_triangle_pair* out;      // merged, sorted output
+    uint32_t out_capacity;      // entries of out
+    uint64_t* coplanar;         // the workers' coplanar pairs, merged and sorted (mc_pair_result.coplanar)
+    uint32_t coplanar_capacity; // entries of coplanar
+    sort_key* keys;             // sort keys
+    sort_key* keys_tmp;         // merge sort scratch
+    uint32_t key_capacity;      // entries of keys and keys_tmp
+    uint64_t culled_in;         // the last query's culling survivors (tests: the kernels of every width agree)
+    uint64_t axis_rejected;     // the last query's triangle pairs rejected by an edge axis (tests: the path ran)
+    front_entry* fresh;         // front entries found by the current front query's descents (mc_collide_front)
+    uint32_t fresh_count;       // used
+    uint32_t fresh_cap;         // allocated
+    uint8_t* pool;              // near lists of the front being built (copied into the front at the end)
+    uint32_t pool_count;        // used
+    uint32_t pool_cap;          // allocated
 };
 
 // Node pairs per worker the serial expansion aims for before the parallel loop: enough items for the dynamic
@@ -170,12 +175,14 @@ void mc_pair_scratch_destroy(struct mc_pair_scratch* s)
         pair_vec_free(&s->workers[w].stack);
         pair_vec_free(&s->workers[w].level);
         mc_free(s->workers[w].pairs);
+        mc_free(s->workers[w].coplanar);
         mc_free(s->workers[w].leaf_a);
     }
     mc_free(s->workers);
     pair_vec_free(&s->frontier[0]);
     pair_vec_free(&s->frontier[1]);
     mc_free(s->out);
+    mc_free(s->coplanar);
     mc_free(s->keys);
     mc_free(s->keys_tmp);
     mc_free(s->fresh);
@@ -194,10 +201,12 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
     {
         n += sizeof s->workers[w] +
              (size_t)(s->workers[w].stack.capacity + s->workers[w].level.capacity) * sizeof(node_pair) +
-             (size_t)s->workers[w].pair_capacity * sizeof(mc_triangle_pair) + mc_alloc_size(s->workers[w].leaf_a);
+             (size_t)s->workers[w].pair_capacity * sizeof(mc_triangle_pair) +
+             (size_t)s->workers[w].coplanar_capacity * sizeof(uint64_t) + mc_alloc_size(s->workers[w].leaf_a);
     }
     n += (size_t)(s->frontier[0].capacity + s->frontier[1].capacity) * sizeof(node_pair);
     n += (size_t)s->out_capacity * sizeof(mc_triangle_pair) + 2u * (size_t)s->key_capacity * sizeof(sort_key);
+    n += (size_t)s->coplanar_capacity * sizeof(uint64_t);
     n += (size_t)s->fresh_cap * sizeof(front_entry) + s->pool_cap;
     return n;
 }
@@ -578,6 +587,37 @@ static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_cro
     return 1;
 }
 
+// A pair whose exact test found I's triangle ti exactly in J's plane (mc_tri_tri_crossings_planes_tie): appended to the
+// worker's coplanar pairs when the two triangles overlap (exact; only those, so that every traversal, whatever extra
+// candidates it tests, finds the same set). @return 0 on allocation failure.
+static int push_coplanar(pair_worker* w, const mc_vec3 ti[3], const mc_vec3 tj[3], uint32_t i, uint32_t j)
+{
+    if (!mc_tri_coplanar_overlap(ti, tj, mc_tri_coplanar_axis(ti)))
+    {
+        return 1;
+    }
+    if (!mc_array_reserve((void**)&w->coplanar, &w->coplanar_capacity, (uint64_t)w->coplanar_count + 1u,
+                          sizeof *w->coplanar, 64))
+    {
+        w->failed = 1;
+        return 0;
+    }
+    w->coplanar[w->coplanar_count++] = (uint64_t)i << 32 | j;
+    return 1;
+}
+
+// The exact test of a pair (the filter of its plane tests was inconclusive): its crossing count (0 or 2, crossings in
+// cr); an exactly coplanar pair is recorded (push_coplanar) with its triangles, those at positions pa of I's tree order
+// and pb of J's. @return the count, -1 on allocation failure.
+__attribute__((noinline)) static int exact_pair_test(const collide_ctx* cx, pair_worker* w, const mc_tri_plane* tp,
+                                                     const mc_tri_plane* tq, uint32_t pa, uint32_t pb,
+                                                     mc_crossing cr[2])
+{
+    int coplanar = 0;
+    int n = mc_tri_tri_crossings_planes_tie(tp, tq, cr, &coplanar);
+    return coplanar && !push_coplanar(w, tp->v, tq->v, cx->ta->tri_order[pa], cx->tb->tri_order[pb]) ? -1 : n;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Traversal
 
@@ -827,11 +867,12 @@ static int leaf_pairs_exact(const collide_ctx* cx, pair_worker* w, const mc_tri_
             }
             w->triangle_tests += 1u;
             mc_crossing cr[2];
-            if (mc_tri_tri_crossings_planes(tp, &tj[qi], cr) != 2)
+            int n = exact_pair_test(cx, w, tp, &tj[qi], fa + ps[pi], fb + qs[qi], cr);
+            if (n < 0)
             {
-                continue;
+                return 0;
             }
-            if (!push_pair(w, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]], cr))
+            if (n == 2 && !push_pair(w, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]], cr))
             {
                 return 0;
             }
@@ -951,8 +992,8 @@ pair_test_avx2(const collide_ctx* cx, pair_worker* w, const mc_tri_plane* tp, co
     }
     mc_crossing cr[2];
     int n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tq->v, oj, m, sw, 0, cr)
-                     : mc_tri_tri_crossings_planes(tp, tq, cr);
-    return n != 2 || push_pair(w, cx->ta->tri_order[i], cx->tb->tri_order[j], cr);
+                     : exact_pair_test(cx, w, tp, tq, i, j, cr);
+    return n >= 0 && (n != 2 || push_pair(w, cx->ta->tri_order[i], cx->tb->tri_order[j], cr));
 }
 
 // leaf_pairs_exact with the triangle tests' plane tests on lanes (pair_test_avx2). Bitwise the same pairs, crossings
@@ -994,7 +1035,11 @@ __attribute__((target("avx2"))) static int leaf_pairs_exact_avx2(const collide_c
             mc_crossing cr[2];
             // Steps 3 to 5 inline (tri_tri_sides.h): mc_tri_tri_crossings_sides without a call per pair.
             int n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tj[qi].v, oj, m, sw, 0, cr)
-                             : mc_tri_tri_crossings_planes(tp, &tj[qi], cr);
+                             : exact_pair_test(cx, w, tp, &tj[qi], fa + ps[pi], fb + qs[qi], cr);
+            if (n < 0)
+            {
+                return 0;
+            }
             if (n != 2)
             {
                 continue;
@@ -1182,8 +1227,8 @@ typedef struct expansion_batch
 
 // Four nodes as structure of arrays: f[3k + c] = axis[k][c], f[9 + c] = center[c], f[12 + k] = extent[k] (lane l =
 // node l). A node is exactly four 16-byte rows, so this is four 4x4 transposes.
-static inline void nodes_soa(const mc_bvh_node* n0, const mc_bvh_node* n1, const mc_bvh_node* n2, const mc_bvh_node* n3,
-                             __m128 f[16])
+__attribute__((always_inline)) static inline void nodes_soa(const mc_bvh_node* n0, const mc_bvh_node* n1,
+                                                            const mc_bvh_node* n2, const mc_bvh_node* n3, __m128 f[16])
 {
     const float* p0 = &n0->axis[0][0];
     const float* p1 = &n1->axis[0][0];
@@ -1607,7 +1652,13 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
             uint32_t q = qs[qi];
             w->triangle_tests += 1u;
             mc_crossing cr[2];
-            if (mc_tri_tri_crossings(ti, tj[qi], cr) != 2)
+            int coplanar = 0;
+            int n = mc_tri_tri_crossings_tie(ti, tj[qi], cr, &coplanar);
+            if (coplanar && !push_coplanar(w, ti, tj[qi], cx->ta->tri_order[fa + p], cx->tb->tri_order[fb + q]))
+            {
+                return;
+            }
+            if (n != 2)
             {
                 continue;
             }
@@ -2157,6 +2208,88 @@ static void sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, cons
     }
 }
 
+/// Sift-down of a max-heap of n keys at node k (heap sort of the coplanar keys: no allocation).
+static void heap_sift(uint64_t* a, uint32_t n, uint32_t k)
+{
+    uint64_t v = a[k];
+    for (;;)
+    {
+        uint32_t c = 2u * k + 1u;
+        if (c >= n)
+        {
+            break;
+        }
+        if (c + 1u < n && a[c + 1u] > a[c])
+        {
+            c++;
+        }
+        if (a[c] <= v)
+        {
+            break;
+        }
+        a[k] = a[c];
+        k = c;
+    }
+    a[k] = v;
+}
+
+// The workers' coplanar pairs, merged into s->coplanar in increasing key order ((i, j) order), each once; their number
+// in *count. Every worker gets room for them all (a repeated query allocates nothing). @return 0 on allocation
+// failure.
+static int merge_coplanar(struct mc_pair_scratch* s, int workers, uint32_t* count)
+{
+    uint64_t total = 0;
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        total += s->workers[w].coplanar_count;
+    }
+    *count = 0;
+    if (total == 0u)
+    {
+        return 1;
+    }
+    if (total > UINT32_MAX / 2u ||
+        !mc_array_reserve((void**)&s->coplanar, &s->coplanar_capacity, total, sizeof *s->coplanar, 64))
+    {
+        return 0;
+    }
+    uint32_t n = 0;
+    for (int w = 0; w < s->worker_capacity; ++w)
+    {
+        memcpy(s->coplanar + n, s->workers[w].coplanar, (size_t)s->workers[w].coplanar_count * sizeof *s->coplanar);
+        n += s->workers[w].coplanar_count;
+    }
+    for (int w = 0; w < workers; ++w)
+    {
+        pair_worker* pw = &s->workers[w];
+        if (!mc_array_reserve((void**)&pw->coplanar, &pw->coplanar_capacity, total, sizeof *pw->coplanar, 64))
+        {
+            return 0;
+        }
+    }
+    for (uint32_t k = n / 2u; k-- > 0u;)
+    {
+        heap_sift(s->coplanar, n, k);
+    }
+    for (uint32_t e = n; e-- > 1u;)
+    {
+        uint64_t t = s->coplanar[0];
+        s->coplanar[0] = s->coplanar[e];
+        s->coplanar[e] = t;
+        heap_sift(s->coplanar, e, 0);
+    }
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        if (m == 0u || s->coplanar[k] != s->coplanar[m - 1u])
+        {
+            s->coplanar[m++] = s->coplanar[k];
+        }
+    }
+    *count = m;
+    return 1;
+}
+
 // Warm-up: give every worker room for the whole result (n pairs) and the deepest stack seen, so that a repeated query
 // allocates nothing whichever worker its items land on. @return 0 on allocation failure.
 static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
@@ -2243,6 +2376,7 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
     for (int w = 0; w < s->worker_capacity; ++w)
     {
         s->workers[w].pair_count = 0;
+        s->workers[w].coplanar_count = 0;
         s->workers[w].box_tests = 0;
         s->workers[w].triangle_tests = 0;
         s->workers[w].culled_in = 0;
@@ -2373,12 +2507,15 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
         front_sort_pairs(s, mi, mj, n, *front);
         front_keep_certified(*front, s->out, n);
     }
-    if (!warm_workers(s, u.workers, n))
+    uint32_t nc = 0;
+    if (!warm_workers(s, u.workers, n) || !merge_coplanar(s, u.workers, &nc))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
     result->pairs = s->out;
     result->pair_count = n;
+    result->coplanar = s->coplanar;
+    result->coplanar_count = nc;
     result->certificate = u.front_used ? front_certificate(*front) : 0u;
     result->replayed = u.replayed;
     collide_stats(&u, t0, stats);
@@ -2826,11 +2963,9 @@ MC_SCALAR_CLONES static int leaf_tris_test(const collide_ctx* cx, pair_worker* w
     const mc_tri_plane* pj = leaf_tri_plane(cx, lt, 1, q);
     w->triangle_tests += 1u;
     mc_crossing cr[2];
-    if (mc_tri_tri_crossings_planes(pi, pj, cr) != 2)
-    {
-        return 1;
-    }
-    return push_pair(w, cx->ta->tri_order[lt->first[0] + p], cx->tb->tri_order[lt->first[1] + q], cr);
+    int n = exact_pair_test(cx, w, pi, pj, lt->first[0] + p, lt->first[1] + q, cr);
+    return n >= 0 &&
+           (n != 2 || push_pair(w, cx->ta->tri_order[lt->first[0] + p], cx->tb->tri_order[lt->first[1] + q], cr));
 }
 
 // Room for n more near-list bytes in the scratch's pool. @return 0 on allocation failure.

@@ -232,10 +232,12 @@ static inline int vertices_against_plane(const mc_tri_plane* plane, const mc_vec
     return s[0] == s[1] && s[1] == s[2] ? 0 : 1;
 }
 
-// mc_tri_tri_crossings with the planes given (pi, pj from mc_tri_plane_init) or computed here (NULL). Inlined into
-// both entry points, so the NULL checks fold away.
-__attribute__((always_inline)) static inline int
-crossings(const mc_vec3 ti[3], const mc_tri_plane* pi, const mc_vec3 tj[3], const mc_tri_plane* pj, mc_crossing out[2])
+// mc_tri_tri_crossings with the planes given (pi, pj from mc_tri_plane_init) or computed here (NULL); *coplanar (when
+// not NULL) set to whether I's corners all lie exactly in J's plane. Inlined into the entry points, so the NULL checks
+// fold away.
+__attribute__((always_inline)) static inline int crossings(const mc_vec3 ti[3], const mc_tri_plane* pi,
+                                                           const mc_vec3 tj[3], const mc_tri_plane* pj,
+                                                           mc_crossing out[2], int* coplanar)
 {
     uint8_t deg = 0;
 
@@ -249,6 +251,11 @@ crossings(const mc_vec3 ti[3], const mc_tri_plane* pi, const mc_vec3 tj[3], cons
         pj = &local_j;
     }
     int side = vertices_against_plane(pj, ti, 0, oi, si, &deg);
+    if (coplanar != NULL)
+    {
+        // A value within its filter bound was replaced by the exact one: 0.0 exactly when the corner is in the plane.
+        *coplanar = side == 0 && oi[0] == 0.0 && oi[1] == 0.0 && oi[2] == 0.0;
+    }
     if (side <= 0)
     {
         return side == 0 ? 0 : degenerate_pair(tj, ti, 1, out); // side < 0: J is exactly degenerate in I's frame
@@ -268,12 +275,143 @@ crossings(const mc_vec3 ti[3], const mc_tri_plane* pi, const mc_vec3 tj[3], cons
 
 int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2])
 {
-    return crossings(ti, NULL, tj, NULL, out);
+    return crossings(ti, NULL, tj, NULL, out, NULL);
 }
 
 MC_TRI_CLONES int mc_tri_tri_crossings_planes(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2])
 {
-    return crossings(ti->v, ti, tj->v, tj, out);
+    return crossings(ti->v, ti, tj->v, tj, out, NULL);
+}
+
+int mc_tri_tri_crossings_tie(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2], int* coplanar)
+{
+    return crossings(ti, NULL, tj, NULL, out, coplanar);
+}
+
+MC_TRI_CLONES int mc_tri_tri_crossings_planes_tie(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2],
+                                                  int* coplanar)
+{
+    return crossings(ti->v, ti, tj->v, tj, out, coplanar);
+}
+
+int mc_tri_coplanar_axis(const mc_vec3 t[3])
+{
+    mc_vec3 n = mc_cross(mc_sub(t[1], t[0]), mc_sub(t[2], t[0]));
+    double a[3] = {fabs(n.x), fabs(n.y), fabs(n.z)};
+    int first = a[0] >= a[1] ? (a[0] >= a[2] ? 0 : 2) : (a[1] >= a[2] ? 1 : 2);
+    for (int k = 0; k < 3; ++k)
+    {
+        int axis = (first + k) % 3;
+        if (mc_cross_component_sign(&t[0], &t[1], &t[0], &t[2], axis) != 0)
+        {
+            return axis;
+        }
+    }
+    return -1;
+}
+
+// The smaller and larger of two or three coordinates (plain comparisons: no NaN here, and no call to fmin / fmax).
+static inline void min_max2(double a, double b, double* lo, double* hi)
+{
+    *lo = a < b ? a : b;
+    *hi = a < b ? b : a;
+}
+
+static inline void min_max3(double a, double b, double c, double* lo, double* hi)
+{
+    min_max2(a, b, lo, hi);
+    *lo = c < *lo ? c : *lo;
+    *hi = c > *hi ? c : *hi;
+}
+
+// Orientation of (a, b, c), points of one plane, seen along coordinate axis `axis`: the sign of that component of
+// (b - a) x (c - a), exact.
+static inline int orient_in_plane(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, int axis)
+{
+    return mc_cross_component_sign(a, b, a, c, axis);
+}
+
+bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis)
+{
+    if (axis < 0)
+    {
+        return false;
+    }
+    // Boxes apart (or touching) along a coordinate: no overlap of the interiors (exact comparisons). A coordinate that
+    // is constant over the plane gives equal bounds, which do not count as apart.
+    for (int k = 0; k < 3; ++k)
+    {
+        double alo, ahi, blo, bhi;
+        min_max3((&ti[0].x)[k], (&ti[1].x)[k], (&ti[2].x)[k], &alo, &ahi);
+        min_max3((&tj[0].x)[k], (&tj[1].x)[k], (&tj[2].x)[k], &blo, &bhi);
+        if ((ahi <= blo && alo < ahi) || (bhi <= alo && blo < bhi))
+        {
+            return false;
+        }
+    }
+    int sp = orient_in_plane(&ti[0], &ti[1], &ti[2], axis), sq = orient_in_plane(&tj[0], &tj[1], &tj[2], axis);
+    if (sp == 0 || sq == 0)
+    {
+        return false; // no interior
+    }
+    for (int t = 0; t < 2; ++t)
+    {
+        const mc_vec3* a = t == 0 ? ti : tj;
+        const mc_vec3* o = t == 0 ? tj : ti;
+        int s = t == 0 ? sp : sq;
+        for (int k = 0; k < 3; ++k)
+        {
+            int outside = 0;
+            for (int j = 0; j < 3; ++j)
+            {
+                outside += s * orient_in_plane(&a[k], &a[(k + 1) % 3], &o[j], axis) <= 0;
+            }
+            if (outside == 3)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool mc_segment_meets_coplanar_triangle(const mc_vec3* e0, const mc_vec3* e1, const mc_vec3 t[3], int axis)
+{
+    if (axis < 0)
+    {
+        return false;
+    }
+    // Boxes strictly apart along a coordinate: no meeting (comparisons of the coordinates themselves: exact).
+    for (int k = 0; k < 3; ++k)
+    {
+        double lo, hi, tlo, thi;
+        min_max2((&e0->x)[k], (&e1->x)[k], &lo, &hi);
+        min_max3((&t[0].x)[k], (&t[1].x)[k], (&t[2].x)[k], &tlo, &thi);
+        if (hi < tlo || lo > thi)
+        {
+            return false;
+        }
+    }
+    int st = orient_in_plane(&t[0], &t[1], &t[2], axis);
+    int s[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        s[k] = orient_in_plane(e0, e1, &t[k], axis);
+    }
+    if (st == 0 || (s[0] >= 0 && s[1] >= 0 && s[2] >= 0) || (s[0] <= 0 && s[1] <= 0 && s[2] <= 0))
+    {
+        return false;
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        const mc_vec3* a = &t[k];
+        const mc_vec3* b = &t[(k + 1) % 3];
+        if (st * orient_in_plane(a, b, e0, axis) <= 0 && st * orient_in_plane(a, b, e1, axis) <= 0)
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 int mc_tri_tri_crossings_sides(const mc_tri_plane* ti, const double oi[3], const int si[3], const mc_tri_plane* tj,

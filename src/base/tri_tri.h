@@ -47,6 +47,7 @@
 #include "meshcontact/query.h"
 #include "src/base/tri_tri_closed.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /// Sign (+1 or -1) of orient(a, b, c, d) under the symbolic rule (R1), for a point d and a triangle (a, b, c) of
@@ -91,6 +92,26 @@ int mc_tri_tri_crossings(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing o
 /// result as mc_tri_tri_crossings(ti->v, tj->v, out).
 /// @return number of crossings written to out (0 or 2)
 int mc_tri_tri_crossings_planes(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2]);
+
+/// mc_tri_tri_crossings and mc_tri_tri_crossings_planes (the same count and crossings) that also tell an exactly
+/// coplanar pair: *coplanar = 1 when the three corners of ti lie exactly in tj's plane (orient3d 0: the tie R1 then
+/// breaks, the pair never crosses), else 0. Flush faces (src/contact/regions.c) are found from these pairs.
+int mc_tri_tri_crossings_tie(const mc_vec3 ti[3], const mc_vec3 tj[3], mc_crossing out[2], int* coplanar);
+int mc_tri_tri_crossings_planes_tie(const mc_tri_plane* ti, const mc_tri_plane* tj, mc_crossing out[2], int* coplanar);
+
+/// A coordinate axis along which triangle t's plane projects one to one (the exact component of its normal along the
+/// axis is not zero; the largest float component's axis when it is), or -1 for an exactly degenerate triangle. The
+/// in-plane tests below take it.
+int mc_tri_coplanar_axis(const mc_vec3 t[3]);
+
+/// Do the open triangles ti and tj, lying exactly in one plane, overlap (positive area)? Exact: not when an edge of
+/// either has the other triangle on its closed outer side (separating axes in the plane, seen along `axis`, from
+/// mc_tri_coplanar_axis of either; -1: false).
+bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis);
+
+/// Does the open segment (e0, e1) meet the open triangle t, all in one plane (seen along `axis`)? Exact: not when t
+/// lies on one closed side of the segment's line or the segment on the closed outer side of an edge of t.
+bool mc_segment_meets_coplanar_triangle(const mc_vec3* e0, const mc_vec3* e1, const mc_vec3 t[3], int axis);
 
 /// Steps 2 to 5 of mc_tri_tri_crossings_planes for a caller that decided step 1 itself (the pair stage evaluates the
 /// six plane tests on vector lanes): oi[k] is orient(tj, ti[k]) and oj[k] is orient(ti, tj[k]) computed exactly as
