@@ -13,10 +13,19 @@
 // tetrahedron (o, q, a, b): V = sum (q-o).((a-o)x(b-o))/6, first moment = sum V_t (q+a+b-3o)/4 (+ o V), vector area
 // = sum (a-q)x(b-q)/2. Inner fan edges of a piece cancel, so only boundary edges are summed; holes and islands need
 // no special case. Triangles in no pair are kept whole when their first vertex is inside.
+//
+// Flush pieces. A triangle t and a triangle h of the other mesh that lie exactly in one plane (exact orient3d) and
+// overlap: their overlap lies inside the other solid for t when h, moved by the symbolic rule, lies on t's outward
+// side and faces the same way, or on t's inward side and faces the other way. Its area (t clipped by h in the plane's
+// 2D projection, floating point) times t's unit normal is left out of t's body's vector area. Candidates: the pairs
+// whose boxes meet, from a sweep along x.
 #include "clip_oracle.h"
 
+#include "src/base/predicates.h"
+#include "src/base/tri_tri.h"
 #include "src/contact/workspace.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +153,164 @@ static void clip_triangle(const oracle_ctx* c, int b, uint32_t t, const uint32_t
     }
 }
 
+/// Area of the part of triangle p inside triangle q (same plane, normal n), clipped in the 2D projection that drops
+/// n's largest coordinate.
+static double overlap_area(const mc_vec3 p[3], const mc_vec3 q[3], mc_vec3 n)
+{
+    int ax = fabs(n.x) >= fabs(n.y) ? (fabs(n.x) >= fabs(n.z) ? 0 : 2) : (fabs(n.y) >= fabs(n.z) ? 1 : 2);
+    int u = (ax + 1) % 3, v = (ax + 2) % 3;
+    double poly[12][2], next[12][2], pq[3][2];
+    int count = 3;
+    for (int k = 0; k < 3; ++k)
+    {
+        const double* a = &p[k].x;
+        const double* b = &q[k].x;
+        poly[k][0] = a[u];
+        poly[k][1] = a[v];
+        pq[k][0] = b[u];
+        pq[k][1] = b[v];
+    }
+    double sq = (pq[1][0] - pq[0][0]) * (pq[2][1] - pq[0][1]) - (pq[1][1] - pq[0][1]) * (pq[2][0] - pq[0][0]);
+    for (int e = 0; e < 3 && count >= 3; ++e)
+    {
+        const double* a = pq[e];
+        const double* b = pq[(e + 1) % 3];
+        int nn = 0;
+        for (int i = 0; i < count; ++i)
+        {
+            const double* x = poly[i];
+            const double* y = poly[(i + 1) % count];
+            double dx = sq * ((b[0] - a[0]) * (x[1] - a[1]) - (b[1] - a[1]) * (x[0] - a[0]));
+            double dy = sq * ((b[0] - a[0]) * (y[1] - a[1]) - (b[1] - a[1]) * (y[0] - a[0]));
+            if (dx >= 0.0)
+            {
+                next[nn][0] = x[0];
+                next[nn][1] = x[1];
+                nn++;
+            }
+            if ((dx >= 0.0) != (dy >= 0.0))
+            {
+                double t = dx / (dx - dy);
+                next[nn][0] = x[0] + t * (y[0] - x[0]);
+                next[nn][1] = x[1] + t * (y[1] - x[1]);
+                nn++;
+            }
+        }
+        count = nn;
+        memcpy(poly, next, (size_t)nn * sizeof poly[0]);
+    }
+    double a2 = 0.0;
+    for (int i = 0; i < count; ++i)
+    {
+        a2 += poly[i][0] * poly[(i + 1) % count][1] - poly[(i + 1) % count][0] * poly[i][1];
+    }
+    double nax = ax == 0 ? n.x : (ax == 1 ? n.y : n.z);
+    return fabs(a2) / (2.0 * fabs(nax));
+}
+
+typedef struct tri_box
+{
+    double lo[3], hi[3];
+    uint32_t t;
+} tri_box;
+
+static int cmp_box(const void* a, const void* b)
+{
+    const tri_box* x = a;
+    const tri_box* y = b;
+    return x->lo[0] < y->lo[0] ? -1 : (x->lo[0] > y->lo[0] ? 1 : (x->t < y->t ? -1 : (x->t > y->t ? 1 : 0)));
+}
+
+static void tri_corners(const oracle_ctx* c, int b, uint32_t t, mc_vec3 p[3])
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        p[k] = pos(c, b, c->mesh[b]->indices[3 * t + k]);
+    }
+}
+
+static tri_box* boxes_of(const oracle_ctx* c, int b)
+{
+    uint32_t n = c->mesh[b]->triangle_count;
+    tri_box* bx = malloc(((size_t)n + 1u) * sizeof *bx);
+    for (uint32_t t = 0; t < n && bx != NULL; ++t)
+    {
+        mc_vec3 p[3];
+        tri_corners(c, b, t, p);
+        for (int a = 0; a < 3; ++a)
+        {
+            double x0 = (&p[0].x)[a], x1 = (&p[1].x)[a], x2 = (&p[2].x)[a];
+            bx[t].lo[a] = fmin(x0, fmin(x1, x2));
+            bx[t].hi[a] = fmax(x0, fmax(x1, x2));
+        }
+        bx[t].t = t;
+    }
+    return bx;
+}
+
+/// The flush pieces of both bodies (see the top of this file) into out->flush_i, flush_j. -1 on allocation failure.
+static int flush_pieces(const oracle_ctx* c, clip_oracle_result* out)
+{
+    tri_box* bi = boxes_of(c, 0);
+    tri_box* bj = boxes_of(c, 1);
+    if (bi == NULL || bj == NULL)
+    {
+        free(bi);
+        free(bj);
+        return -1;
+    }
+    uint32_t ni = c->mesh[0]->triangle_count, nj = c->mesh[1]->triangle_count;
+    qsort(bj, nj, sizeof *bj, cmp_box);
+    double wj = 0.0;
+    for (uint32_t k = 0; k < nj; ++k)
+    {
+        wj = fmax(wj, bj[k].hi[0] - bj[k].lo[0]);
+    }
+    for (uint32_t a = 0; a < ni; ++a)
+    {
+        uint32_t lo = 0, hi = nj;
+        while (lo < hi) // first J box with lo[0] >= bi[a].lo[0] - wj
+        {
+            uint32_t mid = lo + (hi - lo) / 2;
+            lo = bj[mid].lo[0] < bi[a].lo[0] - wj ? mid + 1 : lo;
+            hi = bj[mid].lo[0] < bi[a].lo[0] - wj ? hi : mid;
+        }
+        for (uint32_t k = lo; k < nj && bj[k].lo[0] <= bi[a].hi[0]; ++k)
+        {
+            if (bj[k].hi[0] < bi[a].lo[0] || bj[k].hi[1] < bi[a].lo[1] || bj[k].lo[1] > bi[a].hi[1] ||
+                bj[k].hi[2] < bi[a].lo[2] || bj[k].lo[2] > bi[a].hi[2])
+            {
+                continue;
+            }
+            mc_vec3 p[3], q[3];
+            tri_corners(c, 0, bi[a].t, p);
+            tri_corners(c, 1, bj[k].t, q);
+            if (mc_orient3d_sign(&p[0], &p[1], &p[2], &q[0]) != 0 ||
+                mc_orient3d_sign(&p[0], &p[1], &p[2], &q[1]) != 0 || mc_orient3d_sign(&p[0], &p[1], &p[2], &q[2]) != 0)
+            {
+                continue;
+            }
+            mc_vec3 np = mc_normalize(mc_cross(mc_sub(p[1], p[0]), mc_sub(p[2], p[0])));
+            mc_vec3 nq = mc_normalize(mc_cross(mc_sub(q[1], q[0]), mc_sub(q[2], q[0])));
+            int same = mc_dot(np, nq) > 0.0 ? 1 : -1;
+            // The rule's side of J's triangle against I's plane, and of I's against J's plane.
+            int side_i = mc_sym_orient_point_plane(&p[0], &p[1], &p[2], &q[0], 1, NULL);
+            int side_j = mc_sym_orient_point_plane(&q[0], &q[1], &q[2], &p[0], 0, NULL);
+            if (side_i * same > 0)
+            {
+                out->flush_i = mc_add(out->flush_i, mc_scale(np, overlap_area(p, q, np)));
+            }
+            if (side_j * same > 0)
+            {
+                out->flush_j = mc_add(out->flush_j, mc_scale(nq, overlap_area(q, p, nq)));
+            }
+        }
+    }
+    free(bi);
+    free(bj);
+    return 0;
+}
+
 int clip_oracle_compute(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pair_result* pairs,
                         struct mc_workspace* ws, clip_oracle_result* out)
 {
@@ -223,13 +390,14 @@ int clip_oracle_compute(const struct mc_mesh* mi, const struct mc_mesh* mj, cons
     }
     out->volume = acc.vol6 / 6.0;
     out->centroid = out->volume != 0.0 ? mc_add(acc.o, mc_scale(acc.mom24, 1.0 / (4.0 * acc.vol6))) : acc.o;
-    out->s_i = mc_scale(acc.s2[0], 0.5);
-    out->s_j = mc_scale(acc.s2[1], 0.5);
+    int flush_ok = flush_pieces(&c, out);
+    out->s_i = mc_sub(mc_scale(acc.s2[0], 0.5), out->flush_i);
+    out->s_j = mc_sub(mc_scale(acc.s2[1], 0.5), out->flush_j);
     out->kept_pieces = acc.pieces;
     free(c.inside[0]);
     free(c.inside[1]);
     free(c.by_j_first);
     free(c.by_j);
     free(plist_i);
-    return 0;
+    return flush_ok;
 }

@@ -7,6 +7,7 @@
 #include "scenes.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,50 @@ Test(determinism, pairs_are_identical_for_one_to_four_threads)
     mc_workspace_destroy(ws);
     free(ref);
     free(got);
+}
+
+// Flush faces: boxes split into grids against copies of themselves shifted so that many faces lie in common planes.
+// The pair stage's coplanar pairs (found by every worker of the parallel traversal, merged in one order) and the flush
+// faces the region stage classifies from them must give bitwise the same regions for 1 to 4 threads.
+Test(determinism, flush_regions_are_identical_for_one_to_four_threads)
+{
+    mc_mesh* g = scene_box_grid(mc_v3(0.5, 0.5, 0.5), 30000); // two of them: above the threshold for threads
+    cr_assert(g != NULL);
+    const mc_vec3 shifts[3] = {{0.0, 0.0, 0.75}, {0.25, 0.0, 0.75}, {0.5, 0.3, 0.0}};
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    mc_pose pi = mc_pose_identity();
+    int parallel_runs = 0;
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_pose pj = mc_pose_identity();
+        pj.p = shifts[k];
+        mc_region ref[4], got[4];
+        uint32_t n_ref = 0;
+        for (int threads = 1; threads <= 4; ++threads)
+        {
+            mc_query_options opt = mc_default_query_options();
+            opt.worker_count = threads;
+            uint32_t n = 0;
+            mc_query_stats st;
+            cr_assert(mc_query_regions(g, &pi, g, &pj, &opt, ws, threads == 1 ? ref : got, 4, &n, &st) == MC_OK);
+            if (threads == 1)
+            {
+                n_ref = n;
+                cr_assert(n == 1 && ref[0].volume > 0.0, "shift %d: %u regions", k, n);
+                // Stacked (shift 0): the side faces are flush, the normal is the top face's.
+                cr_assert(k != 0 || (fabs(ref[0].normal.x) < 1e-15 && fabs(ref[0].normal.y) < 1e-15),
+                          "stacked: normal (%g %g %g)", ref[0].normal.x, ref[0].normal.y, ref[0].normal.z);
+                continue;
+            }
+            parallel_runs += st.threads > 1;
+            cr_assert(n == n_ref && memcmp(got, ref, n * sizeof *got) == 0, "shift %d: regions differ with %d threads",
+                      k, threads);
+        }
+    }
+    cr_assert(parallel_runs > 0);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(g);
 }
 
 // A workspace is scratch only: a query's results must not depend on the queries it served before (other meshes,

@@ -123,7 +123,7 @@ extern "C"
     {
         double volume;    ///< intersection volume (units^3)
         mc_vec3 centroid; ///< centroid of the intersection volume; the contact point
-        double area;      ///< contact area A = |S_I| (units^2)
+        double area;      ///< contact area A = |S_I| (units^2; flush pieces left out: see s_i)
         double radius;    ///< equivalent radius sqrt(A / pi)
         mc_vec3 normal;   ///< unit normal S_I / |S_I|, from the first solid into the second (direction of the force on
                           ///< the second); the zero vector when A = 0 (one solid entirely inside the other)
@@ -133,9 +133,15 @@ extern "C"
         /// each whole (not clipped); the centroid when that part is empty. With the other depth methods: the
         /// centroid.
         mc_vec3 point_i;
-        mc_vec3 point_j;          ///< Adams depth: the same on the second surface
-        mc_vec3 s_i;              ///< vector area of the part of the first surface inside the second (outward normals)
-        mc_vec3 s_j;              ///< vector area of the part of the second surface inside the first (outward normals)
+        mc_vec3 point_j; ///< Adams depth: the same on the second surface
+        /// Vector area of the part of the first surface inside the second (outward normals), less its flush pieces:
+        /// a piece of the region's boundary that lies on a face of the other surface in the same plane (coincident
+        /// faces: side faces flush, or faces touching face to face; exact predicates) counts in the volume and the
+        /// centroid but in neither vector area, so in neither the area, the normal nor the forces. Two stacked
+        /// identical boxes: exactly the footprint and (0, 0, 1). S_I + S_J = 0 up to the flush pieces.
+        mc_vec3 s_i;
+        mc_vec3 s_j; ///< vector area of the part of the second surface inside the first (outward normals), less its
+                     ///< flush pieces (see s_i)
         uint32_t crossings;       ///< edge-face crossings in this region
         uint32_t inside_vertices; ///< mesh vertices inside the other solid in this region
     } mc_region;

@@ -112,8 +112,10 @@ static mc_dvec dunit(const mc_dvec* w, double len, mc_vec3 value)
     return r;
 }
 
-// One flag (V, T, N, B) in derivative form: 6V -= abc, 24 M -= abc (a T + 2 b N + 3 c B), 2 S_body -= a b B.
-static void dflag(mc_region_dsums* s, const mc_dvec* v, const mc_dvec* t, const mc_dvec* n, const mc_dvec* b, int body)
+// One flag (V, T, N, B) in derivative form: 6V -= abc, 24 M -= abc (a T + 2 b N + 3 c B), 2 S_body -= a b B (only
+// when `area`).
+static void dflag(mc_region_dsums* s, const mc_dvec* v, const mc_dvec* t, const mc_dvec* n, const mc_dvec* b, int body,
+                  bool area)
 {
     dreal a = ddot(v, t), bb = ddot(v, n), cc = ddot(v, b);
     double abc = a.v * bb.v * cc.v;
@@ -126,8 +128,11 @@ static void dflag(mc_region_dsums* s, const mc_dvec* v, const mc_dvec* t, const 
                             mc_add(mc_scale(b->d[k], 3.0 * cc.v), mc_scale(b->v, 3.0 * cc.d[k])));
         s->volume_x6[k] -= dabc;
         s->moment_x24[k] = mc_sub(s->moment_x24[k], mc_add(mc_scale(w, dabc), mc_scale(dw, abc)));
-        double ab = a.v * bb.v, dab = a.d[k] * bb.v + a.v * bb.d[k];
-        s->area_x2[body][k] = mc_sub(s->area_x2[body][k], mc_add(mc_scale(b->v, dab), mc_scale(b->d[k], ab)));
+        if (area)
+        {
+            double ab = a.v * bb.v, dab = a.d[k] * bb.v + a.v * bb.d[k];
+            s->area_x2[body][k] = mc_sub(s->area_x2[body][k], mc_add(mc_scale(b->v, dab), mc_scale(b->d[k], ab)));
+        }
     }
 }
 
@@ -165,7 +170,7 @@ void mc_region_dsums_extent_point(mc_region_dsums* s, const mc_dvec* x, double t
 }
 
 void mc_region_dsums_crossing(mc_region_dsums* s, int body, mc_vec3 x, mc_vec3 o, mc_vec3 p0, mc_vec3 p1, mc_vec3 n1,
-                              mc_vec3 n2, mc_vec3 nt, double ent)
+                              mc_vec3 n2, mc_vec3 nt, double ent, unsigned no_area)
 {
     mc_vec3 dval = mc_normalize(mc_sub(p1, p0));
     // Directions of the edge's body move only when that body is J; the crossed face's normal only when it is J's.
@@ -179,8 +184,8 @@ void mc_region_dsums_crossing(mc_region_dsums* s, int body, mc_vec3 x, mc_vec3 o
     mc_dvec te = dscale(&d, ent);
     mc_dvec n1d = dcross(&nk[0], &d), n2d = dcross(&d, &nk[1]);
     mc_dvec b1 = dscale(&nk[0], -1.0), b2 = dscale(&nk[1], -1.0);
-    dflag(s, &v, &te, &n1d, &b1, body);
-    dflag(s, &v, &te, &n2d, &b2, body);
+    dflag(s, &v, &te, &n1d, &b1, body, !(no_area & 1u));
+    dflag(s, &v, &te, &n2d, &b2, body, !(no_area & 2u));
     mc_dvec bt = dscale(&dnt, -1.0);
     for (int k = 0; k < 2; ++k)
     {
@@ -194,8 +199,8 @@ void mc_region_dsums_crossing(mc_region_dsums* s, int body, mc_vec3 x, mc_vec3 o
         mc_dvec sk = dscale(&u, k == 0 ? -ent : ent);
         mc_dvec mk = dcross(&nk[k], &u), lk = dcross(&u, &dnt);
         mc_dvec bk = dscale(&nk[k], -1.0);
-        dflag(s, &v, &sk, &mk, &bk, body);
-        dflag(s, &v, &sk, &lk, &bt, 1 - body);
+        dflag(s, &v, &sk, &mk, &bk, body, !((no_area >> (2 + 2 * k)) & 1u));
+        dflag(s, &v, &sk, &lk, &bt, 1 - body, !((no_area >> (3 + 2 * k)) & 1u));
     }
 }
 
@@ -208,10 +213,10 @@ void mc_region_dsums_corner_j(mc_region_dsums* s, mc_vec3 pv, mc_vec3 pw, mc_vec
     mc_dvec b = dscale(&dn, -1.0);
     mc_dvec t1 = mc_dvec_dir_j(mc_normalize(mc_sub(pw, pv)));
     mc_dvec n1 = dcross(&dn, &t1);
-    dflag(s, &v, &t1, &n1, &b, 1);
+    dflag(s, &v, &t1, &n1, &b, 1, true);
     mc_dvec t2 = mc_dvec_dir_j(mc_normalize(mc_sub(pu, pv)));
     mc_dvec n2 = dcross(&t2, &dn);
-    dflag(s, &v, &t2, &n2, &b, 1);
+    dflag(s, &v, &t2, &n2, &b, 1, true);
 }
 
 void mc_region_dsums_j_triangle(mc_region_dsums* s, mc_vec3 a, mc_vec3 b, mc_vec3 c)

@@ -84,9 +84,11 @@ void mc_region_dsums_extent_point(mc_region_dsums* s, const mc_dvec* x, double t
 
 /// The six flags of a crossing of edge p0 -> p1 of body `body` (faces with outward normals n1 = face of the half-edge,
 /// n2 = face of its twin) through the face of the other body with normal nt, at point x, entering sign ent, summed
-/// about origin o (as regions.c's add_crossing_flags, in derivative form).
+/// about origin o (as regions.c's add_crossing_flags, in derivative form). Bit k of no_area set: flag k (in
+/// add_crossing_flags' order: 0 and 2 on face 1, 1 and 4 on face 2, 3 and 5 on the crossed face) adds no vector area
+/// (a pure flush face).
 void mc_region_dsums_crossing(mc_region_dsums* s, int body, mc_vec3 x, mc_vec3 o, mc_vec3 p0, mc_vec3 p1, mc_vec3 n1,
-                              mc_vec3 n2, mc_vec3 nt, double ent);
+                              mc_vec3 n2, mc_vec3 nt, double ent, unsigned no_area);
 
 /// The two flags of an inside vertex pv of J in its face (next vertex pw, previous pu, outward normal n), about o.
 void mc_region_dsums_corner_j(mc_region_dsums* s, mc_vec3 pv, mc_vec3 pw, mc_vec3 pu, mc_vec3 n, mc_vec3 o);

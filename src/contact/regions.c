@@ -103,12 +103,40 @@
 // accurate parameter), each product adds a few more, and summation adds at most n ulps of the sum of magnitudes; 16
 // covers the per-term part. The exact volume of a touching configuration is zero, so its computed volume lies within
 // the bound; such regions are counted in stats->touching_regions and not reported.
+//
+// Flush faces. The symbolic rule (src/base/tri_tri.h: J moved by (eps, eps^2, eps^3)) decides which of two faces of
+// the two meshes that lie exactly in one plane is inside the other solid: the overlap of face g with a face h of the
+// other mesh in g's plane lies inside h's solid when the rule moves h to g's outward side and h faces the way g does
+// (side faces flush: one of the two surfaces' coincident pieces is inside, the other outside), or to g's inward side
+// and h faces the other way (faces touching face to face: both pieces are inside, a region of zero thickness).
+// Right for the topology, the volume and the centroid, but such a coincident piece is not a penetrated surface, and
+// counted in a vector area it tilts the normal and adds area (two stacked unit boxes: normal (0.01, 0.01, 0.9999),
+// area 1.0001). The rule for the vector areas: a piece of the boundary that lies on a face of the other mesh in the
+// same plane is left out of S_I and S_J (so of the normal, area, radius, the A > 2 g^2 test and the forces), and
+// still counts in the volume and the first moment. Decided exactly: the pair stage reports the triangle pairs whose
+// corners lie exactly in each other's plane and whose interiors overlap (mc_pair_result.coplanar, orient3d == 0: the
+// tie R1 breaks, every such pair is tested since their boxes meet). For each face g of the boundary (in a pair,
+// entirely inside, or in an inside block) its partners are those faces h whose overlap with g lies inside h's solid
+// as above (the rule's side: the sign of g's exact normal's first non-zero component). g is pure flush when its piece
+// inside the other solid lies entirely on its partners: every pair of g meets g's plane at one corner, along an edge
+// that does not enter g's interior, or along an edge of a partner (the rim where the other surface turns away: the
+// piece ends there), and no edge of a partner where the other solid goes on beyond the plane (its other face turns to
+// the partner's outward side) runs through g's interior (exact predicates: orient3d and in-plane orientations). A
+// pure face adds its terms to the volume and moment only, so symmetric configurations keep exact vector areas
+// (stacked boxes: S_I exactly (0, 0, 1)). Otherwise g is mixed (part of its piece lies strictly inside the other
+// solid): its terms are summed and the area of g on each partner (g clipped by h in floating point, about 1e-16 of
+// the area) is taken off the region of the piece that holds it. The volume and centroid do not depend on the rule
+// (bitwise those of the symbolic rule alone). S_I + S_J = 0 then holds only up to the flush pieces (the coincident
+// side faces of offset stacked boxes are not opposite). The derivatives (region_derivative.c) leave the pure faces'
+// flags out of the vector areas alike; a mixed face's clipped area is held fixed. Cost: nothing without coplanar
+// pairs (a test per summed term); with them, a sort of their faces and exact tests per face that has partners.
 #include "src/contact/regions.h"
 
 #include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/predicates.h"
 #include "src/base/tri_tri.h"
+#include "src/base/tri_tri_sides.h"
 #include "src/base/union_find.h"
 #include "src/contact/regions_blocks.h"
 #include "src/contact/workspace.h"
@@ -165,6 +193,23 @@ typedef struct face_entry
     uint32_t node;
 } face_entry;
 
+/// Classes of a face with partners (classify_flush; body_arrays.fflush, 0 for the other faces).
+enum
+{
+    FLUSH_PURE = 2,  // its whole piece inside the other solid lies on faces of the other mesh: no area terms
+    FLUSH_MIXED = 3, // partly: its terms are summed, its flush area is taken off after the sums (flush_entry)
+};
+
+/// A vector area taken off a region's S_I or S_J after the sums (classify_flush).
+typedef struct flush_entry
+{
+    mc_vec3 area_x2; // twice the vector area, I's frame
+    uint32_t face;   // the face of body `body`
+    uint32_t node;   // union-find node of the piece that holds it
+    uint8_t body;
+    uint8_t block; // 1: a pure face of an inside block, taken off only where the block is summed whole
+} flush_entry;
+
 /// Per-body arrays: vertex / face marks (cleared after each query), epoch-stamped component marks, per-query lists.
 typedef struct body_arrays
 {
@@ -202,6 +247,12 @@ typedef struct body_arrays
     uint32_t blist_count, blist_cap;
     uint32_t* bstack; // block flood stack
     uint32_t bstack_count, bstack_cap;
+    // Flush faces (classify_flush): per face 0, or a FLUSH_* class; grown at the first query that meets a flush
+    // face, cleared by the query that set it (the faces it marked are listed in flist).
+    uint8_t* fflush;
+    uint32_t ffcap;
+    uint32_t* flist;
+    uint32_t flist_count, flist_cap;
 } body_arrays;
 
 /// Accumulators and results of one region.
@@ -281,6 +332,13 @@ struct mc_region_scratch
     uint32_t box_check_count, box_check_cap;
     uint32_t* gap_checks;
     uint32_t gap_check_count, gap_check_cap;
+    // Flush faces (classify_flush): the areas taken off the regions' vector areas after the sums, and its scratch.
+    struct flush_entry* fsub;
+    uint32_t fsub_count, fsub_cap;
+    uint64_t* fkeys; // (body, face, partner) keys of the coplanar pairs
+    uint32_t fkeys_cap;
+    uint32_t* fpart; // the partners of the face being classified
+    uint32_t fpart_count, fpart_cap;
 };
 
 /// Per-query context.
@@ -303,6 +361,9 @@ typedef struct region_query
     const uint32_t* listed[2];   // restored query: vertex_listed of each inside vertex, one bit each (NULL: compute it)
     struct mc_region_plan* plan; // the pair's plan (NULL: none kept or used)
     uint64_t certificate;        // the pair stage's certificate id of these pairs (mc_pair_result.certificate)
+    uint32_t flush_pure;         // faces classified FLUSH_PURE (0: the sums test no face)
+    const uint64_t* coplanar;    // the pair stage's coplanar pairs (mc_pair_result.coplanar)
+    uint32_t coplanar_count;
 } region_query;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -405,8 +466,8 @@ static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_regi
 // Every array the scratch owns, for destruction and byte counting (one list, so the two cannot drift apart).
 enum
 {
-    SCRATCH_BODY_ARRAYS = 17,
-    SCRATCH_REST_ARRAYS = 16,
+    SCRATCH_BODY_ARRAYS = 19,
+    SCRATCH_REST_ARRAYS = 19,
     SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + SCRATCH_REST_ARRAYS
 };
 static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
@@ -415,9 +476,9 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
     for (int b = 0; b < 2; ++b)
     {
         const body_arrays* a = &s->body[b];
-        void* list[SCRATCH_BODY_ARRAYS] = {a->vstate, a->vnode,  a->fbits, a->outside, a->cstamp, a->xstamp,
-                                           a->inside, a->whole,  a->plane, a->corner,  a->stack,  a->bstate,
-                                           a->bnode,  a->btouch, a->blist, a->bstack,  a->foffer};
+        void* list[SCRATCH_BODY_ARRAYS] = {a->vstate, a->vnode,  a->fbits,  a->outside, a->cstamp, a->xstamp, a->inside,
+                                           a->whole,  a->plane,  a->corner, a->stack,   a->bstate, a->bnode,  a->btouch,
+                                           a->blist,  a->bstack, a->foffer, a->fflush,  a->flist};
         for (int k = 0; k < SCRATCH_BODY_ARRAYS; ++k)
         {
             out[n++] = list[k];
@@ -426,7 +487,7 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
     void* rest[SCRATCH_REST_ARRAYS] = {
         s->parent,     s->occurrence_record, s->records,     s->edge_keys, s->edge_vals, s->pair_keys, s->pair_vals,
         s->edges,      s->edge_list,         s->node_region, s->regions,   s->order,     s->jkeys,     s->dsums,
-        s->box_checks, s->gap_checks};
+        s->box_checks, s->gap_checks,        s->fsub,        s->fkeys,     s->fpart};
     for (int k = 0; k < SCRATCH_REST_ARRAYS; ++k)
     {
         out[n++] = rest[k];
@@ -500,6 +561,26 @@ static inline mc_vec3 vpos_cut(const region_query* c, int b, uint32_t v)
 static inline mc_vec3 fnormal(const region_query* c, int b, uint32_t f)
 {
     return b == 0 ? c->mesh[0]->face_normals[f] : mc_mat33_mul_vec(&c->rot_j, c->mesh[1]->face_normals[f]);
+}
+
+/// Face f of body b is a pure flush face (classify_flush): its terms go to the volume and moment, not to the vector
+/// areas.
+static inline bool flush_pure(const region_query* c, int b, uint32_t f)
+{
+    return c->flush_pure != 0u && c->s->body[b].fflush[f] == FLUSH_PURE;
+}
+
+/// The flush classes of body b's faces when some face is pure flush, else NULL (read once by the loops of the sums:
+/// a face's area is summed unless marks != NULL && marks[f] == FLUSH_PURE).
+static inline const uint8_t* flush_marks(const region_query* c, int b)
+{
+    return c->flush_pure != 0u ? c->s->body[b].fflush : NULL;
+}
+
+/// Face f's area terms are summed (marks: flush_marks): false for a pure flush face.
+static inline bool area_of(const uint8_t* marks, uint32_t f)
+{
+    return marks == NULL || marks[f] != FLUSH_PURE;
 }
 
 /// The smaller of a and b (no NaN handling: the distances compared here are never NaN; inlined, unlike fmin).
@@ -976,7 +1057,7 @@ static inline void flag_products(flag_terms* p, mc_vec3 v, const flag_lanes* f, 
 
 /// Add the flags of `f` at point v (relative to the origin) to region r: with a = V.T, b = V.N, c = V.B per flag,
 /// 6 V -= abc, 24 M += -abc (a T + 2b N + 3c B), 2 S_body += -ab B, in flag order. `lanes` (a constant at each call,
-/// 2 or 6) is the number of lanes computed, at least f->count. Any order of bodies (f->body).
+/// 2 or 6) is the number of lanes computed, at least f->count. Any order of bodies (f->body; 2: no area term).
 static inline void add_flags(region_accumulator* r, mc_vec3 v, double vlen, double olen, const flag_lanes* f, int lanes)
 {
     flag_terms p;
@@ -985,8 +1066,11 @@ static inline void add_flags(region_accumulator* r, mc_vec3 v, double vlen, doub
     {
         r->volume_x6 -= p.abc[i];
         r->moment_x24 = mc_v3(r->moment_x24.x + p.mx[i], r->moment_x24.y + p.my[i], r->moment_x24.z + p.mz[i]);
-        mc_vec3* s = &r->area_x2[f->body[i]];
-        *s = mc_v3(s->x + p.sx[i], s->y + p.sy[i], s->z + p.sz[i]);
+        if (f->body[i] < 2) // 2: a flag of a pure flush face (no area)
+        {
+            mc_vec3* s = &r->area_x2[f->body[i]];
+            *s = mc_v3(s->x + p.sx[i], s->y + p.sy[i], s->z + p.sz[i]);
+        }
         if (r->need_sensitivity)
         {
             r->sensitivity_x6 += (fabs(p.b[i] * p.cc[i]) + fabs(p.a[i] * p.cc[i]) + fabs(p.ab[i])) * (vlen + olen);
@@ -1044,12 +1128,13 @@ MC_FLAG_CLONES static void add_corner_flags(const region_query* c, region_accumu
     mc_vec3 bvec = mc_neg(n);
     mc_vec3 v = mc_sub(pv, r->origin);
     double vlen = r->need_sensitivity ? mc_length(v) : 0.0, olen = r->need_sensitivity ? mc_length(r->origin) : 0.0;
+    int fb = flush_pure(c, b, f) ? 2 : b;
     flag_lanes fl;
     fl.count = 0;
     mc_vec3 t1 = mc_normalize(mc_sub(pw, pv));
-    put_flag(&fl, t1, mc_cross(n, t1), bvec, b);
+    put_flag(&fl, t1, mc_cross(n, t1), bvec, fb);
     mc_vec3 t2 = mc_normalize(mc_sub(pu, pv));
-    put_flag(&fl, t2, mc_cross(t2, n), bvec, b);
+    put_flag(&fl, t2, mc_cross(t2, n), bvec, fb);
     add_flags(r, v, vlen, olen, &fl, 2);
 }
 
@@ -1061,8 +1146,12 @@ MC_FLAG_CLONES static void add_crossing_flags(const region_query* c, region_accu
     mc_vec3 p0 = vpos(c, b, m->indices[x->halfedge]);
     mc_vec3 p1 = vpos(c, b, m->indices[he_next(x->halfedge)]);
     mc_vec3 d = mc_normalize(mc_sub(p1, p0));
-    mc_vec3 nk[2] = {fnormal(c, b, x->halfedge / 3u), fnormal(c, b, m->twin[x->halfedge] / 3u)};
+    uint32_t fk[2] = {x->halfedge / 3u, m->twin[x->halfedge] / 3u};
+    mc_vec3 nk[2] = {fnormal(c, b, fk[0]), fnormal(c, b, fk[1])};
     mc_vec3 nt = fnormal(c, 1 - b, x->face);
+    // Bodies of the flags' faces; 2 for a pure flush face (no area term).
+    int bk[2] = {flush_pure(c, b, fk[0]) ? 2 : b, flush_pure(c, b, fk[1]) ? 2 : b};
+    int bt = flush_pure(c, 1 - b, x->face) ? 2 : 1 - b;
     mc_vec3 v = mc_sub(x->point, r->origin);
     double vlen = r->need_sensitivity ? mc_length(v) : 0.0, olen = r->need_sensitivity ? mc_length(r->origin) : 0.0;
     double ent = (double)x->entering;
@@ -1070,8 +1159,8 @@ MC_FLAG_CLONES static void add_crossing_flags(const region_query* c, region_accu
     flag_lanes fl;
     fl.count = 0;
     // Edge flags: N_e1 = n1 x d inside face 1 (where the half-edge runs along d), N_e2 = d x n2 in face 2.
-    put_flag(&fl, te, mc_cross(nk[0], d), mc_neg(nk[0]), b);
-    put_flag(&fl, te, mc_cross(d, nk[1]), mc_neg(nk[1]), b);
+    put_flag(&fl, te, mc_cross(nk[0], d), mc_neg(nk[0]), bk[0]);
+    put_flag(&fl, te, mc_cross(d, nk[1]), mc_neg(nk[1]), bk[1]);
     // Lines where face k cuts the plane of t: s_k = sigma_k u_k with u_k = unit(n_k x n_t); s_k . N_ek has the sign
     // of n_t . d_k, so sigma_1 = -ent and sigma_2 = +ent. M_k = n_k x u_k, L_k = u_k x n_t need no sign choice.
     for (int k = 0; k < 2; ++k)
@@ -1084,28 +1173,29 @@ MC_FLAG_CLONES static void add_crossing_flags(const region_query* c, region_accu
         }
         mc_vec3 u = mc_scale(w, 1.0 / len);
         mc_vec3 sk = mc_scale(u, k == 0 ? -ent : ent);
-        put_flag(&fl, sk, mc_cross(nk[k], u), mc_neg(nk[k]), b);
-        put_flag(&fl, sk, mc_cross(u, nt), mc_neg(nt), 1 - b);
+        put_flag(&fl, sk, mc_cross(nk[k], u), mc_neg(nk[k]), bk[k]);
+        put_flag(&fl, sk, mc_cross(u, nt), mc_neg(nt), bt);
     }
-    if (fl.count == 6)
+    if (fl.count == 6 && bk[0] == b && bk[1] == b && bt == 1 - b)
     {
         add_flags_fixed(r, v, vlen, olen, &fl, 6, b, 1u << 3 | 1u << 5); // flags 3 and 5 are on t's body
         return;
     }
     for (int i = fl.count; i < 6; ++i)
     {
-        // Parallel planes (rare): the unused lanes are computed but not summed; zero them so they are defined.
+        // Parallel planes (rare): the unused lanes are computed but not summed; zero them so they are defined. (Also
+        // reached by the flags of a pure flush face: six lanes, none unused.)
         fl.tx[i] = fl.ty[i] = fl.tz[i] = fl.nx[i] = fl.ny[i] = fl.nz[i] = fl.bx[i] = fl.by[i] = fl.bz[i] = 0.0;
     }
     add_flags(r, v, vlen, olen, &fl, 6);
 }
 
-/// Divergence-theorem terms of whole face f from raw arrays around origin o (any frame); writes the face's plane
-/// record (unnormalised normal 2A n and its dot with the first vertex, both relative to o) for the depth pass. The
-/// rounding sensitivity uses 1-norms (upper bounds of the 2-norms, no square roots).
+/// Divergence-theorem terms of whole face f from raw arrays around origin o (any frame; the vector area only when
+/// `area`); writes the face's plane record (unnormalised normal 2A n and its dot with the first vertex, both relative
+/// to o) for the depth pass. The rounding sensitivity uses 1-norms (upper bounds of the 2-norms, no square roots).
 static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uint32_t f, mc_vec3 o, double olen,
                                     double* volume_x6, mc_vec3* moment_x24, mc_vec3* area_x2, double* sensitivity_x6,
-                                    bool need_sensitivity, double* plane)
+                                    bool need_sensitivity, double* plane, bool area)
 {
     mc_vec3 pa = mc_sub(pos[idx[3u * f]], o);
     mc_vec3 pb = mc_sub(pos[idx[3u * f + 1u]], o);
@@ -1114,7 +1204,10 @@ static inline void add_triangle_raw(const mc_vec3* pos, const uint32_t* idx, uin
     *volume_x6 += v6;
     *moment_x24 = mc_mul_add(*moment_x24, v6, mc_add(mc_add(pa, pb), pc));
     mc_vec3 sv = mc_cross(mc_sub(pb, pa), mc_sub(pc, pa));
-    *area_x2 = mc_add(*area_x2, sv);
+    if (area) // false for a pure flush face
+    {
+        *area_x2 = mc_add(*area_x2, sv);
+    }
     if (need_sensitivity)
     {
         *sensitivity_x6 += norm1(sv) * (norm1(pa) + norm1(pb) + norm1(pc) + 3.0 * olen);
@@ -1287,17 +1380,21 @@ SEG_INLINE region_accumulator* seg_run_at(struct mc_region_scratch* s, seg_run* 
 
 /// One boundary segment a -> b of a cut face's piece (a, b relative to the region's origin, cr = a x b, n the face's
 /// unit outward normal, h its height above the origin, `sign` +1 or -1: the segment b -> a) added to the run's sums of
-/// body `body`: with s = sign n . cr and w = h s, 6 V += w, 24 M += w (h n + (a + b)), 2 S += s n. Returns s. (a + b is
-/// commutative, so (a, b, -1) and (b, a, +1) are bitwise the same term.)
+/// body `body`: with s = sign n . cr and w = h s, 6 V += w, 24 M += w (h n + (a + b)), 2 S += s n (only when `area`:
+/// not for a pure flush face, area_of). Returns s. (a + b is commutative, so (a, b, -1) and (b, a, +1) are bitwise the
+/// same term.)
 SEG_INLINE double seg_term(seg_run* run, int body, const seg_v4* n, double h, const seg_v4* a, const seg_v4* b,
-                           const seg_v4* cr, double sign)
+                           const seg_v4* cr, double sign, bool area)
 {
     double s = sign * v4_dot(n, cr);
     double w = h * s;
     seg_v4 m = (*n * v4_splat(h) + (*a + *b)) * v4_splat(w);
     m[3] = w;
     run->mv += m;
-    run->s2[body] += v4_splat(s) * *n;
+    if (area) // false for a pure flush face
+    {
+        run->s2[body] += v4_splat(s) * *n;
+    }
     return s;
 }
 
@@ -1578,6 +1675,7 @@ static mc_status prepare(region_query* c, const struct mc_mesh* mi, const struct
     s->inside_total = 0;
     s->box_check_count = 0;
     s->gap_check_count = 0;
+    s->fsub_count = 0;
     return MC_OK;
 }
 
@@ -2209,10 +2307,45 @@ static bool first_surface(region_query* c, mc_vec3 p, mc_vec3 d, int b, uint32_t
 
 #define LOCATE_GAP 1e-9 // relative distance below which an in-face ray is too near an element's end to locate
 
-static int compare_u64(const void* pa, const void* pb)
+/// Sift key i down the max-heap a[0 .. n).
+static void sift_u64(uint64_t* a, uint32_t n, uint32_t i)
 {
-    uint64_t a = *(const uint64_t*)pa, b = *(const uint64_t*)pb;
-    return a < b ? -1 : (a > b ? 1 : 0);
+    uint64_t v = a[i];
+    for (;;)
+    {
+        uint32_t ch = 2u * i + 1u;
+        if (ch >= n)
+        {
+            break;
+        }
+        if (ch + 1u < n && a[ch + 1u] > a[ch])
+        {
+            ch++;
+        }
+        if (a[ch] <= v)
+        {
+            break;
+        }
+        a[i] = a[ch];
+        i = ch;
+    }
+    a[i] = v;
+}
+
+/// Heap sort of n keys, increasing (no allocation).
+static void sort_u64(uint64_t* a, uint32_t n)
+{
+    for (uint32_t k = n / 2u; k-- > 0u;)
+    {
+        sift_u64(a, n, k);
+    }
+    for (uint32_t e = n; e-- > 1u;)
+    {
+        uint64_t t = a[0];
+        a[0] = a[e];
+        a[e] = t;
+        sift_u64(a, e, 0);
+    }
 }
 
 /// The pairs of face g of body b: for I a run of the pair array (sorted by I's triangle), for J a run of the keys
@@ -2249,10 +2382,7 @@ static uint32_t face_pairs(region_query* c, int b, uint32_t g, uint32_t* first, 
         {
             s->jkeys[p] = ((uint64_t)c->pairs[p].j << 32) | p;
         }
-        if (c->pair_count > 0)
-        {
-            qsort(s->jkeys, c->pair_count, sizeof *s->jkeys, compare_u64);
-        }
+        sort_u64(s->jkeys, c->pair_count);
         c->jkeys_ready = true;
     }
     uint64_t key = (uint64_t)g << 32;
@@ -2470,6 +2600,420 @@ static uint32_t node_at_hit(region_query* c, int hb, uint32_t g, mc_vec3 z)
         return inside_face_node(c, hb, g);
     }
     return node_in_face(c, hb, g, z);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Flush faces (the rule at the top of this file, "Flush faces")
+
+/// The corners of face f of body b, I's frame (J's: the pair stage's copies).
+static void face_corners(const region_query* c, int b, uint32_t f, mc_vec3 p[3])
+{
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        p[k] = vpos(c, b, c->mesh[b]->indices[3u * f + k]);
+    }
+}
+
+/// Face f of body b holds a piece of the intersection's boundary: it is in some pair or entirely inside.
+static bool region_face(const region_query* c, int b, uint32_t f)
+{
+    return ((c->s->body[b].fbits[f >> 6] >> (f & 63u)) & 1u) || inside_face_node(c, b, f) != MC_NONE;
+}
+
+/// h is a partner of the face being classified (s->fpart, in increasing order: binary search).
+static bool is_partner(const struct mc_region_scratch* s, uint32_t h)
+{
+    uint32_t lo = 0, hi = s->fpart_count;
+    while (lo < hi)
+    {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        lo = s->fpart[mid] < h ? mid + 1u : lo;
+        hi = s->fpart[mid] < h ? hi : mid;
+    }
+    return lo < s->fpart_count && s->fpart[lo] == h;
+}
+
+/// The exact sign of orient(plane of pl, d): the filter's when it decides, else the exact predicate's.
+static inline int plane_sign(const mc_tri_plane* pl, const mc_vec3* d)
+{
+    double bound;
+    double v = mc_tri_plane_eval(pl, d, &bound);
+    if (fabs(v) > bound)
+    {
+        return v > 0.0 ? 1 : -1;
+    }
+    return mc_orient3d_sign(&pl->v[0], &pl->v[1], &pl->v[2], d);
+}
+
+/// Face t of the other body, in a pair with face g of body b (corners p, seen along `axis`), meets g's plane only
+/// where it bounds g's flush piece or nothing of g: at one corner (its other corners on one side), along an edge that
+/// does not enter g's interior (a piece of no area), or along an edge whose other face is one of g's partners (there
+/// the other surface turns away from the solid and the piece ends).
+static bool pair_on_rim(const region_query* c, int b, uint32_t t, const mc_tri_plane* pg, int axis)
+{
+    const mc_vec3* p = pg->v;
+    const uint32_t* tw = &c->mesh[1 - b]->twin[3u * t];
+    if (is_partner(c->s, tw[0] / 3u) || is_partner(c->s, tw[1] / 3u) || is_partner(c->s, tw[2] / 3u))
+    {
+        return true; // that edge is a partner's, so it lies in the plane (no exact test needed)
+    }
+    mc_vec3 q[3];
+    face_corners(c, 1 - b, t, q);
+    int o[3], zeros = 0;
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        o[k] = plane_sign(pg, &q[k]);
+        zeros += o[k] == 0;
+    }
+    if (zeros == 1)
+    {
+        return abs(o[0] + o[1] + o[2]) == 2;
+    }
+    if (zeros != 2)
+    {
+        return false;
+    }
+    uint32_t e = o[0] != 0 ? 1u : (o[1] != 0 ? 2u : 0u); // edge e runs from corner e to corner e + 1
+    return !mc_segment_meets_coplanar_triangle(&q[e], &q[(e + 1u) % 3u], p, axis);
+}
+
+/// The boxes of segment (e0, e1) and triangle p meet (closed, so a plane along a coordinate passes; exact comparisons):
+/// a cheap first test before the exact ones of mc_segment_meets_coplanar_triangle, which also begins with it.
+static inline bool segment_near_triangle(const mc_vec3* e0, const mc_vec3* e1, const mc_vec3 p[3])
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        double a0 = (&e0->x)[k], a1 = (&e1->x)[k];
+        double t0 = (&p[0].x)[k], t1 = (&p[1].x)[k], t2 = (&p[2].x)[k];
+        double lo = a0 < a1 ? a0 : a1, hi = a0 < a1 ? a1 : a0;
+        double tlo = t0 < t1 ? t0 : t1, thi = t0 < t1 ? t1 : t0;
+        tlo = t2 < tlo ? t2 : tlo;
+        thi = t2 > thi ? t2 : thi;
+        if (hi < tlo || lo > thi)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Does the piece of face g of body b (corners p) inside the other solid lie entirely on its partners (s->fpart)?
+/// Exactly when (1) every pair of g meets g's plane on the partners' rim (pair_on_rim), and (2) no edge of a partner
+/// where the other solid goes on beyond the plane (the edge's other face turns to the partner's outward side: the
+/// other solid lies on both sides of the plane beyond it) runs through g's interior.
+static bool flush_is_pure(region_query* c, int b, uint32_t g, const mc_vec3 p[3], int axis)
+{
+    uint32_t first = 0;
+    const uint64_t* keys = NULL;
+    uint32_t n = face_pairs(c, b, g, &first, &keys);
+    if (n == UINT32_MAX)
+    {
+        c->oom = true;
+        return false;
+    }
+    mc_tri_plane pg;
+    mc_tri_plane_init(&pg, p[0], p[1], p[2]);
+    for (uint32_t k = first; k < first + n; ++k)
+    {
+        const mc_triangle_pair* pr = &c->pairs[keys == NULL ? k : (uint32_t)keys[k]];
+        if (!pair_on_rim(c, b, b == 0 ? pr->j : pr->i, &pg, axis))
+        {
+            return false;
+        }
+    }
+    const struct mc_mesh* om = c->mesh[1 - b];
+    for (uint32_t k = 0; k < c->s->fpart_count; ++k)
+    {
+        uint32_t h = c->s->fpart[k];
+        mc_vec3 q[3];
+        face_corners(c, 1 - b, h, q);
+        mc_tri_plane ph;
+        mc_tri_plane_init(&ph, q[0], q[1], q[2]);
+        for (uint32_t e = 0; e < 3u; ++e)
+        {
+            // An edge shared with another partner is inside the partners' union. Else: does the other solid go on
+            // beyond it (its other face turns to h's outward side), and does it enter g's interior? (The float side
+            // first: an exactly coplanar other face, 0 only by the exact test, has its edge outside g's interior
+            // unless it overlaps g, when it is a partner.)
+            uint32_t tw = om->twin[3u * h + e];
+            if (is_partner(c->s, tw / 3u) || !segment_near_triangle(&q[e], &q[(e + 1u) % 3u], p))
+            {
+                continue;
+            }
+            mc_vec3 apex = vpos(c, 1 - b, om->indices[he_prev(tw)]);
+            double bound;
+            double v = mc_tri_plane_eval(&ph, &apex, &bound);
+            if (v < -bound || !mc_segment_meets_coplanar_triangle(&q[e], &q[(e + 1u) % 3u], p, axis))
+            {
+                continue;
+            }
+            if (v > bound || mc_orient3d_sign(&q[0], &q[1], &q[2], &apex) > 0)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/// Twice the area of the part of triangle p (corners counter-clockwise around n) inside triangle q of the same plane
+/// (unit normal nq): p clipped by q's three edges, in floating point; *centre receives the mean of the clipped
+/// polygon's corners.
+static double clipped_area_x2(const mc_vec3 p[3], const mc_vec3 q[3], mc_vec3 n, mc_vec3 nq, mc_vec3* centre)
+{
+    mc_vec3 poly[9], next[9];
+    uint32_t count = 3u;
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        poly[k] = p[k];
+    }
+    for (uint32_t e = 0; e < 3u && count >= 3u; ++e)
+    {
+        mc_vec3 a = q[e];
+        mc_vec3 m = mc_cross(nq, mc_sub(q[(e + 1u) % 3u], a)); // into q
+        uint32_t nn = 0;
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            mc_vec3 x = poly[i], y = poly[(i + 1u) % count];
+            double dx = mc_dot(m, mc_sub(x, a)), dy = mc_dot(m, mc_sub(y, a));
+            if (dx >= 0.0)
+            {
+                next[nn++] = x;
+            }
+            if ((dx >= 0.0) != (dy >= 0.0))
+            {
+                next[nn++] = mc_mul_add(x, dx / (dx - dy), mc_sub(y, x));
+            }
+        }
+        count = nn;
+        memcpy(poly, next, count * sizeof *poly);
+    }
+    if (count < 3u)
+    {
+        return 0.0;
+    }
+    double a2 = 0.0;
+    mc_vec3 sum = poly[0];
+    for (uint32_t i = 1; i + 1u < count; ++i)
+    {
+        a2 += mc_dot(n, mc_cross(mc_sub(poly[i], poly[0]), mc_sub(poly[i + 1u], poly[0])));
+    }
+    for (uint32_t i = 1; i < count; ++i)
+    {
+        sum = mc_add(sum, poly[i]);
+    }
+    *centre = mc_scale(sum, 1.0 / (double)count);
+    return a2;
+}
+
+/// The union-find node of the piece of face g of body b (a flush face) that holds point z: its own node when the face
+/// is in no pair, its first pair's when all its pairs are in one set, else the piece located by node_in_face (the
+/// first pair's when unclear).
+static uint32_t flush_node(region_query* c, int b, uint32_t g, mc_vec3 z)
+{
+    if (!((c->s->body[b].fbits[g >> 6] >> (g & 63u)) & 1u))
+    {
+        return inside_face_node(c, b, g);
+    }
+    uint32_t first = 0;
+    const uint64_t* keys = NULL;
+    uint32_t n = face_pairs(c, b, g, &first, &keys); // run by flush_is_pure already: no allocation
+    uint32_t node0 = 2u * (keys == NULL ? first : (uint32_t)keys[first]);
+    for (uint32_t k = first + 1u; k < first + n; ++k)
+    {
+        uint32_t node = 2u * (keys == NULL ? k : (uint32_t)keys[k]);
+        if (mc_uf_find(c->s->parent, node) != mc_uf_find(c->s->parent, node0))
+        {
+            uint32_t found = node_in_face(c, b, g, z);
+            return found != MC_NONE ? found : node0;
+        }
+    }
+    return node0;
+}
+
+/// Append a flush entry; false when out of memory (c->oom set).
+static bool flush_entry_add(region_query* c, int b, uint32_t g, uint32_t node, mc_vec3 area_x2, bool block)
+{
+    struct mc_region_scratch* s = c->s;
+    if (!mc_array_reserve((void**)&s->fsub, &s->fsub_cap, (uint64_t)s->fsub_count + 1u, sizeof *s->fsub, 16))
+    {
+        c->oom = true;
+        return false;
+    }
+    flush_entry* e = &s->fsub[s->fsub_count++];
+    e->area_x2 = area_x2;
+    e->face = g;
+    e->node = node;
+    e->body = (uint8_t)b;
+    e->block = block ? 1u : 0u;
+    return true;
+}
+
+/// A mixed face g of body b (corners p, unit normal n): its flush area, the part of g on each partner (clipped in
+/// floating point), as entries taken off the regions of the pieces that hold them.
+static void flush_mixed_entries(region_query* c, int b, uint32_t g, const mc_vec3 p[3], mc_vec3 n)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t k = 0; k < s->fpart_count && !c->oom; ++k)
+    {
+        uint32_t h = s->fpart[k];
+        mc_vec3 q[3], centre = p[0];
+        face_corners(c, 1 - b, h, q);
+        double a2 = clipped_area_x2(p, q, n, fnormal(c, 1 - b, h), &centre);
+        if (a2 > 0.0)
+        {
+            flush_entry_add(c, b, g, flush_node(c, b, g, centre), mc_scale(n, a2), false);
+        }
+    }
+}
+
+/// Classify face g of body b (corners p, seen along `axis`), a face that holds a piece of the boundary, with its
+/// partners in s->fpart:
+/// FLUSH_PURE (and an entry when it lies in an inside block) or FLUSH_MIXED (entries).
+static void flush_classify_face(region_query* c, int b, uint32_t g, const mc_vec3 p[3], int axis)
+{
+    body_arrays* a = &c->s->body[b];
+    if (!mc_array_reserve((void**)&a->flist, &a->flist_cap, (uint64_t)a->flist_count + 1u, sizeof *a->flist, 64))
+    {
+        c->oom = true;
+        return;
+    }
+    a->flist[a->flist_count++] = g;
+    if (flush_is_pure(c, b, g, p, axis))
+    {
+        a->fflush[g] = FLUSH_PURE;
+        c->flush_pure++;
+        if (c->blk[b] != NULL && !((a->fbits[g >> 6] >> (g & 63u)) & 1u))
+        {
+            uint32_t bk = c->blk[b]->tri_block[g];
+            if (a->bstate[bk] == 2u) // in a block summed whole: its area is taken off after the sums
+            {
+                flush_entry_add(c, b, g, a->bnode[bk], mc_cross(mc_sub(p[1], p[0]), mc_sub(p[2], p[0])), true);
+            }
+        }
+    }
+    else if (!c->oom)
+    {
+        a->fflush[g] = FLUSH_MIXED;
+        flush_mixed_entries(c, b, g, p, fnormal(c, b, g));
+    }
+}
+
+/// Face g of body b (corners p) and the faces of the other body in its plane that overlap it, keys[0 .. n) (their
+/// indices in the low 31 bits): those whose overlap with g lies inside their solid under the symbolic rule go to
+/// s->fpart. The rule moves
+/// the other body off g's plane to side R1 (tri_tri.h: the sign of g's exact normal's first non-zero component, for
+/// a point in the plane): an other face on g's outward side that faces the same way, or on its inward side facing the
+/// other way, holds g's overlap inside its solid. False when out of memory.
+static bool flush_partners(region_query* c, int b, uint32_t g, const mc_vec3 p[3], const uint64_t* keys, uint32_t n)
+{
+    struct mc_region_scratch* s = c->s;
+    s->fpart_count = 0;
+    int side = mc_cross_first_sign(&p[0], &p[1], &p[0], &p[2]);
+    side = b == 0 ? side : -side;
+    mc_vec3 ng = fnormal(c, b, g);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        uint32_t h = (uint32_t)(keys[k] & 0x7fffffffu);
+        int same = mc_dot(ng, fnormal(c, 1 - b, h)) > 0.0 ? 1 : -1;
+        if (side * same <= 0)
+        {
+            continue;
+        }
+        if (!mc_array_reserve((void**)&s->fpart, &s->fpart_cap, (uint64_t)s->fpart_count + 1u, sizeof *s->fpart, 16))
+        {
+            c->oom = true;
+            return false;
+        }
+        s->fpart[s->fpart_count++] = h;
+    }
+    return true;
+}
+
+/// The faces of body b in the sorted keys[0 .. n) (face << 31 | the other face), each that holds a piece of the
+/// boundary classified once with its partners (flush_partners, flush_classify_face).
+static void flush_classify_body(region_query* c, int b, const uint64_t* keys, uint32_t n)
+{
+    for (uint32_t k = 0; k < n && !c->oom;)
+    {
+        uint64_t face_key = keys[k] >> 31;
+        uint32_t first = k;
+        while (k < n && keys[k] >> 31 == face_key)
+        {
+            k++;
+        }
+        uint32_t g = (uint32_t)face_key;
+        if (!region_face(c, b, g))
+        {
+            continue;
+        }
+        mc_vec3 p[3];
+        face_corners(c, b, g, p);
+        int axis = mc_tri_coplanar_axis(p);
+        if (flush_partners(c, b, g, p, keys + first, k - first) && c->s->fpart_count > 0u)
+        {
+            flush_classify_face(c, b, g, p, axis);
+        }
+    }
+}
+
+/// Flush faces, before the sums, from the pair stage's coplanar pairs (mc_pair_result.coplanar, sorted by I's face):
+/// the faces of I and J that hold a piece of the boundary, each classified once with its partners. Nothing to do
+/// without coplanar pairs.
+static void classify_flush(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    if (c->coplanar_count == 0u)
+    {
+        return;
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        body_arrays* a = &s->body[b];
+        uint32_t need = c->mesh[b]->triangle_count;
+        if (need > a->ffcap)
+        {
+            if (!grow_zeroed((void**)&a->fflush, a->ffcap, need))
+            {
+                c->oom = true;
+                return;
+            }
+            a->ffcap = need;
+        }
+    }
+    if (!mc_array_reserve((void**)&s->fkeys, &s->fkeys_cap, 2ull * c->coplanar_count, sizeof *s->fkeys, 64))
+    {
+        c->oom = true;
+        return;
+    }
+    uint32_t n = c->coplanar_count;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        uint64_t i = c->coplanar[k] >> 32, j = c->coplanar[k] & 0xffffffffu;
+        s->fkeys[k] = i << 31 | j;     // I's face i with J's j: in increasing order already
+        s->fkeys[n + k] = j << 31 | i; // J's face j with I's i
+    }
+    sort_u64(s->fkeys + n, n);
+    flush_classify_body(c, 0, s->fkeys, n);
+    flush_classify_body(c, 1, s->fkeys + n, n);
+}
+
+/// Take the flush entries off the regions' vector areas (after the sums). An entry of a face of an inside block is
+/// taken off only where the block was summed whole (triangle terms, no rounding sensitivity): elsewhere the block's
+/// faces were summed one by one, the pure ones without their area.
+static void apply_flush_entries(region_query* c, bool triangle_terms)
+{
+    struct mc_region_scratch* s = c->s;
+    for (uint32_t k = 0; k < s->fsub_count; ++k)
+    {
+        const flush_entry* e = &s->fsub[k];
+        region_accumulator* r = &s->regions[s->node_region[e->node]];
+        if (e->block && (!triangle_terms || r->need_sensitivity))
+        {
+            continue;
+        }
+        r->area_x2[e->body] = mc_sub(r->area_x2[e->body], e->area_x2);
+    }
 }
 
 /// region_boundary_node along one direction. On a float tie of the two meshes' first hits (faces not in one plane:
@@ -2966,7 +3510,7 @@ static void add_blocks(region_query* c, int b, bool use)
             for (uint32_t t = 0; t < tp->tri_count; ++t)
             {
                 add_triangle_raw(m->positions, m->indices, tris[t], run.o, run.olen, &run.volume_x6, &run.moment_x24,
-                                 &run.area_x2, &run.sensitivity_x6, true, plane);
+                                 &run.area_x2, &run.sensitivity_x6, true, plane, !flush_pure(c, b, tris[t]));
                 run.term_count++;
             }
             flush_whole(r, &run, b, true);
@@ -3215,6 +3759,7 @@ MC_FLAG_CLONES static void sum_crossing_edges(region_query* c)
     seg_run run;
     seg_run_start(&run);
     const seg_rot rot = seg_rot_of(&c->rot_j);
+    const uint8_t* const marks[2] = {flush_marks(c, 0), flush_marks(c, 1)};
     for (uint32_t k = 0; k < s->record_count; ++k)
     {
         prefetch_crossing(c, s->records, s->record_count, k, false);
@@ -3232,8 +3777,8 @@ MC_FLAG_CLONES static void sum_crossing_edges(region_query* c)
         seg_v4 q1, q2;
         double h1 = face_height(c, b, f1, &n1, &o, &q1), h2 = face_height(c, b, f2, &n2, &o, &q2);
         seg_v4 c0 = v4_cross(&p0, &xo), c1 = v4_cross(&p1, &xo);
-        double s1 = seg_term(&run, b, &n1, h1, &p0, &xo, &c0, -ent);
-        double s2b = seg_term(&run, b, &n2, h2, &p1, &xo, &c1, ent);
+        double s1 = seg_term(&run, b, &n1, h1, &p0, &xo, &c0, -ent, area_of(marks[b], f1));
+        double s2b = seg_term(&run, b, &n2, h2, &p1, &xo, &c1, ent, area_of(marks[b], f2));
         run.terms += 2u;
         if (run.need_sensitivity)
         {
@@ -3255,11 +3800,13 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
     seg_run run;
     seg_run_start(&run);
     const seg_rot rot = seg_rot_of(&c->rot_j);
+    const uint8_t* const marks[2] = {flush_marks(c, 0), flush_marks(c, 1)};
     // The pairs come sorted by f: consecutive pairs of one f and one region share f's normal and height (the same
     // operations on the same values: kept from the first pair of the run).
     uint32_t last_f = MC_NONE, last_region = MC_NONE;
     seg_v4 nf = v4_splat(0.0), qf = nf;
     double hf = 0.0;
+    bool area_f = true;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         const mc_triangle_pair* pr = &c->pairs[p];
@@ -3275,14 +3822,15 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
         {
             nf = seg_normal(c, &rot, 0, pr->i);
             hf = face_height(c, 0, pr->i, &nf, &o, &qf);
+            area_f = area_of(marks[0], pr->i);
             last_f = pr->i;
             last_region = run.region;
         }
         seg_v4 nt = seg_normal(c, &rot, 1, pr->j);
         seg_v4 qt;
         double ht = face_height(c, 1, pr->j, &nt, &o, &qt);
-        double s1 = seg_term(&run, 0, &nf, hf, &a, &b, &cr, 1.0);
-        double s2 = seg_term(&run, 1, &nt, ht, &a, &b, &cr, -1.0);
+        double s1 = seg_term(&run, 0, &nf, hf, &a, &b, &cr, 1.0, area_f);
+        double s2 = seg_term(&run, 1, &nt, ht, &a, &b, &cr, -1.0, area_of(marks[1], pr->j));
         run.terms += 2u;
         if (run.need_sensitivity)
         {
@@ -3305,6 +3853,7 @@ MC_FLAG_CLONES static void sum_corner_segments(region_query* c, int b)
     const body_arrays* ar = &s->body[b];
     const struct mc_mesh* m = c->mesh[b];
     const seg_rot rot = seg_rot_of(&c->rot_j);
+    const uint8_t* const marks = flush_marks(c, b);
     for (uint32_t k = 0; k < ar->corner_count; ++k)
     {
         uint32_t h = ar->corner[k].id;
@@ -3316,7 +3865,7 @@ MC_FLAG_CLONES static void sum_corner_segments(region_query* c, int b)
         seg_v4 q;
         double hv = face_height(c, b, h / 3u, &n, &o, &q);
         seg_v4 cr = v4_cross(&pu, &pv);
-        double s1 = seg_term(&run, b, &n, hv, &pu, &pv, &cr, 1.0);
+        double s1 = seg_term(&run, b, &n, hv, &pu, &pv, &cr, 1.0, area_of(marks, h / 3u));
         run.terms++;
         if (run.need_sensitivity)
         {
@@ -3340,6 +3889,7 @@ static void sum_whole_faces(region_query* c, int b, bool use)
     double* plane = a->plane;
     const uint32_t* fidx = m->indices;
     const mc_vec3* fpos = m->positions;
+    const uint8_t* const marks = flush_marks(c, b);
     whole_run run;
     memset(&run, 0, sizeof run);
     uint32_t cur = MC_NONE;
@@ -3370,7 +3920,7 @@ static void sum_whole_faces(region_query* c, int b, bool use)
             run.need_sensitivity = r->need_sensitivity;
         }
         add_triangle_raw(fpos, fidx, a->whole[k].id, run.o, run.olen, &run.volume_x6, &run.moment_x24, &run.area_x2,
-                         &run.sensitivity_x6, run.need_sensitivity, plane + 4u * k);
+                         &run.sensitivity_x6, run.need_sensitivity, plane + 4u * k, area_of(marks, a->whole[k].id));
         run.term_count++;
     }
     if (cur != MC_NONE)
@@ -3713,6 +4263,7 @@ MC_FLAG_CLONES static void sum_regions(region_query* c, const mc_region_options*
         }
     }
     add_j_whole_sums(c);
+    apply_flush_entries(c, opt->triangle_terms);
     derive_region_quantities(c->s);
     if (opt->depth_method == MC_DEPTH_ADAMS || opt->depth_method == MC_DEPTH_SMOOTH)
     {
@@ -3869,10 +4420,14 @@ static bool derivative_pass(region_query* c, const mc_region_options* opt, uint3
         uint32_t ri = s->node_region[x->occurrence];
         int b = x->body;
         const struct mc_mesh* m = c->mesh[b];
+        uint32_t f1 = x->halfedge / 3u, f2 = m->twin[x->halfedge] / 3u;
+        // The flags of pure flush faces add no area (as in add_crossing_flags): flags 0 and 2 are on f1, 1 and 4 on
+        // f2, 3 and 5 on the crossed face.
+        unsigned no_area = (flush_pure(c, b, f1) ? 0x5u : 0u) | (flush_pure(c, b, f2) ? 0x12u : 0u) |
+                           (flush_pure(c, 1 - b, x->face) ? 0x28u : 0u);
         mc_region_dsums_crossing(&s->dsums[ri], b, x->point, s->regions[ri].origin, vpos(c, b, m->indices[x->halfedge]),
-                                 vpos(c, b, m->indices[he_next(x->halfedge)]), fnormal(c, b, x->halfedge / 3u),
-                                 fnormal(c, b, m->twin[x->halfedge] / 3u), fnormal(c, 1 - b, x->face),
-                                 (double)x->entering);
+                                 vpos(c, b, m->indices[he_next(x->halfedge)]), fnormal(c, b, f1), fnormal(c, b, f2),
+                                 fnormal(c, 1 - b, x->face), (double)x->entering, no_area);
     }
     const body_arrays* aj = &s->body[1];
     for (uint32_t k = 0; k < aj->corner_count; ++k)
@@ -3918,7 +4473,14 @@ static void clear_marks(region_query* c)
             a->bstate[a->blist[k]] = 0;
         }
         a->blist_count = a->bstack_count = 0;
+        for (uint32_t k = 0; k < a->flist_count; ++k)
+        {
+            a->fflush[a->flist[k]] = 0;
+        }
+        a->flist_count = 0;
     }
+    c->flush_pure = 0;
+    s->fsub_count = 0;
     for (uint32_t p = 0; p < c->pair_count && c->marked; ++p)
     {
         s->body[0].fbits[c->pairs[p].i >> 6] = 0;
@@ -4373,6 +4935,8 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
     c.trans_j = j_in_i->p;
     c.pairs = pairs->pairs;
     c.pair_count = pairs->pair_count;
+    c.coplanar = pairs->coplanar;
+    c.coplanar_count = pairs->coplanar != NULL ? pairs->coplanar_count : 0u;
     if (c.pair_count > 0 && c.ps == NULL)
     {
         return MC_ERR_INVALID_ARGUMENT;
@@ -4443,7 +5007,13 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     join_along_edges(c);
     join_face_loops(c);
     join_inner_shells(c);
-    bool keep = c->plan != NULL && plan_record(c, opt);
+    classify_flush(c);
+    if (c->oom)
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    // (A query with a flush face keeps no plan: the pairs that rim its piece carry degenerate crossings.)
+    bool keep = c->plan != NULL && c->flush_pure == 0u && c->s->fsub_count == 0u && plan_record(c, opt);
     sum_regions(c, opt);
     for (int round = 0; round < SHELL_ROUNDS && !c->oom && join_negative_regions(c); ++round)
     {
