@@ -204,6 +204,88 @@ void mc_region_dsums_crossing(mc_region_dsums* s, int body, mc_vec3 x, mc_vec3 o
     }
 }
 
+// x + (y - x) t with its derivative.
+static mc_dvec dlerp(const mc_dvec* x, const mc_dvec* y, const dreal* t)
+{
+    mc_dvec r;
+    mc_vec3 yx = mc_sub(y->v, x->v);
+    r.v = mc_mul_add(x->v, t->v, yx);
+    for (int k = 0; k < MC_DSLOTS; ++k)
+    {
+        r.d[k] = mc_add(mc_add(x->d[k], mc_scale(mc_sub(y->d[k], x->d[k]), t->v)), mc_scale(yx, t->d[k]));
+    }
+    return r;
+}
+
+void mc_region_dsums_flush_area(mc_region_dsums* s, const mc_vec3 p[3], mc_vec3 n, const mc_vec3 q[3], mc_vec3 nq)
+{
+    mc_dvec poly[9], next[9];
+    uint32_t count = 3u;
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        poly[k] = mc_dvec_fixed(p[k]);
+    }
+    mc_dvec dnq = mc_dvec_dir_j(nq);
+    for (uint32_t e = 0; e < 3u && count >= 3u; ++e)
+    {
+        mc_dvec a = mc_dvec_point_j(q[e]), b = mc_dvec_point_j(q[(e + 1u) % 3u]);
+        mc_dvec ab = dsub(&b, &a);
+        mc_dvec m = dcross(&dnq, &ab); // into q
+        uint32_t nn = 0;
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            const mc_dvec* x = &poly[i];
+            const mc_dvec* y = &poly[(i + 1u) % count];
+            mc_dvec xa = dsub(x, &a), ya = dsub(y, &a);
+            dreal dx = ddot(&m, &xa), dy = ddot(&m, &ya);
+            if (dx.v >= 0.0)
+            {
+                next[nn++] = *x;
+            }
+            if ((dx.v >= 0.0) != (dy.v >= 0.0))
+            {
+                // t = dx / (dx - dy): dt = (ddx (dx - dy) - dx (ddx - ddy)) / (dx - dy)^2 = (dx ddy - dy ddx) / (dx -
+                // dy)^2
+                double den = dx.v - dy.v;
+                dreal t;
+                t.v = dx.v / den;
+                for (int k = 0; k < MC_DSLOTS; ++k)
+                {
+                    t.d[k] = (dx.v * dy.d[k] - dy.v * dx.d[k]) / (den * den);
+                }
+                next[nn++] = dlerp(x, y, &t);
+            }
+        }
+        count = nn;
+        memcpy(poly, next, count * sizeof *poly);
+    }
+    if (count < 3u)
+    {
+        return;
+    }
+    double a2 = 0.0;
+    mc_vec3 da2[MC_DSLOTS];
+    memset(da2, 0, sizeof da2);
+    for (uint32_t i = 1; i + 1u < count; ++i)
+    {
+        mc_dvec u = dsub(&poly[i], &poly[0]), w = dsub(&poly[i + 1u], &poly[0]);
+        mc_dvec uw = dcross(&u, &w);
+        a2 += mc_dot(n, uw.v);
+        for (int k = 0; k < MC_DSLOTS; ++k)
+        {
+            da2[k] = mc_add(da2[k], uw.d[k]);
+        }
+    }
+    if (!(a2 > 0.0))
+    {
+        return; // no entry was taken off (regions.c keeps only a positive area)
+    }
+    for (int k = 0; k < MC_DSLOTS; ++k)
+    {
+        s->area_x2[0][k] = mc_sub(s->area_x2[0][k], mc_scale(n, mc_dot(n, da2[k])));
+    }
+}
+
 void mc_region_dsums_corner_j(mc_region_dsums* s, mc_vec3 pv, mc_vec3 pw, mc_vec3 pu, mc_vec3 n, mc_vec3 o)
 {
     mc_dvec p = mc_dvec_point_j(pv);

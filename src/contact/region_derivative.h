@@ -90,6 +90,13 @@ void mc_region_dsums_extent_point(mc_region_dsums* s, const mc_dvec* x, double t
 void mc_region_dsums_crossing(mc_region_dsums* s, int body, mc_vec3 x, mc_vec3 o, mc_vec3 p0, mc_vec3 p1, mc_vec3 n1,
                               mc_vec3 n2, mc_vec3 nt, double ent, unsigned no_area);
 
+/// A mixed flush face of I (corners p, unit normal n) and its partner of J (corners q, unit normal nq), in one plane:
+/// the derivative of the area regions.c takes off S_I (n times twice the area of p clipped by q) taken off d(2 S_I).
+/// Through the clipped polygon's corners: I's corners fixed, J's moving with J, their edges' crossings sliding along
+/// both (the branches of regions.c's clipped_area_x2 on the same values). Only motions that keep the faces in one
+/// plane (J's translations along it, its rotations about its normal) keep the piece flush: the others are kinks.
+void mc_region_dsums_flush_area(mc_region_dsums* s, const mc_vec3 p[3], mc_vec3 n, const mc_vec3 q[3], mc_vec3 nq);
+
 /// The two flags of an inside vertex pv of J in its face (next vertex pw, previous pu, outward normal n), about o.
 void mc_region_dsums_corner_j(mc_region_dsums* s, mc_vec3 pv, mc_vec3 pw, mc_vec3 pu, mc_vec3 n, mc_vec3 o);
 

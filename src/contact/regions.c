@@ -128,8 +128,10 @@
 // the area) is taken off the region of the piece that holds it. The volume and centroid do not depend on the rule
 // (bitwise those of the symbolic rule alone). S_I + S_J = 0 then holds only up to the flush pieces (the coincident
 // side faces of offset stacked boxes are not opposite). The derivatives (region_derivative.c) leave the pure faces'
-// flags out of the vector areas alike; a mixed face's clipped area is held fixed. Cost: nothing without coplanar
-// pairs (a test per summed term); with them, a sort of their faces and exact tests per face that has partners.
+// flags out of the vector areas alike and take a mixed face of I's clipped area off S_I's with its corners moving
+// with J: consistent along the motions that keep the faces flush (J's translations along their plane); the others
+// are kinks. Cost: nothing without coplanar pairs (a test per summed term); with them, a sort of their faces and exact
+// tests per face that has partners.
 #include "src/contact/regions.h"
 
 #include "src/base/array.h"
@@ -203,9 +205,10 @@ enum
 /// A vector area taken off a region's S_I or S_J after the sums (classify_flush).
 typedef struct flush_entry
 {
-    mc_vec3 area_x2; // twice the vector area, I's frame
-    uint32_t face;   // the face of body `body`
-    uint32_t node;   // union-find node of the piece that holds it
+    mc_vec3 area_x2;  // twice the vector area, I's frame
+    uint32_t face;    // the face of body `body`
+    uint32_t partner; // the partner (a face of the other body) whose overlap it is; MC_NONE for a block's pure face
+    uint32_t node;    // union-find node of the piece that holds it
     uint8_t body;
     uint8_t block; // 1: a pure face of an inside block, taken off only where the block is summed whole
 } flush_entry;
@@ -2832,7 +2835,8 @@ static uint32_t flush_node(region_query* c, int b, uint32_t g, mc_vec3 z)
 }
 
 /// Append a flush entry; false when out of memory (c->oom set).
-static bool flush_entry_add(region_query* c, int b, uint32_t g, uint32_t node, mc_vec3 area_x2, bool block)
+static bool flush_entry_add(region_query* c, int b, uint32_t g, uint32_t partner, uint32_t node, mc_vec3 area_x2,
+                            bool block)
 {
     struct mc_region_scratch* s = c->s;
     if (!mc_array_reserve((void**)&s->fsub, &s->fsub_cap, (uint64_t)s->fsub_count + 1u, sizeof *s->fsub, 16))
@@ -2843,6 +2847,7 @@ static bool flush_entry_add(region_query* c, int b, uint32_t g, uint32_t node, m
     flush_entry* e = &s->fsub[s->fsub_count++];
     e->area_x2 = area_x2;
     e->face = g;
+    e->partner = partner;
     e->node = node;
     e->body = (uint8_t)b;
     e->block = block ? 1u : 0u;
@@ -2862,7 +2867,7 @@ static void flush_mixed_entries(region_query* c, int b, uint32_t g, const mc_vec
         double a2 = clipped_area_x2(p, q, n, fnormal(c, 1 - b, h), &centre);
         if (a2 > 0.0)
         {
-            flush_entry_add(c, b, g, flush_node(c, b, g, centre), mc_scale(n, a2), false);
+            flush_entry_add(c, b, g, h, flush_node(c, b, g, centre), mc_scale(n, a2), false);
         }
     }
 }
@@ -2888,7 +2893,7 @@ static void flush_classify_face(region_query* c, int b, uint32_t g, const mc_vec
             uint32_t bk = c->blk[b]->tri_block[g];
             if (a->bstate[bk] == 2u) // in a block summed whole: its area is taken off after the sums
             {
-                flush_entry_add(c, b, g, a->bnode[bk], mc_cross(mc_sub(p[1], p[0]), mc_sub(p[2], p[0])), true);
+                flush_entry_add(c, b, g, MC_NONE, a->bnode[bk], mc_cross(mc_sub(p[1], p[0]), mc_sub(p[2], p[0])), true);
             }
         }
     }
@@ -4436,6 +4441,20 @@ static bool derivative_pass(region_query* c, const mc_region_options* opt, uint3
         dsums_corner_j(c, &s->dsums[ri], &s->regions[ri], aj->corner[k].id);
     }
     dsums_j_whole(c, opt);
+    // The flush areas taken off S_I (mixed faces of I: their overlaps with J's partners move with J). A pure face of an
+    // inside block of I does not move.
+    for (uint32_t k = 0; k < s->fsub_count; ++k)
+    {
+        const flush_entry* e = &s->fsub[k];
+        if (e->body == 0u && e->partner != MC_NONE)
+        {
+            mc_vec3 p[3], q[3];
+            face_corners(c, 0, e->face, p);
+            face_corners(c, 1, e->partner, q);
+            mc_region_dsums_flush_area(&s->dsums[s->node_region[e->node]], p, fnormal(c, 0, e->face), q,
+                                       fnormal(c, 1, e->partner));
+        }
+    }
     if (opt->depth_method == MC_DEPTH_EXTENT)
     {
         dsums_extent(c);
