@@ -2256,8 +2256,11 @@ static int merge_coplanar(struct mc_pair_scratch* s, int workers, uint32_t* coun
     uint32_t n = 0;
     for (int w = 0; w < s->worker_capacity; ++w)
     {
-        memcpy(s->coplanar + n, s->workers[w].coplanar, (size_t)s->workers[w].coplanar_count * sizeof *s->coplanar);
-        n += s->workers[w].coplanar_count;
+        if (s->workers[w].coplanar_count > 0u) // a worker without any has no array (memcpy from NULL is undefined)
+        {
+            memcpy(s->coplanar + n, s->workers[w].coplanar, (size_t)s->workers[w].coplanar_count * sizeof *s->coplanar);
+            n += s->workers[w].coplanar_count;
+        }
     }
     for (int w = 0; w < workers; ++w)
     {
