@@ -46,6 +46,16 @@ static void path_in_dir(char* out, size_t size, const char* name)
     snprintf(out, size, "%s/%s", s_dir, name);
 }
 
+/// Write `text` to the file `name` of the test's folder; its path in out.
+static void write_in_dir(char* out, size_t size, const char* name, const char* text)
+{
+    path_in_dir(out, size, name);
+    FILE* f = fopen(out, "w");
+    cr_assert(ne(ptr, f, NULL), "cannot write %s", out);
+    fputs(text, f);
+    fclose(f);
+}
+
 /// A host's own B-rep reader (the core's hook, with or without gmsh): a tetrahedron in millimetres, or the faults of
 /// s_fault.
 typedef enum reader_fault
@@ -142,11 +152,7 @@ Test(brep, a_faulty_host_reader_fails_the_import)
 Test(brep, without_gmsh_the_error_names_the_package)
 {
     char path[300];
-    path_in_dir(path, sizeof path, "part.step");
-    FILE* f = fopen(path, "w");
-    cr_assert(ne(ptr, f, NULL));
-    fputs("ISO-10303-21;\n", f);
-    fclose(f);
+    write_in_dir(path, sizeof path, "part.step", "ISO-10303-21;\n");
     mc_mesh* mesh = NULL;
     mc_error err;
     cr_assert(mc_mesh_get_brep_reader() == NULL, "no reader unless one is installed");
@@ -165,11 +171,7 @@ Test(brep, without_the_registration_the_error_says_what_to_link)
     cr_assert(mc_mesh_get_brep_reader() == mc_brep_read_gmsh, "the setup registered the reader");
     mc_mesh_set_brep_reader(NULL);
     char path[300];
-    path_in_dir(path, sizeof path, "part.step");
-    FILE* f = fopen(path, "w");
-    cr_assert(ne(ptr, f, NULL));
-    fputs("ISO-10303-21;\n", f);
-    fclose(f);
+    write_in_dir(path, sizeof path, "part.step", "ISO-10303-21;\n");
     mc_mesh* mesh = NULL;
     mc_error err;
     cr_assert(eq(int, mc_mesh_import_file(path, NULL, &mesh, NULL, &err), MC_ERR_UNSUPPORTED_FORMAT));
@@ -433,11 +435,8 @@ Test(brep, text_that_is_not_a_cad_file_is_refused_before_opencascade)
     }
     // A STEP header with nothing readable after it: gmsh's own error.
     char path[300];
-    path_in_dir(path, sizeof path, "empty.step");
-    FILE* f = fopen(path, "w");
-    cr_assert(ne(ptr, f, NULL));
-    fputs("ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n", f);
-    fclose(f);
+    write_in_dir(path, sizeof path, "empty.step",
+                 "ISO-10303-21;\nHEADER;\nENDSEC;\nDATA;\nENDSEC;\nEND-ISO-10303-21;\n");
     mc_mesh* mesh = NULL;
     mc_error err;
     mc_status st = mc_mesh_import_file(path, NULL, &mesh, NULL, &err);

@@ -393,30 +393,26 @@ class World(c.Owned):
     # The bulk calls are the host loop's: their checks take the fast paths of _common (ids as a uint64 array and
     # rows as C-contiguous float64 cost a few type checks; anything else is converted, or refused, first).
 
+    def _set_rows(self, fn, where, ids, rows, name, width, what):
+        """The bulk setters' one path: ids (n,) and rows (n, width) checked, then fn(world, ids, rows, n)."""
+        p = self._ptr
+        if p is None:
+            self._handle()
+        a, v = c.ids(ids), c.rows(rows, name, width)
+        n = a.shape[0]
+        if v.shape[0] != n:
+            raise ValueError(f"{name}: {v.shape[0]} rows for {n} ids")
+        if fn(p, c.ptr(a), c.ptr(v), n):
+            raise self._bulk_error(where, a, what)
+
     def set_poses(self, ids, poses):
         """Set the poses of many bodies at once: ids (n,) and poses (n, 7). All are checked first; on an invalid id
         or pose nothing changes (ValueError or Error)."""
-        p = self._ptr
-        if p is None:
-            self._handle()
-        a, v = c.ids(ids), c.rows(poses, "poses", 7)
-        n = a.shape[0]
-        if v.shape[0] != n:
-            raise ValueError(f"poses: {v.shape[0]} rows for {n} ids")
-        if _set_poses(p, c.ptr(a), c.ptr(v), n):
-            raise self._bulk_error("mc_world_set_poses", a, "pose")
+        self._set_rows(_set_poses, "mc_world_set_poses", ids, poses, "poses", 7, "pose")
 
     def set_velocities(self, ids, twists):
         """Set the twists of many bodies at once: ids (n,) and twists (n, 6); same rules as set_poses."""
-        p = self._ptr
-        if p is None:
-            self._handle()
-        a, v = c.ids(ids), c.rows(twists, "twists", 6)
-        n = a.shape[0]
-        if v.shape[0] != n:
-            raise ValueError(f"twists: {v.shape[0]} rows for {n} ids")
-        if _set_velocities(p, c.ptr(a), c.ptr(v), n):
-            raise self._bulk_error("mc_world_set_velocities", a, "twist")
+        self._set_rows(_set_velocities, "mc_world_set_velocities", ids, twists, "twists", 6, "twist")
 
     def wrenches(self, ids, out=None):
         """The contact wrenches of many bodies from the last evaluation: (n, 6) float64 (zero rows for ids that are
