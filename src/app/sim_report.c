@@ -67,14 +67,15 @@ void app_sim_write_incidents_csv(const app_sim* sim, FILE* f)
     int n = 0;
     const app_sim_incident* in = app_sim_get_incidents(sim, &n);
     fputs("contact,start,end,open,steps,max_depth,max_fn,max_fn_time,max_ft,normal_impulse,friction_impulse,"
-          "impulse_x,impulse_y,impulse_z\n",
+          "impulse_x,impulse_y,impulse_z,onset_depth,impact_depth\n",
           f);
     for (int k = 0; k < n; ++k)
     {
         const app_sim_incident* i = &in[k];
-        fprintf(f, "%d,%.9g,%.9g,%d,%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", scn->contacts[i->contact].id,
-                i->start, i->end, i->open ? 1 : 0, (long long)i->steps, i->max_depth, i->max_fn, i->max_fn_time,
-                i->max_ft, i->normal_impulse, i->friction_impulse, i->impulse.x, i->impulse.y, i->impulse.z);
+        fprintf(f, "%d,%.9g,%.9g,%d,%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n",
+                scn->contacts[i->contact].id, i->start, i->end, i->open ? 1 : 0, (long long)i->steps, i->max_depth,
+                i->max_fn, i->max_fn_time, i->max_ft, i->normal_impulse, i->friction_impulse, i->impulse.x,
+                i->impulse.y, i->impulse.z, i->onset_depth, i->impact_depth);
     }
 }
 
@@ -137,7 +138,11 @@ static void json_incident(FILE* f, const app_scenario* scn, const app_sim_incide
     json_number(f, i->impulse.y);
     fputc(',', f);
     json_number(f, i->impulse.z);
-    fputs("]}", f);
+    fputs("],\"onset_depth\":", f);
+    json_number(f, i->onset_depth);
+    fputs(",\"impact_depth\":", f);
+    json_number(f, i->impact_depth);
+    fputc('}', f);
 }
 
 void app_sim_write_json(const app_sim* sim, FILE* f)

@@ -142,6 +142,11 @@ struct app_sim
     double* y_scratch_state; // the y of the last Jacobian
     double error;            // the tolerance
     char bdf_err[400];       // why the right-hand side stopped
+    bool onset_stop;         // the right-hand side stopped at a contact onset (see onset_check)
+    double onset_time;       // then: the estimated onset time
+    double onset_rate;       // then: the penetration rate at the trial state
+    double onset_land;       // then: the penetration depth to land the retaken step at
+    double onset_trial;      // then: the time of the trial state
 };
 
 static bool set_err(char* err, size_t cap, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -1128,6 +1133,19 @@ int app_sim_get_tracked_region_count(const app_sim* s)
     return (int)s->tracked_regions;
 }
 
+/// The impact penetration of contact c when it closes at `rate`: all the kinetic energy of the contact's lightest
+/// part at that speed stored by the stiffness law, ((e + 1) m gdot^2 / (2 k))^(1 / (e + 1)); the contact's
+/// scenario-wide bound (contact_gmax) when the law gives none.
+static double impact_penetration(const app_sim* s, int c, double rate)
+{
+    const app_scenario_contact* sc = &s->scn->contacts[c];
+    double k = sc->model == APP_SCENARIO_IMPACT ? sc->stiffness : sc->penalty;
+    double e = sc->model == APP_SCENARIO_IMPACT ? sc->exponent : 1.0;
+    double m = s->contact_mass[c];
+    double g = pow((e + 1.0) * m * rate * rate / (2.0 * k), 1.0 / (e + 1.0));
+    return isfinite(g) && g > 0.0 ? g : s->contact_gmax[c];
+}
+
 /// Steps this short (in integration steps) make a contact incident badly resolved.
 #define SHORT_INCIDENT_STEPS 8
 
@@ -1210,6 +1228,12 @@ static bool track_incidents(app_sim* s, double h, double t0)
             in->max_ft = mc_length(st[0]->friction_on_j);
             s->incident_ft[c] = mc_v3(0.0, 0.0, 0.0);
             s->open_incident[c] = s->incident_count++;
+            if (t0 > 0.0 || st[0]->regions == 0)
+            {
+                in->onset_depth = end->depth;
+                double rate = end->dominant.rate;
+                in->impact_depth = rate > 0.0 ? impact_penetration(s, c, rate) : 0.0;
+            }
         }
         app_sim_incident* in = &s->incidents[s->open_incident[c]];
         in->steps += 1;
@@ -1522,9 +1546,53 @@ static void pack_state(app_sim* s)
     }
 }
 
+/// Fraction of a contact's estimated impact penetration that a trial state of a BDF step may reach at a new contact
+/// before the step is retaken (the contact predictor), and the fraction the retaken step aims to end at.
+#define APP_SIM_ONSET_TRIGGER 0.1
+#define APP_SIM_ONSET_LAND 0.02
+/// Retakes of one step by the predictor before the error test is left to find the onset (each retake lands closer:
+/// more would mean the rate estimate is far off, e.g. a contact that opens in a spin).
+#define APP_SIM_ONSET_RETAKES 3
+
+/// Adams' contact predictor. A trial state of the step in progress (time t) that finds a contact which was
+/// separated at the step's start deeper than APP_SIM_ONSET_TRIGGER of its impact penetration stops the step: the
+/// onset time is estimated from the depth and its rate, t - g / gdot, and app_sim_step_bdf retakes the step to end
+/// APP_SIM_ONSET_LAND of the impact penetration past it, restarting the integrator at order one. Without it, the
+/// error test finds the onset and halves the step again and again. @return true when the step must stop
+static bool onset_check(app_sim* s, double t)
+{
+    bool stop = false;
+    double t_onset = INFINITY;
+    for (int c = 0; c < s->scn->contact_count; ++c)
+    {
+        const app_sim_contact_summary* now = &s->stage_summary[2][c];
+        double rate = now->dominant.rate;
+        if (s->summary[c].regions > 0 || now->regions == 0 || !(rate > 0.0))
+        {
+            continue;
+        }
+        double gimp = impact_penetration(s, c, rate);
+        if (!(now->depth > APP_SIM_ONSET_TRIGGER * gimp))
+        {
+            continue;
+        }
+        double tc = t - now->depth / rate;
+        if (tc < t_onset)
+        {
+            t_onset = tc;
+            s->onset_rate = rate;
+            s->onset_land = APP_SIM_ONSET_LAND * gimp;
+        }
+        stop = true;
+    }
+    s->onset_stop = stop;
+    s->onset_time = t_onset;
+    s->onset_trial = t;
+    return stop;
+}
+
 static int bdf_rhs(double t, const double* y, double* dydt, void* user)
 {
-    (void)t;
     app_sim* s = user;
     for (int i = 0; i < s->scn->part_count; ++i)
     {
@@ -1534,6 +1602,10 @@ static int bdf_rhs(double t, const double* y, double* dydt, void* user)
     // The contacts of every trial state go to stage_summary[2]; stage_summary[3] keeps, per contact, the trial with
     // the largest normal force of the step in progress (for the message when the step fails).
     if (!evaluate(s, s->tmp, s->k[1], false, s->stage_summary[2], s->bdf_err, sizeof s->bdf_err))
+    {
+        return 1;
+    }
+    if (onset_check(s, t))
     {
         return 1;
     }
@@ -1974,6 +2046,7 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
     }
     memcpy(s->y_start, s->y, (size_t)n * sizeof *s->y);
     memset(s->stage_summary[3], 0, (size_t)scn->contact_count * sizeof *s->stage_summary[3]);
+    int predictions = 0; // retakes of this step by the contact predictor
     for (;;)
     {
         double limit = fmin(s->hmax, step_limit(s));
@@ -1985,7 +2058,23 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
         double h = m > 1.0 ? rem / m : rem;
         double t = t0;
         // t_end, not t0 + h, as the bound: GSL keeps the step of a step it had to shorten to land on its bound.
+        s->onset_stop = false;
         sim_bdf_status st = sim_bdf_step(s->bdf, &t, t_end, &h, s->y);
+        if (st == SIM_BDF_STOPPED && s->onset_stop && predictions < APP_SIM_ONSET_RETAKES)
+        {
+            // The predictor: back to the step's start, retake it to land just past the estimated onset.
+            s->stats.onset_rejections += 1;
+            predictions += 1;
+            memcpy(s->y, s->y_start, (size_t)n * sizeof *s->y);
+            unpack_state(s, s->y, s->state);
+            s->time = t0;
+            sim_bdf_reset(s->bdf);
+            // From the start (or the onset, when it is later) to the landing depth; at least halved.
+            double trial = s->onset_trial - t0;
+            double land = fmax(s->onset_time - t0, 0.0) + s->onset_land / s->onset_rate;
+            s->bdf_h = fmax(s->hmin, land < trial ? land : 0.5 * trial);
+            continue;
+        }
         if (st == SIM_BDF_STOPPED)
         {
             return set_err(err, cap, "%s", s->bdf_err);

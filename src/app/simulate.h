@@ -74,7 +74,8 @@ typedef struct app_sim_step_stats
     uint64_t steps;           ///< accepted steps
     uint64_t failed_steps;    ///< BDF steps the stepper rejected (error test, Newton iteration)
     uint64_t newton_failures; ///< of failed_steps: those whose Newton iteration failed (the rest failed the error test)
-    uint64_t onset_rejections; ///< BDF steps retried shorter at a contact onset
+    uint64_t onset_rejections; ///< BDF steps retaken by the contact predictor (a trial state too deep at a new contact)
+                               ///< or retried shorter (an accepted step ending too deep at one)
     uint64_t jacobians;        ///< BDF Jacobian evaluations
     uint64_t rebases;          ///< BDF rotation vectors moved into the reference orientation
     double min_step;           ///< shortest accepted step (RK4: the step)
@@ -156,6 +157,12 @@ typedef struct app_sim_incident
     double normal_impulse;   ///< integral of the summed Fn over time (force * time)
     double friction_impulse; ///< |integral of the summed friction force on J| (force * time)
     mc_vec3 impulse;         ///< integral of the total force on J (normal + friction), ground frame
+    /// depth at the end of the incident's first step (the first-contact penetration: what the contact predictor
+    /// keeps small); 0 for an incident present at the start
+    double onset_depth;
+    /// the impact penetration expected from the approach rate at that step, ((e + 1) m gdot^2 / (2 k))^(1/(e + 1))
+    /// (m: the contact's lightest moving part); 0 when not approaching or for an incident present at the start
+    double impact_depth;
 } app_sim_incident;
 
 /// The impulses are integrated with the Runge-Kutta weights of the stage forces, h/6 (F1 + 2 F2 + 2 F3 + F4): the
