@@ -490,3 +490,75 @@ Test(analytic, smooth_depth_of_tessellated_balls_is_exact)
     mc_mesh_destroy(plate);
     mc_mesh_destroy(ball);
 }
+
+/// A box mesh [-1, 1]^3, flipped when asked (the solid is then its outside).
+static mc_mesh* cube_mesh(bool flip)
+{
+    mc_primitive_def d = mc_default_primitive_def();
+    d.type = MC_PRIMITIVE_BOX;
+    d.dims = mc_v3(2, 2, 2);
+    double* pos = NULL;
+    uint32_t* idx = NULL;
+    uint32_t nv = 0, nt = 0;
+    cr_assert_eq(mc_primitive_tessellate(&d, &pos, &nv, &idx, &nt, NULL), MC_OK);
+    mc_mesh_def md = mc_default_mesh_def();
+    md.positions = pos;
+    md.vertex_count = nv;
+    md.indices = idx;
+    md.triangle_count = nt;
+    md.flip = flip;
+    mc_mesh* m = NULL;
+    cr_assert_eq(mc_mesh_create(&md, &m, NULL, NULL), MC_OK);
+    mc_free_arrays(pos, idx);
+    return m;
+}
+
+// mc_shape_pair_support says, from the kinds alone, what mc_query_shape_regions does: every kind and flip against
+// every other, in both orders, queried overlapping with the axes aligned and with them crossed (0.3 rad).
+Test(analytic, pair_support_matches_the_query)
+{
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_mesh* meshes[2] = {cube_mesh(false), cube_mesh(true)};
+    mc_shape kinds[8];
+    int k = 0;
+    for (int flip = 0; flip < 2; ++flip)
+    {
+        kinds[k++] = mc_shape_mesh(meshes[flip]);
+        kinds[k] = mc_shape_sphere(0.7);
+        kinds[k++].flip = flip;
+        kinds[k] = mc_shape_cylinder(0.5, 1.5);
+        kinds[k++].flip = flip;
+    }
+    kinds[k++] = mc_shape_plane();
+    cr_assert_eq(k, 7);
+    mc_pose aligned = at(0.1, 0.2, 0.3), crossed = aligned;
+    crossed.q = axis_angle(mc_v3(1, 0, 0), 0.3);
+    mc_region g[MAX_REGIONS];
+    for (int a = 0; a < k; ++a)
+    {
+        for (int b = 0; b < k; ++b)
+        {
+            const mc_shape* sa = &kinds[a];
+            const mc_shape* sb = &kinds[b];
+            bool fa = sa->type == MC_SHAPE_MESH ? mc_mesh_get_report(sa->mesh)->flipped : sa->flip;
+            bool fb = sb->type == MC_SHAPE_MESH ? mc_mesh_get_report(sb->mesh)->flipped : sb->flip;
+            bool parallel = true;
+            mc_status rule = mc_shape_pair_support(sa->type, fa, sb->type, fb, &parallel);
+            mc_pose o = mc_pose_identity();
+            uint32_t n = 0;
+            mc_status at_aligned = mc_query_shape_regions(sa, &o, sb, &aligned, NULL, ws, g, MAX_REGIONS, &n, NULL);
+            mc_status at_crossed = mc_query_shape_regions(sa, &o, sb, &crossed, NULL, ws, g, MAX_REGIONS, &n, NULL);
+            cr_assert_eq(at_aligned, rule, "kinds %d (flip %d) and %d (flip %d): rule %s, query %s", sa->type, fa,
+                         sb->type, fb, mc_status_string(rule), mc_status_string(at_aligned));
+            mc_status want_crossed = rule == MC_OK && parallel ? MC_ERR_UNSUPPORTED : rule;
+            cr_assert_eq(at_crossed, want_crossed, "kinds %d (flip %d) and %d (flip %d) crossed: %s", sa->type, fa,
+                         sb->type, fb, mc_status_string(at_crossed));
+            cr_assert(!parallel || (sa->type == MC_SHAPE_CYLINDER && sb->type == MC_SHAPE_CYLINDER));
+        }
+    }
+    cr_assert_eq(mc_shape_pair_support((mc_shape_type)9, false, MC_SHAPE_MESH, false, NULL), MC_ERR_INVALID_ARGUMENT);
+    mc_mesh_destroy(meshes[0]);
+    mc_mesh_destroy(meshes[1]);
+    mc_workspace_destroy(ws);
+}

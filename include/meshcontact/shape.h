@@ -105,6 +105,17 @@ extern "C"
                                             mc_region* regions, uint32_t capacity, uint32_t* region_count,
                                             mc_query_stats* stats);
 
+    /// Which pairs of shapes mc_query_shape_regions computes, from their kinds alone (no mesh, no pose needed: a host
+    /// or a dataset reader decides before it builds anything, e.g. to tessellate an analytic shape instead).
+    /// @param type_a, type_b the kinds; @param flip_a, flip_b whether the solid is the outside (a socket or a hole
+    ///        for analytic shapes; for a mesh, the flip flag it was created with: mc_mesh_report.flipped)
+    /// @param parallel_only may be NULL; receives true when the pair is computed only while the two axes are
+    ///        parallel (two cylinders: crossed ones give MC_ERR_UNSUPPORTED at query time), false otherwise
+    /// @return MC_OK (computed), MC_ERR_UNSUPPORTED (not computed at any pose), MC_ERR_UNBOUNDED (two unbounded solids:
+    ///         a plane, socket, hole or flipped mesh against another), MC_ERR_INVALID_ARGUMENT (an unknown kind)
+    MC_API mc_status mc_shape_pair_support(mc_shape_type type_a, bool flip_a, mc_shape_type type_b, bool flip_b,
+                                           bool* parallel_only);
+
 #ifdef __cplusplus
 }
 #endif

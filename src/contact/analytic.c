@@ -1355,3 +1355,53 @@ mc_status mc_query_shape_regions(const mc_shape* shape_i, const mc_pose* pose_i,
     }
     return st;
 }
+
+/// Is a shape of this kind and flip an unbounded solid?
+static bool kind_unbounded(mc_shape_type type, bool flip)
+{
+    return type == MC_SHAPE_PLANE || flip;
+}
+
+mc_status mc_shape_pair_support(mc_shape_type type_a, bool flip_a, mc_shape_type type_b, bool flip_b,
+                                bool* parallel_only)
+{
+    if (parallel_only != NULL)
+    {
+        *parallel_only = false;
+    }
+    if ((unsigned)type_a > (unsigned)MC_SHAPE_CYLINDER || (unsigned)type_b > (unsigned)MC_SHAPE_CYLINDER)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    flip_a = flip_a && type_a != MC_SHAPE_PLANE;
+    flip_b = flip_b && type_b != MC_SHAPE_PLANE;
+    if (kind_unbounded(type_a, flip_a) && kind_unbounded(type_b, flip_b))
+    {
+        return MC_ERR_UNBOUNDED;
+    }
+    // The rules of ordered_pair, with the kinds ordered mesh < sphere < plane < cylinder.
+    bool swap = type_a > type_b;
+    mc_shape_type lo = swap ? type_b : type_a, hi = swap ? type_a : type_b;
+    bool flip_lo = swap ? flip_b : flip_a, flip_hi = swap ? flip_a : flip_b;
+    if (hi == MC_SHAPE_CYLINDER)
+    {
+        if (lo == MC_SHAPE_PLANE)
+        {
+            return MC_OK; // a hole against a plane is two unbounded solids (above)
+        }
+        if (lo == MC_SHAPE_CYLINDER)
+        {
+            if (parallel_only != NULL)
+            {
+                *parallel_only = true;
+            }
+            return MC_OK;
+        }
+        return MC_ERR_UNSUPPORTED; // a cylinder against a mesh or a sphere
+    }
+    if (lo == MC_SHAPE_MESH && hi == MC_SHAPE_SPHERE && (flip_lo || flip_hi))
+    {
+        return MC_ERR_UNSUPPORTED; // a socket against a mesh, a ball against a flipped mesh
+    }
+    return MC_OK;
+}
