@@ -127,6 +127,7 @@ struct app_sim
     double vel_scale;              // largest approach speed bound over the contacts (error scale of velocities)
     double gscale;                 // smallest estimated impact penetration (error scale of positions)
     double* contact_gmax;          // per contact: estimated impact penetration (error scale; onset rejection)
+    bool* tessellate;              // per geometry: an ANALYTIC one in a pair the library does not compute exactly
     double thin;                   // thinnest contact geometry (tunnelling guard), INFINITY without one
     double* part_radius;           // per part: largest distance of its geometry from the centre of mass
     sim_jac_world jworld;          // the world as sim_contact_jacobian sees it
@@ -283,7 +284,7 @@ static bool make_mesh(app_sim* s, int gi, char* err, size_t cap)
         }
         return true;
     }
-    if (g->analytic)
+    if (g->analytic && !s->tessellate[gi])
     {
         // No mesh: the body gets the exact shape (body_for). The library's cylinder is centred, Adams' starts at z = 0.
         s->mesh_offset[gi].p = mc_v3(0.0, 0.0, g->shape == APP_SCENARIO_CYLINDER ? 0.5 * g->size[1] : 0.0);
@@ -357,7 +358,8 @@ static int body_for(app_sim* s, int gi, bool flip, char* err, size_t cap)
         }
     }
     const app_scenario_graphics* g = &s->scn->graphics[gi];
-    if (s->meshes[gi] == NULL && !g->analytic && !make_mesh(s, gi, err, cap))
+    bool exact = g->analytic && !s->tessellate[gi];
+    if (s->meshes[gi] == NULL && !exact && !make_mesh(s, gi, err, cap))
     {
         return -1;
     }
@@ -380,7 +382,7 @@ static int body_for(app_sim* s, int gi, bool flip, char* err, size_t cap)
     mc_pose part_pose = {ps->p, mc_quat_normalize(ps->q)};
     bd.pose = mc_pose_mul(&part_pose, &b->local);
     bd.flip = flip;
-    if (g->analytic)
+    if (exact)
     {
         bd.shape = g->shape == APP_SCENARIO_SPHERE     ? mc_shape_sphere(g->size[0])
                    : g->shape == APP_SCENARIO_CYLINDER ? mc_shape_cylinder(g->size[0], g->size[1])
@@ -395,6 +397,129 @@ static int body_for(app_sim* s, int gi, bool flip, char* err, size_t cap)
         return -1;
     }
     return s->body_count++;
+}
+
+/// The library's kind of geometry gi as a contact body (an ANALYTIC shape, or a mesh: files, primitives and analytic
+/// shapes that fell back to their tessellation).
+static mc_shape_type shape_kind(const app_sim* s, int gi)
+{
+    const app_scenario_graphics* g = &s->scn->graphics[gi];
+    if (!g->analytic || s->tessellate[gi])
+    {
+        return MC_SHAPE_MESH;
+    }
+    return g->shape == APP_SCENARIO_SPHERE     ? MC_SHAPE_SPHERE
+           : g->shape == APP_SCENARIO_CYLINDER ? MC_SHAPE_CYLINDER
+                                               : MC_SHAPE_PLANE;
+}
+
+/// Is the pair (a, flip_a), (b, flip_b) computed as the geometries stand (mc_shape_pair_support; two cylinders only
+/// when their axes are parallel at the start)?
+static bool pair_computed(const app_sim* s, int a, bool flip_a, int b, bool flip_b)
+{
+    bool parallel_only = false;
+    if (mc_shape_pair_support(shape_kind(s, a), flip_a, shape_kind(s, b), flip_b, &parallel_only) == MC_ERR_UNSUPPORTED)
+    {
+        return false;
+    }
+    if (!parallel_only)
+    {
+        return true;
+    }
+    const app_scenario_graphics* ga = &s->scn->graphics[a];
+    const app_scenario_graphics* gb = &s->scn->graphics[b];
+    mc_quat qa = mc_quat_mul(s->scn->parts[ga->part_index].pose.q, ga->local.q);
+    mc_quat qb = mc_quat_mul(s->scn->parts[gb->part_index].pose.q, gb->local.q);
+    mc_vec3 za = mc_quat_rotate(mc_quat_normalize(qa), mc_v3(0, 0, 1));
+    mc_vec3 zb = mc_quat_rotate(mc_quat_normalize(qb), mc_v3(0, 0, 1));
+    return mc_length(mc_cross(za, zb)) <= 1e-12; // the library's own test (analytic.c)
+}
+
+/// Can geometry gi be replaced by its tessellation with the same solid? Not a plane (unbounded) nor a hole (a
+/// flipped cylinder is unbounded across, a flipped mesh everywhere); a socket is the flipped sphere mesh.
+static bool can_tessellate(const app_sim* s, int gi, bool flip)
+{
+    const app_scenario_graphics* g = &s->scn->graphics[gi];
+    return g->analytic && !s->tessellate[gi] &&
+           (g->shape == APP_SCENARIO_SPHERE || (g->shape == APP_SCENARIO_CYLINDER && !flip));
+}
+
+/// One contact pair of geometries: when the library does not compute it exactly, the ANALYTIC geometry that makes it
+/// computable (a cylinder first) falls back to its tessellation for all its contacts, with a warning naming the pair.
+/// @return false with a message when no fallback exists (a plane or a hole against a pair the library lacks)
+static bool fallback_pair(app_sim* s, const app_scenario_contact* c, int a, bool fa, int b, bool fb, char* err,
+                          size_t cap)
+{
+    if (pair_computed(s, a, fa, b, fb))
+    {
+        return true;
+    }
+    const app_scenario* scn = s->scn;
+    // Candidates: the cylinder (or else a) alone, the other alone, both.
+    int first = scn->graphics[b].shape == APP_SCENARIO_CYLINDER ? b : a;
+    int second = first == a ? b : a;
+    bool first_flip = first == a ? fa : fb, second_flip = first == a ? fb : fa;
+    bool ok_first = can_tessellate(s, first, first_flip), ok_second = can_tessellate(s, second, second_flip);
+    const bool use[3][2] = {{true, false}, {false, true}, {true, true}};
+    for (int k = 0; k < 3; ++k)
+    {
+        if ((use[k][0] && !ok_first) || (use[k][1] && !ok_second))
+        {
+            continue;
+        }
+        s->tessellate[first] = s->tessellate[first] || use[k][0];
+        s->tessellate[second] = s->tessellate[second] || use[k][1];
+        if (pair_computed(s, a, fa, b, fb))
+        {
+            for (int t = 0; t < 2; ++t)
+            {
+                if (use[k][t])
+                {
+                    warn(s,
+                         "%s:%d: CONTACT/%d: GRAPHICS/%d and GRAPHICS/%d: the library has no exact form for this pair "
+                         "of shapes (include/meshcontact/shape.h), so the ANALYTIC GRAPHICS/%d is tessellated "
+                         "(CHORD_TOLERANCE) in all its contacts",
+                         scn->path, c->line, c->id, scn->graphics[a].id, scn->graphics[b].id,
+                         scn->graphics[t == 0 ? first : second].id);
+                }
+            }
+            return true;
+        }
+        s->tessellate[first] = s->tessellate[first] && !use[k][0];
+        s->tessellate[second] = s->tessellate[second] && !use[k][1];
+    }
+    return set_err(err, cap,
+                   "%s:%d: CONTACT/%d: GRAPHICS/%d and GRAPHICS/%d: the library has no exact form for this pair of "
+                   "shapes and neither can be tessellated instead (a plane or a hole): see include/meshcontact/shape.h",
+                   scn->path, c->line, c->id, scn->graphics[a].id, scn->graphics[b].id);
+}
+
+/// Before any geometry is built: every contact pair with an ANALYTIC geometry that the library does not compute
+/// (a cylinder against a mesh or a sphere, crossed cylinders, a socket against a mesh) falls back to tessellation.
+static bool plan_fallbacks(app_sim* s, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    for (int ci = 0; ci < scn->contact_count; ++ci)
+    {
+        const app_scenario_contact* c = &scn->contacts[ci];
+        for (int i = 0; i < c->igeom_count; ++i)
+        {
+            const int* js = c->group ? c->igeom : c->jgeom;
+            const bool* jf = c->group ? c->iflip : c->jflip;
+            int jn = c->group ? c->igeom_count : c->jgeom_count;
+            for (int j = c->group ? i + 1 : 0; j < jn; ++j)
+            {
+                int a = c->igeom[i], b = js[j];
+                bool any = scn->graphics[a].analytic || scn->graphics[b].analytic;
+                if (any && scn->graphics[a].part_index != scn->graphics[b].part_index &&
+                    !fallback_pair(s, c, a, c->iflip[i], b, jf[j], err, cap))
+                {
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
 }
 
 /// Mass, centre of mass (part frame) and inertia about it (part frame) of a DENSITY part, from its geometries:
@@ -939,8 +1064,8 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, a
             // A pair without forces would be a silent error in the motion.
             return set_err(
                 err, cap,
-                "%s: a contact pair could not be computed at t = %g (an ANALYTIC pair shape.h does not "
-                "support, such as a cylinder against a mesh or a sphere, or cylinders that are not parallel?)",
+                "%s: a contact pair could not be computed at t = %g (two ANALYTIC cylinders that were parallel at "
+                "the start and turned apart? shape.h computes them only while parallel: give one ANALYTIC=NO)",
                 s->scn->path, s->time);
         }
         mc_world_get_wrenches(s->world, s->ids, s->body_wrenches, n);
@@ -2345,6 +2470,7 @@ void app_sim_destroy(app_sim* s)
     free(s->region_track);
     free(s->region_contact);
     free(s->chord_tol);
+    free(s->tessellate);
     free(s->incidents);
     for (int k = 0; k < s->warning_count; ++k)
     {
@@ -2408,10 +2534,11 @@ static bool alloc_arrays(app_sim* s)
     s->contact_gmax = calloc(nc, sizeof *s->contact_gmax);
     s->next_track = calloc(nc, sizeof *s->next_track);
     s->chord_tol = calloc(ng, sizeof *s->chord_tol);
+    s->tessellate = calloc(ng, sizeof *s->tessellate);
     ok = ok && s->meshes && s->mesh_offset && s->inv_inertia && s->inertia && s->mass && s->cm && s->state && s->tmp &&
          s->k[0] && s->k[1] && s->k[2] && s->k[3] && s->part_wrench && s->stage_wrench && s->summary && s->peaks &&
          s->open_incident && s->incident_ft && s->step_warned && s->depth_warned && s->best_fn && s->contact_mass &&
-         s->contact_gmax && s->chord_tol && s->next_track;
+         s->contact_gmax && s->chord_tol && s->tessellate && s->next_track;
     return ok;
 }
 
@@ -2474,6 +2601,11 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     for (int k = 0; k < scn->warning_count; ++k)
     {
         warn(s, "%s", scn->warnings[k]);
+    }
+    if (!plan_fallbacks(s, err, cap))
+    {
+        app_sim_destroy(s);
+        return false;
     }
     // Every geometry is loaded (not only those in contacts), so that a bad file is reported in any case.
     for (int g = 0; g < scn->graphics_count; ++g)
