@@ -75,8 +75,8 @@ $tail" "DENSITY cannot be used with a ANALYTIC or PLANE geometry"
 bad "$head
 GRAPHICS/1, PART=1, BOX, X=1, Y=1, Z=0.1, QP=-0.5,-0.5,-0.1
 PART/2, MASS=1, IP=1e-3,1e-3,1e-3, QG=0,0,-0.01
-GRAPHICS/2, PART=2, CYLINDER, RADIUS=0.05, LENGTH=0.1, ANALYTIC
-$tail" "a contact pair could not be computed"
+GRAPHICS/2, PART=2, CYLINDER, RADIUS=0.05, LENGTH=0.1, ANALYTIC, IFLIP_GEOMETRY
+$tail" "the library has no exact form for this pair of shapes and neither can be tessellated"
 bad "$head
 GRAPHICS/1, PART=1, PLANE
 PART/2, MASS=1, IP=1e-3,1e-3,1e-3, QG=0,0,0.0499

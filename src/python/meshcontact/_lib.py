@@ -186,6 +186,7 @@ shape_mesh = _fn("mc_shape_mesh", t.ShapeStruct, vp)
 shape_sphere = _fn("mc_shape_sphere", t.ShapeStruct, c_double)
 shape_plane = _fn("mc_shape_plane", t.ShapeStruct)
 shape_cylinder = _fn("mc_shape_cylinder", t.ShapeStruct, c_double, c_double)
+shape_pair_support = _fn("mc_shape_pair_support", status, c_int, c_bool, c_int, c_bool, P(c_bool))
 query_shape_regions = _fn(
     "mc_query_shape_regions",
     status,
