@@ -5,11 +5,13 @@
 // corefinement (when built with CGAL; -C limits the mesh size it is run on).
 #include "bvh/bvh.h"
 #include "clip_oracle.h"
+#include "manifold_peer.h"
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
 #include "src/contact/workspace.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ typedef struct options
     const char* csv;
     int check;
     long cgal_max;
+    bool manifold; // -M: Manifold (manifold-3d under node) on every scene
 } options;
 
 static double now(void)
@@ -52,7 +55,9 @@ static void usage(void)
 {
     fprintf(stderr, "usage: bench_regions [-r repeats] [-t threads] [-s size,size,...] [-b name-substring] [-o csv]\n"
                     "                     [-f mesh-file]... (up to 8: each against a shifted, turned copy of itself)\n"
-                    "                     [-c] (check against the clipping oracle) [-C max-triangles-for-CGAL]\n");
+                    "                     [-c] (check against the clipping oracle) [-C max-triangles-for-CGAL]\n"
+                    "                     [-M] (Manifold's intersection + volume: manifold-3d under node, installed\n"
+                    "                     into bench/manifold/node_modules by npm when missing)\n");
 }
 
 static int parse_args(int argc, char** argv, options* o)
@@ -69,9 +74,10 @@ static int parse_args(int argc, char** argv, options* o)
     {
         const char* a = argv[k];
         const char* v = k + 1 < argc ? argv[k + 1] : NULL;
-        if (strcmp(a, "-c") == 0)
+        if (strcmp(a, "-c") == 0 || strcmp(a, "-M") == 0)
         {
-            o->check = 1;
+            o->check = o->check || a[1] == 'c';
+            o->manifold = o->manifold || a[1] == 'M';
             continue;
         }
         if (v == NULL)
@@ -242,16 +248,39 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         }
 #endif
     }
+    double manifold_rel = NAN, manifold_ratio = NAN;
+    manifold_peer_result mp;
+    if (o->manifold && manifold_peer_run(s, o->repeats, &mp) == 0)
+    {
+        manifold_rel = mp.rel;
+        manifold_ratio = mp.seconds / best;
+        printf("  Manifold V %.12g (ours on its float input %.12g, rel %.2e; status %s) time %.3f ms ratio %.1fx",
+               mp.volume, mp.volume_ours, mp.rel, mp.status, 1e3 * mp.seconds, manifold_ratio);
+    }
     printf("\n");
     fflush(stdout);
     if (csv != NULL)
     {
-        fprintf(csv, "%s,%d,%u,%u,%llu,%llu,%u,%.17g,%.6f,%.6f,%.6f,%.3g,%.3g,%.3g\n", s->name, o->threads,
+        fprintf(csv, "%s,%d,%u,%u,%llu,%llu,%u,%.17g,%.6f,%.6f,%.6f,%.3g,%.3g,%.3g,%.3g,%.3g\n", s->name, o->threads,
                 mc_mesh_get_triangle_count(s->mesh_i), mc_mesh_get_triangle_count(s->mesh_j),
                 (unsigned long long)st.triangle_pairs, (unsigned long long)st.inside_vertices, n, volume, 1e3 * best,
-                1e3 * best_pairs, 1e3 * best_regions, oracle_rel, cgal_rel, cgal_ratio);
+                1e3 * best_pairs, 1e3 * best_regions, oracle_rel, cgal_rel, cgal_ratio, manifold_rel, manifold_ratio);
     }
     mc_workspace_destroy(ws);
+}
+
+/// What run_visited needs: the options and the CSV.
+typedef struct scene_run_ctx
+{
+    const options* o;
+    FILE* csv;
+} scene_run_ctx;
+
+/// scene_each's visitor: time the scene.
+static void run_visited(const scene_pair* s, void* ctx)
+{
+    const scene_run_ctx* c = ctx;
+    run_scene(c->o, (scene_pair*)s, c->csv);
 }
 
 static int wanted(const options* o, const char* name)
@@ -266,6 +295,10 @@ int main(int argc, char** argv)
     {
         return 2;
     }
+    if (o.manifold && manifold_peer_setup() != 0)
+    {
+        return 1;
+    }
     FILE* csv = NULL;
     if (o.csv != NULL)
     {
@@ -276,7 +309,7 @@ int main(int argc, char** argv)
             return 1;
         }
         fprintf(csv, "scene,threads,tris_i,tris_j,pairs,inside_vertices,regions,volume,ms_total,ms_pairs,ms_regions,"
-                     "oracle_rel,cgal_rel,cgal_time_ratio\n");
+                     "oracle_rel,cgal_rel,cgal_time_ratio,manifold_rel,manifold_time_ratio\n");
     }
     for (int k = 0; k < SCENE_KIND_COUNT; ++k)
     {
@@ -315,23 +348,10 @@ int main(int argc, char** argv)
             scene_pair_destroy(&s);
         }
     }
-    // Real meshes against coarse boxes and each other (tests/scenes.c: scene_make_real).
-    for (int k = 0; k < scene_real_count(); ++k)
-    {
-        if (!wanted(&o, scene_real_name(k)))
-        {
-            continue;
-        }
-        scene_pair s;
-        if (scene_make_real(k, &s) != 0)
-        {
-            fprintf(stderr, "%s: could not import its meshes (set MC_SOURCE_ROOT to the repository root)\n",
-                    scene_real_name(k));
-            continue;
-        }
-        run_scene(&o, &s, csv);
-        scene_pair_destroy(&s);
-    }
+    // Real meshes against coarse boxes and each other (scene_make_real), then the CAD-export scenes (scene_make_cad).
+    scene_run_ctx ctx = {&o, csv};
+    scene_each(&scene_source_real, o.filter, run_visited, &ctx);
+    scene_each(&scene_source_cad, o.filter, run_visited, &ctx);
     if (csv != NULL)
     {
         fclose(csv);

@@ -468,24 +468,31 @@ int scene_make_real(int k, scene_pair* out)
     return 0;
 }
 
-void scene_each_real(const char* filter, scene_visit_fcn* visit, void* ctx)
+void scene_each(const scene_source* src, const char* filter, scene_visit_fcn* visit, void* ctx)
 {
-    for (int k = 0; k < scene_real_count(); ++k)
+    for (int k = 0; k < src->count(); ++k)
     {
         scene_pair s;
-        if (filter != NULL && strstr(scene_real_name(k), filter) == NULL)
+        if (filter != NULL && strstr(src->name(k), filter) == NULL)
         {
             continue;
         }
-        if (scene_make_real(k, &s) != 0)
+        if (src->make(k, &s) != 0)
         {
-            fprintf(stderr, "%s: could not import its meshes (set MC_SOURCE_ROOT to the repository root)\n",
-                    scene_real_name(k));
+            fprintf(stderr, "%s: %s\n", src->name(k), src->failure);
             continue;
         }
         visit(&s, ctx);
         scene_pair_destroy(&s);
     }
+}
+
+const scene_source scene_source_real = {scene_real_count, scene_real_name, scene_make_real,
+                                        "could not import its meshes (set MC_SOURCE_ROOT to the repository root)"};
+
+void scene_each_real(const char* filter, scene_visit_fcn* visit, void* ctx)
+{
+    scene_each(&scene_source_real, filter, visit, ctx);
 }
 
 // Real meshes against a shifted, turned copy of themselves: an organic model, a small CAD part with many regions, a

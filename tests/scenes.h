@@ -85,8 +85,20 @@ int scene_make_real(int k, scene_pair* out);
 /// Visitor of scene_each_real.
 typedef void scene_visit_fcn(const scene_pair* scene, void* ctx);
 
-/// Build each real scene whose name contains `filter` (NULL: all), pass it to `visit`, then free it; a scene whose
-/// meshes cannot be imported is skipped with a line on stderr (benchmark drivers).
+/// A family of scenes: how many, their names, how to build one, and what a failure to build one means.
+typedef struct scene_source
+{
+    int (*count)(void);
+    const char* (*name)(int k);
+    int (*make)(int k, scene_pair* out);
+    const char* failure; ///< printed after the scene's name when make fails
+} scene_source;
+/// Build each scene of `src` whose name contains `filter` (NULL: all), pass it to `visit`, then free it; a scene that
+/// cannot be built is skipped with a line on stderr (benchmark drivers).
+void scene_each(const scene_source* src, const char* filter, scene_visit_fcn* visit, void* ctx);
+/// The real scenes (scene_make_real) and the CAD-export scenes (scene_make_cad, tests/scenes_cad.c).
+extern const scene_source scene_source_real, scene_source_cad;
+/// scene_each over the real scenes.
 void scene_each_real(const char* filter, scene_visit_fcn* visit, void* ctx);
 
 /// Real meshes of data/ each against a shifted, turned copy of itself (scene_make_file): "spot_shifted",
@@ -100,3 +112,21 @@ void scene_shifted_name(int k, const char* const* files, char* buf, size_t size)
 /// Build shifted scene k (numbered as in scene_shifted_name; a file against a copy of itself shifted by 0.1 of its
 /// bbox diagonal and turned 0.3 rad). @return 0 on success, -1 when its mesh cannot be imported.
 int scene_make_shifted(int k, const char* const* files, scene_pair* out);
+
+/// CAD-export scenes (tests/scenes_cad.c): machine parts tessellated as CAD systems export them (long thin triangles)
+/// in poses a mechanism reaches: "gears_meshing" (two 24-tooth spur gears in mesh, 24 points per flank),
+/// "gears_meshing_fine" (100 per flank), "shaft_in_bore" (a shaft pressed into a bored block), "crossed_shafts"
+/// (1024 sides each) and "crossed_shafts_fine" (4096).
+/// @return the number of CAD scenes.
+int scene_cad_count(void);
+/// Name of CAD scene k (0 <= k < scene_cad_count()).
+const char* scene_cad_name(int k);
+/// Build CAD scene k (generated: no file needed). @return 0 on success, -1 when out of memory.
+int scene_make_cad(int k, scene_pair* out);
+/// An involute spur gear (pressure angle 20 degrees, addendum m, dedendum 1.25 m) of `teeth` teeth and module
+/// `module`, extruded from z = 0 to `width`, `flank_points` points on each flank; caps fanned from the axis.
+/// *area_out (may be NULL) receives its profile's area (the polygon's, exactly as meshed). NULL on failure.
+mc_mesh* scene_spur_gear(int teeth, double module, double width, int flank_points, double* area_out);
+/// A block [-half, half]^2 x [0, height] with a through bore of radius `bore` < half along z, the bore's circle in
+/// `segments` (a multiple of 4) segments; caps fanned from the block's corners. NULL on failure.
+mc_mesh* scene_bored_block(double half, double height, double bore, uint32_t segments);

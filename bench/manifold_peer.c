@@ -1,0 +1,163 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// Manifold as a peer of bench_regions -M: the scene's two meshes are written to a temporary file (I's frame,
+// float32 as Manifold's JS meshes take them), bench/manifold/manifold_bench.mjs times Manifold's intersection + volume
+// under node, and our region query runs on meshes made from the same rounded coordinates, so that the two volumes
+// compare exactly (Manifold computes in double from float input).
+#define _POSIX_C_SOURCE 200809L
+#include "manifold_peer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/// The folder of the node script: $MC_SOURCE_ROOT/bench/manifold, else bench/manifold.
+static void peer_dir(char* out, size_t cap)
+{
+    const char* root = getenv("MC_SOURCE_ROOT");
+    snprintf(out, cap, "%s%sbench/manifold", root != NULL ? root : "", root != NULL ? "/" : "");
+}
+
+int manifold_peer_setup(void)
+{
+    char dir[4096], probe[4200], cmd[8400];
+    peer_dir(dir, sizeof dir);
+    snprintf(probe, sizeof probe, "%s/node_modules/manifold-3d/package.json", dir);
+    if (access(probe, R_OK) == 0)
+    {
+        return 0;
+    }
+    if (system("command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1") != 0)
+    {
+        fprintf(stderr, "bench_regions: -M needs node and npm (Debian: apt-get install -y nodejs npm)\n");
+        return -1;
+    }
+    fprintf(stderr, "bench_regions: installing manifold-3d into %s/node_modules (npm install)\n", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && npm install --no-audit --no-fund --silent >&2", dir);
+    if (system(cmd) != 0 || access(probe, R_OK) != 0)
+    {
+        fprintf(stderr, "bench_regions: npm install of manifold-3d failed in %s\n", dir);
+        return -1;
+    }
+    return 0;
+}
+
+/// Vertex v of mesh b in I's frame, rounded to float32 (J's mapped by J-in-I).
+static float rounded(const mc_vec3* p, uint32_t v, const mc_pose* to_i, int axis)
+{
+    mc_vec3 q = mc_pose_transform(to_i, p[v]);
+    return (float)(axis == 0 ? q.x : axis == 1 ? q.y : q.z);
+}
+
+/// Write the scene's meshes (I's frame, float32) to `path` and make our meshes from the same coordinates.
+static int write_pair(const scene_pair* s, const char* path, mc_mesh* ours[2])
+{
+    FILE* f = fopen(path, "wb");
+    if (f == NULL)
+    {
+        return -1;
+    }
+    mc_pose inv_i = mc_pose_inverse(&s->pose_i);
+    mc_pose to_i[2] = {mc_pose_identity(), mc_pose_mul(&inv_i, &s->pose_j)};
+    const mc_mesh* m[2] = {s->mesh_i, s->mesh_j};
+    uint32_t head[4] = {mc_mesh_get_vertex_count(m[0]), mc_mesh_get_triangle_count(m[0]),
+                        mc_mesh_get_vertex_count(m[1]), mc_mesh_get_triangle_count(m[1])};
+    int bad = fwrite(head, sizeof head, 1, f) != 1;
+    for (int b = 0; b < 2 && !bad; ++b)
+    {
+        uint32_t nv = head[2 * b], nt = head[2 * b + 1];
+        float* fp = malloc(3u * (size_t)nv * sizeof *fp);
+        double* dp = malloc(3u * (size_t)nv * sizeof *dp);
+        const mc_vec3* p = mc_mesh_get_positions(m[b]);
+        const uint32_t* ix = mc_mesh_get_indices(m[b]);
+        bad = fp == NULL || dp == NULL;
+        for (uint32_t v = 0; v < nv && !bad; ++v)
+        {
+            for (int a = 0; a < 3; ++a)
+            {
+                fp[3u * v + (uint32_t)a] = rounded(p, v, &to_i[b], a);
+                dp[3u * v + (uint32_t)a] = fp[3u * v + (uint32_t)a];
+            }
+        }
+        bad = bad || fwrite(fp, sizeof *fp, 3u * (size_t)nv, f) != 3u * (size_t)nv ||
+              fwrite(ix, sizeof *ix, 3u * (size_t)nt, f) != 3u * (size_t)nt;
+        ours[b] = bad ? NULL : scene_mesh_from_arrays(dp, nv, ix, nt);
+        bad = bad || ours[b] == NULL;
+        free(fp);
+        free(dp);
+    }
+    return fclose(f) != 0 || bad ? -1 : 0;
+}
+
+/// Our volume of the pair of rounded meshes (identity poses).
+static double our_volume(mc_mesh* ours[2])
+{
+    mc_workspace* ws = NULL;
+    if (mc_workspace_create(&ws) != MC_OK)
+    {
+        return NAN;
+    }
+    mc_region regions[256];
+    uint32_t n = 0;
+    mc_pose o = mc_pose_identity();
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 1;
+    double v = NAN;
+    if (mc_query_regions(ours[0], &o, ours[1], &o, &opt, ws, regions, 256, &n, NULL) == MC_OK)
+    {
+        v = 0.0;
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            v += regions[k].volume;
+        }
+    }
+    mc_workspace_destroy(ws);
+    return v;
+}
+
+int manifold_peer_run(const scene_pair* s, int repeats, manifold_peer_result* out)
+{
+    memset(out, 0, sizeof *out);
+    char dir[4096], path[] = "/tmp/mc_manifold_XXXXXX", cmd[9000];
+    int fd = mkstemp(path);
+    if (fd < 0)
+    {
+        return -1;
+    }
+    close(fd);
+    mc_mesh* ours[2] = {NULL, NULL};
+    int rc = write_pair(s, path, ours);
+    if (rc == 0)
+    {
+        out->volume_ours = our_volume(ours);
+        peer_dir(dir, sizeof dir);
+        snprintf(cmd, sizeof cmd, "node '%s/manifold_bench.mjs' %d '%s'", dir, repeats, path);
+        FILE* p = popen(cmd, "r");
+        char line[1024] = "";
+        rc = p == NULL || fgets(line, sizeof line, p) == NULL ? -1 : 0;
+        if (p != NULL && pclose(p) != 0)
+        {
+            rc = -1;
+        }
+        const char* v = strstr(line, "\"volume\":");
+        const char* t = strstr(line, "\"seconds\":");
+        const char* st = strstr(line, "\"status\":\"");
+        if (rc != 0 || v == NULL || t == NULL || sscanf(v + 9, "%lf", &out->volume) != 1 ||
+            sscanf(t + 10, "%lf", &out->seconds) != 1)
+        {
+            fprintf(stderr, "bench_regions: %s: Manifold gave no result (%s)\n", s->name, line);
+            rc = -1;
+        }
+        if (st != NULL)
+        {
+            sscanf(st + 10, "%63[^\"]", out->status);
+        }
+        out->rel = fabs(out->volume - out->volume_ours) / fabs(out->volume_ours);
+    }
+    mc_mesh_destroy(ours[0]);
+    mc_mesh_destroy(ours[1]);
+    unlink(path);
+    return rc;
+}
