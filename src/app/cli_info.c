@@ -16,8 +16,9 @@ static void print_help(FILE* f)
     fprintf(f,
             "usage: meshcontact info MESH [--scale S] [--max-triangles N] [--json] [--accept-self-intersections]\n"
             "                      [--repair] [--weld-tolerance T] [--chord-tolerance C] [--angle DEG] [--solid K]\n\n"
-            "Read a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae), weld identical vertices and report\n"
-            "what the checks found. Counts, closedness, orientation and the signed volume are those of the\n"
+            "Read a mesh file (.stl .shl .obj .ply .off .3mf .gltf .glb .dae, or a B-rep .step .stp .iges .igs\n"
+            ".brep faceted at --chord-tolerance), weld identical vertices and report what the checks found.\n"
+            "Counts, closedness, orientation and the signed volume are those of the\n"
             "triangles as read (after exact welding; polygons fan-split); a negative volume means the normals\n"
             "point inward. Zero-area triangles are listed as problems; they are removed (and T-junctions\n"
             "repaired) in the mesh used for contact.\n\n"
