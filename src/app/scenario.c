@@ -3,6 +3,8 @@
 // Parser of scenario files (the Adams-dataset-like format documented in scenario.h) for `meshcontact simulate`.
 #include "src/app/scenario.h"
 
+#include "src/app/app_io.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -1925,62 +1927,22 @@ bool app_scenario_parse_string(const char* text, const char* name, const char* b
 
 bool app_scenario_parse_file(const char* path, app_scenario** out, app_scenario_error* err)
 {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL)
+    // A regular text file only (app_io.h): no device, FIFO or directory, at most APP_MAX_TEXT_BYTES, no NUL or control
+    // bytes (refused with their line), a UTF-8 byte order mark skipped.
+    char* text = NULL;
+    size_t n = 0;
+    int64_t bad_line = 0;
+    char why[sizeof err->message];
+    if (!app_read_text(path, APP_MAX_TEXT_BYTES, &text, &n, &bad_line, why, sizeof why))
     {
         if (err != NULL)
         {
-            err->line = 0;
-            snprintf(err->message, sizeof err->message, "%s: cannot open: %s", path, strerror(errno));
+            err->line = (int)bad_line;
+            snprintf(err->message, sizeof err->message, "%s", why);
         }
         return false;
     }
-    size_t cap = 1 << 16, n = 0;
-    char* text = malloc(cap);
-    bool ok = text != NULL;
-    while (ok)
-    {
-        if (n + 1 >= cap)
-        {
-            char* nt = realloc(text, cap * 2);
-            if (nt == NULL)
-            {
-                ok = false;
-                break;
-            }
-            text = nt;
-            cap *= 2;
-        }
-        size_t got = fread(text + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-        {
-            ok = !ferror(f);
-            break;
-        }
-    }
-    fclose(f);
-    if (!ok)
-    {
-        free(text);
-        if (err != NULL)
-        {
-            err->line = 0;
-            snprintf(err->message, sizeof err->message, "%s: read error", path);
-        }
-        return false;
-    }
-    text[n] = '\0';
-    if (strlen(text) != n)
-    {
-        free(text);
-        if (err != NULL)
-        {
-            err->line = 0;
-            snprintf(err->message, sizeof err->message, "%s: not a text file (contains NUL bytes)", path);
-        }
-        return false;
-    }
+    bool ok;
     char* dir = dir_of(path);
     ok = dir != NULL && app_scenario_parse_string(text, path, dir, out, err);
     free(dir);
