@@ -363,6 +363,12 @@ static bool parse_real(scn_parser* p, const scn_arg* a, const char* text, bool a
         deg = true;
         ++end;
     }
+    if (end != text && *end == '\0' && errno == ERANGE)
+    {
+        // The real cause (issue 41): a number the text spells correctly but a double cannot hold.
+        return fail(p, a->line, "%s=%s is out of the range of double precision (%s)", a->key, text,
+                    fabs(v) > 1.0 ? "larger than 1.8e308" : "nonzero but smaller than 2.2e-308");
+    }
     if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
     {
         return fail(p, a->line, "bad number '%s' for %s", text, a->key);
@@ -741,6 +747,22 @@ static bool stmt_part(scn_parser* p)
         if (!have_ip)
         {
             return fail(p, p->st.line, "PART/%d needs IP=Ixx,Iyy,Izz (inertia about the centre of mass)", part.id);
+        }
+        // Its determinant (a product of three moments) must be a double, or the minors below and the simulator's
+        // inverse fail for a reason they cannot name (issue 41: IP=1e300 was "singular", 1e-300 "not positive
+        // definite").
+        double ip_max = 0.0;
+        for (int k = 0; k < 6; ++k)
+        {
+            ip_max = fmax(ip_max, fabs(part.ip[k]));
+        }
+        double ip_min = fmin(part.ip[0], fmin(part.ip[1], part.ip[2]));
+        if (ip_max > 1e100 || (ip_min > 0.0 && ip_min < 1e-100))
+        {
+            return fail(p, p->st.line,
+                        "IP=%g,%g,%g is out of the range the simulator handles (moments from 1e-100 to 1e100: the "
+                        "inertia's determinant would %s); choose other units",
+                        part.ip[0], part.ip[1], part.ip[2], ip_max > 1e100 ? "overflow" : "underflow");
         }
         // Positive definite: leading principal minors (Adams' products of inertia enter with a minus sign).
         double xx = part.ip[0], yy = part.ip[1], zz = part.ip[2];
