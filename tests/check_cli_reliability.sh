@@ -1,0 +1,214 @@
+#!/bin/sh
+# Hostile-user checks of issue 41: outputs all or nothing (repair IN IN under `ulimit -f`, stdout to /dev/full,
+# an unwritable --svg or output folder before the run), sweeps that cannot mix (a foreign --resume, a second writer),
+# readers (NUL and control bytes with their place, devices, FIFOs, directories, long lines, a BOM) and messages
+# (long paths, non-UTF-8 and newline file names, the real cause of a bad number).
+set -eu
+export LC_ALL=C # file names that are not UTF-8 match `.` in grep
+exe="$1"
+tmp="${TMPDIR:-/tmp}/mc_cli_reliability.$$"
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp" "$tmp".out "$tmp".err' EXIT
+check_name=check_cli_reliability
+. "$(dirname "$0")/cli_common.sh"
+
+# run STATUS CMD...: the command exits with STATUS; its stderr is in $tmp.err.
+run() {
+    want="$1"; shift
+    set +e
+    "$@" >"$tmp".out 2>"$tmp".err
+    rc=$?
+    set -e
+    [ "$rc" -eq "$want" ] || fail "status $rc, want $want: $* ($(cat "$tmp".err))"
+}
+# one_line PATTERN: stderr is one line matching PATTERN.
+one_line() {
+    [ "$(wc -l <"$tmp".err)" -eq 1 ] || fail "stderr is not one line: $(cat "$tmp".err)"
+    grep -q -- "$1" "$tmp".err || fail "stderr does not match '$1': $(cat "$tmp".err)"
+}
+
+# A tetrahedron in OBJ (and its copies below).
+cat >"$tmp"/tet.obj <<'OBJ'
+v 0 0 0
+v 1 0 0
+v 0 1 0
+v 0 0 1
+f 1 3 2
+f 1 2 4
+f 2 3 4
+f 1 4 3
+OBJ
+"$exe" primitive sphere --radius 1 --triangles 2000 -o "$tmp"/ball.stl >/dev/null
+"$exe" primitive box --size 1,1,1 -o "$tmp"/box.stl >/dev/null
+
+# --- Outputs all or nothing ---------------------------------------------------------------------------------------
+# repair IN IN on a "full disk" (ulimit -f: 20 blocks, the STL needs about 100 kB): exit 1 with the reason, IN intact,
+# no temporary left behind.
+cp "$tmp"/ball.stl "$tmp"/in.stl
+set +e
+(ulimit -f 20; "$exe" repair "$tmp"/in.stl "$tmp"/in.stl) >"$tmp".out 2>"$tmp".err
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "repair IN IN under ulimit -f: status $rc ($(cat "$tmp".err))"
+one_line "in.stl: write failed: File too large (the previous file, if any, is unchanged)"
+cmp -s "$tmp"/ball.stl "$tmp"/in.stl || fail "repair IN IN under ulimit -f changed IN"
+[ -z "$(ls -A "$tmp" | grep '\.tmp$' || true)" ] || fail "a temporary was left behind: $(ls -A "$tmp")"
+# Without the limit, repair in place works and the file is usable.
+"$exe" repair "$tmp"/in.stl "$tmp"/in.stl >/dev/null || fail "repair IN IN failed"
+"$exe" info "$tmp"/in.stl >/dev/null || fail "repaired in place: not usable"
+# primitive into a folder that does not exist: one line, nothing created.
+run 1 "$exe" primitive box --size 1,1,1 -o "$tmp"/no/such/dir/box.stl
+one_line "box.stl: cannot write: No such file or directory"
+# stdout to a full device: every command fails with the reason (the output is incomplete), not exit 0.
+for cmd in "info $tmp/tet.obj --json" "info $tmp/tet.obj" "contact $tmp/tet.obj $tmp/tet.obj --json" \
+    "force $tmp/tet.obj $tmp/tet.obj --stiffness 1e5 --exponent 1.5 --json" \
+    "repair $tmp/tet.obj $tmp/rep.stl --json" "primitive box --size 1,1,1 -o $tmp/p.stl --json" \
+    "bench $tmp/tet.obj $tmp/tet.obj --repeat 1 --json" "--version"; do
+    set +e
+    # shellcheck disable=SC2086
+    "$exe" $cmd >/dev/full 2>"$tmp".err
+    rc=$?
+    set -e
+    [ "$rc" -eq 1 ] || fail "$cmd > /dev/full: status $rc"
+    one_line "^meshcontact: stdout: write error.*(the output is incomplete)"
+done
+
+# simulate: an unwritable --svg (or output folder) fails before the run, and no output is created.
+cat >"$tmp"/drop.scn <<'SCN'
+PART/1, GROUND
+PART/2, MASS=1, IP=0.1,0.1,0.1, QG=0,0,0.6
+GRAPHICS/1, PART=1, BOX, X=4, Y=4, Z=1, QP=-2,-2,-1
+GRAPHICS/2, PART=2, SPHERE, RADIUS=0.5
+CONTACT/1, IGEOM=2, JGEOM=1, IMPACT, STIFFNESS=1e5, EXPONENT=1.5, DAMPING=10, DMAX=0.001
+ACCGRAV/KGRAV=-9.81
+SIMULATE/DYNAMIC, END=0.05, STEPS=10
+SCN
+run 1 "$exe" simulate "$tmp"/drop.scn -o "$tmp"/run --svg "$tmp"/no/such/dir/plot.svg
+one_line "plot.svg: cannot write: No such file or directory"
+[ -z "$(ls -A "$tmp"/run 2>/dev/null)" ] || fail "simulate created outputs before failing: $(ls -A "$tmp"/run)"
+"$exe" simulate "$tmp"/drop.scn -o "$tmp"/run >/dev/null || fail "simulate failed"
+[ "$(ls -A "$tmp"/run | wc -l)" -eq 6 ] || fail "simulate: expected 6 outputs and no temporary: $(ls -A "$tmp"/run)"
+cp "$tmp"/run/drop.csv "$tmp"/drop.csv
+# A failed write keeps the previous outputs: the CSV on a device that fails (/dev/full) -> exit 1, others unchanged.
+run 1 "$exe" simulate "$tmp"/drop.scn -o "$tmp"/run --csv /dev/full
+grep -q "/dev/full: cannot write: No space left on device" "$tmp".err || fail "CSV on /dev/full: $(cat "$tmp".err)"
+cmp -s "$tmp"/drop.csv "$tmp"/run/drop.csv || fail "the previous CSV changed"
+
+# --- Sweeps that cannot mix --------------------------------------------------------------------------------------
+{
+    echo "time,x_i,y_i,z_i,qw_i,qx_i,qy_i,qz_i,x_j,y_j,z_j,qw_j,qx_j,qy_j,qz_j"
+    for k in 1 2 3 4 5 6; do echo "0.$k,0,0,0,1,0,0,0,0.$k,0.1,0.2,1,0,0,0"; done
+} >"$tmp"/poses.csv
+"$exe" sweep poses "$tmp"/box.stl "$tmp"/ball.stl "$tmp"/poses.csv -o "$tmp"/sweep.csv || fail "sweep failed"
+head -1 "$tmp"/sweep.csv | grep -q "^# meshcontact sweep poses fingerprint: meshes=[0-9a-f]\{16\} options=[0-9a-f]\{16\} scenario=[0-9a-f]\{16\} input=[0-9a-f]\{16\}$" ||
+    fail "fingerprint line: $(head -1 "$tmp"/sweep.csv)"
+cp "$tmp"/sweep.csv "$tmp"/keep.csv
+# The same file names, other contents / options / rows: each refused with one line naming what differs.
+cp "$tmp"/ball.stl "$tmp"/ball.bak
+"$exe" primitive sphere --radius 1.01 --triangles 2000 -o "$tmp"/ball.stl >/dev/null
+check_error sweep 1 poses "$tmp"/box.stl "$tmp"/ball.stl "$tmp"/poses.csv -o "$tmp"/sweep.csv --resume
+one_line "sweep.csv: cannot resume: it was written by a sweep of other meshes"
+cp "$tmp"/ball.bak "$tmp"/ball.stl
+check_error sweep 1 poses "$tmp"/box.stl "$tmp"/ball.stl "$tmp"/poses.csv -o "$tmp"/sweep.csv --resume --scale 2
+one_line "cannot resume: it was written by a sweep of other options"
+sed 's/^0.6,0,/0.6,1e-9,/' "$tmp"/poses.csv >"$tmp"/poses2.csv
+check_error sweep 1 poses "$tmp"/box.stl "$tmp"/ball.stl "$tmp"/poses2.csv -o "$tmp"/sweep.csv --resume
+one_line "cannot resume: it was written by a sweep of another input table"
+cmp -s "$tmp"/keep.csv "$tmp"/sweep.csv || fail "a refused resume changed the output"
+# The same inputs resume (nothing to do).
+"$exe" sweep poses "$tmp"/box.stl "$tmp"/ball.stl "$tmp"/poses.csv -o "$tmp"/sweep.csv --resume || fail "own resume"
+cmp -s "$tmp"/keep.csv "$tmp"/sweep.csv || fail "resume of a complete output changed it"
+# A second writer: while another process holds the output's lock (flock(1), the lock a running sweep takes), a sweep
+# on it is refused at once, the output untouched, with and without --resume.
+if command -v flock >/dev/null; then
+    for opt in "" "--resume"; do
+        set +e
+        # shellcheck disable=SC2086
+        flock "$tmp"/sweep.csv "$exe" sweep poses "$tmp"/box.stl "$tmp"/ball.stl "$tmp"/poses.csv -o "$tmp"/sweep.csv \
+            $opt >"$tmp".out 2>"$tmp".err
+        rc=$?
+        set -e
+        [ "$rc" -eq 1 ] || fail "second writer $opt: status $rc"
+        one_line "sweep.csv: another sweep is writing this output (it is locked)"
+        cmp -s "$tmp"/keep.csv "$tmp"/sweep.csv || fail "a refused second writer changed the output"
+    done
+fi
+
+# --- Readers ------------------------------------------------------------------------------------------------------
+# A NUL or control byte in a text mesh, a scenario, a poses or parameters table: an error with its line and column.
+printf 'v 0 0 0\nv 1 0 0\000 junk\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 4 3\n' >"$tmp"/nul.obj
+run 1 "$exe" info "$tmp"/nul.obj
+one_line "nul.obj: line 2, column 8: a NUL byte"
+printf 'OFF\n4 4 0\n0 0 0\n1 0 0\007\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 1 2 3\n3 0 3 2\n' >"$tmp"/bel.off
+run 1 "$exe" info "$tmp"/bel.off
+one_line "bel.off: line 4, column 6: the control byte 0x07"
+printf 'solid s\n facet normal 0 0 1\000\n' >"$tmp"/nul.stl
+run 1 "$exe" info "$tmp"/nul.stl
+one_line "nul.stl: line 2, column 20: a NUL byte"
+"$exe" primitive box --size 1,1,1 -o "$tmp"/box.shl >/dev/null
+awk 'NR == 3 { printf "%s\001\n", $0; next } { print }' "$tmp"/box.shl >"$tmp"/ctl.shl
+run 1 "$exe" info "$tmp"/ctl.shl
+one_line "ctl.shl: line 3, column [0-9]*: the control byte 0x01"
+printf 'PART/1, GROUND\n! a comment\000\n' >"$tmp"/nul.scn
+run 1 "$exe" simulate "$tmp"/nul.scn -o "$tmp"/x
+one_line "nul.scn:2: column 12: a NUL byte"
+{ head -3 "$tmp"/poses.csv; printf '0.9,0,0,0,1,0,0,0,0.1\000,0,0,1,0,0,0\n'; } >"$tmp"/nulposes.csv
+check_error sweep 1 poses "$tmp"/box.stl "$tmp"/ball.stl "$tmp"/nulposes.csv -o "$tmp"/o.csv
+one_line "nulposes.csv: cannot read: line 4, column 22: a NUL byte"
+printf 'STIFFNESS\n1e5\n2e5\002\n' >"$tmp"/ctl.params
+check_error sweep 1 scenario "$tmp"/drop.scn "$tmp"/ctl.params -o "$tmp"/o.csv
+one_line "ctl.params: cannot read: line 3, column 4: the control byte 0x02"
+printf 'STIFFNESS = 1e5, 2e5\003\n' >"$tmp"/ctl.grid
+check_error sweep 1 scenario "$tmp"/drop.scn "$tmp"/ctl.grid -o "$tmp"/o.csv
+one_line "ctl.grid: byte 21: the control byte 0x03"
+# A line of 2 MiB without a line break: refused, memory bounded.
+{ printf 'time,x_i,y_i,z_i,qw_i,qx_i,qy_i,qz_i,x_j,y_j,z_j,qw_j,qx_j,qy_j,qz_j\n'; head -c 2097152 /dev/zero | tr '\0' 1; } \
+    >"$tmp"/long.csv
+check_error sweep 1 poses "$tmp"/box.stl "$tmp"/ball.stl "$tmp"/long.csv -o "$tmp"/o.csv
+one_line "long.csv: cannot read: line 2: longer than 1 MiB"
+# Devices, FIFOs and directories: refused at once by every reader (a FIFO must not block: timeout 10 s).
+mkfifo "$tmp"/fifo
+for f in /dev/zero "$tmp"/fifo "$tmp"; do
+    run 1 timeout 10 "$exe" simulate "$f" -o "$tmp"/x
+    one_line "is a \(character device\|FIFO\|directory\)"
+    run 1 timeout 10 "$exe" sweep poses "$tmp"/box.stl "$tmp"/ball.stl "$f" -o "$tmp"/o.csv
+    one_line "is a \(character device\|FIFO\|directory\)"
+    run 1 timeout 10 "$exe" sweep scenario "$tmp"/drop.scn "$f" -o "$tmp"/o.csv
+    one_line "is a \(character device\|FIFO\|directory\)"
+done
+# A UTF-8 byte order mark is skipped (scenario, OBJ, poses).
+printf '\357\273\277' | cat - "$tmp"/drop.scn >"$tmp"/bom.scn
+"$exe" simulate "$tmp"/bom.scn -o "$tmp"/bomrun >/dev/null 2>"$tmp".err || fail "scenario with a BOM: $(cat "$tmp".err)"
+printf '\357\273\277' | cat - "$tmp"/tet.obj >"$tmp"/bom.obj
+"$exe" info "$tmp"/bom.obj >/dev/null 2>"$tmp".err || fail "OBJ with a BOM: $(cat "$tmp".err)"
+printf '\357\273\277' | cat - "$tmp"/poses.csv >"$tmp"/bomposes.csv
+"$exe" sweep poses "$tmp"/box.stl "$tmp"/ball.stl "$tmp"/bomposes.csv -o "$tmp"/bom.csv 2>"$tmp".err ||
+    fail "poses with a BOM: $(cat "$tmp".err)"
+
+# --- Messages -----------------------------------------------------------------------------------------------------
+# A legal path of more than 600 bytes: the message keeps the file name and the reason.
+long="$tmp"
+for k in 1 2 3 4 5 6; do
+    long="$long/dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd$k"
+done
+mkdir -p "$long"
+printf 'v 0 0 0\nf 1 2\n' >"$long"/the_file_name.obj
+run 1 "$exe" info "$long"/the_file_name.obj
+one_line "\.\.\..*/the_file_name.obj: line 2: face with fewer than 3 vertices"
+# A file name with a line break and a byte that is not UTF-8: one line on stderr, valid JSON on stdout.
+odd="$(printf '%s/odd\377\nname' "$tmp")"
+cp "$tmp"/tet.obj "$odd.obj"
+run 1 "$exe" info "$odd.ob"
+one_line 'odd.*\\nname.ob: '
+"$exe" repair "$odd.obj" "$odd.stl" --json >"$tmp".out || fail "repair of an odd name failed"
+python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <"$tmp".out ||
+    fail "repair --json of an odd name: not valid UTF-8 JSON: $(cat "$tmp".out)"
+# The real cause of a bad number or inertia.
+sed 's/END=0.05/END=4.9e-324/' "$tmp"/drop.scn >"$tmp"/end.scn
+check_scenario_error "$tmp"/end.scn "END=4.9e-324 is out of the range of double precision"
+sed 's/IP=0.1,0.1,0.1/IP=1e300,1e300,1e300/' "$tmp"/drop.scn >"$tmp"/ip.scn
+check_scenario_error "$tmp"/ip.scn "out of the range the simulator handles.*would overflow"
+sed 's/IP=0.1,0.1,0.1/IP=1e-300,1e-300,1e-300/' "$tmp"/drop.scn >"$tmp"/ip.scn
+check_scenario_error "$tmp"/ip.scn "out of the range the simulator handles.*would underflow"
+
+echo "meshcontact reliability: all or nothing outputs, checked stdout, sweeps that cannot mix, readers and messages: ok"
