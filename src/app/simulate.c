@@ -5,6 +5,7 @@
 #include "src/app/simulate.h"
 
 #include "src/app/sim_bdf.h"
+#include "src/app/sim_guard.h"
 #include "src/app/sim_jacobian.h"
 
 #include <math.h>
@@ -1806,7 +1807,10 @@ static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
 {
     uint32_t count = 0;
     // the library does not differentiate stiction (and would log each refusal)
-    mc_status st = has_stiction(s->scn) ? MC_ERR_UNSUPPORTED : library_jacobian(s, &count);
+    // Without contacts there is nothing to differentiate (the world of parts without geometry is never evaluated).
+    mc_status st = has_stiction(s->scn)      ? MC_ERR_UNSUPPORTED
+                   : s->wcontact_count == 0 ? MC_OK
+                                            : library_jacobian(s, &count);
     if (st != MC_ERR_UNSUPPORTED && st != MC_OK)
     {
         return set_err(s->bdf_err, sizeof s->bdf_err, "contact Jacobian failed at t = %g: %s", s->time,
@@ -2373,6 +2377,11 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     }
     s->scn = scn;
     s->opt = options != NULL ? *options : app_sim_default_options();
+    if (!app_sim_check_bdf_memory(scn, 0.0, err, cap)) // before any work (issue 41, sim_guard.h)
+    {
+        app_sim_destroy(s);
+        return false;
+    }
     if (!alloc_arrays(s))
     {
         app_sim_destroy(s);
@@ -2460,7 +2469,7 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     double dt_out = scn->end_time / scn->steps;
     if (scn->integrator == APP_SCENARIO_BDF)
     {
-        if (!bdf_create(s, err, cap))
+        if (!app_sim_check_time_scale(scn, s->time_scale, err, cap) || !bdf_create(s, err, cap))
         {
             app_sim_destroy(s);
             return false;
