@@ -911,6 +911,22 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, a
         s->body_twists[b].v = mc_add(ps->v, mc_cross(ps->w, mc_sub(s->body_poses[b].p, ps->p)));
     }
     uint32_t n = (uint32_t)s->body_count;
+    for (uint32_t b = 0; b < n; ++b)
+    {
+        // Caught here, with the part's name, before the library sees it (issue 41: a debug library asserts).
+        double v[13] = {s->body_poses[b].p.x,  s->body_poses[b].p.y,  s->body_poses[b].p.z,  s->body_poses[b].q.w,
+                        s->body_poses[b].q.x,  s->body_poses[b].q.y,  s->body_poses[b].q.z,  s->body_twists[b].v.x,
+                        s->body_twists[b].v.y, s->body_twists[b].v.z, s->body_twists[b].w.x, s->body_twists[b].w.y,
+                        s->body_twists[b].w.z};
+        if (app_sim_first_non_finite(v, 13) >= 0)
+        {
+            return set_err(err, cap,
+                           "PART/%d: the state became non-finite at t = %g (the step is too long for the contact "
+                           "stiffness, or MASS or IP too small for the forces: set a smaller INTEGRATOR/HMAX= or "
+                           "check the units)",
+                           scn->parts[s->bodies[b].part].id, s->time);
+        }
+    }
     if (n > 0)
     {
         if (mc_world_set_poses(s->world, s->ids, s->body_poses, n) != MC_OK ||
