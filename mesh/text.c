@@ -96,7 +96,8 @@ mc_status mc_text_error(const mc_text_reader* r, mc_status st, const char* fmt, 
 
 mc_status mc_text_out_of_memory(const mc_text_reader* r)
 {
-    return mc_set_error(r->err, MC_ERR_OUT_OF_MEMORY, r->text.line, -1, "%s: out of memory", r->path);
+    return mc_set_error(r->err, MC_ERR_OUT_OF_MEMORY, r->text.line, -1, "%s: line %lld: out of memory (%s)", r->path,
+                        (long long)r->text.line, strerror(ENOMEM));
 }
 
 mc_status mc_text_polygon_reserve(mc_text_reader* r, uint64_t count)

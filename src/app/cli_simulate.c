@@ -413,7 +413,7 @@ int cli_simulate(int argc, char** argv)
     }
     if (rc != 0)
     {
-        rc = cli_fail(NULL, "out of memory");
+        rc = cli_fail(a.scenario, "out of memory for the output names: %s", strerror(ENOMEM));
     }
     else if (need_dir && !make_dirs(a.outdir))
     {
