@@ -390,7 +390,9 @@ int cli_load_mesh(const char* path, double scale, double max_triangles, bool acc
     {
         char what[600];
         cli_self_check_summary(&rep, what, sizeof what);
-        fprintf(stderr, "meshcontact: warning: %s: used although it intersects itself: %s\n", path, what);
+        char shown[1200];
+        app_escape_controls(path, shown, sizeof shown);
+        fprintf(stderr, "meshcontact: warning: %s: used although it intersects itself: %s\n", shown, what);
     }
     return 0;
 }

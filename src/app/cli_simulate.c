@@ -150,7 +150,9 @@ static const char* const s_help[] = {
 static void sim_warn(const char* message, void* user)
 {
     (void)user;
-    fprintf(stderr, "meshcontact: warning: %s\n", message);
+    char shown[2048];
+    app_escape_controls(message, shown, sizeof shown); // one line whatever a file name holds
+    fprintf(stderr, "meshcontact: warning: %s\n", shown);
 }
 
 /// mkdir -p
