@@ -67,9 +67,11 @@ set -e
 one_line "in.stl: write failed: File too large (the previous file, if any, is unchanged)"
 cmp -s "$tmp"/ball.stl "$tmp"/in.stl || fail "repair IN IN under ulimit -f changed IN"
 [ -z "$(ls -A "$tmp" | grep '\.tmp$' || true)" ] || fail "a temporary was left behind: $(ls -A "$tmp")"
-# Without the limit, repair in place works and the file is usable.
+# Without the limit, repair in place works, the file is usable and keeps its permissions.
+chmod 600 "$tmp"/in.stl
 "$exe" repair "$tmp"/in.stl "$tmp"/in.stl >/dev/null || fail "repair IN IN failed"
 "$exe" info "$tmp"/in.stl >/dev/null || fail "repaired in place: not usable"
+[ "$(stat -c %a "$tmp"/in.stl)" = 600 ] || fail "repair in place changed the permissions: $(stat -c %a "$tmp"/in.stl)"
 # primitive into a folder that does not exist: one line, nothing created.
 run 1 "$exe" primitive box --size 1,1,1 -o "$tmp"/no/such/dir/box.stl
 one_line "box.stl: cannot write: No such file or directory"

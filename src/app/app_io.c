@@ -410,6 +410,10 @@ bool app_output_open(app_output* o, const char* path, bool allow_stdout, char* e
     }
     free(dir);
     free(real);
+    if (fd >= 0 && stat(o->path, &sb) == 0 && S_ISREG(sb.st_mode))
+    {
+        (void)fchmod(fd, sb.st_mode & 07777); // the replaced file's permissions (best effort)
+    }
     o->f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (o->f == NULL)
     {
