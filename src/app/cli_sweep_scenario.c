@@ -723,13 +723,17 @@ static int read_params(scenario_sweep* s)
         rewind(f);
         char buf[4096];
         size_t n;
-        while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        while (ok && t.length <= APP_MAX_TEXT_BYTES && (n = fread(buf, 1, sizeof buf, f)) > 0)
         {
             ok = sweep_text_append(&t, buf, n);
         }
     }
     fclose(f);
-    int rc = ok ? 0 : cli_fail(s->params_path, "out of memory");
+    int rc = ok ? 0 : cli_fail(s->params_path, "out of memory: %s", strerror(ENOMEM));
+    if (rc == 0 && t.length > APP_MAX_TEXT_BYTES)
+    {
+        rc = cli_fail(s->params_path, "a grid of more than %zu bytes (at most 256 MiB)", (size_t)APP_MAX_TEXT_BYTES);
+    }
     long bad = rc == 0 && grid ? app_text_bad_byte(t.data, t.length) : -1;
     if (bad >= 0)
     {
