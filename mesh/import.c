@@ -204,8 +204,8 @@ mc_status mc_read_file(const char* path, uint64_t max_bytes, char** data, uint64
     }
     else if (n > SIZE_MAX - 1 || (*data = mc_alloc((size_t)n + 1)) == NULL)
     {
-        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for %llu bytes", path,
-                          (unsigned long long)n);
+        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory for %llu bytes (%s)", path,
+                          (unsigned long long)n, strerror(ENOMEM));
     }
     else if (fread(*data, 1, (size_t)n, f) != (size_t)n)
     {

@@ -256,7 +256,7 @@ mc_status mc_shl_read(const char* path, mc_soup* soup, mc_error* err)
     if (st == MC_ERR_OUT_OF_MEMORY)
     {
         // This reader has always reported the file buffer's allocation failure without the byte count.
-        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory", path);
+        st = mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "%s: out of memory (%s)", path, strerror(ENOMEM));
     }
     if (st == MC_OK)
     {

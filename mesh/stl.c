@@ -322,7 +322,15 @@ static mc_status read_ascii(const char* path, char* data, uint64_t size, mc_soup
     ascii_reader r = {.loop = NULL, .loop_capacity = 0, .last_report = 0};
     mc_text_reader_start(&r.text, path, data, size, err);
     uint32_t solids = 0;
-    mc_status st = MC_OK;
+    // Control bytes in what starts as an ASCII STL are an error with their place; a file that does not start with
+    // "solid" keeps the message below (neither ASCII nor binary STL).
+    const char* head = r.text.text.p;
+    while (head < r.text.text.end && (*head == ' ' || *head == '\t' || *head == '\r' || *head == '\n'))
+    {
+        ++head;
+    }
+    bool solid = r.text.text.end - head >= 5 && memcmp(head, "solid", 5) == 0;
+    mc_status st = solid ? mc_text_reader_check(&r.text) : MC_OK;
     while (st == MC_OK && next_line(&r))
     {
         size_t len;

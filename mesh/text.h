@@ -185,7 +185,12 @@ typedef struct mc_text_reader
 
 /// Read the whole file into r (cursor before its first line). On failure r holds nothing to free.
 mc_status mc_text_reader_open(mc_text_reader* r, const char* path, uint64_t max_bytes, mc_error* err);
-/// Start a reader over a buffer the caller already holds; mc_text_reader_close frees it with mc_free.
+/// Refuse NUL and control bytes (all below 0x20 but tab, line feed, carriage return, form feed and vertical tab):
+/// a positioned MC_ERR_PARSE ("<path>: line L, column C: a NUL byte ...", mc_error.line and .offset set), where a
+/// token reader would silently stop at a NUL. mc_text_reader_open calls it.
+mc_status mc_text_reader_check(mc_text_reader* r);
+/// Start a reader over a buffer the caller already holds (a leading UTF-8 byte order mark is skipped);
+/// mc_text_reader_close frees it with mc_free.
 void mc_text_reader_start(mc_text_reader* r, const char* path, char* data, uint64_t size, mc_error* err);
 /// Free the reader's file buffer and polygon.
 void mc_text_reader_close(mc_text_reader* r);

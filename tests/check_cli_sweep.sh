@@ -40,9 +40,11 @@ poses="$tmp"/poses.csv
 "$exe" sweep poses "$tmp"/box.shl "$tmp"/ell.shl "$poses" -o "$tmp"/full.csv 2>"$tmp"/err ||
     fail "sweep failed: $(cat "$tmp"/err)"
 [ ! -s "$tmp"/err ] || fail "stderr not empty: $(cat "$tmp"/err)"
-[ "$(wc -l <"$tmp"/full.csv)" -eq 61 ] || fail "expected a header and 60 rows"
-head -1 "$tmp"/full.csv | grep -qx "row,time,status,triangle_pairs,regions,volume,area,depth,normal_x,normal_y,normal_z,centroid_x,centroid_y,centroid_z,distance,message" ||
-    fail "output header: $(head -1 "$tmp"/full.csv)"
+[ "$(wc -l <"$tmp"/full.csv)" -eq 62 ] || fail "expected a fingerprint line, a header and 60 rows"
+head -1 "$tmp"/full.csv | grep -q "^# meshcontact sweep poses fingerprint: meshes=[0-9a-f]\{16\} options=" ||
+    fail "no fingerprint line: $(head -1 "$tmp"/full.csv)"
+sed -n 2p "$tmp"/full.csv | grep -qx "row,time,status,triangle_pairs,regions,volume,area,depth,normal_x,normal_y,normal_z,centroid_x,centroid_y,centroid_z,distance,message" ||
+    fail "output header: $(sed -n 2p "$tmp"/full.csv)"
 
 # The oracle: every 4th row against `meshcontact contact --json` at the same poses (exact equality of every number:
 # both print 17 significant digits of the same computation).
@@ -51,7 +53,7 @@ import csv, json, subprocess, sys
 exe, tmp, poses, out, mode = sys.argv[1:6]
 rows = [l for l in open(poses) if l.strip() and not l.startswith("#")]
 inp = list(csv.reader(rows))[1:]
-res = list(csv.DictReader(open(out)))
+res = list(csv.DictReader(l for l in open(out) if not l.startswith("#")))
 assert [int(r["row"]) for r in res] == list(range(1, len(inp) + 1))
 contacts = 0
 for k in range(0, len(inp), 4):
@@ -98,7 +100,7 @@ import csv, json, subprocess, sys
 exe, tmp, poses, out, mode = sys.argv[1:6]
 rows = [l for l in open(poses) if l.strip() and not l.startswith("#")]
 inp = list(csv.reader(rows))[1:]
-res = list(csv.DictReader(open(out)))
+res = list(csv.DictReader(l for l in open(out) if not l.startswith("#")))
 assert len(res) == len(inp)
 for k in range(1, len(inp), 5):
     f, r = inp[k], res[k]
@@ -143,7 +145,7 @@ grep -q '^2,1,error,,,,,,,,,,,,,line 3: the quaternion of I is zero$' "$tmp"/bad
 grep -q "^3,2,error,.*\"line 4: y_j is 'x', not a finite number\"$" "$tmp"/bad.out || fail "malformed number row"
 grep -q '^4,3,error,.*line 5: 9 fields where the header has 15$' "$tmp"/bad.out || fail "short row"
 grep -q '^5,4,error,.*line 6: the position of J is outside the coordinate range' "$tmp"/bad.out || fail "range row"
-[ "$(sed -n 2p "$tmp"/bad.out | cut -d, -f3-)" = "$(sed -n 7p "$tmp"/bad.out | cut -d, -f3-)" ] ||
+[ "$(sed -n 3p "$tmp"/bad.out | cut -d, -f3-)" = "$(sed -n 8p "$tmp"/bad.out | cut -d, -f3-)" ] ||
     fail "the good rows around the bad ones differ"
 
 # Kill midway: --kill-after 23 writes 23 rows and a torn line, then SIGKILLs the process; --resume completes it.
@@ -152,7 +154,7 @@ set +e
 rc=$?
 set -e
 [ "$rc" -gt 128 ] || fail "--kill-after: the process was not killed (status $rc)"
-[ "$(wc -l <"$tmp"/kill.csv)" -eq 24 ] || fail "--kill-after: expected a header, 23 rows and a torn line"
+[ "$(wc -l <"$tmp"/kill.csv)" -eq 25 ] || fail "--kill-after: expected a fingerprint, a header, 23 rows and a torn line"
 [ "$(tail -c 3 "$tmp"/kill.csv)" = "24," ] || fail "--kill-after: no torn line"
 "$exe" sweep poses "$tmp"/box.shl "$tmp"/ell.shl "$poses" -o "$tmp"/kill.csv --resume || fail "resume failed"
 cmp -s "$tmp"/full.csv "$tmp"/kill.csv || fail "killed and resumed output differs from the uninterrupted one"
@@ -170,15 +172,17 @@ done
 cmp -s "$tmp"/full.csv "$tmp"/new.csv || fail "resume without an output differs"
 
 # A resume refuses an output that is not this sweep's (a row of another time, another header, more rows).
-awk -F, -v OFS=, 'NR == 8 { $2 = "0.5" } { print }' "$tmp"/full.csv >"$tmp"/other.csv
+awk -F, -v OFS=, 'NR == 9 { $2 = "0.5" } { print }' "$tmp"/full.csv >"$tmp"/other.csv
 cmp -s "$tmp"/full.csv "$tmp"/other.csv && fail "test set-up: row 7 not changed"
 check_error sweep 1 poses "$tmp"/box.shl "$tmp"/ell.shl "$poses" -o "$tmp"/other.csv --resume
-grep -q "line 8 is not row 7 of this sweep" "$tmp".err || fail "foreign row message: $(cat "$tmp".err)"
+grep -q "line 9 is not row 7 of this sweep" "$tmp".err || fail "foreign row message: $(cat "$tmp".err)"
 check_error sweep 1 poses "$tmp"/box.shl "$tmp"/ell.shl "$poses" -o "$tmp"/force.csv --resume
-grep -q "first line is not the header of this sweep" "$tmp".err || fail "foreign header message: $(cat "$tmp".err)"
+grep -q "it was written by a sweep of other options (force model" "$tmp".err ||
+    fail "foreign options message: $(cat "$tmp".err)"
 head -12 "$poses" >"$tmp"/short.csv
 check_error sweep 1 poses "$tmp"/box.shl "$tmp"/ell.shl "$tmp"/short.csv -o "$tmp"/full.csv --resume
-grep -q "it has more rows than" "$tmp".err || fail "longer output message: $(cat "$tmp".err)"
+grep -q "it was written by a sweep of another input table (its rows differ)" "$tmp".err ||
+    fail "other input message: $(cat "$tmp".err)"
 
 # Whole-file and usage errors: one line, nothing on stdout.
 echo "time,x_i,y_i" >"$tmp"/hdr.csv

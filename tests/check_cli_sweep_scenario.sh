@@ -31,11 +31,11 @@ scenario 1e7 0.3 0 >"$tmp"/slide.scn
 printf '# three parameters\nSTIFFNESS = 1e6, 1e7\nmu_static/1 = 0.3, 0.5\n\nVZ/2 = 0, -1\n' >"$tmp"/grid.txt
 "$exe" sweep scenario "$tmp"/slide.scn "$tmp"/grid.txt -o "$tmp"/grid.csv 2>"$tmp"/err ||
     fail "grid sweep failed: $(cat "$tmp"/err)"
-[ "$(wc -l <"$tmp"/grid.csv)" -eq 9 ] || fail "expected a header and 8 runs"
-head -1 "$tmp"/grid.csv | grep -q "^row,STIFFNESS,mu_static/1,VZ/2,status,evaluations,contact1_incidents,contact1_peak_fn,contact1_peak_ft,contact1_peak_depth,part2_x,part2_y,part2_z,part2_qw,part2_qx,part2_qy,part2_qz,part2_vx,part2_vy,part2_vz,part2_wx,part2_wy,part2_wz,message$" ||
-    fail "output header: $(head -1 "$tmp"/grid.csv)"
-[ "$(cut -d, -f1-4 "$tmp"/grid.csv | tr '\n' ' ')" = "row,STIFFNESS,mu_static/1,VZ/2 1,1000000,0.3,0 2,1000000,0.3,-1 3,1000000,0.5,0 4,1000000,0.5,-1 5,10000000,0.3,0 6,10000000,0.3,-1 7,10000000,0.5,0 8,10000000,0.5,-1 " ] ||
-    fail "grid order: $(cut -d, -f1-4 "$tmp"/grid.csv | tr '\n' ' ')"
+[ "$(wc -l <"$tmp"/grid.csv)" -eq 10 ] || fail "expected a fingerprint line, a header and 8 runs"
+sed -n 2p "$tmp"/grid.csv | grep -q "^row,STIFFNESS,mu_static/1,VZ/2,status,evaluations,contact1_incidents,contact1_peak_fn,contact1_peak_ft,contact1_peak_depth,part2_x,part2_y,part2_z,part2_qw,part2_qx,part2_qy,part2_qz,part2_vx,part2_vy,part2_vz,part2_wx,part2_wy,part2_wz,message$" ||
+    fail "output header: $(sed -n 2p "$tmp"/grid.csv)"
+[ "$(grep -v '^#' "$tmp"/grid.csv | cut -d, -f1-4 | tr '\n' ' ')" = "row,STIFFNESS,mu_static/1,VZ/2 1,1000000,0.3,0 2,1000000,0.3,-1 3,1000000,0.5,0 4,1000000,0.5,-1 5,10000000,0.3,0 6,10000000,0.3,-1 7,10000000,0.5,0 8,10000000,0.5,-1 " ] ||
+    fail "grid order: $(grep -v '^#' "$tmp"/grid.csv | cut -d, -f1-4 | tr '\n' ' ')"
 
 # The same runs as a table: the same bytes.
 {
@@ -65,7 +65,7 @@ for run in "2 1e6 0.3 -1" "5 1e7 0.3 0" "8 1e7 0.5 -1"; do
     cmp -s "$tmp"/sim/run.csv "$tmp"/runs/run"$1".csv || fail "--runs-dir file of run $1 differs from simulate's CSV"
     python3 - "$tmp"/grid.csv "$1" "$tmp"/sim <<'PY' || fail "run $1 differs from meshcontact simulate"
 import csv, sys
-sweep = list(csv.DictReader(open(sys.argv[1])))[int(sys.argv[2]) - 1]
+sweep = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))[int(sys.argv[2]) - 1]
 sim = list(csv.DictReader(open(sys.argv[3] + "/run.csv")))
 contacts = [r for r in csv.DictReader(open(sys.argv[3] + "/run_contacts.csv")) if r["contact"] == "1"]
 incidents = [r for r in csv.DictReader(open(sys.argv[3] + "/run_incidents.csv")) if r["contact"] == "1"]
@@ -95,7 +95,7 @@ set -e
 grep -q '^2,-5,0,error,.*,"\?run failed: .*STIFFNESS = -5 is out of range' "$tmp"/bad.out || fail "negative stiffness row"
 grep -q "^3,10000000,,error,.*\"line 4: VZ/2 is 'x', not a finite number\"$" "$tmp"/bad.out || fail "malformed row"
 grep -q '^4,10000000,-1,error,.*line 5: 3 values where the header has 2$' "$tmp"/bad.out || fail "long row"
-[ "$(sed -n 2p "$tmp"/bad.out | cut -d, -f4-)" = "$(sed -n 6p "$tmp"/grid.csv | cut -d, -f5-)" ] ||
+[ "$(sed -n 3p "$tmp"/bad.out | cut -d, -f4-)" = "$(sed -n 7p "$tmp"/grid.csv | cut -d, -f5-)" ] ||
     fail "run 1 of the table differs from the same run of the grid"
 grep -q "^5,10000000,-1,ok," "$tmp"/bad.out || fail "the run after the failures"
 

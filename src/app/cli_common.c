@@ -3,6 +3,8 @@
 // Shared helpers of the command-line tool (cli.h): messages, number and pose parsing, JSON output, mesh loading.
 #include "src/app/cli.h"
 
+#include "src/app/app_io.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,14 +16,19 @@
 #include <unistd.h>
 
 // `meshcontact: [subject: ]message`, then ` (see 'meshcontact [hint ]--help')` unless hint is NULL.
+// Control bytes (a line break in a file name) are escaped so that the message stays one line (app_io.h).
 static void report(const char* subject, const char* hint, const char* fmt, va_list ap)
 {
+    char raw[8192], shown[8192];
     fprintf(stderr, "meshcontact: ");
     if (subject != NULL)
     {
-        fprintf(stderr, "%s: ", subject);
+        app_escape_controls(subject, shown, sizeof shown);
+        fprintf(stderr, "%s: ", shown);
     }
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    app_escape_controls(raw, shown, sizeof shown);
+    fputs(shown, stderr);
     if (hint != NULL)
     {
         fprintf(stderr, " (see 'meshcontact %s%s--help')", hint, hint[0] != '\0' ? " " : "");
@@ -222,24 +229,7 @@ void cli_json_region_members(FILE* f, const mc_region* r)
 
 void cli_json_string(FILE* f, const char* s)
 {
-    fputc('"', f);
-    for (const unsigned char* p = (const unsigned char*)s; *p; ++p)
-    {
-        if (*p == '"' || *p == '\\')
-        {
-            fputc('\\', f);
-            fputc(*p, f);
-        }
-        else if (*p < 0x20)
-        {
-            fprintf(f, "\\u%04x", *p);
-        }
-        else
-        {
-            fputc(*p, f);
-        }
-    }
-    fputc('"', f);
+    app_json_string(f, s); // valid UTF-8 whatever the text holds
 }
 
 bool cli_stderr_is_tty(void)
@@ -400,7 +390,9 @@ int cli_load_mesh(const char* path, double scale, double max_triangles, bool acc
     {
         char what[600];
         cli_self_check_summary(&rep, what, sizeof what);
-        fprintf(stderr, "meshcontact: warning: %s: used although it intersects itself: %s\n", path, what);
+        char shown[1200];
+        app_escape_controls(path, shown, sizeof shown);
+        fprintf(stderr, "meshcontact: warning: %s: used although it intersects itself: %s\n", shown, what);
     }
     return 0;
 }

@@ -1,12 +1,14 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Entry point of the meshcontact command-line tool: subcommand dispatch (the shared helpers are in cli_common.c).
+#include "src/app/app_io.h"
 #include "src/app/cli.h"
 
 #if defined(MC_HAVE_BREP)
 #include "meshcontact/brep.h"
 #endif
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,7 +41,18 @@ static void print_help(FILE* f)
     fprintf(f, "\n'meshcontact <command> --help' describes a command's options.\n");
 }
 
+static int dispatch(int argc, char** argv);
+
 int main(int argc, char** argv)
+{
+    // A write past `ulimit -f` fails with EFBIG (and is reported, its temporary removed) instead of killing the
+    // process with a half-written file.
+    signal(SIGXFSZ, SIG_IGN);
+    // Every command's stdout is checked once it is done (`info --json > /dev/full` fails with the reason).
+    return app_finish_stdout(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char** argv)
 {
     cli_install_hooks();
 #if defined(MC_HAVE_BREP)

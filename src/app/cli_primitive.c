@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact primitive`: tessellate a box, sphere, ellipsoid, cylinder, frustum, cone or torus and write it as
 // binary STL or Adams .shl.
+#include "src/app/app_io.h"
 #include "src/app/cli.h"
 
 #include <math.h>
@@ -352,11 +353,10 @@ int cli_primitive(int argc, char** argv)
         return cli_fail(a.out, "%u triangles make a file of about %.1f GB: not written without --large", nt,
                         bytes / 1e9);
     }
-    s = shl ? mc_mesh_write_shl(mesh, a.out, a.scale, &err) : mc_mesh_write_stl(mesh, a.out, &err);
-    if (s != MC_OK)
+    if (app_write_mesh(mesh, a.out, shl, a.scale) != 0) // all or nothing (app_io.h)
     {
         mc_mesh_destroy(mesh);
-        return cli_fail(NULL, "%s", err.message); // the writer's message starts with the path
+        return 1;
     }
     double ev = NAN, ea = NAN;
     exact_volume_area(&d, &ev, &ea);

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact repair IN OUT`: read a mesh, repair it (mc_mesh_repair through the import option), write it as STL or
 // .shl, and report every change; plus the repair summary and suggestion that `info` prints.
+#include "src/app/app_io.h"
 #include "src/app/cli.h"
 #include "src/app/scenario.h"
 
@@ -208,7 +209,12 @@ int cli_repair(int argc, char** argv)
                         st == MC_ERR_SELF_INTERSECTING ? "; --accept-self-intersections writes it anyway" : "",
                         rep.repair.ran ? what : "did not run");
     }
-    st = has_extension(out, ".stl") ? mc_mesh_write_stl(mesh, out, &err) : mc_mesh_write_shl(mesh, out, 1.0, &err);
+    // All or nothing (app_io.h): `repair IN IN` keeps IN when the write fails.
+    if (app_write_mesh(mesh, out, !has_extension(out, ".stl"), 1.0) != 0)
+    {
+        mc_mesh_destroy(mesh);
+        return 1;
+    }
     if (st == MC_OK && a.json)
     {
         printf("{\"triangles\":%u,\"vertices\":%u,\"volume\":", rep.triangles, mc_mesh_get_vertex_count(mesh));

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact simulate`: run a scenario file (Adams-like statements) and write a CSV of motion and forces, the
 // contact outputs (per-contact CSV, incidents, tracks, JSON with the warnings) and an SVG plot of the contacts.
+#include "src/app/app_io.h"
 #include "src/app/cli.h"
 #include "src/app/scenario.h"
 #include "src/app/simulate.h"
@@ -150,7 +151,9 @@ static const char* const s_help[] = {
 static void sim_warn(const char* message, void* user)
 {
     (void)user;
-    fprintf(stderr, "meshcontact: warning: %s\n", message);
+    char shown[2048];
+    app_escape_controls(message, shown, sizeof shown); // one line whatever a file name holds
+    fprintf(stderr, "meshcontact: warning: %s\n", shown);
 }
 
 /// mkdir -p
@@ -264,37 +267,6 @@ enum
     OUT_COUNT
 };
 
-/// Open a text output ('-' is stdout when allowed). @return NULL with a message printed on failure
-static FILE* open_output(const char* path, bool allow_stdout)
-{
-    if (allow_stdout && strcmp(path, "-") == 0)
-    {
-        return stdout;
-    }
-    FILE* f = fopen(path, "w");
-    if (f == NULL)
-    {
-        cli_fail(path, "cannot write: %s", strerror(errno));
-    }
-    return f;
-}
-
-/// Close an output file (stdout is left open). @return false with a message printed on a write error
-static bool close_output(FILE* f, const char* path)
-{
-    if (f == NULL || f == stdout)
-    {
-        return f == NULL || !ferror(f);
-    }
-    bool ok = !ferror(f);
-    if (fclose(f) != 0 || !ok)
-    {
-        cli_fail(path, "write error");
-        return false;
-    }
-    return true;
-}
-
 /// Print what was done and where the files are.
 static void print_summary(const app_sim* sim, const app_scenario* scn, const char* scenario, const char* const* names,
                           double seconds)
@@ -355,38 +327,44 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
     {
         return cli_fail(NULL, "%s", err);
     }
-    FILE* files[OUT_COUNT] = {NULL};
+    // Every output (the plot too) is a temporary in its folder from now on (app_io.h): an unwritable path fails
+    // before the run, and a target changes only when its temporary is complete.
+    app_output outs[OUT_COUNT];
+    memset(outs, 0, sizeof outs);
     int rc = 0;
     for (int k = 0; rc == 0 && k < OUT_COUNT; ++k)
     {
-        if (k != OUT_SVG)
-        {
-            files[k] = open_output(names[k], k == OUT_CSV);
-            rc = files[k] == NULL ? 1 : 0;
-        }
+        rc = !app_output_open(&outs[k], names[k], k == OUT_CSV, err, sizeof err) ? cli_fail(NULL, "%s", err) : 0;
     }
-    bool opened = rc == 0;
+    bool opened = rc == 0, ran = false;
     if (rc == 0)
     {
-        app_sim_outputs outs = {files[OUT_CSV], files[OUT_CONTACTS], names[OUT_SVG], files[OUT_TRACKS]};
-        if (!app_sim_run_outputs(sim, &outs, err, sizeof err))
+        app_sim_outputs files = {outs[OUT_CSV].f, outs[OUT_CONTACTS].f, app_output_name(&outs[OUT_SVG]),
+                                 outs[OUT_TRACKS].f};
+        ran = app_sim_run_outputs(sim, &files, err, sizeof err);
+        if (!ran)
         {
             if (tty)
             {
                 fputc('\n', stderr);
             }
+            app_name_target(err, sizeof err, app_output_name(&outs[OUT_SVG]), names[OUT_SVG]);
             rc = cli_fail(a->scenario, "%s", err);
         }
     }
     if (opened)
     {
         // Also after a failed run: the incidents and warnings up to the failure, with what the CSVs hold.
-        app_sim_write_incidents_csv(sim, files[OUT_INCIDENTS]);
-        app_sim_write_json(sim, files[OUT_JSON]);
+        app_sim_write_incidents_csv(sim, outs[OUT_INCIDENTS].f);
+        app_sim_write_json(sim, outs[OUT_JSON].f);
     }
     for (int k = 0; k < OUT_COUNT; ++k)
     {
-        rc = !close_output(files[k], names[k]) ? 1 : rc;
+        if (opened && (ran || k != OUT_SVG)) // a failed run writes no plot: the previous one stays
+        {
+            rc = !app_output_commit(&outs[k], err, sizeof err) ? cli_fail(NULL, "%s", err) : rc;
+        }
+        app_output_discard(&outs[k]);
     }
     if (rc == 0)
     {
@@ -438,7 +416,7 @@ int cli_simulate(int argc, char** argv)
     }
     if (rc != 0)
     {
-        rc = cli_fail(NULL, "out of memory");
+        rc = cli_fail(a.scenario, "out of memory for the output names: %s", strerror(ENOMEM));
     }
     else if (need_dir && !make_dirs(a.outdir))
     {

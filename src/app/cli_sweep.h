@@ -68,6 +68,31 @@ typedef struct sweep_job
     void* ctx; ///< passed to the callbacks
 } sweep_job;
 
+/// What a sweep's output records of its inputs (cli_sweep_guard.c): 64-bit FNV-1a hashes of the meshes' contents,
+/// the options that change results, the scenario file's bytes and the input table's bytes (or expanded grid).
+#define SWEEP_FINGERPRINT_PARTS 4
+typedef struct sweep_fingerprint
+{
+    uint64_t part[SWEEP_FINGERPRINT_PARTS]; ///< meshes, options, scenario, input (the driver sets input)
+} sweep_fingerprint;
+
+/// The FNV-1a start value.
+uint64_t sweep_hash_start(void);
+/// Hash n more bytes into h.
+uint64_t sweep_hash_bytes(uint64_t h, const void* data, size_t n);
+/// Hash a double (as %.17g text) into h.
+uint64_t sweep_hash_double(uint64_t h, double v);
+/// Hash a file's contents into *h. @return false when it cannot be read (*h then holds what was read)
+bool sweep_hash_file(uint64_t* h, const char* path);
+/// The first line of an output: `# meshcontact sweep KIND fingerprint: meshes=HEX options=HEX scenario=HEX input=HEX`.
+void sweep_fingerprint_line(const char* kind, const sweep_fingerprint* fp, char* buf, size_t cap);
+/// Check an output's first line (without its line break) against this sweep's fingerprint. @return false with why
+/// (naming the input that differs) in buf
+bool sweep_fingerprint_check(const char* kind, const sweep_fingerprint* fp, const char* line, char* why, size_t cap);
+/// Take an exclusive lock (flock, not waiting) on an open output. @return 0, or 1 after printing that another sweep
+/// writes it
+int sweep_lock_output(FILE* f, const char* path);
+
 /// Files and options of the driver.
 typedef struct sweep_io
 {
@@ -79,6 +104,7 @@ typedef struct sweep_io
     int window;              ///< MPI: chunks handed out at most past the oldest one not yet written, which bounds the
                              ///< results rank 0 holds back for ordering (0: the default, max(64, 8 x ranks))
     int64_t kill_after;      ///< testing: after this many rows written, write a torn line and SIGKILL (0: off)
+    sweep_fingerprint fingerprint; ///< rank 0: the inputs' hashes but the input table's (the driver adds it)
 } sweep_io;
 
 /// The processes of a sweep: MPI ranks when started by mpirun and built with MPI, else one.

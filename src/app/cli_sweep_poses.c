@@ -575,6 +575,47 @@ static int prepare(pose_sweep* s)
     return s->regions == NULL ? cli_fail(NULL, "sweep: out of memory") : 0;
 }
 
+/// What the output records of this sweep's inputs (cli_sweep_guard.c): the meshes' contents (an analytic shape: its
+/// text) and every option that changes a result.
+static void fingerprint(pose_sweep* s)
+{
+    uint64_t h = sweep_hash_start();
+    for (int k = 0; k < 2; ++k)
+    {
+        uint64_t f = sweep_hash_start();
+        if (s->mesh[k] == NULL || !sweep_hash_file(&f, s->path[k]))
+        {
+            f = sweep_hash_bytes(sweep_hash_start(), s->path[k], strlen(s->path[k]));
+        }
+        h = sweep_hash_bytes(h, &f, sizeof f);
+    }
+    s->io.fingerprint.part[0] = h;
+    const mc_force_model* m = &s->model;
+    const double v[] = {s->forces ? 1.0 : 0.0,
+                        (double)m->normal_law,
+                        (double)m->friction,
+                        m->stiffness,
+                        m->exponent,
+                        m->damping,
+                        m->dmax,
+                        m->penalty,
+                        m->restitution,
+                        m->normal_transition_velocity,
+                        m->mu_static,
+                        m->mu_dynamic,
+                        m->stiction_velocity,
+                        m->friction_velocity,
+                        s->scale,
+                        s->max_triangles,
+                        s->accept_self_intersections ? 1.0 : 0.0};
+    h = sweep_hash_start();
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; ++k)
+    {
+        h = sweep_hash_double(h, v[k]);
+    }
+    s->io.fingerprint.part[1] = h;
+}
+
 int cli_sweep_poses(int argc, char** argv, sweep_ranks ranks)
 {
     pose_sweep s;
@@ -597,6 +638,10 @@ int cli_sweep_poses(int argc, char** argv, sweep_ranks ranks)
     else
     {
         rc = prepare(&s);
+    }
+    if (rc == 0 && ranks.rank == 0)
+    {
+        fingerprint(&s);
     }
     if (sweep_parallel_all(rc == 0))
     {

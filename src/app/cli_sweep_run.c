@@ -3,14 +3,17 @@
 // The driver of `meshcontact sweep`: reads the input table, hands its rows out (in one process, or over MPI ranks with
 // dynamic distribution: rank 0 hands out chunks of rows on demand, each worker keeps two in hand), writes the output
 // rows in input order as they complete (out-of-order chunks wait in a buffer), and resumes an interrupted output.
+#include "src/app/app_io.h"
 #include "src/app/cli_sweep.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -240,24 +243,42 @@ typedef struct sweep_reader
     char* line;
     size_t capacity;
     int64_t line_no;
-    int64_t rows; // data rows read so far
+    int64_t rows;  // data rows read so far
+    char why[200]; // what a read error was ("" for errno's)
 } sweep_reader;
 
-/// The next line that is not blank or a comment, without its line break: 1, or 0 at the end, -1 on a read error.
+/// The next line that is not blank or a comment, without its line break: 1, or 0 at the end, -1 on a read error (a
+/// line longer than APP_MAX_LINE_BYTES and NUL or control bytes are errors too, with their place in r->why).
 static int reader_line(sweep_reader* r)
 {
     for (;;)
     {
         errno = 0;
-        ssize_t n = getline(&r->line, &r->capacity, r->f);
-        if (n < 0)
+        size_t n = 0;
+        app_line_status ls = app_read_line(r->f, APP_MAX_LINE_BYTES, &r->line, &r->capacity, &n);
+        if (ls != APP_LINE_OK)
         {
-            return ferror(r->f) || errno == ENOMEM ? -1 : 0;
+            if (ls == APP_LINE_TOO_LONG || ls == APP_LINE_MEMORY)
+            {
+                snprintf(r->why, sizeof r->why, "line %lld: %s", (long long)r->line_no + 1,
+                         ls == APP_LINE_MEMORY ? "out of memory" : "longer than 1 MiB (not a table of numbers?)");
+            }
+            return ls == APP_LINE_END ? 0 : -1;
         }
         r->line_no++;
-        while (n > 0 && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
+        if (r->line_no == 1 && n >= 3 && memcmp(r->line, "\xEF\xBB\xBF", 3) == 0)
         {
-            r->line[--n] = '\0';
+            memmove(r->line, r->line + 3, n - 2); // a UTF-8 byte order mark
+            n -= 3;
+        }
+        long bad = app_text_bad_byte(r->line, n);
+        if (bad >= 0)
+        {
+            char what[40];
+            app_describe_byte((unsigned char)r->line[bad], what, sizeof what);
+            snprintf(r->why, sizeof r->why, "line %lld, column %ld: %s (a text file holds none)", (long long)r->line_no,
+                     bad + 1, what);
+            return -1;
         }
         const char* p = r->line;
         while (*p == ' ' || *p == '\t')
@@ -292,11 +313,13 @@ typedef struct sweep_writer
 {
     FILE* f;
     const char* path;
-    int64_t written;     // rows in the output (kept from a resumed output included)
-    int64_t failed;      // rows whose status is "error"
-    int64_t kill_after;  // testing hook (0: off)
-    int64_t first_error; // row number of the first failed row (0: none)
-    int status_column;   // 0-based column of the status
+    int64_t written;       // rows in the output (kept from a resumed output included)
+    int64_t failed;        // rows whose status is "error"
+    int64_t kill_after;    // testing hook (0: off)
+    int64_t first_error;   // row number of the first failed row (0: none)
+    int status_column;     // 0-based column of the status
+    char fingerprint[200]; // the output's first line (without its line break): the inputs' hashes
+    sweep_fingerprint fingerprint_data;
 } sweep_writer;
 
 /// Check one complete line of an existing output: it starts with row number `k` and the key of input row k, and has
@@ -335,15 +358,29 @@ static int resume_output(const sweep_job* job, sweep_reader* in, sweep_writer* w
     size_t cap = 0;
     long keep = 0; // bytes of the output that are kept
     int rc = 0;
+    // The fingerprint line first: an output of other inputs is refused, naming the input that differs. A torn first
+    // line (killed while the file was created) is written again.
     ssize_t n = getline(&line, &cap, w->f);
+    bool fingerprint_ok = n > 0 && line[n - 1] == '\n';
+    if (fingerprint_ok)
+    {
+        char why[300];
+        line[n - 1] = '\0';
+        if (!sweep_fingerprint_check(job->name, &w->fingerprint_data, line, why, sizeof why))
+        {
+            rc = cli_fail(w->path, "cannot resume: %s (remove the file or run without --resume)", why);
+        }
+        n = rc == 0 ? getline(&line, &cap, w->f) : -1;
+    }
+    long first = fingerprint_ok ? (long)strlen(w->fingerprint) + 1 : 0;
     bool header_ok = n > 0 && line[n - 1] == '\n' && (size_t)n == strlen(job->out_header) + 1 &&
                      strncmp(line, job->out_header, (size_t)n - 1) == 0;
-    if (n > 0 && line[n - 1] == '\n' && !header_ok)
+    if (rc == 0 && n > 0 && line[n - 1] == '\n' && !header_ok)
     {
         rc = cli_fail(w->path, "cannot resume: its first line is not the header of this sweep (remove the file or run "
                                "without --resume)");
     }
-    keep = header_ok ? (long)n : 0;
+    keep = header_ok ? first + (long)n : 0;
     while (rc == 0 && header_ok && (n = getline(&line, &cap, w->f)) > 0 && line[n - 1] == '\n')
     {
         line[n - 1] = '\0';
@@ -358,7 +395,7 @@ static int resume_output(const sweep_job* job, sweep_reader* in, sweep_writer* w
         else if (!check_resumed_line(job, line, &row, w->written + 1, &failed, why, sizeof why))
         {
             rc = cli_fail(w->path, "cannot resume: line %lld is not row %lld of this sweep: %s",
-                          (long long)(w->written + 2), (long long)(w->written + 1), why);
+                          (long long)(w->written + 3), (long long)(w->written + 1), why);
         }
         else
         {
@@ -376,38 +413,52 @@ static int resume_output(const sweep_job* job, sweep_reader* in, sweep_writer* w
     {
         rc = cli_fail(w->path, "cannot resume: %s", strerror(errno));
     }
-    if (rc == 0 && keep == 0 && fprintf(w->f, "%s\n", job->out_header) < 0)
+    if (rc == 0 && keep == 0 && fprintf(w->f, "%s\n%s\n", w->fingerprint, job->out_header) < 0)
     {
         rc = cli_fail(w->path, "cannot write: %s", strerror(errno));
     }
     return rc;
 }
 
-/// Open the output: a fresh file with its header, or (resume) the kept rows of an existing one.
-static int open_output(const sweep_job* job, const sweep_io* io, sweep_reader* in, sweep_writer* w)
+/// Open the output: a fresh file with its fingerprint line and header, or (resume) the kept rows of an existing one
+/// whose fingerprint matches. The file is locked (flock) before anything in it changes: a second sweep on the same
+/// output is refused.
+static int open_output(const sweep_job* job, const sweep_io* io, sweep_reader* in, sweep_writer* w,
+                       const sweep_fingerprint* fp)
 {
     memset(w, 0, sizeof *w);
     w->path = io->output_path;
     w->kill_after = io->kill_after;
     w->status_column = job->status_column;
+    w->fingerprint_data = *fp;
+    sweep_fingerprint_line(job->name, fp, w->fingerprint, sizeof w->fingerprint);
+    // Not O_TRUNC: the file changes only once it is locked.
+    int fd = open(io->output_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    w->f = fd >= 0 ? fdopen(fd, "r+") : NULL;
+    if (w->f == NULL)
+    {
+        if (fd >= 0)
+        {
+            close(fd);
+        }
+        return cli_fail(io->output_path, "cannot write: %s", strerror(errno));
+    }
+    if (sweep_lock_output(w->f, io->output_path) != 0)
+    {
+        fclose(w->f);
+        w->f = NULL;
+        return 1;
+    }
     if (io->resume)
     {
-        w->f = fopen(io->output_path, "r+");
-        if (w->f != NULL)
-        {
-            return resume_output(job, in, w);
-        }
-        if (errno != ENOENT)
-        {
-            return cli_fail(io->output_path, "cannot open: %s", strerror(errno));
-        }
+        return resume_output(job, in, w);
     }
-    w->f = fopen(io->output_path, "w");
-    if (w->f == NULL)
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && ftruncate(fd, 0) != 0)
     {
         return cli_fail(io->output_path, "cannot write: %s", strerror(errno));
     }
-    if (fprintf(w->f, "%s\n", job->out_header) < 0 || fflush(w->f) != 0)
+    if (fprintf(w->f, "%s\n%s\n", w->fingerprint, job->out_header) < 0 || fflush(w->f) != 0)
     {
         return cli_fail(io->output_path, "cannot write: %s", strerror(errno));
     }
@@ -519,7 +570,7 @@ static int64_t chunk_read(sweep_reader* in, int64_t seq, int max, sweep_chunk* c
     }
     if (s < 0)
     {
-        cli_fail(in->path, "cannot read: %s", strerror(errno));
+        cli_fail(in->path, "cannot read: %s", in->why[0] != '\0' ? in->why : strerror(errno));
         return -1;
     }
     return c->count;
@@ -631,7 +682,7 @@ static int run_serial(const sweep_job* job, sweep_reader* in, sweep_writer* w)
     }
     if (rc == 0 && s < 0)
     {
-        rc = cli_fail(in->path, "cannot read: %s", strerror(errno));
+        rc = cli_fail(in->path, "cannot read: %s", in->why[0] != '\0' ? in->why : strerror(errno));
     }
     sweep_text_free(&out);
     return rc;
@@ -1100,17 +1151,35 @@ static char* share_header(const char* header)
 static int open_files(const sweep_job* job, const sweep_io* io, sweep_reader* in, sweep_writer* w, char** header)
 {
     in->path = io->input_path;
-    in->f = io->input_text != NULL ? fmemopen((void*)io->input_text, strlen(io->input_text), "r")
-                                   : fopen(io->input_path, "r");
+    char why[600] = "";
+    // A device, FIFO or directory is refused (app_open_input); the input's bytes are part of the fingerprint.
+    sweep_fingerprint fp = io->fingerprint;
+    fp.part[3] = sweep_hash_start();
+    if (io->input_text != NULL)
+    {
+        fp.part[3] = sweep_hash_bytes(fp.part[3], io->input_text, strlen(io->input_text));
+        in->f = fmemopen((void*)io->input_text, strlen(io->input_text), "r");
+        snprintf(why, sizeof why, "%s: out of memory", io->input_path);
+    }
+    else
+    {
+        in->f = app_open_input(io->input_path, why, sizeof why);
+        if (in->f != NULL && !sweep_hash_file(&fp.part[3], io->input_path))
+        {
+            snprintf(why, sizeof why, "%s: cannot read: %s", io->input_path, strerror(errno));
+            fclose(in->f);
+            in->f = NULL;
+        }
+    }
     if (in->f == NULL)
     {
-        return cli_fail(io->input_path, "cannot open: %s", strerror(errno));
+        return cli_fail(NULL, "%s", why);
     }
     int s = reader_line(in);
     if (s <= 0)
     {
         return cli_fail(io->input_path, s == 0 ? "no header line (the file is empty)" : "cannot read: %s",
-                        strerror(errno));
+                        in->why[0] != '\0' ? in->why : strerror(errno));
     }
     *header = strdup(in->line);
     if (*header == NULL)
@@ -1122,7 +1191,7 @@ static int open_files(const sweep_job* job, const sweep_io* io, sweep_reader* in
     {
         return cli_fail(io->input_path, "line %lld: %s", (long long)in->line_no, err);
     }
-    return open_output(job, io, in, w);
+    return open_output(job, io, in, w, &fp);
 }
 
 int sweep_run(const sweep_job* job, const sweep_io* io, sweep_ranks ranks)

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact sweep scenario`: a scenario file and a table (or grid) of Adams parameter values in, one simulation per
 // row and one summary row out (incidents and peak forces and depth per contact, final state per part).
+#include "src/app/app_io.h"
 #include "src/app/cli_sweep.h"
 #include "src/app/simulate.h"
 
@@ -505,22 +506,18 @@ static bool write_full_output(const scenario_sweep* s, const app_scenario* run, 
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/run%lld.csv", s->runs_dir, (long long)row);
-    FILE* f = fopen(path, "w");
-    if (f == NULL)
+    app_output o; // all or nothing (app_io.h)
+    if (!app_output_open(&o, path, false, err, cap))
     {
-        snprintf(err, cap, "cannot write %.300s: %s", path, strerror(errno));
         return false;
     }
     app_sim_options opt = app_sim_default_options();
     opt.worker_count = s->threads;
     app_sim* sim = NULL;
-    bool ok = app_sim_create(run, &opt, &sim, err, cap) && app_sim_run(sim, f, NULL, err, cap);
+    bool ok = app_sim_create(run, &opt, &sim, err, cap) && app_sim_run(sim, o.f, NULL, err, cap);
     app_sim_destroy(sim);
-    if (fclose(f) != 0 && ok)
-    {
-        snprintf(err, cap, "cannot write %.300s: %s", path, strerror(errno));
-        ok = false;
-    }
+    ok = ok && app_output_commit(&o, err, cap);
+    app_output_discard(&o);
     return ok;
 }
 
@@ -700,10 +697,11 @@ static int expand_grid(const char* path, char* content, char** text)
 /// expand it; a table is left to the driver, which streams it.
 static int read_params(scenario_sweep* s)
 {
-    FILE* f = fopen(s->params_path, "r");
+    char why[600];
+    FILE* f = app_open_input(s->params_path, why, sizeof why); // no device, FIFO or directory (app_io.h)
     if (f == NULL)
     {
-        return cli_fail(s->params_path, "cannot open: %s", strerror(errno));
+        return cli_fail(NULL, "%s", why);
     }
     char* line = NULL;
     size_t cap = 0;
@@ -725,13 +723,24 @@ static int read_params(scenario_sweep* s)
         rewind(f);
         char buf[4096];
         size_t n;
-        while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
+        while (ok && t.length <= APP_MAX_TEXT_BYTES && (n = fread(buf, 1, sizeof buf, f)) > 0)
         {
             ok = sweep_text_append(&t, buf, n);
         }
     }
     fclose(f);
-    int rc = ok ? 0 : cli_fail(s->params_path, "out of memory");
+    int rc = ok ? 0 : cli_fail(s->params_path, "out of memory: %s", strerror(ENOMEM));
+    if (rc == 0 && t.length > APP_MAX_TEXT_BYTES)
+    {
+        rc = cli_fail(s->params_path, "a grid of more than %zu bytes (at most 256 MiB)", (size_t)APP_MAX_TEXT_BYTES);
+    }
+    long bad = rc == 0 && grid ? app_text_bad_byte(t.data, t.length) : -1;
+    if (bad >= 0)
+    {
+        char what[40];
+        app_describe_byte((unsigned char)t.data[bad], what, sizeof what);
+        rc = cli_fail(s->params_path, "byte %ld: %s (a text file holds none)", bad + 1, what);
+    }
     if (rc == 0 && grid)
     {
         rc = expand_grid(s->params_path, t.data, &s->grid_text);
@@ -763,6 +772,26 @@ static int prepare(scenario_sweep* s, sweep_ranks ranks)
     for (int p = 0; p < s->scn->part_count; ++p)
     {
         s->moving_parts += s->scn->parts[p].ground ? 0 : 1;
+    }
+    if (ranks.rank == 0)
+    {
+        // What the output records of this sweep's inputs (cli_sweep_guard.c): the mesh files' contents and the
+        // scenario's bytes (its options are in the scenario; --threads and --runs-dir change no result).
+        uint64_t h = sweep_hash_start();
+        for (int g = 0; g < s->scn->graphics_count; ++g)
+        {
+            const char* path = s->scn->graphics[g].path;
+            uint64_t f = sweep_hash_start();
+            if (path != NULL && !sweep_hash_file(&f, path))
+            {
+                f = sweep_hash_bytes(sweep_hash_start(), path, strlen(path));
+            }
+            h = sweep_hash_bytes(h, &f, sizeof f);
+        }
+        s->io.fingerprint.part[0] = h;
+        s->io.fingerprint.part[1] = sweep_hash_start();
+        s->io.fingerprint.part[2] = sweep_hash_start();
+        sweep_hash_file(&s->io.fingerprint.part[2], s->scenario_path);
     }
     return ranks.rank == 0 ? read_params(s) : 0;
 }

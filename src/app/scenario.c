@@ -3,6 +3,8 @@
 // Parser of scenario files (the Adams-dataset-like format documented in scenario.h) for `meshcontact simulate`.
 #include "src/app/scenario.h"
 
+#include "src/app/app_io.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -360,6 +362,12 @@ static bool parse_real(scn_parser* p, const scn_arg* a, const char* text, bool a
     {
         deg = true;
         ++end;
+    }
+    if (end != text && *end == '\0' && errno == ERANGE)
+    {
+        // The real cause (issue 41): a number the text spells correctly but a double cannot hold.
+        return fail(p, a->line, "%s=%s is out of the range of double precision (%s)", a->key, text,
+                    fabs(v) > 1.0 ? "larger than 1.8e308" : "nonzero but smaller than 2.2e-308");
     }
     if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
     {
@@ -739,6 +747,22 @@ static bool stmt_part(scn_parser* p)
         if (!have_ip)
         {
             return fail(p, p->st.line, "PART/%d needs IP=Ixx,Iyy,Izz (inertia about the centre of mass)", part.id);
+        }
+        // Its determinant (a product of three moments) must be a double, or the minors below and the simulator's
+        // inverse fail for a reason they cannot name (issue 41: IP=1e300 was "singular", 1e-300 "not positive
+        // definite").
+        double ip_max = 0.0;
+        for (int k = 0; k < 6; ++k)
+        {
+            ip_max = fmax(ip_max, fabs(part.ip[k]));
+        }
+        double ip_min = fmin(part.ip[0], fmin(part.ip[1], part.ip[2]));
+        if (ip_max > 1e100 || (ip_min > 0.0 && ip_min < 1e-100))
+        {
+            return fail(p, p->st.line,
+                        "IP=%g,%g,%g is out of the range the simulator handles (moments from 1e-100 to 1e100: the "
+                        "inertia's determinant would %s); choose other units",
+                        part.ip[0], part.ip[1], part.ip[2], ip_max > 1e100 ? "overflow" : "underflow");
         }
         // Positive definite: leading principal minors (Adams' products of inertia enter with a minus sign).
         double xx = part.ip[0], yy = part.ip[1], zz = part.ip[2];
@@ -1925,62 +1949,22 @@ bool app_scenario_parse_string(const char* text, const char* name, const char* b
 
 bool app_scenario_parse_file(const char* path, app_scenario** out, app_scenario_error* err)
 {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL)
+    // A regular text file only (app_io.h): no device, FIFO or directory, at most APP_MAX_TEXT_BYTES, no NUL or control
+    // bytes (refused with their line), a UTF-8 byte order mark skipped.
+    char* text = NULL;
+    size_t n = 0;
+    int64_t bad_line = 0;
+    char why[sizeof err->message];
+    if (!app_read_text(path, APP_MAX_TEXT_BYTES, &text, &n, &bad_line, why, sizeof why))
     {
         if (err != NULL)
         {
-            err->line = 0;
-            snprintf(err->message, sizeof err->message, "%s: cannot open: %s", path, strerror(errno));
+            err->line = (int)bad_line;
+            snprintf(err->message, sizeof err->message, "%s", why);
         }
         return false;
     }
-    size_t cap = 1 << 16, n = 0;
-    char* text = malloc(cap);
-    bool ok = text != NULL;
-    while (ok)
-    {
-        if (n + 1 >= cap)
-        {
-            char* nt = realloc(text, cap * 2);
-            if (nt == NULL)
-            {
-                ok = false;
-                break;
-            }
-            text = nt;
-            cap *= 2;
-        }
-        size_t got = fread(text + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-        {
-            ok = !ferror(f);
-            break;
-        }
-    }
-    fclose(f);
-    if (!ok)
-    {
-        free(text);
-        if (err != NULL)
-        {
-            err->line = 0;
-            snprintf(err->message, sizeof err->message, "%s: read error", path);
-        }
-        return false;
-    }
-    text[n] = '\0';
-    if (strlen(text) != n)
-    {
-        free(text);
-        if (err != NULL)
-        {
-            err->line = 0;
-            snprintf(err->message, sizeof err->message, "%s: not a text file (contains NUL bytes)", path);
-        }
-        return false;
-    }
+    bool ok;
     char* dir = dir_of(path);
     ok = dir != NULL && app_scenario_parse_string(text, path, dir, out, err);
     free(dir);

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Contact outputs of `meshcontact simulate`: the per-contact CSV (state, dominant region and peaks at every output
 // time), the incidents table (CSV) and the JSON summary (warnings, contacts, incidents).
+#include "src/app/app_io.h"
 #include "src/app/simulate.h"
 
 #include <math.h>
@@ -81,24 +82,7 @@ void app_sim_write_incidents_csv(const app_sim* sim, FILE* f)
 
 static void json_string(FILE* f, const char* s)
 {
-    fputc('"', f);
-    for (; *s; ++s)
-    {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-        {
-            fprintf(f, "\\%c", c);
-        }
-        else if (c < 0x20)
-        {
-            fprintf(f, "\\u%04x", c);
-        }
-        else
-        {
-            fputc(c, f);
-        }
-    }
-    fputc('"', f);
+    app_json_string(f, s); // valid UTF-8, control bytes escaped (app_io.h)
 }
 
 /// A finite number, or null.

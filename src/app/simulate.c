@@ -5,6 +5,7 @@
 #include "src/app/simulate.h"
 
 #include "src/app/sim_bdf.h"
+#include "src/app/sim_guard.h"
 #include "src/app/sim_jacobian.h"
 
 #include <math.h>
@@ -1040,6 +1041,22 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, a
         s->body_twists[b].v = mc_add(ps->v, mc_cross(ps->w, mc_sub(s->body_poses[b].p, ps->p)));
     }
     uint32_t n = (uint32_t)s->body_count;
+    for (uint32_t b = 0; b < n; ++b)
+    {
+        // Caught here, with the part's name, before the library sees it (issue 41: a debug library asserts).
+        double v[13] = {s->body_poses[b].p.x,  s->body_poses[b].p.y,  s->body_poses[b].p.z,  s->body_poses[b].q.w,
+                        s->body_poses[b].q.x,  s->body_poses[b].q.y,  s->body_poses[b].q.z,  s->body_twists[b].v.x,
+                        s->body_twists[b].v.y, s->body_twists[b].v.z, s->body_twists[b].w.x, s->body_twists[b].w.y,
+                        s->body_twists[b].w.z};
+        if (app_sim_first_non_finite(v, 13) >= 0)
+        {
+            return set_err(err, cap,
+                           "PART/%d: the state became non-finite at t = %g (the step is too long for the contact "
+                           "stiffness, or MASS or IP too small for the forces: set a smaller INTEGRATOR/HMAX= or "
+                           "check the units)",
+                           scn->parts[s->bodies[b].part].id, s->time);
+        }
+    }
     if (n > 0)
     {
         if (mc_world_set_poses(s->world, s->ids, s->body_poses, n) != MC_OK ||
@@ -2003,7 +2020,10 @@ static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
 {
     uint32_t count = 0;
     // the library does not differentiate stiction (and would log each refusal)
-    mc_status st = has_stiction(s->scn) ? MC_ERR_UNSUPPORTED : library_jacobian(s, &count);
+    // Without contacts there is nothing to differentiate (the world of parts without geometry is never evaluated).
+    mc_status st = has_stiction(s->scn)      ? MC_ERR_UNSUPPORTED
+                   : s->wcontact_count == 0 ? MC_OK
+                                            : library_jacobian(s, &count);
     if (st != MC_ERR_UNSUPPORTED && st != MC_OK)
     {
         return set_err(s->bdf_err, sizeof s->bdf_err, "contact Jacobian failed at t = %g: %s", s->time,
@@ -2589,6 +2609,11 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     }
     s->scn = scn;
     s->opt = options != NULL ? *options : app_sim_default_options();
+    if (!app_sim_check_bdf_memory(scn, 0.0, err, cap)) // before any work (issue 41, sim_guard.h)
+    {
+        app_sim_destroy(s);
+        return false;
+    }
     if (!alloc_arrays(s))
     {
         app_sim_destroy(s);
@@ -2681,7 +2706,7 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
     double dt_out = scn->end_time / scn->steps;
     if (scn->integrator == APP_SCENARIO_BDF)
     {
-        if (!bdf_create(s, err, cap))
+        if (!app_sim_check_time_scale(scn, s->time_scale, err, cap) || !bdf_create(s, err, cap))
         {
             app_sim_destroy(s);
             return false;

@@ -237,8 +237,34 @@ mc_status mc_set_error(mc_error* err, mc_status status, int64_t line, int64_t of
         err->offset = offset;
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        char full[4096];
+        int n = vsnprintf(full, sizeof full, fmt, ap);
         va_end(ap);
+        size_t cap = sizeof err->message;
+        if (n >= 0 && (size_t)n < cap)
+        {
+            memcpy(err->message, full, (size_t)n + 1);
+        }
+        else
+        {
+            // Too long (a long path): keep the start and the end (the file name and the reason), "..." between,
+            // cut on UTF-8 character boundaries.
+            size_t len = strlen(full);
+            size_t head = cap / 4;
+            size_t tail = cap - 1 - 3 - head;
+            while (head > 0 && ((unsigned char)full[head] & 0xC0) == 0x80)
+            {
+                --head;
+            }
+            size_t from = len - tail;
+            while (from < len && ((unsigned char)full[from] & 0xC0) == 0x80)
+            {
+                ++from;
+            }
+            memcpy(err->message, full, head);
+            memcpy(err->message + head, "...", 3);
+            memcpy(err->message + head + 3, full + from, len - from + 1);
+        }
     }
     return status;
 }
