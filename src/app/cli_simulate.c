@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact simulate`: run a scenario file (Adams-like statements) and write a CSV of motion and forces, the
 // contact outputs (per-contact CSV, incidents, tracks, JSON with the warnings) and an SVG plot of the contacts.
+#include "src/app/anim_gltf.h"
 #include "src/app/cli.h"
 #include "src/app/scenario.h"
 #include "src/app/simulate.h"
@@ -16,7 +17,7 @@
 static const char* const s_help[] = {
     "usage: meshcontact simulate SCENARIO [-o OUTDIR] [--csv FILE] [--svg FILE] [--contacts-csv FILE]\n"
     "                           [--incidents FILE] [--tracks FILE] [--json FILE] [--threads N]\n"
-    "                           [--integrator bdf|rk4] [--error E] [--hmax H]\n"
+    "                           [--integrator bdf|rk4] [--error E] [--hmax H] [--no-animation]\n"
     "\n"
     "Simulate the rigid parts of a scenario file with contact forces from meshcontact, from time 0 to END.\n"
     "Writes, <name> being the scenario's file name without extension:\n"
@@ -27,6 +28,9 @@ static const char* const s_help[] = {
     "  OUTDIR/<name>.json           warnings, contacts and incidents as one JSON object\n"
     "  OUTDIR/<name>.svg            plot: normal force, friction force and penetration of every contact against\n"
     "                               time (every integration step), and the incidents timeline\n"
+    "  OUTDIR/<name>.glb            animation (glTF 2.0 binary): parts, motion, contact forces as arrows\n"
+    "  OUTDIR/<name>.html           viewer of the animation with the normal-force curves; opens from disk,\n"
+    "                               offline (three.js inlined); see simulate.md, 'The animation'\n"
     "OUTDIR defaults to the current directory and is created if missing; the options give other paths ('-' for\n"
     "the motion CSV: stdout). Warnings (parts that start interpenetrating, angles that look like degrees\n"
     "without D, a step too long for an impact, depths below a faceting tolerance, an Adams depth not measured\n"
@@ -45,6 +49,7 @@ static const char* const s_help[] = {
     "  --integrator bdf|rk4   override the scenario's INTEGRATOR (default BDF)\n"
     "  --error E              override INTEGRATOR/ERROR= (BDF tolerance, > 0)\n"
     "  --hmax H               override INTEGRATOR/HMAX= (BDF: longest step; RK4: the step; > 0)\n"
+    "  --no-animation         do not write the animation (.glb) and its viewer (.html)\n"
     "\n"
     "CSV columns: time; per part (all parts, ground included) partID_x,_y,_z (centre of mass), _qw,_qx,_qy,_qz\n"
     "(orientation, body to ground), _vx,_vy,_vz, _wx,_wy,_wz (velocity and angular velocity, ground frame),\n"
@@ -222,11 +227,12 @@ typedef struct simulate_args
     const char* integrator; ///< --integrator, or NULL
     double error;           ///< --error, or 0
     double hmax;            ///< --hmax, or 0
+    bool no_animation;      ///< --no-animation
 } simulate_args;
 
 static int parse_args(int argc, char** argv, simulate_args* a)
 {
-    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, 0.0, 0.0};
+    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, 0.0, 0.0, false};
     const cli_option options[] = {
         {"output-dir", 'o', CLI_TEXT, &a->outdir, 0, NULL, NULL, "a directory"},
         {"csv", 0, CLI_TEXT, &a->csv, 0, NULL, NULL, "a file"},
@@ -239,6 +245,7 @@ static int parse_args(int argc, char** argv, simulate_args* a)
         {"integrator", 0, CLI_TEXT, &a->integrator, 0, NULL, NULL, "bdf or rk4"},
         {"error", 0, CLI_NUMBER, &a->error, 0, cli_positive, NULL, "a number > 0"},
         {"hmax", 0, CLI_NUMBER, &a->hmax, 0, cli_positive, NULL, "a number > 0"},
+        {"no-animation", 0, CLI_FLAG, &a->no_animation, 0, NULL, NULL, NULL},
     };
     static const char* const operand_names[] = {"SCENARIO"};
     const cli_syntax syntax = {"simulate", print_help, options, CLI_LENGTH(options), operand_names, &a->scenario, 1};
@@ -334,6 +341,49 @@ static void print_summary(const app_sim* sim, const app_scenario* scn, const cha
     }
 }
 
+/// Write OUTDIR/<name>.glb and .html from the recorded animation. @return the exit status
+static int write_animation(const simulate_args* a, const app_sim* sim, const app_anim* anim, FILE* info)
+{
+    char* glb_path = default_path(a->outdir, a->scenario, ".glb");
+    char* html_path = default_path(a->outdir, a->scenario, ".html");
+    unsigned char* glb = NULL;
+    size_t size = 0;
+    char err[300] = "";
+    int rc = 0;
+    const char* base = strrchr(a->scenario, '/');
+    base = base != NULL ? base + 1 : a->scenario;
+    if (glb_path == NULL || html_path == NULL)
+    {
+        rc = cli_fail(NULL, "out of memory");
+    }
+    else if (!app_anim_build_glb(anim, sim, &glb, &size, err, sizeof err))
+    {
+        rc = cli_fail(glb_path, "%s", err);
+    }
+    else
+    {
+        FILE* f = fopen(glb_path, "wb");
+        bool ok = f != NULL && fwrite(glb, 1, size, f) == size;
+        ok = f != NULL && fclose(f) == 0 && ok;
+        if (!ok)
+        {
+            rc = cli_fail(glb_path, "cannot write: %s", strerror(errno));
+        }
+        else if (!app_anim_write_html(anim, sim, glb, size, base, html_path, err, sizeof err))
+        {
+            rc = cli_fail(NULL, "%s", err);
+        }
+        else
+        {
+            fprintf(info, "animation: %s\nviewer:    %s\n", glb_path, html_path);
+        }
+    }
+    free(glb);
+    free(glb_path);
+    free(html_path);
+    return rc;
+}
+
 /// Create, run and report. Every output but the plot is opened before the run, so that an unwritable path fails
 /// at once. @return the exit status
 static int run(const simulate_args* a, const app_scenario* scn, const char* const* names)
@@ -365,9 +415,14 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
         }
     }
     bool opened = rc == 0;
+    app_anim* anim = a->no_animation || rc != 0 ? NULL : app_anim_create(sim);
+    if (rc == 0 && !a->no_animation && anim == NULL)
+    {
+        rc = cli_fail(NULL, "out of memory for the animation");
+    }
     if (rc == 0)
     {
-        app_sim_outputs outs = {files[OUT_CSV], files[OUT_CONTACTS], names[OUT_SVG], files[OUT_TRACKS]};
+        app_sim_outputs outs = {files[OUT_CSV], files[OUT_CONTACTS], names[OUT_SVG], files[OUT_TRACKS], anim};
         if (!app_sim_run_outputs(sim, &outs, err, sizeof err))
         {
             if (tty)
@@ -391,6 +446,11 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
     {
         print_summary(sim, scn, a->scenario, names, cli_now() - t0);
     }
+    if (rc == 0 && anim != NULL)
+    {
+        rc = write_animation(a, sim, anim, strcmp(names[OUT_CSV], "-") == 0 ? stderr : stdout);
+    }
+    app_anim_destroy(anim);
     app_sim_destroy(sim);
     return rc;
 }
@@ -430,7 +490,7 @@ int cli_simulate(int argc, char** argv)
     rc = 0;
     for (int k = 0; k < OUT_COUNT; ++k)
     {
-        need_dir = need_dir || given[k] == NULL;
+        need_dir = need_dir || given[k] == NULL || !a.no_animation;
         made[k] = given[k] != NULL ? NULL : default_path(a.outdir, a.scenario, suffix[k]);
         names[k] = given[k] != NULL ? given[k] : made[k];
         rc = names[k] == NULL ? 1 : rc;
