@@ -37,16 +37,16 @@ struct app_anim
     // keyframes
     int count;
     int cap;
-    double* t;           ///< count
-    mc_pose* poses;      ///< count * parts
-    double* fn;          ///< count * contacts
-    size_t* reg_start;   ///< count + 1: regions of keyframe k are [reg_start[k], reg_start[k + 1])
-    anim_region* reg;    ///< all regions
-    size_t reg_cap;      ///< capacity of reg
-    anim_snap* peak;     ///< per contact: the state where its normal force peaked since the last output
-    anim_snap now;       ///< scratch
-    int last_output;     ///< keyframe index of the last output time, -1 before the first
-    bool failed;         ///< out of memory while recording
+    double* t;         ///< count
+    mc_pose* poses;    ///< count * parts
+    double* fn;        ///< count * contacts
+    size_t* reg_start; ///< count + 1: regions of keyframe k are [reg_start[k], reg_start[k + 1])
+    anim_region* reg;  ///< all regions
+    size_t reg_cap;    ///< capacity of reg
+    anim_snap* peak;   ///< per contact: the state where its normal force peaked since the last output
+    anim_snap now;     ///< scratch
+    int last_output;   ///< keyframe index of the last output time, -1 before the first
+    bool failed;       ///< out of memory while recording
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -411,8 +411,8 @@ static void buf_json_string(buf* b, const char* s)
 /// A display mesh: float positions and 32-bit indices, in the mesh frame.
 typedef struct disp_mesh
 {
-    float* pos;       ///< 3 * vertices
-    uint32_t* idx;    ///< 3 * triangles
+    float* pos;    ///< 3 * vertices
+    uint32_t* idx; ///< 3 * triangles
     uint32_t vertices;
     uint32_t triangles;
     uint32_t source_triangles; ///< before decimation
@@ -637,11 +637,11 @@ static bool display_arrow(disp_mesh* out)
     {
         uint32_t n = (k + 1) % SEG;
         uint32_t tris[5][3] = {
-            {base, k, n},                       // bottom cap (seen from -y)
-            {k, SEG + n, n},                    // shaft
-            {k, SEG + k, SEG + n},              // shaft
-            {2 * SEG + k, head, 2 * SEG + n},   // underside of the head
-            {2 * SEG + k, 2 * SEG + n, tip},    // cone
+            {base, k, n},                     // bottom cap (seen from -y)
+            {k, SEG + n, n},                  // shaft
+            {k, SEG + k, SEG + n},            // shaft
+            {2 * SEG + k, head, 2 * SEG + n}, // underside of the head
+            {2 * SEG + k, 2 * SEG + n, tip},  // cone
         };
         memcpy(t + 15 * k, tris, sizeof tris);
     }
@@ -659,10 +659,9 @@ static double metres_per_unit(const char* unit)
     {
         const char* name;
         double m;
-    } units[] = {{"METER", 1.0},        {"METRE", 1.0},       {"M", 1.0},        {"MILLIMETER", 1e-3},
-                 {"MILLIMETRE", 1e-3},  {"MM", 1e-3},         {"CENTIMETER", 1e-2}, {"CENTIMETRE", 1e-2},
-                 {"CM", 1e-2},          {"KILOMETER", 1e3},   {"KM", 1e3},       {"INCH", 0.0254},
-                 {"IN", 0.0254},        {"FOOT", 0.3048},     {"FT", 0.3048}};
+    } units[] = {{"METER", 1.0}, {"METRE", 1.0},       {"M", 1.0},           {"MILLIMETER", 1e-3}, {"MILLIMETRE", 1e-3},
+                 {"MM", 1e-3},   {"CENTIMETER", 1e-2}, {"CENTIMETRE", 1e-2}, {"CM", 1e-2},         {"KILOMETER", 1e3},
+                 {"KM", 1e3},    {"INCH", 0.0254},     {"IN", 0.0254},       {"FOOT", 0.3048},     {"FT", 0.3048}};
     for (size_t k = 0; k < sizeof units / sizeof units[0]; ++k)
     {
         const char* a = unit;
@@ -705,8 +704,8 @@ static mc_quat from_y(mc_vec3 d)
 typedef struct scene
 {
     const app_scenario* scn;
-    disp_mesh* meshes;  ///< per graphics
-    mc_pose* local;     ///< per graphics: mesh frame in the part's centre of mass frame
+    disp_mesh* meshes; ///< per graphics
+    mc_pose* local;    ///< per graphics: mesh frame in the part's centre of mass frame
     disp_mesh arrow;
     bool* moving;       ///< per part: its pose changes over the run
     mc_vec3 lo, hi;     ///< bounds of the space swept by the moving parts (scenario frame)
@@ -911,8 +910,7 @@ static int add_accessor(glb* g, const void* data, size_t count, int components, 
     size_t offset = g->bin.size;
     buf_add(&g->bin, data, bytes);
     int view = g->accessor_count;
-    buf_printf(&g->views, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu", view > 0 ? "," : "", offset,
-               bytes);
+    buf_printf(&g->views, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu", view > 0 ? "," : "", offset, bytes);
     if (target != 0)
     {
         buf_printf(&g->views, ",\"target\":%d", target);
@@ -992,21 +990,22 @@ const char* app_anim_contact_colour(int c)
 /// Materials: 0 ground parts, 1..6 moving parts (cycled), then one per contact.
 static void add_materials(buf* j, int contacts)
 {
-    static const double parts[7][3] = {{0.55, 0.55, 0.52}, {0.80, 0.62, 0.45}, {0.55, 0.65, 0.80},
-                                       {0.70, 0.78, 0.55}, {0.80, 0.60, 0.70}, {0.65, 0.60, 0.80},
-                                       {0.80, 0.75, 0.50}};
+    static const double parts[7][3] = {{0.55, 0.55, 0.52}, {0.80, 0.62, 0.45}, {0.55, 0.65, 0.80}, {0.70, 0.78, 0.55},
+                                       {0.80, 0.60, 0.70}, {0.65, 0.60, 0.80}, {0.80, 0.75, 0.50}};
     buf_printf(j, ",\"materials\":[");
     for (int m = 0; m < 7; ++m)
     {
-        buf_printf(j, "%s{\"name\":\"%s%d\",\"pbrMetallicRoughness\":{\"baseColorFactor\":[%.4f,%.4f,%.4f,1],"
-                      "\"metallicFactor\":0,\"roughnessFactor\":0.8}}",
+        buf_printf(j,
+                   "%s{\"name\":\"%s%d\",\"pbrMetallicRoughness\":{\"baseColorFactor\":[%.4f,%.4f,%.4f,1],"
+                   "\"metallicFactor\":0,\"roughnessFactor\":0.8}}",
                    m ? "," : "", m == 0 ? "ground" : "part", m, parts[m][0], parts[m][1], parts[m][2]);
     }
     for (int c = 0; c < contacts; ++c)
     {
         const char* h = s_contact_colours[c % 8] + 1;
-        buf_printf(j, ",{\"name\":\"contact%d\",\"pbrMetallicRoughness\":{\"baseColorFactor\":[%.4f,%.4f,%.4f,1],"
-                      "\"metallicFactor\":0,\"roughnessFactor\":0.6}}",
+        buf_printf(j,
+                   ",{\"name\":\"contact%d\",\"pbrMetallicRoughness\":{\"baseColorFactor\":[%.4f,%.4f,%.4f,1],"
+                   "\"metallicFactor\":0,\"roughnessFactor\":0.6}}",
                    c, srgb_linear(h), srgb_linear(h + 2), srgb_linear(h + 4));
     }
     buf_printf(j, "]");
@@ -1154,8 +1153,9 @@ static bool add_nodes(glb* g, const scene* s, const app_anim* a, const app_sim* 
     {
         arrows += s->slots[c];
     }
-    buf_printf(&nodes, "{\"name\":\"scenario\",\"rotation\":[%.9g,%.9g,%.9g,%.9g],\"scale\":[%.9g,%.9g,%.9g],"
-                       "\"children\":[",
+    buf_printf(&nodes,
+               "{\"name\":\"scenario\",\"rotation\":[%.9g,%.9g,%.9g,%.9g],\"scale\":[%.9g,%.9g,%.9g],"
+               "\"children\":[",
                rq.x, rq.y, rq.z, rq.w, m, m, m);
     // Node numbering: 0 root, then each part followed by its graphics, then the arrows.
     int next = 1;
@@ -1225,8 +1225,8 @@ static bool add_nodes(glb* g, const scene* s, const app_anim* a, const app_sim* 
         mesh_item(&meshes, mesh_count++, name, arrow_acc[0], arrow_acc[1], 7 + c);
         for (int k = 0; k < s->slots[c]; ++k)
         {
-            buf_printf(&nodes, ",{\"name\":\"CONTACT/%d arrow %d\",\"mesh\":%d,\"scale\":[0,0,0]}",
-                       scn->contacts[c].id, k, arrow_mesh_first + c);
+            buf_printf(&nodes, ",{\"name\":\"CONTACT/%d arrow %d\",\"mesh\":%d,\"scale\":[0,0,0]}", scn->contacts[c].id,
+                       k, arrow_mesh_first + c);
         }
     }
     (void)sim;
@@ -1257,8 +1257,9 @@ static void add_extras(buf* j, const scene* s, const app_anim* a)
     buf_printf(j, ",\"scenes\":[{\"name\":");
     const char* base = strrchr(scn->path, '/');
     buf_json_string(j, base != NULL ? base + 1 : scn->path);
-    buf_printf(j, ",\"nodes\":[0],\"extras\":{\"generator\":\"meshcontact simulate\",\"up\":[%.9g,%.9g,%.9g],"
-                  "\"length_unit\":",
+    buf_printf(j,
+               ",\"nodes\":[0],\"extras\":{\"generator\":\"meshcontact simulate\",\"up\":[%.9g,%.9g,%.9g],"
+               "\"length_unit\":",
                up.x, up.y, up.z);
     buf_json_string(j, scn->length_unit);
     buf_printf(j, ",\"metres_per_length_unit\":%.9g,\"force_unit\":", metres_per_unit(scn->length_unit));
@@ -1274,8 +1275,7 @@ static void add_extras(buf* j, const scene* s, const app_anim* a)
     (void)a;
 }
 
-bool app_anim_build_glb(const app_anim* a, const app_sim* sim, unsigned char** out, size_t* size, char* err,
-                        size_t cap)
+bool app_anim_build_glb(const app_anim* a, const app_sim* sim, unsigned char** out, size_t* size, char* err, size_t cap)
 {
     *out = NULL;
     *size = 0;
@@ -1341,8 +1341,8 @@ bool app_anim_build_glb(const app_anim* a, const app_sim* sim, unsigned char** o
     }
     else
     {
-        snprintf(err, cap, total >= UINT32_MAX ? "the animation is over 4 GB (GLB's limit)"
-                                               : "out of memory for the animation");
+        snprintf(err, cap,
+                 total >= UINT32_MAX ? "the animation is over 4 GB (GLB's limit)" : "out of memory for the animation");
     }
     free(g.json.data);
     free(g.bin.data);
