@@ -13,11 +13,16 @@ writer (Python's struct and json on the GLB bytes):
   - the arrows at each output keyframe: arrow k of a contact stands at the k-th region of that contact in the tracks
     CSV (same point to 1e-6 relative to the scene), with length |F| times the stated force scale >= its normal force
     (|F| includes friction) and zero scale for absent regions;
+  - geometry: Spot's mesh is the OBJ's (5856 triangles, its bounding box times SCALE=0.1 to float precision); a
+    300k-triangle sphere (made by `meshcontact primitive`) is shown decimated to at most 250,000 triangles and at
+    least half that, every shown vertex within 1 % of the radius from the exact sphere, no degenerate triangle, and
+    the shown mesh's enclosed volume within 2 % of the sphere's (closed and outward);
   - determinism: a second run with another thread count gives the same GLB bytes;
   - the Khronos glTF validator (npm gltf-validator) reports no error and no warning, when node and the package are
     found (MC_NPM_PREFIX, default the prefix tests/install-deps.sh installs into); otherwise that part is skipped with
     a message.
 Usage: check_anim.py MESHCONTACT DATA_DIR"""
+import array
 import csv
 import json
 import math
@@ -55,16 +60,18 @@ def read_glb(path):
 
 
 def accessor(gltf, binary, index):
-    """The accessor's values as a list of tuples (float32 or uint32)."""
+    """The accessor's values as a list of tuples (float32 or uint32, little-endian)."""
     acc = gltf["accessors"][index]
     view = gltf["bufferViews"][acc["bufferView"]]
     width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}[acc["type"]]
-    fmt = "<" + ("I" if acc["componentType"] == 5125 else "f") * width
     size = 4 * width * acc["count"]
     start = view["byteOffset"] + acc.get("byteOffset", 0)
     if start % 4 or start + size > view["byteOffset"] + view["byteLength"] or start + size > len(binary):
         fail(f"accessor {index} outside its bufferView or the buffer")
-    return [struct.unpack_from(fmt, binary, start + 4 * width * k) for k in range(acc["count"])]
+    values = array.array("I" if acc["componentType"] == 5125 else "f", binary[start:start + size])
+    if sys.byteorder != "little":
+        values.byteswap()
+    return list(zip(*[iter(values)] * width))
 
 
 def f32(x):
@@ -76,7 +83,9 @@ def close(a, b, scale=0.0, rel=1e-6):
 
 
 def run(exe, args):
-    r = subprocess.run([exe] + args, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="2"))
+    # passive: OpenMP's spinning waits made the 2-thread run take 25 times the CPU on a loaded machine
+    env = dict(os.environ, OMP_NUM_THREADS="2", OMP_WAIT_POLICY="passive")
+    r = subprocess.run([exe] + args, capture_output=True, text=True, env=env)
     if r.returncode != 0:
         fail(f"{' '.join(args)} failed: {r.stderr}")
     return r
@@ -180,6 +189,61 @@ def check_arrows(gltf, times, tracks, by_name, out):
     return checked
 
 
+def mesh_of(gltf, binary, graphics):
+    """(vertices, triangles) of the mesh of node GRAPHICS/<graphics>."""
+    node = next(n for n in gltf["nodes"] if n["name"] == f"GRAPHICS/{graphics}")
+    prim = gltf["meshes"][node["mesh"]]["primitives"][0]
+    pos = accessor(gltf, binary, prim["attributes"]["POSITION"])
+    idx = [v[0] for v in accessor(gltf, binary, prim["indices"])]
+    return pos, [tuple(idx[k:k + 3]) for k in range(0, len(idx), 3)]
+
+
+def check_spot_mesh(gltf, binary, data):
+    pos, tris = mesh_of(gltf, binary, 2)
+    if len(tris) != 5856:
+        fail(f"Spot shown with {len(tris)} triangles, not the 5856 of the file")
+    obj = [[0.1 * float(x) for x in line.split()[1:4]] for line in open(os.path.join(data, "spot.obj"))
+           if line.startswith("v ")]
+    for a in range(3):
+        lo, hi = min(v[a] for v in obj), max(v[a] for v in obj)
+        glo, ghi = min(v[a] for v in pos), max(v[a] for v in pos)
+        if not (close(lo, glo, 0.1) and close(hi, ghi, 0.1)):
+            fail(f"Spot's bounding box along axis {a}: glTF {glo}..{ghi}, OBJ x 0.1 {lo}..{hi}")
+
+
+def check_decimation(exe, tmp):
+    r_exact, limit = 0.05, 250000
+    stl = os.path.join(tmp, "s300.stl")
+    run(exe, ["primitive", "sphere", "--radius", str(r_exact), "--triangles", "300000", "-o", stl])
+    scn = os.path.join(tmp, "dec.scn")
+    with open(scn, "w") as f:
+        f.write("ACCGRAV/KGRAV=-9.81\nPART/1, GROUND\n"
+                "GRAPHICS/1, PART=1, BOX, X=0.4, Y=0.4, Z=0.05, QP=-0.2,-0.2,-0.05\n"
+                "PART/2, MASS=0.5, IP=4e-4,4e-4,4e-4, QG=0,0,0.2\nGRAPHICS/2, PART=2, FILE=s300.stl\n"
+                "CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e5, EXPONENT=1.5\n"
+                "SIMULATE/DYNAMIC, END=0.01, STEPS=2\n")
+    out = os.path.join(tmp, "dec")
+    run(exe, ["simulate", scn, "-o", out])
+    gltf, binary = read_glb(os.path.join(out, "dec.glb"))
+    pos, tris = mesh_of(gltf, binary, 2)
+    if not limit // 2 <= len(tris) <= limit:
+        fail(f"the 300k-triangle sphere is shown with {len(tris)} triangles (limit {limit})")
+    worst = max(abs(math.sqrt(sum(c * c for c in v)) - r_exact) for v in pos)
+    if worst > 0.01 * r_exact:
+        fail(f"a decimated vertex lies {worst} off the sphere of radius {r_exact}")
+    vol = 0.0
+    for a, b, c in tris:
+        if len({a, b, c}) < 3 or max(a, b, c) >= len(pos):
+            fail(f"degenerate or out-of-range triangle {a, b, c}")
+        p, q, w = pos[a], pos[b], pos[c]
+        vol += (p[0] * (q[1] * w[2] - q[2] * w[1]) - p[1] * (q[0] * w[2] - q[2] * w[0])
+                + p[2] * (q[0] * w[1] - q[1] * w[0])) / 6.0
+    exact = 4.0 / 3.0 * math.pi * r_exact ** 3
+    if abs(vol - exact) > 0.02 * exact:
+        fail(f"the decimated sphere encloses {vol}, the sphere {exact}")
+    return len(tris), worst / r_exact
+
+
 def validate(glb):
     prefix = os.environ.get("MC_NPM_PREFIX", NPM_PREFIX_DEFAULT)
     module = os.path.join(prefix, "node_modules", "gltf-validator")
@@ -212,6 +276,8 @@ def main():
         times, tracks, by_name, rows = check_keyframes(gltf, binary, out)
         peaks = check_peaks(times, out)
         arrows = check_arrows(gltf, times, tracks, by_name, out)
+        check_spot_mesh(gltf, binary, data)
+        shown, off = check_decimation(exe, tmp)
         html = open(os.path.join(out, "spot_drop.html"), encoding="utf-8").read()
         if "@@" in html or "Three.js Authors" not in html or "class GLTFLoader" not in html:
             fail("the page has an unfilled marker or no three.js")
@@ -224,7 +290,8 @@ def main():
         if any(f.endswith((".glb", ".html")) for f in os.listdir(out3)):
             fail("--no-animation wrote the animation")
         print(f"check_anim: {len(rows)} output rows and {len(times) - len(rows)} peak keyframes match the CSVs "
-              f"({peaks} peaks, {arrows} arrows checked); the GLB is the same with 1 and 2 threads")
+              f"({peaks} peaks, {arrows} arrows checked); the GLB is the same with 1 and 2 threads; a 300k-triangle sphere "
+              f"is shown with {shown} triangles, at most {off:.2g} of its radius off")
         validate(os.path.join(out, "spot_drop.glb"))
     finally:
         shutil.rmtree(tmp)
