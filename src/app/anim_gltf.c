@@ -242,7 +242,11 @@ void app_anim_step(app_anim* a, const app_sim* sim)
                 return;
             }
             taken = true;
-            a->failed = !snap_copy(p, &a->now, a->parts, a->contacts);
+            if (!snap_copy(p, &a->now, a->parts, a->contacts))
+            {
+                a->failed = true;
+                return;
+            }
         }
     }
 }
@@ -1183,17 +1187,16 @@ static bool add_nodes(glb* g, const scene* s, const app_anim* a, const app_sim* 
         const mc_pose* p0 = &a->poses[i];
         buf_printf(&nodes, ",{\"name\":\"PART/%d\"", scn->parts[i].id);
         json_pose(&nodes, p0);
-        buf_printf(&nodes, ",\"children\":[");
         int child = node_of_part[i] + 1, first = 1;
         for (int gi = 0; gi < ng; ++gi)
         {
             if (scn->graphics[gi].part_index == i)
             {
-                buf_printf(&nodes, "%s%d", first ? "" : ",", child++);
+                buf_printf(&nodes, "%s%d", first ? ",\"children\":[" : ",", child++);
                 first = 0;
             }
         }
-        buf_printf(&nodes, "]}");
+        buf_printf(&nodes, first ? "}" : "]}"); // glTF: no empty arrays
         int material = s->moving[i] ? 1 + i % 6 : 0;
         for (int gi = 0; gi < ng; ++gi)
         {

@@ -17,7 +17,8 @@
 static const char* const s_help[] = {
     "usage: meshcontact simulate SCENARIO [-o OUTDIR] [--csv FILE] [--svg FILE] [--contacts-csv FILE]\n"
     "                           [--incidents FILE] [--tracks FILE] [--json FILE] [--threads N]\n"
-    "                           [--integrator bdf|rk4] [--error E] [--hmax H] [--no-animation]\n"
+    "                           [--integrator bdf|rk4] [--error E] [--hmax H] [--glb FILE] [--html FILE]\n"
+    "                           [--no-animation]\n"
     "\n"
     "Simulate the rigid parts of a scenario file with contact forces from meshcontact, from time 0 to END.\n"
     "Writes, <name> being the scenario's file name without extension:\n"
@@ -49,6 +50,8 @@ static const char* const s_help[] = {
     "  --integrator bdf|rk4   override the scenario's INTEGRATOR (default BDF)\n"
     "  --error E              override INTEGRATOR/ERROR= (BDF tolerance, > 0)\n"
     "  --hmax H               override INTEGRATOR/HMAX= (BDF: longest step; RK4: the step; > 0)\n"
+    "  --glb FILE             animation path (default OUTDIR/<name>.glb)\n"
+    "  --html FILE            viewer page path (default OUTDIR/<name>.html)\n"
     "  --no-animation         do not write the animation (.glb) and its viewer (.html)\n"
     "\n"
     "CSV columns: time; per part (all parts, ground included) partID_x,_y,_z (centre of mass), _qw,_qx,_qy,_qz\n"
@@ -228,11 +231,13 @@ typedef struct simulate_args
     double error;           ///< --error, or 0
     double hmax;            ///< --hmax, or 0
     bool no_animation;      ///< --no-animation
+    const char* glb;        ///< --glb, or NULL for OUTDIR/<name>.glb
+    const char* html;       ///< --html, or NULL for OUTDIR/<name>.html
 } simulate_args;
 
 static int parse_args(int argc, char** argv, simulate_args* a)
 {
-    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, 0.0, 0.0, false};
+    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, 0.0, 0.0, false, NULL, NULL};
     const cli_option options[] = {
         {"output-dir", 'o', CLI_TEXT, &a->outdir, 0, NULL, NULL, "a directory"},
         {"csv", 0, CLI_TEXT, &a->csv, 0, NULL, NULL, "a file"},
@@ -246,6 +251,8 @@ static int parse_args(int argc, char** argv, simulate_args* a)
         {"error", 0, CLI_NUMBER, &a->error, 0, cli_positive, NULL, "a number > 0"},
         {"hmax", 0, CLI_NUMBER, &a->hmax, 0, cli_positive, NULL, "a number > 0"},
         {"no-animation", 0, CLI_FLAG, &a->no_animation, 0, NULL, NULL, NULL},
+        {"glb", 0, CLI_TEXT, &a->glb, 0, NULL, NULL, "a file"},
+        {"html", 0, CLI_TEXT, &a->html, 0, NULL, NULL, "a file"},
     };
     static const char* const operand_names[] = {"SCENARIO"};
     const cli_syntax syntax = {"simulate", print_help, options, CLI_LENGTH(options), operand_names, &a->scenario, 1};
@@ -344,8 +351,10 @@ static void print_summary(const app_sim* sim, const app_scenario* scn, const cha
 /// Write OUTDIR/<name>.glb and .html from the recorded animation. @return the exit status
 static int write_animation(const simulate_args* a, const app_sim* sim, const app_anim* anim, FILE* info)
 {
-    char* glb_path = default_path(a->outdir, a->scenario, ".glb");
-    char* html_path = default_path(a->outdir, a->scenario, ".html");
+    char* glb_made = a->glb != NULL ? NULL : default_path(a->outdir, a->scenario, ".glb");
+    char* html_made = a->html != NULL ? NULL : default_path(a->outdir, a->scenario, ".html");
+    const char* glb_path = a->glb != NULL ? a->glb : glb_made;
+    const char* html_path = a->html != NULL ? a->html : html_made;
     unsigned char* glb = NULL;
     size_t size = 0;
     char err[300] = "";
@@ -379,8 +388,8 @@ static int write_animation(const simulate_args* a, const app_sim* sim, const app
         }
     }
     free(glb);
-    free(glb_path);
-    free(html_path);
+    free(glb_made);
+    free(html_made);
     return rc;
 }
 
@@ -490,7 +499,7 @@ int cli_simulate(int argc, char** argv)
     rc = 0;
     for (int k = 0; k < OUT_COUNT; ++k)
     {
-        need_dir = need_dir || given[k] == NULL || !a.no_animation;
+        need_dir = need_dir || given[k] == NULL || (!a.no_animation && (a.glb == NULL || a.html == NULL));
         made[k] = given[k] != NULL ? NULL : default_path(a.outdir, a.scenario, suffix[k]);
         names[k] = given[k] != NULL ? given[k] : made[k];
         rc = names[k] == NULL ? 1 : rc;
