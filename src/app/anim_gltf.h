@@ -34,7 +34,8 @@
  * Keyframes: every output time, and between two of them the times at which a contact's normal force peaked (the
  * contacts CSV's fn_peak_time) when that peak is above the force at both ends, so that an impact between outputs
  * is shown. Times as float32 (a time that rounds to its predecessor's float is dropped).
- * Deterministic: the same run gives the same bytes.
+ * Deterministic: the same run gives the same bytes. The binary chunk holds the host's float and uint32 bytes, which
+ * is GLB's little-endian layout on the hosts meshcontact builds for (x86-64, ARM64).
  */
 
 /// Most triangles a mesh is shown with; more are decimated by vertex clustering (see above).
