@@ -253,9 +253,11 @@ def validate(glb):
         print(f"SKIP (validator): node or the npm package gltf-validator under {prefix} not found "
               "(tests/install-deps.sh installs it when npm is there)")
         return
-    script = ("const v = require(process.argv[1]); const d = new Uint8Array(require('fs').readFileSync(process.argv[2]));"
+    script = ("const v = require(process.argv[1]);"
+              "const d = new Uint8Array(require('fs').readFileSync(process.argv[2]));"
               "v.validateBytes(d).then(r => { console.log(JSON.stringify(r.issues));"
-              "process.exit(r.issues.numErrors + r.issues.numWarnings ? 1 : 0); }, e => { console.error(e); process.exit(2); });")
+              "process.exit(r.issues.numErrors + r.issues.numWarnings ? 1 : 0); },"
+              "e => { console.error(e); process.exit(2); });")
     r = subprocess.run([node, "-e", script, module, glb], capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"gltf-validator: {r.stdout} {r.stderr}")
@@ -292,15 +294,16 @@ def main():
             fail("the page has an unfilled marker or no three.js")
         out2 = os.path.join(tmp, "out2")
         run(exe, ["simulate", scn, "-o", out2, "--threads", "2"])
-        if open(os.path.join(out, "spot_drop.glb"), "rb").read() != open(os.path.join(out2, "spot_drop.glb"), "rb").read():
+        glb1 = open(os.path.join(out, "spot_drop.glb"), "rb").read()
+        if glb1 != open(os.path.join(out2, "spot_drop.glb"), "rb").read():
             fail("the GLB differs between two runs (1 and 2 threads)")
         out3 = os.path.join(tmp, "out3")
         run(exe, ["simulate", os.path.join(data, "ball_drop.scn"), "-o", out3, "--no-animation"])
         if any(f.endswith((".glb", ".html")) for f in os.listdir(out3)):
             fail("--no-animation wrote the animation")
         print(f"check_anim: {len(rows)} output rows and {len(times) - len(rows)} peak keyframes match the CSVs "
-              f"({peaks} peaks, {arrows} arrows checked); the GLB is the same with 1 and 2 threads; a 300k-triangle sphere "
-              f"is shown with {shown} triangles, at most {off:.2g} of its radius off")
+              f"({peaks} peaks, {arrows} arrows checked); the GLB is the same with 1 and 2 threads; "
+              f"a 300k-triangle sphere is shown with {shown} triangles, at most {off:.2g} of its radius off")
         validate(os.path.join(out, "spot_drop.glb"))
     finally:
         shutil.rmtree(tmp)

@@ -85,9 +85,10 @@ def find_chromium():
 
 def shoot(browser, page, t, png, profile):
     """Open the page at time t: screenshot into png, the body's data attributes returned."""
-    cmd = [browser, "--headless", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-           "--hide-scrollbars", "--no-first-run", f"--user-data-dir={profile}", f"--window-size={WIDTH},{HEIGHT}",
-           "--virtual-time-budget=30000", f"--screenshot={png}", "--dump-dom", f"file://{page}#t={t}&size={WIDTH},{HEIGHT - 100}"]
+    cmd = [browser, "--headless", "--no-sandbox", "--disable-dev-shm-usage", "--use-angle=swiftshader",
+           "--enable-unsafe-swiftshader", "--hide-scrollbars", "--no-first-run", f"--user-data-dir={profile}",
+           f"--window-size={WIDTH},{HEIGHT}", "--virtual-time-budget=30000", f"--screenshot={png}", "--dump-dom",
+           f"file://{page}#t={t}&size={WIDTH},{HEIGHT - 100}"]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     if r.returncode != 0:
         fail(f"chromium failed ({r.returncode}): {r.stderr[-2000:]}")
@@ -160,7 +161,7 @@ def main():
         print(f"check_anim_browser: no page error at t = 0 and {end}; the {len(static)} pixels where nothing moved "
               f"({ground} showing the ground) are the same")
     finally:
-        shutil.rmtree(tmp) if not os.environ.get("MC_KEEP") else print(tmp)
+        shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":
