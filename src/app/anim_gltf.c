@@ -717,6 +717,7 @@ typedef struct scene
     double force_scale; ///< arrow length per force unit
     double width;       ///< arrow width
     int* slots;         ///< per contact: arrows
+    int* material_of;   ///< 7 + contacts: the material's index in the file (see add_materials), -1 when unused
     int* kept;          ///< keyframes kept (strictly increasing float times)
     int kept_count;
 } scene;
@@ -732,6 +733,7 @@ static void scene_free(scene* s)
     free(s->local);
     free(s->moving);
     free(s->slots);
+    free(s->material_of);
     free(s->kept);
 }
 
@@ -804,8 +806,9 @@ static bool scene_build(scene* s, const app_anim* a, const app_sim* sim, char* e
     s->moving = calloc((size_t)(scn->part_count > 0 ? scn->part_count : 1), sizeof *s->moving);
     s->slots = calloc((size_t)(nc > 0 ? nc : 1), sizeof *s->slots);
     s->kept = calloc((size_t)(a->count > 0 ? a->count : 1), sizeof *s->kept);
+    s->material_of = calloc((size_t)(7 + nc), sizeof *s->material_of);
     if (s->meshes == NULL || s->local == NULL || s->moving == NULL || s->slots == NULL || s->kept == NULL ||
-        !display_arrow(&s->arrow))
+        s->material_of == NULL || !display_arrow(&s->arrow))
     {
         snprintf(err, cap, "out of memory for the animation");
         return false;
@@ -879,6 +882,25 @@ static bool scene_build(scene* s, const app_anim* a, const app_sim* sim, char* e
     }
     s->force_scale = fmax_all > 0.0 ? APP_ANIM_ARROW_FRACTION * s->size / fmax_all : 0.0;
     s->width = 0.012 * s->size;
+    // Materials in use only (the validator reports unused ones): those of the parts with geometry, of the contacts
+    // with arrows.
+    for (int m = 0; m < 7 + nc; ++m)
+    {
+        s->material_of[m] = -1;
+    }
+    for (int g = 0; g < ng; ++g)
+    {
+        int i = scn->graphics[g].part_index;
+        s->material_of[s->moving[i] ? 1 + i % 6 : 0] = 0;
+    }
+    for (int c = 0; c < nc; ++c)
+    {
+        s->material_of[7 + c] = s->slots[c] > 0 ? 0 : -1;
+    }
+    for (int m = 0, next = 0; m < 7 + nc; ++m)
+    {
+        s->material_of[m] = s->material_of[m] == 0 ? next++ : -1;
+    }
     float last = -INFINITY;
     for (int k = 0; k < a->count; ++k)
     {
@@ -991,26 +1013,35 @@ const char* app_anim_contact_colour(int c)
     return s_contact_colours[c % 8];
 }
 
-/// Materials: 0 ground parts, 1..6 moving parts (cycled), then one per contact.
-static void add_materials(buf* j, int contacts)
+/// Materials: 0 ground parts, 1..6 moving parts (cycled), then one per contact; those in use (s->material_of).
+static void add_materials(buf* j, const scene* s, int contacts)
 {
     static const double parts[7][3] = {{0.55, 0.55, 0.52}, {0.80, 0.62, 0.45}, {0.55, 0.65, 0.80}, {0.70, 0.78, 0.55},
                                        {0.80, 0.60, 0.70}, {0.65, 0.60, 0.80}, {0.80, 0.75, 0.50}};
     buf_printf(j, ",\"materials\":[");
     for (int m = 0; m < 7; ++m)
     {
+        if (s->material_of[m] < 0)
+        {
+            continue;
+        }
         buf_printf(j,
                    "%s{\"name\":\"%s%d\",\"pbrMetallicRoughness\":{\"baseColorFactor\":[%.4f,%.4f,%.4f,1],"
                    "\"metallicFactor\":0,\"roughnessFactor\":0.8}}",
-                   m ? "," : "", m == 0 ? "ground" : "part", m, parts[m][0], parts[m][1], parts[m][2]);
+                   s->material_of[m] > 0 ? "," : "", m == 0 ? "ground" : "part", m, parts[m][0], parts[m][1],
+                   parts[m][2]);
     }
     for (int c = 0; c < contacts; ++c)
     {
+        if (s->material_of[7 + c] < 0)
+        {
+            continue;
+        }
         const char* h = s_contact_colours[c % 8] + 1;
         buf_printf(j,
-                   ",{\"name\":\"contact%d\",\"pbrMetallicRoughness\":{\"baseColorFactor\":[%.4f,%.4f,%.4f,1],"
+                   "%s{\"name\":\"contact%d\",\"pbrMetallicRoughness\":{\"baseColorFactor\":[%.4f,%.4f,%.4f,1],"
                    "\"metallicFactor\":0,\"roughnessFactor\":0.6}}",
-                   c, srgb_linear(h), srgb_linear(h + 2), srgb_linear(h + 4));
+                   s->material_of[7 + c] > 0 ? "," : "", c, srgb_linear(h), srgb_linear(h + 2), srgb_linear(h + 4));
     }
     buf_printf(j, "]");
 }
@@ -1197,7 +1228,7 @@ static bool add_nodes(glb* g, const scene* s, const app_anim* a, const app_sim* 
             }
         }
         buf_printf(&nodes, first ? "}" : "]}"); // glTF: no empty arrays
-        int material = s->moving[i] ? 1 + i % 6 : 0;
+        int material = s->material_of[s->moving[i] ? 1 + i % 6 : 0];
         for (int gi = 0; gi < ng; ++gi)
         {
             if (scn->graphics[gi].part_index != i)
@@ -1214,23 +1245,27 @@ static bool add_nodes(glb* g, const scene* s, const app_anim* a, const app_sim* 
             mesh_item(&meshes, mesh_count++, name, acc[0], acc[1], material);
         }
     }
-    int arrow_mesh_first = mesh_count;
-    int arrow_acc[2] = {0, 0};
-    if (a->contacts > 0)
-    {
-        add_mesh_data(g, &s->arrow, arrow_acc);
-    }
+    int arrow_acc[2] = {-1, -1};
     for (int c = 0; c < a->contacts; ++c)
     {
+        if (s->slots[c] == 0)
+        {
+            continue; // never in contact: no arrow
+        }
+        if (arrow_acc[0] < 0)
+        {
+            add_mesh_data(g, &s->arrow, arrow_acc);
+        }
         char name[64];
         snprintf(name, sizeof name, "CONTACT/%d arrow", scn->contacts[c].id);
         // One mesh per contact (its material), sharing the arrow's accessors.
-        mesh_item(&meshes, mesh_count++, name, arrow_acc[0], arrow_acc[1], 7 + c);
+        mesh_item(&meshes, mesh_count, name, arrow_acc[0], arrow_acc[1], s->material_of[7 + c]);
         for (int k = 0; k < s->slots[c]; ++k)
         {
             buf_printf(&nodes, ",{\"name\":\"CONTACT/%d arrow %d\",\"mesh\":%d,\"scale\":[0,0,0]}", scn->contacts[c].id,
-                       k, arrow_mesh_first + c);
+                       k, mesh_count);
         }
+        ++mesh_count;
     }
     (void)sim;
     buf_printf(&g->json, ",\"nodes\":[");
@@ -1298,7 +1333,7 @@ bool app_anim_build_glb(const app_anim* a, const app_sim* sim, unsigned char** o
     buf_printf(&g.json, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"meshcontact simulate\"},\"scene\":0");
     add_extras(&g.json, &s, a);
     bool ok = add_nodes(&g, &s, a, sim);
-    add_materials(&g.json, a->contacts);
+    add_materials(&g.json, &s, a->contacts);
     buf_printf(&g.json, ",\"accessors\":[");
     buf_add(&g.json, g.accessors.data, g.accessors.size);
     buf_printf(&g.json, "],\"bufferViews\":[");
