@@ -57,8 +57,9 @@ fi
 
 # Other paths for the contact outputs.
 "$exe" simulate "$tmp"/drop.scn --csv "$tmp"/m.csv --svg "$tmp"/p.svg --contacts-csv "$tmp"/c.csv \
-    --incidents "$tmp"/i.csv --tracks "$tmp"/t.csv --json "$tmp"/j.json >"$tmp".out 2>"$tmp".err || fail "paths"
-for f in m.csv p.svg c.csv i.csv t.csv j.json; do
+    --incidents "$tmp"/i.csv --tracks "$tmp"/t.csv --json "$tmp"/j.json --glb "$tmp"/a.glb --html "$tmp"/a.html \
+    >"$tmp".out 2>"$tmp".err || fail "paths"
+for f in m.csv p.svg c.csv i.csv t.csv j.json a.glb a.html; do
     [ -s "$tmp/$f" ] || fail "no $f"
 done
 head -1 "$tmp"/t.csv | grep -q '^time,contact,track,x,y,z,fn,depth,area$' || fail "tracks header"

@@ -19,6 +19,9 @@ pkg-config --exists ode 2>/dev/null || need="$need libode-dev"
 # python3 earlier on PATH, such as pyenv's, does not see them: Meson then uses the Python that runs it).
 dpkg -s python3-numpy >/dev/null 2>&1 || need="$need python3-numpy"
 dpkg -s python3-pytest >/dev/null 2>&1 || need="$need python3-pytest"
+# The animation's browser test (tests/check_anim_browser.py) opens the viewer page in headless Chromium; skipped with
+# a message when missing.
+command -v chromium >/dev/null 2>&1 || need="$need chromium"
 # The locale test compiles de_DE.UTF-8 with localedef from the locales package's sources.
 [ -f /usr/share/i18n/locales/de_DE ] || need="$need locales"
 # B-rep import (STEP, IGES, BREP) is optional: MC_WITH_GMSH=1 adds gmsh's library and C header (libgmsh-dev, with
@@ -32,4 +35,11 @@ if [ -n "$need" ]; then
     apt-get update -qq
     # shellcheck disable=SC2086
     apt-get install -y -qq $need >/dev/null
+fi
+# The Khronos glTF validator (npm gltf-validator, Apache-2.0) for the animation test (tests/check_anim.py), into
+# MC_NPM_PREFIX (default /opt/meshcontact-npm), when npm is there; the test skips the validator otherwise.
+npm_prefix="${MC_NPM_PREFIX:-/opt/meshcontact-npm}"
+if command -v npm >/dev/null 2>&1 && [ ! -d "$npm_prefix/node_modules/gltf-validator" ]; then
+    npm install --silent --no-audit --no-fund --prefix "$npm_prefix" gltf-validator@2.0.0-dev.3.10 ||
+        echo "gltf-validator not installed: tests/check_anim.py skips the validator" >&2
 fi

@@ -337,7 +337,7 @@ Test(plot, every_panel_of_a_simulation_plot_shows_its_curves)
     cr_assert(app_sim_create(scn, &opt, &sim, err, sizeof err), "%s", err);
     char path[512];
     temp_path(path, sizeof path, "app_sim_png");
-    app_sim_outputs outs = {NULL, NULL, path, NULL};
+    app_sim_outputs outs = {NULL, NULL, path, NULL, NULL};
     cr_assert(app_sim_run_outputs(sim, &outs, err, sizeof err), "%s", err);
     int ni = 0;
     const app_sim_incident* in = app_sim_get_incidents(sim, &ni);

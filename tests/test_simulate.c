@@ -982,7 +982,7 @@ Test(simulate, contacts_csv_peak_equals_the_plot_peak_and_catches_impacts_betwee
     temp_file(path, sizeof path, "app_contacts_csv");
     snprintf(svg, sizeof svg, "%s.svg", path);
     FILE* f = fopen(path, "w");
-    app_sim_outputs outs = {NULL, f, svg, NULL};
+    app_sim_outputs outs = {NULL, f, svg, NULL, NULL};
     char err[700] = "";
     cr_assert(app_sim_run_outputs(sim, &outs, err, sizeof err), "%s", err);
     fclose(f);

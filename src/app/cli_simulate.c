@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // `meshcontact simulate`: run a scenario file (Adams-like statements) and write a CSV of motion and forces, the
 // contact outputs (per-contact CSV, incidents, tracks, JSON with the warnings) and an SVG plot of the contacts.
+#include "src/app/anim_gltf.h"
 #include "src/app/app_io.h"
 #include "src/app/cli.h"
 #include "src/app/scenario.h"
@@ -17,7 +18,8 @@
 static const char* const s_help[] = {
     "usage: meshcontact simulate SCENARIO [-o OUTDIR] [--csv FILE] [--svg FILE] [--contacts-csv FILE]\n"
     "                           [--incidents FILE] [--tracks FILE] [--json FILE] [--threads N]\n"
-    "                           [--integrator bdf|rk4] [--error E] [--hmax H]\n"
+    "                           [--integrator bdf|rk4] [--error E] [--hmax H] [--glb FILE] [--html FILE]\n"
+    "                           [--no-animation]\n"
     "\n"
     "Simulate the rigid parts of a scenario file with contact forces from meshcontact, from time 0 to END.\n"
     "Writes, <name> being the scenario's file name without extension:\n"
@@ -28,6 +30,10 @@ static const char* const s_help[] = {
     "  OUTDIR/<name>.json           warnings, contacts and incidents as one JSON object\n"
     "  OUTDIR/<name>.svg            plot: normal force, friction force and penetration of every contact against\n"
     "                               time (every integration step), and the incidents timeline\n"
+    "  OUTDIR/<name>.glb            animation (glTF 2.0 binary): parts, motion at every output time and force\n"
+    "                               peak, contact forces as arrows; +Y up (from -gravity), metres (UNITS/LENGTH)\n"
+    "  OUTDIR/<name>.html           viewer of the animation with the normal-force curves; opens from disk,\n"
+    "                               offline (three.js inlined); see simulate.md, 'The animation'\n"
     "OUTDIR defaults to the current directory and is created if missing; the options give other paths ('-' for\n"
     "the motion CSV: stdout). Warnings (parts that start interpenetrating, angles that look like degrees\n"
     "without D, a step too long for an impact, depths below a faceting tolerance, an Adams depth not measured\n"
@@ -46,6 +52,9 @@ static const char* const s_help[] = {
     "  --integrator bdf|rk4   override the scenario's INTEGRATOR (default BDF)\n"
     "  --error E              override INTEGRATOR/ERROR= (BDF tolerance, > 0)\n"
     "  --hmax H               override INTEGRATOR/HMAX= (BDF: longest step; RK4: the step; > 0)\n"
+    "  --glb FILE             animation path (default OUTDIR/<name>.glb)\n"
+    "  --html FILE            viewer page path (default OUTDIR/<name>.html)\n"
+    "  --no-animation         do not write the animation (.glb) and its viewer (.html)\n"
     "\n"
     "CSV columns: time; per part (all parts, ground included) partID_x,_y,_z (centre of mass), _qw,_qx,_qy,_qz\n"
     "(orientation, body to ground), _vx,_vy,_vz, _wx,_wy,_wz (velocity and angular velocity, ground frame),\n"
@@ -226,11 +235,14 @@ typedef struct simulate_args
     const char* integrator; ///< --integrator, or NULL
     double error;           ///< --error, or 0
     double hmax;            ///< --hmax, or 0
+    bool no_animation;      ///< --no-animation
+    const char* glb;        ///< --glb, or NULL for OUTDIR/<name>.glb
+    const char* html;       ///< --html, or NULL for OUTDIR/<name>.html
 } simulate_args;
 
 static int parse_args(int argc, char** argv, simulate_args* a)
 {
-    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, 0.0, 0.0};
+    *a = (simulate_args){NULL, ".", NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, 0.0, 0.0, false, NULL, NULL};
     const cli_option options[] = {
         {"output-dir", 'o', CLI_TEXT, &a->outdir, 0, NULL, NULL, "a directory"},
         {"csv", 0, CLI_TEXT, &a->csv, 0, NULL, NULL, "a file"},
@@ -243,6 +255,9 @@ static int parse_args(int argc, char** argv, simulate_args* a)
         {"integrator", 0, CLI_TEXT, &a->integrator, 0, NULL, NULL, "bdf or rk4"},
         {"error", 0, CLI_NUMBER, &a->error, 0, cli_positive, NULL, "a number > 0"},
         {"hmax", 0, CLI_NUMBER, &a->hmax, 0, cli_positive, NULL, "a number > 0"},
+        {"no-animation", 0, CLI_FLAG, &a->no_animation, 0, NULL, NULL, NULL},
+        {"glb", 0, CLI_TEXT, &a->glb, 0, NULL, NULL, "a file"},
+        {"html", 0, CLI_TEXT, &a->html, 0, NULL, NULL, "a file"},
     };
     static const char* const operand_names[] = {"SCENARIO"};
     const cli_syntax syntax = {"simulate", print_help, options, CLI_LENGTH(options), operand_names, &a->scenario, 1};
@@ -307,6 +322,34 @@ static void print_summary(const app_sim* sim, const app_scenario* scn, const cha
     }
 }
 
+/// Write the animation into its opened outputs (the .glb, then the .html viewer that embeds it). @return the exit
+/// status
+static int write_animation(const simulate_args* a, const app_sim* sim, const app_anim* anim, app_output* glb_out,
+                           app_output* html_out)
+{
+    unsigned char* glb = NULL;
+    size_t size = 0;
+    char err[700] = "";
+    int rc = 0;
+    const char* base = strrchr(a->scenario, '/');
+    base = base != NULL ? base + 1 : a->scenario;
+    if (!app_anim_build_glb(anim, sim, &glb, &size, err, sizeof err))
+    {
+        rc = cli_fail(glb_out->path, "%s", err);
+    }
+    else if (fwrite(glb, 1, size, glb_out->f) != size)
+    {
+        rc = cli_fail(glb_out->path, "cannot write: %s", strerror(errno));
+    }
+    else if (!app_anim_write_html(anim, sim, glb, size, base, app_output_name(html_out), err, sizeof err))
+    {
+        app_name_target(err, sizeof err, app_output_name(html_out), html_out->path);
+        rc = cli_fail(NULL, "%s", err);
+    }
+    free(glb);
+    return rc;
+}
+
 /// Create, run and report. Every output but the plot is opened before the run, so that an unwritable path fails
 /// at once. @return the exit status
 static int run(const simulate_args* a, const app_scenario* scn, const char* const* names)
@@ -327,20 +370,26 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
     {
         return cli_fail(NULL, "%s", err);
     }
-    // Every output (the plot too) is a temporary in its folder from now on (app_io.h): an unwritable path fails
-    // before the run, and a target changes only when its temporary is complete.
-    app_output outs[OUT_COUNT];
+    // Every output (the plot and the animation too) is a temporary in its folder from now on (app_io.h): an
+    // unwritable path fails before the run, and a target changes only when its temporary is complete.
+    app_output outs[OUT_COUNT + 2];
     memset(outs, 0, sizeof outs);
+    int count = a->no_animation ? OUT_COUNT : OUT_COUNT + 2;
     int rc = 0;
-    for (int k = 0; rc == 0 && k < OUT_COUNT; ++k)
+    for (int k = 0; rc == 0 && k < count; ++k)
     {
         rc = !app_output_open(&outs[k], names[k], k == OUT_CSV, err, sizeof err) ? cli_fail(NULL, "%s", err) : 0;
+    }
+    app_anim* anim = a->no_animation || rc != 0 ? NULL : app_anim_create(sim);
+    if (rc == 0 && !a->no_animation && anim == NULL)
+    {
+        rc = cli_fail(NULL, "out of memory for the animation");
     }
     bool opened = rc == 0, ran = false;
     if (rc == 0)
     {
         app_sim_outputs files = {outs[OUT_CSV].f, outs[OUT_CONTACTS].f, app_output_name(&outs[OUT_SVG]),
-                                 outs[OUT_TRACKS].f};
+                                 outs[OUT_TRACKS].f, anim};
         ran = app_sim_run_outputs(sim, &files, err, sizeof err);
         if (!ran)
         {
@@ -358,17 +407,26 @@ static int run(const simulate_args* a, const app_scenario* scn, const char* cons
         app_sim_write_incidents_csv(sim, outs[OUT_INCIDENTS].f);
         app_sim_write_json(sim, outs[OUT_JSON].f);
     }
-    for (int k = 0; k < OUT_COUNT; ++k)
+    bool animated = ran && anim != NULL && write_animation(a, sim, anim, &outs[OUT_COUNT], &outs[OUT_COUNT + 1]) == 0;
+    rc = ran && anim != NULL && !animated ? 1 : rc;
+    for (int k = 0; k < count; ++k)
     {
-        if (opened && (ran || k != OUT_SVG)) // a failed run writes no plot: the previous one stays
+        // A failed run writes no plot and no animation: the previous ones stay.
+        if (opened && (ran || k < OUT_COUNT) && (k != OUT_SVG || ran) && (k < OUT_COUNT || animated))
         {
             rc = !app_output_commit(&outs[k], err, sizeof err) ? cli_fail(NULL, "%s", err) : rc;
         }
         app_output_discard(&outs[k]);
     }
+    app_anim_destroy(anim);
     if (rc == 0)
     {
         print_summary(sim, scn, a->scenario, names, cli_now() - t0);
+        if (anim != NULL)
+        {
+            FILE* info = strcmp(names[OUT_CSV], "-") == 0 ? stderr : stdout;
+            fprintf(info, "animation: %s\nviewer:    %s\n", names[OUT_COUNT], names[OUT_COUNT + 1]);
+        }
     }
     app_sim_destroy(sim);
     return rc;
@@ -400,14 +458,16 @@ int cli_simulate(int argc, char** argv)
         app_scenario_destroy(scn);
         return cli_usage_error("simulate", "--error is for the BDF integrator (RK4 has a fixed step: --hmax)");
     }
-    const char* given[OUT_COUNT] = {a.csv, a.svg, a.contacts, a.incidents, a.json, a.tracks};
-    static const char* const suffix[OUT_COUNT] = {".csv",           ".svg",  "_contacts.csv",
-                                                  "_incidents.csv", ".json", "_tracks.csv"};
-    char* made[OUT_COUNT] = {NULL};
-    const char* names[OUT_COUNT];
+    // The six outputs, then the animation's two (run writes those unless --no-animation).
+    const char* given[OUT_COUNT + 2] = {a.csv, a.svg, a.contacts, a.incidents, a.json, a.tracks, a.glb, a.html};
+    static const char* const suffix[OUT_COUNT + 2] = {".csv",  ".svg",        "_contacts.csv", "_incidents.csv",
+                                                      ".json", "_tracks.csv", ".glb",          ".html"};
+    char* made[OUT_COUNT + 2] = {NULL};
+    const char* names[OUT_COUNT + 2];
+    int count = a.no_animation ? OUT_COUNT : OUT_COUNT + 2;
     bool need_dir = false;
     rc = 0;
-    for (int k = 0; k < OUT_COUNT; ++k)
+    for (int k = 0; k < count; ++k)
     {
         need_dir = need_dir || given[k] == NULL;
         made[k] = given[k] != NULL ? NULL : default_path(a.outdir, a.scenario, suffix[k]);
@@ -426,7 +486,7 @@ int cli_simulate(int argc, char** argv)
     {
         rc = run(&a, scn, names);
     }
-    for (int k = 0; k < OUT_COUNT; ++k)
+    for (int k = 0; k < count; ++k)
     {
         free(made[k]);
     }

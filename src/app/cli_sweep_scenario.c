@@ -484,7 +484,7 @@ static bool simulate_run(const scenario_sweep* s, const app_scenario* run, sweep
     }
     bool ok = app_sim_create(run, &opt, &sim, err, cap);
     // The run loop of 'meshcontact simulate' itself, writing nothing (its steps depend on the integrator).
-    const app_sim_outputs none = {NULL, NULL, NULL, NULL};
+    const app_sim_outputs none = {NULL, NULL, NULL, NULL, NULL};
     ok = ok && app_sim_run_outputs(sim, &none, err, cap);
     if (ok)
     {

@@ -4,6 +4,7 @@
 // contact summaries, peaks, incidents, tracks and warnings, the motion CSV and the contacts plot.
 #include "src/app/simulate.h"
 
+#include "src/app/anim_gltf.h"
 #include "src/app/sim_bdf.h"
 #include "src/app/sim_guard.h"
 #include "src/app/sim_jacobian.h"
@@ -2841,6 +2842,14 @@ void app_sim_get_part(const app_sim* s, int i, mc_pose* pose, mc_twist* twist, m
     }
 }
 
+const mc_mesh* app_sim_get_graphics_mesh(const app_sim* s, int gi, mc_pose* mesh_in_body)
+{
+    const app_scenario_graphics* g = &s->scn->graphics[gi];
+    *mesh_in_body = mc_pose_mul(&g->local, &s->mesh_offset[gi]);
+    mesh_in_body->p = mc_sub(mesh_in_body->p, s->cm[g->part_index]); // as body_for: from the centre of mass
+    return s->meshes[gi];
+}
+
 app_sim_contact_summary app_sim_get_contact(const app_sim* s, int i)
 {
     return s->summary[i];
@@ -3134,7 +3143,7 @@ static bool write_plot(const app_sim* s, const plot_history* hist, const char* p
 
 bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t cap)
 {
-    app_sim_outputs o = {csv, NULL, svg_path, NULL};
+    app_sim_outputs o = {csv, NULL, svg_path, NULL, NULL};
     return app_sim_run_outputs(s, &o, err, cap);
 }
 
@@ -3182,6 +3191,10 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
     {
         history_add(&hist, s->time, s);
     }
+    if (out->anim != NULL)
+    {
+        app_anim_output(out->anim, s);
+    }
     bool bdf = scn->integrator == APP_SCENARIO_BDF;
     for (int k = first + 1; ok && k <= nout; ++k)
     {
@@ -3191,6 +3204,10 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
             if (ok && plot)
             {
                 history_add(&hist, s->time, s);
+            }
+            if (ok && out->anim != NULL)
+            {
+                app_anim_step(out->anim, s);
             }
         }
         // Output times are exact multiples of dt_out (no drift from summing steps).
@@ -3209,6 +3226,10 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
             if (out->tracks_csv != NULL)
             {
                 app_sim_write_tracks_rows(s, out->tracks_csv);
+            }
+            if (out->anim != NULL)
+            {
+                app_anim_output(out->anim, s);
             }
             if (s->opt.progress != NULL)
             {

@@ -248,6 +248,11 @@ void app_sim_contact_label(const app_sim* sim, int contact_index, char* out, siz
 /// @return the integration steps per output interval (the step is END / STEPS / this).
 int64_t app_sim_get_substeps(const app_sim* sim);
 
+/// The geometry of GRAPHICS gi (index into scn->graphics) as the contacts use it: its mesh (NULL for ANALYTIC
+/// shapes and PLANE, which have none) and, in *mesh_in_body, the pose of the mesh frame (or of the exact shape's
+/// frame) in the part's centre of mass frame (the frame of app_sim_get_part's pose).
+const mc_mesh* app_sim_get_graphics_mesh(const app_sim* sim, int gi, mc_pose* mesh_in_body);
+
 /// @return the number of mc_world_evaluate calls so far.
 uint64_t app_sim_get_evaluations(const app_sim* sim);
 
@@ -279,6 +284,7 @@ typedef struct app_sim_outputs
     FILE* contacts_csv;   ///< per-contact CSV (app_sim_write_contacts_header / _rows) at every output time
     const char* svg_path; ///< the plot, written at the end (normal force, friction force, depth, incidents)
     FILE* tracks_csv;     ///< contact tracks (app_sim_write_tracks_header / _rows) at every output time
+    struct app_anim* anim; ///< animation recorder (anim_gltf.h): given every step and output time
 } app_sim_outputs;
 
 /// Run from the current time to END: a row of each CSV at every output time (time 0 included when starting there),
