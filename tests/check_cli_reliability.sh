@@ -94,7 +94,11 @@ run 1 "$exe" simulate "$tmp"/drop.scn -o "$tmp"/run --svg "$tmp"/no/such/dir/plo
 one_line "plot.svg: cannot write: No such file or directory"
 [ -z "$(ls -A "$tmp"/run 2>/dev/null)" ] || fail "simulate created outputs before failing: $(ls -A "$tmp"/run)"
 "$exe" simulate "$tmp"/drop.scn -o "$tmp"/run >/dev/null || fail "simulate failed"
-[ "$(ls -A "$tmp"/run | wc -l)" -eq 6 ] || fail "simulate: expected 6 outputs and no temporary: $(ls -A "$tmp"/run)"
+[ "$(ls -A "$tmp"/run | wc -l)" -eq 8 ] || fail "simulate: expected 8 outputs (6 and the animation's 2) and no temporary: $(ls -A "$tmp"/run)"
+# An unwritable animation path fails before the run too.
+run 1 "$exe" simulate "$tmp"/drop.scn -o "$tmp"/run2 --glb "$tmp"/no/such/dir/a.glb
+one_line "a.glb: cannot write: No such file or directory"
+[ -z "$(ls -A "$tmp"/run2 2>/dev/null)" ] || fail "simulate created outputs before failing: $(ls -A "$tmp"/run2)"
 cp "$tmp"/run/drop.csv "$tmp"/drop.csv
 # A failed write keeps the previous outputs: the CSV on a device that fails (/dev/full) -> exit 1, others unchanged.
 run 1 "$exe" simulate "$tmp"/drop.scn -o "$tmp"/run --csv /dev/full
