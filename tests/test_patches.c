@@ -252,8 +252,8 @@ Test(patches, no_crossing_gives_the_centroid)
     pj.p = mc_v3(10.0, 0.0, 0.0);
     cr_assert(eq(u32, query(big, &pi, small, &pj, 4, ws, reg, pat, 8), 0));
     uint32_t n = 0;
-    cr_assert(eq(int, mc_query_patches(big, &pi, small, &pj, NULL, 0, ws, reg, pat, 8, &n, NULL),
-                 MC_ERR_INVALID_ARGUMENT));
+    cr_assert(
+        eq(int, mc_query_patches(big, &pi, small, &pj, NULL, 0, ws, reg, pat, 8, &n, NULL), MC_ERR_INVALID_ARGUMENT));
     cr_assert(eq(int, mc_query_patches(big, &pi, small, &pj, NULL, MC_MANIFOLD_MAX + 1, ws, reg, pat, 8, &n, NULL),
                  MC_ERR_INVALID_ARGUMENT));
     mc_workspace_destroy(ws);

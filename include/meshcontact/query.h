@@ -249,12 +249,12 @@ extern "C"
     /// @return +1, 0 or -1
     MC_API int mc_orient3d(mc_vec3 a, mc_vec3 b, mc_vec3 c, mc_vec3 d);
 
-    // ------------------------------------------------------------------------------------------------------------
-    // Contact patches (opt-in): the intersection curve of each region and a reduced manifold
-    // ------------------------------------------------------------------------------------------------------------
+// ------------------------------------------------------------------------------------------------------------
+// Contact patches (opt-in): the intersection curve of each region and a reduced manifold
+// ------------------------------------------------------------------------------------------------------------
 
-    /// Most points of a reduced manifold (mc_patch.manifold).
-    #define MC_MANIFOLD_MAX 8
+/// Most points of a reduced manifold (mc_patch.manifold).
+#define MC_MANIFOLD_MAX 8
 
     /// One point of a reduced manifold: a point of the region's intersection curve with the region's depth.
     typedef struct mc_manifold_point
@@ -262,8 +262,8 @@ extern "C"
         mc_vec3 point; ///< a vertex of the patch's polylines (world frame): on both surfaces, exactly on the patch
         double depth;  ///< the region's depth (mc_region.depth, by the query's depth method), the same for every point
                        ///< of a region: the curve is where the surfaces meet, so a host's constraint at the point
-                       ///< (ODE's dContactGeom.depth, a Bullet manifold point's distance -depth) pushes the bodies apart
-                       ///< by the region's depth
+                      ///< (ODE's dContactGeom.depth, a Bullet manifold point's distance -depth) pushes the bodies apart
+                      ///< by the region's depth
     } mc_manifold_point;
 
     /// The contact patch of one region: the intersection curve of the two surfaces around the region, as closed
@@ -311,10 +311,9 @@ extern "C"
     /// Other parameters and the return as mc_query_regions (MC_ERR_INVALID_ARGUMENT also for manifold_points out of
     /// range).
     MC_API mc_status mc_query_patches(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
-                                      const mc_pose* pose_j, const mc_query_options* options,
-                                      uint32_t manifold_points, mc_workspace* ws, mc_region* regions,
-                                      mc_patch* patches, uint32_t capacity, uint32_t* region_count,
-                                      mc_query_stats* stats);
+                                      const mc_pose* pose_j, const mc_query_options* options, uint32_t manifold_points,
+                                      mc_workspace* ws, mc_region* regions, mc_patch* patches, uint32_t capacity,
+                                      uint32_t* region_count, mc_query_stats* stats);
 
 #ifdef __cplusplus
 }

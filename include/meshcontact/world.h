@@ -806,11 +806,12 @@ extern "C"
     /// regions with no query at all (the exact temporal coherence of mc_world_evaluate): its records and wrenches are
     /// bitwise those an awake world computes at that state. The force laws of every region still run, so the cost of
     /// a sleeping pile is its force laws and the bookkeeping (0.1 to 1.3 % of an awake step on the 500-part resting bin
-    /// and 1000 spheres: bench_many --sleep, bench/README.md). The host's part, as Box2D's islands: stop integrating a body that has
-    /// been slow for a while (its twist below a threshold for some time), set its velocity to zero if it wants, mark
-    /// it asleep, and keep setting its unchanged pose (or none). Wake it (or let a new pose wake it) when something
-    /// touches it: a MC_CONTACT_BEGIN event of a pair with a sleeping body, a wrench that changed, or the host's own
-    /// joints. A pair of a sleeping and an awake body is queried as usual, so a sleeping body's wrench is complete.
+    /// and 1000 spheres: bench_many --sleep, bench/README.md). The host's part, as Box2D's islands: stop integrating a
+    /// body that has been slow for a while (its twist below a threshold for some time), set its velocity to zero if it
+    /// wants, mark it asleep, and keep setting its unchanged pose (or none). Wake it (or let a new pose wake it) when
+    /// something touches it: a MC_CONTACT_BEGIN event of a pair with a sleeping body, a wrench that changed, or the
+    /// host's own joints. A pair of a sleeping and an awake body is queried as usual, so a sleeping body's wrench is
+    /// complete.
     /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (stale or null id)
     MC_API mc_status mc_body_set_awake(mc_world* world, mc_body_id id, bool awake);
 

@@ -284,8 +284,8 @@ static void walk_loop(mc_patch_scratch* s, const mc_pair_result* pr, const struc
 }
 
 mc_status mc_patches_build(struct mc_workspace* ws, const struct mc_mesh* mi, const struct mc_mesh* mj,
-                           const mc_pair_result* pr, const mc_pose* pi, const mc_pose* j_in_i,
-                           const mc_region* regions, uint32_t written, uint32_t manifold_points)
+                           const mc_pair_result* pr, const mc_pose* pi, const mc_pose* j_in_i, const mc_region* regions,
+                           uint32_t written, uint32_t manifold_points)
 {
     if (ws->patches == NULL && (ws->patches = mc_calloc(1, sizeof *ws->patches)) == NULL)
     {

@@ -26,16 +26,16 @@ typedef struct mc_patch_meta
 /// The patches of the last query that asked for them (ws->patch_manifold > 0); grown on demand, then kept.
 typedef struct mc_patch_scratch
 {
-    uint32_t* label;      ///< per triangle pair: output region, MC_NONE (touching or not written); bit 31: walked
-    uint32_t label_cap;   ///< entries allocated
-    uint32_t* rank;       ///< per region accumulator of the region stage: its output index, or MC_NONE
-    uint32_t rank_cap;    ///< entries allocated
-    mc_vec3* points;      ///< all vertices, region after region (world frame)
-    uint32_t point_cap;   ///< entries allocated
-    uint32_t* ends;       ///< loop ends, at the same offsets as the region's points (relative to its first vertex)
-    uint32_t end_cap;     ///< entries allocated
-    mc_patch_meta* meta;  ///< per written region
-    uint32_t meta_cap;    ///< entries allocated
+    uint32_t* label;       ///< per triangle pair: output region, MC_NONE (touching or not written); bit 31: walked
+    uint32_t label_cap;    ///< entries allocated
+    uint32_t* rank;        ///< per region accumulator of the region stage: its output index, or MC_NONE
+    uint32_t rank_cap;     ///< entries allocated
+    mc_vec3* points;       ///< all vertices, region after region (world frame)
+    uint32_t point_cap;    ///< entries allocated
+    uint32_t* ends;        ///< loop ends, at the same offsets as the region's points (relative to its first vertex)
+    uint32_t end_cap;      ///< entries allocated
+    mc_patch_meta* meta;   ///< per written region
+    uint32_t meta_cap;     ///< entries allocated
     uint32_t region_count; ///< regions with a patch (the written regions of the last query)
     uint32_t point_count;  ///< vertices in use
 } mc_patch_scratch;
@@ -45,8 +45,8 @@ typedef struct mc_patch_scratch
 /// @param pi pose of I (normalised), @param j_in_i J in I's frame, @param manifold_points 1 .. MC_MANIFOLD_MAX
 /// @return MC_OK or MC_ERR_OUT_OF_MEMORY
 mc_status mc_patches_build(struct mc_workspace* ws, const struct mc_mesh* mi, const struct mc_mesh* mj,
-                           const mc_pair_result* pr, const mc_pose* pi, const mc_pose* j_in_i,
-                           const mc_region* regions, uint32_t written, uint32_t manifold_points);
+                           const mc_pair_result* pr, const mc_pose* pi, const mc_pose* j_in_i, const mc_region* regions,
+                           uint32_t written, uint32_t manifold_points);
 
 /// Patches of regions that have no triangle pairs (analytic shapes, or no query): no loop, the centroid as the one
 /// manifold point with the region's depth.

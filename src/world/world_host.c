@@ -199,8 +199,7 @@ mc_status mc_host_events_update(mc_world* w)
         w->info.sleeping_pairs += w->bodies[p->body_i].asleep && w->bodies[p->body_j].asleep;
     }
     if (!mc_array_reserve((void**)&h->cur, &h->cur_cap, touching, sizeof *h->cur, 16) ||
-        !mc_array_reserve((void**)&h->events, &h->event_cap, (uint64_t)touching + h->prev_count, sizeof *h->events,
-                          16))
+        !mc_array_reserve((void**)&h->events, &h->event_cap, (uint64_t)touching + h->prev_count, sizeof *h->events, 16))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }

@@ -83,7 +83,8 @@ typedef struct mc_pair
     bool reused;                 ///< this evaluation reused the regions (no query)
     struct mc_pair_front* front; ///< traversal front of the last query (temporal coherence; bvh.h), or NULL
     struct mc_region_plan* plan; ///< region stage plan of the last queries (temporal coherence; regions.c), or NULL
-    struct mc_pair_patches* patches; ///< contact patches of the last query (world_host.c), or NULL
+    /// contact patches of the last query (world_host.c), or NULL
+    struct mc_pair_patches* patches;
 } mc_pair;
 
 /// A candidate pair of one evaluation: its key (contact, I slot, J slot) and its pool record.
@@ -205,12 +206,12 @@ typedef struct mc_touch
 /// Contact events and patches of a world (world_host.c).
 typedef struct mc_host_state
 {
-    uint32_t patch_manifold;    ///< manifold points of the contact patches; 0: no patches (the default)
-    mc_touch* prev;             ///< touching pairs of the last successful evaluation, in pair order
+    uint32_t patch_manifold; ///< manifold points of the contact patches; 0: no patches (the default)
+    mc_touch* prev;          ///< touching pairs of the last successful evaluation, in pair order
     uint32_t prev_count, prev_cap;
-    mc_touch* cur;              ///< touching pairs being collected (swapped with prev)
+    mc_touch* cur; ///< touching pairs being collected (swapped with prev)
     uint32_t cur_count, cur_cap;
-    mc_contact_event* events;   ///< events of the last evaluation
+    mc_contact_event* events; ///< events of the last evaluation
     uint32_t event_count, event_cap;
 } mc_host_state;
 

@@ -21,10 +21,10 @@ static void check(bool ok, const char* what)
     s_failures += ok ? 0 : 1;
 }
 
-#define HALF 0.05   // the box: 0.1 m cube, its mesh centred on its centre of mass
-#define MASS 1.0    // kg
-#define DT 1e-3     // s
-#define STEPS 2000  // 2 s
+#define HALF 0.05  // the box: 0.1 m cube, its mesh centred on its centre of mass
+#define MASS 1.0   // kg
+#define DT 1e-3    // s
+#define STEPS 2000 // 2 s
 #define GRAVITY 9.81
 
 int main(void)
