@@ -109,6 +109,36 @@ Test(world_host, patches_per_record_equal_the_query)
         cr_assert(eq(int, memcmp(q[0].manifold, pat[k].manifold, sizeof q[0].manifold), 0));
         cr_assert(eq(u32, pat[k].manifold_count, 4));
     }
+    // Moved by a little, twice: the second query of each pair replays its traversal front and region plan (temporal
+    // coherence); the patches are still those of a fresh query.
+    for (int round = 1; round <= 3; ++round)
+    {
+        for (int b = 0; b < 4; ++b)
+        {
+            mc_pose p = box_pose(b);
+            p.p.y += 1e-9 * round;
+            mc_body_set_pose(s.w, s.ids[b + 1], &p);
+        }
+        cr_assert(eq(int, mc_world_evaluate(s.w), MC_OK));
+        cr_assert(eq(u32, mc_world_get_regions(s.w, rec, 16), n));
+        cr_assert(eq(u32, mc_world_get_patches(s.w, pat, 16), n));
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            mc_pose pi = mc_body_get_pose(s.w, rec[k].body_i), pj = mc_body_get_pose(s.w, rec[k].body_j);
+            mc_region reg[4];
+            mc_patch q[4];
+            uint32_t m = 0;
+            cr_assert(eq(int,
+                         mc_query_patches(mc_body_get_mesh(s.w, rec[k].body_i), &pi,
+                                          mc_body_get_mesh(s.w, rec[k].body_j), &pj, NULL, 4, ws, reg, q, 4, &m, NULL),
+                         MC_OK));
+            cr_assert(eq(u32, q[0].point_count, pat[k].point_count));
+            cr_assert(eq(int, memcmp(q[0].points, pat[k].points, q[0].point_count * sizeof(mc_vec3)), 0));
+            cr_assert(eq(int, memcmp(q[0].manifold, pat[k].manifold, sizeof q[0].manifold), 0));
+        }
+    }
+    mc_step_info si = mc_world_get_step_info(s.w);
+    cr_assert(gt(u32, si.planned_pairs, 0), "the region plans were replayed");
     // Unchanged poses: the pairs reuse their regions and their patches.
     cr_assert(eq(int, mc_world_evaluate(s.w), MC_OK));
     cr_assert(eq(u32, mc_world_get_step_info(s.w).reused_pairs, mc_world_get_step_info(s.w).candidate_pairs));
@@ -146,6 +176,42 @@ static uint32_t count_type(const mc_contact_event* ev, uint32_t n, mc_contact_ev
         c += ev[k].type == t;
     }
     return c;
+}
+
+// A pair with an analytic body has no triangle pairs: its patch is the centroid with the region's depth.
+Test(world_host, analytic_pairs_give_the_centroid)
+{
+    mc_mesh* box = wscene_box(mc_v3(-0.5, -0.5, -0.5), mc_v3(0.5, 0.5, 0.5));
+    mc_world_def wd = mc_default_world_def();
+    mc_world* w = NULL;
+    cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+    cr_assert(eq(int, mc_world_set_patches(w, 4), MC_OK));
+    mc_body_def bd = mc_default_body_def();
+    bd.shape = mc_shape_plane();
+    mc_body_id ids[2];
+    ids[0] = mc_world_create_body(w, &bd);
+    bd = mc_default_body_def();
+    bd.mesh = box;
+    bd.pose.p = mc_v3(0.0, 0.0, 0.5 - 0.0625);
+    ids[1] = mc_world_create_body(w, &bd);
+    mc_contact_def cd = mc_default_contact_def();
+    cd.i_bodies = &ids[0];
+    cd.i_count = 1;
+    cd.j_bodies = &ids[1];
+    cd.j_count = 1;
+    mc_contact_id cid;
+    cr_assert(eq(int, mc_world_create_contact(w, &cd, &cid, NULL), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+    mc_contact_region rec[4];
+    mc_patch pat[4];
+    cr_assert(eq(u32, mc_world_get_regions(w, rec, 4), 1));
+    cr_assert(eq(u32, mc_world_get_patches(w, pat, 4), 1));
+    cr_assert(eq(u32, pat[0].point_count, 0));
+    cr_assert(eq(u32, pat[0].manifold_count, 1));
+    cr_assert(eq(int, memcmp(&pat[0].manifold[0].point, &rec[0].region.centroid, sizeof(mc_vec3)), 0));
+    cr_assert(eq(dbl, pat[0].manifold[0].depth, rec[0].region.depth));
+    mc_world_destroy(w);
+    mc_mesh_destroy(box);
 }
 
 // Begin, persist, end against the records, in pair order; a destroyed body ends its pairs.

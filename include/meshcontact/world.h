@@ -761,8 +761,8 @@ extern "C"
 
     /// The contact patches of the last evaluation: out[k] is the patch of record k of mc_world_get_regions (same
     /// order, same count). Its arrays belong to the world and stay valid until the next mc_world_evaluate,
-    /// mc_world_set_patches or destroy. With patches off every patch is the centroid alone (no loop, one manifold
-    /// point with the region's depth).
+    /// mc_world_set_patches or destroy. With patches off, or changed since the last evaluation, every patch is the
+    /// centroid alone (no loop, one manifold point with the region's depth).
     /// @param out caller buffer of `capacity` patches (may be NULL when capacity is 0)
     /// @return the number of patches available (may exceed capacity: only `capacity` are written)
     MC_API uint32_t mc_world_get_patches(const mc_world* world, mc_patch* out, uint32_t capacity);

@@ -117,8 +117,6 @@ mc_status mc_world_set_patches(mc_world* w, uint32_t manifold_points)
                 w->pairs[k].patches->valid = false;
             }
         }
-        w->evaluated = false;
-        w->record_count = 0; // the records' patches are gone until the next evaluation
     }
     return MC_OK;
 }
