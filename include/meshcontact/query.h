@@ -274,7 +274,9 @@ extern "C"
     /// of an edge through a face ends the segments of the edge's two triangles with that face: the same point, bit for
     /// bit). Every vertex is a crossing point, so the polylines carry no error beyond the crossing points' rounding;
     /// collinear vertices are kept (on two boxes, the overlap rectangle has its corners and the points where the
-    /// facets' diagonals cross it). Each loop is walked along n_I x n_J (the two faces' outward normals at its first
+    /// facets' diagonals cross it), and where the curve passes exactly through a vertex or an edge of the other mesh
+    /// (flush faces, edges in a face) consecutive vertices may coincide (zero-length segments; never two manifold
+    /// points). Each loop is walked along n_I x n_J (the two faces' outward normals at its first
     /// segment), which makes an outer boundary counter-clockwise seen from the tip of the region's normal and the
     /// boundary of a hole clockwise; it starts at the crossing of its lowest triangle pair in the (i, j) order, and
     /// loops come in the order of their lowest pairs. A region without crossings (one solid inside the other) has
