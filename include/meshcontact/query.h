@@ -260,10 +260,10 @@ extern "C"
     typedef struct mc_manifold_point
     {
         mc_vec3 point; ///< a vertex of the patch's polylines (world frame): on both surfaces, exactly on the patch
-        double depth;  ///< the region's depth (mc_region.depth, by the query's depth method), the same for every point
-                       ///< of a region: the curve is where the surfaces meet, so a host's constraint at the point
-                      ///< (ODE's dContactGeom.depth, a Bullet manifold point's distance -depth) pushes the bodies apart
-                      ///< by the region's depth
+        /// the region's depth (mc_region.depth, by the query's depth method), the same for every point of a region:
+        /// the curve is where the surfaces meet, so a host's constraint at the point (ODE's dContactGeom.depth, a
+        /// Bullet manifold point's distance -depth) pushes the bodies apart by the region's depth
+        double depth;
     } mc_manifold_point;
 
     /// The contact patch of one region: the intersection curve of the two surfaces around the region, as closed
