@@ -47,5 +47,6 @@ size_t mc_workspace_get_byte_count(const mc_workspace* ws)
     }
     return mc_alloc_size(ws) + mc_pair_scratch_byte_count(ws->pairs) + mc_region_scratch_byte_count(ws->regions) +
            mc_shape_scratch_byte_count(ws->shapes) + mc_distance_scratch_byte_count(ws->distance) +
-           mc_alloc_size(ws->smooth_tris) + mc_alloc_size(ws->smooth_vertices) + mc_patch_scratch_byte_count(ws->patches);
+           mc_alloc_size(ws->smooth_tris) + mc_alloc_size(ws->smooth_vertices) +
+           mc_patch_scratch_byte_count(ws->patches);
 }
