@@ -312,6 +312,9 @@ int main(void)
     F(mc_step_info, broad_pairs);
     F(mc_step_info, broad_rebuilt);
     F(mc_step_info, broad_moved);
+    F(mc_step_info, sleeping_bodies);
+    F(mc_step_info, woken_bodies);
+    F(mc_step_info, sleeping_pairs);
     S(mc_world_capacity);
     F(mc_world_capacity, body_count);
     F(mc_world_capacity, contact_count);

@@ -536,6 +536,9 @@ class StepInfo(Struct):
         ("broad_pairs", c_uint32),
         ("broad_rebuilt", c_uint32),
         ("broad_moved", c_uint32),
+        ("sleeping_bodies", c_uint32),
+        ("woken_bodies", c_uint32),
+        ("sleeping_pairs", c_uint32),
     ]
 
 
