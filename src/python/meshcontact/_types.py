@@ -569,6 +569,38 @@ class JacobianBlock(Struct):
     ]
 
 
+class ManifoldPoint(Struct):
+    _c_name_ = "mc_manifold_point"
+    _fields_ = [("point", Vec3), ("depth", c_double)]
+
+
+class Patch(Struct):
+    """mc_patch: a region's intersection curve (views into library memory) and its reduced manifold (query.h)."""
+
+    _c_name_ = "mc_patch"
+    _fields_ = [
+        ("points", c_void_p),
+        ("loop_ends", c_void_p),
+        ("point_count", c_uint32),
+        ("loop_count", c_uint32),
+        ("open_loops", c_uint32),
+        ("manifold_count", c_uint32),
+        ("manifold", ManifoldPoint * 8),
+    ]
+
+
+class ContactEvent(Struct):
+    _c_name_ = "mc_contact_event"
+    _fields_ = [
+        ("contact", ContactId),
+        ("body_i", BodyId),
+        ("body_j", BodyId),
+        ("type", c_int),
+        ("first_region", c_uint32),
+        ("regions", c_uint32),
+    ]
+
+
 # Every mirror, by its C name (the layout test walks this list).
 MIRRORS = {
     cls._c_name_: cls
@@ -606,6 +638,9 @@ MIRRORS = {
         StepInfo,
         WorldCapacity,
         JacobianBlock,
+        ManifoldPoint,
+        Patch,
+        ContactEvent,
     )
 }
 
