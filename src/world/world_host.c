@@ -37,8 +37,18 @@ void mc_pair_patches_destroy(struct mc_pair_patches* pp)
     mc_free(pp);
 }
 
+/// A sleeping body: its slot, generation, and its pose and velocity when put to sleep (bitwise other ones wake it).
+struct mc_sleeper
+{
+    uint32_t slot;
+    uint32_t generation;
+    mc_pose pose;
+    mc_twist velocity;
+};
+
 void mc_host_state_free(mc_host_state* h)
 {
+    mc_free(h->sleepers);
     mc_free(h->prev);
     mc_free(h->cur);
     mc_free(h->events);
@@ -196,8 +206,10 @@ mc_status mc_host_events_update(mc_world* w)
         touching += p->region_count > 0;
         w->info.sleeping_pairs += w->bodies[p->body_i].asleep && w->bodies[p->body_j].asleep;
     }
-    if (!mc_array_reserve((void**)&h->cur, &h->cur_cap, touching, sizeof *h->cur, 16) ||
-        !mc_array_reserve((void**)&h->events, &h->event_cap, (uint64_t)touching + h->prev_count, sizeof *h->events, 16))
+    // Both lists hold as many as either needs (they are swapped each time), so a steady state allocates nothing.
+    uint32_t most = touching > h->prev_count ? touching : h->prev_count;
+    if (!mc_array_reserve((void**)&h->cur, &h->cur_cap, most, sizeof *h->cur, 16) ||
+        !mc_array_reserve((void**)&h->prev, &h->prev_cap, most, sizeof *h->prev, 16))
     {
         return MC_ERR_OUT_OF_MEMORY;
     }
@@ -220,8 +232,20 @@ mc_status mc_host_events_update(mc_world* w)
         }
         record += p->region_count;
     }
-    // Merge with the previous evaluation's (both sorted by slots, then generations).
+    // Merge with the previous evaluation's (both sorted by slots, then generations): counted, then written.
     uint32_t i = 0, j = 0, e = 0;
+    while (i < h->prev_count || j < n)
+    {
+        int c = i >= h->prev_count ? 1 : (j >= n ? -1 : touch_cmp(&h->prev[i], &h->cur[j]));
+        i += c <= 0;
+        j += c >= 0;
+        e++;
+    }
+    if (!mc_array_reserve((void**)&h->events, &h->event_cap, e, sizeof *h->events, 16))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    i = 0, j = 0, e = 0;
     while (i < h->prev_count || j < n)
     {
         int c = i >= h->prev_count ? 1 : (j >= n ? -1 : touch_cmp(&h->prev[i], &h->cur[j]));
@@ -276,10 +300,31 @@ mc_status mc_body_set_awake(mc_world* w, mc_body_id id, bool awake)
         return MC_ERR_INVALID_ARGUMENT;
     }
     MC_ASSERT(!w->evaluating);
+    mc_host_state* h = &w->host;
+    uint32_t slot = (uint32_t)id.index1 - 1u;
     if (!awake && !b->asleep)
     {
-        b->sleep_pose = b->pose;
-        b->sleep_velocity = b->velocity;
+        if (!mc_array_reserve((void**)&h->sleepers, &h->sleeper_cap, (uint64_t)h->sleeper_count + 1,
+                              sizeof *h->sleepers, 16))
+        {
+            return MC_ERR_OUT_OF_MEMORY;
+        }
+        struct mc_sleeper* z = &h->sleepers[h->sleeper_count++];
+        z->slot = slot;
+        z->generation = b->generation;
+        z->pose = b->pose;
+        z->velocity = b->velocity;
+    }
+    else if (awake && b->asleep)
+    {
+        for (uint32_t k = 0; k < h->sleeper_count; ++k)
+        {
+            if (h->sleepers[k].slot == slot)
+            {
+                h->sleepers[k] = h->sleepers[--h->sleeper_count];
+                break;
+            }
+        }
     }
     b->asleep = !awake;
     return MC_OK;
@@ -293,21 +338,25 @@ bool mc_body_is_awake(const mc_world* w, mc_body_id id)
 
 void mc_host_wake_moved(mc_world* w)
 {
-    w->host.event_count = 0; // until this evaluation succeeds
-    for (uint32_t k = 0; k < w->body_slots; ++k)
+    mc_host_state* h = &w->host;
+    h->event_count = 0; // until this evaluation succeeds
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < h->sleeper_count; ++k)
     {
-        mc_body* b = &w->bodies[k];
-        if (!b->alive || !b->asleep)
+        struct mc_sleeper z = h->sleepers[k];
+        mc_body* b = &w->bodies[z.slot];
+        if (!b->alive || b->generation != z.generation || !b->asleep)
         {
-            continue;
+            continue; // destroyed since (a new body in the slot starts awake)
         }
-        if (memcmp(&b->pose, &b->sleep_pose, sizeof b->pose) != 0 ||
-            memcmp(&b->velocity, &b->sleep_velocity, sizeof b->velocity) != 0)
+        if (memcmp(&b->pose, &z.pose, sizeof b->pose) != 0 || memcmp(&b->velocity, &z.velocity, sizeof z.velocity) != 0)
         {
             b->asleep = false;
             w->info.woken_bodies++;
             continue;
         }
+        h->sleepers[kept++] = z;
         w->info.sleeping_bodies++;
     }
+    h->sleeper_count = kept;
 }

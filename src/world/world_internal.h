@@ -41,11 +41,9 @@ typedef struct mc_body
     uint32_t member_capacity; ///< entries allocated
     bool unbounded;           ///< the solid is the outside of its mesh (flipped): no finite bounding box
     bool alive;               ///< slot in use
+    bool asleep;              ///< marked at rest by the host (mc_body_set_awake; its snapshot in mc_host_state)
     uint32_t generation;      ///< matches live ids
     int32_t next_free;        ///< free list link (-1: end)
-    bool asleep;              ///< marked at rest by the host (mc_body_set_awake; world_host.c)
-    mc_pose sleep_pose;       ///< pose when put to sleep (a bitwise other pose wakes the body)
-    mc_twist sleep_velocity;  ///< velocity when put to sleep (likewise)
 } mc_body;
 
 /// A body of a contact definition's lists.
@@ -213,6 +211,9 @@ typedef struct mc_host_state
     uint32_t cur_count, cur_cap;
     mc_contact_event* events; ///< events of the last evaluation
     uint32_t event_count, event_cap;
+    /// the sleeping bodies with their pose and velocity when put to sleep (world_host.c)
+    struct mc_sleeper* sleepers;
+    uint32_t sleeper_count, sleeper_cap;
 } mc_host_state;
 
 struct mc_world
