@@ -300,6 +300,21 @@ Test(patches, warm_queries_allocate_nothing)
     mc_set_allocator(NULL, NULL);
 }
 
+static int cmp_vec3(const void* pa, const void* pb)
+{
+    const mc_vec3* a = pa;
+    const mc_vec3* b = pb;
+    if (a->x != b->x)
+    {
+        return a->x < b->x ? -1 : 1;
+    }
+    if (a->y != b->y)
+    {
+        return a->y < b->y ? -1 : 1;
+    }
+    return (a->z > b->z) - (a->z < b->z);
+}
+
 /// Check the patches of one scene against the pair query: every loop closes, each written region has one vertex per
 /// triangle pair of its loops, and every vertex is, bit for bit, a crossing point of mc_query_triangle_pairs.
 static void check_scene(const scene_pair* sc)
@@ -346,20 +361,21 @@ static void check_scene(const scene_pair* sc)
         MC_OK));
     // Every pair of a written region gives one vertex; pairs of touching regions give none.
     cr_assert(le(u64, total, np), "%s", sc->name);
+    // The crossing points sorted, each vertex looked up (the pair query maps them with the same pose: the same bits).
+    mc_vec3* xs = malloc(((size_t)np * 2 + 1) * sizeof *xs);
+    cr_assert(xs != NULL);
+    for (uint32_t p = 0; p < np; ++p)
+    {
+        xs[2 * p] = pairs[p].crossing[0].point;
+        xs[2 * p + 1] = pairs[p].crossing[1].point;
+    }
+    qsort(xs, (size_t)np * 2, sizeof *xs, cmp_vec3);
     for (uint64_t v = 0; v < total; ++v)
     {
-        bool found = false;
-        for (uint32_t p = 0; p < np && !found; ++p)
-        {
-            for (int s = 0; s < 2 && !found; ++s)
-            {
-                // the pair query maps crossing points with the same pose, so the bits agree
-                mc_vec3 d = mc_sub(pairs[p].crossing[s].point, pts[v]);
-                found = mc_dot(d, d) == 0.0;
-            }
-        }
-        cr_assert(found, "%s: vertex %llu is a crossing point", sc->name, (unsigned long long)v);
+        cr_assert(bsearch(&pts[v], xs, (size_t)np * 2, sizeof *xs, cmp_vec3) != NULL,
+                  "%s: vertex %llu is a crossing point", sc->name, (unsigned long long)v);
     }
+    free(xs);
     free(pairs);
     free(pts);
     mc_workspace_destroy(ws);
