@@ -7,6 +7,7 @@
 // moves each body by 1e-7 along x (a different pattern each call), so no call sees the poses of the one before.
 // `--drift X` adds a random walk of up to X per axis and call to every body (bodies leave their broad-phase boxes,
 // fronts meet large motions) and reports what the broad phase did.
+// `--sleep` then marks every body asleep (mc_body_set_awake) and times the pile at rest against the awake step.
 // With Bullet found (MC_BENCH_BULLET), the same meshes and poses in btCollisionWorld + btDbvtBroadphase +
 // btGImpactMeshShape, stepped the same way, in the same run.
 #include <math.h>
@@ -530,6 +531,51 @@ static double drift_unit(uint32_t a, int call, int axis)
     return (double)(z >> 11) * 0x1p-52 - 1.0;
 }
 
+// --sleep: after the timed calls, the pile at rest. One awake evaluation at the scene's poses (every pair queried,
+// since the calls before moved every body), then every body marked asleep (mc_body_set_awake) and `calls`
+// evaluations in a host's loop (mc_world_set_poses with the unchanged poses, then mc_world_evaluate): their minimum
+// against the warm awake minimum, and their wrenches against the awake evaluation's, bit for bit.
+static bool s_sleep = false;
+static bool s_sleep_failed = false;
+
+static int sleep_run(const scene* s, mc_world* w, const mc_body_id* ids, int calls, double awake_min_s)
+{
+    mc_world_set_poses(w, ids, s->poses, s->n);
+    double a = now();
+    if (mc_world_evaluate(w) != MC_OK)
+    {
+        return 1;
+    }
+    double awake_rest_s = now() - a;
+    uint64_t awake_hash = hash_wrenches(w, ids, s->n);
+    uint64_t awake_regions = hash_regions(w);
+    for (uint32_t k = 0; k < s->n; ++k)
+    {
+        mc_body_set_awake(w, ids[k], false);
+    }
+    double best = INFINITY;
+    for (int k = 0; k < calls; ++k)
+    {
+        mc_world_set_poses(w, ids, s->poses, s->n);
+        a = now();
+        mc_world_evaluate(w);
+        best = fmin(best, now() - a);
+    }
+    mc_step_info si = mc_world_get_step_info(w);
+    bool same = hash_wrenches(w, ids, s->n) == awake_hash && hash_regions(w) == awake_regions;
+    printf("sleep: %s %u bodies, %u pairs (%u touching), %u sleeping bodies, %u sleeping pairs, %u queried: awake "
+           "warm min %.3f ms, awake at the rest poses %.3f ms, sleeping min %.4f ms = %.2f %% of the awake warm min; "
+           "wrenches and records %s\n",
+           s->kind, s->n, si.candidate_pairs, si.touching_pairs, si.sleeping_bodies, si.sleeping_pairs,
+           si.candidate_pairs - si.reused_pairs, 1e3 * awake_min_s, 1e3 * awake_rest_s, 1e3 * best,
+           100.0 * best / awake_min_s, same ? "bitwise the awake ones" : "DIFFER");
+    for (uint32_t k = 0; k < s->n; ++k)
+    {
+        mc_body_set_awake(w, ids[k], true);
+    }
+    return same && best < 0.1 * awake_min_s ? 0 : 1;
+}
+
 static int run(const scene* s, int threads, bool coherence, int calls, result* r)
 {
     int64_t base = mc_get_byte_count();
@@ -626,6 +672,10 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
     }
     qsort(t, (size_t)calls, sizeof *t, cmp_double);
     r->min_s = t[0];
+    if (s_sleep && sleep_run(s, w, ids, calls, r->min_s) != 0)
+    {
+        s_sleep_failed = true;
+    }
     r->median_s = t[calls / 2];
     r->info = mc_world_get_step_info(w);
     r->hash = hash_wrenches(w, ids, s->n);
@@ -803,6 +853,10 @@ int main(int argc, char** argv)
                 s_bin_files[s_bin_file_count++] = t;
             }
         }
+        else if (strcmp(argv[i], "--sleep") == 0)
+        {
+            s_sleep = true;
+        }
         else if (strcmp(argv[i], "--verbose") == 0)
         {
             s_verbose = true;
@@ -828,7 +882,7 @@ int main(int argc, char** argv)
             fprintf(stderr,
                     "usage: bench_many [-s spheres|chain|bin] [--parts FILE,FILE,...] [--poses FILE] [--save-poses "
                     "FILE] [-n bodies,...] [-t threads,...] [-c calls] "
-                    "[-o out.csv] [--no-bullet] [--no-cold] [--no-coherent] [--drift X] [--verbose]\n");
+                    "[-o out.csv] [--no-bullet] [--no-cold] [--no-coherent] [--drift X] [--sleep] [--verbose]\n");
             return 2;
         }
     }
@@ -910,6 +964,11 @@ int main(int argc, char** argv)
     if (f != NULL)
     {
         fclose(f);
+    }
+    if (s_sleep_failed)
+    {
+        fprintf(stderr, "bench_many: a sleeping pile differed from the awake one or cost 10 %% or more of its step\n");
+        status = 1;
     }
     return status;
 }

@@ -249,6 +249,74 @@ extern "C"
     /// @return +1, 0 or -1
     MC_API int mc_orient3d(mc_vec3 a, mc_vec3 b, mc_vec3 c, mc_vec3 d);
 
+// ------------------------------------------------------------------------------------------------------------
+// Contact patches (opt-in): the intersection curve of each region and a reduced manifold
+// ------------------------------------------------------------------------------------------------------------
+
+/// Most points of a reduced manifold (mc_patch.manifold).
+#define MC_MANIFOLD_MAX 8
+
+    /// One point of a reduced manifold: a point of the region's intersection curve with the region's depth.
+    typedef struct mc_manifold_point
+    {
+        mc_vec3 point; ///< a vertex of the patch's polylines (world frame): on both surfaces, exactly on the patch
+        /// the region's depth (mc_region.depth, by the query's depth method), the same for every point of a region:
+        /// the curve is where the surfaces meet, so a host's constraint at the point (ODE's dContactGeom.depth, a
+        /// Bullet manifold point's distance -depth) pushes the bodies apart by the region's depth
+        double depth;
+    } mc_manifold_point;
+
+    /// The contact patch of one region: the intersection curve of the two surfaces around the region, as closed
+    /// polylines, and a reduced manifold for constraint-based hosts. World frame.
+    ///
+    /// Polylines: the exact union of the segments the pair stage computes (each intersecting triangle pair gives the
+    /// segment between its two edge-face crossings, mc_triangle_pair), chained at their shared crossings (a crossing
+    /// of an edge through a face ends the segments of the edge's two triangles with that face: the same point, bit for
+    /// bit). Every vertex is a crossing point, so the polylines carry no error beyond the crossing points' rounding;
+    /// collinear vertices are kept (on two boxes, the overlap rectangle has its corners and the points where the
+    /// facets' diagonals cross it), and where the curve passes exactly through a vertex or an edge of the other mesh
+    /// (flush faces, edges in a face) consecutive vertices may coincide (zero-length segments; never two manifold
+    /// points). Each loop is walked along n_I x n_J (the two faces' outward normals at its first
+    /// segment), which makes an outer boundary counter-clockwise seen from the tip of the region's normal and the
+    /// boundary of a hole clockwise; it starts at the crossing of its lowest triangle pair in the (i, j) order, and
+    /// loops come in the order of their lowest pairs. A region without crossings (one solid inside the other) has
+    /// no loop. Under the symbolic rule every loop of closed meshes closes; `open_loops` counts walks that did not (an
+    /// inconsistent input, e.g. a self-intersecting mesh): such a loop ends where its walk stopped.
+    ///
+    /// Manifold: up to the requested number of the polylines' vertices chosen deterministically as Jolt's and
+    /// Bullet's contact reduction does, in the region's tangent plane (positions projected along the normal): the
+    /// vertex farthest from the centroid, the vertex farthest from it, the vertices of largest positive and negative
+    /// triangle area with those two (spanning the patch both ways), then farthest-point sampling (the vertex farthest
+    /// from the chosen ones) until the count is reached; ties go to the lower index. Each point is an unprojected
+    /// vertex (on the patch) with the region's depth. A region without loops, or without a normal (A = 0), has one
+    /// manifold point: its centroid.
+    typedef struct mc_patch
+    {
+        const mc_vec3* points;     ///< the loops' vertices, loop after loop (NULL when point_count is 0)
+        const uint32_t* loop_ends; ///< loop k is points[(k == 0 ? 0 : loop_ends[k - 1]) .. loop_ends[k]), closed
+                                   ///< (its last vertex joins its first)
+        uint32_t point_count;      ///< vertices of all loops (one per intersecting triangle pair of the region)
+        uint32_t loop_count;       ///< closed polylines
+        uint32_t open_loops;       ///< loops whose walk did not close (0 for consistent closed meshes)
+        uint32_t manifold_count;   ///< entries of manifold in use (1 .. the requested count)
+        mc_manifold_point manifold[MC_MANIFOLD_MAX]; ///< the reduced manifold
+    } mc_patch;
+
+    /// mc_query_regions, and the contact patch of each written region (see mc_patch). The patches' arrays are views
+    /// into the workspace, valid until its next query. Opt-in: the plain mc_query_regions builds none. Costs one pass
+    /// over the triangle pairs (a binary search per crossing for the pair that shares it) and one over each region's
+    /// vertices per manifold point; allocation-free once the workspace is warm. The regions are bitwise those of
+    /// mc_query_regions. Mesh pairs only (analytic shapes have no triangle pairs: see shape.h).
+    /// @param manifold_points manifold size asked for, 1 .. MC_MANIFOLD_MAX (4 spans a flat patch as a box's
+    ///        corners do)
+    /// @param patches caller buffer of `capacity` entries, patches[k] for regions[k] (NULL allowed when capacity is 0)
+    /// Other parameters and the return as mc_query_regions (MC_ERR_INVALID_ARGUMENT also for manifold_points out of
+    /// range).
+    MC_API mc_status mc_query_patches(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
+                                      const mc_pose* pose_j, const mc_query_options* options, uint32_t manifold_points,
+                                      mc_workspace* ws, mc_region* regions, mc_patch* patches, uint32_t capacity,
+                                      uint32_t* region_count, mc_query_stats* stats);
+
 #ifdef __cplusplus
 }
 #endif

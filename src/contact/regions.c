@@ -140,6 +140,7 @@
 #include "src/base/tri_tri.h"
 #include "src/base/tri_tri_sides.h"
 #include "src/base/union_find.h"
+#include "src/contact/patches.h"
 #include "src/contact/regions_blocks.h"
 #include "src/contact/workspace.h"
 
@@ -5102,6 +5103,14 @@ static mc_status finish_stage(region_query* c, const mc_region_options* opt, mc_
     return n > capacity ? MC_ERR_CAPACITY : MC_OK;
 }
 
+void mc_regions_last_map(const struct mc_region_scratch* scratch, const uint32_t** node_region, const uint32_t** order,
+                         uint32_t* accumulators)
+{
+    *node_region = scratch->node_region;
+    *order = scratch->order;
+    *accumulators = scratch->region_count;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Public query
 
@@ -5214,6 +5223,16 @@ static mc_status query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, con
             // Coordinates in range keep every quantity finite; this guards the promise that NaN never leaves.
             MC_ASSERT(false && "mc_query_regions: non-finite region");
             return MC_ERR_OUT_OF_RANGE;
+        }
+    }
+    if (ws->patch_manifold > 0 && derivatives == NULL)
+    {
+        // Opt-in contact patches (mc_query_patches, or a world with patches on): from these pairs and the labels
+        // the region stage left in the scratch.
+        mc_status ps = mc_patches_build(ws, mesh_i, mesh_j, &pr, &pi, &j_in_i, regions, written, ws->patch_manifold);
+        if (ps != MC_OK)
+        {
+            return ps;
         }
     }
     *region_count = n;

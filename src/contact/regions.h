@@ -82,3 +82,11 @@ mc_status mc_query_regions_derivatives(const mc_mesh* mesh_i, const mc_pose* pos
                                        const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
                                        mc_region* regions, mc_region_derivative* derivatives, uint32_t capacity,
                                        uint32_t* region_count);
+
+/// After mc_regions_compute on this scratch (any path: run or restored plan): `node_region` maps every union-find node
+/// to its region accumulator (node 2 p + slot: the crossing in that slot of triangle pair p; both ends of a pair's
+/// segment are in one set), `order` lists the accumulators in output order (its first `count` entries are the
+/// written regions, count as mc_regions_compute returned), `accumulators` is how many there are (touching ones
+/// included). Used by the contact patches (patches.c). Valid until the scratch's next query.
+void mc_regions_last_map(const struct mc_region_scratch* scratch, const uint32_t** node_region, const uint32_t** order,
+                         uint32_t* accumulators);

@@ -5,6 +5,7 @@
 
 #include "bvh/bvh.h"
 #include "src/base/core.h"
+#include "src/contact/patches.h"
 #include "src/contact/regions.h"
 
 mc_status mc_workspace_create(mc_workspace** out)
@@ -34,6 +35,7 @@ void mc_workspace_destroy(mc_workspace* ws)
     mc_free(ws->smooth_tris);
     mc_free(ws->smooth_vertices);
     mc_distance_scratch_destroy(ws->distance);
+    mc_patch_scratch_destroy(ws->patches);
     mc_free(ws);
 }
 
@@ -45,5 +47,6 @@ size_t mc_workspace_get_byte_count(const mc_workspace* ws)
     }
     return mc_alloc_size(ws) + mc_pair_scratch_byte_count(ws->pairs) + mc_region_scratch_byte_count(ws->regions) +
            mc_shape_scratch_byte_count(ws->shapes) + mc_distance_scratch_byte_count(ws->distance) +
-           mc_alloc_size(ws->smooth_tris) + mc_alloc_size(ws->smooth_vertices);
+           mc_alloc_size(ws->smooth_tris) + mc_alloc_size(ws->smooth_vertices) +
+           mc_patch_scratch_byte_count(ws->patches);
 }

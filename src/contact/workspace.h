@@ -14,6 +14,7 @@ struct mc_pair_scratch;
 struct mc_region_scratch;
 struct mc_shape_scratch;
 struct mc_distance_scratch;
+struct mc_patch_scratch;
 
 struct mc_workspace
 {
@@ -31,6 +32,10 @@ struct mc_workspace
     uint32_t smooth_tri_capacity;    ///< entries allocated in smooth_tris
     uint32_t* smooth_vertices;       ///< MC_DEPTH_SMOOTH: their vertices near the point
     uint32_t smooth_vertex_capacity; ///< entries allocated in smooth_vertices
+    /// Contact patches (src/contact/patches.c): when patch_manifold > 0 (1 .. MC_MANIFOLD_MAX), a mesh pair's region
+    /// query also builds the patches of its written regions into `patches` (created on first use).
+    struct mc_patch_scratch* patches;
+    uint32_t patch_manifold; ///< manifold points asked for; 0: no patches (the default)
 };
 
 /// Free the shape queries' scratch (src/contact/analytic.c). NULL is ignored.

@@ -133,6 +133,7 @@ void mc_world_destroy(mc_world* w)
         mc_free(w->pairs[i].regions);
         mc_pair_front_destroy(w->pairs[i].front);
         mc_region_plan_destroy(w->pairs[i].plan);
+        mc_pair_patches_destroy(w->pairs[i].patches);
     }
     mc_free(w->pairs);
     mc_free(w->pair_free);
@@ -152,6 +153,7 @@ void mc_world_destroy(mc_world* w)
     mc_free(w->active);
     mc_free(w->records);
     mc_stiction_free(&w->stiction);
+    mc_host_state_free(&w->host);
     mc_free(w);
 }
 

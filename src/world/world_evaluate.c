@@ -53,8 +53,10 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     }
     ws->front = w->coherence ? &p->front : NULL;
     ws->plan = w->coherence ? &p->plan : NULL;
+    mc_host_patches_ask(w, p, ws);
     p->status =
         mc_pair_query_regions(w, p, &bi->pose, &bj->pose, &opt, ws, p->regions, p->region_capacity, &count, &p->stats);
+    mc_host_patches_keep(w, p, ws);
     ws->front = NULL;
     ws->plan = NULL;
     if (p->status != MC_OK && p->status != MC_ERR_CAPACITY)
@@ -171,9 +173,11 @@ static mc_status match_pairs(mc_world* w)
         uint32_t keep_cap = reused ? p->region_capacity : 0;
         struct mc_pair_front* front = reused ? p->front : NULL;
         struct mc_region_plan* plan = reused ? p->plan : NULL;
+        struct mc_pair_patches* patches = reused ? p->patches : NULL;
         mc_pair_front_reset(front); // another pair's front: the next query descends from the roots
         mc_region_plan_reset(plan);
         memset(p, 0, sizeof *p);
+        p->patches = patches; // invalid until its first query (mc_host_patches_ask)
         p->regions = keep;
         p->region_capacity = keep_cap;
         p->front = front;
@@ -454,6 +458,7 @@ mc_status mc_world_evaluate(mc_world* w)
     w->info.evaluations = evaluations;
     w->evaluated = false;
     clear_results(w);
+    mc_host_wake_moved(w);
 
     mc_status st = collect_active_pairs(w);
     if (st != MC_OK)
@@ -474,6 +479,10 @@ mc_status mc_world_evaluate(mc_world* w)
         return st;
     }
     st = apply_forces(w);
+    if (st == MC_OK && (st = mc_host_events_update(w)) != MC_OK)
+    {
+        clear_results(w); // no memory for the events: the evaluation fails as a whole
+    }
     double t3 = mc_now_seconds();
     w->info.seconds_broadphase = t1 - t0;
     w->info.seconds_queries = t2 - t1;

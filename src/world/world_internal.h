@@ -41,6 +41,7 @@ typedef struct mc_body
     uint32_t member_capacity; ///< entries allocated
     bool unbounded;           ///< the solid is the outside of its mesh (flipped): no finite bounding box
     bool alive;               ///< slot in use
+    bool asleep;              ///< marked at rest by the host (mc_body_set_awake; its snapshot in mc_host_state)
     uint32_t generation;      ///< matches live ids
     int32_t next_free;        ///< free list link (-1: end)
 } mc_body;
@@ -80,6 +81,8 @@ typedef struct mc_pair
     bool reused;                 ///< this evaluation reused the regions (no query)
     struct mc_pair_front* front; ///< traversal front of the last query (temporal coherence; bvh.h), or NULL
     struct mc_region_plan* plan; ///< region stage plan of the last queries (temporal coherence; regions.c), or NULL
+    /// contact patches of the last query (world_host.c), or NULL
+    struct mc_pair_patches* patches;
 } mc_pair;
 
 /// A candidate pair of one evaluation: its key (contact, I slot, J slot) and its pool record.
@@ -189,6 +192,30 @@ typedef struct mc_stiction
     bool ready;             ///< `next` describes the current state (a successful evaluation since the last change)
 } mc_stiction;
 
+/// One touching pair (at least one region record) of an evaluation, for the contact events (world_host.c).
+typedef struct mc_touch
+{
+    uint32_t contact, body_i, body_j; ///< slots
+    uint32_t gen_c, gen_i, gen_j;     ///< their generations
+    uint32_t first_region;            ///< index of its first record
+    uint32_t regions;                 ///< its records
+} mc_touch;
+
+/// Contact events and patches of a world (world_host.c).
+typedef struct mc_host_state
+{
+    uint32_t patch_manifold; ///< manifold points of the contact patches; 0: no patches (the default)
+    mc_touch* prev;          ///< touching pairs of the last successful evaluation, in pair order
+    uint32_t prev_count, prev_cap;
+    mc_touch* cur; ///< touching pairs being collected (swapped with prev)
+    uint32_t cur_count, cur_cap;
+    mc_contact_event* events; ///< events of the last evaluation
+    uint32_t event_count, event_cap;
+    /// the sleeping bodies with their pose and velocity when put to sleep (world_host.c)
+    struct mc_sleeper* sleepers;
+    uint32_t sleeper_count, sleeper_cap;
+} mc_host_state;
+
 struct mc_world
 {
     int worker_count;             ///< resolved thread count (>= 1)
@@ -233,6 +260,7 @@ struct mc_world
     mc_stiction stiction;         ///< stiction anchors (world_stiction.c)
     bool evaluated;               ///< the last mc_world_evaluate succeeded (its pairs and regions are current while
                                   ///< candidates_valid holds: mc_world_get_jacobian)
+    mc_host_state host;           ///< contact patches, events, rest (world_host.c)
 };
 
 /// A body or contact was created or destroyed: the candidates, the broad phase's fat pairs and the stiction records no
@@ -341,3 +369,23 @@ mc_stick_range mc_stiction_find(mc_world* w, const mc_pair* p);
 /// @return MC_OK, or MC_ERR_OUT_OF_RANGE when the stiction force is not finite (f is then zeroed and rejected)
 mc_status mc_stiction_region(mc_world* w, const mc_pair* p, mc_stick_range range, const mc_region* reg,
                              const mc_contact_kinematics* kin, mc_contact_force* f, mc_vec3* creep, bool* sticking);
+
+/// Start of an evaluation (world_host.c): wake the sleeping bodies whose pose or velocity is bitwise other than when
+/// they were put to sleep, and count the sleeping bodies into the step info.
+void mc_host_wake_moved(mc_world* w);
+
+/// Before pair p's query on ws (world_host.c): ask the region query for contact patches when the world keeps them
+/// and both bodies are meshes.
+void mc_host_patches_ask(const mc_world* w, const mc_pair* p, struct mc_workspace* ws);
+
+/// After pair p's query on ws (world_host.c): keep its patches (on MC_OK), and stop asking. On out of memory
+/// p->status becomes MC_ERR_OUT_OF_MEMORY.
+void mc_host_patches_keep(const mc_world* w, mc_pair* p, struct mc_workspace* ws);
+
+/// After a successful evaluation's force stage (world_host.c): the events against the last successful evaluation,
+/// and the sleeping pairs of the step info. @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_host_events_update(mc_world* w);
+
+/// Free a pair's patches (NULL ignored) and the world's host state (world_host.c).
+void mc_pair_patches_destroy(struct mc_pair_patches* pp);
+void mc_host_state_free(mc_host_state* h);

@@ -247,3 +247,42 @@ def test_a_flipped_body_mesh_gives_the_world_regions():
         mc.regions(flipped, None, ball, None)
     plane_world = mc.World()
     assert plane_world.body_mesh(plane_world.create_body(mc.Shape.plane())) is None
+
+
+def test_patches_events_and_rest(parts):
+    """Contact patches per record equal the stateless query's; events begin, persist and end; sleeping bodies keep
+    the wrenches and reuse their regions."""
+    w, ids = pile(parts)
+    w.set_patches(4)
+    w.evaluate()
+    rec, pat = w.regions(), w.patches()
+    assert len(pat) == len(rec) >= 2
+    mesh = dict(zip(ids.tolist(), (parts["plate"], parts["spot"], parts["ball"])))
+    for r, p in zip(rec, pat):
+        i, j = int(r["body_i"]), int(r["body_j"])
+        regs, qp = mc.patches(mesh[i], w.pose(i), mesh[j], w.pose(j), manifold=4)
+        k = [n for n in range(len(regs)) if regs[n]["volume"] == r["region"]["volume"]][0]
+        assert len(p["loops"]) == len(qp[k]["loops"]) >= 1 and p["open_loops"] == 0
+        for a, b in zip(p["loops"], qp[k]["loops"]):
+            assert np.array_equal(a, b)
+        assert np.array_equal(p["manifold"], qp[k]["manifold"]) and len(p["manifold"]) == 4
+        # each manifold point is a vertex of the curve
+        verts = np.concatenate(p["loops"])
+        assert all((verts == m).all(axis=1).any() for m in p["manifold"])
+    ev = w.events()
+    assert len(ev) == len({(e[1], e[2], e[3]) for e in ev}) and all(e[0] == "begin" for e in ev)
+    before = w.wrenches(ids)
+    for b in ids:
+        w.set_awake(b, False)
+    assert not w.is_awake(int(ids[1]))
+    w.evaluate()
+    info = w.step_info()
+    assert info.sleeping_bodies == 3 and info.sleeping_pairs == info.candidate_pairs == info.reused_pairs
+    assert np.array_equal(w.wrenches(ids), before)
+    assert all(e[0] == "persist" for e in w.events())
+    w.set_pose(int(ids[2]), [5.0, 5.0, 5.0])  # the ball leaves: it wakes, its pair ends
+    w.evaluate()
+    assert w.is_awake(int(ids[2])) and w.step_info().woken_bodies == 1
+    assert [e[0] for e in w.events()].count("end") == 1
+    with pytest.raises(mc.Error):
+        w.set_patches(9)

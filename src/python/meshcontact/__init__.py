@@ -51,7 +51,7 @@ from ._types import (
     WorldCapacity,
 )
 from .mesh import Mesh, box, check_file, cylinder, ellipsoid, frustum, repair, sphere, tessellate, torus
-from .query import DISTANCE_KINDS, Shape, Workspace, contains, distance, orient3d, regions, triangle_pairs
+from .query import DISTANCE_KINDS, Shape, Workspace, contains, distance, orient3d, patches, regions, triangle_pairs
 from .world import (
     JACOBIAN_NEAR_SWITCH,
     JACOBIAN_TOPOLOGY_CHANGED,
@@ -141,6 +141,7 @@ __all__ = [
     "orient3d",
     "poisson_force",
     "pose",
+    "patches",
     "regions",
     "register_brep",
     "repair",

@@ -334,3 +334,26 @@ def ids(value, name="bodies"):
     if type(value) is np.ndarray and value.dtype is U64 and value.ndim == 1 and value.flags.c_contiguous:
         return value
     return id_array(value, name)
+
+
+# ------------------------------------------------------------------------------------------------ patches
+
+
+def patch_dict(patch):
+    """An mc_patch as Python values (copies): "loops", a list of (m, 3) float64 arrays (closed polylines, world frame);
+    "manifold", a (k, 3) array of points; "depths", their k depths; "open_loops"."""
+    loops = []
+    if patch.point_count:
+        pts = np.ctypeslib.as_array(ctypes.cast(patch.points, ctypes.POINTER(ctypes.c_double)),
+                                    shape=(patch.point_count * 3,)).reshape(-1, 3)  # fmt: skip
+        ends = np.ctypeslib.as_array(ctypes.cast(patch.loop_ends, ctypes.POINTER(ctypes.c_uint32)),
+                                     shape=(patch.loop_count,))  # fmt: skip
+        start = 0
+        for e in ends:
+            loops.append(pts[start:int(e)].copy())
+            start = int(e)
+    k = patch.manifold_count
+    manifold = np.array([[patch.manifold[m].point.x, patch.manifold[m].point.y, patch.manifold[m].point.z]
+                         for m in range(k)], dtype=np.float64).reshape(k, 3)  # fmt: skip
+    depths = np.array([patch.manifold[m].depth for m in range(k)], dtype=np.float64)
+    return {"loops": loops, "manifold": manifold, "depths": depths, "open_loops": int(patch.open_loops)}

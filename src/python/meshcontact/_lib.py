@@ -249,6 +249,27 @@ world_get_step_info = _fn("mc_world_get_step_info", t.StepInfo, vp)
 world_get_max_capacity = _fn("mc_world_get_max_capacity", t.WorldCapacity, vp)
 world_get_jacobian = _fn("mc_world_get_jacobian", status, vp, vp, c_uint32, P(c_uint32))
 world_set_jacobian_method = _fn("mc_world_set_jacobian_method", status, vp, c_int)
+world_set_patches = _fn("mc_world_set_patches", status, vp, c_uint32)
+world_get_patches = _fn("mc_world_get_patches", c_uint32, vp, vp, c_uint32)
+world_get_events = _fn("mc_world_get_events", c_uint32, vp, vp, c_uint32)
+body_set_awake = _fn("mc_body_set_awake", status, vp, t.BodyId, c_bool)
+body_is_awake = _fn("mc_body_is_awake", c_bool, vp, t.BodyId)
+query_patches = _fn(
+    "mc_query_patches",
+    status,
+    vp,
+    P(t.Pose),
+    vp,
+    P(t.Pose),
+    P(t.QueryOptions),
+    c_uint32,
+    vp,
+    vp,
+    vp,
+    c_uint32,
+    P(c_uint32),
+    P(t.QueryStats),
+)
 
 
 def load_brep():

@@ -536,6 +536,9 @@ class StepInfo(Struct):
         ("broad_pairs", c_uint32),
         ("broad_rebuilt", c_uint32),
         ("broad_moved", c_uint32),
+        ("sleeping_bodies", c_uint32),
+        ("woken_bodies", c_uint32),
+        ("sleeping_pairs", c_uint32),
     ]
 
 
@@ -563,6 +566,38 @@ class JacobianBlock(Struct):
         ("flags", c_uint32),
         ("stiffness", c_double * 12 * 12),
         ("damping", c_double * 12 * 12),
+    ]
+
+
+class ManifoldPoint(Struct):
+    _c_name_ = "mc_manifold_point"
+    _fields_ = [("point", Vec3), ("depth", c_double)]
+
+
+class Patch(Struct):
+    """mc_patch: a region's intersection curve (views into library memory) and its reduced manifold (query.h)."""
+
+    _c_name_ = "mc_patch"
+    _fields_ = [
+        ("points", c_void_p),
+        ("loop_ends", c_void_p),
+        ("point_count", c_uint32),
+        ("loop_count", c_uint32),
+        ("open_loops", c_uint32),
+        ("manifold_count", c_uint32),
+        ("manifold", ManifoldPoint * 8),
+    ]
+
+
+class ContactEvent(Struct):
+    _c_name_ = "mc_contact_event"
+    _fields_ = [
+        ("contact", ContactId),
+        ("body_i", BodyId),
+        ("body_j", BodyId),
+        ("type", c_int),
+        ("first_region", c_uint32),
+        ("regions", c_uint32),
     ]
 
 
@@ -603,6 +638,9 @@ MIRRORS = {
         StepInfo,
         WorldCapacity,
         JacobianBlock,
+        ManifoldPoint,
+        Patch,
+        ContactEvent,
     )
 }
 

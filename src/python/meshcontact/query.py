@@ -161,6 +161,30 @@ def regions(a, pose_a, b, pose_b, *, depth="adams", threads=0, workspace=None, s
     return (out, t.record(st)) if stats else out
 
 
+def patches(mesh_a, pose_a, mesh_b, pose_b, *, manifold=4, depth="adams", threads=0, workspace=None):
+    """Intersection regions of two meshes with their contact patches (mc_query_patches): (regions, patches), the
+    regions as regions() gives them and, for each, a dict of its intersection curve ("loops": closed polylines as
+    (m, 3) arrays, world frame), its reduced manifold ("manifold": (k, 3) points on the curve, k <= manifold,
+    "depths": their depths) and "open_loops" (0 for consistent closed meshes)."""
+    ma, mb = _mesh(mesh_a, "mesh_a")._handle(), _mesh(mesh_b, "mesh_b")._handle()
+    pa, pb = c.to_pose(pose_a, "pose_a"), c.to_pose(pose_b, "pose_b")
+    opts = _options(depth, threads)
+    st = t.QueryStats()
+    ws = _workspace(workspace)
+    n = c_uint32()
+    capacity = 8
+    while True:
+        buf = np.empty(capacity, dtype=t.REGION_DTYPE)
+        pat = (t.Patch * capacity)()
+        s = _lib.query_patches(ma, byref(pa), mb, byref(pb), byref(opts), int(manifold), ws, c.ptr(buf), pat,
+                               capacity, byref(n), byref(st))  # fmt: skip
+        if s == c.Status.CAPACITY and n.value > capacity:
+            capacity = n.value
+            continue
+        c.check(s, "mc_query_patches")
+        return buf[: n.value], [c.patch_dict(pat[k]) for k in range(n.value)]
+
+
 def triangle_pairs(mesh_a, pose_a, mesh_b, pose_b, *, threads=0, workspace=None, stats=False):
     """Every intersecting triangle pair of two meshes at their poses (mc_query_triangle_pairs), sorted by (i, j): a
     record array of TRIANGLE_PAIR_DTYPE (i, j, crossing[2] with point (world frame), body, edge, entering,

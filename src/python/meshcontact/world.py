@@ -508,6 +508,42 @@ class World(c.Owned):
             _lib.world_get_regions(p, c.ptr(out), n)
         return out
 
+    def set_patches(self, manifold):
+        """Keep the contact patch of every region record with `manifold` points (1 .. 8), or none (0, the default)
+        (mc_world_set_patches)."""
+        c.check(_lib.world_set_patches(self._handle(), int(manifold)), "mc_world_set_patches (0 .. 8 points)")
+
+    def patches(self):
+        """The contact patches of the last evaluation, one per record of regions() in the same order
+        (mc_world_get_patches): dicts with "loops", "manifold", "depths", "open_loops" (see meshcontact.patches)."""
+        p = self._handle()
+        n = _lib.world_get_patches(p, None, 0)
+        pat = (t.Patch * max(n, 1))()
+        n = _lib.world_get_patches(p, pat, n)
+        return [c.patch_dict(pat[k]) for k in range(n)]
+
+    def events(self):
+        """The contact events of the last evaluation against the previous successful one (mc_world_get_events): a
+        list of (type, contact, body_i, body_j, first_region, regions), type "begin", "persist" or "end"."""
+        p = self._handle()
+        n = _lib.world_get_events(p, None, 0)
+        ev = (t.ContactEvent * max(n, 1))()
+        n = _lib.world_get_events(p, ev, n)
+        names = ("begin", "persist", "end")
+        return [(names[e.type], c.id_to_int(e.contact), c.id_to_int(e.body_i), c.id_to_int(e.body_j),
+                 e.first_region, e.regions) for e in ev[:n]]  # fmt: skip
+
+    def set_awake(self, body, awake):
+        """Mark a body at rest (awake=False) or awake (mc_body_set_awake): a sleeping body is woken by a pose or
+        velocity set to other values; pairs of two sleeping bodies reuse their regions (results unchanged)."""
+        p, b = self._body(body)
+        c.check(_lib.body_set_awake(p, b, bool(awake)), "mc_body_set_awake")
+
+    def is_awake(self, body):
+        """False when the body sleeps (mc_body_is_awake)."""
+        p, b = self._body(body)
+        return bool(_lib.body_is_awake(p, b))
+
     def step_info(self):
         """Counters and timings of the last evaluation (a StepInfo)."""
         return t.record(_lib.world_get_step_info(self._handle()))
