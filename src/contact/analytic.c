@@ -14,6 +14,7 @@
 #include "src/base/core.h"
 #include "src/base/tri_tri.h"
 #include "src/base/union_find.h"
+#include "src/contact/cylinder_mesh.h"
 #include "src/contact/cylinder_plane.h"
 #include "src/contact/regions.h"
 #include "src/contact/workspace.h"
@@ -1239,8 +1240,23 @@ static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_sha
             uint32_t n_reg = mc_cylinder_plane(b->radius, b->length, n, to_local(pb, pa->p), pb, &one);
             return put_one(&one, n_reg, true, regions, capacity, count);
         }
-        // Cylinders: parallel axes only (a cylinder against a mesh or sphere: not yet); the pin (the solid one) as I
-        // when one is a hole.
+        if (a->type == MC_SHAPE_MESH) // computed as (cylinder, mesh), then mirrored
+        {
+            if (b->flip || mc_mesh_get_report(a->mesh)->flipped)
+            {
+                return MC_ERR_UNSUPPORTED; // a hole against a mesh, a cylinder against a flipped mesh: not yet
+            }
+            if (shape_scratch(ws) == NULL)
+            {
+                return MC_ERR_OUT_OF_MEMORY;
+            }
+            uint32_t n = 0;
+            mc_status st = mc_cylinder_mesh(b->radius, b->length, pb, a->mesh, pa, &ws->shapes->tris,
+                                            &ws->shapes->tri_cap, &one, &n);
+            return st != MC_OK ? st : put_one(&one, n, true, regions, capacity, count);
+        }
+        // Cylinders: parallel axes only (a cylinder against a sphere: not yet); the pin (the solid one) as I when one
+        // is a hole.
         mc_vec3 axis_a = mc_quat_rotate(pa->q, mc_v3(0, 0, 1)), axis_b = mc_quat_rotate(pb->q, mc_v3(0, 0, 1));
         if (a->type != MC_SHAPE_CYLINDER || mc_length(mc_cross(axis_a, axis_b)) > 1e-12)
         {
