@@ -10,6 +10,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define PI 3.14159265358979323846
@@ -60,7 +61,7 @@ static uint32_t query_both(const mc_shape* a, mc_pose pa, const mc_shape* b, mc_
 
 /// The region of the tessellated cylinder (chord tolerance tol) against mesh m by the mesh-mesh pipeline: volume,
 /// centroid, S_I (the cylinder's side), summed over the regions.
-__attribute__((unused)) static void tessellated(double r, double len, double tol, mc_pose pc, const mc_mesh* m, mc_pose pm, double* vol,
+static void tessellated(double r, double len, double tol, mc_pose pc, const mc_mesh* m, mc_pose pm, double* vol,
                         mc_vec3* centroid, mc_vec3* s_i)
 {
     mc_primitive_def d = mc_default_primitive_def();
@@ -134,4 +135,109 @@ Test(cylinder_mesh, lying_on_a_plate_matches_the_closed_form)
         cr_assert(rel(g[0].volume, p[0].volume) < tol_v);
     }
     mc_mesh_destroy(plate);
+}
+
+// Standing on the plate with its lower cap pressed in by d: the disk times d, area pi R^2 along -z, depth d; a
+// cylinder inside a big box: its whole volume, no contact surface; a box inside the cylinder: the box, its closed
+// surface adding to a zero area vector.
+Test(cylinder_mesh, standing_inside_and_around_match_closed_forms)
+{
+    double r = 0.1, len = 0.5, h = 0.25;
+    mc_mesh* plate = scene_box(mc_v3(-2, -2, -1), mc_v3(2, 2, 0));
+    mc_shape cyl = mc_shape_cylinder(r, len), mesh = mc_shape_mesh(plate);
+    double depths[4] = {1e-7, 1e-3, 0.05, 0.3};
+    for (int k = 0; k < 4; ++k)
+    {
+        double zc = h - depths[k], d = h - zc; // d exact (Sterbenz)
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&cyl, at(0.01, 0.02, zc), &mesh, at(0, 0, 0), NULL, g), 1u);
+        // The plate's top face holds the disk (two circular segments, one each side of the top face's diagonal, by
+        // the 20-point rule: a few ulps each) and the lower cap is inside the plate (the winding term, from which
+        // the face integrands are taken: no terms of size h cancel): 1e-14.
+        cr_assert(rel(g[0].volume, PI * r * r * d) < 1e-14, "d %g: volume %.17g want %.17g", d, g[0].volume,
+                  PI * r * r * d);
+        cr_assert(rel(g[0].area, PI * r * r) < 1e-14, "area %.17g", g[0].area);
+        cr_assert(g[0].normal.z == -1.0 && g[0].normal.x == 0.0 && g[0].normal.y == 0.0);
+        // The centroid in the world: the cylinder's centre plus the offset, each rounded (ulps of h = 0.25: 1e-16).
+        cr_assert(fabs(g[0].centroid.z + 0.5 * d) < 1e-14 * d + 2e-16 && fabs(g[0].centroid.x - 0.01) < 1e-15 &&
+                      fabs(g[0].centroid.y - 0.02) < 1e-15,
+                  "d %g: centroid %.17g %.17g %.17g", d, g[0].centroid.x, g[0].centroid.y, g[0].centroid.z);
+        // Depth: the axial d, or the radial R (the plate's face crosses the axis) when that is smaller.
+        cr_assert(g[0].depth == fmin(d, r), "depth %.17g want %.17g", g[0].depth, fmin(d, r));
+    }
+    // Inside a big box, turned: the whole cylinder (both caps' winding terms), no contact surface.
+    mc_mesh* big = scene_box(mc_v3(-1, -1, -1), mc_v3(1, 1, 1));
+    mc_shape mbig = mc_shape_mesh(big);
+    mc_pose pc = at(0.1, -0.2, 0.3);
+    pc.q = axis_angle(mc_v3(1, 2, 3), 0.7);
+    mc_region g[MAX_REGIONS];
+    cr_assert_eq(query_both(&cyl, pc, &mbig, at(0, 0, 0), NULL, g), 1u);
+    cr_assert(rel(g[0].volume, PI * r * r * len) < 1e-15, "inside: %.17g", g[0].volume);
+    cr_assert(mc_length(mc_sub(g[0].centroid, pc.p)) < 1e-15 && g[0].area == 0.0);
+    cr_assert(g[0].depth == r, "inside: depth %g", g[0].depth); // no face near: R (see shape.h)
+    // A box inside the cylinder (turned): the box; its faces' area vectors cancel to rounding (1e-15 of its area).
+    mc_mesh* small = scene_box(mc_v3(-0.03, -0.04, -0.05), mc_v3(0.03, 0.04, 0.05));
+    mc_shape msmall = mc_shape_mesh(small);
+    mc_pose pb = at(0.3, 0.2, -0.1);
+    pb.q = axis_angle(mc_v3(-1, 0.5, 2), 1.1);
+    mc_pose pc2 = at(0.31, 0.19, -0.09);
+    pc2.q = axis_angle(mc_v3(0.3, 1, -0.2), 0.4);
+    cr_assert_eq(query_both(&cyl, pc2, &msmall, pb, NULL, g), 1u);
+    cr_assert(rel(g[0].volume, 0.06 * 0.08 * 0.1) < 1e-14, "box inside: %.17g", g[0].volume);
+    cr_assert(mc_length(mc_sub(g[0].centroid, pb.p)) < 1e-15, "box inside: centroid");
+    cr_assert(g[0].area < 1e-15 * 0.0376, "box inside: area %g", g[0].area);
+    mc_mesh_destroy(plate);
+    mc_mesh_destroy(big);
+    mc_mesh_destroy(small);
+}
+
+/// The analytic cylinder against mesh m and the tessellated ones at chord tolerances R 1e-2, 1e-3, 1e-4: the
+/// errors of the volume, centroid and S_I fall with the tolerance (the inscribed polygons' area deficit is about
+/// (4/3) tol / R of the section) and end below `last` times the finest tolerance over R.
+static void converges(double r, double len, mc_pose pc, const mc_mesh* m, mc_pose pm, double last, const char* what)
+{
+    mc_shape cyl = mc_shape_cylinder(r, len), mesh = mc_shape_mesh(m);
+    mc_region g[MAX_REGIONS];
+    cr_assert_eq(query_both(&cyl, pc, &mesh, pm, NULL, g), 1u, "%s: no region", what);
+    double scale = cbrt(g[0].volume);
+    double prev[3] = {INFINITY, INFINITY, INFINITY};
+    for (int k = 0; k < 3; ++k)
+    {
+        double tol = r * pow(10.0, -2 - k);
+        double v = 0.0;
+        mc_vec3 c, s;
+        tessellated(r, len, tol, pc, m, pm, &v, &c, &s);
+        double ev = rel(v, g[0].volume), ec = mc_length(mc_sub(c, g[0].centroid)) / scale;
+        double es = mc_length(mc_sub(s, g[0].s_i)) / fmax(g[0].area, scale * scale);
+        cr_log_info("%s tol %g: volume %.3g centroid %.3g S_I %.3g", what, tol / r, ev, ec, es);
+        // Each tenfold refinement: the error falls at least threefold, or is already at the finest bound.
+        double bound = last * tol / r;
+        cr_assert(ev < fmax(0.3 * prev[0], bound), "%s tol %g: volume error %g after %g", what, tol / r, ev, prev[0]);
+        cr_assert(ec < fmax(0.3 * prev[1], bound), "%s tol %g: centroid error %g after %g", what, tol / r, ec,
+                  prev[1]);
+        cr_assert(es < fmax(0.3 * prev[2], bound), "%s tol %g: S_I error %g after %g", what, tol / r, es, prev[2]);
+        prev[0] = ev;
+        prev[1] = ec;
+        prev[2] = es;
+    }
+    cr_assert(prev[0] < last * 1e-4 && prev[1] < last * 1e-4 && prev[2] < last * 1e-4, "%s: final %g %g %g", what,
+              prev[0], prev[1], prev[2]);
+}
+
+// At random tilts and places around a box's edge and corner (faces parallel, crossing and oblique to the axis, the
+// caps cut by the box): converges to the tessellated cylinder's mesh-mesh result.
+Test(cylinder_mesh, converges_to_the_tessellated_cylinder_on_a_box)
+{
+    mc_mesh* box = scene_box(mc_v3(-0.3, -0.2, -0.25), mc_v3(0.3, 0.2, 0.25));
+    uint64_t state = 35;
+    for (int k = 0; k < 6; ++k)
+    {
+        mc_pose pc = at(0.3 * (2.0 * scene_random(&state) - 1.0), 0.2 + 0.05 * (scene_random(&state) - 0.5),
+                        0.25 * (2.0 * scene_random(&state) - 1.0));
+        pc.q = scene_random_quat(&state);
+        char what[32];
+        snprintf(what, sizeof what, "box %d", k);
+        converges(0.1, 0.3, pc, box, at(0, 0, 0), 10.0, what);
+    }
+    mc_mesh_destroy(box);
 }

@@ -61,6 +61,7 @@ typedef struct cyl_sums
 typedef struct cyl_ctx
 {
     double r, h;
+    double z0; // the height the face integrands are taken from (a cap inside the mesh: no cancellation there)
     mc_mat33 q; // mesh frame -> cylinder frame
     mc_vec3 o;
     const struct mc_mesh* m;
@@ -261,12 +262,13 @@ static void add_region(double zm, mc_vec3 m0, mc_vec3 u, mc_vec3 t, double alpha
     f[3] += 0.5 * (zm * zm * a + alpha * alpha * iss + beta * beta * iww + 2.0 * zm * beta * iw);
 }
 
-static void quad_point(mc_vec3 p, double f[4], double w)
+static void quad_point(mc_vec3 p, double z0, double f[4], double w)
 {
-    f[0] += w * p.z;
-    f[1] += w * p.x * p.z;
-    f[2] += w * p.y * p.z;
-    f[3] += w * 0.5 * p.z * p.z;
+    double z = p.z - z0;
+    f[0] += w * z;
+    f[1] += w * p.x * z;
+    f[2] += w * p.y * z;
+    f[3] += w * 0.5 * z * z;
 }
 
 /// Closest point of segment (a, b) (xy) to the axis, as a 3D point of the segment.
@@ -316,7 +318,7 @@ static double add_segment(const cyl_ctx* x, mc_vec3 ex, mc_vec3 en, double sweep
     mc_vec3 t = mc_v3(-u.y, u.x, 0.0);
     double mo[4];
     segment_moments(r, phi, mo);
-    double zm = 0.5 * (ex.z + en.z);
+    double zm = 0.5 * (ex.z + en.z) - x->z0;
     double alpha = slope ? dot2(g, t) : 0.0, beta = slope ? dot2(g, u) : 0.0;
     add_region(zm, mc_scale(u, r * c), u, t, alpha, beta, mo, f);
     // z along the arc (psi from u): z_m + alpha r sin(psi) + beta r (cos(psi) - cos(phi)); its extremes at
@@ -327,7 +329,7 @@ static double add_segment(const cyl_ctx* x, mc_vec3 ex, mc_vec3 en, double sweep
     {
         if (fabs(cand[k]) <= phi)
         {
-            double z = zm + alpha * r * sin(cand[k]) + beta * r * (cos(cand[k]) - c);
+            double z = x->z0 + zm + alpha * r * sin(cand[k]) + beta * r * (cos(cand[k]) - c);
             z = fmin(fmax(z, -x->h), x->h);
             mc_vec3 dir = mc_add(mc_scale(u, cos(cand[k])), mc_scale(t, sin(cand[k])));
             note_z(s, mc_v3(r * dir.x, r * dir.y, z), zlo, zhi);
@@ -440,7 +442,7 @@ static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
             return; // the polygon misses the disk (or is a line through it, parallel to the axis)
         }
         // The polygon holds the disk: z = z_O + g . p over it.
-        double z0 = poly[0].z - g.x * poly[0].x - g.y * poly[0].y;
+        double z0 = poly[0].z - x->z0 - g.x * poly[0].x - g.y * poly[0].y;
         double a = PI * r2, r4 = 0.25 * a * r2;
         f[0] = z0 * a;
         f[1] = g.x * r4;
@@ -449,8 +451,8 @@ static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
         proj = a;
         double gl = sqrt(g.x * g.x + g.y * g.y);
         mc_vec3 gd = gl > 0.0 ? mc_v3(g.x / gl, g.y / gl, 0.0) : mc_v3(1, 0, 0);
-        note_z(s, mc_v3(x->r * gd.x, x->r * gd.y, fmin(z0 + gl * x->r, x->h)), &zlo, &zhi);
-        note_z(s, mc_v3(-x->r * gd.x, -x->r * gd.y, fmax(z0 - gl * x->r, -x->h)), &zlo, &zhi);
+        note_z(s, mc_v3(x->r * gd.x, x->r * gd.y, fmin(x->z0 + z0 + gl * x->r, x->h)), &zlo, &zhi);
+        note_z(s, mc_v3(-x->r * gd.x, -x->r * gd.y, fmax(x->z0 + z0 - gl * x->r, -x->h)), &zlo, &zhi);
     }
     else
     {
@@ -471,9 +473,9 @@ static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
             double ar = 0.5 * mc_dot(mc_cross(mc_sub(b, a), mc_sub(c, a)), np);
             area3 += ar;
             double w = np.z * ar / 3.0;
-            quad_point(mc_scale(mc_add(a, b), 0.5), f, w);
-            quad_point(mc_scale(mc_add(b, c), 0.5), f, w);
-            quad_point(mc_scale(mc_add(c, a), 0.5), f, w);
+            quad_point(mc_scale(mc_add(a, b), 0.5), x->z0, f, w);
+            quad_point(mc_scale(mc_add(b, c), 0.5), x->z0, f, w);
+            quad_point(mc_scale(mc_add(c, a), 0.5), x->z0, f, w);
         }
         // The arcs: from each exit to the next entry.
         for (int k = 0; k < m; ++k)
@@ -618,7 +620,6 @@ mc_status mc_cylinder_mesh(double r, double len, const mc_pose* pc, const struct
     {
         const uint32_t* v = &m->indices[3u * (*tris)[k]];
         mc_vec3 tri[3] = {vertex(&x, v[0]), vertex(&x, v[1]), vertex(&x, v[2])};
-        face_terms(&x, tri, &s);
         cap_section(&x, tri, x.h, true, &cap_area[0], &cap_mom[0]);
         cap_section(&x, tri, -x.h, false, &cap_area[1], &cap_mom[1]);
     }
@@ -630,9 +631,21 @@ mc_status mc_cylinder_mesh(double r, double len, const mc_pose* pc, const struct
             cap_area[c] += PI * r * r;
         }
     }
-    double vol = s.vol + x.h * (cap_area[0] + cap_area[1]);
-    mc_vec3 mom = mc_add(s.mom, mc_v3(x.h * (cap_mom[0].x + cap_mom[1].x), x.h * (cap_mom[0].y + cap_mom[1].y),
-                                      0.5 * x.h * x.h * (cap_area[0] - cap_area[1])));
+    // The face integrands from the cap with more of its area inside the mesh (its own term is then 0): a cap
+    // pressed a small d into a face adds no terms of size h that cancel to d.
+    x.z0 = cap_area[1] > cap_area[0] ? -x.h : (cap_area[0] > 0.0 ? x.h : 0.0);
+    for (uint32_t k = 0; k < n_cand; ++k)
+    {
+        const uint32_t* v = &m->indices[3u * (*tris)[k]];
+        mc_vec3 tri[3] = {vertex(&x, v[0]), vertex(&x, v[1]), vertex(&x, v[2])};
+        face_terms(&x, tri, &s);
+    }
+    // Caps: z - z0 = h - z0 on the top (n_z = 1), -h - z0 on the bottom (n_z = -1).
+    double ht = x.h - x.z0, hb = x.h + x.z0;
+    double vol = s.vol + ht * cap_area[0] + hb * cap_area[1];
+    mc_vec3 mom = mc_add(s.mom, mc_v3(ht * cap_mom[0].x + hb * cap_mom[1].x, ht * cap_mom[0].y + hb * cap_mom[1].y,
+                                      0.5 * (ht * ht * cap_area[0] - hb * hb * cap_area[1])));
+    mom.z += x.z0 * vol; // the z moment was about z0
     if (!(vol > 0.0))
     {
         return MC_OK;
