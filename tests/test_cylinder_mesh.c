@@ -241,3 +241,93 @@ Test(cylinder_mesh, converges_to_the_tessellated_cylinder_on_a_box)
     }
     mc_mesh_destroy(box);
 }
+
+// A shipped real mesh (data/spot.obj: 5856 triangles, curved and folded): cylinders through its surface at random
+// places and tilts converge to the tessellated cylinder's mesh-mesh result alike.
+Test(cylinder_mesh, converges_to_the_tessellated_cylinder_on_a_real_mesh)
+{
+    mc_mesh* spot = scene_import("data/spot.obj");
+    cr_assert(spot != NULL);
+    uint64_t state = 3535;
+    int done = 0;
+    for (int k = 0; k < 40 && done < 3; ++k)
+    {
+        mc_pose pc = at(0.4 * (2.0 * scene_random(&state) - 1.0), 0.6 * (2.0 * scene_random(&state) - 1.0) + 0.1,
+                        0.6 * (2.0 * scene_random(&state) - 1.0) + 0.2);
+        pc.q = scene_random_quat(&state);
+        mc_shape cyl = mc_shape_cylinder(0.12, 0.4), mesh = mc_shape_mesh(spot);
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&cyl, pc, &mesh, at(0, 0, 0), NULL, g) <= 1u, 1);
+        if (g[0].area == 0.0 || g[0].volume < 0.05 * PI * 0.12 * 0.12 * 0.4 || g[0].volume > 0.95 * PI * 0.12 * 0.12 * 0.4)
+        {
+            continue; // apart, wholly inside, or a graze: through the surface only
+        }
+        char what[32];
+        snprintf(what, sizeof what, "spot %d", k);
+        converges(0.12, 0.4, pc, spot, at(0, 0, 0), 10.0, what);
+        done++;
+    }
+    cr_assert_eq(done, 3);
+    mc_mesh_destroy(spot);
+}
+
+// The result does not depend on the thread count (the pair is computed on one thread, in mesh order).
+Test(cylinder_mesh, thread_counts_give_bitwise_equal_regions)
+{
+    mc_mesh* box = scene_box(mc_v3(-0.3, -0.2, -0.25), mc_v3(0.3, 0.2, 0.25));
+    mc_shape cyl = mc_shape_cylinder(0.1, 0.3), mesh = mc_shape_mesh(box);
+    mc_pose pc = at(0.25, 0.18, 0.2);
+    pc.q = axis_angle(mc_v3(1, -2, 0.5), 0.9);
+    mc_region first[MAX_REGIONS];
+    for (int t = 1; t <= 4; ++t)
+    {
+        mc_query_options o = mc_default_query_options();
+        o.worker_count = t;
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&cyl, pc, &mesh, at(0, 0, 0), &o, g), 1u);
+        if (t == 1)
+        {
+            first[0] = g[0];
+        }
+        cr_assert(memcmp(&g[0], &first[0], sizeof g[0]) == 0, "%d threads", t);
+    }
+    mc_mesh_destroy(box);
+}
+
+// What stays unsupported: a hole against a mesh, a cylinder against a flipped mesh, a cylinder against a sphere.
+Test(cylinder_mesh, unsupported_pairs_are_refused)
+{
+    mc_primitive_def d = mc_default_primitive_def();
+    d.type = MC_PRIMITIVE_BOX;
+    d.dims = mc_v3(1, 1, 1);
+    double* pos = NULL;
+    uint32_t* ix = NULL;
+    uint32_t nv = 0, nt = 0;
+    cr_assert_eq(mc_primitive_tessellate(&d, &pos, &nv, &ix, &nt, NULL), MC_OK);
+    mc_mesh_def md = mc_default_mesh_def();
+    md.positions = pos;
+    md.vertex_count = nv;
+    md.indices = ix;
+    md.triangle_count = nt;
+    mc_mesh *plain = NULL, *flipped = NULL;
+    cr_assert_eq(mc_mesh_create(&md, &plain, NULL, NULL), MC_OK);
+    md.flip = true;
+    cr_assert_eq(mc_mesh_create(&md, &flipped, NULL, NULL), MC_OK);
+    mc_free_arrays(pos, ix);
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    mc_shape cyl = mc_shape_cylinder(0.1, 0.3), hole = mc_shape_cylinder(0.1, 0.3), m = mc_shape_mesh(plain),
+             f = mc_shape_mesh(flipped);
+    hole.flip = true;
+    mc_pose o = mc_pose_identity();
+    mc_region g[MAX_REGIONS];
+    uint32_t n = 0;
+    cr_assert_eq(mc_query_shape_regions(&hole, &o, &m, &o, NULL, ws, g, MAX_REGIONS, &n, NULL), MC_ERR_UNSUPPORTED);
+    cr_assert_eq(mc_query_shape_regions(&m, &o, &hole, &o, NULL, ws, g, MAX_REGIONS, &n, NULL), MC_ERR_UNSUPPORTED);
+    cr_assert_eq(mc_query_shape_regions(&cyl, &o, &f, &o, NULL, ws, g, MAX_REGIONS, &n, NULL), MC_ERR_UNSUPPORTED);
+    cr_assert_eq(mc_query_shape_regions(&cyl, &o, &m, &o, NULL, ws, g, MAX_REGIONS, &n, NULL), MC_OK);
+    cr_assert_eq(n, 1u);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(plain);
+    mc_mesh_destroy(flipped);
+}
