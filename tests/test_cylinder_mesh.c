@@ -118,12 +118,12 @@ Test(cylinder_mesh, lying_on_a_plate_matches_the_closed_form)
         // that of the volume, 2 times of the centroid's offset (measured: 4e-11 at d = 1e-7, below the 6e-8 bound).
         double shift = 4e-15 / d;
         double tol_v = 1e-14 + 1.5 * shift;
-        cr_assert(rel(g[0].volume, want_v) < tol_v, "d/R %g: volume %.17g want %.17g (%g)", fractions[k],
-                  g[0].volume, want_v, rel(g[0].volume, want_v));
+        cr_assert(rel(g[0].volume, want_v) < tol_v, "d/R %g: volume %.17g want %.17g (%g)", fractions[k], g[0].volume,
+                  want_v, rel(g[0].volume, want_v));
         if (fractions[k] < 1.7)
         {
-            cr_assert(rel(g[0].area, want_a) < 1e-14 + shift, "d/R %g: area %.17g want %.17g", fractions[k],
-                      g[0].area, want_a);
+            cr_assert(rel(g[0].area, want_a) < 1e-14 + shift, "d/R %g: area %.17g want %.17g", fractions[k], g[0].area,
+                      want_a);
             cr_assert(fabs(g[0].normal.z + 1.0) < 1e-14 && fabs(g[0].normal.x) < 1e-14 && fabs(g[0].normal.y) < 1e-14,
                       "normal %g %g %g", g[0].normal.x, g[0].normal.y, g[0].normal.z);
         }
@@ -213,8 +213,7 @@ static void converges(double r, double len, mc_pose pc, const mc_mesh* m, mc_pos
         // Each tenfold refinement: the error falls at least threefold, or is already at the finest bound.
         double bound = last * tol / r;
         cr_assert(ev < fmax(0.3 * prev[0], bound), "%s tol %g: volume error %g after %g", what, tol / r, ev, prev[0]);
-        cr_assert(ec < fmax(0.3 * prev[1], bound), "%s tol %g: centroid error %g after %g", what, tol / r, ec,
-                  prev[1]);
+        cr_assert(ec < fmax(0.3 * prev[1], bound), "%s tol %g: centroid error %g after %g", what, tol / r, ec, prev[1]);
         cr_assert(es < fmax(0.3 * prev[2], bound), "%s tol %g: S_I error %g after %g", what, tol / r, es, prev[2]);
         prev[0] = ev;
         prev[1] = ec;
@@ -258,7 +257,8 @@ Test(cylinder_mesh, converges_to_the_tessellated_cylinder_on_a_real_mesh)
         mc_shape cyl = mc_shape_cylinder(0.12, 0.4), mesh = mc_shape_mesh(spot);
         mc_region g[MAX_REGIONS];
         cr_assert_eq(query_both(&cyl, pc, &mesh, at(0, 0, 0), NULL, g) <= 1u, 1);
-        if (g[0].area == 0.0 || g[0].volume < 0.05 * PI * 0.12 * 0.12 * 0.4 || g[0].volume > 0.95 * PI * 0.12 * 0.12 * 0.4)
+        if (g[0].area == 0.0 || g[0].volume < 0.05 * PI * 0.12 * 0.12 * 0.4 ||
+            g[0].volume > 0.95 * PI * 0.12 * 0.12 * 0.4)
         {
             continue; // apart, wholly inside, or a graze: through the surface only
         }

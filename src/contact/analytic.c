@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // The region query between shapes (include/meshcontact/shape.h): closed forms for sphere-plane and sphere-sphere, an
-// exact polyhedral clip for a mesh against a plane, mc_query_regions for two meshes.
+// exact polyhedral clip for a mesh against a plane, mc_query_regions for two meshes; cylinders against planes and
+// meshes in cylinder_plane.c and cylinder_mesh.c.
 //
 // Spherical cap of height h on a ball of radius R (0 <= h <= 2R): volume pi h^2 (3R - h) / 3, its centroid at
 // 3 (2R - h)^2 / (4 (3R - h)) from the ball's centre towards the cap, the circle bounding it of radius^2 h (2R - h).

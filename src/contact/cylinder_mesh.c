@@ -24,6 +24,7 @@
 // Side decisions: each vertex is transformed once into the cylinder's frame and compared with +-h exactly, the same
 // way by every triangle; vertices' and cut points' squared distances from the axis against R^2 likewise.
 #include "src/contact/cylinder_mesh.h"
+
 #include "bvh/bvh.h"
 #include "mesh/mesh_internal.h"
 #include "src/base/core.h"
@@ -61,7 +62,7 @@ typedef struct cyl_sums
 typedef struct cyl_ctx
 {
     double r, h;
-    double z0; // the height the face integrands are taken from (a cap inside the mesh: no cancellation there)
+    double z0;  // the height the face integrands are taken from (a cap inside the mesh: no cancellation there)
     mc_mat33 q; // mesh frame -> cylinder frame
     mc_vec3 o;
     const struct mc_mesh* m;
