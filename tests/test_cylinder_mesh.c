@@ -1,10 +1,11 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Tests of the cylinder against a mesh (shape.h, src/contact/cylinder_mesh.c). Oracles: closed forms written here (a
-// cylinder lying on a box plate: L times a circular segment; standing on it: a disk pressed in; inside a big box:
-// the whole cylinder; a box inside the cylinder: the box), the cylinder-plane closed form for the same contacts,
-// and the mesh-mesh pipeline (mc_query_regions) on the tessellated cylinder, converging as the chord tolerance
-// shrinks, at random tilts, on a box and on a shipped real mesh; both orders; thread counts; what stays unsupported.
+// Tests of the cylinder against a mesh and a ball (shape.h, src/contact/cylinder_mesh.c, cylinder_sphere.c). Oracles:
+// closed forms written here (a cylinder lying on a box plate: L times a circular segment; standing on it: a disk
+// pressed in; inside a big box: the whole cylinder; a box inside the cylinder: the box), the cylinder-plane closed form
+// for the same contacts, and the mesh-mesh pipeline (mc_query_regions) on the tessellated cylinder, converging as the
+// chord tolerance shrinks, at random tilts, on a box and on a shipped real mesh; both orders; thread counts; what stays
+// unsupported.
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
 
@@ -59,17 +60,24 @@ static uint32_t query_both(const mc_shape* a, mc_pose pa, const mc_shape* b, mc_
     return n;
 }
 
-/// The region of the tessellated cylinder (chord tolerance tol) against mesh m by the mesh-mesh pipeline: volume,
-/// centroid, S_I (the cylinder's side), summed over the regions.
-static void tessellated(double r, double len, double tol, mc_pose pc, const mc_mesh* m, mc_pose pm, double* vol,
-                        mc_vec3* centroid, mc_vec3* s_i)
+/// Tessellated cylinders (radius r, length len) at chord tolerances r 1e-2, 1e-3, 1e-4, built once per test.
+static void tessellate(double r, double len, mc_mesh* out[3])
 {
-    mc_primitive_def d = mc_default_primitive_def();
-    d.type = MC_PRIMITIVE_CYLINDER;
-    d.dims = mc_v3(r, r, len);
-    d.chord_tolerance = tol;
-    mc_mesh* c = NULL;
-    cr_assert_eq(mc_mesh_create_primitive(&d, &c, NULL), MC_OK);
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_primitive_def d = mc_default_primitive_def();
+        d.type = MC_PRIMITIVE_CYLINDER;
+        d.dims = mc_v3(r, r, len);
+        d.chord_tolerance = r * pow(10.0, -2 - k);
+        cr_assert_eq(mc_mesh_create_primitive(&d, &out[k], NULL), MC_OK);
+    }
+}
+
+/// The region of the tessellated cylinder c against mesh m by the mesh-mesh pipeline: volume, centroid, S_I (the
+/// cylinder's side), summed over the regions.
+static void tessellated(const mc_mesh* c, mc_pose pc, const mc_mesh* m, mc_pose pm, double* vol, mc_vec3* centroid,
+                        mc_vec3* s_i)
+{
     mc_workspace* ws = NULL;
     cr_assert_eq(mc_workspace_create(&ws), MC_OK);
     mc_region g[64];
@@ -86,7 +94,6 @@ static void tessellated(double r, double len, double tol, mc_pose pc, const mc_m
     *centroid = *vol > 0.0 ? mc_scale(mom, 1.0 / *vol) : mc_v3(0, 0, 0);
     *s_i = s;
     mc_workspace_destroy(ws);
-    mc_mesh_destroy(c);
 }
 
 // A cylinder lying on a 12-triangle plate (axis along x): the volume is L times the circular segment of height d,
@@ -194,7 +201,8 @@ Test(cylinder_mesh, standing_inside_and_around_match_closed_forms)
 /// The analytic cylinder against mesh m and the tessellated ones at chord tolerances R 1e-2, 1e-3, 1e-4: the
 /// errors of the volume, centroid and S_I fall with the tolerance (the inscribed polygons' area deficit is about
 /// (4/3) tol / R of the section) and end below `last` times the finest tolerance over R.
-static void converges(double r, double len, mc_pose pc, const mc_mesh* m, mc_pose pm, double last, const char* what)
+static void converges(double r, double len, mc_mesh* const tess[3], mc_pose pc, const mc_mesh* m, mc_pose pm,
+                      double last, const char* what)
 {
     mc_shape cyl = mc_shape_cylinder(r, len), mesh = mc_shape_mesh(m);
     mc_region g[MAX_REGIONS];
@@ -206,7 +214,7 @@ static void converges(double r, double len, mc_pose pc, const mc_mesh* m, mc_pos
         double tol = r * pow(10.0, -2 - k);
         double v = 0.0;
         mc_vec3 c, s;
-        tessellated(r, len, tol, pc, m, pm, &v, &c, &s);
+        tessellated(tess[k], pc, m, pm, &v, &c, &s);
         double ev = rel(v, g[0].volume), ec = mc_length(mc_sub(c, g[0].centroid)) / scale;
         double es = mc_length(mc_sub(s, g[0].s_i)) / fmax(g[0].area, scale * scale);
         cr_log_info("%s tol %g: volume %.3g centroid %.3g S_I %.3g", what, tol / r, ev, ec, es);
@@ -228,6 +236,8 @@ static void converges(double r, double len, mc_pose pc, const mc_mesh* m, mc_pos
 Test(cylinder_mesh, converges_to_the_tessellated_cylinder_on_a_box)
 {
     mc_mesh* box = scene_box(mc_v3(-0.3, -0.2, -0.25), mc_v3(0.3, 0.2, 0.25));
+    mc_mesh* tess[3];
+    tessellate(0.1, 0.3, tess);
     uint64_t state = 35;
     for (int k = 0; k < 6; ++k)
     {
@@ -236,9 +246,13 @@ Test(cylinder_mesh, converges_to_the_tessellated_cylinder_on_a_box)
         pc.q = scene_random_quat(&state);
         char what[32];
         snprintf(what, sizeof what, "box %d", k);
-        converges(0.1, 0.3, pc, box, at(0, 0, 0), 10.0, what);
+        converges(0.1, 0.3, tess, pc, box, at(0, 0, 0), 10.0, what);
     }
     mc_mesh_destroy(box);
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_mesh_destroy(tess[k]);
+    }
 }
 
 // A shipped real mesh (data/spot.obj: 5856 triangles, curved and folded): cylinders through its surface at random
@@ -247,6 +261,8 @@ Test(cylinder_mesh, converges_to_the_tessellated_cylinder_on_a_real_mesh)
 {
     mc_mesh* spot = scene_import("data/spot.obj");
     cr_assert(spot != NULL);
+    mc_mesh* tess[3];
+    tessellate(0.12, 0.4, tess);
     uint64_t state = 3535;
     int done = 0;
     for (int k = 0; k < 40 && done < 3; ++k)
@@ -256,19 +272,22 @@ Test(cylinder_mesh, converges_to_the_tessellated_cylinder_on_a_real_mesh)
         pc.q = scene_random_quat(&state);
         mc_shape cyl = mc_shape_cylinder(0.12, 0.4), mesh = mc_shape_mesh(spot);
         mc_region g[MAX_REGIONS];
-        cr_assert_eq(query_both(&cyl, pc, &mesh, at(0, 0, 0), NULL, g) <= 1u, 1);
-        if (g[0].area == 0.0 || g[0].volume < 0.05 * PI * 0.12 * 0.12 * 0.4 ||
-            g[0].volume > 0.95 * PI * 0.12 * 0.12 * 0.4)
+        if (query_both(&cyl, pc, &mesh, at(0, 0, 0), NULL, g) == 0 || g[0].area == 0.0 ||
+            g[0].volume < 0.05 * PI * 0.12 * 0.12 * 0.4 || g[0].volume > 0.95 * PI * 0.12 * 0.12 * 0.4)
         {
             continue; // apart, wholly inside, or a graze: through the surface only
         }
         char what[32];
         snprintf(what, sizeof what, "spot %d", k);
-        converges(0.12, 0.4, pc, spot, at(0, 0, 0), 10.0, what);
+        converges(0.12, 0.4, tess, pc, spot, at(0, 0, 0), 10.0, what);
         done++;
     }
     cr_assert_eq(done, 3);
     mc_mesh_destroy(spot);
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_mesh_destroy(tess[k]);
+    }
 }
 
 // The result does not depend on the thread count (the pair is computed on one thread, in mesh order).
@@ -294,7 +313,7 @@ Test(cylinder_mesh, thread_counts_give_bitwise_equal_regions)
     mc_mesh_destroy(box);
 }
 
-// What stays unsupported: a hole against a mesh, a cylinder against a flipped mesh, a cylinder against a sphere.
+// What stays unsupported: a hole against a mesh, a cylinder against a flipped mesh, against a socket.
 Test(cylinder_mesh, unsupported_pairs_are_refused)
 {
     mc_primitive_def d = mc_default_primitive_def();
@@ -325,9 +344,116 @@ Test(cylinder_mesh, unsupported_pairs_are_refused)
     cr_assert_eq(mc_query_shape_regions(&hole, &o, &m, &o, NULL, ws, g, MAX_REGIONS, &n, NULL), MC_ERR_UNSUPPORTED);
     cr_assert_eq(mc_query_shape_regions(&m, &o, &hole, &o, NULL, ws, g, MAX_REGIONS, &n, NULL), MC_ERR_UNSUPPORTED);
     cr_assert_eq(mc_query_shape_regions(&cyl, &o, &f, &o, NULL, ws, g, MAX_REGIONS, &n, NULL), MC_ERR_UNSUPPORTED);
+    mc_shape socket = mc_shape_sphere(0.2);
+    socket.flip = true;
+    cr_assert_eq(mc_query_shape_regions(&cyl, &o, &socket, &o, NULL, ws, g, MAX_REGIONS, &n, NULL), MC_ERR_UNSUPPORTED);
+    cr_assert_eq(mc_query_shape_regions(&hole, &o, &socket, &o, NULL, ws, g, MAX_REGIONS, &n, NULL), MC_ERR_UNBOUNDED);
     cr_assert_eq(mc_query_shape_regions(&cyl, &o, &m, &o, NULL, ws, g, MAX_REGIONS, &n, NULL), MC_OK);
     cr_assert_eq(n, 1u);
     mc_workspace_destroy(ws);
     mc_mesh_destroy(plain);
     mc_mesh_destroy(flipped);
+}
+
+/// Volume of the spherical cap of height k on a ball of radius rs.
+static double cap_volume(double rs, double k)
+{
+    return PI * k * k * (3.0 * rs - k) / 3.0;
+}
+
+// A ball against a cylinder in closed forms: a ball pressed a small d into a cap (the spherical cap: volume, the cap
+// disk's area along +z, depth d), a ball inside the cylinder, the cylinder inside a ball, a ball on the axis wider
+// than the cylinder (the cylinder's part inside the ball between the circles' tangencies plus two caps: the pieces
+// cut at the tangencies).
+Test(cylinder_mesh, cylinder_and_ball_match_closed_forms)
+{
+    double r = 0.1, len = 0.6, h = 0.3;
+    mc_shape cyl = mc_shape_cylinder(r, len);
+    mc_pose pc = at(0.2, -0.1, 0.05);
+    pc.q = axis_angle(mc_v3(0.3, -1, 0.4), 0.8);
+    mc_vec3 axis = mc_quat_rotate(mc_quat_normalize(pc.q), mc_v3(0, 0, 1));
+    double depths[4] = {1e-6, 1e-3, 0.01, 0.05};
+    for (int k = 0; k < 4; ++k)
+    {
+        double rs = 0.05, d = depths[k] * rs * 2.0;
+        mc_shape ball = mc_shape_sphere(rs);
+        mc_vec3 c = mc_add(pc.p, mc_scale(axis, h + rs - d));
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&cyl, pc, &ball, at(c.x, c.y, c.z), NULL, g), 1u);
+        // The slices' lens is the ball's whole slice (inside the disk): the rule integrates pi s(z)^2, a polynomial
+        // after the substitution, to rounding; the ball's centre is rounded in the cylinder's frame (~1e-16 of its
+        // distance, 0.6, from the cylinder's centre), a relative 1e-16 / d of the cap's height.
+        double tol = 1e-14 + 2e-16 * 0.6 / d;
+        cr_assert(rel(g[0].volume, cap_volume(rs, d)) < 2.0 * tol, "d %g: volume %.17g want %.17g", d, g[0].volume,
+                  cap_volume(rs, d));
+        cr_assert(rel(g[0].area, PI * d * (2.0 * rs - d)) < tol, "d %g: area %.17g", d, g[0].area);
+        cr_assert(mc_length(mc_sub(g[0].normal, axis)) < 1e-14, "normal along the axis");
+        cr_assert(rel(g[0].depth, d) < tol, "depth %.17g want %.17g", g[0].depth, d);
+        double zc = 3.0 * (2.0 * rs - d) * (2.0 * rs - d) / (4.0 * (3.0 * rs - d)); // centroid from the ball's centre
+        mc_vec3 want = mc_sub(c, mc_scale(axis, zc));
+        cr_assert(mc_length(mc_sub(g[0].centroid, want)) < 1e-14 + tol * d, "d %g: centroid", d);
+    }
+    // A ball inside the cylinder; the cylinder inside a ball: the smaller solid, no contact surface.
+    mc_region g[MAX_REGIONS];
+    mc_shape small = mc_shape_sphere(0.04), large = mc_shape_sphere(1.0);
+    mc_vec3 c = mc_add(pc.p, mc_scale(axis, 0.1));
+    cr_assert_eq(query_both(&cyl, pc, &small, at(c.x, c.y, c.z), NULL, g), 1u);
+    cr_assert(rel(g[0].volume, 4.0 / 3.0 * PI * 0.04 * 0.04 * 0.04) < 1e-14 && g[0].area < 1e-15);
+    cr_assert(mc_length(mc_sub(g[0].centroid, c)) < 1e-15);
+    cr_assert_eq(query_both(&cyl, pc, &large, at(c.x, c.y, c.z), NULL, g), 1u);
+    cr_assert(rel(g[0].volume, PI * r * r * len) < 1e-14 && g[0].area < 1e-15);
+    // A ball of radius 0.15 on the axis, 0.02 from the middle: the disk R between the tangencies z = +-t, caps of
+    // height rs - t beyond; the side inside the ball is symmetric about the axis (area vector 0).
+    double rs = 0.15, t = sqrt(rs * rs - r * r), kk = rs - t;
+    c = mc_add(pc.p, mc_scale(axis, 0.02));
+    mc_shape mid = mc_shape_sphere(rs);
+    cr_assert_eq(query_both(&cyl, pc, &mid, at(c.x, c.y, c.z), NULL, g), 1u);
+    double want = 2.0 * PI * r * r * t + 2.0 * cap_volume(rs, kk);
+    cr_assert(rel(g[0].volume, want) < 1e-14, "on the axis: %.17g want %.17g", g[0].volume, want);
+    cr_assert(g[0].area < 1e-14 * r * len, "on the axis: area %g", g[0].area);
+}
+
+// A ball through the side, the rim and a cap at random tilts: the exact ball against the tessellated cylinder
+// (sphere-mesh, itself exact) converges to it as the chord tolerance shrinks.
+Test(cylinder_mesh, cylinder_and_ball_converge_to_the_ball_on_the_tessellated_cylinder)
+{
+    double r = 0.1, len = 0.3;
+    uint64_t state = 77;
+    mc_shape cyl = mc_shape_cylinder(r, len);
+    mc_mesh* tess[3];
+    tessellate(r, len, tess);
+    for (int k = 0; k < 6; ++k)
+    {
+        mc_pose pc = at(0, 0, 0);
+        pc.q = scene_random_quat(&state);
+        double rs = 0.03 + 0.1 * scene_random(&state);
+        // The centre near the side (k even) or near the rim of a cap (k odd), 0.3 rs inside.
+        double phi = 2.0 * PI * scene_random(&state);
+        mc_vec3 local = k % 2 == 0 ? mc_v3((r + 0.7 * rs) * cos(phi), (r + 0.7 * rs) * sin(phi), 0.05 * (k / 2 - 1))
+                                   : mc_v3((r + 0.2 * rs) * cos(phi), (r + 0.2 * rs) * sin(phi), 0.15 + 0.5 * rs);
+        mc_vec3 c = mc_quat_rotate(pc.q, local);
+        mc_shape ball = mc_shape_sphere(rs);
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&cyl, pc, &ball, at(c.x, c.y, c.z), NULL, g), 1u);
+        double prev = INFINITY, scale = cbrt(g[0].volume);
+        for (int j = 0; j < 3; ++j)
+        {
+            mc_shape mesh = mc_shape_mesh(tess[j]);
+            mc_region q[MAX_REGIONS];
+            cr_assert_eq(query_both(&mesh, pc, &ball, at(c.x, c.y, c.z), NULL, q), 1u);
+            double ev = rel(q[0].volume, g[0].volume), ec = mc_length(mc_sub(q[0].centroid, g[0].centroid)) / scale;
+            double es = mc_length(mc_sub(q[0].s_i, g[0].s_i)) / fmax(g[0].area, scale * scale);
+            double e = fmax(ev, fmax(ec, es));
+            cr_log_info("ball %d tol %g: volume %.3g centroid %.3g S_I %.3g", k, pow(10.0, -2 - j), ev, ec, es);
+            // The facets' error is first order in the tolerance: threefold down per tenfold, 10 tol / R at most.
+            cr_assert(e < fmax(0.3 * prev, 10.0 * pow(10.0, -2 - j)), "ball %d tol %g: %g after %g", k,
+                      pow(10.0, -2 - j), e, prev);
+            prev = e;
+        }
+        cr_assert(prev < 1e-3, "ball %d: final %g", k, prev);
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_mesh_destroy(tess[k]);
+    }
 }

@@ -1256,8 +1256,16 @@ static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_sha
                                             &ws->shapes->tri_cap, &one, &n);
             return st != MC_OK ? st : put_one(&one, n, true, regions, capacity, count);
         }
-        // Cylinders: parallel axes only (a cylinder against a sphere: not yet); the pin (the solid one) as I when one
-        // is a hole.
+        if (a->type == MC_SHAPE_SPHERE) // computed as (cylinder, ball), then mirrored
+        {
+            if (a->flip || b->flip)
+            {
+                return MC_ERR_UNSUPPORTED; // a socket or a hole: not yet
+            }
+            uint32_t n = mc_cylinder_sphere(b->radius, b->length, pb, pa->p, a->radius, &one);
+            return put_one(&one, n, true, regions, capacity, count);
+        }
+        // Cylinders: parallel axes only; the pin (the solid one) as I when one is a hole.
         mc_vec3 axis_a = mc_quat_rotate(pa->q, mc_v3(0, 0, 1)), axis_b = mc_quat_rotate(pb->q, mc_v3(0, 0, 1));
         if (a->type != MC_SHAPE_CYLINDER || mc_length(mc_cross(axis_a, axis_b)) > 1e-12)
         {
