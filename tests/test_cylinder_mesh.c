@@ -579,3 +579,49 @@ Test(cylinder_mesh, cylinder_and_ball_volume_matches_slices_along_the_axis)
     cr_log_info("%d overlaps, worst %.3g", compared, worst);
     cr_assert(compared > 20, "only %d overlaps", compared);
 }
+
+// Standing beside a box's wall (faces exactly parallel to the axis: n_z = 0), a small d into it through the box's top:
+// the circular segment of height d times the overlap in height; S_J: the wall's strip (chord times the overlap) along
+// -x and the top face's segment along +z. Centred on the box's vertical edge (the edge through both caps' centres,
+// where the fans from the axis are undecided): moved by 2^-27 R, a quarter of the disk to 1e-8.
+Test(cylinder_mesh, faces_parallel_to_the_axis_and_an_edge_on_it)
+{
+    double r = 0.1, len = 0.4;
+    mc_mesh* box = scene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
+    mc_shape cyl = mc_shape_cylinder(r, len), mesh = mc_shape_mesh(box);
+    double ds[3] = {1e-4, 0.02, 0.15};
+    for (int k = 0; k < 3; ++k)
+    {
+        double xc = -r + ds[k], d = xc + r; // the cylinder's side reaches x = d
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&cyl, at(xc, 0.5, 0.9), &mesh, at(0, 0, 0), NULL, g), 1u);
+        long double phi = acosl(((long double)r - d) / r), c = sqrtl((long double)d * (2.0L * r - d));
+        long double seg = (long double)r * r * (phi - sinl(phi) * cosl(phi));
+        double want_v = (double)(0.3L * seg), strip = (double)(0.3L * 2.0L * c);
+        // Sums of a few dozen terms, each within a few ulps of the cylinder's terms (R^2 L): 1e-14 of them, relative
+        // to the segment ~ (d / R)^-1.5.
+        double tol = 1e-14 * pow(r / d, 1.5);
+        cr_assert(rel(g[0].volume, want_v) < tol, "d %g: volume %.17g want %.17g", d, g[0].volume, want_v);
+        cr_assert(fabs(g[0].s_j.x + strip) < tol * strip && fabs(g[0].s_j.y) < 1e-15 * strip &&
+                      fabs(g[0].s_j.z - (double)seg) < tol * (double)seg,
+                  "d %g: S_J %.17g %.17g %.17g want %.17g 0 %.17g", d, g[0].s_j.x, g[0].s_j.y, g[0].s_j.z, -strip,
+                  (double)seg);
+        double xbar = (double)(2.0L * c * c * c / (3.0L * seg)); // the segment's centroid from the axis
+        cr_assert(fabs(g[0].centroid.x - (xc + r - (r - xbar) - 0.0)) < 1e-13 * r, "d %g: centroid x %.17g", d,
+                  g[0].centroid.x);
+        cr_assert(fabs(g[0].centroid.z - 0.85) < 1e-14 && fabs(g[0].centroid.y - 0.5) < 1e-15);
+        // Depth: radial d (R + the axis's distance behind the wall once past it), or the axial 0.1 (the box's top
+        // is 0.1 above the cylinder's middle, L / 2 = 0.2), the smaller.
+        cr_assert(rel(g[0].depth, fmin(d, 0.1)) < 1e-14, "d %g: depth %.17g", d, g[0].depth);
+    }
+    // Centred on the vertical edge x = y = 0, from z = 0.75 to 1.15: a quarter of the disk over 0.25.
+    mc_region g[MAX_REGIONS];
+    cr_assert_eq(query_both(&cyl, at(0, 0, 0.95), &mesh, at(0, 0, 0), NULL, g), 1u);
+    double want = 0.25 * PI * r * r * 0.25;
+    cr_assert(rel(g[0].volume, want) < 1e-7, "on the edge: %.17g want %.17g", g[0].volume, want);
+    double gq = 4.0 * r / (3.0 * PI); // a quarter disk's centroid
+    cr_assert(fabs(g[0].centroid.x - gq) < 1e-7 * r && fabs(g[0].centroid.y - gq) < 1e-7 * r &&
+                  fabs(g[0].centroid.z - 0.875) < 1e-7 * r,
+              "on the edge: centroid %g %g %g", g[0].centroid.x, g[0].centroid.y, g[0].centroid.z);
+    mc_mesh_destroy(box);
+}

@@ -523,7 +523,8 @@ static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
 /// Terms (b) of the cap z = c (c = +h: top, outward +z; -h: bottom, outward -z): the cap's part inside M, area and
 /// first moment (xy), from the section segments of the candidate triangles that reach into the disk; `wind` is
 /// whether the cap's centre is inside M.
-static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool top, double* area, mc_vec3* mom)
+static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool top, double* area, mc_vec3* mom,
+                        bool* degenerate)
 {
     bool below[3];
     int nb = 0;
@@ -558,7 +559,14 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
     }
     mc_vec3 d = mc_sub(b, a);
     mc_vec3 p = mc_add(a, mc_scale(d, t1)), q = mc_add(a, mc_scale(d, t2));
-    double lp = sqrt(dot2(p, p)), lq = sqrt(dot2(q, q));
+    double lp = sqrt(dot2(p, p)), lq = sqrt(dot2(q, q)), axis_dist = 0.0;
+    (void)closest_on_segment(p, q, &axis_dist);
+    if (axis_dist <= 1e-12 * r)
+    {
+        // The section's boundary passes through the cap's centre (to rounding): the fans' angles and the winding
+        // there are not decided consistently; the caller moves the cylinder off it.
+        *degenerate = true;
+    }
     if (!(lp > 0.0) || !(lq > 0.0))
     {
         double tri_area = 0.5 * cross2(p, q); // a piece from the axis itself: no angle
@@ -585,8 +593,9 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
     *mom = mc_sub(*mom, mc_add(seg_m, mc_sub(big, small)));
 }
 
-mc_status mc_cylinder_mesh(double r, double len, const mc_pose* pc, const struct mc_mesh* m, const mc_pose* pm,
-                           uint32_t** tris, uint32_t* tri_cap, mc_region* g, uint32_t* count)
+static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, const struct mc_mesh* m,
+                                    const mc_pose* pm, uint32_t** tris, uint32_t* tri_cap, mc_region* g,
+                                    uint32_t* count, bool* degenerate)
 {
     *count = 0;
     cyl_ctx x;
@@ -621,8 +630,8 @@ mc_status mc_cylinder_mesh(double r, double len, const mc_pose* pc, const struct
     {
         const uint32_t* v = &m->indices[3u * (*tris)[k]];
         mc_vec3 tri[3] = {vertex(&x, v[0]), vertex(&x, v[1]), vertex(&x, v[2])};
-        cap_section(&x, tri, x.h, true, &cap_area[0], &cap_mom[0]);
-        cap_section(&x, tri, -x.h, false, &cap_area[1], &cap_mom[1]);
+        cap_section(&x, tri, x.h, true, &cap_area[0], &cap_mom[0], degenerate);
+        cap_section(&x, tri, -x.h, false, &cap_area[1], &cap_mom[1], degenerate);
     }
     for (int c = 0; c < 2; ++c)
     {
@@ -691,4 +700,22 @@ mc_status mc_cylinder_mesh(double r, double len, const mc_pose* pc, const struct
     g->point_j = mc_add(pc->p, mc_mat33_mul_vec(&rc, pj));
     *count = 1;
     return MC_OK;
+}
+
+mc_status mc_cylinder_mesh(double r, double len, const mc_pose* pc, const struct mc_mesh* m, const mc_pose* pm,
+                           uint32_t** tris, uint32_t* tri_cap, mc_region* g, uint32_t* count)
+{
+    bool degenerate = false;
+    mc_status st = cylinder_mesh_once(r, len, pc, m, pm, tris, tri_cap, g, count, &degenerate);
+    if (st != MC_OK || !degenerate)
+    {
+        return st;
+    }
+    // An edge of the mesh through a cap's centre (a cylinder centred on a box's edge, say): evaluated with the
+    // cylinder moved by 2^-27 R across its axis instead, which changes the volume by about the area of the section
+    // across the axis times that (near 1e-8 relative, as the ball on an edge in sphere_mesh).
+    mc_pose moved = *pc;
+    moved.p = mc_add(pc->p, mc_quat_rotate(pc->q, mc_v3(0x1p-27 * r * 0.8, 0x1p-27 * r * 0.6, 0.0)));
+    degenerate = false;
+    return cylinder_mesh_once(r, len, &moved, m, pm, tris, tri_cap, g, count, &degenerate);
 }
