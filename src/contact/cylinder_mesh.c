@@ -593,9 +593,8 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
     *mom = mc_sub(*mom, mc_add(seg_m, mc_sub(big, small)));
 }
 
-static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, const struct mc_mesh* m,
-                                    const mc_pose* pm, uint32_t** tris, uint32_t* tri_cap, mc_region* g,
-                                    uint32_t* count, bool* degenerate)
+static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, const struct mc_mesh* m, const mc_pose* pm,
+                                    uint32_t** tris, uint32_t* tri_cap, mc_region* g, uint32_t* count, bool* degenerate)
 {
     *count = 0;
     cyl_ctx x;
