@@ -75,7 +75,7 @@ $tail" "DENSITY cannot be used with a ANALYTIC or PLANE geometry"
 bad "$head
 GRAPHICS/1, PART=1, BOX, X=1, Y=1, Z=0.1, QP=-0.5,-0.5,-0.1
 PART/2, MASS=1, IP=1e-3,1e-3,1e-3, QG=0,0,-0.01
-GRAPHICS/2, PART=2, CYLINDER, RADIUS=0.05, LENGTH=0.1, ANALYTIC
+GRAPHICS/2, PART=2, CYLINDER, RADIUS=0.05, LENGTH=0.1, ANALYTIC, IFLIP_GEOMETRY
 $tail" "a contact pair could not be computed"
 bad "$head
 GRAPHICS/1, PART=1, PLANE

@@ -523,8 +523,8 @@ static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
 /// Terms (b) of the cap z = c (c = +h: top, outward +z; -h: bottom, outward -z): the cap's part inside M, area and
 /// first moment (xy), from the section segments of the candidate triangles that reach into the disk; `wind` is
 /// whether the cap's centre is inside M.
-static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool top, double* area, mc_vec3* mom,
-                        bool* degenerate)
+static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool top, bool wind, double* area,
+                        mc_vec3* mom, bool* degenerate)
 {
     bool below[3];
     int nb = 0;
@@ -561,10 +561,11 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
     mc_vec3 p = mc_add(a, mc_scale(d, t1)), q = mc_add(a, mc_scale(d, t2));
     double lp = sqrt(dot2(p, p)), lq = sqrt(dot2(q, q)), axis_dist = 0.0;
     (void)closest_on_segment(p, q, &axis_dist);
-    if (axis_dist <= 1e-12 * r)
+    bool through = axis_dist <= 1e-12 * r; // the segment passes through the cap's centre, to rounding
+    if (through && (lp <= 1e-12 * r || lq <= 1e-12 * r))
     {
-        // The section's boundary passes through the cap's centre (to rounding): the fans' angles and the winding
-        // there are not decided consistently; the caller moves the cylinder off it.
+        // A corner of the section at the cap's centre (an edge of the mesh through it): the fans' angles are
+        // undecided there; the caller moves the cylinder off it.
         *degenerate = true;
     }
     if (!(lp > 0.0) || !(lq > 0.0))
@@ -580,6 +581,12 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
     double rp = in_a ? lp : r, rq = in_b ? lq : r;
     mc_vec3 ph = mc_v3(p.x / lp, p.y / lp, 0.0), qh = mc_v3(q.x / lq, q.y / lq, 0.0);
     double th = angle2(p, q), sn = sin(th);
+    if (through && (th > 0.0) != wind)
+    {
+        // Through the centre: its angle is +-pi, on the side that the winding (mc_mesh_contains_point, exact) gave
+        // the centre: + (the centre to the left of the segment, inside) when the centre is inside.
+        th = th > 0.0 ? th - 2.0 * PI : th + 2.0 * PI;
+    }
     double seg = r2 * mc_segment_shape_signed(0.5 * th);
     double gap = 0.5 * sn * (r2 - rp * rq);
     *area -= seg + gap;
@@ -625,20 +632,18 @@ static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, con
     s.zabs_min = INFINITY;
     double cap_area[2] = {0.0, 0.0};
     mc_vec3 cap_mom[2] = {mc_v3(0, 0, 0), mc_v3(0, 0, 0)};
+    bool wind[2];
+    for (int c = 0; c < 2; ++c)
+    {
+        wind[c] = mc_mesh_contains_point(m, mc_add(centre, mc_scale(axis, c == 0 ? x.h : -x.h)));
+        cap_area[c] = wind[c] ? PI * r * r : 0.0;
+    }
     for (uint32_t k = 0; k < n_cand; ++k)
     {
         const uint32_t* v = &m->indices[3u * (*tris)[k]];
         mc_vec3 tri[3] = {vertex(&x, v[0]), vertex(&x, v[1]), vertex(&x, v[2])};
-        cap_section(&x, tri, x.h, true, &cap_area[0], &cap_mom[0], degenerate);
-        cap_section(&x, tri, -x.h, false, &cap_area[1], &cap_mom[1], degenerate);
-    }
-    for (int c = 0; c < 2; ++c)
-    {
-        mc_vec3 cap_centre = mc_add(centre, mc_scale(axis, c == 0 ? x.h : -x.h));
-        if (mc_mesh_contains_point(m, cap_centre))
-        {
-            cap_area[c] += PI * r * r;
-        }
+        cap_section(&x, tri, x.h, true, wind[0], &cap_area[0], &cap_mom[0], degenerate);
+        cap_section(&x, tri, -x.h, false, wind[1], &cap_area[1], &cap_mom[1], degenerate);
     }
     // The face integrands from the cap with more of its area inside the mesh (its own term is then 0): a cap
     // pressed a small d into a face adds no terms of size h that cancel to d.
