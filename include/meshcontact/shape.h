@@ -110,7 +110,9 @@ extern "C"
     ///   (R when none is). Accuracy: the sums' terms are of the size of the region, a few ulps each, except the
     ///   rounding of the mesh's vertices turned into the cylinder's frame (~1e-16 times their distance from it).
     ///   Vertices are turned once and compared with the end planes and the radius exactly, the same way by every
-    ///   triangle, so the pieces of the boundary close.
+    ///   triangle, so the pieces of the boundary close. A section through a cap's centre takes the side that
+    ///   mc_mesh_contains_point gives the centre; a corner of it there (an edge of the mesh through the centre) is
+    ///   evaluated with the cylinder moved by 2^-27 R across its axis (about 1e-8 relative, as the ball's).
     /// - cylinder, sphere (both solid): one region by slices across the axis (src/contact/cylinder_sphere.c): the
     ///   lens of the cylinder's disk and the ball's slice, integrated along the axis (volume, first moments, and the
     ///   half common chord, whose integral gives the side's area vector), on pieces cut where the circles touch,
