@@ -118,8 +118,8 @@ extern "C"
     ///   half common chord, whose integral gives the side's area vector), on pieces cut where the circles touch,
     ///   each with z = z0 + (z1 - z0)(1 - cos t) / 2 (which makes the square-root ends analytic) and 20-point Gauss
     ///   panels halved until a panel and its halves agree to 1e-15 of each integral's scale (60 to 260 slices, 70 to
-    ///   110 us on the test machine). Area =
-    ///   |S_I| (the cylinder's side and caps inside the ball), normal S_I / |S_I|; depth as a ball against a mesh:
+    ///   110 us on the test machine). Area = |S_I| (the cylinder's side and caps inside the ball), normal
+    ///   S_I / |S_I|; depth as a ball against a mesh:
     ///   the ball's radius - the distance from its centre to the cylinder's surface (+ it with the centre inside);
     ///   point_i that surface point, point_j the ball's deepest point.
     /// What stays MC_ERR_UNSUPPORTED: a cylinder against a socket, cylinders that are not parallel (crossed), a hole
@@ -128,8 +128,8 @@ extern "C"
     /// @return MC_OK, MC_ERR_CAPACITY (as in mc_query_regions), MC_ERR_INVALID_ARGUMENT (NULL argument, a bad
     ///         radius, a mesh shape without a mesh, a pose outside the coordinate range), MC_ERR_UNBOUNDED (both
     ///         solids unbounded: a plane or socket against a plane, socket or flipped mesh), MC_ERR_UNSUPPORTED (a
-    ///         socket against a mesh, a sphere against a flipped mesh, the cylinder pairs above), MC_ERR_OUT_OF_MEMORY, MC_ERR_OUT_OF_RANGE (a
-    ///         non-finite result).
+    ///         socket against a mesh, a sphere against a flipped mesh, the cylinder pairs above),
+    ///         MC_ERR_OUT_OF_MEMORY, MC_ERR_OUT_OF_RANGE (a non-finite result).
     MC_API mc_status mc_query_shape_regions(const mc_shape* shape_i, const mc_pose* pose_i, const mc_shape* shape_j,
                                             const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
                                             mc_region* regions, uint32_t capacity, uint32_t* region_count,
