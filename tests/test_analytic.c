@@ -414,12 +414,14 @@ Test(analytic, parallel_cylinders_match_closed_forms)
     mc_shape disc = mc_shape_cylinder(1.0, 0.2);
     cr_assert_eq(query_both(&disc, at(0, 0, 0), &disc, at(0.1, 0, 0.19), g), 1u);
     cr_assert(rel(g[0].volume, 0.01 * lens_area(1.0, 1.0, 0.1)) < 1e-12 && rel(g[0].depth, 0.01) < 1e-12);
-    // Not parallel, or a cylinder against a sphere or mesh: not supported yet (against a plane: test_cylinder_plane).
+    // Not parallel, or a cylinder against a socket: not supported yet (against a plane: test_cylinder_plane; against
+    // a ball or a mesh: test_cylinder_mesh).
     mc_workspace* ws = NULL;
     cr_assert_eq(mc_workspace_create(&ws), MC_OK);
     uint32_t n = 0;
     mc_pose o = mc_pose_identity();
     mc_shape floor = mc_shape_plane(), ball = mc_shape_sphere(1.0), bad = mc_shape_cylinder(1.0, 0.0);
+    ball.flip = true;
     cr_assert_eq(mc_query_shape_regions(&big, &a, &small, &o, NULL, ws, g, 2, &n, NULL), MC_ERR_UNSUPPORTED);
     cr_assert_eq(mc_query_shape_regions(&big, &o, &ball, &o, NULL, ws, g, 2, &n, NULL), MC_ERR_UNSUPPORTED);
     cr_assert_eq(mc_query_shape_regions(&hole, &o, &floor, &o, NULL, ws, g, 2, &n, NULL), MC_ERR_UNBOUNDED);

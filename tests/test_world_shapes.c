@@ -161,8 +161,9 @@ Test(world_shapes, sphere_and_cylinder_bounds_cull_far_pairs_only)
     cr_assert(eq(u32, mc_world_get_step_info(s.world).candidate_pairs, 1));
     ball_at(&s, 0.0, 0.0, -0.5, &r); // far above: culled
     cr_assert(eq(u32, mc_world_get_step_info(s.world).candidate_pairs, 0));
-    // A lying cylinder (axis along x) on the plate: a candidate by its bounds; the pair is unsupported (cylinder
-    // against a mesh), so it is flagged, not a crash.
+    // A lying cylinder (axis along x) on the plate: a candidate by its bounds, one region (the cylinder against a
+    // mesh, issue 35) of depth 1e-3, and its Jacobian (by differences of the region query, as for every analytic
+    // pair).
     mc_body_def bd = mc_default_body_def();
     bd.shape = mc_shape_cylinder(0.1, 0.4);
     bd.pose.q = (mc_quat){cos(PI / 4), 0.0, sin(PI / 4), 0.0};
@@ -174,6 +175,22 @@ Test(world_shapes, sphere_and_cylinder_bounds_cull_far_pairs_only)
     cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
     mc_step_info info = mc_world_get_step_info(s.world);
     cr_assert(eq(u32, info.candidate_pairs, 1));
+    cr_assert(eq(u32, info.flags & MC_STEP_PAIR_FAILED, 0));
+    cr_assert(eq(u32, mc_world_get_regions(s.world, &r, 1), 1));
+    cr_assert(fabs(r.region.depth - 1e-3) < 1e-15, "depth %.17g", r.region.depth);
+    mc_jacobian_block b;
+    uint32_t n = 0;
+    cr_assert(eq(int, mc_world_get_jacobian(s.world, &b, 1, &n), MC_OK));
+    cr_assert(eq(u32, n, 1));
+    // A hole (flipped cylinder) against the plate stays unsupported: flagged, not a crash.
+    mc_world_destroy_body(s.world, cyl);
+    bd.shape.flip = true;
+    bd.pose = mc_pose_identity();
+    mc_body_id hole = mc_world_create_body(s.world, &bd);
+    cr_assert(mc_body_is_valid(s.world, hole));
+    cr_assert(eq(int, wscene_contact(s.world, s.ground, hole, NULL, &c), MC_OK));
+    cr_assert(eq(int, mc_world_evaluate(s.world), MC_OK));
+    info = mc_world_get_step_info(s.world);
     cr_assert(eq(u32, info.flags & MC_STEP_PAIR_FAILED, MC_STEP_PAIR_FAILED));
     shapes_free(&s);
 }

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // The region query between shapes (include/meshcontact/shape.h): closed forms for sphere-plane and sphere-sphere, an
-// exact polyhedral clip for a mesh against a plane, mc_query_regions for two meshes.
+// exact polyhedral clip for a mesh against a plane, mc_query_regions for two meshes; cylinders against planes and
+// meshes in cylinder_plane.c and cylinder_mesh.c.
 //
 // Spherical cap of height h on a ball of radius R (0 <= h <= 2R): volume pi h^2 (3R - h) / 3, its centroid at
 // 3 (2R - h)^2 / (4 (3R - h)) from the ball's centre towards the cap, the circle bounding it of radius^2 h (2R - h).
@@ -14,6 +15,7 @@
 #include "src/base/core.h"
 #include "src/base/tri_tri.h"
 #include "src/base/union_find.h"
+#include "src/contact/cylinder_mesh.h"
 #include "src/contact/cylinder_plane.h"
 #include "src/contact/regions.h"
 #include "src/contact/workspace.h"
@@ -1239,8 +1241,31 @@ static mc_status ordered_pair(const mc_shape* a, const mc_pose* pa, const mc_sha
             uint32_t n_reg = mc_cylinder_plane(b->radius, b->length, n, to_local(pb, pa->p), pb, &one);
             return put_one(&one, n_reg, true, regions, capacity, count);
         }
-        // Cylinders: parallel axes only (a cylinder against a mesh or sphere: not yet); the pin (the solid one) as I
-        // when one is a hole.
+        if (a->type == MC_SHAPE_MESH) // computed as (cylinder, mesh), then mirrored
+        {
+            if (b->flip || mc_mesh_get_report(a->mesh)->flipped)
+            {
+                return MC_ERR_UNSUPPORTED; // a hole against a mesh, a cylinder against a flipped mesh: not yet
+            }
+            if (shape_scratch(ws) == NULL)
+            {
+                return MC_ERR_OUT_OF_MEMORY;
+            }
+            uint32_t n = 0;
+            mc_status st = mc_cylinder_mesh(b->radius, b->length, pb, a->mesh, pa, &ws->shapes->tris,
+                                            &ws->shapes->tri_cap, &one, &n);
+            return st != MC_OK ? st : put_one(&one, n, true, regions, capacity, count);
+        }
+        if (a->type == MC_SHAPE_SPHERE) // computed as (cylinder, ball), then mirrored
+        {
+            if (a->flip || b->flip)
+            {
+                return MC_ERR_UNSUPPORTED; // a socket or a hole: not yet
+            }
+            uint32_t n = mc_cylinder_sphere(b->radius, b->length, pb, pa->p, a->radius, &one);
+            return put_one(&one, n, true, regions, capacity, count);
+        }
+        // Cylinders: parallel axes only; the pin (the solid one) as I when one is a hole.
         mc_vec3 axis_a = mc_quat_rotate(pa->q, mc_v3(0, 0, 1)), axis_b = mc_quat_rotate(pb->q, mc_v3(0, 0, 1));
         if (a->type != MC_SHAPE_CYLINDER || mc_length(mc_cross(axis_a, axis_b)) > 1e-12)
         {
@@ -1397,7 +1422,8 @@ mc_status mc_shape_pair_support(mc_shape_type type_a, bool flip_a, mc_shape_type
             }
             return MC_OK;
         }
-        return MC_ERR_UNSUPPORTED; // a cylinder against a mesh or a sphere
+        // A cylinder against a mesh or a ball; not a hole, nor against a flipped mesh or a socket.
+        return flip_lo || flip_hi ? MC_ERR_UNSUPPORTED : MC_OK;
     }
     if (lo == MC_SHAPE_MESH && hi == MC_SHAPE_SPHERE && (flip_lo || flip_hi))
     {

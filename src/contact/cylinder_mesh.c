@@ -1,0 +1,725 @@
+// SPDX-FileCopyrightText: 2026 meshcontact authors
+// SPDX-License-Identifier: MIT
+// A solid cylinder C (radius R, half-length h, axis z of its frame) against the solid of a closed mesh M, exactly
+// integrated in the cylinder's frame.
+//
+// Divergence theorem with fields that have only a z component, so the side of C (radial normal) adds nothing:
+//   V = closed integral of z n_z dA, first moment (x z, y z, z^2 / 2) n_z dA,
+// over the boundary of C and M: (a) each mesh face's part inside C, (b) the caps' parts inside M.
+// (a) A face clipped to the slab |z| <= h is a convex polygon P; its part inside C projects to (P's projection) n
+//     disk, bounded by edge pieces and circular arcs. That region is the polygon Q' (P's corners inside the disk and
+//     the points where its edges cross the circle, all 3D points of the face) plus one circular segment per arc.
+//     Q' is integrated in 3D (fan from its first corner, the quadratic midpoint rule, exact for the degree-2
+//     integrands: n_z times the face-plane area, which stays accurate for faces nearly parallel to the axis). A
+//     segment (chord X -> Y, half angle phi) is integrated in its own frame (s along the chord, r towards the arc)
+//     where z = z_m + alpha s + beta r (z_m at the chord's middle from the 3D points, the slopes from the face
+//     normal) from its moments A, int r, int r^2, int s^2 (the others vanish by symmetry): a 20-point Gauss rule
+//     over the arc's angle of integrands >= 0 (no cancellation at small phi), the complement in the disk beyond a
+//     half disk. The arc's angle is the angle the polygon's outside path from X to Y sweeps about the axis (a sum of
+//     angles each in (-pi, pi)), never ambiguous when X and Y nearly coincide.
+// (b) The cap z = c inside M: the mesh's section there (oriented segments cut from the triangles at canonical cut
+//     points, so they close) is, within the disk, w(O) pi R^2 plus, for each segment's piece inside the disk, the
+//     triangle (O, X1, X2) minus the sector of radius R over the same angle (the fans of the segments from the axis,
+//     whose sectors sum to the winding w(O) of the section about the axis, decided by mc_mesh_contains_point).
+// Side decisions: each vertex is transformed once into the cylinder's frame and compared with +-h exactly, the same
+// way by every triangle; vertices' and cut points' squared distances from the axis against R^2 likewise.
+#include "src/contact/cylinder_mesh.h"
+
+#include "bvh/bvh.h"
+#include "mesh/mesh_internal.h"
+#include "src/base/core.h"
+#include "src/contact/cylinder_plane.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+#define MAXP 12 // polygon corners: a triangle clipped to a slab has at most 5, with circle events at most 12
+
+/// Nodes (positive half) and weights of the 20-point Gauss-Legendre rule on [-1, 1] (as cylinder_plane.c).
+static const double gauss20[10][2] = {
+    {0.993128599185094924776, 0.0176140071391521183216}, {0.963971927277913791287, 0.0406014298003869413219},
+    {0.912234428251325905857, 0.0626720483341090635121}, {0.83911697182221882342, 0.0832767415767047487602},
+    {0.746331906460150792634, 0.101930119817240435066},  {0.636053680726515025467, 0.11819453196151841729},
+    {0.510867001950827097985, 0.131688638449176626902},  {0.373706088715419560662, 0.142096109318382051299},
+    {0.227785851141645078076, 0.149172986472603746812},  {0.0765265211334973337581, 0.152753387130725850699},
+};
+
+typedef struct cyl_sums
+{
+    double vol;      // V
+    mc_vec3 mom;     // first moment about the cylinder's centre
+    mc_vec3 area;    // S_J: the mesh surface inside C (outward normals of the mesh)
+    double rho_min;  // smallest distance from the axis of the mesh surface within the slab
+    mc_vec3 rho_pt;  // that point
+    bool rho_set;    // some face crosses the slab
+    bool rho_inner;  // the axis lies on the inner side of that face (inside the mesh there)
+    double zabs_min; // smallest |z| of the mesh surface inside C
+    mc_vec3 z_pt;    // that point
+    bool inside;     // some face has a part inside C
+} cyl_sums;
+
+typedef struct cyl_ctx
+{
+    double r, h;
+    double z0;  // the height the face integrands are taken from (a cap inside the mesh: no cancellation there)
+    mc_mat33 q; // mesh frame -> cylinder frame
+    mc_vec3 o;
+    const struct mc_mesh* m;
+} cyl_ctx;
+
+static mc_vec3 vertex(const cyl_ctx* x, uint32_t v)
+{
+    return mc_add(mc_mat33_mul_vec(&x->q, x->m->positions[v]), x->o);
+}
+
+/// The point where edge (a, b) with heights ha, hb of opposite sides meets the plane, from the lexicographically
+/// smaller end so that both triangles of the edge get bitwise the same point (as analytic.c's cut_point).
+static mc_vec3 cut_point(mc_vec3 a, double ha, mc_vec3 b, double hb)
+{
+    bool swap = b.x < a.x || (b.x == a.x && (b.y < a.y || (b.y == a.y && b.z < a.z)));
+    if (swap)
+    {
+        mc_vec3 t = a;
+        a = b;
+        b = t;
+        double th = ha;
+        ha = hb;
+        hb = th;
+    }
+    double t = ha / (ha - hb);
+    return mc_add(a, mc_scale(mc_sub(b, a), t));
+}
+
+/// -1 at or below the bottom plane, +1 at or above the top one, 0 strictly between.
+static int slab_class(double z, double h)
+{
+    return z <= -h ? -1 : (z >= h ? 1 : 0);
+}
+
+/// Triangle p clipped to the slab |z| < h, corners in order (cut points canonical per edge). @return corner count
+static int clip_slab(const mc_vec3 p[3], double h, mc_vec3* out)
+{
+    int n = 0;
+    for (int i = 0; i < 3; ++i)
+    {
+        mc_vec3 a = p[i], b = p[(i + 1) % 3];
+        int ca = slab_class(a.z, h), cb = slab_class(b.z, h);
+        if (ca == 0)
+        {
+            out[n++] = a;
+        }
+        if (ca == cb)
+        {
+            continue;
+        }
+        mc_vec3 bottom = ca == -1 || cb == -1 ? cut_point(a, a.z + h, b, b.z + h) : a;
+        mc_vec3 top = ca == 1 || cb == 1 ? cut_point(a, a.z - h, b, b.z - h) : a;
+        if (ca == -1)
+        {
+            out[n++] = bottom;
+            if (cb == 1)
+            {
+                out[n++] = top;
+            }
+        }
+        else if (ca == 1)
+        {
+            out[n++] = top;
+            if (cb == -1)
+            {
+                out[n++] = bottom;
+            }
+        }
+        else
+        {
+            out[n++] = cb == 1 ? top : bottom;
+        }
+    }
+    return n;
+}
+
+/// theta - sin(theta) cos(theta) for theta in (-pi/2, pi/2], odd (mc_segment_shape on |theta|).
+static double mc_segment_shape_signed(double theta)
+{
+    return theta < 0.0 ? -mc_segment_shape(-theta) : mc_segment_shape(theta);
+}
+
+static double cross2(mc_vec3 a, mc_vec3 b)
+{
+    return a.x * b.y - a.y * b.x;
+}
+
+static double dot2(mc_vec3 a, mc_vec3 b)
+{
+    return a.x * b.x + a.y * b.y;
+}
+
+/// Angle about the axis from a to b (xy parts), in (-pi, pi].
+static double angle2(mc_vec3 a, mc_vec3 b)
+{
+    return atan2(cross2(a, b), dot2(a, b));
+}
+
+/// The parameters t1 <= t2 in [0, 1] where segment a + t (b - a) (xy) is inside the circle of radius r, given the
+/// ends' inside flags. @return false when no part is inside
+static bool circle_span(mc_vec3 a, mc_vec3 b, bool in_a, bool in_b, double r, double* t1, double* t2)
+{
+    if (in_a && in_b)
+    {
+        *t1 = 0.0;
+        *t2 = 1.0;
+        return true;
+    }
+    double dx = b.x - a.x, dy = b.y - a.y;
+    // The discriminant bb^2 - dd cc is dd r^2 - (a x d)^2 (the line's distance from the axis: |a x d| / |d|), taken
+    // as a product: it keeps its digits for a chord near the rim, where the direct form cancels (a plate 2 R wide
+    // under a cylinder lying 1e-6 R deep lost 7 digits).
+    double dd = dx * dx + dy * dy, bb = a.x * dx + a.y * dy, cc = (a.x * a.x + a.y * a.y) - r * r;
+    double cr = fabs(a.x * dy - a.y * dx), rd = r * sqrt(dd);
+    double disc = (rd - cr) * (rd + cr);
+    if (!(dd > 0.0) || !(disc > 0.0))
+    {
+        if (in_a || in_b)
+        {
+            *t1 = *t2 = in_a ? 0.0 : 1.0; // tangent at an end
+            return true;
+        }
+        return false;
+    }
+    double sq = sqrt(disc), qq = -(bb + (bb >= 0.0 ? sq : -sq));
+    double r1 = qq / dd, r2 = qq != 0.0 ? cc / qq : r1;
+    double lo = fmin(r1, r2), hi = fmax(r1, r2);
+    lo = fmin(fmax(lo, 0.0), 1.0);
+    hi = fmin(fmax(hi, 0.0), 1.0);
+    *t1 = in_a ? 0.0 : lo;
+    *t2 = in_b ? 1.0 : hi;
+    if (!in_a && !in_b)
+    {
+        return lo < hi && lo > 0.0 && hi < 1.0;
+    }
+    if (*t1 > *t2)
+    {
+        *t1 = *t2 = in_a ? 0.0 : 1.0;
+    }
+    return true;
+}
+
+/// Moments of the circular segment of half angle phi <= pi/2 of a circle of radius r, in its frame (s along the
+/// chord from its middle, w >= 0 from the chord towards the arc): m[0] = area, m[1] = int w, m[2] = int w^2,
+/// m[3] = int s^2. With s = r sin(psi), the chord-to-arc height is w = r (cos psi - cos phi) = 2 r sin((phi - psi)/2)
+/// sin((phi + psi)/2) >= 0: every integrand is >= 0 and a trigonometric polynomial of degree <= 4 in psi, which the
+/// 20-point rule on [0, phi] integrates to a relative 1e-30 (its remainder: 3.5e-60 (4 phi / 2)^40 <= 3e-40).
+static void segment_moments_small(double r, double phi, double m[4])
+{
+    m[0] = m[1] = m[2] = m[3] = 0.0;
+    double half = 0.5 * phi;
+    for (int k = 0; k < 20; ++k)
+    {
+        double xk = k < 10 ? -gauss20[k][0] : gauss20[k - 10][0], wk = gauss20[k % 10][1];
+        double psi = half * (1.0 + xk);
+        double c = r * cos(psi), s = r * sin(psi);
+        double w = 2.0 * r * sin(0.5 * (phi - psi)) * sin(0.5 * (phi + psi));
+        double f = wk * c * w;
+        m[0] += f;
+        m[1] += f * w * 0.5;
+        m[2] += f * w * w / 3.0;
+        m[3] += f * s * s;
+    }
+    for (int k = 0; k < 4; ++k)
+    {
+        m[k] *= phi; // (phi / 2) for the rule's interval, 2 for the mirror half psi < 0
+    }
+}
+
+/// As segment_moments_small for any phi in [0, pi]: beyond a half disk, the disk minus the opposite segment.
+static void segment_moments(double r, double phi, double m[4])
+{
+    if (phi <= 0.5 * PI)
+    {
+        segment_moments_small(r, phi, m);
+        return;
+    }
+    double c[4];
+    segment_moments_small(r, PI - phi, c);
+    double d0 = r * cos(phi), disk = PI * r * r, r4 = 0.25 * disk * r * r;
+    m[0] = disk - c[0];
+    m[1] = -d0 * disk + c[1];
+    m[2] = r4 + d0 * d0 * disk - c[2];
+    m[3] = r4 - c[3];
+}
+
+/// Integrals of (z, x z, y z, z^2 / 2) over a region of the xy plane on which z = z_m + g . (p - m0), p = m0 + s t +
+/// w u, given its moments in (s, w) (int s = int s w = 0).
+static void add_region(double zm, mc_vec3 m0, mc_vec3 u, mc_vec3 t, double alpha, double beta, const double mo[4],
+                       double f[4])
+{
+    double a = mo[0], iw = mo[1], iww = mo[2], iss = mo[3];
+    double f0 = zm * a + beta * iw;
+    double izs = alpha * iss, izw = zm * iw + beta * iww; // int s z, int w z
+    f[0] += f0;
+    f[1] += m0.x * f0 + t.x * izs + u.x * izw;
+    f[2] += m0.y * f0 + t.y * izs + u.y * izw;
+    f[3] += 0.5 * (zm * zm * a + alpha * alpha * iss + beta * beta * iww + 2.0 * zm * beta * iw);
+}
+
+static void quad_point(mc_vec3 p, double z0, double f[4], double w)
+{
+    double z = p.z - z0;
+    f[0] += w * z;
+    f[1] += w * p.x * z;
+    f[2] += w * p.y * z;
+    f[3] += w * 0.5 * z * z;
+}
+
+/// Closest point of segment (a, b) (xy) to the axis, as a 3D point of the segment.
+static mc_vec3 closest_on_segment(mc_vec3 a, mc_vec3 b, double* dist)
+{
+    double dx = b.x - a.x, dy = b.y - a.y, dd = dx * dx + dy * dy;
+    double t = dd > 0.0 ? -(a.x * dx + a.y * dy) / dd : 0.0;
+    t = fmin(fmax(t, 0.0), 1.0);
+    mc_vec3 p = mc_add(a, mc_scale(mc_sub(b, a), t));
+    *dist = sqrt(p.x * p.x + p.y * p.y);
+    return p;
+}
+
+typedef struct ring_item
+{
+    mc_vec3 p;
+    int kind; // 0: corner inside the disk, 1: corner outside, 2: entry, 3: exit
+} ring_item;
+
+/// Depth bookkeeping: the smallest |z| over the points of a face's part inside C.
+static void note_z(cyl_sums* s, mc_vec3 p, double* zlo, double* zhi)
+{
+    *zlo = fmin(*zlo, p.z);
+    *zhi = fmax(*zhi, p.z);
+    if (fabs(p.z) < s->zabs_min)
+    {
+        s->zabs_min = fabs(p.z);
+        s->z_pt = p;
+    }
+}
+
+/// The segment of the arc from exit x to entry y (sweep: its angle about the axis) of a face whose slope is
+/// z = z(p) with gradient g (xy) in the projection; adds its integrals to f and returns its projected area.
+static double add_segment(const cyl_ctx* x, mc_vec3 ex, mc_vec3 en, double sweep, mc_vec3 g, bool slope, double f[4],
+                          cyl_sums* s, double* zlo, double* zhi)
+{
+    double phi = 0.5 * fmin(fmax(sweep, 0.0), 2.0 * PI);
+    if (!(phi > 0.0))
+    {
+        return 0.0;
+    }
+    double r = x->r;
+    double lx = sqrt(ex.x * ex.x + ex.y * ex.y);
+    mc_vec3 xh = lx > 0.0 ? mc_v3(ex.x / lx, ex.y / lx, 0.0) : mc_v3(1, 0, 0);
+    double c = cos(phi), sn = sin(phi);
+    mc_vec3 u = mc_v3(c * xh.x - sn * xh.y, c * xh.y + sn * xh.x, 0.0);
+    mc_vec3 t = mc_v3(-u.y, u.x, 0.0);
+    double mo[4];
+    segment_moments(r, phi, mo);
+    double zm = 0.5 * (ex.z + en.z) - x->z0;
+    double alpha = slope ? dot2(g, t) : 0.0, beta = slope ? dot2(g, u) : 0.0;
+    add_region(zm, mc_scale(u, r * c), u, t, alpha, beta, mo, f);
+    // z along the arc (psi from u): z_m + alpha r sin(psi) + beta r (cos(psi) - cos(phi)); its extremes at
+    // psi = atan2(alpha, beta) and that plus pi, when within [-phi, phi].
+    double ps = atan2(alpha, beta);
+    double cand[2] = {ps, ps > 0.0 ? ps - PI : ps + PI};
+    for (int k = 0; k < 2; ++k)
+    {
+        if (fabs(cand[k]) <= phi)
+        {
+            double z = x->z0 + zm + alpha * r * sin(cand[k]) + beta * r * (cos(cand[k]) - c);
+            z = fmin(fmax(z, -x->h), x->h);
+            mc_vec3 dir = mc_add(mc_scale(u, cos(cand[k])), mc_scale(t, sin(cand[k])));
+            note_z(s, mc_v3(r * dir.x, r * dir.y, z), zlo, zhi);
+        }
+    }
+    return mo[0];
+}
+
+/// Face f of the mesh (corners in the cylinder frame) against C: terms (a).
+static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
+{
+    mc_vec3 poly[MAXP];
+    int n = clip_slab(tri, x->h, poly);
+    if (n < 3)
+    {
+        return;
+    }
+    mc_vec3 nrm = mc_normalize(mc_cross(mc_sub(tri[1], tri[0]), mc_sub(tri[2], tri[0])));
+    if (!(mc_dot(nrm, nrm) > 0.0))
+    {
+        return;
+    }
+    // Orient the polygon counter-clockwise about +z (n' = the normal with n'_z >= 0); sign: the face's n_z sign.
+    double sgn = nrm.z < 0.0 ? -1.0 : 1.0;
+    mc_vec3 np = mc_scale(nrm, sgn);
+    if (sgn < 0.0)
+    {
+        for (int i = 0; i < n / 2; ++i)
+        {
+            mc_vec3 t = poly[i];
+            poly[i] = poly[n - 1 - i];
+            poly[n - 1 - i] = t;
+        }
+    }
+    double r2 = x->r * x->r;
+    // Depth: the distance from the axis of the polygon's projection.
+    bool centre_in = true;
+    double rho = INFINITY;
+    mc_vec3 rho_pt = poly[0];
+    for (int i = 0; i < n; ++i)
+    {
+        mc_vec3 a = poly[i], b = poly[(i + 1) % n];
+        double d = 0.0;
+        mc_vec3 q = closest_on_segment(a, b, &d);
+        if (d < rho)
+        {
+            rho = d;
+            rho_pt = q;
+        }
+        centre_in = centre_in && cross2(mc_sub(b, a), mc_scale(a, -1.0)) >= 0.0;
+    }
+    bool slope = np.z > 1e-150; // else the face is parallel to the axis to 1e-150: n_z terms below 1e-150 h A
+    mc_vec3 g = slope ? mc_v3(-np.x / np.z, -np.y / np.z, 0.0) : mc_v3(0, 0, 0);
+    if (centre_in && slope)
+    {
+        rho = 0.0;
+        double z0 = poly[0].z + g.x * (0.0 - poly[0].x) + g.y * (0.0 - poly[0].y);
+        rho_pt = mc_v3(0.0, 0.0, fmin(fmax(z0, -x->h), x->h));
+    }
+    if (!s->rho_set || rho < s->rho_min)
+    {
+        s->rho_min = rho;
+        s->rho_pt = rho_pt;
+        s->rho_set = true;
+        s->rho_inner = rho > 0.0 && nrm.x * rho_pt.x + nrm.y * rho_pt.y > 0.0;
+    }
+    // The ring of corners and circle events.
+    ring_item ring[2 * MAXP];
+    int m = 0, events = 0, inside_corners = 0;
+    bool in[MAXP];
+    for (int i = 0; i < n; ++i)
+    {
+        in[i] = poly[i].x * poly[i].x + poly[i].y * poly[i].y <= r2;
+    }
+    for (int i = 0; i < n; ++i)
+    {
+        int j = (i + 1) % n;
+        ring[m++] = (ring_item){poly[i], in[i] ? 0 : 1};
+        inside_corners += in[i];
+        double t1 = 0.0, t2 = 0.0;
+        if ((in[i] && in[j]) || !circle_span(poly[i], poly[j], in[i], in[j], x->r, &t1, &t2))
+        {
+            continue;
+        }
+        mc_vec3 d = mc_sub(poly[j], poly[i]);
+        if (!in[i])
+        {
+            ring[m++] = (ring_item){mc_add(poly[i], mc_scale(d, t1)), 2};
+            events++;
+        }
+        if (!in[j])
+        {
+            ring[m++] = (ring_item){mc_add(poly[i], mc_scale(d, t2)), 3};
+            events++;
+        }
+    }
+    double f[4] = {0.0, 0.0, 0.0, 0.0}, proj = 0.0, area3 = 0.0;
+    double zlo = INFINITY, zhi = -INFINITY;
+    double save_z = s->zabs_min;
+    mc_vec3 save_pt = s->z_pt;
+    if (events == 0 && inside_corners == 0)
+    {
+        double sweep = 0.0;
+        for (int i = 0; i < n; ++i)
+        {
+            sweep += angle2(poly[i], poly[(i + 1) % n]);
+        }
+        if (!(sweep > PI) || !slope)
+        {
+            return; // the polygon misses the disk (or is a line through it, parallel to the axis)
+        }
+        // The polygon holds the disk: z = z_O + g . p over it.
+        double z0 = poly[0].z - x->z0 - g.x * poly[0].x - g.y * poly[0].y;
+        double a = PI * r2, r4 = 0.25 * a * r2;
+        f[0] = z0 * a;
+        f[1] = g.x * r4;
+        f[2] = g.y * r4;
+        f[3] = 0.5 * (z0 * z0 * a + (g.x * g.x + g.y * g.y) * r4);
+        proj = a;
+        double gl = sqrt(g.x * g.x + g.y * g.y);
+        mc_vec3 gd = gl > 0.0 ? mc_v3(g.x / gl, g.y / gl, 0.0) : mc_v3(1, 0, 0);
+        note_z(s, mc_v3(x->r * gd.x, x->r * gd.y, fmin(x->z0 + z0 + gl * x->r, x->h)), &zlo, &zhi);
+        note_z(s, mc_v3(-x->r * gd.x, -x->r * gd.y, fmax(x->z0 + z0 - gl * x->r, -x->h)), &zlo, &zhi);
+    }
+    else
+    {
+        // Q': the corners inside and the events, integrated in 3D (fan from its first point).
+        mc_vec3 qp[2 * MAXP];
+        int nq = 0;
+        for (int k = 0; k < m; ++k)
+        {
+            if (ring[k].kind != 1)
+            {
+                qp[nq++] = ring[k].p;
+                note_z(s, ring[k].p, &zlo, &zhi);
+            }
+        }
+        for (int k = 1; k + 1 < nq; ++k)
+        {
+            mc_vec3 a = qp[0], b = qp[k], c = qp[k + 1];
+            double ar = 0.5 * mc_dot(mc_cross(mc_sub(b, a), mc_sub(c, a)), np);
+            area3 += ar;
+            double w = np.z * ar / 3.0;
+            quad_point(mc_scale(mc_add(a, b), 0.5), x->z0, f, w);
+            quad_point(mc_scale(mc_add(b, c), 0.5), x->z0, f, w);
+            quad_point(mc_scale(mc_add(c, a), 0.5), x->z0, f, w);
+        }
+        // The arcs: from each exit to the next entry.
+        for (int k = 0; k < m; ++k)
+        {
+            if (ring[k].kind != 3)
+            {
+                continue;
+            }
+            double sweep = 0.0;
+            int j = k;
+            for (int step = 0; step < m; ++step)
+            {
+                int nx = (j + 1) % m;
+                sweep += angle2(ring[j].p, ring[nx].p);
+                j = nx;
+                if (ring[j].kind == 2)
+                {
+                    break;
+                }
+            }
+            proj += add_segment(x, ring[k].p, ring[j].p, sweep, g, slope, f, s, &zlo, &zhi);
+        }
+    }
+    if (!(area3 > 0.0) && !(proj > 0.0))
+    {
+        s->zabs_min = save_z; // nothing inside: the events were tangencies
+        s->z_pt = save_pt;
+        return;
+    }
+    if (zlo <= 0.0 && zhi >= 0.0)
+    {
+        s->zabs_min = 0.0;
+    }
+    s->inside = true;
+    if (slope)
+    {
+        area3 += proj / np.z; // the segments' face-plane area: its projection over n'_z
+        s->vol += sgn * f[0];
+        s->mom = mc_add(s->mom, mc_scale(mc_v3(f[1], f[2], f[3]), sgn));
+    }
+    s->area = mc_add(s->area, mc_scale(nrm, area3));
+}
+
+/// Terms (b) of the cap z = c (c = +h: top, outward +z; -h: bottom, outward -z): the cap's part inside M, area and
+/// first moment (xy), from the section segments of the candidate triangles that reach into the disk; `wind` is
+/// whether the cap's centre is inside M.
+static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool top, bool wind, double* area,
+                        mc_vec3* mom, bool* degenerate)
+{
+    bool below[3];
+    int nb = 0;
+    for (int i = 0; i < 3; ++i)
+    {
+        below[i] = top ? tri[i].z < c : tri[i].z <= c;
+        nb += below[i];
+    }
+    if (nb == 0 || nb == 3)
+    {
+        return;
+    }
+    int k = 0;
+    for (int i = 0; i < 3; ++i)
+    {
+        if (below[i] == (nb == 1))
+        {
+            k = i;
+        }
+    }
+    int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+    mc_vec3 x1 = cut_point(tri[k], tri[k].z - c, tri[k1], tri[k1].z - c);
+    mc_vec3 x2 = cut_point(tri[k], tri[k].z - c, tri[k2], tri[k2].z - c);
+    // Counter-clockwise about +z around the section: x2 -> x1 when the odd corner is below, else x1 -> x2.
+    mc_vec3 a = nb == 1 ? x2 : x1, b = nb == 1 ? x1 : x2;
+    double r = x->r, r2 = r * r;
+    bool in_a = a.x * a.x + a.y * a.y <= r2, in_b = b.x * b.x + b.y * b.y <= r2;
+    double t1 = 0.0, t2 = 0.0;
+    if (!circle_span(a, b, in_a, in_b, r, &t1, &t2))
+    {
+        return;
+    }
+    mc_vec3 d = mc_sub(b, a);
+    mc_vec3 p = mc_add(a, mc_scale(d, t1)), q = mc_add(a, mc_scale(d, t2));
+    double lp = sqrt(dot2(p, p)), lq = sqrt(dot2(q, q)), axis_dist = 0.0;
+    (void)closest_on_segment(p, q, &axis_dist);
+    bool through = axis_dist <= 1e-12 * r; // the segment passes through the cap's centre, to rounding
+    if (through && (lp <= 1e-12 * r || lq <= 1e-12 * r))
+    {
+        // A corner of the section at the cap's centre (an edge of the mesh through it): the fans' angles are
+        // undecided there; the caller moves the cylinder off it.
+        *degenerate = true;
+    }
+    if (!(lp > 0.0) || !(lq > 0.0))
+    {
+        double tri_area = 0.5 * cross2(p, q); // a piece from the axis itself: no angle
+        *area += tri_area;
+        *mom = mc_add(*mom, mc_scale(mc_v3(p.x + q.x, p.y + q.y, 0.0), tri_area / 3.0));
+        return;
+    }
+    // The fan's piece is the triangle (O, p, q) minus the sector of radius R over its angle th: minus the circular
+    // segment of angle th (R^2 S(th / 2), by its series when small: no cancellation) and minus the triangles' gap
+    // (1/2) sin(th) (R^2 - |p| |q|), 0 for points on the circle (where the span ends, |p| is R by construction).
+    double rp = in_a ? lp : r, rq = in_b ? lq : r;
+    mc_vec3 ph = mc_v3(p.x / lp, p.y / lp, 0.0), qh = mc_v3(q.x / lq, q.y / lq, 0.0);
+    double th = angle2(p, q), sn = sin(th);
+    if (through && (th > 0.0) != wind)
+    {
+        // Through the centre: its angle is +-pi, on the side that the winding (mc_mesh_contains_point, exact) gave
+        // the centre: + (the centre to the left of the segment, inside) when the centre is inside.
+        th = th > 0.0 ? th - 2.0 * PI : th + 2.0 * PI;
+    }
+    double seg = r2 * mc_segment_shape_signed(0.5 * th);
+    double gap = 0.5 * sn * (r2 - rp * rq);
+    *area -= seg + gap;
+    // Moments: the segment's (2/3) R^3 sin^3(th / 2) along the bisector, the gap's as the difference of the two
+    // triangles' (area times the sum of the corners over 3).
+    double c2 = cos(0.5 * th), s2 = sin(0.5 * th);
+    mc_vec3 bis = mc_v3(c2 * ph.x - s2 * ph.y, c2 * ph.y + s2 * ph.x, 0.0);
+    mc_vec3 seg_m = mc_scale(bis, 2.0 / 3.0 * r2 * r * s2 * s2 * s2);
+    mc_vec3 big = mc_scale(mc_add(ph, qh), 0.5 * sn * r2 * r / 3.0);
+    mc_vec3 small = mc_scale(mc_v3(p.x + q.x, p.y + q.y, 0.0), 0.5 * cross2(p, q) / 3.0);
+    *mom = mc_sub(*mom, mc_add(seg_m, mc_sub(big, small)));
+}
+
+static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, const struct mc_mesh* m, const mc_pose* pm,
+                                    uint32_t** tris, uint32_t* tri_cap, mc_region* g, uint32_t* count, bool* degenerate)
+{
+    *count = 0;
+    cyl_ctx x;
+    x.r = r;
+    x.h = 0.5 * len;
+    x.m = m;
+    mc_mat33 rc = mc_quat_to_mat33(pc->q), rm = mc_quat_to_mat33(pm->q);
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            x.q.m[i][j] = rc.m[0][i] * rm.m[0][j] + rc.m[1][i] * rm.m[1][j] + rc.m[2][i] * rm.m[2][j];
+        }
+    }
+    x.o = mc_mat33_tmul_vec(&rc, mc_sub(pm->p, pc->p));
+    // Candidates: the triangles near the cylinder's bounding ball (mesh frame).
+    mc_vec3 centre = mc_mat33_tmul_vec(&rm, mc_sub(pc->p, pm->p));
+    mc_vec3 axis = mc_mat33_tmul_vec(&rm, mc_mat33_mul_vec(&rc, mc_v3(0, 0, 1)));
+    double reach = sqrt(r * r + x.h * x.h) * (1.0 + 1e-12);
+    uint32_t n_cand = 0;
+    mc_status st = mc_bvh_ball_triangles(m, centre, reach, tris, tri_cap, &n_cand);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    cyl_sums s;
+    memset(&s, 0, sizeof s);
+    s.zabs_min = INFINITY;
+    double cap_area[2] = {0.0, 0.0};
+    mc_vec3 cap_mom[2] = {mc_v3(0, 0, 0), mc_v3(0, 0, 0)};
+    bool wind[2];
+    for (int c = 0; c < 2; ++c)
+    {
+        wind[c] = mc_mesh_contains_point(m, mc_add(centre, mc_scale(axis, c == 0 ? x.h : -x.h)));
+        cap_area[c] = wind[c] ? PI * r * r : 0.0;
+    }
+    for (uint32_t k = 0; k < n_cand; ++k)
+    {
+        const uint32_t* v = &m->indices[3u * (*tris)[k]];
+        mc_vec3 tri[3] = {vertex(&x, v[0]), vertex(&x, v[1]), vertex(&x, v[2])};
+        cap_section(&x, tri, x.h, true, wind[0], &cap_area[0], &cap_mom[0], degenerate);
+        cap_section(&x, tri, -x.h, false, wind[1], &cap_area[1], &cap_mom[1], degenerate);
+    }
+    // The face integrands from the cap with more of its area inside the mesh (its own term is then 0): a cap
+    // pressed a small d into a face adds no terms of size h that cancel to d.
+    x.z0 = cap_area[1] > cap_area[0] ? -x.h : (cap_area[0] > 0.0 ? x.h : 0.0);
+    for (uint32_t k = 0; k < n_cand; ++k)
+    {
+        const uint32_t* v = &m->indices[3u * (*tris)[k]];
+        mc_vec3 tri[3] = {vertex(&x, v[0]), vertex(&x, v[1]), vertex(&x, v[2])};
+        face_terms(&x, tri, &s);
+    }
+    // Caps: z - z0 = h - z0 on the top (n_z = 1), -h - z0 on the bottom (n_z = -1).
+    double ht = x.h - x.z0, hb = x.h + x.z0;
+    double vol = s.vol + ht * cap_area[0] + hb * cap_area[1];
+    mc_vec3 mom = mc_add(s.mom, mc_v3(ht * cap_mom[0].x + hb * cap_mom[1].x, ht * cap_mom[0].y + hb * cap_mom[1].y,
+                                      0.5 * (ht * ht * cap_area[0] - hb * hb * cap_area[1])));
+    mom.z += x.z0 * vol; // the z moment was about z0
+    if (!(vol > 0.0))
+    {
+        return MC_OK;
+    }
+    memset(g, 0, sizeof *g);
+    g->volume = vol;
+    g->centroid = mc_add(pc->p, mc_mat33_mul_vec(&rc, mc_scale(mom, 1.0 / vol)));
+    mc_vec3 sj = mc_mat33_mul_vec(&rc, s.area);
+    g->area = mc_length(sj);
+    g->radius = sqrt(g->area / PI);
+    g->normal = g->area > 0.0 ? mc_scale(sj, -1.0 / g->area) : mc_v3(0, 0, 0);
+    g->s_i = mc_scale(sj, -1.0);
+    g->s_j = sj;
+    // Depth: the radial one (R - the smallest distance rho from the axis of the mesh surface in the slab, R + rho
+    // when the axis is on the inner side of that face) or the axial one (h - the smallest |z| of the mesh surface
+    // inside C), the smaller; the cylinder wholly inside the mesh: R + rho.
+    mc_vec3 pi_ = mc_v3(0, 0, 0), pj = mc_v3(0, 0, 0);
+    double rho = s.rho_set ? s.rho_min : 0.0;
+    mc_vec3 rp = s.rho_set ? s.rho_pt : mc_v3(r, 0, 0);
+    double lr = sqrt(rp.x * rp.x + rp.y * rp.y);
+    mc_vec3 out = lr > 0.0 ? mc_v3(rp.x / lr, rp.y / lr, 0.0) : mc_v3(1, 0, 0);
+    if (!s.inside)
+    {
+        g->depth = r + rho;
+        pi_ = mc_v3(-r * out.x, -r * out.y, rp.z);
+        pj = rp;
+    }
+    else if ((s.rho_inner ? r + rho : r - rho) <= x.h - s.zabs_min)
+    {
+        // The axis inside the mesh behind the nearest face: the cylinder's far side is the deepest.
+        g->depth = s.rho_inner ? r + rho : r - rho;
+        pi_ = s.rho_inner ? mc_v3(-r * out.x, -r * out.y, rp.z) : mc_v3(r * out.x, r * out.y, rp.z);
+        pj = rp;
+    }
+    else
+    {
+        g->depth = x.h - s.zabs_min;
+        pj = s.z_pt;
+        pi_ = mc_v3(pj.x, pj.y, pj.z >= 0.0 ? x.h : -x.h);
+    }
+    g->point_i = mc_add(pc->p, mc_mat33_mul_vec(&rc, pi_));
+    g->point_j = mc_add(pc->p, mc_mat33_mul_vec(&rc, pj));
+    *count = 1;
+    return MC_OK;
+}
+
+mc_status mc_cylinder_mesh(double r, double len, const mc_pose* pc, const struct mc_mesh* m, const mc_pose* pm,
+                           uint32_t** tris, uint32_t* tri_cap, mc_region* g, uint32_t* count)
+{
+    bool degenerate = false;
+    mc_status st = cylinder_mesh_once(r, len, pc, m, pm, tris, tri_cap, g, count, &degenerate);
+    if (st != MC_OK || !degenerate)
+    {
+        return st;
+    }
+    // An edge of the mesh through a cap's centre (a cylinder centred on a box's edge, say): evaluated with the
+    // cylinder moved by 2^-27 R across its axis instead, which changes the volume by about the area of the section
+    // across the axis times that (near 1e-8 relative, as the ball on an edge in sphere_mesh).
+    mc_pose moved = *pc;
+    moved.p = mc_add(pc->p, mc_quat_rotate(pc->q, mc_v3(0x1p-27 * r * 0.8, 0x1p-27 * r * 0.6, 0.0)));
+    degenerate = false;
+    return cylinder_mesh_once(r, len, &moved, m, pm, tris, tri_cap, g, count, &degenerate);
+}
