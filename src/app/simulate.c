@@ -497,7 +497,8 @@ static bool fallback_pair(app_sim* s, const app_scenario_contact* c, int a, bool
 }
 
 /// Before any geometry is built: every contact pair with an ANALYTIC geometry that the library does not compute
-/// (a cylinder against a mesh or a sphere, crossed cylinders, a socket against a mesh) falls back to tessellation.
+/// (crossed cylinders, a socket or a hole against a mesh, a ball or a cylinder against a flipped mesh) falls back to
+/// tessellation.
 static bool plan_fallbacks(app_sim* s, char* err, size_t cap)
 {
     const app_scenario* scn = s->scn;
