@@ -141,9 +141,9 @@ static void check_real_scene(int k, uint64_t seed, int* compared, int* skipped)
     mc_vec3* rest_i = copy_positions(s.mesh_i);
     mc_vec3* rest_j = copy_positions(s.mesh_j);
     uint64_t rng = seed;
-    for (int step = 0; step < 4; ++step)
+    for (int step = 0; step < 3; ++step)
     {
-        bool both = step == 3;
+        bool both = step == 2;
         double* pj = deformed_positions(s.mesh_j, rest_j, 0.001 * (step + 1), &rng);
         mc_error err;
         cr_assert(eq(int, mc_mesh_set_positions(s.mesh_j, pj, mc_mesh_get_vertex_count(s.mesh_j), &err), MC_OK), "%s",
@@ -220,11 +220,11 @@ static double cap_volume(double r, double h)
 Test(deform, breathing_sphere_gives_the_cap_volume)
 {
     const double r0 = 0.5, c = 0.45;
-    mc_mesh* sphere = scene_uv_sphere(r0, 20000);
+    mc_mesh* sphere = scene_uv_sphere(r0, 8000);
     mc_mesh* plate = scene_box(mc_v3(-2.0, -2.0, -0.5), mc_v3(2.0, 2.0, 0.0));
     cr_assert(sphere != NULL && plate != NULL);
     uint32_t nv = mc_mesh_get_vertex_count(sphere);
-    uint32_t nlat = (uint32_t)floor(sqrt(20000.0 / 4.0) + 0.5);
+    uint32_t nlat = (uint32_t)floor(sqrt(8000.0 / 4.0) + 0.5); // as scene_uv_sphere chooses it
     double dlat = 3.14159265358979323846 / nlat;
     double cos_theta = cos(dlat);
     mc_vec3* rest = copy_positions(sphere);
@@ -233,7 +233,7 @@ Test(deform, breathing_sphere_gives_the_cap_volume)
     pj.p = mc_v3(0.0, 0.0, c);
     mc_workspace* ws = NULL;
     cr_assert(eq(int, mc_workspace_create(&ws), MC_OK));
-    for (int step = 0; step < 6; ++step)
+    for (int step = 0; step < 5; ++step)
     {
         double s = 1.0 + 0.04 * sin(0.9 * step); // 0.96 .. 1.04
         for (uint32_t v = 0; v < nv; ++v)
@@ -257,7 +257,7 @@ Test(deform, breathing_sphere_gives_the_cap_volume)
     }
     // A uniform scaling keeps the tree's measure: refits only.
     mc_mesh_deform_info info = mc_mesh_get_deform_info(sphere);
-    cr_assert(eq(u32, info.refits, 6u));
+    cr_assert(eq(u32, info.refits, 5u));
     cr_assert(eq(u32, info.rebuilds, 0u));
     cr_assert(fabs(info.tree_cost / info.tree_cost_built - 1.0) < 1e-3, "ratio %g",
               info.tree_cost / info.tree_cost_built);
