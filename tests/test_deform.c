@@ -344,6 +344,7 @@ Test(deform, world_follows_a_deformed_mesh_at_the_same_pose)
     cr_assert(eq(int, mc_world_create_contact(w, &cd, &cid, NULL), MC_OK));
     cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
     cr_assert(eq(dbl, mc_body_get_wrench(w, sphere_id).force.z, 0.0), "no contact before the growth");
+    uint32_t count = 0;
     for (int step = 0; step < 3; ++step)
     {
         double s = 1.06 + 0.02 * step;
@@ -377,6 +378,12 @@ Test(deform, world_follows_a_deformed_mesh_at_the_same_pose)
                   step, got.force.z, want.force.z);
         mc_world_destroy(w2);
         mc_mesh_destroy(f);
+        // Jacobians need an evaluation of the current geometry: a deformation after the evaluation is refused.
+        mc_status js = mc_world_get_jacobian(w, NULL, 0, &count);
+        cr_assert(js == MC_ERR_CAPACITY && count > 0, "sized (%d)", (int)js);
+        cr_assert(eq(int, mc_mesh_set_positions(sphere, p, nv, NULL), MC_OK)); // the same positions, a new version
+        cr_assert(eq(int, mc_world_get_jacobian(w, NULL, 0, &count), MC_ERR_INVALID_ARGUMENT));
+        cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
         cd.i_bodies = &plate_id;
         cd.j_bodies = &sphere_id;
         bd.pose.p = mc_v3(0.0, 0.0, 0.52);
