@@ -421,7 +421,8 @@ extern "C"
     MC_API uint32_t mc_mesh_get_vertex_count(const mc_mesh* mesh);
     /// @return number of triangles of the (cleaned) mesh.
     MC_API uint32_t mc_mesh_get_triangle_count(const mc_mesh* mesh);
-    /// @return pointer to the vertex positions (vertex_count entries, body frame, scaled); valid while the mesh lives.
+    /// @return pointer to the vertex positions (vertex_count entries, body frame, scaled); valid while the mesh lives
+    /// and is not deformed (mc_mesh_set_positions gives it a new array).
     MC_API const mc_vec3* mc_mesh_get_positions(const mc_mesh* mesh);
     /// @return pointer to the triangle indices (3 * triangle_count, counter-clockwise from outside); valid while the
     /// mesh lives.
