@@ -165,8 +165,9 @@ int main(int argc, char** argv)
             steps = atoi(argv[a + 1]);
         }
     }
-    printf("deforming sphere vs rigid sphere, n triangles each, median thread CPU time per step over %d steps, 1 thread\n",
-           steps);
+    printf(
+        "deforming sphere vs rigid sphere, n triangles each, median thread CPU time per step over %d steps, 1 thread\n",
+        steps);
     for (const char* s = sizes; *s != '\0';)
     {
         uint32_t n = (uint32_t)strtoul(s, (char**)&s, 10);
