@@ -132,3 +132,33 @@ extern "C" double fcl_bench_distance(const fcl_bench_model* a, const double pa[3
     }
     return res.min_distance;
 }
+
+template <typename BV> static void update(fcl::CollisionGeometryd* g, const double* p, uint32_t nv)
+{
+    auto* m = static_cast<fcl::BVHModel<BV>*>(g);
+    std::vector<fcl::Vector3d> verts(nv);
+    for (uint32_t v = 0; v < nv; ++v)
+    {
+        verts[v] = fcl::Vector3d(p[3 * v], p[3 * v + 1], p[3 * v + 2]);
+    }
+    m->beginUpdateModel();
+    m->updateSubModel(verts);
+    m->endUpdateModel(true, true); // refit, bottom-up (FCL's default)
+}
+
+extern "C" void fcl_bench_update(fcl_bench_model* m, const double* positions, uint32_t vertex_count, double* seconds,
+                                 double* cpu_seconds)
+{
+    auto t0 = std::chrono::steady_clock::now();
+    double c0 = thread_cpu();
+    if (m->bv == FCL_BENCH_OBB)
+    {
+        update<fcl::OBBd>(m->geom.get(), positions, vertex_count);
+    }
+    else
+    {
+        update<fcl::OBBRSSd>(m->geom.get(), positions, vertex_count);
+    }
+    *cpu_seconds = thread_cpu() - c0;
+    *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}

@@ -43,6 +43,12 @@ extern "C"
                               const fcl_bench_model* b, const double pb[3], const double qb[4], double* points,
                               double* seconds, double* cpu_seconds);
 
+    /// Deform a model (same triangles): BVHModel::beginUpdateModel, updateSubModel with the new vertices (3 doubles
+    /// each), endUpdateModel(refit = true, bottomup = true), FCL's refit of a deforming model; seconds / cpu_seconds as
+    /// in fcl_bench_build, the copy into FCL's vertex type included.
+    void fcl_bench_update(fcl_bench_model* m, const double* positions, uint32_t vertex_count, double* seconds,
+                          double* cpu_seconds);
+
     /// Free a model. NULL is ignored.
     void fcl_bench_destroy(fcl_bench_model* m);
 

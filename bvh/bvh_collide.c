@@ -2467,7 +2467,17 @@ static mc_status collide_keyed(const struct mc_mesh* mi, const struct mc_mesh* m
                                int worker_count, struct mc_pair_scratch** scratch, mc_pair_front** front,
                                unsorted_pairs* u)
 {
+    if (mi != NULL && mj != NULL)
+    {
+        mc_mesh_use_begin(mi); // debug builds: a deformation of either mesh now is a caller's error (asserted)
+        mc_mesh_use_begin(mj);
+    }
     mc_status st = collide_unsorted(mi, mj, j_in_i, worker_count, scratch, front, u);
+    if (mi != NULL && mj != NULL)
+    {
+        mc_mesh_use_end(mi);
+        mc_mesh_use_end(mj);
+    }
     if (st != MC_OK)
     {
         return st;
@@ -2581,6 +2591,7 @@ struct mc_pair_front
 {
     const mc_bvh* ta;      // I's tree the front was recorded on (a change resets the front)
     const mc_bvh* tb;      // J's tree
+    uint64_t va, vb;       // their versions (mc_bvh.version: a deformed mesh's refitted tree has a new one)
     double rot[3][3];      // the pose (rotation J -> I) the gaps refer to
     double trans[3];       // its translation
     front_entry* entries;  // the front
@@ -3697,6 +3708,14 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     pair_worker* w = &cx->scratch->workers[0];
     cx->scratch->fresh_count = 0;
     cx->scratch->pool_count = 0;
+    if (f->ta == cx->ta && f->tb == cx->tb && (f->va != cx->ta->version || f->vb != cx->tb->version))
+    {
+        // A deformed mesh (mc_mesh_set_positions): the front's gaps and certificate describe the old geometry. Start
+        // again as a new pair does (a plain traversal first: a mesh deformed every step never pays for a front).
+        mc_pair_front_reset(f);
+    }
+    f->va = cx->ta->version;
+    f->vb = cx->tb->version;
     bool fresh_start = !f->valid || f->ta != cx->ta || f->tb != cx->tb || f->count > 4u * f->rebuild_size + 256u;
     f->valid = false;
     f->cert_keep = false;

@@ -78,7 +78,21 @@ struct mc_bvh
     double bbox_lo[3];       ///< axis-aligned bounding box of the mesh vertices, lower corner
     double bbox_hi[3];       ///< axis-aligned bounding box of the mesh vertices, upper corner
     size_t byte_count;       ///< bytes owned (struct + arrays)
+    /// 0 for a tree as built at mesh creation; a refit or rebuild by mc_mesh_set_positions gives it the mesh's new
+    /// geometry_version (unique in the process), so that a cache keyed on the tree (a traversal front) sees the change
+    uint64_t version;
 };
+
+/// Refit the tree of `mesh` to its current positions (mc_mesh_set_positions, bvh/bvh_refit.c): same topology, same
+/// node axes, every box refitted on its axes to the vertices of its triangles (conservative as the build's boxes are),
+/// the leaf-local float vertices, bounding box and largest coordinate recomputed. Allocates nothing.
+void mc_bvh_refit(struct mc_mesh* mesh);
+/// The cost measure of a tree: the sum of its nodes' box surface areas over the mesh's surface area (scale-free:
+/// a uniformly scaled mesh keeps it). A refit tree's measure over the one right after its build says how much the
+/// refit has degraded it (mc_mesh_set_positions rebuilds past MC_BVH_REBUILD_RATIO).
+double mc_bvh_cost(const mc_bvh* bvh, double mesh_area);
+/// A refitted tree is rebuilt when its cost measure exceeds this times the measure right after its last build.
+#define MC_BVH_REBUILD_RATIO 1.5
 
 /// @return true when node n is a leaf.
 static inline int mc_bvh_is_leaf(const mc_bvh_node* n)

@@ -6,6 +6,7 @@
 
 #include "meshcontact/mesh.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -16,7 +17,10 @@ struct mc_bvh;
 typedef struct mc_mesh_cache
 {
     void (*destroy)(struct mc_mesh_cache* self); ///< frees the cache and everything it owns
-    size_t byte_count;                           ///< bytes the cache owns (counted by mc_mesh_get_byte_count)
+    /// recomputes what depends on the vertex positions after mc_mesh_set_positions (NULL: nothing does); allocates
+    /// nothing
+    void (*refit)(struct mc_mesh_cache* self, const struct mc_mesh* mesh);
+    size_t byte_count; ///< bytes the cache owns (counted by mc_mesh_get_byte_count)
 } mc_mesh_cache;
 
 /// Half-edge h = 3 * t + k is the edge of triangle t from indices[3t + k] to indices[3t + (k + 1) % 3].
@@ -49,7 +53,39 @@ struct mc_mesh
     /// region-stage blocks (src/contact/regions_blocks.c): NULL until the first region query on this mesh builds them
     /// (not counted in byte_count)
     _Atomic(mc_mesh_cache*) region_cache;
+    /// 0 at creation; each mc_mesh_set_positions sets it to a new value, unique across all meshes of the process
+    /// (caches keyed on a mesh, such as the world's reused regions and the traversal fronts, compare it)
+    uint64_t geometry_version;
+    mc_vec3* next_positions; ///< vertex_count: staging copy of mc_mesh_set_positions (NULL until the first)
+    double* next_volume;     ///< component_count: the staged positions' component volumes (NULL until the first)
+    uint32_t refits;         ///< mc_mesh_set_positions calls that refitted the tree
+    uint32_t rebuilds;       ///< mc_mesh_set_positions calls that rebuilt it (degraded tree)
+    double tree_cost_built;  ///< the tree's cost measure (mc_bvh_cost) right after its last build, 0 before the first
+    double tree_cost;        ///< the tree's cost measure now
+    /// debug builds: queries running on this mesh now (mc_mesh_use_begin / mc_mesh_use_end), to detect a deformation
+    /// during a query
+    _Atomic(uint32_t) debug_users;
 };
+
+/// Debug builds: mark a query on `mesh` as running (mc_mesh_set_positions asserts that none is). No-op with NDEBUG.
+static inline void mc_mesh_use_begin(const struct mc_mesh* mesh)
+{
+#ifndef NDEBUG
+    atomic_fetch_add_explicit(&((struct mc_mesh*)mesh)->debug_users, 1u, memory_order_relaxed);
+#else
+    (void)mesh;
+#endif
+}
+
+/// Debug builds: the end of a query begun with mc_mesh_use_begin.
+static inline void mc_mesh_use_end(const struct mc_mesh* mesh)
+{
+#ifndef NDEBUG
+    atomic_fetch_sub_explicit(&((struct mc_mesh*)mesh)->debug_users, 1u, memory_order_relaxed);
+#else
+    (void)mesh;
+#endif
+}
 
 /// Progress callback type (same signature as mc_import_options.progress).
 typedef void mc_progress_fcn(double fraction, void* user);
@@ -82,5 +118,16 @@ mc_status mc_mesh_import_geometry(const char* path, const mc_import_options* opt
 /// triangles must be rebuilt.
 /// @return MC_OK or MC_ERR_OUT_OF_MEMORY (the mesh is then unusable: free it)
 mc_status mc_mesh_reverse_components(struct mc_mesh* mesh, const uint8_t* reverse);
+/// Stage new vertex positions for a built mesh (mc_mesh_set_positions): copy `xyz` (3 vertex_count doubles, -0 made
+/// +0) into mesh->next_positions and check them: finite and in the library's coordinate range, no triangle of zero area
+/// (exact test), every component's volume of the same sign as now (no shell turned inside out), so that a mesh created
+/// from them with the mesh's triangles is the same mesh. Allocates the staging arrays on first use only. The mesh is
+/// not changed (mc_mesh_commit_positions does that).
+/// @return MC_OK, MC_ERR_NON_FINITE, MC_ERR_OUT_OF_RANGE, MC_ERR_DEGENERATE_MESH (err says which triangle or
+///         component) or MC_ERR_OUT_OF_MEMORY
+mc_status mc_mesh_stage_positions(struct mc_mesh* mesh, const double* xyz, mc_error* err);
+/// Make the staged positions the mesh's: swap them in, then the face normals, the component volumes and the report's
+/// bounding box, volume and area computed as mesh creation computes them (bitwise). The tree is not touched.
+void mc_mesh_commit_positions(struct mc_mesh* mesh);
 /// Free a mesh's geometry and its region cache (not its tree: bvh/ frees that first). NULL is ignored.
 void mc_mesh_free(struct mc_mesh* mesh);

@@ -421,7 +421,8 @@ extern "C"
     MC_API uint32_t mc_mesh_get_vertex_count(const mc_mesh* mesh);
     /// @return number of triangles of the (cleaned) mesh.
     MC_API uint32_t mc_mesh_get_triangle_count(const mc_mesh* mesh);
-    /// @return pointer to the vertex positions (vertex_count entries, body frame, scaled); valid while the mesh lives.
+    /// @return pointer to the vertex positions (vertex_count entries, body frame, scaled); valid while the mesh lives
+    /// and is not deformed (mc_mesh_set_positions gives it a new array).
     MC_API const mc_vec3* mc_mesh_get_positions(const mc_mesh* mesh);
     /// @return pointer to the triangle indices (3 * triangle_count, counter-clockwise from outside); valid while the
     /// mesh lives.
@@ -429,6 +430,55 @@ extern "C"
     /// @return bytes owned by the mesh (arrays, topology, OBB tree and, once built, its region blocks: see
     ///         mc_mesh_prepare_regions).
     MC_API size_t mc_mesh_get_byte_count(const mc_mesh* mesh);
+
+    /// Deform a mesh (flexible bodies: finite-element or modal surfaces, soft parts): give it new vertex positions,
+    /// same triangles. `positions` holds 3 * vertex_count doubles (x, y, z per vertex, body frame, the units of the
+    /// mesh after its creation scale: the layout of mc_mesh_get_positions, in its vertex order, which is the input
+    /// order unless creation welded or dropped vertices), and vertex_count must be mc_mesh_get_vertex_count(mesh).
+    /// The OBB tree is refitted in place (same topology and box axes, every box recomputed, conservative as built),
+    /// and rebuilt when the refit has degraded it: when the sum of its boxes' surface areas over the mesh's surface
+    /// area exceeds 1.5 times that measure right after its last build (mc_mesh_deform_info; a rebuild allocates). The
+    /// region blocks and the face normals, component volumes and the report's bounding box, volume and area follow.
+    /// Every query afterwards answers exactly as on a mesh created from these positions and
+    /// mc_mesh_get_indices(mesh) (the same pairs and crossings bitwise; volumes to rounding), deterministically; once
+    /// the first call has allocated its staging arrays, a refit allocates nothing.
+    ///
+    /// What a deformed mesh may not do, checked (the call fails and the mesh keeps its positions): a non-finite
+    /// coordinate (MC_ERR_NON_FINITE) or one outside the library's range (MC_ERR_OUT_OF_RANGE); a triangle of zero area
+    /// or a connected component turned inside out (its signed volume changes sign) (MC_ERR_INVALID_ARGUMENT); a vertex
+    /// count other than the mesh's (MC_ERR_INVALID_ARGUMENT). Not checked, the host's duty: the deformed surface must
+    /// not intersect or touch itself and no two vertices may coincide (mc_mesh_count_self_intersections checks it at
+    /// the cost of a self-query; contact volumes of a self-intersecting mesh count space twice).
+    ///
+    /// Threads: the mesh must not be in use while it is deformed (no query, mc_world_evaluate or mc_world_step on a
+    /// world with a body using it may run concurrently); debug builds detect a deformation during a pair query on the
+    /// mesh (MC_ASSERT, then MC_ERR_INVALID_ARGUMENT). Worlds notice the change at their next evaluation (bounds and
+    /// reused regions are refreshed). A body created with `flip` queries a flipped copy of the mesh, which does not
+    /// follow. Pointers returned by mc_mesh_get_positions before the call are invalid after it.
+    /// @param err may be NULL; on failure says which vertex, triangle or component
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT, MC_ERR_NON_FINITE, MC_ERR_OUT_OF_RANGE or MC_ERR_OUT_OF_MEMORY
+    MC_API mc_status mc_mesh_set_positions(mc_mesh* mesh, const double* positions, uint32_t vertex_count,
+                                           mc_error* err);
+
+    /// What mc_mesh_set_positions has done to a mesh's tree.
+    typedef struct mc_mesh_deform_info
+    {
+        uint32_t refits;        ///< deformations that refitted the tree
+        uint32_t rebuilds;      ///< deformations that rebuilt it (refit degraded past the criterion)
+        double tree_cost;       ///< sum of the tree's box surface areas over the mesh's surface area, now
+        double tree_cost_built; ///< the same right after the tree's last build (0 before the first deformation)
+        uint64_t version;       ///< 0 at creation, a new value (unique in the process) after each deformation
+    } mc_mesh_deform_info;
+
+    /// @return the deformation counters and tree measure of a mesh (zeros for NULL).
+    MC_API mc_mesh_deform_info mc_mesh_get_deform_info(const mc_mesh* mesh);
+
+    /// Count the pairs of triangles of a mesh that intersect each other at its current positions (the rule of the
+    /// creation self-check, mc_self_check): the check a host may run after deforming a mesh (a self-query: about the
+    /// cost of a contact query of the mesh with itself).
+    /// @param pairs receives the count; first (may be NULL) the smallest pair (i < j), UINT32_MAX twice when none
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT or MC_ERR_OUT_OF_MEMORY
+    MC_API mc_status mc_mesh_count_self_intersections(const mc_mesh* mesh, uint64_t* pairs, uint32_t first[2]);
 
     /// Write a mesh as binary STL: an 80-byte header that does not start with "solid", the triangle count, then per
     /// triangle the unit normal and three vertices as little-endian 32-bit floats (as the format requires: about 7

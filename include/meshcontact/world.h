@@ -702,7 +702,8 @@ extern "C"
     /// @param count receives the number of blocks available (may exceed capacity: then MC_ERR_CAPACITY and the first
     ///        `capacity` blocks are written)
     /// @return MC_OK, MC_ERR_CAPACITY, MC_ERR_INVALID_ARGUMENT (NULL world or count; no successful evaluation at the
-    ///         current poses: call mc_world_evaluate first), MC_ERR_UNSUPPORTED (a user force law, stiction), or
+    ///         current poses, or a body's mesh deformed since (mc_mesh_set_positions): call mc_world_evaluate first),
+    ///         MC_ERR_UNSUPPORTED (a user force law, stiction), or
     ///         MC_ERR_OUT_OF_MEMORY / MC_ERR_OUT_OF_RANGE (a perturbed query failed, or a derivative overflowed)
     MC_API mc_status mc_world_get_jacobian(mc_world* world, mc_jacobian_block* out, uint32_t capacity, uint32_t* count);
 

@@ -5244,7 +5244,17 @@ mc_status mc_query_regions(const mc_mesh* mesh_i, const mc_pose* pose_i, const m
                            const mc_query_options* options, mc_workspace* ws, mc_region* regions, uint32_t capacity,
                            uint32_t* region_count, mc_query_stats* stats)
 {
-    return query_regions(mesh_i, pose_i, mesh_j, pose_j, options, ws, regions, capacity, region_count, stats, NULL);
+    if (mesh_i == NULL || mesh_j == NULL)
+    {
+        return MC_ERR_INVALID_ARGUMENT;
+    }
+    mc_mesh_use_begin(mesh_i); // debug builds: a deformation of either mesh during the query is asserted
+    mc_mesh_use_begin(mesh_j);
+    mc_status st =
+        query_regions(mesh_i, pose_i, mesh_j, pose_j, options, ws, regions, capacity, region_count, stats, NULL);
+    mc_mesh_use_end(mesh_i);
+    mc_mesh_use_end(mesh_j);
+    return st;
 }
 
 mc_status mc_query_regions_derivatives(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,

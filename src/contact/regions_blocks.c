@@ -406,6 +406,18 @@ static bool block_neighbours(const struct mc_mesh* m, mc_region_blocks* b)
     return ok;
 }
 
+// The cache hook of a deformed mesh (mc_mesh_set_positions): the blocks' topology depends on the triangles only, so
+// only their sums follow the new positions, computed as a fresh build computes them.
+static void blocks_refit(mc_mesh_cache* self, const struct mc_mesh* mesh)
+{
+    mc_region_blocks* b = (mc_region_blocks*)self;
+    for (uint32_t k = 0; k < b->block_count; ++k)
+    {
+        b->topo[k].vert_count = 0;
+    }
+    block_sums(mesh, b);
+}
+
 static mc_region_blocks* build_blocks(const struct mc_mesh* m)
 {
     mc_region_blocks* b = mc_calloc(1, sizeof *b);
@@ -414,6 +426,7 @@ static mc_region_blocks* build_blocks(const struct mc_mesh* m)
         return NULL;
     }
     b->base.destroy = blocks_destroy;
+    b->base.refit = blocks_refit;
     uint32_t nt = m->triangle_count;
     b->tri_block = mc_alloc_array(nt > 0 ? nt : 1u, sizeof *b->tri_block);
     b->tris = mc_alloc_array(nt > 0 ? nt : 1u, sizeof *b->tris);

@@ -247,6 +247,7 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
         {
             mc_body_init_bounds(b);
         }
+        b->mesh_version = mc_mesh_get_deform_info(b->mesh).version;
         // Region blocks now, not in the first evaluation (a failure only means region queries work face by face).
         if (mc_mesh_prepare_regions(b->mesh) != MC_OK)
         {

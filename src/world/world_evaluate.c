@@ -31,8 +31,9 @@ typedef struct query_ctx
 // same meshes) are at bitwise the poses of its last successful query keeps that query's regions.
 static bool can_reuse(const mc_pair* p, const mc_body* bi, const mc_body* bj)
 {
-    return p->reusable && p->gen_i == bi->generation && p->gen_j == bj->generation &&
-           memcmp(&p->pose_i, &bi->pose, sizeof bi->pose) == 0 && memcmp(&p->pose_j, &bj->pose, sizeof bj->pose) == 0;
+    return p->reusable && p->gen_i == bi->generation && p->gen_j == bj->generation && p->ver_i == bi->mesh_version &&
+           p->ver_j == bj->mesh_version && memcmp(&p->pose_i, &bi->pose, sizeof bi->pose) == 0 &&
+           memcmp(&p->pose_j, &bj->pose, sizeof bj->pose) == 0;
 }
 
 static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
@@ -70,6 +71,8 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     p->pose_j = bj->pose;
     p->gen_i = bi->generation;
     p->gen_j = bj->generation;
+    p->ver_i = bi->mesh_version;
+    p->ver_j = bj->mesh_version;
 }
 
 static void query_task(uint32_t begin, uint32_t end, int worker, void* vctx)
@@ -444,6 +447,35 @@ static mc_status apply_forces(mc_world* w)
     return status;
 }
 
+// Bodies whose mesh was deformed since the last evaluation (mc_mesh_set_positions): new broad-phase bounds, and the
+// candidates are found again; their pairs' regions are not reused (can_reuse compares the versions).
+static void refresh_deformed_bodies(mc_world* w)
+{
+    for (uint32_t k = 0; k < w->body_slots; ++k)
+    {
+        mc_body* b = &w->bodies[k];
+        if (!b->alive || b->mesh == NULL)
+        {
+            continue;
+        }
+        uint64_t v = mc_mesh_get_deform_info(b->mesh).version;
+        if (v != b->mesh_version)
+        {
+            b->mesh_version = v;
+            if (b->asleep)
+            {
+                b->asleep = false; // a deformed body is not at rest (mc_host_wake_moved drops it from the sleepers)
+                w->info.woken_bodies++;
+            }
+            if (!b->unbounded)
+            {
+                mc_body_init_bounds(b);
+            }
+            w->candidates_valid = false;
+        }
+    }
+}
+
 mc_status mc_world_evaluate(mc_world* w)
 {
     MC_ASSERT(w != NULL);
@@ -458,6 +490,7 @@ mc_status mc_world_evaluate(mc_world* w)
     w->info.evaluations = evaluations;
     w->evaluated = false;
     clear_results(w);
+    refresh_deformed_bodies(w);
     mc_host_wake_moved(w);
 
     mc_status st = collect_active_pairs(w);

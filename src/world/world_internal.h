@@ -36,6 +36,7 @@ typedef struct mc_body
     mc_vec3 obb_center;       ///< root OBB centre of the mesh's tree, body frame (also the bounding sphere's centre)
     mc_vec3 obb_half[3];      ///< root OBB half axes (unit axis times half extent), body frame
     double radius;            ///< bounding sphere radius about obb_center (every vertex within it, rounded up)
+    uint64_t mesh_version;    ///< the mesh's geometry version the bounds were computed for (mc_mesh_set_positions)
     mc_membership* members;   ///< contact definitions that list this body, by contact slot
     uint32_t member_count;    ///< entries in members
     uint32_t member_capacity; ///< entries allocated
@@ -77,6 +78,8 @@ typedef struct mc_pair
     mc_pose pose_j;              ///< J body's pose at the last query
     uint32_t gen_i;              ///< I body's generation at the last query
     uint32_t gen_j;              ///< J body's generation at the last query
+    uint64_t ver_i;              ///< I body's mesh geometry version at the last query (0: analytic or never deformed)
+    uint64_t ver_j;              ///< J body's mesh geometry version at the last query
     bool reusable;               ///< the last query succeeded and its regions are in the buffer
     bool reused;                 ///< this evaluation reused the regions (no query)
     struct mc_pair_front* front; ///< traversal front of the last query (temporal coherence; bvh.h), or NULL

@@ -816,6 +816,14 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
                    p->body_i, p->body_j);
             return MC_ERR_INVALID_ARGUMENT;
         }
+        if ((bi->mesh != NULL && mc_mesh_get_deform_info(bi->mesh).version != p->ver_i) ||
+            (bj->mesh != NULL && mc_mesh_get_deform_info(bj->mesh).version != p->ver_j))
+        {
+            mc_log("mc_world_get_jacobian: the mesh of body %u or %u was deformed since the last mc_world_evaluate: "
+                   "evaluate first",
+                   p->body_i, p->body_j);
+            return MC_ERR_INVALID_ARGUMENT;
+        }
         const mc_force_model* m = &w->contacts[p->contact].model;
         if (m->normal_law == MC_NORMAL_USER || (m->friction_fcn != NULL && mc_friction_active(m, w->analysis)))
         {

@@ -17,6 +17,8 @@ from meshcontact import _types as t
 UNMIRRORED = {
     "mc_mat33": "no API function takes or returns it (an inline helper type of vec_math.h)",
     "mc_brep_info": "for B-rep readers written in C (mc_brep_reader_fcn), not for hosts",
+    "mc_mesh_deform_info": "flexible bodies (issue 34) are not bound in Python yet",
+    "mc_nodal_force": "flexible bodies (issue 34) are not bound in Python yet",
 }
 # MC_API functions the package does not call, and why.
 UNBOUND = {
@@ -27,6 +29,10 @@ UNBOUND = {
     "mc_mesh_get_brep_reader": "for B-rep readers written in C",
     "mc_brep_sink_add_points": "for B-rep readers written in C",
     "mc_brep_sink_add_triangles": "for B-rep readers written in C",
+    "mc_mesh_set_positions": "flexible bodies (issue 34) are not bound in Python yet",
+    "mc_mesh_get_deform_info": "flexible bodies (issue 34) are not bound in Python yet",
+    "mc_mesh_count_self_intersections": "flexible bodies (issue 34) are not bound in Python yet",
+    "mc_nodal_forces": "flexible bodies (issue 34) are not bound in Python yet",
 }
 
 
