@@ -23,3 +23,11 @@ static inline bool mc_friction_active(const mc_force_model* m, mc_analysis analy
 mc_contact_kinematics mc_contact_kinematics_compute(const mc_region* region, const mc_pose* pose_i,
                                                     const mc_twist* vel_i, const mc_pose* pose_j,
                                                     const mc_twist* vel_j);
+
+/// The friction law of a model at the slip speed v >= 0: friction_curve(v) when the model has one (a coefficient or,
+/// with MC_FRICTION_CURVE_FORCE, a force), otherwise Adams' coefficient mc_friction_coefficient. @param slope out (may
+/// be NULL): its derivative in v.
+double mc_model_friction(const mc_force_model* m, double v, double* slope);
+
+/// Parameter check of the RECURDYN and DYMORE normal laws (called by mc_force_model_check).
+mc_status mc_vendor_law_check(const mc_force_model* m, mc_error* err);
