@@ -758,8 +758,14 @@ extern "C"
     /// - Where no derivative exists: contact onset (depth 0), the validity switch A > 2 g^2 (rejected regions
     ///   contribute zero), Fn clamped at 0 (a law that would pull), zero slip or spin speed (the friction law's
     ///   limit slope is used: mu(v) / v -> mu'(0)). Regions within h of such a point set MC_JACOBIAN_NEAR_SWITCH.
-    /// User laws (normal_fcn, friction_fcn) and STICTION (mc_stiction_force) are not differentiated: a pair whose
-    /// contact uses one gives MC_ERR_UNSUPPORTED (nothing written).
+    /// RecurDyn's and DYMORE's laws are differentiated analytically (mc_recurdyn_force, mc_dymore_force give their
+    /// partial derivatives; curves by their interpolant's derivative), as are friction curves. User laws
+    /// (normal_fcn, friction_fcn) are differentiated by central differences of the callback along each state
+    /// coordinate's direction: the kinematics it receives (depth, rate, area, radius, point, normal, slip velocity,
+    /// spin rate, and for friction_fcn the normal force) move by their derivatives times a step that changes each by
+    /// at most 1e-6 of its scale (the region's depth or radius, area, speed, Fn); the volume is held fixed. Two
+    /// callback calls per state coordinate and region (48), on the calling thread. STICTION (mc_stiction_force) is
+    /// not differentiated: a pair whose contact uses it gives MC_ERR_UNSUPPORTED (nothing written).
     ///
     /// Call it after a successful mc_world_evaluate at the current poses (velocities may have changed since: the
     /// blocks use the current ones); it runs one region query per analytic pair and 24 per differenced pair (in
