@@ -245,6 +245,7 @@ typedef struct app_scenario_contact
     bool stiction;                     ///< STICTION=ON
     double max_stiction_deformation;   ///< MAX_STICTION_DEFORMATION; 0: the library's default
     mc_depth_method depth;             ///< DEPTH (not Adams); MC_DEPTH_DEFAULT when not given (Adams)
+    struct app_contact_laws* laws;     ///< RECURDYN, DYMORE, splines, user routines (scenario_laws.h); NULL: none
 } app_scenario_contact;
 
 /// Integrator of a scenario (INTEGRATOR statement).
@@ -283,6 +284,7 @@ typedef struct app_scenario
     /// than 2 pi (degrees written as radians?). app_sim_create passes them on to its warning callback.
     char** warnings;
     int warning_count; ///< entries of warnings
+    struct app_scenario_laws* laws; ///< SPLINE curves and routine libraries (scenario_laws.h); NULL: none
 } app_scenario;
 
 /// A parse error: where and what.
