@@ -507,8 +507,9 @@ bool app_laws_resolve(app_contact_laws* l, const app_scenario_laws* d, int conta
         l->curves[k] = ids[k] != 0 ? find_spline(d, ids[k]) : NULL;
         if (ids[k] != 0 && l->curves[k] == NULL)
         {
-            return law_fail(err, l->line, "CONTACT/%d: %s=%d: SPLINE/%d is not defined", contact_id, names[k], ids[k],
-                            ids[k]);
+            return contact_id > 0 ? law_fail(err, l->line, "CONTACT/%d: %s=%d: SPLINE/%d is not defined", contact_id,
+                                             names[k], ids[k], ids[k])
+                                  : law_fail(err, l->line, "%s=%d: SPLINE/%d is not defined", names[k], ids[k], ids[k]);
         }
     }
     if (l->normal == APP_LAW_NORMAL_RECURDYN || l->normal == APP_LAW_NORMAL_DYMORE)
@@ -518,7 +519,8 @@ bool app_laws_resolve(app_contact_laws* l, const app_scenario_laws* d, int conta
         mc_error e;
         if (mc_force_model_check(&m, &e) != MC_OK)
         {
-            return law_fail(err, l->line, "CONTACT/%d: %s", contact_id, e.message);
+            return contact_id > 0 ? law_fail(err, l->line, "CONTACT/%d: %s", contact_id, e.message)
+                                  : law_fail(err, l->line, "%s", e.message);
         }
     }
     return true;
@@ -600,4 +602,212 @@ void app_laws_free_scenario(app_scenario_laws* d)
     free(d->splines);
     free(d->libraries);
     free(d);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The same keywords from one command-line text (`meshcontact force --law ... --splines ...`)
+// ---------------------------------------------------------------------------------------------------------------
+
+typedef struct text_args
+{
+    app_law_arg* args;
+    int nargs;
+    char** words; // every allocated string (keys and values)
+    int nwords;
+    bool* used;
+} text_args;
+
+static void text_args_free(text_args* t)
+{
+    for (int i = 0; i < t->nargs; ++i)
+    {
+        free((void*)t->args[i].vals);
+    }
+    for (int i = 0; i < t->nwords; ++i)
+    {
+        free(t->words[i]);
+    }
+    free(t->words);
+    free(t->args);
+    free(t->used);
+    memset(t, 0, sizeof *t);
+}
+
+static char* keep_word(text_args* t, const char* s, size_t n)
+{
+    char** nw = realloc(t->words, (size_t)(t->nwords + 1) * sizeof *nw);
+    char* w = malloc(n + 1);
+    if (nw == NULL || w == NULL)
+    {
+        free(w);
+        if (nw != NULL)
+        {
+            t->words = nw;
+        }
+        return NULL;
+    }
+    t->words = nw;
+    memcpy(w, s, n);
+    w[n] = '\0';
+    nw[t->nwords++] = w;
+    return w;
+}
+
+static bool starts_value(const char* w)
+{
+    return isdigit((unsigned char)w[0]) || w[0] == '-' || w[0] == '+' || w[0] == '.' || w[strlen(w) - 1] == ')';
+}
+
+/// Split "KEY=v1,v2, FLAG, KEY2="quoted"" as the scenario tokenizer does (values after a KEY= that look numeric or
+/// close a USER( list belong to it; other bare words are flags). Keys in capitals.
+static bool split_text(const char* text, text_args* t, app_law_error* err)
+{
+    memset(t, 0, sizeof *t);
+    size_t cap = strlen(text) + 1;
+    t->args = calloc(cap, sizeof *t->args);
+    t->used = calloc(cap, sizeof *t->used);
+    if (t->args == NULL || t->used == NULL)
+    {
+        return law_fail(err, 0, "out of memory");
+    }
+    app_law_arg* cur = NULL;
+    const char* s = text;
+    for (;;)
+    {
+        while (*s == ',' || *s == ' ' || *s == '\t')
+        {
+            ++s;
+        }
+        if (*s == '\0')
+        {
+            return true;
+        }
+        const char* e = s;
+        bool quoted = *s == '"';
+        if (quoted)
+        {
+            e = strchr(s + 1, '"');
+            if (e == NULL)
+            {
+                return law_fail(err, 0, "unterminated quoted text in '%s'", text);
+            }
+        }
+        else
+        {
+            while (*e != '\0' && *e != ',' && *e != ' ' && *e != '\t' && *e != '=')
+            {
+                ++e;
+            }
+        }
+        char* w = quoted ? keep_word(t, s + 1, (size_t)(e - s - 1)) : keep_word(t, s, (size_t)(e - s));
+        if (w == NULL)
+        {
+            return law_fail(err, 0, "out of memory");
+        }
+        s = quoted ? e + 1 : e;
+        bool is_key = !quoted && *s == '=';
+        if (is_key)
+        {
+            ++s;
+        }
+        // a value: the first word after KEY=, then quoted or numeric words (and a USER( list's closing word)
+        bool as_value = cur != NULL && (cur->nval == 0 || quoted || starts_value(w));
+        if (is_key || !as_value)
+        {
+            char* key = keep_word(t, w, strlen(w));
+            if (key == NULL)
+            {
+                return law_fail(err, 0, "out of memory");
+            }
+            upper(key, strlen(key) + 1, w);
+            cur = &t->args[t->nargs];
+            cur->key = key;
+            cur->line = 0;
+            cur->used = &t->used[t->nargs];
+            t->nargs++;
+            if (!is_key)
+            {
+                cur = NULL; // a flag
+            }
+            continue;
+        }
+        char** nv = realloc((void*)cur->vals, (size_t)(cur->nval + 1) * sizeof *nv);
+        if (nv == NULL)
+        {
+            return law_fail(err, 0, "out of memory");
+        }
+        nv[cur->nval++] = w;
+        cur->vals = nv;
+    }
+}
+
+static bool all_used(const text_args* t, const char* what, app_law_error* err)
+{
+    for (int i = 0; i < t->nargs; ++i)
+    {
+        if (!*t->args[i].used)
+        {
+            return law_fail(err, 0, "unknown argument '%s' in %s", t->args[i].key, what);
+        }
+    }
+    return true;
+}
+
+bool app_laws_from_text(const char* splines, const char* law, const char* base_dir, app_scenario_laws** data,
+                        app_contact_laws** laws, app_law_error* err)
+{
+    *laws = NULL;
+    // splines: "id, X=..., Y=..., [METHOD=...]; id, ..."
+    for (const char* s = splines; s != NULL && *s != '\0';)
+    {
+        const char* end = strchr(s, ';');
+        size_t n = end != NULL ? (size_t)(end - s) : strlen(s);
+        char* one = malloc(n + 1);
+        if (one == NULL)
+        {
+            return law_fail(err, 0, "out of memory");
+        }
+        memcpy(one, s, n);
+        one[n] = '\0';
+        char* rest = NULL;
+        long id = strtol(one, &rest, 10);
+        text_args t;
+        bool ok = rest != one && id > 0 && id <= 1000000000L;
+        ok = ok ? split_text(rest, &t, err) : law_fail(err, 0, "--splines: each curve starts with its id: '%s'", one);
+        ok = ok && app_laws_parse_spline((int)id, t.args, t.nargs, 0, data, err) && all_used(&t, "SPLINE", err);
+        if (rest != one && id > 0 && id <= 1000000000L)
+        {
+            text_args_free(&t);
+        }
+        free(one);
+        if (!ok)
+        {
+            return false;
+        }
+        s = end != NULL ? end + 1 : s + n;
+    }
+    if (law == NULL)
+    {
+        return true;
+    }
+    text_args t;
+    bool ok = split_text(law, &t, err) && app_laws_parse_contact(t.args, t.nargs, 0, base_dir, data, laws, err) &&
+              all_used(&t, "--law", err);
+    text_args_free(&t);
+    if (ok && *laws == NULL)
+    {
+        ok = law_fail(err, 0,
+                      "--law names none of RECURDYN, DYMORE, NORMAL_FUNCTION, FRICTION_FUNCTION, "
+                      "FRICTION_SPLINE");
+    }
+    if (ok && !app_laws_resolve(*laws, *data, 0, err))
+    {
+        ok = false;
+    }
+    if (!ok)
+    {
+        app_laws_free_contact(*laws);
+        *laws = NULL;
+    }
+    return ok;
 }

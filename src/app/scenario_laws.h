@@ -84,3 +84,13 @@ void app_laws_free_contact(app_contact_laws* laws);
 
 /// Free the scenario's law data: curves, and the libraries (dlclose). NULL ignored.
 void app_laws_free_scenario(app_scenario_laws* scn_laws);
+
+/// The same keywords from command-line texts (`meshcontact force --splines ... --law ...`).
+/// @param splines NULL, or curves "id, X=..., Y=..., [METHOD=...]" separated by ';'
+/// @param law NULL, or a CONTACT's law keywords ("RECURDYN, STIFFNESS=1e7, DAMPING=10, BOUNDARY_PENETRATION=1e-4")
+/// @param base_dir directory for relative library paths (NULL: as given)
+/// @param data the curves and libraries (free with app_laws_free_scenario, also on failure)
+/// @param laws receives the laws (free with app_laws_free_contact); NULL when `law` is NULL
+/// @return false with *err (line 0) on a bad text, a missing library or symbol, an undefined spline
+bool app_laws_from_text(const char* splines, const char* law, const char* base_dir, app_scenario_laws** data,
+                        app_contact_laws** laws, app_law_error* err);
