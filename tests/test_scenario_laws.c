@@ -102,6 +102,12 @@ Test(scenario_laws, recurdyn_parameters_by_their_names)
     cr_assert(eq(int, m.friction_curve_kind, MC_FRICTION_CURVE_COEFFICIENT));
     cr_assert(eq(int, mc_curve_count(m.friction_curve), 4));
     cr_assert(eq(int, mc_curve_get_method(m.friction_curve), MC_CURVE_CUBIC)); // SPLINE's default
+    // the simulator's estimates (time scale, penetration scale) read IMPACT's equivalents
+    cr_assert(eq(int, scn->contacts[0].model, APP_SCENARIO_IMPACT));
+    cr_assert(eq(dbl, scn->contacts[0].stiffness, 2e7));
+    cr_assert(eq(dbl, scn->contacts[0].exponent, 1.4));
+    cr_assert(eq(dbl, scn->contacts[0].damping, 300.0));
+    cr_assert(eq(dbl, scn->contacts[0].dmax, 1e-4));
     // the simulation runs with it
     app_sim* sim = NULL;
     char err[700] = "";
@@ -127,10 +133,18 @@ Test(scenario_laws, dymore_and_splines)
     cr_assert(eq(int, m.friction_curve_kind, MC_FRICTION_CURVE_FORCE));
     app_scenario_destroy(scn);
     scn = parse_ok("CONTACT/1, IGEOM=1, JGEOM=2, DYMORE, STIFFNESS=1e9, EXPONENT=1.5, DISSIPATION=0.2, "
-                   "MAXIMUM_PENETRATION=0.002");
+                   "MAXIMUM_PENETRATION=0.002\nINTEGRATOR/RK4");
     m = model_of(scn);
     cr_assert(eq(dbl, m.stiffness, 1e9));
     cr_assert(eq(dbl, m.max_penetration, 0.002));
+    // RK4's default step comes from the contact time scale, here DYMORE's k and e
+    app_sim* sim = NULL;
+    char err[700] = "";
+    app_sim_options opt = app_sim_default_options();
+    opt.worker_count = 1;
+    cr_assert(app_sim_create(scn, &opt, &sim, err, sizeof err), "%s", err);
+    cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    app_sim_destroy(sim);
     app_scenario_destroy(scn);
 }
 

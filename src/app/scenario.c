@@ -1324,12 +1324,17 @@ static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
     {
         return fail(p, p->st.line, "give one normal law: IMPACT, POISSON, RECURDYN, DYMORE or NORMAL_FUNCTION");
     }
+    if (other_law) // the simulator's scales and reports read IMPACT's parameters: their equivalents
+    {
+        c->model = APP_SCENARIO_IMPACT;
+        app_laws_equivalent_impact(c->laws, &c->stiffness, &c->exponent, &c->damping, &c->dmax);
+    }
     if (impact == poisson && !other_law)
     {
         return fail(p, p->st.line, impact ? "give IMPACT or POISSON, not both" : "CONTACT/%d needs IMPACT or POISSON",
                     c->id);
     }
-    c->model = impact ? APP_SCENARIO_IMPACT : APP_SCENARIO_POISSON;
+    c->model = impact || other_law ? APP_SCENARIO_IMPACT : APP_SCENARIO_POISSON;
     static const char* impact_keys[] = {"STIFFNESS", "EXPONENT", "DAMPING", "DMAX"};
     static const char* poisson_keys[] = {"PENALTY", "RESTITUTION_COEFFICIENT", "NORMAL_TRANSITION_VELOCITY"};
     const char** other = impact ? poisson_keys : impact_keys;

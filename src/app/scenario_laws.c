@@ -811,3 +811,60 @@ bool app_laws_from_text(const char* splines, const char* law, const char* base_d
     }
     return ok;
 }
+
+bool app_laws_equivalent_impact(const app_contact_laws* l, double* stiffness, double* exponent, double* damping,
+                                double* dmax)
+{
+    if (l == NULL || l->normal == APP_LAW_NORMAL_NONE)
+    {
+        return false;
+    }
+    *stiffness = 0.0;
+    *exponent = 1.5;
+    *damping = 0.0;
+    *dmax = 0.0;
+    if (l->normal == APP_LAW_NORMAL_USER)
+    {
+        return true;
+    }
+    if (l->stiffness_spline != 0 && l->curves[0] != NULL)
+    {
+        int n = mc_curve_count(l->curves[0]);
+        double x = 0.0, y = 0.0;
+        double* px = malloc((size_t)n * sizeof *px);
+        double* py = malloc((size_t)n * sizeof *py);
+        if (px != NULL && py != NULL && mc_curve_get_points(l->curves[0], px, py, n) == n)
+        {
+            x = px[n - 1];
+            y = py[n - 1];
+        }
+        free(px);
+        free(py);
+        *stiffness = x > 0.0 && y > 0.0 ? y / x : 0.0;
+        *exponent = 1.0;
+    }
+    else
+    {
+        *stiffness = l->params.stiffness;
+        *exponent = l->params.exponent;
+    }
+    if (l->normal == APP_LAW_NORMAL_RECURDYN && l->damping_spline == 0)
+    {
+        *damping = l->params.damping;
+        *dmax = l->params.dmax;
+    }
+    return true;
+}
+
+double app_laws_elastic(const app_contact_laws* l, double g, double fn)
+{
+    if (l->normal == APP_LAW_NORMAL_USER)
+    {
+        return fn;
+    }
+    if (l->curves[0] != NULL)
+    {
+        return mc_curve_eval(l->curves[0], g, 0);
+    }
+    return l->params.stiffness * pow(g, l->params.exponent);
+}

@@ -94,3 +94,14 @@ void app_laws_free_scenario(app_scenario_laws* scn_laws);
 /// @return false with *err (line 0) on a bad text, a missing library or symbol, an undefined spline
 bool app_laws_from_text(const char* splines, const char* law, const char* base_dir, app_scenario_laws** data,
                         app_contact_laws** laws, app_law_error* err);
+
+/// IMPACT parameters that stand for a contact's other normal law in the simulator's estimates (contact time scale,
+/// penetration scale, which take IMPACT's k g^e and damping): RecurDyn's K, m_s, C, boundary penetration; DYMORE's k,
+/// e (damping none); a stiffness curve as the secant k = y_last / x_last with e = 1; a user routine gives none
+/// (k = 0: set INTEGRATOR/HMAX with RK4). @return false when laws has no normal law (nothing written)
+bool app_laws_equivalent_impact(const app_contact_laws* laws, double* stiffness, double* exponent, double* damping,
+                                double* dmax);
+
+/// The elastic part of a contact's other normal law at depth g (RecurDyn f_ns, DYMORE F_el; for a user routine the
+/// whole normal force fn), for the simulator's fn_stiffness output.
+double app_laws_elastic(const app_contact_laws* laws, double g, double fn);

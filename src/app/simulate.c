@@ -811,6 +811,10 @@ static app_sim_region_view region_view(const app_scenario_contact* c, const mc_c
     {
         double g = r->region.depth;
         v.fn_stiffness = c->model == APP_SCENARIO_IMPACT ? c->stiffness * pow(g, c->exponent) : c->penalty * g;
+        if (c->laws != NULL && c->laws->normal != APP_LAW_NORMAL_NONE)
+        {
+            v.fn_stiffness = app_laws_elastic(c->laws, g, v.fn); // RecurDyn f_ns, DYMORE F_el (scenario_laws.h)
+        }
     }
     v.fn_damping = v.fn - v.fn_stiffness;
     v.ft = mc_length(r->friction_force);
