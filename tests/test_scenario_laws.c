@@ -287,3 +287,69 @@ Test(scenario_laws, missing_library_symbol_and_wrong_count_name_file_line_librar
     const char* form[1] = {"library::function"};
     parse_fails("CONTACT/1, IGEOM=1, JGEOM=2, NORMAL_FUNCTION=USER(1,2,3,4), NORMAL_ROUTINE=justaname", form, 1);
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Contact step control (RecurDyn MAX_STEP_SIZE_FACTOR, DYMORE CHARACTERISTIC_PENETRATION)
+// ---------------------------------------------------------------------------------------------------------------
+
+Test(scenario_laws, step_control_formulas)
+{
+    app_scenario* scn = parse_ok("CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e8, MAX_STEP_SIZE_FACTOR=0.1, "
+                                 "CHARACTERISTIC_PENETRATION=1e-5, Q_MIN=4, ALPHA=1.5");
+    const app_contact_laws* l = scn->contacts[0].laws;
+    cr_assert(l != NULL && l->normal == APP_LAW_NORMAL_NONE);
+    // not in contact: no limit
+    cr_assert(isinf(app_laws_step_limit(l, 1e-3, 0, 0.0, 1.0)));
+    // kappa = (2e-5 / 1e-5) / 4 = 0.5 <= 1: dq = eps = 1e-5, at 0.5 m/s: 2e-5 s (below 0.1 HMAX = 1e-4)
+    cr_assert(ieee_ulp_eq(dbl, app_laws_step_limit(l, 1e-3, 1, 2e-5, -0.5), 2e-5, 4));
+    // kappa = (2e-4 / 1e-5) / 4 = 5: dq = 1e-5 5^1.5, at 2 m/s
+    cr_assert(ieee_ulp_eq(dbl, app_laws_step_limit(l, 1e-3, 1, 2e-4, 2.0), 1e-5 * pow(5.0, 1.5) / 2.0, 4));
+    // slow: the factor wins; at rest, only the factor
+    cr_assert(ieee_ulp_eq(dbl, app_laws_step_limit(l, 1e-3, 1, 2e-5, 1e-3), 1e-4, 4));
+    cr_assert(ieee_ulp_eq(dbl, app_laws_step_limit(l, 1e-3, 1, 2e-5, 0.0), 1e-4, 4));
+    app_scenario_destroy(scn);
+    const char* bad[1] = {"MAX_STEP_SIZE_FACTOR"};
+    parse_fails("CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e8, MAX_STEP_SIZE_FACTOR=2", bad, 1);
+    const char* alone[1] = {"go with CHARACTERISTIC_PENETRATION"};
+    parse_fails("CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e8, Q_MIN=3", alone, 1);
+}
+
+// A ball resting on the plane (at its equilibrium depth (m g / k)^(2/3) = 5.43e-5 m, damped): every BDF step is in
+// contact, so with MAX_STEP_SIZE_FACTOR=0.05 and HMAX=1e-3 no step is longer than 5e-5 s; without it BDF strides
+// far longer steps (the check can fail).
+static double resting_max_step(const char* extra)
+{
+    char contact[512];
+    snprintf(contact, sizeof contact,
+             "CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e8, DAMPING=2e3, DMAX=1e-5%s\n"
+             "INTEGRATOR/BDF, HMAX=1e-3",
+             extra);
+    char text[4096];
+    snprintf(text, sizeof text,
+             "ACCGRAV/KGRAV=-9.81\nPART/1, GROUND\nGRAPHICS/1, PART=1, PLANE\n"
+             "PART/2, MASS=4.084, IP=4.084e-3,4.084e-3,4.084e-3, QG=0,0,0.0499457\n"
+             "GRAPHICS/2, PART=2, SPHERE, RADIUS=0.05, ANALYTIC\n%s\nSIMULATE/DYNAMIC, END=0.05, STEPS=5\n",
+             contact);
+    app_scenario* scn = NULL;
+    app_scenario_error perr;
+    cr_assert(app_scenario_parse_string(text, "rest.scn", ".", &scn, &perr), "%s", perr.message);
+    app_sim* sim = NULL;
+    char err[700] = "";
+    app_sim_options opt = app_sim_default_options();
+    opt.worker_count = 1;
+    cr_assert(app_sim_create(scn, &opt, &sim, err, sizeof err), "%s", err);
+    cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
+    app_sim_step_stats st = app_sim_get_step_stats(sim);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+    return st.max_step;
+}
+
+Test(scenario_laws, max_step_size_factor_bounds_bdf_steps_in_contact)
+{
+    double with = resting_max_step(", MAX_STEP_SIZE_FACTOR=0.05");
+    double without = resting_max_step("");
+    cr_log_info("longest step: %.3g with the factor, %.3g without", with, without);
+    cr_assert(with <= 5e-5 * (1.0 + 1e-12), "longest step %g", with);
+    cr_assert(without > 2.0 * 5e-5, "without the factor the longest step is only %g", without);
+}

@@ -100,6 +100,7 @@
  *        | NORMAL_FUNCTION=USER(r1,...,r30), NORMAL_ROUTINE=library::function
  *          [, FRICTION_SPLINE=id, [FRICTION_SPLINE_TYPE=COEFFICIENT|FORCE]]
  *          [, FRICTION_FUNCTION=USER(r1,...), FRICTION_ROUTINE=library::function]
+ *          [, MAX_STEP_SIZE_FACTOR=f] [, CHARACTERISTIC_PENETRATION=eps_p, [Q_MIN=5], [ALPHA=1.2]]
  *          [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=ms, MU_DYNAMIC=md,
  *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd,
  *             [STICTION=ON|OFF, MAX_STICTION_DEFORMATION=d]]
@@ -133,6 +134,8 @@
  *     RECURDYN, DYMORE, the *_SPLINE references and the user routines are parsed by scenario_laws.c (their
  *     parameters: include/meshcontact/README.md, the vendor parameter table). A library path without '/' is looked
  *     for next to the scenario, then by dlopen's search; a relative path with '/' is relative to the scenario.
+ *     MAX_STEP_SIZE_FACTOR (RecurDyn) and CHARACTERISTIC_PENETRATION (DYMORE) bound the BDF steps while the contact
+ *     is active (app_laws_step_limit in scenario_laws.h); RK4 keeps its fixed step.
  *
  * SPLINE/id, X=x1,x2,..., Y=y1,y2,..., [METHOD=CUBIC|AKIMA|LINEAR]
  *     A curve (Adams SPLINE; METHOD is not Adams': CUBIC as CUBSPL, the default, AKIMA as AKISPL) for the

@@ -337,12 +337,76 @@ static bool friction_spline(const app_law_arg* args, int nargs, app_contact_laws
     return true;
 }
 
+/// MAX_STEP_SIZE_FACTOR (RecurDyn, 0 < f <= 1), CHARACTERISTIC_PENETRATION (DYMORE eps_p > 0), Q_MIN (> 0, default 5),
+/// ALPHA (> 0, default 1.2).
+static bool step_control(const app_law_arg* args, int nargs, app_contact_laws* l, app_law_error* err)
+{
+    bool have_f = false, have_e = false, have_q = false, have_a = false;
+    l->q_min = 5.0;
+    l->alpha = 1.2;
+    if (!real_arg(args, nargs, "MAX_STEP_SIZE_FACTOR", &l->step_factor, &have_f, err) ||
+        !real_arg(args, nargs, "CHARACTERISTIC_PENETRATION", &l->characteristic_penetration, &have_e, err) ||
+        !real_arg(args, nargs, "Q_MIN", &l->q_min, &have_q, err) ||
+        !real_arg(args, nargs, "ALPHA", &l->alpha, &have_a, err))
+    {
+        return false;
+    }
+    if (have_f && !(l->step_factor > 0.0 && l->step_factor <= 1.0))
+    {
+        return law_fail(err, l->line, "MAX_STEP_SIZE_FACTOR=%g must be in (0, 1]", l->step_factor);
+    }
+    if (have_e && !(l->characteristic_penetration > 0.0))
+    {
+        return law_fail(err, l->line, "CHARACTERISTIC_PENETRATION=%g must be > 0 (a length)",
+                        l->characteristic_penetration);
+    }
+    if ((have_q || have_a) && !have_e)
+    {
+        return law_fail(err, l->line, "Q_MIN and ALPHA go with CHARACTERISTIC_PENETRATION");
+    }
+    if (!(l->q_min > 0.0) || !(l->alpha > 0.0))
+    {
+        return law_fail(err, l->line, "Q_MIN and ALPHA must be > 0");
+    }
+    return true;
+}
+
+double app_laws_step_limit(const app_contact_laws* l, double hmax, int regions, double depth, double rate)
+{
+    if (l == NULL || regions <= 0 || !(depth > 0.0))
+    {
+        return INFINITY;
+    }
+    double limit = INFINITY;
+    if (l->step_factor > 0.0)
+    {
+        limit = l->step_factor * hmax;
+    }
+    double eps = l->characteristic_penetration;
+    if (eps > 0.0 && rate != 0.0)
+    {
+        double kappa = (depth / eps) / l->q_min;
+        double dq = kappa > 1.0 ? eps * pow(kappa, l->alpha) : eps;
+        limit = fmin(limit, dq / fabs(rate));
+    }
+    return limit;
+}
+
 bool app_laws_parse_contact(const app_law_arg* args, int nargs, int line, const char* base_dir,
                             app_scenario_laws** scn_laws, app_contact_laws** out, app_law_error* err)
 {
     *out = NULL;
-    static const char* const keys[] = {"RECURDYN",          "DYMORE",           "NORMAL_FUNCTION", "NORMAL_ROUTINE",
-                                       "FRICTION_FUNCTION", "FRICTION_ROUTINE", "FRICTION_SPLINE"};
+    static const char* const keys[] = {"RECURDYN",
+                                       "DYMORE",
+                                       "NORMAL_FUNCTION",
+                                       "NORMAL_ROUTINE",
+                                       "FRICTION_FUNCTION",
+                                       "FRICTION_ROUTINE",
+                                       "FRICTION_SPLINE",
+                                       "MAX_STEP_SIZE_FACTOR",
+                                       "CHARACTERISTIC_PENETRATION",
+                                       "Q_MIN",
+                                       "ALPHA"};
     bool any = false;
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k)
     {
@@ -397,7 +461,7 @@ bool app_laws_parse_contact(const app_law_arg* args, int nargs, int line, const 
                          &l->normal_npar, &nf, line, err);
     ok = ok && user_pair(args, nargs, "FRICTION_FUNCTION", "FRICTION_ROUTINE", base_dir, scn_laws, l->friction_par,
                          &l->friction_npar, &ff, line, err);
-    ok = ok && friction_spline(args, nargs, l, err);
+    ok = ok && friction_spline(args, nargs, l, err) && step_control(args, nargs, l, err);
     if (!ok)
     {
         free(l);

@@ -54,6 +54,10 @@ typedef struct app_contact_laws
     int friction_npar;                              ///< entries of friction_par (0: no user friction)
     mc_friction_routine_fcn* friction_routine;      ///< FRICTION_ROUTINE's function
     int line;                                       ///< the CONTACT statement's line
+    double step_factor;                ///< RecurDyn MAX_STEP_SIZE_FACTOR (0: none): steps <= factor HMAX in contact
+    double characteristic_penetration; ///< DYMORE eps_p (0: none): steps <= dq / |gdot| in contact
+    double q_min;                      ///< DYMORE q_min (default 5)
+    double alpha;                      ///< DYMORE alpha (default 1.2)
 } app_contact_laws;
 
 /// Scenario-wide data of the laws: SPLINE statements (their curves) and the routine libraries opened.
@@ -105,3 +109,11 @@ bool app_laws_equivalent_impact(const app_contact_laws* laws, double* stiffness,
 /// The elastic part of a contact's other normal law at depth g (RecurDyn f_ns, DYMORE F_el; for a user routine the
 /// whole normal force fn), for the simulator's fn_stiffness output.
 double app_laws_elastic(const app_contact_laws* laws, double g, double fn);
+
+/// The contact step control of RecurDyn and DYMORE (BDF steps; RK4 keeps its fixed step): the longest step a contact
+/// allows while it is active (regions > 0 and depth > 0), INFINITY otherwise or without the settings.
+/// RecurDyn: MAX_STEP_SIZE_FACTOR f gives f hmax. DYMORE: with eps_p = CHARACTERISTIC_PENETRATION, the penetration q1
+/// and kappa = (q1 / eps_p) / q_min, dq = eps_p when kappa <= 1, else eps_p kappa^alpha, and the step dq / |gdot|
+/// (no limit at gdot = 0). The smaller of the two when both are given.
+/// @param hmax the simulator's longest step, @param depth q1, the contact's largest depth, @param rate its gdot
+double app_laws_step_limit(const app_contact_laws* laws, double hmax, int regions, double depth, double rate);

@@ -1925,6 +1925,12 @@ static double step_limit(app_sim* s)
     {
         limit = fmin(limit, 0.5 * s->thin / speed);
     }
+    for (int c = 0; c < s->scn->contact_count; ++c) // RecurDyn's and DYMORE's contact step control (scenario_laws.h)
+    {
+        const app_sim_contact_summary* sm = &s->summary[c];
+        limit = fmin(limit,
+                     app_laws_step_limit(s->scn->contacts[c].laws, s->hmax, sm->regions, sm->depth, sm->dominant.rate));
+    }
     return limit;
 }
 
