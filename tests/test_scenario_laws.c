@@ -317,7 +317,7 @@ Test(scenario_laws, step_control_formulas)
 // A ball resting on the plane (at its equilibrium depth (m g / k)^(2/3) = 5.43e-5 m, damped): every BDF step is in
 // contact, so with MAX_STEP_SIZE_FACTOR=0.05 and HMAX=1e-3 no step is longer than 5e-5 s; without it BDF strides
 // far longer steps (the check can fail).
-static double resting_max_step(const char* extra)
+static double resting_run(const char* extra, int* overlap_warnings, double* min_step)
 {
     char contact[512];
     snprintf(contact, sizeof contact,
@@ -340,6 +340,14 @@ static double resting_max_step(const char* extra)
     cr_assert(app_sim_create(scn, &opt, &sim, err, sizeof err), "%s", err);
     cr_assert(app_sim_run(sim, NULL, NULL, err, sizeof err), "%s", err);
     app_sim_step_stats st = app_sim_get_step_stats(sim);
+    int nw = 0;
+    const char* const* w = app_sim_get_warnings(sim, &nw);
+    *overlap_warnings = 0;
+    for (int k = 0; k < nw; ++k)
+    {
+        *overlap_warnings += strstr(w[k], "start interpenetrating") != NULL;
+    }
+    *min_step = st.min_step;
     app_sim_destroy(sim);
     app_scenario_destroy(scn);
     return st.max_step;
@@ -347,9 +355,27 @@ static double resting_max_step(const char* extra)
 
 Test(scenario_laws, max_step_size_factor_bounds_bdf_steps_in_contact)
 {
-    double with = resting_max_step(", MAX_STEP_SIZE_FACTOR=0.05");
-    double without = resting_max_step("");
+    int nw = 0;
+    double hmin = 0.0;
+    double with = resting_run(", MAX_STEP_SIZE_FACTOR=0.05", &nw, &hmin);
+    double without = resting_run("", &nw, &hmin);
     cr_log_info("longest step: %.3g with the factor, %.3g without", with, without);
     cr_assert(with <= 5e-5 * (1.0 + 1e-12), "longest step %g", with);
     cr_assert(without > 2.0 * 5e-5, "without the factor the longest step is only %g", without);
+}
+
+// DYMORE's initial contact flag: the resting ball starts in contact; without the flag a warning says so, with it none,
+// and the first BDF step is at most 1e-3 of the contact time scale (the shortest step shrinks accordingly).
+Test(scenario_laws, initial_contact_flag_silences_the_overlap_warning_and_starts_small)
+{
+    int warned = 0, silent = 0;
+    double h_plain = 0.0, h_flag = 0.0;
+    resting_run("", &warned, &h_plain);
+    resting_run(", INITIAL_CONTACT=ON", &silent, &h_flag);
+    cr_log_info("shortest step %.3g without the flag, %.3g with it", h_plain, h_flag);
+    cr_assert(eq(int, warned, 1));
+    cr_assert(eq(int, silent, 0));
+    cr_assert(h_flag < h_plain, "shortest step %g with the flag, %g without", h_flag, h_plain);
+    const char* bad[1] = {"INITIAL_CONTACT is ON or OFF"};
+    parse_fails("CONTACT/1, IGEOM=1, JGEOM=2, IMPACT, STIFFNESS=1e8, INITIAL_CONTACT=YES", bad, 1);
 }

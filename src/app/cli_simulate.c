@@ -130,6 +130,7 @@ static const char* const s_help[] = {
     "           [, FRICTION_FUNCTION=USER(r1,...), FRICTION_ROUTINE=library::function]\n"
     "           [, MAX_STEP_SIZE_FACTOR=f (RecurDyn: BDF steps <= f HMAX in contact)]\n"
     "           [, CHARACTERISTIC_PENETRATION=eps_p, [Q_MIN= (5)], [ALPHA= (1.2)] (DYMORE: BDF steps <= dq/|gdot|)]\n"
+    "           [, INITIAL_CONTACT=ON|OFF (DYMORE: may start in contact, no warning, a small first step)]\n"
     "           [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=, MU_DYNAMIC=,\n"
     "              STICTION_TRANSITION_VELOCITY= (0.1), FRICTION_TRANSITION_VELOCITY= (1),\n"
     "              [STICTION=ON|OFF (OFF), MAX_STICTION_DEFORMATION=d (1e-4, > 0)]]\n"

@@ -101,6 +101,7 @@
  *          [, FRICTION_SPLINE=id, [FRICTION_SPLINE_TYPE=COEFFICIENT|FORCE]]
  *          [, FRICTION_FUNCTION=USER(r1,...), FRICTION_ROUTINE=library::function]
  *          [, MAX_STEP_SIZE_FACTOR=f] [, CHARACTERISTIC_PENETRATION=eps_p, [Q_MIN=5], [ALPHA=1.2]]
+ *          [, INITIAL_CONTACT=ON|OFF]
  *          [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=ms, MU_DYNAMIC=md,
  *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd,
  *             [STICTION=ON|OFF, MAX_STICTION_DEFORMATION=d]]
@@ -135,7 +136,9 @@
  *     parameters: include/meshcontact/README.md, the vendor parameter table). A library path without '/' is looked
  *     for next to the scenario, then by dlopen's search; a relative path with '/' is relative to the scenario.
  *     MAX_STEP_SIZE_FACTOR (RecurDyn) and CHARACTERISTIC_PENETRATION (DYMORE) bound the BDF steps while the contact
- *     is active (app_laws_step_limit in scenario_laws.h); RK4 keeps its fixed step.
+ *     is active (app_laws_step_limit in scenario_laws.h); RK4 keeps its fixed step. INITIAL_CONTACT=ON (DYMORE's
+ *     flag): parts that start in contact give no warning, and the first BDF step is at most 1e-3 of the contact time
+ *     scale.
  *
  * SPLINE/id, X=x1,x2,..., Y=y1,y2,..., [METHOD=CUBIC|AKIMA|LINEAR]
  *     A curve (Adams SPLINE; METHOD is not Adams': CUBIC as CUBSPL, the default, AKIMA as AKISPL) for the

@@ -368,6 +368,17 @@ static bool step_control(const app_law_arg* args, int nargs, app_contact_laws* l
     {
         return law_fail(err, l->line, "Q_MIN and ALPHA must be > 0");
     }
+    const app_law_arg* ic = take(args, nargs, "INITIAL_CONTACT");
+    if (ic != NULL)
+    {
+        char v[8];
+        upper(v, sizeof v, ic->nval == 1 ? ic->vals[0] : "");
+        if (strcmp(v, "ON") != 0 && strcmp(v, "OFF") != 0)
+        {
+            return law_fail(err, ic->line, "INITIAL_CONTACT is ON or OFF");
+        }
+        l->initial_contact = strcmp(v, "ON") == 0;
+    }
     return true;
 }
 
@@ -406,7 +417,8 @@ bool app_laws_parse_contact(const app_law_arg* args, int nargs, int line, const 
                                        "MAX_STEP_SIZE_FACTOR",
                                        "CHARACTERISTIC_PENETRATION",
                                        "Q_MIN",
-                                       "ALPHA"};
+                                       "ALPHA",
+                                       "INITIAL_CONTACT"};
     bool any = false;
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k)
     {

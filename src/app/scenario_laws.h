@@ -58,6 +58,9 @@ typedef struct app_contact_laws
     double characteristic_penetration; ///< DYMORE eps_p (0: none): steps <= dq / |gdot| in contact
     double q_min;                      ///< DYMORE q_min (default 5)
     double alpha;                      ///< DYMORE alpha (default 1.2)
+    /// DYMORE's initial contact flag (INITIAL_CONTACT=ON): the parts may start in contact: no warning for an overlap at
+    /// t = 0, and the BDF integrator's first step is at most 1e-3 of the contact time scale
+    bool initial_contact;
 } app_contact_laws;
 
 /// Scenario-wide data of the laws: SPLINE statements (their curves) and the routine libraries opened.

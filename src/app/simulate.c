@@ -2364,7 +2364,11 @@ static void warn_initial_overlaps(app_sim* s)
         {
             ci = s->wcontacts[w].id.index1 == r0->contact.index1 ? s->wcontacts[w].contact : -1;
         }
-        if (volume > 0.0 && ci >= 0)
+        if (volume > 0.0 && ci >= 0 && scn->contacts[ci].laws != NULL && scn->contacts[ci].laws->initial_contact)
+        {
+            s->bdf_h = fmin(s->bdf_h, 1e-3 * (s->time_scale > 0.0 ? s->time_scale : s->bdf_h)); // DYMORE's flag
+        }
+        else if (volume > 0.0 && ci >= 0)
         {
             const app_scenario_contact* c = &scn->contacts[ci];
             warn(s,
