@@ -6,8 +6,10 @@
 
 #include "base.h"
 #include "flex.h"
+#include "law.h"
 #include "mesh.h"
 #include "query.h"
+#include "routine.h"
 #include "shape.h"
 #include "vec_math.h"
 #include "world.h"

@@ -5,6 +5,7 @@
 #include "src/app/simulate.h"
 
 #include "src/app/anim_gltf.h"
+#include "src/app/scenario_laws.h"
 #include "src/app/sim_bdf.h"
 #include "src/app/sim_guard.h"
 #include "src/app/sim_jacobian.h"
@@ -654,6 +655,7 @@ static mc_force_model force_model(const app_scenario_contact* c)
             m.max_stiction_deformation = c->max_stiction_deformation;
         }
     }
+    app_laws_apply(c->laws, &m); // RECURDYN, DYMORE, splines, user routines (scenario_laws.h)
     return m;
 }
 
@@ -942,6 +944,10 @@ static app_sim_region_view region_view(const app_scenario_contact* c, const mc_c
     {
         double g = r->region.depth;
         v.fn_stiffness = c->model == APP_SCENARIO_IMPACT ? c->stiffness * pow(g, c->exponent) : c->penalty * g;
+        if (c->laws != NULL && c->laws->normal != APP_LAW_NORMAL_NONE)
+        {
+            v.fn_stiffness = app_laws_elastic(c->laws, g, v.fn); // RecurDyn f_ns, DYMORE F_el (scenario_laws.h)
+        }
     }
     v.fn_damping = v.fn - v.fn_stiffness;
     v.ft = mc_length(r->friction_force);
@@ -2138,6 +2144,12 @@ static double step_limit(app_sim* s)
     {
         limit = fmin(limit, 0.5 * s->thin / speed);
     }
+    for (int c = 0; c < s->scn->contact_count; ++c) // RecurDyn's and DYMORE's contact step control (scenario_laws.h)
+    {
+        const app_sim_contact_summary* sm = &s->summary[c];
+        limit = fmin(limit,
+                     app_laws_step_limit(s->scn->contacts[c].laws, s->hmax, sm->regions, sm->depth, sm->dominant.rate));
+    }
     return limit;
 }
 
@@ -2590,7 +2602,11 @@ static void warn_initial_overlaps(app_sim* s)
         {
             ci = s->wcontacts[w].id.index1 == r0->contact.index1 ? s->wcontacts[w].contact : -1;
         }
-        if (volume > 0.0 && ci >= 0)
+        if (volume > 0.0 && ci >= 0 && scn->contacts[ci].laws != NULL && scn->contacts[ci].laws->initial_contact)
+        {
+            s->bdf_h = fmin(s->bdf_h, 1e-3 * (s->time_scale > 0.0 ? s->time_scale : s->bdf_h)); // DYMORE's flag
+        }
+        else if (volume > 0.0 && ci >= 0)
         {
             const app_scenario_contact* c = &scn->contacts[ci];
             warn(s,

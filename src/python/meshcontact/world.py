@@ -561,7 +561,8 @@ class World(c.Owned):
     def jacobian(self):
         """The derivatives of the contact wrenches at the current state, one block per touching contact pair
         (mc_world_get_jacobian): a record array of JACOBIAN_DTYPE (contact, body_i, body_j, regions, flags,
-        stiffness (12, 12), damping (12, 12)). Call after evaluate()."""
+        stiffness (12, 12), damping (12, 12)). Call after evaluate(). User force laws are differenced (world.h):
+        what one raises is raised here."""
         p = self._handle()
         n = c_uint32()
         cap = 4
@@ -569,6 +570,8 @@ class World(c.Owned):
             out = np.empty(cap, dtype=t.JACOBIAN_DTYPE)
             c.clear_log()
             s = _lib.world_get_jacobian(p, c.ptr(out), cap, byref(n))
+            for sink in self._active:
+                sink.reraise()
             if s == c.Status.CAPACITY and n.value > cap:
                 cap = n.value
                 continue
