@@ -94,11 +94,11 @@ Test(expr, operators_precedence_and_numbers)
 {
     EXPECT_EXACT("1+2*3", 7.0);
     EXPECT_EXACT("(1+2)*3", 9.0);
-    EXPECT_EXACT("-2**2", -4.0);   // the power binds tighter than the sign (Fortran)
+    EXPECT_EXACT("-2**2", -4.0);    // the power binds tighter than the sign (Fortran)
     EXPECT_EXACT("2**3**2", 512.0); // right-associative
     EXPECT_EXACT("2**-1", 0.5);
     EXPECT_EXACT("3*-2", -6.0);
-    EXPECT_EXACT("10/4", 2.5); // real division, never integer
+    EXPECT_EXACT("10/4", 2.5);  // real division, never integer
     EXPECT_EXACT("8-3-2", 3.0); // left-associative
     EXPECT_EXACT("16/4/2", 2.0);
     EXPECT_EXACT("1.5E2", 150.0);
@@ -169,7 +169,7 @@ Test(expr, impact_and_bistop_closed_forms)
     double want = 100.0 * pow(0.05, 1.5) + 12.5 * 0.2;
     double got = eval("IMPACT(0.95, -0.2, 1.0, 100, 1.5, 25, 0.1)");
     cr_expect(fabs(got - want) < 1e-14 * want, "IMPACT %.17g want %.17g", got, want); // a few roundings
-    EXPECT_EXACT("IMPACT(1.2, -5, 1.0, 100, 1.5, 25, 0.1)", 0.0); // separated
+    EXPECT_EXACT("IMPACT(1.2, -5, 1.0, 100, 1.5, 25, 0.1)", 0.0);                     // separated
     // Separating fast: the damping would pull, IMPACT never returns a negative force.
     EXPECT_EXACT("IMPACT(0.99, 100, 1.0, 100, 1.5, 25, 0.1)", 0.0);
     // BISTOP(x, x', x1, x2, k, e, cmax, d): free between x1 and x2, -k (x - x2)^e beyond x2 (at rest: no damping).

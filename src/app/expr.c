@@ -90,7 +90,7 @@ typedef enum tok_kind
 typedef struct expr_parser
 {
     const char* text;
-    int pos;   // next character
+    int pos; // next character
     tok_kind tok;
     int tok_pos;
     int tok_len;
@@ -330,40 +330,23 @@ typedef struct fn_spec
 } fn_spec;
 
 static const fn_spec s_fns[] = {
-    {"SIN", FN_MATH, OP_SIN, 1, 1},
-    {"COS", FN_MATH, OP_COS, 1, 1},
-    {"TAN", FN_MATH, OP_TAN, 1, 1},
-    {"ASIN", FN_MATH, OP_ASIN, 1, 1},
-    {"ACOS", FN_MATH, OP_ACOS, 1, 1},
-    {"ATAN", FN_MATH, OP_ATAN, 1, 1},
-    {"SQRT", FN_MATH, OP_SQRT, 1, 1},
-    {"ABS", FN_MATH, OP_ABS, 1, 1},
-    {"EXP", FN_MATH, OP_EXP, 1, 1},
-    {"LOG", FN_MATH, OP_LOG, 1, 1},
-    {"ATAN2", FN_MATH, OP_ATAN2, 2, 2},
-    {"MIN", FN_MATH, OP_MIN, 2, 2},
-    {"MAX", FN_MATH, OP_MAX, 2, 2},
-    {"SIGN", FN_MATH, OP_SIGN, 2, 2},
-    {"MOD", FN_MATH, OP_MOD, 2, 2},
-    {"STEP", FN_MATH, OP_STEP, 5, 5},
-    {"STEP5", FN_MATH, OP_STEP5, 5, 5},
-    {"HAVSIN", FN_MATH, OP_HAVSIN, 5, 5},
-    {"IMPACT", FN_MATH, OP_IMPACT, 7, 7},
-    {"BISTOP", FN_MATH, OP_BISTOP, 8, 8},
-    {"DX", FN_MEASURE, APP_EXPR_DX, 1, 3},
-    {"DY", FN_MEASURE, APP_EXPR_DY, 1, 3},
-    {"DZ", FN_MEASURE, APP_EXPR_DZ, 1, 3},
-    {"DM", FN_MEASURE, APP_EXPR_DM, 1, 2},
-    {"VX", FN_MEASURE, APP_EXPR_VX, 1, 4},
-    {"VY", FN_MEASURE, APP_EXPR_VY, 1, 4},
-    {"VZ", FN_MEASURE, APP_EXPR_VZ, 1, 4},
-    {"VR", FN_MEASURE, APP_EXPR_VR, 1, 3},
-    {"WX", FN_MEASURE, APP_EXPR_WX, 1, 3},
-    {"WY", FN_MEASURE, APP_EXPR_WY, 1, 3},
-    {"WZ", FN_MEASURE, APP_EXPR_WZ, 1, 3},
-    {"VARVAL", FN_VARVAL, OP_VARVAL, 1, 1},
-    {"AKISPL", FN_SPLINE, 1, 3, 4},
-    {"CUBSPL", FN_SPLINE, 0, 3, 4},
+    {"SIN", FN_MATH, OP_SIN, 1, 1},        {"COS", FN_MATH, OP_COS, 1, 1},
+    {"TAN", FN_MATH, OP_TAN, 1, 1},        {"ASIN", FN_MATH, OP_ASIN, 1, 1},
+    {"ACOS", FN_MATH, OP_ACOS, 1, 1},      {"ATAN", FN_MATH, OP_ATAN, 1, 1},
+    {"SQRT", FN_MATH, OP_SQRT, 1, 1},      {"ABS", FN_MATH, OP_ABS, 1, 1},
+    {"EXP", FN_MATH, OP_EXP, 1, 1},        {"LOG", FN_MATH, OP_LOG, 1, 1},
+    {"ATAN2", FN_MATH, OP_ATAN2, 2, 2},    {"MIN", FN_MATH, OP_MIN, 2, 2},
+    {"MAX", FN_MATH, OP_MAX, 2, 2},        {"SIGN", FN_MATH, OP_SIGN, 2, 2},
+    {"MOD", FN_MATH, OP_MOD, 2, 2},        {"STEP", FN_MATH, OP_STEP, 5, 5},
+    {"STEP5", FN_MATH, OP_STEP5, 5, 5},    {"HAVSIN", FN_MATH, OP_HAVSIN, 5, 5},
+    {"IMPACT", FN_MATH, OP_IMPACT, 7, 7},  {"BISTOP", FN_MATH, OP_BISTOP, 8, 8},
+    {"DX", FN_MEASURE, APP_EXPR_DX, 1, 3}, {"DY", FN_MEASURE, APP_EXPR_DY, 1, 3},
+    {"DZ", FN_MEASURE, APP_EXPR_DZ, 1, 3}, {"DM", FN_MEASURE, APP_EXPR_DM, 1, 2},
+    {"VX", FN_MEASURE, APP_EXPR_VX, 1, 4}, {"VY", FN_MEASURE, APP_EXPR_VY, 1, 4},
+    {"VZ", FN_MEASURE, APP_EXPR_VZ, 1, 4}, {"VR", FN_MEASURE, APP_EXPR_VR, 1, 3},
+    {"WX", FN_MEASURE, APP_EXPR_WX, 1, 3}, {"WY", FN_MEASURE, APP_EXPR_WY, 1, 3},
+    {"WZ", FN_MEASURE, APP_EXPR_WZ, 1, 3}, {"VARVAL", FN_VARVAL, OP_VARVAL, 1, 1},
+    {"AKISPL", FN_SPLINE, 1, 3, 4},        {"CUBSPL", FN_SPLINE, 0, 3, 4},
 };
 
 static bool name_is(const expr_parser* p, const char* name)
@@ -878,10 +861,9 @@ bool app_expr_eval(const app_expr* e, const app_expr_env* env, double* out, app_
             double a = st[sp - 1];
             if (!(a >= -1.0 && a <= 1.0))
             {
-                return fault_at(fault, op,
-                                op->code == OP_ASIN ? "ASIN of a number outside [-1, 1]"
-                                                    : "ACOS of a number outside [-1, 1]",
-                                a);
+                return fault_at(
+                    fault, op,
+                    op->code == OP_ASIN ? "ASIN of a number outside [-1, 1]" : "ACOS of a number outside [-1, 1]", a);
             }
             st[sp - 1] = op->code == OP_ASIN ? asin(a) : acos(a);
             continue;

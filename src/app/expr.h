@@ -18,16 +18,14 @@
  *                     MOD(a, b) = a - INT(a / b) b (Fortran's: the sign of a)
  *   5 arguments       STEP, STEP5, HAVSIN (x, x0, h0, x1, h1): h0 up to x0, h1 from x1, between them a cubic,
  *                     a quintic, a haversine; x0 < x1
- *   contact laws      IMPACT(x, x', x1, k, e, cmax, d), BISTOP(x, x', x1, x2, k, e, cmax, d) (include/meshcontact/law.h)
- *   marker measures   DX DY DZ (i[, j[, k]]), DM (i[, j]), VX VY VZ (i[, j[, k[, l]]]), VR (i[, j[, l]]),
- *                     WX WY WZ (i[, j[, k]]): marker i relative to marker j (default, or 0: the ground origin and
- *                     frame), resolved in marker k's axes (default, or 0: ground), velocities differentiated in marker
- *                     l's frame (default, or 0: ground). Marker arguments are integer literals (marker ids).
- *   VARVAL(id)        the value of VARIABLE/id
- *   AKISPL(x, z, id[, order]), CUBSPL(x, z, id[, order])   SPLINE/id through Akima's or the cubic spline, order 0..2
- *                     (a curve: z is ignored; a surface: y(x, z), order 0 only)
- * What a marker, a variable or a spline is belongs to the caller: app_expr_names resolves ids to indices when
- * compiling, app_expr_env computes their values when evaluating.
+ *   contact laws      IMPACT(x, x', x1, k, e, cmax, d), BISTOP(x, x', x1, x2, k, e, cmax, d)
+ * (include/meshcontact/law.h) marker measures   DX DY DZ (i[, j[, k]]), DM (i[, j]), VX VY VZ (i[, j[, k[, l]]]), VR
+ * (i[, j[, l]]), WX WY WZ (i[, j[, k]]): marker i relative to marker j (default, or 0: the ground origin and frame),
+ * resolved in marker k's axes (default, or 0: ground), velocities differentiated in marker l's frame (default, or 0:
+ * ground). Marker arguments are integer literals (marker ids). VARVAL(id)        the value of VARIABLE/id AKISPL(x, z,
+ * id[, order]), CUBSPL(x, z, id[, order])   SPLINE/id through Akima's or the cubic spline, order 0..2 (a curve: z is
+ * ignored; a surface: y(x, z), order 0 only) What a marker, a variable or a spline is belongs to the caller:
+ * app_expr_names resolves ids to indices when compiling, app_expr_env computes their values when evaluating.
  */
 
 /// Marker measures (app_expr_env.measure's kind).
@@ -51,10 +49,10 @@ typedef enum app_expr_measure
 /// entities exist.
 typedef struct app_expr_names
 {
-    void* user;                            ///< passed to the callbacks
-    int (*marker)(void* user, int id);     ///< MARKER/id (id > 0; 0 stands for the ground frame and is not asked)
-    int (*variable)(void* user, int id);   ///< VARIABLE/id
-    int (*spline)(void* user, int id);     ///< SPLINE/id
+    void* user;                          ///< passed to the callbacks
+    int (*marker)(void* user, int id);   ///< MARKER/id (id > 0; 0 stands for the ground frame and is not asked)
+    int (*variable)(void* user, int id); ///< VARIABLE/id
+    int (*spline)(void* user, int id);   ///< SPLINE/id
 } app_expr_names;
 
 /// What an evaluation needs besides the time. Callbacks get the indices the compiler resolved.

@@ -3,6 +3,8 @@
 // Parser of scenario files (the Adams-dataset-like format documented in scenario.h) for `meshcontact simulate`.
 #include "src/app/scenario.h"
 
+#include "src/app/scenario_mech.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -23,6 +25,8 @@ typedef struct scn_arg
     int line;
     bool quoted; // first value was quoted
     bool used;
+    int* pieces; // a function expression (scenario_mech.h): 3 per piece of text (offset, line, column)
+    int npieces;
 } scn_arg;
 
 /// One statement: NAME/head..., args...
@@ -35,6 +39,7 @@ typedef struct scn_stmt
     scn_arg* args;
     int nargs;
     scn_arg* current; // last KEY=... argument (bare numbers are appended to it)
+    int expr_open;    // 1 + index of a function expression argument still open (continues on the next line)
 } scn_stmt;
 
 typedef struct scn_parser
@@ -49,6 +54,7 @@ typedef struct scn_parser
     bool seen_simulate;
     int steps_given; // 1: STEPS, 2: DTOUT
     double dtout;
+    const char* line_text; // the line being tokenized (columns of function expressions)
 } scn_parser;
 
 static bool fail(scn_parser* p, int line, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -114,6 +120,7 @@ static void stmt_clear(scn_stmt* st)
             free(st->args[i].vals[k]);
         }
         free(st->args[i].vals);
+        free(st->args[i].pieces);
     }
     free(st->args);
     memset(st, 0, sizeof *st);
@@ -196,10 +203,63 @@ static char* read_word(scn_parser* p, int line, const char** pp, bool* quoted, b
     return dup_range(s, (size_t)(e - s));
 }
 
+/// Append the text of a function expression from s to a backslash or the end of the line to argument `ai` of the
+/// statement (scenario_mech.h); the expression stays open without a backslash.
+static bool take_expression(scn_parser* p, int ai, const char** ps, int line)
+{
+    scn_arg* a = &p->st.args[ai];
+    const char* s = *ps;
+    const char* e = strchr(s, '\\');
+    size_t n = e != NULL ? (size_t)(e - s) : strlen(s);
+    size_t old = a->nval > 0 ? strlen(a->vals[0]) : 0;
+    char* t = realloc(a->nval > 0 ? a->vals[0] : NULL, old + n + 2);
+    if (t == NULL)
+    {
+        return fail(p, line, "out of memory");
+    }
+    t[old] = '\0';
+    if (a->nval > 0)
+    {
+        a->vals[0] = t;
+    }
+    else if (!push_str(&a->vals, &a->nval, t))
+    {
+        return fail(p, line, "out of memory");
+    }
+    int* pc = realloc(a->pieces, (size_t)(a->npieces + 1) * 3 * sizeof *pc);
+    if (pc == NULL)
+    {
+        return fail(p, line, "out of memory");
+    }
+    a->pieces = pc;
+    if (old > 0)
+    {
+        t[old++] = '\n';
+    }
+    memcpy(t + old, s, n);
+    t[old + n] = '\0';
+    pc[3 * a->npieces] = (int)old;
+    pc[3 * a->npieces + 1] = line;
+    pc[3 * a->npieces + 2] = p->line_text != NULL ? (int)(s - p->line_text) + 1 : 1;
+    ++a->npieces;
+    p->st.expr_open = e != NULL ? 0 : ai + 1;
+    *ps = e != NULL ? e + 1 : s + n;
+    return true;
+}
+
 /// Tokenize the argument text of one physical line into the current statement.
 static bool tokenize(scn_parser* p, const char* s, int line)
 {
     scn_stmt* st = &p->st;
+    if (st->expr_open > 0)
+    {
+        // A function expression continues: the continuation's leading comma is Adams' mark, not expression text.
+        s += *s == ',' ? 1 : 0;
+        if (!take_expression(p, st->expr_open - 1, &s, line))
+        {
+            return false;
+        }
+    }
     for (;;)
     {
         while (is_sep(*s))
@@ -236,6 +296,21 @@ static bool tokenize(scn_parser* p, const char* s, int line)
             while (*s == ' ' || *s == '\t')
             {
                 ++s;
+            }
+            if (app_mech_is_expr_key(st->name, word))
+            {
+                scn_arg* ea = push_arg(st, word, line);
+                free(word);
+                if (ea == NULL)
+                {
+                    return fail(p, line, "out of memory");
+                }
+                st->current = NULL;
+                if (!take_expression(p, st->nargs - 1, &s, line))
+                {
+                    return false;
+                }
+                continue;
             }
             if (*s == '\0' || *s == ',')
             {
@@ -1670,6 +1745,12 @@ static bool process_statement(scn_parser* p)
             return s_statements[i].fcn(p);
         }
     }
+    bool handled = false;
+    bool ok = app_mech_statement(p, n, &handled); // MARKER, SFORCE, ... (scenario_mech.c)
+    if (handled)
+    {
+        return ok;
+    }
     return fail(p, p->st.line, "unknown statement '%s'", n);
 }
 
@@ -1781,7 +1862,7 @@ static bool resolve(scn_parser* p)
                         ct->id);
         }
     }
-    return true;
+    return app_mech_resolve(p);
 }
 
 static char* dir_of(const char* path)
@@ -1881,6 +1962,7 @@ bool app_scenario_parse_string(const char* text, const char* name, const char* b
         {
             buf[--len] = '\0';
         }
+        p.line_text = buf;
         if (continued || *start == ',')
         {
             if (!p.have_stmt)
@@ -2007,6 +2089,7 @@ void app_scenario_destroy(app_scenario* scn)
         free(scn->warnings[i]);
     }
     free(scn->warnings);
+    app_mech_destroy(scn->mech);
     free(scn->graphics);
     free(scn->contacts);
     free(scn->parts);
@@ -2037,4 +2120,115 @@ int app_scenario_find_graphics(const app_scenario* scn, int id)
         }
     }
     return -1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the statement families of other files use (scenario_mech.h): the helpers above, unchanged
+// ---------------------------------------------------------------------------------------------------------------
+
+app_scenario* app_scn_scenario(scn_parser* p)
+{
+    return p->scn;
+}
+
+const char* app_scn_name(const scn_parser* p)
+{
+    return p->name;
+}
+
+int app_scn_line(const scn_parser* p)
+{
+    return p->st.line;
+}
+
+bool app_scn_fail(scn_parser* p, int line, const char* fmt, ...)
+{
+    char what[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return fail(p, line, "%s", what);
+}
+
+bool app_scn_statement_id(scn_parser* p, int* id)
+{
+    return get_statement_id(p, id);
+}
+
+scn_arg* app_scn_find_arg(scn_parser* p, const char* key)
+{
+    return find_arg(p, key);
+}
+
+int app_scn_arg_line(const scn_arg* a)
+{
+    return a->line;
+}
+
+int app_scn_arg_count(const scn_arg* a)
+{
+    return a->nval;
+}
+
+const char* app_scn_arg_value(const scn_arg* a, int k)
+{
+    return a->vals[k];
+}
+
+const int* app_scn_arg_pieces(const scn_arg* a, int* count)
+{
+    *count = a->npieces;
+    return a->pieces;
+}
+
+bool app_scn_reals(scn_parser* p, const char* key, double* out, int min, int max, int* count, bool angle,
+                   bool* found)
+{
+    return get_reals(p, key, out, min, max, count, angle, found);
+}
+
+bool app_scn_int(scn_parser* p, const char* key, int* out, bool required)
+{
+    scn_arg* a = find_arg(p, key);
+    if (a == NULL)
+    {
+        return required ? fail(p, p->st.line, "%s needs %s=id", p->st.name, key) : true;
+    }
+    if (a->nval != 1)
+    {
+        return fail(p, a->line, "%s takes one id, got %d values", key, a->nval);
+    }
+    return get_int_value(p, a, a->vals[0], out);
+}
+
+bool app_scn_flag(scn_parser* p, const char* key, bool* out)
+{
+    return get_flag(p, key, out);
+}
+
+bool app_scn_pose(scn_parser* p, const char* pos_key, mc_pose* out)
+{
+    return get_pose(p, pos_key, true, out);
+}
+
+bool app_scn_check_args(scn_parser* p)
+{
+    return check_args(p);
+}
+
+bool app_scn_fail_at(scn_parser* p, int line, int column, const char* fmt, ...)
+{
+    if (p->err == NULL)
+    {
+        return false;
+    }
+    char what[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    p->err->line = line;
+    snprintf(p->err->message, sizeof p->err->message, "%s:%d:%d: %s", p->name, line, column, what);
+    return false;
 }

@@ -5,6 +5,7 @@
 #include "src/app/simulate.h"
 
 #include "src/app/sim_bdf.h"
+#include "src/app/sim_forces.h"
 #include "src/app/sim_jacobian.h"
 
 #include <math.h>
@@ -142,6 +143,8 @@ struct app_sim
     double* y_scratch_state; // the y of the last Jacobian
     double error;            // the tolerance
     char bdf_err[400];       // why the right-hand side stopped
+    app_sim_forces* forces;  // SFORCE, VFORCE, ... (sim_forces.c), NULL when the scenario has none
+    double force_time;       // the time of the stage evaluate() gets (s->time for s->state itself)
 };
 
 static bool set_err(char* err, size_t cap, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -894,6 +897,17 @@ static bool summarize(app_sim* s, const rb_state* st, app_sim_contact_summary* s
     return true;
 }
 
+/// The wrenches of the mechanism's force elements at state `st` (sim_forces.c); NULL with err on a domain error.
+static const mc_wrench* mech_forces(app_sim* s, const rb_state* st, char* err, size_t cap)
+{
+    app_part_motion* m = app_sim_forces_motions(s->forces);
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        m[i] = (app_part_motion){st[i].p, mc_quat_normalize(st[i].q), st[i].v, st[i].w};
+    }
+    return app_sim_forces_apply(s->forces, st == s->state ? s->time : s->force_time, err, cap);
+}
+
 /// Evaluate contact wrenches at state `st` and the derivative `d`. With `record`, keep the wrenches as the current
 /// ones. The contact summaries go to sums (may be NULL).
 static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, app_sim_contact_summary* sums, char* err,
@@ -950,6 +964,11 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, a
         pw[sb->part].force = mc_add(pw[sb->part].force, w->force);
         pw[sb->part].torque = mc_add(pw[sb->part].torque, mc_add(w->torque, mc_cross(r, w->force)));
     }
+    const mc_wrench* fw = NULL; // the mechanism's force elements
+    if (s->forces != NULL && (fw = mech_forces(s, st, err, cap)) == NULL)
+    {
+        return false;
+    }
     for (int i = 0; i < scn->part_count; ++i)
     {
         const app_scenario_part* part = &scn->parts[i];
@@ -968,9 +987,15 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, a
         di->dq.x = 0.5 * qd.x;
         di->dq.y = 0.5 * qd.y;
         di->dq.z = 0.5 * qd.z;
-        di->dv = mc_add(mc_scale(pw[i].force, 1.0 / s->mass[i]), scn->gravity);
+        mc_wrench tw = pw[i];
+        if (fw != NULL)
+        {
+            tw.force = mc_add(tw.force, fw[i].force);
+            tw.torque = mc_add(tw.torque, fw[i].torque);
+        }
+        di->dv = mc_add(mc_scale(tw.force, 1.0 / s->mass[i]), scn->gravity);
         mc_vec3 lw = rotate_apply(q, &s->inertia[i], x->w);
-        mc_vec3 rhs = mc_sub(pw[i].torque, mc_cross(x->w, lw));
+        mc_vec3 rhs = mc_sub(tw.torque, mc_cross(x->w, lw));
         di->dw = rotate_apply(q, &s->inv_inertia[i], rhs);
     }
     return summarize(s, st, sums, err, cap);
@@ -1355,6 +1380,7 @@ bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
         return ok;
     }
     // k[0] holds the derivative at the current state (evaluated at the end of the previous step or at creation).
+    s->force_time = s->time + 0.5 * h;
     advance(scn, s->state, s->k[0], 0.5 * h, s->tmp);
     if (!evaluate(s, s->tmp, s->k[1], false, s->stage_summary[1], err, cap))
     {
@@ -1365,6 +1391,7 @@ bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
     {
         return false;
     }
+    s->force_time = s->time + h;
     advance(scn, s->state, s->k[2], h, s->tmp);
     if (!evaluate(s, s->tmp, s->k[3], false, s->stage_summary[3], err, cap))
     {
@@ -1524,8 +1551,8 @@ static void pack_state(app_sim* s)
 
 static int bdf_rhs(double t, const double* y, double* dydt, void* user)
 {
-    (void)t;
     app_sim* s = user;
+    s->force_time = t;
     for (int i = 0; i < s->scn->part_count; ++i)
     {
         s->tmp[i] = s->state[i];
@@ -1864,10 +1891,59 @@ static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
     return true;
 }
 
+/// The accelerations (dv, dw; 6 per moving part) the mechanism's force elements give at the state in s->tmp.
+static bool force_accelerations(app_sim* s, double* acc)
+{
+    const mc_wrench* fw = mech_forces(s, s->tmp, s->bdf_err, sizeof s->bdf_err);
+    if (fw == NULL)
+    {
+        return false;
+    }
+    for (int m = 0; m < s->moving_count; ++m)
+    {
+        int i = s->moving[m];
+        mat3 iwinv;
+        world_matrix(s->tmp[i].q, &s->inv_inertia[i], iwinv);
+        y_set(acc, 6 * m, mc_scale(fw[i].force, 1.0 / s->mass[i]));
+        y_set(acc, 6 * m + 3, mat3_vec(iwinv, fw[i].torque));
+    }
+    return true;
+}
+
+/// The force elements' terms of the Jacobian (sim_forces.c does not differentiate its expressions): forward
+/// differences of their accelerations over every state component, n + 1 evaluations of the elements alone.
+static bool add_force_jacobian(app_sim* s, const double* y, double* dfdy, int n)
+{
+    int na = 6 * s->moving_count;
+    double* buf = malloc((size_t)(n + 2 * na) * sizeof *buf);
+    if (buf == NULL)
+    {
+        return set_err(s->bdf_err, sizeof s->bdf_err, "out of memory");
+    }
+    double *yp = buf, *a0 = buf + n, *a1 = buf + n + na;
+    memcpy(yp, y, (size_t)n * sizeof *y);
+    bool ok = force_accelerations(s, a0);
+    for (int c = 0; ok && c < n; ++c)
+    {
+        double h = 1.5e-8 * fmax(fabs(y[c]), 1.0); // about sqrt(eps) relative: the forward difference's best step
+        yp[c] = y[c] + h;
+        unpack_state(s, yp, s->tmp);
+        ok = force_accelerations(s, a1);
+        yp[c] = y[c];
+        for (int r = 0; ok && r < na; ++r)
+        {
+            dfdy[(size_t)(12 * (r / 6) + 6 + r % 6) * (size_t)n + (size_t)c] += (a1[r] - a0[r]) / h;
+        }
+    }
+    unpack_state(s, y, s->tmp);
+    free(buf);
+    return ok;
+}
+
 static int bdf_jac(double t, const double* y, double* dfdy, void* user)
 {
-    (void)t;
     app_sim* s = user;
+    s->force_time = t;
     int n = 12 * s->moving_count;
     memset(dfdy, 0, (size_t)n * (size_t)n * sizeof *dfdy);
     for (int i = 0; i < s->scn->part_count; ++i)
@@ -1882,7 +1958,11 @@ static int bdf_jac(double t, const double* y, double* dfdy, void* user)
         return 1;
     }
     rigid_jacobian(s, y, dfdy, n);
-    return add_contact_jacobian(s, dfdy, n) ? 0 : 1;
+    if (s->forces != NULL && !add_force_jacobian(s, y, dfdy, n))
+    {
+        return 1;
+    }
+    return s->body_count == 0 || add_contact_jacobian(s, dfdy, n) ? 0 : 1;
 }
 
 /// 1: also limit BDF steps by the library's contact prediction, mc_world_get_step_hint. Off: with it the knob drop
@@ -2210,6 +2290,7 @@ void app_sim_destroy(app_sim* s)
     {
         return;
     }
+    app_sim_forces_destroy(s->forces);
     mc_world_destroy(s->world);
     if (s->meshes != NULL)
     {
@@ -2282,6 +2363,28 @@ void app_sim_destroy(app_sim* s)
 }
 
 /// The per-part, per-geometry and per-contact arrays (at least one entry each). @return false when out of memory
+/// The mechanism's force elements (sim_forces.c), from the initial state.
+static bool create_forces(app_sim* s, char* err, size_t cap)
+{
+    if (s->scn->mech == NULL)
+    {
+        return true;
+    }
+    app_part_motion* m = malloc((size_t)s->scn->part_count * sizeof *m);
+    if (m == NULL)
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        const rb_state* x = &s->state[i];
+        m[i] = (app_part_motion){x->p, x->q, x->v, x->w};
+    }
+    bool ok = app_sim_forces_create(s->scn, s->cm, m, &s->forces, err, cap);
+    free(m);
+    return ok;
+}
+
 static bool alloc_arrays(app_sim* s)
 {
     const app_scenario* scn = s->scn;
@@ -2422,6 +2525,11 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
             app_sim_destroy(s);
             return set_err(err, cap, "%s:%d: PART/%d: IP is singular", scn->path, p->line, p->id);
         }
+    }
+    if (!create_forces(s, err, cap))
+    {
+        app_sim_destroy(s);
+        return false;
     }
     mc_world_def wd = mc_default_world_def();
     wd.worker_count = s->opt.worker_count;
