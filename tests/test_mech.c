@@ -379,3 +379,43 @@ Test(mech, a_domain_error_stops_with_the_time_and_the_expression)
     app_sim_destroy(sim);
     app_scenario_destroy(scn);
 }
+
+Test(mech, force_values_and_variables_in_the_motion_csv)
+{
+    // The ball of the IMPACT example at rest: the SFORCE carries m g = 9.81; VARIABLE/7 = DZ(11,21,21) reports the
+    // height, 1 - (m g / 100)^(1/1.5). Both within the 1e-6 the rest position holds to (see the first test).
+    app_scenario* scn = parse_ok("ACCGRAV/KGRAV=-9.81\n"
+                                 "PART/1, GROUND\n"
+                                 "MARKER/21, PART=1\n"
+                                 "PART/2, MASS=1, IP=0.4,0.4,0.4, QG=0,0,1.2\n"
+                                 "MARKER/11, PART=2\n"
+                                 "SFORCE/1, I=11, J=21, TRANSLATION, ACTIONONLY,\n"
+                                 ", FUNCTION=IMPACT(DZ(11,21,21), VZ(11,21,21,21), 1.0, 100, 1.5, 25, 0.1)\n"
+                                 "VARIABLE/7, FUNCTION=DZ(11,21,21)\n"
+                                 "SIMULATE/DYNAMIC, END=10, STEPS=10\n");
+    app_sim* sim = sim_ok(scn);
+    FILE* csv = tmpfile();
+    cr_assert(csv != NULL);
+    char err[700] = "";
+    cr_assert(app_sim_run(sim, csv, NULL, err, sizeof err), "%s", err);
+    rewind(csv);
+    char line[4096], last[4096] = "";
+    cr_assert(fgets(line, sizeof line, csv) != NULL);
+    cr_expect(strstr(line, ",contact") == NULL && strstr(line, "part2_tz,sforce1,variable7\n") != NULL, "%s", line);
+    while (fgets(line, sizeof line, csv) != NULL)
+    {
+        strcpy(last, line);
+    }
+    fclose(csv);
+    // The last two columns.
+    char* c2 = strrchr(last, ',');
+    cr_assert(c2 != NULL);
+    *c2 = '\0';
+    char* c1 = strrchr(last, ',');
+    cr_assert(c1 != NULL);
+    double force = strtod(c1 + 1, NULL), height = strtod(c2 + 1, NULL);
+    cr_expect(fabs(force - 9.81) < 1e-6 * 9.81, "sforce1 %.12g", force);
+    cr_expect(fabs(height - (1.0 - pow(0.0981, 1.0 / 1.5))) < 1e-6, "variable7 %.12g", height);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}

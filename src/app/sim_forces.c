@@ -33,6 +33,8 @@ struct app_sim_forces
     mc_curve** curves;       // per spline: 2 * nz curves (Akima then cubic per row)
     double* zvals;           // scratch: nz values across z (the largest nz)
     bool* var_busy;          // per VARIABLE: being evaluated (a cycle is an error)
+    double* values;          // per element: its value(s) at the last app_sim_forces_apply (value_slots)
+    int value_count;         // entries of values
     double time;
     // The element being evaluated (for the message of a failure).
     const app_scenario_expr* current;
@@ -204,7 +206,7 @@ bool app_sim_forces_create(const app_scenario* scn, const mc_vec3* cm, const app
 {
     *out = NULL;
     const app_scenario_mech* m = scn->mech;
-    if (m == NULL || (m->sforce_count == 0 && m->vforce_count == 0 && m->spring_count == 0))
+    if (!app_sim_forces_needed(scn))
     {
         return true;
     }
@@ -230,8 +232,10 @@ bool app_sim_forces_create(const app_scenario* scn, const mc_vec3* cm, const app
     f->curves = calloc((size_t)curves + 1, sizeof *f->curves);
     f->zvals = calloc((size_t)maxz, sizeof *f->zvals);
     f->var_busy = calloc((size_t)m->variable_count + 1, sizeof *f->var_busy);
+    f->value_count = m->sforce_count + 3 * m->vforce_count + m->spring_count;
+    f->values = calloc((size_t)f->value_count + 1, sizeof *f->values);
     if (f->motion == NULL || f->wrench == NULL || f->marker_local == NULL || f->spring_length == NULL ||
-        f->curves == NULL || f->zvals == NULL || f->var_busy == NULL)
+        f->curves == NULL || f->zvals == NULL || f->var_busy == NULL || f->values == NULL)
     {
         app_sim_forces_destroy(f);
         snprintf(err, cap, "out of memory");
@@ -295,13 +299,14 @@ static void add_torque(app_sim_forces* f, int k, mc_vec3 torque)
     w->torque = mc_add(w->torque, torque);
 }
 
-static bool apply_sforce(app_sim_forces* f, const app_scenario_sforce* s, char* err, size_t cap)
+static bool apply_sforce(app_sim_forces* f, const app_scenario_sforce* s, double* value_out, char* err, size_t cap)
 {
     double value = 0.0;
     if (!eval_expr(f, &s->function, &value, err, cap, "SFORCE", s->id, "FUNCTION"))
     {
         return false;
     }
+    *value_out = value;
     marker_frame i = marker_at(f, s->i), j = marker_at(f, s->j);
     mc_vec3 zj = axis(j.q, 2);
     if (s->rotation)
@@ -334,10 +339,9 @@ static bool apply_sforce(app_sim_forces* f, const app_scenario_sforce* s, char* 
     return true;
 }
 
-static bool apply_vforce(app_sim_forces* f, const app_scenario_vforce* s, char* err, size_t cap)
+static bool apply_vforce(app_sim_forces* f, const app_scenario_vforce* s, double* c, char* err, size_t cap)
 {
     static const char* const keys[2][3] = {{"FX", "FY", "FZ"}, {"TX", "TY", "TZ"}};
-    double c[3];
     for (int k = 0; k < 3; ++k)
     {
         if (!eval_expr(f, &s->component[k], &c[k], err, cap, s->torque ? "VTORQUE" : "VFORCE", s->id,
@@ -361,7 +365,7 @@ static bool apply_vforce(app_sim_forces* f, const app_scenario_vforce* s, char* 
     return true;
 }
 
-static void apply_spring(app_sim_forces* f, int k)
+static double apply_spring(app_sim_forces* f, int k)
 {
     const app_scenario_springdamper* s = &f->mech->springs[k];
     marker_frame i = marker_at(f, s->i), j = marker_at(f, s->j);
@@ -373,19 +377,20 @@ static void apply_spring(app_sim_forces* f, int k)
         double t = -s->c * w - s->k * (a - f->spring_length[k]) + s->preload;
         add_torque(f, s->i, mc_scale(zj, t));
         add_torque(f, s->j, mc_scale(zj, -t));
-        return;
+        return t;
     }
     mc_vec3 d = mc_sub(i.p, j.p);
     double r = mc_length(d);
     if (!(r > 0.0))
     {
-        return; // coincident markers: no line of action (the spring passes through zero length)
+        return 0.0; // coincident markers: no line of action (the spring passes through zero length)
     }
     mc_vec3 u = mc_scale(d, 1.0 / r);
     double rdot = mc_dot(mc_sub(i.v, j.v), u);
     double value = -s->c * rdot - s->k * (r - f->spring_length[k]) + s->preload;
     add_force(f, s->i, i.p, mc_scale(u, value));
     add_force(f, s->j, j.p, mc_scale(u, -value));
+    return value;
 }
 
 const mc_wrench* app_sim_forces_apply(app_sim_forces* f, double t, char* err, size_t cap)
@@ -393,23 +398,24 @@ const mc_wrench* app_sim_forces_apply(app_sim_forces* f, double t, char* err, si
     f->time = t;
     memset(f->wrench, 0, (size_t)f->part_count * sizeof *f->wrench);
     const app_scenario_mech* m = f->mech;
+    double* v = f->values;
     for (int k = 0; k < m->sforce_count; ++k)
     {
-        if (!apply_sforce(f, &m->sforces[k], err, cap))
+        if (!apply_sforce(f, &m->sforces[k], v++, err, cap))
         {
             return NULL;
         }
     }
-    for (int k = 0; k < m->vforce_count; ++k)
+    for (int k = 0; k < m->vforce_count; ++k, v += 3)
     {
-        if (!apply_vforce(f, &m->vforces[k], err, cap))
+        if (!apply_vforce(f, &m->vforces[k], v, err, cap))
         {
             return NULL;
         }
     }
     for (int k = 0; k < m->spring_count; ++k)
     {
-        apply_spring(f, k);
+        *v++ = apply_spring(f, k);
     }
     return f->wrench;
 }
@@ -436,5 +442,57 @@ void app_sim_forces_destroy(app_sim_forces* f)
     free(f->spring_length);
     free(f->zvals);
     free(f->var_busy);
+    free(f->values);
     free(f);
+}
+
+bool app_sim_forces_needed(const app_scenario* scn)
+{
+    const app_scenario_mech* m = scn->mech;
+    return m != NULL && (m->sforce_count > 0 || m->vforce_count > 0 || m->spring_count > 0 || m->variable_count > 0);
+}
+
+void app_sim_forces_csv_header(const app_scenario* scn, FILE* out)
+{
+    if (!app_sim_forces_needed(scn))
+    {
+        return;
+    }
+    const app_scenario_mech* m = scn->mech;
+    for (int k = 0; k < m->sforce_count; ++k)
+    {
+        fprintf(out, ",sforce%d", m->sforces[k].id);
+    }
+    for (int k = 0; k < m->vforce_count; ++k)
+    {
+        const char* n = m->vforces[k].torque ? "vtorque" : "vforce";
+        const char* c = m->vforces[k].torque ? "t" : "f";
+        int id = m->vforces[k].id;
+        fprintf(out, ",%s%d_%sx,%s%d_%sy,%s%d_%sz", n, id, c, n, id, c, n, id, c);
+    }
+    for (int k = 0; k < m->spring_count; ++k)
+    {
+        fprintf(out, ",springdamper%d", m->springs[k].id);
+    }
+    for (int k = 0; k < m->variable_count; ++k)
+    {
+        fprintf(out, ",variable%d", m->variables[k].id);
+    }
+}
+
+void app_sim_forces_csv_row(app_sim_forces* f, double t, FILE* out)
+{
+    char err[8];
+    bool ok = app_sim_forces_apply(f, t, err, sizeof err) != NULL; // the run stopped already if this fails
+    for (int k = 0; k < f->value_count; ++k)
+    {
+        fprintf(out, ok ? ",%.9g" : ",nan", f->values[k]);
+    }
+    for (int k = 0; k < f->mech->variable_count; ++k)
+    {
+        double v = 0.0;
+        const char* why = NULL;
+        bool vok = env_variable(f, k, &v, &why);
+        fprintf(out, vok ? ",%.9g" : ",nan", v);
+    }
 }

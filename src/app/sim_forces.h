@@ -7,6 +7,7 @@
 #include "src/app/scenario_mech.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /// The motion of a part as the simulator holds it: centre of mass, orientation, velocities, all in the ground frame.
 typedef struct app_part_motion
@@ -39,6 +40,19 @@ const mc_wrench* app_sim_forces_apply(app_sim_forces* f, double t, char* err, si
 
 /// The value of the marker measure `kind` at the motions of app_sim_forces_motions (for tests and outputs).
 double app_sim_forces_measure(app_sim_forces* f, app_expr_measure kind, const int m[4]);
+
+/// True when `scn` has force elements or VARIABLEs (app_sim_forces_create then makes an object).
+bool app_sim_forces_needed(const app_scenario* scn);
+
+/// The motion CSV's columns of the force elements and variables (each starting with a comma): `sforce<id>` (the
+/// FUNCTION's value), `vforce<id>_fx,_fy,_fz` and `vtorque<id>_tx,_ty,_tz` (the components, along RM's axes),
+/// `springdamper<id>` (the force or torque, positive pushing the markers apart), `variable<id>`. Nothing when
+/// app_sim_forces_needed is false.
+void app_sim_forces_csv_header(const app_scenario* scn, FILE* out);
+
+/// The values of those columns at the motions of app_sim_forces_motions and time t (a variable that cannot be
+/// evaluated there is written as nan).
+void app_sim_forces_csv_row(app_sim_forces* f, double t, FILE* out);
 
 /// Free (NULL is ignored).
 void app_sim_forces_destroy(app_sim_forces* f);

@@ -2795,6 +2795,7 @@ static void csv_header(const app_scenario* scn, FILE* f)
         int id = scn->contacts[c].id;
         fprintf(f, ",contact%d_fn,contact%d_regions,contact%d_depth", id, id, id);
     }
+    app_sim_forces_csv_header(scn, f); // SFORCE, ..., VARIABLE values (none without them)
     fputc('\n', f);
 }
 
@@ -2818,6 +2819,15 @@ static void csv_row(const app_sim* s, FILE* f)
     {
         const app_sim_contact_summary* sm = &s->summary[c];
         fprintf(f, ",%.9g,%d,%.9g", sm->normal_force, sm->regions, sm->depth);
+    }
+    if (s->forces != NULL)
+    {
+        app_part_motion* m = app_sim_forces_motions(s->forces);
+        for (int i = 0; i < scn->part_count; ++i)
+        {
+            m[i] = (app_part_motion){s->state[i].p, mc_quat_normalize(s->state[i].q), s->state[i].v, s->state[i].w};
+        }
+        app_sim_forces_csv_row(s->forces, s->time, f);
     }
     fputc('\n', f);
 }
