@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const double PI = 3.14159265358979323846;
+
 static app_scenario* parse_ok(const char* text)
 {
     app_scenario* scn = NULL;
@@ -418,4 +420,141 @@ Test(mech, force_values_and_variables_in_the_motion_csv)
     cr_expect(fabs(height - (1.0 - pow(0.0981, 1.0 / 1.5))) < 1e-6, "variable7 %.12g", height);
     app_sim_destroy(sim);
     app_scenario_destroy(scn);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// JOINT and MOTION (the multibody library, src/app/sim_mb.cpp)
+// ---------------------------------------------------------------------------------------------------------------
+
+#include "src/app/sim_mb.h"
+
+/// Times where x goes through 0 (linear interpolation between samples), at most `cap`.
+static int zero_crossings(const double* t, const double* x, int n, double* out, int cap)
+{
+    int k = 0;
+    for (int i = 1; i < n && k < cap; ++i)
+    {
+        if ((x[i - 1] > 0.0) != (x[i] > 0.0))
+        {
+            out[k++] = t[i - 1] + (t[i] - t[i - 1]) * x[i - 1] / (x[i - 1] - x[i]);
+        }
+    }
+    return k;
+}
+
+Test(mech, pendulum_period_is_the_closed_form)
+{
+    if (!app_mb_available())
+    {
+        cr_skip_test("no Simbody in this build (libsimbody-dev)");
+    }
+    // data/pendulum.scn: T = 2 pi sqrt(I / (m g d)) (1 + a^2 / 16 + ...) for the amplitude a = 0.01: the amplitude's
+    // share is 6.25e-6, inside the issue's 1e-4; with it the period agrees to 1e-8 (measured 1e-10; the crossings are
+    // interpolated between samples 1 ms apart, where the motion is nearly linear).
+    app_scenario* scn = parse_data("pendulum.scn");
+    app_sim* sim = sim_ok(scn);
+    enum
+    {
+        N = 6000
+    };
+    static double t[N + 1], x[N + 1];
+    char err[700];
+    t[0] = 0.0;
+    x[0] = part_pose(sim, 1).p.x;
+    for (int k = 1; k <= N; ++k)
+    {
+        cr_assert(app_sim_step(sim, 1e-3, err, sizeof err), "%s", err);
+        t[k] = app_sim_get_time(sim);
+        x[k] = part_pose(sim, 1).p.x;
+        // the hinge holds: the centre of mass stays 0.5 from it
+        double r = mc_length(part_pose(sim, 1).p);
+        cr_assert(fabs(r - 0.5) < 1e-8, "r = %.12g at t = %g", r, t[k]);
+    }
+    double c[16];
+    int nc = zero_crossings(t, x, N + 1, c, 16);
+    cr_assert(nc >= 7);
+    double period = 2.0 * (c[nc - 1] - c[0]) / (nc - 1);
+    double t0 = 2.0 * PI * sqrt(0.27 / (9.81 * 0.5));
+    cr_expect(fabs(period / t0 - 1.0) < 1e-4, "period %.10g, closed form %.10g", period, t0);
+    cr_expect(fabs(period / (t0 * (1.0 + 0.01 * 0.01 / 16.0)) - 1.0) < 1e-8, "period %.12g", period);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+Test(mech, slider_crank_follows_the_closed_form)
+{
+    if (!app_mb_available())
+    {
+        cr_skip_test("no Simbody in this build (libsimbody-dev)");
+    }
+    // data/slider_crank.scn: MOTION turns the crank (r = 0.1) at 2 pi rad/s, the rod is l = 0.3; the loop is closed
+    // by JOINT/4. The slider stays at x = r cos a + sqrt(l^2 - r^2 sin^2 a): the issue asks 1e-6 of the crank length
+    // (1e-7 m); the constraint projection holds it to its tolerance, measured 7e-10.
+    app_scenario* scn = parse_data("slider_crank.scn");
+    app_sim* sim = sim_ok(scn);
+    char err[700];
+    double worst = 0.0;
+    for (int k = 1; k <= 400; ++k)
+    {
+        cr_assert(app_sim_step(sim, 2.5e-3, err, sizeof err), "%s", err);
+        double a = 2.0 * PI * app_sim_get_time(sim);
+        double want = 0.1 * cos(a) + sqrt(0.09 - 0.01 * sin(a) * sin(a));
+        mc_vec3 p = part_pose(sim, 3).p;
+        worst = fmax(worst, fmax(fabs(p.x - want), fabs(p.y)));
+        // the crank turns as driven: its centre of mass at 0.05 (cos a, sin a)
+        mc_vec3 c = part_pose(sim, 1).p;
+        cr_assert(fabs(c.x - 0.05 * cos(a)) < 1e-8 && fabs(c.y - 0.05 * sin(a)) < 1e-8, "crank at t = %g",
+                  app_sim_get_time(sim));
+    }
+    cr_expect(worst < 1e-7, "slider off the closed form by %.3g", worst);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+}
+
+static void expect_sim_refused(const char* text, const char* what)
+{
+    app_scenario* scn = parse_ok(text);
+    app_sim* sim = NULL;
+    char err[700] = "";
+    app_sim_options opt = app_sim_default_options();
+    opt.worker_count = 1;
+    cr_expect(app_sim_create(scn, &opt, &sim, err, sizeof err) == false, "accepted");
+    app_sim_destroy(sim);
+    cr_expect(strstr(err, what) != NULL, "'%s' lacks '%s'", err, what);
+    app_scenario_destroy(scn);
+}
+
+Test(mech, bad_joints_and_motions_are_refused_with_the_statement)
+{
+    expect_bad("JOINT/1, I=2, J=3, REVOLUTE", "bad.scn:7:", "JOINT/1: I=2 and J=3 are markers of one part");
+    expect_bad("JOINT/1, I=2, J=1", "bad.scn:7:", "needs one type");
+    expect_bad("JOINT/1, I=2, J=1, SPHERICAL\nMOTION/1, JOINT=1, FUNCTION=TIME",
+               "bad.scn:8:", "JOINT/1 is SPHERICAL, which cannot take a TRANSLATION motion");
+    expect_bad("JOINT/1, I=2, J=1, REVOLUTE\nMOTION/1, JOINT=1, TRANSLATION, FUNCTION=TIME",
+               "bad.scn:8:", "REVOLUTE, which cannot take a TRANSLATION motion");
+    expect_bad("MOTION/1, JOINT=4, FUNCTION=TIME", "bad.scn:7:", "JOINT/4 is not defined");
+    expect_bad("JOINT/1, I=2, J=1, REVOLUTE\nMOTION/1, JOINT=1, FUNCTION=2 * * TIME",
+               "bad.scn:8:33:", "expected a number");
+    if (!app_mb_available())
+    {
+        return;
+    }
+    // A loop only SPHERICAL, REVOLUTE and FIXED joints can close; a motion cannot drive a loop's closing joint; the
+    // multibody library integrates, not RK4.
+    const char* base = "PART/1, GROUND\n"
+                       "MARKER/1, PART=1\n"
+                       "PART/2, MASS=1, IP=1,1,1\n"
+                       "MARKER/2, PART=2\n"
+                       "MARKER/3, PART=2\n";
+    char text[1000];
+    snprintf(text, sizeof text,
+             "%sJOINT/1, I=2, J=1, REVOLUTE\nJOINT/2, I=3, J=1, TRANSLATIONAL\nSIMULATE/DYNAMIC, END=1\n", base);
+    expect_sim_refused(text, "mech.scn:7: JOINT/2 closes a loop of joints; a TRANSLATIONAL joint cannot");
+    snprintf(text, sizeof text,
+             "%sJOINT/1, I=2, J=1, REVOLUTE\nJOINT/2, I=3, J=1, REVOLUTE\nMOTION/2, JOINT=2, FUNCTION=TIME\n"
+             "SIMULATE/DYNAMIC, END=1\n",
+             base);
+    expect_sim_refused(text, "mech.scn:7: JOINT/2 closes a loop of joints: a MOTION cannot drive it");
+    snprintf(text, sizeof text, "%sJOINT/1, I=2, J=1, REVOLUTE\nINTEGRATOR/RK4\nSIMULATE/DYNAMIC, END=1\n", base);
+    expect_sim_refused(text, "INTEGRATOR/RK4 cannot integrate JOINTs");
 }

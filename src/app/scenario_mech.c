@@ -377,9 +377,91 @@ static bool stmt_variable(scn_parser* p, app_scenario_mech* m)
     return true;
 }
 
+static const char* const s_joint_names[] = {"REVOLUTE",  "TRANSLATIONAL", "CYLINDRICAL", "SPHERICAL",
+                                            "UNIVERSAL", "PLANAR",        "FIXED"};
+
+static bool stmt_joint(scn_parser* p, app_scenario_mech* m)
+{
+    app_scenario_joint jt;
+    memset(&jt, 0, sizeof jt);
+    jt.line = app_scn_line(p);
+    if (!new_id(p, "JOINT", m->joints != NULL ? &m->joints[0].id : NULL, m->joint_count, sizeof *m->joints, &jt.id) ||
+        !app_scn_int(p, "I", &jt.i, true) || !app_scn_int(p, "J", &jt.j, true))
+    {
+        return false;
+    }
+    int found = 0;
+    for (int t = 0; t < 7; ++t)
+    {
+        bool on = false;
+        if (!app_scn_flag(p, s_joint_names[t], &on))
+        {
+            return false;
+        }
+        if (on)
+        {
+            jt.type = (app_joint_type)t;
+            ++found;
+        }
+    }
+    if (found != 1)
+    {
+        return app_scn_fail(p, jt.line,
+                            "JOINT/%d needs one type: REVOLUTE, TRANSLATIONAL, CYLINDRICAL, SPHERICAL, UNIVERSAL, "
+                            "PLANAR or FIXED",
+                            jt.id);
+    }
+    if (!app_scn_check_args(p))
+    {
+        return false;
+    }
+    app_scenario_joint* slot = push((void**)&m->joints, &m->joint_count, sizeof *slot);
+    if (slot == NULL)
+    {
+        return app_scn_fail(p, jt.line, "out of memory");
+    }
+    *slot = jt;
+    return true;
+}
+
+static bool stmt_motion(scn_parser* p, app_scenario_mech* m)
+{
+    app_scenario_motion mo;
+    memset(&mo, 0, sizeof mo);
+    mo.line = app_scn_line(p);
+    bool tr = false, rot = false, disp = false;
+    bool ok = new_id(p, "MOTION", m->motions != NULL ? &m->motions[0].id : NULL, m->motion_count, sizeof *m->motions,
+                     &mo.id) &&
+              app_scn_int(p, "JOINT", &mo.joint, true) && app_scn_flag(p, "TRANSLATION", &tr) &&
+              app_scn_flag(p, "ROTATION", &rot) && app_scn_flag(p, "DISPLACEMENT", &disp) &&
+              app_scn_flag(p, "VELOCITY", &mo.velocity) && get_expr(p, "FUNCTION", true, &mo.function);
+    if (ok && tr && rot)
+    {
+        ok = app_scn_fail(p, mo.line, "MOTION/%d: give TRANSLATION or ROTATION, not both", mo.id);
+    }
+    if (ok && disp && mo.velocity)
+    {
+        ok = app_scn_fail(p, mo.line, "MOTION/%d: give DISPLACEMENT or VELOCITY, not both", mo.id);
+    }
+    mo.rotation = rot;
+    if (ok && !tr && !rot)
+    {
+        mo.joint = -mo.joint; // neither: the joint's own kind, resolved with the joint
+    }
+    ok = ok && app_scn_check_args(p);
+    app_scenario_motion* slot = ok ? push((void**)&m->motions, &m->motion_count, sizeof *slot) : NULL;
+    if (slot == NULL)
+    {
+        expr_free(&mo.function);
+        return ok ? app_scn_fail(p, mo.line, "out of memory") : false;
+    }
+    *slot = mo;
+    return true;
+}
+
 bool app_mech_is_expr_key(const char* stmt, const char* key)
 {
-    if (strcmp(stmt, "SFORCE") == 0 || strcmp(stmt, "VARIABLE") == 0)
+    if (strcmp(stmt, "SFORCE") == 0 || strcmp(stmt, "VARIABLE") == 0 || strcmp(stmt, "MOTION") == 0)
     {
         return strcmp(key, "FUNCTION") == 0;
     }
@@ -396,7 +478,8 @@ bool app_mech_is_expr_key(const char* stmt, const char* key)
 
 bool app_mech_statement(scn_parser* p, const char* name, bool* handled)
 {
-    static const char* const names[] = {"MARKER", "SFORCE", "VFORCE", "VTORQUE", "SPRINGDAMPER", "SPLINE", "VARIABLE"};
+    static const char* const names[] = {"MARKER", "SFORCE",   "VFORCE", "VTORQUE", "SPRINGDAMPER",
+                                        "SPLINE", "VARIABLE", "JOINT",  "MOTION"};
     int k = -1;
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); ++i)
     {
@@ -426,8 +509,12 @@ bool app_mech_statement(scn_parser* p, const char* name, bool* handled)
         return stmt_springdamper(p, m);
     case 5:
         return stmt_spline(p, m);
-    default:
+    case 6:
         return stmt_variable(p, m);
+    case 7:
+        return stmt_joint(p, m);
+    default:
+        return stmt_motion(p, m);
     }
 }
 
@@ -592,10 +679,66 @@ bool app_mech_resolve(scn_parser* p)
             return false;
         }
     }
+    for (int i = 0; i < m->joint_count; ++i)
+    {
+        app_scenario_joint* jt = &m->joints[i];
+        if (!force_marker(p, m, "JOINT", jt->id, jt->line, "I", false, &jt->i) ||
+            !force_marker(p, m, "JOINT", jt->id, jt->line, "J", false, &jt->j))
+        {
+            return false;
+        }
+        if (m->markers[jt->i].part_index == m->markers[jt->j].part_index)
+        {
+            return app_scn_fail(p, jt->line, "JOINT/%d: I=%d and J=%d are markers of one part (PART/%d)", jt->id,
+                                m->markers[jt->i].id, m->markers[jt->j].id, m->markers[jt->i].part_id);
+        }
+    }
+    for (int i = 0; i < m->motion_count; ++i)
+    {
+        app_scenario_motion* mo = &m->motions[i];
+        bool own = mo->joint < 0;
+        int id = own ? -mo->joint : mo->joint;
+        int k = -1;
+        for (int q = 0; q < m->joint_count; ++q)
+        {
+            k = m->joints[q].id == id ? q : k;
+        }
+        if (k < 0)
+        {
+            return app_scn_fail(p, mo->line, "MOTION/%d: JOINT/%d is not defined", mo->id, id);
+        }
+        app_joint_type t = m->joints[k].type;
+        if (own)
+        {
+            mo->rotation = t == APP_JOINT_REVOLUTE;
+        }
+        bool fits = (t == APP_JOINT_REVOLUTE && mo->rotation) || (t == APP_JOINT_TRANSLATIONAL && !mo->rotation);
+        if (!fits)
+        {
+            return app_scn_fail(p, mo->line,
+                                "MOTION/%d: JOINT/%d is %s, which cannot take a %s motion (REVOLUTE takes ROTATION, "
+                                "TRANSLATIONAL takes TRANSLATION)",
+                                mo->id, id, s_joint_names[t], mo->rotation ? "ROTATION" : "TRANSLATION");
+        }
+        for (int q = 0; q < i; ++q)
+        {
+            if (m->motions[q].joint == k)
+            {
+                return app_scn_fail(p, mo->line, "MOTION/%d: JOINT/%d is driven by MOTION/%d already", mo->id, id,
+                                    m->motions[q].id);
+            }
+        }
+        mo->joint = k;
+        if (!compile(p, m, &mo->function, "MOTION", mo->id, "FUNCTION"))
+        {
+            return false;
+        }
+    }
     return true;
 }
 
 void app_mech_destroy(app_scenario_mech* m)
+
 {
     if (m == NULL)
     {
@@ -622,6 +765,12 @@ void app_mech_destroy(app_scenario_mech* m)
     {
         expr_free(&m->variables[i].function);
     }
+    for (int i = 0; i < m->motion_count; ++i)
+    {
+        expr_free(&m->motions[i].function);
+    }
+    free(m->joints);
+    free(m->motions);
     free(m->markers);
     free(m->sforces);
     free(m->vforces);

@@ -43,6 +43,17 @@
  * VARIABLE/id, FUNCTION=e
  *     A named expression, for VARVAL(id).
  *
+ * JOINT/id, I=id, J=id, REVOLUTE | TRANSLATIONAL | CYLINDRICAL | SPHERICAL | UNIVERSAL | PLANAR | FIXED
+ *     A joint between the parts of markers I and J (two different parts), as in Adams: REVOLUTE turns about the
+ *     common z axis of I and J, TRANSLATIONAL slides along it, CYLINDRICAL does both, SPHERICAL keeps the origins
+ *     together, UNIVERSAL turns about J's z and I's z (perpendicular), PLANAR keeps I's xy plane on J's, FIXED locks.
+ *     Needs the multibody library (Simbody, src/app/sim_mb.cpp).
+ *
+ * MOTION/id, JOINT=id, [TRANSLATION | ROTATION], [DISPLACEMENT | VELOCITY], FUNCTION=e
+ *     Drives a REVOLUTE (ROTATION, the default for it) or TRANSLATIONAL (TRANSLATION) joint: I's angle about J's z
+ *     (or its displacement along J's z) is the function of time (DISPLACEMENT, the default), or its rate is
+ *     (VELOCITY).
+ *
  * Function expressions (FUNCTION=, FX=, ...) follow src/app/expr.h. An expression runs to the end of the statement
  * (continuation lines included: a continuation's leading comma is Adams' continuation mark, not part of the
  * expression) or to a backslash. An expression that does not parse is refused with its line and column.
@@ -117,6 +128,36 @@ typedef struct app_scenario_variable
     app_scenario_expr function; ///< FUNCTION=
 } app_scenario_variable;
 
+/// JOINT types (Adams names).
+typedef enum app_joint_type
+{
+    APP_JOINT_REVOLUTE = 0,
+    APP_JOINT_TRANSLATIONAL = 1,
+    APP_JOINT_CYLINDRICAL = 2,
+    APP_JOINT_SPHERICAL = 3,
+    APP_JOINT_UNIVERSAL = 4,
+    APP_JOINT_PLANAR = 5,
+    APP_JOINT_FIXED = 6,
+} app_joint_type;
+
+/// JOINT
+typedef struct app_scenario_joint
+{
+    int id, line;        ///< Adams id, line
+    int i, j;            ///< marker indices (ids until resolved)
+    app_joint_type type; ///< the joint
+} app_scenario_joint;
+
+/// MOTION
+typedef struct app_scenario_motion
+{
+    int id, line;               ///< Adams id, line
+    int joint;                  ///< joint index (id until resolved)
+    bool rotation;              ///< ROTATION (else TRANSLATION)
+    bool velocity;              ///< VELOCITY (else DISPLACEMENT)
+    app_scenario_expr function; ///< FUNCTION= (of TIME)
+} app_scenario_motion;
+
 /// Every mechanism statement of a scenario (app_scenario.mech; NULL when there is none).
 typedef struct app_scenario_mech
 {
@@ -132,6 +173,10 @@ typedef struct app_scenario_mech
     int spline_count;                   ///< entries
     app_scenario_variable* variables;   ///< VARIABLE
     int variable_count;                 ///< entries
+    app_scenario_joint* joints;         ///< JOINT
+    int joint_count;                    ///< entries
+    app_scenario_motion* motions;       ///< MOTION
+    int motion_count;                   ///< entries
 } app_scenario_mech;
 
 /// @return the index of MARKER/id, or -1.

@@ -6,6 +6,7 @@
 
 #include "src/app/sim_bdf.h"
 #include "src/app/sim_forces.h"
+#include "src/app/sim_mb.h"
 #include "src/app/sim_jacobian.h"
 
 #include <math.h>
@@ -145,6 +146,8 @@ struct app_sim
     char bdf_err[400];       // why the right-hand side stopped
     app_sim_forces* forces;  // SFORCE, VFORCE, ... (sim_forces.c), NULL when the scenario has none
     double force_time;       // the time of the stage evaluate() gets (s->time for s->state itself)
+    app_mb* mb;              // JOINT, MOTION: the multibody model that integrates (sim_mb.cpp), NULL without joints
+    app_part_motion* mb_motion; // per part: scratch of mb_step
 };
 
 static bool set_err(char* err, size_t cap, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -1366,9 +1369,15 @@ static void advance(const app_scenario* scn, const rb_state* x, const rb_deriv* 
     }
 }
 
+static bool mb_step(app_sim* s, double h, char* err, size_t cap); // JOINT, MOTION (below)
+
 bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
 {
     const app_scenario* scn = s->scn;
+    if (s->mb != NULL)
+    {
+        return mb_step(s, h, err, cap);
+    }
     if (scn->integrator == APP_SCENARIO_BDF)
     {
         double target = s->time + h;
@@ -2041,6 +2050,10 @@ static bool tolerance_failure(app_sim* s, double h, char* err, size_t cap)
 
 bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
 {
+    if (s->mb != NULL)
+    {
+        return mb_step(s, t_end - s->time, err, cap); // JOINT, MOTION: the multibody library integrates
+    }
     const app_scenario* scn = s->scn;
     int n = 12 * s->moving_count;
     double t0 = s->time;
@@ -2291,6 +2304,8 @@ void app_sim_destroy(app_sim* s)
         return;
     }
     app_sim_forces_destroy(s->forces);
+    app_mb_destroy(s->mb);
+    free(s->mb_motion);
     mc_world_destroy(s->world);
     if (s->meshes != NULL)
     {
@@ -2383,6 +2398,90 @@ static bool create_forces(app_sim* s, char* err, size_t cap)
     bool ok = app_sim_forces_create(s->scn, s->cm, m, &s->forces, err, cap);
     free(m);
     return ok;
+}
+
+/// The wrenches of everything but gravity on the parts at time t and motions `parts`: contacts and force elements
+/// (the multibody model's callback, sim_mb.h).
+static bool mb_force(void* user, double t, const app_part_motion* parts, mc_wrench* out, char* err, size_t cap)
+{
+    app_sim* s = user;
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        s->tmp[i] = (rb_state){parts[i].p, parts[i].q, parts[i].v, parts[i].w};
+    }
+    s->force_time = t;
+    if (!evaluate(s, s->tmp, s->k[1], false, NULL, err, cap))
+    {
+        return false;
+    }
+    const mc_wrench* fw = s->forces != NULL ? mech_forces(s, s->tmp, err, cap) : NULL;
+    if (s->forces != NULL && fw == NULL)
+    {
+        return false;
+    }
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        out[i] = s->stage_wrench[i];
+        if (fw != NULL)
+        {
+            out[i].force = mc_add(out[i].force, fw[i].force);
+            out[i].torque = mc_add(out[i].torque, fw[i].torque);
+        }
+    }
+    return true;
+}
+
+/// JOINT, MOTION: the multibody model (sim_mb.h) from the initial state.
+static bool create_mb(app_sim* s, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    if (scn->mech == NULL || scn->mech->joint_count == 0)
+    {
+        return true;
+    }
+    if (scn->integrator == APP_SCENARIO_RK4)
+    {
+        return set_err(err, cap,
+                       "%s:%d: INTEGRATOR/RK4 cannot integrate JOINTs: the multibody library does (give BDF, with "
+                       "ERROR= for its accuracy)",
+                       scn->path, scn->integrator_line);
+    }
+    s->mb_motion = malloc((size_t)scn->part_count * sizeof *s->mb_motion);
+    if (s->mb_motion == NULL)
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    for (int i = 0; i < scn->part_count; ++i)
+    {
+        const rb_state* x = &s->state[i];
+        s->mb_motion[i] = (app_part_motion){x->p, x->q, x->v, x->w};
+    }
+    app_mb_def d = {scn, s->mass, s->inertia, s->cm, s->mb_motion, scn->error > 0.0 ? scn->error : 1e-7, mb_force, s};
+    return app_mb_create(&d, &s->mb, err, cap);
+}
+
+/// One output interval of the multibody model, then the contacts' summaries and incidents at its end.
+static bool mb_step(app_sim* s, double h, char* err, size_t cap)
+{
+    double t_before = s->time;
+    if (!app_mb_step_to(s->mb, s->time + h, err, cap))
+    {
+        return false;
+    }
+    app_mb_get_motions(s->mb, s->mb_motion);
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        const app_part_motion* m = &s->mb_motion[i];
+        s->state[i] = (rb_state){m->p, m->q, m->v, m->w};
+    }
+    s->time += h;
+    if (!evaluate(s, s->state, s->k[0], true, s->stage_summary[0], err, cap) ||
+        !commit_state(s, s->stage_summary[0], err, cap))
+    {
+        return false;
+    }
+    s->stats.steps = (uint64_t)app_mb_step_count(s->mb);
+    return finish_step(s, h, t_before, err, cap);
 }
 
 static bool alloc_arrays(app_sim* s)
@@ -2526,7 +2625,7 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
             return set_err(err, cap, "%s:%d: PART/%d: IP is singular", scn->path, p->line, p->id);
         }
     }
-    if (!create_forces(s, err, cap))
+    if (!create_forces(s, err, cap) || !create_mb(s, err, cap))
     {
         app_sim_destroy(s);
         return false;
