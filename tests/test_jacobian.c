@@ -608,3 +608,105 @@ Test(jacobian, flush_faces_derivatives_along_their_planes)
     mc_mesh_destroy(grid);
     mc_mesh_destroy(knob);
 }
+
+// Issue 33: every law differentiated. A user normal law (an IMPACT-like law of depth, rate and area, Adams CNFSUB) and
+// a user friction law (a viscous law of the slip velocity scaled by Fn, CFFSUB): the library differences them along
+// each state coordinate's direction (world.h).
+static double user_normal_law(const mc_contact_kinematics* kin, const mc_force_model* model, void* user_data)
+{
+    (void)user_data;
+    return model->stiffness * pow(kin->depth, 1.5) * (1.0 + 0.1 * kin->area) + 2e3 * kin->depth * kin->rate;
+}
+
+static void user_friction_law(const mc_contact_kinematics* kin, double fn, const mc_force_model* model,
+                              void* user_data, mc_vec3* force, mc_vec3* torque)
+{
+    (void)model;
+    (void)user_data;
+    *force = mc_scale(kin->slip_velocity, -0.4 * fn / (0.5 + mc_length(kin->slip_velocity)));
+    *torque = mc_scale(kin->normal, -0.01 * fn * kin->spin_rate * kin->radius);
+}
+
+// RecurDyn's and DYMORE's laws (exponents, R_df, boundary ramp, splines), friction curves (coefficient and force) and
+// user laws on a real-mesh pair (Spot on a plate, random twists): the analytic blocks against central differences of
+// mc_world_evaluate's wrenches, 1e-7 relative (the smooth scenes measure 1e-10..1e-8 with IMPACT; the user laws add
+// the library's own differences, 1e-6 relative steps: truncation ~1e-12, rounding ~1e-10).
+Test(jacobian, vendor_and_user_laws_against_finite_differences, .timeout = 240)
+{
+    const double kx[6] = {0.0, 2e-4, 5e-4, 1e-3, 2e-3, 4e-3}, ky[6] = {0.0, 0.3, 1.2, 3.5, 9.0, 25.0};
+    const double cx[5] = {-3.0, -0.5, 0.0, 0.5, 3.0}, cy[5] = {-30.0, -8.0, 0.0, 9.0, 35.0};
+    const double fx[5] = {0.0, 0.2, 0.6, 1.5, 4.0}, fy[5] = {0.0, 0.45, 0.35, 0.3, 0.28};
+    mc_curve *kc = NULL, *cc = NULL, *fc = NULL;
+    cr_assert_eq(mc_curve_create(kx, ky, 6, MC_CURVE_CUBIC, &kc, NULL), MC_OK);
+    cr_assert_eq(mc_curve_create(cx, cy, 5, MC_CURVE_AKIMA, &cc, NULL), MC_OK);
+    cr_assert_eq(mc_curve_create(fx, fy, 5, MC_CURVE_CUBIC, &fc, NULL), MC_OK);
+    uint64_t rng = 777;
+    for (int law = 0; law < 6; ++law)
+    {
+        scene_pair sp;
+        cr_assert_eq(scene_make_real(0, &sp), 0, "data/ mesh missing"); // spot_on_plate
+        mc_force_model m = impact_model(1e5, 1.5, 10.0, 1e-4, true);
+        m.stiction_velocity = 1.0;
+        m.friction_velocity = 10.0;
+        const char* name = "";
+        switch (law)
+        {
+        case 0: // RecurDyn: m_d, m_i, R_df, a boundary penetration the depth is inside
+            m.normal_law = MC_NORMAL_RECURDYN;
+            m.exponent = 1.3;
+            m.damping = 50.0;
+            m.damping_exponent = 1.4;
+            m.indentation_exponent = 0.6;
+            m.rebound_damping_factor = 0.3;
+            m.dmax = 5e-3;
+            name = "recurdyn";
+            break;
+        case 1: // RecurDyn with stiffness and damping splines, a friction coefficient curve
+            m.normal_law = MC_NORMAL_RECURDYN;
+            m.stiffness_curve = kc;
+            m.damping_curve = cc;
+            m.dmax = 5e-3;
+            m.friction_curve = fc;
+            name = "recurdyn_splines";
+            break;
+        case 2: // DYMORE Hertz with dissipation
+            m.normal_law = MC_NORMAL_DYMORE;
+            m.dissipation = 0.3;
+            name = "dymore";
+            break;
+        case 3: // DYMORE nonlinear spring, friction force curve
+            m.normal_law = MC_NORMAL_DYMORE;
+            m.stiffness_curve = kc;
+            m.dissipation = 0.2;
+            m.friction_curve = fc;
+            m.friction_curve_kind = MC_FRICTION_CURVE_FORCE;
+            name = "dymore_curve";
+            break;
+        case 4: // user normal law
+            m.normal_law = MC_NORMAL_USER;
+            m.normal_fcn = user_normal_law;
+            name = "user_normal";
+            break;
+        default: // user normal and friction laws
+            m.normal_law = MC_NORMAL_USER;
+            m.normal_fcn = user_normal_law;
+            m.friction_fcn = user_friction_law;
+            name = "user_normal_friction";
+            break;
+        }
+        jscene s;
+        jscene_make(&s, sp.mesh_i, sp.mesh_j, sp.pose_i, sp.pose_j, &m);
+        mc_twist ti = {mc_v3(scene_random(&rng) - 0.5, scene_random(&rng) - 0.5, scene_random(&rng) - 0.5),
+                       mc_v3(scene_random(&rng) - 0.5, scene_random(&rng) - 0.5, scene_random(&rng) - 0.5)};
+        mc_twist tj = {mc_v3(scene_random(&rng) - 0.5, scene_random(&rng) - 0.5, scene_random(&rng) - 0.5),
+                       mc_v3(scene_random(&rng) - 0.5, scene_random(&rng) - 0.5, scene_random(&rng) - 0.5)};
+        cr_assert_eq(mc_body_set_velocity(s.world, s.bi, &ti), MC_OK);
+        cr_assert_eq(mc_body_set_velocity(s.world, s.bj, &tj), MC_OK);
+        check_against_world(&s, name, 1e-7);
+        mc_world_destroy(s.world);
+        scene_pair_destroy(&sp);
+    }
+    mc_curve_destroy(kc);
+    mc_curve_destroy(cc);
+    mc_curve_destroy(fc);
+}

@@ -348,9 +348,9 @@ Test(mech, bad_input_names_file_line_and_column)
     expect_bad("SPRINGDAMPER/1, I=2, J=1, TRANSLATION, K=-1", "bad.scn:7:", "K must not be negative");
     expect_bad("SPRINGDAMPER/1, I=2, J=1, ROTATION, K=1", "bad.scn:7:", "unknown argument 'K'");
     // Splines: unsorted or too few points, rows that do not fill the table.
-    expect_bad("SPLINE/1, X=0,1,3,2, Y=0,0,0,0", "bad.scn:7:", "value 4 (2) is not greater than value 3 (3)");
+    expect_bad("SPLINE/1, X=0,1,3,2, Y=0,0,0,0", "bad.scn:7:", "x[3] = 2 is not greater than x[2] = 3");
     expect_bad("SPLINE/1, X=0,1,2, Y=0,0,0", "bad.scn:7:", "at least 4");
-    expect_bad("SPLINE/1, X=0,1,2,3, Y=0,0,0", "bad.scn:7:", "Y has 3 values, X has 4");
+    expect_bad("SPLINE/1, X=0,1,2,3, Y=0,0,0", "bad.scn:7:", "has 4 X values and 3 Y values");
     expect_bad("SPLINE/1, X=0,1,2,3, Z=0,1, Y=0,0,0,0", "bad.scn:7:", "per value of Z");
     expect_bad("SPLINE/1, X=0,1,2,3, Z=1,0, Y=0,0,0,0,0,0,0,0", "bad.scn:7:", "Z is not strictly increasing");
 }
@@ -557,4 +557,40 @@ Test(mech, bad_joints_and_motions_are_refused_with_the_statement)
     expect_sim_refused(text, "mech.scn:7: JOINT/2 closes a loop of joints: a MOTION cannot drive it");
     snprintf(text, sizeof text, "%sJOINT/1, I=2, J=1, REVOLUTE\nINTEGRATOR/RK4\nSIMULATE/DYNAMIC, END=1\n", base);
     expect_sim_refused(text, "INTEGRATOR/RK4 cannot integrate JOINTs");
+}
+
+Test(mech, a_spline_curve_serves_contacts_and_expressions)
+{
+    // SPLINE/5 samples t^3 at 6 points: the not-a-knot cubic (CUBSPL) reproduces a cubic exactly, so SFORCE = t^3
+    // on mass 1 from rest gives x = t^5 / 20; RK4 with h = 0.01 adds under 1e-10 (Simpson's rule on the quartic v).
+    app_scenario* scn = parse_ok("PART/1, GROUND\n"
+                                 "MARKER/1, PART=1\n"
+                                 "PART/2, MASS=1, IP=1,1,1\n"
+                                 "MARKER/2, PART=2\n"
+                                 "SPLINE/5, X=0, 0.4, 0.8, 1.2, 1.6, 2, Y=0, 0.064, 0.512, 1.728, 4.096, 8\n"
+                                 "SFORCE/1, I=2, J=1, TRANSLATION, ACTIONONLY, FUNCTION=CUBSPL(TIME, 0, 5)\n"
+                                 "INTEGRATOR/RK4, HMAX=1e-2\n"
+                                 "SIMULATE/DYNAMIC, END=1\n");
+    app_sim* sim = sim_ok(scn);
+    run_to(sim, 1.0, 100);
+    cr_expect(fabs(part_pose(sim, 1).p.z - 1.0 / 20.0) < 1e-10, "z = %.15g", part_pose(sim, 1).p.z);
+    app_sim_destroy(sim);
+    app_scenario_destroy(scn);
+    // A LINEAR curve of 2 points serves a contact law, not AKISPL: the run stops at once, naming why.
+    scn = parse_ok("PART/1, GROUND\n"
+                   "MARKER/1, PART=1\n"
+                   "PART/2, MASS=1, IP=1,1,1\n"
+                   "MARKER/2, PART=2\n"
+                   "SPLINE/5, X=0, 1, Y=0, 1, METHOD=LINEAR\n"
+                   "SFORCE/1, I=2, J=1, TRANSLATION, ACTIONONLY, FUNCTION=AKISPL(TIME, 0, 5)\n"
+                   "INTEGRATOR/RK4, HMAX=1e-2\n"
+                   "SIMULATE/DYNAMIC, END=1\n");
+    app_sim* s2 = NULL;
+    char err[700] = "";
+    app_sim_options opt = app_sim_default_options();
+    opt.worker_count = 1;
+    cr_expect(app_sim_create(scn, &opt, &s2, err, sizeof err) == false);
+    cr_expect(strstr(err, "mech.scn:6:") != NULL && strstr(err, "fewer than 4 points") != NULL, "%s", err);
+    app_sim_destroy(s2);
+    app_scenario_destroy(scn);
 }

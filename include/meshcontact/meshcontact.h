@@ -8,6 +8,7 @@
 #include "law.h"
 #include "mesh.h"
 #include "query.h"
+#include "routine.h"
 #include "shape.h"
 #include "vec_math.h"
 #include "world.h"

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "base.h"
+#include "law.h"
 #include "mesh.h"
 #include "query.h"
 #include "shape.h"
@@ -69,7 +70,23 @@ extern "C"
         MC_NORMAL_IMPACT = 0,  ///< Adams IMPACT: stiffness, exponent, damping, dmax (see mc_impact_force)
         MC_NORMAL_POISSON = 1, ///< Adams POISSON: penalty, restitution, normal transition velocity (mc_poisson_force)
         MC_NORMAL_USER = 2,    ///< the user callback normal_fcn (Adams CNFSUB) gives Fn
+        /// RecurDyn's standard contact force (mc_recurdyn_force): stiffness K = stiffness, m_s = exponent, damping
+        /// C = damping, m_d = damping_exponent, m_i = indentation_exponent, boundary penetration = dmax, rebound
+        /// damping factor R_df = rebound_damping_factor, maximum penetration = max_penetration; stiffness_curve and
+        /// damping_curve (RecurDyn's splines) replace K g^m_s and C sign(gdot) |gdot|^m_d when given.
+        MC_NORMAL_RECURDYN = 3,
+        /// DYMORE's contact model (mc_dymore_force): elastic force F_el = k g^e (Hertz: e = 3/2) or stiffness_curve(g)
+        /// (DYMORE's nonlinear spring), times (1 + mu gdot) with mu = dissipation (damping proportional to the
+        /// elastic force).
+        MC_NORMAL_DYMORE = 4,
     } mc_normal_law;
+
+    /// What a contact's friction_curve gives against the slip speed (RecurDyn's friction spline).
+    typedef enum mc_friction_curve_kind
+    {
+        MC_FRICTION_CURVE_COEFFICIENT = 0, ///< the friction coefficient mu(v): friction force mu(|v_s|) Fn
+        MC_FRICTION_CURVE_FORCE = 1,       ///< the friction force magnitude F(v) itself (independent of Fn)
+    } mc_friction_curve_kind;
 
     /// Adams COULOMB_FRICTION.
     typedef enum mc_friction_mode
@@ -150,7 +167,25 @@ extern "C"
         mc_normal_force_fcn* normal_fcn;     ///< required when normal_law is MC_NORMAL_USER, ignored otherwise
         mc_friction_force_fcn* friction_fcn; ///< optional: replaces the Coulomb law when friction is active
         void* user_data;                     ///< passed to the callbacks; never dereferenced by the library
-        int internal_value;                  ///< set by mc_default_force_model()
+        // RecurDyn and DYMORE laws, curves (issue 33): see mc_recurdyn_force, mc_dymore_force and the table of
+        // vendor parameters in include/meshcontact/README.md.
+        double damping_exponent;       ///< RecurDyn m_d, exponent of the penetration velocity in f_nd (> 0, default 1)
+        double indentation_exponent;   ///< RecurDyn m_i, exponent of the penetration in f_nd (>= 0, default 0)
+        double rebound_damping_factor; ///< RecurDyn R_df, 0 <= R_df <= 1 (default 0): f_n >= R_df f_ns
+        /// RecurDyn maximum penetration (length, > 0; default +infinity: none): a region deeper than it gets no
+        /// force (RECURDYN and DYMORE laws)
+        double max_penetration;
+        double dissipation; ///< DYMORE mu, dissipation coefficient (s / length, >= 0): F = F_el (1 + mu gdot)
+        /// Elastic force against penetration (force; RecurDyn stiffness spline, DYMORE nonlinear spring), or NULL
+        /// (then the power law). Not copied: the curve must outlive the contact (like a body's mesh).
+        const mc_curve* stiffness_curve;
+        /// RecurDyn damping spline: damping force against penetration velocity (force), or NULL (C sign |gdot|^m_d).
+        const mc_curve* damping_curve;
+        /// Friction against the slip speed (RecurDyn friction spline), or NULL (Adams' Coulomb STEP law). Used when
+        /// friction is active; also gives the friction torque's coefficient (or force) at |w_n| R / 2.
+        const mc_curve* friction_curve;
+        mc_friction_curve_kind friction_curve_kind; ///< whether friction_curve is a coefficient or a force
+        int internal_value;                         ///< set by mc_default_force_model()
     } mc_force_model;
 
     /// @return IMPACT with k = 1e5, e = 1.5, c = 0, dmax = 1e-4; POISSON p = 1e5, eps = 1, vt = 1e-3; friction OFF
@@ -164,6 +199,43 @@ extern "C"
     /// @param err may be NULL; on failure its message names the parameter, its value and the allowed range
     /// @return MC_OK or MC_ERR_INVALID_ARGUMENT
     MC_API mc_status mc_force_model_check(const mc_force_model* model, mc_error* err);
+
+    /// RecurDyn's standard contact force (RecurDyn/Solver, contact force; the names are RecurDyn's):
+    ///
+    ///     f_ns = K g^m_s                          (or stiffness_curve(g), force against penetration)
+    ///     f_nd = C (gdot / |gdot|) |gdot|^m_d g^m_i STEP(g, 0, 0, bp, 1)
+    ///                                             (C sign(gdot) |gdot|^m_d replaced by damping_curve(gdot), force
+    ///                                              against penetration velocity, when given)
+    ///     f_n  = max(f_ns + f_nd, R_df f_ns)      for 0 < g <= max_penetration, else 0
+    ///
+    /// g: penetration, gdot: its rate (positive approaching), bp: the boundary penetration (dmax; the damping is
+    /// ramped in by Adams' cubic STEP up to it), R_df in [0, 1]: the rebound damping factor (while the parts
+    /// separate, the damping can lower the force to R_df f_ns and no further; R_df = 0 is the plain no-pull clamp).
+    /// With m_d = 1, m_i = 0, R_df = 0 it is Adams' IMPACT (mc_impact_force) with dmax = bp.
+    /// @param model stiffness, exponent, damping, damping_exponent, indentation_exponent, dmax,
+    ///        rebound_damping_factor, max_penetration, stiffness_curve, damping_curve are used
+    /// @param depth g (length), @param rate gdot (length / s)
+    /// @param dfdg, dfdrate out (may be NULL): the partial derivatives dFn/dg, dFn/dgdot (0 where a clamp holds or
+    ///        beyond max_penetration; gdot = 0 with m_d < 1 has an unbounded slope and reports 0)
+    /// @return Fn >= 0 (force units)
+    MC_API double mc_recurdyn_force(const mc_force_model* model, double depth, double rate, double* dfdg,
+                                    double* dfdrate);
+
+    /// DYMORE's contact force (DYMORE user's manual, contact models; names are DYMORE's):
+    ///
+    ///     F_el   = k a^e                 (Hertz: e = 3/2), or stiffness_curve(a) (nonlinear spring)
+    ///     F_diss = F_el mu da/dt         (dissipation proportional to the elastic force)
+    ///     F      = max(0, F_el + F_diss) = max(0, F_el (1 + mu da/dt))
+    ///
+    /// a: penetration (depth), da/dt: its rate (positive approaching), mu = model->dissipation (s / length). This is
+    /// the Hunt-Crossley form: a ball of any mass and stiffness hitting at speed v0 leaves at v1 = eps v0 with
+    /// mu v0 - ln(1 + mu v0) = -mu v1 - ln(1 - mu v1) (exact for F_el = k a^e, any e; eps ~ 1 - (2/3) mu v0 for small
+    /// mu v0), and the force never pulls. max_penetration applies as in RecurDyn's law.
+    /// @param model stiffness, exponent, dissipation, stiffness_curve, max_penetration are used
+    /// @param dfdg, dfdrate out (may be NULL): partial derivatives (0 where the clamp holds)
+    /// @return F >= 0
+    MC_API double mc_dymore_force(const mc_force_model* model, double depth, double rate, double* dfdg,
+                                  double* dfdrate);
 
     /// Forces of one region, on body J (the opposite acts on I).
     typedef struct mc_contact_force
@@ -686,8 +758,14 @@ extern "C"
     /// - Where no derivative exists: contact onset (depth 0), the validity switch A > 2 g^2 (rejected regions
     ///   contribute zero), Fn clamped at 0 (a law that would pull), zero slip or spin speed (the friction law's
     ///   limit slope is used: mu(v) / v -> mu'(0)). Regions within h of such a point set MC_JACOBIAN_NEAR_SWITCH.
-    /// User laws (normal_fcn, friction_fcn) and STICTION (mc_stiction_force) are not differentiated: a pair whose
-    /// contact uses one gives MC_ERR_UNSUPPORTED (nothing written).
+    /// RecurDyn's and DYMORE's laws are differentiated analytically (mc_recurdyn_force, mc_dymore_force give their
+    /// partial derivatives; curves by their interpolant's derivative), as are friction curves. User laws
+    /// (normal_fcn, friction_fcn) are differentiated by central differences of the callback along each state
+    /// coordinate's direction: the kinematics it receives (depth, rate, area, radius, point, normal, slip velocity,
+    /// spin rate, and for friction_fcn the normal force) move by their derivatives times a step that changes each by
+    /// at most 1e-6 of its scale (the region's depth or radius, area, speed, Fn); the volume is held fixed. Two
+    /// callback calls per state coordinate and region (48), on the calling thread. STICTION (mc_stiction_force) is
+    /// not differentiated: a pair whose contact uses it gives MC_ERR_UNSUPPORTED (nothing written).
     ///
     /// Call it after a successful mc_world_evaluate at the current poses (velocities may have changed since: the
     /// blocks use the current ones); it runs one region query per analytic pair and 24 per differenced pair (in

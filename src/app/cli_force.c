@@ -3,6 +3,7 @@
 // `meshcontact force`: contact regions of two meshes at given poses and velocities, with IMPACT forces, Coulomb
 // friction and the resulting wrench on each body.
 #include "src/app/cli.h"
+#include "src/app/scenario_laws.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ static void print_help(FILE* f)
             "                         (--stiffness K --exponent E [--damping C --dmax D] |\n"
             "                          --penalty P --restitution EPS [--normal-velocity VT])\n"
             "                         [--mu-static MS --mu-dynamic MD --stiction-velocity VS --friction-velocity VD]\n"
+            "                         [--law TEXT] [--splines TEXT]\n"
             "                         [--scale S] [--max-triangles N] [--threads N] [--json]\n"
             "                         [--accept-self-intersections]\n\n"
             "MESH_I and MESH_J are mesh files or the analytic shapes of 'meshcontact contact': sphere:R, socket:R,\n"
@@ -64,6 +66,14 @@ static void print_help(FILE* f)
                                               "exit status: 0 on success, 1 when a mesh cannot be read or a parameter "
                                               "is out of range, 2 on a usage "
                                               "error.\n");
+    fputs("\nother contact laws (RecurDyn, DYMORE, splines, Adams user routines; include/meshcontact/README.md):\n"
+          "  --law TEXT              a scenario CONTACT's law keywords (RECURDYN, DYMORE and their parameters,\n"
+          "                          NORMAL_FUNCTION=USER(..), NORMAL_ROUTINE=lib::fn, FRICTION_SPLINE=id,\n"
+          "                          FRICTION_FUNCTION, FRICTION_ROUTINE; 'meshcontact simulate --help'), e.g.\n"
+          "                          --law \"RECURDYN, STIFFNESS=1e7, DAMPING=10, BOUNDARY_PENETRATION=1e-4\"\n"
+          "  --splines TEXT          curves for --law's *_SPLINE=id: \"id, X=x1,x2,.., Y=y1,y2,..,\n"
+          "                          [METHOD=CUBIC|AKIMA|LINEAR]\", several separated by ';'\n",
+          f);
 }
 
 static void json_wrench(FILE* f, const char* key, mc_wrench w)
@@ -145,6 +155,8 @@ typedef struct force_args
     bool json;
     bool accept_self_intersections;
     mc_force_model model;
+    const char* law;     ///< --law: a CONTACT's law keywords (scenario_laws.h), or NULL
+    const char* splines; ///< --splines: SPLINE definitions for --law, or NULL
     bool have_k, have_e, have_c, have_dmax, have_ms, have_md, have_p, have_eps;
 } force_args;
 
@@ -165,7 +177,7 @@ static int check_model(force_args* a)
         }
         a->model.normal_law = MC_NORMAL_POISSON;
     }
-    else if (!a->have_k || !a->have_e)
+    else if ((!a->have_k || !a->have_e) && a->law == NULL) // --law may choose another normal law (checked later)
     {
         return cli_usage_error("force", "--stiffness and --exponent are required (or --penalty and --restitution)");
     }
@@ -210,6 +222,8 @@ static int parse_args(int argc, char** argv, force_args* a)
          "a whole number from 1 to 2^40"},
         {"threads", 0, CLI_COUNT, &a->threads, 0, NULL, NULL, "a positive integer"},
         {"accept-self-intersections", 0, CLI_FLAG, &a->accept_self_intersections, 0, NULL, NULL, NULL},
+        {"law", 0, CLI_TEXT, &a->law, 0, NULL, NULL, "a CONTACT's law keywords"},
+        {"splines", 0, CLI_TEXT, &a->splines, 0, NULL, NULL, "SPLINE definitions"},
     };
     static const char* const operand_names[] = {"MESH_I", "MESH_J"};
     const cli_syntax syntax = {"force", print_help, options, CLI_LENGTH(options), operand_names, a->path, 2};
@@ -232,8 +246,31 @@ int cli_force(int argc, char** argv)
     }
     mc_error err;
     memset(&err, 0, sizeof err);
+    app_scenario_laws* law_data = NULL; // curves and routine libraries of --law (live until the end)
+    app_contact_laws* laws = NULL;
+    if (a.law != NULL || a.splines != NULL)
+    {
+        app_law_error le = {0, ""};
+        bool ok = app_laws_from_text(a.splines, a.law, NULL, &law_data, &laws, &le);
+        if (ok && (laws == NULL || laws->normal == APP_LAW_NORMAL_NONE) && (!a.have_k || !a.have_e) &&
+            a.model.normal_law == MC_NORMAL_IMPACT)
+        {
+            app_laws_free_contact(laws);
+            app_laws_free_scenario(law_data);
+            return cli_usage_error("force", "--stiffness and --exponent are required (or --penalty and --restitution, "
+                                            "or a normal law in --law)");
+        }
+        app_laws_apply(laws, &a.model);
+        if (!ok)
+        {
+            app_laws_free_scenario(law_data);
+            return cli_fail(NULL, "force: %s", le.message);
+        }
+    }
     if (mc_force_model_check(&a.model, &err) != MC_OK)
     {
+        app_laws_free_contact(laws);
+        app_laws_free_scenario(law_data);
         return cli_fail(NULL, "force: %s", err.message);
     }
     mc_mesh* mesh[2] = {NULL, NULL};
@@ -326,5 +363,7 @@ done:
     mc_world_destroy(w);
     mc_mesh_destroy(mesh[0]);
     mc_mesh_destroy(mesh[1]);
+    app_laws_free_contact(laws);
+    app_laws_free_scenario(law_data);
     return rc;
 }

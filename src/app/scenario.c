@@ -4,6 +4,7 @@
 #include "src/app/scenario.h"
 
 #include "src/app/scenario_mech.h"
+#include "src/app/scenario_laws.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1294,6 +1295,7 @@ static bool get_id_list(scn_parser* p, const char* key, int** out, int* count, b
 
 static void contact_free(app_scenario_contact* c)
 {
+    app_laws_free_contact(c->laws);
     free(c->igeom);
     free(c->jgeom);
     free(c->exclude);
@@ -1344,14 +1346,66 @@ static bool contact_stiction(scn_parser* p, app_scenario_contact* c)
     return true;
 }
 
-static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
+/// The statement's arguments as views for scenario_laws.c, which marks the ones it takes (free the array).
+static app_law_arg* law_args(scn_parser* p)
 {
-    bool impact = false, poisson = false, found = false;
-    if (!get_flag(p, "IMPACT", &impact) || !get_flag(p, "POISSON", &poisson))
+    app_law_arg* v = calloc((size_t)(p->st.nargs > 0 ? p->st.nargs : 1), sizeof *v);
+    for (int i = 0; v != NULL && i < p->st.nargs; ++i)
+    {
+        scn_arg* a = &p->st.args[i];
+        v[i] = (app_law_arg){a->key, a->vals, a->nval, a->line, &a->used};
+    }
+    return v;
+}
+
+/// RECURDYN, DYMORE, FRICTION_SPLINE and the user routines of a CONTACT (scenario_laws.c).
+static bool contact_laws(scn_parser* p, app_scenario_contact* c)
+{
+    app_law_arg* v = law_args(p);
+    app_law_error e = {0, ""};
+    bool ok = v != NULL
+                  ? app_laws_parse_contact(v, p->st.nargs, p->st.line, p->scn->base_dir, &p->scn->laws, &c->laws, &e)
+                  : fail(p, p->st.line, "out of memory");
+    free(v);
+    return ok || (v == NULL ? false : fail(p, e.line > 0 ? e.line : p->st.line, "%s", e.message));
+}
+
+/// SPLINE/id, X=..., Y=..., [METHOD=LINEAR|CUBIC|AKIMA] (scenario_laws.c).
+static bool stmt_spline(scn_parser* p)
+{
+    int id = 0;
+    if (!get_statement_id(p, &id))
     {
         return false;
     }
-    if (impact == poisson)
+    bool handled = false;
+    if (find_arg(p, "Z") != NULL)
+    {
+        return app_mech_statement(p, "SPLINE", &handled); // a surface, for AKISPL and CUBSPL (scenario_mech.c)
+    }
+    app_law_arg* v = law_args(p);
+    app_law_error e = {0, ""};
+    bool ok = v != NULL ? app_laws_parse_spline(id, v, p->st.nargs, p->st.line, &p->scn->laws, &e)
+                        : fail(p, p->st.line, "out of memory");
+    free(v);
+    // The curve also serves AKISPL and CUBSPL in function expressions (scenario_mech.c keeps its points).
+    return (ok || (v != NULL && fail(p, e.line > 0 ? e.line : p->st.line, "%s", e.message))) &&
+           app_mech_statement(p, "SPLINE", &handled);
+}
+
+static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
+{
+    bool impact = false, poisson = false, found = false;
+    if (!get_flag(p, "IMPACT", &impact) || !get_flag(p, "POISSON", &poisson) || !contact_laws(p, c))
+    {
+        return false;
+    }
+    bool other_law = c->laws != NULL && ((app_contact_laws*)c->laws)->normal != APP_LAW_NORMAL_NONE;
+    if (other_law && (impact || poisson))
+    {
+        return fail(p, p->st.line, "give one normal law: IMPACT, POISSON, RECURDYN, DYMORE or NORMAL_FUNCTION");
+    }
+    if (impact == poisson && !other_law)
     {
         return fail(p, p->st.line, impact ? "give IMPACT or POISSON, not both" : "CONTACT/%d needs IMPACT or POISSON",
                     c->id);
@@ -1360,7 +1414,7 @@ static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
     static const char* impact_keys[] = {"STIFFNESS", "EXPONENT", "DAMPING", "DMAX"};
     static const char* poisson_keys[] = {"PENALTY", "RESTITUTION_COEFFICIENT", "NORMAL_TRANSITION_VELOCITY"};
     const char** other = impact ? poisson_keys : impact_keys;
-    int nother = impact ? 3 : 4;
+    int nother = other_law ? 0 : (impact ? 3 : 4);
     for (int k = 0; k < nother; ++k)
     {
         scn_arg* a = find_arg(p, other[k]);
@@ -1394,7 +1448,7 @@ static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
             return fail(p, p->st.line, "DAMPING needs DMAX= (the depth of full damping)");
         }
     }
-    else
+    else if (!other_law)
     {
         if (!get_real(p, "PENALTY", &c->penalty, &found))
         {
@@ -1445,7 +1499,8 @@ static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
     {
         return false;
     }
-    if (c->friction != APP_SCENARIO_FRICTION_OFF && (!have_ms || !have_md))
+    bool friction_law = c->laws != NULL && (c->laws->friction_spline != 0 || c->laws->friction_npar > 0);
+    if (c->friction != APP_SCENARIO_FRICTION_OFF && (!have_ms || !have_md) && !friction_law)
     {
         return fail(p, p->st.line, "COULOMB_FRICTION needs MU_STATIC= and MU_DYNAMIC=");
     }
@@ -1733,6 +1788,7 @@ static const scn_statement s_statements[] = {
     {"GRAVITY", stmt_gravity},       {"PART", stmt_part},
     {"GRAPHICS", stmt_graphics},     {"CONTACT", stmt_contact},
     {"INTEGRATOR", stmt_integrator}, {"SIMULATE", stmt_simulate},
+    {"SPLINE", stmt_spline},
 };
 
 static bool process_statement(scn_parser* p)
@@ -1860,6 +1916,11 @@ static bool resolve(scn_parser* p)
         {
             return fail(p, ct->line, "CONTACT/%d pairs no geometries of two different parts (one of them moving)",
                         ct->id);
+        }
+        app_law_error le = {0, ""};
+        if (!app_laws_resolve(ct->laws, s->laws, ct->id, &le))
+        {
+            return fail(p, le.line, "%s", le.message);
         }
     }
     return app_mech_resolve(p);
@@ -2090,6 +2151,7 @@ void app_scenario_destroy(app_scenario* scn)
     }
     free(scn->warnings);
     app_mech_destroy(scn->mech);
+    app_laws_free_scenario(scn->laws);
     free(scn->graphics);
     free(scn->contacts);
     free(scn->parts);

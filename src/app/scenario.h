@@ -93,6 +93,13 @@
  *          [IFLIP_GEOMETRY=id,...], [JFLIP_GEOMETRY=id,...], [EXCLUDE=id,id[,id,id...]],
  *          IMPACT, STIFFNESS=k, [EXPONENT=e], [DAMPING=c], [DMAX=d]
  *        | POISSON, PENALTY=p, RESTITUTION_COEFFICIENT=r, [NORMAL_TRANSITION_VELOCITY=v]
+ *        | RECURDYN, STIFFNESS=K | STIFFNESS_SPLINE=id, [STIFFNESS_EXPONENT=m_s], [DAMPING=C],
+ *          [DAMPING_EXPONENT=m_d], [INDENTATION_EXPONENT=m_i], [BOUNDARY_PENETRATION=d],
+ *          [REBOUND_DAMPING_FACTOR=R_df], [MAXIMUM_PENETRATION=p], [DAMPING_SPLINE=id]
+ *        | DYMORE, STIFFNESS=k | STIFFNESS_SPLINE=id, [EXPONENT=e], [DISSIPATION=mu], [MAXIMUM_PENETRATION=p]
+ *        | NORMAL_FUNCTION=USER(r1,...,r30), NORMAL_ROUTINE=library::function
+ *          [, FRICTION_SPLINE=id, [FRICTION_SPLINE_TYPE=COEFFICIENT|FORCE]]
+ *          [, FRICTION_FUNCTION=USER(r1,...), FRICTION_ROUTINE=library::function]
  *          [, COULOMB_FRICTION=ON|OFF|DYNAMICS_ONLY, MU_STATIC=ms, MU_DYNAMIC=md,
  *             STICTION_TRANSITION_VELOCITY=vs, FRICTION_TRANSITION_VELOCITY=vd,
  *             [STICTION=ON|OFF, MAX_STICTION_DEFORMATION=d]]
@@ -122,6 +129,14 @@
  *     of the planes or spheres fitted to the meshes' vertices near those points, for tessellated curved parts whose
  *     faceted depth ripples (exact on tessellated balls and plates); VOLUME_AREA 2 V / A; EXTENT the region's extent
  *     along its normal.
+ *
+ *     RECURDYN, DYMORE, the *_SPLINE references and the user routines are parsed by scenario_laws.c (their
+ *     parameters: include/meshcontact/README.md, the vendor parameter table). A library path without '/' is looked
+ *     for next to the scenario, then by dlopen's search; a relative path with '/' is relative to the scenario.
+ *
+ * SPLINE/id, X=x1,x2,..., Y=y1,y2,..., [METHOD=CUBIC|AKIMA|LINEAR]
+ *     A curve (Adams SPLINE; METHOD is not Adams': CUBIC as CUBSPL, the default, AKIMA as AKISPL) for the
+ *     STIFFNESS_SPLINE, DAMPING_SPLINE and FRICTION_SPLINE of CONTACT statements (before or after them).
  *
  * INTEGRATOR/[BDF | GSTIFF | RK4], [ERROR=e], [HMAX=h], [HINIT=h0], [HMIN=h1]
  *     BDF (the default; GSTIFF is a synonym, Adams' name): variable-step, variable-order backward differentiation
@@ -245,6 +260,7 @@ typedef struct app_scenario_contact
     bool stiction;                     ///< STICTION=ON
     double max_stiction_deformation;   ///< MAX_STICTION_DEFORMATION; 0: the library's default
     mc_depth_method depth;             ///< DEPTH (not Adams); MC_DEPTH_DEFAULT when not given (Adams)
+    struct app_contact_laws* laws;     ///< RECURDYN, DYMORE, splines, user routines (scenario_laws.h); NULL: none
 } app_scenario_contact;
 
 /// Integrator of a scenario (INTEGRATOR statement).
@@ -286,6 +302,7 @@ typedef struct app_scenario
     /// MARKER, SFORCE, VFORCE, VTORQUE, SPRINGDAMPER, SPLINE, VARIABLE statements (src/app/scenario_mech.h), or
     /// NULL when the scenario has none
     struct app_scenario_mech* mech;
+    struct app_scenario_laws* laws; ///< SPLINE curves and routine libraries (scenario_laws.h); NULL: none
 } app_scenario;
 
 /// A parse error: where and what.

@@ -328,7 +328,7 @@ static bool stmt_spline(scn_parser* p, app_scenario_mech* m)
     s.nz = 1;
     bool ok = new_id(p, "SPLINE", m->splines != NULL ? &m->splines[0].id : NULL, m->spline_count, sizeof *m->splines,
                      &s.id) &&
-              get_list(p, "X", 4, &s.x, &s.nx) && strictly_increasing(p, s.id, "X", s.x, s.nx);
+              get_list(p, "X", 2, &s.x, &s.nx) && strictly_increasing(p, s.id, "X", s.x, s.nx);
     if (ok && app_scn_find_arg(p, "Z") != NULL)
     {
         ok = get_list(p, "Z", 2, &s.z, &s.nz) && strictly_increasing(p, s.id, "Z", s.z, s.nz);

@@ -33,10 +33,11 @@
  *     about J's z axis, a the angle of I's x axis about J's z axis from J's x axis (in (-pi, pi]; ANGLE defaults to
  *     0), w the relative angular velocity about J's z axis; on I, the opposite on J.
  *
- * SPLINE/id, X=x1,...,xn, Y=y1,...,yn
+ * SPLINE/id, X=x1,...,xn, Y=y1,...,yn, [METHOD=...]
  * SPLINE/id, X=x1,...,xn, Z=z1,...,zm, Y=y11,...,y1n, y21,...,y2n, ..., ym1,...,ymn
- *     A curve y(x) (at least 4 points, x strictly increasing), or a surface y(x, z): one curve in x per z value (z
- *     strictly increasing), Y row by row. AKISPL and CUBSPL evaluate it (include/meshcontact/law.h: Akima, the
+ *     A curve y(x) (scenario.h's SPLINE, read by scenario_laws.c for contact laws; x strictly increasing; AKISPL
+ *     and CUBSPL need at least 4 points), or a surface y(x, z) for AKISPL and CUBSPL only: one curve in x per z
+ *     value (z strictly increasing), Y row by row. AKISPL and CUBSPL evaluate it (include/meshcontact/law.h: Akima, the
  *     not-a-knot cubic); on a surface, each row is interpolated in x, then the m values in z by the same method
  *     (with fewer than 4 rows, linearly).
  *

@@ -153,6 +153,11 @@ static bool env_spline(void* user, int index, bool akima, double x, double z, in
         base += 2 * f->mech->splines[k].nz;
     }
     rows = &f->curves[base];
+    if (rows[0] == NULL)
+    {
+        *why = "a SPLINE of fewer than 4 points (AKISPL and CUBSPL need 4)";
+        return false;
+    }
     if (s->z == NULL)
     {
         *out = mc_curve_eval(rows[akima ? 0 : 1], x, order);
@@ -250,7 +255,11 @@ bool app_sim_forces_create(const app_scenario* scn, const mc_vec3* cm, const app
     for (int k = 0; k < m->spline_count; ++k)
     {
         const app_scenario_spline* s = &m->splines[k];
-        for (int r = 0; r < s->nz; ++r)
+        for (int r = 0; r < s->nz && s->nx < 4; ++r)
+        {
+            c += 2; // too short for AKISPL and CUBSPL (a LINEAR curve of a contact law): refused if they use it
+        }
+        for (int r = 0; r < s->nz && s->nx >= 4; ++r)
         {
             for (int method = 0; method < 2; ++method)
             {

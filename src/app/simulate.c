@@ -4,6 +4,7 @@
 // contact summaries, peaks, incidents, tracks and warnings, the motion CSV and the contacts plot.
 #include "src/app/simulate.h"
 
+#include "src/app/scenario_laws.h"
 #include "src/app/sim_bdf.h"
 #include "src/app/sim_forces.h"
 #include "src/app/sim_mb.h"
@@ -527,6 +528,7 @@ static mc_force_model force_model(const app_scenario_contact* c)
             m.max_stiction_deformation = c->max_stiction_deformation;
         }
     }
+    app_laws_apply(c->laws, &m); // RECURDYN, DYMORE, splines, user routines (scenario_laws.h)
     return m;
 }
 

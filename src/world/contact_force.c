@@ -78,6 +78,11 @@ mc_force_model mc_default_force_model(void)
     m.friction_velocity = 1.0;
     m.stiction = false;
     m.max_stiction_deformation = 1e-4;
+    m.damping_exponent = 1.0;
+    m.indentation_exponent = 0.0;
+    m.rebound_damping_factor = 0.0;
+    m.max_penetration = INFINITY;
+    m.dissipation = 0.0;
     m.internal_value = FORCE_MODEL_COOKIE;
     return m;
 }
@@ -133,6 +138,13 @@ mc_status mc_force_model_check(const mc_force_model* m, mc_error* err)
             return bad(err, "NORMAL_TRANSITION_VELOCITY", m->normal_transition_velocity, "finite and > 0");
         }
         break;
+    case MC_NORMAL_RECURDYN:
+    case MC_NORMAL_DYMORE:
+        if (mc_vendor_law_check(m, err) != MC_OK)
+        {
+            return MC_ERR_INVALID_ARGUMENT;
+        }
+        break;
     case MC_NORMAL_USER:
         if (m->normal_fcn == NULL)
         {
@@ -153,7 +165,17 @@ mc_status mc_force_model_check(const mc_force_model* m, mc_error* err)
                             "STICTION = ON needs COULOMB_FRICTION = ON or DYNAMICS_ONLY with the built-in Coulomb law "
                             "(no friction callback)");
     }
-    if (m->friction == MC_FRICTION_OFF || m->friction_fcn != NULL)
+    if (m->friction_curve != NULL && m->stiction)
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                            "STICTION = ON needs the Coulomb law's MU_STATIC and MU_DYNAMIC, not a friction curve");
+    }
+    if (m->friction_curve_kind != MC_FRICTION_CURVE_COEFFICIENT && m->friction_curve_kind != MC_FRICTION_CURVE_FORCE)
+    {
+        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "unknown friction curve kind %d",
+                            (int)m->friction_curve_kind);
+    }
+    if (m->friction == MC_FRICTION_OFF || m->friction_fcn != NULL || m->friction_curve != NULL)
     {
         return MC_OK;
     }
@@ -219,6 +241,12 @@ static void contact_force_compute(const mc_force_model* m, const mc_contact_kine
     case MC_NORMAL_USER:
         fn = m->normal_fcn != NULL ? m->normal_fcn(kin, m, m->user_data) : 0.0;
         break;
+    case MC_NORMAL_RECURDYN:
+        fn = mc_recurdyn_force(m, g, kin->rate, NULL, NULL);
+        break;
+    case MC_NORMAL_DYMORE:
+        fn = mc_dymore_force(m, g, kin->rate, NULL, NULL);
+        break;
     }
     if (!(fn > 0.0) && !isnan(fn))
     {
@@ -238,21 +266,28 @@ static void contact_force_compute(const mc_force_model* m, const mc_contact_kine
         }
         else if (fn > 0.0)
         {
+            // a friction force curve gives the force itself: the factor that multiplies it is 1, not Fn
+            bool force_curve = m->friction_curve != NULL && m->friction_curve_kind == MC_FRICTION_CURVE_FORCE;
+            double scale = force_curve ? 1.0 : fn;
             double v = r.slip_speed;
             if (v > 0.0)
             {
-                double mu =
-                    mc_friction_coefficient(v, m->mu_static, m->mu_dynamic, m->stiction_velocity, m->friction_velocity);
-                r.friction_coefficient = mu;
-                r.friction_force = mc_scale(kin->slip_velocity, -mu * fn / v);
+                double mu = m->friction_curve != NULL
+                                ? mc_model_friction(m, v, NULL)
+                                : mc_friction_coefficient(v, m->mu_static, m->mu_dynamic, m->stiction_velocity,
+                                                          m->friction_velocity);
+                r.friction_coefficient = force_curve ? mu / fn : mu;
+                r.friction_force = mc_scale(kin->slip_velocity, -mu * scale / v);
             }
             double w = kin->spin_rate;
             if (w != 0.0)
             {
                 double radius = kin->radius;
-                double mu_t = mc_friction_coefficient(fabs(w) * radius * 0.5, m->mu_static, m->mu_dynamic,
-                                                      m->stiction_velocity, m->friction_velocity);
-                double mag = mu_t * fn * (2.0 / 3.0) * radius;
+                double mu_t = m->friction_curve != NULL
+                                  ? mc_model_friction(m, fabs(w) * radius * 0.5, NULL)
+                                  : mc_friction_coefficient(fabs(w) * radius * 0.5, m->mu_static, m->mu_dynamic,
+                                                            m->stiction_velocity, m->friction_velocity);
+                double mag = mu_t * scale * (2.0 / 3.0) * radius;
                 r.friction_torque = mc_scale(n, w > 0.0 ? -mag : mag);
             }
         }

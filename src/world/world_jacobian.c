@@ -179,16 +179,27 @@ static dual dstep(dual x, double x0, double h0, double x1, double h1)
     return dchain(x, h0 + (h1 - h0) * d * d * (3.0 - 2.0 * d), (h1 - h0) * 6.0 * d * (1.0 - d) / w);
 }
 
-// mc_friction_coefficient for a speed v >= 0, with derivatives.
+// The friction law of the model (Adams' coefficient, or its friction curve) at a speed v >= 0, with derivatives.
 static dual dfriction_coefficient(dual v, const mc_force_model* m)
 {
+    if (m->friction_curve != NULL)
+    {
+        double slope = 0.0;
+        double value = mc_model_friction(m, v.v, &slope);
+        return dchain(v, value, slope);
+    }
     dual ramp = dstep(v, -m->stiction_velocity, -1.0, m->stiction_velocity, 1.0);
     return dmul(ramp, dstep(v, m->stiction_velocity, m->mu_static, m->friction_velocity, m->mu_dynamic));
 }
 
-// The friction law's slope at zero speed: mu(v) / v -> mu'(0) = 1.5 mu_s / v_s (the STEP ramp through 0).
+// The friction law's slope at zero speed: mu(v) / v -> mu'(0) = 1.5 mu_s / v_s (the STEP ramp through 0); a friction
+// curve's slope at 0 (the limit when the curve passes through 0; otherwise the force jumps at v = 0).
 static double friction_slope_at_zero(const mc_force_model* m)
 {
+    if (m->friction_curve != NULL)
+    {
+        return mc_curve_eval(m->friction_curve, 0.0, 1);
+    }
     return 1.5 * m->mu_static / m->stiction_velocity;
 }
 
@@ -198,6 +209,106 @@ typedef struct pair_state
     dvec p_i, v_i, w_i;
     dvec p_j, v_j, w_j;
 } pair_state;
+
+static mc_vec3 dvvalue(const dvec* a)
+{
+    return mc_v3(a->x.v, a->y.v, a->z.v);
+}
+
+static mc_vec3 dvslot(const dvec* a, int k)
+{
+    return mc_v3(a->x.d[k], a->y.d[k], a->z.d[k]);
+}
+
+// a.v = value, a.d = da * ga + db * gb: a function of two duals with its partial derivatives.
+static dual dchain2(dual a, double da, dual b, double db, double value)
+{
+    dual r = dadd(dscale(a, da), dscale(b, db));
+    r.v = value;
+    return r;
+}
+
+// The region's kinematics (as mc_contact_kinematics_compute gives them) and their derivatives per slot, for the user
+// laws (the volume is held fixed: its tangent is 0).
+typedef struct kin_duals
+{
+    mc_contact_kinematics value;
+    mc_contact_kinematics tangent[JN];
+} kin_duals;
+
+static void kin_from_duals(const dual* depth, const dual* rate, const dual* area, const dual* radius, const dvec* c,
+                           const dvec* n, const dvec* slip, const dual* spin, double volume, kin_duals* k)
+{
+    k->value.depth = depth->v;
+    k->value.rate = rate->v;
+    k->value.area = area->v;
+    k->value.volume = volume;
+    k->value.radius = radius->v;
+    k->value.point = dvvalue(c);
+    k->value.normal = dvvalue(n);
+    k->value.slip_velocity = dvvalue(slip);
+    k->value.spin_rate = spin->v;
+    for (int s = 0; s < JN; ++s)
+    {
+        mc_contact_kinematics* t = &k->tangent[s];
+        t->depth = depth->d[s];
+        t->rate = rate->d[s];
+        t->area = area->d[s];
+        t->volume = 0.0;
+        t->radius = radius->d[s];
+        t->point = dvslot(c, s);
+        t->normal = dvslot(n, s);
+        t->slip_velocity = dvslot(slip, s);
+        t->spin_rate = spin->d[s];
+    }
+}
+
+static dvec dvfrom(mc_vec3 value, const mc_vec3* slots)
+{
+    dvec r = dvconst(value);
+    for (int s = 0; s < JN; ++s)
+    {
+        r.x.d[s] = slots[s].x;
+        r.y.d[s] = slots[s].y;
+        r.z.d[s] = slots[s].z;
+    }
+    return r;
+}
+
+// The normal force law in derivative form (contact_force.c's switch): IMPACT and POISSON in duals, RecurDyn's and
+// DYMORE's from their partial derivatives, a user law by differences along each slot's direction.
+static dual normal_force_dual(const mc_force_model* m, const dual* depth, const dual* rate, const kin_duals* k)
+{
+    switch (m->normal_law)
+    {
+    case MC_NORMAL_IMPACT:
+    {
+        dual damp = dstep(*depth, 0.0, 0.0, m->dmax, m->damping);
+        return dadd(dscale(dpow(*depth, m->exponent), m->stiffness), dmul(damp, *rate));
+    }
+    case MC_NORMAL_POISSON:
+    {
+        dual factor = dstep(*rate, -m->normal_transition_velocity, m->restitution * m->restitution,
+                            m->normal_transition_velocity, 1.0);
+        return dmul(dscale(*depth, m->penalty), factor);
+    }
+    case MC_NORMAL_RECURDYN:
+    case MC_NORMAL_DYMORE:
+    {
+        double dg = 0.0, dr = 0.0;
+        double v = m->normal_law == MC_NORMAL_RECURDYN ? mc_recurdyn_force(m, depth->v, rate->v, &dg, &dr)
+                                                       : mc_dymore_force(m, depth->v, rate->v, &dg, &dr);
+        return dchain2(*depth, dg, *rate, dr, v);
+    }
+    case MC_NORMAL_USER:
+    {
+        dual r = dconst(0.0);
+        r.v = mc_user_normal_partials(m, &k->value, k->tangent, JN, r.d);
+        return r;
+    }
+    }
+    return dconst(0.0);
+}
 
 // One region's force law in derivative form (contact_force.c's contact_force_compute, same branches), accumulated
 // into the pair's two wrenches. @return false when the region is rejected (no force).
@@ -216,50 +327,55 @@ static bool region_wrench(const mc_force_model* m, bool friction, const dual* de
     dual rate = dscale(vn, -1.0);
     dvec slip = dvsub(vrel, dvmul(*n, vn));
     dual spin = dvdot(dvsub(s->w_j, s->w_i), *n);
-    dual fn = dconst(0.0);
-    if (m->normal_law == MC_NORMAL_IMPACT)
+    dual radius = dsqrt(dscale(*area, 1.0 / 3.14159265358979323846));
+    bool user = m->normal_law == MC_NORMAL_USER || (friction && m->friction_fcn != NULL);
+    kin_duals kin; // filled for the user laws only (the others never read it)
+    if (user)
     {
-        dual damp = dstep(*depth, 0.0, 0.0, m->dmax, m->damping);
-        fn = dadd(dscale(dpow(*depth, m->exponent), m->stiffness), dmul(damp, rate));
+        kin_from_duals(depth, &rate, area, &radius, c, n, &slip, &spin, volume, &kin);
     }
-    else
-    {
-        dual factor = dstep(rate, -m->normal_transition_velocity, m->restitution * m->restitution,
-                            m->normal_transition_velocity, 1.0);
-        fn = dmul(dscale(*depth, m->penalty), factor);
-    }
+    dual fn = normal_force_dual(m, depth, &rate, &kin);
     if (!(fn.v > 0.0))
     {
         return false; // the law would pull: clamped to 0 (no derivative on this side)
     }
     dvec force = dvmul(*n, fn);
     dvec torque = dvconst(mc_v3(0.0, 0.0, 0.0));
-    if (friction)
+    if (friction && m->friction_fcn != NULL)
     {
+        mc_vec3 f0, t0, df[JN], dt[JN];
+        mc_user_friction_partials(m, &kin.value, fn.v, kin.tangent, fn.d, JN, &f0, &t0, df, dt);
+        force = dvadd(force, dvfrom(f0, df));
+        torque = dvfrom(t0, dt);
+    }
+    else if (friction)
+    {
+        // a friction force curve gives the force itself: its factor is 1, not Fn
+        bool force_curve = m->friction_curve != NULL && m->friction_curve_kind == MC_FRICTION_CURVE_FORCE;
+        dual scale = force_curve ? dconst(1.0) : fn;
         double slope0 = friction_slope_at_zero(m);
         dual v = dvdot(slip, slip);
         if (v.v > 0.0)
         {
             dual speed = dsqrt(v);
             dual mu = dfriction_coefficient(speed, m);
-            force = dvsub(force, dvmul(slip, ddiv(dmul(mu, fn), speed)));
+            force = dvsub(force, dvmul(slip, ddiv(dmul(mu, scale), speed)));
         }
         else
         {
-            force = dvsub(force, dvmul(slip, dscale(fn, slope0)));
+            force = dvsub(force, dvmul(slip, dscale(scale, slope0)));
         }
-        dual radius = dsqrt(dscale(*area, 1.0 / 3.14159265358979323846));
         if (spin.v != 0.0)
         {
             double sign = spin.v > 0.0 ? 1.0 : -1.0;
             dual arg = dscale(dmul(spin, radius), 0.5 * sign);
-            dual mag = dscale(dmul(dmul(dfriction_coefficient(arg, m), fn), radius), 2.0 / 3.0);
+            dual mag = dscale(dmul(dmul(dfriction_coefficient(arg, m), scale), radius), 2.0 / 3.0);
             torque = dvmul(*n, dscale(mag, -sign));
         }
         else
         {
             // mag -> slope0 |w| R / 2 * Fn (2/3) R, with the sign of -w
-            dual lin = dscale(dmul(dmul(dmul(spin, radius), radius), fn), -slope0 / 3.0);
+            dual lin = dscale(dmul(dmul(dmul(spin, radius), radius), scale), -slope0 / 3.0);
             torque = dvmul(*n, lin);
         }
     }
@@ -817,13 +933,6 @@ mc_status mc_world_get_jacobian(mc_world* w, mc_jacobian_block* out, uint32_t ca
             return MC_ERR_INVALID_ARGUMENT;
         }
         const mc_force_model* m = &w->contacts[p->contact].model;
-        if (m->normal_law == MC_NORMAL_USER || (m->friction_fcn != NULL && mc_friction_active(m, w->analysis)))
-        {
-            mc_log("mc_world_get_jacobian: contact %u uses a user force law (normal_fcn or friction_fcn), whose "
-                   "derivatives the library cannot take",
-                   p->contact);
-            return MC_ERR_UNSUPPORTED;
-        }
         if (m->stiction && mc_friction_active(m, w->analysis))
         {
             mc_log("mc_world_get_jacobian: contact %u has STICTION on, whose friction law (mc_stiction_force) is not "

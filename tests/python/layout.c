@@ -227,6 +227,15 @@ int main(void)
     F(mc_force_model, normal_fcn);
     F(mc_force_model, friction_fcn);
     F(mc_force_model, user_data);
+    F(mc_force_model, damping_exponent);
+    F(mc_force_model, indentation_exponent);
+    F(mc_force_model, rebound_damping_factor);
+    F(mc_force_model, max_penetration);
+    F(mc_force_model, dissipation);
+    F(mc_force_model, stiffness_curve);
+    F(mc_force_model, damping_curve);
+    F(mc_force_model, friction_curve);
+    F(mc_force_model, friction_curve_kind);
     F(mc_force_model, internal_value);
     S(mc_contact_force);
     F(mc_contact_force, normal_force);

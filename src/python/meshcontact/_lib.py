@@ -215,6 +215,23 @@ contact_force_evaluate = _fn(
     "mc_contact_force_evaluate", status, P(t.ForceModelStruct), P(t.ContactKinematics), c_int, P(t.ContactForce)
 )
 
+# world.h: RecurDyn's and DYMORE's laws (issue 33)
+recurdyn_force = _fn("mc_recurdyn_force", c_double, P(t.ForceModelStruct), c_double, c_double, P(c_double), P(c_double))
+dymore_force = _fn("mc_dymore_force", c_double, P(t.ForceModelStruct), c_double, c_double, P(c_double), P(c_double))
+
+# law.h: curves, Adams IMPACT and BISTOP
+curve_create = _fn("mc_curve_create", status, P(c_double), P(c_double), c_int, c_int, P(vp), P(t.ErrorRecord))
+curve_destroy = _fn("mc_curve_destroy", None, vp)
+curve_eval = _fn("mc_curve_eval", c_double, vp, c_double, c_int)
+curve_count = _fn("mc_curve_count", c_int, vp)
+curve_get_method = _fn("mc_curve_get_method", c_int, vp)
+curve_get_points = _fn("mc_curve_get_points", c_int, vp, P(c_double), P(c_double), c_int)
+adams_impact = _fn("mc_adams_impact", c_double, *([c_double] * 7))
+adams_impact_partials = _fn("mc_adams_impact_partials", c_double, *([c_double] * 7), P(c_double), P(c_double))
+adams_bistop = _fn("mc_adams_bistop", c_double, *([c_double] * 8))
+adams_bistop_partials = _fn("mc_adams_bistop_partials", c_double, *([c_double] * 8), P(c_double), P(c_double))
+step_fcn_derivative = _fn("mc_step_fcn_derivative", c_double, c_double, c_double, c_double, c_double, c_double)
+
 # world.h: the world
 default_world_def = _fn("mc_default_world_def", t.WorldDef)
 world_create = _fn("mc_world_create", status, P(t.WorldDef), P(vp))

@@ -411,6 +411,15 @@ ForceModelStruct._fields_ = [
     ("normal_fcn", NORMAL_FCN),
     ("friction_fcn", FRICTION_FCN),
     ("user_data", c_void_p),
+    ("damping_exponent", c_double),
+    ("indentation_exponent", c_double),
+    ("rebound_damping_factor", c_double),
+    ("max_penetration", c_double),
+    ("dissipation", c_double),
+    ("stiffness_curve", c_void_p),
+    ("damping_curve", c_void_p),
+    ("friction_curve", c_void_p),
+    ("friction_curve_kind", c_enum),
     ("internal_value", c_int),
 ]
 
