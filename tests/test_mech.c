@@ -533,6 +533,30 @@ Test(mech, bad_joints_and_motions_are_refused_with_the_statement)
     expect_bad("JOINT/1, I=2, J=1, REVOLUTE\nMOTION/1, JOINT=1, TRANSLATION, FUNCTION=TIME",
                "bad.scn:8:", "REVOLUTE, which cannot take a TRANSLATION motion");
     expect_bad("MOTION/1, JOINT=4, FUNCTION=TIME", "bad.scn:7:", "JOINT/4 is not defined");
+    if (app_mb_available())
+    {
+        // A MOTION is a function of time: a marker measure in it stops the run with the reason.
+        app_scenario* scn = parse_ok("PART/1, GROUND\n"
+                                     "MARKER/1, PART=1\n"
+                                     "PART/2, MASS=1, IP=1,1,1\n"
+                                     "MARKER/2, PART=2\n"
+                                     "JOINT/1, I=2, J=1, REVOLUTE\n"
+                                     "MOTION/1, JOINT=1, FUNCTION=DX(2)\n"
+                                     "SIMULATE/DYNAMIC, END=1\n");
+        app_sim* sim = NULL;
+        char err[700] = "";
+        app_sim_options opt = app_sim_default_options();
+        opt.worker_count = 1;
+        bool ok = app_sim_create(scn, &opt, &sim, err, sizeof err);
+        for (int k = 0; ok && k < 10; ++k)
+        {
+            ok = app_sim_step(sim, 0.1, err, sizeof err);
+        }
+        cr_expect(ok == false);
+        cr_expect(strstr(err, "MOTION/1 FUNCTION=") != NULL && strstr(err, "only TIME") != NULL, "%s", err);
+        app_sim_destroy(sim);
+        app_scenario_destroy(scn);
+    }
     expect_bad("JOINT/1, I=2, J=1, REVOLUTE\nMOTION/1, JOINT=1, FUNCTION=2 * * TIME",
                "bad.scn:8:33:", "expected a number");
     if (!app_mb_available())

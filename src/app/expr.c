@@ -953,6 +953,10 @@ bool app_expr_eval(const app_expr* e, const app_expr_env* env, double* out, app_
             continue;
         }
         case OP_MEASURE:
+            if (env->measure == NULL)
+            {
+                return fault_at(fault, op, "a marker measure where only TIME is defined (a MOTION's function)", 0.0);
+            }
             st[sp++] = env->measure(env->user, (app_expr_measure)op->sub, op->ref);
             continue;
         case OP_VARVAL:

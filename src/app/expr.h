@@ -60,8 +60,9 @@ typedef struct app_expr_env
 {
     double time; ///< TIME
     void* user;  ///< passed to the callbacks
-    /// A marker measure; m[0..3] = i, j, k (frame of the components), l (frame of the time derivative); -1: ground
-    /// (absent or 0). DM uses i, j; VR uses i, j and l (in m[3]); W* use i, j, k.
+    /// A marker measure (NULL: none is defined, the evaluation fails); m[0..3] = i, j, k (frame of the components), l
+    /// (frame of the time derivative); -1: ground (absent or 0). DM uses i, j; VR uses i, j and l (in m[3]); W* use i,
+    /// j, k.
     double (*measure)(void* user, app_expr_measure kind, const int m[4]);
     /// VARVAL of variable `index`; false (with *why set to a static text) when it cannot be evaluated
     bool (*variable)(void* user, int index, double* out, const char** why);
