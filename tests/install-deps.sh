@@ -15,6 +15,8 @@ pkg-config --exists gsl 2>/dev/null || need="$need libgsl-dev"
 command -v rsvg-convert >/dev/null 2>&1 || need="$need librsvg2-bin"
 pkg-config --exists zlib 2>/dev/null || need="$need zlib1g-dev"
 pkg-config --exists ode 2>/dev/null || need="$need libode-dev"
+# JOINT and MOTION in scenarios (src/app/sim_mb.cpp): the multibody library Simbody (C++; optional, -Dsimbody).
+pkg-config --exists simbody 2>/dev/null || need="$need libsimbody-dev"
 # The Python package (src/python) and its tests (tests/python): Debian's NumPy and pytest, for Debian's python3 (a
 # python3 earlier on PATH, such as pyenv's, does not see them: Meson then uses the Python that runs it).
 dpkg -s python3-numpy >/dev/null 2>&1 || need="$need python3-numpy"

@@ -4,6 +4,7 @@
 #include "src/app/scenario.h"
 
 #include "src/app/app_io.h"
+#include "src/app/scenario_mech.h"
 #include "src/app/scenario_laws.h"
 
 #include <ctype.h>
@@ -26,6 +27,8 @@ typedef struct scn_arg
     int line;
     bool quoted; // first value was quoted
     bool used;
+    int* pieces; // a function expression (scenario_mech.h): 3 per piece of text (offset, line, column)
+    int npieces;
 } scn_arg;
 
 /// One statement: NAME/head..., args...
@@ -38,6 +41,7 @@ typedef struct scn_stmt
     scn_arg* args;
     int nargs;
     scn_arg* current; // last KEY=... argument (bare numbers are appended to it)
+    int expr_open;    // 1 + index of a function expression argument still open (continues on the next line)
 } scn_stmt;
 
 typedef struct scn_parser
@@ -52,6 +56,7 @@ typedef struct scn_parser
     bool seen_simulate;
     int steps_given; // 1: STEPS, 2: DTOUT
     double dtout;
+    const char* line_text; // the line being tokenized (columns of function expressions)
 } scn_parser;
 
 static bool fail(scn_parser* p, int line, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -117,6 +122,7 @@ static void stmt_clear(scn_stmt* st)
             free(st->args[i].vals[k]);
         }
         free(st->args[i].vals);
+        free(st->args[i].pieces);
     }
     free(st->args);
     memset(st, 0, sizeof *st);
@@ -199,10 +205,63 @@ static char* read_word(scn_parser* p, int line, const char** pp, bool* quoted, b
     return dup_range(s, (size_t)(e - s));
 }
 
+/// Append the text of a function expression from s to a backslash or the end of the line to argument `ai` of the
+/// statement (scenario_mech.h); the expression stays open without a backslash.
+static bool take_expression(scn_parser* p, int ai, const char** ps, int line)
+{
+    scn_arg* a = &p->st.args[ai];
+    const char* s = *ps;
+    const char* e = strchr(s, '\\');
+    size_t n = e != NULL ? (size_t)(e - s) : strlen(s);
+    size_t old = a->nval > 0 ? strlen(a->vals[0]) : 0;
+    char* t = realloc(a->nval > 0 ? a->vals[0] : NULL, old + n + 2);
+    if (t == NULL)
+    {
+        return fail(p, line, "out of memory");
+    }
+    t[old] = '\0';
+    if (a->nval > 0)
+    {
+        a->vals[0] = t;
+    }
+    else if (!push_str(&a->vals, &a->nval, t))
+    {
+        return fail(p, line, "out of memory");
+    }
+    int* pc = realloc(a->pieces, (size_t)(a->npieces + 1) * 3 * sizeof *pc);
+    if (pc == NULL)
+    {
+        return fail(p, line, "out of memory");
+    }
+    a->pieces = pc;
+    if (old > 0)
+    {
+        t[old++] = '\n';
+    }
+    memcpy(t + old, s, n);
+    t[old + n] = '\0';
+    pc[3 * a->npieces] = (int)old;
+    pc[3 * a->npieces + 1] = line;
+    pc[3 * a->npieces + 2] = p->line_text != NULL ? (int)(s - p->line_text) + 1 : 1;
+    ++a->npieces;
+    p->st.expr_open = e != NULL ? 0 : ai + 1;
+    *ps = e != NULL ? e + 1 : s + n;
+    return true;
+}
+
 /// Tokenize the argument text of one physical line into the current statement.
 static bool tokenize(scn_parser* p, const char* s, int line)
 {
     scn_stmt* st = &p->st;
+    if (st->expr_open > 0)
+    {
+        // A function expression continues: the continuation's leading comma is Adams' mark, not expression text.
+        s += *s == ',' ? 1 : 0;
+        if (!take_expression(p, st->expr_open - 1, &s, line))
+        {
+            return false;
+        }
+    }
     for (;;)
     {
         while (is_sep(*s))
@@ -239,6 +298,21 @@ static bool tokenize(scn_parser* p, const char* s, int line)
             while (*s == ' ' || *s == '\t')
             {
                 ++s;
+            }
+            if (app_mech_is_expr_key(st->name, word))
+            {
+                scn_arg* ea = push_arg(st, word, line);
+                free(word);
+                if (ea == NULL)
+                {
+                    return fail(p, line, "out of memory");
+                }
+                st->current = NULL;
+                if (!take_expression(p, st->nargs - 1, &s, line))
+                {
+                    return false;
+                }
+                continue;
             }
             if (*s == '\0' || *s == ',')
             {
@@ -1327,12 +1401,19 @@ static bool stmt_spline(scn_parser* p)
     {
         return false;
     }
+    bool handled = false;
+    if (find_arg(p, "Z") != NULL)
+    {
+        return app_mech_statement(p, "SPLINE", &handled); // a surface, for AKISPL and CUBSPL (scenario_mech.c)
+    }
     app_law_arg* v = law_args(p);
     app_law_error e = {0, ""};
     bool ok = v != NULL ? app_laws_parse_spline(id, v, p->st.nargs, p->st.line, &p->scn->laws, &e)
                         : fail(p, p->st.line, "out of memory");
     free(v);
-    return (ok || (v != NULL && fail(p, e.line > 0 ? e.line : p->st.line, "%s", e.message))) && check_args(p);
+    // The curve also serves AKISPL and CUBSPL in function expressions (scenario_mech.c keeps its points).
+    return (ok || (v != NULL && fail(p, e.line > 0 ? e.line : p->st.line, "%s", e.message))) &&
+           app_mech_statement(p, "SPLINE", &handled);
 }
 
 static bool stmt_contact_params(scn_parser* p, app_scenario_contact* c)
@@ -1748,6 +1829,12 @@ static bool process_statement(scn_parser* p)
             return s_statements[i].fcn(p);
         }
     }
+    bool handled = false;
+    bool ok = app_mech_statement(p, n, &handled); // MARKER, SFORCE, ... (scenario_mech.c)
+    if (handled)
+    {
+        return ok;
+    }
     return fail(p, p->st.line, "unknown statement '%s'", n);
 }
 
@@ -1864,7 +1951,7 @@ static bool resolve(scn_parser* p)
             return fail(p, le.line, "%s", le.message);
         }
     }
-    return true;
+    return app_mech_resolve(p);
 }
 
 static char* dir_of(const char* path)
@@ -1964,6 +2051,7 @@ bool app_scenario_parse_string(const char* text, const char* name, const char* b
         {
             buf[--len] = '\0';
         }
+        p.line_text = buf;
         if (continued || *start == ',')
         {
             if (!p.have_stmt)
@@ -2050,6 +2138,7 @@ void app_scenario_destroy(app_scenario* scn)
         free(scn->warnings[i]);
     }
     free(scn->warnings);
+    app_mech_destroy(scn->mech);
     app_laws_free_scenario(scn->laws);
     free(scn->graphics);
     free(scn->contacts);
@@ -2081,4 +2170,115 @@ int app_scenario_find_graphics(const app_scenario* scn, int id)
         }
     }
     return -1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the statement families of other files use (scenario_mech.h): the helpers above, unchanged
+// ---------------------------------------------------------------------------------------------------------------
+
+app_scenario* app_scn_scenario(scn_parser* p)
+{
+    return p->scn;
+}
+
+const char* app_scn_name(const scn_parser* p)
+{
+    return p->name;
+}
+
+int app_scn_line(const scn_parser* p)
+{
+    return p->st.line;
+}
+
+bool app_scn_fail(scn_parser* p, int line, const char* fmt, ...)
+{
+    char what[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return fail(p, line, "%s", what);
+}
+
+bool app_scn_statement_id(scn_parser* p, int* id)
+{
+    return get_statement_id(p, id);
+}
+
+scn_arg* app_scn_find_arg(scn_parser* p, const char* key)
+{
+    return find_arg(p, key);
+}
+
+int app_scn_arg_line(const scn_arg* a)
+{
+    return a->line;
+}
+
+int app_scn_arg_count(const scn_arg* a)
+{
+    return a->nval;
+}
+
+const char* app_scn_arg_value(const scn_arg* a, int k)
+{
+    return a->vals[k];
+}
+
+const int* app_scn_arg_pieces(const scn_arg* a, int* count)
+{
+    *count = a->npieces;
+    return a->pieces;
+}
+
+bool app_scn_reals(scn_parser* p, const char* key, double* out, int min, int max, int* count, bool angle,
+                   bool* found)
+{
+    return get_reals(p, key, out, min, max, count, angle, found);
+}
+
+bool app_scn_int(scn_parser* p, const char* key, int* out, bool required)
+{
+    scn_arg* a = find_arg(p, key);
+    if (a == NULL)
+    {
+        return required ? fail(p, p->st.line, "%s needs %s=id", p->st.name, key) : true;
+    }
+    if (a->nval != 1)
+    {
+        return fail(p, a->line, "%s takes one id, got %d values", key, a->nval);
+    }
+    return get_int_value(p, a, a->vals[0], out);
+}
+
+bool app_scn_flag(scn_parser* p, const char* key, bool* out)
+{
+    return get_flag(p, key, out);
+}
+
+bool app_scn_pose(scn_parser* p, const char* pos_key, mc_pose* out)
+{
+    return get_pose(p, pos_key, true, out);
+}
+
+bool app_scn_check_args(scn_parser* p)
+{
+    return check_args(p);
+}
+
+bool app_scn_fail_at(scn_parser* p, int line, int column, const char* fmt, ...)
+{
+    if (p->err == NULL)
+    {
+        return false;
+    }
+    char what[480];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    p->err->line = line;
+    snprintf(p->err->message, sizeof p->err->message, "%s:%d:%d: %s", p->name, line, column, what);
+    return false;
 }

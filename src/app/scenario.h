@@ -305,6 +305,9 @@ typedef struct app_scenario
     /// than 2 pi (degrees written as radians?). app_sim_create passes them on to its warning callback.
     char** warnings;
     int warning_count; ///< entries of warnings
+    /// MARKER, SFORCE, VFORCE, VTORQUE, SPRINGDAMPER, SPLINE, VARIABLE statements (src/app/scenario_mech.h), or
+    /// NULL when the scenario has none
+    struct app_scenario_mech* mech;
     struct app_scenario_laws* laws; ///< SPLINE curves and routine libraries (scenario_laws.h); NULL: none
 } app_scenario;
 

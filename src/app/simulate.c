@@ -8,6 +8,8 @@
 #include "src/app/scenario_laws.h"
 #include "src/app/sim_bdf.h"
 #include "src/app/sim_guard.h"
+#include "src/app/sim_forces.h"
+#include "src/app/sim_mb.h"
 #include "src/app/sim_jacobian.h"
 
 #include <math.h>
@@ -151,6 +153,10 @@ struct app_sim
     double onset_rate;       // then: the penetration rate at the trial state
     double onset_land;       // then: the penetration depth to land the retaken step at
     double onset_trial;      // then: the time of the trial state
+    app_sim_forces* forces;  // SFORCE, VFORCE, ... (sim_forces.c), NULL when the scenario has none
+    double force_time;       // the time of the stage evaluate() gets (s->time for s->state itself)
+    app_mb* mb;              // JOINT, MOTION: the multibody model that integrates (sim_mb.cpp), NULL without joints
+    app_part_motion* mb_motion; // per part: scratch of mb_step
 };
 
 static bool set_err(char* err, size_t cap, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -1033,6 +1039,17 @@ static bool summarize(app_sim* s, const rb_state* st, app_sim_contact_summary* s
     return true;
 }
 
+/// The wrenches of the mechanism's force elements at state `st` (sim_forces.c); NULL with err on a domain error.
+static const mc_wrench* mech_forces(app_sim* s, const rb_state* st, char* err, size_t cap)
+{
+    app_part_motion* m = app_sim_forces_motions(s->forces);
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        m[i] = (app_part_motion){st[i].p, mc_quat_normalize(st[i].q), st[i].v, st[i].w};
+    }
+    return app_sim_forces_apply(s->forces, st == s->state ? s->time : s->force_time, err, cap);
+}
+
 /// Evaluate contact wrenches at state `st` and the derivative `d`. With `record`, keep the wrenches as the current
 /// ones. The contact summaries go to sums (may be NULL).
 static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, app_sim_contact_summary* sums, char* err,
@@ -1105,6 +1122,11 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, a
         pw[sb->part].force = mc_add(pw[sb->part].force, w->force);
         pw[sb->part].torque = mc_add(pw[sb->part].torque, mc_add(w->torque, mc_cross(r, w->force)));
     }
+    const mc_wrench* fw = NULL; // the mechanism's force elements
+    if (s->forces != NULL && (fw = mech_forces(s, st, err, cap)) == NULL)
+    {
+        return false;
+    }
     for (int i = 0; i < scn->part_count; ++i)
     {
         const app_scenario_part* part = &scn->parts[i];
@@ -1123,9 +1145,15 @@ static bool evaluate(app_sim* s, const rb_state* st, rb_deriv* d, bool record, a
         di->dq.x = 0.5 * qd.x;
         di->dq.y = 0.5 * qd.y;
         di->dq.z = 0.5 * qd.z;
-        di->dv = mc_add(mc_scale(pw[i].force, 1.0 / s->mass[i]), scn->gravity);
+        mc_wrench tw = pw[i];
+        if (fw != NULL)
+        {
+            tw.force = mc_add(tw.force, fw[i].force);
+            tw.torque = mc_add(tw.torque, fw[i].torque);
+        }
+        di->dv = mc_add(mc_scale(tw.force, 1.0 / s->mass[i]), scn->gravity);
         mc_vec3 lw = rotate_apply(q, &s->inertia[i], x->w);
-        mc_vec3 rhs = mc_sub(pw[i].torque, mc_cross(x->w, lw));
+        mc_vec3 rhs = mc_sub(tw.torque, mc_cross(x->w, lw));
         di->dw = rotate_apply(q, &s->inv_inertia[i], rhs);
     }
     return summarize(s, st, sums, err, cap);
@@ -1515,9 +1543,15 @@ static void advance(const app_scenario* scn, const rb_state* x, const rb_deriv* 
     }
 }
 
+static bool mb_step(app_sim* s, double h, char* err, size_t cap); // JOINT, MOTION (below)
+
 bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
 {
     const app_scenario* scn = s->scn;
+    if (s->mb != NULL)
+    {
+        return mb_step(s, h, err, cap);
+    }
     if (scn->integrator == APP_SCENARIO_BDF)
     {
         double target = s->time + h;
@@ -1529,6 +1563,7 @@ bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
         return ok;
     }
     // k[0] holds the derivative at the current state (evaluated at the end of the previous step or at creation).
+    s->force_time = s->time + 0.5 * h;
     advance(scn, s->state, s->k[0], 0.5 * h, s->tmp);
     if (!evaluate(s, s->tmp, s->k[1], false, s->stage_summary[1], err, cap))
     {
@@ -1539,6 +1574,7 @@ bool app_sim_step(app_sim* s, double h, char* err, size_t cap)
     {
         return false;
     }
+    s->force_time = s->time + h;
     advance(scn, s->state, s->k[2], h, s->tmp);
     if (!evaluate(s, s->tmp, s->k[3], false, s->stage_summary[3], err, cap))
     {
@@ -1744,6 +1780,7 @@ static bool onset_check(app_sim* s, double t)
 static int bdf_rhs(double t, const double* y, double* dydt, void* user)
 {
     app_sim* s = user;
+    s->force_time = t;
     for (int i = 0; i < s->scn->part_count; ++i)
     {
         s->tmp[i] = s->state[i];
@@ -2089,10 +2126,59 @@ static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
     return true;
 }
 
+/// The accelerations (dv, dw; 6 per moving part) the mechanism's force elements give at the state in s->tmp.
+static bool force_accelerations(app_sim* s, double* acc)
+{
+    const mc_wrench* fw = mech_forces(s, s->tmp, s->bdf_err, sizeof s->bdf_err);
+    if (fw == NULL)
+    {
+        return false;
+    }
+    for (int m = 0; m < s->moving_count; ++m)
+    {
+        int i = s->moving[m];
+        mat3 iwinv;
+        world_matrix(s->tmp[i].q, &s->inv_inertia[i], iwinv);
+        y_set(acc, 6 * m, mc_scale(fw[i].force, 1.0 / s->mass[i]));
+        y_set(acc, 6 * m + 3, mat3_vec(iwinv, fw[i].torque));
+    }
+    return true;
+}
+
+/// The force elements' terms of the Jacobian (sim_forces.c does not differentiate its expressions): forward
+/// differences of their accelerations over every state component, n + 1 evaluations of the elements alone.
+static bool add_force_jacobian(app_sim* s, const double* y, double* dfdy, int n)
+{
+    int na = 6 * s->moving_count;
+    double* buf = malloc((size_t)(n + 2 * na) * sizeof *buf);
+    if (buf == NULL)
+    {
+        return set_err(s->bdf_err, sizeof s->bdf_err, "out of memory");
+    }
+    double *yp = buf, *a0 = buf + n, *a1 = buf + n + na;
+    memcpy(yp, y, (size_t)n * sizeof *y);
+    bool ok = force_accelerations(s, a0);
+    for (int c = 0; ok && c < n; ++c)
+    {
+        double h = 1.5e-8 * fmax(fabs(y[c]), 1.0); // about sqrt(eps) relative: the forward difference's best step
+        yp[c] = y[c] + h;
+        unpack_state(s, yp, s->tmp);
+        ok = force_accelerations(s, a1);
+        yp[c] = y[c];
+        for (int r = 0; ok && r < na; ++r)
+        {
+            dfdy[(size_t)(12 * (r / 6) + 6 + r % 6) * (size_t)n + (size_t)c] += (a1[r] - a0[r]) / h;
+        }
+    }
+    unpack_state(s, y, s->tmp);
+    free(buf);
+    return ok;
+}
+
 static int bdf_jac(double t, const double* y, double* dfdy, void* user)
 {
-    (void)t;
     app_sim* s = user;
+    s->force_time = t;
     int n = 12 * s->moving_count;
     memset(dfdy, 0, (size_t)n * (size_t)n * sizeof *dfdy);
     for (int i = 0; i < s->scn->part_count; ++i)
@@ -2107,7 +2193,11 @@ static int bdf_jac(double t, const double* y, double* dfdy, void* user)
         return 1;
     }
     rigid_jacobian(s, y, dfdy, n);
-    return add_contact_jacobian(s, dfdy, n) ? 0 : 1;
+    if (s->forces != NULL && !add_force_jacobian(s, y, dfdy, n))
+    {
+        return 1;
+    }
+    return s->body_count == 0 || add_contact_jacobian(s, dfdy, n) ? 0 : 1;
 }
 
 /// 1: also limit BDF steps by the library's contact prediction, mc_world_get_step_hint. Off: with it the knob drop
@@ -2192,6 +2282,10 @@ static bool tolerance_failure(app_sim* s, double h, char* err, size_t cap)
 
 bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
 {
+    if (s->mb != NULL)
+    {
+        return mb_step(s, t_end - s->time, err, cap); // JOINT, MOTION: the multibody library integrates
+    }
     const app_scenario* scn = s->scn;
     int n = 12 * s->moving_count;
     double t0 = s->time;
@@ -2458,6 +2552,9 @@ void app_sim_destroy(app_sim* s)
     {
         return;
     }
+    app_sim_forces_destroy(s->forces);
+    app_mb_destroy(s->mb);
+    free(s->mb_motion);
     mc_world_destroy(s->world);
     if (s->meshes != NULL)
     {
@@ -2531,6 +2628,112 @@ void app_sim_destroy(app_sim* s)
 }
 
 /// The per-part, per-geometry and per-contact arrays (at least one entry each). @return false when out of memory
+/// The mechanism's force elements (sim_forces.c), from the initial state.
+static bool create_forces(app_sim* s, char* err, size_t cap)
+{
+    if (s->scn->mech == NULL)
+    {
+        return true;
+    }
+    app_part_motion* m = malloc((size_t)s->scn->part_count * sizeof *m);
+    if (m == NULL)
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        const rb_state* x = &s->state[i];
+        m[i] = (app_part_motion){x->p, x->q, x->v, x->w};
+    }
+    bool ok = app_sim_forces_create(s->scn, s->cm, m, &s->forces, err, cap);
+    free(m);
+    return ok;
+}
+
+/// The wrenches of everything but gravity on the parts at time t and motions `parts`: contacts and force elements
+/// (the multibody model's callback, sim_mb.h).
+static bool mb_force(void* user, double t, const app_part_motion* parts, mc_wrench* out, char* err, size_t cap)
+{
+    app_sim* s = user;
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        s->tmp[i] = (rb_state){parts[i].p, parts[i].q, parts[i].v, parts[i].w};
+    }
+    s->force_time = t;
+    if (!evaluate(s, s->tmp, s->k[1], false, NULL, err, cap))
+    {
+        return false;
+    }
+    const mc_wrench* fw = s->forces != NULL ? mech_forces(s, s->tmp, err, cap) : NULL;
+    if (s->forces != NULL && fw == NULL)
+    {
+        return false;
+    }
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        out[i] = s->stage_wrench[i];
+        if (fw != NULL)
+        {
+            out[i].force = mc_add(out[i].force, fw[i].force);
+            out[i].torque = mc_add(out[i].torque, fw[i].torque);
+        }
+    }
+    return true;
+}
+
+/// JOINT, MOTION: the multibody model (sim_mb.h) from the initial state.
+static bool create_mb(app_sim* s, char* err, size_t cap)
+{
+    const app_scenario* scn = s->scn;
+    if (scn->mech == NULL || scn->mech->joint_count == 0)
+    {
+        return true;
+    }
+    if (scn->integrator == APP_SCENARIO_RK4)
+    {
+        return set_err(err, cap,
+                       "%s:%d: INTEGRATOR/RK4 cannot integrate JOINTs: the multibody library does (give BDF, with "
+                       "ERROR= for its accuracy)",
+                       scn->path, scn->integrator_line);
+    }
+    s->mb_motion = malloc((size_t)scn->part_count * sizeof *s->mb_motion);
+    if (s->mb_motion == NULL)
+    {
+        return set_err(err, cap, "out of memory");
+    }
+    for (int i = 0; i < scn->part_count; ++i)
+    {
+        const rb_state* x = &s->state[i];
+        s->mb_motion[i] = (app_part_motion){x->p, x->q, x->v, x->w};
+    }
+    app_mb_def d = {scn, s->mass, s->inertia, s->cm, s->mb_motion, scn->error > 0.0 ? scn->error : 1e-7, mb_force, s};
+    return app_mb_create(&d, &s->mb, err, cap);
+}
+
+/// One output interval of the multibody model, then the contacts' summaries and incidents at its end.
+static bool mb_step(app_sim* s, double h, char* err, size_t cap)
+{
+    double t_before = s->time;
+    if (!app_mb_step_to(s->mb, s->time + h, err, cap))
+    {
+        return false;
+    }
+    app_mb_get_motions(s->mb, s->mb_motion);
+    for (int i = 0; i < s->scn->part_count; ++i)
+    {
+        const app_part_motion* m = &s->mb_motion[i];
+        s->state[i] = (rb_state){m->p, m->q, m->v, m->w};
+    }
+    s->time += h;
+    if (!evaluate(s, s->state, s->k[0], true, s->stage_summary[0], err, cap) ||
+        !commit_state(s, s->stage_summary[0], err, cap))
+    {
+        return false;
+    }
+    s->stats.steps = (uint64_t)app_mb_step_count(s->mb);
+    return finish_step(s, h, t_before, err, cap);
+}
+
 static bool alloc_arrays(app_sim* s)
 {
     const app_scenario* scn = s->scn;
@@ -2686,6 +2889,11 @@ bool app_sim_create(const app_scenario* scn, const app_sim_options* options, app
             app_sim_destroy(s);
             return set_err(err, cap, "%s:%d: PART/%d: IP is singular", scn->path, p->line, p->id);
         }
+    }
+    if (!create_forces(s, err, cap) || !create_mb(s, err, cap))
+    {
+        app_sim_destroy(s);
+        return false;
     }
     mc_world_def wd = mc_default_world_def();
     wd.worker_count = s->opt.worker_count;
@@ -2959,6 +3167,7 @@ static void csv_header(const app_scenario* scn, FILE* f)
         int id = scn->contacts[c].id;
         fprintf(f, ",contact%d_fn,contact%d_regions,contact%d_depth", id, id, id);
     }
+    app_sim_forces_csv_header(scn, f); // SFORCE, ..., VARIABLE values (none without them)
     fputc('\n', f);
 }
 
@@ -2982,6 +3191,15 @@ static void csv_row(const app_sim* s, FILE* f)
     {
         const app_sim_contact_summary* sm = &s->summary[c];
         fprintf(f, ",%.9g,%d,%.9g", sm->normal_force, sm->regions, sm->depth);
+    }
+    if (s->forces != NULL)
+    {
+        app_part_motion* m = app_sim_forces_motions(s->forces);
+        for (int i = 0; i < scn->part_count; ++i)
+        {
+            m[i] = (app_part_motion){s->state[i].p, mc_quat_normalize(s->state[i].q), s->state[i].v, s->state[i].w};
+        }
+        app_sim_forces_csv_row(s->forces, s->time, f);
     }
     fputc('\n', f);
 }
