@@ -77,9 +77,10 @@ extern "C"
     /// Details of a failure, filled by calls that take an `mc_error*` (which may always be NULL).
     typedef struct mc_error
     {
-        mc_status status;  ///< same value as returned
-        int64_t line;      ///< 1-based line in a text file where the problem is, or -1
-        int64_t offset;    ///< byte offset in the file where the problem is, or -1
+        mc_status status; ///< same value as returned
+        int64_t index;  ///< 0-based entry of a list argument that is wrong (mc_world_set_poses' ids[index], ...), or -1
+        int64_t line;   ///< 1-based line in a text file where the problem is, or -1
+        int64_t offset; ///< byte offset in the file where the problem is, or -1
         char message[512]; ///< human readable, names the file when there is one; no trailing newline
     } mc_error;
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "base.h"
+#include "mass.h"
 #include "mesh.h"
 #include "query.h"
 #include "shape.h"

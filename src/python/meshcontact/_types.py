@@ -141,7 +141,13 @@ class Version(Struct):
 
 class ErrorRecord(Struct):
     _c_name_ = "mc_error"
-    _fields_ = [("status", c_enum), ("line", c_int64), ("offset", c_int64), ("message", c_char * 512)]
+    _fields_ = [
+        ("status", c_enum),
+        ("index", c_int64),
+        ("line", c_int64),
+        ("offset", c_int64),
+        ("message", c_char * 512),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------------- mesh.h
