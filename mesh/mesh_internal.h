@@ -49,7 +49,11 @@ struct mc_mesh
     /// region-stage blocks (src/contact/regions_blocks.c): NULL until the first region query on this mesh builds them
     /// (not counted in byte_count)
     _Atomic(mc_mesh_cache*) region_cache;
+    _Atomic(uint64_t) users; ///< bodies that use the mesh (world.c); mc_mesh_destroy refuses while > 0
 };
+
+/// Count a user of the mesh (delta +1: a body now uses it; -1: it no longer does). Thread-safe (atomic).
+void mc_mesh_add_user(const mc_mesh* mesh, int delta);
 
 /// Progress callback type (same signature as mc_import_options.progress).
 typedef void mc_progress_fcn(double fraction, void* user);

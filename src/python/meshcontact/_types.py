@@ -509,6 +509,7 @@ class ContactRegion(Struct):
         ("friction_torque", Vec3),
         ("friction_coefficient", c_double),
         ("rejected", c_bool),
+        ("depth_off_region", c_bool),
         ("sticking", c_bool),
         ("creep", Vec3),
     ]
@@ -525,6 +526,7 @@ class StepInfo(Struct):
         ("touching_pairs", c_uint32),
         ("regions", c_uint32),
         ("rejected_regions", c_uint32),
+        ("off_region_depths", c_uint32),
         ("reused_pairs", c_uint32),
         ("box_tests", c_uint64),
         ("triangle_tests", c_uint64),
