@@ -1249,7 +1249,7 @@ static bool commit_state(app_sim* s, app_sim_contact_summary* sums, char* err, s
 /// An Adams depth this many times the region's 2V/A (twice its mean thickness) was not measured across the region.
 /// For the shapes it is meant for the ratio is at most about 1: 1 for a spherical cap, at most 1 for a wedge, 1/2 for
 /// a flat slab.
-#define OFF_REGION_DEPTH_RATIO 10.0
+#define OFF_REGION_DEPTH_RATIO MC_OFF_REGION_DEPTH_RATIO
 
 /// After an accepted step (regions of the new state in s->regions, their contacts in s->region_contact): one
 /// warning per contact whose Adams depth (the distance between the closest points of the two surfaces to the
@@ -1269,7 +1269,7 @@ static void warn_off_region_depths(app_sim* s)
             continue;
         }
         double vol_area = r->region.area > 0.0 ? 2.0 * r->region.volume / r->region.area : 0.0;
-        if (vol_area > 0.0 && r->region.depth > OFF_REGION_DEPTH_RATIO * vol_area)
+        if (r->depth_off_region) // the library's flag: depth > MC_OFF_REGION_DEPTH_RATIO * 2V/A
         {
             const app_scenario_contact* sc = &s->scn->contacts[c];
             s->depth_warned[c] = true;
