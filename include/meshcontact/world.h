@@ -204,7 +204,7 @@ extern "C"
     /// @param slip_velocity v_s (length / s)
     /// @param friction_force out: Ft on J (force units); may be NULL
     /// @param creep_kept out: d_kept, what the anchors keep when the state is committed; may be NULL
-    /// @return |Ft| / Fn, the friction coefficient in use (0 when Fn = 0)
+    /// @return |Ft| / Fn, the friction coefficient in use (0 when Fn = 0, and for a NULL model: outputs zero)
     MC_API double mc_stiction_force(const mc_force_model* model, double normal_force, mc_vec3 creep,
                                     mc_vec3 slip_velocity, mc_vec3* friction_force, mc_vec3* creep_kept);
 
@@ -217,7 +217,8 @@ extern "C"
     /// @param out receives the forces
     /// @return MC_OK, or MC_ERR_OUT_OF_RANGE when a force, torque or speed is not finite (the parameters make the
     ///         law overflow, or a user callback returned NaN or infinity): then *out is all zero with rejected set.
-    ///         NaN and infinity never leave the library as results.
+    ///         NaN and infinity never leave the library as results. MC_ERR_INVALID_ARGUMENT for a NULL argument (*out,
+    ///         when given, zero with rejected set).
     MC_API mc_status mc_contact_force_evaluate(const mc_force_model* model, const mc_contact_kinematics* kin,
                                                mc_analysis analysis, mc_contact_force* out);
 
