@@ -15,7 +15,6 @@ from meshcontact import _types as t
 
 # Structs of the public headers that the package does not mirror, and why.
 UNMIRRORED = {
-    "mc_mat33": "no API function takes or returns it (an inline helper type of vec_math.h)",
     "mc_brep_info": "for B-rep readers written in C (mc_brep_reader_fcn), not for hosts",
 }
 # MC_API functions the package does not call, and why.
@@ -27,6 +26,9 @@ UNBOUND = {
     "mc_mesh_get_brep_reader": "for B-rep readers written in C",
     "mc_brep_sink_add_points": "for B-rep readers written in C",
     "mc_brep_sink_add_triangles": "for B-rep readers written in C",
+    "mc_mass_properties_combine": "NumPy sums parts directly; the mesh's own properties are bound (Mesh.mass_properties)",
+    "mc_world_def_check": "World() raises with the status; the def is built by the package from checked keywords",
+    "mc_world_clear_error": "the package reads the last error right after a failure",
 }
 
 
