@@ -26,7 +26,7 @@ UNBOUND = {
     "mc_mesh_get_brep_reader": "for B-rep readers written in C",
     "mc_brep_sink_add_points": "for B-rep readers written in C",
     "mc_brep_sink_add_triangles": "for B-rep readers written in C",
-    "mc_mass_properties_combine": "NumPy sums parts directly; the mesh's own properties are bound (Mesh.mass_properties)",
+    "mc_mass_properties_combine": "NumPy sums parts directly; a mesh's own properties are bound",
     "mc_world_def_check": "World() raises with the status; the def is built by the package from checked keywords",
     "mc_world_clear_error": "the package reads the last error right after a failure",
 }

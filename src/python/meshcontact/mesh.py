@@ -166,7 +166,8 @@ class Mesh(c.Owned):
 
     def transformed(self, pose=None, scale=1.0, *, self_check="refuse"):
         """A new mesh whose points are R (scale x) + t, (R, t) = pose (7 values tx ty tz qw qx qy qz, or None for
-        identity); a negative scale mirrors and the triangles are rewound to stay outward (mc_mesh_create_transformed)."""
+        identity); a negative scale mirrors and the triangles are rewound to stay outward
+        (mc_mesh_create_transformed)."""
         p = None if pose is None else byref(c.to_pose(pose))
         out = ctypes.c_void_p()
         report = t.MeshReport()

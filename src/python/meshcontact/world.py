@@ -416,7 +416,8 @@ class World(c.Owned):
 
     def wrenches(self, ids, out=None):
         """The contact wrenches of many bodies from the last evaluation: (n, 6) float64 (an id that is not a live
-        body raises meshcontact.Error naming its entry, as in C, and nothing is written). out: an (n, 6) float64 C-contiguous writeable array to fill instead of a new one."""
+        body raises meshcontact.Error naming its entry, as in C, and nothing is written). out: an (n, 6) float64
+        C-contiguous writeable array to fill instead of a new one."""
         p = self._ptr
         if p is None:
             self._handle()
