@@ -76,10 +76,10 @@ extern "C"
 
     /// Details of a failure, filled by calls that take an `mc_error*` (which may always be NULL).
     ///
-    /// Errors: every call that can fail says what and where. Calls that take an `mc_error*` fill it. World calls
-    /// (world.h) without one, those that return a null id (mc_world_create_body) or a value (getters given an invalid
-    /// id), record the same in the world's last error instead (mc_world_get_last_error); world calls that take an
-    /// `mc_error*` record there too. mc_world_create, which has no world yet, refuses exactly the defs that
+    /// Errors: every call that can fail says what and where. Calls that take an `mc_error*` fill it. The world's calls
+    /// on bodies and contacts (world.h) without one, those that return a null id (mc_world_create_body) or a value
+    /// (getters given an invalid id), record the same in the world's last error instead (mc_world_get_last_error,
+    /// which lists the calls); those that take an `mc_error*` record there too. mc_world_create, which has no world yet, refuses exactly the defs that
     /// mc_world_def_check refuses with a message. A call given a list (mc_world_set_poses, mc_world_set_velocities,
     /// mc_world_get_wrenches, mc_world_create_contact's lists, mc_mass_properties_combine) checks every entry before
     /// it changes or writes anything, and on failure sets `index` to the first bad entry. NULL for a required
