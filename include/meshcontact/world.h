@@ -288,12 +288,13 @@ extern "C"
     MC_API mc_status mc_world_def_check(const mc_world_def* def, mc_error* err);
 
     /// The world's last error: the world calls on bodies and contacts (creation, single and bulk setters and getters,
-    /// mc_world_create_contact, mc_contact_set_model) and mc_world_get_step_hint, when they fail (a status other
-    /// than MC_OK, a null id, or a getter given an invalid id), record here what failed and why, with mc_error.index the entry of a list argument (the k of
-    /// ids[k] in mc_world_set_poses, of i_bodies[k] or excluded_pairs[k] in mc_world_create_contact) or -1, and sends
-    /// the message to the log hook (see "Errors" in base.h). mc_world_evaluate, mc_world_commit, mc_world_set_state
-    /// and mc_world_get_jacobian report through their status, mc_step_info and the log hook (set_state: its mc_error). Successful calls leave it as it is (errno-like): read it
-    /// right after the failure, or clear it (mc_world_clear_error) before a call whose result cannot show failure
+    /// mc_world_create_contact, mc_contact_set_model) and mc_world_get_step_hint, when they fail (a status other than
+    /// MC_OK, a null id, or a getter given an invalid id), record here what failed and why, with mc_error.index the
+    /// entry of a list argument (the k of ids[k] in mc_world_set_poses, of i_bodies[k] or excluded_pairs[k] in
+    /// mc_world_create_contact) or -1, and sends the message to the log hook (see "Errors" in base.h).
+    /// mc_world_evaluate, mc_world_commit, mc_world_set_state and mc_world_get_jacobian report through their status,
+    /// mc_step_info and the log hook (set_state: its mc_error). Successful calls leave it as it is (errno-like): read
+    /// it right after the failure, or clear it (mc_world_clear_error) before a call whose result cannot show failure
     /// (mc_body_get_pose of a stale id returns the identity). Failing getters of a const world write it too (a host
     /// that reads one world from several threads at once must not give them invalid ids).
     /// @return the record (valid while the world lives; status MC_OK, index -1 and an empty message when nothing
