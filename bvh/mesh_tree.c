@@ -7,6 +7,7 @@
 #include "src/base/core.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -279,12 +280,34 @@ mc_status mc_mesh_create_primitive_count(const mc_primitive_def* def, uint32_t t
     return create_from_arrays(st, positions, vertex_count, indices, triangle_count, out, err);
 }
 
-void mc_mesh_destroy(mc_mesh* mesh)
+mc_status mc_mesh_destroy(mc_mesh* mesh)
 {
     if (mesh == NULL)
     {
-        return;
+        return MC_OK;
+    }
+    uint64_t users = atomic_load(&mesh->users);
+    if (users > 0)
+    {
+        mc_log("mc_mesh_destroy: the mesh is used by %llu bodies: destroy them (or their worlds) first; the mesh was "
+               "not destroyed",
+               (unsigned long long)users);
+        return MC_ERR_INVALID_ARGUMENT;
     }
     mc_bvh_destroy(mesh->bvh);
     mc_mesh_free(mesh);
+    return MC_OK;
+}
+
+void mc_mesh_add_user(const mc_mesh* mesh, int delta)
+{
+    mc_mesh* m = (mc_mesh*)mesh; // the count is the mesh's only mutable field besides its lazy caches
+    if (delta > 0)
+    {
+        atomic_fetch_add(&m->users, 1);
+    }
+    else
+    {
+        atomic_fetch_sub(&m->users, 1);
+    }
 }

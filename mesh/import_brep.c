@@ -94,7 +94,7 @@ mc_status mc_brep_read(const char* path, mc_soup* soup, mc_error* err)
     mc_error local;
     mc_error* e = err != NULL ? err : &local;
     memset(e, 0, sizeof *e);
-    e->line = e->offset = -1;
+    e->line = e->offset = e->index = -1;
     struct mc_brep_sink sink = {.soup = soup};
     mc_brep_info info = {.file_scale = 1.0};
     mc_status st = reader(path, soup->options, &sink, &info, e);

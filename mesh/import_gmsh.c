@@ -44,6 +44,7 @@ static mc_status brep_error(mc_error* err, mc_status status, const char* fmt, ..
 static mc_status brep_error(mc_error* err, mc_status status, const char* fmt, ...)
 {
     err->status = status;
+    err->index = -1;
     err->line = -1;
     err->offset = -1;
     va_list ap;

@@ -65,6 +65,7 @@ struct mc_mesh
     /// debug builds: queries running on this mesh now (mc_mesh_use_begin / mc_mesh_use_end), to detect a deformation
     /// during a query
     _Atomic(uint32_t) debug_users;
+    _Atomic(uint64_t) users; ///< bodies that use the mesh (world.c); mc_mesh_destroy refuses while > 0
 };
 
 /// Debug builds: mark a query on `mesh` as running (mc_mesh_set_positions asserts that none is). No-op with NDEBUG.
@@ -86,6 +87,9 @@ static inline void mc_mesh_use_end(const struct mc_mesh* mesh)
     (void)mesh;
 #endif
 }
+
+/// Count a user of the mesh (delta +1: a body now uses it; -1: it no longer does). Thread-safe (atomic).
+void mc_mesh_add_user(const mc_mesh* mesh, int delta);
 
 /// Progress callback type (same signature as mc_import_options.progress).
 typedef void mc_progress_fcn(double fraction, void* user);

@@ -75,9 +75,20 @@ extern "C"
     MC_API const char* mc_status_string(mc_status status);
 
     /// Details of a failure, filled by calls that take an `mc_error*` (which may always be NULL).
+    ///
+    /// Errors: every call that can fail says what and where. Calls that take an `mc_error*` fill it. The world's calls
+    /// on bodies and contacts (world.h) without one, those that return a null id (mc_world_create_body) or a value
+    /// (getters given an invalid id), record the same in the world's last error instead (mc_world_get_last_error,
+    /// which lists the calls); those that take an `mc_error*` record there too. mc_world_create, which has no world yet, refuses exactly the defs that
+    /// mc_world_def_check refuses with a message. A call given a list (mc_world_set_poses, mc_world_set_velocities,
+    /// mc_world_get_wrenches, mc_world_create_contact's lists, mc_mass_properties_combine) checks every entry before
+    /// it changes or writes anything, and on failure sets `index` to the first bad entry. NULL for a required
+    /// pointer argument is MC_ERR_INVALID_ARGUMENT (functions without a status return a neutral value); destroy
+    /// functions ignore NULL.
     typedef struct mc_error
     {
         mc_status status;  ///< same value as returned
+        int64_t index;     ///< 0-based entry of the list argument that is wrong, or -1
         int64_t line;      ///< 1-based line in a text file where the problem is, or -1
         int64_t offset;    ///< byte offset in the file where the problem is, or -1
         char message[512]; ///< human readable, names the file when there is one; no trailing newline

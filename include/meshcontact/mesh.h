@@ -272,8 +272,12 @@ extern "C"
     ///         MC_ERR_OUT_OF_MEMORY
     MC_API mc_status mc_mesh_create(const mc_mesh_def* def, mc_mesh** out, mc_mesh_report* report, mc_error* err);
 
-    /// Destroy a mesh. Bodies that use it must have been destroyed first. NULL is ignored.
-    MC_API void mc_mesh_destroy(mc_mesh* mesh);
+    /// Destroy a mesh. Bodies that use it must have been destroyed first: the mesh counts the bodies of every world
+    /// that use it (atomically), and while any does, the mesh is not destroyed and MC_ERR_INVALID_ARGUMENT is
+    /// returned (with a log message). Workspaces and queries keep no reference to a mesh after a call returns. NULL
+    /// is ignored (MC_OK).
+    /// @return MC_OK (destroyed, or NULL) or MC_ERR_INVALID_ARGUMENT (still used: nothing done)
+    MC_API mc_status mc_mesh_destroy(mc_mesh* mesh);
 
     /// Options for importing a mesh file. Initialize with mc_default_import_options().
     typedef struct mc_import_options

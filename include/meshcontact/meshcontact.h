@@ -7,6 +7,7 @@
 #include "base.h"
 #include "flex.h"
 #include "law.h"
+#include "mass.h"
 #include "mesh.h"
 #include "query.h"
 #include "routine.h"

@@ -35,6 +35,12 @@ extern "C"
         /// In a contact definition (mc_contact_def): the world's depth method (mc_world_def.depth_method). In a query:
         /// the same as MC_DEPTH_ADAMS.
         MC_DEPTH_DEFAULT = -1,
+        /// Adams depth: the closest points are those to the region's centroid. When the centroid lies off the region
+        /// (a ring-shaped region: a torus or a hollow knob lying on a plate) they lie apart along the surfaces, and
+        /// the depth (and an IMPACT force) follows the region's shape, not its penetration (a torus on a floor: 13.25
+        /// mm where the region is 0.13 mm thick). Compare the depth with the region's 2 volume / area: the world flags
+        /// a depth above MC_OFF_REGION_DEPTH_RATIO (world.h) times it (mc_contact_region.depth_off_region,
+        /// mc_step_info.off_region_depths); MC_DEPTH_EXTENT or MC_DEPTH_VOLUME_AREA measure such regions across.
         MC_DEPTH_ADAMS =
             0, ///< distance between the closest points of the region's parts of both surfaces to the centroid
         MC_DEPTH_VOLUME_AREA = 1, ///< 2 V / A: smooth and cheap

@@ -276,7 +276,7 @@ extern "C"
     /// @param slip_velocity v_s (length / s)
     /// @param friction_force out: Ft on J (force units); may be NULL
     /// @param creep_kept out: d_kept, what the anchors keep when the state is committed; may be NULL
-    /// @return |Ft| / Fn, the friction coefficient in use (0 when Fn = 0)
+    /// @return |Ft| / Fn, the friction coefficient in use (0 when Fn = 0, and for a NULL model: outputs zero)
     MC_API double mc_stiction_force(const mc_force_model* model, double normal_force, mc_vec3 creep,
                                     mc_vec3 slip_velocity, mc_vec3* friction_force, mc_vec3* creep_kept);
 
@@ -289,7 +289,8 @@ extern "C"
     /// @param out receives the forces
     /// @return MC_OK, or MC_ERR_OUT_OF_RANGE when a force, torque or speed is not finite (the parameters make the
     ///         law overflow, or a user callback returned NaN or infinity): then *out is all zero with rejected set.
-    ///         NaN and infinity never leave the library as results.
+    ///         NaN and infinity never leave the library as results. MC_ERR_INVALID_ARGUMENT for a NULL argument (*out,
+    ///         when given, zero with rejected set).
     MC_API mc_status mc_contact_force_evaluate(const mc_force_model* model, const mc_contact_kinematics* kin,
                                                mc_analysis analysis, mc_contact_force* out);
 
@@ -348,8 +349,32 @@ extern "C"
 
     /// Create a world.
     /// @param def options (not retained), @param out receives the world on success only
-    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (NULL or un-defaulted def) or MC_ERR_OUT_OF_MEMORY
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (NULL out, or a def that mc_world_def_check refuses: it says why) or
+    ///         MC_ERR_OUT_OF_MEMORY
     MC_API mc_status mc_world_create(const mc_world_def* def, mc_world** out);
+
+    /// Check a world def as mc_world_create does (there is no world yet to hold the error).
+    /// @param err may be NULL; on failure names the field, its value and what is allowed
+    /// @return MC_OK or MC_ERR_INVALID_ARGUMENT (NULL def, not from mc_default_world_def(), negative worker_count,
+    ///         unknown depth_method)
+    MC_API mc_status mc_world_def_check(const mc_world_def* def, mc_error* err);
+
+    /// The world's last error: the world calls on bodies and contacts (creation, single and bulk setters and getters,
+    /// mc_world_create_contact, mc_contact_set_model) and mc_world_get_step_hint, when they fail (a status other than
+    /// MC_OK, a null id, or a getter given an invalid id), record here what failed and why, with mc_error.index the
+    /// entry of a list argument (the k of ids[k] in mc_world_set_poses, of i_bodies[k] or excluded_pairs[k] in
+    /// mc_world_create_contact) or -1, and sends the message to the log hook (see "Errors" in base.h).
+    /// mc_world_evaluate, mc_world_commit, mc_world_set_state and mc_world_get_jacobian report through their status,
+    /// mc_step_info and the log hook (set_state: its mc_error). Successful calls leave it as it is (errno-like): read
+    /// it right after the failure, or clear it (mc_world_clear_error) before a call whose result cannot show failure
+    /// (mc_body_get_pose of a stale id returns the identity). Failing getters of a const world write it too (a host
+    /// that reads one world from several threads at once must not give them invalid ids).
+    /// @return the record (valid while the world lives; status MC_OK, index -1 and an empty message when nothing
+    ///         failed since creation or the last clear); for NULL, a static record that says so
+    MC_API const mc_error* mc_world_get_last_error(const mc_world* world);
+
+    /// Reset the world's last error to MC_OK (index, line and offset -1, empty message). NULL is ignored.
+    MC_API void mc_world_clear_error(mc_world* world);
 
     /// Destroy a world with its bodies and contacts (meshes are not destroyed: the caller owns them). NULL ignored.
     MC_API void mc_world_destroy(mc_world* world);
@@ -379,9 +404,11 @@ extern "C"
     MC_API mc_body_def mc_default_body_def(void);
 
     /// Create a body. Prepares the mesh's region blocks (mc_mesh_prepare_regions) so that evaluations do not build
-    /// them. @return its id, or the null id (plus a log message) on failure (NULL mesh without an analytic shape, a
-    /// mesh and an analytic shape both, a radius or length not finite and > 0, `flip` on an analytic shape (use the
-    /// shape's own flip), non-finite pose, out of memory).
+    /// them. @return its id, or the null id on failure, with the reason in the world's last error
+    /// (mc_world_get_last_error; status MC_ERR_INVALID_ARGUMENT or MC_ERR_OUT_OF_MEMORY): NULL mesh without an
+    /// analytic shape, a mesh and an analytic shape both, a radius or length not finite and > 0, `flip` on an
+    /// analytic shape (use the shape's own flip), a pose not finite, out of range or with a zero quaternion, a
+    /// non-finite velocity, out of memory.
     MC_API mc_body_id mc_world_create_body(mc_world* world, const mc_body_def* def);
 
     /// Destroy a body. Contact definitions that list it simply skip it from now on. Stale ids are ignored.
@@ -390,12 +417,14 @@ extern "C"
     /// @return true when the id refers to a live body of this world.
     MC_API bool mc_body_is_valid(const mc_world* world, mc_body_id id);
 
-    /// Set one body's pose (body to world; the quaternion is normalised). Non-finite poses are rejected
-    /// (MC_ERR_INVALID_ARGUMENT, state unchanged).
+    /// Set one body's pose (body to world; the quaternion is normalised). Non-finite poses and invalid ids are
+    /// rejected (MC_ERR_INVALID_ARGUMENT, state unchanged, the reason in mc_world_get_last_error).
     MC_API mc_status mc_body_set_pose(mc_world* world, mc_body_id id, const mc_pose* pose);
     /// Set one body's velocity (world-frame linear velocity of the reference point, world-frame angular velocity).
+    /// Invalid ids and non-finite twists: as mc_body_set_pose.
     MC_API mc_status mc_body_set_velocity(mc_world* world, mc_body_id id, const mc_twist* velocity);
-    /// @return the body's pose (identity for an invalid id).
+    /// @return the body's pose (identity for an invalid id, recorded in mc_world_get_last_error as are the other
+    /// getters' invalid ids below).
     MC_API mc_pose mc_body_get_pose(const mc_world* world, mc_body_id id);
     /// @return the body's velocity (zero for an invalid id).
     MC_API mc_twist mc_body_get_velocity(const mc_world* world, mc_body_id id);
@@ -410,14 +439,20 @@ extern "C"
     /// gives bitwise the regions mc_world_evaluate records for the pair (same depth method).
     MC_API const mc_mesh* mc_body_get_mesh(const mc_world* world, mc_body_id id);
 
-    /// Bulk pose setter: poses[k] for ids[k], k < count. All entries are checked first; on any invalid id or
-    /// non-finite pose nothing is changed and MC_ERR_INVALID_ARGUMENT is returned.
+    /// Bulk pose setter: poses[k] for ids[k], k < count. All entries are checked first; on any invalid id (null,
+    /// stale, never created) or unusable pose (not finite, translation beyond MC_COORDINATE_MAX, zero quaternion)
+    /// nothing is changed and MC_ERR_INVALID_ARGUMENT is returned, the world's last error naming the first bad entry
+    /// (mc_error.index = k) and the reason.
     MC_API mc_status mc_world_set_poses(mc_world* world, const mc_body_id* ids, const mc_pose* poses, uint32_t count);
     /// Bulk velocity setter, same rules as mc_world_set_poses.
     MC_API mc_status mc_world_set_velocities(mc_world* world, const mc_body_id* ids, const mc_twist* velocities,
                                              uint32_t count);
-    /// Bulk wrench getter: out[k] = wrench of ids[k] from the last evaluation (zero for invalid ids).
-    MC_API void mc_world_get_wrenches(const mc_world* world, const mc_body_id* ids, mc_wrench* out, uint32_t count);
+    /// Bulk wrench getter: out[k] = wrench of ids[k] from the last evaluation (zero before the first). All ids are
+    /// checked first: an invalid one is an error (MC_ERR_INVALID_ARGUMENT, nothing written to out, the world's last
+    /// error names the entry and the reason), not a zero wrench.
+    /// @return MC_OK or MC_ERR_INVALID_ARGUMENT (also NULL world, or NULL ids or out with count > 0)
+    MC_API mc_status mc_world_get_wrenches(const mc_world* world, const mc_body_id* ids, mc_wrench* out,
+                                           uint32_t count);
 
     /// How a contact definition's lists make contact pairs.
     typedef enum mc_contact_mode
@@ -469,7 +504,8 @@ extern "C"
 
     /// Create a contact definition. Nothing is created on failure.
     /// @param out receives the id on success only
-    /// @param err may be NULL; on failure says which parameter or body is wrong
+    /// @param err may be NULL; on failure says which parameter or body is wrong (mc_error.index: the entry of
+    ///        i_bodies, j_bodies or excluded_pairs the message names, else -1); also recorded as the world's last error
     /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (bad parameter; empty list; a group of fewer than two bodies or with a
     ///         J list; a body listed twice in one list; lists that pair no two different bodies; an invalid or
     ///         destroyed body id in a list or an excluded pair; an excluded pair of one body or of two bodies the
@@ -524,24 +560,29 @@ extern "C"
     ///         an error wrenches and records are zero / empty: NaN and infinity never leave the library.
     MC_API mc_status mc_world_evaluate(mc_world* world);
 
-    /// Contact prediction: a lower bound of the time until the first contact onset among the separated body pairs,
-    /// if every body kept its current twist (constant linear and angular velocity, world frame; no acceleration), so
-    /// that an integrator stepping at most this far under those velocities cannot step over an impact.
-    /// For each pair of live bodies that some contact definition pairs (not excluded; all such pairs are enumerated,
-    /// there is no broad phase, cost O(bodies^2) cheap sphere tests plus the distance queries that survive them) the
-    /// bound is d / (s_i + s_j): d the minimum distance of the two solids (mc_query_distance at the current poses), s
-    /// the largest speed any point of the body can have at any time under its constant twist,
-    /// s = |v| + |w| (|c - p| + r) (p the reference point, c and r the bounding sphere of the mesh), so that d can
-    /// shrink no faster than s_i + s_j. The hint is the minimum over the pairs. A pair is skipped without a distance
-    /// query when its bounding spheres' gap already gives at least the best bound so far, and the query stops early
-    /// (max_distance) for the same reason; the result is the same minimum. Pairs already in contact (surfaces
+    /// Contact prediction: a lower bound of the time until the first contact onset among the separated body pairs, if
+    /// every body kept its current twist (constant linear and angular velocity, world frame; no acceleration), so that
+    /// an integrator stepping at most this far under those velocities cannot step over an impact. For each pair of live
+    /// bodies that some contact definition pairs (not excluded) the bound is d / (s_i + s_j): d the minimum distance of
+    /// the two solids (mc_query_distance for two meshes; exact for two balls and for a plane with a mesh, a ball or a
+    /// cylinder; for other pairs with an analytic body, mc_query_shape_regions says whether they touch and the bounding
+    /// spheres' gap, 0 with an unbounded body, bounds d from below), s the largest speed any point of the body's
+    /// boundary can have at any time under its constant twist, s = |v| + |w| (|c - p| + r) (p the reference point, c
+    /// and r the bounding sphere of the boundary; INFINITY for a turning plane or hole, so that their pairs give 0), so
+    /// that d can shrink no faster than s_i + s_j. The hint is the minimum over the pairs. Pairs are found by a sweep
+    /// over the bounding spheres sorted along x within a time horizon T: every pair whose spheres' gap is below T (s_i
+    /// + s_j) is measured (its query stops at that distance), T growing by 4 from the median radius over the largest
+    /// speed until it reaches the best bound found (or covers every pair); unbounded bodies are paired with every body.
+    /// Cost: about the bodies near each other, not their square (1e5 boxes on a grid: 3.7 s of CPU,
+    /// tests/test_host_api.c). The result is the same minimum as over all pairs. Pairs already in contact (surfaces
     /// crossing, one solid inside the other, or touching at distance 0) are left out: their contact is evaluated by
     /// mc_world_evaluate and they have no onset to miss (a pair that separates and meets again within the step is not
     /// bounded). Uses the current poses and velocities (mc_world_set_poses / mc_world_set_velocities), not the last
     /// evaluation. Deterministic (the same for any worker_count). Do not call during mc_world_evaluate.
     /// @param step_out receives the bound (seconds, >= 0, never NaN); INFINITY when no separated pair can close (no
     ///        pair, or nothing moves)
-    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (NULL argument) or MC_ERR_OUT_OF_MEMORY
+    /// @return MC_OK, MC_ERR_INVALID_ARGUMENT (NULL argument) or MC_ERR_OUT_OF_MEMORY (recorded in
+    ///         mc_world_get_last_error)
     MC_API mc_status mc_world_get_step_hint(mc_world* world, double* step_out);
 
     /// One region of one contact pair with its forces, from the last evaluation. World frame.
@@ -560,6 +601,13 @@ extern "C"
         mc_vec3 friction_torque;     ///< friction torque on J about the contact point (opposite on I)
         double friction_coefficient; ///< mu used for the friction force
         bool rejected; ///< failed the validity rule A > 2 g^2 (or volume <= 0): zero force, reported anyway
+        /// Adams depth far from the region's thickness: the contact measures MC_DEPTH_ADAMS, the region is not
+        /// rejected, and its depth exceeds MC_OFF_REGION_DEPTH_RATIO times its 2V/A (twice its mean thickness). The
+        /// region's centroid then lies off the region (a ring: a torus or a hollow knob lying on a plate), its
+        /// depth and force follow its shape, not the penetration, and can throw the part (measured: a torus on a
+        /// floor, depth 13.25 mm where 2V/A is 0.13 mm, 1527 N on 35 g). What to do: give the contact
+        /// MC_DEPTH_EXTENT or MC_DEPTH_VOLUME_AREA (mc_contact_def.depth_method), which measure across the region.
+        bool depth_off_region;
         bool sticking; ///< STICTION on and the region had a normal force: the creep below is in use
         mc_vec3 creep; ///< stiction creep d_kept (world frame, tangent, length <= MAX_STICTION_DEFORMATION); zero
                        ///< without stiction (see mc_stiction_force)
@@ -623,7 +671,15 @@ extern "C"
         MC_STEP_PAIR_FAILED = 1u << 1,      ///< a pair's query failed for another reason and was skipped
         MC_STEP_REJECTED_REGIONS = 1u << 2, ///< some regions failed A > 2 g^2 and produced no force
         MC_STEP_NON_FINITE = 1u << 3,       ///< a force or wrench was not finite: the evaluation failed
+        /// some regions' Adams depths were far from their thickness (mc_contact_region.depth_off_region): see there
+        MC_STEP_OFF_REGION_DEPTH = 1u << 4,
     };
+
+/// The Adams depth of a region that exceeds this many times its 2V/A (twice its mean thickness) was not measured
+/// across the region (mc_contact_region.depth_off_region). For the shapes the Adams depth suits the ratio is at most
+/// about 1: 1 for a spherical cap, at most 1 for a wedge, 1/2 for a flat slab. `meshcontact simulate` warns by the
+/// same rule.
+#define MC_OFF_REGION_DEPTH_RATIO 10.0
 
     /// Counters and timings of the last evaluation.
     typedef struct mc_step_info
@@ -636,6 +692,8 @@ extern "C"
         uint32_t touching_pairs;   ///< pairs with at least one region
         uint32_t regions;          ///< region records
         uint32_t rejected_regions; ///< regions that failed the validity rule
+        /// regions flagged depth_off_region (mc_contact_region; flag MC_STEP_OFF_REGION_DEPTH)
+        uint32_t off_region_depths;
         uint32_t reused_pairs;     ///< candidate pairs whose two poses were bitwise those of their previous query in
                                    ///< the previous evaluation: their regions were reused, no query ran
         uint64_t box_tests;        ///< OBB tests, summed over pairs (with coherence: depend on the fronts' history)

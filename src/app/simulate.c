@@ -532,18 +532,30 @@ static bool plan_fallbacks(app_sim* s, char* err, size_t cap)
     return true;
 }
 
-/// Mass, centre of mass (part frame) and inertia about it (part frame) of a DENSITY part, from its geometries:
-/// divergence theorem over the triangles (tetrahedra from the part origin).
+/// Mass, centre of mass (part frame) and inertia about it (part frame) of a DENSITY part, from its geometries: the
+/// library's mass properties of each mesh (mc_mesh_get_mass_properties), placed and summed (mc_mass_properties_combine).
 static bool mass_properties(const app_sim* s, int part, double* mass, mc_vec3* cm, mc_mat33* inertia, char* err,
                             size_t cap)
 {
     const app_scenario* scn = s->scn;
     const app_scenario_part* p = &scn->parts[part];
-    double vol = 0.0;
-    double m1[3] = {0.0, 0.0, 0.0};
-    double m2[3][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     int used = 0;
     for (int gi = 0; gi < scn->graphics_count; ++gi)
+    {
+        used += scn->graphics[gi].part_index == part;
+    }
+    mc_mass_properties* props = calloc(used > 0 ? (size_t)used : 1, sizeof *props);
+    mc_pose* poses = calloc(used > 0 ? (size_t)used : 1, sizeof *poses);
+    if (props == NULL || poses == NULL)
+    {
+        free(props);
+        free(poses);
+        return set_err(err, cap, "out of memory");
+    }
+    int n = 0;
+    mc_error e = {0};
+    mc_status st = MC_OK;
+    for (int gi = 0; gi < scn->graphics_count && st == MC_OK; ++gi)
     {
         const app_scenario_graphics* g = &scn->graphics[gi];
         if (g->part_index != part)
@@ -552,64 +564,32 @@ static bool mass_properties(const app_sim* s, int part, double* mass, mc_vec3* c
         }
         if (g->flip || g->analytic)
         {
+            free(props);
+            free(poses);
             return set_err(err, cap,
                            "%s:%d: PART/%d: DENSITY cannot be used with a %s geometry (GRAPHICS/%d): give "
                            "MASS and IP",
                            scn->path, p->line, p->id, g->flip ? "flipped" : "ANALYTIC or PLANE", g->id);
         }
-        ++used;
-        mc_pose t = mc_pose_mul(&g->local, &s->mesh_offset[gi]);
-        const mc_vec3* pos = mc_mesh_get_positions(s->meshes[gi]);
-        const uint32_t* idx = mc_mesh_get_indices(s->meshes[gi]);
-        uint32_t nt = mc_mesh_get_triangle_count(s->meshes[gi]);
-        for (uint32_t k = 0; k < nt; ++k)
-        {
-            mc_vec3 v[3];
-            for (int c = 0; c < 3; ++c)
-            {
-                v[c] = mc_pose_transform(&t, pos[idx[3 * k + (uint32_t)c]]);
-            }
-            double d = mc_dot(v[0], mc_cross(v[1], v[2]));
-            double a[3][3] = {{v[0].x, v[0].y, v[0].z}, {v[1].x, v[1].y, v[1].z}, {v[2].x, v[2].y, v[2].z}};
-            vol += d / 6.0;
-            for (int i = 0; i < 3; ++i)
-            {
-                double si = a[0][i] + a[1][i] + a[2][i];
-                m1[i] += d / 24.0 * si;
-                for (int j = 0; j < 3; ++j)
-                {
-                    double sj = a[0][j] + a[1][j] + a[2][j];
-                    m2[i][j] += d / 120.0 * (a[0][i] * a[0][j] + a[1][i] * a[1][j] + a[2][i] * a[2][j] + si * sj);
-                }
-            }
-        }
+        poses[n] = mc_pose_mul(&g->local, &s->mesh_offset[gi]);
+        st = mc_mesh_get_mass_properties(s->meshes[gi], p->density, &props[n++], &e);
     }
-    if (used == 0 || !(vol > 0.0))
+    mc_mass_properties total;
+    st = st == MC_OK && n > 0 ? mc_mass_properties_combine(props, poses, (uint32_t)n, &total, &e) : st;
+    free(props);
+    free(poses);
+    if (n == 0)
     {
         return set_err(err, cap, "%s:%d: PART/%d: DENSITY needs at least one GRAPHICS on the part", scn->path, p->line,
                        p->id);
     }
-    double c[3] = {m1[0] / vol, m1[1] / vol, m1[2] / vol};
-    double rho = p->density;
-    double tr = 0.0;
-    double j[3][3];
-    for (int i = 0; i < 3; ++i)
+    if (st != MC_OK)
     {
-        for (int k = 0; k < 3; ++k)
-        {
-            j[i][k] = m2[i][k] - vol * c[i] * c[k]; // second moments about the centre of mass
-        }
-        tr += j[i][i];
+        return set_err(err, cap, "%s:%d: PART/%d: DENSITY: %s", scn->path, p->line, p->id, e.message);
     }
-    for (int i = 0; i < 3; ++i)
-    {
-        for (int k = 0; k < 3; ++k)
-        {
-            inertia->m[i][k] = rho * ((i == k ? tr : 0.0) - j[i][k]);
-        }
-    }
-    *mass = rho * vol;
-    *cm = mc_v3(c[0], c[1], c[2]);
+    *mass = total.mass;
+    *cm = total.centroid;
+    *inertia = total.inertia;
     return true;
 }
 
@@ -1471,7 +1451,7 @@ static bool commit_state(app_sim* s, app_sim_contact_summary* sums, char* err, s
 /// An Adams depth this many times the region's 2V/A (twice its mean thickness) was not measured across the region.
 /// For the shapes it is meant for the ratio is at most about 1: 1 for a spherical cap, at most 1 for a wedge, 1/2 for
 /// a flat slab.
-#define OFF_REGION_DEPTH_RATIO 10.0
+#define OFF_REGION_DEPTH_RATIO MC_OFF_REGION_DEPTH_RATIO
 
 /// After an accepted step (regions of the new state in s->regions, their contacts in s->region_contact): one
 /// warning per contact whose Adams depth (the distance between the closest points of the two surfaces to the
@@ -1491,7 +1471,7 @@ static void warn_off_region_depths(app_sim* s)
             continue;
         }
         double vol_area = r->region.area > 0.0 ? 2.0 * r->region.volume / r->region.area : 0.0;
-        if (vol_area > 0.0 && r->region.depth > OFF_REGION_DEPTH_RATIO * vol_area)
+        if (r->depth_off_region) // the library's flag: depth > MC_OFF_REGION_DEPTH_RATIO * 2V/A
         {
             const app_scenario_contact* sc = &s->scn->contacts[c];
             s->depth_warned[c] = true;

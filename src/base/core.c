@@ -233,6 +233,7 @@ mc_status mc_set_error(mc_error* err, mc_status status, int64_t line, int64_t of
     if (err != NULL)
     {
         err->status = status;
+        err->index = -1;
         err->line = line;
         err->offset = offset;
         va_list ap;

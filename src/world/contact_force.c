@@ -303,6 +303,15 @@ static bool vec_finite(mc_vec3 v)
 mc_status mc_contact_force_evaluate(const mc_force_model* m, const mc_contact_kinematics* kin, mc_analysis analysis,
                                     mc_contact_force* out)
 {
+    if (m == NULL || kin == NULL || out == NULL)
+    {
+        if (out != NULL)
+        {
+            memset(out, 0, sizeof *out);
+            out->rejected = true;
+        }
+        return MC_ERR_INVALID_ARGUMENT;
+    }
     contact_force_compute(m, kin, analysis, out);
     const mc_contact_force* f = out;
     if (isfinite(f->normal_force) && vec_finite(f->friction_force) && vec_finite(f->friction_torque) &&
@@ -341,6 +350,18 @@ double mc_stiction_force(const mc_force_model* m, double fn, mc_vec3 creep, mc_v
                          mc_vec3* creep_kept)
 {
     mc_vec3 zero = mc_v3(0.0, 0.0, 0.0);
+    if (m == NULL)
+    {
+        if (force != NULL)
+        {
+            *force = zero;
+        }
+        if (creep_kept != NULL)
+        {
+            *creep_kept = zero;
+        }
+        return 0.0;
+    }
     double v = mc_length(slip);
     double mu_lim = mc_step_fcn(v, m->stiction_velocity, m->mu_static, m->friction_velocity, m->mu_dynamic);
     double dmax = m->max_stiction_deformation;

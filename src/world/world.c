@@ -3,6 +3,7 @@
 // The world: body and contact slots with generations, body state setters and getters, world creation and
 // destruction (contact definitions: world_contact.c; evaluation: world_evaluate.c, broad phase: broadphase.c).
 #include "bvh/bvh.h"
+#include "mesh/mesh_internal.h"
 #include "src/base/array.h"
 #include "src/base/core.h"
 #include "src/base/parallel.h"
@@ -30,6 +31,18 @@ static mc_pose pose_normalized(const mc_pose* p)
 static bool twist_ok(const mc_twist* t)
 {
     return vec_finite(t->v) && vec_finite(t->w);
+}
+
+// Record the failure of `fn` on body `id` (entry `index` of a list, or -1): the id's problem if it has one, else
+// `other` (the value's problem). @return MC_ERR_INVALID_ARGUMENT
+static mc_status body_fail(const mc_world* w, mc_body_id id, int64_t index, const char* fn, const char* other)
+{
+    char buf[96];
+    const char* why = w != NULL ? mc_world_body_problem(w, id, buf, sizeof buf) : "NULL world";
+    return mc_world_fail(w, MC_ERR_INVALID_ARGUMENT, index, fn, "%s",
+                         why != NULL     ? why
+                         : other != NULL ? other
+                                         : "invalid argument");
 }
 
 mc_world_def mc_default_world_def(void)
@@ -68,15 +81,10 @@ mc_contact_def mc_default_contact_def(void)
 mc_status mc_world_create(const mc_world_def* def, mc_world** out)
 {
     MC_ASSERT(def != NULL && out != NULL);
-    if (def == NULL || out == NULL || def->internal_value != WORLD_COOKIE)
+    if (def == NULL || out == NULL || mc_world_def_check(def, NULL) != MC_OK)
     {
         MC_ASSERT(def == NULL || def->internal_value == WORLD_COOKIE);
-        return MC_ERR_INVALID_ARGUMENT;
-    }
-    if (def->worker_count < 0 || (def->depth_method != MC_DEPTH_ADAMS && def->depth_method != MC_DEPTH_VOLUME_AREA &&
-                                  def->depth_method != MC_DEPTH_EXTENT && def->depth_method != MC_DEPTH_SMOOTH))
-    {
-        return MC_ERR_INVALID_ARGUMENT;
+        return MC_ERR_INVALID_ARGUMENT; // mc_world_def_check says why
     }
     mc_world* w = mc_calloc(1, sizeof *w);
     if (w == NULL)
@@ -90,6 +98,7 @@ mc_status mc_world_create(const mc_world_def* def, mc_world** out)
     w->body_free = -1;
     w->contact_free = -1;
     w->stiction.world_uid = mc_stiction_new_world_uid();
+    mc_world_clear_error(w);
     bool ok = true;
     w->workspaces = mc_calloc((size_t)w->worker_count, sizeof *w->workspaces);
     ok = ok && w->workspaces != NULL;
@@ -121,6 +130,10 @@ void mc_world_destroy(mc_world* w)
         if (w->bodies[i].own_mesh != NULL)
         {
             mc_mesh_destroy(w->bodies[i].own_mesh);
+        }
+        else if (w->bodies[i].alive && w->bodies[i].mesh != NULL)
+        {
+            mc_mesh_add_user(w->bodies[i].mesh, -1);
         }
         mc_free(w->bodies[i].members);
     }
@@ -176,20 +189,30 @@ static mc_mesh* make_flipped(const mc_mesh* mesh)
     return out;
 }
 
+#define CREATE_BODY "mc_world_create_body"
+
 mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
 {
     MC_ASSERT(w != NULL && def != NULL);
     if (w == NULL || def == NULL || def->internal_value != WORLD_COOKIE)
     {
         MC_ASSERT(def == NULL || def->internal_value == WORLD_COOKIE);
-        mc_log("mc_world_create_body: NULL world or def, or def not from mc_default_body_def()");
+        mc_world_fail(w, MC_ERR_INVALID_ARGUMENT, -1, CREATE_BODY, "%s",
+                      w == NULL     ? "NULL world"
+                      : def == NULL ? "NULL def"
+                                    : "def not from mc_default_body_def()");
         return mc_null_body_id;
     }
     MC_ASSERT(!w->evaluating);
     const char* problem = mc_body_shape_problem(def);
-    if (problem != NULL || !mc_pose_is_valid(&def->pose) || !twist_ok(&def->velocity))
+    const char* pose_problem = mc_world_pose_problem(&def->pose);
+    if (problem != NULL || pose_problem != NULL || !twist_ok(&def->velocity))
     {
-        mc_log("mc_world_create_body: %s", problem != NULL ? problem : "non-finite pose or velocity");
+        mc_world_fail(w, MC_ERR_INVALID_ARGUMENT, -1, CREATE_BODY, "%s%s",
+                      problem != NULL        ? problem
+                      : pose_problem != NULL ? "pose: "
+                                             : "non-finite velocity",
+                      problem == NULL && pose_problem != NULL ? pose_problem : "");
         return mc_null_body_id;
     }
     uint32_t index;
@@ -202,7 +225,8 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
         if (w->body_slots == (uint32_t)INT32_MAX ||
             !mc_array_reserve((void**)&w->bodies, &w->body_capacity, w->body_slots + 1, sizeof *w->bodies, 4))
         {
-            mc_log("mc_world_create_body: out of memory");
+            mc_world_fail(w, MC_ERR_OUT_OF_MEMORY, -1, CREATE_BODY, "out of memory for %u body slots",
+                          w->body_slots + 1);
             return mc_null_body_id;
         }
         index = w->body_slots;
@@ -214,7 +238,8 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
         own = make_flipped(def->mesh);
         if (own == NULL)
         {
-            mc_log("mc_world_create_body: could not make the flipped copy of the mesh");
+            mc_world_fail(w, MC_ERR_OUT_OF_MEMORY, -1, CREATE_BODY,
+                          "could not make the flipped copy of the mesh (out of memory)");
             return mc_null_body_id;
         }
     }
@@ -255,6 +280,10 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
                    "face");
         }
     }
+    if (b->mesh != NULL && own == NULL)
+    {
+        mc_mesh_add_user(b->mesh, +1); // mc_mesh_destroy refuses while the body lives
+    }
     b->alive = true;
     b->next_free = -1;
     mc_world_structure_changed(w);
@@ -273,6 +302,10 @@ void mc_world_destroy_body(mc_world* w, mc_body_id id)
     if (b->own_mesh != NULL)
     {
         mc_mesh_destroy(b->own_mesh);
+    }
+    else if (b->mesh != NULL)
+    {
+        mc_mesh_add_user(b->mesh, -1);
     }
     mc_free(b->members); // the contacts that list it keep its old generation and skip it
     mc_world_structure_changed(w);
@@ -294,7 +327,7 @@ mc_status mc_body_set_pose(mc_world* w, mc_body_id id, const mc_pose* pose)
     MC_ASSERT(b != NULL && pose != NULL);
     if (b == NULL || pose == NULL || !mc_pose_is_valid(pose))
     {
-        return MC_ERR_INVALID_ARGUMENT;
+        return body_fail(w, id, -1, "mc_body_set_pose", pose == NULL ? "NULL pose" : mc_world_pose_problem(pose));
     }
     mc_pose p = pose_normalized(pose);
     w->candidates_valid = w->candidates_valid && memcmp(&p, &b->pose, sizeof p) == 0;
@@ -309,7 +342,8 @@ mc_status mc_body_set_velocity(mc_world* w, mc_body_id id, const mc_twist* veloc
     MC_ASSERT(b != NULL && velocity != NULL);
     if (b == NULL || velocity == NULL || !twist_ok(velocity))
     {
-        return MC_ERR_INVALID_ARGUMENT;
+        return body_fail(w, id, -1, "mc_body_set_velocity",
+                         velocity == NULL ? "NULL velocity" : "the velocity is not finite");
     }
     b->velocity = *velocity;
     w->stiction.ready = false;
@@ -319,6 +353,10 @@ mc_status mc_body_set_velocity(mc_world* w, mc_body_id id, const mc_twist* veloc
 mc_pose mc_body_get_pose(const mc_world* w, mc_body_id id)
 {
     mc_body* b = mc_world_body(w, id);
+    if (b == NULL)
+    {
+        body_fail(w, id, -1, "mc_body_get_pose", NULL);
+    }
     return b != NULL ? b->pose : mc_pose_identity();
 }
 
@@ -326,6 +364,10 @@ mc_twist mc_body_get_velocity(const mc_world* w, mc_body_id id)
 {
     mc_body* b = mc_world_body(w, id);
     mc_twist zero = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    if (b == NULL)
+    {
+        body_fail(w, id, -1, "mc_body_get_velocity", NULL);
+    }
     return b != NULL ? b->velocity : zero;
 }
 
@@ -333,18 +375,30 @@ mc_wrench mc_body_get_wrench(const mc_world* w, mc_body_id id)
 {
     mc_body* b = mc_world_body(w, id);
     mc_wrench zero = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    if (b == NULL)
+    {
+        body_fail(w, id, -1, "mc_body_get_wrench", NULL);
+    }
     return b != NULL ? b->wrench : zero;
 }
 
 void* mc_body_get_user_data(const mc_world* w, mc_body_id id)
 {
     mc_body* b = mc_world_body(w, id);
+    if (b == NULL)
+    {
+        body_fail(w, id, -1, "mc_body_get_user_data", NULL);
+    }
     return b != NULL ? b->user_data : NULL;
 }
 
 const mc_mesh* mc_body_get_mesh(const mc_world* w, mc_body_id id)
 {
     mc_body* b = mc_world_body(w, id);
+    if (b == NULL)
+    {
+        body_fail(w, id, -1, "mc_body_get_mesh", NULL);
+    }
     return b != NULL ? b->mesh : NULL;
 }
 
@@ -352,14 +406,17 @@ mc_status mc_world_set_poses(mc_world* w, const mc_body_id* ids, const mc_pose* 
 {
     if (w == NULL || (count > 0 && (ids == NULL || poses == NULL)))
     {
-        return MC_ERR_INVALID_ARGUMENT;
+        return mc_world_fail(w, MC_ERR_INVALID_ARGUMENT, -1, "mc_world_set_poses", "NULL %s",
+                             w == NULL     ? "world"
+                             : ids == NULL ? "ids"
+                                           : "poses");
     }
     for (uint32_t k = 0; k < count; ++k)
     {
         if (mc_world_body(w, ids[k]) == NULL || !mc_pose_is_valid(&poses[k]))
         {
             MC_ASSERT(false && "mc_world_set_poses: invalid id or non-finite pose");
-            return MC_ERR_INVALID_ARGUMENT;
+            return body_fail(w, ids[k], k, "mc_world_set_poses", mc_world_pose_problem(&poses[k]));
         }
     }
     for (uint32_t k = 0; k < count; ++k)
@@ -377,14 +434,18 @@ mc_status mc_world_set_velocities(mc_world* w, const mc_body_id* ids, const mc_t
 {
     if (w == NULL || (count > 0 && (ids == NULL || velocities == NULL)))
     {
-        return MC_ERR_INVALID_ARGUMENT;
+        return mc_world_fail(w, MC_ERR_INVALID_ARGUMENT, -1, "mc_world_set_velocities", "NULL %s",
+                             w == NULL     ? "world"
+                             : ids == NULL ? "ids"
+                                           : "velocities");
     }
     for (uint32_t k = 0; k < count; ++k)
     {
         if (mc_world_body(w, ids[k]) == NULL || !twist_ok(&velocities[k]))
         {
             MC_ASSERT(false && "mc_world_set_velocities: invalid id or non-finite velocity");
-            return MC_ERR_INVALID_ARGUMENT;
+            return body_fail(w, ids[k], k, "mc_world_set_velocities",
+                             twist_ok(&velocities[k]) ? NULL : "the velocity is not finite");
         }
     }
     for (uint32_t k = 0; k < count; ++k)
@@ -395,16 +456,27 @@ mc_status mc_world_set_velocities(mc_world* w, const mc_body_id* ids, const mc_t
     return MC_OK;
 }
 
-void mc_world_get_wrenches(const mc_world* w, const mc_body_id* ids, mc_wrench* out, uint32_t count)
+mc_status mc_world_get_wrenches(const mc_world* w, const mc_body_id* ids, mc_wrench* out, uint32_t count)
 {
-    if (ids == NULL || out == NULL)
+    if (w == NULL || (count > 0 && (ids == NULL || out == NULL)))
     {
-        return;
+        return mc_world_fail(w, MC_ERR_INVALID_ARGUMENT, -1, "mc_world_get_wrenches", "NULL %s",
+                             w == NULL     ? "world"
+                             : ids == NULL ? "ids"
+                                           : "out");
     }
     for (uint32_t k = 0; k < count; ++k)
     {
-        out[k] = mc_body_get_wrench(w, ids[k]);
+        if (mc_world_body(w, ids[k]) == NULL)
+        {
+            return body_fail(w, ids[k], k, "mc_world_get_wrenches", NULL); // nothing written
+        }
     }
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        out[k] = w->bodies[ids[k].index1 - 1].wrench;
+    }
+    return MC_OK;
 }
 
 void mc_world_destroy_contact(mc_world* w, mc_contact_id id)
@@ -439,9 +511,13 @@ void* mc_contact_get_user_data(const mc_world* w, mc_contact_id id)
 mc_status mc_contact_set_model(mc_world* w, mc_contact_id id, const mc_force_model* model, mc_error* err)
 {
     mc_contact_slot* c = mc_world_contact(w, id);
+    mc_error local;
+    err = err != NULL ? err : &local;
     if (c == NULL)
     {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "invalid contact id");
+        mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "%s",
+                     w == NULL ? "NULL world" : "invalid contact id (null, stale or of another world)");
+        return mc_world_record(w, "mc_contact_set_model", err);
     }
     mc_status s = mc_force_model_check(model, err);
     if (s == MC_OK)
@@ -449,7 +525,7 @@ mc_status mc_contact_set_model(mc_world* w, mc_contact_id id, const mc_force_mod
         c->model = *model;
         w->stiction.ready = false;
     }
-    return s;
+    return s == MC_OK ? s : mc_world_record(w, "mc_contact_set_model", err);
 }
 
 void mc_world_set_analysis(mc_world* w, mc_analysis analysis)

@@ -218,8 +218,14 @@ static mc_status build_members(const mc_world* w, const mc_contact_def* def, mc_
         if (mc_world_body(w, id) == NULL)
         {
             mc_free(m);
-            return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "%s body %u of the contact is not a valid body",
-                                group ? "group" : (is_i ? "I" : "J"), idx);
+            char buf[96];
+            mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "%s body %u of the contact is not a valid body: %s",
+                         group ? "group" : (is_i ? "I" : "J"), idx, mc_world_body_problem(w, id, buf, sizeof buf));
+            if (err != NULL)
+            {
+                err->index = idx; // in i_bodies or j_bodies, as the message says
+            }
+            return MC_ERR_INVALID_ARGUMENT;
         }
         m[k].body = (uint32_t)id.index1 - 1;
         m[k].generation = id.generation;
@@ -298,8 +304,13 @@ static mc_status build_excluded(const mc_world* w, const mc_contact_def* def, co
         if (what != NULL)
         {
             mc_free(e);
-            return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "excluded pair %u (bodies %d and %d) %s", k,
-                                a.index1, b.index1, what);
+            mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "excluded pair %u (bodies %d and %d) %s", k, a.index1,
+                         b.index1, what);
+            if (err != NULL)
+            {
+                err->index = k;
+            }
+            return MC_ERR_INVALID_ARGUMENT;
         }
         uint32_t x = (uint32_t)a.index1 - 1, y = (uint32_t)b.index1 - 1;
         e[k].lo = x < y ? x : y;
@@ -371,12 +382,26 @@ static uint32_t take_contact_slot(mc_world* w)
     return index;
 }
 
+static mc_status create_contact(mc_world* w, const mc_contact_def* def, mc_contact_id* out, mc_error* err);
+
 mc_status mc_world_create_contact(mc_world* w, const mc_contact_def* def, mc_contact_id* out, mc_error* err)
 {
+    mc_error local;
+    err = err != NULL ? err : &local;
     if (w == NULL || def == NULL || out == NULL)
     {
-        return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "mc_world_create_contact: NULL argument");
+        mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1, "NULL %s",
+                     w == NULL     ? "world"
+                     : def == NULL ? "def"
+                                   : "out");
+        return mc_world_record(w, "mc_world_create_contact", err);
     }
+    mc_status s = create_contact(w, def, out, err);
+    return s == MC_OK ? s : mc_world_record(w, "mc_world_create_contact", err);
+}
+
+static mc_status create_contact(mc_world* w, const mc_contact_def* def, mc_contact_id* out, mc_error* err)
+{
     MC_ASSERT(!w->evaluating);
     if (def->internal_value != WORLD_COOKIE)
     {

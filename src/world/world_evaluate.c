@@ -405,6 +405,7 @@ static mc_status apply_forces(mc_world* w)
                        p->body_i, p->body_j);
             }
             fill_record(&w->records[n], w, p, reg, &kin, &f);
+            mc_world_flag_depth(w, cs, &w->records[n]);
             w->records[n].sticking = sticking;
             w->records[n++].creep = creep;
             if (f.rejected)
@@ -442,6 +443,7 @@ static mc_status apply_forces(mc_world* w)
         clear_results(w);
         w->info.regions = 0; // the records are gone: the counters say so too
         w->info.rejected_regions = 0;
+        w->info.off_region_depths = 0;
     }
     w->stiction.ready = status == MC_OK;
     return status;

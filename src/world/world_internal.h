@@ -264,6 +264,7 @@ struct mc_world
     bool evaluated;               ///< the last mc_world_evaluate succeeded (its pairs and regions are current while
                                   ///< candidates_valid holds: mc_world_get_jacobian)
     mc_host_state host;           ///< contact patches, events, rest (world_host.c)
+    mc_error last_error;          ///< the last failure of a world call (mc_world_get_last_error; world_error.c)
 };
 
 /// A body or contact was created or destroyed: the candidates, the broad phase's fat pairs and the stiction records no
@@ -392,3 +393,26 @@ mc_status mc_host_events_update(mc_world* w);
 /// Free a pair's patches (NULL ignored) and the world's host state (world_host.c).
 void mc_pair_patches_destroy(struct mc_pair_patches* pp);
 void mc_host_state_free(mc_host_state* h);
+// ---------------------------------------------------------------------------------------------------------------
+// Errors of world calls (world_error.c): every failing call records its status, the entry index and the reason in
+// the world's last error (mc_world_get_last_error) and sends the message to the log hook.
+
+/// Record a failure of `fn` (with `index` the entry of a list argument, or -1) and return `status`. `w` may be NULL
+/// (then the message only goes to the log hook). Const worlds are written too: the record is the world's own
+/// mutable field, documented as written by failing getters.
+mc_status mc_world_fail(const mc_world* w, mc_status status, int64_t index, const char* fn, const char* fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/// Record `err` (already filled by a helper) as the world's last error, prefixed with `fn`; returns err->status.
+mc_status mc_world_record(const mc_world* w, const char* fn, mc_error* err);
+
+/// @return why `id` is not a live body of `w` ("null body id", "stale body id ...", ...), or NULL when it is.
+/// `buf` receives the text when it needs the id's numbers.
+const char* mc_world_body_problem(const mc_world* w, mc_body_id id, char* buf, size_t cap);
+
+/// After a region's record is filled: flag its depth when the contact measures the Adams depth and the depth
+/// exceeds MC_OFF_REGION_DEPTH_RATIO times the region's 2V/A (not for rejected regions), and count it in the step info.
+void mc_world_flag_depth(mc_world* w, const mc_contact_slot* cs, mc_contact_region* rec);
+
+/// @return why a pose cannot be used (non-finite or out-of-range translation, non-finite or zero quaternion), or NULL.
+const char* mc_world_pose_problem(const mc_pose* p);

@@ -24,6 +24,16 @@ int main(void)
     F(mc_quat, x);
     F(mc_quat, y);
     F(mc_quat, z);
+    S(mc_mat33);
+    F(mc_mat33, m);
+    S(mc_mass_properties);
+    F(mc_mass_properties, volume);
+    F(mc_mass_properties, mass);
+    F(mc_mass_properties, centroid);
+    F(mc_mass_properties, inertia);
+    F(mc_mass_properties, principal_moments);
+    F(mc_mass_properties, principal_axes);
+    F(mc_mass_properties, principal_rotation);
     S(mc_pose);
     F(mc_pose, p);
     F(mc_pose, q);
@@ -39,6 +49,7 @@ int main(void)
     F(mc_version, patch);
     S(mc_error);
     F(mc_error, status);
+    F(mc_error, index);
     F(mc_error, line);
     F(mc_error, offset);
     F(mc_error, message);
@@ -295,6 +306,7 @@ int main(void)
     F(mc_contact_region, friction_torque);
     F(mc_contact_region, friction_coefficient);
     F(mc_contact_region, rejected);
+    F(mc_contact_region, depth_off_region);
     F(mc_contact_region, sticking);
     F(mc_contact_region, creep);
     S(mc_step_info);
@@ -304,6 +316,7 @@ int main(void)
     F(mc_step_info, touching_pairs);
     F(mc_step_info, regions);
     F(mc_step_info, rejected_regions);
+    F(mc_step_info, off_region_depths);
     F(mc_step_info, reused_pairs);
     F(mc_step_info, box_tests);
     F(mc_step_info, triangle_tests);

@@ -15,7 +15,6 @@ from meshcontact import _types as t
 
 # Structs of the public headers that the package does not mirror, and why.
 UNMIRRORED = {
-    "mc_mat33": "no API function takes or returns it (an inline helper type of vec_math.h)",
     "mc_brep_info": "for B-rep readers written in C (mc_brep_reader_fcn), not for hosts",
     "mc_mesh_deform_info": "flexible bodies (issue 34) are not bound in Python yet",
     "mc_nodal_force": "flexible bodies (issue 34) are not bound in Python yet",
@@ -33,6 +32,9 @@ UNBOUND = {
     "mc_mesh_get_deform_info": "flexible bodies (issue 34) are not bound in Python yet",
     "mc_mesh_count_self_intersections": "flexible bodies (issue 34) are not bound in Python yet",
     "mc_nodal_forces": "flexible bodies (issue 34) are not bound in Python yet",
+    "mc_mass_properties_combine": "NumPy sums parts directly; a mesh's own properties are bound",
+    "mc_world_def_check": "World() raises with the status; the def is built by the package from checked keywords",
+    "mc_world_clear_error": "the package reads the last error right after a failure",
 }
 
 

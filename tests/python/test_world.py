@@ -286,3 +286,23 @@ def test_patches_events_and_rest(parts):
     assert [e[0] for e in w.events()].count("end") == 1
     with pytest.raises(mc.Error):
         w.set_patches(9)
+
+
+def test_mass_properties_and_transformed_mesh():
+    """A 1 x 2 x 3 box: V = 6, I = m / 12 diag(b^2 + c^2, a^2 + c^2, a^2 + b^2); turned by a half turn about z and
+    scaled by -2 (a mirror): volume 48, inertia 32 times the box's (diagonal entries unchanged by the half turn)."""
+    box = mc.Mesh.primitive("box", (1.0, 2.0, 3.0))
+    mp = box.mass_properties(density=2.0)
+    assert abs(mp.volume - 6.0) < 1e-14 and abs(mp.mass - 12.0) < 1e-13
+    want = np.diag([12.0 / 12 * 13, 12.0 / 12 * 10, 12.0 / 12 * 5])
+    assert np.allclose(mp.inertia, want, rtol=0, atol=1e-13)
+    assert np.allclose(mp.principal_moments, [5.0, 10.0, 13.0], rtol=0, atol=1e-13)
+    big = box.transformed([1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0], -2.0)
+    mq = big.mass_properties(density=2.0)
+    assert abs(mq.volume - 48.0) < 1e-12
+    assert np.allclose(mq.centroid, [1.0, 2.0, 3.0], rtol=0, atol=1e-12)
+    assert np.allclose(mq.inertia, 32.0 * want, rtol=1e-13, atol=1e-12)
+    with pytest.raises(mc.Error, match="density"):
+        box.mass_properties(density=0.0)
+    big.close()
+    box.close()

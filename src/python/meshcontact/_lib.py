@@ -100,8 +100,19 @@ mesh_repair = _fn(
     P(t.ErrorRecord),
 )
 default_mesh_def = _fn("mc_default_mesh_def", t.MeshDef)
+# mass.h
+mesh_get_mass_properties = _fn(
+    "mc_mesh_get_mass_properties", status, vp, c_double, P(t.MassProperties), P(t.ErrorRecord)
+)
+mass_properties_combine = _fn(
+    "mc_mass_properties_combine", status, P(t.MassProperties), P(t.Pose), c_uint32, P(t.MassProperties),
+    P(t.ErrorRecord)
+)
+mesh_create_transformed = _fn(
+    "mc_mesh_create_transformed", status, vp, P(t.Pose), c_double, c_int, P(vp), P(t.MeshReport), P(t.ErrorRecord)
+)
 mesh_create = _fn("mc_mesh_create", status, P(t.MeshDef), P(vp), P(t.MeshReport), P(t.ErrorRecord))
-mesh_destroy = _fn("mc_mesh_destroy", None, vp)
+mesh_destroy = _fn("mc_mesh_destroy", status, vp)
 default_import_options = _fn("mc_default_import_options", t.ImportOptions)
 mesh_import_file = _fn(
     "mc_mesh_import_file", status, c_char_p, P(t.ImportOptions), P(vp), P(t.MeshReport), P(t.ErrorRecord)
@@ -249,7 +260,10 @@ body_get_wrench = _fn("mc_body_get_wrench", t.Wrench, vp, t.BodyId)
 body_get_mesh = _fn("mc_body_get_mesh", vp, vp, t.BodyId)
 world_set_poses = _fn("mc_world_set_poses", status, vp, vp, vp, c_uint32)
 world_set_velocities = _fn("mc_world_set_velocities", status, vp, vp, vp, c_uint32)
-world_get_wrenches = _fn("mc_world_get_wrenches", None, vp, vp, vp, c_uint32)
+world_get_wrenches = _fn("mc_world_get_wrenches", status, vp, vp, vp, c_uint32)
+world_def_check = _fn("mc_world_def_check", status, P(t.WorldDef), P(t.ErrorRecord))
+world_get_last_error = _fn("mc_world_get_last_error", P(t.ErrorRecord), vp)
+world_clear_error = _fn("mc_world_clear_error", None, vp)
 default_contact_def = _fn("mc_default_contact_def", t.ContactDef)
 world_create_contact = _fn("mc_world_create_contact", status, vp, P(t.ContactDef), P(t.ContactId), P(t.ErrorRecord))
 world_destroy_contact = _fn("mc_world_destroy_contact", None, vp, t.ContactId)

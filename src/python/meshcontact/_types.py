@@ -96,6 +96,8 @@ class Record:
 def _value(value, ftype):
     if ftype is Vec3:
         return np.array((value.x, value.y, value.z))
+    if ftype is Mat33:
+        return np.ctypeslib.as_array(value.m).copy()
     if isinstance(value, Struct):
         return Record(value)
     if isinstance(value, ctypes.Array):
@@ -111,6 +113,26 @@ def record(struct):
 class Quat(Struct):
     _c_name_ = "mc_quat"
     _fields_ = [("w", c_double), ("x", c_double), ("y", c_double), ("z", c_double)]
+
+
+class Mat33(Struct):
+    """mc_mat33: 3 x 3 doubles, row major (records give it as a float64 array of shape (3, 3))."""
+
+    _c_name_ = "mc_mat33"
+    _fields_ = [("m", (c_double * 3) * 3)]
+
+
+class MassProperties(Struct):
+    _c_name_ = "mc_mass_properties"
+    _fields_ = [
+        ("volume", c_double),
+        ("mass", c_double),
+        ("centroid", Vec3),
+        ("inertia", Mat33),
+        ("principal_moments", Vec3),
+        ("principal_axes", Mat33),
+        ("principal_rotation", Quat),
+    ]
 
 
 class Pose(Struct):
@@ -141,7 +163,13 @@ class Version(Struct):
 
 class ErrorRecord(Struct):
     _c_name_ = "mc_error"
-    _fields_ = [("status", c_enum), ("line", c_int64), ("offset", c_int64), ("message", c_char * 512)]
+    _fields_ = [
+        ("status", c_enum),
+        ("index", c_int64),
+        ("line", c_int64),
+        ("offset", c_int64),
+        ("message", c_char * 512),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------------- mesh.h
@@ -512,6 +540,7 @@ class ContactRegion(Struct):
         ("friction_torque", Vec3),
         ("friction_coefficient", c_double),
         ("rejected", c_bool),
+        ("depth_off_region", c_bool),
         ("sticking", c_bool),
         ("creep", Vec3),
     ]
@@ -528,6 +557,7 @@ class StepInfo(Struct):
         ("touching_pairs", c_uint32),
         ("regions", c_uint32),
         ("rejected_regions", c_uint32),
+        ("off_region_depths", c_uint32),
         ("reused_pairs", c_uint32),
         ("box_tests", c_uint64),
         ("triangle_tests", c_uint64),
@@ -616,6 +646,8 @@ MIRRORS = {
     for cls in (
         Vec3,
         Quat,
+        Mat33,
+        MassProperties,
         Pose,
         Twist,
         Wrench,

@@ -154,6 +154,29 @@ class Mesh(c.Owned):
         """What the checks found at creation (a copy of mc_mesh_report: volume, area, bbox_min, closed, ...)."""
         return t.record(_lib.mesh_get_report(self._handle()).contents)
 
+    def mass_properties(self, density=1.0):
+        """Volume, mass, centre of mass, inertia tensor about it (3, 3), principal moments (ascending) and axes (the
+        columns of a rotation matrix) and their quaternion (w, x, y, z), at a uniform density, in the mesh frame
+        (mc_mesh_get_mass_properties: divergence theorem, exact to rounding). A Record."""
+        out = t.MassProperties()
+        err = t.ErrorRecord()
+        c.check(_lib.mesh_get_mass_properties(self._handle(), density, byref(out), byref(err)),
+                "mc_mesh_get_mass_properties", err)  # fmt: skip
+        return t.record(out)
+
+    def transformed(self, pose=None, scale=1.0, *, self_check="refuse"):
+        """A new mesh whose points are R (scale x) + t, (R, t) = pose (7 values tx ty tz qw qx qy qz, or None for
+        identity); a negative scale mirrors and the triangles are rewound to stay outward
+        (mc_mesh_create_transformed)."""
+        p = None if pose is None else byref(c.to_pose(pose))
+        out = ctypes.c_void_p()
+        report = t.MeshReport()
+        err = t.ErrorRecord()
+        s = _lib.mesh_create_transformed(self._handle(), p, scale, _self_check(self_check), byref(out), byref(report),
+                                         byref(err))  # fmt: skip
+        c.check(s, "mc_mesh_create_transformed", err, report)
+        return Mesh._adopt(out.value)
+
     @property
     def byte_count(self):
         """Bytes owned by the mesh (arrays, topology, tree and, once built, region blocks)."""

@@ -415,8 +415,9 @@ class World(c.Owned):
         self._set_rows(_set_velocities, "mc_world_set_velocities", ids, twists, "twists", 6, "twist")
 
     def wrenches(self, ids, out=None):
-        """The contact wrenches of many bodies from the last evaluation: (n, 6) float64 (zero rows for ids that are
-        not live bodies, as in C). out: an (n, 6) float64 C-contiguous writeable array to fill instead of a new one."""
+        """The contact wrenches of many bodies from the last evaluation: (n, 6) float64 (an id that is not a live
+        body raises meshcontact.Error naming its entry, as in C, and nothing is written). out: an (n, 6) float64
+        C-contiguous writeable array to fill instead of a new one."""
         p = self._ptr
         if p is None:
             self._handle()
@@ -426,7 +427,10 @@ class World(c.Owned):
             out = np.empty((n, 6))
         else:
             c.out_array(out, "out", (n, 6))
-        _get_wrenches(p, c.ptr(a), c.ptr(out), n)
+        s = _get_wrenches(p, c.ptr(a), c.ptr(out), n)
+        if s != 0:
+            err = _lib.world_get_last_error(p).contents
+            c.check(s, "mc_world_get_wrenches", err)
         return out
 
     # -------------------------------------------------------------------------------------------- contacts
