@@ -5,6 +5,7 @@
 // the test: Criterion runs each test in its own process). Optional pointers (documented "may be NULL") are left
 // out. The list follows the headers: a new public function belongs here.
 #include <criterion/criterion.h>
+#include <math.h>
 #include <meshcontact/meshcontact.h>
 #include <string.h>
 
@@ -277,4 +278,63 @@ Test(null_args, base_h)
     cr_assert_not_null(mc_status_string((mc_status)12345));
     mc_set_log_fcn(NULL);
     cr_assert_geq(mc_get_byte_count(), 0);
+}
+
+// The functions of law.h, flex.h, the deformation of mesh.h, the patches of query.h and the rest and events of
+// world.h (issues 33, 34 and 36, added in parallel with this list).
+Test(null_args, laws_deformation_patches_rest)
+{
+    mc_error e;
+    double d1 = 0.0, d2 = 0.0;
+    // Optional derivative outputs: NULL means "not wanted", the value is still given.
+    cr_assert_eq(mc_adams_impact_partials(0.5, -1.0, 1.0, 100.0, 1.5, 10.0, 0.1, NULL, NULL),
+                 mc_adams_impact(0.5, -1.0, 1.0, 100.0, 1.5, 10.0, 0.1));
+    cr_assert_eq(mc_adams_bistop_partials(0.5, -1.0, 1.0, 2.0, 100.0, 1.5, 10.0, 0.1, NULL, NULL),
+                 mc_adams_bistop(0.5, -1.0, 1.0, 2.0, 100.0, 1.5, 10.0, 0.1));
+    const double x[4] = {0, 1, 2, 3}, y[4] = {0, 1, 4, 9};
+    mc_curve* c = NULL;
+    cr_assert_eq(mc_curve_create(NULL, y, 4, MC_CURVE_CUBIC, &c, &e), BAD);
+    cr_assert_eq(mc_curve_create(x, NULL, 4, MC_CURVE_CUBIC, &c, &e), BAD);
+    cr_assert_eq(mc_curve_create(x, y, 4, MC_CURVE_CUBIC, NULL, &e), BAD);
+    cr_assert_null(c);
+    cr_assert_eq(mc_curve_count(NULL), 0);
+    cr_assert_eq(mc_curve_eval(NULL, 1.0, 0), 0.0); // documented: NULL gives 0
+    cr_assert_eq(mc_curve_get_points(NULL, NULL, NULL, 0), 0);
+    (void)mc_curve_get_method(NULL);
+    mc_curve_destroy(NULL);
+    cr_assert_eq(mc_dymore_force(NULL, 1e-3, 0.1, &d1, &d2), 0.0); // no model: no force
+    cr_assert_eq(mc_recurdyn_force(NULL, 1e-3, 0.1, &d1, &d2), 0.0);
+    uint64_t pairs = 0;
+    uint32_t first[2];
+    cr_assert_eq(mc_mesh_count_self_intersections(NULL, &pairs, first), BAD);
+    cr_assert_eq(mc_mesh_count_self_intersections(fx.mesh, NULL, first), BAD);
+    (void)mc_mesh_get_deform_info(NULL);
+    cr_assert_eq(mc_mesh_set_positions(NULL, x, 1, &e), BAD);
+    cr_assert_eq(mc_mesh_set_positions(fx.mesh, NULL, mc_mesh_get_vertex_count(fx.mesh), &e), BAD);
+    mc_pose o = mc_pose_identity();
+    mc_region r;
+    mc_vec3 f = mc_v3(0, 0, 1), lost;
+    mc_nodal_force nf[4];
+    uint32_t n = 0;
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(mc_nodal_forces(NULL, &o, fx.mesh, &o, &r, &f, 1, nf, 4, &n, &lost), BAD);
+    cr_assert_eq(mc_nodal_forces(fx.mesh, NULL, fx.mesh, &o, &r, &f, 1, nf, 4, &n, &lost), BAD);
+    cr_assert_eq(mc_nodal_forces(fx.mesh, &o, NULL, &o, &r, &f, 1, nf, 4, &n, &lost), BAD);
+    cr_assert_eq(mc_nodal_forces(fx.mesh, &o, fx.mesh, NULL, &r, &f, 1, nf, 4, &n, &lost), BAD);
+    cr_assert_eq(mc_nodal_forces(fx.mesh, &o, fx.mesh, &o, NULL, &f, 1, nf, 4, &n, &lost), BAD);
+    cr_assert_eq(mc_nodal_forces(fx.mesh, &o, fx.mesh, &o, &r, NULL, 1, nf, 4, &n, &lost), BAD);
+    cr_assert_eq(mc_nodal_forces(fx.mesh, &o, fx.mesh, &o, &r, &f, 1, nf, 4, NULL, &lost), BAD);
+    mc_patch p[2];
+    mc_region rr[2];
+    cr_assert_eq(mc_query_patches(NULL, &o, fx.mesh, &o, NULL, 4, fx.ws, rr, p, 2, &n, NULL), BAD);
+    cr_assert_eq(mc_query_patches(fx.mesh, NULL, fx.mesh, &o, NULL, 4, fx.ws, rr, p, 2, &n, NULL), BAD);
+    cr_assert_eq(mc_query_patches(fx.mesh, &o, NULL, &o, NULL, 4, fx.ws, rr, p, 2, &n, NULL), BAD);
+    cr_assert_eq(mc_query_patches(fx.mesh, &o, fx.mesh, NULL, NULL, 4, fx.ws, rr, p, 2, &n, NULL), BAD);
+    cr_assert_eq(mc_query_patches(fx.mesh, &o, fx.mesh, &o, NULL, 4, NULL, rr, p, 2, &n, NULL), BAD);
+    cr_assert_eq(mc_query_patches(fx.mesh, &o, fx.mesh, &o, NULL, 4, fx.ws, rr, p, 2, NULL, NULL), BAD);
+    cr_assert(mc_body_is_awake(NULL, fx.body[0])); // documented: true when not a live body
+    cr_assert_eq(mc_body_set_awake(NULL, fx.body[0], false), BAD);
+    cr_assert_eq(mc_world_get_events(NULL, NULL, 0), 0);
+    cr_assert_eq(mc_world_get_patches(NULL, NULL, 0), 0);
+    cr_assert_eq(mc_world_set_patches(NULL, 4), BAD);
 }

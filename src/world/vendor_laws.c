@@ -39,7 +39,7 @@ static double elastic(const mc_force_model* m, double g, double* slope)
 double mc_recurdyn_force(const mc_force_model* m, double g, double gdot, double* dfdg, double* dfdrate)
 {
     set2(dfdg, 0.0, dfdrate, 0.0);
-    if (!(g > 0.0) || g > m->max_penetration)
+    if (m == NULL || !(g > 0.0) || g > m->max_penetration)
     {
         return 0.0;
     }
@@ -83,7 +83,7 @@ double mc_recurdyn_force(const mc_force_model* m, double g, double gdot, double*
 double mc_dymore_force(const mc_force_model* m, double g, double gdot, double* dfdg, double* dfdrate)
 {
     set2(dfdg, 0.0, dfdrate, 0.0);
-    if (!(g > 0.0) || g > m->max_penetration)
+    if (m == NULL || !(g > 0.0) || g > m->max_penetration)
     {
         return 0.0;
     }
