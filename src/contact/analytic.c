@@ -15,6 +15,7 @@
 #include "src/base/core.h"
 #include "src/base/tri_tri.h"
 #include "src/base/union_find.h"
+#include "src/contact/cut_point.h"
 #include "src/contact/cylinder_mesh.h"
 #include "src/contact/cylinder_plane.h"
 #include "src/contact/regions.h"
@@ -284,24 +285,6 @@ static void add_tri(clip_sums* r, mc_vec3 a, mc_vec3 b, mc_vec3 c)
     r->area_x2 = mc_add(r->area_x2, mc_cross(mc_sub(b, a), mc_sub(c, a)));
 }
 
-/// The point where edge (a, b) with heights ha < 0 <= hb (or the reverse) meets the plane, computed from the
-/// lexicographically smaller end so that both triangles of the edge get bitwise the same point.
-static mc_vec3 cut_point(mc_vec3 a, double ha, mc_vec3 b, double hb)
-{
-    bool swap = b.x < a.x || (b.x == a.x && (b.y < a.y || (b.y == a.y && b.z < a.z)));
-    if (swap)
-    {
-        mc_vec3 t = a;
-        a = b;
-        b = t;
-        double th = ha;
-        ha = hb;
-        hb = th;
-    }
-    double t = ha / (ha - hb);
-    return mc_add(a, mc_scale(mc_sub(b, a), t));
-}
-
 /// Heights of a triangle's corners above the plane n . x + d = 0 (n unit, mesh frame).
 static void heights(const mc_mesh* m, uint32_t f, mc_vec3 n, double d, mc_vec3 p[3], double h[3])
 {
@@ -334,7 +317,7 @@ static void clip_triangle(const mc_mesh* m, uint32_t f, mc_vec3 n, double d, cli
         }
     }
     int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-    mc_vec3 x1 = cut_point(p[k], h[k], p[k1], h[k1]), x2 = cut_point(p[k], h[k], p[k2], h[k2]);
+    mc_vec3 x1 = mc_edge_cut_point(p[k], h[k], p[k1], h[k1]), x2 = mc_edge_cut_point(p[k], h[k], p[k2], h[k2]);
     if (below == 1)
     {
         add_tri(r, p[k], x1, x2);
@@ -499,7 +482,7 @@ static void choose_origins(struct mc_shape_scratch* s, const mc_mesh* m, uint32_
             int c1 = (c + 1) % 3;
             if ((h[c] < 0.0) != (h[c1] < 0.0))
             {
-                r->origin = cut_point(p[c], h[c], p[c1], h[c1]);
+                r->origin = mc_edge_cut_point(p[c], h[c], p[c1], h[c1]);
                 r->origin_cut = true;
             }
         }

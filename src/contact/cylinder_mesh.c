@@ -28,6 +28,7 @@
 #include "bvh/bvh.h"
 #include "mesh/mesh_internal.h"
 #include "src/base/core.h"
+#include "src/contact/cut_point.h"
 #include "src/contact/cylinder_plane.h"
 
 #include <math.h>
@@ -73,24 +74,6 @@ static mc_vec3 vertex(const cyl_ctx* x, uint32_t v)
     return mc_add(mc_mat33_mul_vec(&x->q, x->m->positions[v]), x->o);
 }
 
-/// The point where edge (a, b) with heights ha, hb of opposite sides meets the plane, from the lexicographically
-/// smaller end so that both triangles of the edge get bitwise the same point (as analytic.c's cut_point).
-static mc_vec3 cut_point(mc_vec3 a, double ha, mc_vec3 b, double hb)
-{
-    bool swap = b.x < a.x || (b.x == a.x && (b.y < a.y || (b.y == a.y && b.z < a.z)));
-    if (swap)
-    {
-        mc_vec3 t = a;
-        a = b;
-        b = t;
-        double th = ha;
-        ha = hb;
-        hb = th;
-    }
-    double t = ha / (ha - hb);
-    return mc_add(a, mc_scale(mc_sub(b, a), t));
-}
-
 /// -1 at or below the bottom plane, +1 at or above the top one, 0 strictly between.
 static int slab_class(double z, double h)
 {
@@ -113,8 +96,8 @@ static int clip_slab(const mc_vec3 p[3], double h, mc_vec3* out)
         {
             continue;
         }
-        mc_vec3 bottom = ca == -1 || cb == -1 ? cut_point(a, a.z + h, b, b.z + h) : a;
-        mc_vec3 top = ca == 1 || cb == 1 ? cut_point(a, a.z - h, b, b.z - h) : a;
+        mc_vec3 bottom = ca == -1 || cb == -1 ? mc_edge_cut_point(a, a.z + h, b, b.z + h) : a;
+        mc_vec3 top = ca == 1 || cb == 1 ? mc_edge_cut_point(a, a.z - h, b, b.z - h) : a;
         if (ca == -1)
         {
             out[n++] = bottom;
@@ -546,8 +529,8 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
         }
     }
     int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-    mc_vec3 x1 = cut_point(tri[k], tri[k].z - c, tri[k1], tri[k1].z - c);
-    mc_vec3 x2 = cut_point(tri[k], tri[k].z - c, tri[k2], tri[k2].z - c);
+    mc_vec3 x1 = mc_edge_cut_point(tri[k], tri[k].z - c, tri[k1], tri[k1].z - c);
+    mc_vec3 x2 = mc_edge_cut_point(tri[k], tri[k].z - c, tri[k2], tri[k2].z - c);
     // Counter-clockwise about +z around the section: x2 -> x1 when the odd corner is below, else x1 -> x2.
     mc_vec3 a = nb == 1 ? x2 : x1, b = nb == 1 ? x1 : x2;
     double r = x->r, r2 = r * r;
