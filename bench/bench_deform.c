@@ -5,7 +5,9 @@
 // (every intersecting triangle pair). meshcontact: mc_mesh_set_positions (checks, refit, region blocks) +
 // mc_query_triangle_pairs, and + mc_query_regions (volumes) as a second figure; beside a rigid sphere at the same
 // poses (no deformation) as the reference. With FCL (libfcl-dev): BVHModel<OBBd> and <OBBRSSd> beginUpdateModel /
-// updateSubModel / endUpdateModel(refit) + fcl::collide (all contacts) on the same positions. One thread.
+// updateSubModel / endUpdateModel(refit) + fcl::collide (all contacts) on the same positions; with Bullet
+// (libbullet-dev): btGImpactMeshShape's vertices replaced, postUpdate + updateBound (refit), and the collision
+// detection of a btCollisionWorld. One thread.
 // Prints a table: median per step over the steps (thread CPU ms: wall times on a loaded machine varied 10-fold),
 // the pair counts of the last step.
 // Usage: bench_deform [-s 1000,10000,100000] [-n steps]
@@ -13,6 +15,9 @@
 
 #ifdef MC_BENCH_FCL
 #include "fcl_bench.h"
+#endif
+#ifdef MC_BENCH_BULLET
+#include "bullet_bench.h"
 #endif
 
 #include <math.h>
@@ -140,6 +145,50 @@ static void run_size(uint32_t target, int steps)
                1e3 * (median(t_refit, steps) + median(t_pairs, steps)), (unsigned long long)fp);
         fcl_bench_destroy(ff);
         fcl_bench_destroy(fo);
+    }
+#endif
+#ifdef MC_BENCH_BULLET
+    {
+        // Bullet: the rigid sphere and the deforming one as two btGImpactMeshShapes in a btCollisionWorld, the flex
+        // mesh's vertices replaced and its tree refitted every step, then the collision detection (broad phase,
+        // GImpact's pairs, contact points). Bullet reports contact points, not triangle pairs.
+        const mc_vec3* rigid = mc_mesh_get_positions(other);
+        double* opd = malloc(3u * mc_mesh_get_vertex_count(other) * sizeof *opd);
+        for (uint32_t v = 0; v < mc_mesh_get_vertex_count(other); ++v)
+        {
+            opd[3 * v] = rigid[v].x, opd[3 * v + 1] = rigid[v].y, opd[3 * v + 2] = rigid[v].z;
+        }
+        positions_at(rest, nv, 0, p);
+        const double* pos[2] = {opd, p};
+        const uint32_t nvs[2] = {mc_mesh_get_vertex_count(other), nv};
+        const uint32_t* idx[2] = {mc_mesh_get_indices(other), mc_mesh_get_indices(flex)};
+        const uint32_t nts[2] = {mc_mesh_get_triangle_count(other), nt};
+        const uint32_t body_mesh[2] = {0, 1};
+        const double poses[14] = {0, 0, 0, 1, 0, 0, 0, pj.p.x, pj.p.y, pj.p.z, pj.q.w, pj.q.x, pj.q.y, pj.q.z};
+        bullet_bench_world* bw = bullet_bench_create_meshes(2, pos, nvs, idx, nts, body_mesh, poses, 2);
+        uint32_t manifolds = 0, points = 0;
+        for (int k = -2; k < steps; ++k)
+        {
+            positions_at(rest, nv, k, p);
+            double t0 = now();
+            bullet_bench_update_mesh(bw, 1, p);
+            double t1 = now();
+            bullet_bench_step(bw, &manifolds, &points);
+            double t2 = now();
+            if (k >= 0)
+            {
+                t_refit[k] = t1 - t0;
+                t_pairs[k] = t2 - t1;
+            }
+        }
+        int scalar = 0;
+        int version = bullet_bench_version(&scalar);
+        printf("%7u  Bullet %d.%02d  refit %.3f  collide %.3f  (refit+collide %.3f)  ms; %u contact points (%d-byte "
+               "scalars)\n",
+               nt, version / 100, version % 100, 1e3 * median(t_refit, steps), 1e3 * median(t_pairs, steps),
+               1e3 * (median(t_refit, steps) + median(t_pairs, steps)), points, scalar);
+        bullet_bench_destroy(bw);
+        free(opd);
     }
 #endif
     free(t_refit), free(t_pairs), free(t_regions), free(t_rigid);

@@ -84,6 +84,18 @@ extern "C" void bullet_bench_set_poses(bullet_bench_world* w, const double* pose
     }
 }
 
+extern "C" void bullet_bench_update_mesh(bullet_bench_world* w, uint32_t mesh, const double* positions)
+{
+    bullet_bench_mesh* bm = w->meshes[mesh];
+    for (size_t k = 0; k < bm->vertices.size(); ++k)
+    {
+        bm->vertices[k] = (btScalar)positions[k];
+    }
+    bm->shape->postUpdate();
+    bm->shape->updateBound();
+    w->world->updateAabbs();
+}
+
 extern "C" void bullet_bench_step(bullet_bench_world* w, uint32_t* manifolds, uint32_t* points)
 {
     w->world->performDiscreteCollisionDetection();

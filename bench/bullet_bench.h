@@ -30,6 +30,11 @@ extern "C"
     /// Move the bodies (same layout as at creation).
     void bullet_bench_set_poses(bullet_bench_world* w, const double* poses);
 
+    /// A deforming mesh (bench_deform): new positions of mesh m's vertices (same count and triangles), then the
+    /// GImpact shape's refit as Bullet's users do it (btGImpactMeshShape::postUpdate + updateBound: the box tree is
+    /// refitted, not rebuilt) and the AABBs of the bodies in the world.
+    void bullet_bench_update_mesh(bullet_bench_world* w, uint32_t mesh, const double* positions);
+
     /// One btCollisionWorld::performDiscreteCollisionDetection (broad phase, GImpact narrow phase, manifolds).
     /// @param manifolds receives the contact manifolds with at least one point (touching pairs)
     /// @param points receives the contact points summed over the manifolds
