@@ -322,34 +322,10 @@ static double add_segment(const cyl_ctx* x, mc_vec3 ex, mc_vec3 en, double sweep
     return mo[0];
 }
 
-/// Face f of the mesh (corners in the cylinder frame) against C: terms (a).
-static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
+/// The depth of face terms: the distance from the axis of the clipped polygon's projection (0 when it covers the
+/// axis), kept when it is the smallest so far, with its point and whether the axis lies behind the face.
+static void note_depth(const cyl_ctx* x, cyl_sums* s, const mc_vec3* poly, int n, mc_vec3 nrm, bool slope, mc_vec3 g)
 {
-    mc_vec3 poly[MAXP];
-    int n = clip_slab(tri, x->h, poly);
-    if (n < 3)
-    {
-        return;
-    }
-    mc_vec3 nrm = mc_normalize(mc_cross(mc_sub(tri[1], tri[0]), mc_sub(tri[2], tri[0])));
-    if (!(mc_dot(nrm, nrm) > 0.0))
-    {
-        return;
-    }
-    // Orient the polygon counter-clockwise about +z (n' = the normal with n'_z >= 0); sign: the face's n_z sign.
-    double sgn = nrm.z < 0.0 ? -1.0 : 1.0;
-    mc_vec3 np = mc_scale(nrm, sgn);
-    if (sgn < 0.0)
-    {
-        for (int i = 0; i < n / 2; ++i)
-        {
-            mc_vec3 t = poly[i];
-            poly[i] = poly[n - 1 - i];
-            poly[n - 1 - i] = t;
-        }
-    }
-    double r2 = x->r * x->r;
-    // Depth: the distance from the axis of the polygon's projection.
     bool centre_in = true;
     double rho = INFINITY;
     mc_vec3 rho_pt = poly[0];
@@ -365,8 +341,6 @@ static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
         }
         centre_in = centre_in && cross2(mc_sub(b, a), mc_scale(a, -1.0)) >= 0.0;
     }
-    bool slope = np.z > 1e-150; // else the face is parallel to the axis to 1e-150: n_z terms below 1e-150 h A
-    mc_vec3 g = slope ? mc_v3(-np.x / np.z, -np.y / np.z, 0.0) : mc_v3(0, 0, 0);
     if (centre_in && slope)
     {
         rho = 0.0;
@@ -380,8 +354,14 @@ static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
         s->rho_set = true;
         s->rho_inner = rho > 0.0 && nrm.x * rho_pt.x + nrm.y * rho_pt.y > 0.0;
     }
-    // The ring of corners and circle events.
-    ring_item ring[2 * MAXP];
+}
+
+/// The ring of a clipped polygon (counter-clockwise about +z): its corners, inside the disk (kind 0) or not (1), with
+/// the points where its edges enter (2) and leave (3) the disk, in order.
+static void build_ring(const cyl_ctx* x, const mc_vec3* poly, int n, ring_item* ring, int* m_out, int* events_out,
+                       int* inside_out)
+{
+    double r2 = x->r * x->r;
     int m = 0, events = 0, inside_corners = 0;
     bool in[MAXP];
     for (int i = 0; i < n; ++i)
@@ -410,6 +390,45 @@ static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
             events++;
         }
     }
+    *m_out = m;
+    *events_out = events;
+    *inside_out = inside_corners;
+}
+
+/// Face f of the mesh (corners in the cylinder frame) against C: terms (a).
+static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
+{
+    mc_vec3 poly[MAXP];
+    int n = clip_slab(tri, x->h, poly);
+    if (n < 3)
+    {
+        return;
+    }
+    mc_vec3 nrm = mc_normalize(mc_cross(mc_sub(tri[1], tri[0]), mc_sub(tri[2], tri[0])));
+    if (!(mc_dot(nrm, nrm) > 0.0))
+    {
+        return;
+    }
+    // Orient the polygon counter-clockwise about +z (n' = the normal with n'_z >= 0); sign: the face's n_z sign.
+    double sgn = nrm.z < 0.0 ? -1.0 : 1.0;
+    mc_vec3 np = mc_scale(nrm, sgn);
+    if (sgn < 0.0)
+    {
+        for (int i = 0; i < n / 2; ++i)
+        {
+            mc_vec3 t = poly[i];
+            poly[i] = poly[n - 1 - i];
+            poly[n - 1 - i] = t;
+        }
+    }
+    double r2 = x->r * x->r;
+    bool slope = np.z > 1e-150; // else the face is parallel to the axis to 1e-150: n_z terms below 1e-150 h A
+    mc_vec3 g = slope ? mc_v3(-np.x / np.z, -np.y / np.z, 0.0) : mc_v3(0, 0, 0);
+    note_depth(x, s, poly, n, nrm, slope, g);
+    // The ring of corners and circle events.
+    ring_item ring[2 * MAXP];
+    int m = 0, events = 0, inside_corners = 0;
+    build_ring(x, poly, n, ring, &m, &events, &inside_corners);
     double f[4] = {0.0, 0.0, 0.0, 0.0}, proj = 0.0, area3 = 0.0;
     double zlo = INFINITY, zhi = -INFINITY;
     double save_z = s->zabs_min;
