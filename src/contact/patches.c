@@ -353,8 +353,10 @@ mc_status mc_patches_build(struct mc_workspace* ws, const struct mc_mesh* mi, co
     {
         mc_patch_meta* m = &s->meta[k];
         const mc_region* reg = &regions[k];
-        m->manifold_count = mc_manifold_reduce(s->points + m->point_first, m->point_count, reg->centroid, reg->normal,
-                                               reg->depth, manifold_points, m->manifold);
+        // No points (no crossing: a region with a body inside the other), no array: no offset from NULL.
+        const mc_vec3* points = m->point_count > 0 ? s->points + m->point_first : NULL;
+        m->manifold_count = mc_manifold_reduce(points, m->point_count, reg->centroid, reg->normal, reg->depth,
+                                               manifold_points, m->manifold);
     }
     s->region_count = written;
     s->point_count = first;
