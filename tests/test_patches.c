@@ -349,7 +349,10 @@ static void check_scene(const scene_pair* sc)
         {
             cr_assert(is_vertex(&pat[k], pat[k].manifold[c].point), "%s: manifold point on the patch", sc->name);
         }
-        memcpy(pts + at, pat[k].points, pat[k].point_count * sizeof *pts);
+        if (pat[k].point_count > 0) // a region without crossings has no points (NULL)
+        {
+            memcpy(pts + at, pat[k].points, pat[k].point_count * sizeof *pts);
+        }
         at += pat[k].point_count;
     }
     st = mc_query_triangle_pairs(sc->mesh_i, &sc->pose_i, sc->mesh_j, &sc->pose_j, NULL, ws, NULL, 0, &np, NULL);
