@@ -159,10 +159,11 @@ static double rel(double a, double b)
 /// Volume and centroid of the flag sums equal the oracle's. Tolerance 1e-12 relative: both are sums of O(10^4)
 /// terms of the same magnitude computed in double around a local origin, so their rounding is ~1e-14 relative;
 /// a wrong flag or a wrong piece would show at the level of one triangle's share (>= 1e-6 here).
-static void check_oracle_scaled(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, const char* name, double length)
+static void check_oracle_scaled(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, const char* name, double length,
+                                int variants)
 {
     // Variants: triangle terms with blocks (the default), triangle terms per face, pure flags.
-    for (int tt = 0; tt < 3; ++tt)
+    for (int tt = 0; tt < variants; ++tt)
     {
         run_result r;
         mc_region_options opt = mc_default_region_options();
@@ -192,7 +193,7 @@ static void check_oracle_scaled(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_
 
 static void check_oracle(const mc_mesh* mi, const mc_mesh* mj, mc_pose j_in_i, const char* name)
 {
-    check_oracle_scaled(mi, mj, j_in_i, name, 0.0);
+    check_oracle_scaled(mi, mj, j_in_i, name, 0.0, 3);
 }
 
 Test(volume, flag_sums_match_clipping_oracle)
@@ -254,7 +255,8 @@ Test(volume, cad_export_scenes_match_clipping_oracle)
         double length =
             fmax(mc_length(mc_sub(ri->bbox_max, ri->bbox_min)), mc_length(mc_sub(rj->bbox_max, rj->bbox_min)));
         mc_pose inv = mc_pose_inverse(&sp.pose_i);
-        check_oracle_scaled(sp.mesh_i, sp.mesh_j, mc_pose_mul(&inv, &sp.pose_j), sp.name, length);
+        // The default variant only (the three variants agree on every other scene here; CI's sanitizer run time).
+        check_oracle_scaled(sp.mesh_i, sp.mesh_j, mc_pose_mul(&inv, &sp.pose_j), sp.name, length, 1);
         scene_pair_destroy(&sp);
     }
     double area = 0.0;

@@ -357,7 +357,13 @@ static void op_read(world_state* s)
     {
         ids[k] = s->bodies[k];
     }
-    mc_world_get_wrenches(s->w, ids, wr, s->body_count);
+    // A destroyed body's stale id makes the whole read fail and write nothing (the world's last error names it).
+    if (mc_world_get_wrenches(s->w, ids, wr, s->body_count) != MC_OK)
+    {
+        const mc_error* e = mc_world_get_last_error(s->w);
+        FUZZ_CHECK(e->index >= 0 && e->index < (int64_t)s->body_count, "get_wrenches failed without naming an entry");
+        return;
+    }
     for (uint32_t k = 0; k < s->body_count; ++k)
     {
         FUZZ_CHECK(fuzz_vec3_finite(wr[k].force) && fuzz_vec3_finite(wr[k].torque),
