@@ -102,26 +102,123 @@ def gear_profile(teeth, module, flank_points, backlash):
     return pts
 
 
-def write_prism(path, pts, width, comment):
-    """The polygon (counter-clockwise) extruded from z = -width/2 to width/2; caps fanned from the axis."""
-    n = len(pts)
+# The Geneva drive of data/mech/geneva.scn: 4 slots, centre distance 50 mm, crank (pin centre) radius
+# c sin(45 deg) = 35.36 mm, pin radius 3 mm in slots 6.1 mm wide, wheel radius 36 mm; the driver's locking disc
+# (radius 26 mm) turns in the wheel's concave locking arcs (radius 26.2 mm) during the dwell.
+GEN_N, GEN_C, GEN_PIN, GEN_HALF_SLOT, GEN_R = 4, 0.050, 0.003, 0.00305, 0.036
+GEN_LOCK, GEN_LOCK_ARC, GEN_R_IN, GEN_TOL = 0.026, 0.0262, 0.009, 2e-6
+GEN_CRANK = GEN_C * math.sin(math.pi / GEN_N)
+
+
+def arc_steps(r, span):
+    """Segments for an arc of radius r over span radians with sagitta at most GEN_TOL."""
+    return max(1, int(math.ceil(abs(span) / (2.0 * math.acos(1.0 - GEN_TOL / r)))))
+
+
+def geneva_tooth():
+    """The wheel's material between two slots, its locking arc centred on +x (slots at -45 and +45 degrees):
+    side of slot A outward, outer arc, concave locking arc, outer arc, side of slot B inward, inner arc (radius
+    9 mm: the pin, whose centre comes to c - crank = 14.6 mm from the wheel's centre, never reaches it). Points
+    counter-clockwise; star-shaped about (10 mm, 0)."""
+    half = math.pi / GEN_N
+    hw, rr, rin = GEN_HALF_SLOT, GEN_R, GEN_R_IN
+    x = (rr * rr - GEN_LOCK_ARC**2 + GEN_C**2) / (2.0 * GEN_C)  # outer circle meets the locking arc
+    y = math.sqrt(rr * rr - x * x)
+    gam, dl = math.atan2(y, x), math.atan2(y, GEN_C - x)
+    pts = []
+
+    def side(axis, sign, outward):
+        u, nrm = (math.cos(axis), math.sin(axis)), (-math.sin(axis) * sign, math.cos(axis) * sign)
+        ends = [math.sqrt(rin * rin - hw * hw), math.sqrt(rr * rr - hw * hw)]
+        for sv in (ends if outward else ends[::-1]):
+            pts.append((sv * u[0] + hw * nrm[0], sv * u[1] + hw * nrm[1]))
+
+    def arc(cx, cy, r, a0, a1, ends):
+        k = arc_steps(r, a1 - a0)
+        for i in range(0 if ends[0] else 1, k + (1 if ends[1] else 0)):
+            a = a0 + (a1 - a0) * i / k
+            pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+
+    side(-half, 1.0, True)
+    arc(0.0, 0.0, rr, -half + math.asin(hw / rr), -gam, (False, True))
+    arc(GEN_C, 0.0, GEN_LOCK_ARC, -(math.pi - dl), -(math.pi + dl), (False, False))
+    arc(0.0, 0.0, rr, gam, half - math.asin(hw / rr), (True, False))
+    side(half, -1.0, False)
+    arc(0.0, 0.0, rin, half - math.asin(hw / rin), -half + math.asin(hw / rin), (False, False))
+    return pts
+
+
+def rotate(pts, a):
+    c, s = math.cos(a), math.sin(a)
+    return [(c * x - s * y, s * x + c * y) for x, y in pts]
+
+
+def geneva_wheel_turn(theta):
+    """The wheel's turn (radians, from its start) while the driver's pin is at polar angle theta in [-45, 45]
+    degrees about the driver's axis (the origin; the wheel's centre at (c, 0)): the slot points at the pin."""
+    px, py = GEN_CRANK * math.cos(theta), GEN_CRANK * math.sin(theta)
+    return math.atan2(py, px - GEN_C) - (math.pi + math.pi / GEN_N)
+
+
+def geneva_lock(bins):
+    """The driver's locking disc (radius 26 mm, pin on +x) less the relief the wheel sweeps while it indexes:
+    the boundary's radius at each of `bins` polar angles is the disc's or, less 0.3 mm, the smallest radius of
+    the wheel's outline (densely resampled, every 0.1 degree of the driver's turn through the indexing) over
+    that angle's bin and its two neighbours, so every chord keeps 0.3 mm from the swept wheel."""
+    outline = []
+    tooth = geneva_tooth()
+    for k in range(GEN_N):
+        shell = rotate(tooth, math.pi / GEN_N + 2.0 * math.pi * k / GEN_N)
+        for i in range(len(shell)):
+            (x0, y0), (x1, y1) = shell[i], shell[(i + 1) % len(shell)]
+            m = max(1, int(math.hypot(x1 - x0, y1 - y0) / 5e-5))
+            outline += [(x0 + (x1 - x0) * j / m, y0 + (y1 - y0) * j / m) for j in range(m)]
+    # At the start the wheel is turned by pi / N: a slot points at the pin's entry, the wheel's centre at (c, 0).
+    lo = [GEN_LOCK] * bins
+    steps = 900
+    for j in range(steps + 1):
+        th = -math.pi / 4.0 + (math.pi / 2.0) * j / steps
+        turn = math.pi / GEN_N + geneva_wheel_turn(th)
+        c, s = math.cos(turn), math.sin(turn)
+        cd, sd = math.cos(-th), math.sin(-th)
+        for x, y in outline:
+            wx, wy = GEN_C + c * x - s * y, c * y + s * x  # ground frame
+            dx, dy = cd * wx - sd * wy, sd * wx + cd * wy  # driver frame
+            r = math.hypot(dx, dy)
+            if r < GEN_LOCK + 0.0003:
+                b = int(round(math.atan2(dy, dx) / (2.0 * math.pi) * bins)) % bins
+                lo[b] = min(lo[b], r - 0.0003)
+    rad = [min(lo[(k - 1) % bins], lo[k], lo[(k + 1) % bins]) for k in range(bins)]
+    return [(rad[k] * math.cos(2.0 * math.pi * k / bins), rad[k] * math.sin(2.0 * math.pi * k / bins))
+            for k in range(bins)]
+
+
+def write_prism(path, pts, width, comment, shells=None):
+    """The polygon (counter-clockwise) extruded from z = -width/2 to width/2; caps fanned from the axis. shells:
+    instead, a list of (polygon, fan centre), one closed shell each."""
+    shells = shells if shells is not None else [(pts, (0.0, 0.0))]
     h = 0.5 * width
-    lines = ["# " + c for c in comment] + ["# %d vertices, %d triangles" % (2 * n + 2, 4 * n)]
-    for z in (-h, h):
-        for x, y in pts:
-            lines.append("v %.9g %.9g %.9g" % (x, y, z))
-    lines.append("v 0 0 %.9g" % -h)
-    lines.append("v 0 0 %.9g" % h)
-    bot, top = 2 * n + 1, 2 * n + 2  # 1-based
-    for i in range(n):
-        j = (i + 1) % n
-        a, b, c, d = i + 1, j + 1, n + i + 1, n + j + 1
-        lines.append("f %d %d %d" % (a, b, d))
-        lines.append("f %d %d %d" % (a, d, c))
-        lines.append("f %d %d %d" % (bot, b, a))
-        lines.append("f %d %d %d" % (top, c, d))
+    nv = sum(2 * len(p) + 2 for p, _ in shells)
+    lines = ["# " + c for c in comment] + ["# %d vertices, %d triangles" % (nv, 2 * nv - 4 * len(shells))]
+    faces, base = [], 0
+    for poly, (cx, cy) in shells:
+        n = len(poly)
+        for z in (-h, h):
+            for x, y in poly:
+                lines.append("v %.9g %.9g %.9g" % (x, y, z))
+        lines.append("v %.9g %.9g %.9g" % (cx, cy, -h))
+        lines.append("v %.9g %.9g %.9g" % (cx, cy, h))
+        bot, top = base + 2 * n + 1, base + 2 * n + 2  # 1-based
+        for i in range(n):
+            j = (i + 1) % n
+            a, b, c, d = base + i + 1, base + j + 1, base + n + i + 1, base + n + j + 1
+            faces.append("f %d %d %d" % (a, b, d))
+            faces.append("f %d %d %d" % (a, d, c))
+            faces.append("f %d %d %d" % (bot, b, a))
+            faces.append("f %d %d %d" % (top, c, d))
+        base += 2 * n + 2
     with open(path, "w", newline="\n") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write("\n".join(lines + faces) + "\n")
 
 
 def generate(out):
@@ -132,6 +229,16 @@ def generate(out):
         write_prism(os.path.join(out, "gear%d.obj" % teeth), gear_profile(teeth, 0.002, FLANK_POINTS, BACKLASH), width,
                     ["involute spur gear of data/mech/gears.scn (data/mech/make_meshes.py): %d teeth," % teeth,
                      "module 2 mm, pressure angle 20 deg, %d points a flank, %g mm wide, %g mm of backlash" % (FLANK_POINTS, width * 1e3, BACKLASH * 1e3)])
+    tooth = geneva_tooth()
+    shells = [(rotate(tooth, a), rotate([(0.010, 0.0)], a)[0])
+              for a in (math.pi / GEN_N + 2.0 * math.pi * k / GEN_N for k in range(GEN_N))]
+    write_prism(os.path.join(out, "geneva_wheel.obj"), None, 0.008,
+                ["Geneva wheel of data/mech/geneva.scn (data/mech/make_meshes.py): 4 slots 6.1 mm wide, radius",
+                 "36 mm, locking arcs of radius 26.2 mm at 50 mm; one shell per tooth (the hub carries no contact)"],
+                shells)
+    write_prism(os.path.join(out, "geneva_lock.obj"), geneva_lock(360), 0.010,
+                ["locking disc of the Geneva driver of data/mech/geneva.scn (data/mech/make_meshes.py): radius",
+                 "26 mm less the relief the wheel sweeps while it indexes (pin on +x)"])
 
 
 def main():
