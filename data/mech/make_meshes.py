@@ -173,6 +173,8 @@ def geneva_lock(bins):
             (x0, y0), (x1, y1) = shell[i], shell[(i + 1) % len(shell)]
             m = max(1, int(math.hypot(x1 - x0, y1 - y0) / 5e-5))
             outline += [(x0 + (x1 - x0) * j / m, y0 + (y1 - y0) * j / m) for j in range(m)]
+    # Points nearer the wheel's centre than c - 26.3 mm never come within 26.3 mm of the driver's axis.
+    outline = [(x, y) for x, y in outline if math.hypot(x, y) > GEN_C - GEN_LOCK - 0.0003]
     # At the start the wheel is turned by pi / N: a slot points at the pin's entry, the wheel's centre at (c, 0).
     lo = [GEN_LOCK] * bins
     steps = 900
