@@ -173,8 +173,21 @@ def geneva_lock(bins):
             (x0, y0), (x1, y1) = shell[i], shell[(i + 1) % len(shell)]
             m = max(1, int(math.hypot(x1 - x0, y1 - y0) / 5e-5))
             outline += [(x0 + (x1 - x0) * j / m, y0 + (y1 - y0) * j / m) for j in range(m)]
-    # Points nearer the wheel's centre than c - 26.3 mm never come within 26.3 mm of the driver's axis.
-    outline = [(x, y) for x, y in outline if math.hypot(x, y) > GEN_C - GEN_LOCK - 0.0003]
+    # Points nearer the wheel's centre than c - 26.3 mm never come within 26.3 mm of the driver's axis, nor do those
+    # whose direction from the wheel's centre stays farther than acos((c^2 + r^2 - 26.3 mm^2) / (2 c r)) from the
+    # driver's while the wheel turns through its quarter (ground angle: theirs plus pi / N plus 0 to -pi / 2).
+    near = GEN_LOCK + 0.0003
+    keep = []
+    for x, y in outline:
+        r = math.hypot(x, y)
+        if r <= GEN_C - near:
+            continue
+        reach = math.acos(min(1.0, (GEN_C**2 + r * r - near * near) / (2.0 * GEN_C * r)))
+        mid = math.atan2(y, x) + math.pi / GEN_N - math.pi / 4.0  # the middle of its ground angles
+        off = abs((mid - math.pi + math.pi) % (2.0 * math.pi) - math.pi)
+        if off <= math.pi / 4.0 + reach + 1e-9:
+            keep.append((x, y))
+    outline = keep
     # At the start the wheel is turned by pi / N: a slot points at the pin's entry, the wheel's centre at (c, 0).
     lo = [GEN_LOCK] * bins
     steps = 900
