@@ -37,17 +37,18 @@ static bool can_reuse(const mc_pair* p, const mc_body* bi, const mc_body* bj)
 }
 
 /// Motion past which a pair is queried without its front and plan: J's recent motion per query in I's frame
-/// (mc_pair.motion: the largest of the last motions, each scaled by 0.8 at every query since), as a fraction of J's
-/// reach (the largest distance of its vertices from its origin, bounded by |obb_center| + radius). The front takes the
-/// plain traversal itself past 5e-4 of sqrt(3) times J's largest coordinate (bvh_collide.c, FRONT_PLAIN_MOTION) and
-/// then backs off 1, 3, 7, ... queries, but each query after a back-off, and each query after a small step among large
-/// ones, records the front again from the roots (about twice a plain query). A pile whose bodies all keep moving paid
-/// 5-12 % above coherence off for it (`bench_many --drift 1e-3`, many.md). The world knows the poses of the pair's last
-/// query, measures the motion before the query and keeps its decaying peak, so that a small step among large ones does
-/// not start a front, while a pair coming to rest gets its front back within a few queries (from ten times the limit in
-/// 11). The peak's 0.8 was measured: 0.5 let a pair start a front after every small step of a random walk (`--drift
-/// 1e-3`, callgrind: 4 % above coherence off), 0.8 none (0.7 % above, the cost of this test). Results are bitwise the
-/// same either way: a front or plan only replays what a query from the roots computes.
+/// (mc_pair.motion: the largest of the last motions, each counted at most twice this limit and scaled by 0.8 at every
+/// query since), as a fraction of J's reach (the largest distance of its vertices from its origin, bounded by
+/// |obb_center| + radius). The front takes the plain traversal itself past 5e-4 of sqrt(3) times J's largest
+/// coordinate (bvh_collide.c, FRONT_PLAIN_MOTION) and then backs off 1, 3, 7, ... queries, but each query after a
+/// back-off, and each query after a small step among large ones, records the front again from the roots (about twice a
+/// plain query). A pile whose bodies all keep moving paid 5-41 % above coherence off for it (`bench_many --drift
+/// 1e-3`, many_moving.md). The world knows the poses of the pair's last query, measures the motion before the query and
+/// keeps its decaying peak, so that a small step among large ones does not start a front, while a pair coming to rest
+/// or kicked once is given its front again 4 queries later. The 0.8 was measured: with 0.5 a random walk started fronts
+/// after its small steps (`--drift 1e-3`, callgrind: up to 18 % above coherence off a step), with 0.8 none (0.7 %
+/// above: the cost of the motion test). Results are bitwise the same either way: a front or plan only replays what a
+/// query from the roots computes.
 #define WORLD_FRONT_MOTION 8.66e-4
 
 /// |a - b| for quaternions a, b, or |a + b| when that is smaller (the same rotation).
@@ -95,7 +96,7 @@ static bool coherence_pays(mc_pair* p, const mc_body* bi, const mc_body* bj)
         double turn = k * sqrt(fmax(0.0, 1.0 - dot * dot));
         motion = turn + mc_length(mc_sub(mc_quat_rotate(c1, d1), mc_quat_rotate(c0, d0))) / reach;
     }
-    p->motion = fmax(motion, 0.8 * p->motion);
+    p->motion = fmax(fmin(motion, 2.0 * WORLD_FRONT_MOTION), 0.8 * p->motion);
     return !(p->motion > WORLD_FRONT_MOTION);
 }
 
