@@ -459,9 +459,11 @@ typedef struct result
     double resting_s;    // minimum over calls at unchanged poses (every pair reuses its regions)
     double cpu_s;        // minimum process CPU time of one warm call (all threads)
     double first_cpu_s;  // process CPU time of the first call (buffers grow; the fronts are recorded)
-    mc_step_info info;   // counters of the last call
-    uint64_t hash;       // FNV-1a of all wrenches
-    uint64_t regions;    // FNV-1a of every region record's geometry (mc_region: doubles and counts, no padding)
+    double stateless_s;  // one thread: mc_query_regions over the touching pairs of the last call, warm, minimum sum
+    uint32_t stateless_pairs; // the pairs stateless_s queried
+    mc_step_info info;        // counters of the last call
+    uint64_t hash;            // FNV-1a of all wrenches
+    uint64_t regions;         // FNV-1a of every region record's geometry (mc_region: doubles and counts, no padding)
 } result;
 
 static uint64_t fnv1a(uint64_t h, const void* p, size_t n)
@@ -529,6 +531,74 @@ static double drift_unit(uint32_t a, int call, int axis)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     z ^= z >> 31;
     return (double)(z >> 11) * 0x1p-52 - 1.0;
+}
+
+// The poses of timed call `call` for meshcontact and Bullet alike: the jitter, plus (--drift) the random walk, whose
+// running sum over the calls is kept in walk (n entries, zero before call 0). Every body moves at every call.
+static void call_poses(const scene* s, int call, mc_vec3* walk, mc_pose* out)
+{
+    jitter(s, call, out);
+    for (uint32_t a = 0; s_drift > 0.0 && a < s->n; ++a)
+    {
+        walk[a] = mc_add(
+            walk[a], mc_scale(mc_v3(drift_unit(a, call, 0), drift_unit(a, call, 1), drift_unit(a, call, 2)), s_drift));
+        out[a].p = mc_add(out[a].p, walk[a]);
+    }
+}
+
+// The stateless reference of a step: every touching pair of the last evaluation (the distinct (I, J) of its region
+// records) queried alone with mc_query_regions at the same poses, through one workspace that the first round warms
+// (no front, no certificate, no plan: what a host without the world pays). @return the minimum over five rounds of
+// the process CPU time of all the pair queries, and their count in *pairs; INFINITY when a query fails.
+static double stateless_queries(const scene* s, const mc_world* w, const mc_pose* poses, uint32_t* pairs)
+{
+    uint32_t n = mc_world_get_regions(w, NULL, 0);
+    mc_contact_region* r = calloc(n + 1u, sizeof *r);
+    uint32_t* ij = calloc(2u * n + 2u, sizeof *ij);
+    mc_workspace* ws = NULL;
+    double best = INFINITY;
+    *pairs = 0;
+    if (r == NULL || ij == NULL || mc_workspace_create(&ws) != MC_OK)
+    {
+        free(r);
+        free(ij);
+        return best;
+    }
+    n = mc_world_get_regions(w, r, n);
+    for (uint32_t k = 0; k < n; ++k) // records come sorted by pair: one entry per distinct pair
+    {
+        uint32_t i = (uint32_t)(r[k].body_i.index1 - 1), j = (uint32_t)(r[k].body_j.index1 - 1);
+        if (*pairs == 0 || ij[2u * (*pairs - 1u)] != i || ij[2u * (*pairs - 1u) + 1u] != j)
+        {
+            ij[2u * *pairs] = i, ij[2u * *pairs + 1u] = j;
+            ++*pairs;
+        }
+    }
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 1;
+    mc_region out[64];
+    for (int round = 0; round < 6; ++round) // round 0 warms the workspace and the meshes' region blocks
+    {
+        double c = cpu_now();
+        for (uint32_t k = 0; k < *pairs; ++k)
+        {
+            uint32_t i = ij[2u * k], j = ij[2u * k + 1u], count = 0;
+            mc_query_stats qs;
+            mc_status st = mc_query_regions(body_mesh(s, i), &poses[i], body_mesh(s, j), &poses[j], &opt, ws, out, 64,
+                                            &count, &qs);
+            if (st != MC_OK && st != MC_ERR_CAPACITY)
+            {
+                best = INFINITY;
+                round = 6;
+                break;
+            }
+        }
+        best = round > 0 && round < 6 ? fmin(best, cpu_now() - c) : best;
+    }
+    mc_workspace_destroy(ws);
+    free(r);
+    free(ij);
+    return best;
 }
 
 // --sleep: after the timed calls, the pile at rest. One awake evaluation at the scene's poses (every pair queried,
@@ -623,17 +693,15 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
     r->broadphase_s = INFINITY;
     r->cpu_s = INFINITY;
     mc_vec3* walk = calloc(s->n, sizeof *walk);
+    if (t == NULL || poses == NULL || walk == NULL)
+    {
+        return 1;
+    }
     double bp_sum = 0.0;
     uint32_t rebuilt = 0, updated = 0, moved = 0;
     for (int k = 0; k < calls; ++k)
     {
-        jitter(s, k, poses);
-        for (uint32_t a = 0; s_drift > 0.0 && walk != NULL && a < s->n; ++a)
-        {
-            walk[a] = mc_add(walk[a],
-                             mc_scale(mc_v3(drift_unit(a, k, 0), drift_unit(a, k, 1), drift_unit(a, k, 2)), s_drift));
-            poses[a].p = mc_add(poses[a].p, walk[a]);
-        }
+        call_poses(s, k, walk, poses);
         mc_world_set_poses(w, ids, poses, s->n);
         double a = now(), c = cpu_now();
         mc_world_evaluate(w);
@@ -655,6 +723,12 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         }
     }
     free(walk);
+    r->stateless_s = INFINITY;
+    r->stateless_pairs = 0;
+    if (threads == 1)
+    {
+        r->stateless_s = stateless_queries(s, w, poses, &r->stateless_pairs);
+    }
     if (s_drift > 0.0)
     {
         fprintf(stderr,
@@ -688,7 +762,8 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
 }
 
 #ifdef MC_BENCH_BULLET
-// The same scene in Bullet: creation, then `calls` steps at the same jittered poses; min and median step time.
+// The same scene in Bullet: creation, then `calls` steps at the poses of meshcontact's calls (call_poses: the jitter
+// and the --drift walk, so every body moves every step); min and median step time.
 static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
 {
     mc_mesh* const* list = s->body_mesh != NULL ? s->meshes : &s->mesh;
@@ -711,6 +786,7 @@ static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
     }
     double* poses = calloc(7 * (size_t)s->n, sizeof *poses);
     mc_pose* jit = calloc(s->n, sizeof *jit);
+    mc_vec3* walk = calloc(s->n, sizeof *walk); // the same random walk as meshcontact's calls (--drift)
     double* t = calloc((size_t)calls, sizeof *t);
     double t0 = now();
     for (uint32_t a = 0; a < s->n; ++a)
@@ -727,10 +803,11 @@ static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
     bullet_bench_step(bw, &manifolds, &points); // cold: pair cache and algorithms are created here
     for (int k = 0; k < calls; ++k)
     {
-        jitter(s, k, jit);
+        call_poses(s, k, walk, jit);
         for (uint32_t a = 0; a < s->n; ++a)
         {
-            poses[7 * (size_t)a] = jit[a].p.x;
+            double row[7] = {jit[a].p.x, jit[a].p.y, jit[a].p.z, jit[a].q.w, jit[a].q.x, jit[a].q.y, jit[a].q.z};
+            memcpy(poses + 7 * (size_t)a, row, sizeof row);
         }
         bullet_bench_set_poses(bw, poses);
         double a = now(), c = cpu_now();
@@ -759,6 +836,7 @@ static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
     free(nt);
     free(poses);
     free(jit);
+    free(walk);
     free(t);
 }
 #endif
@@ -778,6 +856,20 @@ static void print_row(const scene* s, const result* r, uint32_t threads, bool co
                 coherent ? "coherent" : "cold", 1e3 * r->create_s, (double)r->bytes / 1048576.0,
                 r->info.candidate_pairs, r->info.touching_pairs, r->info.regions, 1e3 * r->min_s, 1e3 * r->median_s,
                 1e3 * r->broadphase_s, same, 1e3 * r->resting_s, 1e3 * r->cpu_s);
+        if (isfinite(r->stateless_s))
+        {
+            fprintf(f, "%s_stateless,%u,%u,1,stateless,,,%u,%u,,,,,,,%.3f\n", s->kind, s->n, tris, r->stateless_pairs,
+                    r->stateless_pairs, 1e3 * r->stateless_s);
+        }
+    }
+    if (isfinite(r->stateless_s) && r->info.touching_pairs > 0 && r->stateless_pairs > 0)
+    {
+        // Per touching pair: the step's CPU time (every candidate, broad phase, forces) against one stateless query.
+        double step = r->cpu_s / r->info.touching_pairs, alone = r->stateless_s / r->stateless_pairs;
+        printf("per touching pair (%s, 1 thread): step %.2f us CPU, stateless warm query %.2f us CPU (%u pairs, "
+               "%.2f ms): step / stateless %.3fx\n",
+               coherent ? "coherent" : "cold", 1e6 * step, 1e6 * alone, r->stateless_pairs, 1e3 * r->stateless_s,
+               step / alone);
     }
     fprintf(stderr, "%s %u bodies, %u threads, %s: wrench hash %016llx, region hash %016llx, first call %.2f ms CPU\n",
             s->kind, s->n, threads, coherent ? "coherent" : "cold", (unsigned long long)r->hash,

@@ -248,7 +248,7 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         }
 #endif
     }
-    double manifold_rel = NAN, manifold_ratio = NAN;
+    double manifold_rel = NAN, manifold_ratio = NAN, exact_ours = NAN, exact_manifold = NAN;
     manifold_peer_result mp;
     if (o->manifold && manifold_peer_run(s, o->repeats, &mp) == 0)
     {
@@ -256,15 +256,24 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         manifold_ratio = mp.seconds / best;
         printf("  Manifold V %.12g (ours on its float input %.12g, rel %.2e; status %s) time %.3f ms ratio %.1fx",
                mp.volume, mp.volume_ours, mp.rel, mp.status, 1e3 * mp.seconds, manifold_ratio);
+        if (!isnan(mp.volume_exact))
+        {
+            exact_ours = fabs(mp.volume_ours - mp.volume_exact) / fabs(mp.volume_exact);
+            exact_manifold = fabs(mp.volume - mp.volume_exact) / fabs(mp.volume_exact);
+            // The arbiter: CGAL's exact corefinement of the same float input, against each side.
+            printf("  CGAL(exact) on the float input V %.17g: ours rel %.2e, Manifold rel %.2e", mp.volume_exact,
+                   exact_ours, exact_manifold);
+        }
     }
     printf("\n");
     fflush(stdout);
     if (csv != NULL)
     {
-        fprintf(csv, "%s,%d,%u,%u,%llu,%llu,%u,%.17g,%.6f,%.6f,%.6f,%.3g,%.3g,%.3g,%.3g,%.3g\n", s->name, o->threads,
-                mc_mesh_get_triangle_count(s->mesh_i), mc_mesh_get_triangle_count(s->mesh_j),
+        fprintf(csv, "%s,%d,%u,%u,%llu,%llu,%u,%.17g,%.6f,%.6f,%.6f,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g\n", s->name,
+                o->threads, mc_mesh_get_triangle_count(s->mesh_i), mc_mesh_get_triangle_count(s->mesh_j),
                 (unsigned long long)st.triangle_pairs, (unsigned long long)st.inside_vertices, n, volume, 1e3 * best,
-                1e3 * best_pairs, 1e3 * best_regions, oracle_rel, cgal_rel, cgal_ratio, manifold_rel, manifold_ratio);
+                1e3 * best_pairs, 1e3 * best_regions, oracle_rel, cgal_rel, cgal_ratio, manifold_rel, manifold_ratio,
+                exact_ours, exact_manifold);
     }
     mc_workspace_destroy(ws);
 }
@@ -309,7 +318,8 @@ int main(int argc, char** argv)
             return 1;
         }
         fprintf(csv, "scene,threads,tris_i,tris_j,pairs,inside_vertices,regions,volume,ms_total,ms_pairs,ms_regions,"
-                     "oracle_rel,cgal_rel,cgal_time_ratio,manifold_rel,manifold_time_ratio\n");
+                     "oracle_rel,cgal_rel,cgal_time_ratio,manifold_rel,manifold_time_ratio,float_exact_ours_rel,"
+                     "float_exact_manifold_rel\n");
     }
     for (int k = 0; k < SCENE_KIND_COUNT; ++k)
     {

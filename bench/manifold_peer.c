@@ -7,6 +7,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "manifold_peer.h"
 
+#ifdef MC_BENCH_CGAL
+#include "cgal_bench.h"
+#endif
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,9 +121,42 @@ static double our_volume(mc_mesh* ours[2])
     return v;
 }
 
+/// CGAL's exact intersection volume of the rounded meshes (both in I's frame), or NAN.
+static double exact_volume(mc_mesh* ours[2])
+{
+    double v = NAN;
+#ifdef MC_BENCH_CGAL
+    double* pos[2] = {NULL, NULL};
+    for (int b = 0; b < 2; ++b)
+    {
+        uint32_t nv = mc_mesh_get_vertex_count(ours[b]);
+        const mc_vec3* p = mc_mesh_get_positions(ours[b]);
+        pos[b] = malloc(3u * (size_t)nv * sizeof *pos[b]);
+        for (uint32_t k = 0; k < nv && pos[b] != NULL; ++k)
+        {
+            pos[b][3u * k] = p[k].x, pos[b][3u * k + 1u] = p[k].y, pos[b][3u * k + 2u] = p[k].z;
+        }
+    }
+    double seconds = 0.0;
+    if (pos[0] == NULL || pos[1] == NULL ||
+        cgal_bench_intersection(pos[0], mc_mesh_get_vertex_count(ours[0]), mc_mesh_get_indices(ours[0]),
+                                mc_mesh_get_triangle_count(ours[0]), pos[1], mc_mesh_get_vertex_count(ours[1]),
+                                mc_mesh_get_indices(ours[1]), mc_mesh_get_triangle_count(ours[1]), &v, &seconds) != 0)
+    {
+        v = NAN;
+    }
+    free(pos[0]);
+    free(pos[1]);
+#else
+    (void)ours;
+#endif
+    return v;
+}
+
 int manifold_peer_run(const scene_pair* s, int repeats, manifold_peer_result* out)
 {
     memset(out, 0, sizeof *out);
+    out->volume_exact = NAN;
     char dir[4096], path[] = "/tmp/mc_manifold_XXXXXX", cmd[9000];
     int fd = mkstemp(path);
     if (fd < 0)
@@ -132,6 +169,7 @@ int manifold_peer_run(const scene_pair* s, int repeats, manifold_peer_result* ou
     if (rc == 0)
     {
         out->volume_ours = our_volume(ours);
+        out->volume_exact = exact_volume(ours);
         peer_dir(dir, sizeof dir);
         snprintf(cmd, sizeof cmd, "node '%s/manifold_bench.mjs' %d '%s'", dir, repeats, path);
         FILE* p = popen(cmd, "r");

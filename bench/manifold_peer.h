@@ -12,7 +12,10 @@ typedef struct manifold_peer_result
     double seconds;     ///< its best time for intersect + volume over the repeats
     double volume_ours; ///< our region query's volume on the same float32-rounded input
     double rel;         ///< |volume - volume_ours| / |volume_ours|
-    char status[64];    ///< Manifold's status of both inputs ("0,0": no error)
+    /// The arbiter where the two differ: CGAL's exact corefinement (Epeck) of the same float32-rounded meshes, NAN
+    /// when bench_regions was built without CGAL or CGAL failed
+    double volume_exact;
+    char status[64]; ///< Manifold's status of both inputs ("0,0": no error)
 } manifold_peer_result;
 
 /// Install manifold-3d into bench/manifold/node_modules when missing (npm install, versions pinned by its

@@ -1555,6 +1555,50 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
     }
 }
 
+Test(world, sustained_motions_query_without_fronts_bit_for_bit)
+{
+    // 24 steps in which every body keeps moving: body b by 2e-3 (b + 1) along x, the sign alternating each step, so
+    // any two bodies move 2e-3 or more apart (past WORLD_FRONT_MOTION of a unit sphere's reach, 8.7e-4) at every step
+    // and the grid stays in place. The coherent worlds must then query every moved pair from the roots as the cold one
+    // does, without recording a front (which a sustained motion never pays back): no library memory is taken after
+    // the first evaluation (a front's first recording would allocate its entries), the same box tests at every step,
+    // and the records and wrenches bit for bit, with 1 and 2 workers.
+    grid g[3];
+    three_grids(g);
+    mc_pose cur[GRID_N];
+    memcpy(cur, g[0].poses, sizeof cur);
+    static snapshot snap[3];
+    uint64_t box_tests[3] = {0, 0, 0};
+    int64_t warm_bytes = 0;
+    for (int k = 0; k < 24; ++k)
+    {
+        for (int b = 0; b < GRID_N && k > 0; ++b)
+        {
+            cur[b].p.x += (k % 2 == 0 ? 2e-3 : -2e-3) * (double)(b + 1);
+        }
+        for (int w = 0; w < 3; ++w)
+        {
+            cr_assert(eq(int, mc_world_set_poses(g[w].world, g[w].ids, cur, GRID_N), MC_OK));
+            take(&g[w], &snap[w]);
+            mc_step_info info = mc_world_get_step_info(g[w].world);
+            box_tests[w] = info.box_tests;
+            cr_assert(eq(u32, info.certified_pairs, 0));
+        }
+        same(&snap[0], &snap[1], "coherent (1 worker) vs cold");
+        same(&snap[0], &snap[2], "coherent (2 workers) vs cold");
+        cr_assert(gt(u32, snap[0].n, 0u));
+        cr_assert(eq(u64, box_tests[1], box_tests[0]), "step %d: %llu box tests, cold %llu", k,
+                  (unsigned long long)box_tests[1], (unsigned long long)box_tests[0]);
+        cr_assert(eq(u64, box_tests[2], box_tests[0]), "step %d (2 workers)", k);
+        warm_bytes = k == 0 ? mc_get_byte_count() : warm_bytes;
+        cr_assert(eq(i64, mc_get_byte_count(), warm_bytes), "step %d: the worlds took memory (a front recorded)", k);
+    }
+    for (int w = 0; w < 3; ++w)
+    {
+        grid_free(&g[w]);
+    }
+}
+
 // A motion of body b at step k for enlarged_boxes_give_the_candidates_of_a_cold_broad_phase. Small ones (translations
 // of 0, 0.003 or 0.03 and turns of 0.005 rad) stay inside the enlarged boxes, which grow a unit sphere's box by 0.1;
 // big ones (0.2 or 0.6, turns of 0.3 rad) leave them. Steps 4 i and 4 i + 2 are small for all bodies, steps 4 i + 1 big

@@ -86,6 +86,10 @@ typedef struct mc_pair
     struct mc_region_plan* plan; ///< region stage plan of the last queries (temporal coherence; regions.c), or NULL
     /// contact patches of the last query (world_host.c), or NULL
     struct mc_pair_patches* patches;
+    /// Decaying peak of J's motion in I's frame per query, over J's reach (the larger of the new motion, at most twice
+    /// WORLD_FRONT_MOTION, and 0.8 times the last peak; world_evaluate.c, coherence_pays): past WORLD_FRONT_MOTION the
+    /// pair is queried without its front
+    double motion;
 } mc_pair;
 
 /// A candidate pair of one evaluation: its key (contact, I slot, J slot) and its pool record.
