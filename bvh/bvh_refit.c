@@ -1,15 +1,62 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // Refit of a mesh's OBB tree after its vertices moved (mc_mesh_set_positions): the topology and the node axes stay,
-// the boxes follow the vertices: each node's box is refitted on its axes to the vertices of its triangles (a node of m
-// triangles costs 3 m projections: n log n for the tree, about 14 passes over the vertices at 100k triangles; a box
-// grown from the children's boxes was cheaper but inflated by their turned axes: past 1.5 times the built tree's
-// measure under a mere uniform scaling of a sphere, so the criterion rebuilt it at every step). Every box stays
-// conservative as the build's are (mc_obb_finish with a bound of the projections' rounding), so the queries on a
-// refitted tree find exactly the pairs of a fresh one.
+// the boxes follow the vertices: each node's box is refitted on its axes to the vertices of its triangles, the tightest
+// box on those axes, as the build fits it (a box grown from the children's boxes was cheaper but inflated by their
+// turned axes: past 1.5 times the built tree's measure under a mere uniform scaling of a sphere, so the criterion
+// rebuilt it at every step). Every box stays conservative as the build's are (mc_obb_finish with a bound of the
+// projections' rounding), so the queries on a refitted tree find exactly the pairs of a fresh one.
+//
+// Cost. A node's vertex set is projected once per vertex, not once per triangle corner (about 6 corners a vertex on a
+// closed surface), and without gathers: the plan (made at the tree's first deformation) numbers the triangles'
+// vertices in the order of their first use along tri_order. A node's triangles are a range of tri_order, so the
+// vertices first used by them are a range of that numbering; the node's other vertices (its border: used by an earlier
+// triangle too, a ring about the square root of its size) are listed. Each step copies the vertices, less the origin,
+// into three coordinate arrays in that order; a node's box is then a streaming pass over its range (SIMD, SoA) and a
+// few gathers for its border. Still n log n (every level of the tree passes over all the vertices once), but at 8
+// lanes and 5 operations a vertex and axis.
 #include "bvh/bvh_internal.h"
+#include "src/base/array.h"
+#include "src/base/core.h"
 
 #include <math.h>
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MC_REFIT_AVX2 1
+#include <immintrin.h>
+#else
+#define MC_REFIT_AVX2 0
+#endif
+
+int mc_bvh_refit_portable = 0;
+
+/// The vertices of the tree's triangles in the order of their first use along tri_order, and each node's share.
+struct mc_refit_plan
+{
+    uint32_t vertex_count;  ///< distinct vertices of the triangles
+    uint32_t* vertex;       ///< vertex_count mesh vertex indices, in the order of first use along tri_order
+    uint32_t* range;        ///< 2 per node: the node's first and end index into `vertex` (first used by its triangles)
+    uint32_t* border_first; ///< node_count + 1 offsets into `border`
+    uint32_t* border;       ///< per node: indices into `vertex` (below its range) of its triangles' other vertices
+    double* coords;         ///< 3 arrays of stride doubles: x, y, z of `vertex` less the origin (refilled each refit)
+    size_t stride;          ///< length of each coordinate array
+    size_t byte_count;      ///< bytes owned
+};
+
+void mc_refit_plan_destroy(struct mc_refit_plan* plan)
+{
+    if (plan == NULL)
+    {
+        return;
+    }
+    mc_free(plan->vertex);
+    mc_free(plan->range);
+    mc_free(plan->border_first);
+    mc_free(plan->border);
+    mc_free(plan->coords);
+    mc_free(plan);
+}
 
 // Error bound of projections computed in double from double offsets (three products and two sums of terms of
 // magnitude at most |v - o|_1 <= sqrt(3) (1 + 1e-6) sum_k |a_k . (v - o)|, each rounding 2^-53): 1e-14 of the
@@ -19,7 +66,8 @@ static double refit_error(const double lo[3], const double hi[3])
     double s = 0.0;
     for (int k = 0; k < 3; ++k)
     {
-        s += fmax(fabs(lo[k]), fabs(hi[k]));
+        double a = fabs(lo[k]), b = fabs(hi[k]);
+        s += a > b ? a : b;
     }
     return 1e-14 * s + MC_BVH_FLOAT_TINY;
 }
@@ -42,38 +90,287 @@ static void node_range(const mc_bvh_node* nodes, const mc_bvh_node* node, uint32
     *end = mc_bvh_leaf_first(r) + mc_bvh_leaf_count(r);
 }
 
-// A node's box on its own (kept) axes from the vertices of its triangles, as the build fits it: the tightest box on
-// those axes, so a refit without motion or under a uniform scaling keeps the tree's measure. Projections in double.
-static void refit_node(const mc_bvh* bvh, const mc_vec3* pos, const double origin[3], mc_bvh_node* node)
+static struct mc_refit_plan* plan_free_null(struct mc_refit_plan* plan, uint32_t* number, uint32_t* seen,
+                                            uint32_t* stamp)
 {
-    uint32_t first = 0, end = 0;
-    node_range(bvh->nodes, node, &first, &end);
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    double ax[3][3];
-    for (int k = 0; k < 3; ++k)
+    mc_free(number);
+    mc_free(seen);
+    mc_free(stamp);
+    mc_refit_plan_destroy(plan);
+    return NULL;
+}
+
+static struct mc_refit_plan* make_plan(const mc_bvh* bvh, uint32_t mesh_vertices)
+{
+    uint32_t nt = bvh->triangle_count, nn = bvh->node_count;
+    struct mc_refit_plan* plan = mc_calloc(1, sizeof *plan);
+    uint32_t* number = mc_alloc_array(mesh_vertices > 0 ? mesh_vertices : 1u, sizeof *number); // vertex -> index
+    uint32_t* seen = mc_alloc_array((size_t)nt + 1u, sizeof *seen); // vertices first used before each position
+    uint32_t* stamp = NULL;
+    if (plan == NULL || number == NULL || seen == NULL)
     {
-        for (int d = 0; d < 3; ++d)
+        return plan_free_null(plan, number, seen, stamp);
+    }
+    plan->vertex = mc_alloc_array(mesh_vertices > 0 ? mesh_vertices : 1u, sizeof *plan->vertex);
+    plan->range = mc_alloc_array(2u * (size_t)nn, sizeof *plan->range);
+    plan->border_first = mc_alloc_array((size_t)nn + 1u, sizeof *plan->border_first);
+    if (plan->vertex == NULL || plan->range == NULL || plan->border_first == NULL)
+    {
+        return plan_free_null(plan, number, seen, stamp);
+    }
+    memset(number, 0xff, (size_t)mesh_vertices * sizeof *number);
+    uint32_t count = 0;
+    for (uint32_t p = 0; p < nt; ++p)
+    {
+        seen[p] = count;
+        for (uint32_t c = 0; c < 3u; ++c)
         {
-            ax[k][d] = node->axis[k][d];
+            uint32_t v = bvh->tri_vertex[3u * p + c];
+            if (number[v] == MC_NONE)
+            {
+                number[v] = count;
+                plan->vertex[count++] = v;
+            }
         }
     }
-    for (size_t i = 3u * (size_t)first; i < 3u * (size_t)end; ++i)
+    seen[nt] = count;
+    plan->vertex_count = count;
+    // Border lists: per node, its triangles' vertices numbered below its range, each once (stamped with the node).
+    stamp = mc_alloc_array(count > 0 ? count : 1u, sizeof *stamp);
+    uint32_t capacity = 0, used = 0;
+    if (stamp == NULL)
     {
-        mc_vec3 v = pos[bvh->tri_vertex[i]];
-        double p[3] = {v.x - origin[0], v.y - origin[1], v.z - origin[2]};
+        return plan_free_null(plan, number, seen, stamp);
+    }
+    memset(stamp, 0xff, (size_t)count * sizeof *stamp);
+    for (uint32_t n = 0; n < nn; ++n)
+    {
+        uint32_t first = 0, end = 0;
+        node_range(bvh->nodes, &bvh->nodes[n], &first, &end);
+        uint32_t lo = seen[first];
+        plan->range[2u * n] = lo;
+        plan->range[2u * n + 1u] = seen[end];
+        plan->border_first[n] = used;
+        for (size_t i = 3u * (size_t)first; i < 3u * (size_t)end; ++i)
+        {
+            uint32_t k = number[bvh->tri_vertex[i]];
+            if (k < lo && stamp[k] != n)
+            {
+                stamp[k] = n;
+                if (!mc_array_reserve((void**)&plan->border, &capacity, (uint64_t)used + 1u, sizeof *plan->border,
+                                      1024u))
+                {
+                    return plan_free_null(plan, number, seen, stamp);
+                }
+                plan->border[used++] = k;
+            }
+        }
+    }
+    plan->border_first[nn] = used;
+    // Each coordinate array is padded to a multiple of 8 doubles (the 8-lane loop's masked tail stays inside).
+    plan->stride = ((size_t)count + 7u) & ~(size_t)7u;
+    plan->coords = mc_alloc_array(3u * (plan->stride > 0 ? plan->stride : 8u), sizeof *plan->coords);
+    if (plan->coords == NULL)
+    {
+        return plan_free_null(plan, number, seen, stamp);
+    }
+    plan->byte_count = sizeof *plan + (size_t)mesh_vertices * sizeof *plan->vertex +
+                       (2u * (size_t)nn + (size_t)nn + 1u + capacity) * sizeof(uint32_t) +
+                       3u * (plan->stride > 0 ? plan->stride : 8u) * sizeof(double);
+    mc_free(number);
+    mc_free(seen);
+    mc_free(stamp);
+    return plan;
+}
+
+mc_status mc_bvh_refit_prepare(struct mc_mesh* mesh)
+{
+    mc_bvh* bvh = mesh->bvh;
+    if (bvh->refit_plan != NULL)
+    {
+        return MC_OK;
+    }
+    struct mc_refit_plan* plan = make_plan(bvh, mesh->vertex_count);
+    if (plan == NULL)
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    bvh->refit_plan = plan;
+    bvh->byte_count += plan->byte_count;
+    mesh->byte_count += plan->byte_count;
+    return MC_OK;
+}
+
+// The projection ranges of coordinates [b, e) on the three axes: lo[k], hi[k] = min, max of
+// (ax[k][0] x + ax[k][1] y) + ax[k][2] z, in this order of operations in every variant (no contraction: the build has
+// -ffp-contract=off), so all variants give the same ranges (up to the sign of a zero, which the caller clears).
+static void project_portable(const double* x, const double* y, const double* z, uint32_t b, uint32_t e, double ax[3][3],
+                             double lo[3], double hi[3])
+{
+    for (uint32_t i = b; i < e; ++i)
+    {
         for (int k = 0; k < 3; ++k)
         {
-            double q = ax[k][0] * p[0] + ax[k][1] * p[1] + ax[k][2] * p[2];
+            double q = ax[k][0] * x[i] + ax[k][1] * y[i] + ax[k][2] * z[i];
             lo[k] = q < lo[k] ? q : lo[k];
             hi[k] = q > hi[k] ? q : hi[k];
         }
     }
-    mc_obb_finish(node->axis, lo, hi, origin, refit_error(lo, hi), node);
+}
+
+#if MC_REFIT_AVX2
+__attribute__((target("avx2"))) static void project_avx2(const double* x, const double* y, const double* z, uint32_t b,
+                                                         uint32_t e, double ax[3][3], double lo[3], double hi[3])
+{
+    if (e - b < 4u)
+    {
+        project_portable(x, y, z, b, e, ax, lo, hi);
+        return;
+    }
+    __m256d a[3][3], vl[3], vh[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int d = 0; d < 3; ++d)
+        {
+            a[k][d] = _mm256_set1_pd(ax[k][d]);
+        }
+        vl[k] = _mm256_set1_pd(lo[k]);
+        vh[k] = _mm256_set1_pd(hi[k]);
+    }
+    uint32_t i = b;
+    for (; i + 4u <= e; i += 4u)
+    {
+        __m256d px = _mm256_loadu_pd(x + i), py = _mm256_loadu_pd(y + i), pz = _mm256_loadu_pd(z + i);
+        for (int k = 0; k < 3; ++k)
+        {
+            __m256d q = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[k][0], px), _mm256_mul_pd(a[k][1], py)),
+                                      _mm256_mul_pd(a[k][2], pz));
+            vl[k] = _mm256_min_pd(q, vl[k]);
+            vh[k] = _mm256_max_pd(q, vh[k]);
+        }
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        double l[4], h[4];
+        _mm256_storeu_pd(l, vl[k]);
+        _mm256_storeu_pd(h, vh[k]);
+        for (int j = 0; j < 4; ++j)
+        {
+            lo[k] = l[j] < lo[k] ? l[j] : lo[k];
+            hi[k] = h[j] > hi[k] ? h[j] : hi[k];
+        }
+    }
+    project_portable(x, y, z, i, e, ax, lo, hi);
+}
+#endif
+
+#if MC_BUILD_AVX512
+__attribute__((target("avx512f"))) static void project_avx512(const double* x, const double* y, const double* z,
+                                                              uint32_t b, uint32_t e, double ax[3][3], double lo[3],
+                                                              double hi[3])
+{
+    __m512d a[3][3], vl[3], vh[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int d = 0; d < 3; ++d)
+        {
+            a[k][d] = _mm512_set1_pd(ax[k][d]);
+        }
+        vl[k] = _mm512_set1_pd(lo[k]);
+        vh[k] = _mm512_set1_pd(hi[k]);
+    }
+    for (uint32_t i = b; i < e; i += 8u)
+    {
+        // The tail is masked: lanes past e neither load (a masked load does not touch them) nor change their ranges.
+        __mmask8 m = e - i >= 8u ? (__mmask8)0xff : (__mmask8)((1u << (e - i)) - 1u);
+        __m512d px = _mm512_maskz_loadu_pd(m, x + i), py = _mm512_maskz_loadu_pd(m, y + i),
+                pz = _mm512_maskz_loadu_pd(m, z + i);
+        for (int k = 0; k < 3; ++k)
+        {
+            __m512d q = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(a[k][0], px), _mm512_mul_pd(a[k][1], py)),
+                                      _mm512_mul_pd(a[k][2], pz));
+            vl[k] = _mm512_mask_min_pd(vl[k], m, q, vl[k]);
+            vh[k] = _mm512_mask_max_pd(vh[k], m, q, vh[k]);
+        }
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        double l[8], h[8];
+        _mm512_storeu_pd(l, vl[k]);
+        _mm512_storeu_pd(h, vh[k]);
+        for (int j = 0; j < 8; ++j)
+        {
+            lo[k] = l[j] < lo[k] ? l[j] : lo[k];
+            hi[k] = h[j] > hi[k] ? h[j] : hi[k];
+        }
+    }
+}
+#endif
+
+typedef void project_fn(const double* x, const double* y, const double* z, uint32_t b, uint32_t e, double ax[3][3],
+                        double lo[3], double hi[3]);
+
+static project_fn* pick_projection(void)
+{
+    if (mc_bvh_refit_portable)
+    {
+        return project_portable;
+    }
+#if MC_BUILD_AVX512
+    if (mc_bvh_build_wide_available())
+    {
+        return project_avx512;
+    }
+#endif
+#if MC_REFIT_AVX2
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+    {
+        return project_avx2;
+    }
+#endif
+    return project_portable;
+}
+
+// A node's box on its own (kept) axes from its vertices: its range of the plan's coordinates and its border.
+static void refit_node(const struct mc_refit_plan* plan, project_fn* project, uint32_t n, const double origin[3],
+                       mc_bvh_node* node)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double ax[3][3];
+    float af[3][3]; // a copy: mc_obb_finish writes the node's axes from it
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int d = 0; d < 3; ++d)
+        {
+            af[k][d] = node->axis[k][d];
+            ax[k][d] = af[k][d];
+        }
+    }
+    const double *x = plan->coords, *y = x + plan->stride, *z = y + plan->stride;
+    project(x, y, z, plan->range[2u * n], plan->range[2u * n + 1u], ax, lo, hi);
+    for (uint32_t j = plan->border_first[n]; j < plan->border_first[n + 1u]; ++j)
+    {
+        uint32_t i = plan->border[j];
+        for (int k = 0; k < 3; ++k)
+        {
+            double q = ax[k][0] * x[i] + ax[k][1] * y[i] + ax[k][2] * z[i];
+            lo[k] = q < lo[k] ? q : lo[k];
+            hi[k] = q > hi[k] ? q : hi[k];
+        }
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        lo[k] += 0.0; // a -0 becomes +0: the ranges do not depend on the order the variants met the points in
+        hi[k] += 0.0;
+    }
+    mc_obb_finish(af, lo, hi, origin, refit_error(lo, hi), node);
 }
 
 void mc_bvh_refit(struct mc_mesh* mesh)
 {
     mc_bvh* bvh = mesh->bvh;
+    struct mc_refit_plan* plan = bvh->refit_plan;
     const mc_vec3* pos = mesh->positions;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, max_abs = 0.0;
     for (uint32_t v = 0; v < mesh->vertex_count; ++v)
@@ -83,7 +380,8 @@ void mc_bvh_refit(struct mc_mesh* mesh)
         {
             lo[k] = p[k] < lo[k] ? p[k] : lo[k];
             hi[k] = p[k] > hi[k] ? p[k] : hi[k];
-            max_abs = fmax(max_abs, fabs(p[k]));
+            double a = fabs(p[k]);
+            max_abs = a > max_abs ? a : max_abs;
         }
     }
     double origin[3];
@@ -94,11 +392,20 @@ void mc_bvh_refit(struct mc_mesh* mesh)
         bvh->bbox_hi[k] = hi[k];
     }
     bvh->max_abs_coord = max_abs;
+    double *x = plan->coords, *y = x + plan->stride, *z = y + plan->stride;
+    for (uint32_t i = 0; i < plan->vertex_count; ++i)
+    {
+        mc_vec3 v = pos[plan->vertex[i]];
+        x[i] = v.x - origin[0];
+        y[i] = v.y - origin[1];
+        z[i] = v.z - origin[2];
+    }
+    project_fn* project = pick_projection();
     size_t stride = mc_bvh_local_stride(bvh->triangle_count);
     for (uint32_t n = bvh->node_count; n-- > 0;)
     {
         mc_bvh_node* node = &bvh->nodes[n];
-        refit_node(bvh, pos, origin, node);
+        refit_node(plan, project, n, origin, node);
         if (!mc_bvh_is_leaf(node))
         {
             continue;
@@ -111,10 +418,10 @@ void mc_bvh_refit(struct mc_mesh* mesh)
             float* out = &bvh->tri_local[p];
             for (uint32_t v = 0; v < 3u; ++v)
             {
-                mc_vec3 x = pos[bvh->tri_vertex[3u * p + v]];
-                out[(3u * v) * stride] = (float)(x.x - c[0]);
-                out[(3u * v + 1u) * stride] = (float)(x.y - c[1]);
-                out[(3u * v + 2u) * stride] = (float)(x.z - c[2]);
+                mc_vec3 xv = pos[bvh->tri_vertex[3u * p + v]];
+                out[(3u * v) * stride] = (float)(xv.x - c[0]);
+                out[(3u * v + 1u) * stride] = (float)(xv.y - c[1]);
+                out[(3u * v + 2u) * stride] = (float)(xv.z - c[2]);
             }
         }
     }

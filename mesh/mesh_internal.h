@@ -58,6 +58,9 @@ struct mc_mesh
     uint64_t geometry_version;
     mc_vec3* next_positions; ///< vertex_count: staging copy of mc_mesh_set_positions (NULL until the first)
     double* next_volume;     ///< component_count: the staged positions' component volumes (NULL until the first)
+    mc_vec3* next_normals;   ///< triangle_count: the staged positions' face normals (NULL until the first)
+    mc_vec3 next_bbox[2];    ///< the staged positions' bounding box (lower, upper corner)
+    double next_stats[2];    ///< the staged positions' signed volume and area (as signed_volume computes them)
     uint32_t refits;         ///< mc_mesh_set_positions calls that refitted the tree
     uint32_t rebuilds;       ///< mc_mesh_set_positions calls that rebuilt it (degraded tree)
     double tree_cost_built;  ///< the tree's cost measure (mc_bvh_cost) right after its last build, 0 before the first
