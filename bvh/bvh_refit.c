@@ -201,32 +201,64 @@ mc_status mc_bvh_refit_prepare(struct mc_mesh* mesh)
     return MC_OK;
 }
 
-// The projection ranges of coordinates [b, e) on the three axes: lo[k], hi[k] = min, max of
+// What a node's box is fitted to: its range [b, e) of the plan's coordinates and its border list.
+typedef struct refit_span
+{
+    const double* x; ///< the plan's coordinates (x, y, z arrays)
+    const double* y;
+    const double* z;
+    uint32_t b, e;          ///< the node's range
+    const uint32_t* border; ///< its border list
+    uint32_t border_count;  ///< its length
+} refit_span;
+
+// The projection ranges of a node's points on the three axes: lo[k], hi[k] = min, max of
 // (ax[k][0] x + ax[k][1] y) + ax[k][2] z, in this order of operations in every variant (no contraction: the build has
 // -ffp-contract=off), so all variants give the same ranges (up to the sign of a zero, which the caller clears).
-static void project_portable(const double* x, const double* y, const double* z, uint32_t b, uint32_t e, double ax[3][3],
-                             double lo[3], double hi[3])
+static void project_point(const refit_span* s, uint32_t i, double ax[3][3], double lo[3], double hi[3])
 {
-    for (uint32_t i = b; i < e; ++i)
+    for (int k = 0; k < 3; ++k)
     {
-        for (int k = 0; k < 3; ++k)
+        double q = ax[k][0] * s->x[i] + ax[k][1] * s->y[i] + ax[k][2] * s->z[i];
+        lo[k] = q < lo[k] ? q : lo[k];
+        hi[k] = q > hi[k] ? q : hi[k];
+    }
+}
+
+static void project_portable(const refit_span* s, double ax[3][3], double lo[3], double hi[3])
+{
+    for (uint32_t i = s->b; i < s->e; ++i)
+    {
+        project_point(s, i, ax, lo, hi);
+    }
+    for (uint32_t j = 0; j < s->border_count; ++j)
+    {
+        project_point(s, s->border[j], ax, lo, hi);
+    }
+}
+
+// The leaf-local float vertices of triangle positions [begin, end) from their leaf's center c, as the build writes
+// them (finish_leaves).
+static void local_portable(const mc_vec3* pos, const uint32_t* tri_vertex, uint32_t begin, uint32_t end,
+                           const double c[3], float* tri_local, size_t stride)
+{
+    for (uint32_t p = begin; p < end; ++p)
+    {
+        float* out = &tri_local[p];
+        for (uint32_t v = 0; v < 3u; ++v)
         {
-            double q = ax[k][0] * x[i] + ax[k][1] * y[i] + ax[k][2] * z[i];
-            lo[k] = q < lo[k] ? q : lo[k];
-            hi[k] = q > hi[k] ? q : hi[k];
+            mc_vec3 xv = pos[tri_vertex[3u * p + v]];
+            out[(3u * v) * stride] = (float)(xv.x - c[0]);
+            out[(3u * v + 1u) * stride] = (float)(xv.y - c[1]);
+            out[(3u * v + 2u) * stride] = (float)(xv.z - c[2]);
         }
     }
 }
 
 #if MC_REFIT_AVX2
-__attribute__((target("avx2"))) static void project_avx2(const double* x, const double* y, const double* z, uint32_t b,
-                                                         uint32_t e, double ax[3][3], double lo[3], double hi[3])
+__attribute__((target("avx2"))) static void project_avx2(const refit_span* s, double ax[3][3], double lo[3],
+                                                         double hi[3])
 {
-    if (e - b < 4u)
-    {
-        project_portable(x, y, z, b, e, ax, lo, hi);
-        return;
-    }
     __m256d a[3][3], vl[3], vh[3];
     for (int k = 0; k < 3; ++k)
     {
@@ -237,10 +269,24 @@ __attribute__((target("avx2"))) static void project_avx2(const double* x, const 
         vl[k] = _mm256_set1_pd(lo[k]);
         vh[k] = _mm256_set1_pd(hi[k]);
     }
-    uint32_t i = b;
-    for (; i + 4u <= e; i += 4u)
+    uint32_t i = s->b;
+    for (; i + 4u <= s->e; i += 4u)
     {
-        __m256d px = _mm256_loadu_pd(x + i), py = _mm256_loadu_pd(y + i), pz = _mm256_loadu_pd(z + i);
+        __m256d px = _mm256_loadu_pd(s->x + i), py = _mm256_loadu_pd(s->y + i), pz = _mm256_loadu_pd(s->z + i);
+        for (int k = 0; k < 3; ++k)
+        {
+            __m256d q = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[k][0], px), _mm256_mul_pd(a[k][1], py)),
+                                      _mm256_mul_pd(a[k][2], pz));
+            vl[k] = _mm256_min_pd(q, vl[k]);
+            vh[k] = _mm256_max_pd(q, vh[k]);
+        }
+    }
+    uint32_t j = 0;
+    for (; j + 4u <= s->border_count; j += 4u)
+    {
+        __m128i idx = _mm_loadu_si128((const __m128i*)(s->border + j));
+        __m256d px = _mm256_i32gather_pd(s->x, idx, 8), py = _mm256_i32gather_pd(s->y, idx, 8),
+                pz = _mm256_i32gather_pd(s->z, idx, 8);
         for (int k = 0; k < 3; ++k)
         {
             __m256d q = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a[k][0], px), _mm256_mul_pd(a[k][1], py)),
@@ -254,20 +300,38 @@ __attribute__((target("avx2"))) static void project_avx2(const double* x, const 
         double l[4], h[4];
         _mm256_storeu_pd(l, vl[k]);
         _mm256_storeu_pd(h, vh[k]);
-        for (int j = 0; j < 4; ++j)
+        for (int q = 0; q < 4; ++q)
         {
-            lo[k] = l[j] < lo[k] ? l[j] : lo[k];
-            hi[k] = h[j] > hi[k] ? h[j] : hi[k];
+            lo[k] = l[q] < lo[k] ? l[q] : lo[k];
+            hi[k] = h[q] > hi[k] ? h[q] : hi[k];
         }
     }
-    project_portable(x, y, z, i, e, ax, lo, hi);
+    for (; i < s->e; ++i)
+    {
+        project_point(s, i, ax, lo, hi);
+    }
+    for (; j < s->border_count; ++j)
+    {
+        project_point(s, s->border[j], ax, lo, hi);
+    }
 }
 #endif
 
 #if MC_BUILD_AVX512
-__attribute__((target("avx512f"))) static void project_avx512(const double* x, const double* y, const double* z,
-                                                              uint32_t b, uint32_t e, double ax[3][3], double lo[3],
-                                                              double hi[3])
+#define MC_REFIT_512 __attribute__((target("avx512f,avx512vl")))
+MC_REFIT_512 static inline void lanes_project(__m512d a[3][3], __m512d vl[3], __m512d vh[3], __mmask8 m, __m512d px,
+                                              __m512d py, __m512d pz)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        __m512d q = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(a[k][0], px), _mm512_mul_pd(a[k][1], py)),
+                                  _mm512_mul_pd(a[k][2], pz));
+        vl[k] = _mm512_mask_min_pd(vl[k], m, q, vl[k]);
+        vh[k] = _mm512_mask_max_pd(vh[k], m, q, vh[k]);
+    }
+}
+
+MC_REFIT_512 static void project_avx512(const refit_span* s, double ax[3][3], double lo[3], double hi[3])
 {
     __m512d a[3][3], vl[3], vh[3];
     for (int k = 0; k < 3; ++k)
@@ -279,57 +343,93 @@ __attribute__((target("avx512f"))) static void project_avx512(const double* x, c
         vl[k] = _mm512_set1_pd(lo[k]);
         vh[k] = _mm512_set1_pd(hi[k]);
     }
-    for (uint32_t i = b; i < e; i += 8u)
+    // Tails are masked: lanes past the end neither load (a masked load or gather does not touch them) nor change
+    // their ranges.
+    for (uint32_t i = s->b; i < s->e; i += 8u)
     {
-        // The tail is masked: lanes past e neither load (a masked load does not touch them) nor change their ranges.
-        __mmask8 m = e - i >= 8u ? (__mmask8)0xff : (__mmask8)((1u << (e - i)) - 1u);
-        __m512d px = _mm512_maskz_loadu_pd(m, x + i), py = _mm512_maskz_loadu_pd(m, y + i),
-                pz = _mm512_maskz_loadu_pd(m, z + i);
-        for (int k = 0; k < 3; ++k)
-        {
-            __m512d q = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(a[k][0], px), _mm512_mul_pd(a[k][1], py)),
-                                      _mm512_mul_pd(a[k][2], pz));
-            vl[k] = _mm512_mask_min_pd(vl[k], m, q, vl[k]);
-            vh[k] = _mm512_mask_max_pd(vh[k], m, q, vh[k]);
-        }
+        __mmask8 m = s->e - i >= 8u ? (__mmask8)0xff : (__mmask8)((1u << (s->e - i)) - 1u);
+        lanes_project(a, vl, vh, m, _mm512_maskz_loadu_pd(m, s->x + i), _mm512_maskz_loadu_pd(m, s->y + i),
+                      _mm512_maskz_loadu_pd(m, s->z + i));
+    }
+    for (uint32_t j = 0; j < s->border_count; j += 8u)
+    {
+        uint32_t left = s->border_count - j;
+        __mmask8 m = left >= 8u ? (__mmask8)0xff : (__mmask8)((1u << left) - 1u);
+        __m256i idx = _mm256_maskz_loadu_epi32(m, s->border + j);
+        __m512d zero = _mm512_setzero_pd();
+        lanes_project(a, vl, vh, m, _mm512_mask_i32gather_pd(zero, m, idx, s->x, 8),
+                      _mm512_mask_i32gather_pd(zero, m, idx, s->y, 8), _mm512_mask_i32gather_pd(zero, m, idx, s->z, 8));
     }
     for (int k = 0; k < 3; ++k)
     {
-        double l[8], h[8];
-        _mm512_storeu_pd(l, vl[k]);
-        _mm512_storeu_pd(h, vh[k]);
-        for (int j = 0; j < 8; ++j)
+        double l = _mm512_reduce_min_pd(vl[k]), h = _mm512_reduce_max_pd(vh[k]);
+        lo[k] = l < lo[k] ? l : lo[k];
+        hi[k] = h > hi[k] ? h : hi[k];
+    }
+}
+
+MC_REFIT_512 static void local_avx512(const mc_vec3* pos, const uint32_t* tri_vertex, uint32_t begin, uint32_t end,
+                                      const double c[3], float* tri_local, size_t stride)
+{
+    // A leaf has at most 16 triangles: its positions are 16 lanes, two halves of 8 doubles.
+    uint32_t count = end - begin;
+    __mmask16 m16 = (__mmask16)((1u << count) - 1u);
+    __m512i three = _mm512_set1_epi32(3);
+    __m512i lane = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), three);
+    const double* base = &pos[0].x;
+    for (uint32_t v = 0; v < 3u; ++v)
+    {
+        __m512i vi =
+            _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m16, _mm512_add_epi32(lane, _mm512_set1_epi32((int)v)),
+                                        (const int*)(tri_vertex + 3u * begin), 4);
+        __m512i off = _mm512_mullo_epi32(vi, three); // doubles from pos[0].x to the vertex
+        __m256i half[2] = {_mm512_castsi512_si256(off), _mm512_extracti64x4_epi64(off, 1)};
+        for (uint32_t k = 0; k < 3u; ++k)
         {
-            lo[k] = l[j] < lo[k] ? l[j] : lo[k];
-            hi[k] = h[j] > hi[k] ? h[j] : hi[k];
+            __m512d ck = _mm512_set1_pd(c[k]);
+            float* out = tri_local + (3u * v + k) * stride + begin;
+            for (uint32_t h = 0; h < 2u; ++h)
+            {
+                __mmask8 m = (__mmask8)(m16 >> (8u * h));
+                if (m == 0)
+                {
+                    break;
+                }
+                __m512d x = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), m, half[h], base + k, 8);
+                _mm256_mask_storeu_ps(out + 8u * h, m, _mm512_cvtpd_ps(_mm512_sub_pd(x, ck)));
+            }
         }
     }
 }
 #endif
 
-typedef void project_fn(const double* x, const double* y, const double* z, uint32_t b, uint32_t e, double ax[3][3],
-                        double lo[3], double hi[3]);
+typedef void project_fn(const refit_span* s, double ax[3][3], double lo[3], double hi[3]);
+typedef void local_fn(const mc_vec3* pos, const uint32_t* tri_vertex, uint32_t begin, uint32_t end, const double c[3],
+                      float* tri_local, size_t stride);
 
-static project_fn* pick_projection(void)
+static void pick_kernels(project_fn** project, local_fn** local)
 {
+    *project = project_portable;
+    *local = local_portable;
     if (mc_bvh_refit_portable)
     {
-        return project_portable;
+        return;
     }
 #if MC_BUILD_AVX512
     if (mc_bvh_build_wide_available())
     {
-        return project_avx512;
+        *project = project_avx512;
+        *local = local_avx512;
+        return;
     }
 #endif
 #if MC_REFIT_AVX2
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2"))
     {
-        return project_avx2;
+        *project = project_avx2;
     }
 #endif
-    return project_portable;
 }
 
 // A node's box on its own (kept) axes from its vertices: its range of the plan's coordinates and its border.
@@ -347,18 +447,14 @@ static void refit_node(const struct mc_refit_plan* plan, project_fn* project, ui
             ax[k][d] = af[k][d];
         }
     }
-    const double *x = plan->coords, *y = x + plan->stride, *z = y + plan->stride;
-    project(x, y, z, plan->range[2u * n], plan->range[2u * n + 1u], ax, lo, hi);
-    for (uint32_t j = plan->border_first[n]; j < plan->border_first[n + 1u]; ++j)
-    {
-        uint32_t i = plan->border[j];
-        for (int k = 0; k < 3; ++k)
-        {
-            double q = ax[k][0] * x[i] + ax[k][1] * y[i] + ax[k][2] * z[i];
-            lo[k] = q < lo[k] ? q : lo[k];
-            hi[k] = q > hi[k] ? q : hi[k];
-        }
-    }
+    refit_span s = {plan->coords,
+                    plan->coords + plan->stride,
+                    plan->coords + 2u * plan->stride,
+                    plan->range[2u * n],
+                    plan->range[2u * n + 1u],
+                    plan->border + plan->border_first[n],
+                    plan->border_first[n + 1u] - plan->border_first[n]};
+    project(&s, ax, lo, hi);
     for (int k = 0; k < 3; ++k)
     {
         lo[k] += 0.0; // a -0 becomes +0: the ranges do not depend on the order the variants met the points in
@@ -400,29 +496,19 @@ void mc_bvh_refit(struct mc_mesh* mesh)
         y[i] = v.y - origin[1];
         z[i] = v.z - origin[2];
     }
-    project_fn* project = pick_projection();
+    project_fn* project = NULL;
+    local_fn* local = NULL;
+    pick_kernels(&project, &local);
     size_t stride = mc_bvh_local_stride(bvh->triangle_count);
     for (uint32_t n = bvh->node_count; n-- > 0;)
     {
         mc_bvh_node* node = &bvh->nodes[n];
         refit_node(plan, project, n, origin, node);
-        if (!mc_bvh_is_leaf(node))
+        if (mc_bvh_is_leaf(node))
         {
-            continue;
-        }
-        // The leaf-local float vertices from the new center, as the build writes them (finish_leaves).
-        double c[3] = {node->center[0], node->center[1], node->center[2]};
-        uint32_t begin = mc_bvh_leaf_first(node), end = begin + mc_bvh_leaf_count(node);
-        for (uint32_t p = begin; p < end; ++p)
-        {
-            float* out = &bvh->tri_local[p];
-            for (uint32_t v = 0; v < 3u; ++v)
-            {
-                mc_vec3 xv = pos[bvh->tri_vertex[3u * p + v]];
-                out[(3u * v) * stride] = (float)(xv.x - c[0]);
-                out[(3u * v + 1u) * stride] = (float)(xv.y - c[1]);
-                out[(3u * v + 2u) * stride] = (float)(xv.z - c[2]);
-            }
+            double c[3] = {node->center[0], node->center[1], node->center[2]};
+            uint32_t begin = mc_bvh_leaf_first(node);
+            local(pos, bvh->tri_vertex, begin, begin + mc_bvh_leaf_count(node), c, bvh->tri_local, stride);
         }
     }
 }

@@ -1589,24 +1589,6 @@ size_t mc_mesh_get_byte_count(const mc_mesh* mesh)
 // Deformation (mc_mesh_set_positions, bvh/mesh_deform.c): new positions for the same triangles, checked so that the
 // mesh stays the one mesh creation would make from them, and the derived geometry computed as creation computes it.
 
-static double max2(double a, double b)
-{
-    return a > b ? a : b; // fmax for numbers (no libm call: the deformation's checks run it 9 times a triangle)
-}
-
-// A triangle whose edges' cross product is clearly away from zero (float filter: the rounding of its components is
-// below 1e-12 of the sum of the products' magnitudes) has positive area; the others take the exact test.
-static bool triangle_clearly_proper(mc_vec3 a, mc_vec3 b, mc_vec3 c, mc_vec3 e1, mc_vec3 e2, mc_vec3 n)
-{
-    double mag = (fabs(e1.y * e2.z) + fabs(e1.z * e2.y)) + (fabs(e1.z * e2.x) + fabs(e1.x * e2.z)) +
-                 (fabs(e1.x * e2.y) + fabs(e1.y * e2.x));
-    double abs_coord = max2(max2(max2(fabs(a.x), fabs(a.y)), max2(fabs(a.z), fabs(b.x))),
-                            max2(max2(fabs(b.y), fabs(b.z)), max2(max2(fabs(c.x), fabs(c.y)), fabs(c.z))));
-    // The differences err by 2^-53 |coordinate| each: their products by about 4 2^-53 abs_coord^2 more.
-    double bound = 1e-12 * mag + 1e-15 * abs_coord * abs_coord;
-    return fabs(n.x) > bound || fabs(n.y) > bound || fabs(n.z) > bound;
-}
-
 mc_status mc_mesh_stage_positions(mc_mesh* mesh, const double* xyz, mc_error* err)
 {
     uint32_t nv = mesh->vertex_count, nf = mesh->triangle_count;
@@ -1665,25 +1647,46 @@ mc_status mc_mesh_stage_positions(mc_mesh* mesh, const double* xyz, mc_error* er
     double* vol = mesh->next_volume;
     memset(vol, 0, (size_t)mesh->component_count * sizeof(double));
     compensated_sum sv = {0, 0}, sa = {0, 0};
-    for (uint32_t t = 0; t < nf; ++t)
+    mc_stage_chunk chunk;
+    chunk.o[0] = o.x, chunk.o[1] = o.y, chunk.o[2] = o.z;
+    for (uint32_t first = 0; first < nf; first += MC_STAGE_CHUNK)
     {
-        uint32_t i0 = idx[3 * (size_t)t];
-        mc_vec3 a = next[i0], b = next[idx[3 * (size_t)t + 1]], c = next[idx[3 * (size_t)t + 2]];
-        mc_vec3 e1 = mc_sub(b, a), e2 = mc_sub(c, a);
-        mc_vec3 n = mc_cross(e1, e2);
-        if (!triangle_clearly_proper(a, b, c, e1, e2, n) && mc_triangle_is_degenerate(a, b, c))
+        uint32_t count = nf - first < MC_STAGE_CHUNK ? nf - first : MC_STAGE_CHUNK;
+        for (uint32_t i = 0; i < count; ++i)
         {
-            return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
-                                "triangle %u has zero area at the new positions (a mesh made from them would drop it)",
-                                t);
+            for (uint32_t c = 0; c < 3u; ++c)
+            {
+                mc_vec3 p = next[idx[3 * ((size_t)first + i) + c]];
+                chunk.v[3u * c][i] = p.x, chunk.v[3u * c + 1u][i] = p.y, chunk.v[3u * c + 2u][i] = p.z;
+            }
         }
-        double l = mc_length(n);
-        mesh->next_normals[t] = l > 0.0 && isfinite(l) ? mc_scale(n, 1.0 / l) : unit_normal(a, b, c);
-        mc_vec3 p0 = mc_sub(a, o), p1 = mc_sub(b, o), p2 = mc_sub(c, o);
-        double d = mc_dot(p0, mc_cross(p1, p2));
-        vol[mesh->vertex_component[i0]] += d / 6.0;
-        compensated_sum_add(&sv, d);
-        compensated_sum_add(&sa, mc_length(mc_cross(mc_sub(p1, p0), mc_sub(p2, p0))));
+        mc_stage_triangle_terms(&chunk, count);
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            uint32_t t = first + i;
+            if (!chunk.proper[i] || !chunk.unit[i])
+            {
+                mc_vec3 a = next[idx[3 * (size_t)t]], b = next[idx[3 * (size_t)t + 1]],
+                        c = next[idx[3 * (size_t)t + 2]];
+                if (!chunk.proper[i] && mc_triangle_is_degenerate(a, b, c))
+                {
+                    return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                                        "triangle %u has zero area at the new positions (a mesh made from them would "
+                                        "drop it)",
+                                        t);
+                }
+                mesh->next_normals[t] = chunk.unit[i]
+                                            ? mc_v3(chunk.normal[0][i], chunk.normal[1][i], chunk.normal[2][i])
+                                            : unit_normal(a, b, c);
+            }
+            else
+            {
+                mesh->next_normals[t] = mc_v3(chunk.normal[0][i], chunk.normal[1][i], chunk.normal[2][i]);
+            }
+            vol[mesh->vertex_component[idx[3 * (size_t)t]]] += chunk.d[i] / 6.0;
+            compensated_sum_add(&sv, chunk.d[i]);
+            compensated_sum_add(&sa, chunk.len[i]);
+        }
     }
     for (uint32_t k = 0; k < mesh->component_count; ++k)
     {
