@@ -101,6 +101,9 @@ void mc_refit_plan_destroy(struct mc_refit_plan* plan);
 /// Tests only: when non-zero, refits use the portable projection loop even where a SIMD one is available (to check
 /// that all give the same tree). Not for concurrent use with refits.
 extern int mc_bvh_refit_portable;
+/// Tests only: when non-zero, the AVX-512 refit gathers every corner of a leaf (leaf_avx512) instead of picking them
+/// from the leaf's distinct vertices (leaf16_avx512). Not for concurrent use with refits.
+extern int mc_bvh_refit_portable_leaves;
 /// The cost measure of a tree: the sum of its nodes' box surface areas over the mesh's surface area (scale-free:
 /// a uniformly scaled mesh keeps it). A refit tree's measure over the one right after its build says how much the
 /// refit has degraded it (mc_mesh_set_positions rebuilds past MC_BVH_REBUILD_RATIO).

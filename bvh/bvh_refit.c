@@ -25,6 +25,7 @@
 #include "src/base/core.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -35,6 +36,7 @@
 #endif
 
 int mc_bvh_refit_portable = 0;
+int mc_bvh_refit_portable_leaves = 0;
 
 /// The vertices of the tree's triangles in the order of their first use along tri_order, and each node's share.
 struct mc_refit_plan
@@ -45,8 +47,12 @@ struct mc_refit_plan
     uint32_t* border_first; ///< node_count + 1 offsets into `border`
     uint32_t* border;       ///< per node: indices into `vertex` (below its range) of its triangles' other vertices
     double* coords;         ///< 3 arrays of stride doubles: x, y, z of `vertex` less the origin (refilled each refit)
-    size_t stride;          ///< length of each coordinate array
-    size_t byte_count;      ///< bytes owned
+    /// per node: its slot in leaf_vertex / leaf_corner when it is a leaf of at most 16 distinct vertices, else MC_NONE
+    uint32_t* leaf_slot;
+    int32_t* leaf_vertex; ///< 16 per slot: 3 v for the leaf's distinct vertices v (the first one repeated to 16)
+    uint8_t* leaf_corner; ///< 48 per slot: corner c of the leaf's triangle p is its distinct vertex [16 c + p]
+    size_t stride;        ///< length of each coordinate array
+    size_t byte_count;    ///< bytes owned
 };
 
 void mc_refit_plan_destroy(struct mc_refit_plan* plan)
@@ -60,6 +66,9 @@ void mc_refit_plan_destroy(struct mc_refit_plan* plan)
     mc_free(plan->border_first);
     mc_free(plan->border);
     mc_free(plan->coords);
+    mc_free(plan->leaf_slot);
+    mc_free(plan->leaf_vertex);
+    mc_free(plan->leaf_corner);
     mc_free(plan);
 }
 
@@ -179,9 +188,67 @@ static struct mc_refit_plan* make_plan(const mc_bvh* bvh, uint32_t mesh_vertices
     {
         return plan_free_null(plan, number, seen, stamp);
     }
-    plan->byte_count = sizeof *plan + (size_t)mesh_vertices * sizeof *plan->vertex +
-                       (2u * (size_t)nn + (size_t)nn + 1u + capacity) * sizeof(uint32_t) +
-                       3u * (plan->stride > 0 ? plan->stride : 8u) * sizeof(double);
+    // The leaves' distinct vertices and corner maps (leaf_avx512): each corner picked from 16 gathered vertices.
+    uint32_t leaves = 0;
+    for (uint32_t n = 0; n < nn; ++n)
+    {
+        leaves += mc_bvh_is_leaf(&bvh->nodes[n]) ? 1u : 0u;
+    }
+    plan->leaf_slot = mc_alloc_array(nn > 0 ? nn : 1u, sizeof *plan->leaf_slot);
+    plan->leaf_vertex = mc_alloc_array(16u * (size_t)(leaves > 0 ? leaves : 1u), sizeof *plan->leaf_vertex);
+    plan->leaf_corner = mc_alloc_array(48u * (size_t)(leaves > 0 ? leaves : 1u), sizeof *plan->leaf_corner);
+    if (plan->leaf_slot == NULL || plan->leaf_vertex == NULL || plan->leaf_corner == NULL)
+    {
+        return plan_free_null(plan, number, seen, stamp);
+    }
+    uint32_t slots = 0;
+    for (uint32_t n = 0; n < nn; ++n)
+    {
+        const mc_bvh_node* node = &bvh->nodes[n];
+        plan->leaf_slot[n] = MC_NONE;
+        if (!mc_bvh_is_leaf(node))
+        {
+            continue;
+        }
+        uint32_t begin = mc_bvh_leaf_first(node), tris = mc_bvh_leaf_count(node), distinct = 0, list[16];
+        int32_t* lv = plan->leaf_vertex + 16u * (size_t)slots;
+        uint8_t* lc = plan->leaf_corner + 48u * (size_t)slots;
+        memset(lc, 0, 48u);
+        bool fits = true;
+        for (uint32_t p = 0; p < tris && fits; ++p)
+        {
+            for (uint32_t c = 0; c < 3u && fits; ++c)
+            {
+                uint32_t v = bvh->tri_vertex[3u * (begin + p) + c], j = 0;
+                while (j < distinct && list[j] != v)
+                {
+                    ++j;
+                }
+                if (j == distinct)
+                {
+                    fits = distinct < 16u && v <= (UINT32_MAX / 3u) && 3u * v <= (uint32_t)INT32_MAX;
+                    if (fits)
+                    {
+                        list[distinct++] = v;
+                    }
+                }
+                lc[16u * c + p] = (uint8_t)j;
+            }
+        }
+        if (!fits)
+        {
+            continue;
+        }
+        for (uint32_t j = 0; j < 16u; ++j)
+        {
+            lv[j] = (int32_t)(3u * list[j < distinct ? j : 0u]);
+        }
+        plan->leaf_slot[n] = slots++;
+    }
+    plan->byte_count =
+        sizeof *plan + (size_t)mesh_vertices * sizeof *plan->vertex +
+        (2u * (size_t)nn + (size_t)nn + 1u + capacity + (size_t)nn + 16u * (size_t)leaves) * sizeof(uint32_t) +
+        48u * (size_t)leaves + 3u * (plan->stride > 0 ? plan->stride : 8u) * sizeof(double);
     mc_free(number);
     mc_free(seen);
     mc_free(stamp);
@@ -449,6 +516,71 @@ MC_REFIT_512 static void leaf_avx512(const mc_vec3* pos, const uint32_t* tri_ver
         }
     }
 }
+
+// leaf_avx512 for a leaf of at most 16 distinct vertices (the plan's leaf_vertex and leaf_corner): its distinct
+// vertices gathered once (6 gathers), projected for the box, and each corner picked from them by a two-register
+// permute for the leaf-local writes. The same values in the same operations as leaf_avx512: bitwise its results.
+MC_REFIT_512 static void leaf16_avx512(const mc_vec3* pos, const int32_t* lv, const uint8_t* lc, const double origin[3],
+                                       mc_bvh_node* node, float* tri_local, size_t stride)
+{
+    uint32_t begin = mc_bvh_leaf_first(node), count = mc_bvh_leaf_count(node);
+    __mmask16 m16 = (__mmask16)((1u << count) - 1u);
+    __mmask8 mh[2] = {(__mmask8)m16, (__mmask8)(m16 >> 8u)};
+    __m512i off = _mm512_loadu_si512((const void*)lv);
+    __m256i half[2] = {_mm512_castsi512_si256(off), _mm512_extracti64x4_epi64(off, 1)};
+    const double* base = &pos[0].x;
+    __m512d x[3][2]; // [component][half of the 16 distinct vertices]
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        for (uint32_t h = 0; h < 2u; ++h)
+        {
+            x[k][h] = _mm512_i32gather_pd(half[h], base + k, 8);
+        }
+    }
+    float af[3][3];
+    __m512d a[3][3], vl[3], vh[3], o[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int d = 0; d < 3; ++d)
+        {
+            af[k][d] = node->axis[k][d];
+            a[k][d] = _mm512_set1_pd((double)af[k][d]);
+        }
+        vl[k] = _mm512_set1_pd(INFINITY);
+        vh[k] = _mm512_set1_pd(-INFINITY);
+        o[k] = _mm512_set1_pd(origin[k]);
+    }
+    for (uint32_t h = 0; h < 2u; ++h) // the padding repeats a vertex: no change to the ranges
+    {
+        lanes_project(a, vl, vh, (__mmask8)0xff, _mm512_sub_pd(x[0][h], o[0]), _mm512_sub_pd(x[1][h], o[1]),
+                      _mm512_sub_pd(x[2][h], o[2]));
+    }
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        lo[k] = _mm512_reduce_min_pd(vl[k]) + 0.0; // + 0.0: as refit_node
+        hi[k] = _mm512_reduce_max_pd(vh[k]) + 0.0;
+    }
+    mc_obb_finish(af, lo, hi, origin, refit_error(lo, hi), node);
+    for (uint32_t v = 0; v < 3u; ++v)
+    {
+        for (uint32_t h = 0; h < 2u; ++h)
+        {
+            if (mh[h] == 0)
+            {
+                continue;
+            }
+            __m512i pick = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i*)(lc + 16u * v + 8u * h)));
+            for (uint32_t k = 0; k < 3u; ++k)
+            {
+                __m512d xv = _mm512_permutex2var_pd(x[k][0], pick, x[k][1]);
+                __m512d ck = _mm512_set1_pd((double)node->center[k]);
+                float* out = tri_local + (3u * v + k) * stride + begin + 8u * h;
+                _mm256_mask_storeu_ps(out, mh[h], _mm512_cvtpd_ps(_mm512_sub_pd(xv, ck)));
+            }
+        }
+    }
+}
 #endif
 
 typedef void project_fn(const refit_span* s, double ax[3][3], double lo[3], double hi[3]);
@@ -564,7 +696,16 @@ void mc_bvh_refit(struct mc_mesh* mesh)
             // before the loop ends but the leaves' own (each leaf's center, by leaf_avx512 itself).
             if (mc_bvh_is_leaf(node))
             {
-                leaf_avx512(pos, bvh->tri_vertex, origin, node, bvh->tri_local, stride);
+                uint32_t slot = plan->leaf_slot[n];
+                if (slot != MC_NONE && !mc_bvh_refit_portable_leaves)
+                {
+                    leaf16_avx512(pos, plan->leaf_vertex + 16u * (size_t)slot, plan->leaf_corner + 48u * (size_t)slot,
+                                  origin, node, bvh->tri_local, stride);
+                }
+                else
+                {
+                    leaf_avx512(pos, bvh->tri_vertex, origin, node, bvh->tri_local, stride);
+                }
             }
             else
             {
