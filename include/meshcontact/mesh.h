@@ -447,7 +447,8 @@ extern "C"
     /// sums follow at the next region query on the mesh (a host that asks only for pairs never pays for them).
     /// Every query afterwards answers exactly as on a mesh created from these positions and
     /// mc_mesh_get_indices(mesh) (the same pairs and crossings bitwise; volumes to rounding), deterministically; once
-    /// the first call has allocated its staging arrays, a refit allocates nothing.
+    /// the first call has allocated its staging arrays and the tree's refit plan (made again after a rebuild), a refit
+    /// allocates nothing.
     ///
     /// What a deformed mesh may not do, checked (the call fails and the mesh keeps its positions): a non-finite
     /// coordinate (MC_ERR_NON_FINITE) or one outside the library's range (MC_ERR_OUT_OF_RANGE); a triangle of zero area
