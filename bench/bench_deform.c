@@ -10,7 +10,7 @@
 // detection of a btCollisionWorld. One thread.
 // Prints a table: median per step over the steps (thread CPU ms: wall times on a loaded machine varied 10-fold),
 // the pair counts of the last step.
-// Usage: bench_deform [-s 1000,10000,100000] [-n steps]
+// Usage: bench_deform [-s 1000,10000,100000] [-n steps] [-p 0] (-p 0: meshcontact only, no peers: for profiling)
 #include "scenes.h"
 
 #ifdef MC_BENCH_FCL
@@ -57,7 +57,7 @@ static void positions_at(const mc_vec3* rest, uint32_t nv, int k, double* p)
     }
 }
 
-static void run_size(uint32_t target, int steps)
+static void run_size(uint32_t target, int steps, int peers)
 {
     mc_mesh* flex = scene_uv_sphere(0.5, target);
     mc_mesh* rigid_copy = scene_uv_sphere(0.5, target); // the same sphere, never deformed
@@ -117,7 +117,7 @@ static void run_size(uint32_t target, int steps)
     const double pa[3] = {0, 0, 0}, qa[4] = {1, 0, 0, 0};
     const double pb[3] = {pj.p.x, pj.p.y, pj.p.z}, qb[4] = {pj.q.w, pj.q.x, pj.q.y, pj.q.z};
     const char* names[2] = {"FCL OBB", "FCL OBBRSS"};
-    for (int bv = 0; bv < 2; ++bv)
+    for (int bv = 0; peers && bv < 2; ++bv)
     {
         double s, c;
         size_t tb, mb;
@@ -148,6 +148,7 @@ static void run_size(uint32_t target, int steps)
     }
 #endif
 #ifdef MC_BENCH_BULLET
+    if (peers)
     {
         // Bullet: the rigid sphere and the deforming one as two btGImpactMeshShapes in a btCollisionWorld, the flex
         // mesh's vertices replaced and its tree refitted every step, then the collision detection (broad phase,
@@ -202,7 +203,7 @@ static void run_size(uint32_t target, int steps)
 int main(int argc, char** argv)
 {
     const char* sizes = "1000,10000,100000";
-    int steps = 20;
+    int steps = 20, peers = 1;
     for (int a = 1; a + 1 < argc; a += 2)
     {
         if (strcmp(argv[a], "-s") == 0)
@@ -213,6 +214,10 @@ int main(int argc, char** argv)
         {
             steps = atoi(argv[a + 1]);
         }
+        else if (strcmp(argv[a], "-p") == 0)
+        {
+            peers = atoi(argv[a + 1]);
+        }
     }
     printf(
         "deforming sphere vs rigid sphere, n triangles each, median thread CPU time per step over %d steps, 1 thread\n",
@@ -220,7 +225,7 @@ int main(int argc, char** argv)
     for (const char* s = sizes; *s != '\0';)
     {
         uint32_t n = (uint32_t)strtoul(s, (char**)&s, 10);
-        run_size(n, steps);
+        run_size(n, steps, peers);
         s += *s == ',';
     }
     return 0;

@@ -988,6 +988,7 @@ void mc_bvh_destroy(mc_bvh* bvh)
     mc_free(bvh->tri_order);
     mc_free(bvh->tri_vertex);
     mc_free(bvh->tri_local);
+    mc_refit_plan_destroy(bvh->refit_plan);
     mc_free(bvh);
 }
 

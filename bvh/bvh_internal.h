@@ -81,12 +81,29 @@ struct mc_bvh
     /// 0 for a tree as built at mesh creation; a refit or rebuild by mc_mesh_set_positions gives it the mesh's new
     /// geometry_version (unique in the process), so that a cache keyed on the tree (a traversal front) sees the change
     uint64_t version;
+    /// What the refit reads (bvh/bvh_refit.c): made by mc_bvh_refit_prepare at the tree's first deformation, NULL
+    /// before; its bytes are counted in byte_count
+    struct mc_refit_plan* refit_plan;
 };
 
+/// Make the tree's refit plan (bvh/bvh_refit.c) when it has none: the unique vertices of the triangles in leaf order,
+/// each node's range of them and its border list (see mc_bvh_refit). Adds its bytes to the tree's and the mesh's
+/// byte_count. Reads only the tree and the mesh's vertex count (call it before the new positions are committed).
+/// @return MC_OK, or MC_ERR_OUT_OF_MEMORY (the tree unchanged)
+mc_status mc_bvh_refit_prepare(struct mc_mesh* mesh);
 /// Refit the tree of `mesh` to its current positions (mc_mesh_set_positions, bvh/bvh_refit.c): same topology, same
 /// node axes, every box refitted on its axes to the vertices of its triangles (conservative as the build's boxes are),
-/// the leaf-local float vertices, bounding box and largest coordinate recomputed. Allocates nothing.
+/// the leaf-local float vertices, bounding box and largest coordinate recomputed. Needs the plan of
+/// mc_bvh_refit_prepare; allocates nothing.
 void mc_bvh_refit(struct mc_mesh* mesh);
+/// Free a refit plan (mc_bvh_destroy); NULL is ignored.
+void mc_refit_plan_destroy(struct mc_refit_plan* plan);
+/// Tests only: when non-zero, refits use the portable projection loop even where a SIMD one is available (to check
+/// that all give the same tree). Not for concurrent use with refits.
+extern int mc_bvh_refit_portable;
+/// Tests only: when non-zero, the AVX-512 refit gathers every corner of a leaf (leaf_avx512) instead of picking them
+/// from the leaf's distinct vertices (leaf16_avx512). Not for concurrent use with refits.
+extern int mc_bvh_refit_portable_leaves;
 /// The cost measure of a tree: the sum of its nodes' box surface areas over the mesh's surface area (scale-free:
 /// a uniformly scaled mesh keeps it). A refit tree's measure over the one right after its build says how much the
 /// refit has degraded it (mc_mesh_set_positions rebuilds past MC_BVH_REBUILD_RATIO).

@@ -38,6 +38,10 @@ mc_status mc_mesh_set_positions(mc_mesh* mesh, const double* positions, uint32_t
     {
         return st;
     }
+    if (mc_bvh_refit_prepare(mesh) != MC_OK) // the tree's first deformation (or the first after a rebuild)
+    {
+        return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "mc_mesh_set_positions: out of memory for the refit");
+    }
     if (mesh->tree_cost_built == 0.0)
     {
         mesh->tree_cost_built = mc_bvh_cost(mesh->bvh, mesh->report.area); // the creation tree on its positions

@@ -761,6 +761,7 @@ static void mesh_free_arrays(mc_mesh* m)
     mc_free(m->component_volume);
     mc_free(m->next_positions);
     mc_free(m->next_volume);
+    mc_free(m->next_normals);
 }
 
 // Smallest box around n >= 1 points.
@@ -1588,92 +1589,108 @@ size_t mc_mesh_get_byte_count(const mc_mesh* mesh)
 // Deformation (mc_mesh_set_positions, bvh/mesh_deform.c): new positions for the same triangles, checked so that the
 // mesh stays the one mesh creation would make from them, and the derived geometry computed as creation computes it.
 
-// The signed volumes of the components with the positions `pos`, about `centre`, into vol (as component_volumes).
-static void component_volumes_of(const mc_mesh* mesh, const mc_vec3* pos, mc_vec3 centre, double* vol)
-{
-    const uint32_t* idx = mesh->indices;
-    memset(vol, 0, (size_t)mesh->component_count * sizeof(double));
-    for (uint32_t t = 0; t < mesh->triangle_count; ++t)
-    {
-        mc_vec3 p0 = mc_sub(pos[idx[3 * (size_t)t]], centre);
-        mc_vec3 p1 = mc_sub(pos[idx[3 * (size_t)t + 1]], centre);
-        mc_vec3 p2 = mc_sub(pos[idx[3 * (size_t)t + 2]], centre);
-        vol[mesh->vertex_component[idx[3 * (size_t)t]]] += mc_dot(p0, mc_cross(p1, p2)) / 6.0;
-    }
-}
-
-// A triangle whose edges' cross product is clearly away from zero (float filter: the rounding of its components is
-// below 1e-12 of the sum of the products' magnitudes) has positive area; the others take the exact test.
-static bool triangle_clearly_proper(mc_vec3 a, mc_vec3 b, mc_vec3 c)
-{
-    mc_vec3 e1 = mc_sub(b, a), e2 = mc_sub(c, a);
-    mc_vec3 n = mc_cross(e1, e2);
-    double mag = (fabs(e1.y * e2.z) + fabs(e1.z * e2.y)) + (fabs(e1.z * e2.x) + fabs(e1.x * e2.z)) +
-                 (fabs(e1.x * e2.y) + fabs(e1.y * e2.x));
-    double abs_coord = fmax(fmax(fmax(fabs(a.x), fabs(a.y)), fmax(fabs(a.z), fabs(b.x))),
-                            fmax(fmax(fabs(b.y), fabs(b.z)), fmax(fmax(fabs(c.x), fabs(c.y)), fabs(c.z))));
-    // The differences err by 2^-53 |coordinate| each: their products by about 4 2^-53 abs_coord^2 more.
-    double bound = 1e-12 * mag + 1e-15 * abs_coord * abs_coord;
-    return fabs(n.x) > bound || fabs(n.y) > bound || fabs(n.z) > bound;
-}
-
 mc_status mc_mesh_stage_positions(mc_mesh* mesh, const double* xyz, mc_error* err)
 {
-    uint32_t nv = mesh->vertex_count;
+    uint32_t nv = mesh->vertex_count, nf = mesh->triangle_count;
     if (mesh->next_positions == NULL)
     {
         mesh->next_positions = mc_alloc_array(nv > 0 ? nv : 1u, sizeof(mc_vec3));
         mesh->next_volume = mc_alloc_array(mesh->component_count > 0 ? mesh->component_count : 1u, sizeof(double));
-        if (mesh->next_positions == NULL || mesh->next_volume == NULL)
+        mesh->next_normals = mc_alloc_array(nf > 0 ? nf : 1u, sizeof(mc_vec3));
+        if (mesh->next_positions == NULL || mesh->next_volume == NULL || mesh->next_normals == NULL)
         {
             mc_free(mesh->next_positions);
             mc_free(mesh->next_volume);
+            mc_free(mesh->next_normals);
             mesh->next_positions = NULL;
             mesh->next_volume = NULL;
+            mesh->next_normals = NULL;
             return mc_set_error(err, MC_ERR_OUT_OF_MEMORY, -1, -1, "out of memory staging %u positions", nv);
         }
-        mesh->byte_count += (size_t)nv * sizeof(mc_vec3) + (size_t)mesh->component_count * sizeof(double);
+        mesh->byte_count += (size_t)nv * sizeof(mc_vec3) + (size_t)mesh->component_count * sizeof(double) +
+                            (size_t)nf * sizeof(mc_vec3);
     }
+    // One pass over the vertices (checks, copy, bounding box), one over the triangles (zero area, normals, volumes and
+    // area): each value as mesh creation computes it (unit_normal, signed_volume; comparisons in place of fmin/fmax
+    // give the same box, the staged coordinates having no -0 and no NaN).
     mc_vec3* next = mesh->next_positions;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t i = 0; i < nv; ++i)
     {
         double x[3];
         for (int k = 0; k < 3; ++k)
         {
             double v = xyz[3 * (size_t)i + (size_t)k];
-            if (!isfinite(v))
-            {
-                return mc_set_error(err, MC_ERR_NON_FINITE, -1, -1, "vertex %u has a non-finite coordinate (%g)", i, v);
-            }
             double a = fabs(v);
-            if (a > MC_COORDINATE_MAX || (v != 0.0 && a < MC_COORDINATE_MIN))
+            if (!(a <= MC_COORDINATE_MAX) || (v != 0.0 && a < MC_COORDINATE_MIN))
             {
+                if (!isfinite(v))
+                {
+                    return mc_set_error(err, MC_ERR_NON_FINITE, -1, -1, "vertex %u has a non-finite coordinate (%g)", i,
+                                        v);
+                }
                 return mc_set_error(err, MC_ERR_OUT_OF_RANGE, -1, -1,
                                     "vertex %u has coordinate %.17g, outside the range of the library: 0 or a "
                                     "magnitude between 2^-240 and 2^64",
                                     i, v);
             }
             x[k] = v + 0.0; // + 0.0 turns -0 into +0, as mesh creation does
+            lo[k] = x[k] < lo[k] ? x[k] : lo[k];
+            hi[k] = x[k] > hi[k] ? x[k] : hi[k];
         }
         next[i] = mc_v3(x[0], x[1], x[2]);
     }
+    mc_vec3 blo = nv > 0 ? mc_v3(lo[0], lo[1], lo[2]) : mc_v3(0, 0, 0);
+    mc_vec3 bhi = nv > 0 ? mc_v3(hi[0], hi[1], hi[2]) : mc_v3(0, 0, 0);
+    mc_vec3 o = mc_scale(mc_add(blo, bhi), 0.5);
     const uint32_t* idx = mesh->indices;
-    for (uint32_t t = 0; t < mesh->triangle_count; ++t)
+    double* vol = mesh->next_volume;
+    memset(vol, 0, (size_t)mesh->component_count * sizeof(double));
+    compensated_sum sv = {0, 0}, sa = {0, 0};
+    mc_stage_chunk chunk;
+    chunk.o[0] = o.x, chunk.o[1] = o.y, chunk.o[2] = o.z;
+    for (uint32_t first = 0; first < nf; first += MC_STAGE_CHUNK)
     {
-        mc_vec3 a = next[idx[3 * (size_t)t]], b = next[idx[3 * (size_t)t + 1]], c = next[idx[3 * (size_t)t + 2]];
-        if (!triangle_clearly_proper(a, b, c) && mc_triangle_is_degenerate(a, b, c))
+        uint32_t count = nf - first < MC_STAGE_CHUNK ? nf - first : MC_STAGE_CHUNK;
+        for (uint32_t i = 0; i < count; ++i)
         {
-            return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
-                                "triangle %u has zero area at the new positions (a mesh made from them would drop it)",
-                                t);
+            for (uint32_t c = 0; c < 3u; ++c)
+            {
+                mc_vec3 p = next[idx[3 * ((size_t)first + i) + c]];
+                chunk.v[3u * c][i] = p.x, chunk.v[3u * c + 1u][i] = p.y, chunk.v[3u * c + 2u][i] = p.z;
+            }
+        }
+        mc_stage_triangle_terms(&chunk, count);
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            uint32_t t = first + i;
+            if (!chunk.proper[i] || !chunk.unit[i])
+            {
+                mc_vec3 a = next[idx[3 * (size_t)t]], b = next[idx[3 * (size_t)t + 1]],
+                        c = next[idx[3 * (size_t)t + 2]];
+                if (!chunk.proper[i] && mc_triangle_is_degenerate(a, b, c))
+                {
+                    return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
+                                        "triangle %u has zero area at the new positions (a mesh made from them would "
+                                        "drop it)",
+                                        t);
+                }
+                mesh->next_normals[t] = chunk.unit[i]
+                                            ? mc_v3(chunk.normal[0][i], chunk.normal[1][i], chunk.normal[2][i])
+                                            : unit_normal(a, b, c);
+            }
+            else
+            {
+                mesh->next_normals[t] = mc_v3(chunk.normal[0][i], chunk.normal[1][i], chunk.normal[2][i]);
+            }
+            vol[mesh->vertex_component[idx[3 * (size_t)t]]] += chunk.d[i] / 6.0;
+            compensated_sum_add(&sv, chunk.d[i]);
+            compensated_sum_add(&sa, chunk.len[i]);
         }
     }
-    mc_vec3 lo, hi;
-    bounding_box(next, nv, &lo, &hi);
-    component_volumes_of(mesh, next, mc_scale(mc_add(lo, hi), 0.5), mesh->next_volume);
     for (uint32_t k = 0; k < mesh->component_count; ++k)
     {
-        double before = mesh->component_volume[k], after = mesh->next_volume[k];
+        double before = mesh->component_volume[k], after = vol[k];
         if (!(before > 0.0 ? after > 0.0 : after < 0.0))
         {
             return mc_set_error(err, MC_ERR_INVALID_ARGUMENT, -1, -1,
@@ -1681,6 +1698,10 @@ mc_status mc_mesh_stage_positions(mc_mesh* mesh, const double* xyz, mc_error* er
                                 before);
         }
     }
+    mesh->next_bbox[0] = blo;
+    mesh->next_bbox[1] = bhi;
+    mesh->next_stats[0] = (sv.s + sv.c) / 6.0;
+    mesh->next_stats[1] = 0.5 * (sa.s + sa.c);
     return MC_OK;
 }
 
@@ -1692,19 +1713,14 @@ void mc_mesh_commit_positions(mc_mesh* mesh)
     double* old_volume = mesh->component_volume;
     mesh->component_volume = mesh->next_volume;
     mesh->next_volume = old_volume;
-    const mc_vec3* pos = mesh->positions;
-    const uint32_t* idx = mesh->indices;
-    uint32_t nf = mesh->triangle_count;
-    for (uint32_t t = 0; t < nf; ++t)
-    {
-        mesh->face_normals[t] =
-            unit_normal(pos[idx[3 * (size_t)t]], pos[idx[3 * (size_t)t + 1]], pos[idx[3 * (size_t)t + 2]]);
-    }
+    mc_vec3* old_normals = mesh->face_normals;
+    mesh->face_normals = mesh->next_normals;
+    mesh->next_normals = old_normals;
     mc_mesh_report* rep = &mesh->report;
-    bounding_box(pos, mesh->vertex_count, &rep->bbox_min, &rep->bbox_max);
-    double area = 0.0;
-    double v = signed_volume(idx, nf, pos, mc_scale(mc_add(rep->bbox_min, rep->bbox_max), 0.5), &area);
+    rep->bbox_min = mesh->next_bbox[0];
+    rep->bbox_max = mesh->next_bbox[1];
+    double v = mesh->next_stats[0];
     rep->volume = rep->volume < 0.0 ? -fabs(v) : fabs(v);
     rep->signed_volume_as_read = rep->signed_volume_as_read < 0.0 ? -fabs(v) : fabs(v);
-    rep->area = area;
+    rep->area = mesh->next_stats[1];
 }

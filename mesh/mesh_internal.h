@@ -58,6 +58,9 @@ struct mc_mesh
     uint64_t geometry_version;
     mc_vec3* next_positions; ///< vertex_count: staging copy of mc_mesh_set_positions (NULL until the first)
     double* next_volume;     ///< component_count: the staged positions' component volumes (NULL until the first)
+    mc_vec3* next_normals;   ///< triangle_count: the staged positions' face normals (NULL until the first)
+    mc_vec3 next_bbox[2];    ///< the staged positions' bounding box (lower, upper corner)
+    double next_stats[2];    ///< the staged positions' signed volume and area (as signed_volume computes them)
     uint32_t refits;         ///< mc_mesh_set_positions calls that refitted the tree
     uint32_t rebuilds;       ///< mc_mesh_set_positions calls that rebuilt it (degraded tree)
     double tree_cost_built;  ///< the tree's cost measure (mc_bvh_cost) right after its last build, 0 before the first
@@ -130,6 +133,24 @@ mc_status mc_mesh_reverse_components(struct mc_mesh* mesh, const uint8_t* revers
 /// @return MC_OK, MC_ERR_NON_FINITE, MC_ERR_OUT_OF_RANGE, MC_ERR_DEGENERATE_MESH (err says which triangle or
 ///         component) or MC_ERR_OUT_OF_MEMORY
 mc_status mc_mesh_stage_positions(struct mc_mesh* mesh, const double* xyz, mc_error* err);
+/// Triangles per chunk of mc_stage_triangle_terms.
+#define MC_STAGE_CHUNK 64u
+/// A chunk of triangles for mc_stage_triangle_terms (mesh/stage_lanes.c): inputs v and o, the rest outputs.
+typedef struct mc_stage_chunk
+{
+    double v[9][MC_STAGE_CHUNK];      ///< a.x, a.y, a.z, b.x, ..., c.z of each triangle (a, b, c its corners)
+    double o[3];                      ///< the center the volume and area terms are taken about
+    double normal[3][MC_STAGE_CHUNK]; ///< (b - a) x (c - a) over its length (meaningless where unit is 0)
+    double d[MC_STAGE_CHUNK];         ///< (a - o) . ((b - o) x (c - o))
+    double len[MC_STAGE_CHUNK];       ///< |(b - a) x (c - a)| computed from the offsets from o (twice the area)
+    uint8_t proper[MC_STAGE_CHUNK];   ///< 1: the float filter proves a positive area
+    uint8_t unit[MC_STAGE_CHUNK];     ///< 1: the cross product's length is positive and finite (normal is valid)
+} mc_stage_chunk;
+/// The per-triangle terms of mc_mesh_stage_positions for triangles 0 .. count - 1 of a chunk (count <= MC_STAGE_CHUNK),
+/// as mesh creation computes them (unit_normal, signed_volume) and the same on every CPU (8 lanes with AVX-512F).
+void mc_stage_triangle_terms(mc_stage_chunk* chunk, uint32_t count);
+/// Tests only: when non-zero, mc_stage_triangle_terms uses its scalar loop only. Not for concurrent use.
+extern int mc_stage_portable;
 /// Make the staged positions the mesh's: swap them in, then the face normals, the component volumes and the report's
 /// bounding box, volume and area computed as mesh creation computes them (bitwise). The tree is not touched.
 void mc_mesh_commit_positions(struct mc_mesh* mesh);

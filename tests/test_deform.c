@@ -4,6 +4,7 @@
 // equal those of a mesh created fresh from the deformed positions (the oracle: an independent build of everything the
 // queries read); a breathing sphere against a plate gives the analytic cap volume; world caches follow; the tree's
 // rebuild criterion; allocation-free once warm; bad input refused with the mesh unchanged.
+#include "bvh/bvh_internal.h"
 #include "mesh/mesh_internal.h"
 #include "scene_builders.h"
 #include "scenes.h"
@@ -396,6 +397,80 @@ Test(deform, world_follows_a_deformed_mesh_at_the_same_pose)
     cr_assert(eq(i64, mc_get_byte_count(), 0));
 }
 
+// A flipped body (a spherical socket: the solid outside a sphere) queries the world's flipped copy of its mesh: the
+// copy follows the mesh's deformations at the next evaluation. A ball touching the socket's wall from inside; the
+// socket shrinks step by step (the wall closes in on the ball): the wrench equals that of a world whose socket is a
+// fresh mesh made from the shrunk positions, and the copy the queries use has the shrunk positions. The source mesh
+// is in use while the flipped body lives (mc_mesh_destroy refuses).
+Test(deform, flipped_body_follows_its_deformed_mesh)
+{
+    mc_mesh* socket = scene_uv_sphere(1.0, 1500);
+    mc_mesh* ball = scene_uv_sphere(0.3, 500);
+    uint32_t nv = mc_mesh_get_vertex_count(socket);
+    mc_vec3* rest = copy_positions(socket);
+    double* p = malloc(3u * (size_t)nv * sizeof *p);
+    mc_world_def wd = mc_default_world_def();
+    mc_contact_def cd = mc_default_contact_def();
+    cd.i_count = 1;
+    cd.j_count = 1;
+    cd.model = mc_default_force_model();
+    cd.model.stiffness = 1e5;
+    mc_world* ws[2] = {NULL, NULL};
+    mc_body_id sock[2], bl[2];
+    mc_mesh* fresh = NULL;
+    for (int step = 0; step < 3; ++step)
+    {
+        double s = 1.0 - 0.01 * step;
+        for (uint32_t v = 0; v < nv; ++v)
+        {
+            p[3 * v] = s * rest[v].x, p[3 * v + 1] = s * rest[v].y, p[3 * v + 2] = s * rest[v].z;
+        }
+        if (step > 0)
+        {
+            cr_assert(eq(int, mc_mesh_set_positions(socket, p, nv, NULL), MC_OK));
+            mc_world_destroy(ws[1]);
+            mc_mesh_destroy(fresh);
+        }
+        fresh = scene_mesh_from_arrays(p, nv, mc_mesh_get_indices(socket), mc_mesh_get_triangle_count(socket));
+        cr_assert(fresh != NULL);
+        for (int k = step == 0 ? 0 : 1; k < 2; ++k) // world 0 lives through the steps; world 1 is made fresh each step
+        {
+            cr_assert(eq(int, mc_world_create(&wd, &ws[k]), MC_OK));
+            mc_body_def bd = mc_default_body_def();
+            bd.mesh = k == 0 ? socket : fresh;
+            bd.flip = true;
+            sock[k] = mc_world_create_body(ws[k], &bd);
+            bd.mesh = ball;
+            bd.flip = false;
+            bd.pose.p = mc_v3(0.72, 0.0, 0.0); // the ball reaches x = 1.02: 0.02 into the wall
+            bl[k] = mc_world_create_body(ws[k], &bd);
+            cd.i_bodies = &sock[k];
+            cd.j_bodies = &bl[k];
+            mc_contact_id cid;
+            cr_assert(eq(int, mc_world_create_contact(ws[k], &cd, &cid, NULL), MC_OK));
+        }
+        cr_assert(eq(int, mc_world_evaluate(ws[0]), MC_OK), "step %d", step);
+        cr_assert(eq(int, mc_world_evaluate(ws[1]), MC_OK));
+        const mc_mesh* copy = mc_body_get_mesh(ws[0], sock[0]);
+        cr_assert(copy != socket && mc_mesh_get_report(copy)->flipped);
+        cr_assert(eq(int, memcmp(mc_mesh_get_positions(copy), p, 3u * (size_t)nv * sizeof *p), 0), "step %d", step);
+        mc_wrench got = mc_body_get_wrench(ws[0], bl[0]), want = mc_body_get_wrench(ws[1], bl[1]);
+        cr_assert(lt(dbl, got.force.x, 0.0), "step %d: the wall pushes the ball back to the centre", step);
+        // Forces from volumes equal to 1e-13 relative (refitted against built trees): the same to 1e-11 of the force.
+        cr_assert(mc_length(mc_sub(got.force, want.force)) <= 1e-11 * mc_length(want.force), "step %d: %.17g vs %.17g",
+                  step, got.force.x, want.force.x);
+        cr_assert(eq(int, mc_mesh_destroy(socket), MC_ERR_INVALID_ARGUMENT), "the flipped body uses its mesh");
+    }
+    mc_world_destroy(ws[0]);
+    mc_world_destroy(ws[1]);
+    mc_mesh_destroy(fresh);
+    free(p);
+    free(rest);
+    cr_assert(eq(int, mc_mesh_destroy(socket), MC_OK));
+    mc_mesh_destroy(ball);
+    cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
+
 static atomic_long s_alloc_calls;
 static void* counting_alloc(size_t size, size_t alignment)
 {
@@ -447,6 +522,104 @@ Test(deform, refit_and_query_allocate_nothing_once_warm)
     mc_mesh_destroy(sphere);
     mc_mesh_destroy(plate);
     cr_assert(eq(i64, mc_get_byte_count(), 0));
+}
+
+// The refit's oracle: every node's box refitted as the first version of the refit fitted it, from all the corners of
+// its triangles (tri_vertex over the node's range of tri_order, no plan, no SIMD), must be bitwise the refitted box:
+// the plan's ranges and border lists then hold exactly the extreme vertices of every node. And the SIMD kernels
+// (refit, in both ways of the leaves, and staging) against the portable loops on a copy of the mesh: the same tree,
+// leaf-local vertices, normals, volumes and area, bitwise.
+static void expect_reference_boxes(const mc_mesh* m)
+{
+    const mc_bvh* bvh = m->bvh;
+    double origin[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        origin[k] = 0.5 * (bvh->bbox_lo[k] + bvh->bbox_hi[k]);
+    }
+    for (uint32_t n = 0; n < bvh->node_count; ++n)
+    {
+        const mc_bvh_node* node = &bvh->nodes[n];
+        const mc_bvh_node *l = node, *r = node;
+        while (!mc_bvh_is_leaf(l))
+        {
+            l = &bvh->nodes[l->data];
+        }
+        while (!mc_bvh_is_leaf(r))
+        {
+            r = &bvh->nodes[r->data + 1u];
+        }
+        uint32_t first = mc_bvh_leaf_first(l), end = mc_bvh_leaf_first(r) + mc_bvh_leaf_count(r);
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        float af[3][3];
+        memcpy(af, node->axis, sizeof af);
+        for (size_t i = 3u * (size_t)first; i < 3u * (size_t)end; ++i)
+        {
+            mc_vec3 v = m->positions[bvh->tri_vertex[i]];
+            double p[3] = {v.x - origin[0], v.y - origin[1], v.z - origin[2]};
+            for (int k = 0; k < 3; ++k)
+            {
+                double q = (double)af[k][0] * p[0] + (double)af[k][1] * p[1] + (double)af[k][2] * p[2];
+                lo[k] = q < lo[k] ? q : lo[k];
+                hi[k] = q > hi[k] ? q : hi[k];
+            }
+        }
+        double s = 0.0;
+        for (int k = 0; k < 3; ++k)
+        {
+            lo[k] += 0.0, hi[k] += 0.0;
+            s += fmax(fabs(lo[k]), fabs(hi[k]));
+        }
+        mc_bvh_node want = *node;
+        mc_obb_finish(af, lo, hi, origin, 1e-14 * s + MC_BVH_FLOAT_TINY, &want);
+        cr_assert(eq(int, memcmp(&want, node, sizeof want), 0),
+                  "node %u of %u: refitted box differs from the reference", n, bvh->node_count);
+    }
+}
+
+Test(deform, refit_matches_the_reference_and_its_kernels_agree)
+{
+    scene_pair s;
+    cr_assert(eq(int, scene_make_real(0, &s), 0), "scene %s (set MC_SOURCE_ROOT)", scene_real_name(0));
+    mc_mesh* meshes[3] = {s.mesh_j, scene_uv_sphere(0.5, 2000), scene_torus(1.0, 0.3, 1200)};
+    for (int q = 0; q < 3; ++q)
+    {
+        mc_mesh* a = meshes[q];
+        uint32_t nv = mc_mesh_get_vertex_count(a), nt = mc_mesh_get_triangle_count(a);
+        mc_mesh* b = scene_mesh_from_arrays(&mc_mesh_get_positions(a)[0].x, nv, mc_mesh_get_indices(a), nt);
+        cr_assert(b != NULL);
+        cr_assert(eq(u32, mc_mesh_get_triangle_count(b), nt));
+        mc_vec3* rest = copy_positions(a);
+        uint64_t rng = 0x5eed + (uint64_t)q;
+        for (int step = 0; step < 2; ++step)
+        {
+            double* p = deformed_positions(a, rest, 0.002 * (step + 1), &rng);
+            mc_bvh_refit_portable_leaves = step == 1; // the AVX-512 leaves from all their corners at the 2nd step
+            cr_assert(eq(int, mc_mesh_set_positions(a, p, nv, NULL), MC_OK));
+            mc_bvh_refit_portable_leaves = 0;
+            mc_bvh_refit_portable = 1;
+            mc_stage_portable = 1;
+            mc_status st = mc_mesh_set_positions(b, p, nv, NULL);
+            mc_bvh_refit_portable = 0;
+            mc_stage_portable = 0;
+            cr_assert(eq(int, st, MC_OK));
+            expect_reference_boxes(a);
+            const mc_bvh *ta = a->bvh, *tb = b->bvh;
+            cr_assert(eq(u32, ta->node_count, tb->node_count));
+            cr_assert(eq(int, memcmp(ta->nodes, tb->nodes, ta->node_count * sizeof *ta->nodes), 0), "mesh %d", q);
+            size_t local = 9u * mc_bvh_local_stride(nt) * sizeof(float);
+            cr_assert(eq(int, memcmp(ta->tri_local, tb->tri_local, local), 0), "mesh %d: leaf-local vertices", q);
+            cr_assert(eq(int, memcmp(a->face_normals, b->face_normals, nt * sizeof(mc_vec3)), 0), "mesh %d", q);
+            const mc_mesh_report *ra = mc_mesh_get_report(a), *rb = mc_mesh_get_report(b);
+            cr_assert(ra->volume == rb->volume && ra->area == rb->area, "mesh %d: volume or area", q);
+            free(p);
+        }
+        free(rest);
+        mc_mesh_destroy(b);
+    }
+    mc_mesh_destroy(meshes[1]);
+    mc_mesh_destroy(meshes[2]);
+    scene_pair_destroy(&s);
 }
 
 // Refused input leaves the mesh as it was: same positions, same version.

@@ -439,13 +439,16 @@ extern "C"
     /// same triangles. `positions` holds 3 * vertex_count doubles (x, y, z per vertex, body frame, the units of the
     /// mesh after its creation scale: the layout of mc_mesh_get_positions, in its vertex order, which is the input
     /// order unless creation welded or dropped vertices), and vertex_count must be mc_mesh_get_vertex_count(mesh).
-    /// The OBB tree is refitted in place (same topology and box axes, every box recomputed, conservative as built),
+    /// The OBB tree is refitted in place (same topology and box axes, every box fitted again to its vertices,
+    /// conservative as built),
     /// and rebuilt when the refit has degraded it: when the sum of its boxes' surface areas over the mesh's surface
     /// area exceeds 1.5 times that measure right after its last build (mc_mesh_deform_info; a rebuild allocates). The
-    /// region blocks and the face normals, component volumes and the report's bounding box, volume and area follow.
+    /// face normals, component volumes and the report's bounding box, volume and area follow; the region blocks'
+    /// sums follow at the next region query on the mesh (a host that asks only for pairs never pays for them).
     /// Every query afterwards answers exactly as on a mesh created from these positions and
     /// mc_mesh_get_indices(mesh) (the same pairs and crossings bitwise; volumes to rounding), deterministically; once
-    /// the first call has allocated its staging arrays, a refit allocates nothing.
+    /// the first call has allocated its staging arrays and the tree's refit plan (made again after a rebuild), a refit
+    /// allocates nothing.
     ///
     /// What a deformed mesh may not do, checked (the call fails and the mesh keeps its positions): a non-finite
     /// coordinate (MC_ERR_NON_FINITE) or one outside the library's range (MC_ERR_OUT_OF_RANGE); a triangle of zero area
@@ -457,8 +460,9 @@ extern "C"
     /// Threads: the mesh must not be in use while it is deformed (no query, mc_world_evaluate or mc_world_step on a
     /// world with a body using it may run concurrently); debug builds detect a deformation during a pair query on the
     /// mesh (MC_ASSERT, then MC_ERR_INVALID_ARGUMENT). Worlds notice the change at their next evaluation (bounds and
-    /// reused regions are refreshed). A body created with `flip` queries a flipped copy of the mesh, which does not
-    /// follow. Pointers returned by mc_mesh_get_positions before the call are invalid after it.
+    /// reused regions are refreshed). A body created with `flip` queries the world's flipped copy of the mesh, which
+    /// takes the new positions at the world's next evaluation (a refit of the copy; a failure fails that evaluation).
+    /// Pointers returned by mc_mesh_get_positions before the call are invalid after it.
     /// @param err may be NULL; on failure says which vertex, triangle or component
     /// @return MC_OK, MC_ERR_INVALID_ARGUMENT, MC_ERR_NON_FINITE, MC_ERR_OUT_OF_RANGE or MC_ERR_OUT_OF_MEMORY
     MC_API mc_status mc_mesh_set_positions(mc_mesh* mesh, const double* positions, uint32_t vertex_count,

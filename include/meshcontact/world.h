@@ -395,7 +395,9 @@ extern "C"
         mc_pose pose;       ///< body to world (quaternion normalised by the world)
         mc_twist velocity;  ///< world-frame velocity of the reference point and angular velocity
         bool flip;          ///< Adams I/JFLIP_GEOMETRY: the solid is the outside of the mesh (the world makes a
-                            ///< flipped copy of the mesh at creation). Two flipped bodies never produce forces.
+                            ///< flipped copy of the mesh at creation, which follows the mesh's deformations,
+                            ///< mc_mesh_set_positions, at each evaluation; the mesh counts the body as a user).
+                            ///< Two flipped bodies never produce forces.
         void* user_data;    ///< returned by mc_body_get_user_data; never dereferenced
         int internal_value; ///< set by mc_default_body_def()
     } mc_body_def;

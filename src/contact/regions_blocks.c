@@ -406,16 +406,32 @@ static bool block_neighbours(const struct mc_mesh* m, mc_region_blocks* b)
     return ok;
 }
 
-// The cache hook of a deformed mesh (mc_mesh_set_positions): the blocks' topology depends on the triangles only, so
-// only their sums follow the new positions, computed as a fresh build computes them.
-static void blocks_refit(mc_mesh_cache* self, const struct mc_mesh* mesh)
+// The sums of a deformed mesh's blocks, refreshed on the first use after mc_mesh_set_positions: the blocks' topology
+// depends on the triangles only, so only their sums follow the new positions, computed as a fresh build computes them.
+// One caller computes; the others wait until sums_version says the mesh's version (its release store publishes the
+// sums to their acquire loads). Queries never run during a deformation (mc_mesh_set_positions), so nobody reads the
+// sums while they are rewritten.
+static void blocks_follow(mc_region_blocks* b, const struct mc_mesh* mesh)
 {
-    mc_region_blocks* b = (mc_region_blocks*)self;
-    for (uint32_t k = 0; k < b->block_count; ++k)
+    uint64_t want = mesh->geometry_version;
+    while (atomic_load_explicit(&b->sums_version, memory_order_acquire) != want)
     {
-        b->topo[k].vert_count = 0;
+        int expected = 0;
+        if (atomic_compare_exchange_strong_explicit(&b->refreshing, &expected, 1, memory_order_acquire,
+                                                    memory_order_relaxed))
+        {
+            if (atomic_load_explicit(&b->sums_version, memory_order_acquire) != want)
+            {
+                for (uint32_t k = 0; k < b->block_count; ++k)
+                {
+                    b->topo[k].vert_count = 0;
+                }
+                block_sums(mesh, b);
+                atomic_store_explicit(&b->sums_version, want, memory_order_release);
+            }
+            atomic_store_explicit(&b->refreshing, 0, memory_order_release);
+        }
     }
-    block_sums(mesh, b);
 }
 
 static mc_region_blocks* build_blocks(const struct mc_mesh* m)
@@ -426,7 +442,7 @@ static mc_region_blocks* build_blocks(const struct mc_mesh* m)
         return NULL;
     }
     b->base.destroy = blocks_destroy;
-    b->base.refit = blocks_refit;
+    b->base.refit = NULL; // the sums follow a deformation lazily (blocks_follow)
     uint32_t nt = m->triangle_count;
     b->tri_block = mc_alloc_array(nt > 0 ? nt : 1u, sizeof *b->tri_block);
     b->tris = mc_alloc_array(nt > 0 ? nt : 1u, sizeof *b->tris);
@@ -459,6 +475,8 @@ static mc_region_blocks* build_blocks(const struct mc_mesh* m)
     mc_free(starts);
     b->byte_count = sizeof *b + 2u * (size_t)nt * sizeof(uint32_t) + (size_t)nb * (sizeof *b->topo + sizeof *b->sums);
     block_sums(m, b);
+    atomic_init(&b->sums_version, m->geometry_version);
+    atomic_init(&b->refreshing, 0);
     if (!block_neighbours(m, b))
     {
         blocks_free(b);
@@ -475,6 +493,7 @@ const mc_region_blocks* mc_region_blocks_get(const struct mc_mesh* mesh)
     mc_mesh_cache* have = atomic_load_explicit(&m->region_cache, memory_order_acquire);
     if (have != NULL)
     {
+        blocks_follow((mc_region_blocks*)have, mesh);
         return (const mc_region_blocks*)have;
     }
     mc_region_blocks* b = build_blocks(mesh);
@@ -487,6 +506,7 @@ const mc_region_blocks* mc_region_blocks_get(const struct mc_mesh* mesh)
                                                  memory_order_acquire))
     {
         blocks_free(b); // another thread published first: its blocks are identical
+        blocks_follow((mc_region_blocks*)expected, mesh);
         return (const mc_region_blocks*)expected;
     }
     return b;

@@ -7,6 +7,7 @@
 
 #include "mesh/mesh_internal.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,8 +52,15 @@ typedef struct mc_region_blocks
                           ///< nbr_vfirst[e + 1])
     uint32_t* shared_v;   ///< vertices shared with each neighbour, ascending per entry
     size_t byte_count;    ///< bytes owned
+    /// the mesh's geometry_version the sums (and vert_count) were computed for: a deformed mesh's blocks are refreshed
+    /// by the first mc_region_blocks_get after mc_mesh_set_positions, not by the deformation (a host that asks only
+    /// for pairs never pays for them)
+    _Atomic(uint64_t) sums_version;
+    atomic_int refreshing; ///< 1 while one caller refreshes the sums (the others wait for sums_version)
 } mc_region_blocks;
 
 /// The blocks of `mesh`, built on first use and published on the mesh (thread-safe: concurrent first callers build
-/// the same blocks and all but one copy are freed). NULL when out of memory (callers then work per face).
+/// the same blocks and all but one copy are freed), their sums refreshed for the mesh's current positions when it
+/// was deformed since (one caller computes them, concurrent callers wait; allocates nothing). NULL when out of memory
+/// (callers then work per face).
 const mc_region_blocks* mc_region_blocks_get(const struct mc_mesh* mesh);

@@ -130,6 +130,7 @@ void mc_world_destroy(mc_world* w)
         if (w->bodies[i].own_mesh != NULL)
         {
             mc_mesh_destroy(w->bodies[i].own_mesh);
+            mc_mesh_add_user(w->bodies[i].source_mesh, -1);
         }
         else if (w->bodies[i].alive && w->bodies[i].mesh != NULL)
         {
@@ -257,6 +258,16 @@ mc_body_id mc_world_create_body(mc_world* w, const mc_body_def* def)
     b->generation = gen == 0 ? 1 : gen;
     b->mesh = own != NULL ? own : def->mesh;
     b->own_mesh = own;
+    if (own != NULL)
+    {
+        b->source_mesh = def->mesh;
+        b->source_version = mc_mesh_get_deform_info(def->mesh).version;
+        uint32_t nv = mc_mesh_get_vertex_count(def->mesh);
+        b->source_numbering =
+            mc_mesh_get_vertex_count(own) == nv &&
+            memcmp(mc_mesh_get_positions(own), mc_mesh_get_positions(def->mesh), (size_t)nv * sizeof(mc_vec3)) == 0;
+        mc_mesh_add_user(def->mesh, +1); // the copy follows its deformations: mc_mesh_destroy refuses meanwhile
+    }
     b->shape = def->shape;
     b->pose = pose_normalized(&def->pose);
     b->velocity = def->velocity;
@@ -302,6 +313,7 @@ void mc_world_destroy_body(mc_world* w, mc_body_id id)
     if (b->own_mesh != NULL)
     {
         mc_mesh_destroy(b->own_mesh);
+        mc_mesh_add_user(b->source_mesh, -1);
     }
     else if (b->mesh != NULL)
     {

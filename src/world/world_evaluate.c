@@ -514,9 +514,40 @@ static mc_status apply_forces(mc_world* w)
     return status;
 }
 
+// A flipped body's copy takes the positions of its deformed source mesh (the same vertex numbering: checked at the
+// body's creation). A failure fails the evaluation.
+static mc_status follow_source(mc_world* w, uint32_t k, mc_body* b)
+{
+    uint64_t v = mc_mesh_get_deform_info(b->source_mesh).version;
+    if (v == b->source_version)
+    {
+        return MC_OK;
+    }
+    if (!b->source_numbering)
+    {
+        return mc_world_fail(w, MC_ERR_INVALID_ARGUMENT, k, "mc_world_evaluate",
+                             "body %u (flip): its mesh was deformed, but the flipped copy numbers the vertices "
+                             "otherwise, so it cannot follow (create the body again)",
+                             k);
+    }
+    mc_error err;
+    mc_status st = mc_mesh_set_positions(b->own_mesh, (const double*)mc_mesh_get_positions(b->source_mesh),
+                                         mc_mesh_get_vertex_count(b->source_mesh), &err);
+    if (st != MC_OK)
+    {
+        return mc_world_fail(w, st, k, "mc_world_evaluate",
+                             "body %u (flip): its flipped copy cannot follow the "
+                             "deformation of its mesh: %s",
+                             k, err.message);
+    }
+    b->source_version = v;
+    return MC_OK;
+}
+
 // Bodies whose mesh was deformed since the last evaluation (mc_mesh_set_positions): new broad-phase bounds, and the
-// candidates are found again; their pairs' regions are not reused (can_reuse compares the versions).
-static void refresh_deformed_bodies(mc_world* w)
+// candidates are found again; their pairs' regions are not reused (can_reuse compares the versions). A flipped body's
+// copy follows its source mesh first.
+static mc_status refresh_deformed_bodies(mc_world* w)
 {
     for (uint32_t k = 0; k < w->body_slots; ++k)
     {
@@ -524,6 +555,14 @@ static void refresh_deformed_bodies(mc_world* w)
         if (!b->alive || b->mesh == NULL)
         {
             continue;
+        }
+        if (b->own_mesh != NULL)
+        {
+            mc_status st = follow_source(w, k, b);
+            if (st != MC_OK)
+            {
+                return st;
+            }
         }
         uint64_t v = mc_mesh_get_deform_info(b->mesh).version;
         if (v != b->mesh_version)
@@ -541,6 +580,7 @@ static void refresh_deformed_bodies(mc_world* w)
             w->candidates_valid = false;
         }
     }
+    return MC_OK;
 }
 
 mc_status mc_world_evaluate(mc_world* w)
@@ -557,7 +597,12 @@ mc_status mc_world_evaluate(mc_world* w)
     w->info.evaluations = evaluations;
     w->evaluated = false;
     clear_results(w);
-    refresh_deformed_bodies(w);
+    mc_status follow = refresh_deformed_bodies(w);
+    if (follow != MC_OK)
+    {
+        w->info.seconds_total = mc_now_seconds() - t0;
+        return follow;
+    }
     mc_host_wake_moved(w);
 
     mc_status st = collect_active_pairs(w);

@@ -26,9 +26,14 @@ typedef struct mc_membership
 /// A body slot.
 typedef struct mc_body
 {
-    const mc_mesh* mesh;      ///< the mesh used for queries (own_mesh when the body is flipped); NULL when analytic
-    mc_shape shape;           ///< analytic geometry (type MC_SHAPE_MESH: the body is its mesh)
-    mc_mesh* own_mesh;        ///< flipped copy owned by the world, or NULL
+    const mc_mesh* mesh; ///< the mesh used for queries (own_mesh when the body is flipped); NULL when analytic
+    mc_shape shape;      ///< analytic geometry (type MC_SHAPE_MESH: the body is its mesh)
+    mc_mesh* own_mesh;   ///< flipped copy owned by the world, or NULL
+    /// flipped body: the mesh the copy was made from (counted as used by the body), whose deformations the copy
+    /// follows at the next evaluation; NULL otherwise
+    const mc_mesh* source_mesh;
+    uint64_t source_version;  ///< the source's geometry version the copy has the positions of
+    bool source_numbering;    ///< the copy numbers its vertices as the source does (else a deformation is refused)
     mc_pose pose;             ///< body to world
     mc_twist velocity;        ///< world frame
     mc_wrench wrench;         ///< result of the last evaluation

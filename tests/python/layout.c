@@ -181,6 +181,17 @@ int main(void)
     F(mc_query_stats, seconds_pairs);
     F(mc_query_stats, seconds_regions);
     F(mc_query_stats, certified_reuse);
+    S(mc_mesh_deform_info);
+    F(mc_mesh_deform_info, refits);
+    F(mc_mesh_deform_info, rebuilds);
+    F(mc_mesh_deform_info, tree_cost);
+    F(mc_mesh_deform_info, tree_cost_built);
+    F(mc_mesh_deform_info, version);
+    S(mc_nodal_force);
+    F(mc_nodal_force, vertex);
+    F(mc_nodal_force, region);
+    F(mc_nodal_force, penetration);
+    F(mc_nodal_force, force);
     S(mc_region);
     F(mc_region, volume);
     F(mc_region, centroid);

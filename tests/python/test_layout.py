@@ -16,8 +16,6 @@ from meshcontact import _types as t
 # Structs of the public headers that the package does not mirror, and why.
 UNMIRRORED = {
     "mc_brep_info": "for B-rep readers written in C (mc_brep_reader_fcn), not for hosts",
-    "mc_mesh_deform_info": "flexible bodies (issue 34) are not bound in Python yet",
-    "mc_nodal_force": "flexible bodies (issue 34) are not bound in Python yet",
 }
 # MC_API functions the package does not call, and why.
 UNBOUND = {
@@ -28,10 +26,6 @@ UNBOUND = {
     "mc_mesh_get_brep_reader": "for B-rep readers written in C",
     "mc_brep_sink_add_points": "for B-rep readers written in C",
     "mc_brep_sink_add_triangles": "for B-rep readers written in C",
-    "mc_mesh_set_positions": "flexible bodies (issue 34) are not bound in Python yet",
-    "mc_mesh_get_deform_info": "flexible bodies (issue 34) are not bound in Python yet",
-    "mc_mesh_count_self_intersections": "flexible bodies (issue 34) are not bound in Python yet",
-    "mc_nodal_forces": "flexible bodies (issue 34) are not bound in Python yet",
     "mc_mass_properties_combine": "NumPy sums parts directly; a mesh's own properties are bound",
     "mc_world_def_check": "World() raises with the status; the def is built by the package from checked keywords",
     "mc_world_clear_error": "the package reads the last error right after a failure",
@@ -133,6 +127,7 @@ def test_record_dtypes_have_the_struct_layout():
         (meshcontact.TRIANGLE_PAIR_DTYPE, t.TrianglePair),
         (meshcontact.CONTACT_REGION_DTYPE, t.ContactRegion),
         (meshcontact.JACOBIAN_DTYPE, t.JacobianBlock),
+        (meshcontact.NODAL_FORCE_DTYPE, t.NodalForce),
     ):
         assert dtype.itemsize == ctypes.sizeof(cls)
         for name, _ in cls._fields_:

@@ -38,6 +38,7 @@ from ._common import ClosedError, Error, Status
 from ._types import (
     CONTACT_REGION_DTYPE,
     JACOBIAN_DTYPE,
+    NODAL_FORCE_DTYPE,
     REGION_DTYPE,
     TRIANGLE_PAIR_DTYPE,
     ContactForce,
@@ -51,7 +52,18 @@ from ._types import (
     WorldCapacity,
 )
 from .mesh import Mesh, box, check_file, cylinder, ellipsoid, frustum, repair, sphere, tessellate, torus
-from .query import DISTANCE_KINDS, Shape, Workspace, contains, distance, orient3d, patches, regions, triangle_pairs
+from .query import (
+    DISTANCE_KINDS,
+    Shape,
+    Workspace,
+    contains,
+    distance,
+    nodal_forces,
+    orient3d,
+    patches,
+    regions,
+    triangle_pairs,
+)
 from .world import (
     JACOBIAN_NEAR_SWITCH,
     JACOBIAN_TOPOLOGY_CHANGED,
@@ -110,6 +122,7 @@ __all__ = [
     "JACOBIAN_TOPOLOGY_CHANGED",
     "Mesh",
     "MeshReport",
+    "NODAL_FORCE_DTYPE",
     "QueryStats",
     "REGION_DTYPE",
     "RepairReport",
@@ -138,6 +151,7 @@ __all__ = [
     "impact_force",
     "kinematics",
     "library_path",
+    "nodal_forces",
     "orient3d",
     "poisson_force",
     "pose",

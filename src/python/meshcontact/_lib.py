@@ -11,7 +11,7 @@ Where the library comes from, first found wins:
 import ctypes
 import ctypes.util
 import os
-from ctypes import POINTER, c_bool, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint32, c_void_p
+from ctypes import POINTER, c_bool, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint32, c_uint64, c_void_p
 
 from . import _types as t
 
@@ -191,6 +191,25 @@ query_distance = _fn(
     "mc_query_distance", status, vp, P(t.Pose), vp, P(t.Pose), c_double, P(t.QueryOptions), vp, P(t.DistanceResult)
 )
 mesh_prepare_regions = _fn("mc_mesh_prepare_regions", status, vp)
+mesh_set_positions = _fn("mc_mesh_set_positions", status, vp, vp, c_uint32, P(t.ErrorRecord))
+mesh_get_deform_info = _fn("mc_mesh_get_deform_info", t.MeshDeformInfo, vp)
+mesh_count_self_intersections = _fn("mc_mesh_count_self_intersections", status, vp, P(c_uint64), P(c_uint32))
+# flex.h
+nodal_forces = _fn(
+    "mc_nodal_forces",
+    status,
+    vp,
+    P(t.Pose),
+    vp,
+    P(t.Pose),
+    vp,
+    vp,
+    c_uint32,
+    vp,
+    c_uint32,
+    P(c_uint32),
+    vp,
+)
 mesh_contains_point = _fn("mc_mesh_contains_point", c_bool, vp, t.Vec3)
 orient3d = _fn("mc_orient3d", c_int, t.Vec3, t.Vec3, t.Vec3, t.Vec3)
 shape_mesh = _fn("mc_shape_mesh", t.ShapeStruct, vp)

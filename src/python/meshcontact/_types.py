@@ -370,6 +370,31 @@ class Region(Struct):
     ]
 
 
+class MeshDeformInfo(Struct):
+    """mc_mesh_deform_info: what mc_mesh_set_positions has done to a mesh's tree (mesh.h)."""
+
+    _c_name_ = "mc_mesh_deform_info"
+    _fields_ = [
+        ("refits", c_uint32),
+        ("rebuilds", c_uint32),
+        ("tree_cost", c_double),
+        ("tree_cost_built", c_double),
+        ("version", c_uint64),
+    ]
+
+
+class NodalForce(Struct):
+    """mc_nodal_force: one node's share of one region's force (flex.h)."""
+
+    _c_name_ = "mc_nodal_force"
+    _fields_ = [
+        ("vertex", c_uint32),
+        ("region", c_uint32),
+        ("penetration", c_double),
+        ("force", Vec3),
+    ]
+
+
 class DistanceResult(Struct):
     """mc_distance_result: minimum distance, closest points (world frame), triangles, kind (see query.h)."""
 
@@ -664,6 +689,8 @@ MIRRORS = {
         TrianglePair,
         QueryStats,
         Region,
+        MeshDeformInfo,
+        NodalForce,
         DistanceResult,
         ShapeStruct,
         ContactKinematics,
@@ -716,6 +743,7 @@ REGION_DTYPE = _dtype_of(Region)
 TRIANGLE_PAIR_DTYPE = _dtype_of(TrianglePair)
 CONTACT_REGION_DTYPE = _dtype_of(ContactRegion)
 JACOBIAN_DTYPE = _dtype_of(JacobianBlock)
+NODAL_FORCE_DTYPE = _dtype_of(NodalForce)
 
 # The array layouts of poses, twists and wrenches: rows of 7, 6 and 6 float64, which is exactly mc_pose, mc_twist and
 # mc_wrench (checked by the layout test).

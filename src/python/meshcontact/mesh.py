@@ -36,7 +36,8 @@ def _self_check(value):
 
 
 class Mesh(c.Owned):
-    """A closed, checked triangle mesh with its OBB tree (mc_mesh): immutable, shareable between worlds and threads.
+    """A closed, checked triangle mesh with its OBB tree (mc_mesh): shareable between worlds and threads, immutable
+    but for set_positions() (a deforming mesh: flexible bodies).
 
     Mesh(vertices, triangles, ...) copies (n, 3) vertices and (m, 3) counter-clockwise (seen from outside) vertex
     indices (see the package docs for the accepted dtypes), scales, welds, drops zero-area triangles, checks that the
@@ -185,6 +186,38 @@ class Mesh(c.Owned):
     def prepare_regions(self):
         """Build the region blocks now instead of in the first region query (mc_mesh_prepare_regions)."""
         c.check(_lib.mesh_prepare_regions(self._handle()), "mc_mesh_prepare_regions")
+
+    def set_positions(self, vertices):
+        """Deform the mesh (flexible bodies; mc_mesh_set_positions): new (n, 3) vertex positions for the same
+        triangles, n = vertex_count, in the order of ``vertices`` (body frame, after the creation scale). The tree is
+        refitted (rebuilt when the refit has degraded it) and every query afterwards answers as on a mesh created from
+        these positions. Raises meshcontact.Error (the mesh keeps its positions) for a wrong shape, a non-finite or
+        out-of-range coordinate, a zero-area triangle or a component turned inside out. Not checked (the host's duty):
+        the surface must not intersect itself (count_self_intersections() checks it). The mesh must not be in use by
+        another thread's query or world evaluation meanwhile; a body created with flip=True follows at its world's
+        next evaluation (its BodyMesh takes the new positions)."""
+        p = self._handle()
+        n = int(_lib.mesh_get_vertex_count(p))
+        v, _ = c.real_array(vertices, "vertices", (3,), single_ok=False)
+        if v.shape[0] != n:
+            raise ValueError(f"vertices: expected shape ({n}, 3), got {v.shape}")
+        err = t.ErrorRecord()
+        c.check(_lib.mesh_set_positions(p, c.ptr(v), n, byref(err)), "mc_mesh_set_positions", err)
+
+    @property
+    def deform_info(self):
+        """What the deformations did to the tree (mc_mesh_get_deform_info): refits, rebuilds, tree_cost,
+        tree_cost_built (the sum of the boxes' areas over the mesh's area, now and after the last build) and version
+        (0 at creation, new after each deformation). A Record."""
+        return t.record(_lib.mesh_get_deform_info(self._handle()))
+
+    def count_self_intersections(self):
+        """Pairs of triangles that intersect each other at the current positions (mc_mesh_count_self_intersections),
+        and the smallest such pair (i, j) or None: (count, pair)."""
+        n = ctypes.c_uint64()
+        first = (c_uint32 * 2)()
+        c.check(_lib.mesh_count_self_intersections(self._handle(), byref(n), first), "mc_mesh_count_self_intersections")
+        return int(n.value), (None if n.value == 0 else (int(first[0]), int(first[1])))
 
     def contains(self, points):
         """Exact point-in-solid test (mc_mesh_contains_point) of one point (3,) -> bool, or of (n, 3) points -> bool

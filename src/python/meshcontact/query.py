@@ -215,6 +215,37 @@ def distance(mesh_a, pose_a, mesh_b, pose_b, *, max_distance=math.inf, threads=0
     return t.record(r)
 
 
+def nodal_forces(flex, pose_flex, other, pose_other, regions, forces):
+    """The regions' forces on a deformable mesh distributed to its nodes (mc_nodal_forces, Adams' rule for flexible
+    bodies): the vertices of ``flex`` inside ``other``, each region's force shared in proportion to their
+    penetrations (a region without an inside vertex gives its force to the three vertices of the nearest flex
+    triangle). ``regions`` is the record array of regions() for the pair (either order), ``forces`` the (n, 3) forces
+    on ``flex`` (world frame), one per region. Returns (nodal, moment_lost): a record array of NODAL_FORCE_DTYPE
+    (vertex, region, penetration, force: the inside nodes by increasing vertex, then three entries per vertex-free
+    region) whose forces sum per region to ``forces``, and the (n, 3) couples that would restore each region's moment
+    about its centroid (see flex.h)."""
+    fm, om = _mesh(flex, "flex")._handle(), _mesh(other, "other")._handle()
+    pf, po = c.to_pose(pose_flex, "pose_flex"), c.to_pose(pose_other, "pose_other")
+    reg = np.ascontiguousarray(regions)
+    if reg.dtype != t.REGION_DTYPE or reg.ndim != 1:
+        raise TypeError("regions: expected a 1-d record array of REGION_DTYPE (as regions() returns)")
+    f, _ = c.real_array(forces, "forces", (3,), single_ok=False)
+    if f.shape[0] != reg.shape[0]:
+        raise ValueError(f"forces: expected shape ({reg.shape[0]}, 3), got {f.shape}")
+    lost = np.zeros((reg.shape[0], 3))
+    n = c_uint32()
+    capacity = 64
+    while True:
+        buf = np.empty(capacity, dtype=t.NODAL_FORCE_DTYPE)
+        s = _lib.nodal_forces(fm, byref(pf), om, byref(po), c.ptr(reg), c.ptr(f), reg.shape[0], c.ptr(buf), capacity,
+                              byref(n), c.ptr(lost))  # fmt: skip
+        if s == c.Status.CAPACITY:
+            capacity = n.value + 3 * reg.shape[0]
+            continue
+        c.check(s, "mc_nodal_forces")
+        return buf[: n.value], lost
+
+
 def contains(mesh, points):
     """Exact point-in-solid test in the mesh's body frame (Mesh.contains)."""
     return _mesh(mesh, "mesh").contains(points)
