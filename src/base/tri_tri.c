@@ -55,7 +55,7 @@ static inline double plane_eval(const mc_tri_plane* pl, const mc_vec3* d, double
 static int plane_resolve_exact(const mc_tri_plane* pl, const mc_vec3* d, double* value, int point_body,
                                int* normal_sign, uint8_t* degenerate)
 {
-    double v = mc_orient3d_exact(&pl->v[0], &pl->v[1], &pl->v[2], d);
+    double v = mc_tri_plane_exactly_zero(pl, d) ? 0.0 : mc_orient3d_exact(&pl->v[0], &pl->v[1], &pl->v[2], d);
     *value = v;
     if (v != 0.0)
     {
@@ -65,7 +65,7 @@ static int plane_resolve_exact(const mc_tri_plane* pl, const mc_vec3* d, double*
     if (*normal_sign == 0)
     {
         // 0 again for an exactly degenerate triangle (see degenerate_pair); recomputed then, which is rare.
-        *normal_sign = mc_cross_first_sign(&pl->v[0], &pl->v[1], &pl->v[0], &pl->v[2]);
+        *normal_sign = mc_tri_plane_first_sign(pl);
     }
     return point_body == 1 ? *normal_sign : -*normal_sign;
 }
