@@ -419,7 +419,7 @@ static void make_node_fans(const self_ctx* cx)
         const mc_bvh_node* node = &t->nodes[n];
         cx->node_fan[n] = mc_bvh_is_leaf(node) ? leaf_fan(cx, mc_bvh_leaf_first(node), mc_bvh_leaf_count(node))
                           : cx->node_fan[node->data] == cx->node_fan[node->data + 1u] ? cx->node_fan[node->data]
-                                                                                       : MC_NONE;
+                                                                                      : MC_NONE;
     }
 }
 
@@ -667,8 +667,9 @@ mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count
                       : mc_parallel_worker_count(worker_count);
     self_worker* ws = mc_calloc((size_t)workers, sizeof *ws);
     // Slack as the pair query's box test with an identity pose (bvh_collide.c, ctx_init).
-    self_ctx cx = {mesh, tree, mesh->positions, 4e-6, 1e-13 * 6.0 * tree->max_abs_coord, {NULL}, {NULL}, NULL, NULL,
-                   NULL, NULL, NULL, ws};
+    self_ctx cx = {
+        mesh, tree, mesh->positions, 4e-6, 1e-13 * 6.0 * tree->max_abs_coord, {NULL}, {NULL}, NULL, NULL, NULL, NULL,
+        NULL, ws};
     // Fan vertices (out of memory: none, every pair tested by the traversal).
     uint8_t* fan = mc_self_fan_vertices(mesh, MC_SELF_FAN_DEGREE);
     uint32_t* node_fan = fan != NULL ? mc_alloc_array(tree->node_count, sizeof *node_fan) : NULL;

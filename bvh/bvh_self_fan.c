@@ -9,13 +9,13 @@
 // s, t >= 0) share a ray: a common point x != a gives the segment [a, x] in both (convexity), and a common ray gives
 // common points near a (each triangle coincides with its cone near a). Projected along a coordinate axis where a
 // triangle's corner does not flatten (the projected b - a and c - a are independent: an exact 2D orientation that is
-// not 0), a shared ray d = s (b - a) + t (c - a) projects to a non-zero ray in both projected corners. So only the pairs
-// whose projected corners (closed angular sectors at a, each less than a half turn) share a ray can intersect; two such
-// sectors share a ray iff the start ray of one lies in the other. The starts sorted by angle (exact comparisons of
-// coordinates and exact 2D orientations), each sector's candidates are the starts that follow its own, up to its end:
-// output-sensitive (in a valid fan only the neighbours, which share an edge and are left to the traversal). Every
-// candidate sharing exactly a gets the exact test mc_tri_tri_self_intersect, as the traversal would have given it; a
-// corner that flattens in the projection is tested against every other triangle at a.
+// not 0), a shared ray d = s (b - a) + t (c - a) projects to a non-zero ray in both projected corners. So only the
+// pairs whose projected corners (closed angular sectors at a, each less than a half turn) share a ray can intersect;
+// two such sectors share a ray iff the start ray of one lies in the other. The starts sorted by angle (exact
+// comparisons of coordinates and exact 2D orientations), each sector's candidates are the starts that follow its own,
+// up to its end: output-sensitive (in a valid fan only the neighbours, which share an edge and are left to the
+// traversal). Every candidate sharing exactly a gets the exact test mc_tri_tri_self_intersect, as the traversal would
+// have given it; a corner that flattens in the projection is tested against every other triangle at a.
 #include "bvh/bvh_self_fan.h"
 
 #include "mesh/mesh_internal.h"
@@ -170,29 +170,15 @@ static int fan_candidates(const fan_ctx* f, const uint32_t* tris, uint32_t n, fa
     sort_sectors(f, s, tmp, ns);
     for (uint32_t x = 0; x < ns; ++x)
     {
-        // The first of x's ties (equal start rays), then on round the circle while the starts lie in x's sector.
-        uint32_t first = x;
+        // On round the circle from x while the starts lie in x's sector (a tie before x in the order finds x itself).
         for (uint32_t step = 1; step < ns; ++step)
         {
-            uint32_t y = (x + ns - step) % ns;
-            if (half_of(f, s[y].start) != half_of(f, s[x].start) || orient2(f->a, s[y].start, s[x].start, f->axis) != 0)
-            {
-                break;
-            }
-            first = y;
-        }
-        for (uint32_t step = 0; step < ns; ++step)
-        {
-            uint32_t y = (first + step) % ns;
-            if (y == x)
-            {
-                continue;
-            }
+            uint32_t y = (x + step) % ns;
             if (!start_in_sector(f, &s[x], &s[y]))
             {
                 break;
             }
-            if (s[y].tri != s[x].tri && !pair_push(l, s[x].tri, s[y].tri))
+            if (!pair_push(l, s[x].tri, s[y].tri))
             {
                 return 0;
             }
@@ -201,8 +187,8 @@ static int fan_candidates(const fan_ctx* f, const uint32_t* tris, uint32_t n, fa
     return 1;
 }
 
-/// Projection axis for a fan: the largest component of the sum of its triangles' normals (from the positions: any axis is
-/// correct, this one flattens the fewest corners of a flat or conical fan).
+/// Projection axis for a fan: the largest component of the sum of its triangles' normals (from the positions: any axis
+/// is correct, this one flattens the fewest corners of a flat or conical fan).
 static int fan_axis(const struct mc_mesh* m, const uint32_t* tris, uint32_t n)
 {
     mc_vec3 sum = mc_v3(0.0, 0.0, 0.0);

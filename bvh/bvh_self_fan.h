@@ -19,9 +19,9 @@ uint8_t* mc_self_fan_vertices(const struct mc_mesh* mesh, uint32_t min_degree);
 /// Receives an intersecting pair (mesh triangle indices, t < u).
 typedef void (*mc_self_fan_emit)(void* ctx, uint32_t t, uint32_t u);
 
-/// Every pair of triangles that share exactly one vertex flagged in `fan` and intersect under the self-intersection rule
-/// (src/base/tri_tri_closed.h, mc_tri_tri_self_intersect): each emitted once, in increasing (t, u) order. The pairs
-/// that are not emitted provably do not intersect: exactly the pairs the traversal finds among them.
+/// Every pair of triangles that share exactly one vertex flagged in `fan` and intersect under the self-intersection
+/// rule (src/base/tri_tri_closed.h, mc_tri_tri_self_intersect): each emitted once, in increasing (t, u) order. The
+/// pairs that are not emitted provably do not intersect: exactly the pairs the traversal finds among them.
 /// @param tests incremented by the exact tests made
 /// @return MC_OK or MC_ERR_OUT_OF_MEMORY
 mc_status mc_self_fan_pairs(const struct mc_mesh* mesh, const uint8_t* fan, mc_self_fan_emit emit, void* ctx,

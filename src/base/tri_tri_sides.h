@@ -49,8 +49,8 @@ static inline double mc_tri_plane_eval(const mc_tri_plane* pl, const mc_vec3* d,
     return det;
 }
 
-/// Is orient(a, b, c, d) exactly zero by its filter's permanent alone? When the permanent (mc_tri_plane_eval) is exactly
-/// zero, every term has a zero factor: in the predicates' exactness range (predicates.h) a product of non-zero
+/// Is orient(a, b, c, d) exactly zero by its filter's permanent alone? When the permanent (mc_tri_plane_eval) is
+/// exactly zero, every term has a zero factor: in the predicates' exactness range (predicates.h) a product of non-zero
 /// coordinate differences never underflows to zero and a rounded difference is zero only for equal coordinates. Flush
 /// faces in a coordinate plane (CAD caps) meet this all the time; it spares them the exact expansion arithmetic.
 static inline int mc_tri_plane_exactly_zero(const mc_tri_plane* pl, const mc_vec3* d)
