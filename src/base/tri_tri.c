@@ -347,12 +347,10 @@ static inline void min_max3(double a, double b, double c, double* lo, double* hi
     *hi = c > *hi ? c : *hi;
 }
 
-bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis)
+// mc_tri_coplanar_overlap with the triangles' in-plane orientations along `axis` (>= 0) given: sp = orient_in_plane(ti,
+// axis), sq likewise for tj (or computed here when 2).
+static bool coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis, int sp, int sq)
 {
-    if (axis < 0)
-    {
-        return false;
-    }
     // Boxes apart (or touching) along a coordinate: no overlap of the interiors (exact comparisons). A coordinate that
     // is constant over the plane gives equal bounds, which do not count as apart.
     for (int k = 0; k < 3; ++k)
@@ -365,7 +363,8 @@ bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis)
             return false;
         }
     }
-    int sp = orient_in_plane(&ti[0], &ti[1], &ti[2], axis), sq = orient_in_plane(&tj[0], &tj[1], &tj[2], axis);
+    sp = sp == 2 ? orient_in_plane(&ti[0], &ti[1], &ti[2], axis) : sp;
+    sq = sq == 2 ? orient_in_plane(&tj[0], &tj[1], &tj[2], axis) : sq;
     if (sp == 0 || sq == 0)
     {
         return false; // no interior
@@ -389,6 +388,40 @@ bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis)
         }
     }
     return true;
+}
+
+bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis)
+{
+    return axis >= 0 && coplanar_overlap(ti, tj, axis, 2, 2);
+}
+
+// Exact sign of component k of t's normal (orient_in_plane of its corners along k), from the stored normal and sums
+// where they decide it (mc_tri_plane_first_sign's filter), else exact.
+static inline int plane_component_sign(const mc_tri_plane* t, int k)
+{
+    double bound = 4.0 * 0x1p-53 * t->perm[k];
+    if (fabs(t->n[k]) > bound && bound >= MC_PRED_MIN_PERMANENT)
+    {
+        return sign_of(t->n[k]);
+    }
+    return t->perm[k] == 0.0 ? 0 : mc_cross_component_sign(&t->v[0], &t->v[1], &t->v[0], &t->v[2], k);
+}
+
+bool mc_tri_coplanar_overlap_planes(const mc_tri_plane* ti, const mc_tri_plane* tj)
+{
+    // mc_tri_coplanar_axis(ti->v): the stored normal is its float cross product (the same operations).
+    double a[3] = {fabs(ti->n[0]), fabs(ti->n[1]), fabs(ti->n[2])};
+    int first = a[0] >= a[1] ? (a[0] >= a[2] ? 0 : 2) : (a[1] >= a[2] ? 1 : 2);
+    for (int k = 0; k < 3; ++k)
+    {
+        int axis = (first + k) % 3;
+        int sp = plane_component_sign(ti, axis);
+        if (sp != 0)
+        {
+            return coplanar_overlap(ti->v, tj->v, axis, sp, plane_component_sign(tj, axis));
+        }
+    }
+    return false;
 }
 
 bool mc_segment_meets_coplanar_triangle(const mc_vec3* e0, const mc_vec3* e1, const mc_vec3 t[3], int axis)
