@@ -670,21 +670,18 @@ mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count
     self_ctx cx = {
         mesh, tree, mesh->positions, 4e-6, 1e-13 * 6.0 * tree->max_abs_coord, {NULL}, {NULL}, NULL, NULL, NULL, NULL,
         NULL, ws};
-    // Fan vertices (out of memory: none, every pair tested by the traversal).
-    uint8_t* fan = mc_self_fan_vertices(mesh, MC_SELF_FAN_DEGREE);
+    // Fan vertices, and per node the one its triangles share.
+    uint8_t* fan = NULL;
+    mc_status fan_st = ws == NULL ? MC_ERR_OUT_OF_MEMORY : mc_self_fan_vertices(mesh, MC_SELF_FAN_DEGREE, &fan);
     uint32_t* node_fan = fan != NULL ? mc_alloc_array(tree->node_count, sizeof *node_fan) : NULL;
-    if (node_fan == NULL)
-    {
-        mc_free(fan);
-        fan = NULL;
-    }
+    fan_st = fan != NULL && node_fan == NULL ? MC_ERR_OUT_OF_MEMORY : fan_st;
     cx.fan = fan;
     cx.node_fan = node_fan;
     if (node_fan != NULL)
     {
         make_node_fans(&cx);
     }
-    if (ws == NULL || ctx_alloc(&cx, workers, component_hit != NULL) != MC_OK)
+    if (fan_st != MC_OK || ctx_alloc(&cx, workers, component_hit != NULL) != MC_OK)
     {
         mc_free(ws);
         mc_free(fan);

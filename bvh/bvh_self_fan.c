@@ -204,15 +204,13 @@ static int fan_axis(const struct mc_mesh* m, const uint32_t* tris, uint32_t n)
     return x >= y ? (x >= z ? 0 : 2) : (y >= z ? 1 : 2);
 }
 
-uint8_t* mc_self_fan_vertices(const struct mc_mesh* mesh, uint32_t min_degree)
+mc_status mc_self_fan_vertices(const struct mc_mesh* mesh, uint32_t min_degree, uint8_t** out)
 {
+    *out = NULL;
     uint32_t* degree = mc_calloc(mesh->vertex_count, sizeof *degree);
-    uint8_t* fan = mc_calloc(mesh->vertex_count, 1);
-    if (degree == NULL || fan == NULL)
+    if (degree == NULL)
     {
-        mc_free(degree);
-        mc_free(fan);
-        return NULL;
+        return MC_ERR_OUT_OF_MEMORY;
     }
     for (uint32_t k = 0; k < 3u * mesh->triangle_count; ++k)
     {
@@ -221,16 +219,16 @@ uint8_t* mc_self_fan_vertices(const struct mc_mesh* mesh, uint32_t min_degree)
     uint32_t any = 0;
     for (uint32_t v = 0; v < mesh->vertex_count; ++v)
     {
+        any += degree[v] >= min_degree;
+    }
+    uint8_t* fan = any > 0 ? mc_alloc(mesh->vertex_count) : NULL;
+    for (uint32_t v = 0; fan != NULL && v < mesh->vertex_count; ++v)
+    {
         fan[v] = degree[v] >= min_degree;
-        any += fan[v];
     }
     mc_free(degree);
-    if (any == 0)
-    {
-        mc_free(fan);
-        return NULL;
-    }
-    return fan;
+    *out = fan;
+    return any > 0 && fan == NULL ? MC_ERR_OUT_OF_MEMORY : MC_OK;
 }
 
 mc_status mc_self_fan_pairs(const struct mc_mesh* mesh, const uint8_t* fan, mc_self_fan_emit emit, void* ctx,

@@ -12,9 +12,9 @@
 /// Vertices of at least this many triangles are fan vertices (below it the traversal's pair tests are cheaper).
 #define MC_SELF_FAN_DEGREE 48u
 
-/// One flag per vertex: 1 for the vertices of at least min_degree triangles. @return NULL when there is none (or out of
-/// memory: then the traversal tests every pair, as without fans)
-uint8_t* mc_self_fan_vertices(const struct mc_mesh* mesh, uint32_t min_degree);
+/// One flag per vertex: 1 for the vertices of at least min_degree triangles, into *fan (NULL when there is none).
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY (*fan NULL)
+mc_status mc_self_fan_vertices(const struct mc_mesh* mesh, uint32_t min_degree, uint8_t** fan);
 
 /// Receives an intersecting pair (mesh triangle indices, t < u).
 typedef void (*mc_self_fan_emit)(void* ctx, uint32_t t, uint32_t u);

@@ -6,10 +6,10 @@
 // components.
 #include "bvh/bvh_internal.h"
 #include "bvh/bvh_self_fan.h"
-#include "src/base/core.h"
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
+#include "src/base/core.h"
 #include "src/base/tri_tri.h"
 #include "src/base/tri_tri_closed.h"
 #include "src/contact/workspace.h"
@@ -1620,7 +1620,8 @@ Test(bvh, self_pairs_at_fan_vertices_equal_brute_force)
         {
             continue;
         }
-        uint8_t* fan = mc_self_fan_vertices(m, MC_SELF_FAN_DEGREE);
+        uint8_t* fan = NULL;
+        cr_assert(mc_self_fan_vertices(m, MC_SELF_FAN_DEGREE, &fan) == MC_OK);
         fans += fan != NULL;
         mc_free(fan);
         uint32_t* all = malloc((size_t)m->triangle_count * sizeof *all);
