@@ -376,10 +376,10 @@ static bool coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis,
         int s = t == 0 ? sp : sq;
         for (int k = 0; k < 3; ++k)
         {
-            int outside = 0;
-            for (int j = 0; j < 3; ++j)
+            int outside = 0; // corners of o on the closed outer side of edge k (stop at the first inside)
+            while (outside < 3 && s * orient_in_plane(&a[k], &a[(k + 1) % 3], &o[outside], axis) <= 0)
             {
-                outside += s * orient_in_plane(&a[k], &a[(k + 1) % 3], &o[j], axis) <= 0;
+                ++outside;
             }
             if (outside == 3)
             {
