@@ -1551,8 +1551,9 @@ static mc_mesh* two_meshes(const mc_mesh* a, const mc_mesh* b, mc_vec3 shift)
 
 /// A double cone: n rim points round the z axis (`turns` times round: 2 folds the fans over themselves), apexes top and
 /// bottom (the fan vertices), coordinates scaled by g and rounded (g > 0: flush, collinear and touching corners), rim
-/// points `up` (every up-th, 0: none) straight above the top apex (corners that flatten seen along z).
-static mc_mesh* double_cone(uint32_t n, int turns, double top, double bottom, double g, uint32_t up)
+/// points `up` (every up-th, 0: none) straight above the top apex (corners that flatten seen along z); `equal_rays`
+/// with two turns, n even, no snapping: the second turn exactly on the first one's rays.
+static mc_mesh* double_cone(uint32_t n, int turns, double top, double bottom, double g, uint32_t up, int equal_rays)
 {
     uint32_t nv = n + 2u, nt = 2u * n;
     double* p = malloc(3u * (size_t)nv * sizeof *p);
@@ -1564,7 +1565,8 @@ static mc_mesh* double_cone(uint32_t n, int turns, double top, double bottom, do
         double a = 2.0 * 3.14159265358979323846 * turns * pow((double)k / n, turns == 2 ? 1.8 : 1.0);
         double r = 1.0 + 0.3 * ((k * 7u) % 5u) / 5.0;
         int above = up != 0 && k % up == up - 1u;
-        if (turns == 2 && up == 0 && g == 0.0 && n % 2u == 0u && k >= n / 2u)
+        int rays = equal_rays && turns == 2 && up == 0 && g == 0.0 && n % 2u == 0u;
+        if (rays && k >= n / 2u)
         {
             // the second turn on the first one's rays exactly (twice as far: exact doubles): equal start rays
             p[3u * k] = 2.0 * p[3u * (k - n / 2u)];
@@ -1572,7 +1574,7 @@ static mc_mesh* double_cone(uint32_t n, int turns, double top, double bottom, do
             p[3u * k + 2u] = 0.0;
             continue;
         }
-        if (turns == 2 && up == 0 && g == 0.0 && n % 2u == 0u)
+        if (rays)
         {
             a = 4.0 * 3.14159265358979323846 * k / n;
         }
@@ -1609,13 +1611,13 @@ static mc_mesh* double_cone(uint32_t n, int turns, double top, double bottom, do
 Test(bvh, self_pairs_at_fan_vertices_equal_brute_force)
 {
     int with_pairs = 0, without = 0, fans = 0;
-    for (uint32_t it = 0; it < 48u; ++it)
+    for (uint32_t it = 0; it < 24u; ++it)
     {
-        uint32_t n = MC_SELF_FAN_DEGREE + (it * 37u) % 150u;
+        uint32_t n = MC_SELF_FAN_DEGREE + (it * 37u) % 90u;
         int turns = it % 3u == 2u ? 2 : 1;
         double top = (it % 4u) * 0.5 - 0.5, bottom = top > -0.5 ? -1.0 : -2.0;
         double g = it % 2u == 1u ? round(n * (0.25 + 0.05 * (it % 5u))) : 0.0; // rim points 1.5-2.5 units apart
-        mc_mesh* m = double_cone(n, turns, top, bottom, g, it % 4u == 1u ? 7u + it % 5u : 0u);
+        mc_mesh* m = double_cone(n, turns, top, bottom, g, it % 4u == 1u ? 7u + it % 5u : 0u, it % 4u == 0u);
         if (m == NULL)
         {
             continue;
@@ -1639,7 +1641,7 @@ Test(bvh, self_pairs_at_fan_vertices_equal_brute_force)
         free(want);
         mc_mesh_destroy(m);
     }
-    cr_assert(fans >= 40 && with_pairs >= 10 && without >= 10, "%d meshes with fans, %d with pairs, %d without", fans,
+    cr_assert(fans >= 20 && with_pairs >= 6 && without >= 8, "%d meshes with fans, %d with pairs, %d without", fans,
               with_pairs, without);
 }
 
