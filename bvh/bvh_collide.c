@@ -590,9 +590,9 @@ static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_cro
 // A pair whose exact test found I's triangle ti exactly in J's plane (mc_tri_tri_crossings_planes_tie): appended to the
 // worker's coplanar pairs when the two triangles overlap (exact; only those, so that every traversal, whatever extra
 // candidates it tests, finds the same set). @return 0 on allocation failure.
-static int push_coplanar(pair_worker* w, const mc_vec3 ti[3], const mc_vec3 tj[3], uint32_t i, uint32_t j)
+static int push_coplanar(pair_worker* w, const mc_tri_plane* ti, const mc_tri_plane* tj, uint32_t i, uint32_t j)
 {
-    if (!mc_tri_coplanar_overlap(ti, tj, mc_tri_coplanar_axis(ti)))
+    if (!mc_tri_coplanar_overlap_planes(ti, tj))
     {
         return 1;
     }
@@ -614,8 +614,20 @@ __attribute__((noinline)) static int exact_pair_test(const collide_ctx* cx, pair
                                                      mc_crossing cr[2])
 {
     int coplanar = 0;
-    int n = mc_tri_tri_crossings_planes_tie(tp, tq, cr, &coplanar);
-    return coplanar && !push_coplanar(w, tp->v, tq->v, cx->ta->tri_order[pa], cx->tb->tri_order[pb]) ? -1 : n;
+    int n;
+    if (mc_tri_plane_exactly_zero(tq, &tp->v[0]) && mc_tri_plane_exactly_zero(tq, &tp->v[1]) &&
+        mc_tri_plane_exactly_zero(tq, &tp->v[2]) && mc_tri_plane_first_sign(tq) != 0)
+    {
+        // I's corners exactly in J's plane by their permanents (flush faces in a coordinate plane): the test would
+        // give each corner R1's one sign (J's normal not zero), so no crossing, and report the pair coplanar.
+        n = 0;
+        coplanar = 1;
+    }
+    else
+    {
+        n = mc_tri_tri_crossings_planes_tie(tp, tq, cr, &coplanar);
+    }
+    return coplanar && !push_coplanar(w, tp, tq, cx->ta->tri_order[pa], cx->tb->tri_order[pb]) ? -1 : n;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1654,9 +1666,15 @@ static void leaf_pairs(const collide_ctx* cx, pair_worker* w, const mc_bvh_node*
             mc_crossing cr[2];
             int coplanar = 0;
             int n = mc_tri_tri_crossings_tie(ti, tj[qi], cr, &coplanar);
-            if (coplanar && !push_coplanar(w, ti, tj[qi], cx->ta->tri_order[fa + p], cx->tb->tri_order[fb + q]))
+            if (coplanar)
             {
-                return;
+                mc_tri_plane pi, pj;
+                mc_tri_plane_init(&pi, ti[0], ti[1], ti[2]);
+                mc_tri_plane_init(&pj, tj[qi][0], tj[qi][1], tj[qi][2]);
+                if (!push_coplanar(w, &pi, &pj, cx->ta->tri_order[fa + p], cx->tb->tri_order[fb + q]))
+                {
+                    return;
+                }
             }
             if (n != 2)
             {

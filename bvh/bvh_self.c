@@ -6,6 +6,7 @@
 // Based on: S. Gottschalk, M. C. Lin, D. Manocha, "OBBTree: A Hierarchical Structure for Rapid Interference
 // Detection", SIGGRAPH 1996 (separating axis test and tree traversal).
 #include "bvh/bvh_internal.h"
+#include "bvh/bvh_self_fan.h"
 #include "src/base/core.h"
 #include "src/base/parallel.h"
 #include "src/base/tri_tri_closed.h"
@@ -53,6 +54,12 @@ typedef struct self_ctx
     /// NULL, or one flag per connected component, set (relaxed atomic stores of 1) when a triangle of the component is
     /// in an intersecting pair
     _Atomic(unsigned char)* component_hit;
+    /// NULL, or one flag per vertex: fan vertices (bvh_self_fan.h); the pairs of triangles that share one are left to
+    /// mc_self_fan_pairs
+    const uint8_t* fan;
+    /// NULL (no fan), or per node a fan vertex that all its triangles share (MC_NONE: none): two nodes with the same
+    /// one hold only such pairs, and their pair is skipped whole
+    uint32_t* node_fan;
     const self_pair* items;
     self_worker* workers;
 } self_ctx;
@@ -297,15 +304,38 @@ static void record_pair(const self_ctx* cx, self_worker* w, uint32_t ti, uint32_
     w->pair_count++;
 }
 
+/// Do triangles (vertex indices) t and u share a fan vertex?
+static inline int fan_pair(const self_ctx* cx, const uint32_t* t, const uint32_t* u)
+{
+    int n = 0;
+    for (int x = 0; x < 3; ++x)
+    {
+        n |= ((t[x] == u[0]) | (t[x] == u[1]) | (t[x] == u[2])) & cx->fan[t[x]];
+    }
+    return n;
+}
+
+static void fan_emit(void* ctx, uint32_t t, uint32_t u)
+{
+    const self_ctx* cx = ctx;
+    record_pair(cx, &cx->workers[0], t, u);
+}
+
 /// Triangle p of l against the triangles `mask` of m (all loaded): bounds, then the exact rule.
 static inline void test_triangle(const self_ctx* cx, self_worker* w, const leaf_tris* l, uint32_t p, const leaf_tris* m,
                                  uint32_t mask)
 {
     float b[6];
     tri_box(cx, l->first + p, b);
+    const uint32_t* vp = l->vi[p];
+    int at_fan = cx->fan != NULL && (cx->fan[vp[0]] | cx->fan[vp[1]] | cx->fan[vp[2]]);
     for (mask &= overlap_mask(cx, m->first, b); mask != 0; mask &= mask - 1u)
     {
         uint32_t q = (uint32_t)__builtin_ctz(mask);
+        if (at_fan && fan_pair(cx, vp, m->vi[q]))
+        {
+            continue; // decided by mc_self_fan_pairs
+        }
         w->triangle_tests++;
         if (mc_tri_tri_self_intersect(&l->t[p], l->vi[p], &m->t[q], m->vi[q]))
         {
@@ -356,6 +386,40 @@ static void leaf_pair(const self_ctx* cx, self_worker* w, uint32_t a, uint32_t b
     for (; keep_a != 0; keep_a &= keep_a - 1u)
     {
         test_triangle(cx, w, &l, (uint32_t)__builtin_ctz(keep_a), &m, keep_b);
+    }
+}
+
+/// A fan vertex of all the triangles at tree positions [first, first + count), or MC_NONE.
+static uint32_t leaf_fan(const self_ctx* cx, uint32_t first, uint32_t count)
+{
+    const uint32_t* tv = &cx->tree->tri_vertex[3u * first];
+    for (int x = 0; x < 3; ++x)
+    {
+        uint32_t v = tv[x];
+        int all = cx->fan[v];
+        for (uint32_t k = 1; all && k < count; ++k)
+        {
+            const uint32_t* u = &tv[3u * k];
+            all = u[0] == v || u[1] == v || u[2] == v;
+        }
+        if (all)
+        {
+            return v;
+        }
+    }
+    return MC_NONE;
+}
+
+/// Fill cx->node_fan bottom-up: a leaf's shared fan vertex, an internal node's when both children have the same.
+static void make_node_fans(const self_ctx* cx)
+{
+    const mc_bvh* t = cx->tree;
+    for (uint32_t n = t->node_count; n-- > 0;)
+    {
+        const mc_bvh_node* node = &t->nodes[n];
+        cx->node_fan[n] = mc_bvh_is_leaf(node) ? leaf_fan(cx, mc_bvh_leaf_first(node), mc_bvh_leaf_count(node))
+                          : cx->node_fan[node->data] == cx->node_fan[node->data + 1u] ? cx->node_fan[node->data]
+                                                                                      : MC_NONE;
     }
 }
 
@@ -411,6 +475,10 @@ static uint32_t expand(const self_ctx* cx, self_worker* w, self_pair pr, self_pa
     const mc_bvh_node* na = &cx->tree->nodes[pr.a];
     const mc_bvh_node* nb = &cx->tree->nodes[pr.b];
     int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
+    if (cx->node_fan != NULL && cx->node_fan[pr.a] != MC_NONE && cx->node_fan[pr.a] == cx->node_fan[pr.b])
+    {
+        return 0; // every triangle pair shares that fan vertex: mc_self_fan_pairs decides them
+    }
     if (pr.a == pr.b)
     {
         if (la)
@@ -599,11 +667,25 @@ mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count
                       : mc_parallel_worker_count(worker_count);
     self_worker* ws = mc_calloc((size_t)workers, sizeof *ws);
     // Slack as the pair query's box test with an identity pose (bvh_collide.c, ctx_init).
-    self_ctx cx = {mesh, tree, mesh->positions, 4e-6, 1e-13 * 6.0 * tree->max_abs_coord, {NULL}, {NULL}, NULL, NULL,
-                   NULL, ws};
-    if (ws == NULL || ctx_alloc(&cx, workers, component_hit != NULL) != MC_OK)
+    self_ctx cx = {
+        mesh, tree, mesh->positions, 4e-6, 1e-13 * 6.0 * tree->max_abs_coord, {NULL}, {NULL}, NULL, NULL, NULL, NULL,
+        NULL, ws};
+    // Fan vertices, and per node the one its triangles share.
+    uint8_t* fan = NULL;
+    mc_status fan_st = ws == NULL ? MC_ERR_OUT_OF_MEMORY : mc_self_fan_vertices(mesh, MC_SELF_FAN_DEGREE, &fan);
+    uint32_t* node_fan = fan != NULL ? mc_alloc_array(tree->node_count, sizeof *node_fan) : NULL;
+    fan_st = fan != NULL && node_fan == NULL ? MC_ERR_OUT_OF_MEMORY : fan_st;
+    cx.fan = fan;
+    cx.node_fan = node_fan;
+    if (node_fan != NULL)
+    {
+        make_node_fans(&cx);
+    }
+    if (fan_st != MC_OK || ctx_alloc(&cx, workers, component_hit != NULL) != MC_OK)
     {
         mc_free(ws);
+        mc_free(fan);
+        mc_free(node_fan);
         return MC_ERR_OUT_OF_MEMORY;
     }
     ws[0].collect = pairs;
@@ -616,8 +698,16 @@ mc_status mc_bvh_self_intersections(const struct mc_mesh* mesh, int worker_count
         cx.items = items;
         out->threads = mc_parallel_for_dynamic(workers, traverse_items, item_count, SELF_ITEMS_PER_CHUNK, &cx);
     }
-    mc_status st = merge_workers(ws, workers, out);
-    st = items == NULL ? MC_ERR_OUT_OF_MEMORY : st;
+    mc_status st = items == NULL ? MC_ERR_OUT_OF_MEMORY : MC_OK;
+    if (st == MC_OK && fan != NULL)
+    {
+        // After the traversal, on worker 0 (its collection): the pairs at the fan vertices.
+        st = mc_self_fan_pairs(mesh, fan, fan_emit, &cx, &ws[0].triangle_tests);
+    }
+    mc_status merged = merge_workers(ws, workers, out);
+    st = st == MC_OK ? merged : st;
+    mc_free(fan);
+    mc_free(node_fan);
     for (uint32_t c = 0; st == MC_OK && component_hit != NULL && c < mesh->component_count; ++c)
     {
         component_hit[c] = atomic_load_explicit(&cx.component_hit[c], memory_order_relaxed);

@@ -5,9 +5,11 @@
 // self-check (a mesh's tree against itself) against all-pairs brute force, across thread counts, and the nesting of
 // components.
 #include "bvh/bvh_internal.h"
+#include "bvh/bvh_self_fan.h"
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
+#include "src/base/core.h"
 #include "src/base/tri_tri.h"
 #include "src/base/tri_tri_closed.h"
 #include "src/contact/workspace.h"
@@ -1550,6 +1552,102 @@ static mc_mesh* two_meshes(const mc_mesh* a, const mc_mesh* b, mc_vec3 shift)
     free(p);
     free(ix);
     return m;
+}
+
+/// A double cone: n rim points round the z axis (`turns` times round: 2 folds the fans over themselves), apexes top and
+/// bottom (the fan vertices), coordinates scaled by g and rounded (g > 0: flush, collinear and touching corners), rim
+/// points `up` (every up-th, 0: none) straight above the top apex (corners that flatten seen along z); `equal_rays`
+/// with two turns, n even, no snapping: the second turn exactly on the first one's rays.
+static mc_mesh* double_cone(uint32_t n, int turns, double top, double bottom, double g, uint32_t up, int equal_rays)
+{
+    uint32_t nv = n + 2u, nt = 2u * n;
+    double* p = malloc(3u * (size_t)nv * sizeof *p);
+    uint32_t* ix = malloc(3u * (size_t)nt * sizeof *ix);
+    cr_assert(p != NULL && ix != NULL);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        // uneven angles for a folded rim (wide corners over many narrow ones of the other turn)
+        double a = 2.0 * 3.14159265358979323846 * turns * pow((double)k / n, turns == 2 ? 1.8 : 1.0);
+        double r = 1.0 + 0.3 * ((k * 7u) % 5u) / 5.0;
+        int above = up != 0 && k % up == up - 1u;
+        int rays = equal_rays && turns == 2 && up == 0 && g == 0.0 && n % 2u == 0u;
+        if (rays && k >= n / 2u)
+        {
+            // the second turn on the first one's rays exactly (twice as far: exact doubles): equal start rays
+            p[3u * k] = 2.0 * p[3u * (k - n / 2u)];
+            p[3u * k + 1u] = 2.0 * p[3u * (k - n / 2u) + 1u];
+            p[3u * k + 2u] = 0.0;
+            continue;
+        }
+        if (rays)
+        {
+            a = 4.0 * 3.14159265358979323846 * k / n;
+        }
+        p[3u * k] = above ? 0.0 : r * cos(a);
+        p[3u * k + 1u] = above ? 0.0 : r * sin(a);
+        p[3u * k + 2u] = above ? top + 0.5 + (double)k / n : 0.0;
+        for (int c = 0; g > 0.0 && c < 3; ++c)
+        {
+            p[3u * k + (uint32_t)c] = round(p[3u * k + (uint32_t)c] * g);
+        }
+    }
+    double apex[2] = {top, bottom};
+    for (uint32_t s = 0; s < 2u; ++s)
+    {
+        p[3u * (n + s)] = p[3u * (n + s) + 1u] = 0.0;
+        p[3u * (n + s) + 2u] = g > 0.0 ? round(apex[s] * g) : apex[s];
+    }
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        uint32_t a = k, b = (k + 1u) % n;
+        uint32_t t[6] = {n, a, b, n + 1u, b, a};
+        memcpy(&ix[6u * k], t, sizeof t);
+    }
+    mc_mesh* m = mesh_unchecked(p, nv, ix, nt);
+    free(p);
+    free(ix);
+    return m;
+}
+
+// Fans (vertices of MC_SELF_FAN_DEGREE triangles or more) are decided by the angular sweep of bvh_self_fan.c, not by
+// the traversal: flat, conical and folded fans, snapped to a grid (coincident rays, flush and touching triangles) and
+// with corners that flatten in the sweep's projection; the tree finds exactly the brute-force pairs, for any thread
+// count. A sweep that missed candidates would lose the folded fans' pairs.
+Test(bvh, self_pairs_at_fan_vertices_equal_brute_force)
+{
+    int with_pairs = 0, without = 0, fans = 0;
+    for (uint32_t it = 0; it < 24u; ++it)
+    {
+        uint32_t n = MC_SELF_FAN_DEGREE + (it * 37u) % 90u;
+        int turns = it % 3u == 2u ? 2 : 1;
+        double top = (it % 4u) * 0.5 - 0.5, bottom = top > -0.5 ? -1.0 : -2.0;
+        double g = it % 2u == 1u ? round(n * (0.25 + 0.05 * (it % 5u))) : 0.0; // rim points 1.5-2.5 units apart
+        mc_mesh* m = double_cone(n, turns, top, bottom, g, it % 4u == 1u ? 7u + it % 5u : 0u, it % 4u == 0u);
+        if (m == NULL)
+        {
+            continue;
+        }
+        uint8_t* fan = NULL;
+        cr_assert(mc_self_fan_vertices(m, MC_SELF_FAN_DEGREE, &fan) == MC_OK);
+        fans += fan != NULL;
+        mc_free(fan);
+        uint32_t* all = malloc((size_t)m->triangle_count * sizeof *all);
+        for (uint32_t t = 0; t < m->triangle_count; ++t)
+        {
+            all[t] = t;
+        }
+        uint64_t cap = (uint64_t)m->triangle_count * m->triangle_count;
+        uint32_t* want = malloc(2u * (size_t)cap * sizeof *want);
+        uint64_t got = brute_self(m, all, m->triangle_count, all, m->triangle_count, 1, want, cap);
+        check_self_pairs(m, want, got);
+        with_pairs += got > 0;
+        without += got == 0;
+        free(all);
+        free(want);
+        mc_mesh_destroy(m);
+    }
+    cr_assert(fans >= 20 && with_pairs >= 6 && without >= 8, "%d meshes with fans, %d with pairs, %d without", fans,
+              with_pairs, without);
 }
 
 // Two overlapping spheres of 26k triangles each in one mesh: enough triangles for the parallel traversal, the same

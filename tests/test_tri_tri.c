@@ -1423,3 +1423,59 @@ Test(tri_tri, self_rule_matches_integer_oracle)
         cr_assert(counts[s][0] > 200 && counts[s][1] > 200, "%d shared: %d / %d", s, counts[s][0], counts[s][1]);
     }
 }
+
+/// Strictly inside triangle t (2D, x and y only), exact for the small grid values of the test below.
+static int inside_xy(const mc_vec3 t[3], double x, double y)
+{
+    double s[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        const mc_vec3* a = &t[k];
+        const mc_vec3* b = &t[(k + 1) % 3];
+        s[k] = (b->x - a->x) * (y - a->y) - (b->y - a->y) * (x - a->x);
+    }
+    return (s[0] > 0 && s[1] > 0 && s[2] > 0) || (s[0] < 0 && s[1] < 0 && s[2] < 0);
+}
+
+// The coplanar overlap test on prepared triangles (the pair stage's flush faces) gives mc_tri_coplanar_overlap's answer
+// on coplanar integer triangles in coordinate planes and tilted planes; and in the plane z = 1 a point of a 1/8 grid
+// strictly inside both triangles (exact: small dyadic values) is never reported apart (a one-sided oracle).
+Test(tri_tri, coplanar_overlap_on_planes_matches_the_vertex_test)
+{
+    int overlap = 0, apart = 0, grid_checked = 0;
+    for (int n = 0; n < REPS(20000); ++n)
+    {
+        mc_vec3 ti[3], tj[3];
+        int kind = n % 4;
+        for (int k = 0; k < 6; ++k)
+        {
+            double u = rnd_int(-3, 3), v = rnd_int(-3, 3);
+            mc_vec3 p = kind == 0   ? mc_v3(u, v, 1.0)
+                        : kind == 1 ? mc_v3(2.0, u, v)
+                        : kind == 2 ? mc_v3(u, -1.0, v)
+                                    : mc_v3(u, v, u + 2.0 * v);
+            (k < 3 ? ti : tj)[k % 3] = p;
+        }
+        if (zero_area(ti) || zero_area(tj))
+        {
+            continue;
+        }
+        mc_tri_plane pi, pj;
+        mc_tri_plane_init(&pi, ti[0], ti[1], ti[2]);
+        mc_tri_plane_init(&pj, tj[0], tj[1], tj[2]);
+        bool got = mc_tri_coplanar_overlap_planes(&pi, &pj);
+        cr_assert_eq(got, mc_tri_coplanar_overlap(ti, tj, mc_tri_coplanar_axis(ti)), "pair %d", n);
+        overlap += got;
+        apart += !got;
+        for (int gx = -24; kind == 0 && !got && gx <= 24; ++gx)
+        {
+            for (int gy = -24; gy <= 24; ++gy)
+            {
+                cr_assert(!(inside_xy(ti, gx / 8.0, gy / 8.0) && inside_xy(tj, gx / 8.0, gy / 8.0)), "pair %d", n);
+            }
+        }
+        grid_checked += kind == 0 && !got;
+    }
+    cr_assert(overlap > 2000 && apart > 2000 && grid_checked > 1000, "%d overlapping, %d apart, %d on the grid",
+              overlap, apart, grid_checked);
+}

@@ -343,6 +343,13 @@ double mc_orient3d_adapt(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, c
     {
         return det;
     }
+    if (perm == 0.0)
+    {
+        // Every term has a zero factor: in the exactness range (see predicates.h) a product of non-zero coordinate
+        // differences does not underflow to zero, and a rounded difference is zero only for equal coordinates. So the
+        // exact determinant is zero (a face in a coordinate plane and a point of that plane: flush CAD faces).
+        return 0.0;
+    }
     return mc_orient3d_exact(a, b, c, d);
 }
 
@@ -374,6 +381,10 @@ int mc_cross_component_sign(const mc_vec3* u0, const mc_vec3* u1, const mc_vec3*
     if (fabs(val) > bound && bound >= MC_PRED_MIN_PERMANENT)
     {
         return (val > 0.0) - (val < 0.0);
+    }
+    if (p == 0.0 && q == 0.0)
+    {
+        return 0; // each product has a zero factor (no underflow in the exactness range): exactly zero
     }
     double eui[2], euj[2], evi[2], evj[2], h[16];
     int lui = diff_expansion(pu1[i], pu0[i], eui);

@@ -55,7 +55,7 @@ static inline double plane_eval(const mc_tri_plane* pl, const mc_vec3* d, double
 static int plane_resolve_exact(const mc_tri_plane* pl, const mc_vec3* d, double* value, int point_body,
                                int* normal_sign, uint8_t* degenerate)
 {
-    double v = mc_orient3d_exact(&pl->v[0], &pl->v[1], &pl->v[2], d);
+    double v = mc_tri_plane_exactly_zero(pl, d) ? 0.0 : mc_orient3d_exact(&pl->v[0], &pl->v[1], &pl->v[2], d);
     *value = v;
     if (v != 0.0)
     {
@@ -65,7 +65,7 @@ static int plane_resolve_exact(const mc_tri_plane* pl, const mc_vec3* d, double*
     if (*normal_sign == 0)
     {
         // 0 again for an exactly degenerate triangle (see degenerate_pair); recomputed then, which is rare.
-        *normal_sign = mc_cross_first_sign(&pl->v[0], &pl->v[1], &pl->v[0], &pl->v[2]);
+        *normal_sign = mc_tri_plane_first_sign(pl);
     }
     return point_body == 1 ? *normal_sign : -*normal_sign;
 }
@@ -294,6 +294,29 @@ MC_TRI_CLONES int mc_tri_tri_crossings_planes_tie(const mc_tri_plane* ti, const 
     return crossings(ti->v, ti, tj->v, tj, out, coplanar);
 }
 
+// Orientation of (a, b, c), points of one plane, seen along coordinate axis `axis`: the sign of that component of
+// (b - a) x (c - a), exact.
+static inline int orient_in_plane(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, int axis)
+{
+    // The filter of mc_cross_component_sign inline (the same operations, so the same decisions), the call only when it
+    // is inconclusive: flush CAD faces (fanned caps) run these tests by the ten thousand.
+    int i = axis == 2 ? 0 : axis + 1, j = axis == 0 ? 2 : axis - 1;
+    double ui = (&b->x)[i] - (&a->x)[i], uj = (&b->x)[j] - (&a->x)[j];
+    double vi = (&c->x)[i] - (&a->x)[i], vj = (&c->x)[j] - (&a->x)[j];
+    double p = ui * vj, q = uj * vi;
+    double val = p - q;
+    double bound = 4.0 * 0x1p-53 * (fabs(p) + fabs(q));
+    if (fabs(val) > bound && bound >= MC_PRED_MIN_PERMANENT)
+    {
+        return sign_of(val);
+    }
+    if (p == 0.0 && q == 0.0)
+    {
+        return 0; // as mc_cross_component_sign: zero factors, exactly zero
+    }
+    return mc_cross_component_sign(a, b, a, c, axis);
+}
+
 int mc_tri_coplanar_axis(const mc_vec3 t[3])
 {
     mc_vec3 n = mc_cross(mc_sub(t[1], t[0]), mc_sub(t[2], t[0]));
@@ -302,7 +325,7 @@ int mc_tri_coplanar_axis(const mc_vec3 t[3])
     for (int k = 0; k < 3; ++k)
     {
         int axis = (first + k) % 3;
-        if (mc_cross_component_sign(&t[0], &t[1], &t[0], &t[2], axis) != 0)
+        if (orient_in_plane(&t[0], &t[1], &t[2], axis) != 0)
         {
             return axis;
         }
@@ -324,19 +347,10 @@ static inline void min_max3(double a, double b, double c, double* lo, double* hi
     *hi = c > *hi ? c : *hi;
 }
 
-// Orientation of (a, b, c), points of one plane, seen along coordinate axis `axis`: the sign of that component of
-// (b - a) x (c - a), exact.
-static inline int orient_in_plane(const mc_vec3* a, const mc_vec3* b, const mc_vec3* c, int axis)
+// mc_tri_coplanar_overlap with the triangles' in-plane orientations along `axis` (>= 0) given: sp = orient_in_plane(ti,
+// axis), sq likewise for tj (or computed here when 2).
+static bool coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis, int sp, int sq)
 {
-    return mc_cross_component_sign(a, b, a, c, axis);
-}
-
-bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis)
-{
-    if (axis < 0)
-    {
-        return false;
-    }
     // Boxes apart (or touching) along a coordinate: no overlap of the interiors (exact comparisons). A coordinate that
     // is constant over the plane gives equal bounds, which do not count as apart.
     for (int k = 0; k < 3; ++k)
@@ -349,7 +363,8 @@ bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis)
             return false;
         }
     }
-    int sp = orient_in_plane(&ti[0], &ti[1], &ti[2], axis), sq = orient_in_plane(&tj[0], &tj[1], &tj[2], axis);
+    sp = sp == 2 ? orient_in_plane(&ti[0], &ti[1], &ti[2], axis) : sp;
+    sq = sq == 2 ? orient_in_plane(&tj[0], &tj[1], &tj[2], axis) : sq;
     if (sp == 0 || sq == 0)
     {
         return false; // no interior
@@ -361,10 +376,10 @@ bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis)
         int s = t == 0 ? sp : sq;
         for (int k = 0; k < 3; ++k)
         {
-            int outside = 0;
-            for (int j = 0; j < 3; ++j)
+            int outside = 0; // corners of o on the closed outer side of edge k (stop at the first inside)
+            while (outside < 3 && s * orient_in_plane(&a[k], &a[(k + 1) % 3], &o[outside], axis) <= 0)
             {
-                outside += s * orient_in_plane(&a[k], &a[(k + 1) % 3], &o[j], axis) <= 0;
+                ++outside;
             }
             if (outside == 3)
             {
@@ -373,6 +388,40 @@ bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis)
         }
     }
     return true;
+}
+
+bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis)
+{
+    return axis >= 0 && coplanar_overlap(ti, tj, axis, 2, 2);
+}
+
+// Exact sign of component k of t's normal (orient_in_plane of its corners along k), from the stored normal and sums
+// where they decide it (mc_tri_plane_first_sign's filter), else exact.
+static inline int plane_component_sign(const mc_tri_plane* t, int k)
+{
+    double bound = 4.0 * 0x1p-53 * t->perm[k];
+    if (fabs(t->n[k]) > bound && bound >= MC_PRED_MIN_PERMANENT)
+    {
+        return sign_of(t->n[k]);
+    }
+    return t->perm[k] == 0.0 ? 0 : mc_cross_component_sign(&t->v[0], &t->v[1], &t->v[0], &t->v[2], k);
+}
+
+bool mc_tri_coplanar_overlap_planes(const mc_tri_plane* ti, const mc_tri_plane* tj)
+{
+    // mc_tri_coplanar_axis(ti->v): the stored normal is its float cross product (the same operations).
+    double a[3] = {fabs(ti->n[0]), fabs(ti->n[1]), fabs(ti->n[2])};
+    int first = a[0] >= a[1] ? (a[0] >= a[2] ? 0 : 2) : (a[1] >= a[2] ? 1 : 2);
+    for (int k = 0; k < 3; ++k)
+    {
+        int axis = (first + k) % 3;
+        int sp = plane_component_sign(ti, axis);
+        if (sp != 0)
+        {
+            return coplanar_overlap(ti->v, tj->v, axis, sp, plane_component_sign(tj, axis));
+        }
+    }
+    return false;
 }
 
 bool mc_segment_meets_coplanar_triangle(const mc_vec3* e0, const mc_vec3* e1, const mc_vec3 t[3], int axis)

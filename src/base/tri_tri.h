@@ -109,6 +109,10 @@ int mc_tri_coplanar_axis(const mc_vec3 t[3]);
 /// mc_tri_coplanar_axis of either; -1: false).
 bool mc_tri_coplanar_overlap(const mc_vec3 ti[3], const mc_vec3 tj[3], int axis);
 
+/// mc_tri_coplanar_overlap(ti->v, tj->v, mc_tri_coplanar_axis(ti->v)) on prepared triangles (mc_tri_plane_init): the
+/// axis and the in-plane orientations from the stored normals where their filter decides; the same answer.
+bool mc_tri_coplanar_overlap_planes(const mc_tri_plane* ti, const mc_tri_plane* tj);
+
 /// Does the open segment (e0, e1) meet the open triangle t, all in one plane (seen along `axis`)? Exact: not when t
 /// lies on one closed side of the segment's line or the segment on the closed outer side of an edge of t.
 bool mc_segment_meets_coplanar_triangle(const mc_vec3* e0, const mc_vec3* e1, const mc_vec3 t[3], int axis);

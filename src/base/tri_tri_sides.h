@@ -49,6 +49,45 @@ static inline double mc_tri_plane_eval(const mc_tri_plane* pl, const mc_vec3* d,
     return det;
 }
 
+/// Is orient(a, b, c, d) exactly zero by its filter's permanent alone? When the permanent (mc_tri_plane_eval) is
+/// exactly zero, every term has a zero factor: in the predicates' exactness range (predicates.h) a product of non-zero
+/// coordinate differences never underflows to zero and a rounded difference is zero only for equal coordinates. Flush
+/// faces in a coordinate plane (CAD caps) meet this all the time; it spares them the exact expansion arithmetic.
+static inline int mc_tri_plane_exactly_zero(const mc_tri_plane* pl, const mc_vec3* d)
+{
+    double cx = d->x - pl->v[0].x, cy = d->y - pl->v[0].y, cz = d->z - pl->v[0].z;
+    return pl->perm[0] * fabs(cx) + pl->perm[1] * fabs(cy) + pl->perm[2] * fabs(cz) == 0.0;
+}
+
+/// mc_cross_first_sign of the triangle's own normal (b - a) x (c - a) (the sign R1 of tri_tri.h takes), from the
+/// stored normal and sums where they decide it (the operations of mc_cross_component_sign, so the same filter holds:
+/// a component whose two products are zero is exactly zero, one beyond its bound has the stored sign), else exact.
+static inline int mc_tri_plane_first_sign(const mc_tri_plane* pl)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        double bound = 4.0 * 0x1p-53 * pl->perm[k];
+        int s;
+        if (fabs(pl->n[k]) > bound && bound >= MC_PRED_MIN_PERMANENT)
+        {
+            s = sign_of(pl->n[k]);
+        }
+        else if (pl->perm[k] == 0.0)
+        {
+            s = 0;
+        }
+        else
+        {
+            s = mc_cross_component_sign(&pl->v[0], &pl->v[1], &pl->v[0], &pl->v[2], k);
+        }
+        if (s != 0)
+        {
+            return s;
+        }
+    }
+    return 0;
+}
+
 // Crossing point of edge (p0, p1) with a plane, from the (sign-correct) plane values o0, o1 of its ends.
 static inline mc_vec3 crossing_point(const mc_vec3* p0, const mc_vec3* p1, double o0, double o1)
 {
