@@ -41,6 +41,8 @@ typedef struct sim_bdf_def
     double max_bytes;        ///< the Newton matrix's factors may use at most this (bytes); <= 0: no limit
     int max_order;           ///< 1 to 5 (0: 5)
     sim_bdf_method method;   ///< formula
+    bool fixed;              ///< tests of the formulas: every converged step accepted at the asked step and order (no
+                             ///< error test, no step or order change); start with sim_bdf_set_history
 } sim_bdf_def;
 
 /// @return a def with n = 0, block_size 12, error 1e-5, hinit 1e-3, no hmin, no memory limit, order 5, NDF
@@ -69,6 +71,10 @@ typedef enum sim_bdf_status
 /// t1 exactly), at most *h long. On success *t and y are the new time and state and *h the step proposed next; on
 /// failure *h is the step that failed. A y that differs from the integrator's last state restarts it at order 1.
 sim_bdf_status sim_bdf_step(sim_bdf* b, double* t, double t1, double* h, double* y);
+
+/// Start the history at time t from the order + 1 states y(t), y(t - h), ..., y(t - order h) (`states`, rows of n),
+/// as if `order` steps of h had led there (tests of the formulas). @return false with MSBDF or a bad order
+bool sim_bdf_set_history(sim_bdf* b, double t, double h, int order, const double* states);
 
 /// Forget the history (after a discontinuity or a change of variables): the next step starts at order 1.
 void sim_bdf_reset(sim_bdf* b);

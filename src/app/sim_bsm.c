@@ -16,15 +16,15 @@
 struct sim_bsm
 {
     int nb, bs, bs2;
-    int count;      // blocks present; entries 0..nb-1 are the diagonal ones
-    int cap;        // capacity of row, col, next and val, in blocks
-    int* row;       // per block: its block row
-    int* col;       // per block: its block column
-    int* next;      // per block: the next block of its row, or -1
-    int* last;      // per block row: its last block (the diagonal one first)
-    double* val;    // per block: bs2 values, row-major
-    double* spare;  // bs2 values written when a block cannot be created
-    bool failed;    // a block could not be created since the last clear
+    int count;     // blocks present; entries 0..nb-1 are the diagonal ones
+    int cap;       // capacity of row, col, next and val, in blocks
+    int* row;      // per block: its block row
+    int* col;      // per block: its block column
+    int* next;     // per block: the next block of its row, or -1
+    int* last;     // per block row: its last block (the diagonal one first)
+    double* val;   // per block: bs2 values, row-major
+    double* spare; // bs2 values written when a block cannot be created
+    bool failed;   // a block could not be created since the last clear
 };
 
 sim_bsm* sim_bsm_create(int nb, int bs)
@@ -208,12 +208,12 @@ struct sim_bslu
     int* target;  // per block of the matrix: where it goes (see analyse)
     int edge_cap; // capacity of nbr, lval, uval
     // The numeric factors.
-    double* dval;  // per position: its diagonal block, LU-factorised in place
-    int* piv;      // per position: bs row interchanges of the diagonal block
-    double* lval;  // per edge (p, q): L block (row q, column p), bs2
-    double* uval;  // per edge (p, q): U block (row p, column q), bs2
-    double* work;  // nb bs values (the solve) and bs2 scratch
-    bool ready;    // a factorisation is in place
+    double* dval; // per position: its diagonal block, LU-factorised in place
+    int* piv;     // per position: bs row interchanges of the diagonal block
+    double* lval; // per edge (p, q): L block (row q, column p), bs2
+    double* uval; // per edge (p, q): U block (row p, column q), bs2
+    double* work; // nb bs values (the solve) and bs2 scratch
+    bool ready;   // a factorisation is in place
     sim_bslu_stats stats;
 };
 
@@ -753,6 +753,7 @@ static void block_sub_mul(double* c, const double* a, const double* b, int bs)
 sim_bslu_status sim_bslu_factor(sim_bslu* lu, const sim_bsm* a, double alpha, double beta)
 {
     sim_bslu_status st = prepare(lu, a);
+    st = st == SIM_BSLU_OK && lu->limit > 0.0 && lu->stats.bytes > lu->limit ? SIM_BSLU_TOO_LARGE : st;
     if (st != SIM_BSLU_OK)
     {
         lu->ready = false;
@@ -767,7 +768,7 @@ sim_bslu_status sim_bslu_factor(sim_bslu* lu, const sim_bsm* a, double alpha, do
     {
         const double* v = a->val + (size_t)k * (size_t)bs2;
         int t = lu->target[k];
-        double* dst = t == -1   ? lu->dval + (size_t)lu->pos[a->row[k]] * (size_t)bs2
+        double* dst = t == -1  ? lu->dval + (size_t)lu->pos[a->row[k]] * (size_t)bs2
                       : t >= 0 ? lu->uval + (size_t)t * (size_t)bs2
                                : lu->lval + (size_t)(-2 - t) * (size_t)bs2;
         for (int i = 0; i < bs2; ++i)

@@ -69,12 +69,12 @@ typedef enum sim_bslu_status
 /// What the last sim_bslu_factor found.
 typedef struct sim_bslu_stats
 {
-    int components;            ///< connected components of the block graph (1-block components included)
-    int largest;               ///< blocks of the largest component
-    size_t filled_blocks;      ///< blocks of the factors (diagonal, L and U, fill-in included)
-    double bytes;              ///< memory the factors need (bytes)
-    unsigned long analyses;    ///< orderings computed so far (only when the block pattern changed)
-    unsigned long numeric;     ///< numeric factorisations so far
+    int components;         ///< connected components of the block graph (1-block components included)
+    int largest;            ///< blocks of the largest component
+    size_t filled_blocks;   ///< blocks of the factors (diagonal, L and U, fill-in included)
+    double bytes;           ///< memory the factors need (bytes)
+    unsigned long analyses; ///< orderings computed so far (only when the block pattern changed)
+    unsigned long numeric;  ///< numeric factorisations so far
 } sim_bslu_stats;
 
 /// @return a factorisation object (empty), or NULL when out of memory
