@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 /// Most memory the BDF integrator's Newton matrix may take (bytes). With the block-sparse integrator (the default)
-/// the matrix grows with the parts and their contacts: 2000 free-falling parts need 25 MB; a pile whose contacts
+/// the matrix grows with the parts and their contacts: 2000 free-falling parts need 8 MB; a pile whose contacts
 /// chain thousands of parts into one component needs more (its fill-in), checked at each factorisation. GSL's dense
 /// msbdf (MC_SIM_BDF=msbdf) needs 2 x (12 x parts)^2 doubles, factorised in time growing as the cube of the parts
 /// (800 free-falling parts: 1.5 GB and 148 s; 2000: 9.2 GB), so this limit refuses it beyond about 900 parts.
