@@ -353,6 +353,10 @@ static bool block_graph(const sim_bsm* a, int_set* adj)
     }
     for (int i = 0; i < a->nb; ++i)
     {
+        if (adj[i].n == 0)
+        {
+            continue; // no array (qsort must not see NULL)
+        }
         qsort(adj[i].v, (size_t)adj[i].n, sizeof *adj[i].v, cmp_int);
         int k = 0;
         for (int j = 0; j < adj[i].n; ++j)
@@ -391,7 +395,10 @@ static bool min_degree(sim_bslu* lu, int_set* adj, const int* nodes, int count, 
         {
             return false;
         }
-        memcpy(fill[v].v, adj[v].v, (size_t)adj[v].n * sizeof *adj[v].v);
+        if (adj[v].n > 0)
+        {
+            memcpy(fill[v].v, adj[v].v, (size_t)adj[v].n * sizeof *adj[v].v);
+        }
         fill[v].n = adj[v].n;
         for (int k = 0; k < adj[v].n; ++k)
         {
@@ -526,7 +533,10 @@ static sim_bslu_status analyse(sim_bslu* lu, const sim_bsm* a)
         {
             lu->nbr[e + k] = lu->pos[f->v[k]];
         }
-        qsort(lu->nbr + e, (size_t)f->n, sizeof *lu->nbr, cmp_int);
+        if (f->n > 0)
+        {
+            qsort(lu->nbr + e, (size_t)f->n, sizeof *lu->nbr, cmp_int);
+        }
         e += f->n;
     }
     lu->start[nb] = e;
@@ -762,8 +772,11 @@ sim_bslu_status sim_bslu_factor(sim_bslu* lu, const sim_bsm* a, double alpha, do
     int nb = lu->nb, bs = lu->bs, bs2 = lu->bs2;
     size_t edges = (size_t)lu->start[nb];
     memset(lu->dval, 0, (size_t)nb * (size_t)bs2 * sizeof *lu->dval);
-    memset(lu->lval, 0, edges * (size_t)bs2 * sizeof *lu->lval);
-    memset(lu->uval, 0, edges * (size_t)bs2 * sizeof *lu->uval);
+    if (edges > 0) // else no arrays: memset must not see NULL
+    {
+        memset(lu->lval, 0, edges * (size_t)bs2 * sizeof *lu->lval);
+        memset(lu->uval, 0, edges * (size_t)bs2 * sizeof *lu->uval);
+    }
     for (int k = 0; k < a->count; ++k)
     {
         const double* v = a->val + (size_t)k * (size_t)bs2;
