@@ -153,6 +153,7 @@ struct app_sim
     double onset_rate;       // then: the penetration rate at the trial state
     double onset_land;       // then: the penetration depth to land the retaken step at
     double onset_trial;      // then: the time of the trial state
+    int onset_retakes;       // retakes of the step in progress by the predictor (none past APP_SIM_ONSET_RETAKES)
     app_sim_forces* forces;  // SFORCE, VFORCE, ... (sim_forces.c), NULL when the scenario has none
     double force_time;       // the time of the stage evaluate() gets (s->time for s->state itself)
     app_mb* mb;              // JOINT, MOTION: the multibody model that integrates (sim_mb.cpp), NULL without joints
@@ -1727,6 +1728,11 @@ static void pack_state(app_sim* s)
 /// error test finds the onset and halves the step again and again. @return true when the step must stop
 static bool onset_check(app_sim* s, double t)
 {
+    if (s->onset_retakes >= APP_SIM_ONSET_RETAKES) // then the error test decides (a stop now failed the run with an
+    {                                              // empty message)
+        s->onset_stop = false;
+        return false;
+    }
     bool stop = false;
     double t_onset = INFINITY;
     for (int c = 0; c < s->scn->contact_count; ++c)
@@ -2282,6 +2288,7 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
     memcpy(s->y_start, s->y, (size_t)n * sizeof *s->y);
     memset(s->stage_summary[3], 0, (size_t)scn->contact_count * sizeof *s->stage_summary[3]);
     int predictions = 0; // retakes of this step by the contact predictor
+    s->onset_retakes = 0;
     for (;;)
     {
         double limit = fmin(s->hmax, step_limit(s));
@@ -2300,6 +2307,7 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
             // The predictor: back to the step's start, retake it to land just past the estimated onset.
             s->stats.onset_rejections += 1;
             predictions += 1;
+            s->onset_retakes = predictions;
             memcpy(s->y, s->y_start, (size_t)n * sizeof *s->y);
             unpack_state(s, s->y, s->state);
             s->time = t0;
