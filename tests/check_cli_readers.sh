@@ -94,7 +94,7 @@ sed 's/IP=0.1,0.1,0.1/IP=1e-300,1e-300,1e-300/' "$tmp"/drop.scn >"$tmp"/ip.scn
 check_scenario_error "$tmp"/ip.scn "out of the range the simulator handles.*would underflow"
 
 # --- Runs that cannot finish: refused before any work ---------------------------------------------------------------
-# 2000 free-falling parts: the block-sparse BDF runs them (0.7 s, 65 MB; GSL's dense msbdf would need 9.2 GB: still
+# 2000 free-falling parts: the block-sparse BDF runs them (0.5 s, 64 MB; GSL's dense msbdf would need 9.2 GB: still
 # refused at once with the estimate when asked for).
 awk 'BEGIN {
     print "ACCGRAV/KGRAV=-9.81"
