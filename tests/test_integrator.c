@@ -338,20 +338,30 @@ static int decay_rhs(double t, const double* y, double* dydt, void* user)
     return 0;
 }
 
-static int decay_jac(double t, const double* y, double* dfdy, void* user)
+static int decay_jac(double t, const double* y, sim_bsm* dfdy, void* user)
 {
     (void)t;
     (void)y;
     const decay* d = user;
-    dfdy[0] = d->zero_jacobian ? 0.0 : -d->lambda;
+    sim_bsm_add(dfdy, 0, 0, d->zero_jacobian ? 0.0 : -d->lambda);
     return 0;
 }
 
-static sim_bdf_counts decay_run(bool zero_jacobian, double hinit, double* y_end)
+static sim_bdf_counts decay_run(sim_bdf_method method, bool zero_jacobian, double hinit, double* y_end)
 {
     decay d = {1e4, zero_jacobian};
     double scale = 1.0, y = 1.0, t = 0.0, h = hinit;
-    sim_bdf* b = sim_bdf_create(1, decay_rhs, decay_jac, &d, &scale, 1e-8, hinit);
+    sim_bdf_def def = sim_bdf_default_def();
+    def.n = 1;
+    def.block_size = 1;
+    def.rhs = decay_rhs;
+    def.jac = decay_jac;
+    def.user = &d;
+    def.abs_scale = &scale;
+    def.error = 1e-8;
+    def.hinit = hinit;
+    def.method = method;
+    sim_bdf* b = sim_bdf_create(&def);
     cr_assert(b != NULL);
     while (t < 1e-3)
     {
@@ -368,17 +378,22 @@ Test(integrator, newton_failures_are_told_apart_from_error_test_rejections)
 {
     // With the exact Jacobian of a linear ODE the Newton iteration converges in at most two iterations: a first step
     // of 10 decay times fails only the error test. With a zero Jacobian (plain functional iteration, which diverges
-    // once h lambda > 1) the same first step fails in the corrector, and msbdf halves the step on each failure.
-    double y_exact = 0.0, y_zero = 0.0;
-    sim_bdf_counts exact = decay_run(false, 1e-3, &y_exact);
-    cr_assert(eq(u64, (uint64_t)exact.corrector_failures, 0));
-    cr_assert(gt(u64, (uint64_t)exact.error_test_failures, 0));
-    sim_bdf_counts zero = decay_run(true, 1e-3, &y_zero);
-    cr_assert(gt(u64, (uint64_t)zero.corrector_failures, 0));
-    cr_assert(gt(u64, (uint64_t)zero.attempts, (uint64_t)exact.attempts));
-    // both reach exp(-10) within the tolerance's reach (1e-8 absolute per step, some hundreds of steps)
-    cr_assert(lt(dbl, fabs(y_exact - exp(-10.0)), 1e-5), "%g", y_exact);
-    cr_assert(lt(dbl, fabs(y_zero - exp(-10.0)), 1e-5), "%g", y_zero);
+    // once h lambda > 1) the same first step fails in the corrector, and the step is halved on each failure. Both
+    // the block-sparse NDF (the default) and GSL's msbdf.
+    for (int m = 0; m < 2; ++m)
+    {
+        sim_bdf_method method = m == 0 ? SIM_BDF_METHOD_NDF : SIM_BDF_METHOD_MSBDF;
+        double y_exact = 0.0, y_zero = 0.0;
+        sim_bdf_counts exact = decay_run(method, false, 1e-3, &y_exact);
+        cr_assert(eq(u64, (uint64_t)exact.corrector_failures, 0));
+        cr_assert(gt(u64, (uint64_t)exact.error_test_failures, 0));
+        sim_bdf_counts zero = decay_run(method, true, 1e-3, &y_zero);
+        cr_assert(gt(u64, (uint64_t)zero.corrector_failures, 0));
+        cr_assert(gt(u64, (uint64_t)zero.attempts, (uint64_t)exact.attempts));
+        // both reach exp(-10) within the tolerance's reach (1e-8 absolute per step, some hundreds of steps)
+        cr_assert(lt(dbl, fabs(y_exact - exp(-10.0)), 1e-5), "%g", y_exact);
+        cr_assert(lt(dbl, fabs(y_zero - exp(-10.0)), 1e-5), "%g", y_zero);
+    }
 }
 
 /// Run a shipped scenario (data/<name>.scn) to its end with BDF on one thread.

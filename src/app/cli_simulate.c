@@ -80,7 +80,7 @@ static const char* const s_help[] = {
     "region continues the nearest track of its contact whose last point (at the previous integration step) lies\n"
     "within the sum of the two equivalent radii; otherwise it starts a new track (ids from 1 per contact).\n"
     "\n",
-    "INTEGRATOR: BDF (default; GSTIFF is the same): variable-step, variable-order BDF (GSL msbdf) of the\n"
+    "INTEGRATOR: BDF (default; GSTIFF is the same): variable-step, variable-order BDF (ode15s' NDF) of the\n"
     "Newton-Euler equations with orientations as rotation vectors (unit quaternions by construction), error\n"
     "control with ERROR= (default 1e-5) in units of each contact's estimated impact penetration and approach\n"
     "speed, contact Jacobians from the library (mc_world_get_jacobian); a step that starts separated and ends\n"

@@ -146,7 +146,7 @@
  *
  * INTEGRATOR/[BDF | GSTIFF | RK4], [ERROR=e], [HMAX=h], [HINIT=h0], [HMIN=h1]
  *     BDF (the default; GSTIFF is a synonym, Adams' name): variable-step, variable-order backward differentiation
- *     (GSL's msbdf) with error control: ERROR is the relative and absolute local error tolerance (default 1e-5;
+ *     (ode15s' NDF, block-sparse: sim_bdf.c) with error control: ERROR is the relative and absolute local error tolerance (default 1e-5;
  *     absolute errors are measured in units of each contact's penetration scale and approach speed, see
  *     simulate.h), HMAX the longest step (default: the output interval), HINIT the first step and HMIN the
  *     shortest step before the run stops with an error (defaults in simulate.h).

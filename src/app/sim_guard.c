@@ -6,13 +6,31 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+sim_bdf_method app_sim_bdf_method(void)
+{
+    const char* v = getenv("MC_SIM_BDF");
+    if (v != NULL && strcmp(v, "msbdf") == 0)
+    {
+        return SIM_BDF_METHOD_MSBDF;
+    }
+    return v != NULL && strcmp(v, "bdf") == 0 ? SIM_BDF_METHOD_BDF : SIM_BDF_METHOD_NDF;
+}
+
 double app_sim_bdf_bytes(size_t n)
 {
-    double d = (double)n;
-    return 8.0 * (2.0 * d * d + 40.0 * d);
+    return sim_bdf_bytes(app_sim_bdf_method(), n, 12, 0);
+}
+
+double app_sim_bdf_limit(double limit)
+{
+    limit = limit > 0.0 ? limit : app_sim_memory_limit();
+    // Half the limit: the meshes, the world and the rest of the process need room too.
+    return fmin(APP_SIM_BDF_MAX_BYTES, 0.5 * limit);
 }
 
 double app_sim_memory_limit(void)
@@ -40,16 +58,17 @@ bool app_sim_check_bdf_memory(const app_scenario* scn, double limit, char* why, 
         moving += scn->parts[i].ground ? 0 : 1;
     }
     double bytes = app_sim_bdf_bytes((size_t)moving * 12u);
-    limit = limit > 0.0 ? limit : app_sim_memory_limit();
-    // Half the limit: the meshes, the world and the rest of the process need room too.
-    double allowed = fmin(APP_SIM_BDF_MAX_BYTES, 0.5 * limit);
+    double allowed = app_sim_bdf_limit(limit);
     if (bytes > allowed)
     {
+        bool dense = app_sim_bdf_method() == SIM_BDF_METHOD_MSBDF;
         snprintf(why, cap,
-                 "%s: %d moving parts: the BDF integrator's dense Jacobian needs about %.3g GB (2 x (12 x %d)^2 "
-                 "doubles, factorised in time growing as the cube of the parts), more than the %.3g GB allowed "
+                 "%s: %d moving parts: the BDF integrator needs about %.3g GB (%s), more than the %.3g GB allowed "
                  "(%s); use INTEGRATOR/RK4 (or --integrator rk4: memory and time in proportion to the parts)",
-                 scn->path, moving, bytes / 1e9, moving, allowed / 1e9,
+                 scn->path, moving, bytes / 1e9,
+                 dense ? "GSL msbdf's dense Jacobian and iteration matrix, 2 x (12 x parts)^2 doubles"
+                       : "its history, Jacobian and factors, in proportion to the parts before any contact",
+                 allowed / 1e9,
                  allowed < APP_SIM_BDF_MAX_BYTES ? "half of the memory this process may use" : "the BDF limit");
         return false;
     }

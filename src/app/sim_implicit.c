@@ -142,6 +142,11 @@ static void pack_state(app_sim* s)
 /// error test finds the onset and halves the step again and again. @return true when the step must stop
 static bool onset_check(app_sim* s, double t)
 {
+    if (s->onset_retakes >= APP_SIM_ONSET_RETAKES) // then the error test decides (a stop now failed the run with an
+    {                                              // empty message)
+        s->onset_stop = false;
+        return false;
+    }
     bool stop = false;
     double t_onset = INFINITY;
     for (int c = 0; c < s->scn->contact_count; ++c)
@@ -215,14 +220,15 @@ static int bdf_rhs(double t, const double* y, double* dydt, void* user)
     return 0;
 }
 
-/// dfdy[row][col] += sign * m (3 x 3) at (r0, c0) of an n x n row-major matrix.
-static void add_block(double* dfdy, int n, int r0, int c0, mat3 m, double sign)
+/// dfdy[row][col] += sign * m (3 x 3) at (r0, c0) of the block-sparse Jacobian (12 x 12 blocks, one per moving part).
+static void add_block(sim_bsm* dfdy, int r0, int c0, mat3 m, double sign)
 {
+    double* b = sim_bsm_block(dfdy, r0 / 12, c0 / 12) + (r0 % 12) * 12 + c0 % 12;
     for (int i = 0; i < 3; ++i)
     {
         for (int j = 0; j < 3; ++j)
         {
-            dfdy[(r0 + i) * n + c0 + j] += sign * m[i][j];
+            b[i * 12 + j] += sign * m[i][j];
         }
     }
 }
@@ -254,19 +260,19 @@ static void world_matrix(mc_quat q, const mc_mat33* a, mat3 out)
 /// M = R A R^T, theta = J(phi) phi), T held fixed (its contact part comes from the blocks). Exactness is not needed
 /// (the Jacobian only drives the corrector's Newton iteration, whose converged result and error test do not depend
 /// on it), but a good one saves iterations and Jacobian updates.
-static void rigid_jacobian(const app_sim* s, const double* y, double* dfdy, int n)
+static void rigid_jacobian(const app_sim* s, const double* y, sim_bsm* dfdy)
 {
     for (int m = 0; m < s->moving_count; ++m)
     {
         int i = s->moving[m], o = 12 * m;
         const double* ym = y + o;
         mat3 eye = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}}, jinv, wx, iw, iwinv, a, b;
-        add_block(dfdy, n, o, o + 6, eye, 1.0);
+        add_block(dfdy, o, o + 6, eye, 1.0);
         so3_left_jacobian(y_vec(ym, 3), true, jinv);
-        add_block(dfdy, n, o + 3, o + 9, jinv, 1.0);
+        add_block(dfdy, o + 3, o + 9, jinv, 1.0);
         mc_vec3 w = y_vec(ym, 9);
         skew(w, wx);
-        add_block(dfdy, n, o + 3, o + 3, wx, 0.5);
+        add_block(dfdy, o + 3, o + 3, wx, 0.5);
         // d/dw of -I_w^-1 (w x I_w w) = -I_w^-1 ([w]x I_w - [I_w w]x)
         world_matrix(s->tmp[i].q, &s->inertia[i], iw);
         world_matrix(s->tmp[i].q, &s->inv_inertia[i], iwinv);
@@ -280,7 +286,7 @@ static void rigid_jacobian(const app_sim* s, const double* y, double* dfdy, int 
             }
         }
         mat3_mul(iwinv, a, a);
-        add_block(dfdy, n, o + 9, o + 9, a, -1.0);
+        add_block(dfdy, o + 9, o + 9, a, -1.0);
         // d/dtheta: I_w^-1 [r]x - [I_w^-1 r]x - I_w^-1 [w]x (I_w [w]x - [I_w w]x), then times J(phi)
         mc_vec3 iww = mat3_vec(iw, w);
         mc_vec3 r = mc_sub(s->stage_wrench[i].torque, mc_cross(w, iww));
@@ -302,7 +308,7 @@ static void rigid_jacobian(const app_sim* s, const double* y, double* dfdy, int 
         }
         so3_left_jacobian(y_vec(ym, 3), false, jl);
         mat3_mul(c, jl, c);
-        add_block(dfdy, n, o + 9, o + 3, c, 1.0);
+        add_block(dfdy, o + 9, o + 3, c, 1.0);
     }
 }
 
@@ -322,8 +328,7 @@ static void sub3(const double (*blk)[12], int r0, int c0, mat3 out)
 /// columns `ck`, body k on part Q) into the rows of body c's part: the body's pose and twist follow the part's state
 /// (rotation delta = J(phi) dphi, translation dp - [r_k]x delta, angular dw, linear dv - [r_k]x dw - [w]x [r_k]x
 /// delta), and the part's wrench is the body's force and its torque plus r_c x force.
-static void add_pair_terms(const app_sim* s, const sim_jac_block* blk, int rc, int ck, int c, int k, double* dfdy,
-                           int n)
+static void add_pair_terms(const app_sim* s, const sim_jac_block* blk, int rc, int ck, int c, int k, sim_bsm* dfdy)
 {
     int pc = s->bodies[c].part, pk = s->bodies[k].part;
     int mc = s->moving_of_part[pc], mk = s->moving_of_part[pk];
@@ -377,15 +382,15 @@ static void add_pair_terms(const app_sim* s, const sim_jac_block* blk, int rc, i
             if (row == 0)
             {
                 // force rows: dv/dt = F / m; torque about the centre of mass gains r_c x F
-                add_block(dfdy, n, oc + 6, ok + 3 * col, g[col], inv_m);
+                add_block(dfdy, oc + 6, ok + 3 * col, g[col], inv_m);
                 mat3_mul(rcx, g[col], tmp);
                 mat3_mul(iwinv, tmp, tmp);
-                add_block(dfdy, n, oc + 9, ok + 3 * col, tmp, 1.0);
+                add_block(dfdy, oc + 9, ok + 3 * col, tmp, 1.0);
             }
             else
             {
                 mat3_mul(iwinv, g[col], tmp);
-                add_block(dfdy, n, oc + 9, ok + 3 * col, tmp, 1.0);
+                add_block(dfdy, oc + 9, ok + 3 * col, tmp, 1.0);
             }
         }
     }
@@ -456,7 +461,7 @@ static mc_status library_jacobian(app_sim* s, uint32_t* count)
     return MC_OK;
 }
 
-static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
+static bool add_contact_jacobian(app_sim* s, sim_bsm* dfdy)
 {
     uint32_t count = 0;
     // the library does not differentiate stiction (and would log each refusal)
@@ -499,7 +504,7 @@ static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
         {
             for (int ck = 0; ck < 2; ++ck)
             {
-                add_pair_terms(s, b, 6 * rc, 6 * ck, body[rc], body[ck], dfdy, n);
+                add_pair_terms(s, b, 6 * rc, 6 * ck, body[rc], body[ck], dfdy);
             }
         }
     }
@@ -516,7 +521,7 @@ static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
         mat3_mul(fx, rx, t);
         world_matrix(s->tmp[pc].q, &s->inv_inertia[pc], iwinv);
         mat3_mul(iwinv, t, t);
-        add_block(dfdy, n, 12 * mc + 9, 12 * mc + 3, t, 1.0);
+        add_block(dfdy, 12 * mc + 9, 12 * mc + 3, t, 1.0);
     }
     return true;
 }
@@ -542,7 +547,7 @@ static bool force_accelerations(app_sim* s, double* acc)
 
 /// The force elements' terms of the Jacobian (sim_forces.c does not differentiate its expressions): forward
 /// differences of their accelerations over every state component, n + 1 evaluations of the elements alone.
-static bool add_force_jacobian(app_sim* s, const double* y, double* dfdy, int n)
+static bool add_force_jacobian(app_sim* s, const double* y, sim_bsm* dfdy, int n)
 {
     int na = 6 * s->moving_count;
     double* buf = malloc((size_t)(n + 2 * na) * sizeof *buf);
@@ -562,7 +567,10 @@ static bool add_force_jacobian(app_sim* s, const double* y, double* dfdy, int n)
         yp[c] = y[c];
         for (int r = 0; ok && r < na; ++r)
         {
-            dfdy[(size_t)(12 * (r / 6) + 6 + r % 6) * (size_t)n + (size_t)c] += (a1[r] - a0[r]) / h;
+            if (a1[r] != a0[r]) // only the parts an element couples: the Jacobian stays sparse
+            {
+                sim_bsm_add(dfdy, 12 * (r / 6) + 6 + r % 6, c, (a1[r] - a0[r]) / h);
+            }
         }
     }
     unpack_state(s, y, s->tmp);
@@ -570,12 +578,11 @@ static bool add_force_jacobian(app_sim* s, const double* y, double* dfdy, int n)
     return ok;
 }
 
-static int bdf_jac(double t, const double* y, double* dfdy, void* user)
+static int bdf_jac(double t, const double* y, sim_bsm* dfdy, void* user)
 {
     app_sim* s = user;
     s->force_time = t;
     int n = 12 * s->moving_count;
-    memset(dfdy, 0, (size_t)n * (size_t)n * sizeof *dfdy);
     for (int i = 0; i < s->scn->part_count; ++i)
     {
         s->tmp[i] = s->state[i];
@@ -587,12 +594,12 @@ static int bdf_jac(double t, const double* y, double* dfdy, void* user)
     {
         return 1;
     }
-    rigid_jacobian(s, y, dfdy, n);
+    rigid_jacobian(s, y, dfdy);
     if (s->forces != NULL && !add_force_jacobian(s, y, dfdy, n))
     {
         return 1;
     }
-    return s->body_count == 0 || add_contact_jacobian(s, dfdy, n) ? 0 : 1;
+    return s->body_count == 0 || add_contact_jacobian(s, dfdy) ? 0 : 1;
 }
 
 /// 1: also limit BDF steps by the library's contact prediction, mc_world_get_step_hint. Off: with it the knob drop
@@ -695,6 +702,7 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
     memcpy(s->y_start, s->y, (size_t)n * sizeof *s->y);
     memset(s->stage_summary[3], 0, (size_t)scn->contact_count * sizeof *s->stage_summary[3]);
     int predictions = 0; // retakes of this step by the contact predictor
+    s->onset_retakes = 0;
     for (;;)
     {
         double limit = fmin(s->hmax, step_limit(s));
@@ -713,6 +721,7 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
             // The predictor: back to the step's start, retake it to land just past the estimated onset.
             s->stats.onset_rejections += 1;
             predictions += 1;
+            s->onset_retakes = predictions;
             memcpy(s->y, s->y_start, (size_t)n * sizeof *s->y);
             unpack_state(s, s->y, s->state);
             s->time = t0;
@@ -726,6 +735,11 @@ bool app_sim_step_bdf(app_sim* s, double t_end, char* err, size_t cap)
         if (st == SIM_BDF_STOPPED)
         {
             return sim_set_err(err, cap, "%s", s->bdf_err);
+        }
+        if (st == SIM_BDF_TOO_LARGE) // the Newton matrix's factors (issue 41, sim_guard.h)
+        {
+            return sim_set_err(err, cap, "%s: at t = %.9g %s; use INTEGRATOR/RK4", scn->path, s->time,
+                               sim_bdf_message(s->bdf));
         }
         double taken = t - t0;
         if (st == SIM_BDF_FAILED || (taken < s->hmin && t < t_end))
@@ -807,7 +821,14 @@ bool app_sim_ode_rhs(app_sim* s, const double* y, double* dydt)
 
 bool app_sim_ode_jacobian(app_sim* s, const double* y, double* dfdy)
 {
-    return s->bdf != NULL && bdf_jac(s->time, y, dfdy, s) == 0;
+    sim_bsm* j = s->bdf != NULL ? sim_bsm_create(s->moving_count, 12) : NULL;
+    bool ok = j != NULL && bdf_jac(s->time, y, j, s) == 0 && !sim_bsm_failed(j);
+    if (ok)
+    {
+        sim_bsm_to_dense(j, dfdy);
+    }
+    sim_bsm_destroy(j);
+    return ok;
 }
 
 /// Set up the BDF integrator after the bodies and contacts exist. @return false with a message
@@ -928,7 +949,18 @@ bool sim_implicit_create(app_sim* s, char* err, size_t cap)
     pack_state(s);
     if (n > 0)
     {
-        s->bdf = sim_bdf_create((size_t)n, bdf_rhs, bdf_jac, s, s->y_scale, s->error, s->bdf_h);
+        sim_bdf_def def = sim_bdf_default_def();
+        def.n = (size_t)n;
+        def.rhs = bdf_rhs;
+        def.jac = bdf_jac;
+        def.user = s;
+        def.abs_scale = s->y_scale;
+        def.error = s->error;
+        def.hinit = s->bdf_h;
+        def.hmin = s->hmin;
+        def.max_bytes = app_sim_bdf_limit(0.0);
+        def.method = app_sim_bdf_method();
+        s->bdf = sim_bdf_create(&def);
         if (s->bdf == NULL)
         {
             return sim_set_err(err, cap, "out of memory");

@@ -153,6 +153,7 @@ struct app_sim
     double onset_rate;          // then: the penetration rate at the trial state
     double onset_land;          // then: the penetration depth to land the retaken step at
     double onset_trial;         // then: the time of the trial state
+    int onset_retakes;          // retakes of the step in progress by the predictor (none past APP_SIM_ONSET_RETAKES)
     app_sim_forces* forces;     // SFORCE, VFORCE, ... (sim_forces.c), NULL when the scenario has none
     double force_time;          // the time of the stage evaluate() gets (s->time for s->state itself)
     app_mb* mb;                 // JOINT, MOTION: the multibody model that integrates (sim_mb.cpp), NULL without joints

@@ -41,8 +41,8 @@
  */
 
 /*
- * BDF (INTEGRATOR/BDF or GSTIFF, the default): GSL's variable-step, variable-order (1 to 5) BDF stepper msbdf
- * (sim_bdf.c) on the same equations, with these state variables per moving part: p, v, w as above and, instead of
+ * BDF (INTEGRATOR/BDF or GSTIFF, the default): a variable-step, variable-order (1 to 5) BDF (sim_bdf.c: ode15s'
+ * NDF with a block-sparse Newton matrix, sim_bsm.c; GSL's msbdf with MC_SIM_BDF=msbdf) on the same equations, with these state variables per moving part: p, v, w as above and, instead of
  * q, a rotation vector phi with q = exp(phi) q_ref, dphi/dt = J^-1(phi) w (J the left Jacobian of SO(3)). q is
  * then a unit quaternion by construction, so nothing needs renormalising inside the stepper's history (which a
  * projection after each step would corrupt). When |phi| passes 1 rad, q_ref takes the whole rotation, phi becomes
