@@ -17,19 +17,21 @@
 #include <string.h>
 #include <strings.h>
 
-bool scn_fail(scn_parser* p, int line, const char* fmt, ...)
+/// The error "file:line:column: what" (column >= 0), else "file:line: what" (line > 0) or "file: what"; false.
+static bool scn_vfail(scn_parser* p, int line, int column, const char* fmt, va_list ap)
 {
     if (p->err == NULL)
     {
         return false;
     }
     char what[480];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
     p->err->line = line;
-    if (line > 0)
+    if (column >= 0)
+    {
+        snprintf(p->err->message, sizeof p->err->message, "%s:%d:%d: %s", p->name, line, column, what);
+    }
+    else if (line > 0)
     {
         snprintf(p->err->message, sizeof p->err->message, "%s:%d: %s", p->name, line, what);
     }
@@ -37,6 +39,15 @@ bool scn_fail(scn_parser* p, int line, const char* fmt, ...)
     {
         snprintf(p->err->message, sizeof p->err->message, "%s: %s", p->name, what);
     }
+    return false;
+}
+
+bool scn_fail(scn_parser* p, int line, const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    scn_vfail(p, line, -1, fmt, ap);
+    va_end(ap);
     return false;
 }
 
@@ -635,16 +646,9 @@ bool app_scn_check_args(scn_parser* p)
 
 bool app_scn_fail_at(scn_parser* p, int line, int column, const char* fmt, ...)
 {
-    if (p->err == NULL)
-    {
-        return false;
-    }
-    char what[480];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    scn_vfail(p, line, column, fmt, ap);
     va_end(ap);
-    p->err->line = line;
-    snprintf(p->err->message, sizeof p->err->message, "%s:%d:%d: %s", p->name, line, column, what);
     return false;
 }
