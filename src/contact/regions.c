@@ -3104,21 +3104,9 @@ static bool ring_has(const region_query* c, int ob, uint32_t t, uint32_t h)
     return false;
 }
 
-/// Each of triangles p and q (unit normals np, nq) has its corners within NEAR_FLUSH_SIN times the sum of the two
-/// triangles' sizes (the largest coordinate extent of each) of the other's plane.
-static bool near_planes(const mc_vec3 p[3], mc_vec3 np, const mc_vec3 q[3], mc_vec3 nq)
+/// Each of triangles p and q (unit normals np, nq) has its corners within tol of the other's plane.
+static bool near_planes(const mc_vec3 p[3], mc_vec3 np, const mc_vec3 q[3], mc_vec3 nq, double tol)
 {
-    double sp = 0.0, sq = 0.0;
-    for (int k = 0; k < 3; ++k)
-    {
-        for (int a = 0; a < 3; ++a)
-        {
-            sp = fmax(sp, fabs((&p[k].x)[a] - (&p[(k + 1) % 3].x)[a]));
-            sq = fmax(sq, fabs((&q[k].x)[a] - (&q[(k + 1) % 3].x)[a]));
-        }
-    }
-    double size = sp + sq;
-    double tol = NEAR_FLUSH_SIN * size;
     for (int k = 0; k < 3; ++k)
     {
         if (fabs(mc_dot(nq, mc_sub(p[k], q[0]))) > tol || fabs(mc_dot(np, mc_sub(q[k], p[0]))) > tol)
@@ -3146,12 +3134,26 @@ static bool is_coplanar_pair(const region_query* c, int b, uint32_t g, uint32_t 
 /// Face g of body b (unit normal ng), in pair k with face t of the other body: its near-flush faces h around t's
 /// corners (planes parallel within NEAR_FLUSH_SIN), each taken once (at g's first pair whose ring holds h), their
 /// pieces taken off b's vector area in pair k's region.
-static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint32_t t, uint32_t k)
+static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint32_t t, uint32_t k, double tol)
 {
     struct mc_region_scratch* s = c->s;
     const uint32_t* tw = c->mesh[1 - b]->twin;
+    // A near-flush face has every corner within tol of g's plane: a corner of t farther off (than 2 tol from the plane
+    // through the pair's crossing point, on g's plane up to rounding) has none in its fan.
+    mc_vec3 x0 = c->pairs[k].crossing[0].point, pg[3];
+    bool corners = false;
     for (uint32_t e = 0; e < 3u; ++e)
     {
+        mc_vec3 v = vpos_cut(c, 1 - b, c->mesh[1 - b]->indices[3u * t + e]); // t is in a pair: published
+        if (fabs(mc_dot(ng, mc_sub(v, x0))) > 2.0 * tol)
+        {
+            continue;
+        }
+        if (!corners)
+        {
+            face_corners(c, b, g, pg);
+            corners = true;
+        }
         uint32_t he = 3u * t + e, n = 0;
         do
         {
@@ -3160,6 +3162,17 @@ static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint
             mc_vec3 nh = fnormal(c, 1 - b, h);
             mc_vec3 x = mc_cross(ng, nh);
             if (mc_dot(x, x) > NEAR_FLUSH_SIN * NEAR_FLUSH_SIN)
+            {
+                continue;
+            }
+            mc_vec3 ph[3];
+            face_corners(c, 1 - b, h, ph);
+            if (!near_planes(pg, ng, ph, nh, tol) || is_coplanar_pair(c, b, g, h))
+            {
+                continue;
+            }
+            double a2 = behind_area_x2(pg, ph, ng, nh);
+            if (a2 == 0.0)
             {
                 continue;
             }
@@ -3191,18 +3204,10 @@ static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint
                 }
                 seen = ring_has(c, 1 - b, b == 0 ? c->pairs[p].j : c->pairs[p].i, h);
             }
-            if (seen || is_coplanar_pair(c, b, g, h))
+            if (seen)
             {
                 continue;
             }
-            mc_vec3 pg[3], ph[3];
-            face_corners(c, b, g, pg);
-            face_corners(c, 1 - b, h, ph);
-            if (!near_planes(pg, ng, ph, nh))
-            {
-                continue;
-            }
-            double a2 = behind_area_x2(pg, ph, ng, nh);
             region_accumulator* r = &s->regions[s->node_region[2u * k]];
             r->area_x2[b] = mc_sub(r->area_x2[b], mc_scale(ng, a2));
         } while (he != 3u * t + e && ++n < RING_LIMIT);
@@ -3217,6 +3222,13 @@ static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint
 /// each pair's two faces.
 static void apply_near_flush(region_query* c)
 {
+    double size = 0.0;
+    for (int b = 0; b < 2; ++b)
+    {
+        mc_vec3 d = mc_sub(c->mesh[b]->report.bbox_max, c->mesh[b]->report.bbox_min);
+        size += fmax(d.x, fmax(d.y, d.z));
+    }
+    double tol = NEAR_FLUSH_SIN * size;
     for (uint32_t k = 0; k < c->pair_count && !c->oom; ++k)
     {
         const mc_triangle_pair* pr = &c->pairs[k];
@@ -3225,7 +3237,7 @@ static void apply_near_flush(region_query* c)
             uint32_t g = b == 0 ? pr->i : pr->j, t = b == 0 ? pr->j : pr->i;
             if (!flush_pure(c, b, g))
             {
-                near_flush_face(c, b, g, fnormal(c, b, g), t, k);
+                near_flush_face(c, b, g, fnormal(c, b, g), t, k, tol);
             }
         }
     }
