@@ -502,10 +502,9 @@ static void check_block_at_plate_corner(double ip)
     // the plate's edges, resting 1 s at its static depth, no friction. The strips of the plate's edge faces inside the
     // block lie on the block's faces: they count in no contact area (regions.c, "Flush faces"), so the normal is (0, 0,
     // 1) and nothing pushes the block sideways. (Counted in, they pushed it with the strips' area over the footprint
-    // times the weight, 7.7e-4 N along x and y: 0.385 mm in 1 s.) The block's inertia is huge so that it cannot tilt:
-    // with a real one the rounding of the region's centroid (about 1e-14 m) gives a torque of about 1e-13 N m that
-    // tilts it until its faces move by an ulp, after which they are no longer in one plane, and the plate's edge face
-    // inside the overhang pushes it out (the same 7.7e-4 N: Adams' volumetric normal of an overhanging block).
+    // times the weight, 7.7e-4 N along x and y: 0.385 mm in 1 s.) With a real inertia the rounding of the region's
+    // centroid (about 1e-14 m) gives a torque of about 1e-13 N m that tilts it until its faces move by an ulp, after
+    // which they are no longer in one plane: the near-flush rule covers that (regions.c, "Near-flush faces").
     const double k = 1e6, m = 1.0, g = 9.81;
     double depth = m * g / k; // IMPACT with exponent 1
     char text[2048];
