@@ -132,6 +132,26 @@
 // with J: consistent along the motions that keep the faces flush (J's translations along their plane); the others
 // are kinks. Cost: nothing without coplanar pairs (a test per summed term); with them, a sort of their faces and exact
 // tests per face that has partners.
+//
+// Near-flush faces (vector areas only). Faces flush up to rounding are not exactly coplanar: a block free to rotate
+// at a plate's edge tilts by about 1e-14 rad (rounding of its centroid), its side faces are then an ulp off the
+// plate's edge faces, and the thin layers between them are counted in S_I and S_J as penetrated surface, pushing it
+// sideways. Rule: a face g of a triangle pair and a face h of the other mesh around a corner of g's partner in the
+// pair (h crosses g, or meets the surface g crosses: the layer starts where g crosses that surface), not exactly
+// coplanar with g (those are the rule above's), are near-flush when their planes are parallel within
+// NEAR_FLUSH_SIN = 1e-9 (sine of the angle, either orientation) and each one's corners lie within 1e-9 times the sum
+// of the two parts' sizes (largest extent of each mesh's bounding box) of the other's plane. The part of g inside h's
+// outline (seen along h's normal) and behind h's plane (the piece of g inside the other solid next to h) is then taken
+// off g's body's vector area in that pair's region, after the sums (floating-point clipping, apply_near_flush; each (g,
+// h) once). The threshold: rounding tilts are 1e-16 to 1e-13 rad and rounding offsets 1e-16 of the size, far inside it;
+// a layer it removes is at most 1e-9 of the parts' size thick, below any depth the forces resolve (a penetration
+// shallower than that is a touching), and a tilt of 1e-9 rad changes a face's area vector's direction by 1e-9.
+// Tilts beyond it (1e-6 rad, say) keep their true area vectors. The volume, centroid and topology are untouched; the
+// derivatives (region_derivative.c) do not follow the rule (a kink, as for a flush face leaving its plane). A pure
+// flush face is skipped. Limit: a near-flush face h that neither crosses g nor meets a face g crosses at a corner is
+// missed (a layer along a finely meshed face, far from where g enters the other solid). Cost: per pair and side, the
+// partner's three corners against the face's plane (+20 % of the region stage on a shaft pressed into a bore, whose
+// plan is replayed; +3 % on meshing gears); the fans of corners within the tolerance only in flush configurations.
 #include "src/contact/regions.h"
 
 #include "src/base/array.h"
@@ -3022,6 +3042,208 @@ static void apply_flush_entries(region_query* c, bool triangle_terms)
     }
 }
 
+// Near-flush faces (the rule at the top of this file, "Near-flush faces"): the vector areas only.
+
+/// Largest sine of the angle between two faces' planes that are taken as flush for the vector areas (see the top).
+#define NEAR_FLUSH_SIN 1e-9
+
+/// Twice the area of the part of triangle p (unit normal n) inside triangle q (unit normal nq, nearly parallel to n)
+/// seen along nq and behind q's plane (on its inward side): the piece of p inside the other solid next to q.
+static double behind_area_x2(const mc_vec3 p[3], const mc_vec3 q[3], mc_vec3 n, mc_vec3 nq)
+{
+    mc_vec3 poly[10], next[10];
+    uint32_t count = 3u;
+    for (uint32_t k = 0; k < 3u; ++k)
+    {
+        poly[k] = p[k];
+    }
+    for (uint32_t e = 0; e < 4u && count >= 3u; ++e)
+    {
+        mc_vec3 a = q[e % 3u];
+        mc_vec3 m = e < 3u ? mc_cross(nq, mc_sub(q[(e + 1u) % 3u], a)) : mc_scale(nq, -1.0); // the kept side
+        uint32_t nn = 0;
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            mc_vec3 x = poly[i], y = poly[(i + 1u) % count];
+            double dx = mc_dot(m, mc_sub(x, a)), dy = mc_dot(m, mc_sub(y, a));
+            if (dx >= 0.0)
+            {
+                next[nn++] = x;
+            }
+            if ((dx >= 0.0) != (dy >= 0.0))
+            {
+                next[nn++] = mc_mul_add(x, dx / (dx - dy), mc_sub(y, x));
+            }
+        }
+        count = nn;
+        memcpy(poly, next, count * sizeof *poly);
+    }
+    double a2 = 0.0;
+    for (uint32_t i = 1; i + 1u < count; ++i)
+    {
+        a2 += mc_dot(n, mc_cross(mc_sub(poly[i], poly[0]), mc_sub(poly[i + 1u], poly[0])));
+    }
+    return a2 > 0.0 ? a2 : 0.0;
+}
+
+/// h is a face of body ob around a corner of face t (t itself included).
+static bool ring_has(const region_query* c, int ob, uint32_t t, uint32_t h)
+{
+    const uint32_t* tw = c->mesh[ob]->twin;
+    for (uint32_t e = 0; e < 3u; ++e)
+    {
+        uint32_t he = 3u * t + e, n = 0;
+        do
+        {
+            if (he / 3u == h)
+            {
+                return true;
+            }
+            he = tw[he_prev(he)]; // the next half-edge leaving the same corner
+        } while (he != 3u * t + e && ++n < RING_LIMIT);
+    }
+    return false;
+}
+
+/// Each of triangles p and q (unit normals np, nq) has its corners within tol of the other's plane.
+static bool near_planes(const mc_vec3 p[3], mc_vec3 np, const mc_vec3 q[3], mc_vec3 nq, double tol)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        if (fabs(mc_dot(nq, mc_sub(p[k], q[0]))) > tol || fabs(mc_dot(np, mc_sub(q[k], p[0]))) > tol)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The exact coplanar pairs hold (g of body b, h of the other) (they are the exact rule's, left to it).
+static bool is_coplanar_pair(const region_query* c, int b, uint32_t g, uint32_t h)
+{
+    uint64_t key = b == 0 ? (uint64_t)g << 32 | h : (uint64_t)h << 32 | g;
+    uint32_t lo = 0, hi = c->coplanar_count;
+    while (lo < hi)
+    {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        lo = c->coplanar[mid] < key ? mid + 1u : lo;
+        hi = c->coplanar[mid] < key ? hi : mid;
+    }
+    return lo < c->coplanar_count && c->coplanar[lo] == key;
+}
+
+/// Face g of body b (unit normal ng), in pair k with face t of the other body: its near-flush faces h around t's
+/// corners (planes parallel within NEAR_FLUSH_SIN), each taken once (at g's first pair whose ring holds h), their
+/// pieces taken off b's vector area in pair k's region.
+static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint32_t t, uint32_t k, double tol)
+{
+    struct mc_region_scratch* s = c->s;
+    const uint32_t* tw = c->mesh[1 - b]->twin;
+    // A near-flush face has every corner within tol of g's plane: a corner of t farther off (than 2 tol from the plane
+    // through the pair's crossing point, on g's plane up to rounding) has none in its fan.
+    mc_vec3 x0 = c->pairs[k].crossing[0].point, pg[3];
+    bool corners = false;
+    for (uint32_t e = 0; e < 3u; ++e)
+    {
+        mc_vec3 v = vpos_cut(c, 1 - b, c->mesh[1 - b]->indices[3u * t + e]); // t is in a pair: published
+        if (fabs(mc_dot(ng, mc_sub(v, x0))) > 2.0 * tol)
+        {
+            continue;
+        }
+        if (!corners)
+        {
+            face_corners(c, b, g, pg);
+            corners = true;
+        }
+        uint32_t he = 3u * t + e, n = 0;
+        do
+        {
+            uint32_t h = he / 3u;
+            he = tw[he_prev(he)];
+            mc_vec3 nh = fnormal(c, 1 - b, h);
+            mc_vec3 x = mc_cross(ng, nh);
+            if (mc_dot(x, x) > NEAR_FLUSH_SIN * NEAR_FLUSH_SIN)
+            {
+                continue;
+            }
+            mc_vec3 ph[3];
+            face_corners(c, 1 - b, h, ph);
+            if (!near_planes(pg, ng, ph, nh, tol) || is_coplanar_pair(c, b, g, h))
+            {
+                continue;
+            }
+            double a2 = behind_area_x2(pg, ph, ng, nh);
+            if (a2 == 0.0)
+            {
+                continue;
+            }
+            // Once per (g, h): not at an earlier corner of t, nor from an earlier pair of g.
+            bool seen = false;
+            for (uint32_t e2 = 0; e2 < e && !seen; ++e2)
+            {
+                uint32_t h2 = 3u * t + e2, n2 = 0;
+                do
+                {
+                    seen |= h2 / 3u == h;
+                    h2 = tw[he_prev(h2)];
+                } while (h2 != 3u * t + e2 && ++n2 < RING_LIMIT);
+            }
+            uint32_t first = 0;
+            const uint64_t* keys = NULL;
+            uint32_t np = face_pairs(c, b, g, &first, &keys);
+            if (np == UINT32_MAX)
+            {
+                c->oom = true;
+                return;
+            }
+            for (uint32_t q = first; q < first + np && !seen; ++q)
+            {
+                uint32_t p = keys == NULL ? q : (uint32_t)keys[q];
+                if (p >= k)
+                {
+                    break; // pair indices increase along the run
+                }
+                seen = ring_has(c, 1 - b, b == 0 ? c->pairs[p].j : c->pairs[p].i, h);
+            }
+            if (seen)
+            {
+                continue;
+            }
+            region_accumulator* r = &s->regions[s->node_region[2u * k]];
+            r->area_x2[b] = mc_sub(r->area_x2[b], mc_scale(ng, a2));
+        } while (he != 3u * t + e && ++n < RING_LIMIT);
+    }
+}
+
+/// Take the near-flush pieces off the regions' vector areas (after the sums and apply_flush_entries): for each face g
+/// of a pair and each face h of the other body around a corner of g's partner in the pair whose plane is parallel to
+/// g's within NEAR_FLUSH_SIN (either orientation, not exactly coplanar with g: those are the exact rule's), the part
+/// of g inside h's outline (seen along h's normal) and behind h's plane, off g's body's vector area in the pair's
+/// region. A pure flush face (already without area) is skipped. Cost: a cross product per face around the corners of
+/// each pair's two faces.
+static void apply_near_flush(region_query* c)
+{
+    double size = 0.0;
+    for (int b = 0; b < 2; ++b)
+    {
+        mc_vec3 d = mc_sub(c->mesh[b]->report.bbox_max, c->mesh[b]->report.bbox_min);
+        size += fmax(d.x, fmax(d.y, d.z));
+    }
+    double tol = NEAR_FLUSH_SIN * size;
+    for (uint32_t k = 0; k < c->pair_count && !c->oom; ++k)
+    {
+        const mc_triangle_pair* pr = &c->pairs[k];
+        for (int b = 0; b < 2; ++b)
+        {
+            uint32_t g = b == 0 ? pr->i : pr->j, t = b == 0 ? pr->j : pr->i;
+            if (!flush_pure(c, b, g))
+            {
+                near_flush_face(c, b, g, fnormal(c, b, g), t, k, tol);
+            }
+        }
+    }
+}
+
 /// region_boundary_node along one direction. On a float tie of the two meshes' first hits (faces not in one plane:
 /// surfaces that coincide up to rounding), the nearer hit is the one inside the other solid: the ray runs inside both
 /// solids up to the nearer hit, which is then inside the other solid, and leaves the nearer hit's solid there, which it
@@ -4270,6 +4492,7 @@ MC_FLAG_CLONES static void sum_regions(region_query* c, const mc_region_options*
     }
     add_j_whole_sums(c);
     apply_flush_entries(c, opt->triangle_terms);
+    apply_near_flush(c);
     derive_region_quantities(c->s);
     if (opt->depth_method == MC_DEPTH_ADAMS || opt->depth_method == MC_DEPTH_SMOOTH)
     {
