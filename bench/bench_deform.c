@@ -62,6 +62,7 @@ static void run_size(uint32_t target, int steps, int peers)
     mc_mesh* flex = scene_uv_sphere(0.5, target);
     mc_mesh* rigid_copy = scene_uv_sphere(0.5, target); // the same sphere, never deformed
     mc_mesh* other = scene_uv_sphere(0.5, target);
+    (void)peers; // read only when FCL or Bullet is built in
     if (flex == NULL || rigid_copy == NULL || other == NULL)
     {
         fprintf(stderr, "mesh creation failed\n");
