@@ -6,6 +6,7 @@
 #include "src/app/app_io.h"
 #include "src/app/cli.h"
 #include "src/app/scenario.h"
+#include "src/app/scenario_mech.h"
 #include "src/app/simulate.h"
 
 #include <errno.h>
@@ -316,7 +317,12 @@ static void print_summary(const app_sim* sim, const app_scenario* scn, const cha
     app_sim_get_incidents(sim, &ni);
     app_sim_step_stats st = app_sim_get_step_stats(sim);
     char steps[200];
-    if (scn->integrator == APP_SCENARIO_RK4)
+    if (scn->mech != NULL && scn->mech->joint_count > 0)
+    {
+        // JOINTs: Simbody's error-controlled Runge-Kutta-Merson integrates (sim_mb.cpp), not the BDF
+        snprintf(steps, sizeof steps, "Simbody RK-Merson %llu steps", (unsigned long long)st.steps);
+    }
+    else if (scn->integrator == APP_SCENARIO_RK4)
     {
         snprintf(steps, sizeof steps, "RK4 step %.3g", st.min_step);
     }
