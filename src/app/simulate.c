@@ -7,10 +7,10 @@
 #include "src/app/anim_gltf.h"
 #include "src/app/scenario_laws.h"
 #include "src/app/sim_bdf.h"
-#include "src/app/sim_forces.h"
 #include "src/app/sim_guard.h"
-#include "src/app/sim_jacobian.h"
+#include "src/app/sim_forces.h"
 #include "src/app/sim_mb.h"
+#include "src/app/sim_jacobian.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -145,17 +145,17 @@ struct app_sim
     uint64_t fd_jacobians;         // Jacobians taken by finite differences (stiction: the library refuses)
     sim_jac_scratch jscratch;
     app_sim_step_stats stats;
-    double* y_scratch_state;    // the y of the last Jacobian
-    double error;               // the tolerance
-    char bdf_err[400];          // why the right-hand side stopped
-    bool onset_stop;            // the right-hand side stopped at a contact onset (see onset_check)
-    double onset_time;          // then: the estimated onset time
-    double onset_rate;          // then: the penetration rate at the trial state
-    double onset_land;          // then: the penetration depth to land the retaken step at
-    double onset_trial;         // then: the time of the trial state
-    app_sim_forces* forces;     // SFORCE, VFORCE, ... (sim_forces.c), NULL when the scenario has none
-    double force_time;          // the time of the stage evaluate() gets (s->time for s->state itself)
-    app_mb* mb;                 // JOINT, MOTION: the multibody model that integrates (sim_mb.cpp), NULL without joints
+    double* y_scratch_state; // the y of the last Jacobian
+    double error;            // the tolerance
+    char bdf_err[400];       // why the right-hand side stopped
+    bool onset_stop;         // the right-hand side stopped at a contact onset (see onset_check)
+    double onset_time;       // then: the estimated onset time
+    double onset_rate;       // then: the penetration rate at the trial state
+    double onset_land;       // then: the penetration depth to land the retaken step at
+    double onset_trial;      // then: the time of the trial state
+    app_sim_forces* forces;  // SFORCE, VFORCE, ... (sim_forces.c), NULL when the scenario has none
+    double force_time;       // the time of the stage evaluate() gets (s->time for s->state itself)
+    app_mb* mb;              // JOINT, MOTION: the multibody model that integrates (sim_mb.cpp), NULL without joints
     app_part_motion* mb_motion; // per part: scratch of mb_step
 };
 
@@ -533,8 +533,7 @@ static bool plan_fallbacks(app_sim* s, char* err, size_t cap)
 }
 
 /// Mass, centre of mass (part frame) and inertia about it (part frame) of a DENSITY part, from its geometries: the
-/// library's mass properties of each mesh (mc_mesh_get_mass_properties), placed and summed
-/// (mc_mass_properties_combine).
+/// library's mass properties of each mesh (mc_mesh_get_mass_properties), placed and summed (mc_mass_properties_combine).
 static bool mass_properties(const app_sim* s, int part, double* mass, mc_vec3* cm, mc_mat33* inertia, char* err,
                             size_t cap)
 {
@@ -2047,7 +2046,7 @@ static bool add_contact_jacobian(app_sim* s, double* dfdy, int n)
     uint32_t count = 0;
     // the library does not differentiate stiction (and would log each refusal)
     // Without contacts there is nothing to differentiate (the world of parts without geometry is never evaluated).
-    mc_status st = has_stiction(s->scn)     ? MC_ERR_UNSUPPORTED
+    mc_status st = has_stiction(s->scn)      ? MC_ERR_UNSUPPORTED
                    : s->wcontact_count == 0 ? MC_OK
                                             : library_jacobian(s, &count);
     if (st != MC_ERR_UNSUPPORTED && st != MC_OK)
