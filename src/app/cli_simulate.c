@@ -61,7 +61,8 @@ static const char* const s_help[] = {
     "(orientation, body to ground), _vx,_vy,_vz, _wx,_wy,_wz (velocity and angular velocity, ground frame),\n"
     "_fx,_fy,_fz, _tx,_ty,_tz (contact force and torque about the centre of mass, ground frame); per contact\n"
     "contactID_fn (sum of the normal forces of its regions), _regions (count, rejected ones included), _depth\n"
-    "(largest penetration).\n"
+    "(largest penetration); then force elements and VARIABLEs; with JOINTs, per joint jointID_fx.._tz (its\n"
+    "reaction on the I part at the I marker, ground frame) and per MOTION motionID_f (the driver force or torque).\n"
     "\n",
     "CONTACTS CSV: one row per contact and output time: time, contact (id), regions, rejected (regions failing\n"
     "A > 2 g^2), fx,fy,fz (summed force on the J part), tx,ty,tz (summed torque on the J part about its centre\n"
