@@ -6,6 +6,7 @@
 #include "src/app/app_io.h"
 #include "src/app/cli.h"
 #include "src/app/scenario.h"
+#include "src/app/scenario_mech.h"
 #include "src/app/simulate.h"
 
 #include <errno.h>
@@ -60,7 +61,8 @@ static const char* const s_help[] = {
     "(orientation, body to ground), _vx,_vy,_vz, _wx,_wy,_wz (velocity and angular velocity, ground frame),\n"
     "_fx,_fy,_fz, _tx,_ty,_tz (contact force and torque about the centre of mass, ground frame); per contact\n"
     "contactID_fn (sum of the normal forces of its regions), _regions (count, rejected ones included), _depth\n"
-    "(largest penetration).\n"
+    "(largest penetration); then force elements and VARIABLEs; with JOINTs, per joint jointID_fx.._tz (its\n"
+    "reaction on the I part at the I marker, ground frame) and per MOTION motionID_f (the driver force or torque).\n"
     "\n",
     "CONTACTS CSV: one row per contact and output time: time, contact (id), regions, rejected (regions failing\n"
     "A > 2 g^2), fx,fy,fz (summed force on the J part), tx,ty,tz (summed torque on the J part about its centre\n"
@@ -316,7 +318,12 @@ static void print_summary(const app_sim* sim, const app_scenario* scn, const cha
     app_sim_get_incidents(sim, &ni);
     app_sim_step_stats st = app_sim_get_step_stats(sim);
     char steps[200];
-    if (scn->integrator == APP_SCENARIO_RK4)
+    if (scn->mech != NULL && scn->mech->joint_count > 0)
+    {
+        // JOINTs: Simbody's error-controlled Runge-Kutta-Merson integrates (sim_mb.cpp), not the BDF
+        snprintf(steps, sizeof steps, "Simbody RK-Merson %llu steps", (unsigned long long)st.steps);
+    }
+    else if (scn->integrator == APP_SCENARIO_RK4)
     {
         snprintf(steps, sizeof steps, "RK4 step %.3g", st.min_step);
     }

@@ -62,6 +62,14 @@ struct app_mb
     std::vector<mc_wrench> wrench;
     std::string error;
     State state;
+    // The outputs (app_mb_csv_row): per JOINT of the tree its child part and whether the child holds the I marker
+    // (-1: a loop joint), per loop JOINT its constraints; per MOTION its child part and the sign of I relative to J.
+    std::vector<int> joint_child;
+    std::vector<bool> joint_child_is_i;
+    std::vector<std::vector<Constraint>> joint_constraints;
+    std::vector<Vec3> joint_station; // per loop JOINT: its I marker in the I part's body frame
+    std::vector<int> motion_child;
+    std::vector<double> motion_sign;
     Integrator* integ = nullptr;
     TimeStepper* stepper = nullptr;
 
@@ -223,6 +231,12 @@ extern "C" bool app_mb_create(const app_mb_def* def, app_mb** out, char* err, si
         joint_motion[(size_t)m->motions[k].joint] = k;
     }
     std::vector<bool> used((size_t)m->joint_count, false);
+    mb->joint_child.assign((size_t)m->joint_count, -1);
+    mb->joint_child_is_i.assign((size_t)m->joint_count, false);
+    mb->joint_constraints.assign((size_t)m->joint_count, std::vector<Constraint>());
+    mb->joint_station.assign((size_t)m->joint_count, Vec3(0));
+    mb->motion_child.assign((size_t)m->motion_count, -1);
+    mb->motion_sign.assign((size_t)m->motion_count, 1.0);
     std::vector<int> parent_of((size_t)np, -1);                  // per moving part: its parent part (-1: Ground)
     std::vector<Transform> xf_of((size_t)np), xm_of((size_t)np); // its mobilizer frames F (on the parent), M
     auto fail = [&](const char* fmt, int line, int id, const char* what)
@@ -291,8 +305,12 @@ extern "C" bool app_mb_create(const app_mb_def* def, app_mb** out, char* err, si
                 xf_of[(size_t)child] = xf;
                 xm_of[(size_t)child] = xm;
                 int mo = joint_motion[(size_t)k];
+                mb->joint_child[(size_t)k] = child;
+                mb->joint_child_is_i[(size_t)k] = child_is_i;
                 if (mo >= 0)
                 {
+                    mb->motion_child[(size_t)mo] = child;
+                    mb->motion_sign[(size_t)mo] = child_is_i ? 1.0 : -1.0;
                     // Adams drives I relative to J; the mobilizer measures the child relative to the parent.
                     Motion::Custom(mb->body[(size_t)child], new expr_motion(&m->motions[mo], child_is_i ? 1.0 : -1.0));
                 }
@@ -336,18 +354,20 @@ extern "C" bool app_mb_create(const app_mb_def* def, app_mb** out, char* err, si
             MobilizedBody& bi = body_of(pi);
             MobilizedBody& bj = body_of(pj);
             Transform xi = marker_frame(jt.i), xj = marker_frame(jt.j);
+            std::vector<Constraint>& cs = mb->joint_constraints[(size_t)k];
+            mb->joint_station[(size_t)k] = xi.p();
             switch (jt.type)
             {
             case APP_JOINT_SPHERICAL:
-                Constraint::Ball(bi, xi.p(), bj, xj.p());
+                cs.push_back(Constraint::Ball(bi, xi.p(), bj, xj.p()));
                 break;
             case APP_JOINT_REVOLUTE:
-                Constraint::Ball(bi, xi.p(), bj, xj.p());
-                Constraint::ConstantAngle(bj, UnitVec3(xj.R().x()), bi, UnitVec3(xi.R().z()), Pi / 2);
-                Constraint::ConstantAngle(bj, UnitVec3(xj.R().y()), bi, UnitVec3(xi.R().z()), Pi / 2);
+                cs.push_back(Constraint::Ball(bi, xi.p(), bj, xj.p()));
+                cs.push_back(Constraint::ConstantAngle(bj, UnitVec3(xj.R().x()), bi, UnitVec3(xi.R().z()), Pi / 2));
+                cs.push_back(Constraint::ConstantAngle(bj, UnitVec3(xj.R().y()), bi, UnitVec3(xi.R().z()), Pi / 2));
                 break;
             case APP_JOINT_FIXED:
-                Constraint::Weld(bi, xi, bj, xj);
+                cs.push_back(Constraint::Weld(bi, xi, bj, xj));
                 break;
             default:
                 return fail("JOINT/%d closes a loop of joints; a %s joint cannot (only SPHERICAL, REVOLUTE and FIXED "
@@ -438,4 +458,112 @@ extern "C" long app_mb_step_count(const app_mb* mb)
 extern "C" void app_mb_destroy(app_mb* mb)
 {
     delete mb;
+}
+
+extern "C" void app_mb_csv_header(const app_scenario* scn, FILE* f)
+{
+    const app_scenario_mech* m = scn->mech;
+    if (m == nullptr || m->joint_count == 0)
+    {
+        return;
+    }
+    for (int k = 0; k < m->joint_count; ++k)
+    {
+        int id = m->joints[k].id;
+        fprintf(f, ",joint%d_fx,joint%d_fy,joint%d_fz,joint%d_tx,joint%d_ty,joint%d_tz", id, id, id, id, id, id);
+    }
+    for (int k = 0; k < m->motion_count; ++k)
+    {
+        fprintf(f, ",motion%d_f", m->motions[k].id);
+    }
+}
+
+extern "C" bool app_mb_get_reactions(const app_mb* mb, mc_wrench* joints, double* motions, char* err, size_t cap)
+{
+    const app_scenario_mech* m = mb->scn->mech;
+    const State& s = mb->integ->getState();
+    try
+    {
+        // Reactions need accelerations: realized by the integrator's last step, else here (calls the forces).
+        if (s.getSystemStage() < Stage::Acceleration)
+        {
+            mb->system.realize(s, Stage::Acceleration);
+        }
+        for (int k = 0; k < m->joint_count; ++k)
+        {
+            const app_scenario_joint& jt = m->joints[k];
+            const app_scenario_marker& mi = m->markers[jt.i];
+            int child = mb->joint_child[(size_t)k];
+            SpatialVec r(Vec3(0), Vec3(0)); // on the I part, at the I marker, in Ground
+            if (child >= 0)
+            {
+                const MobilizedBody& b = mb->body[(size_t)child];
+                // The child's M frame is its marker; the parent's F frame is the other marker.
+                r = mb->joint_child_is_i[(size_t)k] ? b.findMobilizerReactionOnBodyAtMInGround(s)
+                                                    : b.findMobilizerReactionOnParentAtFInGround(s);
+            }
+            else
+            {
+                // A loop joint: its constraints' forces on the I part's body (at its origin, in Ground; Simbody's
+                // constraint forces have the sign opposite to applied forces), shifted to the I marker.
+                const MobilizedBody& bi =
+                    mb->ground[(size_t)mi.part_index] ? mb->matter.getGround() : mb->body[(size_t)mi.part_index];
+                Vec3 p_i = bi.getBodyTransform(s) * mb->joint_station[(size_t)k];
+                for (const Constraint& c : mb->joint_constraints[(size_t)k])
+                {
+                    Vector_<SpatialVec> f = c.getConstrainedBodyForcesAsVector(s);
+                    for (ConstrainedBodyIndex cb(0); cb < c.getNumConstrainedBodies(); ++cb)
+                    {
+                        if (c.getMobilizedBodyFromConstrainedBody(cb).getMobilizedBodyIndex() ==
+                            bi.getMobilizedBodyIndex())
+                        {
+                            Vec3 o = c.getMobilizedBodyFromConstrainedBody(cb).getBodyOriginLocation(s);
+                            r -= shiftForceFromTo(f[cb], o, p_i);
+                        }
+                    }
+                }
+            }
+            joints[k] = mc_wrench{v3(r[1]), v3(r[0])};
+        }
+        Vector tau;
+        if (m->motion_count > 0)
+        {
+            mb->matter.findMotionForces(s, tau);
+        }
+        for (int k = 0; k < m->motion_count; ++k)
+        {
+            const MobilizedBody& b = mb->body[(size_t)mb->motion_child[(size_t)k]];
+            // Simbody's motion forces are multipliers (the sign of constraint forces): the applied driver force is
+            // their negative, on the child; Adams reports it on I relative to J.
+            motions[k] = -mb->motion_sign[(size_t)k] * b.getOneFromUPartition(s, 0, tau);
+        }
+    }
+    catch (const std::exception& e)
+    {
+        snprintf(err, cap, "%s: the joint reactions at t = %.9g: %s", mb->scn->path, s.getTime(), e.what());
+        return false;
+    }
+    return true;
+}
+
+extern "C" void app_mb_csv_row(const app_mb* mb, FILE* f)
+{
+    const app_scenario_mech* m = mb->scn->mech;
+    std::vector<mc_wrench> jw((size_t)m->joint_count + 1);
+    std::vector<double> mf((size_t)m->motion_count + 1);
+    char err[600];
+    bool ok = app_mb_get_reactions(mb, jw.data(), mf.data(), err, sizeof err);
+    for (int k = 0; k < m->joint_count; ++k)
+    {
+        const mc_wrench& w = jw[(size_t)k];
+        double v[6] = {w.force.x, w.force.y, w.force.z, w.torque.x, w.torque.y, w.torque.z};
+        for (double x : v)
+        {
+            fprintf(f, ok ? ",%.9g" : ",nan", x);
+        }
+    }
+    for (int k = 0; k < m->motion_count; ++k)
+    {
+        fprintf(f, ok ? ",%.9g" : ",nan", mf[(size_t)k]);
+    }
 }

@@ -9,6 +9,7 @@
 #include "src/app/sim_forces.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C"
@@ -52,6 +53,18 @@ extern "C"
 
     /// Integration steps taken so far.
     long app_mb_step_count(const app_mb* mb);
+
+    /// The outputs an engineer reads, at the current time: per JOINT (scn->mech order) the reaction on its I part at
+    /// the I marker (force, torque; ground frame; the driver of a MOTION on it included), per MOTION the driver's
+    /// force or torque along its joint's axis, on I relative to J (Adams' sign). @return false with a message.
+    bool app_mb_get_reactions(const app_mb* mb, mc_wrench* joints, double* motions, char* err, size_t cap);
+
+    /// The CSV columns of app_mb_csv_row: per JOINT jointN_fx,_fy,_fz,_tx,_ty,_tz, per MOTION motionN_f (nothing
+    /// without JOINTs).
+    void app_mb_csv_header(const app_scenario* scn, FILE* f);
+
+    /// The values of app_mb_get_reactions as CSV fields (each one starts with a comma; nan when they fail).
+    void app_mb_csv_row(const app_mb* mb, FILE* f);
 
     /// Free (NULL is ignored).
     void app_mb_destroy(app_mb* mb);

@@ -45,3 +45,24 @@ void app_mb_destroy(app_mb* mb)
 {
     (void)mb;
 }
+
+bool app_mb_get_reactions(const app_mb* mb, mc_wrench* joints, double* motions, char* err, size_t cap)
+{
+    (void)mb;
+    (void)joints;
+    (void)motions;
+    snprintf(err, cap, "no multibody model");
+    return false;
+}
+
+void app_mb_csv_header(const app_scenario* scn, FILE* f)
+{
+    (void)scn;
+    (void)f;
+}
+
+void app_mb_csv_row(const app_mb* mb, FILE* f)
+{
+    (void)mb;
+    (void)f;
+}

@@ -32,6 +32,7 @@ static void csv_header(const app_scenario* scn, FILE* f)
         fprintf(f, ",contact%d_fn,contact%d_regions,contact%d_depth", id, id, id);
     }
     app_sim_forces_csv_header(scn, f); // SFORCE, ..., VARIABLE values (none without them)
+    app_mb_csv_header(scn, f);         // JOINT reactions, MOTION drivers (none without JOINTs)
     fputc('\n', f);
 }
 
@@ -64,6 +65,10 @@ static void csv_row(const app_sim* s, FILE* f)
             m[i] = (app_part_motion){s->state[i].p, mc_quat_normalize(s->state[i].q), s->state[i].v, s->state[i].w};
         }
         app_sim_forces_csv_row(s->forces, s->time, f);
+    }
+    if (s->mb != NULL)
+    {
+        app_mb_csv_row(s->mb, f);
     }
     fputc('\n', f);
 }

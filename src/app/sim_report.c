@@ -3,6 +3,7 @@
 // Contact outputs of `meshcontact simulate`: the per-contact CSV (state, dominant region and peaks at every output
 // time), the incidents table (CSV) and the JSON summary (warnings, contacts, incidents).
 #include "src/app/app_io.h"
+#include "src/app/scenario_mech.h"
 #include "src/app/simulate.h"
 
 #include <math.h>
@@ -144,7 +145,10 @@ void app_sim_write_json(const app_sim* sim, FILE* f)
     fputs(",\"step\":", f);
     json_number(f, st.min_step);
     fprintf(f, ",\"integrator\":\"%s\",\"integration_steps\":%llu,\"max_step\":",
-            scn->integrator == APP_SCENARIO_RK4 ? "RK4" : "BDF", (unsigned long long)st.steps);
+            scn->mech != NULL && scn->mech->joint_count > 0 ? "SIMBODY_RKMERSON"
+            : scn->integrator == APP_SCENARIO_RK4           ? "RK4"
+                                                            : "BDF",
+            (unsigned long long)st.steps);
     json_number(f, st.max_step);
     fprintf(f, ",\"rejected_steps\":%llu,\"newton_failures\":%llu,\"onset_rejections\":%llu,\"jacobians\":%llu",
             (unsigned long long)st.failed_steps, (unsigned long long)st.newton_failures,

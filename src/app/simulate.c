@@ -102,6 +102,11 @@ uint64_t app_sim_get_evaluations(const app_sim* s)
     return s->evaluations;
 }
 
+bool app_sim_get_reactions(const app_sim* s, mc_wrench* joints, double* motions, char* err, size_t cap)
+{
+    return s->mb != NULL ? app_mb_get_reactions(s->mb, joints, motions, err, cap) : sim_set_err(err, cap, "no JOINT");
+}
+
 app_sim_step_stats app_sim_get_step_stats(const app_sim* s)
 {
     app_sim_step_stats st = s->stats;

@@ -259,6 +259,10 @@ uint64_t app_sim_get_evaluations(const app_sim* sim);
 /// @return the integration counters so far.
 app_sim_step_stats app_sim_get_step_stats(const app_sim* sim);
 
+/// JOINT reactions and MOTION driver forces at the current time (app_mb_get_reactions, sim_mb.h: per joint and per
+/// motion of scn->mech). @return false with a message, also when the scenario has no JOINT.
+bool app_sim_get_reactions(const app_sim* sim, mc_wrench* joints, double* motions, char* err, size_t err_cap);
+
 /// Advance by one accepted BDF step towards t_end (never past it), for a simulation created with INTEGRATOR/BDF.
 /// The forces are then evaluated at the new state.
 /// @return false (with a message) when the world fails or the integrator cannot meet its tolerance
