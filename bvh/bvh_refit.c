@@ -630,7 +630,7 @@ static void refit_job(const struct mc_refit_plan* plan, project_fn* project, uin
                     plan->coords + 2u * plan->stride,
                     plan->range[2u * n],
                     plan->range[2u * n + 1u],
-                    plan->border + plan->border_first[n],
+                    plan->border != NULL ? plan->border + plan->border_first[n] : NULL, // no offset from NULL
                     plan->border_first[n + 1u] - plan->border_first[n]};
     project(&s, ax, job->lo, job->hi);
     for (int k = 0; k < 3; ++k)

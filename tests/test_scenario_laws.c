@@ -62,7 +62,7 @@ static void parse_fails(const char* contact, const char* const* needles, int cou
     }
 }
 
-// The contact's model as the simulator builds it: IMPACT's parameters from the statement (as simulate.c's force_model
+// The contact's model as the simulator builds it: IMPACT's parameters from the statement (as sim_setup.c's force_model
 // copies them, here for IMPACT only), then the laws of scenario_laws.h on top.
 static mc_force_model model_of(const app_scenario* scn)
 {

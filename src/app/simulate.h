@@ -58,7 +58,7 @@
  * than 0.1 g_max is rejected and retried shorter, from order 1; (2) each step is limited so that no point of a
  * part moves, relative to another part, more than half the smallest extent of the thinnest contact geometry (its
  * mesh-frame bounding box) at the current speeds plus what gravity adds (the library's step hint can be added,
- * APP_SIM_USE_STEP_HINT in simulate.c: off, as it costs more than it saves on the shipped scenarios). A step shorter
+ * APP_SIM_USE_STEP_HINT in sim_implicit.c: off, as it costs more than it saves on the shipped scenarios). A step shorter
  * than HMIN (default 1e-9 of the contact time scale) stops the run with a message naming the time and the contact with
  * the largest force. Incident impulses are the trapezoidal rule over the accepted steps (the ends' forces), not the
  * integrator's own quadrature: a bounce's impulse matches the momentum change to the order of the steps, not to
