@@ -42,27 +42,26 @@
 
 /*
  * BDF (INTEGRATOR/BDF or GSTIFF, the default): a variable-step, variable-order (1 to 5) BDF (sim_bdf.c: ode15s'
- * NDF with a block-sparse Newton matrix, sim_bsm.c; GSL's msbdf with MC_SIM_BDF=msbdf) on the same equations, with these state variables per moving part: p, v, w as above and, instead of
- * q, a rotation vector phi with q = exp(phi) q_ref, dphi/dt = J^-1(phi) w (J the left Jacobian of SO(3)). q is
- * then a unit quaternion by construction, so nothing needs renormalising inside the stepper's history (which a
- * projection after each step would corrupt). When |phi| passes 1 rad, q_ref takes the whole rotation, phi becomes
- * 0 and the stepper restarts (order 1).
- * Error control: absolute, per component, ERROR times a scale: positions the smallest estimated impact penetration
- * g_max of the contacts (above), angles that over the part's radius, velocities the largest approach speed bound
- * V, angular velocities that over the radius (default ERROR: APP_SIM_DEFAULT_ERROR). The Newton iteration matrix
- * uses the ODE's Jacobian: the rigid-body terms in closed form and the contact terms assembled from per-body-pair
- * blocks d(wrench)/d(pose, twist) (mc_world_get_jacobian; with stiction, which the library does not differentiate,
- * forward differences of mc_world_evaluate: sim_jacobian.h).
- * Steps: from HINIT (default a tenth of the contact time scale), at most HMAX (default the output interval) and
- * never past an output time. No missed impacts: (1) a step that starts with a contact separated and ends deeper
- * than 0.1 g_max is rejected and retried shorter, from order 1; (2) each step is limited so that no point of a
- * part moves, relative to another part, more than half the smallest extent of the thinnest contact geometry (its
- * mesh-frame bounding box) at the current speeds plus what gravity adds (the library's step hint can be added,
- * APP_SIM_USE_STEP_HINT in sim_implicit.c: off, as it costs more than it saves on the shipped scenarios). A step shorter
- * than HMIN (default 1e-9 of the contact time scale) stops the run with a message naming the time and the contact with
- * the largest force. Incident impulses are the trapezoidal rule over the accepted steps (the ends' forces), not the
- * integrator's own quadrature: a bounce's impulse matches the momentum change to the order of the steps, not to
- * rounding.
+ * NDF with a block-sparse Newton matrix, sim_bsm.c; GSL's msbdf with MC_SIM_BDF=msbdf) on the same equations, with
+ * these state variables per moving part: p, v, w as above and, instead of q, a rotation vector phi with q = exp(phi)
+ * q_ref, dphi/dt = J^-1(phi) w (J the left Jacobian of SO(3)). q is then a unit quaternion by construction, so nothing
+ * needs renormalising inside the stepper's history (which a projection after each step would corrupt). When |phi|
+ * passes 1 rad, q_ref takes the whole rotation, phi becomes 0 and the stepper restarts (order 1). Error control:
+ * absolute, per component, ERROR times a scale: positions the smallest estimated impact penetration g_max of the
+ * contacts (above), angles that over the part's radius, velocities the largest approach speed bound V, angular
+ * velocities that over the radius (default ERROR: APP_SIM_DEFAULT_ERROR). The Newton iteration matrix uses the ODE's
+ * Jacobian: the rigid-body terms in closed form and the contact terms assembled from per-body-pair blocks
+ * d(wrench)/d(pose, twist) (mc_world_get_jacobian; with stiction, which the library does not differentiate, forward
+ * differences of mc_world_evaluate: sim_jacobian.h). Steps: from HINIT (default a tenth of the contact time scale), at
+ * most HMAX (default the output interval) and never past an output time. No missed impacts: (1) a step that starts with
+ * a contact separated and ends deeper than 0.1 g_max is rejected and retried shorter, from order 1; (2) each step is
+ * limited so that no point of a part moves, relative to another part, more than half the smallest extent of the
+ * thinnest contact geometry (its mesh-frame bounding box) at the current speeds plus what gravity adds (the library's
+ * step hint can be added, APP_SIM_USE_STEP_HINT in sim_implicit.c: off, as it costs more than it saves on the shipped
+ * scenarios). A step shorter than HMIN (default 1e-9 of the contact time scale) stops the run with a message naming the
+ * time and the contact with the largest force. Incident impulses are the trapezoidal rule over the accepted steps (the
+ * ends' forces), not the integrator's own quadrature: a bounce's impulse matches the momentum change to the order of
+ * the steps, not to rounding.
  */
 
 /// Default INTEGRATOR/ERROR of the BDF integrator (see above).
