@@ -2780,6 +2780,28 @@ static bool flush_is_pure(region_query* c, int b, uint32_t g, const mc_vec3 p[3]
     return true;
 }
 
+/// One step of Sutherland-Hodgman clipping: poly (count corners) cut to the half-space m . (x - a) >= 0, in place;
+/// next is scratch of at least count + 1 points. @return the new count
+static uint32_t clip_half_space(mc_vec3* poly, uint32_t count, mc_vec3 a, mc_vec3 m, mc_vec3* next)
+{
+    uint32_t nn = 0;
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        mc_vec3 x = poly[i], y = poly[(i + 1u) % count];
+        double dx = mc_dot(m, mc_sub(x, a)), dy = mc_dot(m, mc_sub(y, a));
+        if (dx >= 0.0)
+        {
+            next[nn++] = x;
+        }
+        if ((dx >= 0.0) != (dy >= 0.0))
+        {
+            next[nn++] = mc_mul_add(x, dx / (dx - dy), mc_sub(y, x));
+        }
+    }
+    memcpy(poly, next, nn * sizeof *poly);
+    return nn;
+}
+
 /// Twice the area of the part of triangle p (corners counter-clockwise around n) inside triangle q of the same plane
 /// (unit normal nq): p clipped by q's three edges, in floating point; *centre receives the mean of the clipped
 /// polygon's corners.
@@ -2795,22 +2817,7 @@ static double clipped_area_x2(const mc_vec3 p[3], const mc_vec3 q[3], mc_vec3 n,
     {
         mc_vec3 a = q[e];
         mc_vec3 m = mc_cross(nq, mc_sub(q[(e + 1u) % 3u], a)); // into q
-        uint32_t nn = 0;
-        for (uint32_t i = 0; i < count; ++i)
-        {
-            mc_vec3 x = poly[i], y = poly[(i + 1u) % count];
-            double dx = mc_dot(m, mc_sub(x, a)), dy = mc_dot(m, mc_sub(y, a));
-            if (dx >= 0.0)
-            {
-                next[nn++] = x;
-            }
-            if ((dx >= 0.0) != (dy >= 0.0))
-            {
-                next[nn++] = mc_mul_add(x, dx / (dx - dy), mc_sub(y, x));
-            }
-        }
-        count = nn;
-        memcpy(poly, next, count * sizeof *poly);
+        count = clip_half_space(poly, count, a, m, next);
     }
     if (count < 3u)
     {
@@ -3061,22 +3068,7 @@ static double behind_area_x2(const mc_vec3 p[3], const mc_vec3 q[3], mc_vec3 n, 
     {
         mc_vec3 a = q[e % 3u];
         mc_vec3 m = e < 3u ? mc_cross(nq, mc_sub(q[(e + 1u) % 3u], a)) : mc_scale(nq, -1.0); // the kept side
-        uint32_t nn = 0;
-        for (uint32_t i = 0; i < count; ++i)
-        {
-            mc_vec3 x = poly[i], y = poly[(i + 1u) % count];
-            double dx = mc_dot(m, mc_sub(x, a)), dy = mc_dot(m, mc_sub(y, a));
-            if (dx >= 0.0)
-            {
-                next[nn++] = x;
-            }
-            if ((dx >= 0.0) != (dy >= 0.0))
-            {
-                next[nn++] = mc_mul_add(x, dx / (dx - dy), mc_sub(y, x));
-            }
-        }
-        count = nn;
-        memcpy(poly, next, count * sizeof *poly);
+        count = clip_half_space(poly, count, a, m, next);
     }
     double a2 = 0.0;
     for (uint32_t i = 1; i + 1u < count; ++i)
