@@ -128,6 +128,11 @@ Test(world, body_ids_have_generations)
     cr_assert(eq(int, mc_body_is_valid(w, mc_null_body_id), 0));
     mc_world_destroy_body(w, a);
     cr_assert(eq(int, mc_body_is_valid(w, a), 0));
+    mc_world_clear_error(w);
+    mc_world_destroy_body(w, a); // stale: nothing happens, and the last error says so
+    cr_assert(eq(int, mc_world_get_last_error(w)->status, MC_ERR_INVALID_ARGUMENT));
+    cr_assert(strstr(mc_world_get_last_error(w)->message, "stale body id") != NULL, "%s",
+              mc_world_get_last_error(w)->message);
     mc_body_id b = mc_world_create_body(w, &bd);
     cr_assert(eq(i32, b.index1, a.index1), "the slot is reused");
     cr_assert(ne(u32, b.generation, a.generation), "with a new generation");
@@ -209,6 +214,10 @@ Test(world, contact_definition_errors_are_clear)
     cr_assert(mc_contact_is_valid(w, c));
     mc_world_destroy_contact(w, c);
     cr_assert(eq(int, mc_contact_is_valid(w, c), 0));
+    mc_world_clear_error(w);
+    mc_world_destroy_contact(w, c);
+    cr_assert(eq(int, mc_world_get_last_error(w)->status, MC_ERR_INVALID_ARGUMENT));
+    cr_assert(strstr(mc_world_get_last_error(w)->message, "stale") != NULL, "%s", mc_world_get_last_error(w)->message);
     mc_world_destroy(w);
     mc_mesh_destroy(box);
     cr_assert(eq(i64, mc_get_byte_count(), 0));

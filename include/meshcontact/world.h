@@ -413,7 +413,8 @@ extern "C"
     /// non-finite velocity, out of memory.
     MC_API mc_body_id mc_world_create_body(mc_world* world, const mc_body_def* def);
 
-    /// Destroy a body. Contact definitions that list it simply skip it from now on. Stale ids are ignored.
+    /// Destroy a body. Contact definitions that list it simply skip it from now on. A stale, null or unknown id
+    /// destroys nothing and sets the world's last error (mc_world_get_last_error) to say so.
     MC_API void mc_world_destroy_body(mc_world* world, mc_body_id id);
 
     /// @return true when the id refers to a live body of this world.
@@ -514,7 +515,7 @@ extern "C"
     ///         definition does not pair) or MC_ERR_OUT_OF_MEMORY
     MC_API mc_status mc_world_create_contact(mc_world* world, const mc_contact_def* def, mc_contact_id* out,
                                              mc_error* err);
-    /// Destroy a contact definition. Stale ids are ignored.
+    /// Destroy a contact definition. A stale, null or unknown id destroys nothing and sets the world's last error.
     MC_API void mc_world_destroy_contact(mc_world* world, mc_contact_id id);
     /// @return true when the id refers to a live contact definition of this world.
     MC_API bool mc_contact_is_valid(const mc_world* world, mc_contact_id id);

@@ -307,6 +307,10 @@ void mc_world_destroy_body(mc_world* w, mc_body_id id)
     mc_body* b = mc_world_body(w, id);
     if (b == NULL)
     {
+        if (w != NULL)
+        {
+            (void)body_fail(w, id, -1, "mc_world_destroy_body", NULL); // nothing destroyed: the last error says why
+        }
         return;
     }
     MC_ASSERT(!w->evaluating);
@@ -496,6 +500,12 @@ void mc_world_destroy_contact(mc_world* w, mc_contact_id id)
     mc_contact_slot* c = mc_world_contact(w, id);
     if (c == NULL)
     {
+        if (w != NULL)
+        {
+            (void)mc_world_fail(w, MC_ERR_INVALID_ARGUMENT, -1, "mc_world_destroy_contact", "%s",
+                                id.index1 == 0 ? "null contact id (a failed mc_world_create_contact?)"
+                                               : "stale or unknown contact id: nothing destroyed");
+        }
         return;
     }
     MC_ASSERT(!w->evaluating);
