@@ -1370,6 +1370,73 @@ __attribute__((always_inline)) static inline void map_other(const collide_ctx* c
     }
 }
 
+#if MC_COLLIDE_AVX
+// _MM_TRANSPOSE4_PS on each 128-bit half of four 8-lane registers (moves only).
+#define MC_TRANSPOSE4_HALVES(r0, r1, r2, r3)                                                                           \
+    do                                                                                                                 \
+    {                                                                                                                  \
+        __m256 t0_ = _mm256_unpacklo_ps((r0), (r1)), t1_ = _mm256_unpackhi_ps((r0), (r1));                             \
+        __m256 t2_ = _mm256_unpacklo_ps((r2), (r3)), t3_ = _mm256_unpackhi_ps((r2), (r3));                             \
+        (r0) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(1, 0, 1, 0));                                                   \
+        (r1) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(3, 2, 3, 2));                                                   \
+        (r2) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(1, 0, 1, 0));                                                   \
+        (r3) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(3, 2, 3, 2));                                                   \
+    } while (0)
+
+// The two groups of a flush of three or four expansions (batch_flush_dir) on 8-lane registers, built straight from the
+// nodes and the mapped other boxes: lane 2e + c holds child c of expansion e, the lanes and values sat_soa8 would join
+// from the two groups' sat_lanes (the same moves, conversions and subtractions per lane), so the same mask, without
+// the round trip through memory. bx, ext, bc_lo, bc_hi: the other boxes as batch_flush_dir maps them (single: one box
+// in every lane).
+__attribute__((target("avx2"))) static int flush8_avx2(const collide_ctx* cx, const mc_bvh* ts, const uint32_t first[4],
+                                                       const __m128 bx[9], const __m128 ext[3], const __m128d* bc_lo,
+                                                       const __m128d* bc_hi, int single)
+{
+    __m256 a[16]; // nodes_soa layout on 8 lanes
+    for (int g = 0; g < 4; ++g)
+    {
+        __m256 r[4];
+        for (int l = 0; l < 4; ++l)
+        {
+            const float* lo = &ts->nodes[first[l >> 1] + (uint32_t)(l & 1)].axis[0][0];
+            const float* hi = &ts->nodes[first[2 + (l >> 1)] + (uint32_t)(l & 1)].axis[0][0];
+            r[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo + 4 * g)), _mm_loadu_ps(hi + 4 * g), 1);
+        }
+        MC_TRANSPOSE4_HALVES(r[0], r[1], r[2], r[3]);
+        a[4 * g] = r[0];
+        a[4 * g + 1] = r[1];
+        a[4 * g + 2] = r[2];
+        a[4 * g + 3] = r[3];
+    }
+    __m256 b[9], eb[3], d[3];
+    for (int q = 0; q < 9; ++q)
+    {
+        __m128 lo = single ? bx[q] : _mm_unpacklo_ps(bx[q], bx[q]);
+        __m128 hi = single ? bx[q] : _mm_unpackhi_ps(bx[q], bx[q]);
+        b[q] = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        __m128 lo = single ? ext[k] : _mm_unpacklo_ps(ext[k], ext[k]);
+        __m128 hi = single ? ext[k] : _mm_unpackhi_ps(ext[k], ext[k]);
+        eb[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+    }
+    for (int c = 0; c < 3; ++c)
+    {
+        __m128d l = bc_lo[c], h = bc_hi[c];
+        // Other centres per lane, in double: (o0, o0, o1, o1) and (o2, o2, o3, o3) (one centre everywhere if single).
+        __m256d ol = single ? _mm256_set_m128d(l, l) : _mm256_set_m128d(_mm_unpackhi_pd(l, l), _mm_unpacklo_pd(l, l));
+        __m256d oh = single ? _mm256_set_m128d(h, h) : _mm256_set_m128d(_mm_unpackhi_pd(h, h), _mm_unpacklo_pd(h, h));
+        __m256d cl = _mm256_cvtps_pd(_mm256_castps256_ps128(a[9 + c]));
+        __m256d ch = _mm256_cvtps_pd(_mm256_extractf128_ps(a[9 + c], 1));
+        d[c] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(_mm256_sub_pd(ol, cl))),
+                                    _mm256_cvtpd_ps(_mm256_sub_pd(oh, ch)), 1);
+    }
+    return (int)sat_avx2(cx, a, &a[12], b, eb, d);
+}
+#undef MC_TRANSPOSE4_HALVES
+#endif
+
 // Test the pending expansions of one direction (to_i: the split nodes are I's and the other nodes, J's, are mapped
 // into I's frame; else the reverse) and append the overlapping child pairs to `out` (room for 2 per expansion is
 // reserved by the caller). The other nodes are mapped four at a time (axes in float, as lane_box_map; centers in
@@ -1421,8 +1488,16 @@ __attribute__((always_inline)) static inline void batch_flush_dir(const collide_
     {
         map_other(cx, to, oth, to_i, bx_own, ext_own, c_own);
     }
-    sat_lanes in[2];
     int groups = (n + 1) / 2;
+    int sep;
+#if MC_COLLIDE_AVX
+    if (groups == 2 && cx->lanes >= 2)
+    {
+        sep = flush8_avx2(cx, ts, first, bx, ext, bc_lo, bc_hi, single);
+        goto append;
+    }
+#endif
+    sat_lanes in[2];
     for (int h = 0; h < groups; ++h)
     {
         // Lanes: (first child, second child) of expansion 2h, then of expansion 2h + 1.
@@ -1460,7 +1535,10 @@ __attribute__((always_inline)) static inline void batch_flush_dir(const collide_
             in[h].d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
         }
     }
-    int sep = sat_groups(cx, in, groups);
+    sep = sat_groups(cx, in, groups);
+#if MC_COLLIDE_AVX
+append:;
+#endif
     // Branch-free append (the outcome of a box test is unpredictable): every candidate is written, the count advances
     // over the overlapping ones only (room for 2 per expansion is reserved). Lane 2e + c: child c of expansion e.
     node_pair* dst = out->data;
