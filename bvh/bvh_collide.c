@@ -1434,6 +1434,51 @@ __attribute__((target("avx2"))) static int flush8_avx2(const collide_ctx* cx, co
     }
     return (int)sat_avx2(cx, a, &a[12], b, eb, d);
 }
+
+// The two expansions of a full batch_flush_both on 8-lane registers: lanes 4e..4e + 3 hold expansion e's pairs (a.0,
+// b.0), (a.0, b.1), (a.1, b.0), (a.1, b.1), with the values batch_flush_both's two sat_lanes give them (same mask).
+// ia[e]: the first child of expansion e's I node; f: J's four children (nodes_soa), bx their mapped axes, bc their
+// mapped centres (bc[e]: expansion e's two).
+__attribute__((target("avx2"))) static int flush_both8_avx2(const collide_ctx* cx, const mc_bvh_node* const ia[2],
+                                                            const __m128 bx[9], const __m128 f[16], __m128d bc[2][3])
+{
+    __m256 a[16];
+    for (int g = 0; g < 4; ++g)
+    {
+        __m256 r[4];
+        for (int l = 0; l < 4; ++l)
+        {
+            const float* lo = &ia[0][l >> 1].axis[0][0];
+            const float* hi = &ia[1][l >> 1].axis[0][0];
+            r[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo + 4 * g)), _mm_loadu_ps(hi + 4 * g), 1);
+        }
+        MC_TRANSPOSE4_HALVES(r[0], r[1], r[2], r[3]);
+        a[4 * g] = r[0];
+        a[4 * g + 1] = r[1];
+        a[4 * g + 2] = r[2];
+        a[4 * g + 3] = r[3];
+    }
+    __m256 b[9], eb[3], d[3];
+    for (int q = 0; q < 9; ++q)
+    {
+        b[q] =
+            _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_movelh_ps(bx[q], bx[q])), _mm_movehl_ps(bx[q], bx[q]), 1);
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        const __m128 e = f[12 + k];
+        eb[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_movelh_ps(e, e)), _mm_movehl_ps(e, e), 1);
+    }
+    for (int c = 0; c < 3; ++c)
+    {
+        __m256d ol = _mm256_set_m128d(bc[0][c], bc[0][c]), oh = _mm256_set_m128d(bc[1][c], bc[1][c]);
+        __m256d cl = _mm256_cvtps_pd(_mm256_castps256_ps128(a[9 + c]));
+        __m256d ch = _mm256_cvtps_pd(_mm256_extractf128_ps(a[9 + c], 1));
+        d[c] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(_mm256_sub_pd(ol, cl))),
+                                    _mm256_cvtpd_ps(_mm256_sub_pd(oh, ch)), 1);
+    }
+    return (int)sat_avx2(cx, a, &a[12], b, eb, d);
+}
 #undef MC_TRANSPOSE4_HALVES
 #endif
 
@@ -1633,6 +1678,15 @@ MC_HOT_CLONES static void batch_flush_both(const collide_ctx* cx, expansion_batc
             _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], c_hi[0]), _mm_mul_pd(m[1], c_hi[1])), _mm_mul_pd(m[2], c_hi[2])),
             cx->trans_d[r]);
     }
+    int sep;
+#if MC_COLLIDE_AVX
+    if (n == 2 && cx->lanes >= 2)
+    {
+        const mc_bvh_node* ia[2] = {&ta->nodes[ta->nodes[a[0]].data], &ta->nodes[ta->nodes[a[1]].data]};
+        sep = flush_both8_avx2(cx, ia, bx, f, bc);
+        goto append;
+    }
+#endif
     sat_lanes in[2];
     for (int e = 0; e < n; ++e)
     {
@@ -1657,7 +1711,10 @@ MC_HOT_CLONES static void batch_flush_both(const collide_ctx* cx, expansion_batc
             in[e].d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
         }
     }
-    int sep = sat_groups(cx, in, n);
+    sep = sat_groups(cx, in, n);
+#if MC_COLLIDE_AVX
+append:;
+#endif
     for (int e = 0; e < n; ++e)
     {
         uint32_t ca = ta->nodes[a[e]].data, cb = tb->nodes[b[e]].data;
