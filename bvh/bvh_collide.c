@@ -1879,10 +1879,11 @@ static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* 
 }
 #endif
 
-// Expand every internal node pair of `items` (leaf pairs are skipped): test the children of the larger box against
-// the other box and append the overlapping pairs to `out`. @return 0 on allocation failure.
+// Expand every internal node pair of `items`: test the children of the larger box against the other box and append
+// the overlapping pairs to `out`. The leaf pairs are appended to `leaves` (NULL: skipped; else room for `count` more is
+// reserved by the caller). @return 0 on allocation failure.
 static int expand_level(const collide_ctx* cx, const node_pair* items, uint32_t count, pair_vec* out,
-                        uint64_t* box_tests)
+                        uint64_t* box_tests, pair_vec* leaves)
 {
     if ((uint64_t)out->count + 4u * (uint64_t)count > UINT32_MAX || !pair_vec_reserve(out, out->count + 4u * count))
     {
@@ -1903,6 +1904,10 @@ static int expand_level(const collide_ctx* cx, const node_pair* items, uint32_t 
         int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
         if (la && lb)
         {
+            if (leaves != NULL)
+            {
+                leaves->data[leaves->count++] = np;
+            }
             continue;
         }
         float sa = node_size(na), sb = node_size(nb);
@@ -1935,6 +1940,10 @@ static int expand_level(const collide_ctx* cx, const node_pair* items, uint32_t 
     {
         if (mc_bvh_is_leaf(&cx->ta->nodes[items[k].a]) && mc_bvh_is_leaf(&cx->tb->nodes[items[k].b]))
         {
+            if (leaves != NULL)
+            {
+                leaves->data[leaves->count++] = items[k];
+            }
             continue;
         }
         if (!expand(cx, items[k], out, box_tests))
@@ -2024,14 +2033,7 @@ static void traverse(const collide_ctx* cx, pair_worker* w, const node_pair* sta
             w->failed = 1;
             return;
         }
-        for (uint32_t k = 0; k < cur->count; ++k)
-        {
-            node_pair np = cur->data[k];
-            // Branch-free append of the leaf pairs.
-            leaves->data[leaves->count] = np;
-            leaves->count += (uint32_t)(mc_bvh_is_leaf(&cx->ta->nodes[np.a]) & mc_bvh_is_leaf(&cx->tb->nodes[np.b]));
-        }
-        if (!expand_level(cx, cur->data, cur->count, nxt, &w->box_tests))
+        if (!expand_level(cx, cur->data, cur->count, nxt, &w->box_tests, leaves))
         {
             w->failed = 1;
         }
@@ -2307,7 +2309,7 @@ static mc_status expand_frontier(const collide_ctx* cx, int workers, uint64_t* b
                 next->data[next->count++] = np;
             }
         }
-        if (!expand_level(cx, cur->data, cur->count, next, box_tests))
+        if (!expand_level(cx, cur->data, cur->count, next, box_tests, NULL))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
