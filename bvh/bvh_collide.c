@@ -76,6 +76,7 @@ typedef struct pair_worker
 {
     pair_vec stack;              // traversal: current level
     pair_vec level;              // traversal: next level
+    pair_vec leaves;             // traversal: its leaf pairs, tested at its end grouped by I's leaf (see traverse)
     mc_triangle_pair* pairs;     // found pairs (unsorted)
     uint32_t pair_count;         // used entries
     uint32_t pair_capacity;      // allocated entries
@@ -174,6 +175,7 @@ void mc_pair_scratch_destroy(struct mc_pair_scratch* s)
     {
         pair_vec_free(&s->workers[w].stack);
         pair_vec_free(&s->workers[w].level);
+        pair_vec_free(&s->workers[w].leaves);
         mc_free(s->workers[w].pairs);
         mc_free(s->workers[w].coplanar);
         mc_free(s->workers[w].leaf_a);
@@ -200,7 +202,8 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
     for (int w = 0; w < s->worker_capacity; ++w)
     {
         n += sizeof s->workers[w] +
-             (size_t)(s->workers[w].stack.capacity + s->workers[w].level.capacity) * sizeof(node_pair) +
+             (size_t)(s->workers[w].stack.capacity + s->workers[w].level.capacity + s->workers[w].leaves.capacity) *
+                 sizeof(node_pair) +
              (size_t)s->workers[w].pair_capacity * sizeof(mc_triangle_pair) +
              (size_t)s->workers[w].coplanar_capacity * sizeof(uint64_t) + mc_alloc_size(s->workers[w].leaf_a);
     }
@@ -1228,10 +1231,12 @@ typedef struct expansion_batch
     uint32_t split[4]; // node whose children are tested
     uint32_t other[4]; // the node they are tested against
     int count;         // pending expansions (0..4)
-    // batch_flush when the other tree is a single leaf (a part on a 12-triangle plate: every flush mapped that leaf
-    // four times again): its mapping into the split tree's frame, made by the level's first flush (valid when mapped is
-    // 1).
+    // batch_flush when all its expansions have the same other node (the other tree is a single leaf, a part on a
+    // 12-triangle plate, or one node against the top levels of a larger tree, a part inside a box: every flush mapped
+    // that node four times again): its mapping into the split tree's frame, kept for the level's next flushes against
+    // the same node (valid when mapped is 1; mapped_node is its index).
     int mapped;
+    uint32_t mapped_node;
     __m128 map_bx[9];    // mapped axes, bx[3k + r] (float)
     __m128 map_ext[3];   // extents
     __m128d map_c[2][3]; // mapped centres: lanes 0-1 [0] and 2-3 [1] (double)
@@ -1365,6 +1370,118 @@ __attribute__((always_inline)) static inline void map_other(const collide_ctx* c
     }
 }
 
+#if MC_COLLIDE_AVX
+// _MM_TRANSPOSE4_PS on each 128-bit half of four 8-lane registers (moves only).
+#define MC_TRANSPOSE4_HALVES(r0, r1, r2, r3)                                                                           \
+    do                                                                                                                 \
+    {                                                                                                                  \
+        __m256 t0_ = _mm256_unpacklo_ps((r0), (r1)), t1_ = _mm256_unpackhi_ps((r0), (r1));                             \
+        __m256 t2_ = _mm256_unpacklo_ps((r2), (r3)), t3_ = _mm256_unpackhi_ps((r2), (r3));                             \
+        (r0) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(1, 0, 1, 0));                                                   \
+        (r1) = _mm256_shuffle_ps(t0_, t2_, _MM_SHUFFLE(3, 2, 3, 2));                                                   \
+        (r2) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(1, 0, 1, 0));                                                   \
+        (r3) = _mm256_shuffle_ps(t1_, t3_, _MM_SHUFFLE(3, 2, 3, 2));                                                   \
+    } while (0)
+
+// The two groups of a flush of three or four expansions (batch_flush_dir) on 8-lane registers, built straight from the
+// nodes and the mapped other boxes: lane 2e + c holds child c of expansion e, the lanes and values sat_soa8 would join
+// from the two groups' sat_lanes (the same moves, conversions and subtractions per lane), so the same mask, without
+// the round trip through memory. bx, ext, bc_lo, bc_hi: the other boxes as batch_flush_dir maps them (single: one box
+// in every lane).
+__attribute__((target("avx2"))) static int flush8_avx2(const collide_ctx* cx, const mc_bvh* ts, const uint32_t first[4],
+                                                       const __m128 bx[9], const __m128 ext[3], const __m128d* bc_lo,
+                                                       const __m128d* bc_hi, int single)
+{
+    __m256 a[16]; // nodes_soa layout on 8 lanes
+    for (int g = 0; g < 4; ++g)
+    {
+        __m256 r[4];
+        for (int l = 0; l < 4; ++l)
+        {
+            const float* lo = &ts->nodes[first[l >> 1] + (uint32_t)(l & 1)].axis[0][0];
+            const float* hi = &ts->nodes[first[2 + (l >> 1)] + (uint32_t)(l & 1)].axis[0][0];
+            r[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo + 4 * g)), _mm_loadu_ps(hi + 4 * g), 1);
+        }
+        MC_TRANSPOSE4_HALVES(r[0], r[1], r[2], r[3]);
+        a[4 * g] = r[0];
+        a[4 * g + 1] = r[1];
+        a[4 * g + 2] = r[2];
+        a[4 * g + 3] = r[3];
+    }
+    __m256 b[9], eb[3], d[3];
+    for (int q = 0; q < 9; ++q)
+    {
+        __m128 lo = single ? bx[q] : _mm_unpacklo_ps(bx[q], bx[q]);
+        __m128 hi = single ? bx[q] : _mm_unpackhi_ps(bx[q], bx[q]);
+        b[q] = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        __m128 lo = single ? ext[k] : _mm_unpacklo_ps(ext[k], ext[k]);
+        __m128 hi = single ? ext[k] : _mm_unpackhi_ps(ext[k], ext[k]);
+        eb[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+    }
+    for (int c = 0; c < 3; ++c)
+    {
+        __m128d l = bc_lo[c], h = bc_hi[c];
+        // Other centres per lane, in double: (o0, o0, o1, o1) and (o2, o2, o3, o3) (one centre everywhere if single).
+        __m256d ol = single ? _mm256_set_m128d(l, l) : _mm256_set_m128d(_mm_unpackhi_pd(l, l), _mm_unpacklo_pd(l, l));
+        __m256d oh = single ? _mm256_set_m128d(h, h) : _mm256_set_m128d(_mm_unpackhi_pd(h, h), _mm_unpacklo_pd(h, h));
+        __m256d cl = _mm256_cvtps_pd(_mm256_castps256_ps128(a[9 + c]));
+        __m256d ch = _mm256_cvtps_pd(_mm256_extractf128_ps(a[9 + c], 1));
+        d[c] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(_mm256_sub_pd(ol, cl))),
+                                    _mm256_cvtpd_ps(_mm256_sub_pd(oh, ch)), 1);
+    }
+    return (int)sat_avx2(cx, a, &a[12], b, eb, d);
+}
+
+// The two expansions of a full batch_flush_both on 8-lane registers: lanes 4e..4e + 3 hold expansion e's pairs (a.0,
+// b.0), (a.0, b.1), (a.1, b.0), (a.1, b.1), with the values batch_flush_both's two sat_lanes give them (same mask).
+// ia[e]: the first child of expansion e's I node; f: J's four children (nodes_soa), bx their mapped axes, bc their
+// mapped centres (bc[e]: expansion e's two).
+__attribute__((target("avx2"))) static int flush_both8_avx2(const collide_ctx* cx, const mc_bvh_node* const ia[2],
+                                                            const __m128 bx[9], const __m128 f[16], __m128d bc[2][3])
+{
+    __m256 a[16];
+    for (int g = 0; g < 4; ++g)
+    {
+        __m256 r[4];
+        for (int l = 0; l < 4; ++l)
+        {
+            const float* lo = &ia[0][l >> 1].axis[0][0];
+            const float* hi = &ia[1][l >> 1].axis[0][0];
+            r[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo + 4 * g)), _mm_loadu_ps(hi + 4 * g), 1);
+        }
+        MC_TRANSPOSE4_HALVES(r[0], r[1], r[2], r[3]);
+        a[4 * g] = r[0];
+        a[4 * g + 1] = r[1];
+        a[4 * g + 2] = r[2];
+        a[4 * g + 3] = r[3];
+    }
+    __m256 b[9], eb[3], d[3];
+    for (int q = 0; q < 9; ++q)
+    {
+        b[q] =
+            _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_movelh_ps(bx[q], bx[q])), _mm_movehl_ps(bx[q], bx[q]), 1);
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        const __m128 e = f[12 + k];
+        eb[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_movelh_ps(e, e)), _mm_movehl_ps(e, e), 1);
+    }
+    for (int c = 0; c < 3; ++c)
+    {
+        __m256d ol = _mm256_set_m128d(bc[0][c], bc[0][c]), oh = _mm256_set_m128d(bc[1][c], bc[1][c]);
+        __m256d cl = _mm256_cvtps_pd(_mm256_castps256_ps128(a[9 + c]));
+        __m256d ch = _mm256_cvtps_pd(_mm256_extractf128_ps(a[9 + c], 1));
+        d[c] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(_mm256_sub_pd(ol, cl))),
+                                    _mm256_cvtpd_ps(_mm256_sub_pd(oh, ch)), 1);
+    }
+    return (int)sat_avx2(cx, a, &a[12], b, eb, d);
+}
+#undef MC_TRANSPOSE4_HALVES
+#endif
+
 // Test the pending expansions of one direction (to_i: the split nodes are I's and the other nodes, J's, are mapped
 // into I's frame; else the reverse) and append the overlapping child pairs to `out` (room for 2 per expansion is
 // reserved by the caller). The other nodes are mapped four at a time (axes in float, as lane_box_map; centers in
@@ -1395,15 +1512,17 @@ __attribute__((always_inline)) static inline void batch_flush_dir(const collide_
     const __m128* ext = ext_own;
     const __m128d* bc_lo = c_own[0];
     const __m128d* bc_hi = c_own[1];
-    const int single = to->node_count == 1;
+    const int single = oth[0] == oth[1] && oth[0] == oth[2] && oth[0] == oth[3];
     if (single)
     {
-        // All four other nodes are the one leaf: mapped once a level, every lane the same box, so its mapped axes and
-        // extents are the test's b and eb as they stand (the unpacks below would give the same bits).
-        if (!eb->mapped)
+        // All four other nodes are one node: mapped once for the flushes of the level against it, every lane the same
+        // box, so its mapped axes and extents are the test's b and eb as they stand (the unpacks below would give the
+        // same bits).
+        if (!eb->mapped || eb->mapped_node != oth[0])
         {
             map_other(cx, to, oth, to_i, eb->map_bx, eb->map_ext, eb->map_c);
             eb->mapped = 1;
+            eb->mapped_node = oth[0];
         }
         bx = eb->map_bx;
         ext = eb->map_ext;
@@ -1414,8 +1533,16 @@ __attribute__((always_inline)) static inline void batch_flush_dir(const collide_
     {
         map_other(cx, to, oth, to_i, bx_own, ext_own, c_own);
     }
-    sat_lanes in[2];
     int groups = (n + 1) / 2;
+    int sep;
+#if MC_COLLIDE_AVX
+    if (groups == 2 && cx->lanes >= 2)
+    {
+        sep = flush8_avx2(cx, ts, first, bx, ext, bc_lo, bc_hi, single);
+        goto append;
+    }
+#endif
+    sat_lanes in[2];
     for (int h = 0; h < groups; ++h)
     {
         // Lanes: (first child, second child) of expansion 2h, then of expansion 2h + 1.
@@ -1453,7 +1580,10 @@ __attribute__((always_inline)) static inline void batch_flush_dir(const collide_
             in[h].d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
         }
     }
-    int sep = sat_groups(cx, in, groups);
+    sep = sat_groups(cx, in, groups);
+#if MC_COLLIDE_AVX
+append:;
+#endif
     // Branch-free append (the outcome of a box test is unpredictable): every candidate is written, the count advances
     // over the overlapping ones only (room for 2 per expansion is reserved). Lane 2e + c: child c of expansion e.
     node_pair* dst = out->data;
@@ -1548,6 +1678,15 @@ MC_HOT_CLONES static void batch_flush_both(const collide_ctx* cx, expansion_batc
             _mm_add_pd(_mm_add_pd(_mm_mul_pd(m[0], c_hi[0]), _mm_mul_pd(m[1], c_hi[1])), _mm_mul_pd(m[2], c_hi[2])),
             cx->trans_d[r]);
     }
+    int sep;
+#if MC_COLLIDE_AVX
+    if (n == 2 && cx->lanes >= 2)
+    {
+        const mc_bvh_node* ia[2] = {&ta->nodes[ta->nodes[a[0]].data], &ta->nodes[ta->nodes[a[1]].data]};
+        sep = flush_both8_avx2(cx, ia, bx, f, bc);
+        goto append;
+    }
+#endif
     sat_lanes in[2];
     for (int e = 0; e < n; ++e)
     {
@@ -1572,7 +1711,10 @@ MC_HOT_CLONES static void batch_flush_both(const collide_ctx* cx, expansion_batc
             in[e].d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
         }
     }
-    int sep = sat_groups(cx, in, n);
+    sep = sat_groups(cx, in, n);
+#if MC_COLLIDE_AVX
+append:;
+#endif
     for (int e = 0; e < n; ++e)
     {
         uint32_t ca = ta->nodes[a[e]].data, cb = tb->nodes[b[e]].data;
@@ -1737,10 +1879,11 @@ static int expand(const collide_ctx* cx, node_pair np, pair_vec* out, uint64_t* 
 }
 #endif
 
-// Expand every internal node pair of `items` (leaf pairs are skipped): test the children of the larger box against
-// the other box and append the overlapping pairs to `out`. @return 0 on allocation failure.
+// Expand every internal node pair of `items`: test the children of the larger box against the other box and append
+// the overlapping pairs to `out`. The leaf pairs are appended to `leaves` (NULL: skipped; else room for `count` more is
+// reserved by the caller). @return 0 on allocation failure.
 static int expand_level(const collide_ctx* cx, const node_pair* items, uint32_t count, pair_vec* out,
-                        uint64_t* box_tests)
+                        uint64_t* box_tests, pair_vec* leaves)
 {
     if ((uint64_t)out->count + 4u * (uint64_t)count > UINT32_MAX || !pair_vec_reserve(out, out->count + 4u * count))
     {
@@ -1761,6 +1904,10 @@ static int expand_level(const collide_ctx* cx, const node_pair* items, uint32_t 
         int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
         if (la && lb)
         {
+            if (leaves != NULL)
+            {
+                leaves->data[leaves->count++] = np;
+            }
             continue;
         }
         float sa = node_size(na), sb = node_size(nb);
@@ -1793,6 +1940,10 @@ static int expand_level(const collide_ctx* cx, const node_pair* items, uint32_t 
     {
         if (mc_bvh_is_leaf(&cx->ta->nodes[items[k].a]) && mc_bvh_is_leaf(&cx->tb->nodes[items[k].b]))
         {
+            if (leaves != NULL)
+            {
+                leaves->data[leaves->count++] = items[k];
+            }
             continue;
         }
         if (!expand(cx, items[k], out, box_tests))
@@ -1804,15 +1955,69 @@ static int expand_level(const collide_ctx* cx, const node_pair* items, uint32_t 
 #endif
 }
 
-// Level-synchronous traversal of frontier items: a level's leaf pairs are tested, then its internal pairs expanded
-// four box tests at a time (expand_level); the set of tested pairs is the same as depth first. No software prefetch:
-// with the batched tests the out-of-order core overlaps the misses by itself (an explicit two-stage prefetch of each
-// level was measured as no faster at 1M triangles and slower on the 7k-86k real meshes).
+// The n leaf pairs at a in ascending order of their I node (stable: LSD counting sort, 8 of the node index's `bits`
+// bits a pass, tmp as scratch of n pairs). @return the sorted array (a or tmp).
+static node_pair* sort_leaf_pairs(node_pair* a, node_pair* tmp, uint32_t n, int bits)
+{
+    if (n <= 32u)
+    {
+        for (uint32_t i = 1; i < n; ++i) // insertion sort (stable)
+        {
+            node_pair x = a[i];
+            uint32_t j = i;
+            for (; j > 0 && a[j - 1u].a > x.a; --j)
+            {
+                a[j] = a[j - 1u];
+            }
+            a[j] = x;
+        }
+        return a;
+    }
+    for (int shift = 0; shift < bits; shift += 8)
+    {
+        uint32_t count[256];
+        memset(count, 0, sizeof count);
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            count[(a[k].a >> shift) & 255u] += 1u;
+        }
+        if (count[(a[0].a >> shift) & 255u] == n)
+        {
+            continue;
+        }
+        uint32_t sum = 0;
+        for (int d = 0; d < 256; ++d)
+        {
+            uint32_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            tmp[count[(a[k].a >> shift) & 255u]++] = a[k];
+        }
+        node_pair* t = a;
+        a = tmp;
+        tmp = t;
+    }
+    return a;
+}
+
+// Level-synchronous traversal of frontier items: a level's internal pairs are expanded four box tests at a time
+// (expand_level); the set of tested pairs is the same as depth first. Its leaf pairs are collected and tested at the
+// end, grouped by I's leaf: each I leaf's prepared data (the worker's leaf_a_cache: its box in J's frame, its
+// triangles' planes, bounds and edge axes) is then made once per query instead of once per run of its pairs in the
+// order met (motor_shifted: 5765 of 8068 leaf pairs remade it). Where and in which order a leaf pair is tested changes
+// no value: the pairs are sorted by (i, j) at the end and the counters are sums. No software prefetch: with the batched
+// tests the out-of-order core overlaps the misses by itself (an explicit two-stage prefetch of each level was measured
+// as no faster at 1M triangles and slower on the 7k-86k real meshes).
 static void traverse(const collide_ctx* cx, pair_worker* w, const node_pair* start, uint32_t count)
 {
     pair_vec* cur = &w->stack;
     pair_vec* nxt = &w->level;
+    pair_vec* leaves = &w->leaves;
     cur->count = 0;
+    leaves->count = 0;
     if (!pair_vec_reserve(cur, count > 64u ? count : 64u))
     {
         w->failed = 1;
@@ -1823,26 +2028,41 @@ static void traverse(const collide_ctx* cx, pair_worker* w, const node_pair* sta
     while (cur->count > 0 && !w->failed)
     {
         nxt->count = 0;
-        for (uint32_t k = 0; k < cur->count && !w->failed; ++k)
+        if (!pair_vec_reserve(leaves, leaves->count + cur->count))
         {
-            const mc_bvh_node* na = &cx->ta->nodes[cur->data[k].a];
-            const mc_bvh_node* nb = &cx->tb->nodes[cur->data[k].b];
-            if (mc_bvh_is_leaf(na) && mc_bvh_is_leaf(nb))
-            {
-#if defined(__SSE2__)
-                cx->leaf_pairs(cx, w, na, nb);
-#else
-                leaf_pairs(cx, w, na, nb);
-#endif
-            }
+            w->failed = 1;
+            return;
         }
-        if (!w->failed && !expand_level(cx, cur->data, cur->count, nxt, &w->box_tests))
+        if (!expand_level(cx, cur->data, cur->count, nxt, &w->box_tests, leaves))
         {
             w->failed = 1;
         }
         pair_vec* t = cur;
         cur = nxt;
         nxt = t;
+    }
+    uint32_t n = leaves->count;
+    if (w->failed || n == 0)
+    {
+        return;
+    }
+    // cur is free now: the sort's scratch.
+    if (!pair_vec_reserve(cur, n))
+    {
+        w->failed = 1;
+        return;
+    }
+    int bits = cx->ta->node_count > 1u ? 32 - __builtin_clz(cx->ta->node_count - 1u) : 0;
+    const node_pair* lp = bits > 0 ? sort_leaf_pairs(leaves->data, cur->data, n, bits) : leaves->data;
+    for (uint32_t k = 0; k < n && !w->failed; ++k)
+    {
+        const mc_bvh_node* na = &cx->ta->nodes[lp[k].a];
+        const mc_bvh_node* nb = &cx->tb->nodes[lp[k].b];
+#if defined(__SSE2__)
+        cx->leaf_pairs(cx, w, na, nb);
+#else
+        leaf_pairs(cx, w, na, nb);
+#endif
     }
 }
 
@@ -2089,7 +2309,7 @@ static mc_status expand_frontier(const collide_ctx* cx, int workers, uint64_t* b
                 next->data[next->count++] = np;
             }
         }
-        if (!expand_level(cx, cur->data, cur->count, next, box_tests))
+        if (!expand_level(cx, cur->data, cur->count, next, box_tests, NULL))
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
@@ -2320,11 +2540,13 @@ static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
     {
         deepest = s->workers[w].stack.capacity > deepest ? s->workers[w].stack.capacity : deepest;
         deepest = s->workers[w].level.capacity > deepest ? s->workers[w].level.capacity : deepest;
+        deepest = s->workers[w].leaves.capacity > deepest ? s->workers[w].leaves.capacity : deepest;
     }
     for (int w = 0; w < workers; ++w)
     {
         pair_worker* pw = &s->workers[w];
-        if (!pair_vec_reserve(&pw->stack, deepest) || !pair_vec_reserve(&pw->level, deepest))
+        if (!pair_vec_reserve(&pw->stack, deepest) || !pair_vec_reserve(&pw->level, deepest) ||
+            !pair_vec_reserve(&pw->leaves, deepest))
         {
             return 0;
         }
