@@ -797,23 +797,18 @@ static void edge_axis_init(const mc_tri_plane* t, edge_axis* e)
     e->p[0] = p.x;
     e->p[1] = p.y;
     e->p[2] = p.z;
-    // Bounds of A . (x - p) at q (lane 0) and r (lane 1): the computed value -/+ EDGE_AXIS_REL times the sum of
-    // absolute products, trusted where that sum is at least EDGE_AXIS_MIN and finite.
-    __m128d dx = _mm_sub_pd(_mm_setr_pd(q.x, r.x), _mm_set1_pd(p.x));
-    __m128d dy = _mm_sub_pd(_mm_setr_pd(q.y, r.y), _mm_set1_pd(p.y));
-    __m128d dz = _mm_sub_pd(_mm_setr_pd(q.z, r.z), _mm_set1_pd(p.z));
-    __m128d ax = _mm_set1_pd(a.x), ay = _mm_set1_pd(a.y), az = _mm_set1_pd(a.z);
-    __m128d f = _mm_add_pd(_mm_add_pd(_mm_mul_pd(ax, dx), _mm_mul_pd(ay, dy)), _mm_mul_pd(az, dz));
-    __m128d abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffll));
-    __m128d sum = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_and_pd(ax, abs_mask), _mm_and_pd(dx, abs_mask)),
-                                        _mm_mul_pd(_mm_and_pd(ay, abs_mask), _mm_and_pd(dy, abs_mask))),
-                             _mm_mul_pd(_mm_and_pd(az, abs_mask), _mm_and_pd(dz, abs_mask)));
-    __m128d err = _mm_mul_pd(_mm_set1_pd(EDGE_AXIS_REL), sum);
-    int ok = _mm_movemask_pd(_mm_and_pd(_mm_cmpge_pd(sum, _mm_set1_pd(EDGE_AXIS_MIN)),
-                                        _mm_cmplt_pd(sum, _mm_set1_pd(INFINITY)))) == 3;
     double lo2[2], hi2[2];
-    _mm_storeu_pd(lo2, _mm_sub_pd(f, err));
-    _mm_storeu_pd(hi2, _mm_add_pd(f, err));
+    int ok = 1;
+    for (int c = 0; c < 2; ++c)
+    {
+        mc_vec3 x = c == 0 ? q : r;
+        double dx = x.x - p.x, dy = x.y - p.y, dz = x.z - p.z;
+        double f = a.x * dx + a.y * dy + a.z * dz;
+        double sum = fabs(a.x) * fabs(dx) + fabs(a.y) * fabs(dy) + fabs(a.z) * fabs(dz);
+        ok &= sum >= EDGE_AXIS_MIN && sum < INFINITY;
+        lo2[c] = f - EDGE_AXIS_REL * sum;
+        hi2[c] = f + EDGE_AXIS_REL * sum;
+    }
     double hi = hi2[0] > hi2[1] ? hi2[0] : hi2[1];
     e->hi = hi > 0.0 ? hi : 0.0;
     double lo = lo2[0] < lo2[1] ? lo2[0] : lo2[1];
