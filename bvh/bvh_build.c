@@ -733,7 +733,8 @@ static int split_item(builder* b, const build_item* it, build_item kids[2], mc_o
         return 0;
     }
     moments left, right;
-    const double* split = axes[split_axis(b, it, axes_f)];
+    int k = split_axis(b, it, axes_f);
+    const double* split = axes[k];
 #if MC_BUILD_AVX512
     uint32_t n_left = b->wide ? classify_avx512(b, it->begin, it->end, &ps, axes_f, split, it->mean, &left)
                               : classify_portable(b, it->begin, it->end, &ps, axes_f, split, it->mean, &left);
@@ -745,7 +746,7 @@ static int split_item(builder* b, const build_item* it, build_item kids[2], mc_o
     make_job(&ps, axes_f, it->node, job);
     for (int r = 1; r < 3 && (mid == it->begin || mid == it->end); ++r)
     {
-        mid = partition_only(b, it->begin, it->end, axes[r], it->mean, &left, &right);
+        mid = partition_only(b, it->begin, it->end, axes[(k + r) % 3], it->mean, &left, &right);
     }
     if (mid == it->begin || mid == it->end)
     {
