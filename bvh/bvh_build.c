@@ -7,7 +7,9 @@
 // One pass over a node's triangles does everything: the node's axes are already known (from moment sums gathered
 // by the parent's pass), so the pass projects the triangles' vertices for the extents, classifies the centroids
 // against the split plane, partitions the triangles in place and accumulates each child's moment sums. The build
-// is O(n log n) with one sequential sweep per level and no allocation per node.
+// is O(n log n) with one sequential sweep per level and no allocation per node. Only the choice of the split axis
+// (split_axis: the box axis along which the centroids spread most) looks at the triangles before that pass, at most
+// 128 of them per node.
 #include "bvh/bvh_internal.h"
 #include "src/base/core.h"
 
@@ -644,6 +646,8 @@ static void finish_jobs(builder* b, const mc_obb_job* jobs, uint32_t n)
 // Projects the node's triangles onto ps (whose ranges are the node's box either way).
 #define LEAF_SPAN 0.25
 #define LEAF_THIN 0.15
+#define SPLIT_SPREAD 1.0f
+#define SPLIT_SAMPLES 64u
 
 static bool leaf_fits(proj_state* ps, const builder* b, const build_item* it)
 {
@@ -660,6 +664,40 @@ static bool leaf_fits(proj_state* ps, const builder* b, const build_item* it)
     double wide = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
     double thin = fmin(hi[0] - lo[0], fmin(hi[1] - lo[1], hi[2] - lo[2]));
     return wide <= LEAF_SPAN * b->leaf_limit_diag || thin <= LEAF_THIN * wide;
+}
+
+// The box axis to split a node across: the one along which the triangles' centroids spread most. The principal axis
+// of the area moments (axis 0) is that axis for compact triangles; for long thin triangles their own length dominates
+// the moments, and a cap fanned from its axis (spokes from the centre to the rim) has its principal axis along the
+// spokes while its centroids spread across them: splitting along the spokes grouped spokes of far-apart angles into
+// wide leaves.
+static int split_axis(const builder* b, const build_item* it, float ax[3][3])
+{
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    // Every triangle of a small node; a large node's spread from SPLIT_SAMPLES evenly strided triangles (it only picks
+    // the axis, and a pass over all would cost a quarter of the build).
+    uint32_t count = it->end - it->begin, step = count > 2u * SPLIT_SAMPLES ? count / SPLIT_SAMPLES : 1u;
+    for (uint32_t t = it->begin; t < it->end; t += step)
+    {
+        const build_tri* bt = &b->tris[t];
+        float c[3];
+        for (int k = 0; k < 3; ++k)
+        {
+            c[k] = bt->v[0][k] + bt->v[1][k] + bt->v[2][k];
+        }
+        for (int r = 0; r < 3; ++r)
+        {
+            float p = ax[r][0] * c[0] + ax[r][1] * c[1] + ax[r][2] * c[2];
+            lo[r] = p < lo[r] ? p : lo[r];
+            hi[r] = p > hi[r] ? p : hi[r];
+        }
+    }
+    int best = 0;
+    for (int r = 1; r < 3; ++r)
+    {
+        best = hi[r] - lo[r] > SPLIT_SPREAD * (hi[best] - lo[best]) ? r : best;
+    }
+    return best;
 }
 
 // Items split per round of build_tree (their children's axes are solved in one call).
@@ -697,18 +735,20 @@ static int split_item(builder* b, const build_item* it, build_item kids[2], mc_o
         return 0;
     }
     moments left, right;
+    int k = split_axis(b, it, axes_f);
+    const double* split = axes[k];
 #if MC_BUILD_AVX512
-    uint32_t n_left = b->wide ? classify_avx512(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left)
-                              : classify_portable(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left);
+    uint32_t n_left = b->wide ? classify_avx512(b, it->begin, it->end, &ps, axes_f, split, it->mean, &left)
+                              : classify_portable(b, it->begin, it->end, &ps, axes_f, split, it->mean, &left);
 #else
-    uint32_t n_left = classify_portable(b, it->begin, it->end, &ps, axes_f, axes[0], it->mean, &left);
+    uint32_t n_left = classify_portable(b, it->begin, it->end, &ps, axes_f, split, it->mean, &left);
 #endif
     uint32_t mid = partition_by_bits(b, it->begin, it->end, n_left);
     split_sums(it, &left, &right);
     make_job(&ps, axes_f, it->node, job);
     for (int r = 1; r < 3 && (mid == it->begin || mid == it->end); ++r)
     {
-        mid = partition_only(b, it->begin, it->end, axes[r], it->mean, &left, &right);
+        mid = partition_only(b, it->begin, it->end, axes[(k + r) % 3], it->mean, &left, &right);
     }
     if (mid == it->begin || mid == it->end)
     {

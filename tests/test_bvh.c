@@ -897,6 +897,120 @@ Test(bvh, edge_axes_of_a_coarse_plate_keep_every_pair)
     mc_workspace_destroy(ws);
 }
 
+// An n-sided prism of radius r and height h about the z axis through (cx, cy), both caps fanned from their centres
+// (as CAD exports fan their caps: long thin triangles from the axis).
+static mc_mesh* fanned_prism(uint32_t n, double r, double h, double cx, double cy)
+{
+    double* p = malloc(3u * (2u * n + 2u) * sizeof *p);
+    uint32_t* t = malloc(3u * 4u * n * sizeof *t);
+    cr_assert(p != NULL && t != NULL);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        double a = 2.0 * 3.14159265358979323846 * k / n;
+        for (uint32_t s = 0; s < 2u; ++s)
+        {
+            double* v = p + 3u * (s * n + k);
+            v[0] = cx + r * cos(a);
+            v[1] = cy + r * sin(a);
+            v[2] = s * h;
+        }
+    }
+    for (uint32_t s = 0; s < 2u; ++s)
+    {
+        double* v = p + 3u * (2u * n + s);
+        v[0] = cx;
+        v[1] = cy;
+        v[2] = s * h;
+    }
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        uint32_t a = k, b = (k + 1u) % n;
+        uint32_t tri[4][3] = {{a, b, b + n}, {a, b + n, a + n}, {2u * n, b, a}, {2u * n + 1u, a + n, b + n}};
+        memcpy(t + 12u * k, tri, sizeof tri);
+    }
+    mc_mesh* m = scene_mesh_from_arrays(p, 2u * n + 2u, t, 4u * n);
+    free(p);
+    free(t);
+    return m;
+}
+
+// Two prisms with fanned caps side by side, their caps in the same planes (flush: every cap triangle of one exactly in
+// the other's cap plane) or just off them, turned about z: the pairs whose plane tests are inconclusive meet the
+// triangles' slabs (bvh_collide.c, slabs_apart), which must reject only pairs that neither cross nor overlap in their
+// plane. The pairs, their crossings and the coplanar overlapping pairs must equal the brute force over all triangle
+// pairs (the exact test with its tie, and the exact coplanar overlap), with both lane widths, and the slabs must have
+// rejected pairs where the AVX2 kernels run.
+Test(bvh, slabs_of_flush_fanned_caps_keep_every_pair)
+{
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    const uint32_t n = 96;
+    mc_mesh* mi = fanned_prism(n, 10.0, 10.0, 0.0, 0.0);
+    mc_mesh* mj = fanned_prism(n, 10.0, 10.0, 0.0, 0.0);
+    cr_assert(mi != NULL && mj != NULL);
+    // (distance between the axes, turn about z, lift along z): the lifts 0 and 10 keep the caps flush (a turn about z
+    // maps z exactly), 1e-9 lifts them just off.
+    static const double poses[5][3] = {
+        {17.0, 0.013, 0.0}, {19.5, 0.3, 0.0}, {12.0, 0.0311, 10.0}, {15.0, 1.0, 1e-9}, {18.0, 0.5, -10.0}};
+    uint64_t rejected = 0, coplanar_total = 0;
+    for (int k = 0; k < 5; ++k)
+    {
+        mc_pose p = mc_pose_identity();
+        p.p = mc_v3(poses[k][0], 0.0, poses[k][2]);
+        p.q.w = cos(0.5 * poses[k][1]);
+        p.q.z = sin(0.5 * poses[k][1]);
+        for (int lanes = 0; lanes < 2; ++lanes)
+        {
+            mc_collide_lanes_limit = lanes == 0 ? 0 : 1;
+            check_against_brute_force(mi, mj, &p, ws, 1);
+            mc_collide_lanes_limit = 0;
+            rejected += lanes == 0 ? mc_pair_scratch_axis_rejected(ws->pairs) : 0u;
+            // The coplanar overlapping pairs of that query against all pairs (J's vertices as the query mapped them).
+            mc_pair_result res;
+            mc_collide_lanes_limit = lanes == 0 ? 0 : 1;
+            cr_assert(mc_collide(mi, mj, &p, 1, &ws->pairs, &res, NULL) == MC_OK);
+            mc_collide_lanes_limit = 0;
+            uint32_t found = 0;
+            for (uint32_t i = 0; i < mi->triangle_count; ++i)
+            {
+                const uint32_t* a = &mi->indices[3u * i];
+                mc_vec3 ti[3] = {mi->positions[a[0]], mi->positions[a[1]], mi->positions[a[2]]};
+                for (uint32_t j = 0; j < mj->triangle_count; ++j)
+                {
+                    const uint32_t* b = &mj->indices[3u * j];
+                    mc_vec3 tj[3];
+                    for (int c = 0; c < 3; ++c)
+                    {
+                        tj[c] = mc_pair_scratch_j_vertex(ws->pairs, b[c]);
+                    }
+                    mc_crossing cr[2];
+                    int coplanar = 0;
+                    (void)mc_tri_tri_crossings_tie(ti, tj, cr, &coplanar);
+                    if (!coplanar || !mc_tri_coplanar_overlap(ti, tj, mc_tri_coplanar_axis(ti)))
+                    {
+                        continue;
+                    }
+                    cr_assert(found < res.coplanar_count && res.coplanar[found] == ((uint64_t)i << 32 | j),
+                              "pose %d, lanes %d: coplanar pair (%u, %u) missing or out of order", k, lanes, i, j);
+                    ++found;
+                }
+            }
+            cr_assert(found == res.coplanar_count, "pose %d: %u coplanar pairs, brute force %u", k, res.coplanar_count,
+                      found);
+            coplanar_total += found;
+        }
+    }
+    cr_assert(coplanar_total > 500, "only %llu coplanar pairs: the caps are not flush",
+              (unsigned long long)coplanar_total);
+    if (mc_collide_lanes_available() >= 2)
+    {
+        cr_assert(rejected > 500, "the slabs rejected only %llu pairs", (unsigned long long)rejected);
+    }
+    mc_mesh_destroy(mi);
+    mc_mesh_destroy(mj);
+    mc_workspace_destroy(ws);
+}
+
 // The bench scenes (box grids with flat leaves, spheres, tori; multi-level trees with leaves of up to 16 triangles)
 // against the brute force, at their contact pose and perturbed, with both lane widths of the kernels and 1 or 2
 // threads.
