@@ -321,7 +321,13 @@ static void print_summary(const app_sim* sim, const app_scenario* scn, const cha
     if (scn->mech != NULL && scn->mech->joint_count > 0)
     {
         // JOINTs: Simbody's error-controlled Runge-Kutta-Merson integrates (sim_mb.cpp), not the BDF
-        snprintf(steps, sizeof steps, "Simbody RK-Merson %llu steps", (unsigned long long)st.steps);
+        int red = app_sim_get_redundant_constraints(sim);
+        char kept[120] = "";
+        if (red > 0)
+        {
+            snprintf(kept, sizeof kept, ", %d redundant loop constraint equations kept (minimum-norm reactions)", red);
+        }
+        snprintf(steps, sizeof steps, "Simbody RK-Merson %llu steps%s", (unsigned long long)st.steps, kept);
     }
     else if (scn->integrator == APP_SCENARIO_RK4)
     {

@@ -708,21 +708,28 @@ bool app_mech_resolve(scn_parser* p)
             return app_scn_fail(p, mo->line, "MOTION/%d: JOINT/%d is not defined", mo->id, id);
         }
         app_joint_type t = m->joints[k].type;
+        if (own && t == APP_JOINT_CYLINDRICAL)
+        {
+            return app_scn_fail(p, mo->line, "MOTION/%d: JOINT/%d is CYLINDRICAL: give TRANSLATION or ROTATION",
+                                mo->id, id);
+        }
         if (own)
         {
             mo->rotation = t == APP_JOINT_REVOLUTE;
         }
-        bool fits = (t == APP_JOINT_REVOLUTE && mo->rotation) || (t == APP_JOINT_TRANSLATIONAL && !mo->rotation);
+        bool fits = ((t == APP_JOINT_REVOLUTE || t == APP_JOINT_CYLINDRICAL) && mo->rotation) ||
+                    ((t == APP_JOINT_TRANSLATIONAL || t == APP_JOINT_CYLINDRICAL) && !mo->rotation);
         if (!fits)
         {
             return app_scn_fail(p, mo->line,
                                 "MOTION/%d: JOINT/%d is %s, which cannot take a %s motion (REVOLUTE takes ROTATION, "
-                                "TRANSLATIONAL takes TRANSLATION)",
+                                "TRANSLATIONAL takes TRANSLATION, CYLINDRICAL one of each)",
                                 mo->id, id, s_joint_names[t], mo->rotation ? "ROTATION" : "TRANSLATION");
         }
         for (int q = 0; q < i; ++q)
         {
-            if (m->motions[q].joint == k)
+            // a CYLINDRICAL joint takes one ROTATION and one TRANSLATION
+            if (m->motions[q].joint == k && m->motions[q].rotation == mo->rotation)
             {
                 return app_scn_fail(p, mo->line, "MOTION/%d: JOINT/%d is driven by MOTION/%d already", mo->id, id,
                                     m->motions[q].id);

@@ -51,9 +51,9 @@
  *     Needs the multibody library (Simbody, src/app/sim_mb.cpp).
  *
  * MOTION/id, JOINT=id, [TRANSLATION | ROTATION], [DISPLACEMENT | VELOCITY], FUNCTION=e
- *     Drives a REVOLUTE (ROTATION, the default for it) or TRANSLATIONAL (TRANSLATION) joint: I's angle about J's z
- *     (or its displacement along J's z) is the function of time (DISPLACEMENT, the default), or its rate is
- *     (VELOCITY).
+ *     Drives a REVOLUTE (ROTATION, the default for it), TRANSLATIONAL (TRANSLATION) or CYLINDRICAL (ROTATION or
+ *     TRANSLATION, given; one MOTION of each may drive it) joint: I's angle about J's z (or its displacement along
+ *     J's z) is the function of time (DISPLACEMENT, the default), or its rate is (VELOCITY).
  *
  * Function expressions (FUNCTION=, FX=, ...) follow src/app/expr.h. An expression runs to the end of the statement
  * (continuation lines included: a continuation's leading comma is Adams' continuation mark, not part of the

@@ -10,6 +10,7 @@ extern "C"
 }
 
 #include "Simbody.h"
+#include "src/app/sim_mb_internal.hpp"
 
 #include <cstdio>
 #include <stdexcept>
@@ -20,11 +21,6 @@ using namespace SimTK;
 
 namespace
 {
-struct force_failure : std::runtime_error
-{
-    explicit force_failure(const std::string& m) : std::runtime_error(m) {}
-};
-
 Rotation rot_of(mc_quat q)
 {
     return Rotation(Quaternion(q.w, q.x, q.y, q.z));
@@ -70,6 +66,8 @@ struct app_mb
     std::vector<Vec3> joint_station; // per loop JOINT: its I marker in the I part's body frame
     std::vector<int> motion_child;
     std::vector<double> motion_sign;
+    std::vector<Constraint> motion_driver; // per MOTION on a CYLINDRICAL joint: its driver (else empty)
+    int redundant = 0;                     // redundant constraint equations (sim_mb_loops.cpp keeps them)
     Integrator* integ = nullptr;
     TimeStepper* stepper = nullptr;
 
@@ -111,7 +109,7 @@ class callback_force : public Force::Custom::Implementation
         char err[700] = "";
         if (!mb_->force(mb_->user, s.getTime(), mb_->motion.data(), mb_->wrench.data(), err, sizeof err))
         {
-            throw force_failure(err);
+            throw mb_force_failure(err);
         }
         for (size_t i = 0; i < mb_->body.size(); ++i)
         {
@@ -150,40 +148,16 @@ class expr_motion : public Motion::Custom::Implementation
     void calcPrescribedVelocityDot(const State& s, int, Real* ud) const override { ud[0] = d1(s.getTime()); }
 
   private:
-    double f(double t) const
-    {
-        app_expr_env env = {t, nullptr, nullptr, nullptr, nullptr};
-        double v = 0.0;
-        app_expr_fault fault;
-        if (!app_expr_eval(m_->function.code, &env, &v, &fault))
-        {
-            char b[400];
-            snprintf(b, sizeof b, "MOTION/%d FUNCTION= at t = %.9g: %s in '%s'", m_->id, t, fault.what,
-                     m_->function.text);
-            throw force_failure(b);
-        }
-        return sign_ * v;
-    }
+    double f(double t) const { return mb_motion_value(m_, sign_, t, 0); }
 
-    // Central differences: step 1e-4 (1e-3 for the second) of the time scale 1: errors h^2 f''' / 6, h^2 f'''' / 12.
-    double d1(double t) const
-    {
-        const double h = 1e-4;
-        return (f(t + h) - f(t - h)) / (2.0 * h);
-    }
+    double d1(double t) const { return mb_motion_value(m_, sign_, t, 1); }
 
-    double d2(double t) const
-    {
-        const double h = 1e-3;
-        return (f(t + h) - 2.0 * f(t) + f(t - h)) / (h * h);
-    }
+    double d2(double t) const { return mb_motion_value(m_, sign_, t, 2); }
 
     const app_scenario_motion* m_;
     double sign_;
 };
 
-const char* const joint_names[] = {"REVOLUTE",  "TRANSLATIONAL", "CYLINDRICAL", "SPHERICAL",
-                                   "UNIVERSAL", "PLANAR",        "FIXED"};
 } // namespace
 
 extern "C" bool app_mb_available(void)
@@ -225,11 +199,6 @@ extern "C" bool app_mb_create(const app_mb_def* def, app_mb** out, char* err, si
     };
     auto body_of = [&](int part) -> MobilizedBody&
     { return mb->ground[(size_t)part] ? mb->matter.updGround() : mb->body[(size_t)part]; };
-    std::vector<int> joint_motion((size_t)m->joint_count, -1);
-    for (int k = 0; k < m->motion_count; ++k)
-    {
-        joint_motion[(size_t)m->motions[k].joint] = k;
-    }
     std::vector<bool> used((size_t)m->joint_count, false);
     mb->joint_child.assign((size_t)m->joint_count, -1);
     mb->joint_child_is_i.assign((size_t)m->joint_count, false);
@@ -237,6 +206,7 @@ extern "C" bool app_mb_create(const app_mb_def* def, app_mb** out, char* err, si
     mb->joint_station.assign((size_t)m->joint_count, Vec3(0));
     mb->motion_child.assign((size_t)m->motion_count, -1);
     mb->motion_sign.assign((size_t)m->motion_count, 1.0);
+    mb->motion_driver.assign((size_t)m->motion_count, Constraint());
     std::vector<int> parent_of((size_t)np, -1);                  // per moving part: its parent part (-1: Ground)
     std::vector<Transform> xf_of((size_t)np), xm_of((size_t)np); // its mobilizer frames F (on the parent), M
     auto fail = [&](const char* fmt, int line, int id, const char* what)
@@ -304,16 +274,8 @@ extern "C" bool app_mb_create(const app_mb_def* def, app_mb** out, char* err, si
                 parent_of[(size_t)child] = mb->ground[(size_t)parent] ? -1 : parent;
                 xf_of[(size_t)child] = xf;
                 xm_of[(size_t)child] = xm;
-                int mo = joint_motion[(size_t)k];
                 mb->joint_child[(size_t)k] = child;
                 mb->joint_child_is_i[(size_t)k] = child_is_i;
-                if (mo >= 0)
-                {
-                    mb->motion_child[(size_t)mo] = child;
-                    mb->motion_sign[(size_t)mo] = child_is_i ? 1.0 : -1.0;
-                    // Adams drives I relative to J; the mobilizer measures the child relative to the parent.
-                    Motion::Custom(mb->body[(size_t)child], new expr_motion(&m->motions[mo], child_is_i ? 1.0 : -1.0));
-                }
                 in_tree[(size_t)child] = true;
                 used[(size_t)k] = true;
                 grew = true;
@@ -340,39 +302,41 @@ extern "C" bool app_mb_create(const app_mb_def* def, app_mb** out, char* err, si
                 continue;
             }
             const app_scenario_joint& jt = m->joints[k];
-            if (joint_motion[(size_t)k] >= 0)
-            {
-                return fail("JOINT/%d closes a loop of joints: a MOTION cannot drive it (drive a joint of the tree, "
-                            "%s)",
-                            jt.line, jt.id, "one met earlier in the file from the ground");
-            }
             int pi = m->markers[jt.i].part_index, pj = m->markers[jt.j].part_index;
             if (mb->ground[(size_t)pi] && mb->ground[(size_t)pj])
             {
                 return fail("JOINT/%d joins two ground parts%s", jt.line, jt.id, "");
             }
-            MobilizedBody& bi = body_of(pi);
-            MobilizedBody& bj = body_of(pj);
             Transform xi = marker_frame(jt.i), xj = marker_frame(jt.j);
-            std::vector<Constraint>& cs = mb->joint_constraints[(size_t)k];
             mb->joint_station[(size_t)k] = xi.p();
-            switch (jt.type)
+            mb_loop_constraints(jt.type, body_of(pi), xi, body_of(pj), xj, mb->joint_constraints[(size_t)k]);
+        }
+        // The MOTIONs, on joints of the tree: Adams drives I relative to J, the mobilizer measures the child relative
+        // to the parent. A REVOLUTE's or TRANSLATIONAL's one mobility is prescribed (Simbody's Motion); a
+        // CYLINDRICAL's rotation and translation are driven one by one by a constraint (a Motion would prescribe
+        // both).
+        for (int k = 0; k < m->motion_count; ++k)
+        {
+            const app_scenario_motion& mo = m->motions[k];
+            const app_scenario_joint& jt = m->joints[mo.joint];
+            int child = mb->joint_child[(size_t)mo.joint];
+            if (child < 0)
             {
-            case APP_JOINT_SPHERICAL:
-                cs.push_back(Constraint::Ball(bi, xi.p(), bj, xj.p()));
-                break;
-            case APP_JOINT_REVOLUTE:
-                cs.push_back(Constraint::Ball(bi, xi.p(), bj, xj.p()));
-                cs.push_back(Constraint::ConstantAngle(bj, UnitVec3(xj.R().x()), bi, UnitVec3(xi.R().z()), Pi / 2));
-                cs.push_back(Constraint::ConstantAngle(bj, UnitVec3(xj.R().y()), bi, UnitVec3(xi.R().z()), Pi / 2));
-                break;
-            case APP_JOINT_FIXED:
-                cs.push_back(Constraint::Weld(bi, xi, bj, xj));
-                break;
-            default:
-                return fail("JOINT/%d closes a loop of joints; a %s joint cannot (only SPHERICAL, REVOLUTE and FIXED "
-                            "can: reorder the joints so that it is part of the tree)",
-                            jt.line, jt.id, joint_names[jt.type]);
+                return fail("JOINT/%d closes a loop of joints: a MOTION cannot drive it (drive a joint of the tree, "
+                            "%s)",
+                            jt.line, jt.id, "one met earlier in the file from the ground");
+            }
+            double sign = mb->joint_child_is_i[(size_t)mo.joint] ? 1.0 : -1.0;
+            mb->motion_child[(size_t)k] = child;
+            mb->motion_sign[(size_t)k] = sign;
+            if (jt.type == APP_JOINT_CYLINDRICAL)
+            {
+                mb->motion_driver[(size_t)k] =
+                    mb_coordinate_driver(mb->body[(size_t)child], mo.rotation ? 0 : 1, &mo, sign);
+            }
+            else
+            {
+                Motion::Custom(mb->body[(size_t)child], new expr_motion(&mo, sign));
             }
         }
         Force::UniformGravity(mb->forces, mb->matter, vec_of(scn->gravity));
@@ -409,6 +373,7 @@ extern "C" bool app_mb_create(const app_mb_def* def, app_mb** out, char* err, si
         mb->system.realize(mb->state, Stage::Position);
         mb->system.prescribeU(mb->state);
         mb->system.project(mb->state, 1e-12);
+        mb->redundant = mb_redundant_count(mb->matter, mb->state);
         mb->integ = new RungeKuttaMersonIntegrator(mb->system);
         mb->integ->setAccuracy(def->accuracy);
         mb->integ->setConstraintTolerance(1e-10);
@@ -431,7 +396,7 @@ extern "C" bool app_mb_step_to(app_mb* mb, double t, char* err, size_t cap)
     {
         mb->stepper->stepTo(t);
     }
-    catch (const force_failure& e)
+    catch (const mb_force_failure& e)
     {
         snprintf(err, cap, "%s", e.what());
         return false;
@@ -448,6 +413,11 @@ extern "C" bool app_mb_step_to(app_mb* mb, double t, char* err, size_t cap)
 extern "C" void app_mb_get_motions(const app_mb* mb, app_part_motion* out)
 {
     mb->motions(mb->integ->getState(), out);
+}
+
+extern "C" int app_mb_redundant_count(const app_mb* mb)
+{
+    return mb->redundant;
 }
 
 extern "C" long app_mb_step_count(const app_mb* mb)
@@ -533,6 +503,12 @@ extern "C" bool app_mb_get_reactions(const app_mb* mb, mc_wrench* joints, double
         for (int k = 0; k < m->motion_count; ++k)
         {
             const MobilizedBody& b = mb->body[(size_t)mb->motion_child[(size_t)k]];
+            if (!mb->motion_driver[(size_t)k].isEmptyHandle())
+            {
+                // A driver constraint's multiplier, with the sign of constraint forces (as below).
+                motions[k] = -mb->motion_sign[(size_t)k] * mb->motion_driver[(size_t)k].getMultipliersAsVector(s)[0];
+                continue;
+            }
             // Simbody's motion forces are multipliers (the sign of constraint forces): the applied driver force is
             // their negative, on the child; Adams reports it on I relative to J.
             motions[k] = -mb->motion_sign[(size_t)k] * b.getOneFromUPartition(s, 0, tau);

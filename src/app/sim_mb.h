@@ -51,6 +51,10 @@ extern "C"
     /// The part motions at the current time (per part; centre of mass, orientation, velocities in the ground frame).
     void app_mb_get_motions(const app_mb* mb, app_part_motion* out);
 
+    /// Constraint equations that repeat others (a planar loop's out-of-plane equations): kept, the reactions are then
+    /// the minimum-norm set (sim_mb_loops.cpp).
+    int app_mb_redundant_count(const app_mb* mb);
+
     /// Integration steps taken so far.
     long app_mb_step_count(const app_mb* mb);
 

@@ -35,6 +35,12 @@ void app_mb_get_motions(const app_mb* mb, app_part_motion* out)
     (void)out;
 }
 
+int app_mb_redundant_count(const app_mb* mb)
+{
+    (void)mb;
+    return 0;
+}
+
 long app_mb_step_count(const app_mb* mb)
 {
     (void)mb;

@@ -107,6 +107,11 @@ bool app_sim_get_reactions(const app_sim* s, mc_wrench* joints, double* motions,
     return s->mb != NULL ? app_mb_get_reactions(s->mb, joints, motions, err, cap) : sim_set_err(err, cap, "no JOINT");
 }
 
+int app_sim_get_redundant_constraints(const app_sim* s)
+{
+    return s->mb != NULL ? app_mb_redundant_count(s->mb) : 0;
+}
+
 app_sim_step_stats app_sim_get_step_stats(const app_sim* s)
 {
     app_sim_step_stats st = s->stats;

@@ -262,6 +262,9 @@ app_sim_step_stats app_sim_get_step_stats(const app_sim* sim);
 /// motion of scn->mech). @return false with a message, also when the scenario has no JOINT.
 bool app_sim_get_reactions(const app_sim* sim, mc_wrench* joints, double* motions, char* err, size_t err_cap);
 
+/// Redundant constraint equations of the JOINTs' loops (app_mb_redundant_count; 0 without JOINTs).
+int app_sim_get_redundant_constraints(const app_sim* sim);
+
 /// Advance by one accepted BDF step towards t_end (never past it), for a simulation created with INTEGRATOR/BDF.
 /// The forces are then evaluated at the new state.
 /// @return false (with a message) when the world fails or the integrator cannot meet its tolerance
