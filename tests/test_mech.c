@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const double PI = 3.14159265358979323846;
 
@@ -533,10 +534,10 @@ Test(mech, bad_joints_and_motions_are_refused_with_the_statement)
     expect_bad("JOINT/1, I=2, J=1, REVOLUTE\nMOTION/1, JOINT=1, TRANSLATION, FUNCTION=TIME",
                "bad.scn:8:", "REVOLUTE, which cannot take a TRANSLATION motion");
     expect_bad("MOTION/1, JOINT=4, FUNCTION=TIME", "bad.scn:7:", "JOINT/4 is not defined");
-    expect_bad("JOINT/1, I=2, J=1, PLANAR\nMOTION/1, JOINT=1, ROTATION, FUNCTION=TIME", "bad.scn:8:",
-               "JOINT/1 is PLANAR, which cannot take a ROTATION motion");
-    expect_bad("JOINT/1, I=2, J=1, CYLINDRICAL\nMOTION/1, JOINT=1, FUNCTION=TIME", "bad.scn:8:",
-               "MOTION/1: JOINT/1 is CYLINDRICAL: give TRANSLATION or ROTATION");
+    expect_bad("JOINT/1, I=2, J=1, PLANAR\nMOTION/1, JOINT=1, ROTATION, FUNCTION=TIME",
+               "bad.scn:8:", "JOINT/1 is PLANAR, which cannot take a ROTATION motion");
+    expect_bad("JOINT/1, I=2, J=1, CYLINDRICAL\nMOTION/1, JOINT=1, FUNCTION=TIME",
+               "bad.scn:8:", "MOTION/1: JOINT/1 is CYLINDRICAL: give TRANSLATION or ROTATION");
     expect_bad("JOINT/1, I=2, J=1, CYLINDRICAL\nMOTION/1, JOINT=1, ROTATION, FUNCTION=TIME\n"
                "MOTION/2, JOINT=1, ROTATION, FUNCTION=TIME",
                "bad.scn:9:", "MOTION/2: JOINT/1 is driven by MOTION/1 already");
@@ -620,5 +621,97 @@ Test(mech, a_spline_curve_serves_contacts_and_expressions)
     cr_expect(app_sim_create(scn, &opt, &s2, err, sizeof err) == false);
     cr_expect(strstr(err, "mech.scn:6:") != NULL && strstr(err, "fewer than 4 points") != NULL, "%s", err);
     app_sim_destroy(s2);
+    app_scenario_destroy(scn);
+}
+
+// The plot of a mechanism: per JOINT the magnitudes of its reaction force and torque, per MOTION its driver, at every
+// output row (sim_outputs.c). Each curve's largest value (its polyline's data-peak) equals the largest value of the
+// same quantity computed from the CSV's columns (jointID_fx .. _tz, motionID_f). Tolerance 1e-8 relative: the CSV's
+// components and the data-peak are both written with 9 significant digits (each rounded by at most 5e-9 relative).
+Test(mech, plot_shows_joint_reactions_and_motion_drivers)
+{
+    if (!app_mb_available())
+    {
+        cr_skip_test("no Simbody in this build (libsimbody-dev)");
+    }
+    app_scenario* scn = parse_data("slider_crank.scn");
+    cr_assert(scn->mech != NULL && scn->mech->joint_count == 4 && scn->mech->motion_count == 1);
+    app_sim* sim = sim_ok(scn);
+    const char* dir = getenv("TMPDIR");
+    char svg[600];
+    snprintf(svg, sizeof svg, "%s/mc_mech_plot_XXXXXX", dir != NULL && dir[0] != '\0' ? dir : "/tmp");
+    int fd = mkstemp(svg);
+    cr_assert(fd >= 0);
+    close(fd);
+    FILE* csv = tmpfile();
+    cr_assert(csv != NULL);
+    app_sim_outputs outs = {csv, NULL, svg, NULL, NULL};
+    char err[700] = "";
+    cr_assert(app_sim_run_outputs(sim, &outs, err, sizeof err), "%s", err);
+    // The CSV: find joint1_fx and motion1_f, then the largest |F|, |T| per joint and driver over the rows.
+    rewind(csv);
+    static char line[16384];
+    cr_assert(fgets(line, sizeof line, csv) != NULL);
+    int col_j = -1, col_m = -1, col = 0;
+    for (char* c = strtok(line, ",\n"); c != NULL; c = strtok(NULL, ",\n"), ++col)
+    {
+        col_j = strcmp(c, "joint1_fx") == 0 ? col : col_j;
+        col_m = strcmp(c, "motion1_f") == 0 ? col : col_m;
+    }
+    cr_assert(col_j > 0 && col_m == col_j + 24, "joint columns at %d, motion at %d", col_j, col_m);
+    double want[9];
+    for (int k = 0; k < 9; ++k)
+    {
+        want[k] = -INFINITY;
+    }
+    int rows = 0;
+    while (fgets(line, sizeof line, csv) != NULL)
+    {
+        double v[25];
+        const char* c = line;
+        for (int k = 0; k < col_j; ++k)
+        {
+            c = strchr(c, ',') + 1;
+        }
+        for (int k = 0; k < 25; ++k)
+        {
+            v[k] = strtod(c, NULL);
+            c = strchr(c, ',') + (k < 24 ? 1 : 0);
+        }
+        for (int j = 0; j < 4; ++j)
+        {
+            want[j] =
+                fmax(want[j], sqrt(v[6 * j] * v[6 * j] + v[6 * j + 1] * v[6 * j + 1] + v[6 * j + 2] * v[6 * j + 2]));
+            want[4 + j] = fmax(want[4 + j], sqrt(v[6 * j + 3] * v[6 * j + 3] + v[6 * j + 4] * v[6 * j + 4] +
+                                                 v[6 * j + 5] * v[6 * j + 5]));
+        }
+        want[8] = fmax(want[8], v[24]);
+        ++rows;
+    }
+    fclose(csv);
+    cr_assert(rows == scn->steps + 1, "%d rows", rows);
+    // The SVG: three panels (no contacts here), nine curves in the order force, torque, driver.
+    FILE* f = fopen(svg, "rb");
+    cr_assert(f != NULL);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    remove(svg);
+    cr_expect(strstr(text, "Joint reaction force on I") != NULL && strstr(text, "Joint reaction torque on I") != NULL &&
+              strstr(text, "MOTION driver force or torque") != NULL && strstr(text, "MOTION/1 (torque)") != NULL);
+    const char* p = text;
+    for (int k = 0; k < 9; ++k)
+    {
+        p = strstr(p, "data-peak=\"");
+        cr_assert(p != NULL, "curve %d missing", k);
+        p += 11;
+        double peak = strtod(p, NULL);
+        cr_expect(fabs(peak - want[k]) <= 1e-8 * fmax(fabs(want[k]), 1e-12), "curve %d: plot %.9g, CSV %.9g", k, peak,
+                  want[k]);
+    }
+    cr_expect(strstr(p, "data-peak=\"") == NULL, "more curves than the joints and motions");
+    cr_expect(want[8] > 0.0 && want[0] > 0.0, "the crank needs a driver torque and its pin carries a force");
+    app_sim_destroy(sim);
     app_scenario_destroy(scn);
 }

@@ -181,24 +181,92 @@ static size_t history_series(const plot_history* h, int k, double* t, double* y)
     return n;
 }
 
+// The mechanism's history: per JOINT the magnitudes of its reaction force and torque (on I's part, as the CSV's
+// jointID_fx .. _tz), per MOTION its driver force or torque (motionID_f), at every output row: with JOINTs the output
+// times are Simbody's step ends, so these are the CSV's values, every one of them.
+typedef struct mech_history
+{
+    int joints;    ///< JOINTs (0: no mechanism panels)
+    int motions;   ///< MOTIONs
+    size_t rows;   ///< samples kept
+    size_t cap;    ///< samples allocated (the output rows)
+    double* t;     ///< cap times
+    double* y;     ///< (2 joints + motions) series of cap values: |F| per joint, |T| per joint, then the drivers
+    mc_wrench* jw; ///< joints, scratch of app_sim_get_reactions
+    double* drv;   ///< motions, scratch
+} mech_history;
+
+static bool mech_create(mech_history* h, const app_sim* s, size_t rows)
+{
+    memset(h, 0, sizeof *h);
+    const app_scenario_mech* m = s->scn->mech;
+    if (s->mb == NULL || m == NULL || m->joint_count + m->motion_count == 0)
+    {
+        return true;
+    }
+    h->joints = m->joint_count;
+    h->motions = m->motion_count;
+    h->cap = rows;
+    size_t ns = 2 * (size_t)h->joints + (size_t)h->motions;
+    h->t = calloc(rows, sizeof *h->t);
+    h->y = calloc(rows * ns, sizeof *h->y);
+    h->jw = calloc((size_t)(h->joints > 0 ? h->joints : 1), sizeof *h->jw);
+    h->drv = calloc((size_t)(h->motions > 0 ? h->motions : 1), sizeof *h->drv);
+    return h->t != NULL && h->y != NULL && h->jw != NULL && h->drv != NULL;
+}
+
+static void mech_free(mech_history* h)
+{
+    free(h->t);
+    free(h->y);
+    free(h->jw);
+    free(h->drv);
+}
+
+static bool mech_add(mech_history* h, const app_sim* s, char* err, size_t cap)
+{
+    if (h->joints + h->motions == 0 || h->rows == h->cap)
+    {
+        return true;
+    }
+    if (!app_sim_get_reactions(s, h->jw, h->drv, err, cap))
+    {
+        return false;
+    }
+    size_t r = h->rows++;
+    h->t[r] = s->time;
+    for (int j = 0; j < h->joints; ++j)
+    {
+        h->y[(size_t)j * h->cap + r] = mc_length(h->jw[j].force);
+        h->y[(size_t)(h->joints + j) * h->cap + r] = mc_length(h->jw[j].torque);
+    }
+    for (int k = 0; k < h->motions; ++k)
+    {
+        h->y[(size_t)(2 * h->joints + k) * h->cap + r] = h->drv[k];
+    }
+    return true;
+}
+
 /// "name [unit]" or "name".
 static void with_unit(char* out, size_t cap, const char* name, const char* unit)
 {
     snprintf(out, cap, "%s%s%s%s", name, unit[0] ? " [" : "", unit, unit[0] ? "]" : "");
 }
 
-/// The plot: normal force, friction force and depth per contact, and the incidents timeline.
-static bool write_plot(const app_sim* s, const plot_history* hist, const char* path)
+/// The plot: normal force, friction force and depth per contact and the incidents timeline (when there are
+/// contacts), then the JOINT reactions and MOTION drivers (mh, when there are any).
+static bool write_plot(const app_sim* s, const plot_history* hist, const mech_history* mh, const char* path)
 {
     const app_scenario* scn = s->scn;
     int nc = scn->contact_count;
     size_t per = 4 * (size_t)(APP_PLOT_COLUMNS + 1);
     size_t ns = (size_t)nc * PLOT_QUANTITIES;
-    app_plot_series* series = calloc(ns, sizeof *series);
-    char(*labels)[160] = calloc((size_t)nc, sizeof *labels);
-    const char** rows = calloc((size_t)nc, sizeof *rows);
-    double* ts = calloc(per * ns, sizeof *ts);
-    double* ys = calloc(per * ns, sizeof *ys);
+    size_t ns1 = ns > 0 ? ns : 1, nc1 = nc > 0 ? (size_t)nc : 1; // joints only: no contact series
+    app_plot_series* series = calloc(ns1, sizeof *series);
+    char(*labels)[160] = calloc(nc1, sizeof *labels);
+    const char** rows = calloc(nc1, sizeof *rows);
+    double* ts = calloc(per * ns1, sizeof *ts);
+    double* ys = calloc(per * ns1, sizeof *ys);
     app_plot_bar* bars = calloc((size_t)(s->incident_count > 0 ? s->incident_count : 1), sizeof *bars);
     bool ok = series != NULL && labels != NULL && rows != NULL && ts != NULL && ys != NULL && bars != NULL;
     for (int c = 0; ok && c < nc; ++c)
@@ -219,23 +287,79 @@ static bool write_plot(const app_sim* s, const plot_history* hist, const char* p
     {
         bars[k] = (app_plot_bar){s->incidents[k].contact, s->incidents[k].start, s->incidents[k].end};
     }
+    // The mechanism's series: |F| and |T| per joint, the driver per motion (mech_history's order).
+    int nj = mh->joints, nm = mh->motions, nms = 2 * nj + nm;
+    app_plot_series* ms = calloc((size_t)(nms > 0 ? nms : 1), sizeof *ms);
+    char(*mlabels)[48] = calloc((size_t)(nms > 0 ? nms : 1), sizeof *mlabels);
+    ok = ok && ms != NULL && mlabels != NULL;
+    for (int k = 0; ok && k < nms; ++k)
+    {
+        if (k < 2 * nj)
+        {
+            snprintf(mlabels[k], sizeof mlabels[k], "JOINT/%d", scn->mech->joints[k % nj].id);
+        }
+        else
+        {
+            const app_scenario_motion* m = &scn->mech->motions[k - 2 * nj];
+            snprintf(mlabels[k], sizeof mlabels[k], "MOTION/%d (%s)", m->id, m->rotation ? "torque" : "force");
+        }
+        ms[k] = (app_plot_series){mlabels[k], mh->t, mh->y + (size_t)k * mh->cap, mh->rows};
+    }
     if (ok)
     {
-        char title[300], xl[64], fl[64], dl[64];
+        char title[300], xl[64], fl[64], dl[64], tl[96], dr[192];
         const char* base = strrchr(scn->path, '/');
-        snprintf(title, sizeof title, "%s: contacts", base != NULL ? base + 1 : scn->path);
+        snprintf(title, sizeof title, "%s: %s", base != NULL ? base + 1 : scn->path,
+                 nc > 0 && nms > 0 ? "contacts and joints"
+                 : nc > 0          ? "contacts"
+                                   : "joints");
         with_unit(xl, sizeof xl, "time", scn->time_unit);
         with_unit(fl, sizeof fl, "force", scn->force_unit);
         with_unit(dl, sizeof dl, "depth", scn->length_unit);
-        app_plot_panel panels[4] = {
-            {"Normal force per contact (sum over its regions)", fl, series, nc, NULL, 0, NULL, 0},
-            {"Friction force per contact (magnitude of the sum)", fl, series + nc, nc, NULL, 0, NULL, 0},
-            {"Penetration per contact (deepest region)", dl, series + 2 * nc, nc, NULL, 0, NULL, 0},
-            {"Contact incidents (from the first to the last step in contact)", NULL, NULL, 0, rows, nc, bars,
-             (size_t)s->incident_count},
-        };
-        ok = app_plot_write_panels(path, title, xl, panels, 4, 0.0, scn->end_time);
+        char tu[72];
+        snprintf(tu, sizeof tu, "%s %s", scn->force_unit, scn->length_unit);
+        with_unit(tl, sizeof tl, "torque", scn->force_unit[0] ? tu : "");
+        snprintf(dr, sizeof dr, "force [%s] or torque [%s]", scn->force_unit, tu);
+        app_plot_panel panels[7];
+        int np = 0;
+        if (nc > 0)
+        {
+            panels[np++] =
+                (app_plot_panel){"Normal force per contact (sum over its regions)", fl, series, nc, NULL, 0, NULL, 0};
+            panels[np++] = (app_plot_panel){
+                "Friction force per contact (magnitude of the sum)", fl, series + nc, nc, NULL, 0, NULL, 0};
+            panels[np++] =
+                (app_plot_panel){"Penetration per contact (deepest region)", dl, series + 2 * nc, nc, NULL, 0, NULL, 0};
+            panels[np++] = (app_plot_panel){"Contact incidents (from the first to the last step in contact)",
+                                            NULL,
+                                            NULL,
+                                            0,
+                                            rows,
+                                            nc,
+                                            bars,
+                                            (size_t)s->incident_count};
+        }
+        if (nj > 0)
+        {
+            panels[np++] = (app_plot_panel){"Joint reaction force on I (magnitude)", fl, ms, nj, NULL, 0, NULL, 0};
+            panels[np++] =
+                (app_plot_panel){"Joint reaction torque on I (magnitude)", tl, ms + nj, nj, NULL, 0, NULL, 0};
+        }
+        if (nm > 0)
+        {
+            panels[np++] = (app_plot_panel){"MOTION driver force or torque (on I, along or about the joint axis)",
+                                            scn->force_unit[0] ? dr : "force or torque",
+                                            ms + 2 * nj,
+                                            nm,
+                                            NULL,
+                                            0,
+                                            NULL,
+                                            0};
+        }
+        ok = app_plot_write_panels(path, title, xl, panels, np, 0.0, scn->end_time);
     }
+    free(ms);
+    free(mlabels);
     free(series);
     free(labels);
     free(rows);
@@ -263,14 +387,19 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
     FILE* csv = out->csv;
     FILE* ccsv = out->contacts_csv;
     plot_history hist;
+    memset(&hist, 0, sizeof hist);
+    mech_history mh;
     bool plot = out->svg_path != NULL && nc > 0;
     app_sim_contact_peaks* peaks = calloc((size_t)(nc > 0 ? nc : 1), sizeof *peaks);
-    if (peaks == NULL || (plot && !history_create(&hist, nc, scn->end_time)))
+    memset(&mh, 0, sizeof mh);
+    bool mech_ok = out->svg_path == NULL || mech_create(&mh, s, (size_t)(nout - first + 1));
+    if (peaks == NULL || !mech_ok || (plot && !history_create(&hist, nc, scn->end_time)))
     {
         if (plot)
         {
             history_free(&hist);
         }
+        mech_free(&mh);
         free(peaks);
         return sim_set_err(err, cap, "out of memory for the plot");
     }
@@ -295,10 +424,12 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
     {
         history_add(&hist, s->time, s);
     }
+    bool ok_mech = mech_add(&mh, s, err, cap);
     if (out->anim != NULL)
     {
         app_anim_output(out->anim, s);
     }
+    ok = ok && ok_mech;
     bool bdf = scn->integrator == APP_SCENARIO_BDF;
     for (int k = first + 1; ok && k <= nout; ++k)
     {
@@ -322,7 +453,8 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
             {
                 csv_row(s, csv);
             }
-            if (ccsv != NULL)
+            ok = mech_add(&mh, s, err, cap);
+            if (ok && ccsv != NULL)
             {
                 app_sim_take_peaks(s, peaks);
                 app_sim_write_contacts_rows(s, ccsv, peaks);
@@ -366,14 +498,14 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
     }
     if (ok && out->svg_path != NULL)
     {
-        if (nc == 0)
+        if (nc == 0 && mh.joints + mh.motions == 0)
         {
             app_plot_series none = {"", NULL, NULL, 0};
             ok = app_plot_write_svg(out->svg_path, "no contacts", "time", "force", &none, 0, 0.0, scn->end_time);
         }
         else
         {
-            ok = write_plot(s, &hist, out->svg_path);
+            ok = write_plot(s, &hist, &mh, out->svg_path);
         }
         if (!ok)
         {
@@ -384,6 +516,7 @@ bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size
     {
         history_free(&hist);
     }
+    mech_free(&mh);
     free(peaks);
     return ok;
 }
