@@ -169,7 +169,9 @@ static const char* const s_help[] = {
     "      (ROTATION: KT=, CT=, [ANGLE=], [TORQUE=])                         each statement\n"
     "  VARIABLE/id, FUNCTION=e                                   a named expression for VARVAL\n"
     "  INTEGRATOR/[BDF|GSTIFF|RK4], [ERROR=e], [HMAX=h], [HINIT=h], [HMIN=h]   see INTEGRATOR above\n"
-    "  SIMULATE/DYNAMIC, END=t, [STEPS=n | DTOUT=dt]             required; n output intervals (default 500)\n"
+    "  SIMULATE/DYNAMIC, END=t, [STEPS=n | DTOUT=dt]             n output intervals (default 500)\n"
+    "  SIMULATE/STATIC, [IMBALANCE=f, ERROR=e, MAXIT=n]          static equilibrium (free parts), before DYNAMIC\n"
+    "      or instead of it; DYNAMICS_ONLY friction is off in it, ON with STICTION=ON holds\n"
     "  END                                                       optional; the rest of the file is ignored\n"
     "\n",
     "example:\n"

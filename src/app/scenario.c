@@ -67,7 +67,16 @@ static bool stmt_integrator(scn_parser* p)
 
 static bool stmt_simulate(scn_parser* p)
 {
-    if (!scn_no_head(p) || !scn_first_time(p, &p->seen_simulate, "SIMULATE", ""))
+    bool statik = false;
+    if (!scn_no_head(p) || !scn_get_flag(p, "STATIC", &statik))
+    {
+        return false;
+    }
+    if (statik)
+    {
+        return scn_statement_static(p); // scenario_static.c
+    }
+    if (!scn_first_time(p, &p->seen_simulate, "SIMULATE/DYNAMIC", ""))
     {
         return false;
     }
@@ -196,9 +205,13 @@ static bool finish_statement(scn_parser* p)
 static bool resolve(scn_parser* p)
 {
     app_scenario* s = p->scn;
-    if (!p->seen_simulate)
+    if (!p->seen_simulate && s->statics.line == 0)
     {
-        return scn_fail(p, 0, "no SIMULATE statement (SIMULATE/DYNAMIC, END=t, STEPS=n)");
+        return scn_fail(p, 0, "no SIMULATE statement (SIMULATE/DYNAMIC, END=t, STEPS=n, or SIMULATE/STATIC)");
+    }
+    if (!scn_resolve_static(p)) // scenario_static.c
+    {
+        return false;
     }
     for (int i = 0; i < s->graphics_count; ++i)
     {

@@ -155,7 +155,16 @@
  *     are refused with RK4.
  *
  * SIMULATE/[DYNAMIC], END=t, [STEPS=n | DTOUT=dt]
- *     Simulate from time 0 to END, writing n + 1 output rows (default STEPS=500). Required, once.
+ *     Simulate from time 0 to END, writing n + 1 output rows (default STEPS=500). Once.
+ *
+ * SIMULATE/STATIC, [IMBALANCE=f], [ERROR=e], [MAXIT=n]
+ *     Static equilibrium (Adams): at most once, before SIMULATE/DYNAMIC (which then starts from the equilibrium at
+ *     rest) or instead of it (the equilibrium is then the only output row, at time 0). At least one of the two
+ *     SIMULATE statements is required. Converged when every part's (or mobility's) force and torque imbalance is at
+ *     most IMBALANCE (default 1e-4, force units) and the last iteration moved no coordinate by more than ERROR
+ *     (default 1e-4, lengths and radians), within MAXIT iterations (default 25); Adams' EQUILIBRIUM defaults.
+ *     The method and what friction means in it: sim_static.h. Needs INTEGRATOR/BDF (the default). Free parts
+ *     only for now: a model with JOINTs is refused when the run starts.
  *
  * END
  *     Optional; nothing after it is read (as in an Adams dataset).
@@ -276,6 +285,16 @@ typedef enum app_scenario_integrator
     APP_SCENARIO_RK4 = 1, ///< fixed-step classical Runge-Kutta
 } app_scenario_integrator;
 
+/// SIMULATE/STATIC: a static equilibrium before the dynamic run or instead of it (sim_static.h).
+typedef struct app_scenario_static
+{
+    int line;         ///< line of the SIMULATE/STATIC statement; 0: none
+    bool only;        ///< no SIMULATE/DYNAMIC: the equilibrium is the only output (end_time and steps are then 1)
+    double imbalance; ///< IMBALANCE: largest force or torque imbalance at convergence (default 1e-4)
+    double error;     ///< ERROR: largest coordinate change of the last iteration (default 1e-4)
+    int maxit;        ///< MAXIT: most iterations (default 25)
+} app_scenario_static;
+
 /// A parsed scenario. Arrays are owned by the scenario (plain malloc: this is tool code, not library code).
 typedef struct app_scenario
 {
@@ -299,7 +318,8 @@ typedef struct app_scenario
     double error;                       ///< INTEGRATOR ERROR (BDF tolerance); 0: the default
     double hinit;                       ///< INTEGRATOR HINIT (BDF first step); 0: automatic
     double hmin;                        ///< INTEGRATOR HMIN (BDF shortest step); 0: automatic
-    int simulate_line;                  ///< line of the SIMULATE statement
+    int simulate_line;                  ///< line of the SIMULATE/DYNAMIC statement (of STATIC when alone)
+    app_scenario_static statics;        ///< SIMULATE/STATIC (statics.line 0: none)
     int integrator_line;                ///< line of the INTEGRATOR statement (0 if none)
     /// Warnings of the parser, each `<file>:<line>: <what>` (no newline): an angle without D whose magnitude is more
     /// than 2 pi (degrees written as radians?). app_sim_create passes them on to its warning callback.

@@ -52,6 +52,11 @@ typedef struct scn_parser
     const char* line_text; // the line being tokenized (columns of function expressions)
 } scn_parser;
 
+/// SIMULATE/STATIC (scenario_static.c): its arguments, at most once, before SIMULATE/DYNAMIC.
+bool scn_statement_static(scn_parser* p);
+/// After all statements: a STATIC alone becomes the only output; STATIC needs the BDF integrator.
+bool scn_resolve_static(scn_parser* p);
+
 /// Record the error "file:line: message" (printf format; no line when line is 0) and return false.
 bool scn_fail(scn_parser* p, int line, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -12,6 +12,7 @@
 #include "src/app/sim_guard.h"
 #include "src/app/sim_jacobian.h"
 #include "src/app/sim_mb.h"
+#include "src/app/sim_static.h"
 #include "src/app/simulate.h"
 
 #include <stdbool.h>
@@ -158,6 +159,7 @@ struct app_sim
     double force_time;          // the time of the stage evaluate() gets (s->time for s->state itself)
     app_mb* mb;                 // JOINT, MOTION: the multibody model that integrates (sim_mb.cpp), NULL without joints
     app_part_motion* mb_motion; // per part: scratch of mb_step
+    app_sim_static_report statics; // SIMULATE/STATIC (sim_static.c)
 };
 
 bool sim_set_err(char* err, size_t cap, const char* fmt, ...) __attribute__((format(printf, 3, 4)));

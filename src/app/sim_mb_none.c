@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 // The multibody model without Simbody: a scenario with JOINTs is refused with the package to install (sim_mb.h).
 #include "src/app/sim_mb.h"
+#include "src/app/sim_static.h"
 
 #include <stdio.h>
 
@@ -71,4 +72,16 @@ void app_mb_csv_row(const app_mb* mb, FILE* f)
 {
     (void)mb;
     (void)f;
+}
+
+bool app_mb_static(app_mb* mb, double imbalance, double error, int maxit, app_sim_static_report* rep, char* err,
+                   size_t cap)
+{
+    (void)mb;
+    (void)imbalance;
+    (void)error;
+    (void)maxit;
+    (void)rep;
+    snprintf(err, cap, "no multibody model");
+    return false;
 }

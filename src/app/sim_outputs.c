@@ -378,11 +378,16 @@ bool app_sim_run(app_sim* s, FILE* csv, const char* svg_path, char* err, size_t 
 bool app_sim_run_outputs(app_sim* s, const app_sim_outputs* out, char* err, size_t cap)
 {
     const app_scenario* scn = s->scn;
+    if (scn->statics.line != 0 && !s->statics.done && !app_sim_static(s, err, cap)) // SIMULATE/STATIC: sim_static.c
+    {
+        return false;
+    }
     int nout = scn->steps;
     double dt_out = scn->end_time / nout;
     int64_t nsub = s->substeps;
     double h = dt_out / (double)nsub;
     int first = (int)floor(s->time / dt_out + 0.5);
+    nout = scn->statics.only ? first : nout; // a STATIC alone: the equilibrium is the only row
     int nc = scn->contact_count;
     FILE* csv = out->csv;
     FILE* ccsv = out->contacts_csv;
