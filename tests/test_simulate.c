@@ -235,7 +235,7 @@ Test(simulate, parser_rejects_bad_input_with_line_numbers)
         {"SIMULATE/END=1, STEPS=10, DTOUT=0.1\n", 1, "not both"},
         {"SIMULATE/END=0\n", 1, "END must be > 0"},
         {"SIMULATE/END=1, STEPS=2.5\n", 1, "whole number"},
-        {"SIMULATE/END=1\nSIMULATE/END=2\n", 2, "SIMULATE given twice"},
+        {"SIMULATE/END=1\nSIMULATE/END=2\n", 2, "SIMULATE/DYNAMIC given twice"},
         {"INTEGRATOR/HMAX=0\n", 1, "HMAX must be > 0"},
         {"INTEGRATOR/GEAR\n", 1, "unknown argument 'GEAR'"},
         {"ACCGRAV/KGRAV=1\nGRAVITY/0,0,1\n", 2, "gravity given twice"},
