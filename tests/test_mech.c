@@ -673,10 +673,11 @@ Test(mech, plot_shows_joint_reactions_and_motion_drivers)
         {
             c = strchr(c, ',') + 1;
         }
-        for (int k = 0; k < 25; ++k)
+        for (int k = 0; k < 25; ++k) // motion1_f is the last column: no comma after it
         {
-            v[k] = strtod(c, NULL);
-            c = strchr(c, ',') + (k < 24 ? 1 : 0);
+            char* end = NULL;
+            v[k] = strtod(c, &end);
+            c = *end == ',' ? end + 1 : end;
         }
         for (int j = 0; j < 4; ++j)
         {
