@@ -641,8 +641,7 @@ static sim_bslu_status prepare(sim_bslu* lu, const sim_bsm* a)
     return SIM_BSLU_OK;
 }
 
-/// LU with partial pivoting of the bs x bs block d, in place. @return false when singular or not finite
-static bool dense_lu(double* d, int* piv, int bs)
+bool sim_dense_lu(double* d, int* piv, int bs)
 {
     for (int k = 0; k < bs; ++k)
     {
@@ -682,8 +681,7 @@ static bool dense_lu(double* d, int* piv, int bs)
     return true;
 }
 
-/// x = D^-1 x with D's dense_lu factors.
-static void dense_solve(const double* d, const int* piv, int bs, double* x)
+void sim_dense_solve(const double* d, const int* piv, int bs, double* x)
 {
     for (int k = 0; k < bs; ++k)
     {
@@ -711,7 +709,7 @@ static void dense_solve(const double* d, const int* piv, int bs, double* x)
     }
 }
 
-/// x = D^-T x (x a row vector: x D^-1) with D's dense_lu factors (P D = L U, so D^T = U^T L^T P).
+/// x = D^-T x (x a row vector: x D^-1) with D's sim_dense_lu factors (P D = L U, so D^T = U^T L^T P).
 static void dense_solve_transposed(const double* d, const int* piv, int bs, double* x)
 {
     for (int i = 0; i < bs; ++i)
@@ -802,7 +800,7 @@ sim_bslu_status sim_bslu_factor(sim_bslu* lu, const sim_bsm* a, double alpha, do
     {
         double* d = lu->dval + (size_t)p * (size_t)bs2;
         int* piv = lu->piv + (size_t)p * (size_t)bs;
-        if (!dense_lu(d, piv, bs))
+        if (!sim_dense_lu(d, piv, bs))
         {
             return SIM_BSLU_SINGULAR;
         }
@@ -880,7 +878,7 @@ void sim_bslu_solve(sim_bslu* lu, double* x)
                 wp[i] -= s;
             }
         }
-        dense_solve(lu->dval + (size_t)p * (size_t)bs2, lu->piv + (size_t)p * (size_t)bs, bs, wp);
+        sim_dense_solve(lu->dval + (size_t)p * (size_t)bs2, lu->piv + (size_t)p * (size_t)bs, bs, wp);
     }
     for (int p = 0; p < nb; ++p)
     {

@@ -99,3 +99,10 @@ sim_bslu_stats sim_bslu_get_stats(const sim_bslu* lu);
 
 /// Bytes the factors of a block-diagonal matrix of nb blocks of bs need (the least sim_bslu_factor uses).
 double sim_bslu_diagonal_bytes(int nb, int bs);
+
+/// LU with partial pivoting of the bs x bs row-major matrix d, in place (P d = L U; piv[k]: the row swapped with k).
+/// @return false when singular or not finite
+bool sim_dense_lu(double* d, int* piv, int bs);
+
+/// x = D^-1 x with D's sim_dense_lu factors.
+void sim_dense_solve(const double* d, const int* piv, int bs, double* x);

@@ -1,61 +1,13 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
 // SIMULATE/STATIC (sim_static.h): the damped Newton iteration, the free parts' problem on the BDF's coordinates and
-// Jacobian (sim_implicit.c), and the hand-over to the dynamic run. Mechanisms: sim_mb_static.cpp.
+// Jacobian (sim_implicit.c), and the hand-over to the dynamic run. Mechanisms: refused for now (sim_mb.cpp).
+#include "src/app/sim_bsm.h"
 #include "src/app/sim_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/// Solve a x = b (n x n, row-major, overwritten) by Gaussian elimination with partial pivoting. @return false when
-/// a pivot is zero
-static bool solve_dense(int n, double* a, double* b)
-{
-    for (int k = 0; k < n; ++k)
-    {
-        int piv = k;
-        for (int i = k + 1; i < n; ++i)
-        {
-            piv = fabs(a[i * n + k]) > fabs(a[piv * n + k]) ? i : piv;
-        }
-        if (!(a[piv * n + k] != 0.0))
-        {
-            return false;
-        }
-        if (piv != k)
-        {
-            for (int j = 0; j < n; ++j)
-            {
-                double t = a[k * n + j];
-                a[k * n + j] = a[piv * n + j];
-                a[piv * n + j] = t;
-            }
-            double t = b[k];
-            b[k] = b[piv];
-            b[piv] = t;
-        }
-        for (int i = k + 1; i < n; ++i)
-        {
-            double f = a[i * n + k] / a[k * n + k];
-            for (int j = k; j < n; ++j)
-            {
-                a[i * n + j] -= f * a[k * n + j];
-            }
-            b[i] -= f * b[k];
-        }
-    }
-    for (int k = n - 1; k >= 0; --k)
-    {
-        double v = b[k];
-        for (int j = k + 1; j < n; ++j)
-        {
-            v -= a[k * n + j] * b[j];
-        }
-        b[k] = v / a[k * n + k];
-    }
-    return true;
-}
 
 static double sum_sq(int n, const double* r)
 {
@@ -116,8 +68,11 @@ bool sim_static_solve(const sim_static_problem* pb, double imbalance, double err
     memset(rep, 0, sizeof *rep);
     size_t nn = (size_t)(n > 0 ? n : 1);
     double* buf = malloc((nn * 9 + 2 * nn * nn) * sizeof *buf);
-    if (buf == NULL)
+    int* piv = malloc(nn * sizeof *piv);
+    if (buf == NULL || piv == NULL)
     {
+        free(piv);
+        free(buf);
         return sim_set_err(err, cap, "out of memory");
     }
     double *r = buf, *f = r + nn, *rt = f + nn, *ft = rt + nn, *dx = ft + nn, *g = dx + nn, *d = g + nn;
@@ -188,8 +143,9 @@ bool sim_static_solve(const sim_static_problem* pb, double imbalance, double err
                 jac[i * n + i] += lambda * d[i] + 1e-14 * dmax;
                 dx[i] = g[i];
             }
-            if (solve_dense(n, jac, dx))
+            if (sim_dense_lu(jac, piv, n))
             {
+                sim_dense_solve(jac, piv, n, dx);
                 ok = pb->trial(pb->user, dx, rt, ft, err, cap);
                 rep->evaluations += 1;
                 if (!ok)
@@ -223,6 +179,7 @@ bool sim_static_solve(const sim_static_problem* pb, double imbalance, double err
         rep->imbalance = largest(n, f, &worst);
     }
     pb->label(pb->user, worst, rep->worst, sizeof rep->worst);
+    free(piv);
     free(buf);
     return ok;
 }
