@@ -70,20 +70,23 @@ mc_status mc_collide_into(const struct mc_mesh* mi, const struct mc_mesh* mj, co
 typedef struct mc_pair_front mc_pair_front;
 
 /// mc_collide through the pair's front `*front` (created on first use; free with mc_pair_front_destroy; NULL: plain
-/// mc_collide). The front: separated node pairs with a lower bound of their gap, and leaf pairs with their near list
-/// (triangle pairs within a margin by boxes, planes and edge axes) and a gap bound for their other triangle pairs, all
-/// at the front's pose. Rule: with m a bound of how far any point of J can have moved in I's frame since that pose
-/// (||R1 - R0||_F sqrt(3) max|coordinate of J| + |t1 - t0|, rounded up), a query below every gap tests only the near
-/// lists and keeps the front as it is; otherwise entries whose gap exceeds m stay (gaps lowered by m, the front moved
-/// to this pose) and the others are descended again exactly from their node pair (new leaf pairs get margin 4 m).
-/// A query that tests the near lists also measures a motion margin below which every near-list test keeps its result
-/// (each deciding determinant's float value less its filter bound, over a bound of its change; see bvh_collide.c) and
-/// keeps its sorted pairs' combinatorics; a later quiet query whose motion from that pose is below the margin replays
-/// them, computing only their crossing points (stats->certified_reuse = 1, no triangle test).
+/// mc_collide). The front, recorded at a pose with a margin M: separated node pairs whose gap exceeds M, and leaf pairs
+/// with their near list (triangle pairs within M by boxes, planes and edge axes, each with its own gap bound) and a gap
+/// bound above M for their other triangle pairs. Rule: with m a bound of how far any point of J can have moved in I's
+/// frame since the front's pose (||R1 - R0||_F sqrt(3) max|coordinate of J| + |t1 - t0|, rounded up), a query below
+/// every entry's gap is quiet: it looks only at the near lists and tests only the pairs whose own gap does not exceed
+/// m (a pair found apart gets a new gap, its gap now less m); otherwise, when m is within M, the entries whose gap
+/// does not exceed m are descended again at this pose (their new gaps from the front's pose, less m), else the front
+/// is recorded again from the roots at this pose. M is 16 recent steps of J (its motion between consecutive queries),
+/// at most a tenth of the trees' mean leaf size; when four recent steps exceed that, the plain traversal runs (see
+/// FRONT_MARGIN_STEPS in bvh_collide.c). A quiet query also measures a motion margin below which every near-list test
+/// keeps its result (each deciding determinant's float value less its filter bound, over a bound of its change; see
+/// bvh_collide.c) and keeps its sorted pairs' combinatorics; a later quiet query whose motion from that pose is below
+/// the margin replays them, computing only their crossing points (stats->certified_reuse = 1, no triangle test).
 /// The result (pairs and crossings) is bitwise mc_collide's whatever the front's history; the counters (box_tests,
 /// triangle_tests) differ. Used only for serial traversals (worker_count 1, or meshes too small for the parallel
-/// one); otherwise the plain traversal runs and the front is reset. The front is rebuilt from the roots when the
-/// trees change or when it has grown past four times its size after the last rebuild plus 256 entries.
+/// one); otherwise the plain traversal runs and the front is reset. The front is recorded again from the roots when
+/// the trees change or when it has grown past four times its size (entries or near lists) after the last recording.
 mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                            struct mc_pair_scratch** scratch, mc_pair_front** front, mc_pair_result* result,
                            mc_query_stats* stats);

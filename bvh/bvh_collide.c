@@ -127,8 +127,10 @@ struct mc_pair_scratch
     uint32_t fresh_count;       // used
     uint32_t fresh_cap;         // allocated
     uint8_t* pool;              // near lists of the front being built (copied into the front at the end)
+    float* pool_gap;            // each near-list pair's own gap bound (see front_entry)
     uint32_t pool_count;        // used
     uint32_t pool_cap;          // allocated
+    uint32_t pool_gap_cap;      // entries of pool_gap allocated
 };
 
 // Node pairs per worker the serial expansion aims for before the parallel loop: enough items for the dynamic
@@ -189,6 +191,7 @@ void mc_pair_scratch_destroy(struct mc_pair_scratch* s)
     mc_free(s->keys_tmp);
     mc_free(s->fresh);
     mc_free(s->pool);
+    mc_free(s->pool_gap);
     mc_free(s);
 }
 
@@ -210,7 +213,7 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
     n += (size_t)(s->frontier[0].capacity + s->frontier[1].capacity) * sizeof(node_pair);
     n += (size_t)s->out_capacity * sizeof(mc_triangle_pair) + 2u * (size_t)s->key_capacity * sizeof(sort_key);
     n += (size_t)s->coplanar_capacity * sizeof(uint64_t);
-    n += (size_t)s->fresh_cap * sizeof(front_entry) + s->pool_cap;
+    n += (size_t)s->fresh_cap * sizeof(front_entry) + s->pool_cap + (size_t)s->pool_gap_cap * sizeof(float);
     return n;
 }
 
@@ -2649,7 +2652,6 @@ static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
 static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
                           const struct mc_mesh* mj, int* replayed, int* plain);
 static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n);
-static bool front_skipped(mc_pair_front* f);
 static uint64_t front_certificate(const mc_pair_front* f);
 static void front_sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n,
                              mc_pair_front* f);
@@ -2694,9 +2696,7 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
     // The front serves serial traversals only (a query small enough never goes parallel: see traverse_frontier).
     bool use_front =
         front != NULL && (workers == 1 || (uint64_t)mi->triangle_count + mj->triangle_count < PARALLEL_MIN_TRIANGLES);
-    // The front backs off (large motions): this query runs the plain traversal, the front kept empty (not reset).
-    int plain = use_front && *front != NULL && front_skipped(*front);
-    use_front = use_front && !plain;
+    int plain = 0;
     ctx_init(&cx, mi, mj, s, use_front ? 0 : 1);
     for (int w = 0; w < s->worker_capacity; ++w)
     {
@@ -2920,15 +2920,27 @@ struct mc_pair_front
     uint32_t count;        // entries used
     uint32_t capacity;     // entries allocated
     uint8_t* pool;         // the leaf entries' near lists
+    float* pool_gap;       // each near-list pair's gap bound at the front's pose (0: it is tested at every query)
     uint32_t pool_count;   // bytes used
     uint32_t pool_cap;     // bytes allocated
+    uint32_t pool_gap_cap; // entries of pool_gap allocated
     uint32_t rebuild_size; // entries right after the last descent from the roots
-    uint32_t leaf_count;   // leaf entries (the first ones)
-    float min_gap;         // smallest gap of all entries (INFINITY when none)
-    bool valid;            // entries describe the trees at (rot, trans)
-    uint32_t* order;       // the last query's sorting permutation of its pairs as produced (see front_order_apply)
-    uint32_t order_count;  // its length (0: none kept)
-    uint32_t order_cap;    // entries allocated
+    uint32_t rebuild_pool; // near-list bytes right after it
+    double margin;         // the margin of the last descent from the roots (front_traverse)
+    double last_rot[3][3]; // the pose of the pair's last query (every query, plain or not)
+    double last_trans[3];
+    double step;           // decaying peak of J's motion between consecutive queries (front_traverse)
+    double leaf_scale;     // the smaller of the two trees' mean leaf box size (front_leaf_scale)
+    const mc_bvh* scale_a; // the trees and versions leaf_scale was measured on
+    const mc_bvh* scale_b;
+    uint64_t scale_va, scale_vb;
+    bool has_last;        // last_rot, last_trans hold a query's pose
+    uint32_t leaf_count;  // leaf entries (the first ones)
+    float min_gap;        // smallest gap of all entries (INFINITY when none)
+    bool valid;           // entries describe the trees at (rot, trans)
+    uint32_t* order;      // the last query's sorting permutation of its pairs as produced (see front_order_apply)
+    uint32_t order_count; // its length (0: none kept)
+    uint32_t order_cap;   // entries allocated
     // Certified reuse of the triangle tests (see front_certify): the sorted pairs, without their points, of the last
     // query that ran the tests, the pose of that query (pending: margin not measured yet) or of the query that
     // measured the margin (a motion from that pose below which every near-list test gives the same result).
@@ -2944,9 +2956,6 @@ struct mc_pair_front
     uint64_t cert_serial;  // ids given so far (never reset: an id is never reused within the front)
     uint32_t cert_skip;    // tested queries left that keep no certificate (front_certify_begin)
     uint32_t cert_backoff; // the last skip length
-    // Large motions (see FRONT_PLAIN_MOTION): queries left that run the plain traversal, and the last such length.
-    uint32_t plain_skip;
-    uint32_t plain_backoff;
     bool primed; // a query ran since the last reset: the next fresh start records the front (see front_traverse)
     // (the flags last: they fill the struct's tail padding, 4 bytes before them)
     bool cert_pending; // pairs and pose kept, margin not measured (front_try_replay measures it)
@@ -2963,6 +2972,7 @@ void mc_pair_front_destroy(mc_pair_front* f)
     }
     mc_free(f->entries);
     mc_free(f->pool);
+    mc_free(f->pool_gap);
     mc_free(f->order);
     mc_free(f->cert_ij);
     mc_free(f->cert_meta);
@@ -3004,10 +3014,18 @@ void mc_pair_front_reset(mc_pair_front* f)
         f->cert_now = 0.0;
         f->cert_skip = 0;
         f->cert_backoff = 0;
-        f->plain_skip = 0;
-        f->plain_backoff = 0;
         f->primed = false;
+        f->has_last = false;
+        f->step = 0.0;
     }
+}
+
+// The pose of the pair's query being answered, for the next query's step motion (front_traverse).
+static void front_note_pose(mc_pair_front* f, const struct mc_pair_scratch* s)
+{
+    memcpy(f->last_rot, s->rot, sizeof f->last_rot);
+    memcpy(f->last_trans, s->trans, sizeof f->last_trans);
+    f->has_last = true;
 }
 
 // The id of the front's certificate (measured or pending), 0 when it has none.
@@ -3122,6 +3140,19 @@ static inline float gap_down(double g)
     return (float)(g * (1.0 - 0x1p-23));
 }
 
+// A gap g measured at a query `offset` away from the front's pose (the front_motion bound), as a gap from the front's
+// pose: no point moves farther from the query's pose than from the front's pose plus `offset`, so g - offset (rounded
+// down, less more than the rounding of the subtraction) is one; 0 when nothing is left (tested at the next query).
+static inline float gap_from_front(double g, double offset)
+{
+    if (g == INFINITY)
+    {
+        return INFINITY;
+    }
+    double left = (g - offset) - 1e-15 * fabs(g);
+    return left > 0.0 ? gap_down(left) : 0.0f;
+}
+
 // Append an entry to the scratch's fresh entries. @return 0 on allocation failure.
 static inline int front_push(struct mc_pair_scratch* s, uint32_t a, uint32_t b, float gap, uint32_t near,
                              uint32_t near_count)
@@ -3145,10 +3176,11 @@ typedef struct leaf_tris
     mc_vec3 n[2][MC_BVH_LEAF_MAX];      // (v1 - v0) x (v2 - v0)
     double inv_len[2][MC_BVH_LEAF_MAX]; // 1 / |n| (0 for a degenerate triangle: no plane filter)
     mc_tri_plane plane[2][MC_BVH_LEAF_MAX];
-    uint32_t loaded[2]; // bit t: triangle t of the side is loaded
-    uint32_t planes[2]; // bit t: plane[side][t] is prepared
-    uint32_t count[2];  // triangles of each leaf
-    uint32_t first[2];  // their first position in tri_order
+    uint32_t loaded[2];  // bit t: triangle t of the side is loaded
+    uint32_t bounded[2]; // bit t: its box and normal are computed (leaf_tri_bound)
+    uint32_t planes[2];  // bit t: plane[side][t] is prepared
+    uint32_t count[2];   // triangles of each leaf
+    uint32_t first[2];   // their first position in tri_order
 } leaf_tris;
 
 static void leaf_tris_init(const collide_ctx* cx, uint32_t a, uint32_t b, leaf_tris* lt)
@@ -3160,6 +3192,7 @@ static void leaf_tris_init(const collide_ctx* cx, uint32_t a, uint32_t b, leaf_t
     lt->first[1] = mc_bvh_leaf_first(nb);
     lt->count[1] = mc_bvh_leaf_count(nb);
     lt->loaded[0] = lt->loaded[1] = 0;
+    lt->bounded[0] = lt->bounded[1] = 0;
     lt->planes[0] = lt->planes[1] = 0;
 }
 
@@ -3182,6 +3215,11 @@ static inline void leaf_tri_load(const collide_ctx* cx, leaf_tris* lt, int side,
 // A triangle loaded with its bounding box and normal (for leaf_pair_gap).
 static void leaf_tri_bound(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
 {
+    if ((lt->bounded[side] & (1u << k)) != 0)
+    {
+        return;
+    }
+    lt->bounded[side] |= 1u << k;
     leaf_tri_load(cx, lt, side, k);
     const mc_vec3* v = lt->v[side][k];
     for (int c = 0; c < 3; ++c)
@@ -3279,6 +3317,20 @@ static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t
     return g - slack;
 }
 
+// leaf_pair_gap without the edge axes (the boxes and the two planes): cheaper, and enough for a pair that is not
+// about to cross.
+static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q)
+{
+    double g = -INFINITY;
+    for (int c = 0; c < 3; ++c)
+    {
+        g = gap_max(g, gap_max(lt->lo[1][q][c] - lt->hi[0][p][c], lt->lo[0][p][c] - lt->hi[1][q][c]));
+    }
+    g = gap_max(g, plane_gap(lt, 1, q, p));
+    g = gap_max(g, plane_gap(lt, 0, p, q));
+    return g - 4.0 * cx->abs_slack;
+}
+
 // Triangle k of a leaf side, loaded, with its test plane (prepared on first use).
 static inline const mc_tri_plane* leaf_tri_plane(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
 {
@@ -3307,13 +3359,16 @@ MC_SCALAR_CLONES static int leaf_tris_test(const collide_ctx* cx, pair_worker* w
 // Room for n more near-list bytes in the scratch's pool. @return 0 on allocation failure.
 static inline int pool_reserve(struct mc_pair_scratch* s, uint32_t n)
 {
-    return mc_array_reserve((void**)&s->pool, &s->pool_cap, (uint64_t)s->pool_count + n, 1, 256);
+    return mc_array_reserve((void**)&s->pool, &s->pool_cap, (uint64_t)s->pool_count + n, 1, 256) &&
+           mc_array_reserve((void**)&s->pool_gap, &s->pool_gap_cap, (uint64_t)s->pool_count + n, sizeof(float), 256);
 }
 
-// Record a leaf pair at the query's pose: every triangle pair whose gap bound (leaf_pair_gap) is within `margin` goes
-// to its near list and is tested; the others' smallest gap bound is the entry's gap. Triangles apart cannot cross, so
-// every crossing pair is in the near list. @return 0 on allocation failure.
-static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32_t b, double margin)
+// Record a leaf pair at the query's pose, `offset` away from the front's pose: every triangle pair whose gap bound
+// (leaf_pair_gap) is within margin + offset goes to its near list with its own gap from the front's pose
+// (gap_from_front), and is tested when its triangles are not apart now; the others' smallest gap bound, from the
+// front's pose, is the entry's gap (above `margin`). Triangles apart cannot cross, so every crossing pair is in the
+// near list and tested. @return 0 on allocation failure.
+static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32_t b, double margin, double offset)
 {
     struct mc_pair_scratch* s = cx->scratch;
     leaf_tris lt;
@@ -3327,32 +3382,54 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
         leaf_tri_bound(cx, &lt, 1, t);
     }
     uint32_t start = s->pool_count;
-    double far = INFINITY;
+    double far = INFINITY, reach = margin + offset;
     for (uint32_t p = 0; p < lt.count[0]; ++p)
     {
         leaf_tri_bound(cx, &lt, 0, p);
         for (uint32_t q = 0; q < lt.count[1]; ++q)
         {
-            double g = leaf_pair_gap(cx, &lt, p, q, margin);
-            if (g > margin)
+            double g = leaf_pair_gap(cx, &lt, p, q, reach);
+            if (g > reach)
             {
                 far = g < far ? g : far;
                 continue;
             }
+            // A pair apart now (g > 0) cannot cross: it is only listed, with its own gap (looked at again once the
+            // motion reaches it, leaf_near); the others are tested.
+            s->pool_gap[s->pool_count] = g > 0.0 ? gap_from_front(g, offset) : 0.0f;
             s->pool[s->pool_count++] = (uint8_t)(p << 4 | q);
-            if (!leaf_tris_test(cx, w, &lt, p, q))
+            if (!(g > 0.0) && !leaf_tris_test(cx, w, &lt, p, q))
             {
                 return 0;
             }
         }
     }
-    float gap = far == INFINITY ? INFINITY : gap_down(far);
-    return front_push(s, a, b, gap, start, s->pool_count - start);
+    return front_push(s, a, b, gap_from_front(far, offset), start, s->pool_count - start);
 }
 
-// A kept leaf entry: only its near list is tested (its other triangle pairs are still apart); the list is copied
-// into the scratch's pool for the new front. @return 0 on allocation failure.
-static int leaf_near(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, const front_entry* e)
+// A near-list pair whose gap bound no longer exceeds the motion (`motion` from the pose its gap refers to): its gap
+// bound at the query's pose, g_now, is computed first; when positive the triangles are apart (no test) and, since no
+// point moves farther from the query's pose than from the reference pose plus `motion`, g_now less `motion` is its
+// gap from the reference pose (0 when nothing is left: tested at the next query); otherwise they are tested.
+// @return the new gap to store, or -1 on allocation failure.
+static float near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q,
+                               double motion)
+{
+    leaf_tri_bound(cx, lt, 0, p);
+    leaf_tri_bound(cx, lt, 1, q);
+    double g = leaf_pair_gap_planes(cx, lt, p, q);
+    if (g > 0.0)
+    {
+        double left = (g - motion) - 1e-15 * g;
+        return left > 0.0 ? gap_down(left) : 0.0f;
+    }
+    return leaf_tris_test(cx, w, lt, p, q) ? 0.0f : -1.0f;
+}
+
+// A kept leaf entry: only its near list is looked at (its other triangle pairs are still apart), and in it only the
+// pairs whose own gap does not exceed the motion since the front's pose (near_pair_refresh, which may raise their
+// gap). @return 0 on allocation failure.
+static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const front_entry* e, double motion)
 {
     if (e->near_count == 0)
     {
@@ -3361,40 +3438,28 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, const mc_pair_front*
     leaf_tris lt;
     leaf_tris_init(cx, e->a, e->b, &lt);
     const uint8_t* list = f->pool + e->near;
+    float* gap = f->pool_gap + e->near;
     for (uint32_t k = 0; k < e->near_count; ++k)
     {
-        if (!leaf_tris_test(cx, w, &lt, list[k] >> 4, list[k] & 15u))
+        if ((double)gap[k] > motion)
+        {
+            continue;
+        }
+        float g = near_pair_refresh(cx, w, &lt, list[k] >> 4, list[k] & 15u, motion);
+        if (g < 0.0f)
         {
             return 0;
         }
+        gap[k] = g;
     }
     return 1;
 }
 
-// leaf_near for an entry kept by a rebasing query: its list is also copied into the scratch's pool for the new front.
-// @return 0 on allocation failure.
-static int leaf_near_keep(const collide_ctx* cx, pair_worker* w, const mc_pair_front* f, front_entry* e)
-{
-    struct mc_pair_scratch* s = cx->scratch;
-    if (!pool_reserve(s, e->near_count) || !leaf_near(cx, w, f, e))
-    {
-        return 0;
-    }
-    if (e->near_count == 0)
-    {
-        e->near = s->pool_count;
-        return 1;
-    }
-    memcpy(s->pool + s->pool_count, f->pool + e->near, e->near_count);
-    e->near = s->pool_count;
-    s->pool_count += e->near_count;
-    return 1;
-}
-
-// Descend from node pair (a, b) at the current pose, depth first: its box gap (a separated pair becomes an entry with
-// that gap), a leaf pair is recorded (leaf_record), an internal pair is split as expand_level splits it. New entries
+// Descend from node pair (a, b) at the current pose, `offset` away from the front's pose, depth first: a pair whose
+// box gap exceeds margin + offset becomes an entry with that gap from the front's pose (gap_from_front: above
+// `margin`), a leaf pair is recorded (leaf_record), an internal pair is split as expand_level splits it. New entries
 // go to the scratch's fresh entries. @return 0 on allocation failure.
-static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uint32_t b0, double margin)
+static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uint32_t b0, double margin, double offset)
 {
     struct mc_pair_scratch* s = cx->scratch;
     pair_vec* stack = &w->stack; // the traversal's stack (unused by a front query otherwise)
@@ -3415,13 +3480,13 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
         double g = box_gap(cx, na, &mb);
         int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
         int ok = 1;
-        if (g > 0.0)
+        if (g > margin + offset)
         {
-            ok = front_push(s, np.a, np.b, gap_down(g), FRONT_NODE, 0);
+            ok = front_push(s, np.a, np.b, gap_from_front(g, offset), FRONT_NODE, 0);
         }
         else if (la && lb)
         {
-            ok = leaf_record(cx, w, np.a, np.b, margin);
+            ok = leaf_record(cx, w, np.a, np.b, margin, offset);
         }
         else if (!pair_vec_reserve(stack, top + 4u))
         {
@@ -3476,25 +3541,32 @@ static double front_motion(const collide_ctx* cx, const mc_pair_front* f, double
     return pose_motion(cx, (const double(*)[3])f->rot, f->trans, radius);
 }
 
-// The new front: the kept entries (compacted in place) followed by the scratch's fresh ones, the near lists from the
-// scratch's pool. @return 0 on allocation failure.
-static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint32_t kept)
+// The new front: the kept entries (compacted in place) followed by the scratch's fresh ones, whose near lists are
+// appended to the front's pool (after its first `keep_pool` bytes: 0 when the front is rebuilt from the roots).
+// @return 0 on allocation failure.
+static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint32_t kept, uint32_t keep_pool)
 {
-    if (!mc_array_reserve((void**)&f->entries, &f->capacity, (uint64_t)kept + s->fresh_count, sizeof *f->entries, 16) ||
-        !mc_array_reserve((void**)&f->pool, &f->pool_cap, s->pool_count, 1, 256))
+    uint64_t pool = (uint64_t)keep_pool + s->pool_count;
+    if (pool > UINT32_MAX ||
+        !mc_array_reserve((void**)&f->entries, &f->capacity, (uint64_t)kept + s->fresh_count, sizeof *f->entries, 16) ||
+        !mc_array_reserve((void**)&f->pool, &f->pool_cap, pool, 1, 256) ||
+        !mc_array_reserve((void**)&f->pool_gap, &f->pool_gap_cap, pool, sizeof(float), 256))
     {
         return 0;
     }
-    if (s->fresh_count > 0)
+    for (uint32_t k = 0; k < s->fresh_count; ++k)
     {
-        memcpy(f->entries + kept, s->fresh, (size_t)s->fresh_count * sizeof *f->entries);
+        front_entry e = s->fresh[k];
+        e.near = e.near == FRONT_NODE ? FRONT_NODE : e.near + keep_pool;
+        f->entries[kept + k] = e;
     }
     if (s->pool_count > 0)
     {
-        memcpy(f->pool, s->pool, s->pool_count);
+        memcpy(f->pool + keep_pool, s->pool, s->pool_count);
+        memcpy(f->pool_gap + keep_pool, s->pool_gap, (size_t)s->pool_count * sizeof(float));
     }
     f->count = kept + s->fresh_count;
-    f->pool_count = s->pool_count;
+    f->pool_count = (uint32_t)pool;
     // Leaf entries first (a quiet query walks only them), and the smallest gap of all entries.
     uint32_t leaves = 0;
     f->min_gap = INFINITY;
@@ -3512,39 +3584,31 @@ static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint3
     return 1;
 }
 
-// The query through the front: entries whose gap exceeds the motion bound stay (their gap lowered by it; leaf
-// entries test their near lists), the others are descended again from their node pair. Leaf pairs recorded now get
-// a margin of four times this query's motion (at least 1e-9 of J's size), so that as many more similar steps keep
-// them. @return 0 on allocation failure.
-static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const struct mc_mesh* mj)
+// The query through the front, `motion` away from its pose (front_motion), when some entry's gap does not exceed
+// it: the front keeps its pose and gaps; entries whose gap exceeds the motion stay (leaf entries look at their near
+// lists, leaf_near), the others are descended again from their node pair at this pose with the front's margin
+// (front_descend: their new gaps are from the front's pose, above the margin). @return 0 on allocation failure.
+static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, double motion)
 {
-    // Every vertex of J is within sqrt(3) max |coordinate| of J's body origin.
-    double radius = 1.7320508075688774 * mj->bvh->max_abs_coord;
-    double motion = front_motion(cx, f, radius);
-    double margin = fmax(4.0 * motion, 1e-9 * radius);
     uint32_t kept = 0;
     for (uint32_t k = 0; k < f->count; ++k)
     {
         front_entry e = f->entries[k];
-        // Lowered by the motion and by more than the rounding of the subtraction (2^-52 of the gap); an infinite gap
-        // (a leaf pair whose triangle pairs are all in its near list) stays.
-        double g = e.gap == INFINITY ? INFINITY : ((double)e.gap - motion) - 1e-15 * (double)e.gap;
-        if (g > 0.0)
+        if ((double)e.gap > motion)
         {
-            e.gap = g == INFINITY ? INFINITY : gap_down(g);
-            if (e.near != FRONT_NODE && !leaf_near_keep(cx, w, f, &e))
+            if (e.near != FRONT_NODE && !leaf_near(cx, w, f, &e, motion))
             {
                 return 0;
             }
             f->entries[kept++] = e;
             continue;
         }
-        if (!front_descend(cx, w, e.a, e.b, margin))
+        if (!front_descend(cx, w, e.a, e.b, f->margin, motion))
         {
             return 0;
         }
     }
-    return front_finish(cx->scratch, f, kept);
+    return front_finish(cx->scratch, f, kept, f->pool_count);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -3989,31 +4053,63 @@ static int front_try_replay(const collide_ctx* cx, pair_worker* w, mc_pair_front
     return r;
 }
 
-// The serial traversal through the front (created on first use): from the roots when it is not valid for these trees
-// or grew past four times its size after the last descent from the roots plus 256 entries (a front that only refines
-// would otherwise grow as a contact wanders over the meshes), else front_update; a quiet query replays the certified
-// pairs when it can (*replayed = 1), else tests the near lists. A query that tested measures the new certificate.
-// @return 0 on allocation failure (the front is then reset).
-// Whether this query skips the front (a back-off after large motions is running); counts it.
-static bool front_skipped(mc_pair_front* f)
+/// Margins of a front (front_traverse). A front is recorded from the roots with a margin M: node pairs whose boxes are
+/// within M are descended, leaf pairs list their triangle pairs within M, so every entry's gap exceeds M and the
+/// queries stay quiet (they look only at the near lists, each pair with its own gap) until J has moved by M from the
+/// front's pose; then it is recorded again at the new pose. M is FRONT_MARGIN_STEPS times the pair's recent step
+/// (J's motion between consecutive queries, a peak halved at every query: a random walk of such steps stays within M
+/// for about FRONT_MARGIN_STEPS^2 queries, a steady slide for FRONT_MARGIN_STEPS), at most FRONT_LEAF_FRACTION of the
+/// mean leaf box size of the two trees (wider margins bring in whole leaves for little). When FRONT_MIN_STEPS recent
+/// steps exceed that cap, or a step exceeds FRONT_PLAIN_MOTION of J's radius, the front would be recorded again every
+/// few queries at about twice a plain query's cost: the plain traversal runs instead. Measured with
+/// `bench_many -s spheres -n 1000 -t 1 --drift D` (many_moving.md): the leaf fraction 0.05, 0.1 and 0.2 gave the same
+/// step time within 1 % at D = 1e-3 (the cap decides there); FRONT_MARGIN_STEPS 8 and 16 within 3 %, 4 was 17 % slower.
+#define FRONT_MARGIN_STEPS 16.0
+#define FRONT_LEAF_FRACTION 0.1
+#define FRONT_MIN_STEPS 4.0
+#define FRONT_PLAIN_MOTION 1e-2
+
+// Mean of the longest side of a tree's leaf boxes.
+static double tree_leaf_scale(const mc_bvh* t)
 {
-    if (f->plain_skip == 0u)
+    double sum = 0.0;
+    uint32_t leaves = 0;
+    for (uint32_t k = 0; k < t->node_count; ++k)
     {
-        return false;
+        const mc_bvh_node* n = &t->nodes[k];
+        if (mc_bvh_is_leaf(n))
+        {
+            float e = n->extent[0] > n->extent[1] ? n->extent[0] : n->extent[1];
+            sum += 2.0 * (double)(e > n->extent[2] ? e : n->extent[2]);
+            leaves++;
+        }
     }
-    f->plain_skip--;
-    return true;
+    return leaves > 0 ? sum / leaves : 0.0;
 }
 
-/// A front query whose motion since the front's pose exceeds this fraction of J's radius (sqrt(3) times its largest
-/// coordinate) runs the plain traversal instead. Past it, most entries would be descended again and most leaf pairs
-/// recorded with a wide margin, which costs more than the plain traversal: 1000 unit spheres random-walking 0.01 a
-/// step (about 0.6 % of that radius) took twice the plain traversal's time through their fronts, 0.1 a step eleven
-/// times; at 0.0003 a step the fronts are 1.3-1.4x faster (`bench_many --drift`, many.md).
-#define FRONT_PLAIN_MOTION 5e-4
-/// Most queries a front skips in a row after large motions.
-#define FRONT_PLAIN_MAX 64u
+// The smaller of the two trees' mean leaf size, measured once per pair of trees (and versions).
+static double front_leaf_scale(const collide_ctx* cx, mc_pair_front* f)
+{
+    if (f->scale_a != cx->ta || f->scale_b != cx->tb || f->scale_va != cx->ta->version ||
+        f->scale_vb != cx->tb->version)
+    {
+        f->leaf_scale = fmin(tree_leaf_scale(cx->ta), tree_leaf_scale(cx->tb));
+        f->scale_a = cx->ta;
+        f->scale_b = cx->tb;
+        f->scale_va = cx->ta->version;
+        f->scale_vb = cx->tb->version;
+    }
+    return f->leaf_scale;
+}
 
+// The serial traversal through the front (created on first use). The pair's first query, and every query whose
+// recent steps are too large for a margin (FRONT_MIN_STEPS), runs the plain traversal (*plain = 1). Otherwise a quiet
+// query replays the certified pairs when it can (*replayed = 1), else looks at the near lists; a query past some
+// entry's gap descends those entries again (front_update) while its motion from the front's pose is within the
+// front's margin, else records the front again from the roots at its pose, as it does when the front is not valid for
+// these trees or grew past four times its size after the last recording (plus 256 entries or 4096 near pairs: a
+// front that only refines would otherwise grow as a contact wanders over the meshes). A query that tested measures
+// the new certificate. @return 0 on allocation failure (the front is then reset).
 static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
                           const struct mc_mesh* mj, int* replayed, int* plain)
 {
@@ -4038,11 +4134,15 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     }
     f->va = cx->ta->version;
     f->vb = cx->tb->version;
-    bool fresh_start = !f->valid || f->ta != cx->ta || f->tb != cx->tb || f->count > 4u * f->rebuild_size + 256u;
+    double radius = 1.7320508075688774 * mj->bvh->max_abs_coord;
+    // J's motion since the pair's last query, kept as a peak that halves at every query (the margin's scale).
+    double step = f->has_last ? pose_motion(cx, (const double(*)[3])f->last_rot, f->last_trans, radius) : 0.0;
+    f->step = fmax(step, 0.5 * f->step);
+    front_note_pose(f, cx->scratch);
+    bool fresh_start = !f->valid || f->ta != cx->ta || f->tb != cx->tb || f->count > 4u * f->rebuild_size + 256u ||
+                       f->pool_count > 4u * f->rebuild_pool + 4096u;
     f->valid = false;
     f->cert_keep = false;
-    double radius = 1.7320508075688774 * mj->bvh->max_abs_coord;
-    int ok;
     if (fresh_start && !f->primed)
     {
         // A pair's first query runs the plain traversal and records nothing: many pairs are queried once or twice
@@ -4052,66 +4152,67 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
         *plain = 1;
         return 1;
     }
-    if (fresh_start)
+    double margin = fmin(FRONT_MARGIN_STEPS * f->step, FRONT_LEAF_FRACTION * front_leaf_scale(cx, f));
+    if (step > FRONT_PLAIN_MOTION * radius || FRONT_MIN_STEPS * f->step > margin)
     {
-        // No motion known yet: the smallest margin (the next query records the leaf pairs again with its own).
+        // Steps this large: the plain traversal, the front kept empty (recorded again from the roots once the steps'
+        // peak, halved at every query, is small again; measuring the step costs a few operations a query).
+        f->count = 0;
         f->cert_margin = 0.0;
         f->cert_pending = false;
-        double margin = 1e-9 * radius;
-        ok = front_descend(cx, w, 0, 0, margin) && front_finish(cx->scratch, f, 0);
+        *plain = 1;
+        return 1;
+    }
+    double motion = fresh_start ? INFINITY : front_motion(cx, f, radius);
+    if (motion < (double)f->min_gap)
+    {
+        // A quiet query: J cannot have crossed any entry's gap since the front's pose, so only the leaf entries' near
+        // lists are looked at (or their certified results replayed), and the front stays at its pose (the next
+        // query's motion is measured from that pose again).
+        int r = front_try_replay(cx, w, f, mi, mj, radius);
+        for (uint32_t k = 0; k < f->leaf_count && r == 0; ++k)
+        {
+            if (!leaf_near(cx, w, f, &f->entries[k], motion))
+            {
+                r = -1;
+            }
+        }
+        if (r < 0)
+        {
+            f->count = 0;
+            f->cert_margin = 0.0;
+            f->cert_pending = false;
+            return 0;
+        }
+        f->valid = true;
+        *replayed = r;
+        if (r == 0)
+        {
+            front_certify_begin(cx, f, radius);
+        }
+        else
+        {
+            f->cert_backoff = 0; // the certificate paid: keep one at every tested query again
+        }
+        return 1;
+    }
+    f->cert_margin = 0.0;
+    f->cert_pending = false;
+    int ok;
+    if (fresh_start || motion > f->margin)
+    {
+        // From the roots at this pose (the front's new pose), with a margin of FRONT_MARGIN_STEPS recent steps (at
+        // least 1e-9 of J's radius: a pair at rest).
+        f->margin = fmax(margin, 1e-9 * radius);
+        ok = front_descend(cx, w, 0, 0, f->margin, 0.0) && front_finish(cx->scratch, f, 0, 0);
         f->rebuild_size = f->count;
+        f->rebuild_pool = f->pool_count;
+        memcpy(f->rot, cx->scratch->rot, sizeof f->rot);
+        memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
     }
     else
     {
-        // A quiet query: J cannot have crossed any entry's gap since the front's pose, so only the leaf entries' near
-        // lists are tested (or their certified results replayed), and the front stays as it is, gaps and pose (the
-        // next query's motion is measured from that pose again). Otherwise the front is walked and rebased.
-        double motion = front_motion(cx, f, radius);
-        if (motion < (double)f->min_gap)
-        {
-            int r = front_try_replay(cx, w, f, mi, mj, radius);
-            for (uint32_t k = 0; k < f->leaf_count && r == 0; ++k)
-            {
-                if (!leaf_near(cx, w, f, &f->entries[k]))
-                {
-                    r = -1;
-                }
-            }
-            if (r < 0)
-            {
-                f->count = 0;
-                f->cert_margin = 0.0;
-                f->cert_pending = false;
-                return 0;
-            }
-            f->valid = true;
-            *replayed = r;
-            if (r == 0)
-            {
-                front_certify_begin(cx, f, radius);
-            }
-            else
-            {
-                f->cert_backoff = 0; // the certificate paid: keep one at every tested query again
-            }
-            return 1;
-        }
-        f->cert_margin = 0.0;
-        f->cert_pending = false;
-        if (motion > FRONT_PLAIN_MOTION * radius)
-        {
-            // Past this motion most entries would be descended again and most leaf pairs recorded with a wide margin,
-            // which costs more than the plain traversal: run that, keep the front empty, and skip it for 1, 3, 7, ...
-            // FRONT_PLAIN_MAX queries while the motions stay large (a small one resets the back-off).
-            f->count = 0;
-            f->cert_keep = false;
-            f->plain_backoff = f->plain_backoff >= FRONT_PLAIN_MAX / 2u ? FRONT_PLAIN_MAX : 2u * f->plain_backoff + 1u;
-            f->plain_skip = f->plain_backoff - 1u;
-            *plain = 1;
-            return 1;
-        }
-        f->plain_backoff = 0;
-        ok = front_update(cx, w, f, mj);
+        ok = front_update(cx, w, f, motion);
     }
     if (!ok)
     {
@@ -4120,8 +4221,6 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     }
     f->ta = cx->ta;
     f->tb = cx->tb;
-    memcpy(f->rot, cx->scratch->rot, sizeof f->rot);
-    memcpy(f->trans, cx->scratch->trans, sizeof f->trans);
     f->valid = true;
     front_certify_begin(cx, f, radius);
     return 1;

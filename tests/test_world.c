@@ -1566,8 +1566,8 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
 
 Test(world, sustained_motions_query_without_fronts_bit_for_bit)
 {
-    // 24 steps in which every body keeps moving: body b by 2e-3 (b + 1) along x, the sign alternating each step, so
-    // any two bodies move 2e-3 or more apart (past WORLD_FRONT_MOTION of a unit sphere's reach, 8.7e-4) at every step
+    // 24 steps in which every body keeps moving: body b by 1e-2 (b + 1) along x, the sign alternating each step, so
+    // any two bodies move 1e-2 or more apart (past WORLD_FRONT_MOTION of a unit sphere's reach, 8.7e-3) at every step
     // and the grid stays in place. The coherent worlds must then query every moved pair from the roots as the cold one
     // does, without recording a front (which a sustained motion never pays back): no library memory is taken after
     // the first evaluation (a front's first recording would allocate its entries), the same box tests at every step,
@@ -1583,7 +1583,7 @@ Test(world, sustained_motions_query_without_fronts_bit_for_bit)
     {
         for (int b = 0; b < GRID_N && k > 0; ++b)
         {
-            cur[b].p.x += (k % 2 == 0 ? 2e-3 : -2e-3) * (double)(b + 1);
+            cur[b].p.x += (k % 2 == 0 ? 1e-2 : -1e-2) * (double)(b + 1);
         }
         for (int w = 0; w < 3; ++w)
         {

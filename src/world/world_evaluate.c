@@ -39,17 +39,13 @@ static bool can_reuse(const mc_pair* p, const mc_body* bi, const mc_body* bj)
 /// Motion past which a pair is queried without its front and plan: J's recent motion per query in I's frame
 /// (mc_pair.motion: the largest of the last motions, each counted at most twice this limit and scaled by 0.8 at every
 /// query since), as a fraction of J's reach (the largest distance of its vertices from its origin, bounded by
-/// |obb_center| + radius). The front takes the plain traversal itself past 5e-4 of sqrt(3) times J's largest
-/// coordinate (bvh_collide.c, FRONT_PLAIN_MOTION) and then backs off 1, 3, 7, ... queries, but each query after a
-/// back-off, and each query after a small step among large ones, records the front again from the roots (about twice a
-/// plain query). A pile whose bodies all keep moving paid 5-41 % above coherence off for it (`bench_many --drift
-/// 1e-3`, many_moving.md). The world knows the poses of the pair's last query, measures the motion before the query and
-/// keeps its decaying peak, so that a small step among large ones does not start a front, while a pair coming to rest
-/// or kicked once is given its front again 4 queries later. The 0.8 was measured: with 0.5 a random walk started fronts
-/// after its small steps (`--drift 1e-3`, callgrind: up to 18 % above coherence off a step), with 0.8 none (0.7 %
-/// above: the cost of the motion test). Results are bitwise the same either way: a front or plan only replays what a
-/// query from the roots computes.
-#define WORLD_FRONT_MOTION 8.66e-4
+/// |obb_center| + radius). The front records itself with a margin of its recent steps and runs the plain traversal
+/// alone when four steps exceed a tenth of a leaf (bvh_collide.c, FRONT_MARGIN_STEPS); this cheaper test spares the
+/// pair's front and plan bookkeeping when the steps are far past that. 1000 unit spheres random-walking 1e-3 a step
+/// (about 1.6e-3 of reach between two bodies) are served by their fronts (`bench_many --drift 1e-3`, many_moving.md);
+/// at 1e-2 a step the fronts cost more than the plain traversal. Results are bitwise the same either way: a front or
+/// plan only replays what a query from the roots computes.
+#define WORLD_FRONT_MOTION 8.66e-3
 
 /// |a - b| for quaternions a, b, or |a + b| when that is smaller (the same rotation).
 static double quat_distance(mc_quat a, mc_quat b)
