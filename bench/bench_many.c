@@ -458,10 +458,12 @@ typedef struct result
     double broadphase_s; // broad phase of the fastest call
     double resting_s;    // minimum over calls at unchanged poses (every pair reuses its regions)
     double cpu_s;        // minimum process CPU time of one warm call (all threads)
+    double cpu_mean_s;   // mean process CPU time of the warm calls (what a run costs: rebuilds of the fronts included)
     double first_cpu_s;  // process CPU time of the first call (buffers grow; the fronts are recorded)
     double stateless_s;  // one thread: mc_query_regions over the touching pairs of the last call, warm, minimum sum
     uint32_t stateless_pairs; // the pairs stateless_s queried
     mc_step_info info;        // counters of the last call
+    bool coherent;            // run with mc_world_def.coherence
     uint64_t hash;            // FNV-1a of all wrenches
     uint64_t regions;         // FNV-1a of every region record's geometry (mc_region: doubles and counts, no padding)
 } result;
@@ -681,6 +683,7 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         return 1;
     }
     r->create_s = now() - t0;
+    r->coherent = coherence;
     double c0 = cpu_now();
     if (mc_world_evaluate(w) != MC_OK) // cold: pair records and buffers grow here (and the fronts are recorded)
     {
@@ -697,7 +700,7 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
     {
         return 1;
     }
-    double bp_sum = 0.0;
+    double bp_sum = 0.0, cpu_sum = 0.0;
     uint32_t rebuilt = 0, updated = 0, moved = 0;
     for (int k = 0; k < calls; ++k)
     {
@@ -706,7 +709,9 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         double a = now(), c = cpu_now();
         mc_world_evaluate(w);
         t[k] = now() - a;
-        r->cpu_s = fmin(r->cpu_s, cpu_now() - c);
+        double cpu = cpu_now() - c;
+        r->cpu_s = fmin(r->cpu_s, cpu);
+        cpu_sum += cpu;
         mc_step_info si = mc_world_get_step_info(w);
         r->broadphase_s = fmin(r->broadphase_s, si.seconds_broadphase);
         bp_sum += si.seconds_broadphase;
@@ -723,6 +728,7 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         }
     }
     free(walk);
+    r->cpu_mean_s = cpu_sum / calls;
     r->stateless_s = INFINITY;
     r->stateless_pairs = 0;
     if (threads == 1)
@@ -799,7 +805,7 @@ static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
         bullet_bench_create_meshes(nm, (const double* const*)pos, nv, idx, nt, s->body_mesh, poses, s->n);
     double create = now() - t0;
     uint32_t manifolds = 0, points = 0;
-    double cpu = INFINITY;
+    double cpu = INFINITY, cpu_sum = 0.0;
     bullet_bench_step(bw, &manifolds, &points); // cold: pair cache and algorithms are created here
     for (int k = 0; k < calls; ++k)
     {
@@ -813,17 +819,20 @@ static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
         double a = now(), c = cpu_now();
         bullet_bench_step(bw, &manifolds, &points);
         t[k] = now() - a;
-        cpu = fmin(cpu, cpu_now() - c);
+        double one = cpu_now() - c;
+        cpu = fmin(cpu, one);
+        cpu_sum += one;
     }
     qsort(t, (size_t)calls, sizeof *t, cmp_double);
     printf("| %s (Bullet GImpact) | %u | 1 | - | %.1f | - | - | %u manifolds | %u points | %.2f | %.2f | - | CPU %.2fx "
-           "meshcontact's first 1-thread row | - | - | %.2f |\n",
+           "(min), %.2fx (mean) meshcontact's %s 1-thread row | - | - | %.2f |\n",
            s->kind, s->n, 1e3 * create, manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], cpu / ours->cpu_s,
-           1e3 * cpu);
+           cpu_sum / calls / ours->cpu_mean_s, ours->coherent ? "coherent" : "cold", 1e3 * cpu);
     if (f != NULL)
     {
-        fprintf(f, "%s_bullet,%u,%u,1,bullet,%.3f,,%u,%u,%u,%.3f,%.3f,,,,%.3f\n", s->kind, s->n, s->triangles,
-                1e3 * create, manifolds, manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], 1e3 * cpu);
+        fprintf(f, "%s_bullet,%u,%u,1,bullet,%.3f,,%u,%u,%u,%.3f,%.3f,,,,%.3f,%.3f\n", s->kind, s->n, s->triangles,
+                1e3 * create, manifolds, manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], 1e3 * cpu,
+                1e3 * cpu_sum / calls);
     }
     bullet_bench_destroy(bw);
     for (uint32_t m = 0; m < nm; ++m)
@@ -852,10 +861,10 @@ static void print_row(const scene* s, const result* r, uint32_t threads, bool co
            1e3 * r->broadphase_s, first->min_s / r->min_s, same ? "yes" : "NO", 1e3 * r->resting_s, 1e3 * r->cpu_s);
     if (f != NULL)
     {
-        fprintf(f, "%s,%u,%u,%u,%s,%.3f,%.3f,%u,%u,%u,%.3f,%.3f,%.3f,%d,%.3f,%.3f\n", s->kind, s->n, tris, threads,
+        fprintf(f, "%s,%u,%u,%u,%s,%.3f,%.3f,%u,%u,%u,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%.3f\n", s->kind, s->n, tris, threads,
                 coherent ? "coherent" : "cold", 1e3 * r->create_s, (double)r->bytes / 1048576.0,
                 r->info.candidate_pairs, r->info.touching_pairs, r->info.regions, 1e3 * r->min_s, 1e3 * r->median_s,
-                1e3 * r->broadphase_s, same, 1e3 * r->resting_s, 1e3 * r->cpu_s);
+                1e3 * r->broadphase_s, same, 1e3 * r->resting_s, 1e3 * r->cpu_s, 1e3 * r->cpu_mean_s);
         if (isfinite(r->stateless_s))
         {
             fprintf(f, "%s_stateless,%u,%u,1,stateless,,,%u,%u,,,,,,,%.3f\n", s->kind, s->n, tris, r->stateless_pairs,
@@ -866,10 +875,11 @@ static void print_row(const scene* s, const result* r, uint32_t threads, bool co
     {
         // Per touching pair: the step's CPU time (every candidate, broad phase, forces) against one stateless query.
         double step = r->cpu_s / r->info.touching_pairs, alone = r->stateless_s / r->stateless_pairs;
-        printf("per touching pair (%s, 1 thread): step %.2f us CPU, stateless warm query %.2f us CPU (%u pairs, "
-               "%.2f ms): step / stateless %.3fx\n",
-               coherent ? "coherent" : "cold", 1e6 * step, 1e6 * alone, r->stateless_pairs, 1e3 * r->stateless_s,
-               step / alone);
+        double mean = r->cpu_mean_s / r->info.touching_pairs;
+        printf("per touching pair (%s, 1 thread): step %.2f us CPU (min; mean %.2f), stateless warm query %.2f us CPU "
+               "(%u pairs, %.2f ms): step / stateless %.3fx (min), %.3fx (mean)\n",
+               coherent ? "coherent" : "cold", 1e6 * step, 1e6 * mean, 1e6 * alone, r->stateless_pairs,
+               1e3 * r->stateless_s, step / alone, mean / alone);
     }
     fprintf(stderr, "%s %u bodies, %u threads, %s: wrench hash %016llx, region hash %016llx, first call %.2f ms CPU\n",
             s->kind, s->n, threads, coherent ? "coherent" : "cold", (unsigned long long)r->hash,
@@ -999,7 +1009,7 @@ int main(int argc, char** argv)
         fprintf(
             f,
             "scene,bodies,triangles,threads,coherence,create_ms,world_mb,candidate_pairs,touching_pairs,regions,min_ms,"
-            "median_ms,broadphase_ms,same_bits,unchanged_poses_ms,cpu_min_ms\n");
+            "median_ms,broadphase_ms,same_bits,unchanged_poses_ms,cpu_min_ms,cpu_mean_ms\n");
     }
     printf(
         "| scene | bodies | threads | queries | create ms | world MB | candidates | touching | regions | warm min ms | "
@@ -1017,8 +1027,9 @@ int main(int argc, char** argv)
         {
             return 1;
         }
-        result first;
+        result first, versus;
         memset(&first, 0, sizeof first);
+        memset(&versus, 0, sizeof versus);
         for (int b = 0; b < nthreads * 2; ++b)
         {
             // Each thread count cold (coherence off), then coherent: the same bits are expected from all.
@@ -1037,6 +1048,10 @@ int main(int argc, char** argv)
             {
                 first = r;
             }
+            if (b <= 1)
+            {
+                versus = r; // Bullet against the 1-thread coherent row (the world's default) when it runs
+            }
             bool same = r.hash == first.hash && r.regions == first.regions;
             status |= !same || (s.expected > 0 && r.info.touching_pairs != s.expected);
             print_row(&s, &r, threads[b / 2], coherent, &first, same, f);
@@ -1044,7 +1059,7 @@ int main(int argc, char** argv)
 #ifdef MC_BENCH_BULLET
         if (with_bullet)
         {
-            run_bullet(&s, calls, &first, f);
+            run_bullet(&s, calls, &versus, f);
         }
 #endif
         if (s.expected > 0 && first.info.touching_pairs != s.expected)
