@@ -94,9 +94,10 @@ mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, c
 void mc_pair_front_destroy(mc_pair_front* front);
 /// Forget a front's content (its next query descends from the roots); keeps its memory. NULL is ignored.
 void mc_pair_front_reset(mc_pair_front* front);
-/// Prefetch the certified pairs that a quiet query through `front` would replay (NULL: nothing); changes nothing. A
-/// pair's front is read once per step, so its arrays are rarely in cache: a caller that knows its next pair can call
-/// this one query ahead (mc_collide_front also calls it, just before its own work).
+/// Prefetch what a quiet query through `front` reads first (NULL: nothing): the certified pairs it would replay, the
+/// leaf entries, their near lists and gaps; changes nothing. A pair's front is read once per step, so its arrays are
+/// rarely in cache: a caller that knows its next pair can call this one query ahead (mc_collide_front also calls it,
+/// just before its own work).
 void mc_pair_front_prefetch(const mc_pair_front* front);
 /// A front's certified motion margin (0 when it has none or when it is not measured yet: a query that tests keeps its
 /// pairs, the next quiet query measures the margin; INFINITY when its near lists are empty) and the smallest gap

@@ -2982,22 +2982,33 @@ void mc_pair_front_destroy(mc_pair_front* f)
 // Lines prefetched per array at most (a sphere pair's certificate has a few dozen pairs).
 #define PREFETCH_LINES 32u
 
+static void prefetch_bytes(const void* p, size_t bytes)
+{
+    const char* c = (const char*)p;
+    for (size_t b = 0; b < bytes && b < 64u * PREFETCH_LINES; b += 64u)
+    {
+        __builtin_prefetch(c + b);
+    }
+}
+
 void mc_pair_front_prefetch(const mc_pair_front* f)
 {
-    if (f == NULL || f->cert_count == 0u || !(f->cert_margin > 0.0 || f->cert_pending))
+    if (f == NULL)
     {
-        return; // nothing to replay
+        return;
     }
-    const char* ij = (const char*)f->cert_ij;
-    const char* meta = (const char*)f->cert_meta;
-    size_t ij_bytes = 2u * sizeof *f->cert_ij * (size_t)f->cert_count, meta_bytes = f->cert_count;
-    for (size_t b = 0; b < ij_bytes && b < 64u * PREFETCH_LINES; b += 64u)
+    if (f->cert_count > 0u && (f->cert_margin > 0.0 || f->cert_pending))
     {
-        __builtin_prefetch(ij + b);
+        // A replay reads the certified pairs.
+        prefetch_bytes(f->cert_ij, 2u * sizeof *f->cert_ij * (size_t)f->cert_count);
+        prefetch_bytes(f->cert_meta, f->cert_count);
     }
-    for (size_t b = 0; b < meta_bytes && b < 64u * PREFETCH_LINES; b += 64u)
+    if (f->valid && f->leaf_count > 0u)
     {
-        __builtin_prefetch(meta + b);
+        // A quiet query reads the leaf entries (first in the array), their near lists and gaps.
+        prefetch_bytes(f->entries, (size_t)f->leaf_count * sizeof *f->entries);
+        prefetch_bytes(f->pool_gap, (size_t)f->pool_count * sizeof *f->pool_gap);
+        prefetch_bytes(f->pool, f->pool_count);
     }
 }
 
@@ -3317,18 +3328,22 @@ static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t
     return g - slack;
 }
 
-// leaf_pair_gap without the edge axes (the boxes and the two planes): cheaper, and enough for a pair that is not
-// about to cross.
-static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q)
+// leaf_pair_gap without the edge axes (the boxes, and the two planes when the boxes leave the pair within `reach`):
+// cheaper, and as good for the pairs that are not about to cross.
+static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double reach)
 {
     double g = -INFINITY;
     for (int c = 0; c < 3; ++c)
     {
         g = gap_max(g, gap_max(lt->lo[1][q][c] - lt->hi[0][p][c], lt->lo[0][p][c] - lt->hi[1][q][c]));
     }
-    g = gap_max(g, plane_gap(lt, 1, q, p));
-    g = gap_max(g, plane_gap(lt, 0, p, q));
-    return g - 4.0 * cx->abs_slack;
+    double slack = 4.0 * cx->abs_slack;
+    if (g - slack <= reach)
+    {
+        g = gap_max(g, plane_gap(lt, 1, q, p));
+        g = gap_max(g, plane_gap(lt, 0, p, q));
+    }
+    return g - slack;
 }
 
 // Triangle k of a leaf side, loaded, with its test plane (prepared on first use).
@@ -3407,23 +3422,34 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
     return front_push(s, a, b, gap_from_front(far, offset), start, s->pool_count - start);
 }
 
-// A near-list pair whose gap bound no longer exceeds the motion (`motion` from the pose its gap refers to): its gap
-// bound at the query's pose, g_now, is computed first; when positive the triangles are apart (no test) and, since no
-// point moves farther from the query's pose than from the reference pose plus `motion`, g_now less `motion` is its
-// gap from the reference pose (0 when nothing is left: tested at the next query); otherwise they are tested.
-// @return the new gap to store, or -1 on allocation failure.
-static float near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q,
-                               double motion)
+// A near-list pair whose stored gap (*gap) no longer exceeds the motion (`motion` from the pose its gap refers to).
+// A negative gap marks a pair that crossed at its last look: it is tested at once (it most likely still does), and
+// keeps the mark while it crosses. Otherwise its gap bound at the query's pose, g_now, is computed first; when
+// positive the triangles are apart (no test) and, since no point moves farther from the query's pose than from the
+// reference pose plus `motion`, g_now less `motion` is its gap from the reference pose (0 when nothing is left: looked
+// at again by the next query); otherwise they are tested. @return 0 on allocation failure.
+static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q,
+                             double motion, float* gap)
 {
-    leaf_tri_bound(cx, lt, 0, p);
-    leaf_tri_bound(cx, lt, 1, q);
-    double g = leaf_pair_gap_planes(cx, lt, p, q);
-    if (g > 0.0)
+    if (!(*gap < 0.0f))
     {
-        double left = (g - motion) - 1e-15 * g;
-        return left > 0.0 ? gap_down(left) : 0.0f;
+        leaf_tri_bound(cx, lt, 0, p);
+        leaf_tri_bound(cx, lt, 1, q);
+        double g = leaf_pair_gap_planes(cx, lt, p, q, INFINITY);
+        if (g > 0.0)
+        {
+            double left = (g - motion) - 1e-15 * g;
+            *gap = left > 0.0 ? gap_down(left) : 0.0f;
+            return 1;
+        }
     }
-    return leaf_tris_test(cx, w, lt, p, q) ? 0.0f : -1.0f;
+    uint32_t crossing = w->pair_count, coplanar = w->coplanar_count;
+    if (!leaf_tris_test(cx, w, lt, p, q))
+    {
+        return 0;
+    }
+    *gap = w->pair_count != crossing || w->coplanar_count != coplanar ? -1.0f : 0.0f;
+    return 1;
 }
 
 // A kept leaf entry: only its near list is looked at (its other triangle pairs are still apart), and in it only the
@@ -3445,12 +3471,10 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
         {
             continue;
         }
-        float g = near_pair_refresh(cx, w, &lt, list[k] >> 4, list[k] & 15u, motion);
-        if (g < 0.0f)
+        if (!near_pair_refresh(cx, w, &lt, list[k] >> 4, list[k] & 15u, motion, &gap[k]))
         {
             return 0;
         }
-        gap[k] = g;
     }
     return 1;
 }
