@@ -459,6 +459,7 @@ typedef struct result
     double resting_s;    // minimum over calls at unchanged poses (every pair reuses its regions)
     double cpu_s;        // minimum process CPU time of one warm call (all threads)
     double cpu_mean_s;   // mean process CPU time of the warm calls (what a run costs: rebuilds of the fronts included)
+    double cpu_median_s; // median process CPU time of the warm calls
     double first_cpu_s;  // process CPU time of the first call (buffers grow; the fronts are recorded)
     double stateless_s;  // one thread: mc_query_regions over the touching pairs of the last call, warm, minimum sum
     uint32_t stateless_pairs; // the pairs stateless_s queried
@@ -692,11 +693,12 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
     r->first_cpu_s = cpu_now() - c0;
     r->bytes = mc_get_byte_count() - base;
     double* t = calloc((size_t)calls, sizeof *t);
+    double* tc = calloc((size_t)calls, sizeof *tc);
     mc_pose* poses = calloc(s->n, sizeof *poses);
     r->broadphase_s = INFINITY;
     r->cpu_s = INFINITY;
     mc_vec3* walk = calloc(s->n, sizeof *walk);
-    if (t == NULL || poses == NULL || walk == NULL)
+    if (t == NULL || tc == NULL || poses == NULL || walk == NULL)
     {
         return 1;
     }
@@ -710,6 +712,7 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         mc_world_evaluate(w);
         t[k] = now() - a;
         double cpu = cpu_now() - c;
+        tc[k] = cpu;
         r->cpu_s = fmin(r->cpu_s, cpu);
         cpu_sum += cpu;
         mc_step_info si = mc_world_get_step_info(w);
@@ -729,6 +732,9 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
     }
     free(walk);
     r->cpu_mean_s = cpu_sum / calls;
+    qsort(tc, (size_t)calls, sizeof *tc, cmp_double);
+    r->cpu_median_s = tc[calls / 2];
+    free(tc);
     r->stateless_s = INFINITY;
     r->stateless_pairs = 0;
     if (threads == 1)
@@ -875,11 +881,11 @@ static void print_row(const scene* s, const result* r, uint32_t threads, bool co
     {
         // Per touching pair: the step's CPU time (every candidate, broad phase, forces) against one stateless query.
         double step = r->cpu_s / r->info.touching_pairs, alone = r->stateless_s / r->stateless_pairs;
-        double mean = r->cpu_mean_s / r->info.touching_pairs;
-        printf("per touching pair (%s, 1 thread): step %.2f us CPU (min; mean %.2f), stateless warm query %.2f us CPU "
-               "(%u pairs, %.2f ms): step / stateless %.3fx (min), %.3fx (mean)\n",
-               coherent ? "coherent" : "cold", 1e6 * step, 1e6 * mean, 1e6 * alone, r->stateless_pairs,
-               1e3 * r->stateless_s, step / alone, mean / alone);
+        double mean = r->cpu_mean_s / r->info.touching_pairs, median = r->cpu_median_s / r->info.touching_pairs;
+        printf("per touching pair (%s, 1 thread): step %.2f us CPU (min; median %.2f, mean %.2f), stateless warm query "
+               "%.2f us CPU (%u pairs, %.2f ms): step / stateless %.3fx (min), %.3fx (median), %.3fx (mean)\n",
+               coherent ? "coherent" : "cold", 1e6 * step, 1e6 * median, 1e6 * mean, 1e6 * alone, r->stateless_pairs,
+               1e3 * r->stateless_s, step / alone, median / alone, mean / alone);
     }
     fprintf(stderr, "%s %u bodies, %u threads, %s: wrench hash %016llx, region hash %016llx, first call %.2f ms CPU\n",
             s->kind, s->n, threads, coherent ? "coherent" : "cold", (unsigned long long)r->hash,

@@ -3105,15 +3105,20 @@ static inline double gap_max(double a, double b)
     return b > a ? b : a;
 }
 
-// Lower bound of the gap between I's box na and J's box b (mapped into I's frame) along the best of the 15 axes of
-// box_overlap, less the same slack: positive only when box_overlap rejects the pair (up to the rounding of the
-// comparison), and then every point of J's box must move by more than the gap (in I's frame) to reach I's box. The
-// cross-product axes are not unit (|a_i x b_k| <= 1 + 1e-6): their projected gap understates the distance, which is
-// conservative; the caller scales its motion bound by 1 + 1e-6 for the face axes' float rounding.
-static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b)
+// Lower bound of the gap between I's box na and J's box b (mapped into I's frame) along one of the 15 axes of
+// box_overlap, less the same slack: the first axis whose gap exceeds `reach` (its gap; the descent keeps the pair as
+// an entry), else the largest (at most `reach`: the descent splits the pair). A positive gap means box_overlap rejects
+// the pair (up to the rounding of the comparison), and then every point of J's box must move by more than the gap (in
+// I's frame) to reach I's box. The cross-product axes are not unit (|a_i x b_k| <= 1 + 1e-6): their projected gap
+// understates the distance, which is conservative; the caller scales its motion bound by 1 + 1e-6 for the face axes'
+// float rounding.
+static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped_box* b, double reach)
 {
     sat_setup q;
     sat_prepare(cx, na, b, &q);
+    // The differences below are rounded by at most 2^-52 of the magnitudes in the slack; 2 slack covers the slack's
+    // own share and that rounding.
+    double over = reach + 2.0 * q.slack;
     double r[3][3], ar[3][3], gap = -INFINITY;
     for (int i = 0; i < 3; ++i)
     {
@@ -3124,12 +3129,16 @@ static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped
         }
         gap = gap_max(gap, fabs(q.t[i]) - (q.ea[i] + b->e[0] * ar[i][0] + b->e[1] * ar[i][1] + b->e[2] * ar[i][2]));
     }
+    if (gap > over)
+    {
+        return gap - 2.0 * q.slack;
+    }
     for (int k = 0; k < 3; ++k)
     {
         double tb = b->ax[k][0] * q.d[0] + b->ax[k][1] * q.d[1] + b->ax[k][2] * q.d[2];
         gap = gap_max(gap, fabs(tb) - (b->e[k] + q.ea[0] * ar[0][k] + q.ea[1] * ar[1][k] + q.ea[2] * ar[2][k]));
     }
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 3 && !(gap > over); ++i)
     {
         for (int k = 0; k < 3; ++k)
         {
@@ -3138,8 +3147,6 @@ static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped
             gap = gap_max(gap, dist - rad);
         }
     }
-    // The differences above are rounded by at most 2^-52 of the magnitudes in the slack; 2 slack covers the slack's
-    // own share and that rounding.
     return gap - 2.0 * q.slack;
 }
 
@@ -3392,18 +3399,39 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
     {
         return 0;
     }
-    for (uint32_t t = 0; t < lt.count[1]; ++t)
+    // J's boxes by component (the box gaps of one I triangle against all of J's in one vectorizable loop): the
+    // same differences and maxima as leaf_pair_gap's first step, so a pair's box gap is bitwise leaf_pair_gap's.
+    double jlo[3][MC_BVH_LEAF_MAX], jhi[3][MC_BVH_LEAF_MAX], box[MC_BVH_LEAF_MAX];
+    uint32_t nj = lt.count[1];
+    for (uint32_t t = 0; t < nj; ++t)
     {
         leaf_tri_bound(cx, &lt, 1, t);
+        for (int c = 0; c < 3; ++c)
+        {
+            jlo[c][t] = lt.lo[1][t][c];
+            jhi[c][t] = lt.hi[1][t][c];
+        }
     }
     uint32_t start = s->pool_count;
-    double far = INFINITY, reach = margin + offset;
+    double far = INFINITY, reach = margin + offset, slack = 4.0 * cx->abs_slack;
     for (uint32_t p = 0; p < lt.count[0]; ++p)
     {
         leaf_tri_bound(cx, &lt, 0, p);
-        for (uint32_t q = 0; q < lt.count[1]; ++q)
+        const double* plo = lt.lo[0][p];
+        const double* phi = lt.hi[0][p];
+        for (uint32_t q = 0; q < nj; ++q)
         {
-            double g = leaf_pair_gap(cx, &lt, p, q, reach);
+            double g = -INFINITY;
+            for (int c = 0; c < 3; ++c)
+            {
+                g = gap_max(g, gap_max(jlo[c][q] - phi[c], plo[c] - jhi[c][q]));
+            }
+            box[q] = g;
+        }
+        for (uint32_t q = 0; q < nj; ++q)
+        {
+            // A box gap past the reach decides (leaf_pair_gap would return it, less the slack).
+            double g = box[q] - slack > reach ? box[q] - slack : leaf_pair_gap(cx, &lt, p, q, reach);
             if (g > reach)
             {
                 far = g < far ? g : far;
@@ -3501,7 +3529,7 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
         mapped_box mb;
         map_j_box(cx->scratch, nb, &mb);
         w->box_tests += 1u;
-        double g = box_gap(cx, na, &mb);
+        double g = box_gap(cx, na, &mb, margin + offset);
         int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
         int ok = 1;
         if (g > margin + offset)
