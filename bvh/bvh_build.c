@@ -811,6 +811,68 @@ static void solve_children(const builder* b, build_item* kids, double guess[][3]
     }
 }
 
+// A node of one triangle gets the triangle's own frame (its longest edge, the in-plane normal to it, the plane's
+// normal): its box is then flat. Small nodes of large triangles (a coarse part: a box of 12 triangles, a plate) get
+// axes solved to convergence from scratch. The one warm sweep from the parent's axes that every other node gets
+// leaves such a node's axes off by degrees when its parent was of another shape (the triangles of a box split off
+// across its faces): measured on a 12-triangle box around a part, single-triangle leaves 4 % of the box's size thick
+// where the triangle is flat, and the part inside reached every one of them. Fine meshes' nodes of up to
+// MC_BVH_LEAF_MAX triangles are far smaller than COARSE_NODE of the mesh's diagonal and keep the warm sweep.
+#define COARSE_NODE 0.02
+
+static void refine_small_axes(const builder* b, build_item* kid)
+{
+    uint32_t count = kid->end - kid->begin;
+    if (count == 1u)
+    {
+        const build_tri* t = &b->tris[kid->begin];
+        double v[3][3];
+        for (int k = 0; k < 3; ++k)
+        {
+            for (int c = 0; c < 3; ++c)
+            {
+                v[k][c] = t->v[k][c];
+            }
+        }
+        double e[3][3], len[3];
+        for (int k = 0; k < 3; ++k)
+        {
+            len[k] = 0.0;
+            for (int c = 0; c < 3; ++c)
+            {
+                e[k][c] = v[(k + 1) % 3][c] - v[k][c];
+                len[k] += e[k][c] * e[k][c];
+            }
+        }
+        int l = len[0] >= len[1] ? (len[0] >= len[2] ? 0 : 2) : (len[1] >= len[2] ? 1 : 2);
+        const double* a = e[l];
+        const double* c2 = e[(l + 1) % 3];
+        double n[3] = {a[1] * c2[2] - a[2] * c2[1], a[2] * c2[0] - a[0] * c2[2], a[0] * c2[1] - a[1] * c2[0]};
+        double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), la = sqrt(len[l]);
+        if (!(nn > 0.0) || !(la > 0.0) || !(nn > 1e-12 * la * la))
+        {
+            return; // degenerate: the solved axes stay
+        }
+        double ax[3][3];
+        for (int c = 0; c < 3; ++c)
+        {
+            ax[0][c] = a[c] / la;
+            ax[2][c] = n[c] / nn;
+        }
+        // ax[1] = ax[2] x ax[0]: unit, in the plane, right-handed with the other two.
+        ax[1][0] = ax[2][1] * ax[0][2] - ax[2][2] * ax[0][1];
+        ax[1][1] = ax[2][2] * ax[0][0] - ax[2][0] * ax[0][2];
+        ax[1][2] = ax[2][0] * ax[0][1] - ax[2][1] * ax[0][0];
+        memcpy(kid->axes, ax, sizeof ax);
+        return;
+    }
+    double size2 = kid->cov[0] + kid->cov[1] + kid->cov[2];
+    if (count <= MC_BVH_LEAF_MAX && size2 > COARSE_NODE * COARSE_NODE * b->leaf_limit_diag * b->leaf_limit_diag)
+    {
+        mc_obb_eigen_sym3(kid->cov, kid->axes, NULL);
+    }
+}
+
 // root_sums: the moment sums of all triangles about the origin (exact double vertices, gathered while the records
 // were made; the origin is the bbox center, so the covariance below does not cancel badly).
 static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_sums, uint32_t* depth_out)
@@ -861,6 +923,10 @@ static mc_status build_tree(builder* b, uint32_t tri_count, const moments* root_
         }
         finish_jobs(b, jobs, n_jobs);
         solve_children(b, kids, guess, n_kids);
+        for (uint32_t k = 0; k < n_kids; ++k)
+        {
+            refine_small_axes(b, &kids[k]);
+        }
         for (uint32_t k = n_kids; k > 0 && st == MC_OK; k -= 2u)
         {
             st = push_item(b, &kids[k - 1u]);
