@@ -133,7 +133,7 @@ static void run_size(uint32_t target, int steps, int peers)
             positions_at(rest, nv, k, p);
             double su, cu, sc, cc;
             fcl_bench_update(ff, p, nv, &su, &cu);
-            fp = fcl_bench_collide(fo, pa, qa, ff, pb, qb, &sc, &cc);
+            fp = fcl_bench_collide(fo, pa, qa, ff, pb, qb, 1, &sc, &cc);
             if (k >= 0)
             {
                 t_refit[k] = cu;

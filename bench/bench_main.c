@@ -40,7 +40,7 @@ typedef struct options
     int thread_count;
     int repeats;
     int query_repeats; // queries timed per scene and thread count (ours and FCL's); builds use repeats
-    int batch;         // back-to-back queries per timed sample (the sample's mean is taken); 1 by default
+    int batch;         // back-to-back queries per timed sample (the sample's mean is taken); 0: auto (see run_scene)
     const char* filter;
     const char* files[8]; // -f: the user's mesh files, each against a shifted, turned copy of itself
     int file_count;
@@ -75,10 +75,11 @@ static int parse_list(const char* text, long* out, int max)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats (default: repeats)] "
-                    "[-k queries-per-sample (default 1; > 1 needs --no-fcl)] [-b name-filter] "
-                    "[-s 1000,10000,100000,1000000] [-f mesh-file (up to 8: each against a shifted, turned copy of "
-                    "itself)]... [-o out.csv] [--no-fcl] [--build-only]\n");
+    fprintf(stderr,
+            "usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats (default: repeats)] "
+            "[-k queries-per-sample (default: auto, about 20 us a sample; ours and FCL's alike)] [-b name-filter] "
+            "[-s 1000,10000,100000,1000000] [-f mesh-file (up to 8: each against a shifted, turned copy of "
+            "itself)]... [-o out.csv] [--no-fcl] [--build-only]\n");
 }
 
 static int parse_args(int argc, char** argv, options* o)
@@ -180,15 +181,6 @@ static int parse_args(int argc, char** argv, options* o)
     {
         o->query_repeats = o->repeats;
     }
-    if (o->batch == 0)
-    {
-        o->batch = 1;
-    }
-    // FCL's queries are timed one by one: a batched sample would compare different things.
-    if (o->batch > 1 && o->fcl)
-    {
-        return -1;
-    }
     return 0;
 }
 
@@ -226,7 +218,7 @@ typedef struct fcl_result
 } fcl_result;
 
 #ifdef MC_BENCH_FCL
-static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query_repeats, fcl_result* out)
+static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query_repeats, int batch, fcl_result* out)
 {
     const mc_mesh* mm[2] = {s->mesh_i, s->mesh_j};
     fcl_bench_model* fm[2] = {NULL, NULL};
@@ -271,7 +263,7 @@ static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query
     for (int r = 0; r < query_repeats + 1; ++r)
     {
         double sec = 0, cpu = 0;
-        out->pairs = fcl_bench_collide(fm[0], pa, qa, fm[1], pb, qb, &sec, &cpu);
+        out->pairs = fcl_bench_collide(fm[0], pa, qa, fm[1], pb, qb, batch, &sec, &cpu);
         if (r > 0)
         {
             out->query_s = sec < out->query_s ? sec : out->query_s;
@@ -319,6 +311,34 @@ static uint64_t hash_pairs(const mc_triangle_pair* p, uint32_t n)
     return h;
 }
 
+// Queries per timed sample when -k is not given, the same for ours and FCL's: enough back-to-back queries for a
+// sample to last about AUTO_BATCH_SECONDS by one serial warm query of ours (at most 1000), so that the clock reads
+// around a sample (about 0.2 us: two of them read the thread CPU clock through a system call) weigh little on the
+// smallest queries (a part inside a box finds nothing in about 1 us); 1 for queries that long already.
+#define AUTO_BATCH_SECONDS 20e-6
+
+static int auto_batch(scene_pair* s, mc_workspace* ws, mc_triangle_pair* buf, uint32_t cap)
+{
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 1;
+    uint32_t n = 0;
+    mc_query_stats st;
+    double best = INFINITY;
+    for (int r = 0; r < 4; ++r) // the first warms the workspace
+    {
+        double t0 = now();
+        mc_query_triangle_pairs(s->mesh_i, &s->pose_i, s->mesh_j, &s->pose_j, &opt, ws, buf, cap, &n, &st);
+        double t = now() - t0;
+        best = r > 0 && t < best ? t : best;
+    }
+    if (!(best < AUTO_BATCH_SECONDS))
+    {
+        return 1;
+    }
+    double k = ceil(AUTO_BATCH_SECONDS / fmax(best, 1e-8));
+    return k > 1000.0 ? 1000 : (int)k;
+}
+
 static void run_scene(const options* o, scene_pair* s, FILE* csv)
 {
     mc_mesh* mi = s->mesh_i;
@@ -336,18 +356,6 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
                s->name, nt, 1e3 * build_s, build_repeats, 1e3 * build_cpu, tree_bpt, mesh_bpt, mi->bvh->depth);
         return;
     }
-    fcl_result fo, fr;
-    memset(&fo, 0, sizeof fo);
-    memset(&fr, 0, sizeof fr);
-    int have_fcl = 0;
-#ifdef MC_BENCH_FCL
-    if (o->fcl)
-    {
-        run_fcl(FCL_BENCH_OBB, s, o->repeats, o->query_repeats, &fo);
-        run_fcl(FCL_BENCH_OBBRSS, s, o->repeats, o->query_repeats, &fr);
-        have_fcl = 1;
-    }
-#endif
     mc_workspace* ws = NULL;
     if (mc_workspace_create(&ws) != MC_OK)
     {
@@ -355,6 +363,19 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
     }
     uint32_t cap = 1u << 20;
     mc_triangle_pair* buf = malloc((size_t)cap * sizeof *buf);
+    int batch = o->batch > 0 ? o->batch : auto_batch(s, ws, buf, cap);
+    fcl_result fo, fr;
+    memset(&fo, 0, sizeof fo);
+    memset(&fr, 0, sizeof fr);
+    int have_fcl = 0;
+#ifdef MC_BENCH_FCL
+    if (o->fcl)
+    {
+        run_fcl(FCL_BENCH_OBB, s, o->repeats, o->query_repeats, batch, &fo);
+        run_fcl(FCL_BENCH_OBBRSS, s, o->repeats, o->query_repeats, batch, &fr);
+        have_fcl = 1;
+    }
+#endif
     double q1 = NAN;
     for (int ti = 0; ti < o->thread_count; ++ti)
     {
@@ -368,11 +389,11 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
             // One sample: `batch` queries back to back (as a simulator calls them, step after step), mean taken.
             mc_status rc = MC_OK;
             double t0 = now(), c0 = cpu_now();
-            for (int k = 0; k < o->batch && (rc == MC_OK || rc == MC_ERR_CAPACITY); ++k)
+            for (int k = 0; k < batch && (rc == MC_OK || rc == MC_ERR_CAPACITY); ++k)
             {
                 rc = mc_query_triangle_pairs(mi, &s->pose_i, s->mesh_j, &s->pose_j, &opt, ws, buf, cap, &n, &st);
             }
-            double t = (now() - t0) / o->batch, c = (cpu_now() - c0) / o->batch;
+            double t = (now() - t0) / batch, c = (cpu_now() - c0) / batch;
             if (rc != MC_OK && rc != MC_ERR_CAPACITY)
             {
                 fprintf(stderr, "%s: query failed: %s\n", s->name, mc_status_string(rc));
@@ -391,9 +412,9 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         // CPU time is the calling thread's only: meaningful for single-thread runs.
         double qcpu = st.threads == 1 ? best_cpu : NAN;
         printf("%-22s %8u tri  build %8.2f ms (cpu %8.2f)  %5.1f B/tri | t=%d query %8.3f ms (cpu %8.3f)  pairs %6u  "
-               "box %8llu  tri %8llu  x%.2f vs t=%d  hash %016llx",
+               "box %8llu  tri %8llu  x%.2f vs t=%d  k=%d  hash %016llx",
                s->name, nt, 1e3 * build_s, 1e3 * build_cpu, tree_bpt, st.threads, 1e3 * best, 1e3 * qcpu, n,
-               (unsigned long long)st.box_tests, (unsigned long long)st.triangle_tests, q1 / best, o->threads[0],
+               (unsigned long long)st.box_tests, (unsigned long long)st.triangle_tests, q1 / best, o->threads[0], batch,
                (unsigned long long)hash_pairs(buf, n < cap ? n : cap));
         if (have_fcl)
         {
@@ -407,22 +428,23 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         fflush(stdout);
         if (csv != NULL)
         {
-            fprintf(csv, "%s,%u,%u,%d,%d,%.4f,%.4f,%.2f,%.2f,%.4f,%.4f,%u,%llu,%llu", s->name, nt,
+            fprintf(csv, "%s,%u,%u,%d,%d,%.4f,%.4f,%.2f,%.2f,%.6f,%.6f,%u,%llu,%llu", s->name, nt,
                     mc_mesh_get_triangle_count(s->mesh_j), o->threads[ti], st.threads, 1e3 * build_s, 1e3 * build_cpu,
                     tree_bpt, mesh_bpt, 1e3 * best, 1e3 * qcpu, n, (unsigned long long)st.box_tests,
                     (unsigned long long)st.triangle_tests);
             if (have_fcl)
             {
-                fprintf(csv,
-                        ",%.4f,%.4f,%.4f,%.4f,%llu,%.2f,%.2f,%.4f,%.4f,%.4f,%.4f,%llu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n",
-                        1e3 * fo.build_s, 1e3 * fo.build_cpu, 1e3 * fo.query_s, 1e3 * fo.query_cpu,
-                        (unsigned long long)fo.pairs, fo.tree_bpt, fo.total_bpt, 1e3 * fr.build_s, 1e3 * fr.build_cpu,
-                        1e3 * fr.query_s, 1e3 * fr.query_cpu, (unsigned long long)fr.pairs, fr.tree_bpt, fr.total_bpt,
-                        fo.build_s / build_s, fo.build_cpu / build_cpu, fo.query_s / best, fo.query_cpu / qcpu);
+                fprintf(
+                    csv,
+                    ",%.4f,%.4f,%.6f,%.6f,%llu,%.2f,%.2f,%.4f,%.4f,%.6f,%.6f,%llu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%d\n",
+                    1e3 * fo.build_s, 1e3 * fo.build_cpu, 1e3 * fo.query_s, 1e3 * fo.query_cpu,
+                    (unsigned long long)fo.pairs, fo.tree_bpt, fo.total_bpt, 1e3 * fr.build_s, 1e3 * fr.build_cpu,
+                    1e3 * fr.query_s, 1e3 * fr.query_cpu, (unsigned long long)fr.pairs, fr.tree_bpt, fr.total_bpt,
+                    fo.build_s / build_s, fo.build_cpu / build_cpu, fo.query_s / best, fo.query_cpu / qcpu, batch);
             }
             else
             {
-                fprintf(csv, ",,,,,,,,,,,,,,,,,,\n");
+                fprintf(csv, ",,,,,,,,,,,,,,,,,,,%d\n", batch);
             }
             fflush(csv);
         }
@@ -473,7 +495,7 @@ int main(int argc, char** argv)
                      "fcl_obb_tree_bytes_per_tri,fcl_obb_total_bytes_per_tri,fcl_obbrss_build_ms,"
                      "fcl_obbrss_build_cpu_ms,fcl_obbrss_query_ms,fcl_obbrss_query_cpu_ms,fcl_obbrss_pairs,"
                      "fcl_obbrss_tree_bytes_per_tri,fcl_obbrss_total_bytes_per_tri,build_speedup_vs_fcl_obb,"
-                     "build_cpu_speedup_vs_fcl_obb,query_speedup_vs_fcl_obb,query_cpu_speedup_vs_fcl_obb\n");
+                     "build_cpu_speedup_vs_fcl_obb,query_speedup_vs_fcl_obb,query_cpu_speedup_vs_fcl_obb,batch\n");
     }
 #ifdef MC_BENCH_FCL
     if (o.fcl)

@@ -78,8 +78,8 @@ static fcl::Transform3d to_tf(const double p[3], const double q[4])
 }
 
 extern "C" uint64_t fcl_bench_collide(const fcl_bench_model* a, const double pa[3], const double qa[4],
-                                      const fcl_bench_model* b, const double pb[3], const double qb[4], double* seconds,
-                                      double* cpu_seconds)
+                                      const fcl_bench_model* b, const double pb[3], const double qb[4], int batch,
+                                      double* seconds, double* cpu_seconds)
 {
     fcl::CollisionObjectd oa(a->geom, to_tf(pa, qa));
     fcl::CollisionObjectd ob(b->geom, to_tf(pb, qb));
@@ -89,10 +89,14 @@ extern "C" uint64_t fcl_bench_collide(const fcl_bench_model* a, const double pa[
     fcl::CollisionResultd res;
     auto t0 = std::chrono::steady_clock::now();
     double c0 = thread_cpu();
-    fcl::collide(&oa, &ob, req, res);
-    *cpu_seconds = thread_cpu() - c0;
+    for (int k = 0; k < batch; ++k)
+    {
+        res.clear(); // each query from an empty result, as a caller's fresh query
+        fcl::collide(&oa, &ob, req, res);
+    }
+    *cpu_seconds = (thread_cpu() - c0) / batch;
     auto t1 = std::chrono::steady_clock::now();
-    *seconds = std::chrono::duration<double>(t1 - t0).count();
+    *seconds = std::chrono::duration<double>(t1 - t0).count() / batch;
     return res.numContacts();
 }
 

@@ -28,12 +28,13 @@ extern "C"
                                      const uint32_t* indices, uint32_t triangle_count, double* seconds,
                                      double* cpu_seconds, size_t* tree_bytes, size_t* mesh_bytes);
 
-    /// Collide two models at world poses (p: 3 doubles, q: w x y z), all contacts (exhaustive, no contact geometry).
+    /// Collide two models at world poses (p: 3 doubles, q: w x y z), all contacts (exhaustive, no contact geometry),
+    /// `batch` times back to back (each from an empty result).
     /// @return the number of intersecting triangle pairs; seconds / cpu_seconds receive the wall / thread CPU time of
-    /// fcl::collide.
+    /// one fcl::collide: the batch's over `batch` (the clock reads around a sample, about 0.2 us, then weigh 1/batch).
     uint64_t fcl_bench_collide(const fcl_bench_model* a, const double pa[3], const double qa[4],
-                               const fcl_bench_model* b, const double pb[3], const double qb[4], double* seconds,
-                               double* cpu_seconds);
+                               const fcl_bench_model* b, const double pb[3], const double qb[4], int batch,
+                               double* seconds, double* cpu_seconds);
 
     /// Minimum distance between two models at world poses (fcl::distance, exact: rel_err = abs_err = 0, nearest
     /// points on). Meant for OBBRSS models (FCL's usual choice for distance).
