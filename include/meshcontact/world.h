@@ -335,10 +335,11 @@ extern "C"
         /// Temporal coherence per pair (default true): each pair keeps the traversal front of its last query (the
         /// node pairs where the descent stopped, with a lower bound of each separated pair's gap) and the next query
         /// skips the separated ones that J cannot have crossed since (gap above a bound of its motion in I's frame),
-        /// re-descending the others exactly. A pair's first query runs plain (the front is recorded from its second),
-        /// and a pair whose motion since its front exceeds 5e-4 of its J mesh's size runs the plain query instead and
-        /// skips its front for 1, 3, 7, ... up to 64 queries while that lasts (a front costs more than it saves under
-        /// large motions). Results are bitwise the same with or without it
+        /// re-descending the others exactly; the front is recorded with a margin of the pair's recent steps, so that
+        /// bodies that keep moving a little stay within it for many queries. A pair's first query runs plain (the
+        /// front is recorded from its second), and a pair whose recent steps exceed a fortieth of its meshes' mean
+        /// leaf size runs the plain query until they are small again (a front costs more than it saves under large
+        /// motions). Results are bitwise the same with or without it
         /// (see mc_world_evaluate); false runs every moved pair's query from the roots (benchmarks, checks).
         bool coherence;
         int internal_value; ///< set by mc_default_world_def()
