@@ -7,6 +7,7 @@
 #include "src/app/cli.h"
 #include "src/app/scenario.h"
 #include "src/app/scenario_mech.h"
+#include "src/app/sim_static.h"
 #include "src/app/simulate.h"
 
 #include <errno.h>
@@ -344,11 +345,30 @@ static void print_summary(const app_sim* sim, const app_scenario* scn, const cha
                  (unsigned long long)st.newton_failures, (unsigned long long)st.onset_rejections,
                  (unsigned long long)st.jacobians);
     }
-    fprintf(info,
-            "simulated %g s of %s in %.2f s: %d output rows, %s, %llu contact evaluations, %d contact "
-            "incidents, %d warnings\n",
-            scn->end_time, scenario, seconds, scn->steps + 1, steps, (unsigned long long)app_sim_get_evaluations(sim),
-            ni, nw);
+    const app_sim_static_report* eq = scn->statics.line > 0 ? app_sim_get_static(sim) : NULL;
+    char statics[300] = "";
+    if (eq != NULL && eq->done)
+    {
+        snprintf(statics, sizeof statics,
+                 "static equilibrium in %d iterations (%d evaluations, imbalance %.3g at %s, last change %.3g)%s",
+                 eq->iterations, eq->evaluations, eq->imbalance, eq->worst, eq->change,
+                 scn->statics.only ? "" : "; then ");
+    }
+    if (scn->statics.only)
+    {
+        // SIMULATE/STATIC alone: no dynamic run (end_time is set to 1 internally; the output is the equilibrium)
+        fprintf(info, "solved %s in %.2f s: %s, %llu contact evaluations, %d warnings\n", scenario, seconds,
+                statics[0] != '\0' ? statics : "no static equilibrium",
+                (unsigned long long)app_sim_get_evaluations(sim), nw);
+    }
+    else
+    {
+        fprintf(info,
+                "%ssimulated %g s of %s in %.2f s: %d output rows, %s, %llu contact evaluations, %d contact "
+                "incidents, %d warnings\n",
+                statics, scn->end_time, scenario, seconds, scn->steps + 1, steps,
+                (unsigned long long)app_sim_get_evaluations(sim), ni, nw);
+    }
     static const char* const what[OUT_COUNT] = {
         "CSV:      ", "plot:     ", "contacts: ", "incidents:", "JSON:     ", "tracks:   "};
     for (int k = 0; k < OUT_COUNT; ++k)
