@@ -2110,6 +2110,25 @@ Test(bvh, single_triangle_leaves_of_a_coarse_box_are_flat_and_a_part_inside_meet
     mc_mesh_destroy(ball);
 }
 
+// One query through `front` (workspace fw) and the same query cold (cw) at pose p: their pairs must be bitwise equal
+// and non-empty; st and cs receive the two queries' counters.
+static void front_query_vs_cold(const mc_mesh* mi, const mc_mesh* mj, const mc_pose* p, mc_workspace* fw,
+                                mc_workspace* cw, mc_pair_front** front, mc_query_stats* st, mc_query_stats* cs, int k)
+{
+    mc_pair_result res, cold;
+    memset(st, 0, sizeof *st);
+    memset(cs, 0, sizeof *cs);
+    cr_assert(mc_collide_front(mi, mj, p, 1, &fw->pairs, front, &res, st) == MC_OK);
+    mc_triangle_pair* got = malloc((res.pair_count + 1u) * sizeof *got);
+    cr_assert(got != NULL);
+    memcpy(got, res.pairs, res.pair_count * sizeof *got);
+    uint32_t n = res.pair_count;
+    cr_assert(mc_collide(mi, mj, p, 1, &cw->pairs, &cold, cs) == MC_OK);
+    cr_assert(n > 0u);
+    cr_assert(pairs_equal(got, n, cold.pairs, cold.pair_count), "query %d: front query differs from the cold one", k);
+    free(got);
+}
+
 Test(bvh, fronts_serve_a_sustained_random_walk)
 {
     // Two unit spheres 1.9 apart, J random-walking by up to 1e-3 along each axis at every query (a pile whose parts
@@ -2137,20 +2156,8 @@ Test(bvh, fronts_serve_a_sustained_random_walk)
             d[a] = 1e-3 * (2.0 * (double)(seed >> 8) / 16777216.0 - 1.0);
         }
         p.p = mc_add(p.p, mc_v3(d[0], d[1], d[2]));
-        mc_pair_result res, cold;
         mc_query_stats st, cs;
-        memset(&st, 0, sizeof st);
-        memset(&cs, 0, sizeof cs);
-        cr_assert(mc_collide_front(mi, mj, &p, 1, &fw->pairs, &front, &res, &st) == MC_OK);
-        mc_triangle_pair* got = malloc((res.pair_count + 1u) * sizeof *got);
-        cr_assert(got != NULL);
-        memcpy(got, res.pairs, res.pair_count * sizeof *got);
-        uint32_t n = res.pair_count;
-        cr_assert(mc_collide(mi, mj, &p, 1, &cw->pairs, &cold, &cs) == MC_OK);
-        cr_assert(n > 0u);
-        cr_assert(pairs_equal(got, n, cold.pairs, cold.pair_count), "query %d: front query differs from the cold one",
-                  k);
-        free(got);
+        front_query_vs_cold(mi, mj, &p, fw, cw, &front, &st, &cs, k);
         boxes[0] += st.box_tests;
         boxes[1] += cs.box_tests;
         tris[0] += st.triangle_tests;
@@ -2189,20 +2196,8 @@ Test(bvh, large_motions_skip_the_front_and_small_ones_bring_it_back)
         double step = phase == 1 ? 0.05 : 1e-8;
         double sign = (k % 2) == 0 ? 1.0 : -1.0; // back and forth: the spheres keep overlapping
         p.p = mc_add(p.p, mc_scale(mc_normalize(mc_v3(0.3, 1.0, -0.5)), sign * step));
-        mc_pair_result res, cold;
         mc_query_stats st, cs;
-        memset(&st, 0, sizeof st);
-        memset(&cs, 0, sizeof cs);
-        cr_assert(mc_collide_front(mi, mj, &p, 1, &fw->pairs, &front, &res, &st) == MC_OK);
-        mc_triangle_pair* got = malloc((res.pair_count + 1u) * sizeof *got);
-        cr_assert(got != NULL);
-        memcpy(got, res.pairs, res.pair_count * sizeof *got);
-        uint32_t n = res.pair_count;
-        cr_assert(mc_collide(mi, mj, &p, 1, &cw->pairs, &cold, &cs) == MC_OK);
-        cr_assert(n > 0u);
-        cr_assert(pairs_equal(got, n, cold.pairs, cold.pair_count), "query %d: front query differs from the cold one",
-                  k);
-        free(got);
+        front_query_vs_cold(mi, mj, &p, fw, cw, &front, &st, &cs, k);
         fewer[phase] += st.box_tests < cs.box_tests;
         plain[phase] += st.box_tests == cs.box_tests && st.triangle_tests == cs.triangle_tests;
     }
