@@ -248,32 +248,54 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         }
 #endif
     }
-    double manifold_rel = NAN, manifold_ratio = NAN, exact_ours = NAN, exact_manifold = NAN;
+    // Manifold (-M): "f64" is the comparison (same float64 input on every side, Manifold's tolerance at its double
+    // epsilon); "f32" the same on float32-rounded input; "f32 default" manifold-3d's float-sized tolerance (before).
+    double manifold_rel = NAN, manifold_ratio = NAN, manifold_exact = NAN, ours_exact_d = NAN;
+    double f32_rel = NAN, exact_ours = NAN, exact_manifold = NAN, default_exact = NAN, default_ratio = NAN;
+    double tol = NAN, tol_default = NAN;
     manifold_peer_result mp;
     if (o->manifold && manifold_peer_run(s, o->repeats, &mp) == 0)
     {
-        manifold_rel = mp.rel;
-        manifold_ratio = mp.seconds / best;
-        printf("  Manifold V %.12g (ours on its float input %.12g, rel %.2e; status %s) time %.3f ms ratio %.1fx",
-               mp.volume, mp.volume_ours, mp.rel, mp.status, 1e3 * mp.seconds, manifold_ratio);
+        manifold_rel = fabs(mp.f64.volume - mp.volume_ours_d) / fabs(mp.volume_ours_d);
+        manifold_ratio = mp.f64.seconds / best;
+        f32_rel = fabs(mp.f32.volume - mp.volume_ours) / fabs(mp.volume_ours);
+        default_ratio = mp.f32_default.seconds / best;
+        tol = mp.f64.tolerance;
+        tol_default = mp.f32_default.tolerance;
+        printf("  Manifold(f64 input) V %.17g (ours %.17g, rel %.2e; status %s; tolerance %.3g, inputs' volumes rel "
+               "%.1e) time %.3f ms ratio %.1fx",
+               mp.f64.volume, mp.volume_ours_d, manifold_rel, mp.status, tol, mp.f64.input_rel, 1e3 * mp.f64.seconds,
+               manifold_ratio);
+        printf("  Manifold(f32 input) V %.17g (ours %.17g, rel %.2e) time %.3f ms", mp.f32.volume, mp.volume_ours,
+               f32_rel, 1e3 * mp.f32.seconds);
+        printf("  Manifold(f32, default tolerance %.3g) V %.17g time %.3f ms ratio %.1fx", tol_default,
+               mp.f32_default.volume, 1e3 * mp.f32_default.seconds, default_ratio);
         if (!isnan(mp.volume_exact))
         {
+            // The arbiter: CGAL's exact corefinement of the same input, against each side.
+            manifold_exact = fabs(mp.f64.volume - mp.volume_exact_d) / fabs(mp.volume_exact_d);
+            ours_exact_d = fabs(mp.volume_ours_d - mp.volume_exact_d) / fabs(mp.volume_exact_d);
             exact_ours = fabs(mp.volume_ours - mp.volume_exact) / fabs(mp.volume_exact);
-            exact_manifold = fabs(mp.volume - mp.volume_exact) / fabs(mp.volume_exact);
-            // The arbiter: CGAL's exact corefinement of the same float input, against each side.
-            printf("  CGAL(exact) on the float input V %.17g: ours rel %.2e, Manifold rel %.2e", mp.volume_exact,
-                   exact_ours, exact_manifold);
+            exact_manifold = fabs(mp.f32.volume - mp.volume_exact) / fabs(mp.volume_exact);
+            default_exact = fabs(mp.f32_default.volume - mp.volume_exact) / fabs(mp.volume_exact);
+            printf("  CGAL(exact) f64 input V %.17g: ours rel %.2e, Manifold rel %.2e; f32 input V %.17g: ours rel "
+                   "%.2e, Manifold rel %.2e, Manifold(default tolerance) rel %.2e",
+                   mp.volume_exact_d, ours_exact_d, manifold_exact, mp.volume_exact, exact_ours, exact_manifold,
+                   default_exact);
         }
     }
     printf("\n");
     fflush(stdout);
     if (csv != NULL)
     {
-        fprintf(csv, "%s,%d,%u,%u,%llu,%llu,%u,%.17g,%.6f,%.6f,%.6f,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g\n", s->name,
-                o->threads, mc_mesh_get_triangle_count(s->mesh_i), mc_mesh_get_triangle_count(s->mesh_j),
+        fprintf(csv,
+                "%s,%d,%u,%u,%llu,%llu,%u,%.17g,%.6f,%.6f,%.6f,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,"
+                "%.3g,%.3g,%.3g\n",
+                s->name, o->threads, mc_mesh_get_triangle_count(s->mesh_i), mc_mesh_get_triangle_count(s->mesh_j),
                 (unsigned long long)st.triangle_pairs, (unsigned long long)st.inside_vertices, n, volume, 1e3 * best,
                 1e3 * best_pairs, 1e3 * best_regions, oracle_rel, cgal_rel, cgal_ratio, manifold_rel, manifold_ratio,
-                exact_ours, exact_manifold);
+                manifold_exact, ours_exact_d, f32_rel, exact_ours, exact_manifold, default_exact, default_ratio, tol,
+                tol_default);
     }
     mc_workspace_destroy(ws);
 }
@@ -318,8 +340,10 @@ int main(int argc, char** argv)
             return 1;
         }
         fprintf(csv, "scene,threads,tris_i,tris_j,pairs,inside_vertices,regions,volume,ms_total,ms_pairs,ms_regions,"
-                     "oracle_rel,cgal_rel,cgal_time_ratio,manifold_rel,manifold_time_ratio,float_exact_ours_rel,"
-                     "float_exact_manifold_rel\n");
+                     "oracle_rel,cgal_rel,cgal_time_ratio,manifold_rel,manifold_time_ratio,manifold_exact_rel,"
+                     "ours_exact_rel,float_manifold_rel,float_exact_ours_rel,float_exact_manifold_rel,"
+                     "float_default_exact_manifold_rel,manifold_default_time_ratio,manifold_tolerance,"
+                     "manifold_default_tolerance\n");
     }
     for (int k = 0; k < SCENE_KIND_COUNT; ++k)
     {

@@ -1,9 +1,10 @@
 // SPDX-FileCopyrightText: 2026 meshcontact authors
 // SPDX-License-Identifier: MIT
-// Manifold as a peer of bench_regions -M: the scene's two meshes are written to a temporary file (I's frame,
-// float32 as Manifold's JS meshes take them), bench/manifold/manifold_bench.mjs times Manifold's intersection + volume
-// under node, and our region query runs on meshes made from the same rounded coordinates, so that the two volumes
-// compare exactly (Manifold computes in double from float input).
+// Manifold as a peer of bench_regions -M: the scene's two meshes are written to a temporary file (I's frame, as
+// float32, which is what Manifold's JS meshes take, and as float64), bench/manifold/manifold_bench.mjs times Manifold's
+// intersection + volume under node on both (the float64 positions set by warpBatch, the tolerance lowered to Manifold's
+// double epsilon: see the script), and our region query and CGAL's exact corefinement run on meshes made from the
+// same coordinates, so that the volumes compare on identical input.
 #define _POSIX_C_SOURCE 200809L
 #include "manifold_peer.h"
 
@@ -48,15 +49,9 @@ int manifold_peer_setup(void)
     return 0;
 }
 
-/// Vertex v of mesh b in I's frame, rounded to float32 (J's mapped by J-in-I).
-static float rounded(const mc_vec3* p, uint32_t v, const mc_pose* to_i, int axis)
-{
-    mc_vec3 q = mc_pose_transform(to_i, p[v]);
-    return (float)(axis == 0 ? q.x : axis == 1 ? q.y : q.z);
-}
-
-/// Write the scene's meshes (I's frame, float32) to `path` and make our meshes from the same coordinates.
-static int write_pair(const scene_pair* s, const char* path, mc_mesh* ours[2])
+/// Write the scene's meshes (I's frame, float32 then float64) to `path` and make our meshes from the same
+/// coordinates: `ours` from the float32 ones, `ours_d` from the float64 ones.
+static int write_pair(const scene_pair* s, const char* path, mc_mesh* ours[2], mc_mesh* ours_d[2])
 {
     FILE* f = fopen(path, "wb");
     if (f == NULL)
@@ -74,23 +69,30 @@ static int write_pair(const scene_pair* s, const char* path, mc_mesh* ours[2])
         uint32_t nv = head[2 * b], nt = head[2 * b + 1];
         float* fp = malloc(3u * (size_t)nv * sizeof *fp);
         double* dp = malloc(3u * (size_t)nv * sizeof *dp);
+        double* ep = malloc(3u * (size_t)nv * sizeof *ep);
         const mc_vec3* p = mc_mesh_get_positions(m[b]);
         const uint32_t* ix = mc_mesh_get_indices(m[b]);
-        bad = fp == NULL || dp == NULL;
+        bad = fp == NULL || dp == NULL || ep == NULL;
         for (uint32_t v = 0; v < nv && !bad; ++v)
         {
+            mc_vec3 q = mc_pose_transform(&to_i[b], p[v]);
+            double e[3] = {q.x, q.y, q.z};
             for (int a = 0; a < 3; ++a)
             {
-                fp[3u * v + (uint32_t)a] = rounded(p, v, &to_i[b], a);
+                fp[3u * v + (uint32_t)a] = (float)e[a];
                 dp[3u * v + (uint32_t)a] = fp[3u * v + (uint32_t)a];
+                ep[3u * v + (uint32_t)a] = e[a];
             }
         }
         bad = bad || fwrite(fp, sizeof *fp, 3u * (size_t)nv, f) != 3u * (size_t)nv ||
-              fwrite(ix, sizeof *ix, 3u * (size_t)nt, f) != 3u * (size_t)nt;
+              fwrite(ix, sizeof *ix, 3u * (size_t)nt, f) != 3u * (size_t)nt ||
+              fwrite(ep, sizeof *ep, 3u * (size_t)nv, f) != 3u * (size_t)nv;
         ours[b] = bad ? NULL : scene_mesh_from_arrays(dp, nv, ix, nt);
-        bad = bad || ours[b] == NULL;
+        ours_d[b] = bad ? NULL : scene_mesh_from_arrays(ep, nv, ix, nt);
+        bad = bad || ours[b] == NULL || ours_d[b] == NULL;
         free(fp);
         free(dp);
+        free(ep);
     }
     return fclose(f) != 0 || bad ? -1 : 0;
 }
@@ -153,10 +155,35 @@ static double exact_volume(mc_mesh* ours[2])
     return v;
 }
 
+/// One mode's figures from the script's JSON line: `"mode":{"volume":V,"seconds":S,"tolerance":T,"input_rel":R}`.
+/// @return 0, or -1 when the mode is missing or null (left NAN)
+static int parse_mode(const char* line, const char* mode, manifold_peer_mode* out)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\"%s\":{", mode);
+    out->volume = out->seconds = out->tolerance = out->input_rel = NAN;
+    const char* m = strstr(line, key);
+    if (m == NULL)
+    {
+        return -1;
+    }
+    const char* v = strstr(m, "\"volume\":");
+    const char* t = strstr(m, "\"seconds\":");
+    const char* e = strstr(m, "\"tolerance\":");
+    const char* r = strstr(m, "\"input_rel\":");
+    if (v == NULL || t == NULL || e == NULL || sscanf(v + 9, "%lf", &out->volume) != 1 ||
+        sscanf(t + 10, "%lf", &out->seconds) != 1 || sscanf(e + 12, "%lf", &out->tolerance) != 1 || r == NULL ||
+        sscanf(r + 12, "%lf", &out->input_rel) != 1)
+    {
+        return -1;
+    }
+    return 0;
+}
+
 int manifold_peer_run(const scene_pair* s, int repeats, manifold_peer_result* out)
 {
     memset(out, 0, sizeof *out);
-    out->volume_exact = NAN;
+    out->volume_exact = out->volume_exact_d = NAN;
     char dir[4096], path[] = "/tmp/mc_manifold_XXXXXX", cmd[9000];
     int fd = mkstemp(path);
     if (fd < 0)
@@ -165,37 +192,40 @@ int manifold_peer_run(const scene_pair* s, int repeats, manifold_peer_result* ou
     }
     close(fd);
     mc_mesh* ours[2] = {NULL, NULL};
-    int rc = write_pair(s, path, ours);
+    mc_mesh* ours_d[2] = {NULL, NULL};
+    int rc = write_pair(s, path, ours, ours_d);
     if (rc == 0)
     {
         out->volume_ours = our_volume(ours);
+        out->volume_ours_d = our_volume(ours_d);
         out->volume_exact = exact_volume(ours);
+        out->volume_exact_d = exact_volume(ours_d);
         peer_dir(dir, sizeof dir);
         snprintf(cmd, sizeof cmd, "node '%s/manifold_bench.mjs' %d '%s'", dir, repeats, path);
         FILE* p = popen(cmd, "r");
-        char line[1024] = "";
+        char line[2048] = "";
         rc = p == NULL || fgets(line, sizeof line, p) == NULL ? -1 : 0;
         if (p != NULL && pclose(p) != 0)
         {
             rc = -1;
         }
-        const char* v = strstr(line, "\"volume\":");
-        const char* t = strstr(line, "\"seconds\":");
-        const char* st = strstr(line, "\"status\":\"");
-        if (rc != 0 || v == NULL || t == NULL || sscanf(v + 9, "%lf", &out->volume) != 1 ||
-            sscanf(t + 10, "%lf", &out->seconds) != 1)
+        if (rc != 0 || parse_mode(line, "f32", &out->f32) != 0)
         {
             fprintf(stderr, "bench_regions: %s: Manifold gave no result (%s)\n", s->name, line);
             rc = -1;
         }
+        parse_mode(line, "f64", &out->f64); // null when two vertices share a float32 position (then NAN)
+        parse_mode(line, "f32_default", &out->f32_default);
+        const char* st = strstr(line, "\"status\":\"");
         if (st != NULL)
         {
             sscanf(st + 10, "%63[^\"]", out->status);
         }
-        out->rel = fabs(out->volume - out->volume_ours) / fabs(out->volume_ours);
     }
     mc_mesh_destroy(ours[0]);
     mc_mesh_destroy(ours[1]);
+    mc_mesh_destroy(ours_d[0]);
+    mc_mesh_destroy(ours_d[1]);
     unlink(path);
     return rc;
 }
