@@ -3222,15 +3222,30 @@ static void apply_near_flush(region_query* c)
         size += fmax(d.x, fmax(d.y, d.z));
     }
     double tol = NEAR_FLUSH_SIN * size;
+    const uint32_t* idx[2] = {c->mesh[0]->indices, c->mesh[1]->indices};
     for (uint32_t k = 0; k < c->pair_count && !c->oom; ++k)
     {
         const mc_triangle_pair* pr = &c->pairs[k];
+        mc_vec3 x0 = pr->crossing[0].point;
         for (int b = 0; b < 2; ++b)
         {
             uint32_t g = b == 0 ? pr->i : pr->j, t = b == 0 ? pr->j : pr->i;
-            if (!flush_pure(c, b, g))
+            if (flush_pure(c, b, g))
             {
-                near_flush_face(c, b, g, fnormal(c, b, g), t, k, tol);
+                continue;
+            }
+            // near_flush_face's first test, inlined: it does nothing unless some corner of t is within 2 tol of g's
+            // plane through x0 (the same operations, so the same decisions; most pairs stop here, without the call).
+            mc_vec3 ng = fnormal(c, b, g);
+            const uint32_t* tv = &idx[1 - b][3u * t];
+            bool near = false;
+            for (uint32_t e = 0; e < 3u; ++e)
+            {
+                near |= !(fabs(mc_dot(ng, mc_sub(vpos_cut(c, 1 - b, tv[e]), x0))) > 2.0 * tol);
+            }
+            if (near)
+            {
+                near_flush_face(c, b, g, ng, t, k, tol);
             }
         }
     }
