@@ -774,7 +774,7 @@ static void mark_inside(region_query* c, int b, uint32_t v, uint32_t node)
     a->stack[a->stack_count++] = v;
 }
 
-static void set_state(region_query* c, int b, uint32_t v, bool inside)
+static inline void set_state(region_query* c, int b, uint32_t v, bool inside)
 {
     if (vstate(c, b, v) >= 0)
     {
@@ -1606,7 +1606,7 @@ static bool build_pair_hash(region_query* c)
 }
 
 /// Occurrence of the crossing (body, half-edge h, face t) in the pair array, or MC_NONE.
-static uint32_t find_occurrence(const region_query* c, int body, uint32_t h, uint32_t t)
+static inline uint32_t find_occurrence(const region_query* c, int body, uint32_t h, uint32_t t)
 {
     uint32_t p = body == 0 ? find_pair(c, h / 3u, t) : find_pair(c, t, h / 3u);
     if (p == MC_NONE)
