@@ -173,7 +173,8 @@
 // its 4-double lanes compute the flags' products (add_flags) in fewer instructions. So do the scalar parts of a
 // coherent query that follow the flags in the profile (sum_regions with what it inlines, depth_candidate,
 // plan_restore): their three-operand AVX forms need fewer register copies (216 spheres, coherent step: 36.38 M ->
-// 35.11 M instructions with front_replay's clone in bvh_collide.c). Both clones compute the same
+// 35.11 M instructions with front_replay's clone in bvh_collide.c); apply_near_flush's corner filter likewise (125
+// spheres drifting, region stage: 226.0 M -> 224.5 M). Both clones compute the same
 // values: the same IEEE operations in the same order (the build uses -ffp-contract=off, so nothing is fused). Plain
 // single version elsewhere and under sanitizers.
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
@@ -3213,7 +3214,7 @@ static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint
 /// of g inside h's outline (seen along h's normal) and behind h's plane, off g's body's vector area in the pair's
 /// region. A pure flush face (already without area) is skipped. Cost: a cross product per face around the corners of
 /// each pair's two faces.
-static void apply_near_flush(region_query* c)
+MC_FLAG_CLONES static void apply_near_flush(region_query* c)
 {
     double size = 0.0;
     for (int b = 0; b < 2; ++b)
