@@ -173,7 +173,8 @@
 // its 4-double lanes compute the flags' products (add_flags) in fewer instructions. So do the scalar parts of a
 // coherent query that follow the flags in the profile (sum_regions with what it inlines, depth_candidate,
 // plan_restore): their three-operand AVX forms need fewer register copies (216 spheres, coherent step: 36.38 M ->
-// 35.11 M instructions with front_replay's clone in bvh_collide.c). Both clones compute the same
+// 35.11 M instructions with front_replay's clone in bvh_collide.c); apply_near_flush's corner filter likewise (125
+// spheres drifting, region stage: 226.0 M -> 224.5 M). Both clones compute the same
 // values: the same IEEE operations in the same order (the build uses -ffp-contract=off, so nothing is fused). Plain
 // single version elsewhere and under sanitizers.
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
@@ -774,7 +775,7 @@ static void mark_inside(region_query* c, int b, uint32_t v, uint32_t node)
     a->stack[a->stack_count++] = v;
 }
 
-static void set_state(region_query* c, int b, uint32_t v, bool inside)
+static inline void set_state(region_query* c, int b, uint32_t v, bool inside)
 {
     if (vstate(c, b, v) >= 0)
     {
@@ -1606,7 +1607,7 @@ static bool build_pair_hash(region_query* c)
 }
 
 /// Occurrence of the crossing (body, half-edge h, face t) in the pair array, or MC_NONE.
-static uint32_t find_occurrence(const region_query* c, int body, uint32_t h, uint32_t t)
+static inline uint32_t find_occurrence(const region_query* c, int body, uint32_t h, uint32_t t)
 {
     uint32_t p = body == 0 ? find_pair(c, h / 3u, t) : find_pair(c, t, h / 3u);
     if (p == MC_NONE)
@@ -3213,7 +3214,7 @@ static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint
 /// of g inside h's outline (seen along h's normal) and behind h's plane, off g's body's vector area in the pair's
 /// region. A pure flush face (already without area) is skipped. Cost: a cross product per face around the corners of
 /// each pair's two faces.
-static void apply_near_flush(region_query* c)
+MC_FLAG_CLONES static void apply_near_flush(region_query* c)
 {
     double size = 0.0;
     for (int b = 0; b < 2; ++b)
@@ -3222,15 +3223,30 @@ static void apply_near_flush(region_query* c)
         size += fmax(d.x, fmax(d.y, d.z));
     }
     double tol = NEAR_FLUSH_SIN * size;
+    const uint32_t* idx[2] = {c->mesh[0]->indices, c->mesh[1]->indices};
     for (uint32_t k = 0; k < c->pair_count && !c->oom; ++k)
     {
         const mc_triangle_pair* pr = &c->pairs[k];
+        mc_vec3 x0 = pr->crossing[0].point;
         for (int b = 0; b < 2; ++b)
         {
             uint32_t g = b == 0 ? pr->i : pr->j, t = b == 0 ? pr->j : pr->i;
-            if (!flush_pure(c, b, g))
+            if (flush_pure(c, b, g))
             {
-                near_flush_face(c, b, g, fnormal(c, b, g), t, k, tol);
+                continue;
+            }
+            // near_flush_face's first test, inlined: it does nothing unless some corner of t is within 2 tol of g's
+            // plane through x0 (the same operations, so the same decisions; most pairs stop here, without the call).
+            mc_vec3 ng = fnormal(c, b, g);
+            const uint32_t* tv = &idx[1 - b][3u * t];
+            bool near = false;
+            for (uint32_t e = 0; e < 3u; ++e)
+            {
+                near |= !(fabs(mc_dot(ng, mc_sub(vpos_cut(c, 1 - b, tv[e]), x0))) > 2.0 * tol);
+            }
+            if (near)
+            {
+                near_flush_face(c, b, g, ng, t, k, tol);
             }
         }
     }
