@@ -3,7 +3,7 @@
 // Benchmark driver of the pair stage: OBB-tree build and tree-vs-tree queries on generated and real mesh pairs,
 // optionally against FCL's OBB and OBBRSS trees on the very same meshes and poses.
 //
-// usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats] [-k queries-per-sample] [-b name-filter]
+// usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats] [-k queries-per-sample|auto] [-b name-filter]
 // [-s 1000,10000,...] [-f mesh-file]... [-o out.csv] [--no-fcl]
 #include "bvh/bvh_internal.h"
 #include "mesh/mesh_internal.h"
@@ -34,13 +34,22 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+// -k auto: a sample is as many back-to-back queries as make AUTO_SAMPLE_S of our warm query (at most AUTO_BATCH_MAX),
+// the same count for FCL's. Two reads of the thread CPU clock cost about 0.26 us on the reference VM (a system call),
+// a quarter of a query that finds nothing in a box: one pair of reads per 20 us sample is 1.3 % of our time and less
+// of FCL's, instead of 25 % and 10 % per single query.
+#define BATCH_AUTO (-1)
+#define AUTO_SAMPLE_S 20e-6
+#define AUTO_BATCH_MAX 1000
+
 typedef struct options
 {
     int threads[8];
     int thread_count;
     int repeats;
     int query_repeats; // queries timed per scene and thread count (ours and FCL's); builds use repeats
-    int batch;         // back-to-back queries per timed sample (the sample's mean is taken); 1 by default
+    int batch;         // back-to-back queries per timed sample (the sample's mean is taken), ours and FCL's; 1 by
+                       // default; BATCH_AUTO: per scene, enough for AUTO_SAMPLE_S of our query (see batch_for)
     const char* filter;
     const char* files[8]; // -f: the user's mesh files, each against a shifted, turned copy of itself
     int file_count;
@@ -76,7 +85,7 @@ static int parse_list(const char* text, long* out, int max)
 static void usage(void)
 {
     fprintf(stderr, "usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats (default: repeats)] "
-                    "[-k queries-per-sample (default 1; > 1 needs --no-fcl)] [-b name-filter] "
+                    "[-k queries-per-sample, ours and FCL's (default 1), or auto] [-b name-filter] "
                     "[-s 1000,10000,100000,1000000] [-f mesh-file (up to 8: each against a shifted, turned copy of "
                     "itself)]... [-o out.csv] [--no-fcl] [--build-only]\n");
 }
@@ -149,8 +158,9 @@ static int parse_args(int argc, char** argv, options* o)
         }
         else if (strcmp(argv[a], "-k") == 0 && a + 1 < argc)
         {
-            o->batch = atoi(argv[++a]);
-            if (o->batch < 1)
+            const char* k = argv[++a];
+            o->batch = strcmp(k, "auto") == 0 ? BATCH_AUTO : atoi(k);
+            if (o->batch < 1 && o->batch != BATCH_AUTO)
             {
                 return -1;
             }
@@ -183,11 +193,6 @@ static int parse_args(int argc, char** argv, options* o)
     if (o->batch == 0)
     {
         o->batch = 1;
-    }
-    // FCL's queries are timed one by one: a batched sample would compare different things.
-    if (o->batch > 1 && o->fcl)
-    {
-        return -1;
     }
     return 0;
 }
@@ -226,7 +231,7 @@ typedef struct fcl_result
 } fcl_result;
 
 #ifdef MC_BENCH_FCL
-static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query_repeats, fcl_result* out)
+static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query_repeats, int batch, fcl_result* out)
 {
     const mc_mesh* mm[2] = {s->mesh_i, s->mesh_j};
     fcl_bench_model* fm[2] = {NULL, NULL};
@@ -271,7 +276,7 @@ static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query
     for (int r = 0; r < query_repeats + 1; ++r)
     {
         double sec = 0, cpu = 0;
-        out->pairs = fcl_bench_collide(fm[0], pa, qa, fm[1], pb, qb, &sec, &cpu);
+        out->pairs = fcl_bench_collide_batch(fm[0], pa, qa, fm[1], pb, qb, r > 0 ? batch : 1, &sec, &cpu);
         if (r > 0)
         {
             out->query_s = sec < out->query_s ? sec : out->query_s;
@@ -319,6 +324,29 @@ static uint64_t hash_pairs(const mc_triangle_pair* p, uint32_t n)
     return h;
 }
 
+// -k auto's batch for scene s: AUTO_SAMPLE_S over the best of three single warm queries of ours on one thread (after
+// one that warms the workspace), at least 1, at most AUTO_BATCH_MAX.
+static int batch_for(const mc_mesh* mi, const scene_pair* s, mc_workspace* ws, mc_triangle_pair* buf, uint32_t cap)
+{
+    mc_query_options opt = mc_default_query_options();
+    opt.worker_count = 1;
+    uint32_t n = 0;
+    double best = INFINITY;
+    for (int r = 0; r < 4; ++r)
+    {
+        double c0 = cpu_now();
+        mc_status rc = mc_query_triangle_pairs(mi, &s->pose_i, s->mesh_j, &s->pose_j, &opt, ws, buf, cap, &n, NULL);
+        double c = cpu_now() - c0;
+        if (rc != MC_OK && rc != MC_ERR_CAPACITY)
+        {
+            return 1;
+        }
+        best = r > 0 && c < best ? c : best;
+    }
+    double k = ceil(AUTO_SAMPLE_S / fmax(best, 1e-9));
+    return k < 1.0 ? 1 : k > AUTO_BATCH_MAX ? AUTO_BATCH_MAX : (int)k;
+}
+
 static void run_scene(const options* o, scene_pair* s, FILE* csv)
 {
     mc_mesh* mi = s->mesh_i;
@@ -336,18 +364,6 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
                s->name, nt, 1e3 * build_s, build_repeats, 1e3 * build_cpu, tree_bpt, mesh_bpt, mi->bvh->depth);
         return;
     }
-    fcl_result fo, fr;
-    memset(&fo, 0, sizeof fo);
-    memset(&fr, 0, sizeof fr);
-    int have_fcl = 0;
-#ifdef MC_BENCH_FCL
-    if (o->fcl)
-    {
-        run_fcl(FCL_BENCH_OBB, s, o->repeats, o->query_repeats, &fo);
-        run_fcl(FCL_BENCH_OBBRSS, s, o->repeats, o->query_repeats, &fr);
-        have_fcl = 1;
-    }
-#endif
     mc_workspace* ws = NULL;
     if (mc_workspace_create(&ws) != MC_OK)
     {
@@ -355,6 +371,19 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
     }
     uint32_t cap = 1u << 20;
     mc_triangle_pair* buf = malloc((size_t)cap * sizeof *buf);
+    int batch = o->batch == BATCH_AUTO ? batch_for(mi, s, ws, buf, cap) : o->batch;
+    fcl_result fo, fr;
+    memset(&fo, 0, sizeof fo);
+    memset(&fr, 0, sizeof fr);
+    int have_fcl = 0;
+#ifdef MC_BENCH_FCL
+    if (o->fcl)
+    {
+        run_fcl(FCL_BENCH_OBB, s, o->repeats, o->query_repeats, batch, &fo);
+        run_fcl(FCL_BENCH_OBBRSS, s, o->repeats, o->query_repeats, batch, &fr);
+        have_fcl = 1;
+    }
+#endif
     double q1 = NAN;
     for (int ti = 0; ti < o->thread_count; ++ti)
     {
@@ -368,11 +397,12 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
             // One sample: `batch` queries back to back (as a simulator calls them, step after step), mean taken.
             mc_status rc = MC_OK;
             double t0 = now(), c0 = cpu_now();
-            for (int k = 0; k < o->batch && (rc == MC_OK || rc == MC_ERR_CAPACITY); ++k)
+            int nb = r > 0 ? batch : 1;
+            for (int k = 0; k < nb && (rc == MC_OK || rc == MC_ERR_CAPACITY); ++k)
             {
                 rc = mc_query_triangle_pairs(mi, &s->pose_i, s->mesh_j, &s->pose_j, &opt, ws, buf, cap, &n, &st);
             }
-            double t = (now() - t0) / o->batch, c = (cpu_now() - c0) / o->batch;
+            double t = (now() - t0) / nb, c = (cpu_now() - c0) / nb;
             if (rc != MC_OK && rc != MC_ERR_CAPACITY)
             {
                 fprintf(stderr, "%s: query failed: %s\n", s->name, mc_status_string(rc));
@@ -391,9 +421,9 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         // CPU time is the calling thread's only: meaningful for single-thread runs.
         double qcpu = st.threads == 1 ? best_cpu : NAN;
         printf("%-22s %8u tri  build %8.2f ms (cpu %8.2f)  %5.1f B/tri | t=%d query %8.3f ms (cpu %8.3f)  pairs %6u  "
-               "box %8llu  tri %8llu  x%.2f vs t=%d  hash %016llx",
+               "box %8llu  tri %8llu  x%.2f vs t=%d  k %d  hash %016llx",
                s->name, nt, 1e3 * build_s, 1e3 * build_cpu, tree_bpt, st.threads, 1e3 * best, 1e3 * qcpu, n,
-               (unsigned long long)st.box_tests, (unsigned long long)st.triangle_tests, q1 / best, o->threads[0],
+               (unsigned long long)st.box_tests, (unsigned long long)st.triangle_tests, q1 / best, o->threads[0], batch,
                (unsigned long long)hash_pairs(buf, n < cap ? n : cap));
         if (have_fcl)
         {
@@ -407,14 +437,14 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         fflush(stdout);
         if (csv != NULL)
         {
-            fprintf(csv, "%s,%u,%u,%d,%d,%.4f,%.4f,%.2f,%.2f,%.4f,%.4f,%u,%llu,%llu", s->name, nt,
+            fprintf(csv, "%s,%u,%u,%d,%d,%.4f,%.4f,%.2f,%.2f,%.6f,%.6f,%u,%llu,%llu", s->name, nt,
                     mc_mesh_get_triangle_count(s->mesh_j), o->threads[ti], st.threads, 1e3 * build_s, 1e3 * build_cpu,
                     tree_bpt, mesh_bpt, 1e3 * best, 1e3 * qcpu, n, (unsigned long long)st.box_tests,
                     (unsigned long long)st.triangle_tests);
             if (have_fcl)
             {
                 fprintf(csv,
-                        ",%.4f,%.4f,%.4f,%.4f,%llu,%.2f,%.2f,%.4f,%.4f,%.4f,%.4f,%llu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n",
+                        ",%.4f,%.4f,%.6f,%.6f,%llu,%.2f,%.2f,%.4f,%.4f,%.6f,%.6f,%llu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f",
                         1e3 * fo.build_s, 1e3 * fo.build_cpu, 1e3 * fo.query_s, 1e3 * fo.query_cpu,
                         (unsigned long long)fo.pairs, fo.tree_bpt, fo.total_bpt, 1e3 * fr.build_s, 1e3 * fr.build_cpu,
                         1e3 * fr.query_s, 1e3 * fr.query_cpu, (unsigned long long)fr.pairs, fr.tree_bpt, fr.total_bpt,
@@ -422,8 +452,9 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
             }
             else
             {
-                fprintf(csv, ",,,,,,,,,,,,,,,,,,\n");
+                fprintf(csv, ",,,,,,,,,,,,,,,,,,");
             }
+            fprintf(csv, ",%d\n", batch);
             fflush(csv);
         }
     }
@@ -467,13 +498,15 @@ int main(int argc, char** argv)
             fprintf(stderr, "bench_collide: %s: cannot open\n", o.out);
             return 1;
         }
-        fprintf(csv, "scene,triangles_i,triangles_j,threads_requested,threads_used,build_ms,build_cpu_ms,"
-                     "tree_bytes_per_tri,mesh_bytes_per_tri,query_ms,query_cpu_ms,pairs,box_tests,tri_tests,"
-                     "fcl_obb_build_ms,fcl_obb_build_cpu_ms,fcl_obb_query_ms,fcl_obb_query_cpu_ms,fcl_obb_pairs,"
-                     "fcl_obb_tree_bytes_per_tri,fcl_obb_total_bytes_per_tri,fcl_obbrss_build_ms,"
-                     "fcl_obbrss_build_cpu_ms,fcl_obbrss_query_ms,fcl_obbrss_query_cpu_ms,fcl_obbrss_pairs,"
-                     "fcl_obbrss_tree_bytes_per_tri,fcl_obbrss_total_bytes_per_tri,build_speedup_vs_fcl_obb,"
-                     "build_cpu_speedup_vs_fcl_obb,query_speedup_vs_fcl_obb,query_cpu_speedup_vs_fcl_obb\n");
+        fprintf(
+            csv,
+            "scene,triangles_i,triangles_j,threads_requested,threads_used,build_ms,build_cpu_ms,"
+            "tree_bytes_per_tri,mesh_bytes_per_tri,query_ms,query_cpu_ms,pairs,box_tests,tri_tests,"
+            "fcl_obb_build_ms,fcl_obb_build_cpu_ms,fcl_obb_query_ms,fcl_obb_query_cpu_ms,fcl_obb_pairs,"
+            "fcl_obb_tree_bytes_per_tri,fcl_obb_total_bytes_per_tri,fcl_obbrss_build_ms,"
+            "fcl_obbrss_build_cpu_ms,fcl_obbrss_query_ms,fcl_obbrss_query_cpu_ms,fcl_obbrss_pairs,"
+            "fcl_obbrss_tree_bytes_per_tri,fcl_obbrss_total_bytes_per_tri,build_speedup_vs_fcl_obb,"
+            "build_cpu_speedup_vs_fcl_obb,query_speedup_vs_fcl_obb,query_cpu_speedup_vs_fcl_obb,queries_per_sample\n");
     }
 #ifdef MC_BENCH_FCL
     if (o.fcl)

@@ -81,19 +81,32 @@ extern "C" uint64_t fcl_bench_collide(const fcl_bench_model* a, const double pa[
                                       const fcl_bench_model* b, const double pb[3], const double qb[4], double* seconds,
                                       double* cpu_seconds)
 {
+    return fcl_bench_collide_batch(a, pa, qa, b, pb, qb, 1, seconds, cpu_seconds);
+}
+
+extern "C" uint64_t fcl_bench_collide_batch(const fcl_bench_model* a, const double pa[3], const double qa[4],
+                                            const fcl_bench_model* b, const double pb[3], const double qb[4], int batch,
+                                            double* seconds, double* cpu_seconds)
+{
     fcl::CollisionObjectd oa(a->geom, to_tf(pa, qa));
     fcl::CollisionObjectd ob(b->geom, to_tf(pb, qb));
     oa.computeAABB();
     ob.computeAABB();
     fcl::CollisionRequestd req(100000000, false); // exhaustive: every intersecting triangle pair
-    fcl::CollisionResultd res;
+    uint64_t pairs = 0;
+    batch = batch < 1 ? 1 : batch;
     auto t0 = std::chrono::steady_clock::now();
     double c0 = thread_cpu();
-    fcl::collide(&oa, &ob, req, res);
-    *cpu_seconds = thread_cpu() - c0;
+    for (int k = 0; k < batch; ++k)
+    {
+        fcl::CollisionResultd res; // a fresh result per query, as one query makes it
+        fcl::collide(&oa, &ob, req, res);
+        pairs = res.numContacts();
+    }
+    *cpu_seconds = (thread_cpu() - c0) / batch;
     auto t1 = std::chrono::steady_clock::now();
-    *seconds = std::chrono::duration<double>(t1 - t0).count();
-    return res.numContacts();
+    *seconds = std::chrono::duration<double>(t1 - t0).count() / batch;
+    return pairs;
 }
 
 extern "C" void fcl_bench_destroy(fcl_bench_model* m)

@@ -35,6 +35,12 @@ extern "C"
                                const fcl_bench_model* b, const double pb[3], const double qb[4], double* seconds,
                                double* cpu_seconds);
 
+    /// fcl_bench_collide timing `batch` queries back to back (each with a fresh result) between one pair of clock
+    /// reads; seconds / cpu_seconds receive the mean per query (the clock reads' cost spread over the batch).
+    uint64_t fcl_bench_collide_batch(const fcl_bench_model* a, const double pa[3], const double qa[4],
+                                     const fcl_bench_model* b, const double pb[3], const double qb[4], int batch,
+                                     double* seconds, double* cpu_seconds);
+
     /// Minimum distance between two models at world poses (fcl::distance, exact: rel_err = abs_err = 0, nearest
     /// points on). Meant for OBBRSS models (FCL's usual choice for distance).
     /// @param points receives the nearest points (6 doubles: on a, then on b, world frame); may be NULL
