@@ -2410,9 +2410,12 @@ static int small_tri_apart(const collide_ctx* cx, const small_tri* t, const mapp
     return 0;
 }
 
-// The descent for a small I (see SMALL_I_TRIANGLES) into out as leaf pairs. @return 0 when it does not apply (I too
-// large or J too deep for the stack; out untouched), -1 on allocation failure, 1 when done.
-static int small_i_descend(const collide_ctx* cx, pair_vec* out, uint64_t* box_tests)
+// The descent for a small I (see SMALL_I_TRIANGLES) into out as leaf pairs, only for a J whose root box's centre
+// (root_j, mapped) is inside I's root box: a part enclosed by the coarse mesh. A part on a plate is not, and there the
+// node pair traversal was measured cheaper (callgrind, spot_on_plate 38 k against 59 k instructions a query: the
+// plate's top face stays in the set down to J's leaves, each test scalar). @return 0 when it does not apply (I too
+// large, J outside or too deep for the stack; out untouched), -1 on allocation failure, 1 when done.
+static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair_vec* out, uint64_t* box_tests)
 {
     const mc_bvh* ta = cx->ta;
     const mc_bvh* tb = cx->tb;
@@ -2420,6 +2423,17 @@ static int small_i_descend(const collide_ctx* cx, pair_vec* out, uint64_t* box_t
     if (nt == 0u || nt > SMALL_I_TRIANGLES || tb->depth + 1u >= SMALL_I_STACK)
     {
         return 0;
+    }
+    const mc_bvh_node* ra = &ta->nodes[0];
+    for (int k = 0; k < 3; ++k)
+    {
+        double d = (double)ra->axis[k][0] * (root_j->c[0] - (double)ra->center[0]) +
+                   (double)ra->axis[k][1] * (root_j->c[1] - (double)ra->center[1]) +
+                   (double)ra->axis[k][2] * (root_j->c[2] - (double)ra->center[2]);
+        if (fabs(d) > (double)ra->extent[k])
+        {
+            return 0;
+        }
     }
     // I's leaves (at most nt) and their triangles' bits (leaf order).
     uint32_t leaf[SMALL_I_TRIANGLES], leaf_mask[SMALL_I_TRIANGLES], nl = 0;
@@ -2530,7 +2544,7 @@ static mc_status expand_frontier(const collide_ctx* cx, int workers, uint64_t* b
         cur->data[cur->count].b = 0;
         cur->count = 1;
     }
-    int small = cur->count == 1u ? small_i_descend(cx, cur, box_tests) : 0;
+    int small = cur->count == 1u ? small_i_descend(cx, &root_j, cur, box_tests) : 0;
     if (small != 0)
     {
         if (small < 0)
