@@ -2463,17 +2463,19 @@ static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair
     {
         const uint32_t* va = &ta->tri_vertex[3u * p];
         small_tri* t = &tris[p];
-        for (int k = 0; k < 3; ++k)
-        {
-            t->v[k] = cx->pos_i[va[k]];
-        }
-        mc_vec3 nn = mc_cross(mc_sub(t->v[1], t->v[0]), mc_sub(t->v[2], t->v[0]));
-        t->n[0] = nn.x;
-        t->n[1] = nn.y;
-        t->n[2] = nn.z;
-        t->n1 = fabs(nn.x) + fabs(nn.y) + fabs(nn.z);
-        mc_vec3 e1 = mc_sub(t->v[1], t->v[0]), e2 = mc_sub(t->v[2], t->v[0]);
-        t->reach1 = fmax(fabs(e1.x) + fabs(e1.y) + fabs(e1.z), fabs(e2.x) + fabs(e2.y) + fabs(e2.z));
+        // From locals, stored once (reading the stored vertices back stalled on store forwarding: perf, knob_in_box).
+        const mc_vec3 v0 = cx->pos_i[va[0]], v1 = cx->pos_i[va[1]], v2 = cx->pos_i[va[2]];
+        double e1x = v1.x - v0.x, e1y = v1.y - v0.y, e1z = v1.z - v0.z;
+        double e2x = v2.x - v0.x, e2y = v2.y - v0.y, e2z = v2.z - v0.z;
+        double nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+        t->v[0] = v0;
+        t->v[1] = v1;
+        t->v[2] = v2;
+        t->n[0] = nx;
+        t->n[1] = ny;
+        t->n[2] = nz;
+        t->n1 = fabs(nx) + fabs(ny) + fabs(nz);
+        t->reach1 = fmax(fabs(e1x) + fabs(e1y) + fabs(e1z), fabs(e2x) + fabs(e2y) + fabs(e2z));
     }
     uint32_t mask_stack[SMALL_I_STACK];
     top = 0;
