@@ -150,8 +150,9 @@ static int parse_args(int argc, char** argv, options* o)
         }
         else if (strcmp(argv[a], "-k") == 0 && a + 1 < argc)
         {
-            o->batch = atoi(argv[++a]);
-            if (o->batch < 1)
+            const char* k = argv[++a];
+            o->batch = strcmp(k, "auto") == 0 ? 0 : atoi(k);
+            if (o->batch < 1 && strcmp(k, "auto") != 0)
             {
                 return -1;
             }

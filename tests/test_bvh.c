@@ -897,6 +897,58 @@ Test(bvh, edge_axes_of_a_coarse_plate_keep_every_pair)
     mc_workspace_destroy(ws);
 }
 
+// A fine part (sphere, grid-meshed box, flush box) inside, poking through and touching a 12-triangle box: I of at most
+// 16 triangles takes the small-mesh descent (bvh_collide.c, small_i_descend: J's tree with the set of I's triangles
+// its boxes may meet). Every pair and crossing must equal the brute force, both ways round (J small: the node pair
+// traversal; the two ways' counts may differ at flush poses, where the exact rules are not symmetric in I and J), with
+// 1 and 2 threads; a part well inside must be decided at J's root (2 box tests: the roots' and the
+// descent's first), which fails if the descent stops culling by the triangles' planes.
+Test(bvh, small_mesh_descent_keeps_every_pair)
+{
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    mc_mesh* box = scene_box(mc_v3(-1.0, -1.0, -1.0), mc_v3(1.0, 1.0, 1.0));
+    mc_mesh* fine[3] = {scene_uv_sphere(0.5, 2000), scene_box_grid(mc_v3(0.6, 0.3, 0.2), 1200),
+                        scene_box(mc_v3(-0.5, -0.5, -0.5), mc_v3(0.5, 0.5, 1.0))};
+    cr_assert(box != NULL && fine[0] != NULL && fine[1] != NULL && fine[2] != NULL);
+    uint64_t seed = 4040;
+    uint32_t with_pairs = 0, without = 0;
+    for (int it = 0; it < 48; ++it)
+    {
+        mc_pose p;
+        // Poses from well inside to through a face; every fourth one exactly flush (turned about z by quarter turns,
+        // the flush box's top face in the box's top plane z = 1).
+        int flush = it % 4 == 3;
+        double r = 0.9 * (double)(it % 8) / 7.0;
+        double half = 0.7853981633974483 * (double)(it % 3);
+        mc_quat about_z = {cos(half), 0.0, 0.0, sin(half)}; // x = y = 0: z maps to itself exactly
+        p.q = flush ? about_z : scene_random_quat(&seed);
+        p.p = flush ? mc_v3(0.25 * (scene_random(&seed) - 0.5), 0.25 * (scene_random(&seed) - 0.5), 0.0)
+                    : mc_v3(r * (2.0 * scene_random(&seed) - 1.0), r * (2.0 * scene_random(&seed) - 1.0),
+                            r * (2.0 * scene_random(&seed) - 1.0));
+        const mc_mesh* part = fine[flush ? 2 : it % 2];
+        uint32_t n = check_against_brute_force(box, part, &p, ws, 1 + it % 2);
+        with_pairs += n > 0 ? 1u : 0u;
+        without += n == 0 ? 1u : 0u;
+        mc_pose inv = mc_pose_inverse(&p);
+        check_against_brute_force(part, box, &inv, ws, 2 - it % 2);
+    }
+    cr_assert(with_pairs > 10 && without > 5, "%u queries with pairs, %u without", with_pairs, without);
+    // Well inside: decided at J's root.
+    mc_pose in = {mc_v3(0.05, -0.02, 0.03), mc_quat_normalize((mc_quat){0.9, 0.1, 0.2, 0.3})};
+    mc_pair_result res;
+    mc_query_stats st;
+    cr_assert(mc_collide(box, fine[0], &in, 1, &ws->pairs, &res, &st) == MC_OK);
+    cr_assert(res.pair_count == 0 && st.box_tests == 2, "%u pairs, %llu box tests", res.pair_count,
+              (unsigned long long)st.box_tests);
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_mesh_destroy(fine[k]);
+    }
+    mc_mesh_destroy(box);
+    mc_workspace_destroy(ws);
+}
+
 // An n-sided prism of radius r and height h about the z axis through (cx, cy), both caps fanned from their centres
 // (as CAD exports fan their caps: long thin triangles from the axis).
 static mc_mesh* fanned_prism(uint32_t n, double r, double h, double cx, double cy)
