@@ -9,6 +9,7 @@
 #include "src/app/scenario_mech.h"
 #include "src/app/sim_forces.h"
 #include "src/app/simulate.h"
+#include "tests/sim_test.h"
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -22,11 +23,7 @@ static const double PI = 3.14159265358979323846;
 
 static app_scenario* parse_ok(const char* text)
 {
-    app_scenario* scn = NULL;
-    app_scenario_error err;
-    bool ok = app_scenario_parse_string(text, "mech.scn", NULL, &scn, &err);
-    cr_assert(ok, "parse failed: %s", err.message);
-    return scn;
+    return sim_test_parse(text, "mech.scn", NULL);
 }
 
 static app_scenario* parse_data(const char* name)
@@ -38,16 +35,6 @@ static app_scenario* parse_data(const char* name)
     app_scenario_error err;
     cr_assert(app_scenario_parse_file(path, &scn, &err), "%s", err.message);
     return scn;
-}
-
-static app_sim* sim_ok(const app_scenario* scn)
-{
-    app_sim* sim = NULL;
-    char err[700] = "";
-    app_sim_options opt = app_sim_default_options();
-    opt.worker_count = 1;
-    cr_assert(app_sim_create(scn, &opt, &sim, err, sizeof err), "sim create failed: %s", err);
-    return sim;
 }
 
 static void run_to(app_sim* sim, double t_end, int steps)

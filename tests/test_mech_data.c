@@ -9,6 +9,7 @@
 #include "src/app/scenario.h"
 #include "src/app/sim_mb.h"
 #include "src/app/simulate.h"
+#include "tests/sim_test.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -48,20 +49,7 @@ static app_scenario* load(const char* name, const char* from, const char* to)
         snprintf(edited, sizeof edited, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
         use = edited;
     }
-    app_scenario* scn = NULL;
-    app_scenario_error err;
-    cr_assert(app_scenario_parse_string(use, name, dir, &scn, &err), "%s", err.message);
-    return scn;
-}
-
-static app_sim* start(const app_scenario* scn)
-{
-    app_sim* sim = NULL;
-    char err[700] = "";
-    app_sim_options opt = app_sim_default_options();
-    opt.worker_count = 1;
-    cr_assert(app_sim_create(scn, &opt, &sim, err, sizeof err), "%s", err);
-    return sim;
+    return sim_test_parse(use, name, dir);
 }
 
 static void step(app_sim* sim, double h)
@@ -115,7 +103,7 @@ static double wrap(double d)
 static void smoke(const char* name, const char* from, const char* to, int steps, double h)
 {
     app_scenario* scn = load(name, from, to);
-    app_sim* sim = start(scn);
+    app_sim* sim = sim_ok(scn);
     double fn = 0.0;
     for (int k = 0; k < steps; ++k)
     {
@@ -218,7 +206,7 @@ Test(mech_data, cam_follower_lift_is_the_cam_profile)
     }
     const double w = 50.0, h = 2.5e-4;
     app_scenario* scn = cam_at(w);
-    app_sim* sim = start(scn);
+    app_sim* sim = sim_ok(scn);
     double lo = INFINITY, hi = -INFINITY, worst_force = 0.0, fn_min = INFINITY, span_max = 0.0;
     int n = (int)lround(2.0 * PI / w / h);
     for (int k = 1; k <= n; ++k)
@@ -258,7 +246,7 @@ Test(mech_data, cam_follower_lift_is_the_cam_profile)
 static double cam_lift_off_angle(double w)
 {
     app_scenario* scn = cam_at(w);
-    app_sim* sim = start(scn);
+    app_sim* sim = sim_ok(scn);
     double h = 1e-3 / w; // 0.057 degrees of cam turn a sample
     double first = -1.0;
     for (double th = -20.0; th < 130.0 && first < 0.0;)
@@ -336,7 +324,7 @@ Test(mech_data, gears_turn_at_the_tooth_ratio_and_carry_the_load)
         return;
     }
     app_scenario* scn = load("gears.scn", NULL, NULL);
-    app_sim* sim = start(scn);
+    app_sim* sim = sim_ok(scn);
     const double h = 2.5e-4, t0 = 0.07, span = 2.0 * 2.0 * PI / 24.0 / 10.0;
     int n0 = (int)lround(t0 / h), n = (int)lround(span / h);
     for (int k = 0; k < n0; ++k)
@@ -424,7 +412,7 @@ Test(mech_data, geneva_wheel_indexes_a_quarter_turn_and_dwells)
         return;
     }
     app_scenario* scn = load("geneva.scn", NULL, NULL);
-    app_sim* sim = start(scn);
+    app_sim* sim = sim_ok(scn);
     const double h = 2e-3;
     double turn = 0.0, prev = turn_z(sim, 2), worst_index = 0.0, worst_dwell = 0.0, worst_ratio = 0.0;
     for (int k = 1; k <= 350; ++k)

@@ -7,6 +7,7 @@
 #include "src/app/scenario.h"
 #include "src/app/sim_mb.h"
 #include "src/app/simulate.h"
+#include "tests/sim_test.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -14,20 +15,7 @@
 
 static app_scenario* parse_ok(const char* text)
 {
-    app_scenario* scn = NULL;
-    app_scenario_error err;
-    cr_assert(app_scenario_parse_string(text, "reactions.scn", NULL, &scn, &err), "parse failed: %s", err.message);
-    return scn;
-}
-
-static app_sim* sim_ok(const app_scenario* scn)
-{
-    app_sim* sim = NULL;
-    char err[700] = "";
-    app_sim_options opt = app_sim_default_options();
-    opt.worker_count = 1;
-    cr_assert(app_sim_create(scn, &opt, &sim, err, sizeof err), "sim create failed: %s", err);
-    return sim;
+    return sim_test_parse(text, "reactions.scn", NULL);
 }
 
 static mc_vec3 part_position(const app_sim* sim, int part)

@@ -7,6 +7,7 @@
 #include "src/app/scenario_mech.h"
 #include "src/app/sim_mb.h"
 #include "src/app/simulate.h"
+#include "tests/sim_test.h"
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -21,23 +22,7 @@ static const double PI = 3.14159265358979323846;
 
 static app_scenario* parse_ok(const char* text)
 {
-    app_scenario* scn = NULL;
-    app_scenario_error err;
-    bool ok = app_scenario_parse_string(text, "test.scn", "base", &scn, &err);
-    cr_assert(ok, "parse failed: %s", err.message);
-    return scn;
-}
-
-static app_sim* sim_ok(const app_scenario* scn)
-{
-    app_sim* sim = NULL;
-    char err[700] = "";
-    // One thread: Criterion runs the tests in parallel processes, and these scenes are small.
-    app_sim_options opt = app_sim_default_options();
-    opt.worker_count = 1;
-    bool ok = app_sim_create(scn, &opt, &sim, err, sizeof err);
-    cr_assert(ok, "sim create failed: %s", err);
-    return sim;
+    return sim_test_parse(text, "test.scn", "base");
 }
 
 static void step_ok(app_sim* sim, double h)

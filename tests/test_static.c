@@ -14,6 +14,7 @@
 #include "src/app/scenario.h"
 #include "src/app/sim_static.h"
 #include "src/app/simulate.h"
+#include "tests/sim_test.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -44,16 +45,9 @@ static app_sim* make_run(const char* spring, const char* friction, const char* d
     double d = pow(G * COS30 / 1e6, 1.0 / 1.5);
     char text[3000];
     snprintf(text, sizeof text, SLOPE, 0.05 - d, spring, friction, dynamic);
-    app_scenario* scn = NULL;
-    app_scenario_error perr;
-    cr_assert(app_scenario_parse_string(text, "static.scn", NULL, &scn, &perr), "%s", perr.message);
-    app_sim* sim = NULL;
-    char err[700] = "";
-    app_sim_options opt = app_sim_default_options();
-    opt.worker_count = 1;
-    cr_assert(app_sim_create(scn, &opt, &sim, err, sizeof err), "%s", err);
+    app_scenario* scn = sim_test_parse(text, "static.scn", NULL);
     *scn_out = scn;
-    return sim;
+    return sim_ok(scn);
 }
 
 static app_sim* make(const char* spring, const char* friction, app_scenario** scn_out)
