@@ -3501,33 +3501,8 @@ static double edge_axes_gap(const leaf_tris* lt, uint32_t p, uint32_t q)
     return g;
 }
 
-// Lower bound of the gap between I's triangle p and J's triangle q: the best of their bounding boxes' gap, the two
-// plane gaps and, when those leave the pair within `margin`, the edge-cross-product axes (the full separating axis
-// test), less a bound of the rounding (abs_slack covers 1e-13 of the coordinates' magnitudes, far above the few
-// roundings of each difference, cross and dot product here). Every point of a triangle moving by less than it keeps
-// them apart.
-static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double margin)
-{
-    double g = -INFINITY;
-    for (int c = 0; c < 3; ++c)
-    {
-        g = gap_max(g, gap_max(lt->lo[1][q][c] - lt->hi[0][p][c], lt->lo[0][p][c] - lt->hi[1][q][c]));
-    }
-    double slack = 4.0 * cx->abs_slack;
-    if (g - slack <= margin) // the boxes decide most far pairs
-    {
-        g = gap_max(g, plane_gap(lt, 1, q, p));
-        g = gap_max(g, plane_gap(lt, 0, p, q));
-    }
-    if (g - slack <= margin)
-    {
-        g = gap_max(g, edge_axes_gap(lt, p, q));
-    }
-    return g - slack;
-}
-
-// leaf_pair_gap without the edge axes (the boxes, and the two planes when the boxes leave the pair within `reach`):
-// cheaper, and as good for the pairs that are not about to cross.
+// leaf_pair_gap's first two steps: the boxes, and the two planes when the boxes leave the pair within `reach` (less
+// the slack; without the edge axes: cheaper, and as good for the pairs that are not about to cross).
 static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double reach)
 {
     double g = -INFINITY;
@@ -3542,6 +3517,23 @@ static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, u
         g = gap_max(g, plane_gap(lt, 0, p, q));
     }
     return g - slack;
+}
+
+// Lower bound of the gap between I's triangle p and J's triangle q: the best of their bounding boxes' gap, the two
+// plane gaps and, when those leave the pair within `margin`, the edge-cross-product axes (the full separating axis
+// test), less a bound of the rounding (abs_slack covers 1e-13 of the coordinates' magnitudes, far above the few
+// roundings of each difference, cross and dot product here). Every point of a triangle moving by less than it keeps
+// them apart.
+static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double margin)
+{
+    // The boxes and planes (less the slack), then the edge axes less the same slack: subtracting it after the largest
+    // is taken or before gives the same double (rounding is monotonic).
+    double g = leaf_pair_gap_planes(cx, lt, p, q, margin);
+    if (g <= margin)
+    {
+        g = gap_max(g, edge_axes_gap(lt, p, q) - 4.0 * cx->abs_slack);
+    }
+    return g;
 }
 
 // Triangle k of a leaf side, loaded, with its test plane (prepared on first use).
