@@ -20,7 +20,9 @@
 // (b) The cap z = c inside M: the mesh's section there (oriented segments cut from the triangles at canonical cut
 //     points, so they close) is, within the disk, w(O) pi R^2 plus, for each segment's piece inside the disk, the
 //     triangle (O, X1, X2) minus the sector of radius R over the same angle (the fans of the segments from the axis,
-//     whose sectors sum to the winding w(O) of the section about the axis, decided by mc_mesh_contains_point).
+//     whose sectors sum to the winding w(O) of the section about the axis, decided by mc_mesh_contains_point). When
+//     no piece of the section meets the circle, the section's loops inside the disk by their own shoelace plus whole
+//     disks instead (cap_sums): no terms of size R^2.
 // Side decisions: each vertex is transformed once into the cylinder's frame and compared with +-h exactly, the same
 // way by every triangle; vertices' and cut points' squared distances from the axis against R^2 likewise.
 #include "src/contact/cylinder_mesh.h"
@@ -522,11 +524,58 @@ static void face_terms(const cyl_ctx* x, const mc_vec3 tri[3], cyl_sums* s)
     s->area = mc_add(s->area, mc_scale(nrm, area3));
 }
 
+/// The sums of one cap's terms (b), two ways:
+/// - from the fans about the axis: w(O) pi R^2 (area starts there) less each piece's circular segment and gap;
+/// - when no piece of the section meets the circle (rim false), its loops in the disk are closed: their area and
+///   moment by the shoelace about a point of the section (base, the first piece's start: no terms of size R), and
+///   the circle lies in one face of the section, whose winding the angles give (winding 2 pi w(O) less the pieces'
+///   angles, a whole number of turns to rounding). The fans' terms there are each of size R^2 |angle| and cancel to
+///   the section's area: a mesh of size 1 in a disk of radius 1e12 lost every digit (fuzz_shapes).
+typedef struct cap_sums
+{
+    double area;    // fans: area inside M
+    mc_vec3 mom;    // fans: first moment (xy)
+    bool rim;       // some piece of the section ends on the circle
+    bool based;     // base is set
+    mc_vec3 base;   // shoelace origin
+    double loop;    // shoelace: area about base
+    mc_vec3 loop_m; // shoelace: first moment about base
+    double turn;    // the pieces' angles about the axis
+} cap_sums;
+
+/// Adds the triangle (base, p, q) of the shoelace about the cap's base.
+static void cap_loop_piece(cap_sums* cs, mc_vec3 p, mc_vec3 q)
+{
+    if (!cs->based)
+    {
+        cs->based = true;
+        cs->base = mc_v3(p.x, p.y, 0.0);
+    }
+    mc_vec3 u = mc_v3(p.x - cs->base.x, p.y - cs->base.y, 0.0), v = mc_v3(q.x - cs->base.x, q.y - cs->base.y, 0.0);
+    double t = 0.5 * cross2(u, v);
+    cs->loop += t;
+    cs->loop_m = mc_add(cs->loop_m, mc_scale(mc_add(u, v), t / 3.0));
+}
+
+/// The cap's area inside M and its first moment (xy, about the axis), from its sums (cap_sums) and r.
+static double cap_result(const cap_sums* cs, double r, bool wind, mc_vec3* mom)
+{
+    if (cs->rim)
+    {
+        *mom = cs->mom;
+        return cs->area;
+    }
+    double w = nearbyint(((wind ? 2.0 * PI : 0.0) - cs->turn) / (2.0 * PI));
+    // The whole disk w times (its moment about the axis is 0) and the section's loops inside it.
+    *mom = mc_add(cs->loop_m, mc_scale(cs->base, cs->loop));
+    return w * PI * r * r + cs->loop;
+}
+
 /// Terms (b) of the cap z = c (c = +h: top, outward +z; -h: bottom, outward -z): the cap's part inside M, area and
 /// first moment (xy), from the section segments of the candidate triangles that reach into the disk; `wind` is
 /// whether the cap's centre is inside M.
-static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool top, bool wind, double* area,
-                        mc_vec3* mom, bool* degenerate)
+static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool top, bool wind, cap_sums* cs,
+                        bool* degenerate)
 {
     bool below[3];
     int nb = 0;
@@ -561,10 +610,15 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
     }
     mc_vec3 d = mc_sub(b, a);
     mc_vec3 p = mc_add(a, mc_scale(d, t1)), q = mc_add(a, mc_scale(d, t2));
+    cs->rim = cs->rim || !in_a || !in_b;
+    cap_loop_piece(cs, p, q);
     double lp = sqrt(dot2(p, p)), lq = sqrt(dot2(q, q)), axis_dist = 0.0;
     (void)closest_on_segment(p, q, &axis_dist);
-    bool through = axis_dist <= 1e-12 * r; // the segment passes through the cap's centre, to rounding
-    if (through && (lp <= 1e-12 * r || lq <= 1e-12 * r))
+    // The segment passes through the cap's centre, to rounding: of its own coordinates (R for a piece that ends on
+    // the circle; a small mesh deep in a wide cylinder is not "through" at every piece).
+    double scale = 1e-12 * fmax(lp, lq);
+    bool through = axis_dist <= scale;
+    if (through && (lp <= scale || lq <= scale))
     {
         // A corner of the section at the cap's centre (an edge of the mesh through it): the fans' angles are
         // undecided there; the caller moves the cylinder off it.
@@ -573,8 +627,8 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
     if (!(lp > 0.0) || !(lq > 0.0))
     {
         double tri_area = 0.5 * cross2(p, q); // a piece from the axis itself: no angle
-        *area += tri_area;
-        *mom = mc_add(*mom, mc_scale(mc_v3(p.x + q.x, p.y + q.y, 0.0), tri_area / 3.0));
+        cs->area += tri_area;
+        cs->mom = mc_add(cs->mom, mc_scale(mc_v3(p.x + q.x, p.y + q.y, 0.0), tri_area / 3.0));
         return;
     }
     // The fan's piece is the triangle (O, p, q) minus the sector of radius R over its angle th: minus the circular
@@ -589,9 +643,10 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
         // the centre: + (the centre to the left of the segment, inside) when the centre is inside.
         th = th > 0.0 ? th - 2.0 * PI : th + 2.0 * PI;
     }
+    cs->turn += th;
     double seg = r2 * mc_segment_shape_signed(0.5 * th);
     double gap = 0.5 * sn * (r2 - rp * rq);
-    *area -= seg + gap;
+    cs->area -= seg + gap;
     // Moments: the segment's (2/3) R^3 sin^3(th / 2) along the bisector, the gap's as the difference of the two
     // triangles' (area times the sum of the corners over 3).
     double c2 = cos(0.5 * th), s2 = sin(0.5 * th);
@@ -599,7 +654,7 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
     mc_vec3 seg_m = mc_scale(bis, 2.0 / 3.0 * r2 * r * s2 * s2 * s2);
     mc_vec3 big = mc_scale(mc_add(ph, qh), 0.5 * sn * r2 * r / 3.0);
     mc_vec3 small = mc_scale(mc_v3(p.x + q.x, p.y + q.y, 0.0), 0.5 * cross2(p, q) / 3.0);
-    *mom = mc_sub(*mom, mc_add(seg_m, mc_sub(big, small)));
+    cs->mom = mc_sub(cs->mom, mc_add(seg_m, mc_sub(big, small)));
 }
 
 static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, const struct mc_mesh* m, const mc_pose* pm,
@@ -632,20 +687,26 @@ static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, con
     cyl_sums s;
     memset(&s, 0, sizeof s);
     s.zabs_min = INFINITY;
-    double cap_area[2] = {0.0, 0.0};
-    mc_vec3 cap_mom[2] = {mc_v3(0, 0, 0), mc_v3(0, 0, 0)};
+    double cap_area[2];
+    mc_vec3 cap_mom[2];
+    cap_sums cs[2];
+    memset(cs, 0, sizeof cs);
     bool wind[2];
     for (int c = 0; c < 2; ++c)
     {
         wind[c] = mc_mesh_contains_point(m, mc_add(centre, mc_scale(axis, c == 0 ? x.h : -x.h)));
-        cap_area[c] = wind[c] ? PI * r * r : 0.0;
+        cs[c].area = wind[c] ? PI * r * r : 0.0;
     }
     for (uint32_t k = 0; k < n_cand; ++k)
     {
         const uint32_t* v = &m->indices[3u * (*tris)[k]];
         mc_vec3 tri[3] = {vertex(&x, v[0]), vertex(&x, v[1]), vertex(&x, v[2])};
-        cap_section(&x, tri, x.h, true, wind[0], &cap_area[0], &cap_mom[0], degenerate);
-        cap_section(&x, tri, -x.h, false, wind[1], &cap_area[1], &cap_mom[1], degenerate);
+        cap_section(&x, tri, x.h, true, wind[0], &cs[0], degenerate);
+        cap_section(&x, tri, -x.h, false, wind[1], &cs[1], degenerate);
+    }
+    for (int c = 0; c < 2; ++c)
+    {
+        cap_area[c] = cap_result(&cs[c], r, wind[c], &cap_mom[c]);
     }
     // The face integrands from the cap with more of its area inside the mesh (its own term is then 0): a cap
     // pressed a small d into a face adds no terms of size h that cancel to d.
