@@ -237,6 +237,33 @@ Test(cylinder_mesh, a_small_mesh_in_a_huge_cylinder_is_cut_by_its_caps_alone)
     mc_mesh_destroy(box);
 }
 
+// A cylinder far thinner than the rounding of a box's tilt, its axis on the box's edge: the box turned half a turn
+// about (0, -1, -1) (its side faces steep to the rounding of the turn, n_z about 5e-26), the cylinder half a turn
+// about (8, 1, 0), both from quaternions of integers (fuzz_shapes). The side faces clipped to the slab project to
+// polygons a few ulps wide, and an arc between their exit and entry (the same point to 2 ulps) times the faces' slope
+// 1 / n_z gave 4.9e-68 whatever the length. The answer is a quarter of the cylinder (its axis is moved 2^-27 R off the
+// edge first, shape.h: 1e-8 relative).
+Test(cylinder_mesh, a_cylinder_thinner_than_a_steep_face_tilt_keeps_its_volume)
+{
+    double r = 0.25;
+    mc_mesh* box = scene_box(mc_v3(0, 0, 0), mc_v3(2, 2, 1));
+    mc_shape mbox = mc_shape_mesh(box);
+    mc_pose pb = at(0, 0, 0);
+    pb.q = mc_quat_normalize((mc_quat){0, 0, -114, -114});
+    mc_pose pc = at(0, 0, 0.75);
+    pc.q = mc_quat_normalize((mc_quat){0, 32, 4, 0});
+    double lens[3] = {0x1p-100, 0x1p-230, 0x1p-300};
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_shape cyl = mc_shape_cylinder(r, lens[k]);
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&cyl, pc, &mbox, pb, NULL, g), 1u);
+        double want = 0.25 * PI * r * r * lens[k];
+        cr_assert(rel(g[0].volume, want) < 1e-7, "length %a: volume %.17g want %.17g", lens[k], g[0].volume, want);
+    }
+    mc_mesh_destroy(box);
+}
+
 /// The analytic cylinder against mesh m and the tessellated ones at chord tolerances R 1e-2, 1e-3, 1e-4: the
 /// errors of the volume, centroid and S_I fall with the tolerance (the inscribed polygons' area deficit is about
 /// (4/3) tol / R of the section) and end below `last` times the finest tolerance over R.

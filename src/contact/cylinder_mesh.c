@@ -302,10 +302,20 @@ static double add_segment(const cyl_ctx* x, mc_vec3 ex, mc_vec3 en, double sweep
     double c = cos(phi), sn = sin(phi);
     mc_vec3 u = mc_v3(c * xh.x - sn * xh.y, c * xh.y + sn * xh.x, 0.0);
     mc_vec3 t = mc_v3(-u.y, u.x, 0.0);
-    double mo[4];
-    segment_moments(r, phi, mo);
     double zm = 0.5 * (ex.z + en.z) - x->z0;
     double alpha = slope ? dot2(g, t) : 0.0, beta = slope ? dot2(g, u) : 0.0;
+    // The segment lies in the face's clipped polygon, so z over it stays within the slab: its slopes times its half
+    // chord and its height change z by at most 2 h. A segment whose slopes say otherwise (by a factor 2 for rounding)
+    // is the rounding of a projection: a face nearly parallel to the axis, clipped to a slab much thinner than its
+    // tilt, projects to a polygon a few ulps wide whose exit and entry are the same point, and its slope (up to
+    // 1 / n_z) turns that noise into volume (fuzz_shapes: 4.9e-68 from a cylinder 1e-309 long, whatever its length).
+    double s2 = sin(0.5 * phi);
+    if (fabs(alpha) * r * sn + fabs(beta) * 2.0 * r * s2 * s2 > 4.0 * x->h)
+    {
+        return 0.0;
+    }
+    double mo[4];
+    segment_moments(r, phi, mo);
     add_region(zm, mc_scale(u, r * c), u, t, alpha, beta, mo, f);
     // z along the arc (psi from u): z_m + alpha r sin(psi) + beta r (cos(psi) - cos(phi)); its extremes at
     // psi = atan2(alpha, beta) and that plus pi, when within [-phi, phi].
