@@ -261,6 +261,46 @@ Test(cylinder_mesh, a_cylinder_thinner_than_a_steep_face_tilt_keeps_its_volume)
         double want = 0.25 * PI * r * r * lens[k];
         cr_assert(rel(g[0].volume, want) < 1e-7, "length %a: volume %.17g want %.17g", lens[k], g[0].volume, want);
     }
+    // A hollow cube turned by a quaternion of integers, a wide disk cutting it slantwise: the slab's corners, cut from
+    // edges whose z ends are of size 1, were interpolated to ulps of 1 (2^-52) instead of +-h, which a slab thinner
+    // than that cannot absorb (1.8e-49 of volume from a cylinder 6e-59 long, fuzz_shapes). Oracle: a thin slab's volume
+    // is its length times the section in the disk, so volume / length is the same at every length below 2^-40 (the
+    // section changes by about h / 1 relative across the slab). (The cube of edge 4 with a cavity of edge 2 of
+    // fuzz_meshes.h, as fuzz_shapes met it.)
+    static const double cube_p[] = {-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1};
+    static const uint32_t cube_t[] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
+                                      1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
+    double cp[48];
+    uint32_t ct[72];
+    for (int k = 0; k < 24; ++k)
+    {
+        cp[k] = 2.0 * cube_p[k];
+        cp[24 + k] = cube_p[k];
+    }
+    for (int k = 0; k < 36; k += 3)
+    {
+        ct[k] = cube_t[k], ct[k + 1] = cube_t[k + 1], ct[k + 2] = cube_t[k + 2];
+        ct[36 + k] = 8 + cube_t[k], ct[36 + k + 1] = 8 + cube_t[k + 2], ct[36 + k + 2] = 8 + cube_t[k + 1];
+    }
+    mc_mesh* cube = scene_mesh_from_arrays(cp, 16, ct, 24);
+    cr_assert_not_null(cube);
+    mc_shape mcube = mc_shape_mesh(cube);
+    mc_pose pm = at(3.75, 4, 0);
+    pm.q = (mc_quat){45, 10, 49, -1}; // normalised by the library, as the fuzzer's
+    mc_pose pw = at(0, -0.125, 0x1p-240);
+    pw.q = (mc_quat){0, 0, 0, 45};
+    double per_length = 0.0;
+    double thin[4] = {0x1p-40, 0x1p-100, 0x1p-200, 0x1p-300};
+    for (int k = 0; k < 4; ++k)
+    {
+        mc_shape disk = mc_shape_cylinder(6.25, thin[k]);
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&disk, pw, &mcube, pm, NULL, g), 1u);
+        per_length = k == 0 ? g[0].volume / thin[0] : per_length;
+        cr_assert(per_length > 1.0 && rel(g[0].volume / thin[k], per_length) < 1e-9,
+                  "length %a: volume %.17g, %.17g per length at 2^-40", thin[k], g[0].volume, per_length);
+    }
+    mc_mesh_destroy(cube);
     mc_mesh_destroy(box);
 }
 
