@@ -1283,8 +1283,6 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
     {
         // The edge axes only where I's leaf is much larger than J's (a big triangle against small ones: elsewhere they
         // rarely reject a pair the interval ordering would not reject as cheaply).
-        // The edge axes only where I's leaf is much larger than J's (a big triangle against small ones: elsewhere they
-        // rarely reject a pair the interval ordering would not reject as cheaply).
         if (node_size(na) > EDGE_AXIS_LEAF_RATIO * node_size(nb))
         {
             leaf_pairs_axes_avx2(cx, w, ca, ps, np, tj, jb, qs, nq, fa, fb);
