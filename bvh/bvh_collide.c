@@ -2228,30 +2228,38 @@ static void sort_keys(sort_key* a, sort_key* tmp, uint32_t n, sort_key** result)
 // digit is the same in every key moves nothing and is skipped.
 static void radix_sort_keys(sort_key* a, sort_key* tmp, uint32_t n, int bits, sort_key** result)
 {
+    // Every digit's histogram in one read of the keys (a digit's counts do not depend on the order).
+    int digits = (bits + 7) / 8;
+    uint32_t count[8][256];
+    memset(count, 0, sizeof(count[0]) * (size_t)digits);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        uint64_t key = a[k].key;
+        for (int d = 0; d < digits; ++d)
+        {
+            count[d][(key >> (8 * d)) & 255u] += 1u;
+        }
+    }
     sort_key* src = a;
     sort_key* dst = tmp;
-    for (int shift = 0; shift < bits; shift += 8)
+    for (int d = 0; d < digits; ++d)
     {
-        uint32_t count[256];
-        memset(count, 0, sizeof count);
-        for (uint32_t k = 0; k < n; ++k)
-        {
-            count[(src[k].key >> shift) & 255u] += 1u;
-        }
-        if (count[(src[0].key >> shift) & 255u] == n)
+        int shift = 8 * d;
+        uint32_t* c = count[d];
+        if (c[(src[0].key >> shift) & 255u] == n)
         {
             continue;
         }
         uint32_t sum = 0;
-        for (int d = 0; d < 256; ++d)
+        for (int v = 0; v < 256; ++v)
         {
-            uint32_t c = count[d];
-            count[d] = sum;
-            sum += c;
+            uint32_t m = c[v];
+            c[v] = sum;
+            sum += m;
         }
         for (uint32_t k = 0; k < n; ++k)
         {
-            dst[count[(src[k].key >> shift) & 255u]++] = src[k];
+            dst[c[(src[k].key >> shift) & 255u]++] = src[k];
         }
         sort_key* t = src;
         src = dst;
