@@ -4765,11 +4765,17 @@ static void clear_marks(region_query* c)
 // query's results, since every value those steps read is the one a cold query's steps 1 to 3 would produce. A
 // restored query whose sums give a region of negative volume (which a cold query would try to join by rays) is
 // abandoned and the query runs from the start. The options (depth method, triangle terms, blocks) must match.
+// Without a certificate (the pair stage tested the pairs again: bodies that all move a little every step), the plan
+// also keeps its pairs' combinatorics, 16 bytes a pair, and serves a later query of the same two meshes whose pairs
+// have exactly those (plan_same_pairs: compared word by word, no hash) and no coplanar pair: that is all a
+// certificate promises. 1000 spheres random-walking 1e-3 a step (bench_many --drift 1e-3): about half the queries
+// find the pairs of the step before, and the 125-sphere run's region stage takes 1.76 G -> 1.47 G instructions.
 
 /// The plan of one pair (see above).
 struct mc_region_plan
 {
-    uint64_t certificate;  // the pair stage's certificate id the plan belongs to (0: no plan)
+    uint64_t certificate;  // the pair stage's certificate id the plan belongs to (0: none)
+    bool by_pairs;         // valid for any query whose pairs have the combinatorics in `pairs` (see plan_same_pairs)
     uint32_t pair_count;   // pairs of that certificate
     uint32_t record_count; // crossing records
     uint32_t node_count;   // union-find nodes (at most 65535: the small entries are 16 bits)
@@ -4788,6 +4794,10 @@ struct mc_region_plan
     // occurrences, the edge orders, the node roots, then per body the union-find node of each list item
     uint32_t* data;
     size_t capacity; // bytes of data allocated
+    // The pairs' combinatorics (plan_pair_words), PLAN_PAIR_WORDS words per pair, when by_pairs.
+    uint32_t* pairs;
+    uint32_t pairs_capacity;       // words of pairs allocated
+    const struct mc_mesh* mesh[2]; // the meshes of the query that kept it (by_pairs)
 };
 
 void mc_region_plan_destroy(struct mc_region_plan* plan)
@@ -4795,6 +4805,7 @@ void mc_region_plan_destroy(struct mc_region_plan* plan)
     if (plan != NULL)
     {
         mc_free(plan->data);
+        mc_free(plan->pairs);
         mc_free(plan);
     }
 }
@@ -4804,12 +4815,74 @@ void mc_region_plan_reset(struct mc_region_plan* plan)
     if (plan != NULL)
     {
         plan->certificate = 0;
+        plan->by_pairs = false;
     }
 }
 
 size_t mc_region_plan_byte_count(const struct mc_region_plan* plan)
 {
-    return plan != NULL ? sizeof *plan + plan->capacity : 0u;
+    return plan != NULL ? sizeof *plan + plan->capacity + sizeof(uint32_t) * (size_t)plan->pairs_capacity : 0u;
+}
+
+#define PLAN_PAIR_WORDS 4u
+#define PLAN_BY_CERTIFICATE 1
+#define PLAN_BY_PAIRS 2
+
+/// The combinatorics of one triangle pair as PLAN_PAIR_WORDS words: its two triangles and, per crossing, the body,
+/// edge, direction and degenerate flag (everything steps 1 to 3 read of a pair but its points).
+static inline void plan_pair_words(const mc_triangle_pair* pr, uint32_t* w)
+{
+    w[0] = pr->i;
+    w[1] = pr->j;
+    for (int k = 0; k < 2; ++k)
+    {
+        const mc_crossing* x = &pr->crossing[k];
+        w[2 + k] = (uint32_t)x->body | (uint32_t)x->edge << 8 | (uint32_t)(uint8_t)x->entering << 16 |
+                   (uint32_t)x->degenerate << 24;
+    }
+}
+
+/// Keep this query's pairs' combinatorics in the plan (plan_same_pairs). False on allocation failure.
+static bool plan_keep_pairs(const region_query* c, struct mc_region_plan* plan)
+{
+    uint64_t words = (uint64_t)PLAN_PAIR_WORDS * c->pair_count;
+    if (words > plan->pairs_capacity)
+    {
+        uint64_t cap = words + words / 8u;
+        uint32_t* d = cap <= UINT32_MAX ? mc_alloc_array((size_t)cap, sizeof *d) : NULL;
+        if (d == NULL)
+        {
+            return false;
+        }
+        mc_free(plan->pairs);
+        plan->pairs = d;
+        plan->pairs_capacity = (uint32_t)cap;
+    }
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        plan_pair_words(&c->pairs[p], plan->pairs + PLAN_PAIR_WORDS * p);
+    }
+    return true;
+}
+
+/// Whether this query's pairs have the combinatorics the plan kept (same pairs in the same order, each with the same
+/// crossings' body, edge, direction and degenerate flag): then steps 1 to 3 read the same values but for the points,
+/// which is what a certificate promises (see above), and the plan serves without one.
+static bool plan_same_pairs(const region_query* c, const struct mc_region_plan* plan)
+{
+    const uint32_t* kept = plan->pairs;
+    uint32_t diff = 0u;
+    for (uint32_t p = 0; p < c->pair_count; ++p, kept += PLAN_PAIR_WORDS)
+    {
+        uint32_t w[PLAN_PAIR_WORDS];
+        plan_pair_words(&c->pairs[p], w);
+        diff |= (w[0] ^ kept[0]) | (w[1] ^ kept[1]) | (w[2] ^ kept[2]) | (w[3] ^ kept[3]);
+        if ((p & 15u) == 15u && diff != 0u)
+        {
+            return false;
+        }
+    }
+    return diff == 0u;
 }
 
 /// Room for `bytes` bytes in the plan's data (exactly, plus an eighth when it grows). False on allocation failure.
@@ -4838,7 +4911,8 @@ static bool plan_record(region_query* c, const mc_region_options* opt)
     struct mc_region_scratch* s = c->s;
     struct mc_region_plan* plan = c->plan;
     plan->certificate = 0;
-    if (c->coordinate_decision || c->oom || c->certificate == 0u || s->node_count > UINT16_MAX)
+    plan->by_pairs = false;
+    if (c->coordinate_decision || c->oom || s->node_count > UINT16_MAX)
     {
         return false; // (every small entry is below node_count: occurrences, record indices, roots, nodes)
     }
@@ -4961,14 +5035,26 @@ static bool any_negative_region(const struct mc_region_scratch* s)
     return false;
 }
 
-/// Can this query restore the pair's plan?
-static bool plan_fits(const region_query* c, const mc_region_options* opt, bool replayed)
+/// Can this query restore the pair's plan? @return PLAN_BY_CERTIFICATE: the pairs were replayed under the plan's
+/// certificate; PLAN_BY_PAIRS: their combinatorics are the plan's (plan_same_pairs) and no pair is coplanar (a cold
+/// query would then classify no flush face, as the kept one did not); 0: no.
+static int plan_fits(const region_query* c, const mc_region_options* opt, bool replayed)
 {
     const struct mc_region_plan* plan = c->plan;
-    return plan != NULL && replayed && plan->certificate != 0u && plan->certificate == c->certificate &&
-           plan->pair_count == c->pair_count && plan->depth == opt->depth_method &&
-           plan->triangle_terms == opt->triangle_terms && plan->use_blocks == opt->use_blocks &&
-           plan->blocks[0] == (c->blk[0] != NULL) && plan->blocks[1] == (c->blk[1] != NULL);
+    if (plan == NULL || plan->pair_count != c->pair_count || plan->depth != opt->depth_method ||
+        plan->triangle_terms != opt->triangle_terms || plan->use_blocks != opt->use_blocks ||
+        plan->blocks[0] != (c->blk[0] != NULL) || plan->blocks[1] != (c->blk[1] != NULL))
+    {
+        return 0;
+    }
+    if (replayed && plan->certificate != 0u && plan->certificate == c->certificate)
+    {
+        return PLAN_BY_CERTIFICATE;
+    }
+    return plan->by_pairs && c->coplanar_count == 0u && plan->mesh[0] == c->mesh[0] && plan->mesh[1] == c->mesh[1] &&
+                   plan_same_pairs(c, plan)
+               ? PLAN_BY_PAIRS
+               : 0;
 }
 
 /// One crossing record of the plan, its fields derived from its occurrence as record_occurrence derives them, its
@@ -5028,9 +5114,9 @@ static bool plan_orders(const region_query* c, const uint16_t* d, uint32_t words
     return true;
 }
 
-/// Restore steps 1-3 from the plan (after prepare). @return 1 done, 0 the edge orders changed (the query must run
-/// from the start), -1 out of memory.
-MC_FLAG_CLONES static int plan_restore(region_query* c)
+/// Restore steps 1-3 from the plan (after prepare; `fit`: plan_fits's answer). @return 1 done, 0 the edge orders
+/// changed (the query must run from the start), -1 out of memory.
+MC_FLAG_CLONES static int plan_restore(region_query* c, int fit)
 {
     struct mc_region_scratch* s = c->s;
     const struct mc_region_plan* plan = c->plan;
@@ -5040,16 +5126,20 @@ MC_FLAG_CLONES static int plan_restore(region_query* c)
         return -1;
     }
     // The pairs' face, block and component marks are not set: steps 4 and 5 read only the block bits, through
-    // vertex_listed, whose results the plan keeps. The pairs were replayed (plan_fits), and the replay mapped and
-    // published every corner of their faces of J (mc_pair_result.replayed), so they are read directly (jpos).
-#ifndef NDEBUG
+    // vertex_listed, whose results the plan keeps. Replayed pairs (PLAN_BY_CERTIFICATE): the replay mapped and
+    // published every corner of their faces of J (mc_pair_result.replayed), so they are read directly (jpos). Tested
+    // pairs (PLAN_BY_PAIRS): the test mapped them, unless the pairs came from elsewhere (as collect_crossings does).
     uint32_t unpublished = 0u;
+#ifdef NDEBUG
+    for (uint32_t p = 0; p < c->pair_count && fit == PLAN_BY_PAIRS; ++p)
+#else
     for (uint32_t p = 0; p < c->pair_count; ++p)
+#endif
     {
         unpublished |= pair_corners_unpublished(c, &c->pairs[p]);
     }
-    MC_ASSERT(unpublished == 0u);
-#endif
+    MC_ASSERT(unpublished == 0u || fit == PLAN_BY_PAIRS);
+    publish_pair_corners(c, unpublished);
     const uint32_t* id = plan->data;
     const uint16_t* sm = (const uint16_t*)(plan->data + plan->id_count);
     for (uint32_t k = 0; k < plan->record_count; ++k)
@@ -5139,10 +5229,10 @@ static mc_status finish_stage(region_query* c, const mc_region_options* opt, mc_
 
 /// Steps 4-5 and the output from the pair's plan (after prepare). @return PLAN_DECLINED (as a status) when a region
 /// has negative volume, else as run_stage.
-static mc_status replay_stage(region_query* c, const mc_region_options* opt, mc_region* out, uint32_t capacity,
+static mc_status replay_stage(region_query* c, int fit, const mc_region_options* opt, mc_region* out, uint32_t capacity,
                               uint32_t* count, mc_query_stats* stats)
 {
-    int restored = plan_restore(c);
+    int restored = plan_restore(c, fit);
     if (restored <= 0)
     {
         return restored < 0 ? MC_ERR_OUT_OF_MEMORY : (mc_status)PLAN_DECLINED;
@@ -5217,9 +5307,10 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
         mc_region_plan_reset(c.plan);
         return st;
     }
-    if (plan_fits(&c, &opt, pairs->replayed))
+    int fit = plan_fits(&c, &opt, pairs->replayed);
+    if (fit != 0)
     {
-        st = replay_stage(&c, &opt, out, capacity, count, stats);
+        st = replay_stage(&c, fit, &opt, out, capacity, count, stats);
         if (st == (mc_status)PLAN_DECLINED)
         {
             clear_marks(&c);
@@ -5229,7 +5320,7 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
         }
         else if (stats != NULL)
         {
-            stats->certified_reuse |= 2u;
+            stats->certified_reuse |= fit == PLAN_BY_CERTIFICATE ? 2u : 4u;
         }
     }
     else
@@ -5287,6 +5378,9 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     if (keep && (st == MC_OK || st == MC_ERR_CAPACITY) && !any_negative_region(c->s))
     {
         c->plan->certificate = c->certificate; // valid from now on
+        c->plan->by_pairs = c->coplanar_count == 0u && plan_keep_pairs(c, c->plan);
+        c->plan->mesh[0] = c->mesh[0];
+        c->plan->mesh[1] = c->mesh[1];
     }
     return st;
 }
@@ -5359,7 +5453,7 @@ static bool region_is_finite(const mc_region* r)
 
 void mc_region_plan_prefetch(const struct mc_region_plan* plan)
 {
-    if (plan == NULL || plan->certificate == 0u || plan->data == NULL)
+    if (plan == NULL || (plan->certificate == 0u && !plan->by_pairs) || plan->data == NULL)
     {
         return;
     }
