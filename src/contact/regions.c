@@ -364,6 +364,11 @@ struct mc_region_scratch
     uint32_t fkeys_cap;
     uint32_t* fpart; // the partners of the face being classified
     uint32_t fpart_count, fpart_cap;
+    // Near-flush faces: the pair sides whose partner has a corner near the face's plane (2 pair + body, pair order),
+    // found by sum_pair_segments for apply_near_flush; near_ready: this query's sums filled it.
+    uint32_t* near;
+    uint32_t near_count, near_cap;
+    bool near_ready;
 };
 
 /// Per-query context.
@@ -492,7 +497,7 @@ static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_regi
 enum
 {
     SCRATCH_BODY_ARRAYS = 19,
-    SCRATCH_REST_ARRAYS = 19,
+    SCRATCH_REST_ARRAYS = 20,
     SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + SCRATCH_REST_ARRAYS
 };
 static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
@@ -512,7 +517,7 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
     void* rest[SCRATCH_REST_ARRAYS] = {
         s->parent,     s->occurrence_record, s->records,     s->edge_keys, s->edge_vals, s->pair_keys, s->pair_vals,
         s->edges,      s->edge_list,         s->node_region, s->regions,   s->order,     s->jkeys,     s->dsums,
-        s->box_checks, s->gap_checks,        s->fsub,        s->fkeys,     s->fpart};
+        s->box_checks, s->gap_checks,        s->fsub,        s->fkeys,     s->fpart,     s->near};
     for (int k = 0; k < SCRATCH_REST_ARRAYS; ++k)
     {
         out[n++] = rest[k];
@@ -1701,6 +1706,7 @@ static mc_status prepare(region_query* c, const struct mc_mesh* mi, const struct
     s->box_check_count = 0;
     s->gap_check_count = 0;
     s->fsub_count = 0;
+    s->near_ready = false;
     return MC_OK;
 }
 
@@ -3208,6 +3214,18 @@ static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint
     }
 }
 
+/// The near-flush tolerance of a query: NEAR_FLUSH_SIN times the sum of the two parts' sizes.
+static double near_flush_tol(const region_query* c)
+{
+    double size = 0.0;
+    for (int b = 0; b < 2; ++b)
+    {
+        mc_vec3 d = mc_sub(c->mesh[b]->report.bbox_max, c->mesh[b]->report.bbox_min);
+        size += fmax(d.x, fmax(d.y, d.z));
+    }
+    return NEAR_FLUSH_SIN * size;
+}
+
 /// Take the near-flush pieces off the regions' vector areas (after the sums and apply_flush_entries): for each face g
 /// of a pair and each face h of the other body around a corner of g's partner in the pair whose plane is parallel to
 /// g's within NEAR_FLUSH_SIN (either orientation, not exactly coplanar with g: those are the exact rule's), the part
@@ -3216,13 +3234,21 @@ static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint
 /// each pair's two faces.
 MC_FLAG_CLONES static void apply_near_flush(region_query* c)
 {
-    double size = 0.0;
-    for (int b = 0; b < 2; ++b)
+    double tol = near_flush_tol(c);
+    struct mc_region_scratch* s = c->s;
+    if (s->near_ready)
     {
-        mc_vec3 d = mc_sub(c->mesh[b]->report.bbox_max, c->mesh[b]->report.bbox_min);
-        size += fmax(d.x, fmax(d.y, d.z));
+        // sum_pair_segments ran the filter below on every pair (the same operations): only its hits are left.
+        for (uint32_t k = 0; k < s->near_count && !c->oom; ++k)
+        {
+            uint32_t p = s->near[k] >> 1;
+            int b = (int)(s->near[k] & 1u);
+            const mc_triangle_pair* pr = &c->pairs[p];
+            uint32_t g = b == 0 ? pr->i : pr->j, t = b == 0 ? pr->j : pr->i;
+            near_flush_face(c, b, g, fnormal(c, b, g), t, p, tol);
+        }
+        return;
     }
-    double tol = NEAR_FLUSH_SIN * size;
     const uint32_t* idx[2] = {c->mesh[0]->indices, c->mesh[1]->indices};
     for (uint32_t k = 0; k < c->pair_count && !c->oom; ++k)
     {
@@ -4043,6 +4069,12 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
     seg_v4 nf = v4_splat(0.0), qf = nf;
     double hf = 0.0;
     bool area_f = true;
+    // apply_near_flush's filter, on the normals this loop has: per pair and side, whether a corner of the other face
+    // lies within 2 tol of the face's plane through the first crossing point (not for a pure flush face).
+    const double tol2 = 2.0 * near_flush_tol(c);
+    const uint32_t* idx[2] = {c->mesh[0]->indices, c->mesh[1]->indices};
+    s->near_count = 0;
+    s->near_ready = true;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         const mc_triangle_pair* pr = &c->pairs[p];
@@ -4065,8 +4097,41 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
         seg_v4 nt = seg_normal(c, &rot, 1, pr->j);
         seg_v4 qt;
         double ht = face_height(c, 1, pr->j, &nt, &o, &qt);
+        bool area_t = area_of(marks[1], pr->j);
         double s1 = seg_term(&run, 0, &nf, hf, &a, &b, &cr, 1.0, area_f);
-        double s2 = seg_term(&run, 1, &nt, ht, &a, &b, &cr, -1.0, area_of(marks[1], pr->j));
+        double s2 = seg_term(&run, 1, &nt, ht, &a, &b, &cr, -1.0, area_t);
+        const seg_v4 xn = v4_of(pr->crossing[0].point);
+        for (int side = 0; side < 2; ++side)
+        {
+            // Side 0: I's face against J's corners; side 1: J's face (normal nt, as fnormal gives it) against I's.
+            if (!(side == 0 ? area_f : area_t))
+            {
+                continue; // a pure flush face
+            }
+            const seg_v4* ng = side == 0 ? &nf : &nt;
+            const uint32_t* tv = &idx[1 - side][3u * (side == 0 ? pr->j : pr->i)];
+            // The three corners in lanes 0-2 (lane 3 repeats lane 2, unused): lane e is mc_dot(ng, mc_sub(corner e,
+            // x0)) (same operations, same order); near unless every |value| > tol2 (NaN: near, as !(fabs > tol2) is).
+            mc_vec3 v[3] = {vpos_cut(c, 1 - side, tv[0]), vpos_cut(c, 1 - side, tv[1]), vpos_cut(c, 1 - side, tv[2])};
+            seg_v4 vx = {v[0].x, v[1].x, v[2].x, v[2].x}, vy = {v[0].y, v[1].y, v[2].y, v[2].y},
+                   vz = {v[0].z, v[1].z, v[2].z, v[2].z};
+            seg_v4 dot = (SEG_SHUFFLE(*ng, 0, 0, 0, 0) * (vx - SEG_SHUFFLE(xn, 0, 0, 0, 0)) +
+                          SEG_SHUFFLE(*ng, 1, 1, 1, 1) * (vy - SEG_SHUFFLE(xn, 1, 1, 1, 1))) +
+                         SEG_SHUFFLE(*ng, 2, 2, 2, 2) * (vz - SEG_SHUFFLE(xn, 2, 2, 2, 2));
+            bool near = !(fabs(dot[0]) > tol2) | !(fabs(dot[1]) > tol2) | !(fabs(dot[2]) > tol2);
+            if (near)
+            {
+                if (s->near_count == s->near_cap &&
+                    !mc_array_reserve((void**)&s->near, &s->near_cap, (uint64_t)s->near_count + 1u, sizeof *s->near,
+                                      16))
+                {
+                    c->oom = true;
+                    s->near_ready = false;
+                    break;
+                }
+                s->near[s->near_count++] = 2u * p + (uint32_t)side;
+            }
+        }
         run.terms += 2u;
         if (run.need_sensitivity)
         {
