@@ -1984,10 +1984,132 @@ static void list_crossings_by_edge(const region_query* c, const uint32_t* edge_o
     }
 }
 
+#define COLLECT_INCONSISTENT 2 // collect_by_edges: an occurrence without its twin (collect_crossings then runs)
+
+/// Steps 1-2a in one pass over the pairs, without the pair hash: each canonical occurrence becomes a crossing record
+/// and enters its edge's record (the edge table in the order of the records' first crossings, as index_crossed_edges
+/// builds it, with each edge's records chained); each other occurrence then finds its twin among the records of its
+/// canonical half-edge by their crossed face, and is joined to it (the degenerate flag merged, as
+/// merge_degenerate_flags does). The union-find keeps the smallest node of a set as its root, so the order of the
+/// unions changes nothing. The same records, edges and sets as collect_crossings. @return MC_OK, MC_ERR_OUT_OF_MEMORY,
+/// or COLLECT_INCONSISTENT when an occurrence's twin is missing (collect_crossings then keeps it as its own record).
+static int collect_by_edges(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    uint32_t occ_count = 2u * c->pair_count;
+    if (!mc_array_reserve((void**)&s->parent, &s->parent_cap, occ_count, sizeof *s->parent, 64) ||
+        !mc_array_reserve((void**)&s->occurrence_record, &s->occurrence_cap, occ_count, sizeof *s->occurrence_record,
+                          64) ||
+        !mc_array_reserve((void**)&s->records, &s->record_cap, occ_count, sizeof *s->records, 64) ||
+        !table_prepare(&s->edge_keys, &s->edge_vals, &s->edge_alloc, &s->edge_slots, occ_count) ||
+        !mc_array_reserve((void**)&s->edges, &s->edge_cap, occ_count, sizeof *s->edges, 64) ||
+        !mc_array_reserve((void**)&s->edge_list, &s->elist_cap, occ_count, sizeof *s->edge_list, 64) ||
+        !mc_array_reserve((void**)&s->node_region, &s->node_region_cap, occ_count, sizeof *s->node_region, 64))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t k = 0; k < occ_count; ++k)
+    {
+        s->parent[k] = k;
+    }
+    s->node_count = occ_count;
+    c->marked = true;
+    uint32_t* edge_of = s->node_region;        // temporarily: record -> edge (node_region is rebuilt in step 4)
+    uint32_t* next = s->edge_list;             // temporarily: the next record of the same edge (MC_NONE: none)
+    uint32_t* deferred = s->occurrence_record; // the non-canonical occurrences, in pair order
+    uint32_t deferred_count = 0, unpublished = 0u;
+    const uint32_t mask = s->edge_slots - 1u;
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        const mc_triangle_pair* pr = &c->pairs[p];
+        unpublished |= mark_pair_faces(c, pr);
+        mc_uf_union(s->parent, 2u * p, 2u * p + 1u);
+        for (uint32_t slot = 0; slot < 2u; ++slot)
+        {
+            const mc_crossing* x = &pr->crossing[slot];
+            int b = x->body;
+            uint32_t h = MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge);
+            if (!(h < c->mesh[b]->twin[h]))
+            {
+                deferred[deferred_count++] = 2u * p + slot;
+                continue;
+            }
+            uint32_t k = s->record_count++;
+            crossing_record* r = &s->records[k];
+            r->point = x->point;
+            r->occurrence = 2u * p + slot;
+            r->halfedge = h;
+            r->face = b == 0 ? pr->j : pr->i;
+            r->entering = x->entering;
+            r->body = (uint8_t)b;
+            r->degenerate = x->degenerate;
+            r->param = NAN; // as record_occurrence
+            uint64_t key = 2u * (uint64_t)h + (uint64_t)b;
+            uint32_t i = hash_slot(key, mask);
+            while (s->edge_keys[i] != UINT64_MAX && s->edge_keys[i] != key)
+            {
+                i = (i + 1u) & mask;
+            }
+            if (s->edge_keys[i] == UINT64_MAX)
+            {
+                s->edge_keys[i] = key;
+                s->edge_vals[i] = s->edge_count;
+                crossed_edge* e = &s->edges[s->edge_count++];
+                e->halfedge = h;
+                e->body = (uint8_t)b;
+                e->count = 0;
+                e->net_direction = 0;
+                e->first = MC_NONE;
+            }
+            crossed_edge* e = &s->edges[s->edge_vals[i]];
+            e->count++;
+            e->net_direction += r->entering;
+            edge_of[k] = s->edge_vals[i];
+            next[k] = e->first;
+            e->first = k;
+        }
+    }
+    publish_pair_corners(c, unpublished);
+    for (uint32_t d = 0; d < deferred_count; ++d)
+    {
+        uint32_t o = deferred[d];
+        const mc_triangle_pair* pr = &c->pairs[o >> 1];
+        const mc_crossing* x = &pr->crossing[o & 1u];
+        int b = x->body;
+        uint32_t tw = c->mesh[b]->twin[MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge)];
+        uint32_t t = b == 0 ? pr->j : pr->i;
+        uint32_t e = edge_lookup(s, b, tw);
+        uint32_t k = e == MC_NONE ? MC_NONE : s->edges[e].first;
+        while (k != MC_NONE && s->records[k].face != t)
+        {
+            k = next[k];
+        }
+        if (k == MC_NONE)
+        {
+            return COLLECT_INCONSISTENT;
+        }
+        MC_ASSERT(memcmp(&x->point, &s->records[k].point, sizeof x->point) == 0);
+        mc_uf_union(s->parent, o, s->records[k].occurrence);
+        if (x->degenerate)
+        {
+            s->records[k].degenerate = 1;
+        }
+    }
+    list_crossings_by_edge(c, edge_of);
+    return MC_OK;
+}
+
 /// Steps 1-2a: occurrences, crossing records, touched faces/components, crossed edges.
 static mc_status collect_crossings(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
+    int st = collect_by_edges(c);
+    if (st != COLLECT_INCONSISTENT)
+    {
+        return (mc_status)st;
+    }
+    s->record_count = 0; // an inconsistent pair stage: the way that keeps a lone occurrence as its own record
+    s->edge_count = 0;
     if (!start_occurrences(c))
     {
         return MC_ERR_OUT_OF_MEMORY;
