@@ -166,6 +166,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -5019,14 +5020,15 @@ size_t mc_region_plan_byte_count(const struct mc_region_plan* plan)
 /// edge, direction and degenerate flag (everything steps 1 to 3 read of a pair but its points).
 static inline void plan_pair_words(const mc_triangle_pair* pr, uint32_t* w)
 {
-    w[0] = pr->i;
-    w[1] = pr->j;
-    for (int k = 0; k < 2; ++k)
-    {
-        const mc_crossing* x = &pr->crossing[k];
-        w[2 + k] = (uint32_t)x->body | (uint32_t)x->edge << 8 | (uint32_t)(uint8_t)x->entering << 16 |
-                   (uint32_t)x->degenerate << 24;
-    }
+    // A crossing's four one-byte fields are contiguous: copied as one word (bytes, not padding).
+    _Static_assert(offsetof(mc_crossing, edge) == offsetof(mc_crossing, body) + 1u &&
+                       offsetof(mc_crossing, entering) == offsetof(mc_crossing, body) + 2u &&
+                       offsetof(mc_crossing, degenerate) == offsetof(mc_crossing, body) + 3u,
+                   "mc_crossing's flags are not contiguous");
+    _Static_assert(offsetof(mc_triangle_pair, j) == offsetof(mc_triangle_pair, i) + 4u, "mc_triangle_pair layout");
+    memcpy(w, (const unsigned char*)pr + offsetof(mc_triangle_pair, i), 8u);
+    memcpy(w + 2, (const unsigned char*)&pr->crossing[0] + offsetof(mc_crossing, body), 4u);
+    memcpy(w + 3, (const unsigned char*)&pr->crossing[1] + offsetof(mc_crossing, body), 4u);
 }
 
 /// Keep this query's pairs' combinatorics in the plan (plan_same_pairs). False on allocation failure.
@@ -5058,12 +5060,13 @@ static bool plan_keep_pairs(const region_query* c, struct mc_region_plan* plan)
 static bool plan_same_pairs(const region_query* c, const struct mc_region_plan* plan)
 {
     const uint32_t* kept = plan->pairs;
-    uint32_t diff = 0u;
+    uint64_t diff = 0u;
     for (uint32_t p = 0; p < c->pair_count; ++p, kept += PLAN_PAIR_WORDS)
     {
-        uint32_t w[PLAN_PAIR_WORDS];
-        plan_pair_words(&c->pairs[p], w);
-        diff |= (w[0] ^ kept[0]) | (w[1] ^ kept[1]) | (w[2] ^ kept[2]) | (w[3] ^ kept[3]);
+        uint64_t w[2], k[2];
+        plan_pair_words(&c->pairs[p], (uint32_t*)(void*)w);
+        memcpy(k, kept, sizeof k);
+        diff |= (w[0] ^ k[0]) | (w[1] ^ k[1]);
         if ((p & 15u) == 15u && diff != 0u)
         {
             return false;
