@@ -4954,10 +4954,11 @@ static void clear_marks(region_query* c)
 // restored query whose sums give a region of negative volume (which a cold query would try to join by rays) is
 // abandoned and the query runs from the start. The options (depth method, triangle terms, blocks) must match.
 // Without a certificate (the pair stage tested the pairs again: bodies that all move a little every step), the plan
-// also keeps its pairs' combinatorics, 16 bytes a pair, and serves a later query of the same two meshes whose pairs
-// have exactly those (plan_same_pairs: compared word by word, no hash) and no coplanar pair: that is all a
-// certificate promises. 1000 spheres random-walking 1e-3 a step (bench_many --drift 1e-3): about half the queries
-// find the pairs of the step before, and the 125-sphere run's region stage takes 1.76 G -> 1.47 G instructions.
+// also keeps its pairs' combinatorics, 16 bytes a pair, and serves a later query of the same two meshes (not deformed
+// since: the same geometry_version) whose pairs have exactly those (plan_same_pairs: compared word by word, no hash)
+// and no coplanar pair: that is all a certificate promises. 1000 spheres random-walking 1e-3 a step (bench_many --drift
+// 1e-3): about half the queries find the pairs of the step before, and the 125-sphere run's region stage takes 1.76 G
+// -> 1.47 G instructions.
 
 /// The plan of one pair (see above).
 struct mc_region_plan
@@ -4986,6 +4987,7 @@ struct mc_region_plan
     uint32_t* pairs;
     uint32_t pairs_capacity;       // words of pairs allocated
     const struct mc_mesh* mesh[2]; // the meshes of the query that kept it (by_pairs)
+    uint64_t version[2];           // and their geometry_version (a deformed mesh's component volumes changed)
 };
 
 void mc_region_plan_destroy(struct mc_region_plan* plan)
@@ -5242,7 +5244,8 @@ static int plan_fits(const region_query* c, const mc_region_options* opt, bool r
         return PLAN_BY_CERTIFICATE;
     }
     return plan->by_pairs && c->coplanar_count == 0u && plan->mesh[0] == c->mesh[0] && plan->mesh[1] == c->mesh[1] &&
-                   plan_same_pairs(c, plan)
+                   plan->version[0] == c->mesh[0]->geometry_version &&
+                   plan->version[1] == c->mesh[1]->geometry_version && plan_same_pairs(c, plan)
                ? PLAN_BY_PAIRS
                : 0;
 }
@@ -5569,8 +5572,11 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     {
         c->plan->certificate = c->certificate; // valid from now on
         c->plan->by_pairs = c->coplanar_count == 0u && plan_keep_pairs(c, c->plan);
-        c->plan->mesh[0] = c->mesh[0];
-        c->plan->mesh[1] = c->mesh[1];
+        for (int b = 0; b < 2; ++b)
+        {
+            c->plan->mesh[b] = c->mesh[b];
+            c->plan->version[b] = c->mesh[b]->geometry_version;
+        }
     }
     return st;
 }
