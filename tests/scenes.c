@@ -370,6 +370,34 @@ mc_mesh* scene_box(mc_vec3 lo, mc_vec3 hi)
     return scene_mesh_from_arrays(pos, 8, idx, 12);
 }
 
+mc_mesh* scene_fuzz_cube(int hollow, double scale, int flip)
+{
+    static const double cube_p[] = {-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1};
+    static const uint32_t cube_t[] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
+                                      1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
+    double pos[48];
+    uint32_t idx[72];
+    for (int k = 0; k < 24; ++k)
+    {
+        pos[k] = hollow ? 2.0 * cube_p[k] : cube_p[k];
+        pos[24 + k] = cube_p[k];
+    }
+    for (int k = 0; k < 36; k += 3)
+    {
+        idx[k] = cube_t[k], idx[k + 1] = cube_t[k + 1], idx[k + 2] = cube_t[k + 2];
+        idx[36 + k] = 8 + cube_t[k], idx[36 + k + 1] = 8 + cube_t[k + 2], idx[36 + k + 2] = 8 + cube_t[k + 1];
+    }
+    mc_mesh_def d = mc_default_mesh_def();
+    d.positions = pos;
+    d.vertex_count = hollow ? 16 : 8;
+    d.indices = idx;
+    d.triangle_count = hollow ? 24 : 12;
+    d.scale = scale;
+    d.flip = flip != 0;
+    mc_mesh* m = NULL;
+    return mc_mesh_create(&d, &m, NULL, NULL) == MC_OK ? m : NULL;
+}
+
 typedef enum real_layout
 {
     REAL_ON_PLATE, // J stands on a plate I (12 triangles) sunk 0.2 % of its height into it

@@ -69,6 +69,11 @@ mc_quat scene_random_quat(uint64_t* state);
 /// Axis-aligned box [lo, hi] of 12 triangles (two per face), outward. NULL on failure.
 mc_mesh* scene_box(mc_vec3 lo, mc_vec3 hi);
 
+/// The cube (edge 2) or, hollow, the cube of edge 4 with a cube cavity of edge 2 of the fuzz harnesses
+/// (tests/fuzz/fuzz_meshes.h: the same arrays, so the same triangulation), at `scale`, flipped or not: their findings
+/// replayed in unit tests. NULL on failure.
+mc_mesh* scene_fuzz_cube(int hollow, double scale, int flip);
+
 /// Real-mesh scenes (the real meshes shipped in data/, as users meet them, against coarse boxes and each other): a
 /// model and a CAD part standing on a 12-triangle plate, CAD parts inside a 12-triangle box, a box beside a part, CAD
 /// parts through each other.

@@ -265,24 +265,8 @@ Test(cylinder_mesh, a_cylinder_thinner_than_a_steep_face_tilt_keeps_its_volume)
     // edges whose z ends are of size 1, were interpolated to ulps of 1 (2^-52) instead of +-h, which a slab thinner
     // than that cannot absorb (1.8e-49 of volume from a cylinder 6e-59 long, fuzz_shapes). Oracle: a thin slab's volume
     // is its length times the section in the disk, so volume / length is the same at every length below 2^-40 (the
-    // section changes by about h / 1 relative across the slab). (The cube of edge 4 with a cavity of edge 2 of
-    // fuzz_meshes.h, as fuzz_shapes met it.)
-    static const double cube_p[] = {-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1};
-    static const uint32_t cube_t[] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                                      1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
-    double cp[48];
-    uint32_t ct[72];
-    for (int k = 0; k < 24; ++k)
-    {
-        cp[k] = 2.0 * cube_p[k];
-        cp[24 + k] = cube_p[k];
-    }
-    for (int k = 0; k < 36; k += 3)
-    {
-        ct[k] = cube_t[k], ct[k + 1] = cube_t[k + 1], ct[k + 2] = cube_t[k + 2];
-        ct[36 + k] = 8 + cube_t[k], ct[36 + k + 1] = 8 + cube_t[k + 2], ct[36 + k + 2] = 8 + cube_t[k + 1];
-    }
-    mc_mesh* cube = scene_mesh_from_arrays(cp, 16, ct, 24);
+    // section changes by about h / 1 relative across the slab).
+    mc_mesh* cube = scene_fuzz_cube(1, 1.0, 0); // the hollow cube of the fuzz harnesses, as fuzz_shapes met it
     cr_assert_not_null(cube);
     mc_shape mcube = mc_shape_mesh(cube);
     mc_pose pm = at(3.75, 4, 0);

@@ -778,34 +778,11 @@ Test(volume, a_shell_inside_a_crossed_surface_joins_the_region_around_it)
     mc_mesh_destroy(torus);
 }
 
-/// The cube (edge 2) and the cube of edge 4 with a cube cavity of edge 2 of the query fuzz harness
-/// (tests/fuzz/fuzz_meshes.h: the same arrays, so the same triangulation), at `scale`, flipped or not.
+/// scene_fuzz_cube, asserted.
 static mc_mesh* fuzz_cube(bool hollow, double scale, bool flip)
 {
-    static const double cube_p[] = {-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1};
-    static const uint32_t cube_t[] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                                      1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
-    double pos[48];
-    uint32_t idx[72];
-    for (int k = 0; k < 24; ++k)
-    {
-        pos[k] = hollow ? 2.0 * cube_p[k] : cube_p[k];
-        pos[24 + k] = cube_p[k];
-    }
-    for (int k = 0; k < 36; k += 3)
-    {
-        idx[k] = cube_t[k], idx[k + 1] = cube_t[k + 1], idx[k + 2] = cube_t[k + 2];
-        idx[36 + k] = 8 + cube_t[k], idx[36 + k + 1] = 8 + cube_t[k + 2], idx[36 + k + 2] = 8 + cube_t[k + 1];
-    }
-    mc_mesh_def d = mc_default_mesh_def();
-    d.positions = pos;
-    d.vertex_count = hollow ? 16 : 8;
-    d.indices = idx;
-    d.triangle_count = hollow ? 24 : 12;
-    d.scale = scale;
-    d.flip = flip;
-    mc_mesh* m = NULL;
-    cr_assert_eq(mc_mesh_create(&d, &m, NULL, NULL), MC_OK);
+    mc_mesh* m = scene_fuzz_cube(hollow, scale, flip);
+    cr_assert_not_null(m);
     return m;
 }
 
