@@ -1916,32 +1916,40 @@ static void merge_degenerate_flags(region_query* c)
 /// Step 2a, crossed edges: hash (body, canonical half-edge) -> edge record, with each edge's crossing count and net
 /// direction; `edge_of` receives the edge record of every crossing record. Only the slots this query needs are used
 /// and cleared (cost proportional to the crossings).
-static void index_crossed_edges(struct mc_region_scratch* s, uint32_t* edge_of)
+/// The edge record of (body, canonical half-edge) in the crossed-edge hash, made (count 0, no first record) when new.
+static inline uint32_t crossed_edge_of(struct mc_region_scratch* s, uint32_t halfedge, uint8_t body)
 {
     uint32_t mask = s->edge_slots - 1u;
+    uint64_t key = 2u * (uint64_t)halfedge + body;
+    uint32_t i = hash_slot(key, mask);
+    while (s->edge_keys[i] != UINT64_MAX && s->edge_keys[i] != key)
+    {
+        i = (i + 1u) & mask;
+    }
+    if (s->edge_keys[i] == UINT64_MAX)
+    {
+        s->edge_keys[i] = key;
+        s->edge_vals[i] = s->edge_count;
+        crossed_edge* e = &s->edges[s->edge_count++];
+        e->halfedge = halfedge;
+        e->body = body;
+        e->count = 0;
+        e->net_direction = 0;
+        e->first = MC_NONE;
+    }
+    return s->edge_vals[i];
+}
+
+static void index_crossed_edges(struct mc_region_scratch* s, uint32_t* edge_of)
+{
     for (uint32_t k = 0; k < s->record_count; ++k)
     {
         const crossing_record* r = &s->records[k];
-        uint64_t key = 2u * (uint64_t)r->halfedge + r->body;
-        uint32_t i = hash_slot(key, mask);
-        while (s->edge_keys[i] != UINT64_MAX && s->edge_keys[i] != key)
-        {
-            i = (i + 1u) & mask;
-        }
-        if (s->edge_keys[i] == UINT64_MAX)
-        {
-            s->edge_keys[i] = key;
-            s->edge_vals[i] = s->edge_count;
-            crossed_edge* e = &s->edges[s->edge_count++];
-            e->halfedge = r->halfedge;
-            e->body = r->body;
-            e->count = 0;
-            e->net_direction = 0;
-        }
-        crossed_edge* e = &s->edges[s->edge_vals[i]];
+        uint32_t v = crossed_edge_of(s, r->halfedge, r->body);
+        crossed_edge* e = &s->edges[v];
         e->count++;
         e->net_direction += r->entering;
-        edge_of[k] = s->edge_vals[i];
+        edge_of[k] = v;
     }
 }
 
@@ -2019,7 +2027,6 @@ static int collect_by_edges(region_query* c)
     uint32_t* next = s->edge_list;             // temporarily: the next record of the same edge (MC_NONE: none)
     uint32_t* deferred = s->occurrence_record; // the non-canonical occurrences, in pair order
     uint32_t deferred_count = 0, unpublished = 0u;
-    const uint32_t mask = s->edge_slots - 1u;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         const mc_triangle_pair* pr = &c->pairs[p];
@@ -2045,27 +2052,11 @@ static int collect_by_edges(region_query* c)
             r->body = (uint8_t)b;
             r->degenerate = x->degenerate;
             r->param = NAN; // as record_occurrence
-            uint64_t key = 2u * (uint64_t)h + (uint64_t)b;
-            uint32_t i = hash_slot(key, mask);
-            while (s->edge_keys[i] != UINT64_MAX && s->edge_keys[i] != key)
-            {
-                i = (i + 1u) & mask;
-            }
-            if (s->edge_keys[i] == UINT64_MAX)
-            {
-                s->edge_keys[i] = key;
-                s->edge_vals[i] = s->edge_count;
-                crossed_edge* e = &s->edges[s->edge_count++];
-                e->halfedge = h;
-                e->body = (uint8_t)b;
-                e->count = 0;
-                e->net_direction = 0;
-                e->first = MC_NONE;
-            }
-            crossed_edge* e = &s->edges[s->edge_vals[i]];
+            uint32_t v = crossed_edge_of(s, h, (uint8_t)b);
+            crossed_edge* e = &s->edges[v];
             e->count++;
             e->net_direction += r->entering;
-            edge_of[k] = s->edge_vals[i];
+            edge_of[k] = v;
             next[k] = e->first;
             e->first = k;
         }
