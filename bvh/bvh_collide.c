@@ -2286,9 +2286,33 @@ static void scratch_set_pose(struct mc_pair_scratch* s, const struct mc_mesh* mj
     s->j_vertex_count = mj->vertex_count;
 }
 
-// The query's context: both trees, the mapping in SIMD form, the slacks of the conservative tests and the kernels.
-// `lanes` 0: the scalar part only (trees, slacks), all a front query uses (mc_collide_front); 1: also the SIMD
-// mapping and the kernels of the plain traversal.
+// The mapping in SIMD form (the plain traversal's box tests and leaf stage; ctx_init with lanes 1 leaves it to this,
+// called by expand_frontier once it knows the traversal runs: a small-mesh descent that ends at J's root needs none).
+static void ctx_init_maps(collide_ctx* cx)
+{
+#if defined(__SSE2__)
+    const struct mc_pair_scratch* s = cx->scratch;
+    for (int c = 0; c < 3; ++c)
+    {
+        cx->map_cols[0][c] = _mm_setr_ps((float)s->rot[0][c], (float)s->rot[1][c], (float)s->rot[2][c], 0.0f);
+        cx->map_cols[1][c] = _mm_setr_ps((float)s->rot[c][0], (float)s->rot[c][1], (float)s->rot[c][2], 0.0f);
+        for (int r = 0; r < 3; ++r)
+        {
+            cx->map_f[0][r][c] = _mm_set1_ps((float)s->rot[r][c]);
+            cx->map_f[1][r][c] = _mm_set1_ps((float)s->rot[c][r]);
+            cx->map_d[0][r][c] = _mm_set1_pd(s->rot[r][c]);
+            cx->map_d[1][r][c] = _mm_set1_pd(s->rot[c][r]);
+        }
+        cx->trans_d[c] = _mm_set1_pd(s->trans[c]);
+    }
+#else
+    (void)cx;
+#endif
+}
+
+// The query's context: both trees, the slacks of the conservative tests and the kernels.
+// `lanes` 0: the scalar part only (trees, slacks), all a front query uses (mc_collide_front); 1: also the kernels of
+// the plain traversal (and its SIMD mapping, from ctx_init_maps).
 static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_pair_scratch* s,
                      int lanes)
 {
@@ -2310,21 +2334,6 @@ static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_
     {
         return;
     }
-#if defined(__SSE2__)
-    for (int c = 0; c < 3; ++c)
-    {
-        cx->map_cols[0][c] = _mm_setr_ps((float)s->rot[0][c], (float)s->rot[1][c], (float)s->rot[2][c], 0.0f);
-        cx->map_cols[1][c] = _mm_setr_ps((float)s->rot[c][0], (float)s->rot[c][1], (float)s->rot[c][2], 0.0f);
-        for (int r = 0; r < 3; ++r)
-        {
-            cx->map_f[0][r][c] = _mm_set1_ps((float)s->rot[r][c]);
-            cx->map_f[1][r][c] = _mm_set1_ps((float)s->rot[c][r]);
-            cx->map_d[0][r][c] = _mm_set1_pd(s->rot[r][c]);
-            cx->map_d[1][r][c] = _mm_set1_pd(s->rot[c][r]);
-        }
-        cx->trans_d[c] = _mm_set1_pd(s->trans[c]);
-    }
-#endif
 #if defined(__SSE2__)
     cx->slack_rel_f = (float)cx->box_rel_slack;
     cx->slack_abs_f = (float)cx->abs_slack;
@@ -2563,7 +2572,8 @@ static uint32_t small_tris_apart(const collide_ctx* cx, const small_tris* t, uin
     uint32_t apart = 0;
     double slack;
 #if MC_COLLIDE_AVX
-    if (cx->lanes == 2 && __builtin_popcount(live) >= 3)
+    uint32_t two_off = live & (live - 1u); // live without its lowest bit
+    if (cx->lanes == 2 && (two_off & (two_off - 1u)) != 0u)
     {
         // Four lanes a test pays from three live triangles on (J's top nodes; deeper, one or two are left).
         uint32_t planes = small_tris_planes_apart4(t, live, b, cx->rel_slack, cx->abs_slack);
@@ -2732,7 +2742,7 @@ static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair
     return 1;
 }
 
-static mc_status expand_frontier(const collide_ctx* cx, int workers, uint64_t* box_tests, pair_vec** frontier,
+static mc_status expand_frontier(collide_ctx* cx, int workers, uint64_t* box_tests, pair_vec** frontier,
                                  uint32_t* internal)
 {
     struct mc_pair_scratch* s = cx->scratch;
@@ -2752,10 +2762,15 @@ static mc_status expand_frontier(const collide_ctx* cx, int workers, uint64_t* b
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
+        if (cur->count > 0u)
+        {
+            ctx_init_maps(cx); // the leaf stage's
+        }
         *internal = 0; // leaf pairs only
         *frontier = cur;
         return MC_OK;
     }
+    ctx_init_maps(cx);
     *box_tests += 1u;
     if (box_overlap(cx, &cx->ta->nodes[0], &root_j))
     {
@@ -3274,6 +3289,11 @@ mc_status mc_collide_into(const struct mc_mesh* mi, const struct mc_mesh* mj, co
     const sort_key* sorted = sort_pair_keys(s, mi, mj, n);
     // Each pair written once, straight into the caller's array, its points mapped as the caller would map mc_collide's.
     uint32_t m = n < sink->capacity ? n : sink->capacity;
+    mc_mat33 rot;
+    if (m > 0u)
+    {
+        rot = mc_quat_to_mat33(sink->q);
+    }
     for (uint32_t k = 0; k < m; ++k)
     {
         const mc_triangle_pair* src = worker_pair(s, sorted[k].index);
@@ -3281,7 +3301,7 @@ mc_status mc_collide_into(const struct mc_mesh* mi, const struct mc_mesh* mj, co
         *dst = *src;
         for (int c = 0; c < 2; ++c)
         {
-            dst->crossing[c].point = mc_add(sink->trans, mc_mat33_mul_vec(&sink->rot, src->crossing[c].point));
+            dst->crossing[c].point = mc_add(sink->trans, mc_mat33_mul_vec(&rot, src->crossing[c].point));
         }
     }
     *pair_count = n;
