@@ -2377,7 +2377,8 @@ static uint32_t count_internal(const collide_ctx* cx, const pair_vec* items)
 #define SMALL_I_STACK 128u
 
 /// I's triangles for the small-mesh descent, one lane each (structure of arrays: the AVX2 plane test below takes four
-/// lanes at once; the lanes from the triangle count to the next multiple of 4 are zero, and never in the set).
+/// lanes at once; the lanes from the triangle count to the next multiple of 4 repeat the last triangle, never in the
+/// set).
 typedef struct small_tris
 {
     double v[3][3][SMALL_I_TRIANGLES]; // v[i][c][p]: coordinate c of vertex i of triangle p
@@ -2402,16 +2403,36 @@ static inline void small_tri_finish(small_tris* t, uint32_t p)
 }
 
 #if MC_COLLIDE_AVX
-// small_tri_finish on the four lanes from p: the same operations in the same order, four at a time.
-__attribute__((target("avx2"))) static void small_tris_finish4(small_tris* t, uint32_t p)
+// Lanes p..p+3 of the triangles from I's vertices (a lane past nt repeats triangle nt - 1, never in the set), with
+// small_tri_finish's values: the same operations in the same order, four at a time. The vertices are gathered into
+// registers and stored whole (the lanes stored one by one and loaded back as vectors stall: a load spanning several
+// smaller stores is not forwarded from them).
+__attribute__((target("avx2"))) static void small_tris_make4(const mc_vec3* pos, const uint32_t* tv, uint32_t nt,
+                                                             uint32_t p, small_tris* t)
 {
     const __m256d sign = _mm256_set1_pd(-0.0);
-    __m256d v0[3], e1[3], e2[3];
+    const uint32_t* tri[4];
+    for (uint32_t l = 0; l < 4u; ++l)
+    {
+        tri[l] = &tv[3u * (p + l < nt ? p + l : nt - 1u)];
+    }
+    __m256d v[3][3];
+    for (int i = 0; i < 3; ++i)
+    {
+        const mc_vec3 *a = &pos[tri[0][i]], *b = &pos[tri[1][i]], *c = &pos[tri[2][i]], *d = &pos[tri[3][i]];
+        v[i][0] = _mm256_set_pd(d->x, c->x, b->x, a->x);
+        v[i][1] = _mm256_set_pd(d->y, c->y, b->y, a->y);
+        v[i][2] = _mm256_set_pd(d->z, c->z, b->z, a->z);
+        for (int k = 0; k < 3; ++k)
+        {
+            _mm256_store_pd(&t->v[i][k][p], v[i][k]);
+        }
+    }
+    __m256d e1[3], e2[3];
     for (int c = 0; c < 3; ++c)
     {
-        v0[c] = _mm256_load_pd(&t->v[0][c][p]);
-        e1[c] = _mm256_sub_pd(_mm256_load_pd(&t->v[1][c][p]), v0[c]);
-        e2[c] = _mm256_sub_pd(_mm256_load_pd(&t->v[2][c][p]), v0[c]);
+        e1[c] = _mm256_sub_pd(v[1][c], v[0][c]);
+        e2[c] = _mm256_sub_pd(v[2][c], v[0][c]);
     }
     __m256d n[3];
     for (int c = 0; c < 3; ++c)
@@ -2433,40 +2454,32 @@ __attribute__((target("avx2"))) static void small_tris_finish4(small_tris* t, ui
 }
 #endif
 
-// The triangles of lanes 0..nt-1 from I's vertices; the lanes after them up to a multiple of 4 zero.
+// The triangles of lanes 0..nt-1 from I's vertices; the lanes after them up to a multiple of 4 repeat the last one
+// (never in the set).
 static void small_tris_make(const collide_ctx* cx, uint32_t nt, small_tris* t)
 {
     const uint32_t* tv = cx->ta->tri_vertex;
-    for (uint32_t p = 0; p < nt; ++p)
-    {
-        for (int i = 0; i < 3; ++i)
-        {
-            const mc_vec3 v = cx->pos_i[tv[3u * p + (uint32_t)i]];
-            t->v[i][0][p] = v.x;
-            t->v[i][1][p] = v.y;
-            t->v[i][2][p] = v.z;
-        }
-    }
     uint32_t end = (nt + 3u) & ~3u;
-    for (uint32_t p = nt; p < end; ++p)
-    {
-        for (int i = 0; i < 3; ++i)
-        {
-            t->v[i][0][p] = t->v[i][1][p] = t->v[i][2][p] = 0.0;
-        }
-    }
 #if MC_COLLIDE_AVX
     if (cx->lanes == 2)
     {
         for (uint32_t p = 0; p < end; p += 4u)
         {
-            small_tris_finish4(t, p);
+            small_tris_make4(cx->pos_i, tv, nt, p, t);
         }
         return;
     }
 #endif
     for (uint32_t p = 0; p < end; ++p)
     {
+        const uint32_t* tri = &tv[3u * (p < nt ? p : nt - 1u)];
+        for (int i = 0; i < 3; ++i)
+        {
+            const mc_vec3 v = cx->pos_i[tri[i]];
+            t->v[i][0][p] = v.x;
+            t->v[i][1][p] = v.y;
+            t->v[i][2][p] = v.z;
+        }
         small_tri_finish(t, p);
     }
 }
