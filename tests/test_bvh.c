@@ -949,6 +949,54 @@ Test(bvh, small_mesh_descent_keeps_every_pair)
     mc_workspace_destroy(ws);
 }
 
+// The small-mesh descent also tests J's root through the axis-aligned box of J's vertices (bvh_collide.c,
+// small_i_descend): a CAD part's root OBB, turned against the part's faces, pokes through the walls of a box drawn 1.5
+// times about the part (the idler_in_box scene), where the part's own box stays clear of them. At the scene's pose the
+// query ends at J's root (2 box tests; 46 with the OBB alone); moved and turned through the walls, every pair is the
+// brute force's (a triangle is dropped only when apart from one of the two boxes, each containing every J triangle).
+Test(bvh, small_mesh_descent_uses_the_parts_own_box)
+{
+    int k = 0;
+    while (k < scene_real_count() && strcmp(scene_real_name(k), "idler_in_box") != 0)
+    {
+        ++k;
+    }
+    scene_pair s;
+    cr_assert(scene_make_real(k, &s) == 0, "scene idler_in_box (set MC_SOURCE_ROOT)");
+    cr_assert(mc_mesh_get_triangle_count(s.mesh_i) == 12u);
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    mc_pose pi, j_in_i;
+    mc_query_relative_pose(&s.pose_i, &s.pose_j, &pi, &j_in_i);
+    mc_pair_result res;
+    mc_query_stats st;
+    cr_assert(mc_collide(s.mesh_i, s.mesh_j, &j_in_i, 1, &ws->pairs, &res, &st) == MC_OK);
+    cr_assert(res.pair_count == 0 && st.box_tests == 2, "%u pairs, %llu box tests", res.pair_count,
+              (unsigned long long)st.box_tests);
+    cr_assert(check_against_brute_force(s.mesh_i, s.mesh_j, &j_in_i, ws, 1) == 0);
+    // Moved by up to 0.3 of the part's size along each axis (its centre stays inside the box, so the descent applies)
+    // and turned by up to about 0.6 rad about its centre: inside, or through one or more walls.
+    const mc_mesh_report* r = mc_mesh_get_report(s.mesh_j);
+    mc_vec3 centre = mc_scale(mc_add(r->bbox_min, r->bbox_max), 0.5), size = mc_sub(r->bbox_max, r->bbox_min);
+    uint64_t seed = 4141;
+    uint32_t with_pairs = 0, without = 0;
+    for (int it = 0; it < 12; ++it)
+    {
+        double turn = 0.3 * (double)(it % 3);
+        mc_vec3 axis = mc_normalize(mc_v3(scene_random(&seed) - 0.5, scene_random(&seed) - 0.5, scene_random(&seed)));
+        mc_quat q = {cos(turn), sin(turn) * axis.x, sin(turn) * axis.y, sin(turn) * axis.z};
+        mc_vec3 shift = mc_v3(0.6 * (scene_random(&seed) - 0.5) * size.x, 0.6 * (scene_random(&seed) - 0.5) * size.y,
+                              0.6 * (scene_random(&seed) - 0.5) * size.z);
+        mc_pose p = {mc_sub(mc_add(centre, shift), mc_quat_rotate(q, centre)), q}; // turned about the part's centre
+        uint32_t n = check_against_brute_force(s.mesh_i, s.mesh_j, &p, ws, 1 + it % 2);
+        with_pairs += n > 0 ? 1u : 0u;
+        without += n == 0 ? 1u : 0u;
+    }
+    cr_assert(with_pairs >= 3 && without >= 3, "%u poses with pairs, %u without", with_pairs, without);
+    mc_workspace_destroy(ws);
+    scene_pair_destroy(&s);
+}
+
 // An n-sided prism of radius r and height h about the z axis through (cx, cy), both caps fanned from their centres
 // (as CAD exports fan their caps: long thin triangles from the axis).
 static mc_mesh* fanned_prism(uint32_t n, double r, double h, double cx, double cy)
