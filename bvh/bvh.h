@@ -49,13 +49,13 @@ mc_status mc_collide(const struct mc_mesh* mi, const struct mc_mesh* mj, const m
                      struct mc_pair_scratch** scratch, mc_pair_result* result, mc_query_stats* stats);
 
 /// Where mc_collide_into writes its pairs: the caller's array (the first `capacity` pairs in (i, j) order when there
-/// are more) and the rigid map applied to every crossing point, x -> trans + rot x with rot = mc_quat_to_mat33(q) (I's
-/// pose in the world frame: the points of mc_query_triangle_pairs; the matrix is made only when there are pairs).
+/// are more) and the rigid map applied to every crossing point, x -> trans + rot x (I's pose in the world frame: the
+/// points of mc_query_triangle_pairs).
 typedef struct mc_pair_sink
 {
     mc_triangle_pair* pairs; ///< caller's array (NULL when capacity is 0)
     uint32_t capacity;       ///< entries of pairs
-    mc_quat q;               ///< rotation applied to the crossing points (unit quaternion)
+    mc_mat33 rot;            ///< rotation applied to the crossing points
     mc_vec3 trans;           ///< translation added after it
 } mc_pair_sink;
 

@@ -3302,11 +3302,6 @@ mc_status mc_collide_into(const struct mc_mesh* mi, const struct mc_mesh* mj, co
     const sort_key* sorted = sort_pair_keys(s, mi, mj, n);
     // Each pair written once, straight into the caller's array, its points mapped as the caller would map mc_collide's.
     uint32_t m = n < sink->capacity ? n : sink->capacity;
-    mc_mat33 rot;
-    if (m > 0u)
-    {
-        rot = mc_quat_to_mat33(sink->q);
-    }
     for (uint32_t k = 0; k < m; ++k)
     {
         const mc_triangle_pair* src = worker_pair(s, sorted[k].index);
@@ -3314,7 +3309,7 @@ mc_status mc_collide_into(const struct mc_mesh* mi, const struct mc_mesh* mj, co
         *dst = *src;
         for (int c = 0; c < 2; ++c)
         {
-            dst->crossing[c].point = mc_add(sink->trans, mc_mat33_mul_vec(&rot, src->crossing[c].point));
+            dst->crossing[c].point = mc_add(sink->trans, mc_mat33_mul_vec(&sink->rot, src->crossing[c].point));
         }
     }
     *pair_count = n;

@@ -62,7 +62,7 @@ mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, 
     mc_pair_sink sink;
     sink.pairs = pairs;
     sink.capacity = capacity;
-    sink.q = pi.q;
+    sink.rot = mc_quat_to_mat33(pi.q);
     sink.trans = pi.p;
     mc_query_stats local;
     memset(&local, 0, sizeof local);
