@@ -927,12 +927,14 @@ Test(bvh, small_mesh_descent_keeps_every_pair)
                     : mc_v3(r * (2.0 * scene_random(&seed) - 1.0), r * (2.0 * scene_random(&seed) - 1.0),
                             r * (2.0 * scene_random(&seed) - 1.0));
         const mc_mesh* part = fine[flush ? 2 : it % 2];
+        mc_collide_lanes_limit = (it / 2) % 2; // the descent's scalar and widest kernels
         uint32_t n = check_against_brute_force(box, part, &p, ws, 1 + it % 2);
         with_pairs += n > 0 ? 1u : 0u;
         without += n == 0 ? 1u : 0u;
         mc_pose inv = mc_pose_inverse(&p);
         check_against_brute_force(part, box, &inv, ws, 2 - it % 2);
     }
+    mc_collide_lanes_limit = 0;
     cr_assert(with_pairs > 10 && without > 5, "%u queries with pairs, %u without", with_pairs, without);
     // Well inside: decided at J's root.
     mc_pose in = {mc_v3(0.05, -0.02, 0.03), mc_quat_normalize((mc_quat){0.9, 0.1, 0.2, 0.3})};
@@ -968,12 +970,17 @@ Test(bvh, small_mesh_descent_uses_the_parts_own_box)
     cr_assert(mc_workspace_create(&ws) == MC_OK);
     mc_pose pi, j_in_i;
     mc_query_relative_pose(&s.pose_i, &s.pose_j, &pi, &j_in_i);
-    mc_pair_result res;
-    mc_query_stats st;
-    cr_assert(mc_collide(s.mesh_i, s.mesh_j, &j_in_i, 1, &ws->pairs, &res, &st) == MC_OK);
-    cr_assert(res.pair_count == 0 && st.box_tests == 2, "%u pairs, %llu box tests", res.pair_count,
-              (unsigned long long)st.box_tests);
-    cr_assert(check_against_brute_force(s.mesh_i, s.mesh_j, &j_in_i, ws, 1) == 0);
+    // Both kernels of the descent (lanes 1: scalar; 0: the widest of this CPU, AVX2 when it has it).
+    for (int lanes = 0; lanes < 2; ++lanes)
+    {
+        mc_collide_lanes_limit = lanes;
+        mc_pair_result res;
+        mc_query_stats st;
+        cr_assert(mc_collide(s.mesh_i, s.mesh_j, &j_in_i, 1, &ws->pairs, &res, &st) == MC_OK);
+        cr_assert(res.pair_count == 0 && st.box_tests == 2, "%u pairs, %llu box tests", res.pair_count,
+                  (unsigned long long)st.box_tests);
+        cr_assert(check_against_brute_force(s.mesh_i, s.mesh_j, &j_in_i, ws, 1) == 0);
+    }
     // Moved by up to 0.3 of the part's size along each axis (its centre stays inside the box, so the descent applies)
     // and turned by up to about 0.6 rad about its centre: inside, or through one or more walls.
     const mc_mesh_report* r = mc_mesh_get_report(s.mesh_j);
@@ -988,10 +995,12 @@ Test(bvh, small_mesh_descent_uses_the_parts_own_box)
         mc_vec3 shift = mc_v3(0.6 * (scene_random(&seed) - 0.5) * size.x, 0.6 * (scene_random(&seed) - 0.5) * size.y,
                               0.6 * (scene_random(&seed) - 0.5) * size.z);
         mc_pose p = {mc_sub(mc_add(centre, shift), mc_quat_rotate(q, centre)), q}; // turned about the part's centre
+        mc_collide_lanes_limit = (it / 2) % 2;
         uint32_t n = check_against_brute_force(s.mesh_i, s.mesh_j, &p, ws, 1 + it % 2);
         with_pairs += n > 0 ? 1u : 0u;
         without += n == 0 ? 1u : 0u;
     }
+    mc_collide_lanes_limit = 0;
     cr_assert(with_pairs >= 3 && without >= 3, "%u poses with pairs, %u without", with_pairs, without);
     mc_workspace_destroy(ws);
     scene_pair_destroy(&s);
