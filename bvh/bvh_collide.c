@@ -2454,28 +2454,29 @@ __attribute__((target("avx2"))) static void small_tris_make4(const mc_vec3* pos,
 }
 #endif
 
-// The triangles of lanes 0..nt-1 from I's vertices; the lanes after them up to a multiple of 4 repeat the last one
-// (never in the set).
-static void small_tris_make(const collide_ctx* cx, uint32_t nt, small_tris* t)
+// The triangles of lanes 0..nt-1 (vertex indices tv into pos); the lanes after them up to a multiple of 4 repeat the
+// last one (never in the set).
+static void small_tris_make(const collide_ctx* cx, const mc_vec3* pos, const uint32_t* tv, uint32_t nt, small_tris* t)
 {
-    const uint32_t* tv = cx->ta->tri_vertex;
     uint32_t end = (nt + 3u) & ~3u;
 #if MC_COLLIDE_AVX
     if (cx->lanes == 2)
     {
         for (uint32_t p = 0; p < end; p += 4u)
         {
-            small_tris_make4(cx->pos_i, tv, nt, p, t);
+            small_tris_make4(pos, tv, nt, p, t);
         }
         return;
     }
+#else
+    (void)cx;
 #endif
     for (uint32_t p = 0; p < end; ++p)
     {
         const uint32_t* tri = &tv[3u * (p < nt ? p : nt - 1u)];
         for (int i = 0; i < 3; ++i)
         {
-            const mc_vec3 v = cx->pos_i[tri[i]];
+            const mc_vec3 v = pos[tri[i]];
             t->v[i][0][p] = v.x;
             t->v[i][1][p] = v.y;
             t->v[i][2][p] = v.z;
@@ -2690,7 +2691,7 @@ static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair
     }
     *box_tests += 1u; // the roots' (see above)
     _Alignas(32) small_tris tris;
-    small_tris_make(cx, nt, &tris);
+    small_tris_make(cx, cx->pos_i, ta->tri_vertex, nt, &tris);
     // I's leaves, listed when a J leaf is first reached with triangles left (a part well inside never gets there).
     uint32_t leaf[SMALL_I_TRIANGLES], leaf_mask[SMALL_I_TRIANGLES], nl = 0;
     uint32_t stack[SMALL_I_STACK], mask_stack[SMALL_I_STACK];
@@ -2755,6 +2756,120 @@ static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair
     return 1;
 }
 
+// An I node's box in double (I's frame: no mapping).
+static inline void node_box(const mc_bvh_node* n, mapped_box* b)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        b->ax[k][0] = n->axis[k][0];
+        b->ax[k][1] = n->axis[k][1];
+        b->ax[k][2] = n->axis[k][2];
+        b->c[k] = n->center[k];
+        b->e[k] = n->extent[k];
+    }
+}
+
+// The mirror of small_i_descend for a small J (at most SMALL_I_TRIANGLES triangles) around a part I: I's tree is
+// descended once with the set of J's triangles (mapped into I's frame as the leaf stage maps them, map_j) that I's node
+// box may meet, by the same test; I's root also through the axis-aligned box of I's vertices. Only for an I whose root
+// box's centre is inside J's root box (root_j, mapped): the roots' test cannot separate them then (its offset along
+// J's axes is the one computed here, and its slack covers the rest of its rounding), so it is not run and counts as one
+// box test. @return 0 when it does not apply (out untouched, no box test counted), -1 on allocation failure, 1 when
+// done.
+static int small_j_descend(const collide_ctx* cx, const mapped_box* root_j, pair_vec* out, uint64_t* box_tests)
+{
+    const mc_bvh* ta = cx->ta;
+    const mc_bvh* tb = cx->tb;
+    const struct mc_pair_scratch* s = cx->scratch;
+    uint32_t nt = tb->triangle_count;
+    if (nt == 0u || nt > SMALL_I_TRIANGLES || ta->depth + 1u >= SMALL_I_STACK)
+    {
+        return 0;
+    }
+    const mc_bvh_node* ra = &ta->nodes[0];
+    double d[3];
+    for (int c = 0; c < 3; ++c)
+    {
+        d[c] = root_j->c[c] - (double)ra->center[c];
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        double t = root_j->ax[k][0] * d[0] + root_j->ax[k][1] * d[1] + root_j->ax[k][2] * d[2];
+        if (fabs(t) > root_j->e[k])
+        {
+            return 0;
+        }
+    }
+    *box_tests += 1u; // the roots' (see above)
+    // J's triangles, their vertices mapped (local indices 3 p + i).
+    mc_vec3 mapped[3u * SMALL_I_TRIANGLES];
+    uint32_t local[3u * SMALL_I_TRIANGLES];
+    for (uint32_t v = 0; v < 3u * nt; ++v)
+    {
+        mapped[v] = map_j(s, s->j_pos[tb->tri_vertex[v]]);
+        local[v] = v;
+    }
+    _Alignas(32) small_tris tris;
+    small_tris_make(cx, mapped, local, nt, &tris);
+    uint32_t leaf[SMALL_I_TRIANGLES], leaf_mask[SMALL_I_TRIANGLES], nl = 0;
+    uint32_t stack[SMALL_I_STACK], mask_stack[SMALL_I_STACK];
+    uint32_t top = 0;
+    stack[top] = 0u;
+    mask_stack[top++] = nt >= 32u ? ~0u : (1u << nt) - 1u;
+    while (top > 0)
+    {
+        --top;
+        uint32_t k = stack[top], live = mask_stack[top];
+        const mc_bvh_node* n = &ta->nodes[k];
+        mapped_box b;
+        node_box(n, &b);
+        *box_tests += 1u;
+        live &= ~small_tris_apart(cx, &tris, live, &b);
+        if (k == 0u && live != 0u)
+        {
+            // I's vertex box (exact, I's frame), as J's is used in small_i_descend.
+            for (int c = 0; c < 3; ++c)
+            {
+                b.ax[c][0] = b.ax[c][1] = b.ax[c][2] = 0.0;
+                b.ax[c][c] = 1.0;
+                b.c[c] = 0.5 * (ta->bbox_lo[c] + ta->bbox_hi[c]);
+                b.e[c] = 0.5 * (ta->bbox_hi[c] - ta->bbox_lo[c]);
+            }
+            live &= ~small_tris_apart(cx, &tris, live, &b);
+        }
+        if (live == 0u)
+        {
+            continue;
+        }
+        if (!mc_bvh_is_leaf(n))
+        {
+            stack[top] = n->data;
+            mask_stack[top++] = live;
+            stack[top] = n->data + 1u;
+            mask_stack[top++] = live;
+            continue;
+        }
+        if (nl == 0u)
+        {
+            nl = small_i_leaves(tb, leaf, leaf_mask);
+        }
+        if (!pair_vec_reserve(out, out->count + nl))
+        {
+            return -1;
+        }
+        for (uint32_t l = 0; l < nl; ++l)
+        {
+            if ((leaf_mask[l] & live) != 0u)
+            {
+                out->data[out->count].a = k;
+                out->data[out->count].b = leaf[l];
+                out->count++;
+            }
+        }
+    }
+    return 1;
+}
+
 static mc_status expand_frontier(collide_ctx* cx, int workers, uint64_t* box_tests, pair_vec** frontier,
                                  uint32_t* internal)
 {
@@ -2769,6 +2884,7 @@ static mc_status expand_frontier(collide_ctx* cx, int workers, uint64_t* box_tes
     mapped_box root_j;
     map_j_box(s, &cx->tb->nodes[0], &root_j);
     int small = small_i_descend(cx, &root_j, cur, box_tests);
+    small = small != 0 ? small : small_j_descend(cx, &root_j, cur, box_tests);
     if (small != 0)
     {
         if (small < 0)

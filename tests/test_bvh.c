@@ -943,6 +943,11 @@ Test(bvh, small_mesh_descent_keeps_every_pair)
     cr_assert(mc_collide(box, fine[0], &in, 1, &ws->pairs, &res, &st) == MC_OK);
     cr_assert(res.pair_count == 0 && st.box_tests == 2, "%u pairs, %llu box tests", res.pair_count,
               (unsigned long long)st.box_tests);
+    // The same with the box as J (the mirrored descent, small_j_descend).
+    mc_pose out = mc_pose_inverse(&in);
+    cr_assert(mc_collide(fine[0], box, &out, 1, &ws->pairs, &res, &st) == MC_OK);
+    cr_assert(res.pair_count == 0 && st.box_tests == 2, "%u pairs, %llu box tests", res.pair_count,
+              (unsigned long long)st.box_tests);
     for (int k = 0; k < 3; ++k)
     {
         mc_mesh_destroy(fine[k]);
@@ -954,8 +959,9 @@ Test(bvh, small_mesh_descent_keeps_every_pair)
 // The small-mesh descent also tests J's root through the axis-aligned box of J's vertices (bvh_collide.c,
 // small_i_descend): a CAD part's root OBB, turned against the part's faces, pokes through the walls of a box drawn 1.5
 // times about the part (the idler_in_box scene), where the part's own box stays clear of them. At the scene's pose the
-// query ends at J's root (2 box tests; 46 with the OBB alone); moved and turned through the walls, every pair is the
-// brute force's (a triangle is dropped only when apart from one of the two boxes, each containing every J triangle).
+// query ends at J's root (2 box tests; 46 with the OBB alone), and with the meshes swapped at I's root
+// (small_j_descend); moved and turned through the walls, every pair is the brute force's, both ways (a triangle is
+// dropped only when apart from one of the two boxes, each containing every triangle of the part).
 Test(bvh, small_mesh_descent_uses_the_parts_own_box)
 {
     int k = 0;
@@ -980,6 +986,11 @@ Test(bvh, small_mesh_descent_uses_the_parts_own_box)
         cr_assert(res.pair_count == 0 && st.box_tests == 2, "%u pairs, %llu box tests", res.pair_count,
                   (unsigned long long)st.box_tests);
         cr_assert(check_against_brute_force(s.mesh_i, s.mesh_j, &j_in_i, ws, 1) == 0);
+        // The part as I, the box as J (small_j_descend: I's root through I's own vertex box).
+        mc_pose i_in_j = mc_pose_inverse(&j_in_i);
+        cr_assert(mc_collide(s.mesh_j, s.mesh_i, &i_in_j, 1, &ws->pairs, &res, &st) == MC_OK);
+        cr_assert(res.pair_count == 0 && st.box_tests == 2, "mirrored: %u pairs, %llu box tests", res.pair_count,
+                  (unsigned long long)st.box_tests);
     }
     // Moved by up to 0.3 of the part's size along each axis (its centre stays inside the box, so the descent applies)
     // and turned by up to about 0.6 rad about its centre: inside, or through one or more walls.
@@ -999,6 +1010,8 @@ Test(bvh, small_mesh_descent_uses_the_parts_own_box)
         uint32_t n = check_against_brute_force(s.mesh_i, s.mesh_j, &p, ws, 1 + it % 2);
         with_pairs += n > 0 ? 1u : 0u;
         without += n == 0 ? 1u : 0u;
+        mc_pose inv = mc_pose_inverse(&p);
+        cr_assert(check_against_brute_force(s.mesh_j, s.mesh_i, &inv, ws, 2 - it % 2) == n);
     }
     mc_collide_lanes_limit = 0;
     cr_assert(with_pairs >= 3 && without >= 3, "%u poses with pairs, %u without", with_pairs, without);
