@@ -776,7 +776,7 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
 #ifdef MC_BENCH_BULLET
 // The same scene in Bullet: creation, then `calls` steps at the poses of meshcontact's calls (call_poses: the jitter
 // and the --drift walk, so every body moves every step); min and median step time.
-static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
+static void run_bullet(const scene* s, int calls, const result* ours, int ours_threads, FILE* f)
 {
     mc_mesh* const* list = s->body_mesh != NULL ? s->meshes : &s->mesh;
     uint32_t nm = s->body_mesh != NULL ? s->mesh_count : 1u;
@@ -831,9 +831,9 @@ static void run_bullet(const scene* s, int calls, const result* ours, FILE* f)
     }
     qsort(t, (size_t)calls, sizeof *t, cmp_double);
     printf("| %s (Bullet GImpact) | %u | 1 | - | %.1f | - | - | %u manifolds | %u points | %.2f | %.2f | - | CPU %.2fx "
-           "(min), %.2fx (mean) meshcontact's %s 1-thread row | - | - | %.2f |\n",
+           "(min), %.2fx (mean) meshcontact's %s %d-thread row | - | - | %.2f |\n",
            s->kind, s->n, 1e3 * create, manifolds, points, 1e3 * t[0], 1e3 * t[calls / 2], cpu / ours->cpu_s,
-           cpu_sum / calls / ours->cpu_mean_s, ours->coherent ? "coherent" : "cold", 1e3 * cpu);
+           cpu_sum / calls / ours->cpu_mean_s, ours->coherent ? "coherent" : "cold", ours_threads, 1e3 * cpu);
     if (f != NULL)
     {
         fprintf(f, "%s_bullet,%u,%u,1,bullet,%.3f,,%u,%u,%u,%.3f,%.3f,,,,%.3f,%.3f\n", s->kind, s->n, s->triangles,
@@ -1056,7 +1056,7 @@ int main(int argc, char** argv)
             }
             if (b <= 1)
             {
-                versus = r; // Bullet against the 1-thread coherent row (the world's default) when it runs
+                versus = r; // Bullet against the first thread count's coherent row (the world's default) when it runs
             }
             bool same = r.hash == first.hash && r.regions == first.regions;
             status |= !same || (s.expected > 0 && r.info.touching_pairs != s.expected);
@@ -1065,7 +1065,7 @@ int main(int argc, char** argv)
 #ifdef MC_BENCH_BULLET
         if (with_bullet)
         {
-            run_bullet(&s, calls, &versus, f);
+            run_bullet(&s, calls, &versus, (int)threads[0], f);
         }
 #endif
         if (s.expected > 0 && first.info.touching_pairs != s.expected)

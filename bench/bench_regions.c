@@ -139,6 +139,27 @@ static int parse_args(int argc, char** argv, options* o)
     return 0;
 }
 
+// FNV-1a of the written regions, field by field (no padding bytes): two builds give the same hash when their regions
+// are bitwise the same.
+static uint64_t hash_regions(const mc_region* r, uint32_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        double f[22] = {r[k].volume,    r[k].centroid.x, r[k].centroid.y, r[k].centroid.z, r[k].area,
+                        r[k].radius,    r[k].normal.x,   r[k].normal.y,   r[k].normal.z,   r[k].depth,
+                        r[k].point_i.x, r[k].point_i.y,  r[k].point_i.z,  r[k].point_j.x,  r[k].point_j.y,
+                        r[k].point_j.z, r[k].s_i.x,      r[k].s_i.y,      r[k].s_i.z,      r[k].s_j.x,
+                        r[k].s_j.y,     r[k].s_j.z};
+        const unsigned char* b = (const unsigned char*)f;
+        for (size_t i = 0; i < sizeof f; ++i)
+        {
+            h = (h ^ b[i]) * 0x100000001b3ull;
+        }
+    }
+    return h;
+}
+
 static void run_scene(const options* o, scene_pair* s, FILE* csv)
 {
     mc_workspace* ws = NULL;
@@ -181,11 +202,11 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         s_i = mc_mul_add(s_i, regions[k].area, regions[k].normal);
     }
     printf("%-26s tris %8u+%-8u pairs %7llu crossings %7llu inside %8llu regions %3u  V %.12g  total %8.3f ms"
-           " (pairs %7.3f, regions %7.3f; thread cpu %8.3f)",
+           " (pairs %7.3f, regions %7.3f; thread cpu %8.3f)  region hash %016llx",
            s->name, mc_mesh_get_triangle_count(s->mesh_i), mc_mesh_get_triangle_count(s->mesh_j),
            (unsigned long long)st.triangle_pairs, (unsigned long long)st.crossings,
            (unsigned long long)st.inside_vertices, n, volume, 1e3 * best, 1e3 * best_pairs, 1e3 * best_regions,
-           1e3 * best_cpu);
+           1e3 * best_cpu, (unsigned long long)hash_regions(regions, n < 256 ? n : 256));
     double oracle_rel = NAN, cgal_rel = NAN, cgal_ratio = NAN;
     // The oracle and CGAL work in I's frame with J's vertices exactly as the pair stage mapped them.
     mc_pose inv_i = mc_pose_inverse(&s->pose_i);

@@ -237,6 +237,73 @@ Test(cylinder_mesh, a_small_mesh_in_a_huge_cylinder_is_cut_by_its_caps_alone)
     mc_mesh_destroy(box);
 }
 
+// A cylinder far thinner than the rounding of a box's tilt, its axis on the box's edge: the box turned half a turn
+// about (0, -1, -1) (its side faces steep to the rounding of the turn, n_z about 5e-26), the cylinder half a turn
+// about (8, 1, 0), both from quaternions of integers (fuzz_shapes). The side faces clipped to the slab project to
+// polygons a few ulps wide, and an arc between their exit and entry (the same point to 2 ulps) times the faces' slope
+// 1 / n_z gave 4.9e-68 whatever the length. The answer is a quarter of the cylinder (its axis is moved 2^-27 R off the
+// edge first, shape.h: 1e-8 relative).
+Test(cylinder_mesh, a_cylinder_thinner_than_a_steep_face_tilt_keeps_its_volume)
+{
+    double r = 0.25;
+    mc_mesh* box = scene_box(mc_v3(0, 0, 0), mc_v3(2, 2, 1));
+    mc_shape mbox = mc_shape_mesh(box);
+    mc_pose pb = at(0, 0, 0);
+    pb.q = mc_quat_normalize((mc_quat){0, 0, -114, -114});
+    mc_pose pc = at(0, 0, 0.75);
+    pc.q = mc_quat_normalize((mc_quat){0, 32, 4, 0});
+    double lens[3] = {0x1p-100, 0x1p-230, 0x1p-300};
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_shape cyl = mc_shape_cylinder(r, lens[k]);
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&cyl, pc, &mbox, pb, NULL, g), 1u);
+        double want = 0.25 * PI * r * r * lens[k];
+        cr_assert(rel(g[0].volume, want) < 1e-7, "length %a: volume %.17g want %.17g", lens[k], g[0].volume, want);
+    }
+    // A hollow cube turned by a quaternion of integers, a wide disk cutting it slantwise: the slab's corners, cut from
+    // edges whose z ends are of size 1, were interpolated to ulps of 1 (2^-52) instead of +-h, which a slab thinner
+    // than that cannot absorb (1.8e-49 of volume from a cylinder 6e-59 long, fuzz_shapes). Oracle: a thin slab's volume
+    // is its length times the section in the disk, so volume / length is the same at every length below 2^-40 (the
+    // section changes by about h / 1 relative across the slab). (The cube of edge 4 with a cavity of edge 2 of
+    // fuzz_meshes.h, as fuzz_shapes met it.)
+    static const double cube_p[] = {-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1};
+    static const uint32_t cube_t[] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
+                                      1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
+    double cp[48];
+    uint32_t ct[72];
+    for (int k = 0; k < 24; ++k)
+    {
+        cp[k] = 2.0 * cube_p[k];
+        cp[24 + k] = cube_p[k];
+    }
+    for (int k = 0; k < 36; k += 3)
+    {
+        ct[k] = cube_t[k], ct[k + 1] = cube_t[k + 1], ct[k + 2] = cube_t[k + 2];
+        ct[36 + k] = 8 + cube_t[k], ct[36 + k + 1] = 8 + cube_t[k + 2], ct[36 + k + 2] = 8 + cube_t[k + 1];
+    }
+    mc_mesh* cube = scene_mesh_from_arrays(cp, 16, ct, 24);
+    cr_assert_not_null(cube);
+    mc_shape mcube = mc_shape_mesh(cube);
+    mc_pose pm = at(3.75, 4, 0);
+    pm.q = (mc_quat){45, 10, 49, -1}; // normalised by the library, as the fuzzer's
+    mc_pose pw = at(0, -0.125, 0x1p-240);
+    pw.q = (mc_quat){0, 0, 0, 45};
+    double per_length = 0.0;
+    double thin[4] = {0x1p-40, 0x1p-100, 0x1p-200, 0x1p-300};
+    for (int k = 0; k < 4; ++k)
+    {
+        mc_shape disk = mc_shape_cylinder(6.25, thin[k]);
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&disk, pw, &mcube, pm, NULL, g), 1u);
+        per_length = k == 0 ? g[0].volume / thin[0] : per_length;
+        cr_assert(per_length > 1.0 && rel(g[0].volume / thin[k], per_length) < 1e-9,
+                  "length %a: volume %.17g, %.17g per length at 2^-40", thin[k], g[0].volume, per_length);
+    }
+    mc_mesh_destroy(cube);
+    mc_mesh_destroy(box);
+}
+
 /// The analytic cylinder against mesh m and the tessellated ones at chord tolerances R 1e-2, 1e-3, 1e-4: the
 /// errors of the volume, centroid and S_I fall with the tolerance (the inscribed polygons' area deficit is about
 /// (4/3) tol / R of the section) and end below `last` times the finest tolerance over R.

@@ -1935,3 +1935,71 @@ Test(volume, flush_query_survives_every_allocation_failure_and_allocates_nothing
     }
     mc_set_allocator(NULL, NULL);
 }
+
+Test(volume, region_plan_serves_queries_whose_pairs_match_bit_for_bit)
+{
+    // A pair's region plan (src/contact/regions.c, "Plans") restored without the pair stage's certificate: two
+    // overlapping spheres queried along a walk of tiny steps (1e-9: the same triangle pairs and crossings, other
+    // points) and larger ones (3e-2 and turns: other pairs), through a workspace with a plan slot and through a plain
+    // one (the oracle: every query from the start). Every result bitwise the plain one's; the tiny steps must restore
+    // the plan (stats bit 2) and the larger ones must not (their pairs differ from the kept ones).
+    mc_mesh* a = scene_uv_sphere(1.0, 972);
+    mc_mesh* b = scene_uv_sphere(1.0, 972);
+    cr_assert(a != NULL && b != NULL);
+    mc_workspace* ws[2] = {NULL, NULL};
+    cr_assert_eq(mc_workspace_create(&ws[0]), MC_OK);
+    cr_assert_eq(mc_workspace_create(&ws[1]), MC_OK);
+    struct mc_region_plan* plan = NULL;
+    ws[0]->plan = &plan;
+    mc_pose j_in_i = make_pose(1.9, 0.05, -0.03, axis_angle(mc_v3(1.0, 2.0, 0.5), 0.3));
+    uint64_t rng = 0x2545F4914F6CDD1Dull;
+    uint32_t restored_tiny = 0, restored_large = 0, tiny = 0, large = 0;
+    for (int step = 0; step < 24; ++step)
+    {
+        bool is_large = step > 0 && step % 4 == 0;
+        double scale = step == 0 ? 0.0 : (is_large ? 3e-2 : 1e-9);
+        mc_vec3 d = mc_v3(scene_random(&rng) - 0.5, scene_random(&rng) - 0.5, scene_random(&rng) - 0.5);
+        j_in_i.p = mc_add(j_in_i.p, mc_scale(d, 2.0 * scale));
+        if (is_large && step % 8 == 0)
+        {
+            j_in_i.q = mc_quat_normalize(mc_quat_mul(axis_angle(mc_v3(0.3, -1.0, 0.2), 3e-2), j_in_i.q));
+        }
+        mc_region r[2][MAX_REGIONS];
+        uint32_t n[2] = {0, 0};
+        mc_query_stats st[2];
+        memset(r, 0, sizeof r);
+        for (int w = 0; w < 2; ++w)
+        {
+            memset(&st[w], 0, sizeof st[w]);
+            mc_pair_result pr;
+            cr_assert_eq(mc_collide(a, b, &j_in_i, 1, &ws[w]->pairs, &pr, &st[w]), MC_OK);
+            cr_assert(pr.pair_count > 0u && !pr.replayed, "step %d: %u pairs", step, pr.pair_count);
+            cr_assert_eq(mc_regions_compute(a, b, &j_in_i, &pr, ws[w], NULL, r[w], MAX_REGIONS, &n[w], &st[w]), MC_OK);
+        }
+        cr_assert_eq(n[0], n[1], "step %d", step);
+        cr_assert(n[0] > 0u);
+        cr_assert(memcmp(r[0], r[1], n[0] * sizeof r[0][0]) == 0, "step %d: the regions differ from the plain query's",
+                  step);
+        cr_assert_eq(st[0].crossings, st[1].crossings);
+        cr_assert_eq(st[0].inside_vertices, st[1].inside_vertices);
+        cr_assert_eq(st[1].certified_reuse, 0u);
+        bool restored = (st[0].certified_reuse & 4u) != 0u;
+        cr_assert_eq(st[0].certified_reuse & 2u, 0u, "no certificate without a front");
+        if (step > 0)
+        {
+            tiny += !is_large;
+            large += is_large;
+            restored_tiny += !is_large && restored;
+            restored_large += is_large && restored;
+        }
+    }
+    cr_assert(tiny > 0u && large > 0u);
+    cr_assert_eq(restored_tiny, tiny, "%u of %u tiny steps restored the plan", restored_tiny, tiny);
+    cr_assert_eq(restored_large, 0u, "%u large steps restored the plan", restored_large);
+    mc_region_plan_destroy(plan);
+    ws[0]->plan = NULL;
+    mc_workspace_destroy(ws[0]);
+    mc_workspace_destroy(ws[1]);
+    mc_mesh_destroy(a);
+    mc_mesh_destroy(b);
+}

@@ -109,6 +109,8 @@ extern "C"
                                    ///< the triangle pairs of its last tested query under the certified motion margin
                                    ///< (no triangle test ran), bit 1 when the region stage also restored that
                                    ///< query's combinatorics (crossing records, states, regions; sums recomputed)
+                                   ///< from that certificate, bit 2 when it restored them because the triangle
+                                   ///< pairs, tested again, had the last query's combinatorics (not their points)
     } mc_query_stats;
 
     /// Every intersecting triangle pair of two meshes at their poses, sorted by (i, j).

@@ -100,8 +100,11 @@ extern "C"
     ///   the disk: a polygon integrated in the face's plane plus circular segments, by a 20-point Gauss rule over
     ///   their angle whose integrands are >= 0 and whose remainder is below 1e-30) and over the caps' parts inside
     ///   the mesh (the mesh's section, from the triangles cut at canonical points, fanned from the axis, plus the
-    ///   whole disk when the cap's centre is inside). A face nearly parallel to the axis keeps its digits (its
-    ///   polygon in its own plane; its segments' terms scale with its projected width). Area = |S_J| (the mesh's
+    ///   whole disk when the cap's centre is inside; a section that never meets the circle by its own shoelace plus
+    ///   whole disks, so a small mesh inside a wide cylinder has no terms of size R^2). A face nearly parallel to the
+    ///   axis keeps its digits (its polygon in its own plane, cut exactly at z = +-L/2; its segments' terms scale with
+    ///   its projected width, and a segment whose slope would leave the slab is the rounding of a projection a few
+    ///   ulps wide, left out). Area = |S_J| (the mesh's
     ///   surface inside the cylinder, from each face's area inside it), normal -S_J / |S_J|. Depth: radial,
     ///   R - rho (rho: the smallest distance from the axis of the mesh's surface within the slab; R + rho when the
     ///   axis lies behind that face, inside the mesh), or axial, L/2 - (the smallest |z| of the mesh's surface inside

@@ -166,6 +166,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,6 +365,11 @@ struct mc_region_scratch
     uint32_t fkeys_cap;
     uint32_t* fpart; // the partners of the face being classified
     uint32_t fpart_count, fpart_cap;
+    // Near-flush faces: the pair sides whose partner has a corner near the face's plane (2 pair + body, pair order),
+    // found by sum_pair_segments for apply_near_flush; near_ready: this query's sums filled it.
+    uint32_t* near;
+    uint32_t near_count, near_cap;
+    bool near_ready;
 };
 
 /// Per-query context.
@@ -492,7 +498,7 @@ static bool reserve_marks(body_arrays* a, const struct mc_mesh* m, const mc_regi
 enum
 {
     SCRATCH_BODY_ARRAYS = 19,
-    SCRATCH_REST_ARRAYS = 19,
+    SCRATCH_REST_ARRAYS = 20,
     SCRATCH_ARRAYS = 2 * SCRATCH_BODY_ARRAYS + SCRATCH_REST_ARRAYS
 };
 static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_ARRAYS])
@@ -512,7 +518,7 @@ static void scratch_arrays(const struct mc_region_scratch* s, void* out[SCRATCH_
     void* rest[SCRATCH_REST_ARRAYS] = {
         s->parent,     s->occurrence_record, s->records,     s->edge_keys, s->edge_vals, s->pair_keys, s->pair_vals,
         s->edges,      s->edge_list,         s->node_region, s->regions,   s->order,     s->jkeys,     s->dsums,
-        s->box_checks, s->gap_checks,        s->fsub,        s->fkeys,     s->fpart};
+        s->box_checks, s->gap_checks,        s->fsub,        s->fkeys,     s->fpart,     s->near};
     for (int k = 0; k < SCRATCH_REST_ARRAYS; ++k)
     {
         out[n++] = rest[k];
@@ -1701,6 +1707,7 @@ static mc_status prepare(region_query* c, const struct mc_mesh* mi, const struct
     s->box_check_count = 0;
     s->gap_check_count = 0;
     s->fsub_count = 0;
+    s->near_ready = false;
     return MC_OK;
 }
 
@@ -1978,10 +1985,132 @@ static void list_crossings_by_edge(const region_query* c, const uint32_t* edge_o
     }
 }
 
+#define COLLECT_INCONSISTENT 2 // collect_by_edges: an occurrence without its twin (collect_crossings then runs)
+
+/// Steps 1-2a in one pass over the pairs, without the pair hash: each canonical occurrence becomes a crossing record
+/// and enters its edge's record (the edge table in the order of the records' first crossings, as index_crossed_edges
+/// builds it, with each edge's records chained); each other occurrence then finds its twin among the records of its
+/// canonical half-edge by their crossed face, and is joined to it (the degenerate flag merged, as
+/// merge_degenerate_flags does). The union-find keeps the smallest node of a set as its root, so the order of the
+/// unions changes nothing. The same records, edges and sets as collect_crossings. @return MC_OK, MC_ERR_OUT_OF_MEMORY,
+/// or COLLECT_INCONSISTENT when an occurrence's twin is missing (collect_crossings then keeps it as its own record).
+static int collect_by_edges(region_query* c)
+{
+    struct mc_region_scratch* s = c->s;
+    uint32_t occ_count = 2u * c->pair_count;
+    if (!mc_array_reserve((void**)&s->parent, &s->parent_cap, occ_count, sizeof *s->parent, 64) ||
+        !mc_array_reserve((void**)&s->occurrence_record, &s->occurrence_cap, occ_count, sizeof *s->occurrence_record,
+                          64) ||
+        !mc_array_reserve((void**)&s->records, &s->record_cap, occ_count, sizeof *s->records, 64) ||
+        !table_prepare(&s->edge_keys, &s->edge_vals, &s->edge_alloc, &s->edge_slots, occ_count) ||
+        !mc_array_reserve((void**)&s->edges, &s->edge_cap, occ_count, sizeof *s->edges, 64) ||
+        !mc_array_reserve((void**)&s->edge_list, &s->elist_cap, occ_count, sizeof *s->edge_list, 64) ||
+        !mc_array_reserve((void**)&s->node_region, &s->node_region_cap, occ_count, sizeof *s->node_region, 64))
+    {
+        return MC_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t k = 0; k < occ_count; ++k)
+    {
+        s->parent[k] = k;
+    }
+    s->node_count = occ_count;
+    c->marked = true;
+    uint32_t* edge_of = s->node_region;        // temporarily: record -> edge (node_region is rebuilt in step 4)
+    uint32_t* next = s->edge_list;             // temporarily: the next record of the same edge (MC_NONE: none)
+    uint32_t* deferred = s->occurrence_record; // the non-canonical occurrences, in pair order
+    uint32_t deferred_count = 0, unpublished = 0u;
+    const uint32_t mask = s->edge_slots - 1u;
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        const mc_triangle_pair* pr = &c->pairs[p];
+        unpublished |= mark_pair_faces(c, pr);
+        mc_uf_union(s->parent, 2u * p, 2u * p + 1u);
+        for (uint32_t slot = 0; slot < 2u; ++slot)
+        {
+            const mc_crossing* x = &pr->crossing[slot];
+            int b = x->body;
+            uint32_t h = MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge);
+            if (!(h < c->mesh[b]->twin[h]))
+            {
+                deferred[deferred_count++] = 2u * p + slot;
+                continue;
+            }
+            uint32_t k = s->record_count++;
+            crossing_record* r = &s->records[k];
+            r->point = x->point;
+            r->occurrence = 2u * p + slot;
+            r->halfedge = h;
+            r->face = b == 0 ? pr->j : pr->i;
+            r->entering = x->entering;
+            r->body = (uint8_t)b;
+            r->degenerate = x->degenerate;
+            r->param = NAN; // as record_occurrence
+            uint64_t key = 2u * (uint64_t)h + (uint64_t)b;
+            uint32_t i = hash_slot(key, mask);
+            while (s->edge_keys[i] != UINT64_MAX && s->edge_keys[i] != key)
+            {
+                i = (i + 1u) & mask;
+            }
+            if (s->edge_keys[i] == UINT64_MAX)
+            {
+                s->edge_keys[i] = key;
+                s->edge_vals[i] = s->edge_count;
+                crossed_edge* e = &s->edges[s->edge_count++];
+                e->halfedge = h;
+                e->body = (uint8_t)b;
+                e->count = 0;
+                e->net_direction = 0;
+                e->first = MC_NONE;
+            }
+            crossed_edge* e = &s->edges[s->edge_vals[i]];
+            e->count++;
+            e->net_direction += r->entering;
+            edge_of[k] = s->edge_vals[i];
+            next[k] = e->first;
+            e->first = k;
+        }
+    }
+    publish_pair_corners(c, unpublished);
+    for (uint32_t d = 0; d < deferred_count; ++d)
+    {
+        uint32_t o = deferred[d];
+        const mc_triangle_pair* pr = &c->pairs[o >> 1];
+        const mc_crossing* x = &pr->crossing[o & 1u];
+        int b = x->body;
+        uint32_t tw = c->mesh[b]->twin[MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge)];
+        uint32_t t = b == 0 ? pr->j : pr->i;
+        uint32_t e = edge_lookup(s, b, tw);
+        uint32_t k = e == MC_NONE ? MC_NONE : s->edges[e].first;
+        while (k != MC_NONE && s->records[k].face != t)
+        {
+            k = next[k];
+        }
+        if (k == MC_NONE)
+        {
+            return COLLECT_INCONSISTENT;
+        }
+        MC_ASSERT(memcmp(&x->point, &s->records[k].point, sizeof x->point) == 0);
+        mc_uf_union(s->parent, o, s->records[k].occurrence);
+        if (x->degenerate)
+        {
+            s->records[k].degenerate = 1;
+        }
+    }
+    list_crossings_by_edge(c, edge_of);
+    return MC_OK;
+}
+
 /// Steps 1-2a: occurrences, crossing records, touched faces/components, crossed edges.
 static mc_status collect_crossings(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
+    int st = collect_by_edges(c);
+    if (st != COLLECT_INCONSISTENT)
+    {
+        return (mc_status)st;
+    }
+    s->record_count = 0; // an inconsistent pair stage: the way that keeps a lone occurrence as its own record
+    s->edge_count = 0;
     if (!start_occurrences(c))
     {
         return MC_ERR_OUT_OF_MEMORY;
@@ -3208,6 +3337,18 @@ static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint
     }
 }
 
+/// The near-flush tolerance of a query: NEAR_FLUSH_SIN times the sum of the two parts' sizes.
+static double near_flush_tol(const region_query* c)
+{
+    double size = 0.0;
+    for (int b = 0; b < 2; ++b)
+    {
+        mc_vec3 d = mc_sub(c->mesh[b]->report.bbox_max, c->mesh[b]->report.bbox_min);
+        size += fmax(d.x, fmax(d.y, d.z));
+    }
+    return NEAR_FLUSH_SIN * size;
+}
+
 /// Take the near-flush pieces off the regions' vector areas (after the sums and apply_flush_entries): for each face g
 /// of a pair and each face h of the other body around a corner of g's partner in the pair whose plane is parallel to
 /// g's within NEAR_FLUSH_SIN (either orientation, not exactly coplanar with g: those are the exact rule's), the part
@@ -3216,13 +3357,21 @@ static void near_flush_face(region_query* c, int b, uint32_t g, mc_vec3 ng, uint
 /// each pair's two faces.
 MC_FLAG_CLONES static void apply_near_flush(region_query* c)
 {
-    double size = 0.0;
-    for (int b = 0; b < 2; ++b)
+    double tol = near_flush_tol(c);
+    struct mc_region_scratch* s = c->s;
+    if (s->near_ready)
     {
-        mc_vec3 d = mc_sub(c->mesh[b]->report.bbox_max, c->mesh[b]->report.bbox_min);
-        size += fmax(d.x, fmax(d.y, d.z));
+        // sum_pair_segments ran the filter below on every pair (the same operations): only its hits are left.
+        for (uint32_t k = 0; k < s->near_count && !c->oom; ++k)
+        {
+            uint32_t p = s->near[k] >> 1;
+            int b = (int)(s->near[k] & 1u);
+            const mc_triangle_pair* pr = &c->pairs[p];
+            uint32_t g = b == 0 ? pr->i : pr->j, t = b == 0 ? pr->j : pr->i;
+            near_flush_face(c, b, g, fnormal(c, b, g), t, p, tol);
+        }
+        return;
     }
-    double tol = NEAR_FLUSH_SIN * size;
     const uint32_t* idx[2] = {c->mesh[0]->indices, c->mesh[1]->indices};
     for (uint32_t k = 0; k < c->pair_count && !c->oom; ++k)
     {
@@ -4043,6 +4192,12 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
     seg_v4 nf = v4_splat(0.0), qf = nf;
     double hf = 0.0;
     bool area_f = true;
+    // apply_near_flush's filter, on the normals this loop has: per pair and side, whether a corner of the other face
+    // lies within 2 tol of the face's plane through the first crossing point (not for a pure flush face).
+    const double tol2 = 2.0 * near_flush_tol(c);
+    const uint32_t* idx[2] = {c->mesh[0]->indices, c->mesh[1]->indices};
+    s->near_count = 0;
+    s->near_ready = true;
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         const mc_triangle_pair* pr = &c->pairs[p];
@@ -4065,8 +4220,41 @@ MC_FLAG_CLONES static void sum_pair_segments(region_query* c)
         seg_v4 nt = seg_normal(c, &rot, 1, pr->j);
         seg_v4 qt;
         double ht = face_height(c, 1, pr->j, &nt, &o, &qt);
+        bool area_t = area_of(marks[1], pr->j);
         double s1 = seg_term(&run, 0, &nf, hf, &a, &b, &cr, 1.0, area_f);
-        double s2 = seg_term(&run, 1, &nt, ht, &a, &b, &cr, -1.0, area_of(marks[1], pr->j));
+        double s2 = seg_term(&run, 1, &nt, ht, &a, &b, &cr, -1.0, area_t);
+        const seg_v4 xn = v4_of(pr->crossing[0].point);
+        for (int side = 0; side < 2; ++side)
+        {
+            // Side 0: I's face against J's corners; side 1: J's face (normal nt, as fnormal gives it) against I's.
+            if (!(side == 0 ? area_f : area_t))
+            {
+                continue; // a pure flush face
+            }
+            const seg_v4* ng = side == 0 ? &nf : &nt;
+            const uint32_t* tv = &idx[1 - side][3u * (side == 0 ? pr->j : pr->i)];
+            // The three corners in lanes 0-2 (lane 3 repeats lane 2, unused): lane e is mc_dot(ng, mc_sub(corner e,
+            // x0)) (same operations, same order); near unless every |value| > tol2 (NaN: near, as !(fabs > tol2) is).
+            mc_vec3 v[3] = {vpos_cut(c, 1 - side, tv[0]), vpos_cut(c, 1 - side, tv[1]), vpos_cut(c, 1 - side, tv[2])};
+            seg_v4 vx = {v[0].x, v[1].x, v[2].x, v[2].x}, vy = {v[0].y, v[1].y, v[2].y, v[2].y},
+                   vz = {v[0].z, v[1].z, v[2].z, v[2].z};
+            seg_v4 dot = (SEG_SHUFFLE(*ng, 0, 0, 0, 0) * (vx - SEG_SHUFFLE(xn, 0, 0, 0, 0)) +
+                          SEG_SHUFFLE(*ng, 1, 1, 1, 1) * (vy - SEG_SHUFFLE(xn, 1, 1, 1, 1))) +
+                         SEG_SHUFFLE(*ng, 2, 2, 2, 2) * (vz - SEG_SHUFFLE(xn, 2, 2, 2, 2));
+            bool near = !(fabs(dot[0]) > tol2) | !(fabs(dot[1]) > tol2) | !(fabs(dot[2]) > tol2);
+            if (near)
+            {
+                if (s->near_count == s->near_cap &&
+                    !mc_array_reserve((void**)&s->near, &s->near_cap, (uint64_t)s->near_count + 1u, sizeof *s->near,
+                                      16))
+                {
+                    c->oom = true;
+                    s->near_ready = false;
+                    break;
+                }
+                s->near[s->near_count++] = 2u * p + (uint32_t)side;
+            }
+        }
         run.terms += 2u;
         if (run.need_sensitivity)
         {
@@ -4765,11 +4953,18 @@ static void clear_marks(region_query* c)
 // query's results, since every value those steps read is the one a cold query's steps 1 to 3 would produce. A
 // restored query whose sums give a region of negative volume (which a cold query would try to join by rays) is
 // abandoned and the query runs from the start. The options (depth method, triangle terms, blocks) must match.
+// Without a certificate (the pair stage tested the pairs again: bodies that all move a little every step), the plan
+// also keeps its pairs' combinatorics, 16 bytes a pair, and serves a later query of the same two meshes (not deformed
+// since: the same geometry_version) whose pairs have exactly those (plan_same_pairs: compared word by word, no hash)
+// and no coplanar pair: that is all a certificate promises. 1000 spheres random-walking 1e-3 a step (bench_many --drift
+// 1e-3): about half the queries find the pairs of the step before, and the 125-sphere run's region stage takes 1.76 G
+// -> 1.47 G instructions.
 
 /// The plan of one pair (see above).
 struct mc_region_plan
 {
-    uint64_t certificate;  // the pair stage's certificate id the plan belongs to (0: no plan)
+    uint64_t certificate;  // the pair stage's certificate id the plan belongs to (0: none)
+    bool by_pairs;         // valid for any query whose pairs have the combinatorics in `pairs` (see plan_same_pairs)
     uint32_t pair_count;   // pairs of that certificate
     uint32_t record_count; // crossing records
     uint32_t node_count;   // union-find nodes (at most 65535: the small entries are 16 bits)
@@ -4788,6 +4983,11 @@ struct mc_region_plan
     // occurrences, the edge orders, the node roots, then per body the union-find node of each list item
     uint32_t* data;
     size_t capacity; // bytes of data allocated
+    // The pairs' combinatorics (plan_pair_words), PLAN_PAIR_WORDS words per pair, when by_pairs.
+    uint32_t* pairs;
+    uint32_t pairs_capacity;       // words of pairs allocated
+    const struct mc_mesh* mesh[2]; // the meshes of the query that kept it (by_pairs)
+    uint64_t version[2];           // and their geometry_version (a deformed mesh's component volumes changed)
 };
 
 void mc_region_plan_destroy(struct mc_region_plan* plan)
@@ -4795,6 +4995,7 @@ void mc_region_plan_destroy(struct mc_region_plan* plan)
     if (plan != NULL)
     {
         mc_free(plan->data);
+        mc_free(plan->pairs);
         mc_free(plan);
     }
 }
@@ -4804,12 +5005,76 @@ void mc_region_plan_reset(struct mc_region_plan* plan)
     if (plan != NULL)
     {
         plan->certificate = 0;
+        plan->by_pairs = false;
     }
 }
 
 size_t mc_region_plan_byte_count(const struct mc_region_plan* plan)
 {
-    return plan != NULL ? sizeof *plan + plan->capacity : 0u;
+    return plan != NULL ? sizeof *plan + plan->capacity + sizeof(uint32_t) * (size_t)plan->pairs_capacity : 0u;
+}
+
+#define PLAN_PAIR_WORDS 4u
+#define PLAN_BY_CERTIFICATE 1
+#define PLAN_BY_PAIRS 2
+
+/// The combinatorics of one triangle pair as PLAN_PAIR_WORDS words: its two triangles and, per crossing, the body,
+/// edge, direction and degenerate flag (everything steps 1 to 3 read of a pair but its points).
+static inline void plan_pair_words(const mc_triangle_pair* pr, uint32_t* w)
+{
+    // A crossing's four one-byte fields are contiguous: copied as one word (bytes, not padding).
+    _Static_assert(offsetof(mc_crossing, edge) == offsetof(mc_crossing, body) + 1u &&
+                       offsetof(mc_crossing, entering) == offsetof(mc_crossing, body) + 2u &&
+                       offsetof(mc_crossing, degenerate) == offsetof(mc_crossing, body) + 3u,
+                   "mc_crossing's flags are not contiguous");
+    _Static_assert(offsetof(mc_triangle_pair, j) == offsetof(mc_triangle_pair, i) + 4u, "mc_triangle_pair layout");
+    memcpy(w, (const unsigned char*)pr + offsetof(mc_triangle_pair, i), 8u);
+    memcpy(w + 2, (const unsigned char*)&pr->crossing[0] + offsetof(mc_crossing, body), 4u);
+    memcpy(w + 3, (const unsigned char*)&pr->crossing[1] + offsetof(mc_crossing, body), 4u);
+}
+
+/// Keep this query's pairs' combinatorics in the plan (plan_same_pairs). False on allocation failure.
+static bool plan_keep_pairs(const region_query* c, struct mc_region_plan* plan)
+{
+    uint64_t words = (uint64_t)PLAN_PAIR_WORDS * c->pair_count;
+    if (words > plan->pairs_capacity)
+    {
+        uint64_t cap = words + words / 8u;
+        uint32_t* d = cap <= UINT32_MAX ? mc_alloc_array((size_t)cap, sizeof *d) : NULL;
+        if (d == NULL)
+        {
+            return false;
+        }
+        mc_free(plan->pairs);
+        plan->pairs = d;
+        plan->pairs_capacity = (uint32_t)cap;
+    }
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        plan_pair_words(&c->pairs[p], plan->pairs + PLAN_PAIR_WORDS * p);
+    }
+    return true;
+}
+
+/// Whether this query's pairs have the combinatorics the plan kept (same pairs in the same order, each with the same
+/// crossings' body, edge, direction and degenerate flag): then steps 1 to 3 read the same values but for the points,
+/// which is what a certificate promises (see above), and the plan serves without one.
+static bool plan_same_pairs(const region_query* c, const struct mc_region_plan* plan)
+{
+    const uint32_t* kept = plan->pairs;
+    uint64_t diff = 0u;
+    for (uint32_t p = 0; p < c->pair_count; ++p, kept += PLAN_PAIR_WORDS)
+    {
+        uint64_t w[2], k[2];
+        plan_pair_words(&c->pairs[p], (uint32_t*)(void*)w);
+        memcpy(k, kept, sizeof k);
+        diff |= (w[0] ^ k[0]) | (w[1] ^ k[1]);
+        if ((p & 15u) == 15u && diff != 0u)
+        {
+            return false;
+        }
+    }
+    return diff == 0u;
 }
 
 /// Room for `bytes` bytes in the plan's data (exactly, plus an eighth when it grows). False on allocation failure.
@@ -4838,7 +5103,8 @@ static bool plan_record(region_query* c, const mc_region_options* opt)
     struct mc_region_scratch* s = c->s;
     struct mc_region_plan* plan = c->plan;
     plan->certificate = 0;
-    if (c->coordinate_decision || c->oom || c->certificate == 0u || s->node_count > UINT16_MAX)
+    plan->by_pairs = false;
+    if (c->coordinate_decision || c->oom || s->node_count > UINT16_MAX)
     {
         return false; // (every small entry is below node_count: occurrences, record indices, roots, nodes)
     }
@@ -4961,14 +5227,27 @@ static bool any_negative_region(const struct mc_region_scratch* s)
     return false;
 }
 
-/// Can this query restore the pair's plan?
-static bool plan_fits(const region_query* c, const mc_region_options* opt, bool replayed)
+/// Can this query restore the pair's plan? @return PLAN_BY_CERTIFICATE: the pairs were replayed under the plan's
+/// certificate; PLAN_BY_PAIRS: their combinatorics are the plan's (plan_same_pairs) and no pair is coplanar (a cold
+/// query would then classify no flush face, as the kept one did not); 0: no.
+static int plan_fits(const region_query* c, const mc_region_options* opt, bool replayed)
 {
     const struct mc_region_plan* plan = c->plan;
-    return plan != NULL && replayed && plan->certificate != 0u && plan->certificate == c->certificate &&
-           plan->pair_count == c->pair_count && plan->depth == opt->depth_method &&
-           plan->triangle_terms == opt->triangle_terms && plan->use_blocks == opt->use_blocks &&
-           plan->blocks[0] == (c->blk[0] != NULL) && plan->blocks[1] == (c->blk[1] != NULL);
+    if (plan == NULL || plan->pair_count != c->pair_count || plan->depth != opt->depth_method ||
+        plan->triangle_terms != opt->triangle_terms || plan->use_blocks != opt->use_blocks ||
+        plan->blocks[0] != (c->blk[0] != NULL) || plan->blocks[1] != (c->blk[1] != NULL))
+    {
+        return 0;
+    }
+    if (replayed && plan->certificate != 0u && plan->certificate == c->certificate)
+    {
+        return PLAN_BY_CERTIFICATE;
+    }
+    return plan->by_pairs && c->coplanar_count == 0u && plan->mesh[0] == c->mesh[0] && plan->mesh[1] == c->mesh[1] &&
+                   plan->version[0] == c->mesh[0]->geometry_version &&
+                   plan->version[1] == c->mesh[1]->geometry_version && plan_same_pairs(c, plan)
+               ? PLAN_BY_PAIRS
+               : 0;
 }
 
 /// One crossing record of the plan, its fields derived from its occurrence as record_occurrence derives them, its
@@ -5028,9 +5307,9 @@ static bool plan_orders(const region_query* c, const uint16_t* d, uint32_t words
     return true;
 }
 
-/// Restore steps 1-3 from the plan (after prepare). @return 1 done, 0 the edge orders changed (the query must run
-/// from the start), -1 out of memory.
-MC_FLAG_CLONES static int plan_restore(region_query* c)
+/// Restore steps 1-3 from the plan (after prepare; `fit`: plan_fits's answer). @return 1 done, 0 the edge orders
+/// changed (the query must run from the start), -1 out of memory.
+MC_FLAG_CLONES static int plan_restore(region_query* c, int fit)
 {
     struct mc_region_scratch* s = c->s;
     const struct mc_region_plan* plan = c->plan;
@@ -5040,16 +5319,20 @@ MC_FLAG_CLONES static int plan_restore(region_query* c)
         return -1;
     }
     // The pairs' face, block and component marks are not set: steps 4 and 5 read only the block bits, through
-    // vertex_listed, whose results the plan keeps. The pairs were replayed (plan_fits), and the replay mapped and
-    // published every corner of their faces of J (mc_pair_result.replayed), so they are read directly (jpos).
-#ifndef NDEBUG
+    // vertex_listed, whose results the plan keeps. Replayed pairs (PLAN_BY_CERTIFICATE): the replay mapped and
+    // published every corner of their faces of J (mc_pair_result.replayed), so they are read directly (jpos). Tested
+    // pairs (PLAN_BY_PAIRS): the test mapped them, unless the pairs came from elsewhere (as collect_crossings does).
     uint32_t unpublished = 0u;
+#ifdef NDEBUG
+    for (uint32_t p = 0; p < c->pair_count && fit == PLAN_BY_PAIRS; ++p)
+#else
     for (uint32_t p = 0; p < c->pair_count; ++p)
+#endif
     {
         unpublished |= pair_corners_unpublished(c, &c->pairs[p]);
     }
-    MC_ASSERT(unpublished == 0u);
-#endif
+    MC_ASSERT(unpublished == 0u || fit == PLAN_BY_PAIRS);
+    publish_pair_corners(c, unpublished);
     const uint32_t* id = plan->data;
     const uint16_t* sm = (const uint16_t*)(plan->data + plan->id_count);
     for (uint32_t k = 0; k < plan->record_count; ++k)
@@ -5139,10 +5422,10 @@ static mc_status finish_stage(region_query* c, const mc_region_options* opt, mc_
 
 /// Steps 4-5 and the output from the pair's plan (after prepare). @return PLAN_DECLINED (as a status) when a region
 /// has negative volume, else as run_stage.
-static mc_status replay_stage(region_query* c, const mc_region_options* opt, mc_region* out, uint32_t capacity,
+static mc_status replay_stage(region_query* c, int fit, const mc_region_options* opt, mc_region* out, uint32_t capacity,
                               uint32_t* count, mc_query_stats* stats)
 {
-    int restored = plan_restore(c);
+    int restored = plan_restore(c, fit);
     if (restored <= 0)
     {
         return restored < 0 ? MC_ERR_OUT_OF_MEMORY : (mc_status)PLAN_DECLINED;
@@ -5217,9 +5500,10 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
         mc_region_plan_reset(c.plan);
         return st;
     }
-    if (plan_fits(&c, &opt, pairs->replayed))
+    int fit = plan_fits(&c, &opt, pairs->replayed);
+    if (fit != 0)
     {
-        st = replay_stage(&c, &opt, out, capacity, count, stats);
+        st = replay_stage(&c, fit, &opt, out, capacity, count, stats);
         if (st == (mc_status)PLAN_DECLINED)
         {
             clear_marks(&c);
@@ -5229,7 +5513,7 @@ mc_status mc_regions_compute(const struct mc_mesh* mi, const struct mc_mesh* mj,
         }
         else if (stats != NULL)
         {
-            stats->certified_reuse |= 2u;
+            stats->certified_reuse |= fit == PLAN_BY_CERTIFICATE ? 2u : 4u;
         }
     }
     else
@@ -5287,6 +5571,12 @@ static mc_status run_stage(region_query* c, const mc_region_options* opt, mc_reg
     if (keep && (st == MC_OK || st == MC_ERR_CAPACITY) && !any_negative_region(c->s))
     {
         c->plan->certificate = c->certificate; // valid from now on
+        c->plan->by_pairs = c->coplanar_count == 0u && plan_keep_pairs(c, c->plan);
+        for (int b = 0; b < 2; ++b)
+        {
+            c->plan->mesh[b] = c->mesh[b];
+            c->plan->version[b] = c->mesh[b]->geometry_version;
+        }
     }
     return st;
 }
@@ -5359,7 +5649,7 @@ static bool region_is_finite(const mc_region* r)
 
 void mc_region_plan_prefetch(const struct mc_region_plan* plan)
 {
-    if (plan == NULL || plan->certificate == 0u || plan->data == NULL)
+    if (plan == NULL || (plan->certificate == 0u && !plan->by_pairs) || plan->data == NULL)
     {
         return;
     }
