@@ -2297,9 +2297,33 @@ static void scratch_set_pose(struct mc_pair_scratch* s, const struct mc_mesh* mj
     s->j_vertex_count = mj->vertex_count;
 }
 
-// The query's context: both trees, the mapping in SIMD form, the slacks of the conservative tests and the kernels.
-// `lanes` 0: the scalar part only (trees, slacks), all a front query uses (mc_collide_front); 1: also the SIMD
-// mapping and the kernels of the plain traversal.
+// The mapping in SIMD form (the plain traversal's box tests and leaf stage; ctx_init with lanes 1 leaves it to this,
+// called by expand_frontier once it knows the traversal runs: a small-mesh descent that ends at J's root needs none).
+static void ctx_init_maps(collide_ctx* cx)
+{
+#if defined(__SSE2__)
+    const struct mc_pair_scratch* s = cx->scratch;
+    for (int c = 0; c < 3; ++c)
+    {
+        cx->map_cols[0][c] = _mm_setr_ps((float)s->rot[0][c], (float)s->rot[1][c], (float)s->rot[2][c], 0.0f);
+        cx->map_cols[1][c] = _mm_setr_ps((float)s->rot[c][0], (float)s->rot[c][1], (float)s->rot[c][2], 0.0f);
+        for (int r = 0; r < 3; ++r)
+        {
+            cx->map_f[0][r][c] = _mm_set1_ps((float)s->rot[r][c]);
+            cx->map_f[1][r][c] = _mm_set1_ps((float)s->rot[c][r]);
+            cx->map_d[0][r][c] = _mm_set1_pd(s->rot[r][c]);
+            cx->map_d[1][r][c] = _mm_set1_pd(s->rot[c][r]);
+        }
+        cx->trans_d[c] = _mm_set1_pd(s->trans[c]);
+    }
+#else
+    (void)cx;
+#endif
+}
+
+// The query's context: both trees, the slacks of the conservative tests and the kernels.
+// `lanes` 0: the scalar part only (trees, slacks), all a front query uses (mc_collide_front); 1: also the kernels of
+// the plain traversal (and its SIMD mapping, from ctx_init_maps).
 static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_mesh* mj, struct mc_pair_scratch* s,
                      int lanes)
 {
@@ -2325,21 +2349,6 @@ static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_
     {
         return;
     }
-#if defined(__SSE2__)
-    for (int c = 0; c < 3; ++c)
-    {
-        cx->map_cols[0][c] = _mm_setr_ps((float)s->rot[0][c], (float)s->rot[1][c], (float)s->rot[2][c], 0.0f);
-        cx->map_cols[1][c] = _mm_setr_ps((float)s->rot[c][0], (float)s->rot[c][1], (float)s->rot[c][2], 0.0f);
-        for (int r = 0; r < 3; ++r)
-        {
-            cx->map_f[0][r][c] = _mm_set1_ps((float)s->rot[r][c]);
-            cx->map_f[1][r][c] = _mm_set1_ps((float)s->rot[c][r]);
-            cx->map_d[0][r][c] = _mm_set1_pd(s->rot[r][c]);
-            cx->map_d[1][r][c] = _mm_set1_pd(s->rot[c][r]);
-        }
-        cx->trans_d[c] = _mm_set1_pd(s->trans[c]);
-    }
-#endif
 #if defined(__SSE2__)
     cx->slack_rel_f = (float)cx->box_rel_slack;
     cx->slack_abs_f = (float)cx->abs_slack;
@@ -2380,45 +2389,156 @@ static uint32_t count_internal(const collide_ctx* cx, const pair_vec* items)
 #define SMALL_I_TRIANGLES 16u
 #define SMALL_I_STACK 128u
 
-typedef struct small_tri
+/// I's triangles for the small-mesh descent, one lane each (structure of arrays: the AVX2 plane test below takes four
+/// lanes at once; the lanes from the triangle count to the next multiple of 4 repeat the last triangle, never in the
+/// set).
+typedef struct small_tris
 {
-    mc_vec3 v[3];
-    double n[3];   // normal (edge cross product, not normalised)
-    double n1;     // |n|_1 >= |n|: the slack along n scaled by it stays conservative without a square root
-    double reach1; // max |v_i - v_0|_1
-} small_tri;
+    double v[3][3][SMALL_I_TRIANGLES]; // v[i][c][p]: coordinate c of vertex i of triangle p
+    double n[3][SMALL_I_TRIANGLES];    // normal (edge cross product, not normalised)
+    double n1[SMALL_I_TRIANGLES];      // |n|_1 >= |n|: the slack along n scaled by it stays conservative without a sqrt
+    double reach1[SMALL_I_TRIANGLES];  // max |v_i - v_0|_1
+} small_tris;
 
-// @return 1 when J's mapped box b is separated from t by more than the slack (see above).
-static int small_tri_apart(const collide_ctx* cx, const small_tri* t, const mapped_box* b)
+// Triangle p's normal, |n|_1 and reach from its vertices.
+static inline void small_tri_finish(small_tris* t, uint32_t p)
 {
-    double d0[3] = {t->v[0].x - b->c[0], t->v[0].y - b->c[1], t->v[0].z - b->c[2]};
+    double e1x = t->v[1][0][p] - t->v[0][0][p], e1y = t->v[1][1][p] - t->v[0][1][p];
+    double e1z = t->v[1][2][p] - t->v[0][2][p];
+    double e2x = t->v[2][0][p] - t->v[0][0][p], e2y = t->v[2][1][p] - t->v[0][1][p];
+    double e2z = t->v[2][2][p] - t->v[0][2][p];
+    double nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
+    t->n[0][p] = nx;
+    t->n[1][p] = ny;
+    t->n[2][p] = nz;
+    t->n1[p] = fabs(nx) + fabs(ny) + fabs(nz);
+    t->reach1[p] = fmax(fabs(e1x) + fabs(e1y) + fabs(e1z), fabs(e2x) + fabs(e2y) + fabs(e2z));
+}
+
+#if MC_COLLIDE_AVX
+// Lanes p..p+3 of the triangles from I's vertices (a lane past nt repeats triangle nt - 1, never in the set), with
+// small_tri_finish's values: the same operations in the same order, four at a time. The vertices are gathered into
+// registers and stored whole (the lanes stored one by one and loaded back as vectors stall: a load spanning several
+// smaller stores is not forwarded from them).
+__attribute__((target("avx2"))) static void small_tris_make4(const mc_vec3* pos, const uint32_t* tv, uint32_t nt,
+                                                             uint32_t p, small_tris* t)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    const uint32_t* tri[4];
+    for (uint32_t l = 0; l < 4u; ++l)
+    {
+        tri[l] = &tv[3u * (p + l < nt ? p + l : nt - 1u)];
+    }
+    __m256d v[3][3];
+    for (int i = 0; i < 3; ++i)
+    {
+        const mc_vec3 *a = &pos[tri[0][i]], *b = &pos[tri[1][i]], *c = &pos[tri[2][i]], *d = &pos[tri[3][i]];
+        v[i][0] = _mm256_set_pd(d->x, c->x, b->x, a->x);
+        v[i][1] = _mm256_set_pd(d->y, c->y, b->y, a->y);
+        v[i][2] = _mm256_set_pd(d->z, c->z, b->z, a->z);
+        for (int k = 0; k < 3; ++k)
+        {
+            _mm256_store_pd(&t->v[i][k][p], v[i][k]);
+        }
+    }
+    __m256d e1[3], e2[3];
+    for (int c = 0; c < 3; ++c)
+    {
+        e1[c] = _mm256_sub_pd(v[1][c], v[0][c]);
+        e2[c] = _mm256_sub_pd(v[2][c], v[0][c]);
+    }
+    __m256d n[3];
+    for (int c = 0; c < 3; ++c)
+    {
+        int c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+        n[c] = _mm256_sub_pd(_mm256_mul_pd(e1[c1], e2[c2]), _mm256_mul_pd(e1[c2], e2[c1]));
+        _mm256_store_pd(&t->n[c][p], n[c]);
+    }
+    __m256d n1 = _mm256_add_pd(_mm256_add_pd(_mm256_andnot_pd(sign, n[0]), _mm256_andnot_pd(sign, n[1])),
+                               _mm256_andnot_pd(sign, n[2]));
+    _mm256_store_pd(&t->n1[p], n1);
+    __m256d r1 = _mm256_add_pd(_mm256_add_pd(_mm256_andnot_pd(sign, e1[0]), _mm256_andnot_pd(sign, e1[1])),
+                               _mm256_andnot_pd(sign, e1[2]));
+    __m256d r2 = _mm256_add_pd(_mm256_add_pd(_mm256_andnot_pd(sign, e2[0]), _mm256_andnot_pd(sign, e2[1])),
+                               _mm256_andnot_pd(sign, e2[2]));
+    // fmax(r1, r2): r1 where r1 > r2 or r2 is NaN, else r2.
+    __m256d take1 = _mm256_or_pd(_mm256_cmp_pd(r1, r2, _CMP_GT_OQ), _mm256_cmp_pd(r2, r2, _CMP_UNORD_Q));
+    _mm256_store_pd(&t->reach1[p], _mm256_blendv_pd(r2, r1, take1));
+}
+#endif
+
+// The triangles of lanes 0..nt-1 (vertex indices tv into pos); the lanes after them up to a multiple of 4 repeat the
+// last one (never in the set).
+static void small_tris_make(const collide_ctx* cx, const mc_vec3* pos, const uint32_t* tv, uint32_t nt, small_tris* t)
+{
+    uint32_t end = (nt + 3u) & ~3u;
+#if MC_COLLIDE_AVX
+    if (cx->lanes == 2)
+    {
+        for (uint32_t p = 0; p < end; p += 4u)
+        {
+            small_tris_make4(pos, tv, nt, p, t);
+        }
+        return;
+    }
+#else
+    (void)cx;
+#endif
+    for (uint32_t p = 0; p < end; ++p)
+    {
+        const uint32_t* tri = &tv[3u * (p < nt ? p : nt - 1u)];
+        for (int i = 0; i < 3; ++i)
+        {
+            const mc_vec3 v = pos[tri[i]];
+            t->v[i][0][p] = v.x;
+            t->v[i][1][p] = v.y;
+            t->v[i][2][p] = v.z;
+        }
+        small_tri_finish(t, p);
+    }
+}
+
+// The plane part of the test (see above): the box's centre at distance |n . (c - v0)| from the triangle's plane, its
+// radius along n sum_k e_k |n . a_k|, all times |n| (a degenerate triangle, n = 0, is never apart by it); *slack
+// receives the test's slack. @return 1 when the plane separates J's mapped box b from triangle p.
+static inline int small_tri_plane_apart(const small_tris* t, uint32_t p, const mapped_box* b, double rel_slack,
+                                        double abs_slack, double* slack_out)
+{
+    double d0x = t->v[0][0][p] - b->c[0], d0y = t->v[0][1][p] - b->c[1], d0z = t->v[0][2][p] - b->c[2];
     // Every corner's |v - c|_1 is at most v0's plus the triangle's reach from v0 (the slack of tri_outside_box, from
     // above).
-    double mag = fabs(d0[0]) + fabs(d0[1]) + fabs(d0[2]) + t->reach1;
-    double slack = 2.0 * (cx->rel_slack * (mag + b->e[0] + b->e[1] + b->e[2]) + cx->abs_slack);
-    // The triangle's plane first (a part in a box: every face's plane separates): the box's centre at distance
-    // |n . (c - v0)|, its radius along n sum_k e_k |n . a_k|, all times |n| (a degenerate triangle, n = 0, is never
-    // apart by it).
-    double dist = fabs(t->n[0] * d0[0] + t->n[1] * d0[1] + t->n[2] * d0[2]);
+    double mag = fabs(d0x) + fabs(d0y) + fabs(d0z) + t->reach1[p];
+    double slack = 2.0 * (rel_slack * (mag + b->e[0] + b->e[1] + b->e[2]) + abs_slack);
+    *slack_out = slack;
+    double nx = t->n[0][p], ny = t->n[1][p], nz = t->n[2][p];
+    double dist = fabs(nx * d0x + ny * d0y + nz * d0z);
     double r = 0.0;
     for (int k = 0; k < 3; ++k)
     {
-        r += b->e[k] * fabs(t->n[0] * b->ax[k][0] + t->n[1] * b->ax[k][1] + t->n[2] * b->ax[k][2]);
+        r += b->e[k] * fabs(nx * b->ax[k][0] + ny * b->ax[k][1] + nz * b->ax[k][2]);
     }
-    if (dist > r + slack * t->n1)
+    return dist > r + slack * t->n1[p];
+}
+
+// The face part: @return 1 when all three corners of triangle p lie beyond one face of b by more than the slack.
+static inline int small_tri_faces_apart(const small_tris* t, uint32_t p, const mapped_box* b, double slack)
+{
+    double d[3][3];
+    for (int i = 0; i < 3; ++i)
     {
-        return 1;
+        d[i][0] = t->v[i][0][p] - b->c[0];
+        d[i][1] = t->v[i][1][p] - b->c[1];
+        d[i][2] = t->v[i][2][p] - b->c[2];
     }
     for (int k = 0; k < 3; ++k)
     {
         double lim = b->e[k] + slack;
-        double p[3];
+        double q[3];
         for (int i = 0; i < 3; ++i)
         {
-            p[i] = b->ax[k][0] * (t->v[i].x - b->c[0]) + b->ax[k][1] * (t->v[i].y - b->c[1]) +
-                   b->ax[k][2] * (t->v[i].z - b->c[2]);
+            q[i] = b->ax[k][0] * d[i][0] + b->ax[k][1] * d[i][1] + b->ax[k][2] * d[i][2];
         }
-        if ((p[0] > lim && p[1] > lim && p[2] > lim) || (p[0] < -lim && p[1] < -lim && p[2] < -lim))
+        if ((q[0] > lim && q[1] > lim && q[2] > lim) || (q[0] < -lim && q[1] < -lim && q[2] < -lim))
         {
             return 1;
         }
@@ -2426,11 +2546,142 @@ static int small_tri_apart(const collide_ctx* cx, const small_tri* t, const mapp
     return 0;
 }
 
+#if MC_COLLIDE_AVX
+// small_tri_plane_apart on the lanes of `live`, four at a time (the same operations in the same order: the same
+// decisions). @return the lanes of live that the plane separates.
+__attribute__((target("avx2"))) static uint32_t
+small_tris_planes_apart4(const small_tris* t, uint32_t live, const mapped_box* b, double rel_slack, double abs_slack)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    const __m256d c0 = _mm256_set1_pd(b->c[0]), c1 = _mm256_set1_pd(b->c[1]), c2 = _mm256_set1_pd(b->c[2]);
+    const __m256d e0 = _mm256_set1_pd(b->e[0]), e1 = _mm256_set1_pd(b->e[1]), e2 = _mm256_set1_pd(b->e[2]);
+    const __m256d rel = _mm256_set1_pd(rel_slack), abs_s = _mm256_set1_pd(abs_slack), two = _mm256_set1_pd(2.0);
+    uint32_t apart = 0;
+    for (uint32_t g = 0; g < SMALL_I_TRIANGLES; g += 4u)
+    {
+        if (((live >> g) & 15u) == 0u)
+        {
+            continue;
+        }
+        __m256d d0x = _mm256_sub_pd(_mm256_load_pd(&t->v[0][0][g]), c0);
+        __m256d d0y = _mm256_sub_pd(_mm256_load_pd(&t->v[0][1][g]), c1);
+        __m256d d0z = _mm256_sub_pd(_mm256_load_pd(&t->v[0][2][g]), c2);
+        __m256d mag =
+            _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_andnot_pd(sign, d0x), _mm256_andnot_pd(sign, d0y)),
+                                        _mm256_andnot_pd(sign, d0z)),
+                          _mm256_load_pd(&t->reach1[g]));
+        __m256d slack = _mm256_mul_pd(
+            two,
+            _mm256_add_pd(_mm256_mul_pd(rel, _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(mag, e0), e1), e2)), abs_s));
+        __m256d nx = _mm256_load_pd(&t->n[0][g]), ny = _mm256_load_pd(&t->n[1][g]), nz = _mm256_load_pd(&t->n[2][g]);
+        __m256d dist = _mm256_andnot_pd(
+            sign, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, d0x), _mm256_mul_pd(ny, d0y)), _mm256_mul_pd(nz, d0z)));
+        __m256d r = _mm256_setzero_pd();
+        const __m256d ek[3] = {e0, e1, e2};
+        for (int k = 0; k < 3; ++k)
+        {
+            __m256d dot = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(nx, _mm256_set1_pd(b->ax[k][0])),
+                                                      _mm256_mul_pd(ny, _mm256_set1_pd(b->ax[k][1]))),
+                                        _mm256_mul_pd(nz, _mm256_set1_pd(b->ax[k][2])));
+            r = _mm256_add_pd(r, _mm256_mul_pd(ek[k], _mm256_andnot_pd(sign, dot)));
+        }
+        __m256d lim = _mm256_add_pd(r, _mm256_mul_pd(slack, _mm256_load_pd(&t->n1[g])));
+        apart |= (uint32_t)_mm256_movemask_pd(_mm256_cmp_pd(dist, lim, _CMP_GT_OQ)) << g;
+    }
+    return apart & live;
+}
+#endif
+
+// The lanes of live whose triangle J's mapped box b is separated from by more than the slack (see above): the plane
+// first (a part in a box: every face's plane separates), then the box's face axes.
+static uint32_t small_tris_apart(const collide_ctx* cx, const small_tris* t, uint32_t live, const mapped_box* b)
+{
+    uint32_t apart = 0;
+    double slack;
+#if MC_COLLIDE_AVX
+    uint32_t two_off = live & (live - 1u); // live without its lowest bit
+    if (cx->lanes == 2 && (two_off & (two_off - 1u)) != 0u)
+    {
+        // Four lanes a test pays from three live triangles on (J's top nodes; deeper, one or two are left).
+        uint32_t planes = small_tris_planes_apart4(t, live, b, cx->rel_slack, cx->abs_slack);
+        for (uint32_t m = live & ~planes; m != 0u; m &= m - 1u)
+        {
+            uint32_t p = (uint32_t)__builtin_ctz(m);
+            small_tri_plane_apart(t, p, b, cx->rel_slack, cx->abs_slack, &slack); // the slack (same value)
+            if (small_tri_faces_apart(t, p, b, slack))
+            {
+                apart |= 1u << p;
+            }
+        }
+        return apart | planes;
+    }
+#endif
+    for (uint32_t m = live; m != 0u; m &= m - 1u)
+    {
+        uint32_t p = (uint32_t)__builtin_ctz(m);
+        if (small_tri_plane_apart(t, p, b, cx->rel_slack, cx->abs_slack, &slack) ||
+            small_tri_faces_apart(t, p, b, slack))
+        {
+            apart |= 1u << p;
+        }
+    }
+    return apart;
+}
+
+// The axis-aligned box of J's vertices (its tree's bbox_lo, bbox_hi, J's frame) mapped into I's frame: axes the
+// rotation's columns, centre and half extents from the corners (their rounding, below 1 ulp of the coordinates, is far
+// inside the slack of small_tri_apart).
+static void map_j_aabb(const struct mc_pair_scratch* s, const mc_bvh* tb, mapped_box* b)
+{
+    double mid[3];
+    for (int k = 0; k < 3; ++k)
+    {
+        mid[k] = 0.5 * (tb->bbox_lo[k] + tb->bbox_hi[k]);
+        b->e[k] = 0.5 * (tb->bbox_hi[k] - tb->bbox_lo[k]);
+        for (int r = 0; r < 3; ++r)
+        {
+            b->ax[k][r] = s->rot[r][k];
+        }
+    }
+    for (int r = 0; r < 3; ++r)
+    {
+        b->c[r] = s->rot[r][0] * mid[0] + s->rot[r][1] * mid[1] + s->rot[r][2] * mid[2] + s->trans[r];
+    }
+}
+
+// I's leaves (at most SMALL_I_TRIANGLES: every leaf holds a triangle) and the bits of their triangles (leaf order).
+// @return their count.
+static uint32_t small_i_leaves(const mc_bvh* ta, uint32_t leaf[SMALL_I_TRIANGLES], uint32_t mask[SMALL_I_TRIANGLES])
+{
+    uint32_t stack[SMALL_I_TRIANGLES + 1u]; // a binary tree of at most 16 leaves: at most 16 entries pending
+    uint32_t top = 0, nl = 0;
+    stack[top++] = 0u;
+    while (top > 0)
+    {
+        uint32_t k = stack[--top];
+        const mc_bvh_node* n = &ta->nodes[k];
+        if (mc_bvh_is_leaf(n))
+        {
+            uint32_t first = mc_bvh_leaf_first(n), count = mc_bvh_leaf_count(n);
+            leaf[nl] = k;
+            mask[nl++] = (count >= 32u ? ~0u : (1u << count) - 1u) << first;
+            continue;
+        }
+        MC_ASSERT(top + 2u <= SMALL_I_TRIANGLES + 1u);
+        stack[top++] = n->data;
+        stack[top++] = n->data + 1u;
+    }
+    return nl;
+}
+
 // The descent for a small I (see SMALL_I_TRIANGLES) into out as leaf pairs, only for a J whose root box's centre
 // (root_j, mapped) is inside I's root box: a part enclosed by the coarse mesh. A part on a plate is not, and there the
 // node pair traversal was measured cheaper (callgrind, spot_on_plate 38 k against 59 k instructions a query: the
-// plate's top face stays in the set down to J's leaves, each test scalar). @return 0 when it does not apply (I too
-// large, J outside or too deep for the stack; out untouched), -1 on allocation failure, 1 when done.
+// plate's top face stays in the set down to J's leaves, each test scalar). The roots' boxes then overlap (J's centre
+// inside I's box: the roots' separating axis test, whose offsets along I's axes are the ones computed here, and whose
+// slack covers the rest of its rounding, cannot separate them), so the roots' test is not run; it counts as one box
+// test all the same. @return 0 when it does not apply (I too large, J outside or too deep for the stack; out
+// untouched, no box test counted), -1 on allocation failure, 1 when done.
 static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair_vec* out, uint64_t* box_tests)
 {
     const mc_bvh* ta = cx->ta;
@@ -2451,50 +2702,13 @@ static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair
             return 0;
         }
     }
-    // I's leaves (at most nt) and their triangles' bits (leaf order).
+    *box_tests += 1u; // the roots' (see above)
+    _Alignas(32) small_tris tris;
+    small_tris_make(cx, cx->pos_i, ta->tri_vertex, nt, &tris);
+    // I's leaves, listed when a J leaf is first reached with triangles left (a part well inside never gets there).
     uint32_t leaf[SMALL_I_TRIANGLES], leaf_mask[SMALL_I_TRIANGLES], nl = 0;
-    uint32_t stack[SMALL_I_STACK];
+    uint32_t stack[SMALL_I_STACK], mask_stack[SMALL_I_STACK];
     uint32_t top = 0;
-    stack[top++] = 0u;
-    while (top > 0)
-    {
-        uint32_t k = stack[--top];
-        const mc_bvh_node* n = &ta->nodes[k];
-        if (mc_bvh_is_leaf(n))
-        {
-            uint32_t first = mc_bvh_leaf_first(n), count = mc_bvh_leaf_count(n);
-            leaf[nl] = k;
-            leaf_mask[nl++] = (count >= 32u ? ~0u : (1u << count) - 1u) << first;
-            continue;
-        }
-        if (top + 2u > SMALL_I_STACK || nl >= SMALL_I_TRIANGLES)
-        {
-            return 0;
-        }
-        stack[top++] = n->data;
-        stack[top++] = n->data + 1u;
-    }
-    small_tri tris[SMALL_I_TRIANGLES];
-    for (uint32_t p = 0; p < nt; ++p)
-    {
-        const uint32_t* va = &ta->tri_vertex[3u * p];
-        small_tri* t = &tris[p];
-        // From locals, stored once (reading the stored vertices back stalled on store forwarding: perf, knob_in_box).
-        const mc_vec3 v0 = cx->pos_i[va[0]], v1 = cx->pos_i[va[1]], v2 = cx->pos_i[va[2]];
-        double e1x = v1.x - v0.x, e1y = v1.y - v0.y, e1z = v1.z - v0.z;
-        double e2x = v2.x - v0.x, e2y = v2.y - v0.y, e2z = v2.z - v0.z;
-        double nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
-        t->v[0] = v0;
-        t->v[1] = v1;
-        t->v[2] = v2;
-        t->n[0] = nx;
-        t->n[1] = ny;
-        t->n[2] = nz;
-        t->n1 = fabs(nx) + fabs(ny) + fabs(nz);
-        t->reach1 = fmax(fabs(e1x) + fabs(e1y) + fabs(e1z), fabs(e2x) + fabs(e2y) + fabs(e2z));
-    }
-    uint32_t mask_stack[SMALL_I_STACK];
-    top = 0;
     stack[top] = 0u;
     mask_stack[top++] = nt >= 32u ? ~0u : (1u << nt) - 1u;
     while (top > 0)
@@ -2503,15 +2717,24 @@ static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair
         uint32_t k = stack[top], live = mask_stack[top];
         const mc_bvh_node* n = &tb->nodes[k];
         mapped_box b;
-        map_j_box(cx->scratch, n, &b);
-        *box_tests += 1u;
-        for (uint32_t m = live; m != 0u; m &= m - 1u)
+        if (k == 0u)
         {
-            uint32_t p = (uint32_t)__builtin_ctz(m);
-            if (small_tri_apart(cx, &tris[p], &b))
-            {
-                live &= ~(1u << p);
-            }
+            b = *root_j;
+        }
+        else
+        {
+            map_j_box(cx->scratch, n, &b);
+        }
+        *box_tests += 1u;
+        live &= ~small_tris_apart(cx, &tris, live, &b);
+        if (k == 0u && live != 0u)
+        {
+            // J's root has a second bounding box: the axis-aligned box of its vertices in its own frame (exact: the
+            // tree's bbox_lo, bbox_hi), often tighter than the root's OBB along some direction (an OBB turned against
+            // a part's faces pokes past them; a housing drawn about the part is aligned with them). A triangle apart
+            // from either box is apart from every J triangle. Part of the root's box test.
+            map_j_aabb(cx->scratch, tb, &b);
+            live &= ~small_tris_apart(cx, &tris, live, &b);
         }
         if (live == 0u)
         {
@@ -2524,6 +2747,10 @@ static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair
             stack[top] = n->data + 1u;
             mask_stack[top++] = live;
             continue;
+        }
+        if (nl == 0u)
+        {
+            nl = small_i_leaves(ta, leaf, leaf_mask);
         }
         if (!pair_vec_reserve(out, out->count + nl))
         {
@@ -2542,7 +2769,121 @@ static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair
     return 1;
 }
 
-static mc_status expand_frontier(const collide_ctx* cx, int workers, uint64_t* box_tests, pair_vec** frontier,
+// An I node's box in double (I's frame: no mapping).
+static inline void node_box(const mc_bvh_node* n, mapped_box* b)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        b->ax[k][0] = n->axis[k][0];
+        b->ax[k][1] = n->axis[k][1];
+        b->ax[k][2] = n->axis[k][2];
+        b->c[k] = n->center[k];
+        b->e[k] = n->extent[k];
+    }
+}
+
+// The mirror of small_i_descend for a small J (at most SMALL_I_TRIANGLES triangles) around a part I: I's tree is
+// descended once with the set of J's triangles (mapped into I's frame as the leaf stage maps them, map_j) that I's node
+// box may meet, by the same test; I's root also through the axis-aligned box of I's vertices. Only for an I whose root
+// box's centre is inside J's root box (root_j, mapped): the roots' test cannot separate them then (its offset along
+// J's axes is the one computed here, and its slack covers the rest of its rounding), so it is not run and counts as one
+// box test. @return 0 when it does not apply (out untouched, no box test counted), -1 on allocation failure, 1 when
+// done.
+static int small_j_descend(const collide_ctx* cx, const mapped_box* root_j, pair_vec* out, uint64_t* box_tests)
+{
+    const mc_bvh* ta = cx->ta;
+    const mc_bvh* tb = cx->tb;
+    const struct mc_pair_scratch* s = cx->scratch;
+    uint32_t nt = tb->triangle_count;
+    if (nt == 0u || nt > SMALL_I_TRIANGLES || ta->depth + 1u >= SMALL_I_STACK)
+    {
+        return 0;
+    }
+    const mc_bvh_node* ra = &ta->nodes[0];
+    double d[3];
+    for (int c = 0; c < 3; ++c)
+    {
+        d[c] = root_j->c[c] - (double)ra->center[c];
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        double t = root_j->ax[k][0] * d[0] + root_j->ax[k][1] * d[1] + root_j->ax[k][2] * d[2];
+        if (fabs(t) > root_j->e[k])
+        {
+            return 0;
+        }
+    }
+    *box_tests += 1u; // the roots' (see above)
+    // J's triangles, their vertices mapped (local indices 3 p + i).
+    mc_vec3 mapped[3u * SMALL_I_TRIANGLES];
+    uint32_t local[3u * SMALL_I_TRIANGLES];
+    for (uint32_t v = 0; v < 3u * nt; ++v)
+    {
+        mapped[v] = map_j(s, s->j_pos[tb->tri_vertex[v]]);
+        local[v] = v;
+    }
+    _Alignas(32) small_tris tris;
+    small_tris_make(cx, mapped, local, nt, &tris);
+    uint32_t leaf[SMALL_I_TRIANGLES], leaf_mask[SMALL_I_TRIANGLES], nl = 0;
+    uint32_t stack[SMALL_I_STACK], mask_stack[SMALL_I_STACK];
+    uint32_t top = 0;
+    stack[top] = 0u;
+    mask_stack[top++] = nt >= 32u ? ~0u : (1u << nt) - 1u;
+    while (top > 0)
+    {
+        --top;
+        uint32_t k = stack[top], live = mask_stack[top];
+        const mc_bvh_node* n = &ta->nodes[k];
+        mapped_box b;
+        node_box(n, &b);
+        *box_tests += 1u;
+        live &= ~small_tris_apart(cx, &tris, live, &b);
+        if (k == 0u && live != 0u)
+        {
+            // I's vertex box (exact, I's frame), as J's is used in small_i_descend.
+            for (int c = 0; c < 3; ++c)
+            {
+                b.ax[c][0] = b.ax[c][1] = b.ax[c][2] = 0.0;
+                b.ax[c][c] = 1.0;
+                b.c[c] = 0.5 * (ta->bbox_lo[c] + ta->bbox_hi[c]);
+                b.e[c] = 0.5 * (ta->bbox_hi[c] - ta->bbox_lo[c]);
+            }
+            live &= ~small_tris_apart(cx, &tris, live, &b);
+        }
+        if (live == 0u)
+        {
+            continue;
+        }
+        if (!mc_bvh_is_leaf(n))
+        {
+            stack[top] = n->data;
+            mask_stack[top++] = live;
+            stack[top] = n->data + 1u;
+            mask_stack[top++] = live;
+            continue;
+        }
+        if (nl == 0u)
+        {
+            nl = small_i_leaves(tb, leaf, leaf_mask);
+        }
+        if (!pair_vec_reserve(out, out->count + nl))
+        {
+            return -1;
+        }
+        for (uint32_t l = 0; l < nl; ++l)
+        {
+            if ((leaf_mask[l] & live) != 0u)
+            {
+                out->data[out->count].a = k;
+                out->data[out->count].b = leaf[l];
+                out->count++;
+            }
+        }
+    }
+    return 1;
+}
+
+static mc_status expand_frontier(collide_ctx* cx, int workers, uint64_t* box_tests, pair_vec** frontier,
                                  uint32_t* internal)
 {
     struct mc_pair_scratch* s = cx->scratch;
@@ -2555,27 +2896,29 @@ static mc_status expand_frontier(const collide_ctx* cx, int workers, uint64_t* b
     }
     mapped_box root_j;
     map_j_box(s, &cx->tb->nodes[0], &root_j);
-    *box_tests += 1u;
-    if (box_overlap(cx, &cx->ta->nodes[0], &root_j))
-    {
-        cur->data[cur->count].a = 0;
-        cur->data[cur->count].b = 0;
-        cur->count = 1;
-    }
-    int small = cur->count == 1u ? small_i_descend(cx, &root_j, cur, box_tests) : 0;
+    int small = small_i_descend(cx, &root_j, cur, box_tests);
+    small = small != 0 ? small : small_j_descend(cx, &root_j, cur, box_tests);
     if (small != 0)
     {
         if (small < 0)
         {
             return MC_ERR_OUT_OF_MEMORY;
         }
-        // Leaf pairs only (after the roots' pair, overwritten: it is a leaf pair only when both trees are one leaf,
-        // and the descent then pairs them again if they may meet).
-        memmove(cur->data, cur->data + 1, (size_t)(cur->count - 1u) * sizeof *cur->data);
-        cur->count -= 1u;
-        *internal = 0;
+        if (cur->count > 0u)
+        {
+            ctx_init_maps(cx); // the leaf stage's
+        }
+        *internal = 0; // leaf pairs only
         *frontier = cur;
         return MC_OK;
+    }
+    ctx_init_maps(cx);
+    *box_tests += 1u;
+    if (box_overlap(cx, &cx->ta->nodes[0], &root_j))
+    {
+        cur->data[cur->count].a = 0;
+        cur->data[cur->count].b = 0;
+        cur->count = 1;
     }
     for (;;)
     {
@@ -3069,7 +3412,9 @@ mc_status mc_collide_into(const struct mc_mesh* mi, const struct mc_mesh* mj, co
     {
         return MC_ERR_INVALID_ARGUMENT;
     }
-    double t0 = mc_now_seconds();
+    // The clock is read only for a caller who wants the stats (two reads cost about a quarter of a query that finds
+    // nothing: perf, a part inside a box).
+    double t0 = stats != NULL ? mc_now_seconds() : 0.0;
     unsorted_pairs u;
     mc_status st = collide_keyed(mi, mj, j_in_i, worker_count, scratch, NULL, &u);
     if (st != MC_OK)

@@ -927,12 +927,14 @@ Test(bvh, small_mesh_descent_keeps_every_pair)
                     : mc_v3(r * (2.0 * scene_random(&seed) - 1.0), r * (2.0 * scene_random(&seed) - 1.0),
                             r * (2.0 * scene_random(&seed) - 1.0));
         const mc_mesh* part = fine[flush ? 2 : it % 2];
+        mc_collide_lanes_limit = (it / 2) % 2; // the descent's scalar and widest kernels
         uint32_t n = check_against_brute_force(box, part, &p, ws, 1 + it % 2);
         with_pairs += n > 0 ? 1u : 0u;
         without += n == 0 ? 1u : 0u;
         mc_pose inv = mc_pose_inverse(&p);
         check_against_brute_force(part, box, &inv, ws, 2 - it % 2);
     }
+    mc_collide_lanes_limit = 0;
     cr_assert(with_pairs > 10 && without > 5, "%u queries with pairs, %u without", with_pairs, without);
     // Well inside: decided at J's root.
     mc_pose in = {mc_v3(0.05, -0.02, 0.03), mc_quat_normalize((mc_quat){0.9, 0.1, 0.2, 0.3})};
@@ -941,12 +943,80 @@ Test(bvh, small_mesh_descent_keeps_every_pair)
     cr_assert(mc_collide(box, fine[0], &in, 1, &ws->pairs, &res, &st) == MC_OK);
     cr_assert(res.pair_count == 0 && st.box_tests == 2, "%u pairs, %llu box tests", res.pair_count,
               (unsigned long long)st.box_tests);
+    // The same with the box as J (the mirrored descent, small_j_descend).
+    mc_pose out = mc_pose_inverse(&in);
+    cr_assert(mc_collide(fine[0], box, &out, 1, &ws->pairs, &res, &st) == MC_OK);
+    cr_assert(res.pair_count == 0 && st.box_tests == 2, "%u pairs, %llu box tests", res.pair_count,
+              (unsigned long long)st.box_tests);
     for (int k = 0; k < 3; ++k)
     {
         mc_mesh_destroy(fine[k]);
     }
     mc_mesh_destroy(box);
     mc_workspace_destroy(ws);
+}
+
+// The small-mesh descent also tests J's root through the axis-aligned box of J's vertices (bvh_collide.c,
+// small_i_descend): a CAD part's root OBB, turned against the part's faces, pokes through the walls of a box drawn 1.5
+// times about the part (the idler_in_box scene), where the part's own box stays clear of them. At the scene's pose the
+// query ends at J's root (2 box tests; 46 with the OBB alone), and with the meshes swapped at I's root
+// (small_j_descend); moved and turned through the walls, every pair is the brute force's, both ways (a triangle is
+// dropped only when apart from one of the two boxes, each containing every triangle of the part).
+Test(bvh, small_mesh_descent_uses_the_parts_own_box)
+{
+    int k = 0;
+    while (k < scene_real_count() && strcmp(scene_real_name(k), "idler_in_box") != 0)
+    {
+        ++k;
+    }
+    scene_pair s;
+    cr_assert(scene_make_real(k, &s) == 0, "scene idler_in_box (set MC_SOURCE_ROOT)");
+    cr_assert(mc_mesh_get_triangle_count(s.mesh_i) == 12u);
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    mc_pose pi, j_in_i;
+    mc_query_relative_pose(&s.pose_i, &s.pose_j, &pi, &j_in_i);
+    // Both kernels of the descent (lanes 1: scalar; 0: the widest of this CPU, AVX2 when it has it).
+    for (int lanes = 0; lanes < 2; ++lanes)
+    {
+        mc_collide_lanes_limit = lanes;
+        mc_pair_result res;
+        mc_query_stats st;
+        cr_assert(mc_collide(s.mesh_i, s.mesh_j, &j_in_i, 1, &ws->pairs, &res, &st) == MC_OK);
+        cr_assert(res.pair_count == 0 && st.box_tests == 2, "%u pairs, %llu box tests", res.pair_count,
+                  (unsigned long long)st.box_tests);
+        cr_assert(check_against_brute_force(s.mesh_i, s.mesh_j, &j_in_i, ws, 1) == 0);
+        // The part as I, the box as J (small_j_descend: I's root through I's own vertex box).
+        mc_pose i_in_j = mc_pose_inverse(&j_in_i);
+        cr_assert(mc_collide(s.mesh_j, s.mesh_i, &i_in_j, 1, &ws->pairs, &res, &st) == MC_OK);
+        cr_assert(res.pair_count == 0 && st.box_tests == 2, "mirrored: %u pairs, %llu box tests", res.pair_count,
+                  (unsigned long long)st.box_tests);
+    }
+    // Moved by up to 0.3 of the part's size along each axis (its centre stays inside the box, so the descent applies)
+    // and turned by up to about 0.6 rad about its centre: inside, or through one or more walls.
+    const mc_mesh_report* r = mc_mesh_get_report(s.mesh_j);
+    mc_vec3 centre = mc_scale(mc_add(r->bbox_min, r->bbox_max), 0.5), size = mc_sub(r->bbox_max, r->bbox_min);
+    uint64_t seed = 4141;
+    uint32_t with_pairs = 0, without = 0;
+    for (int it = 0; it < 12; ++it)
+    {
+        double turn = 0.3 * (double)(it % 3);
+        mc_vec3 axis = mc_normalize(mc_v3(scene_random(&seed) - 0.5, scene_random(&seed) - 0.5, scene_random(&seed)));
+        mc_quat q = {cos(turn), sin(turn) * axis.x, sin(turn) * axis.y, sin(turn) * axis.z};
+        mc_vec3 shift = mc_v3(0.6 * (scene_random(&seed) - 0.5) * size.x, 0.6 * (scene_random(&seed) - 0.5) * size.y,
+                              0.6 * (scene_random(&seed) - 0.5) * size.z);
+        mc_pose p = {mc_sub(mc_add(centre, shift), mc_quat_rotate(q, centre)), q}; // turned about the part's centre
+        mc_collide_lanes_limit = (it / 2) % 2;
+        uint32_t n = check_against_brute_force(s.mesh_i, s.mesh_j, &p, ws, 1 + it % 2);
+        with_pairs += n > 0 ? 1u : 0u;
+        without += n == 0 ? 1u : 0u;
+        mc_pose inv = mc_pose_inverse(&p);
+        cr_assert(check_against_brute_force(s.mesh_j, s.mesh_i, &inv, ws, 2 - it % 2) == n);
+    }
+    mc_collide_lanes_limit = 0;
+    cr_assert(with_pairs >= 3 && without >= 3, "%u poses with pairs, %u without", with_pairs, without);
+    mc_workspace_destroy(ws);
+    scene_pair_destroy(&s);
 }
 
 // An n-sided prism of radius r and height h about the z axis through (cx, cy), both caps fanned from their centres

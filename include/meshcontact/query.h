@@ -120,7 +120,7 @@ extern "C"
     /// @param ws workspace (required)
     /// @param pairs caller buffer of `capacity` entries, may be NULL when capacity is 0
     /// @param pair_count receives the number of intersecting pairs (may exceed capacity: then MC_ERR_CAPACITY)
-    /// @param stats may be NULL
+    /// @param stats may be NULL (then no clock is read for seconds_pairs)
     MC_API mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
                                              const mc_pose* pose_j, const mc_query_options* options, mc_workspace* ws,
                                              mc_triangle_pair* pairs, uint32_t capacity, uint32_t* pair_count,

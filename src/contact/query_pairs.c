@@ -36,13 +36,14 @@ bool mc_query_prepare(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mes
 
 void mc_query_relative_pose(const mc_pose* pose_i, const mc_pose* pose_j, mc_pose* pi, mc_pose* j_in_i)
 {
-    mc_pose pj = *pose_j;
-    *pi = *pose_i;
-    pi->q = mc_quat_normalize(pi->q);
-    pj.q = mc_quat_normalize(pj.q);
+    // From locals, stored once (copying the poses and reading them back stalled on store forwarding: perf).
+    const mc_quat qi = mc_quat_normalize(pose_i->q), qj = mc_quat_normalize(pose_j->q);
+    const mc_vec3 d = mc_sub(pose_j->p, pose_i->p);
+    pi->p = pose_i->p;
+    pi->q = qi;
     // J in I's frame: R_i^T (p_j - p_i), the difference first (exact for bodies near each other, wherever they are).
-    j_in_i->q = mc_quat_mul(mc_quat_conj(pi->q), pj.q);
-    j_in_i->p = mc_quat_rotate(mc_quat_conj(pi->q), mc_sub(pj.p, pi->p));
+    j_in_i->q = mc_quat_mul(mc_quat_conj(qi), qj);
+    j_in_i->p = mc_quat_rotate(mc_quat_conj(qi), d);
 }
 
 mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, const mc_mesh* mesh_j,
@@ -66,7 +67,9 @@ mc_status mc_query_triangle_pairs(const mc_mesh* mesh_i, const mc_pose* pose_i, 
     mc_query_stats local;
     memset(&local, 0, sizeof local);
     uint32_t found = 0;
-    mc_status st = mc_collide_into(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, &sink, &found, &local);
+    // No stats wanted: none gathered (mc_collide_into then reads no clock).
+    mc_status st = mc_collide_into(mesh_i, mesh_j, &j_in_i, opt.worker_count, &ws->pairs, &sink, &found,
+                                   stats != NULL ? &local : NULL);
     if (st != MC_OK)
     {
         return st;
