@@ -75,20 +75,18 @@ typedef struct mc_pair_front mc_pair_front;
 /// bound above M for their other triangle pairs. Rule: with m a bound of how far any point of J can have moved in I's
 /// frame since the front's pose (||R1 - R0||_F sqrt(3) max|coordinate of J| + |t1 - t0|, rounded up), a query below
 /// every entry's gap is quiet: it looks only at the near lists and tests only the pairs whose own gap does not exceed
-/// m (a pair found apart gets a new gap, its gap now less m, and an expiry on a motion clock that sums the bounds of
-/// J's steps between queries: it is also skipped while the clock has not advanced by its gap now); otherwise, when m is
-/// within M, the entries whose gap does not exceed m are descended again at this pose (their new gaps from the front's
-/// pose, less m), else the front is recorded again from the roots at this pose. M is 16 recent steps of J (its motion
-/// between consecutive queries), at most a tenth of the trees' mean leaf size; when four recent steps exceed that, the
-/// plain traversal runs (see FRONT_MARGIN_STEPS in bvh_collide.c). A quiet query also measures a motion margin below
-/// which every near-list test keeps its result (each deciding determinant's float value less its filter bound, over a
-/// bound of its change; see bvh_collide.c) and keeps its sorted pairs' combinatorics; a later quiet query whose motion
-/// from that pose is below the margin replays them, computing only their crossing points (stats->certified_reuse = 1,
-/// no triangle test). The result (pairs and crossings) is bitwise mc_collide's whatever the front's history; the
-/// counters (box_tests, triangle_tests) differ. Used only for serial traversals (worker_count 1, or meshes too small
-/// for the parallel one); otherwise the plain traversal runs and the front is reset. The front is recorded again from
-/// the roots when the trees change or when it has grown past four times its size (entries or near lists) after the last
-/// recording.
+/// m (a pair found apart gets a new gap, its gap now less m); otherwise, when m is within M, the entries whose gap
+/// does not exceed m are descended again at this pose (their new gaps from the front's pose, less m), else the front
+/// is recorded again from the roots at this pose. M is 16 recent steps of J (its motion between consecutive queries),
+/// at most a tenth of the trees' mean leaf size; when four recent steps exceed that, the plain traversal runs (see
+/// FRONT_MARGIN_STEPS in bvh_collide.c). A quiet query also measures a motion margin below which every near-list test
+/// keeps its result (each deciding determinant's float value less its filter bound, over a bound of its change; see
+/// bvh_collide.c) and keeps its sorted pairs' combinatorics; a later quiet query whose motion from that pose is below
+/// the margin replays them, computing only their crossing points (stats->certified_reuse = 1, no triangle test).
+/// The result (pairs and crossings) is bitwise mc_collide's whatever the front's history; the counters (box_tests,
+/// triangle_tests) differ. Used only for serial traversals (worker_count 1, or meshes too small for the parallel
+/// one); otherwise the plain traversal runs and the front is reset. The front is recorded again from the roots when
+/// the trees change or when it has grown past four times its size (entries or near lists) after the last recording.
 mc_status mc_collide_front(const struct mc_mesh* mi, const struct mc_mesh* mj, const mc_pose* j_in_i, int worker_count,
                            struct mc_pair_scratch** scratch, mc_pair_front** front, mc_pair_result* result,
                            mc_query_stats* stats);

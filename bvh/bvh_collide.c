@@ -128,12 +128,9 @@ struct mc_pair_scratch
     uint32_t fresh_cap;         // allocated
     uint8_t* pool;              // near lists of the front being built (copied into the front at the end)
     float* pool_gap;            // each near-list pair's own gap bound (see front_entry)
-    float* pool_exp;            // and its expiry on the front's motion clock (see mc_pair_front.clock)
     uint32_t pool_count;        // used
     uint32_t pool_cap;          // allocated
     uint32_t pool_gap_cap;      // entries of pool_gap allocated
-    uint32_t pool_exp_cap;      // entries of pool_exp allocated
-    double clock;               // the front's motion clock at the query being answered
 };
 
 // Node pairs per worker the serial expansion aims for before the parallel loop: enough items for the dynamic
@@ -195,7 +192,6 @@ void mc_pair_scratch_destroy(struct mc_pair_scratch* s)
     mc_free(s->fresh);
     mc_free(s->pool);
     mc_free(s->pool_gap);
-    mc_free(s->pool_exp);
     mc_free(s);
 }
 
@@ -217,8 +213,7 @@ size_t mc_pair_scratch_byte_count(const struct mc_pair_scratch* s)
     n += (size_t)(s->frontier[0].capacity + s->frontier[1].capacity) * sizeof(node_pair);
     n += (size_t)s->out_capacity * sizeof(mc_triangle_pair) + 2u * (size_t)s->key_capacity * sizeof(sort_key);
     n += (size_t)s->coplanar_capacity * sizeof(uint64_t);
-    n += (size_t)s->fresh_cap * sizeof(front_entry) + s->pool_cap +
-         ((size_t)s->pool_gap_cap + s->pool_exp_cap) * sizeof(float);
+    n += (size_t)s->fresh_cap * sizeof(front_entry) + s->pool_cap + (size_t)s->pool_gap_cap * sizeof(float);
     return n;
 }
 
@@ -3470,12 +3465,9 @@ struct mc_pair_front
     uint32_t capacity;     // entries allocated
     uint8_t* pool;         // the leaf entries' near lists
     float* pool_gap;       // each near-list pair's gap bound at the front's pose (0: it is tested at every query)
-    float* pool_exp;       // each near-list pair's expiry on the motion clock (0: none; see clock)
     uint32_t pool_count;   // bytes used
     uint32_t pool_cap;     // bytes allocated
     uint32_t pool_gap_cap; // entries of pool_gap allocated
-    uint32_t pool_exp_cap; // entries of pool_exp allocated
-    double clock;          // J's motion summed over the queries since the front's recording (see front_clock)
     uint32_t rebuild_size; // entries right after the last descent from the roots
     uint32_t rebuild_pool; // near-list bytes right after it
     double margin;         // the margin of the last descent from the roots (front_traverse)
@@ -3525,7 +3517,6 @@ void mc_pair_front_destroy(mc_pair_front* f)
     mc_free(f->entries);
     mc_free(f->pool);
     mc_free(f->pool_gap);
-    mc_free(f->pool_exp);
     mc_free(f->order);
     mc_free(f->cert_ij);
     mc_free(f->cert_meta);
@@ -3561,7 +3552,6 @@ void mc_pair_front_prefetch(const mc_pair_front* f)
         // A quiet query reads the leaf entries (first in the array), their near lists and gaps.
         prefetch_bytes(f->entries, (size_t)f->leaf_count * sizeof *f->entries);
         prefetch_bytes(f->pool_gap, (size_t)f->pool_count * sizeof *f->pool_gap);
-        prefetch_bytes(f->pool_exp, (size_t)f->pool_count * sizeof *f->pool_exp);
         prefetch_bytes(f->pool, f->pool_count);
     }
 }
@@ -3723,17 +3713,6 @@ static inline float gap_from_front(double g, double offset)
     }
     double left = (g - offset) - 1e-15 * fabs(g);
     return left > 0.0 ? gap_down(left) : 0.0f;
-}
-
-// A gap g > 0 measured at the query being answered, as an expiry on the front's motion clock (mc_pair_front.clock, at
-// this query `clock`): the clock sums bounds of J's motion between consecutive queries, so from this query's pose to
-// any later one J moves by at most the clock's advance, and the triangles stay apart while it is below g. Returns
-// clock + g rounded down (less more than the rounding of the sum); 0 (no expiry: the gap from the front's pose alone
-// decides) when nothing is left or the clock is not running (INFINITY).
-static inline float clock_expiry(double clock, double g)
-{
-    double e = (clock + g) - 1e-15 * (clock + g);
-    return g > 0.0 && e > clock ? gap_down(e) : 0.0f;
 }
 
 // Append an entry to the scratch's fresh entries. @return 0 on allocation failure.
@@ -3975,7 +3954,6 @@ MC_SCALAR_CLONES static int leaf_tris_test(const collide_ctx* cx, pair_worker* w
 static inline int pool_reserve(struct mc_pair_scratch* s, uint32_t n)
 {
     return mc_array_reserve((void**)&s->pool, &s->pool_cap, (uint64_t)s->pool_count + n, 1, 256) &&
-           mc_array_reserve((void**)&s->pool_exp, &s->pool_exp_cap, (uint64_t)s->pool_count + n, sizeof(float), 256) &&
            mc_array_reserve((void**)&s->pool_gap, &s->pool_gap_cap, (uint64_t)s->pool_count + n, sizeof(float), 256);
 }
 
@@ -4034,7 +4012,6 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
             // A pair apart now (g > 0) cannot cross: it is only listed, with its own gap (looked at again once the
             // motion reaches it, leaf_near); the others are tested.
             s->pool_gap[s->pool_count] = g > 0.0 ? gap_from_front(g, offset) : 0.0f;
-            s->pool_exp[s->pool_count] = g > 0.0 ? clock_expiry(s->clock, g) : 0.0f;
             s->pool[s->pool_count++] = (uint8_t)(p << 4 | q);
             if (!(g > 0.0) && !leaf_tris_test(cx, w, &lt, p, q))
             {
@@ -4052,9 +4029,8 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
 // reference pose plus `motion`, g_now less `motion` is its gap from the reference pose (0 when nothing is left: looked
 // at again by the next query); otherwise they are tested. @return 0 on allocation failure.
 static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q,
-                             double motion, double clock, float* gap, float* exp)
+                             double motion, float* gap)
 {
-    *exp = 0.0f;
     if (!(*gap < 0.0f))
     {
         leaf_tri_bound(cx, lt, 0, p);
@@ -4064,7 +4040,6 @@ static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* l
         {
             double left = (g - motion) - 1e-15 * g;
             *gap = left > 0.0 ? gap_down(left) : 0.0f;
-            *exp = clock_expiry(clock, g);
             return 1;
         }
     }
@@ -4090,14 +4065,13 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
     leaf_tris_init(cx, e->a, e->b, &lt);
     const uint8_t* list = f->pool + e->near;
     float* gap = f->pool_gap + e->near;
-    float* exp = f->pool_exp + e->near;
     for (uint32_t k = 0; k < e->near_count; ++k)
     {
-        if ((double)gap[k] > motion || (double)exp[k] > f->clock)
+        if ((double)gap[k] > motion)
         {
             continue;
         }
-        if (!near_pair_refresh(cx, w, &lt, list[k] >> 4, list[k] & 15u, motion, f->clock, &gap[k], &exp[k]))
+        if (!near_pair_refresh(cx, w, &lt, list[k] >> 4, list[k] & 15u, motion, &gap[k]))
         {
             return 0;
         }
@@ -4200,7 +4174,6 @@ static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint3
     if (pool > UINT32_MAX ||
         !mc_array_reserve((void**)&f->entries, &f->capacity, (uint64_t)kept + s->fresh_count, sizeof *f->entries, 16) ||
         !mc_array_reserve((void**)&f->pool, &f->pool_cap, pool, 1, 256) ||
-        !mc_array_reserve((void**)&f->pool_exp, &f->pool_exp_cap, pool, sizeof(float), 256) ||
         !mc_array_reserve((void**)&f->pool_gap, &f->pool_gap_cap, pool, sizeof(float), 256))
     {
         return 0;
@@ -4215,7 +4188,6 @@ static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint3
     {
         memcpy(f->pool + keep_pool, s->pool, s->pool_count);
         memcpy(f->pool_gap + keep_pool, s->pool_gap, (size_t)s->pool_count * sizeof(float));
-        memcpy(f->pool_exp + keep_pool, s->pool_exp, (size_t)s->pool_count * sizeof(float));
     }
     f->count = kept + s->fresh_count;
     f->pool_count = (uint32_t)pool;
@@ -4790,10 +4762,6 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     // J's motion since the pair's last query, kept as a peak that halves at every query (the margin's scale).
     double step = f->has_last ? pose_motion(cx, (const double(*)[3])f->last_rot, f->last_trans, radius) : 0.0;
     f->step = fmax(step, 0.5 * f->step);
-    // The motion clock: the steps' bounds summed (rounded up), so that it advances by at least J's motion between any
-    // two of these queries; stopped (INFINITY) without a last pose, until the next recording restarts it at 0.
-    f->clock = f->has_last ? nextafter(f->clock + step, INFINITY) : INFINITY;
-    cx->scratch->clock = f->clock;
     front_note_pose(f, cx->scratch);
     bool fresh_start = !f->valid || f->ta != cx->ta || f->tb != cx->tb || f->count > 4u * f->rebuild_size + 256u ||
                        f->pool_count > 4u * f->rebuild_pool + 4096u;
@@ -4860,8 +4828,6 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
         // From the roots at this pose (the front's new pose), with a margin of FRONT_MARGIN_STEPS recent steps (at
         // least 1e-9 of J's radius: a pair at rest).
         f->margin = fmax(margin, 1e-9 * radius);
-        f->clock = 0.0;
-        cx->scratch->clock = 0.0;
         ok = front_descend(cx, w, 0, 0, f->margin, 0.0) && front_finish(cx->scratch, f, 0, 0);
         f->rebuild_size = f->count;
         f->rebuild_pool = f->pool_count;
