@@ -2336,10 +2336,6 @@ static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_
     cx->box_rel_slack = 1e-5; // float arithmetic on top of the above: see bvh/collide_lanes.h, sat
     // MC_BVH_FLOAT_TINY: the float tests' absolute rounding in gradual underflow (meshes of tiny coordinates).
     cx->abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag) + MC_BVH_FLOAT_TINY;
-#if defined(__SSE2__)
-    cx->lanes = mc_collide_lanes_available(); // a front query's triangle tests use it too (leaf_tris_test)
-    cx->lanes = mc_collide_lanes_limit > 0 && mc_collide_lanes_limit < cx->lanes ? mc_collide_lanes_limit : cx->lanes;
-#endif
     if (lanes == 0)
     {
         return;
@@ -2347,6 +2343,8 @@ static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_
 #if defined(__SSE2__)
     cx->slack_rel_f = (float)cx->box_rel_slack;
     cx->slack_abs_f = (float)cx->abs_slack;
+    cx->lanes = mc_collide_lanes_available();
+    cx->lanes = mc_collide_lanes_limit > 0 && mc_collide_lanes_limit < cx->lanes ? mc_collide_lanes_limit : cx->lanes;
     cx->leaf_pairs = leaf_pairs_sse;
 #if MC_COLLIDE_AVX
     cx->leaf_pairs = cx->lanes == 2 ? leaf_pairs_avx2 : leaf_pairs_sse;
@@ -3901,36 +3899,6 @@ static inline const mc_tri_plane* leaf_tri_plane(const collide_ctx* cx, leaf_tri
     return &lt->plane[side][k];
 }
 
-#if MC_COLLIDE_AVX
-// leaf_tris_test with step 1 on lanes, as the cold stage's AVX2 loop (leaf_pairs_exact_avx2): both plane tests with
-// one corner per lane, the crossings from the signs when all six are decided, else the scalar exact test. Bitwise the
-// same crossings and counters. (A front's tests are mostly of crossing pairs, every step: the tests of 100 steps of 125
-// spheres drifting 1e-3 went from 1.07 G to 0.85 G instructions, the steps from 4.32 G to 4.10 G.)
-__attribute__((target("avx2"))) static int leaf_tris_test_avx2(const collide_ctx* cx, pair_worker* w,
-                                                               const mc_tri_plane* pi, const mc_tri_plane* pj,
-                                                               uint32_t pa, uint32_t pb)
-{
-    tri_lanes li, lj;
-    tri_lanes_make(pi, &li);
-    double oi[4], oj[4];
-    int k = 0, sp = 0, m = 0, sw = 0;
-    int side = sides_avx2(pj, &li, oi, &k, &sp); // I's corners against J's plane
-    if (side > 0)
-    {
-        tri_lanes_make(pj, &lj);
-        side = sides_avx2(pi, &lj, oj, &m, &sw); // J's corners against I's plane
-    }
-    if (side == 0)
-    {
-        return 1;
-    }
-    mc_crossing cr[2];
-    int n = side > 0 ? crossings_from_lonely(pi->v, oi, k, sp, pj->v, oj, m, sw, 0, cr)
-                     : exact_pair_test(cx, w, pi, pj, pa, pb, cr);
-    return n >= 0 && (n != 2 || push_pair(w, cx->ta->tri_order[pa], cx->tb->tri_order[pb], cr));
-}
-#endif
-
 // The exact test of I's triangle p against J's triangle q of a leaf pair (the cold stage's function on the same
 // values: bitwise the same crossings), the pair pushed when they cross. @return 0 on allocation failure.
 MC_SCALAR_CLONES static int leaf_tris_test(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q)
@@ -3938,12 +3906,6 @@ MC_SCALAR_CLONES static int leaf_tris_test(const collide_ctx* cx, pair_worker* w
     const mc_tri_plane* pi = leaf_tri_plane(cx, lt, 0, p);
     const mc_tri_plane* pj = leaf_tri_plane(cx, lt, 1, q);
     w->triangle_tests += 1u;
-#if MC_COLLIDE_AVX
-    if (cx->lanes == 2)
-    {
-        return leaf_tris_test_avx2(cx, w, pi, pj, lt->first[0] + p, lt->first[1] + q);
-    }
-#endif
     mc_crossing cr[2];
     int n = exact_pair_test(cx, w, pi, pj, lt->first[0] + p, lt->first[1] + q, cr);
     return n >= 0 &&
