@@ -2336,6 +2336,10 @@ static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_
     cx->box_rel_slack = 1e-5; // float arithmetic on top of the above: see bvh/collide_lanes.h, sat
     // MC_BVH_FLOAT_TINY: the float tests' absolute rounding in gradual underflow (meshes of tiny coordinates).
     cx->abs_slack = 1e-13 * (3.0 * mi->bvh->max_abs_coord + 3.0 * mj->bvh->max_abs_coord + tmag) + MC_BVH_FLOAT_TINY;
+#if defined(__SSE2__)
+    cx->lanes = mc_collide_lanes_available(); // set in every context: no path reads it unset
+    cx->lanes = mc_collide_lanes_limit > 0 && mc_collide_lanes_limit < cx->lanes ? mc_collide_lanes_limit : cx->lanes;
+#endif
     if (lanes == 0)
     {
         return;
@@ -2343,8 +2347,6 @@ static void ctx_init(collide_ctx* cx, const struct mc_mesh* mi, const struct mc_
 #if defined(__SSE2__)
     cx->slack_rel_f = (float)cx->box_rel_slack;
     cx->slack_abs_f = (float)cx->abs_slack;
-    cx->lanes = mc_collide_lanes_available();
-    cx->lanes = mc_collide_lanes_limit > 0 && mc_collide_lanes_limit < cx->lanes ? mc_collide_lanes_limit : cx->lanes;
     cx->leaf_pairs = leaf_pairs_sse;
 #if MC_COLLIDE_AVX
     cx->leaf_pairs = cx->lanes == 2 ? leaf_pairs_avx2 : leaf_pairs_sse;
