@@ -2669,6 +2669,100 @@ static uint32_t small_i_leaves(const mc_bvh* ta, uint32_t leaf[SMALL_I_TRIANGLES
     return nl;
 }
 
+// An I node's box in double (I's frame: no mapping).
+static inline void node_box(const mc_bvh_node* n, mapped_box* b)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        b->ax[k][0] = n->axis[k][0];
+        b->ax[k][1] = n->axis[k][1];
+        b->ax[k][2] = n->axis[k][2];
+        b->c[k] = n->center[k];
+        b->e[k] = n->extent[k];
+    }
+}
+
+// The large mesh of a small-mesh descent: its tree, the small mesh's tree, whether the large one is J (its node boxes
+// mapped into I's frame, map_j_box) or I (node_box), its root's box and the axis-aligned box of its vertices (a second
+// box of the root: a triangle apart from either is apart from every triangle of the large mesh).
+typedef struct small_side
+{
+    const mc_bvh* big;
+    const mc_bvh* small;
+    bool big_is_j;
+    mapped_box root;
+    mapped_box root_aabb;
+} small_side;
+
+// The descent shared by small_i_descend and small_j_descend: the large mesh's tree descended once with the set of the
+// small mesh's triangles (tris, nt of them) that each node's box may meet (small_tris_apart, one box test a node); a
+// leaf reached with triangles left gives a leaf pair with each small leaf holding one of them (small_i_leaves, listed
+// when first needed: a part well inside never gets there). @return -1 on allocation failure, 1 when done.
+static int small_descend(const collide_ctx* cx, const small_tris* tris, uint32_t nt, const small_side* sd,
+                         pair_vec* out, uint64_t* box_tests)
+{
+    uint32_t leaf[SMALL_I_TRIANGLES], leaf_mask[SMALL_I_TRIANGLES], nl = 0;
+    uint32_t stack[SMALL_I_STACK], mask_stack[SMALL_I_STACK];
+    uint32_t top = 0;
+    stack[top] = 0u;
+    mask_stack[top++] = nt >= 32u ? ~0u : (1u << nt) - 1u;
+    while (top > 0)
+    {
+        --top;
+        uint32_t k = stack[top], live = mask_stack[top];
+        const mc_bvh_node* n = &sd->big->nodes[k];
+        mapped_box b;
+        if (k == 0u)
+        {
+            b = sd->root;
+        }
+        else if (sd->big_is_j)
+        {
+            map_j_box(cx->scratch, n, &b);
+        }
+        else
+        {
+            node_box(n, &b);
+        }
+        *box_tests += 1u;
+        live &= ~small_tris_apart(cx, tris, live, &b);
+        if (k == 0u && live != 0u)
+        {
+            live &= ~small_tris_apart(cx, tris, live, &sd->root_aabb); // part of the root's box test
+        }
+        if (live == 0u)
+        {
+            continue;
+        }
+        if (!mc_bvh_is_leaf(n))
+        {
+            stack[top] = n->data;
+            mask_stack[top++] = live;
+            stack[top] = n->data + 1u;
+            mask_stack[top++] = live;
+            continue;
+        }
+        if (nl == 0u)
+        {
+            nl = small_i_leaves(sd->small, leaf, leaf_mask);
+        }
+        if (!pair_vec_reserve(out, out->count + nl))
+        {
+            return -1;
+        }
+        for (uint32_t l = 0; l < nl; ++l)
+        {
+            if ((leaf_mask[l] & live) != 0u)
+            {
+                out->data[out->count].a = sd->big_is_j ? leaf[l] : k;
+                out->data[out->count].b = sd->big_is_j ? k : leaf[l];
+                out->count++;
+            }
+        }
+    }
+    return 1;
+}
+
 // The descent for a small I (see SMALL_I_TRIANGLES) into out as leaf pairs, only for a J whose root box's centre
 // (root_j, mapped) is inside I's root box: a part enclosed by the coarse mesh. A part on a plate is not, and there the
 // node pair traversal was measured cheaper (callgrind, spot_on_plate 38 k against 59 k instructions a query: the
@@ -2700,81 +2794,16 @@ static int small_i_descend(const collide_ctx* cx, const mapped_box* root_j, pair
     *box_tests += 1u; // the roots' (see above)
     _Alignas(32) small_tris tris;
     small_tris_make(cx, cx->pos_i, ta->tri_vertex, nt, &tris);
-    // I's leaves, listed when a J leaf is first reached with triangles left (a part well inside never gets there).
-    uint32_t leaf[SMALL_I_TRIANGLES], leaf_mask[SMALL_I_TRIANGLES], nl = 0;
-    uint32_t stack[SMALL_I_STACK], mask_stack[SMALL_I_STACK];
-    uint32_t top = 0;
-    stack[top] = 0u;
-    mask_stack[top++] = nt >= 32u ? ~0u : (1u << nt) - 1u;
-    while (top > 0)
-    {
-        --top;
-        uint32_t k = stack[top], live = mask_stack[top];
-        const mc_bvh_node* n = &tb->nodes[k];
-        mapped_box b;
-        if (k == 0u)
-        {
-            b = *root_j;
-        }
-        else
-        {
-            map_j_box(cx->scratch, n, &b);
-        }
-        *box_tests += 1u;
-        live &= ~small_tris_apart(cx, &tris, live, &b);
-        if (k == 0u && live != 0u)
-        {
-            // J's root has a second bounding box: the axis-aligned box of its vertices in its own frame (exact: the
-            // tree's bbox_lo, bbox_hi), often tighter than the root's OBB along some direction (an OBB turned against
-            // a part's faces pokes past them; a housing drawn about the part is aligned with them). A triangle apart
-            // from either box is apart from every J triangle. Part of the root's box test.
-            map_j_aabb(cx->scratch, tb, &b);
-            live &= ~small_tris_apart(cx, &tris, live, &b);
-        }
-        if (live == 0u)
-        {
-            continue;
-        }
-        if (!mc_bvh_is_leaf(n))
-        {
-            stack[top] = n->data;
-            mask_stack[top++] = live;
-            stack[top] = n->data + 1u;
-            mask_stack[top++] = live;
-            continue;
-        }
-        if (nl == 0u)
-        {
-            nl = small_i_leaves(ta, leaf, leaf_mask);
-        }
-        if (!pair_vec_reserve(out, out->count + nl))
-        {
-            return -1;
-        }
-        for (uint32_t l = 0; l < nl; ++l)
-        {
-            if ((leaf_mask[l] & live) != 0u)
-            {
-                out->data[out->count].a = leaf[l];
-                out->data[out->count].b = k;
-                out->count++;
-            }
-        }
-    }
-    return 1;
-}
-
-// An I node's box in double (I's frame: no mapping).
-static inline void node_box(const mc_bvh_node* n, mapped_box* b)
-{
-    for (int k = 0; k < 3; ++k)
-    {
-        b->ax[k][0] = n->axis[k][0];
-        b->ax[k][1] = n->axis[k][1];
-        b->ax[k][2] = n->axis[k][2];
-        b->c[k] = n->center[k];
-        b->e[k] = n->extent[k];
-    }
+    // J's root also through the axis-aligned box of J's vertices in its own frame (exact: the tree's bbox_lo,
+    // bbox_hi), often tighter than the root's OBB along some direction (an OBB turned against a part's faces pokes
+    // past them; a housing drawn about the part is aligned with them).
+    small_side side;
+    side.big = tb;
+    side.small = ta;
+    side.big_is_j = true;
+    side.root = *root_j;
+    map_j_aabb(cx->scratch, tb, &side.root_aabb);
+    return small_descend(cx, &tris, nt, &side, out, box_tests);
 }
 
 // The mirror of small_i_descend for a small J (at most SMALL_I_TRIANGLES triangles) around a part I: I's tree is
@@ -2819,63 +2848,20 @@ static int small_j_descend(const collide_ctx* cx, const mapped_box* root_j, pair
     }
     _Alignas(32) small_tris tris;
     small_tris_make(cx, mapped, local, nt, &tris);
-    uint32_t leaf[SMALL_I_TRIANGLES], leaf_mask[SMALL_I_TRIANGLES], nl = 0;
-    uint32_t stack[SMALL_I_STACK], mask_stack[SMALL_I_STACK];
-    uint32_t top = 0;
-    stack[top] = 0u;
-    mask_stack[top++] = nt >= 32u ? ~0u : (1u << nt) - 1u;
-    while (top > 0)
+    // I's root also through the axis-aligned box of I's vertices (exact, I's frame), as J's in small_i_descend.
+    small_side side;
+    memset(&side, 0, sizeof side);
+    side.big = ta;
+    side.small = tb;
+    side.big_is_j = false;
+    node_box(&ta->nodes[0], &side.root);
+    for (int c = 0; c < 3; ++c)
     {
-        --top;
-        uint32_t k = stack[top], live = mask_stack[top];
-        const mc_bvh_node* n = &ta->nodes[k];
-        mapped_box b;
-        node_box(n, &b);
-        *box_tests += 1u;
-        live &= ~small_tris_apart(cx, &tris, live, &b);
-        if (k == 0u && live != 0u)
-        {
-            // I's vertex box (exact, I's frame), as J's is used in small_i_descend.
-            for (int c = 0; c < 3; ++c)
-            {
-                b.ax[c][0] = b.ax[c][1] = b.ax[c][2] = 0.0;
-                b.ax[c][c] = 1.0;
-                b.c[c] = 0.5 * (ta->bbox_lo[c] + ta->bbox_hi[c]);
-                b.e[c] = 0.5 * (ta->bbox_hi[c] - ta->bbox_lo[c]);
-            }
-            live &= ~small_tris_apart(cx, &tris, live, &b);
-        }
-        if (live == 0u)
-        {
-            continue;
-        }
-        if (!mc_bvh_is_leaf(n))
-        {
-            stack[top] = n->data;
-            mask_stack[top++] = live;
-            stack[top] = n->data + 1u;
-            mask_stack[top++] = live;
-            continue;
-        }
-        if (nl == 0u)
-        {
-            nl = small_i_leaves(tb, leaf, leaf_mask);
-        }
-        if (!pair_vec_reserve(out, out->count + nl))
-        {
-            return -1;
-        }
-        for (uint32_t l = 0; l < nl; ++l)
-        {
-            if ((leaf_mask[l] & live) != 0u)
-            {
-                out->data[out->count].a = k;
-                out->data[out->count].b = leaf[l];
-                out->count++;
-            }
-        }
+        side.root_aabb.ax[c][c] = 1.0;
+        side.root_aabb.c[c] = 0.5 * (ta->bbox_lo[c] + ta->bbox_hi[c]);
+        side.root_aabb.e[c] = 0.5 * (ta->bbox_hi[c] - ta->bbox_lo[c]);
     }
-    return 1;
+    return small_descend(cx, &tris, nt, &side, out, box_tests);
 }
 
 static mc_status expand_frontier(collide_ctx* cx, int workers, uint64_t* box_tests, pair_vec** frontier,
