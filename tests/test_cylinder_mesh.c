@@ -288,6 +288,34 @@ Test(cylinder_mesh, a_cylinder_thinner_than_a_steep_face_tilt_keeps_its_volume)
     mc_mesh_destroy(box);
 }
 
+// A needle (radius 2^-240) through the hollow cube of the fuzz harnesses, nearly along a cube axis: it crosses two
+// pairs of parallel faces (outer, and the inward-wound cavity's), whose vector areas cancel, so the contact surface's
+// vector area is rounding, about 1e-160 per component: its square underflows, and the area and normal came from that
+// square (fuzz_shapes: |normal| 1.00008). Oracle: the four crossings' areas, pi r^2 / |cos| each, cancel to a few
+// ulps of their sum (1e-14 of it), at radius 2^-40 and 2^-240 alike, and the normal is a unit vector to an ulp.
+Test(cylinder_mesh, a_needle_has_a_unit_normal_even_where_its_area_underflows)
+{
+    mc_mesh* cube = scene_fuzz_cube(1, 1.0, 0);
+    cr_assert_not_null(cube);
+    mc_shape mcube = mc_shape_mesh(cube);
+    mc_pose pm = at(0, 0, 0.5);
+    mc_pose pw = at(0, 0, 0);
+    pw.q = (mc_quat){-63, -55, -55, -55}; // normalised by the library, as the fuzzer's
+    double radii[2] = {0x1p-40, 0x1.fffffffffffffp-241};
+    for (int k = 0; k < 2; ++k)
+    {
+        mc_shape needle = mc_shape_cylinder(radii[k], 8.625);
+        mc_region g[MAX_REGIONS];
+        cr_assert_eq(query_both(&needle, pw, &mcube, pm, NULL, g), 1u);
+        double crossings = 4.0 * PI * radii[k] * radii[k] / 0.9; // |cos| > 0.9 at this turn
+        cr_assert(g[0].area > 0.0 && g[0].area < 1e-14 * crossings, "radius %a: area %g of %g", radii[k], g[0].area,
+                  crossings);
+        cr_assert(fabs(mc_length(g[0].normal) - 1.0) < 1e-15, "radius %a: |normal| %.17g", radii[k],
+                  mc_length(g[0].normal));
+    }
+    mc_mesh_destroy(cube);
+}
+
 /// The analytic cylinder against mesh m and the tessellated ones at chord tolerances R 1e-2, 1e-3, 1e-4: the
 /// errors of the volume, centroid and S_I fall with the tolerance (the inscribed polygons' area deficit is about
 /// (4/3) tol / R of the section) and end below `last` times the finest tolerance over R.

@@ -584,9 +584,9 @@ static mc_status mesh_plane(struct mc_shape_scratch* s, const mc_mesh* m, mc_vec
             g->volume != 0.0 ? mc_add(r->origin, mc_scale(r->moment_x24, 1.0 / (4.0 * r->volume_x6))) : r->origin;
         g->centroid = mc_add(to_world->p, mc_mat33_mul_vec(&rot, c));
         mc_vec3 si = mc_mat33_mul_vec(&rot, mc_scale(r->area_x2, 0.5));
-        g->area = mc_length(si);
+        g->area = mc_length_scaled(si); // its square underflows for a tiny contact (fuzz_shapes)
         g->radius = sqrt(g->area / PI);
-        g->normal = g->area > 0.0 ? mc_scale(si, 1.0 / g->area) : mc_v3(0, 0, 0);
+        g->normal = g->area > 0.0 ? mc_normalize(si) : mc_v3(0, 0, 0);
         g->s_i = si;
         g->s_j = mc_scale(si, -1.0);
         g->depth = r->deepest;
@@ -999,9 +999,9 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
     g->volume = volume;
     g->centroid = mc_add(to_world->p, mc_mat33_mul_vec(&rot, mc_add(c, mc_scale(sum.moment, 1.0 / volume))));
     mc_vec3 sj = mc_mat33_mul_vec(&rot, sum.area);
-    g->area = mc_length(sj);
+    g->area = mc_length_scaled(sj); // its square underflows for a tiny contact (fuzz_shapes)
     g->radius = sqrt(g->area / PI);
-    g->normal = g->area > 0.0 ? mc_scale(sj, -1.0 / g->area) : mc_v3(0, 0, 0);
+    g->normal = g->area > 0.0 ? mc_scale(mc_normalize(sj), -1.0) : mc_v3(0, 0, 0);
     g->s_i = mc_scale(sj, -1.0);
     g->s_j = sj;
     // Depth: R - distance from the centre to the surface (R + distance when the centre is inside the mesh).
@@ -1084,9 +1084,9 @@ static uint32_t cylinders(double r1, double l1, double r2, double l2, bool hole,
     mc_vec3 local_c = mc_add(mc_scale(u, xc), mc_v3(0, 0, 0.5 * (zlo + zhi)));
     g->centroid = mc_add(to_world->p, mc_mat33_mul_vec(&rot, local_c));
     mc_vec3 swi = mc_mat33_mul_vec(&rot, si);
-    g->area = mc_length(swi);
+    g->area = mc_length_scaled(swi); // its square underflows for a tiny contact (fuzz_shapes)
     g->radius = sqrt(g->area / PI);
-    g->normal = g->area > 0.0 ? mc_scale(swi, 1.0 / g->area) : mc_v3(0, 0, 0);
+    g->normal = g->area > 0.0 ? mc_normalize(swi) : mc_v3(0, 0, 0);
     g->s_i = swi;
     g->s_j = mc_scale(swi, -1.0);
     // Depth: the radial penetration, or the axial overlap when that is smaller (discs stacked end to end).

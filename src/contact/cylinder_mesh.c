@@ -745,9 +745,9 @@ static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, con
     g->volume = vol;
     g->centroid = mc_add(pc->p, mc_mat33_mul_vec(&rc, mc_scale(mom, 1.0 / vol)));
     mc_vec3 sj = mc_mat33_mul_vec(&rc, s.area);
-    g->area = mc_length(sj);
+    g->area = mc_length_scaled(sj); // its square underflows for a tiny contact (fuzz_shapes)
     g->radius = sqrt(g->area / PI);
-    g->normal = g->area > 0.0 ? mc_scale(sj, -1.0 / g->area) : mc_v3(0, 0, 0);
+    g->normal = g->area > 0.0 ? mc_scale(mc_normalize(sj), -1.0) : mc_v3(0, 0, 0);
     g->s_i = mc_scale(sj, -1.0);
     g->s_j = sj;
     // Depth: the radial one (R - the smallest distance rho from the axis of the mesh surface in the slab, R + rho

@@ -199,9 +199,9 @@ uint32_t mc_cylinder_sphere(double r, double len, const mc_pose* pc, mc_vec3 cen
     g->volume = vol;
     g->centroid = mc_add(pc->p, mc_mat33_mul_vec(&rc, local_c));
     mc_vec3 swi = mc_mat33_mul_vec(&rc, si);
-    g->area = mc_length(swi);
+    g->area = mc_length_scaled(swi); // its square underflows for a tiny contact (fuzz_shapes)
     g->radius = sqrt(g->area / PI);
-    g->normal = g->area > 0.0 ? mc_scale(swi, 1.0 / g->area) : mc_v3(0, 0, 0);
+    g->normal = g->area > 0.0 ? mc_normalize(swi) : mc_v3(0, 0, 0);
     g->s_i = swi;
     g->s_j = mc_scale(swi, -1.0);
     // Depth as a ball against a mesh: rs - the distance from the centre to the cylinder's surface (rs + it with the
