@@ -2232,20 +2232,48 @@ Test(bvh, single_triangle_leaves_of_a_coarse_box_are_flat_and_a_part_inside_meet
     mc_mesh_destroy(ball);
 }
 
-// One query through `front` (workspace fw) and the same query cold (cw) at pose p: their pairs must be bitwise equal
-// and non-empty; st and cs receive the two queries' counters.
-static void front_query_vs_cold(const mc_mesh* mi, const mc_mesh* mj, const mc_pose* p, mc_workspace* fw,
-                                mc_workspace* cw, mc_pair_front** front, mc_query_stats* st, mc_query_stats* cs, int k)
+// Two unit spheres (about 1000 triangles each) with a front, its workspace, and a workspace for the cold queries: the
+// set-up of the front tests under motion.
+typedef struct sphere_fronts
+{
+    mc_mesh* mi;
+    mc_mesh* mj;
+    mc_workspace* fw; // the front's queries
+    mc_workspace* cw; // the cold ones
+    mc_pair_front* front;
+} sphere_fronts;
+
+static void sphere_fronts_open(sphere_fronts* sf)
+{
+    memset(sf, 0, sizeof *sf);
+    sf->mi = scene_uv_sphere(1.0, 1000);
+    sf->mj = scene_uv_sphere(1.0, 1000);
+    cr_assert(sf->mi != NULL && sf->mj != NULL);
+    cr_assert(mc_workspace_create(&sf->fw) == MC_OK && mc_workspace_create(&sf->cw) == MC_OK);
+}
+
+static void sphere_fronts_close(sphere_fronts* sf)
+{
+    mc_pair_front_destroy(sf->front);
+    mc_workspace_destroy(sf->fw);
+    mc_workspace_destroy(sf->cw);
+    mc_mesh_destroy(sf->mi);
+    mc_mesh_destroy(sf->mj);
+}
+
+// One query through the front and the same query cold at pose p: their pairs must be bitwise equal and non-empty;
+// st and cs receive the two queries' counters.
+static void front_query_vs_cold(sphere_fronts* sf, const mc_pose* p, mc_query_stats* st, mc_query_stats* cs, int k)
 {
     mc_pair_result res, cold;
     memset(st, 0, sizeof *st);
     memset(cs, 0, sizeof *cs);
-    cr_assert(mc_collide_front(mi, mj, p, 1, &fw->pairs, front, &res, st) == MC_OK);
+    cr_assert(mc_collide_front(sf->mi, sf->mj, p, 1, &sf->fw->pairs, &sf->front, &res, st) == MC_OK);
     mc_triangle_pair* got = malloc((res.pair_count + 1u) * sizeof *got);
     cr_assert(got != NULL);
     memcpy(got, res.pairs, res.pair_count * sizeof *got);
     uint32_t n = res.pair_count;
-    cr_assert(mc_collide(mi, mj, p, 1, &cw->pairs, &cold, cs) == MC_OK);
+    cr_assert(mc_collide(sf->mi, sf->mj, p, 1, &sf->cw->pairs, &cold, cs) == MC_OK);
     cr_assert(n > 0u);
     cr_assert(pairs_equal(got, n, cold.pairs, cold.pair_count), "query %d: front query differs from the cold one", k);
     free(got);
@@ -2259,12 +2287,8 @@ Test(bvh, fronts_serve_a_sustained_random_walk)
     // has reached. Every query's pairs bitwise the cold query's; over the walk the front tests under a tenth of the
     // cold queries' boxes and under half their triangle pairs (measured: 418 against 11972 boxes, 2953 against 7435
     // triangle pairs; a front that stopped serving, or tested every near pair, fails).
-    mc_mesh* mi = scene_uv_sphere(1.0, 1000);
-    mc_mesh* mj = scene_uv_sphere(1.0, 1000);
-    mc_workspace* fw = NULL;
-    mc_workspace* cw = NULL;
-    cr_assert(mc_workspace_create(&fw) == MC_OK && mc_workspace_create(&cw) == MC_OK);
-    mc_pair_front* front = NULL;
+    sphere_fronts sf;
+    sphere_fronts_open(&sf);
     mc_pose p = mc_pose_identity();
     p.p = mc_v3(1.9, 0.0, 0.0);
     uint64_t boxes[2] = {0, 0}, tris[2] = {0, 0};
@@ -2279,7 +2303,7 @@ Test(bvh, fronts_serve_a_sustained_random_walk)
         }
         p.p = mc_add(p.p, mc_v3(d[0], d[1], d[2]));
         mc_query_stats st, cs;
-        front_query_vs_cold(mi, mj, &p, fw, cw, &front, &st, &cs, k);
+        front_query_vs_cold(&sf, &p, &st, &cs, k);
         boxes[0] += st.box_tests;
         boxes[1] += cs.box_tests;
         tris[0] += st.triangle_tests;
@@ -2289,11 +2313,7 @@ Test(bvh, fronts_serve_a_sustained_random_walk)
               (unsigned long long)boxes[1]);
     cr_assert(2u * tris[0] < tris[1], "triangle tests: front %llu, cold %llu", (unsigned long long)tris[0],
               (unsigned long long)tris[1]);
-    mc_pair_front_destroy(front);
-    mc_workspace_destroy(fw);
-    mc_workspace_destroy(cw);
-    mc_mesh_destroy(mi);
-    mc_mesh_destroy(mj);
+    sphere_fronts_close(&sf);
 }
 
 Test(bvh, large_motions_skip_the_front_and_small_ones_bring_it_back)
@@ -2303,12 +2323,8 @@ Test(bvh, large_motions_skip_the_front_and_small_ones_bring_it_back)
     // tenth of a leaf box, bvh_collide.c FRONT_MIN_STEPS: the plain traversal runs at every query, its counters exactly
     // those of mc_collide), then of 1e-8 again (the front comes back once the steps' peak, halved at every query, is
     // small again: two queries). Every query's pairs bitwise the cold query's.
-    mc_mesh* mi = scene_uv_sphere(1.0, 1000);
-    mc_mesh* mj = scene_uv_sphere(1.0, 1000);
-    mc_workspace* fw = NULL;
-    mc_workspace* cw = NULL;
-    cr_assert(mc_workspace_create(&fw) == MC_OK && mc_workspace_create(&cw) == MC_OK);
-    mc_pair_front* front = NULL;
+    sphere_fronts sf;
+    sphere_fronts_open(&sf);
     mc_pose p = mc_pose_identity();
     p.p = mc_v3(1.9, 0.0, 0.0);
     uint32_t fewer[3] = {0, 0, 0}, plain[3] = {0, 0, 0};
@@ -2319,18 +2335,14 @@ Test(bvh, large_motions_skip_the_front_and_small_ones_bring_it_back)
         double sign = (k % 2) == 0 ? 1.0 : -1.0; // back and forth: the spheres keep overlapping
         p.p = mc_add(p.p, mc_scale(mc_normalize(mc_v3(0.3, 1.0, -0.5)), sign * step));
         mc_query_stats st, cs;
-        front_query_vs_cold(mi, mj, &p, fw, cw, &front, &st, &cs, k);
+        front_query_vs_cold(&sf, &p, &st, &cs, k);
         fewer[phase] += st.box_tests < cs.box_tests;
         plain[phase] += st.box_tests == cs.box_tests && st.triangle_tests == cs.triangle_tests;
     }
     cr_assert(fewer[0] >= 10u, "small motions: the front serves (%u of 12)", fewer[0]);
     cr_assert(plain[1] == 12u, "large motions: the queries run plain (%u of 12)", plain[1]);
     cr_assert(fewer[2] >= 8u, "small motions again: the front comes back (%u of 12)", fewer[2]);
-    mc_pair_front_destroy(front);
-    mc_workspace_destroy(fw);
-    mc_workspace_destroy(cw);
-    mc_mesh_destroy(mi);
-    mc_mesh_destroy(mj);
+    sphere_fronts_close(&sf);
 }
 
 Test(bvh, certified_reuse_is_refused_past_its_margin)
