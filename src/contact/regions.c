@@ -1788,6 +1788,27 @@ static void publish_pair_corners(region_query* c, uint32_t unpublished)
     }
 }
 
+/// The crossing record of occurrence occ (2 p + slot): its point, edge (the canonical half-edge: the direction negated
+/// for the other one), crossed face, body and flags, as step 1 keeps them (record_occurrence, collect_by_edges) and a
+/// plan restores them (its points from this query's pair); param unset (NaN).
+static inline void record_of(const region_query* c, uint32_t occ, crossing_record* r)
+{
+    const mc_triangle_pair* pr = &c->pairs[occ >> 1];
+    const mc_crossing* x = &pr->crossing[occ & 1u];
+    int b = x->body;
+    uint32_t h = MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge);
+    uint32_t tw = c->mesh[b]->twin[h];
+    bool canonical = h < tw;
+    r->point = x->point;
+    r->param = NAN;
+    r->occurrence = occ;
+    r->halfedge = canonical ? h : tw;
+    r->face = b == 0 ? pr->j : pr->i;
+    r->entering = canonical ? x->entering : (int8_t)-x->entering;
+    r->body = (uint8_t)b;
+    r->degenerate = x->degenerate;
+}
+
 /// Step 1, occurrence `slot` of pair p: the occurrence on the canonical half-edge (h < twin[h]) becomes a crossing
 /// record with its parameter along the edge; the other one is joined to its twin occurrence in the union-find.
 static void record_occurrence(region_query* c, uint32_t p, uint32_t slot)
@@ -1812,18 +1833,11 @@ static void record_occurrence(region_query* c, uint32_t p, uint32_t slot)
             mc_uf_union(s->parent, 2u * p + slot, o2);
             return;
         }
-        // The twin occurrence is missing (an inconsistent pair stage): keep this one as its own crossing.
-        h = tw;
+        // The twin occurrence is missing (an inconsistent pair stage): keep this one as its own crossing (on the
+        // canonical half-edge tw, record_of).
     }
-    crossing_record* r = &s->records[s->record_count];
-    r->point = x->point;
-    r->occurrence = 2u * p + slot;
-    r->halfedge = h;
-    r->face = b == 0 ? pr->j : pr->i;
-    r->entering = canonical ? x->entering : (int8_t)-x->entering;
-    r->body = (uint8_t)b;
-    r->degenerate = x->degenerate;
-    r->param = NAN; // set by list_crossings_by_edge where the edge carries several crossings (crossing_param)
+    // (param: set by list_crossings_by_edge where the edge carries several crossings, crossing_param)
+    record_of(c, 2u * p + slot, &s->records[s->record_count]);
     s->occurrence_record[2u * p + slot] = s->record_count++;
 }
 
@@ -2044,14 +2058,7 @@ static int collect_by_edges(region_query* c)
             }
             uint32_t k = s->record_count++;
             crossing_record* r = &s->records[k];
-            r->point = x->point;
-            r->occurrence = 2u * p + slot;
-            r->halfedge = h;
-            r->face = b == 0 ? pr->j : pr->i;
-            r->entering = x->entering;
-            r->body = (uint8_t)b;
-            r->degenerate = x->degenerate;
-            r->param = NAN; // as record_occurrence
+            record_of(c, 2u * p + slot, r);
             uint32_t v = crossed_edge_of(s, h, (uint8_t)b);
             crossed_edge* e = &s->edges[v];
             e->count++;
@@ -5241,26 +5248,6 @@ static int plan_fits(const region_query* c, const mc_region_options* opt, bool r
                : 0;
 }
 
-/// One crossing record of the plan, its fields derived from its occurrence as record_occurrence derives them, its
-/// point from this query's pair.
-static inline void plan_record_of(const region_query* c, uint32_t occ, crossing_record* r)
-{
-    const mc_triangle_pair* pr = &c->pairs[occ >> 1];
-    const mc_crossing* x = &pr->crossing[occ & 1u];
-    int b = x->body;
-    uint32_t h = MC_HALFEDGE(b == 0 ? pr->i : pr->j, x->edge);
-    uint32_t tw = c->mesh[b]->twin[h];
-    bool canonical = h < tw;
-    r->point = x->point;
-    r->param = NAN;
-    r->occurrence = occ;
-    r->halfedge = canonical ? h : tw;
-    r->face = b == 0 ? pr->j : pr->i;
-    r->entering = canonical ? x->entering : (int8_t)-x->entering;
-    r->body = (uint8_t)b;
-    r->degenerate = x->degenerate;
-}
-
 /// The plan's edge orders at this query's coordinates: the parameters of the crossings of every edge that carries
 /// several (crossing_param, as list_crossings_by_edge sets them) must be in the kept order, strictly increasing or
 /// equal with increasing record index: that order is then the one list_crossings_by_edge's stable insertion sort of
@@ -5328,7 +5315,7 @@ MC_FLAG_CLONES static int plan_restore(region_query* c, int fit)
     const uint16_t* sm = (const uint16_t*)(plan->data + plan->id_count);
     for (uint32_t k = 0; k < plan->record_count; ++k)
     {
-        plan_record_of(c, *sm++, &s->records[k]);
+        record_of(c, *sm++, &s->records[k]);
     }
     s->record_count = plan->record_count;
     if (!plan_orders(c, sm, plan->order_words))
