@@ -3459,6 +3459,8 @@ struct mc_pair_front
     double margin;         // the margin of the last descent from the roots (front_traverse)
     double last_rot[3][3]; // the pose of the pair's last query (every query, plain or not)
     double last_trans[3];
+    double near_rot[3][3]; // the near pose: the pose of the last query that looked at every near list (leaf_near)
+    double near_trans[3];
     double step;           // decaying peak of J's motion between consecutive queries (front_traverse)
     double leaf_scale;     // the smaller of the two trees' mean leaf box size (front_leaf_scale)
     const mc_bvh* scale_a; // the trees and versions leaf_scale was measured on
@@ -3567,6 +3569,13 @@ static void front_note_pose(mc_pair_front* f, const struct mc_pair_scratch* s)
     memcpy(f->last_rot, s->rot, sizeof f->last_rot);
     memcpy(f->last_trans, s->trans, sizeof f->last_trans);
     f->has_last = true;
+}
+
+// The query being answered looked at every near list (or recorded them): it is the near pose (leaf_near).
+static void front_note_near(mc_pair_front* f, const struct mc_pair_scratch* s)
+{
+    memcpy(f->near_rot, s->rot, sizeof f->near_rot);
+    memcpy(f->near_trans, s->trans, sizeof f->near_trans);
 }
 
 // The id of the front's certificate (measured or pending), 0 when it has none.
@@ -3808,12 +3817,20 @@ static double plane_gap(const leaf_tris* lt, int side, uint32_t t, uint32_t u)
 
 // Gap between I's triangle p and J's triangle q along the (computed) cross products of their edges, when one of them
 // separates the triangles; -INFINITY otherwise. Any computed direction is a valid separating axis: only the rounding
-// of the projections and of the norm enters the bound, not how far the axis is from the true cross product.
+// of the projections and of the norm enters the bound, not how far the axis is from the true cross product. The axes
+// are compared by separation^2 / |axis|^2 (one square root, for the best: a pair near the contact is measured at
+// every query it is looked at); a product that overflows or underflows only picks another separating axis.
 static double edge_axes_gap(const leaf_tris* lt, uint32_t p, uint32_t q)
 {
     const mc_vec3* a = lt->v[0][p];
     const mc_vec3* b = lt->v[1][q];
-    double g = -INFINITY;
+    mc_vec3 da[3], db[3]; // corners less a[0]
+    for (int c = 0; c < 3; ++c)
+    {
+        da[c] = mc_sub(a[c], a[0]);
+        db[c] = mc_sub(b[c], a[0]);
+    }
+    double best = 0.0, best_len2 = 1.0; // separation and |axis|^2 of the best separating axis (best > 0: found)
     for (int i = 0; i < 3; ++i)
     {
         mc_vec3 ea = mc_sub(a[(i + 1) % 3], a[i]);
@@ -3828,16 +3845,21 @@ static double edge_axes_gap(const leaf_tris* lt, uint32_t p, uint32_t q)
             double lo_a = INFINITY, hi_a = -INFINITY, lo_b = INFINITY, hi_b = -INFINITY;
             for (int c = 0; c < 3; ++c)
             {
-                double x = mc_dot(l, mc_sub(a[c], a[0])), y = mc_dot(l, mc_sub(b[c], a[0]));
+                double x = mc_dot(l, da[c]), y = mc_dot(l, db[c]);
                 lo_a = x < lo_a ? x : lo_a;
                 hi_a = x > hi_a ? x : hi_a;
                 lo_b = y < lo_b ? y : lo_b;
                 hi_b = y > hi_b ? y : hi_b;
             }
-            g = gap_max(g, gap_max(lo_b - hi_a, lo_a - hi_b) / sqrt(len2));
+            double sep = gap_max(lo_b - hi_a, lo_a - hi_b);
+            if (sep > 0.0 && (best == 0.0 || sep * sep * best_len2 > best * best * len2))
+            {
+                best = sep;
+                best_len2 = len2;
+            }
         }
     }
-    return g;
+    return best > 0.0 ? best / sqrt(best_len2) : -INFINITY;
 }
 
 // leaf_pair_gap's first two steps: the boxes, and the two planes when the boxes leave the pair within `reach` (less
@@ -3972,24 +3994,46 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
     return front_push(s, a, b, gap_from_front(far, offset), start, s->pool_count - start);
 }
 
-// A near-list pair whose stored gap (*gap) no longer exceeds the motion (`motion` from the pose its gap refers to).
-// A negative gap marks a pair that crossed at its last look: it is tested at once (it most likely still does), and
-// keeps the mark while it crosses. Otherwise its gap bound at the query's pose, g_now, is computed first; when
-// positive the triangles are apart (no test) and, since no point moves farther from the query's pose than from the
-// reference pose plus `motion`, g_now less `motion` is its gap from the reference pose (0 when nothing is left: looked
-// at again by the next query); otherwise they are tested. @return 0 on allocation failure.
+// A near-list pair's stored gap (pool_gap) has one of three forms, so that a pair near the contact, looked at every
+// few queries, is not measured against the whole motion since the front's pose (which grows with the front's age and
+// would keep every such pair looked at once it exceeds their gaps):
+// - g >= 0: a gap bound from the front's pose (as the leaf entries' gaps);
+// - g < 0: -g is a gap bound from the near pose (mc_pair_front.near_rot: the pose of the last query that looked at
+//   every near list), decreased by each such query's motion from the one before while it stays positive;
+// - NaN: the pair crossed at its last look (tested at once: it most likely still does).
+// A gap bound g_now measured at the query's pose, `motion` away from the front's pose, is stored from the front's pose
+// (g_now - motion) when that keeps at least half of it, else from this pose (-g_now; the query becomes the near pose).
+static inline float near_gap_store(double g, double motion)
+{
+    double left = (g - motion) - 1e-15 * g;
+    if (left >= 0.5 * g)
+    {
+        return gap_down(left);
+    }
+    float here = gap_down(g - 1e-15 * g);
+    return here > 0.0f ? -here : 0.0f;
+}
+
+// A near-list pair whose stored gap (*gap) does not keep it apart: crossed at its last look, a gap from the front's
+// pose not above `motion`, or a gap from the near pose not above `step` (the motion from the near pose). Its gap bound
+// at the query's pose, g_now, is computed first unless it crossed; when positive the triangles are apart (no test)
+// and the gap is stored (near_gap_store); otherwise they are tested, and the gap is NaN when they cross, else 0
+// (looked at again by the next query). @return 0 on allocation failure.
 static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q,
                              double motion, float* gap)
 {
-    if (!(*gap < 0.0f))
+    if (*gap == *gap)
     {
         leaf_tri_bound(cx, lt, 0, p);
         leaf_tri_bound(cx, lt, 1, q);
         double g = leaf_pair_gap_planes(cx, lt, p, q, INFINITY);
+        if (!(g > 0.0))
+        {
+            g = edge_axes_gap(lt, p, q) - 4.0 * cx->abs_slack;
+        }
         if (g > 0.0)
         {
-            double left = (g - motion) - 1e-15 * g;
-            *gap = left > 0.0 ? gap_down(left) : 0.0f;
+            *gap = near_gap_store(g, motion);
             return 1;
         }
     }
@@ -3998,14 +4042,16 @@ static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* l
     {
         return 0;
     }
-    *gap = w->pair_count != crossing || w->coplanar_count != coplanar ? -1.0f : 0.0f;
+    *gap = w->pair_count != crossing || w->coplanar_count != coplanar ? NAN : 0.0f;
     return 1;
 }
 
 // A kept leaf entry: only its near list is looked at (its other triangle pairs are still apart), and in it only the
-// pairs whose own gap does not exceed the motion since the front's pose (near_pair_refresh, which may raise their
-// gap). @return 0 on allocation failure.
-static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const front_entry* e, double motion)
+// pairs whose own gap does not keep them apart after `motion` since the front's pose and `step` since the near pose
+// (near_pair_refresh, which may raise their gap); a gap from the near pose that does keep its pair apart is
+// decreased by `step` (the query becomes the near pose). @return 0 on allocation failure.
+static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const front_entry* e, double motion,
+                     double step)
 {
     if (e->near_count == 0)
     {
@@ -4017,9 +4063,19 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
     float* gap = f->pool_gap + e->near;
     for (uint32_t k = 0; k < e->near_count; ++k)
     {
-        if ((double)gap[k] > motion)
+        float g = gap[k];
+        if ((double)g > motion)
         {
             continue;
+        }
+        if (g < 0.0f)
+        {
+            double left = (-(double)g - step) + 1e-15 * (double)g;
+            if (left > 0.0)
+            {
+                gap[k] = -gap_down(left); // (-0.0f when it rounds to 0: a gap of 0, looked at next time)
+                continue;
+            }
         }
         if (!near_pair_refresh(cx, w, &lt, list[k] >> 4, list[k] & 15u, motion, &gap[k]))
         {
@@ -4162,7 +4218,7 @@ static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint3
 // it: the front keeps its pose and gaps; entries whose gap exceeds the motion stay (leaf entries look at their near
 // lists, leaf_near), the others are descended again from their node pair at this pose with the front's margin
 // (front_descend: their new gaps are from the front's pose, above the margin). @return 0 on allocation failure.
-static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, double motion)
+static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, double motion, double step)
 {
     uint32_t kept = 0;
     for (uint32_t k = 0; k < f->count; ++k)
@@ -4170,7 +4226,7 @@ static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f,
         front_entry e = f->entries[k];
         if ((double)e.gap > motion)
         {
-            if (e.near != FRONT_NODE && !leaf_near(cx, w, f, &e, motion))
+            if (e.near != FRONT_NODE && !leaf_near(cx, w, f, &e, motion, step))
             {
                 return 0;
             }
@@ -4738,6 +4794,8 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
         return 1;
     }
     double motion = fresh_start ? INFINITY : front_motion(cx, f, radius);
+    // The motion from the near pose, for the near-list gaps kept from there (near_gap_store).
+    double near_step = fresh_start ? INFINITY : pose_motion(cx, (const double(*)[3])f->near_rot, f->near_trans, radius);
     if (motion < (double)f->min_gap)
     {
         // A quiet query: J cannot have crossed any entry's gap since the front's pose, so only the leaf entries' near
@@ -4746,7 +4804,7 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
         int r = front_try_replay(cx, w, f, mi, mj, radius);
         for (uint32_t k = 0; k < f->leaf_count && r == 0; ++k)
         {
-            if (!leaf_near(cx, w, f, &f->entries[k], motion))
+            if (!leaf_near(cx, w, f, &f->entries[k], motion, near_step))
             {
                 r = -1;
             }
@@ -4762,6 +4820,7 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
         *replayed = r;
         if (r == 0)
         {
+            front_note_near(f, cx->scratch);
             front_certify_begin(cx, f, radius);
         }
         else
@@ -4786,7 +4845,7 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     }
     else
     {
-        ok = front_update(cx, w, f, motion);
+        ok = front_update(cx, w, f, motion, near_step);
     }
     if (!ok)
     {
@@ -4796,6 +4855,7 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     f->ta = cx->ta;
     f->tb = cx->tb;
     f->valid = true;
+    front_note_near(f, cx->scratch);
     front_certify_begin(cx, f, radius);
     return 1;
 }
