@@ -724,9 +724,9 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         if (s_verbose)
         {
             fprintf(stderr,
-                    "  call %d: %llu box tests, %llu triangle tests, %llu crossing pairs, %u of %u pairs certified, %u "
-                    "planned\n",
-                    k, (unsigned long long)si.box_tests, (unsigned long long)si.triangle_tests,
+                    "  call %d: %.2f ms CPU, %llu box tests, %llu triangle tests, %llu crossing pairs, %u of %u pairs "
+                    "certified, %u planned\n",
+                    k, 1e3 * cpu, (unsigned long long)si.box_tests, (unsigned long long)si.triangle_tests,
                     (unsigned long long)si.triangle_pairs, si.certified_pairs, si.candidate_pairs, si.planned_pairs);
         }
     }
