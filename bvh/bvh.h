@@ -75,7 +75,9 @@ typedef struct mc_pair_front mc_pair_front;
 /// bound above M for their other triangle pairs. Rule: with m a bound of how far any point of J can have moved in I's
 /// frame since the front's pose (||R1 - R0||_F sqrt(3) max|coordinate of J| + |t1 - t0|, rounded up), a query below
 /// every entry's gap is quiet: it looks only at the near lists and tests only the pairs whose own gap does not exceed
-/// m (a pair found apart gets a new gap, its gap now less m); otherwise, when m is within M, the entries whose gap
+/// m (a pair found apart, by its boxes, planes or edge axes, gets a new gap: its gap now less m, or, when that would
+/// leave less than half of it, its gap now kept from this query's pose and decreased by the motion of every later
+/// query that looks at the near lists); otherwise, when m is within M, the entries whose gap
 /// does not exceed m are descended again at this pose (their new gaps from the front's pose, less m), else the front
 /// is recorded again from the roots at this pose. M is 16 recent steps of J (its motion between consecutive queries),
 /// at most a tenth of the trees' mean leaf size; when four recent steps exceed that, the plain traversal runs (see
