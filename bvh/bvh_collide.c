@@ -600,6 +600,34 @@ static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_cro
     return 1;
 }
 
+// The worker's next pair record, for a triangle test to write its crossings into (pair_commit keeps it): no copy of
+// the crossings afterwards, whose 16-byte loads would wait for the test's narrower stores to retire (no store
+// forwarding). @return NULL on allocation failure.
+static inline mc_triangle_pair* pair_slot(pair_worker* w)
+{
+    if (w->pair_count == w->pair_capacity)
+    {
+        uint32_t cap = w->pair_capacity < 256u ? 256u : w->pair_capacity * 2u;
+        mc_triangle_pair* np = mc_realloc(w->pairs, (size_t)cap * sizeof *np);
+        if (np == NULL)
+        {
+            w->failed = 1;
+            return NULL;
+        }
+        w->pairs = np;
+        w->pair_capacity = cap;
+    }
+    return &w->pairs[w->pair_count];
+}
+
+// Keeps the record of pair_slot, its crossings written, as the pair (i, j).
+static inline void pair_commit(pair_worker* w, mc_triangle_pair* out, uint32_t i, uint32_t j)
+{
+    out->i = i;
+    out->j = j;
+    w->pair_count += 1u;
+}
+
 // A pair whose exact test found I's triangle ti exactly in J's plane (mc_tri_tri_crossings_planes_tie): appended to the
 // worker's coplanar pairs when the two triangles overlap (exact; only those, so that every traversal, whatever extra
 // candidates it tests, finds the same set). @return 0 on allocation failure.
@@ -1204,7 +1232,12 @@ pair_test_avx2(const collide_ctx* cx, pair_worker* w, leaf_a_cache* ca, uint32_t
         w->axis_rejected += 1u;
         return 1;
     }
-    mc_crossing cr[2];
+    mc_triangle_pair* out = pair_slot(w);
+    if (out == NULL)
+    {
+        return 0;
+    }
+    mc_crossing* cr = out->crossing;
     int n;
     if (side > 0 && in_frame_avx2(fl, lj))
     {
@@ -1217,7 +1250,11 @@ pair_test_avx2(const collide_ctx* cx, pair_worker* w, leaf_a_cache* ca, uint32_t
         n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tq->v, oj, m, sw, 0, cr)
                      : exact_pair_test(cx, w, tp, tq, i, j, cr);
     }
-    return n >= 0 && (n != 2 || push_pair(w, cx->ta->tri_order[i], cx->tb->tri_order[j], cr));
+    if (n == 2)
+    {
+        pair_commit(w, out, cx->ta->tri_order[i], cx->tb->tri_order[j]);
+    }
+    return n >= 0;
 }
 
 // leaf_pairs_exact with the triangle tests' plane tests on lanes (pair_test_avx2). Bitwise the same pairs, crossings
@@ -1265,21 +1302,21 @@ __attribute__((target("avx2"))) static int leaf_pairs_exact_avx2(const collide_c
                 w->axis_rejected += 1u;
                 continue;
             }
-            mc_crossing cr[2];
+            mc_triangle_pair* out = pair_slot(w);
+            if (out == NULL)
+            {
+                return 0;
+            }
             // Steps 3 to 5 inline (tri_tri_sides.h): mc_tri_tri_crossings_sides without a call per pair.
-            int n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tj[qi].v, oj, m, sw, 0, cr)
-                             : exact_pair_test(cx, w, tp, &tj[qi], fa + ps[pi], fb + qs[qi], cr);
+            int n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tj[qi].v, oj, m, sw, 0, out->crossing)
+                             : exact_pair_test(cx, w, tp, &tj[qi], fa + ps[pi], fb + qs[qi], out->crossing);
             if (n < 0)
             {
                 return 0;
             }
-            if (n != 2)
+            if (n == 2)
             {
-                continue;
-            }
-            if (!push_pair(w, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]], cr))
-            {
-                return 0;
+                pair_commit(w, out, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]]);
             }
         }
     }
