@@ -600,6 +600,7 @@ static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_cro
     return 1;
 }
 
+#if MC_COLLIDE_AVX // used by the AVX2 pair loops only (clang warns on an unused static function)
 // The worker's next pair record, for a triangle test to write its crossings into (pair_commit keeps it): no copy of
 // the crossings afterwards, whose 16-byte loads would wait for the test's narrower stores to retire (no store
 // forwarding). @return NULL on allocation failure.
@@ -627,6 +628,7 @@ static inline void pair_commit(pair_worker* w, mc_triangle_pair* out, uint32_t i
     out->j = j;
     w->pair_count += 1u;
 }
+#endif
 
 // A pair whose exact test found I's triangle ti exactly in J's plane (mc_tri_tri_crossings_planes_tie): appended to the
 // worker's coplanar pairs when the two triangles overlap (exact; only those, so that every traversal, whatever extra
@@ -886,13 +888,13 @@ typedef struct edge_frame
 #define INSIDE_MIN 0x1p-300
 #define INSIDE_MAX 0x1p200
 
+#if MC_COLLIDE_AVX // used by the AVX2 pair loop only (clang warns on an unused static function)
 static inline int inside_range(double x)
 {
     double a = fabs(x);
     return a == 0.0 || (a >= INSIDE_MIN && a <= INSIDE_MAX);
 }
 
-#if MC_COLLIDE_AVX // used by the AVX2 pair loop only (clang warns on an unused static function)
 // The square of |n| / (3 l), l the triangle's longest edge: a lower bound of its inradius |n| / (perimeter), up to
 // rounding. The pair loop tries the inside test only against J leaves whose box's largest half side is below it: their
 // triangles are small enough to fit inside; larger ones rarely lie inside (a fine sphere on a grid box,
