@@ -195,22 +195,20 @@ MC_LL_TARGET static inline void MC_LL(rotated_bounds)(const collide_ctx* cx, MC_
             mn = LL_MIN(mn, LL_SELECT(valid[j], LL_MIN(LL_MIN(y[0], y[1]), y[2]), LL_SET1(INFINITY)));
             mx = LL_MAX(mx, LL_SELECT(valid[j], LL_MAX(LL_MAX(y[0], y[1]), y[2]), LL_SET1(-INFINITY)));
         }
-        float mnv[LL_W], mxv[LL_W];
+        // Across the lanes by halves (a zero's sign may differ from a left-to-right scan's; the caller's uses, the
+        // bounds less or plus a positive slack and their magnitudes, do not see it).
 #if MC_LL_KIND == 1
-        _mm_storeu_ps(mnv, mn);
-        _mm_storeu_ps(mxv, mx);
+        __m128 m4 = mn, x4 = mx;
 #else
-        _mm256_storeu_ps(mnv, mn);
-        _mm256_storeu_ps(mxv, mx);
+        __m128 m4 = _mm_min_ps(_mm256_castps256_ps128(mn), _mm256_extractf128_ps(mn, 1));
+        __m128 x4 = _mm_max_ps(_mm256_castps256_ps128(mx), _mm256_extractf128_ps(mx, 1));
 #endif
-        float a = mnv[0], b = mxv[0];
-        for (int l = 1; l < LL_W; ++l)
-        {
-            a = mnv[l] < a ? mnv[l] : a;
-            b = mxv[l] > b ? mxv[l] : b;
-        }
-        lo[r] = a;
-        hi[r] = b;
+        m4 = _mm_min_ps(m4, _mm_shuffle_ps(m4, m4, 0x4e));
+        x4 = _mm_max_ps(x4, _mm_shuffle_ps(x4, x4, 0x4e));
+        m4 = _mm_min_ps(m4, _mm_shuffle_ps(m4, m4, 0xb1));
+        x4 = _mm_max_ps(x4, _mm_shuffle_ps(x4, x4, 0xb1));
+        lo[r] = _mm_cvtss_f32(m4);
+        hi[r] = _mm_cvtss_f32(x4);
     }
 }
 
