@@ -87,6 +87,7 @@ typedef struct pair_worker
     uint64_t triangle_tests;     // triangle pairs tested
     uint64_t culled_in;          // triangles left by the leaf culling (both sides, summed over leaf pairs)
     uint64_t axis_rejected;      // triangle pairs rejected by an edge axis or a slab (AVX2 pair loops)
+    uint64_t inside;             // crossing pairs decided by the inside test (in_frame_avx2)
     struct leaf_a_cache* leaf_a; // the last I leaf met, with its prepared data (SSE2 kernels; see leaf_a_cache)
     int failed;                  // an allocation failed
     char pad[64];                // keep workers' counters on separate cache lines
@@ -123,6 +124,7 @@ struct mc_pair_scratch
     uint32_t key_capacity;      // entries of keys and keys_tmp
     uint64_t culled_in;         // the last query's culling survivors (tests: the kernels of every width agree)
     uint64_t axis_rejected;     // the last query's triangle pairs rejected by an edge axis (tests: the path ran)
+    uint64_t inside;            // the last query's crossing pairs decided by the inside test (tests: the path ran)
     front_entry* fresh;         // front entries found by the current front query's descents (mc_collide_front)
     uint32_t fresh_count;       // used
     uint32_t fresh_cap;         // allocated
@@ -387,6 +389,11 @@ uint64_t mc_pair_scratch_axis_rejected(const struct mc_pair_scratch* s)
     return s->axis_rejected;
 }
 
+uint64_t mc_pair_scratch_inside(const struct mc_pair_scratch* s)
+{
+    return s->inside;
+}
+
 double mc_pair_scratch_translation_norm(const struct mc_pair_scratch* s)
 {
     return fabs(s->trans[0]) + fabs(s->trans[1]) + fabs(s->trans[2]);
@@ -592,6 +599,36 @@ static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_cro
     out->crossing[1] = cr[1];
     return 1;
 }
+
+#if MC_COLLIDE_AVX // used by the AVX2 pair loops only (clang warns on an unused static function)
+// The worker's next pair record, for a triangle test to write its crossings into (pair_commit keeps it): no copy of
+// the crossings afterwards, whose 16-byte loads would wait for the test's narrower stores to retire (no store
+// forwarding). @return NULL on allocation failure.
+static inline mc_triangle_pair* pair_slot(pair_worker* w)
+{
+    if (w->pair_count == w->pair_capacity)
+    {
+        uint32_t cap = w->pair_capacity < 256u ? 256u : w->pair_capacity * 2u;
+        mc_triangle_pair* np = mc_realloc(w->pairs, (size_t)cap * sizeof *np);
+        if (np == NULL)
+        {
+            w->failed = 1;
+            return NULL;
+        }
+        w->pairs = np;
+        w->pair_capacity = cap;
+    }
+    return &w->pairs[w->pair_count];
+}
+
+// Keeps the record of pair_slot, its crossings written, as the pair (i, j).
+static inline void pair_commit(pair_worker* w, mc_triangle_pair* out, uint32_t i, uint32_t j)
+{
+    out->i = i;
+    out->j = j;
+    w->pair_count += 1u;
+}
+#endif
 
 // A pair whose exact test found I's triangle ti exactly in J's plane (mc_tri_tri_crossings_planes_tie): appended to the
 // worker's coplanar pairs when the two triangles overlap (exact; only those, so that every traversal, whatever extra
@@ -824,6 +861,100 @@ static void edge_axis_init(const mc_tri_plane* t, edge_axis* e)
 }
 #endif
 
+/// A triangle's three edge functionals, for the inside test of the pair loop (in_frame_avx2): for its edge k from
+/// corner a = v[k] to b = v[k + 1], f_k(y) = (y - a) . E_k with E_k = n x (b - a) (n the triangle's computed normal
+/// taken as an exact vector, b - a exact). For a point y in the triangle's plane, (b - a) x (y - a) = l n* (n* the
+/// exact normal) and f_k(y) = l (n . n*): with n . n* > 0 (checked below), f_k(y) > 0 exactly when y lies strictly on
+/// the triangle's side of the edge's line. f_k is affine, so f_k > 0 at the three corners of another triangle puts
+/// every point of it, and so every point where its edges cross the plane, strictly on that side. Evaluation and its
+/// bound: E_k is computed as e = fl(fl(b - a) x n); with G_k the sums of the absolute products of its components, |e -
+/// E_k| <= 3.01 u G_k (u = 2^-53: the rounded b - a, products and difference). f_k(y) is computed as fl(y . e) - c, c =
+/// fl(a . e) (three products, two sums each, one subtraction), which differs from f_k(y) by at most sum_i (|y_i| +
+/// |a_i|) (4.02 u |e_i| + 3.01 u G_i). The test takes w_i = INSIDE_REL (|e_i| + G_i) for those weights (20 times the
+/// need, which also covers the rounding of the bound itself): f > sum_i |y_i| w_i + cb, cb = sum_i |a_i| w_i, proves
+/// f_k(y) > 0. n . n* >= |n|^2 - sum_i |n_i| 4.01 u perm_i (mc_tri_plane_init's normal and sums), so |n|^2 > INSIDE_REL
+/// sum_i |n_i| perm_i proves n . n* > 0. Underflow: the corners, the differences b - a and n are checked to be 0 or of
+/// magnitude in [INSIDE_MIN, INSIDE_MAX] (J's mapped corners are 0 or at least MC_COORDINATE_SNAP = INSIDE_MIN), so
+/// that no product above falls below 2^-1000 unless it is exactly 0, and none overflows.
+typedef struct edge_frame
+{
+    double e[3][3]; // e[k]: the computed E_k
+    double w[3][3]; // w[k]: the bound's weights of |y|
+    double c[3];    // c[k] = fl(a . e[k]) (NaN when the frame is not valid: no test passes)
+    double cb[3];   // cb[k]: the bound's constant part
+} edge_frame;
+
+#define INSIDE_REL 1e-14
+#define INSIDE_MIN 0x1p-300
+#define INSIDE_MAX 0x1p200
+
+#if MC_COLLIDE_AVX // used by the AVX2 pair loop only (clang warns on an unused static function)
+static inline int inside_range(double x)
+{
+    double a = fabs(x);
+    return a == 0.0 || (a >= INSIDE_MIN && a <= INSIDE_MAX);
+}
+
+// The square of |n| / (3 l), l the triangle's longest edge: a lower bound of its inradius |n| / (perimeter), up to
+// rounding. The pair loop tries the inside test only against J leaves whose box's largest half side is below it: their
+// triangles are small enough to fit inside; larger ones rarely lie inside (a fine sphere on a grid box,
+// sphere_box_100k: 54 of 945 pairs passed when all were tried, every J triangle wider than the inradius, and the
+// query took 3.4 % more instructions; cad_part_on_plate: 1017 of 1029, 996 of them narrower than a sixteenth of it,
+// and 999 pass with the gate). It decides only where the test runs, never a result.
+static double tri_reach2(const mc_tri_plane* t)
+{
+    double l = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_vec3 d = mc_sub(t->v[k == 2 ? 0 : k + 1], t->v[k]);
+        double dd = mc_dot(d, d);
+        l = dd > l ? dd : l;
+    }
+    double nn = t->n[0] * t->n[0] + t->n[1] * t->n[1] + t->n[2] * t->n[2];
+    return l > 0.0 ? nn / (9.0 * l) : 0.0;
+}
+
+static void edge_frame_init(const mc_tri_plane* t, edge_frame* f)
+{
+    const double* n = t->n;
+    int ok = 1;
+    double nn = 0.0, np = 0.0;
+    for (int i = 0; i < 3; ++i)
+    {
+        ok &= inside_range(n[i]);
+        nn += n[i] * n[i];
+        np += fabs(n[i]) * t->perm[i];
+    }
+    ok &= nn > INSIDE_REL * np;
+    for (int k = 0; k < 3; ++k)
+    {
+        mc_vec3 va = t->v[k], vb = t->v[k == 2 ? 0 : k + 1];
+        double a[3] = {va.x, va.y, va.z};
+        double d[3] = {vb.x - va.x, vb.y - va.y, vb.z - va.z};
+        for (int i = 0; i < 3; ++i)
+        {
+            ok &= inside_range(a[i]) & inside_range(d[i]);
+        }
+        double p[6] = {n[1] * d[2], n[2] * d[1], n[2] * d[0], n[0] * d[2], n[0] * d[1], n[1] * d[0]};
+        double cb = 0.0;
+        for (int i = 0; i < 3; ++i)
+        {
+            double e = p[2 * i] - p[2 * i + 1];
+            double g = fabs(p[2 * i]) + fabs(p[2 * i + 1]);
+            f->e[k][i] = e;
+            f->w[k][i] = INSIDE_REL * (fabs(e) + g);
+            cb += fabs(a[i]) * f->w[k][i];
+        }
+        f->c[k] = a[0] * f->e[k][0] + a[1] * f->e[k][1] + a[2] * f->e[k][2];
+        f->cb[k] = cb;
+    }
+    if (!ok)
+    {
+        f->c[0] = f->c[1] = f->c[2] = NAN;
+    }
+}
+#endif
+
 /// Per worker, within one query, one entry of LEAF_A_WAYS: an I leaf of a recent leaf pair with what every leaf pair
 /// against it needs and would otherwise compute again: its box mapped into J's frame (the culling's lane box) and, each
 /// on first use, its triangles prepared for the exact stage (corners, plane, exact bounds: pose-independent, I's
@@ -836,16 +967,19 @@ typedef struct leaf_a_cache
     int boxed;                          // box holds the leaf's mapped box
     uint32_t prepared;                  // bit p: tri[p] and bounds[p] hold the leaf's triangle p
     uint32_t axes;                      // bit p: axis[p] holds the leaf's triangle p (made on first use)
+    uint32_t framed;                    // bit p: frame[p] holds the leaf's triangle p (made on first use)
     lane_box box;                       // lane_box_map(leaf, into J's frame)
     mc_tri_plane tri[MC_BVH_LEAF_MAX];  // mc_tri_plane_init of the triangle's corners
     exact_aabb bounds[MC_BVH_LEAF_MAX]; // exact bounds of the corners
     edge_axis axis[MC_BVH_LEAF_MAX];    // edge_axis_init of the triangle
+    double reach2[MC_BVH_LEAF_MAX];     // tri_reach2 of the triangle (made with its axis)
+    edge_frame frame[MC_BVH_LEAF_MAX];  // edge_frame_init of the triangle
 } leaf_a_cache;
 
 /// Entries of a worker's leaf cache (a power of two), leaf a in entry a mod LEAF_A_WAYS: a traversal meets an I leaf
 /// again a few leaf pairs later, after other I leaves. Instructions per warm query on the fine gears (callgrind): one
 /// entry 30.5 M, 16 entries 29.4 M, 128 entries 28.5 M (before the split rule of bvh_build.c); 16 entries of
-/// 4,224 bytes are 66 KB per worker.
+/// 7,296 bytes (4,224 before the edge frames) are 117 KB per worker.
 #define LEAF_A_WAYS 16u
 
 // The cache of leaf a (node index in I's tree): emptied when it holds another leaf or another query's data (the pose,
@@ -860,6 +994,7 @@ static inline leaf_a_cache* leaf_a_get(const collide_ctx* cx, pair_worker* w, ui
         c->boxed = 0;
         c->prepared = 0;
         c->axes = 0;
+        c->framed = 0;
     }
     return c;
 }
@@ -1008,6 +1143,48 @@ __attribute__((target("avx2"))) static inline int axis_apart_avx2(const axis_lan
     return _mm256_movemask_pd(above) == 15 || _mm256_movemask_pd(below) == 15;
 }
 
+/// An edge_frame splatted on lanes.
+typedef struct frame_lanes
+{
+    __m256d e[3][3], w[3][3], c[3], cb[3];
+} frame_lanes;
+
+__attribute__((target("avx2"))) static inline void frame_lanes_make(const edge_frame* f, frame_lanes* l)
+{
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int i = 0; i < 3; ++i)
+        {
+            l->e[k][i] = _mm256_set1_pd(f->e[k][i]);
+            l->w[k][i] = _mm256_set1_pd(f->w[k][i]);
+        }
+        l->c[k] = _mm256_set1_pd(f->c[k]);
+        l->cb[k] = _mm256_set1_pd(f->cb[k]);
+    }
+}
+
+// The inside test (edge_frame): 1 when every corner of c (one per lane) is proven strictly on the inner side of the
+// three edges of the frame's triangle, so that wherever c's edges cross that triangle's plane they cross its interior.
+__attribute__((target("avx2"))) static inline int in_frame_avx2(const frame_lanes* l, const tri_lanes* c)
+{
+    __m256d abs_mask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffll));
+    __m256d ax = _mm256_and_pd(c->x, abs_mask), ay = _mm256_and_pd(c->y, abs_mask), az = _mm256_and_pd(c->z, abs_mask);
+    __m256d in = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    for (int k = 0; k < 3; ++k)
+    {
+        __m256d f =
+            _mm256_sub_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(c->x, l->e[k][0]), _mm256_mul_pd(c->y, l->e[k][1])),
+                                        _mm256_mul_pd(c->z, l->e[k][2])),
+                          l->c[k]);
+        __m256d b =
+            _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ax, l->w[k][0]), _mm256_mul_pd(ay, l->w[k][1])),
+                                        _mm256_mul_pd(az, l->w[k][2])),
+                          l->cb[k]);
+        in = _mm256_and_pd(in, _mm256_cmp_pd(f, b, _CMP_GT_OQ));
+    }
+    return _mm256_movemask_pd(in) == 15;
+}
+
 /// The slabs of a leaf pair's J survivors, each made on first use (bit q of made: a[q] holds survivor q's), and the
 /// last I triangle's slab on lanes.
 typedef struct j_slabs
@@ -1049,14 +1226,17 @@ __attribute__((target("avx2"))) static int slabs_apart(leaf_a_cache* ca, uint32_
     return axis_apart_avx2(&js->a[q], li);
 }
 
-// The exact test of I's triangle p of leaf cache ca (corners on lanes li, at position i of I's tree order) against J's
-// survivor q, tq (lj, position j of J's), step 1 (the six plane tests) on lanes: a pair whose six values are all beyond
-// their filter bounds is rejected there or goes on from its signs (steps 2 to 5 of mc_tri_tri_crossings_sides, inline:
-// no call per pair); any other pair is tried on the two slabs (slabs_apart), then takes the scalar test. The pair is
-// pushed when they cross. @return 0 on allocation failure.
+// The exact test of I's triangle p of leaf cache ca (corners on lanes li, at position i of I's tree order, its edge
+// frame on lanes fl, NULL: no inside test) against J's survivor q, tq (lj, position j of J's), step 1 (the six plane
+// tests) on lanes: a pair whose six values are all beyond their filter bounds is rejected there or goes on from its
+// signs: when J's corners are all inside p's edges (in_frame_avx2) the segment's ends are J's crossings
+// (crossings_on_j_edges), else steps 2 to 5 of mc_tri_tri_crossings_sides, inline (no call per pair); any other pair is
+// tried on the two slabs (slabs_apart), then takes the scalar test. The pair is pushed when they cross. @return 0 on
+// allocation failure.
 __attribute__((target("avx2"), always_inline)) static inline int
-pair_test_avx2(const collide_ctx* cx, pair_worker* w, leaf_a_cache* ca, uint32_t p, const tri_lanes* li, uint32_t i,
-               j_slabs* js, const mc_tri_plane* tq, uint32_t q, const tri_lanes* lj, uint32_t j)
+pair_test_avx2(const collide_ctx* cx, pair_worker* w, leaf_a_cache* ca, uint32_t p, const tri_lanes* li,
+               const frame_lanes* fl, uint32_t i, j_slabs* js, const mc_tri_plane* tq, uint32_t q, const tri_lanes* lj,
+               uint32_t j)
 {
     const mc_tri_plane* tp = &ca->tri[p];
     double oi[4], oj[4];
@@ -1075,10 +1255,29 @@ pair_test_avx2(const collide_ctx* cx, pair_worker* w, leaf_a_cache* ca, uint32_t
         w->axis_rejected += 1u;
         return 1;
     }
-    mc_crossing cr[2];
-    int n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tq->v, oj, m, sw, 0, cr)
+    mc_triangle_pair* out = pair_slot(w);
+    if (out == NULL)
+    {
+        return 0;
+    }
+    mc_crossing* cr = out->crossing;
+    int n;
+    if (side > 0 && fl != NULL && in_frame_avx2(fl, lj))
+    {
+        crossings_on_j_edges(tq->v, oj, m, sw, cr);
+        w->inside += 1u;
+        n = 2;
+    }
+    else
+    {
+        n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tq->v, oj, m, sw, 0, cr)
                      : exact_pair_test(cx, w, tp, tq, i, j, cr);
-    return n >= 0 && (n != 2 || push_pair(w, cx->ta->tri_order[i], cx->tb->tri_order[j], cr));
+    }
+    if (n == 2)
+    {
+        pair_commit(w, out, cx->ta->tri_order[i], cx->tb->tri_order[j]);
+    }
+    return n >= 0;
 }
 
 // leaf_pairs_exact with the triangle tests' plane tests on lanes (pair_test_avx2). Bitwise the same pairs, crossings
@@ -1126,21 +1325,21 @@ __attribute__((target("avx2"))) static int leaf_pairs_exact_avx2(const collide_c
                 w->axis_rejected += 1u;
                 continue;
             }
-            mc_crossing cr[2];
+            mc_triangle_pair* out = pair_slot(w);
+            if (out == NULL)
+            {
+                return 0;
+            }
             // Steps 3 to 5 inline (tri_tri_sides.h): mc_tri_tri_crossings_sides without a call per pair.
-            int n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tj[qi].v, oj, m, sw, 0, cr)
-                             : exact_pair_test(cx, w, tp, &tj[qi], fa + ps[pi], fb + qs[qi], cr);
+            int n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tj[qi].v, oj, m, sw, 0, out->crossing)
+                             : exact_pair_test(cx, w, tp, &tj[qi], fa + ps[pi], fb + qs[qi], out->crossing);
             if (n < 0)
             {
                 return 0;
             }
-            if (n != 2)
+            if (n == 2)
             {
-                continue;
-            }
-            if (!push_pair(w, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]], cr))
-            {
-                return 0;
+                pair_commit(w, out, cx->ta->tri_order[fa + ps[pi]], cx->tb->tri_order[fb + qs[qi]]);
             }
         }
     }
@@ -1154,7 +1353,7 @@ __attribute__((target("avx2"))) static int leaf_pairs_exact_avx2(const collide_c
 __attribute__((target("avx2"))) static int leaf_pairs_axes_avx2(const collide_ctx* cx, pair_worker* w, leaf_a_cache* ca,
                                                                 const uint32_t* ps, uint32_t np, const mc_tri_plane* tj,
                                                                 const exact_aabb* jb, const uint32_t* qs, uint32_t nq,
-                                                                uint32_t fa, uint32_t fb)
+                                                                uint32_t fa, uint32_t fb, double j_size2)
 {
     tri_lanes lj[MC_BVH_LEAF_MAX];
     j_slabs js;
@@ -1184,6 +1383,7 @@ __attribute__((target("avx2"))) static int leaf_pairs_axes_avx2(const collide_ct
         if ((ca->axes & (1u << p)) == 0)
         {
             edge_axis_init(tp, &ca->axis[p]);
+            ca->reach2[p] = tri_reach2(tp);
             ca->axes |= 1u << p;
         }
         axis_lanes al;
@@ -1195,12 +1395,28 @@ __attribute__((target("avx2"))) static int leaf_pairs_axes_avx2(const collide_ct
             todo &= ~(apart << qi);
             w->axis_rejected += apart;
         }
+        if (todo == 0)
+        {
+            continue;
+        }
         tri_lanes li;
         tri_lanes_make(tp, &li);
+        frame_lanes fl;
+        const frame_lanes* f = NULL; // the inside test only when J's leaf fits inside p (tri_reach2)
+        if (j_size2 < ca->reach2[p])
+        {
+            if ((ca->framed & (1u << p)) == 0)
+            {
+                edge_frame_init(tp, &ca->frame[p]);
+                ca->framed |= 1u << p;
+            }
+            frame_lanes_make(&ca->frame[p], &fl);
+            f = &fl;
+        }
         for (; todo != 0; todo &= todo - 1u)
         {
             uint32_t qi = (uint32_t)__builtin_ctz(todo);
-            if (!pair_test_avx2(cx, w, ca, p, &li, fa + p, &js, &tj[qi], qi, &lj[qi], fb + qs[qi]))
+            if (!pair_test_avx2(cx, w, ca, p, &li, f, fa + p, &js, &tj[qi], qi, &lj[qi], fb + qs[qi]))
             {
                 return 0;
             }
@@ -1280,7 +1496,8 @@ static inline void leaf_exact(const collide_ctx* cx, pair_worker* w, const mc_bv
         // rarely reject a pair the interval ordering would not reject as cheaply).
         if (node_size(na) > EDGE_AXIS_LEAF_RATIO * node_size(nb))
         {
-            leaf_pairs_axes_avx2(cx, w, ca, ps, np, tj, jb, qs, nq, fa, fb);
+            double j_size = (double)node_size(nb); // J's leaf box's largest half side
+            leaf_pairs_axes_avx2(cx, w, ca, ps, np, tj, jb, qs, nq, fa, fb, j_size * j_size);
         }
         else
         {
@@ -3234,6 +3451,7 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
         s->workers[w].triangle_tests = 0;
         s->workers[w].culled_in = 0;
         s->workers[w].axis_rejected = 0;
+        s->workers[w].inside = 0;
         s->workers[w].failed = 0;
     }
 
@@ -3270,7 +3488,7 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
     }
 
     // Merge the workers' counters.
-    uint64_t total = 0, tri_tests = 0, culled = 0, rejected = 0;
+    uint64_t total = 0, tri_tests = 0, culled = 0, rejected = 0, inside = 0;
     for (int w = 0; w < s->worker_capacity; ++w)
     {
         if (s->workers[w].failed)
@@ -3282,6 +3500,7 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
         tri_tests += s->workers[w].triangle_tests;
         culled += s->workers[w].culled_in;
         rejected += s->workers[w].axis_rejected;
+        inside += s->workers[w].inside;
     }
     if (total > UINT32_MAX / 2u)
     {
@@ -3295,6 +3514,7 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
     out->tri_tests = tri_tests;
     s->culled_in = culled;
     s->axis_rejected = rejected;
+    s->inside = inside;
     return MC_OK;
 }
 

@@ -214,3 +214,6 @@ uint64_t mc_pair_scratch_culled_in(const struct mc_pair_scratch* scratch);
 /// Triangle pairs of the last query (mc_collide) rejected by the edge axis of an I triangle much larger than J's
 /// leaf (AVX2 kernels only; tests: the path ran).
 uint64_t mc_pair_scratch_axis_rejected(const struct mc_pair_scratch* scratch);
+/// Crossing triangle pairs of the last query (mc_collide) whose segment the inside test (an I triangle much larger than
+/// J's leaf, its edges against J's corners; AVX2 kernels only) put inside I's triangle (tests: the path ran).
+uint64_t mc_pair_scratch_inside(const struct mc_pair_scratch* scratch);

@@ -57,6 +57,9 @@ typedef __m256 MC_LL(mask);
 #error "MC_LL_KIND must be 1 or 2"
 #endif
 #define LL_N (16 / LL_W) // registers per leaf
+// Registers holding a leaf's first `count` lanes: the loops below skip the others (their lanes are never valid, so the
+// keep bits and bounds are the same; a third of a part's leaves on a plate have 8 triangles or fewer).
+#define LL_REGS(count) ((int)(((count) + LL_W - 1u) / LL_W))
 
 // The 15-axis test of box_overlap, one box pair per lane: a (rows a[3i + c]), extents ea, against b (rows b[3k + c]),
 // extents eb, both in a's mesh frame, with d = b's center - a's center (formed in double, as the boxes may lie far
@@ -140,7 +143,7 @@ MC_LL_TARGET static inline uint32_t MC_LL(cull)(const float* loc, size_t stride,
     _mm_storeu_ps(d, lc->d);
     _mm_storeu_ps(lim, lc->lim);
     uint32_t keep = 0;
-    for (int j = 0; j < LL_N; ++j)
+    for (int j = 0; j < LL_REGS(count); ++j)
     {
         for (int q = 0; q < 9; ++q)
         {
@@ -167,10 +170,11 @@ MC_LL_TARGET static inline uint32_t MC_LL(cull)(const float* loc, size_t stride,
     return keep;
 }
 
-// Bounding box (lo, hi) of the valid lanes' vertices x rotated by the float rotation J -> I: offsets from the box
-// center in I's frame. Minima and maxima are exact, so the order of the reduction does not matter.
+// Bounding box (lo, hi) of the valid lanes' vertices x (cull's, `count` lanes) rotated by the float rotation J -> I:
+// offsets from the box center in I's frame. Minima and maxima are exact, so the order of the reduction does not matter.
 MC_LL_TARGET static inline void MC_LL(rotated_bounds)(const collide_ctx* cx, MC_LL(vec) x[9][LL_N],
-                                                      const MC_LL(mask) valid[LL_N], float lo[3], float hi[3])
+                                                      const MC_LL(mask) valid[LL_N], uint32_t count, float lo[3],
+                                                      float hi[3])
 {
     float rc[3][4];
     _mm_storeu_ps(rc[0], cx->map_cols[0][0]); // rc[c][r] = rot[r][c]
@@ -180,7 +184,7 @@ MC_LL_TARGET static inline void MC_LL(rotated_bounds)(const collide_ctx* cx, MC_
     {
         MC_LL(vec) r0 = LL_SET1(rc[0][r]), r1 = LL_SET1(rc[1][r]), r2 = LL_SET1(rc[2][r]);
         MC_LL(vec) mn = LL_SET1(INFINITY), mx = LL_SET1(-INFINITY);
-        for (int j = 0; j < LL_N; ++j)
+        for (int j = 0; j < LL_REGS(count); ++j)
         {
             MC_LL(vec) y[3];
             for (int v = 0; v < 3; ++v)
@@ -191,22 +195,20 @@ MC_LL_TARGET static inline void MC_LL(rotated_bounds)(const collide_ctx* cx, MC_
             mn = LL_MIN(mn, LL_SELECT(valid[j], LL_MIN(LL_MIN(y[0], y[1]), y[2]), LL_SET1(INFINITY)));
             mx = LL_MAX(mx, LL_SELECT(valid[j], LL_MAX(LL_MAX(y[0], y[1]), y[2]), LL_SET1(-INFINITY)));
         }
-        float mnv[LL_W], mxv[LL_W];
+        // Across the lanes by halves (a zero's sign may differ from a left-to-right scan's; the caller's uses, the
+        // bounds less or plus a positive slack and their magnitudes, do not see it).
 #if MC_LL_KIND == 1
-        _mm_storeu_ps(mnv, mn);
-        _mm_storeu_ps(mxv, mx);
+        __m128 m4 = mn, x4 = mx;
 #else
-        _mm256_storeu_ps(mnv, mn);
-        _mm256_storeu_ps(mxv, mx);
+        __m128 m4 = _mm_min_ps(_mm256_castps256_ps128(mn), _mm256_extractf128_ps(mn, 1));
+        __m128 x4 = _mm_max_ps(_mm256_castps256_ps128(mx), _mm256_extractf128_ps(mx, 1));
 #endif
-        float a = mnv[0], b = mxv[0];
-        for (int l = 1; l < LL_W; ++l)
-        {
-            a = mnv[l] < a ? mnv[l] : a;
-            b = mxv[l] > b ? mxv[l] : b;
-        }
-        lo[r] = a;
-        hi[r] = b;
+        m4 = _mm_min_ps(m4, _mm_shuffle_ps(m4, m4, 0x4e));
+        x4 = _mm_max_ps(x4, _mm_shuffle_ps(x4, x4, 0x4e));
+        m4 = _mm_min_ps(m4, _mm_shuffle_ps(m4, m4, 0xb1));
+        x4 = _mm_max_ps(x4, _mm_shuffle_ps(x4, x4, 0xb1));
+        lo[r] = _mm_cvtss_f32(m4);
+        hi[r] = _mm_cvtss_f32(x4);
     }
 }
 
@@ -216,7 +218,7 @@ MC_LL_TARGET static inline uint32_t MC_LL(inside)(const float* loc, size_t strid
                                                   const float hi[3])
 {
     uint32_t keep = 0;
-    for (int j = 0; j < LL_N; ++j)
+    for (int j = 0; j < LL_REGS(count); ++j)
     {
         MC_LL(mask) out = LL_FALSE;
         for (int c = 0; c < 3; ++c)
@@ -268,7 +270,7 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
         return;
     }
     float lo[3], hi[3];
-    MC_LL(rotated_bounds)(cx, x, valid, lo, hi);
+    MC_LL(rotated_bounds)(cx, x, valid, cb, lo, hi);
     double mag = 0.0, ext = 0.0;
     for (int c = 0; c < 3; ++c)
     {
@@ -306,6 +308,7 @@ MC_LL_TARGET static void MC_LL(leaf_pairs)(const collide_ctx* cx, pair_worker* w
 
 #undef LL_W
 #undef LL_N
+#undef LL_REGS
 #undef LL_ADD
 #undef LL_SUB
 #undef LL_MUL

@@ -860,8 +860,10 @@ Test(bvh, every_lane_width_gives_the_same_query)
 
 // A coarse plate (a 12-triangle box, one leaf: its top face two triangles split along a diagonal) under a fine sphere
 // and torus crossing its top face anywhere, the diagonal included: the AVX2 kernels reject most of the pairs beyond the
-// diagonal by the big triangles' edge axes (leaf_pairs_axes_avx2). Every pair and crossing must equal the brute force,
-// with both lane widths, and the rejection must have run.
+// diagonal by the big triangles' edge axes (leaf_pairs_axes_avx2), and take most crossing pairs' segments as inside a
+// big triangle from its edges and J's corners (in_frame_avx2: the crossings without the interval comparisons). Every
+// pair and crossing must equal the brute force, with both lane widths, and the rejection and the inside test must have
+// run.
 Test(bvh, edge_axes_of_a_coarse_plate_keep_every_pair)
 {
     mc_workspace* ws = NULL;
@@ -870,7 +872,7 @@ Test(bvh, edge_axes_of_a_coarse_plate_keep_every_pair)
     mc_mesh* fine[2] = {scene_uv_sphere(0.15, 3000), scene_torus(0.2, 0.05, 3000)};
     cr_assert(plate != NULL && fine[0] != NULL && fine[1] != NULL);
     uint64_t seed = 99;
-    uint64_t rejected = 0;
+    uint64_t rejected = 0, inside = 0, found = 0;
     uint32_t with_pairs = 0;
     for (int it = 0; it < 60; ++it)
     {
@@ -881,8 +883,11 @@ Test(bvh, edge_axes_of_a_coarse_plate_keep_every_pair)
         for (int lanes = 0; lanes < 2; ++lanes)
         {
             mc_collide_lanes_limit = lanes == 0 ? 0 : 1;
-            with_pairs += check_against_brute_force(plate, fine[it % 2], &p, ws, 1) > 0 ? 1u : 0u;
+            uint32_t n = check_against_brute_force(plate, fine[it % 2], &p, ws, 1);
+            with_pairs += n > 0 ? 1u : 0u;
             rejected += lanes == 0 ? mc_pair_scratch_axis_rejected(ws->pairs) : 0u;
+            inside += lanes == 0 ? mc_pair_scratch_inside(ws->pairs) : 0u;
+            found += lanes == 0 ? n : 0u;
             mc_collide_lanes_limit = 0;
         }
     }
@@ -890,10 +895,59 @@ Test(bvh, edge_axes_of_a_coarse_plate_keep_every_pair)
     if (mc_collide_lanes_available() >= 2)
     {
         cr_assert(rejected > 100, "the edge axes rejected only %llu pairs", (unsigned long long)rejected);
+        cr_assert(inside > found / 2, "the inside test decided only %llu of %llu pairs", (unsigned long long)inside,
+                  (unsigned long long)found);
     }
     mc_mesh_destroy(plate);
     mc_mesh_destroy(fine[0]);
     mc_mesh_destroy(fine[1]);
+    mc_workspace_destroy(ws);
+}
+
+// Small boxes standing in the coarse plate above, a vertical edge at distance delta from an edge of the plate's top
+// face (its side x = 1, or its diagonal y = 0.7 x), on either side, and on it (delta = 0: flush faces on the side):
+// the inside test (in_frame_avx2) must prove J's corners inside a big triangle only where they are (a wrong proof at
+// delta <= 0 would give a crossing on J's edge where the exact test has one on the plate's edge, or none). Every pair
+// and crossing must equal the brute force, with both lane widths, and the test must have decided some pairs.
+Test(bvh, inside_test_at_a_plate_edge_keeps_every_pair)
+{
+    mc_workspace* ws = NULL;
+    cr_assert(mc_workspace_create(&ws) == MC_OK);
+    mc_mesh* plate = scene_box(mc_v3(-1.0, -0.7, -0.1), mc_v3(1.0, 0.7, 0.0));
+    cr_assert(plate != NULL);
+    static const double deltas[] = {-1e-3, -1e-9, -1e-13, -0x1p-52, 0.0, 0x1p-52, 1e-13, 1e-9, 1e-3};
+    const double size = 0.02, h = 0.005;
+    mc_pose id = mc_pose_identity();
+    uint64_t inside = 0;
+    uint32_t with_pairs = 0, runs = 0;
+    for (int at = 0; at < 2; ++at)
+    {
+        for (size_t k = 0; k < sizeof deltas / sizeof deltas[0]; ++k)
+        {
+            double d = deltas[k];
+            // at 0: J's face x = hi.x at 1 + delta (inside the plate's top for delta < 0); at 1: J's corner edge at
+            // (0.5, 0.7 / 2 + delta), 0.7 / 2 exactly on the diagonal's line (halving is exact).
+            mc_vec3 hi = at == 0 ? mc_v3(1.0 + d, 0.1, h) : mc_v3(0.5, 0.5 * 0.7 + d, h);
+            mc_mesh* j = scene_box(mc_v3(hi.x - size, hi.y - size, -h), hi);
+            cr_assert(j != NULL);
+            for (int lanes = 0; lanes < 2; ++lanes)
+            {
+                mc_collide_lanes_limit = lanes == 0 ? 0 : 1;
+                uint32_t n = check_against_brute_force(plate, j, &id, ws, 1);
+                with_pairs += n > 0 ? 1u : 0u;
+                runs += 1u;
+                inside += lanes == 0 ? mc_pair_scratch_inside(ws->pairs) : 0u;
+                mc_collide_lanes_limit = 0;
+            }
+            mc_mesh_destroy(j);
+        }
+    }
+    cr_assert(with_pairs == runs, "only %u of %u queries found pairs", with_pairs, runs);
+    if (mc_collide_lanes_available() >= 2)
+    {
+        cr_assert(inside > 0, "the inside test decided no pair");
+    }
+    mc_mesh_destroy(plate);
     mc_workspace_destroy(ws);
 }
 
