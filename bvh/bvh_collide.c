@@ -3728,13 +3728,14 @@ static inline int front_push(struct mc_pair_scratch* s, uint32_t a, uint32_t b, 
 typedef struct leaf_tris
 {
     mc_vec3 v[2][MC_BVH_LEAF_MAX][3]; // [0] I's triangles, [1] J's
-    double lo[2][MC_BVH_LEAF_MAX][3]; // bounding boxes
-    double hi[2][MC_BVH_LEAF_MAX][3];
+    double lo[2][3][MC_BVH_LEAF_MAX]; // bounding boxes, by component (a triangle against a whole side in one loop)
+    double hi[2][3][MC_BVH_LEAF_MAX];
     mc_vec3 n[2][MC_BVH_LEAF_MAX];      // (v1 - v0) x (v2 - v0)
     double inv_len[2][MC_BVH_LEAF_MAX]; // 1 / |n| (0 for a degenerate triangle: no plane filter)
     mc_tri_plane plane[2][MC_BVH_LEAF_MAX];
     uint32_t loaded[2];  // bit t: triangle t of the side is loaded
-    uint32_t bounded[2]; // bit t: its box and normal are computed (leaf_tri_bound)
+    uint32_t bounded[2]; // bit t: its box is computed (leaf_tri_box)
+    uint32_t normed[2];  // bit t: its normal and 1 / |n| are computed (leaf_tri_normal)
     uint32_t planes[2];  // bit t: plane[side][t] is prepared
     uint32_t count[2];   // triangles of each leaf
     uint32_t first[2];   // their first position in tri_order
@@ -3750,6 +3751,7 @@ static void leaf_tris_init(const collide_ctx* cx, uint32_t a, uint32_t b, leaf_t
     lt->count[1] = mc_bvh_leaf_count(nb);
     lt->loaded[0] = lt->loaded[1] = 0;
     lt->bounded[0] = lt->bounded[1] = 0;
+    lt->normed[0] = lt->normed[1] = 0;
     lt->planes[0] = lt->planes[1] = 0;
 }
 
@@ -3769,8 +3771,8 @@ static inline void leaf_tri_load(const collide_ctx* cx, leaf_tris* lt, int side,
     }
 }
 
-// A triangle loaded with its bounding box and normal (for leaf_pair_gap).
-static void leaf_tri_bound(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+// A triangle loaded with its bounding box.
+static inline void leaf_tri_box(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
 {
     if ((lt->bounded[side] & (1u << k)) != 0)
     {
@@ -3785,13 +3787,57 @@ static void leaf_tri_bound(const collide_ctx* cx, leaf_tris* lt, int side, uint3
         double x1 = c == 0 ? v[1].x : (c == 1 ? v[1].y : v[1].z);
         double x2 = c == 0 ? v[2].x : (c == 1 ? v[2].y : v[2].z);
         double lo = x1 < x0 ? x1 : x0, hi = x1 > x0 ? x1 : x0;
-        lt->lo[side][k][c] = x2 < lo ? x2 : lo;
-        lt->hi[side][k][c] = x2 > hi ? x2 : hi;
+        lt->lo[side][c][k] = x2 < lo ? x2 : lo;
+        lt->hi[side][c][k] = x2 > hi ? x2 : hi;
     }
+}
+
+// Every triangle of a side loaded, with its box (the values of leaf_tri_box).
+static inline void leaf_side_boxes(const collide_ctx* cx, leaf_tris* lt, int side)
+{
+    const mc_bvh* t = side == 0 ? cx->ta : cx->tb;
+    const uint32_t* tv = &t->tri_vertex[3u * lt->first[side]];
+    uint32_t n = lt->count[side];
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        mc_vec3* v = lt->v[side][k];
+        for (int c = 0; c < 3; ++c)
+        {
+            v[c] = side == 0 ? cx->pos_i[tv[3u * k + c]] : j_vertex_serial(cx->scratch, tv[3u * k + c]);
+        }
+        for (int c = 0; c < 3; ++c)
+        {
+            double x0 = c == 0 ? v[0].x : (c == 1 ? v[0].y : v[0].z);
+            double x1 = c == 0 ? v[1].x : (c == 1 ? v[1].y : v[1].z);
+            double x2 = c == 0 ? v[2].x : (c == 1 ? v[2].y : v[2].z);
+            double lo = x1 < x0 ? x1 : x0, hi = x1 > x0 ? x1 : x0;
+            lt->lo[side][c][k] = x2 < lo ? x2 : lo;
+            lt->hi[side][c][k] = x2 > hi ? x2 : hi;
+        }
+    }
+    lt->loaded[side] = lt->bounded[side] = (1u << n) - 1u; // (n <= MC_BVH_LEAF_MAX = 16)
+}
+
+// A loaded triangle's normal and 1 / |n| (for plane_gap).
+static inline void leaf_tri_normal(leaf_tris* lt, int side, uint32_t k)
+{
+    if ((lt->normed[side] & (1u << k)) != 0)
+    {
+        return;
+    }
+    lt->normed[side] |= 1u << k;
+    const mc_vec3* v = lt->v[side][k];
     mc_vec3 n = mc_cross(mc_sub(v[1], v[0]), mc_sub(v[2], v[0]));
     double len = sqrt(mc_dot(n, n));
     lt->n[side][k] = n;
     lt->inv_len[side][k] = len > 0.0 ? 1.0 / len : 0.0;
+}
+
+// A triangle loaded with its bounding box and normal (for leaf_pair_gap).
+static void leaf_tri_bound(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+{
+    leaf_tri_box(cx, lt, side, k);
+    leaf_tri_normal(lt, side, k);
 }
 
 // Lower bound (before rounding allowances) of the gap between triangle `t` of `side` and the plane of the other
@@ -3869,7 +3915,7 @@ static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, u
     double g = -INFINITY;
     for (int c = 0; c < 3; ++c)
     {
-        g = gap_max(g, gap_max(lt->lo[1][q][c] - lt->hi[0][p][c], lt->lo[0][p][c] - lt->hi[1][q][c]));
+        g = gap_max(g, gap_max(lt->lo[1][c][q] - lt->hi[0][c][p], lt->lo[0][c][p] - lt->hi[1][c][q]));
     }
     double slack = 4.0 * cx->abs_slack;
     if (g - slack <= reach)
@@ -3929,53 +3975,97 @@ static inline int pool_reserve(struct mc_pair_scratch* s, uint32_t n)
            mc_array_reserve((void**)&s->pool_gap, &s->pool_gap_cap, (uint64_t)s->pool_count + n, sizeof(float), 256);
 }
 
+// Box gaps of I's triangle p against every J triangle of the leaf pair (the differences and maxima of
+// leaf_pair_gap_planes' first step: bitwise its box gap).
+static inline void leaf_row_boxes(const leaf_tris* lt, uint32_t p, double box[MC_BVH_LEAF_MAX])
+{
+    const double(*jlo)[MC_BVH_LEAF_MAX] = lt->lo[1];
+    const double(*jhi)[MC_BVH_LEAF_MAX] = lt->hi[1];
+    double plo[3] = {lt->lo[0][0][p], lt->lo[0][1][p], lt->lo[0][2][p]};
+    double phi[3] = {lt->hi[0][0][p], lt->hi[0][1][p], lt->hi[0][2][p]};
+    for (uint32_t q = 0; q < lt->count[1]; ++q)
+    {
+        double g = -INFINITY;
+        for (int c = 0; c < 3; ++c)
+        {
+            g = gap_max(g, gap_max(jlo[c][q] - phi[c], plo[c] - jhi[c][q]));
+        }
+        box[q] = g;
+    }
+}
+
 // Record a leaf pair at the query's pose, `offset` away from the front's pose: every triangle pair whose gap bound
 // (leaf_pair_gap) is within margin + offset goes to its near list with its own gap from the front's pose
 // (gap_from_front), and is tested when its triangles are not apart now; the others' smallest gap bound, from the
 // front's pose, is the entry's gap (above `margin`). Triangles apart cannot cross, so every crossing pair is in the
 // near list and tested. @return 0 on allocation failure.
+//
+// Every triangle is boxed first, and J's triangles' boxes joined into one: an I triangle's box gap to that union is
+// at most its box gap to each J triangle (the same differences of smaller or equal operands, and rounding is
+// monotonic), so a triangle whose union gap (less the slack) exceeds the reach has no near pair; its row is only
+// looked at for the entry's gap, and skipped when the union gap already reaches the smallest gap found. The near list,
+// the tests and the entry's gap are bitwise those of measuring every pair; normals are computed for the triangles of
+// the pairs whose boxes are within reach only.
 static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32_t b, double margin, double offset)
 {
     struct mc_pair_scratch* s = cx->scratch;
     leaf_tris lt;
     leaf_tris_init(cx, a, b, &lt);
-    if (!pool_reserve(s, lt.count[0] * lt.count[1]))
+    uint32_t ni = lt.count[0], nj = lt.count[1];
+    if (!pool_reserve(s, ni * nj))
     {
         return 0;
     }
-    // J's boxes by component (the box gaps of one I triangle against all of J's in one vectorizable loop): the
-    // same differences and maxima as leaf_pair_gap's first step, so a pair's box gap is bitwise leaf_pair_gap's.
-    double jlo[3][MC_BVH_LEAF_MAX], jhi[3][MC_BVH_LEAF_MAX], box[MC_BVH_LEAF_MAX];
-    uint32_t nj = lt.count[1];
-    for (uint32_t t = 0; t < nj; ++t)
+    leaf_side_boxes(cx, &lt, 1);
+    leaf_side_boxes(cx, &lt, 0);
+    double ulo[3], uhi[3]; // J's union box
+    for (int c = 0; c < 3; ++c)
     {
-        leaf_tri_bound(cx, &lt, 1, t);
-        for (int c = 0; c < 3; ++c)
+        double lo = INFINITY, hi = -INFINITY;
+        for (uint32_t t = 0; t < nj; ++t)
         {
-            jlo[c][t] = lt.lo[1][t][c];
-            jhi[c][t] = lt.hi[1][t][c];
+            lo = lt.lo[1][c][t] < lo ? lt.lo[1][c][t] : lo;
+            hi = lt.hi[1][c][t] > hi ? lt.hi[1][c][t] : hi;
         }
+        ulo[c] = lo;
+        uhi[c] = hi;
     }
     uint32_t start = s->pool_count;
     double far = INFINITY, reach = margin + offset, slack = 4.0 * cx->abs_slack;
-    for (uint32_t p = 0; p < lt.count[0]; ++p)
+    double box[MC_BVH_LEAF_MAX], row_gap[MC_BVH_LEAF_MAX];
+    uint32_t apart = 0; // rows whose union gap leaves no pair within reach
+    for (uint32_t p = 0; p < ni; ++p)
     {
-        leaf_tri_bound(cx, &lt, 0, p);
-        const double* plo = lt.lo[0][p];
-        const double* phi = lt.hi[0][p];
-        for (uint32_t q = 0; q < nj; ++q)
+        double u = -INFINITY;
+        for (int c = 0; c < 3; ++c)
         {
-            double g = -INFINITY;
-            for (int c = 0; c < 3; ++c)
-            {
-                g = gap_max(g, gap_max(jlo[c][q] - phi[c], plo[c] - jhi[c][q]));
-            }
-            box[q] = g;
+            u = gap_max(u, gap_max(ulo[c] - lt.hi[0][c][p], lt.lo[0][c][p] - uhi[c]));
         }
+        row_gap[p] = u - slack;
+        if (row_gap[p] > reach)
+        {
+            apart |= 1u << p;
+            continue;
+        }
+        // A box gap past the reach decides (leaf_pair_gap would return it, less the slack): the row's smallest such
+        // gap and the pairs left (without a branch per pair), then those in order.
+        leaf_row_boxes(&lt, p, box);
+        double row_far = INFINITY;
+        uint32_t left = 0;
         for (uint32_t q = 0; q < nj; ++q)
         {
-            // A box gap past the reach decides (leaf_pair_gap would return it, less the slack).
-            double g = box[q] - slack > reach ? box[q] - slack : leaf_pair_gap(cx, &lt, p, q, reach);
+            double d = box[q] - slack;
+            left |= (uint32_t) !(d > reach) << q;
+            d = d > reach ? d : INFINITY;
+            row_far = d < row_far ? d : row_far;
+        }
+        far = row_far < far ? row_far : far;
+        for (; left != 0; left &= left - 1u)
+        {
+            uint32_t q = (uint32_t)__builtin_ctz(left);
+            leaf_tri_normal(&lt, 0, p);
+            leaf_tri_normal(&lt, 1, q);
+            double g = leaf_pair_gap(cx, &lt, p, q, reach);
             if (g > reach)
             {
                 far = g < far ? g : far;
@@ -3990,6 +4080,24 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
                 return 0;
             }
         }
+    }
+    // The rows apart: only their smallest box gap (less the slack, as leaf_pair_gap returns it) can lower the entry's
+    // gap, and none of them is below its row's union gap.
+    for (; apart != 0; apart &= apart - 1u)
+    {
+        uint32_t p = (uint32_t)__builtin_ctz(apart);
+        if (!(row_gap[p] < far))
+        {
+            continue;
+        }
+        leaf_row_boxes(&lt, p, box);
+        double m = INFINITY;
+        for (uint32_t q = 0; q < nj; ++q)
+        {
+            m = box[q] < m ? box[q] : m;
+        }
+        m -= slack;
+        far = m < far ? m : far;
     }
     return front_push(s, a, b, gap_from_front(far, offset), start, s->pool_count - start);
 }
