@@ -3866,43 +3866,53 @@ static double plane_gap(const leaf_tris* lt, int side, uint32_t t, uint32_t u)
 // of the projections and of the norm enters the bound, not how far the axis is from the true cross product. The axes
 // are compared by separation^2 / |axis|^2 (one square root, for the best: a pair near the contact is measured at
 // every query it is looked at); a product that overflows or underflows only picks another separating axis.
+//
+// The nine axes and their projections are computed first, by component in arrays (independent lanes the compiler may
+// pack), then compared in the order (i, k); the values are those of the plain loop, with the projection of a[0],
+// dot(l, a[0] - a[0]), taken as 0 (it is +-0, and the sign of a zero changes neither a positive separation nor the
+// test sep > 0).
 static double edge_axes_gap(const leaf_tris* lt, uint32_t p, uint32_t q)
 {
     const mc_vec3* a = lt->v[0][p];
     const mc_vec3* b = lt->v[1][q];
-    mc_vec3 da[3], db[3]; // corners less a[0]
-    for (int c = 0; c < 3; ++c)
-    {
-        da[c] = mc_sub(a[c], a[0]);
-        db[c] = mc_sub(b[c], a[0]);
-    }
-    double best = 0.0, best_len2 = 1.0; // separation and |axis|^2 of the best separating axis (best > 0: found)
+    mc_vec3 da1 = mc_sub(a[1], a[0]), da2 = mc_sub(a[2], a[0]); // corners less a[0]
+    mc_vec3 db[3] = {mc_sub(b[0], a[0]), mc_sub(b[1], a[0]), mc_sub(b[2], a[0])};
+    mc_vec3 ea[3] = {mc_sub(a[1], a[0]), mc_sub(a[2], a[1]), mc_sub(a[0], a[2])};
+    mc_vec3 eb[3] = {mc_sub(b[1], b[0]), mc_sub(b[2], b[1]), mc_sub(b[0], b[2])};
+    double lx[9], ly[9], lz[9];
     for (int i = 0; i < 3; ++i)
     {
-        mc_vec3 ea = mc_sub(a[(i + 1) % 3], a[i]);
         for (int k = 0; k < 3; ++k)
         {
-            mc_vec3 l = mc_cross(ea, mc_sub(b[(k + 1) % 3], b[k]));
-            double len2 = mc_dot(l, l);
-            if (!(len2 > 0.0))
-            {
-                continue;
-            }
-            double lo_a = INFINITY, hi_a = -INFINITY, lo_b = INFINITY, hi_b = -INFINITY;
-            for (int c = 0; c < 3; ++c)
-            {
-                double x = mc_dot(l, da[c]), y = mc_dot(l, db[c]);
-                lo_a = x < lo_a ? x : lo_a;
-                hi_a = x > hi_a ? x : hi_a;
-                lo_b = y < lo_b ? y : lo_b;
-                hi_b = y > hi_b ? y : hi_b;
-            }
-            double sep = gap_max(lo_b - hi_a, lo_a - hi_b);
-            if (sep > 0.0 && (best == 0.0 || sep * sep * best_len2 > best * best * len2))
-            {
-                best = sep;
-                best_len2 = len2;
-            }
+            lx[3 * i + k] = ea[i].y * eb[k].z - ea[i].z * eb[k].y;
+            ly[3 * i + k] = ea[i].z * eb[k].x - ea[i].x * eb[k].z;
+            lz[3 * i + k] = ea[i].x * eb[k].y - ea[i].y * eb[k].x;
+        }
+    }
+    double len2[9], sep[9];
+    for (int j = 0; j < 9; ++j)
+    {
+        len2[j] = lx[j] * lx[j] + ly[j] * ly[j] + lz[j] * lz[j];
+        double x1 = lx[j] * da1.x + ly[j] * da1.y + lz[j] * da1.z;
+        double x2 = lx[j] * da2.x + ly[j] * da2.y + lz[j] * da2.z;
+        double y0 = lx[j] * db[0].x + ly[j] * db[0].y + lz[j] * db[0].z;
+        double y1 = lx[j] * db[1].x + ly[j] * db[1].y + lz[j] * db[1].z;
+        double y2 = lx[j] * db[2].x + ly[j] * db[2].y + lz[j] * db[2].z;
+        double lo_a = x1 < 0.0 ? x1 : 0.0, hi_a = x1 > 0.0 ? x1 : 0.0;
+        lo_a = x2 < lo_a ? x2 : lo_a;
+        hi_a = x2 > hi_a ? x2 : hi_a;
+        double lo_b = y1 < y0 ? y1 : y0, hi_b = y1 > y0 ? y1 : y0;
+        lo_b = y2 < lo_b ? y2 : lo_b;
+        hi_b = y2 > hi_b ? y2 : hi_b;
+        sep[j] = gap_max(lo_b - hi_a, lo_a - hi_b);
+    }
+    double best = 0.0, best_len2 = 1.0; // separation and |axis|^2 of the best separating axis (best > 0: found)
+    for (int j = 0; j < 9; ++j)
+    {
+        if (len2[j] > 0.0 && sep[j] > 0.0 && (best == 0.0 || sep[j] * sep[j] * best_len2 > best * best * len2[j]))
+        {
+            best = sep[j];
+            best_len2 = len2[j];
         }
     }
     return best > 0.0 ? best / sqrt(best_len2) : -INFINITY;
