@@ -4207,6 +4207,8 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
 // box gap exceeds margin + offset becomes an entry with that gap from the front's pose (gap_from_front: above
 // `margin`), a leaf pair is recorded (leaf_record), an internal pair is split as expand_level splits it. New entries
 // go to the scratch's fresh entries. @return 0 on allocation failure.
+#define FRONT_JBOX_CACHE 32u // entries of front_descend's cache of mapped J boxes (a power of 2)
+
 static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uint32_t b0, double margin, double offset)
 {
     struct mc_pair_scratch* s = cx->scratch;
@@ -4215,6 +4217,14 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
     {
         return 0;
     }
+    // J's boxes mapped into I's frame, cached by node index (a depth-first descent meets J's nodes again and again,
+    // its siblings next to each other; the mapping is a pure function of the node and the pose).
+    mapped_box jbox[FRONT_JBOX_CACHE];
+    uint32_t jkey[FRONT_JBOX_CACHE];
+    for (uint32_t k = 0; k < FRONT_JBOX_CACHE; ++k)
+    {
+        jkey[k] = UINT32_MAX;
+    }
     uint32_t top = 0;
     stack->data[top++] = (node_pair){a0, b0};
     while (top > 0)
@@ -4222,10 +4232,15 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
         node_pair np = stack->data[--top];
         const mc_bvh_node* na = &cx->ta->nodes[np.a];
         const mc_bvh_node* nb = &cx->tb->nodes[np.b];
-        mapped_box mb;
-        map_j_box(cx->scratch, nb, &mb);
+        uint32_t slot = np.b & (FRONT_JBOX_CACHE - 1u);
+        if (jkey[slot] != np.b)
+        {
+            jkey[slot] = np.b;
+            map_j_box(cx->scratch, nb, &jbox[slot]);
+        }
+        const mapped_box* mb = &jbox[slot];
         w->box_tests += 1u;
-        double g = box_gap(cx, na, &mb, margin + offset);
+        double g = box_gap(cx, na, mb, margin + offset);
         int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
         int ok = 1;
         if (g > margin + offset)
