@@ -4203,12 +4203,12 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
     return 1;
 }
 
+#define FRONT_JBOX_CACHE 32u // entries of front_descend's cache of mapped J boxes (a power of 2)
+
 // Descend from node pair (a, b) at the current pose, `offset` away from the front's pose, depth first: a pair whose
 // box gap exceeds margin + offset becomes an entry with that gap from the front's pose (gap_from_front: above
 // `margin`), a leaf pair is recorded (leaf_record), an internal pair is split as expand_level splits it. New entries
 // go to the scratch's fresh entries. @return 0 on allocation failure.
-#define FRONT_JBOX_CACHE 32u // entries of front_descend's cache of mapped J boxes (a power of 2)
-
 static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uint32_t b0, double margin, double offset)
 {
     struct mc_pair_scratch* s = cx->scratch;
