@@ -3948,13 +3948,14 @@ static inline int front_push(struct mc_pair_scratch* s, uint32_t a, uint32_t b, 
 typedef struct leaf_tris
 {
     mc_vec3 v[2][MC_BVH_LEAF_MAX][3]; // [0] I's triangles, [1] J's
-    double lo[2][MC_BVH_LEAF_MAX][3]; // bounding boxes
-    double hi[2][MC_BVH_LEAF_MAX][3];
+    double lo[2][3][MC_BVH_LEAF_MAX]; // bounding boxes, by component (a triangle against a whole side in one loop)
+    double hi[2][3][MC_BVH_LEAF_MAX];
     mc_vec3 n[2][MC_BVH_LEAF_MAX];      // (v1 - v0) x (v2 - v0)
     double inv_len[2][MC_BVH_LEAF_MAX]; // 1 / |n| (0 for a degenerate triangle: no plane filter)
     mc_tri_plane plane[2][MC_BVH_LEAF_MAX];
     uint32_t loaded[2];  // bit t: triangle t of the side is loaded
-    uint32_t bounded[2]; // bit t: its box and normal are computed (leaf_tri_bound)
+    uint32_t bounded[2]; // bit t: its box is computed (leaf_tri_box)
+    uint32_t normed[2];  // bit t: its normal and 1 / |n| are computed (leaf_tri_normal)
     uint32_t planes[2];  // bit t: plane[side][t] is prepared
     uint32_t count[2];   // triangles of each leaf
     uint32_t first[2];   // their first position in tri_order
@@ -3970,6 +3971,7 @@ static void leaf_tris_init(const collide_ctx* cx, uint32_t a, uint32_t b, leaf_t
     lt->count[1] = mc_bvh_leaf_count(nb);
     lt->loaded[0] = lt->loaded[1] = 0;
     lt->bounded[0] = lt->bounded[1] = 0;
+    lt->normed[0] = lt->normed[1] = 0;
     lt->planes[0] = lt->planes[1] = 0;
 }
 
@@ -3989,8 +3991,8 @@ static inline void leaf_tri_load(const collide_ctx* cx, leaf_tris* lt, int side,
     }
 }
 
-// A triangle loaded with its bounding box and normal (for leaf_pair_gap).
-static void leaf_tri_bound(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+// A triangle loaded with its bounding box.
+static inline void leaf_tri_box(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
 {
     if ((lt->bounded[side] & (1u << k)) != 0)
     {
@@ -4005,13 +4007,57 @@ static void leaf_tri_bound(const collide_ctx* cx, leaf_tris* lt, int side, uint3
         double x1 = c == 0 ? v[1].x : (c == 1 ? v[1].y : v[1].z);
         double x2 = c == 0 ? v[2].x : (c == 1 ? v[2].y : v[2].z);
         double lo = x1 < x0 ? x1 : x0, hi = x1 > x0 ? x1 : x0;
-        lt->lo[side][k][c] = x2 < lo ? x2 : lo;
-        lt->hi[side][k][c] = x2 > hi ? x2 : hi;
+        lt->lo[side][c][k] = x2 < lo ? x2 : lo;
+        lt->hi[side][c][k] = x2 > hi ? x2 : hi;
     }
+}
+
+// Every triangle of a side loaded, with its box (the values of leaf_tri_box).
+static inline void leaf_side_boxes(const collide_ctx* cx, leaf_tris* lt, int side)
+{
+    const mc_bvh* t = side == 0 ? cx->ta : cx->tb;
+    const uint32_t* tv = &t->tri_vertex[3u * lt->first[side]];
+    uint32_t n = lt->count[side];
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        mc_vec3* v = lt->v[side][k];
+        for (int c = 0; c < 3; ++c)
+        {
+            v[c] = side == 0 ? cx->pos_i[tv[3u * k + c]] : j_vertex_serial(cx->scratch, tv[3u * k + c]);
+        }
+        for (int c = 0; c < 3; ++c)
+        {
+            double x0 = c == 0 ? v[0].x : (c == 1 ? v[0].y : v[0].z);
+            double x1 = c == 0 ? v[1].x : (c == 1 ? v[1].y : v[1].z);
+            double x2 = c == 0 ? v[2].x : (c == 1 ? v[2].y : v[2].z);
+            double lo = x1 < x0 ? x1 : x0, hi = x1 > x0 ? x1 : x0;
+            lt->lo[side][c][k] = x2 < lo ? x2 : lo;
+            lt->hi[side][c][k] = x2 > hi ? x2 : hi;
+        }
+    }
+    lt->loaded[side] = lt->bounded[side] = (1u << n) - 1u; // (n <= MC_BVH_LEAF_MAX = 16)
+}
+
+// A loaded triangle's normal and 1 / |n| (for plane_gap).
+static inline void leaf_tri_normal(leaf_tris* lt, int side, uint32_t k)
+{
+    if ((lt->normed[side] & (1u << k)) != 0)
+    {
+        return;
+    }
+    lt->normed[side] |= 1u << k;
+    const mc_vec3* v = lt->v[side][k];
     mc_vec3 n = mc_cross(mc_sub(v[1], v[0]), mc_sub(v[2], v[0]));
     double len = sqrt(mc_dot(n, n));
     lt->n[side][k] = n;
     lt->inv_len[side][k] = len > 0.0 ? 1.0 / len : 0.0;
+}
+
+// A triangle loaded with its bounding box and normal (for leaf_pair_gap).
+static void leaf_tri_bound(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+{
+    leaf_tri_box(cx, lt, side, k);
+    leaf_tri_normal(lt, side, k);
 }
 
 // Lower bound (before rounding allowances) of the gap between triangle `t` of `side` and the plane of the other
@@ -4040,43 +4086,53 @@ static double plane_gap(const leaf_tris* lt, int side, uint32_t t, uint32_t u)
 // of the projections and of the norm enters the bound, not how far the axis is from the true cross product. The axes
 // are compared by separation^2 / |axis|^2 (one square root, for the best: a pair near the contact is measured at
 // every query it is looked at); a product that overflows or underflows only picks another separating axis.
+//
+// The nine axes and their projections are computed first, by component in arrays (independent lanes the compiler may
+// pack), then compared in the order (i, k); the values are those of the plain loop, with the projection of a[0],
+// dot(l, a[0] - a[0]), taken as 0 (it is +-0, and the sign of a zero changes neither a positive separation nor the
+// test sep > 0).
 static double edge_axes_gap(const leaf_tris* lt, uint32_t p, uint32_t q)
 {
     const mc_vec3* a = lt->v[0][p];
     const mc_vec3* b = lt->v[1][q];
-    mc_vec3 da[3], db[3]; // corners less a[0]
-    for (int c = 0; c < 3; ++c)
-    {
-        da[c] = mc_sub(a[c], a[0]);
-        db[c] = mc_sub(b[c], a[0]);
-    }
-    double best = 0.0, best_len2 = 1.0; // separation and |axis|^2 of the best separating axis (best > 0: found)
+    mc_vec3 da1 = mc_sub(a[1], a[0]), da2 = mc_sub(a[2], a[0]); // corners less a[0]
+    mc_vec3 db[3] = {mc_sub(b[0], a[0]), mc_sub(b[1], a[0]), mc_sub(b[2], a[0])};
+    mc_vec3 ea[3] = {mc_sub(a[1], a[0]), mc_sub(a[2], a[1]), mc_sub(a[0], a[2])};
+    mc_vec3 eb[3] = {mc_sub(b[1], b[0]), mc_sub(b[2], b[1]), mc_sub(b[0], b[2])};
+    double lx[9], ly[9], lz[9];
     for (int i = 0; i < 3; ++i)
     {
-        mc_vec3 ea = mc_sub(a[(i + 1) % 3], a[i]);
         for (int k = 0; k < 3; ++k)
         {
-            mc_vec3 l = mc_cross(ea, mc_sub(b[(k + 1) % 3], b[k]));
-            double len2 = mc_dot(l, l);
-            if (!(len2 > 0.0))
-            {
-                continue;
-            }
-            double lo_a = INFINITY, hi_a = -INFINITY, lo_b = INFINITY, hi_b = -INFINITY;
-            for (int c = 0; c < 3; ++c)
-            {
-                double x = mc_dot(l, da[c]), y = mc_dot(l, db[c]);
-                lo_a = x < lo_a ? x : lo_a;
-                hi_a = x > hi_a ? x : hi_a;
-                lo_b = y < lo_b ? y : lo_b;
-                hi_b = y > hi_b ? y : hi_b;
-            }
-            double sep = gap_max(lo_b - hi_a, lo_a - hi_b);
-            if (sep > 0.0 && (best == 0.0 || sep * sep * best_len2 > best * best * len2))
-            {
-                best = sep;
-                best_len2 = len2;
-            }
+            lx[3 * i + k] = ea[i].y * eb[k].z - ea[i].z * eb[k].y;
+            ly[3 * i + k] = ea[i].z * eb[k].x - ea[i].x * eb[k].z;
+            lz[3 * i + k] = ea[i].x * eb[k].y - ea[i].y * eb[k].x;
+        }
+    }
+    double len2[9], sep[9];
+    for (int j = 0; j < 9; ++j)
+    {
+        len2[j] = lx[j] * lx[j] + ly[j] * ly[j] + lz[j] * lz[j];
+        double x1 = lx[j] * da1.x + ly[j] * da1.y + lz[j] * da1.z;
+        double x2 = lx[j] * da2.x + ly[j] * da2.y + lz[j] * da2.z;
+        double y0 = lx[j] * db[0].x + ly[j] * db[0].y + lz[j] * db[0].z;
+        double y1 = lx[j] * db[1].x + ly[j] * db[1].y + lz[j] * db[1].z;
+        double y2 = lx[j] * db[2].x + ly[j] * db[2].y + lz[j] * db[2].z;
+        double lo_a = x1 < 0.0 ? x1 : 0.0, hi_a = x1 > 0.0 ? x1 : 0.0;
+        lo_a = x2 < lo_a ? x2 : lo_a;
+        hi_a = x2 > hi_a ? x2 : hi_a;
+        double lo_b = y1 < y0 ? y1 : y0, hi_b = y1 > y0 ? y1 : y0;
+        lo_b = y2 < lo_b ? y2 : lo_b;
+        hi_b = y2 > hi_b ? y2 : hi_b;
+        sep[j] = gap_max(lo_b - hi_a, lo_a - hi_b);
+    }
+    double best = 0.0, best_len2 = 1.0; // separation and |axis|^2 of the best separating axis (best > 0: found)
+    for (int j = 0; j < 9; ++j)
+    {
+        if (len2[j] > 0.0 && sep[j] > 0.0 && (best == 0.0 || sep[j] * sep[j] * best_len2 > best * best * len2[j]))
+        {
+            best = sep[j];
+            best_len2 = len2[j];
         }
     }
     return best > 0.0 ? best / sqrt(best_len2) : -INFINITY;
@@ -4089,7 +4145,7 @@ static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, u
     double g = -INFINITY;
     for (int c = 0; c < 3; ++c)
     {
-        g = gap_max(g, gap_max(lt->lo[1][q][c] - lt->hi[0][p][c], lt->lo[0][p][c] - lt->hi[1][q][c]));
+        g = gap_max(g, gap_max(lt->lo[1][c][q] - lt->hi[0][c][p], lt->lo[0][c][p] - lt->hi[1][c][q]));
     }
     double slack = 4.0 * cx->abs_slack;
     if (g - slack <= reach)
@@ -4149,53 +4205,97 @@ static inline int pool_reserve(struct mc_pair_scratch* s, uint32_t n)
            mc_array_reserve((void**)&s->pool_gap, &s->pool_gap_cap, (uint64_t)s->pool_count + n, sizeof(float), 256);
 }
 
+// Box gaps of I's triangle p against every J triangle of the leaf pair (the differences and maxima of
+// leaf_pair_gap_planes' first step: bitwise its box gap).
+static inline void leaf_row_boxes(const leaf_tris* lt, uint32_t p, double box[MC_BVH_LEAF_MAX])
+{
+    const double(*jlo)[MC_BVH_LEAF_MAX] = lt->lo[1];
+    const double(*jhi)[MC_BVH_LEAF_MAX] = lt->hi[1];
+    double plo[3] = {lt->lo[0][0][p], lt->lo[0][1][p], lt->lo[0][2][p]};
+    double phi[3] = {lt->hi[0][0][p], lt->hi[0][1][p], lt->hi[0][2][p]};
+    for (uint32_t q = 0; q < lt->count[1]; ++q)
+    {
+        double g = -INFINITY;
+        for (int c = 0; c < 3; ++c)
+        {
+            g = gap_max(g, gap_max(jlo[c][q] - phi[c], plo[c] - jhi[c][q]));
+        }
+        box[q] = g;
+    }
+}
+
 // Record a leaf pair at the query's pose, `offset` away from the front's pose: every triangle pair whose gap bound
 // (leaf_pair_gap) is within margin + offset goes to its near list with its own gap from the front's pose
 // (gap_from_front), and is tested when its triangles are not apart now; the others' smallest gap bound, from the
 // front's pose, is the entry's gap (above `margin`). Triangles apart cannot cross, so every crossing pair is in the
 // near list and tested. @return 0 on allocation failure.
+//
+// Every triangle is boxed first, and J's triangles' boxes joined into one: an I triangle's box gap to that union is
+// at most its box gap to each J triangle (the same differences of smaller or equal operands, and rounding is
+// monotonic), so a triangle whose union gap (less the slack) exceeds the reach has no near pair; its row is only
+// looked at for the entry's gap, and skipped when the union gap already reaches the smallest gap found. The near list,
+// the tests and the entry's gap are bitwise those of measuring every pair; normals are computed for the triangles of
+// the pairs whose boxes are within reach only.
 static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32_t b, double margin, double offset)
 {
     struct mc_pair_scratch* s = cx->scratch;
     leaf_tris lt;
     leaf_tris_init(cx, a, b, &lt);
-    if (!pool_reserve(s, lt.count[0] * lt.count[1]))
+    uint32_t ni = lt.count[0], nj = lt.count[1];
+    if (!pool_reserve(s, ni * nj))
     {
         return 0;
     }
-    // J's boxes by component (the box gaps of one I triangle against all of J's in one vectorizable loop): the
-    // same differences and maxima as leaf_pair_gap's first step, so a pair's box gap is bitwise leaf_pair_gap's.
-    double jlo[3][MC_BVH_LEAF_MAX], jhi[3][MC_BVH_LEAF_MAX], box[MC_BVH_LEAF_MAX];
-    uint32_t nj = lt.count[1];
-    for (uint32_t t = 0; t < nj; ++t)
+    leaf_side_boxes(cx, &lt, 1);
+    leaf_side_boxes(cx, &lt, 0);
+    double ulo[3], uhi[3]; // J's union box
+    for (int c = 0; c < 3; ++c)
     {
-        leaf_tri_bound(cx, &lt, 1, t);
-        for (int c = 0; c < 3; ++c)
+        double lo = INFINITY, hi = -INFINITY;
+        for (uint32_t t = 0; t < nj; ++t)
         {
-            jlo[c][t] = lt.lo[1][t][c];
-            jhi[c][t] = lt.hi[1][t][c];
+            lo = lt.lo[1][c][t] < lo ? lt.lo[1][c][t] : lo;
+            hi = lt.hi[1][c][t] > hi ? lt.hi[1][c][t] : hi;
         }
+        ulo[c] = lo;
+        uhi[c] = hi;
     }
     uint32_t start = s->pool_count;
     double far = INFINITY, reach = margin + offset, slack = 4.0 * cx->abs_slack;
-    for (uint32_t p = 0; p < lt.count[0]; ++p)
+    double box[MC_BVH_LEAF_MAX], row_gap[MC_BVH_LEAF_MAX];
+    uint32_t apart = 0; // rows whose union gap leaves no pair within reach
+    for (uint32_t p = 0; p < ni; ++p)
     {
-        leaf_tri_bound(cx, &lt, 0, p);
-        const double* plo = lt.lo[0][p];
-        const double* phi = lt.hi[0][p];
-        for (uint32_t q = 0; q < nj; ++q)
+        double u = -INFINITY;
+        for (int c = 0; c < 3; ++c)
         {
-            double g = -INFINITY;
-            for (int c = 0; c < 3; ++c)
-            {
-                g = gap_max(g, gap_max(jlo[c][q] - phi[c], plo[c] - jhi[c][q]));
-            }
-            box[q] = g;
+            u = gap_max(u, gap_max(ulo[c] - lt.hi[0][c][p], lt.lo[0][c][p] - uhi[c]));
         }
+        row_gap[p] = u - slack;
+        if (row_gap[p] > reach)
+        {
+            apart |= 1u << p;
+            continue;
+        }
+        // A box gap past the reach decides (leaf_pair_gap would return it, less the slack): the row's smallest such
+        // gap and the pairs left (without a branch per pair), then those in order.
+        leaf_row_boxes(&lt, p, box);
+        double row_far = INFINITY;
+        uint32_t left = 0;
         for (uint32_t q = 0; q < nj; ++q)
         {
-            // A box gap past the reach decides (leaf_pair_gap would return it, less the slack).
-            double g = box[q] - slack > reach ? box[q] - slack : leaf_pair_gap(cx, &lt, p, q, reach);
+            double d = box[q] - slack;
+            left |= (uint32_t) !(d > reach) << q;
+            d = d > reach ? d : INFINITY;
+            row_far = d < row_far ? d : row_far;
+        }
+        far = row_far < far ? row_far : far;
+        for (; left != 0; left &= left - 1u)
+        {
+            uint32_t q = (uint32_t)__builtin_ctz(left);
+            leaf_tri_normal(&lt, 0, p);
+            leaf_tri_normal(&lt, 1, q);
+            double g = leaf_pair_gap(cx, &lt, p, q, reach);
             if (g > reach)
             {
                 far = g < far ? g : far;
@@ -4210,6 +4310,24 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
                 return 0;
             }
         }
+    }
+    // The rows apart: only their smallest box gap (less the slack, as leaf_pair_gap returns it) can lower the entry's
+    // gap, and none of them is below its row's union gap.
+    for (; apart != 0; apart &= apart - 1u)
+    {
+        uint32_t p = (uint32_t)__builtin_ctz(apart);
+        if (!(row_gap[p] < far))
+        {
+            continue;
+        }
+        leaf_row_boxes(&lt, p, box);
+        double m = INFINITY;
+        for (uint32_t q = 0; q < nj; ++q)
+        {
+            m = box[q] < m ? box[q] : m;
+        }
+        m -= slack;
+        far = m < far ? m : far;
     }
     return front_push(s, a, b, gap_from_front(far, offset), start, s->pool_count - start);
 }
@@ -4305,6 +4423,8 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
     return 1;
 }
 
+#define FRONT_JBOX_CACHE 32u // entries of front_descend's cache of mapped J boxes (a power of 2)
+
 // Descend from node pair (a, b) at the current pose, `offset` away from the front's pose, depth first: a pair whose
 // box gap exceeds margin + offset becomes an entry with that gap from the front's pose (gap_from_front: above
 // `margin`), a leaf pair is recorded (leaf_record), an internal pair is split as expand_level splits it. New entries
@@ -4317,6 +4437,14 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
     {
         return 0;
     }
+    // J's boxes mapped into I's frame, cached by node index (a depth-first descent meets J's nodes again and again,
+    // its siblings next to each other; the mapping is a pure function of the node and the pose).
+    mapped_box jbox[FRONT_JBOX_CACHE];
+    uint32_t jkey[FRONT_JBOX_CACHE];
+    for (uint32_t k = 0; k < FRONT_JBOX_CACHE; ++k)
+    {
+        jkey[k] = UINT32_MAX;
+    }
     uint32_t top = 0;
     stack->data[top++] = (node_pair){a0, b0};
     while (top > 0)
@@ -4324,10 +4452,15 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
         node_pair np = stack->data[--top];
         const mc_bvh_node* na = &cx->ta->nodes[np.a];
         const mc_bvh_node* nb = &cx->tb->nodes[np.b];
-        mapped_box mb;
-        map_j_box(cx->scratch, nb, &mb);
+        uint32_t slot = np.b & (FRONT_JBOX_CACHE - 1u);
+        if (jkey[slot] != np.b)
+        {
+            jkey[slot] = np.b;
+            map_j_box(cx->scratch, nb, &jbox[slot]);
+        }
+        const mapped_box* mb = &jbox[slot];
         w->box_tests += 1u;
-        double g = box_gap(cx, na, &mb, margin + offset);
+        double g = box_gap(cx, na, mb, margin + offset);
         int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
         int ok = 1;
         if (g > margin + offset)
