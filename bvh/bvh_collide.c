@@ -3991,15 +3991,9 @@ static inline void leaf_tri_load(const collide_ctx* cx, leaf_tris* lt, int side,
     }
 }
 
-// A triangle loaded with its bounding box.
-static inline void leaf_tri_box(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+// The bounding box of loaded triangle k of a side.
+static inline void leaf_tri_box_of(leaf_tris* lt, int side, uint32_t k)
 {
-    if ((lt->bounded[side] & (1u << k)) != 0)
-    {
-        return;
-    }
-    lt->bounded[side] |= 1u << k;
-    leaf_tri_load(cx, lt, side, k);
     const mc_vec3* v = lt->v[side][k];
     for (int c = 0; c < 3; ++c)
     {
@@ -4010,6 +4004,18 @@ static inline void leaf_tri_box(const collide_ctx* cx, leaf_tris* lt, int side, 
         lt->lo[side][c][k] = x2 < lo ? x2 : lo;
         lt->hi[side][c][k] = x2 > hi ? x2 : hi;
     }
+}
+
+// A triangle loaded with its bounding box.
+static inline void leaf_tri_box(const collide_ctx* cx, leaf_tris* lt, int side, uint32_t k)
+{
+    if ((lt->bounded[side] & (1u << k)) != 0)
+    {
+        return;
+    }
+    lt->bounded[side] |= 1u << k;
+    leaf_tri_load(cx, lt, side, k);
+    leaf_tri_box_of(lt, side, k);
 }
 
 // Every triangle of a side loaded, with its box (the values of leaf_tri_box).
@@ -4025,15 +4031,7 @@ static inline void leaf_side_boxes(const collide_ctx* cx, leaf_tris* lt, int sid
         {
             v[c] = side == 0 ? cx->pos_i[tv[3u * k + c]] : j_vertex_serial(cx->scratch, tv[3u * k + c]);
         }
-        for (int c = 0; c < 3; ++c)
-        {
-            double x0 = c == 0 ? v[0].x : (c == 1 ? v[0].y : v[0].z);
-            double x1 = c == 0 ? v[1].x : (c == 1 ? v[1].y : v[1].z);
-            double x2 = c == 0 ? v[2].x : (c == 1 ? v[2].y : v[2].z);
-            double lo = x1 < x0 ? x1 : x0, hi = x1 > x0 ? x1 : x0;
-            lt->lo[side][c][k] = x2 < lo ? x2 : lo;
-            lt->hi[side][c][k] = x2 > hi ? x2 : hi;
-        }
+        leaf_tri_box_of(lt, side, k);
     }
     lt->loaded[side] = lt->bounded[side] = (1u << n) - 1u; // (n <= MC_BVH_LEAF_MAX = 16)
 }
