@@ -4,7 +4,7 @@
 // optionally against FCL's OBB and OBBRSS trees on the very same meshes and poses.
 //
 // usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats] [-k queries-per-sample] [-b name-filter]
-// [-s 1000,10000,...] [-f mesh-file]... [-o out.csv] [--no-fcl]
+// [-s 1000,10000,...] [-f mesh-file]... [-o out.csv] [--no-fcl] [--fcl-first]
 #include "bvh/bvh_internal.h"
 #include "mesh/mesh_internal.h"
 #include "meshcontact/meshcontact.h"
@@ -48,6 +48,7 @@ typedef struct options
     int size_count;
     const char* out;
     int fcl;
+    int fcl_first; // --fcl-first: all of FCL's samples before ours (the order before 2026-11-29), not alternated
     int build_only;
 } options;
 
@@ -79,7 +80,7 @@ static void usage(void)
             "usage: bench_collide [-t 1,2] [-r repeats] [-q query-repeats (default: repeats)] "
             "[-k queries-per-sample (default: auto, about 20 us a sample; ours and FCL's alike)] [-b name-filter] "
             "[-s 1000,10000,100000,1000000] [-f mesh-file (up to 8: each against a shifted, turned copy of "
-            "itself)]... [-o out.csv] [--no-fcl] [--build-only]\n");
+            "itself)]... [-o out.csv] [--no-fcl] [--fcl-first] [--build-only]\n");
 }
 
 static int parse_args(int argc, char** argv, options* o)
@@ -169,6 +170,10 @@ static int parse_args(int argc, char** argv, options* o)
         {
             o->fcl = 0;
         }
+        else if (strcmp(argv[a], "--fcl-first") == 0)
+        {
+            o->fcl_first = 1;
+        }
         else if (strcmp(argv[a], "--build-only") == 0)
         {
             o->build_only = 1;
@@ -219,10 +224,19 @@ typedef struct fcl_result
 } fcl_result;
 
 #ifdef MC_BENCH_FCL
-static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query_repeats, int batch, fcl_result* out)
+/// One FCL tree kind on a scene: its two models (one when the scene's meshes are the same) and the poses.
+typedef struct fcl_side
+{
+    fcl_bench_model* fm[2];
+    double pa[3], qa[4], pb[3], qb[4];
+} fcl_side;
+
+/// Build the FCL models of a scene (mesh I's build timed, min over `repeats`, one build for 500k triangles and more)
+/// and start out's query minima.
+static void fcl_open(fcl_bench_bv bv, const scene_pair* s, int repeats, fcl_side* fs, fcl_result* out)
 {
     const mc_mesh* mm[2] = {s->mesh_i, s->mesh_j};
-    fcl_bench_model* fm[2] = {NULL, NULL};
+    fs->fm[0] = fs->fm[1] = NULL;
     size_t tree = 0, mesh = 0;
     out->build_s = INFINITY;
     out->build_cpu = INFINITY;
@@ -231,7 +245,7 @@ static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query
     {
         if (k == 1 && mm[1] == mm[0])
         {
-            fm[1] = fm[0];
+            fs->fm[1] = fs->fm[0];
             break;
         }
         for (int r = 0; r < (k == 0 ? build_repeats : 1); ++r)
@@ -248,37 +262,47 @@ static void run_fcl(fcl_bench_bv bv, const scene_pair* s, int repeats, int query
                 tree = tb;
                 mesh = mb;
             }
-            if (fm[k] != NULL)
+            if (fs->fm[k] != NULL)
             {
-                fcl_bench_destroy(fm[k]);
+                fcl_bench_destroy(fs->fm[k]);
             }
-            fm[k] = m;
+            fs->fm[k] = m;
         }
     }
     double pa[3] = {s->pose_i.p.x, s->pose_i.p.y, s->pose_i.p.z};
     double qa[4] = {s->pose_i.q.w, s->pose_i.q.x, s->pose_i.q.y, s->pose_i.q.z};
     double pb[3] = {s->pose_j.p.x, s->pose_j.p.y, s->pose_j.p.z};
     double qb[4] = {s->pose_j.q.w, s->pose_j.q.x, s->pose_j.q.y, s->pose_j.q.z};
+    memcpy(fs->pa, pa, sizeof pa);
+    memcpy(fs->qa, qa, sizeof qa);
+    memcpy(fs->pb, pb, sizeof pb);
+    memcpy(fs->qb, qb, sizeof qb);
     out->query_s = INFINITY;
     out->query_cpu = INFINITY;
-    for (int r = 0; r < query_repeats + 1; ++r)
-    {
-        double sec = 0, cpu = 0;
-        out->pairs = fcl_bench_collide(fm[0], pa, qa, fm[1], pb, qb, batch, &sec, &cpu);
-        if (r > 0)
-        {
-            out->query_s = sec < out->query_s ? sec : out->query_s;
-            out->query_cpu = cpu < out->query_cpu ? cpu : out->query_cpu;
-        }
-    }
     double nt = (double)mc_mesh_get_triangle_count(s->mesh_i);
     out->tree_bpt = (double)tree / nt;
     out->total_bpt = (double)(tree + mesh) / nt;
-    if (fm[1] != fm[0])
+}
+
+/// One FCL sample (`batch` queries, mean taken); kept in out's minima when `keep` (the first sample warms).
+static void fcl_sample(fcl_side* fs, int batch, int keep, fcl_result* out)
+{
+    double sec = 0, cpu = 0;
+    out->pairs = fcl_bench_collide(fs->fm[0], fs->pa, fs->qa, fs->fm[1], fs->pb, fs->qb, batch, &sec, &cpu);
+    if (keep)
     {
-        fcl_bench_destroy(fm[1]);
+        out->query_s = sec < out->query_s ? sec : out->query_s;
+        out->query_cpu = cpu < out->query_cpu ? cpu : out->query_cpu;
     }
-    fcl_bench_destroy(fm[0]);
+}
+
+static void fcl_close(fcl_side* fs)
+{
+    if (fs->fm[1] != fs->fm[0])
+    {
+        fcl_bench_destroy(fs->fm[1]);
+    }
+    fcl_bench_destroy(fs->fm[0]);
 }
 #endif
 
@@ -369,11 +393,20 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
     memset(&fr, 0, sizeof fr);
     int have_fcl = 0;
 #ifdef MC_BENCH_FCL
+    fcl_side so, sr;
     if (o->fcl)
     {
-        run_fcl(FCL_BENCH_OBB, s, o->repeats, o->query_repeats, batch, &fo);
-        run_fcl(FCL_BENCH_OBBRSS, s, o->repeats, o->query_repeats, batch, &fr);
+        fcl_open(FCL_BENCH_OBB, s, o->repeats, &so, &fo);
+        fcl_open(FCL_BENCH_OBBRSS, s, o->repeats, &sr, &fr);
         have_fcl = 1;
+        for (int r = 0; r < o->query_repeats + 1 && o->fcl_first; ++r)
+        {
+            fcl_sample(&so, batch, r > 0, &fo);
+        }
+        for (int r = 0; r < o->query_repeats + 1 && o->fcl_first; ++r)
+        {
+            fcl_sample(&sr, batch, r > 0, &fr);
+        }
     }
 #endif
     double q1 = NAN;
@@ -405,6 +438,16 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
                 best = t < best ? t : best;
                 best_cpu = c < best_cpu ? c : best_cpu;
             }
+#ifdef MC_BENCH_FCL
+            if (have_fcl && ti == 0 && !o->fcl_first)
+            {
+                // FCL's samples alternate with ours (first thread count), so that both sides see the same machine:
+                // on a shared VM the speed drifts by tens of percent between seconds, which a ratio of two minima
+                // taken one after the other would carry (since 2026-11-29; before, all of FCL's samples ran first).
+                fcl_sample(&so, batch, r > 0, &fo);
+                fcl_sample(&sr, batch, r > 0, &fr);
+            }
+#endif
         }
         // The counters (and threads used), from one more query outside the timed samples.
         mc_query_triangle_pairs(mi, &s->pose_i, s->mesh_j, &s->pose_j, &opt, ws, buf, cap, &n, &st);
@@ -452,6 +495,13 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
             fflush(csv);
         }
     }
+#ifdef MC_BENCH_FCL
+    if (have_fcl)
+    {
+        fcl_close(&so);
+        fcl_close(&sr);
+    }
+#endif
     free(buf);
     mc_workspace_destroy(ws);
 }
