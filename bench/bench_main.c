@@ -417,6 +417,9 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
         uint32_t n = 0;
         mc_query_stats st;
         double best = INFINITY, best_cpu = INFINITY;
+        // FCL's samples follow each block of ours: seven blocks (fewer when there are fewer samples).
+        int block = (o->query_repeats + 1 + 6) / 7;
+        (void)block;
         for (int r = 0; r < o->query_repeats + 1; ++r) // first run warms the workspace
         {
             // One sample: `batch` queries back to back (as a simulator calls them, step after step), mean taken.
@@ -439,13 +442,22 @@ static void run_scene(const options* o, scene_pair* s, FILE* csv)
                 best_cpu = c < best_cpu ? c : best_cpu;
             }
 #ifdef MC_BENCH_FCL
-            if (have_fcl && ti == 0 && !o->fcl_first)
+            if (have_fcl && ti == 0 && !o->fcl_first && ((r + 1) % block == 0 || r == o->query_repeats))
             {
-                // FCL's samples alternate with ours (first thread count), so that both sides see the same machine:
-                // on a shared VM the speed drifts by tens of percent between seconds, which a ratio of two minima
-                // taken one after the other would carry (since 2026-11-29; before, all of FCL's samples ran first).
-                fcl_sample(&so, batch, r > 0, &fo);
-                fcl_sample(&sr, batch, r > 0, &fr);
+                // FCL's samples alternate with ours by blocks (first thread count): after each block of our samples
+                // the same number of FCL OBB samples, then of OBBRSS, so that both minima come from the same stretch
+                // of a shared VM whose speed drifts by tens of percent between seconds (since 2026-11-29; before,
+                // all of FCL's samples ran first). Blocks, not single samples: a sample right after the other
+                // library's finds its data out of cache, and the queries are timed warm.
+                int from = r + 1 - ((r + 1) % block == 0 ? block : (r + 1) % block);
+                for (int k = from; k <= r; ++k)
+                {
+                    fcl_sample(&so, batch, k > 0, &fo);
+                }
+                for (int k = from; k <= r; ++k)
+                {
+                    fcl_sample(&sr, batch, k > 0, &fr);
+                }
             }
 #endif
         }
