@@ -577,30 +577,6 @@ static inline bool similar_volumes(const mc_bvh_node* a, const mc_bvh_node* b)
     return va <= BOTH_VOLUME_RATIO * vb && vb <= BOTH_VOLUME_RATIO * va;
 }
 
-// Append one intersecting pair to the worker's buffer. @return 0 on allocation failure.
-static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_crossing cr[2])
-{
-    if (w->pair_count == w->pair_capacity)
-    {
-        uint32_t cap = w->pair_capacity < 256u ? 256u : w->pair_capacity * 2u;
-        mc_triangle_pair* np = mc_realloc(w->pairs, (size_t)cap * sizeof *np);
-        if (np == NULL)
-        {
-            w->failed = 1;
-            return 0;
-        }
-        w->pairs = np;
-        w->pair_capacity = cap;
-    }
-    mc_triangle_pair* out = &w->pairs[w->pair_count++];
-    out->i = i;
-    out->j = j;
-    out->crossing[0] = cr[0];
-    out->crossing[1] = cr[1];
-    return 1;
-}
-
-#if MC_COLLIDE_AVX // used by the AVX2 pair loops only (clang warns on an unused static function)
 // The worker's next pair record, for a triangle test to write its crossings into (pair_commit keeps it): no copy of
 // the crossings afterwards, whose 16-byte loads would wait for the test's narrower stores to retire (no store
 // forwarding). @return NULL on allocation failure.
@@ -628,7 +604,20 @@ static inline void pair_commit(pair_worker* w, mc_triangle_pair* out, uint32_t i
     out->j = j;
     w->pair_count += 1u;
 }
-#endif
+
+// Append one intersecting pair to the worker's buffer. @return 0 on allocation failure.
+static inline int push_pair(pair_worker* w, uint32_t i, uint32_t j, const mc_crossing cr[2])
+{
+    mc_triangle_pair* out = pair_slot(w);
+    if (out == NULL)
+    {
+        return 0;
+    }
+    out->crossing[0] = cr[0];
+    out->crossing[1] = cr[1];
+    pair_commit(w, out, i, j);
+    return 1;
+}
 
 // A pair whose exact test found I's triangle ti exactly in J's plane (mc_tri_tri_crossings_planes_tie): appended to the
 // worker's coplanar pairs when the two triangles overlap (exact; only those, so that every traversal, whatever extra
