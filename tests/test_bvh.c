@@ -2333,6 +2333,19 @@ static void front_query_vs_cold(sphere_fronts* sf, const mc_pose* p, mc_query_st
     free(got);
 }
 
+// One step of the front tests' random walk: p moved by up to 1e-3 along each axis, from an LCG (the same walk on every
+// platform).
+static void random_walk_step(uint32_t* seed, mc_pose* p)
+{
+    double d[3];
+    for (int a = 0; a < 3; ++a)
+    {
+        *seed = *seed * 1664525u + 1013904223u;
+        d[a] = 1e-3 * (2.0 * (double)(*seed >> 8) / 16777216.0 - 1.0);
+    }
+    p->p = mc_add(p->p, mc_v3(d[0], d[1], d[2]));
+}
+
 Test(bvh, fronts_serve_a_sustained_random_walk)
 {
     // Two unit spheres 1.9 apart, J random-walking by up to 1e-3 along each axis at every query (a pile whose parts
@@ -2349,13 +2362,7 @@ Test(bvh, fronts_serve_a_sustained_random_walk)
     uint32_t seed = 12345u;
     for (int k = 0; k < 60; ++k)
     {
-        double d[3];
-        for (int a = 0; a < 3; ++a)
-        {
-            seed = seed * 1664525u + 1013904223u; // LCG: the same walk on every platform
-            d[a] = 1e-3 * (2.0 * (double)(seed >> 8) / 16777216.0 - 1.0);
-        }
-        p.p = mc_add(p.p, mc_v3(d[0], d[1], d[2]));
+        random_walk_step(&seed, &p);
         mc_query_stats st, cs;
         front_query_vs_cold(&sf, &p, &st, &cs, k);
         boxes[0] += st.box_tests;
@@ -2387,13 +2394,7 @@ Test(bvh, a_front_tests_no_more_as_it_ages_under_a_random_walk)
     uint32_t seed = 12345u;
     for (int k = 0; k < 100; ++k)
     {
-        double d[3];
-        for (int a = 0; a < 3; ++a)
-        {
-            seed = seed * 1664525u + 1013904223u;
-            d[a] = 1e-3 * (2.0 * (double)(seed >> 8) / 16777216.0 - 1.0);
-        }
-        p.p = mc_add(p.p, mc_v3(d[0], d[1], d[2]));
+        random_walk_step(&seed, &p);
         mc_query_stats st, cs;
         front_query_vs_cold(&sf, &p, &st, &cs, k);
         if (k >= 80)
