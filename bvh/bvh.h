@@ -191,6 +191,13 @@ mc_status mc_bvh_halfspace_triangles(const struct mc_mesh* mesh, mc_vec3 n, doub
 mc_status mc_bvh_ball_triangles(const struct mc_mesh* mesh, mc_vec3 c, double r, uint32_t** tris, uint32_t* capacity,
                                 uint32_t* count);
 
+/// The triangles (mesh order) of the leaves whose boxes may meet the ray p + t d (t >= 0) of the mesh's frame, widened
+/// by `slack` (conservative: a triangle within `slack` of the ray is listed), into *tris as
+/// mc_bvh_halfspace_triangles does.
+/// @return MC_OK or MC_ERR_OUT_OF_MEMORY
+mc_status mc_bvh_ray_triangles(const struct mc_mesh* mesh, mc_vec3 p, mc_vec3 d, double slack, uint32_t** tris,
+                               uint32_t* capacity, uint32_t* count);
+
 /// What the self-intersection check of one mesh found (bvh/bvh_self.c).
 typedef struct mc_self_result
 {

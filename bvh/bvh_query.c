@@ -372,13 +372,23 @@ static bool all_triangles(const struct mc_mesh* mesh, uint32_t** tris, uint32_t*
     return true;
 }
 
-/// A region of the mesh's frame for collect_triangles: a ball (centre, radius) or a half-space n . x + d <= 0.
+/// Kinds of query_region.
+typedef enum region_kind
+{
+    REGION_BALL,
+    REGION_HALFSPACE,
+    REGION_SEGMENT,
+} region_kind;
+
+/// A region of the mesh's frame for collect_triangles: a ball (centre, radius), a half-space n . x + d <= 0, or a
+/// segment (middle m, half vector h: from m - h to m + h).
 typedef struct query_region
 {
-    bool ball;
-    mc_vec3 c; // centre, or normal n
+    region_kind kind;
+    mc_vec3 c; // centre, normal n, or the segment's middle m
     double r;  // radius, or offset d
     double slack;
+    mc_vec3 h; // the segment's half vector
 } query_region;
 
 /// Whether node nd's box may meet the region (conservative: less a slack for the float box, axes orthonormal to
@@ -391,7 +401,11 @@ static bool box_meets(const mc_bvh_node* nd, const query_region* q)
         mag += fabs(nd->center[k]) + nd->extent[k];
     }
     double v[3] = {q->c.x, q->c.y, q->c.z};
-    if (q->ball)
+    if (q->kind == REGION_SEGMENT)
+    {
+        return segment_box(nd, q->c, q->h, q->slack) != 0;
+    }
+    if (q->kind == REGION_BALL)
     {
         // Distance from the centre to the box along its axes.
         double out = 0.0;
@@ -457,7 +471,7 @@ static mc_status collect_triangles(const struct mc_mesh* mesh, const query_regio
 mc_status mc_bvh_ball_triangles(const struct mc_mesh* mesh, mc_vec3 c, double r, uint32_t** tris, uint32_t* capacity,
                                 uint32_t* count)
 {
-    query_region q = {true, c, r, 0.0};
+    query_region q = {REGION_BALL, c, r, 0.0, {0, 0, 0}};
     return collect_triangles(mesh, &q, tris, capacity, count);
 }
 
@@ -465,6 +479,23 @@ mc_status mc_bvh_halfspace_triangles(const struct mc_mesh* mesh, mc_vec3 n, doub
                                      uint32_t* capacity, uint32_t* count)
 {
     double nn = fabs(n.x) + fabs(n.y) + fabs(n.z);
-    query_region q = {false, n, d, 1e-12 * (fabs(d) + nn * mesh->bvh->max_abs_coord)};
+    query_region q = {REGION_HALFSPACE, n, d, 1e-12 * (fabs(d) + nn * mesh->bvh->max_abs_coord), {0, 0, 0}};
+    return collect_triangles(mesh, &q, tris, capacity, count);
+}
+
+mc_status mc_bvh_ray_triangles(const struct mc_mesh* mesh, mc_vec3 p, mc_vec3 d, double slack, uint32_t** tris,
+                               uint32_t* capacity, uint32_t* count)
+{
+    // The ray as the segment from p to p + t d with t beyond every vertex's projection (|x - p| <= |p| + |x| and
+    // |x| <= sqrt(3) max_abs_coord), plus segment_box's own slack (relative to the coordinates, as the parity
+    // segment's) and the caller's: boxes wider by s meet the segment's cross axes within s (|h|_1 + 1) (its cross-axis
+    // sums are |h| times distances).
+    double len = mc_length(d);
+    double far = (fabs(p.x) + fabs(p.y) + fabs(p.z) + 2.0 * mesh->bvh->max_abs_coord + 1.0) / (len > 0.0 ? len : 1.0);
+    mc_vec3 b = mc_add(p, mc_scale(d, far));
+    mc_vec3 m = mc_scale(mc_add(p, b), 0.5), h = mc_scale(mc_sub(b, p), 0.5);
+    double mag = mesh->bvh->max_abs_coord + fabs(p.x) + fabs(p.y) + fabs(p.z) + fabs(b.x) + fabs(b.y) + fabs(b.z);
+    double hs = 1.0 + fabs(h.x) + fabs(h.y) + fabs(h.z);
+    query_region q = {REGION_SEGMENT, m, 0.0, (1e-12 * mag + fmax(slack, 0.0)) * hs, h};
     return collect_triangles(mesh, &q, tris, capacity, count);
 }

@@ -1485,6 +1485,59 @@ Test(bvh, point_in_mesh_on_the_surface_follows_the_symbolic_rule)
     mc_mesh_destroy(g);
 }
 
+// mc_bvh_ray_triangles against brute force: every triangle that the ray meets (Moller-Trumbore in double, with the
+// hit's barycentric coordinates and t at least 1e-9 inside, so that rounding cannot make the oracle see a hit the
+// exact ray misses) is listed, for rays from inside, outside and far away in random directions; the list is no
+// longer than the mesh, holds no index twice, and leaves out most of the torus (a ray meets a few of its leaves).
+Test(bvh, ray_triangles_list_every_triangle_the_ray_meets)
+{
+    mc_mesh* m = scene_torus(1.0, 0.35, 3000);
+    uint32_t* tris = NULL;
+    uint32_t cap = 0, n = 0, total = 0;
+    uint8_t* seen = calloc(m->triangle_count, 1);
+    uint64_t state = 12345u;
+    for (int k = 0; k < 200; ++k)
+    {
+        double u[6];
+        for (int i = 0; i < 6; ++i)
+        {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            u[i] = (double)(state >> 11) * 0x1p-53 * 2.0 - 1.0;
+        }
+        mc_vec3 p = mc_v3(2.0 * u[0], 2.0 * u[1], (k % 3 == 0 ? 5.0 : 0.5) * u[2]), d = mc_v3(u[3], u[4], u[5]);
+        cr_assert_eq(mc_bvh_ray_triangles(m, p, d, 0.0, &tris, &cap, &n), MC_OK);
+        cr_assert(n <= m->triangle_count);
+        memset(seen, 0, m->triangle_count);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            cr_assert(tris[i] < m->triangle_count && !seen[tris[i]], "ray %d: %u listed twice", k, tris[i]);
+            seen[tris[i]] = 1;
+        }
+        total += n;
+        for (uint32_t f = 0; f < m->triangle_count; ++f)
+        {
+            const uint32_t* v = &m->indices[3u * f];
+            mc_vec3 a = m->positions[v[0]], e1 = mc_sub(m->positions[v[1]], a), e2 = mc_sub(m->positions[v[2]], a);
+            mc_vec3 pv = mc_cross(d, e2);
+            double det = mc_dot(e1, pv);
+            if (fabs(det) < 1e-12)
+            {
+                continue;
+            }
+            mc_vec3 tv = mc_sub(p, a), qv = mc_cross(tv, e1);
+            double b1 = mc_dot(tv, pv) / det, b2 = mc_dot(d, qv) / det, t = mc_dot(e2, qv) / det;
+            if (b1 > 1e-9 && b2 > 1e-9 && b1 + b2 < 1.0 - 1e-9 && t > 1e-9)
+            {
+                cr_assert(seen[f], "ray %d misses triangle %u (t %g)", k, f, t);
+            }
+        }
+    }
+    cr_assert(total < 200u * m->triangle_count / 4u, "%u triangles listed in all", total);
+    free(seen);
+    mc_free(tris);
+    mc_mesh_destroy(m);
+}
+
 Test(bvh, point_parity_of_a_j_mesh_uses_the_mapped_vertices)
 {
     // J = sphere placed at (5, 0, 0) rotated; points in I's frame: inside iff within the sphere (away from it).

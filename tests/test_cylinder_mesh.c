@@ -743,3 +743,50 @@ Test(cylinder_mesh, faces_parallel_to_the_axis_and_an_edge_on_it)
               "on the edge: centroid %g %g %g", g[0].centroid.x, g[0].centroid.y, g[0].centroid.z);
     mc_mesh_destroy(box);
 }
+
+// Area of the unit disk between the lines y = lo and y = hi (-1 <= lo <= hi <= 1), in long double.
+static long double disk_band(long double lo, long double hi)
+{
+    long double f_hi = hi * sqrtl(1.0L - hi * hi) + asinl(hi), f_lo = lo * sqrtl(1.0L - lo * lo) + asinl(lo);
+    return f_hi - f_lo;
+}
+
+// Caps flush with mesh faces (the CAD case: a pin as long as the block it sits in, a cylinder standing on a plate).
+// The box [-1, 1]^3 shifted by y against the cylinder R = 1, L = 2 at the origin: both caps lie in the box's top and
+// bottom faces, and the overlap is the disk's band |y - s| <= 1 times 2. Each cap's winding used to come from
+// mc_mesh_contains_point at the cap's centre, on the face, decided by the other body's perturbation instead of the
+// section's side: a band of 1.59 came out as no contact, and the box turned upside down as the band plus a whole disk
+// (fuzz_shapes). Also the box turned a half turn about x and about z (exact quaternions: the same faces), and a
+// cylinder standing on a plate (touching: nothing; pressed d in: the disk times d). Tolerance: the fans' terms are of
+// size R^2 and a few dozen are summed (1e-14 of the band, well below the whole disk an error would add).
+Test(cylinder_mesh, a_face_flush_with_a_cap_counts_once)
+{
+    mc_mesh* cube = scene_box(mc_v3(-1, -1, -1), mc_v3(1, 1, 1));
+    mc_shape cyl = mc_shape_cylinder(1.0, 2.0), mesh = mc_shape_mesh(cube);
+    const double shifts[5] = {0.5, 0.0, -0.3, 0.999, -1.5};
+    const mc_quat turns[3] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 1}};
+    for (int t = 0; t < 3; ++t)
+    {
+        for (int k = 0; k < 5; ++k)
+        {
+            double s = shifts[k];
+            mc_pose pm = at(0, s, 0);
+            pm.q = turns[t];
+            mc_region g[MAX_REGIONS];
+            uint32_t n = query_both(&cyl, at(0, 0, 0), &mesh, pm, NULL, g);
+            double want = (double)(2.0L * disk_band(fmaxl(-1.0L, s - 1.0L), fminl(1.0L, s + 1.0L)));
+            cr_assert_eq(n, 1u, "turn %d shift %g: %u regions", t, s, n);
+            cr_assert(rel(g[0].volume, want) < 1e-14, "turn %d shift %g: volume %.17g want %.17g", t, s, g[0].volume,
+                      want);
+        }
+    }
+    mc_mesh* plate = scene_box(mc_v3(-2, -2, -1), mc_v3(2, 2, 0));
+    mc_shape on = mc_shape_mesh(plate);
+    mc_region g[MAX_REGIONS];
+    cr_assert_eq(query_both(&cyl, at(0.3, -0.2, 1.0), &on, at(0, 0, 0), NULL, g), 0u, "standing on the plate");
+    const double d = 0.125; // exact: the caps at 0.875 +- 1
+    cr_assert_eq(query_both(&cyl, at(0.3, -0.2, 1.0 - d), &on, at(0, 0, 0), NULL, g), 1u);
+    cr_assert(rel(g[0].volume, PI * d) < 1e-14, "pressed in: %.17g want %.17g", g[0].volume, PI * d);
+    mc_mesh_destroy(plate);
+    mc_mesh_destroy(cube);
+}

@@ -20,7 +20,7 @@
 // (b) The cap z = c inside M: the mesh's section there (oriented segments cut from the triangles at canonical cut
 //     points, so they close) is, within the disk, w(O) pi R^2 plus, for each segment's piece inside the disk, the
 //     triangle (O, X1, X2) minus the sector of radius R over the same angle (the fans of the segments from the axis,
-//     whose sectors sum to the winding w(O) of the section about the axis, decided by mc_mesh_contains_point). When
+//     whose sectors sum to the winding w(O) of the section about the axis, decided exactly by cap_winding). When
 //     no piece of the section meets the circle, the section's loops inside the disk by their own shoelace plus whole
 //     disks instead (cap_sums): no terms of size R^2.
 // Side decisions: each vertex is transformed once into the cylinder's frame and compared with +-h exactly, the same
@@ -30,6 +30,7 @@
 #include "bvh/bvh.h"
 #include "mesh/mesh_internal.h"
 #include "src/base/core.h"
+#include "src/base/predicates.h"
 #include "src/contact/cut_point.h"
 #include "src/contact/cylinder_plane.h"
 
@@ -653,7 +654,7 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
     double th = angle2(p, q), sn = sin(th);
     if (through && (th > 0.0) != wind)
     {
-        // Through the centre: its angle is +-pi, on the side that the winding (mc_mesh_contains_point, exact) gave
+        // Through the centre: its angle is +-pi, on the side that the winding (cap_winding, exact) gave
         // the centre: + (the centre to the left of the segment, inside) when the centre is inside.
         th = th > 0.0 ? th - 2.0 * PI : th + 2.0 * PI;
     }
@@ -669,6 +670,66 @@ static void cap_section(const cyl_ctx* x, const mc_vec3 tri[3], double c, bool t
     mc_vec3 big = mc_scale(mc_add(ph, qh), 0.5 * sn * r2 * r / 3.0);
     mc_vec3 small = mc_scale(mc_v3(p.x + q.x, p.y + q.y, 0.0), 0.5 * cross2(p, q) / 3.0);
     cs->mom = mc_sub(cs->mom, mc_add(seg_m, mc_sub(big, small)));
+}
+
+/// Sign of orient2d(a, b, O') in the cap plane (x, y) for the cap's centre O' = (d1, d2) with infinitesimals
+/// d1 >> d2 > 0: the exact sign of a.x b.y - a.y b.x, else (O on the line ab) that of the perturbation's term
+/// (b.x - a.x) d2 - (b.y - a.y) d1. An edge and its reverse get opposite signs, so of two triangles sharing an edge
+/// exactly one can contain O'. 0 only for an edge whose projection is a point through O.
+static int centre_side(mc_vec3 a, mc_vec3 b)
+{
+    const mc_vec3 o = mc_v3(0, 0, 0);
+    int s = mc_cross_component_sign(&o, &a, &o, &b, 2);
+    if (s != 0)
+    {
+        return s;
+    }
+    if (b.y != a.y)
+    {
+        return b.y > a.y ? -1 : 1;
+    }
+    return b.x > a.x ? 1 : (b.x < a.x ? -1 : 0);
+}
+
+/// Whether the cap z = c (c = +h: top, -h: bottom) has its centre inside the mesh, in the section's own terms
+/// (cap_section): the centre seen from inside the cylinder, (d1, d2, c -+ e) with infinitesimals e >> d1 >> d2 > 0,
+/// against the mesh's triangles as they are in the cylinder's frame (the same floats as the section's). Parity of
+/// the crossings of the ray from there along the axis away from the cylinder (+z from the top, -z from the bottom):
+/// a triangle counts when its projection contains the centre (centre_side, exact) and the axis meets its plane at or
+/// beyond the cap (exact orient of (0, 0, c)): a face flush with the cap lies beyond the centre seen from inside. The
+/// triangles along the ray come from the mesh's tree (mesh frame, widened for the rounding of the frame change).
+/// mc_mesh_contains_point at the cap's centre decides a face through it by the perturbation of a point of J
+/// instead, which disagreed with the section at a flush face: the cap counted a whole disk too many or too few.
+static mc_status cap_winding(const cyl_ctx* x, mc_vec3 centre, mc_vec3 axis, bool top, uint32_t** tris,
+                             uint32_t* tri_cap, bool* wind)
+{
+    double c = top ? x->h : -x->h;
+    mc_vec3 from = mc_add(centre, mc_scale(axis, c));
+    double scale = fabs(from.x) + fabs(from.y) + fabs(from.z) + x->r + x->h;
+    uint32_t n = 0;
+    mc_status st = mc_bvh_ray_triangles(x->m, from, top ? axis : mc_scale(axis, -1.0), 1e-9 * scale, tris, tri_cap, &n);
+    if (st != MC_OK)
+    {
+        return st;
+    }
+    const mc_vec3 p = mc_v3(0, 0, c);
+    int parity = 0;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        const uint32_t* v = &x->m->indices[3u * (*tris)[k]];
+        mc_vec3 t[3] = {vertex(x, v[0]), vertex(x, v[1]), vertex(x, v[2])};
+        int s0 = centre_side(t[0], t[1]), s1 = centre_side(t[1], t[2]), s2 = centre_side(t[2], t[0]);
+        if (s0 == 0 || s0 != s1 || s1 != s2)
+        {
+            continue;
+        }
+        // orient(t, p) = n . (p - t0) = n_z (c - z_f) with n_z of the sign s0: the crossing z_f is at or above c
+        // when s0 orient <= 0.
+        int o = s0 * mc_orient3d_sign(&t[0], &t[1], &t[2], &p);
+        parity ^= top ? o <= 0 : o >= 0;
+    }
+    *wind = parity != 0;
+    return MC_OK;
 }
 
 static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, const struct mc_mesh* m, const mc_pose* pm,
@@ -688,9 +749,19 @@ static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, con
         }
     }
     x.o = mc_mat33_tmul_vec(&rc, mc_sub(pm->p, pc->p));
-    // Candidates: the triangles near the cylinder's bounding ball (mesh frame).
     mc_vec3 centre = mc_mat33_tmul_vec(&rm, mc_sub(pc->p, pm->p));
     mc_vec3 axis = mc_mat33_tmul_vec(&rm, mc_mat33_mul_vec(&rc, mc_v3(0, 0, 1)));
+    // The caps' windings first (the triangles along the axis through *tris), then the candidates: the triangles near
+    // the cylinder's bounding ball (mesh frame).
+    bool wind[2];
+    for (int c = 0; c < 2; ++c)
+    {
+        mc_status st = cap_winding(&x, centre, axis, c == 0, tris, tri_cap, &wind[c]);
+        if (st != MC_OK)
+        {
+            return st;
+        }
+    }
     double reach = sqrt(r * r + x.h * x.h) * (1.0 + 1e-12);
     uint32_t n_cand = 0;
     mc_status st = mc_bvh_ball_triangles(m, centre, reach, tris, tri_cap, &n_cand);
@@ -705,10 +776,8 @@ static mc_status cylinder_mesh_once(double r, double len, const mc_pose* pc, con
     mc_vec3 cap_mom[2];
     cap_sums cs[2];
     memset(cs, 0, sizeof cs);
-    bool wind[2];
     for (int c = 0; c < 2; ++c)
     {
-        wind[c] = mc_mesh_contains_point(m, mc_add(centre, mc_scale(axis, c == 0 ? x.h : -x.h)));
         cs[c].area = wind[c] ? PI * r * r : 0.0;
     }
     for (uint32_t k = 0; k < n_cand; ++k)
