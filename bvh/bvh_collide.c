@@ -4172,6 +4172,48 @@ static inline const mc_tri_plane* leaf_tri_plane(const collide_ctx* cx, leaf_tri
     return &lt->plane[side][k];
 }
 
+#if MC_COLLIDE_AVX
+// leaf_tris_test with step 1 (the six plane tests) on lanes, as the cold stage's pair loop (pair_test_avx2 without
+// its slabs and inside test): a pair whose six values are all beyond their filter bounds is rejected there or takes
+// its crossings from the signs (crossings_from_lonely, inline), any other pair the scalar test. Bitwise the same
+// crossings and pairs as the scalar test.
+__attribute__((target("avx2"))) static int leaf_tris_test_avx2(const collide_ctx* cx, pair_worker* w,
+                                                               const mc_tri_plane* tp, const mc_tri_plane* tq,
+                                                               uint32_t i, uint32_t j)
+{
+    tri_lanes li, lj;
+    tri_lanes_make(tp, &li);
+    tri_lanes_make(tq, &lj);
+    double oi[4], oj[4];
+    int k = 0, sp = 0, m = 0, sw = 0;
+    int side = sides_avx2(tq, &li, oi, &k, &sp); // 1a: I's corners against J's plane
+    if (side > 0)
+    {
+        side = sides_avx2(tp, &lj, oj, &m, &sw); // 1b: J's corners against I's plane
+    }
+    // No 256-bit value is live past the plane tests: clean upper halves before the scalar code (GCC left
+    // crossings_from_lonely's set_crossing, not inlined here, to run as legacy SSE with dirty upper halves: the whole
+    // coherent step took 1.5 times as long).
+    _mm256_zeroupper();
+    if (side == 0)
+    {
+        return 1;
+    }
+    mc_triangle_pair* out = pair_slot(w);
+    if (out == NULL)
+    {
+        return 0;
+    }
+    int n = side > 0 ? crossings_from_lonely(tp->v, oi, k, sp, tq->v, oj, m, sw, 0, out->crossing)
+                     : exact_pair_test(cx, w, tp, tq, i, j, out->crossing);
+    if (n == 2)
+    {
+        pair_commit(w, out, cx->ta->tri_order[i], cx->tb->tri_order[j]);
+    }
+    return n >= 0;
+}
+#endif
+
 // The exact test of I's triangle p against J's triangle q of a leaf pair (the cold stage's function on the same
 // values: bitwise the same crossings), the pair pushed when they cross. @return 0 on allocation failure.
 MC_SCALAR_CLONES static int leaf_tris_test(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q)
@@ -4179,6 +4221,12 @@ MC_SCALAR_CLONES static int leaf_tris_test(const collide_ctx* cx, pair_worker* w
     const mc_tri_plane* pi = leaf_tri_plane(cx, lt, 0, p);
     const mc_tri_plane* pj = leaf_tri_plane(cx, lt, 1, q);
     w->triangle_tests += 1u;
+#if MC_COLLIDE_AVX
+    if (cx->lanes == 2)
+    {
+        return leaf_tris_test_avx2(cx, w, pi, pj, lt->first[0] + p, lt->first[1] + q);
+    }
+#endif
     mc_crossing cr[2];
     int n = exact_pair_test(cx, w, pi, pj, lt->first[0] + p, lt->first[1] + q, cr);
     return n >= 0 &&
