@@ -2045,3 +2045,93 @@ Test(world, step_hint_pairs_in_contact_and_still_bodies)
     mc_mesh_destroy(plate);
     mc_mesh_destroy(cube);
 }
+
+// A comb of `teeth` separate unit boxes (one mesh, one component each) in a row along x, 0.2 apart.
+static mc_mesh* comb(int teeth)
+{
+    double* pos = calloc(24u * (size_t)teeth, sizeof *pos);
+    uint32_t* idx = calloc(36u * (size_t)teeth, sizeof *idx);
+    static const uint32_t box_idx[36] = {0, 2, 1, 1, 2, 3, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                                         2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+    for (int t = 0; t < teeth; ++t)
+    {
+        for (int c = 0; c < 8; ++c)
+        {
+            pos[24 * t + 3 * c + 0] = 0.2 * t + ((c & 1) ? 0.1 : 0.0);
+            pos[24 * t + 3 * c + 1] = (c & 2) ? 0.1 : 0.0;
+            pos[24 * t + 3 * c + 2] = (c & 4) ? 0.1 : 0.0;
+        }
+        for (int k = 0; k < 36; ++k)
+        {
+            idx[36 * t + k] = 8u * (uint32_t)t + box_idx[k];
+        }
+    }
+    mc_mesh_def md = mc_default_mesh_def();
+    md.positions = pos;
+    md.vertex_count = 8u * (uint32_t)teeth;
+    md.indices = idx;
+    md.triangle_count = 12u * (uint32_t)teeth;
+    mc_mesh* m = NULL;
+    cr_assert(eq(int, mc_mesh_create(&md, &m, NULL, NULL), MC_OK));
+    free(pos);
+    free(idx);
+    return m;
+}
+
+// A pair's first evaluation keeps its regions from the one query (query_pair's first buffer of 8 regions) or, with
+// more, queries again into a buffer of their count: a comb of 3 and of 12 teeth pressed 0.01 into a plate (3 and 12
+// regions) gives, in its first evaluation and in a second one at the same poses (cold and coherent worlds), the
+// regions mc_query_regions gives at those poses, bit for bit, in the order of decreasing volume (the teeth pressed
+// deeper the further along x, so no two volumes tie).
+Test(world, a_first_evaluation_keeps_every_region_of_its_one_query)
+{
+    mc_mesh* plate = wscene_box(mc_v3(-1, -1, -1), mc_v3(3, 1, 0));
+    for (int teeth = 3; teeth <= 12; teeth += 9)
+    {
+        mc_mesh* m = comb(teeth);
+        mc_pose pc = mc_pose_identity();
+        pc.p = mc_v3(0.0, 0.0, -0.01);
+        pc.q = mc_quat_normalize((mc_quat){1.0, 0.0, 0.01, 0.0}); // tilted: the teeth go deeper along +x
+        mc_region want[16];
+        uint32_t n_want = 0;
+        mc_workspace* ws = NULL;
+        cr_assert(eq(int, mc_workspace_create(&ws), MC_OK));
+        mc_pose id = mc_pose_identity();
+        cr_assert(eq(int, mc_query_regions(plate, &id, m, &pc, NULL, ws, want, 16, &n_want, NULL), MC_OK));
+        cr_assert(eq(u32, n_want, (uint32_t)teeth));
+        mc_workspace_destroy(ws);
+        for (int coherent = 0; coherent < 2; ++coherent)
+        {
+            mc_world_def wd = mc_default_world_def();
+            wd.coherence = coherent != 0;
+            mc_world* w = NULL;
+            cr_assert(eq(int, mc_world_create(&wd, &w), MC_OK));
+            mc_body_def bd = mc_default_body_def();
+            bd.mesh = plate;
+            mc_body_id bp = mc_world_create_body(w, &bd);
+            bd.mesh = m;
+            bd.pose = pc;
+            mc_body_id bc = mc_world_create_body(w, &bd);
+            mc_contact_id cid;
+            cr_assert(eq(int, wscene_contact(w, bp, bc, NULL, &cid), MC_OK));
+            for (int call = 0; call < 2; ++call)
+            {
+                cr_assert(eq(int, mc_world_evaluate(w), MC_OK));
+                mc_contact_region got[16];
+                uint32_t n = get_records(w, got, 16);
+                cr_assert(eq(u32, n, n_want), "teeth %d coherent %d call %d: %u regions", teeth, coherent, call, n);
+                for (uint32_t k = 0; k < n; ++k)
+                {
+                    cr_assert(got[k].region.volume == want[k].volume &&
+                                  memcmp(&got[k].region.centroid, &want[k].centroid, sizeof(mc_vec3)) == 0 &&
+                                  got[k].region.area == want[k].area && got[k].region.depth == want[k].depth,
+                              "teeth %d coherent %d call %d region %u: volume %.17g want %.17g", teeth, coherent, call,
+                              k, got[k].region.volume, want[k].volume);
+                }
+            }
+            mc_world_destroy(w);
+        }
+        mc_mesh_destroy(m);
+    }
+    mc_mesh_destroy(plate);
+}

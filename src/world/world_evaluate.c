@@ -96,6 +96,9 @@ static bool coherence_pays(mc_pair* p, const mc_body* bi, const mc_body* bj)
     return !(p->motion > WORLD_FRONT_MOTION);
 }
 
+/// Regions a pair's first query can keep without querying again (query_pair).
+#define FIRST_REGIONS 8u
+
 static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
 {
     const mc_body* bi = &w->bodies[p->body_i];
@@ -116,8 +119,25 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
     ws->front = coherent ? &p->front : NULL;
     ws->plan = coherent ? &p->plan : NULL;
     mc_host_patches_ask(w, p, ws);
-    p->status =
-        mc_pair_query_regions(w, p, &bi->pose, &bj->pose, &opt, ws, p->regions, p->region_capacity, &count, &p->stats);
+    // A pair without a region buffer (its first query, or none found since) queries into a buffer here and keeps
+    // what it found: the buffer is sized from the count, not by a second query at the same pose (which cost the
+    // first evaluation twice its pairs, and recorded a coherent pair's front at rest, recorded again a step later).
+    mc_region first[FIRST_REGIONS];
+    bool fresh = p->region_capacity == 0;
+    mc_region* out = fresh ? first : p->regions;
+    p->status = mc_pair_query_regions(w, p, &bi->pose, &bj->pose, &opt, ws, out,
+                                      fresh ? FIRST_REGIONS : p->region_capacity, &count, &p->stats);
+    if (fresh && p->status == MC_OK && count > 0)
+    {
+        if (mc_array_reserve((void**)&p->regions, &p->region_capacity, count, sizeof *p->regions, 4))
+        {
+            memcpy(p->regions, first, (size_t)count * sizeof *first);
+        }
+        else
+        {
+            p->status = MC_ERR_OUT_OF_MEMORY;
+        }
+    }
     mc_host_patches_keep(w, p, ws);
     ws->front = NULL;
     ws->plan = NULL;
