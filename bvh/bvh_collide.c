@@ -3383,8 +3383,8 @@ static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
     return 1;
 }
 
-static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
-                          const struct mc_mesh* mj, int* replayed, int* plain);
+static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi, const struct mc_mesh* mj,
+                          int* replayed, int* plain);
 static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n);
 static uint64_t front_certificate(const mc_pair_front* f);
 static void front_sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n,
@@ -4007,24 +4007,6 @@ static inline void leaf_tri_box(const collide_ctx* cx, leaf_tris* lt, int side, 
     leaf_tri_box_of(lt, side, k);
 }
 
-// Every triangle of a side loaded, with its box (the values of leaf_tri_box).
-static inline void leaf_side_boxes(const collide_ctx* cx, leaf_tris* lt, int side)
-{
-    const mc_bvh* t = side == 0 ? cx->ta : cx->tb;
-    const uint32_t* tv = &t->tri_vertex[3u * lt->first[side]];
-    uint32_t n = lt->count[side];
-    for (uint32_t k = 0; k < n; ++k)
-    {
-        mc_vec3* v = lt->v[side][k];
-        for (int c = 0; c < 3; ++c)
-        {
-            v[c] = side == 0 ? cx->pos_i[tv[3u * k + c]] : j_vertex_serial(cx->scratch, tv[3u * k + c]);
-        }
-        leaf_tri_box_of(lt, side, k);
-    }
-    lt->loaded[side] = lt->bounded[side] = (1u << n) - 1u; // (n <= MC_BVH_LEAF_MAX = 16)
-}
-
 // A loaded triangle's normal and 1 / |n| (for plane_gap).
 static inline void leaf_tri_normal(leaf_tris* lt, int side, uint32_t k)
 {
@@ -4211,48 +4193,110 @@ static inline void leaf_row_boxes(const leaf_tris* lt, uint32_t p, double box[MC
     }
 }
 
+#if defined(__SSE2__)
+// leaf_record's culling of one leaf's triangles against the other leaf's box (given in the leaf's mesh frame), on float
+// lanes as the plain traversal's leaf stage culls them (leaf_pairs_sse, steps 1 and 3: the same data, kernel and
+// slack), with the limits widened by `reach` (1e-5 more: the rounding of the widened limits to float, and the face
+// axes' lengths, within 1e-6 of 1 after their float rotation). A triangle culled has every corner, as the triangle
+// tests take it, beyond a face of the box by more than the reach along that face's axis: it is farther than `reach`
+// from the box, so from every triangle of the other leaf. @return the bits of the triangles kept.
+static uint32_t leaf_reach_cull(const collide_ctx* cx, const mc_bvh* t, const mc_bvh_node* leaf, const lane_box* box,
+                                double reach)
+{
+    leaf_cull lc;
+    leaf_cull_make(cx, leaf, box, &lc);
+    lc.lim = _mm_add_ps(lc.lim, _mm_set1_ps((float)(reach * (1.0 + 1e-5))));
+    __m128 x[9][4], valid[4];
+    return cull_sse(t->tri_local + mc_bvh_leaf_first(leaf), mc_bvh_local_stride(t->triangle_count),
+                    mc_bvh_leaf_count(leaf), box, &lc, x, valid);
+}
+#endif
+
 // Record a leaf pair at the query's pose, `offset` away from the front's pose: every triangle pair whose gap bound
 // (leaf_pair_gap) is within margin + offset goes to its near list with its own gap from the front's pose
 // (gap_from_front), and is tested when its triangles are not apart now; the others' smallest gap bound, from the
 // front's pose, is the entry's gap (above `margin`). Triangles apart cannot cross, so every crossing pair is in the
 // near list and tested. @return 0 on allocation failure.
 //
-// Every triangle is boxed first, and J's triangles' boxes joined into one: an I triangle's box gap to that union is
-// at most its box gap to each J triangle (the same differences of smaller or equal operands, and rounding is
-// monotonic), so a triangle whose union gap (less the slack) exceeds the reach has no near pair; its row is only
-// looked at for the entry's gap, and skipped when the union gap already reaches the smallest gap found. The near list,
-// the tests and the entry's gap are bitwise those of measuring every pair; normals are computed for the triangles of
-// the pairs whose boxes are within reach only.
+// First I's triangles are culled against J's leaf box and J's against I's, on lanes (leaf_reach_cull, with a reach
+// 2^-20 wider than margin + offset, so that the gap it certifies is, from the front's pose, above the margin): the
+// pairs of a culled triangle are farther apart than that reach, and are left out (only that bound enters the entry's
+// gap); J's side is culled only when some I triangle is kept, and only the triangles kept are loaded and boxed. Then
+// the J triangles kept have their boxes joined into one: an I triangle's box gap to that union is at most its box
+// gap to each of them (the same differences of smaller or equal operands, and rounding is monotonic), so a triangle
+// whose union gap (less the slack) exceeds the reach has no near pair; its row is only looked at for the entry's gap,
+// and skipped when the union gap already reaches the smallest gap found. Normals are computed for the triangles of the
+// pairs whose boxes are within reach only.
 static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32_t b, double margin, double offset)
 {
     struct mc_pair_scratch* s = cx->scratch;
     leaf_tris lt;
     leaf_tris_init(cx, a, b, &lt);
     uint32_t ni = lt.count[0], nj = lt.count[1];
+    double far = INFINITY, reach = margin + offset, slack = 4.0 * cx->abs_slack;
+    uint32_t all_i = (1u << ni) - 1u, all_j = (1u << nj) - 1u; // (counts <= MC_BVH_LEAF_MAX = 16)
+    uint32_t rows = all_i, cols = all_j;
+#if defined(__SSE2__)
+    double wide = reach * (1.0 + 0x1p-20);
+    const mc_bvh_node* na = &cx->ta->nodes[a];
+    const mc_bvh_node* nb = &cx->tb->nodes[b];
+    lane_box other; // the other leaf's box
+    lane_box_map(cx, nb, 1, &other);
+    rows = leaf_reach_cull(cx, cx->ta, na, &other, wide);
+    if (rows != 0)
+    {
+        lane_box_map(cx, na, 0, &other);
+        cols = leaf_reach_cull(cx, cx->tb, nb, &other, wide);
+    }
+    if (rows != all_i || cols != all_j)
+    {
+        far = wide;
+    }
+#endif
+    for (uint32_t m = rows; cols != 0 && m != 0; m &= m - 1u)
+    {
+        leaf_tri_box(cx, &lt, 0, (uint32_t)__builtin_ctz(m));
+    }
+    for (uint32_t q = 0; rows != 0 && q < nj; ++q)
+    {
+        if ((cols >> q & 1u) != 0)
+        {
+            leaf_tri_box(cx, &lt, 1, q);
+            continue;
+        }
+        for (int c = 0; c < 3; ++c)
+        {
+            lt.lo[1][c][q] = INFINITY; // an empty box: its box gaps are infinite (the rows skip it)
+            lt.hi[1][c][q] = -INFINITY;
+        }
+    }
+    uint32_t start = s->pool_count;
+    if (rows == 0 || cols == 0)
+    {
+        return front_push(s, a, b, gap_from_front(far, offset), start, 0);
+    }
     if (!pool_reserve(s, ni * nj))
     {
         return 0;
     }
-    leaf_side_boxes(cx, &lt, 1);
-    leaf_side_boxes(cx, &lt, 0);
-    double ulo[3], uhi[3]; // J's union box
+    double ulo[3], uhi[3]; // the union box of J's triangles left
     for (int c = 0; c < 3; ++c)
     {
         double lo = INFINITY, hi = -INFINITY;
-        for (uint32_t t = 0; t < nj; ++t)
+        for (uint32_t m = cols; m != 0; m &= m - 1u)
         {
+            uint32_t t = (uint32_t)__builtin_ctz(m);
             lo = lt.lo[1][c][t] < lo ? lt.lo[1][c][t] : lo;
             hi = lt.hi[1][c][t] > hi ? lt.hi[1][c][t] : hi;
         }
         ulo[c] = lo;
         uhi[c] = hi;
     }
-    uint32_t start = s->pool_count;
-    double far = INFINITY, reach = margin + offset, slack = 4.0 * cx->abs_slack;
     double box[MC_BVH_LEAF_MAX], row_gap[MC_BVH_LEAF_MAX];
     uint32_t apart = 0; // rows whose union gap leaves no pair within reach
-    for (uint32_t p = 0; p < ni; ++p)
+    for (uint32_t rm = rows; rm != 0; rm &= rm - 1u)
     {
+        uint32_t p = (uint32_t)__builtin_ctz(rm);
         double u = -INFINITY;
         for (int c = 0; c < 3; ++c)
         {
@@ -4298,8 +4342,8 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
             }
         }
     }
-    // The rows apart: only their smallest box gap (less the slack, as leaf_pair_gap returns it) can lower the entry's
-    // gap, and none of them is below its row's union gap.
+    // The rows apart: only their smallest box gap to the J triangles left (less the slack, as leaf_pair_gap returns
+    // it; the empty boxes give none) can lower the entry's gap, and none of them is below its row's union gap.
     for (; apart != 0; apart &= apart - 1u)
     {
         uint32_t p = (uint32_t)__builtin_ctz(apart);
@@ -5080,8 +5124,8 @@ static double front_leaf_scale(const collide_ctx* cx, mc_pair_front* f)
 // these trees or grew past four times its size after the last recording (plus 256 entries or 4096 near pairs: a
 // front that only refines would otherwise grow as a contact wanders over the meshes). A query that tested measures
 // the new certificate. @return 0 on allocation failure (the front is then reset).
-static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
-                          const struct mc_mesh* mj, int* replayed, int* plain)
+static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi, const struct mc_mesh* mj,
+                          int* replayed, int* plain)
 {
     *replayed = 0;
     if (*slot == NULL)
@@ -5171,6 +5215,7 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     }
     f->cert_margin = 0.0;
     f->cert_pending = false;
+    ctx_init_maps(cx); // the lane boxes of leaf_record's culling
     int ok;
     if (fresh_start || motion > f->margin)
     {
