@@ -3853,6 +3853,7 @@ static inline double gap_max(double a, double b)
     return b > a ? b : a;
 }
 
+#if !defined(__SSE2__) // front_apart's test without SSE2 (clang warns on an unused static function)
 // Lower bound of the gap between I's box na and J's box b (mapped into I's frame) along one of the 15 axes of
 // box_overlap, less the same slack: the first axis whose gap exceeds `reach` (its gap; the descent keeps the pair as
 // an entry), else the largest (at most `reach`: the descent splits the pair). A positive gap means box_overlap rejects
@@ -3897,6 +3898,7 @@ static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped
     }
     return gap - 2.0 * q.slack;
 }
+#endif
 
 // A positive gap rounded down to float (entries store floats): scaled down by 2^-23 first, more than the relative
 // 2^-24 of the conversion's rounding to nearest (a gap below float's normal range may become 0, which only makes the
@@ -4454,27 +4456,71 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
     return 1;
 }
 
-#define FRONT_JBOX_CACHE 32u // entries of front_descend's cache of mapped J boxes (a power of 2)
-
-// Descend from node pair (a, b) at the current pose, `offset` away from the front's pose, depth first: a pair whose
-// box gap exceeds margin + offset becomes an entry with that gap from the front's pose (gap_from_front: above
-// `margin`), a leaf pair is recorded (leaf_record), an internal pair is split as expand_level splits it. New entries
-// go to the scratch's fresh entries. @return 0 on allocation failure.
-static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uint32_t b0, double margin, double offset)
+// The children pairs (a[l], b[l]), l < 4, of a front descent: bit l set when their boxes are farther apart than
+// `wide`. On SSE2 the plain traversal's lane box test (sat_soa, its inputs built as batch_flush_dir builds them: I's
+// nodes as they are, J's mapped into I's frame) with a context cx whose absolute float slack has wide (1 + 1e-5) added
+// (front_descend): an axis separates when the projected gap exceeds the rounding slack plus that, so the boxes are
+// farther apart than `wide` (the 1e-5 covers the rounding of the widened slack to float and the axes' lengths: face
+// axes within 1e-6 of unit length, cross products at most that). Elsewhere box_gap, one pair at a time.
+static uint32_t front_apart(const collide_ctx* cx, const uint32_t a[4], const uint32_t b[4], double wide)
 {
-    struct mc_pair_scratch* s = cx->scratch;
+#if defined(__SSE2__)
+    (void)wide;
+    const mc_bvh_node* n = cx->ta->nodes;
+    sat_lanes in;
+    nodes_soa(&n[a[0]], &n[a[1]], &n[a[2]], &n[a[3]], in.a);
+    __m128d cen[2][3];
+    map_other(cx, cx->tb, b, 1, in.bs, in.ebs, cen);
+    in.b = in.bs;
+    in.eb = in.ebs;
+    for (int c = 0; c < 3; ++c)
+    {
+        __m128d d01 = _mm_sub_pd(cen[0][c], _mm_cvtps_pd(in.a[9 + c]));
+        __m128d d23 = _mm_sub_pd(cen[1][c], _mm_cvtps_pd(_mm_movehl_ps(in.a[9 + c], in.a[9 + c])));
+        in.d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
+    }
+    return (uint32_t)sat_soa(cx, &in);
+#else
+    uint32_t apart = 0;
+    for (int l = 0; l < 4; ++l)
+    {
+        mapped_box mb;
+        map_j_box(cx->scratch, &cx->tb->nodes[b[l]], &mb);
+        apart |= (uint32_t)(box_gap(cx, &cx->ta->nodes[a[l]], &mb, wide) > wide) << l;
+    }
+    return apart;
+#endif
+}
+
+// Descend from node pair (a, b) at the current pose, `offset` away from the front's pose, depth first, as expand_level
+// splits the pairs: a pair whose boxes are farther apart than the reach margin + offset (2^-20 wider, front_apart)
+// becomes an entry, with that reach as its gap from the front's pose (gap_from_front: above `margin`), a leaf pair
+// within it is recorded (leaf_record), an internal pair is split and its children pairs tested together. New entries
+// go to the scratch's fresh entries. @return 0 on allocation failure.
+static int front_descend(const collide_ctx* cx_in, pair_worker* w, uint32_t a0, uint32_t b0, double margin,
+                         double offset)
+{
+    struct mc_pair_scratch* s = cx_in->scratch;
+    double wide = (margin + offset) * (1.0 + 0x1p-20);
+    float entry = gap_from_front(wide, offset);
+#if defined(__SSE2__)
+    collide_ctx widened = *cx_in; // the lane box test's slack, widened (front_apart)
+    widened.slack_rel_f = (float)cx_in->box_rel_slack;
+    widened.slack_abs_f = (float)(cx_in->abs_slack + wide * (1.0 + 1e-5));
+    const collide_ctx* cx = &widened;
+#else
+    const collide_ctx* cx = cx_in;
+#endif
     pair_vec* stack = &w->stack; // the traversal's stack (unused by a front query otherwise)
     if (!pair_vec_reserve(stack, 64u))
     {
         return 0;
     }
-    // J's boxes mapped into I's frame, cached by node index (a depth-first descent meets J's nodes again and again,
-    // its siblings next to each other; the mapping is a pure function of the node and the pose).
-    mapped_box jbox[FRONT_JBOX_CACHE];
-    uint32_t jkey[FRONT_JBOX_CACHE];
-    for (uint32_t k = 0; k < FRONT_JBOX_CACHE; ++k)
+    const uint32_t ra[4] = {a0, a0, a0, a0}, rb[4] = {b0, b0, b0, b0};
+    w->box_tests += 1u;
+    if ((front_apart(cx, ra, rb, wide) & 1u) != 0)
     {
-        jkey[k] = UINT32_MAX;
+        return front_push(s, a0, b0, entry, FRONT_NODE, 0);
     }
     uint32_t top = 0;
     stack->data[top++] = (node_pair){a0, b0};
@@ -4483,22 +4529,9 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
         node_pair np = stack->data[--top];
         const mc_bvh_node* na = &cx->ta->nodes[np.a];
         const mc_bvh_node* nb = &cx->tb->nodes[np.b];
-        uint32_t slot = np.b & (FRONT_JBOX_CACHE - 1u);
-        if (jkey[slot] != np.b)
-        {
-            jkey[slot] = np.b;
-            map_j_box(cx->scratch, nb, &jbox[slot]);
-        }
-        const mapped_box* mb = &jbox[slot];
-        w->box_tests += 1u;
-        double g = box_gap(cx, na, mb, margin + offset);
         int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
         int ok = 1;
-        if (g > margin + offset)
-        {
-            ok = front_push(s, np.a, np.b, gap_from_front(g, offset), FRONT_NODE, 0);
-        }
-        else if (la && lb)
+        if (la && lb)
         {
             ok = leaf_record(cx, w, np.a, np.b, margin, offset);
         }
@@ -4512,11 +4545,32 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
             bool both = !la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb);
             bool split_a = both || (!la && (lb || sa >= sb));
             bool split_b = both || !split_a;
-            for (uint32_t ca = 0; ca < (split_a ? 2u : 1u); ++ca)
+            uint32_t ca[4], cb[4];
+            int n = 0;
+            for (uint32_t x = 0; x < (split_a ? 2u : 1u); ++x)
             {
-                for (uint32_t cb = 0; cb < (split_b ? 2u : 1u); ++cb)
+                for (uint32_t y = 0; y < (split_b ? 2u : 1u); ++y)
                 {
-                    stack->data[top++] = (node_pair){split_a ? na->data + ca : np.a, split_b ? nb->data + cb : np.b};
+                    ca[n] = split_a ? na->data + x : np.a;
+                    cb[n++] = split_b ? nb->data + y : np.b;
+                }
+            }
+            for (int l = n; l < 4; ++l) // lanes past n repeat the last pair (tested, not used)
+            {
+                ca[l] = ca[n - 1];
+                cb[l] = cb[n - 1];
+            }
+            w->box_tests += (uint32_t)n;
+            uint32_t apart = front_apart(cx, ca, cb, wide);
+            for (int l = 0; l < n && ok; ++l)
+            {
+                if ((apart >> l & 1u) != 0)
+                {
+                    ok = front_push(s, ca[l], cb[l], entry, FRONT_NODE, 0);
+                }
+                else
+                {
+                    stack->data[top++] = (node_pair){ca[l], cb[l]};
                 }
             }
         }
