@@ -4585,7 +4585,7 @@ static int front_descend(const collide_ctx* cx_in, pair_worker* w, uint32_t a0, 
 // Bound of how far any point of J's mesh (body frame: |p| <= radius) can have moved in I's frame between the front's
 // pose and the query's: |(R1 - R0) p + (t1 - t0)| <= ||R1 - R0||_F radius + |t1 - t0|, rounded up (the relative
 // 1e-9 covers the rounding of these few operations; the absolute slack the rounding of J's mapped vertices), then
-// scaled by 1 + 1e-6 for the float box axes (box_gap).
+// scaled by 1 + 1e-6 for the float box axes (front_apart, leaf_reach_cull).
 static double pose_motion(const collide_ctx* cx, const double rot[3][3], const double trans[3], double radius)
 {
     const struct mc_pair_scratch* s = cx->scratch;
