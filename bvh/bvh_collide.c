@@ -3383,8 +3383,8 @@ static int warm_workers(struct mc_pair_scratch* s, int workers, uint32_t n)
     return 1;
 }
 
-static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
-                          const struct mc_mesh* mj, int* replayed, int* plain);
+static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi, const struct mc_mesh* mj,
+                          int* replayed, int* plain);
 static void front_keep_certified(mc_pair_front* f, const mc_triangle_pair* pairs, uint32_t n);
 static uint64_t front_certificate(const mc_pair_front* f);
 static void front_sort_pairs(struct mc_pair_scratch* s, const struct mc_mesh* mi, const struct mc_mesh* mj, uint32_t n,
@@ -3853,6 +3853,7 @@ static inline double gap_max(double a, double b)
     return b > a ? b : a;
 }
 
+#if !defined(__SSE2__) // front_apart's test without SSE2 (clang warns on an unused static function)
 // Lower bound of the gap between I's box na and J's box b (mapped into I's frame) along one of the 15 axes of
 // box_overlap, less the same slack: the first axis whose gap exceeds `reach` (its gap; the descent keeps the pair as
 // an entry), else the largest (at most `reach`: the descent splits the pair). A positive gap means box_overlap rejects
@@ -3897,6 +3898,7 @@ static double box_gap(const collide_ctx* cx, const mc_bvh_node* na, const mapped
     }
     return gap - 2.0 * q.slack;
 }
+#endif
 
 // A positive gap rounded down to float (entries store floats): scaled down by 2^-23 first, more than the relative
 // 2^-24 of the conversion's rounding to nearest (a gap below float's normal range may become 0, which only makes the
@@ -4005,24 +4007,6 @@ static inline void leaf_tri_box(const collide_ctx* cx, leaf_tris* lt, int side, 
     lt->bounded[side] |= 1u << k;
     leaf_tri_load(cx, lt, side, k);
     leaf_tri_box_of(lt, side, k);
-}
-
-// Every triangle of a side loaded, with its box (the values of leaf_tri_box).
-static inline void leaf_side_boxes(const collide_ctx* cx, leaf_tris* lt, int side)
-{
-    const mc_bvh* t = side == 0 ? cx->ta : cx->tb;
-    const uint32_t* tv = &t->tri_vertex[3u * lt->first[side]];
-    uint32_t n = lt->count[side];
-    for (uint32_t k = 0; k < n; ++k)
-    {
-        mc_vec3* v = lt->v[side][k];
-        for (int c = 0; c < 3; ++c)
-        {
-            v[c] = side == 0 ? cx->pos_i[tv[3u * k + c]] : j_vertex_serial(cx->scratch, tv[3u * k + c]);
-        }
-        leaf_tri_box_of(lt, side, k);
-    }
-    lt->loaded[side] = lt->bounded[side] = (1u << n) - 1u; // (n <= MC_BVH_LEAF_MAX = 16)
 }
 
 // A loaded triangle's normal and 1 / |n| (for plane_gap).
@@ -4259,48 +4243,110 @@ static inline void leaf_row_boxes(const leaf_tris* lt, uint32_t p, double box[MC
     }
 }
 
+#if defined(__SSE2__)
+// leaf_record's culling of one leaf's triangles against the other leaf's box (given in the leaf's mesh frame), on float
+// lanes as the plain traversal's leaf stage culls them (leaf_pairs_sse, steps 1 and 3: the same data, kernel and
+// slack), with the limits widened by `reach` (1e-5 more: the rounding of the widened limits to float, and the face
+// axes' lengths, within 1e-6 of 1 after their float rotation). A triangle culled has every corner, as the triangle
+// tests take it, beyond a face of the box by more than the reach along that face's axis: it is farther than `reach`
+// from the box, so from every triangle of the other leaf. @return the bits of the triangles kept.
+static uint32_t leaf_reach_cull(const collide_ctx* cx, const mc_bvh* t, const mc_bvh_node* leaf, const lane_box* box,
+                                double reach)
+{
+    leaf_cull lc;
+    leaf_cull_make(cx, leaf, box, &lc);
+    lc.lim = _mm_add_ps(lc.lim, _mm_set1_ps((float)(reach * (1.0 + 1e-5))));
+    __m128 x[9][4], valid[4];
+    return cull_sse(t->tri_local + mc_bvh_leaf_first(leaf), mc_bvh_local_stride(t->triangle_count),
+                    mc_bvh_leaf_count(leaf), box, &lc, x, valid);
+}
+#endif
+
 // Record a leaf pair at the query's pose, `offset` away from the front's pose: every triangle pair whose gap bound
 // (leaf_pair_gap) is within margin + offset goes to its near list with its own gap from the front's pose
 // (gap_from_front), and is tested when its triangles are not apart now; the others' smallest gap bound, from the
 // front's pose, is the entry's gap (above `margin`). Triangles apart cannot cross, so every crossing pair is in the
 // near list and tested. @return 0 on allocation failure.
 //
-// Every triangle is boxed first, and J's triangles' boxes joined into one: an I triangle's box gap to that union is
-// at most its box gap to each J triangle (the same differences of smaller or equal operands, and rounding is
-// monotonic), so a triangle whose union gap (less the slack) exceeds the reach has no near pair; its row is only
-// looked at for the entry's gap, and skipped when the union gap already reaches the smallest gap found. The near list,
-// the tests and the entry's gap are bitwise those of measuring every pair; normals are computed for the triangles of
-// the pairs whose boxes are within reach only.
+// First I's triangles are culled against J's leaf box and J's against I's, on lanes (leaf_reach_cull, with a reach
+// 2^-20 wider than margin + offset, so that the gap it certifies is, from the front's pose, above the margin): the
+// pairs of a culled triangle are farther apart than that reach, and are left out (only that bound enters the entry's
+// gap); J's side is culled only when some I triangle is kept, and only the triangles kept are loaded and boxed. Then
+// the J triangles kept have their boxes joined into one: an I triangle's box gap to that union is at most its box
+// gap to each of them (the same differences of smaller or equal operands, and rounding is monotonic), so a triangle
+// whose union gap (less the slack) exceeds the reach has no near pair; its row is only looked at for the entry's gap,
+// and skipped when the union gap already reaches the smallest gap found. Normals are computed for the triangles of the
+// pairs whose boxes are within reach only.
 static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32_t b, double margin, double offset)
 {
     struct mc_pair_scratch* s = cx->scratch;
     leaf_tris lt;
     leaf_tris_init(cx, a, b, &lt);
     uint32_t ni = lt.count[0], nj = lt.count[1];
+    double far = INFINITY, reach = margin + offset, slack = 4.0 * cx->abs_slack;
+    uint32_t all_i = (1u << ni) - 1u, all_j = (1u << nj) - 1u; // (counts <= MC_BVH_LEAF_MAX = 16)
+    uint32_t rows = all_i, cols = all_j;
+#if defined(__SSE2__)
+    double wide = reach * (1.0 + 0x1p-20);
+    const mc_bvh_node* na = &cx->ta->nodes[a];
+    const mc_bvh_node* nb = &cx->tb->nodes[b];
+    lane_box other; // the other leaf's box
+    lane_box_map(cx, nb, 1, &other);
+    rows = leaf_reach_cull(cx, cx->ta, na, &other, wide);
+    if (rows != 0)
+    {
+        lane_box_map(cx, na, 0, &other);
+        cols = leaf_reach_cull(cx, cx->tb, nb, &other, wide);
+    }
+    if (rows != all_i || cols != all_j)
+    {
+        far = wide;
+    }
+#endif
+    for (uint32_t m = rows; cols != 0 && m != 0; m &= m - 1u)
+    {
+        leaf_tri_box(cx, &lt, 0, (uint32_t)__builtin_ctz(m));
+    }
+    for (uint32_t q = 0; rows != 0 && q < nj; ++q)
+    {
+        if ((cols >> q & 1u) != 0)
+        {
+            leaf_tri_box(cx, &lt, 1, q);
+            continue;
+        }
+        for (int c = 0; c < 3; ++c)
+        {
+            lt.lo[1][c][q] = INFINITY; // an empty box: its box gaps are infinite (the rows skip it)
+            lt.hi[1][c][q] = -INFINITY;
+        }
+    }
+    uint32_t start = s->pool_count;
+    if (rows == 0 || cols == 0)
+    {
+        return front_push(s, a, b, gap_from_front(far, offset), start, 0);
+    }
     if (!pool_reserve(s, ni * nj))
     {
         return 0;
     }
-    leaf_side_boxes(cx, &lt, 1);
-    leaf_side_boxes(cx, &lt, 0);
-    double ulo[3], uhi[3]; // J's union box
+    double ulo[3], uhi[3]; // the union box of J's triangles left
     for (int c = 0; c < 3; ++c)
     {
         double lo = INFINITY, hi = -INFINITY;
-        for (uint32_t t = 0; t < nj; ++t)
+        for (uint32_t m = cols; m != 0; m &= m - 1u)
         {
+            uint32_t t = (uint32_t)__builtin_ctz(m);
             lo = lt.lo[1][c][t] < lo ? lt.lo[1][c][t] : lo;
             hi = lt.hi[1][c][t] > hi ? lt.hi[1][c][t] : hi;
         }
         ulo[c] = lo;
         uhi[c] = hi;
     }
-    uint32_t start = s->pool_count;
-    double far = INFINITY, reach = margin + offset, slack = 4.0 * cx->abs_slack;
     double box[MC_BVH_LEAF_MAX], row_gap[MC_BVH_LEAF_MAX];
     uint32_t apart = 0; // rows whose union gap leaves no pair within reach
-    for (uint32_t p = 0; p < ni; ++p)
+    for (uint32_t rm = rows; rm != 0; rm &= rm - 1u)
     {
+        uint32_t p = (uint32_t)__builtin_ctz(rm);
         double u = -INFINITY;
         for (int c = 0; c < 3; ++c)
         {
@@ -4346,8 +4392,8 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
             }
         }
     }
-    // The rows apart: only their smallest box gap (less the slack, as leaf_pair_gap returns it) can lower the entry's
-    // gap, and none of them is below its row's union gap.
+    // The rows apart: only their smallest box gap to the J triangles left (less the slack, as leaf_pair_gap returns
+    // it; the empty boxes give none) can lower the entry's gap, and none of them is below its row's union gap.
     for (; apart != 0; apart &= apart - 1u)
     {
         uint32_t p = (uint32_t)__builtin_ctz(apart);
@@ -4458,27 +4504,71 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
     return 1;
 }
 
-#define FRONT_JBOX_CACHE 32u // entries of front_descend's cache of mapped J boxes (a power of 2)
-
-// Descend from node pair (a, b) at the current pose, `offset` away from the front's pose, depth first: a pair whose
-// box gap exceeds margin + offset becomes an entry with that gap from the front's pose (gap_from_front: above
-// `margin`), a leaf pair is recorded (leaf_record), an internal pair is split as expand_level splits it. New entries
-// go to the scratch's fresh entries. @return 0 on allocation failure.
-static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uint32_t b0, double margin, double offset)
+// The children pairs (a[l], b[l]), l < 4, of a front descent: bit l set when their boxes are farther apart than
+// `wide`. On SSE2 the plain traversal's lane box test (sat_soa, its inputs built as batch_flush_dir builds them: I's
+// nodes as they are, J's mapped into I's frame) with a context cx whose absolute float slack has wide (1 + 1e-5) added
+// (front_descend): an axis separates when the projected gap exceeds the rounding slack plus that, so the boxes are
+// farther apart than `wide` (the 1e-5 covers the rounding of the widened slack to float and the axes' lengths: face
+// axes within 1e-6 of unit length, cross products at most that). Elsewhere box_gap, one pair at a time.
+static uint32_t front_apart(const collide_ctx* cx, const uint32_t a[4], const uint32_t b[4], double wide)
 {
-    struct mc_pair_scratch* s = cx->scratch;
+#if defined(__SSE2__)
+    (void)wide;
+    const mc_bvh_node* n = cx->ta->nodes;
+    sat_lanes in;
+    nodes_soa(&n[a[0]], &n[a[1]], &n[a[2]], &n[a[3]], in.a);
+    __m128d cen[2][3];
+    map_other(cx, cx->tb, b, 1, in.bs, in.ebs, cen);
+    in.b = in.bs;
+    in.eb = in.ebs;
+    for (int c = 0; c < 3; ++c)
+    {
+        __m128d d01 = _mm_sub_pd(cen[0][c], _mm_cvtps_pd(in.a[9 + c]));
+        __m128d d23 = _mm_sub_pd(cen[1][c], _mm_cvtps_pd(_mm_movehl_ps(in.a[9 + c], in.a[9 + c])));
+        in.d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
+    }
+    return (uint32_t)sat_soa(cx, &in);
+#else
+    uint32_t apart = 0;
+    for (int l = 0; l < 4; ++l)
+    {
+        mapped_box mb;
+        map_j_box(cx->scratch, &cx->tb->nodes[b[l]], &mb);
+        apart |= (uint32_t)(box_gap(cx, &cx->ta->nodes[a[l]], &mb, wide) > wide) << l;
+    }
+    return apart;
+#endif
+}
+
+// Descend from node pair (a, b) at the current pose, `offset` away from the front's pose, depth first, as expand_level
+// splits the pairs: a pair whose boxes are farther apart than the reach margin + offset (2^-20 wider, front_apart)
+// becomes an entry, with that reach as its gap from the front's pose (gap_from_front: above `margin`), a leaf pair
+// within it is recorded (leaf_record), an internal pair is split and its children pairs tested together. New entries
+// go to the scratch's fresh entries. @return 0 on allocation failure.
+static int front_descend(const collide_ctx* cx_in, pair_worker* w, uint32_t a0, uint32_t b0, double margin,
+                         double offset)
+{
+    struct mc_pair_scratch* s = cx_in->scratch;
+    double wide = (margin + offset) * (1.0 + 0x1p-20);
+    float entry = gap_from_front(wide, offset);
+#if defined(__SSE2__)
+    collide_ctx widened = *cx_in; // the lane box test's slack, widened (front_apart)
+    widened.slack_rel_f = (float)cx_in->box_rel_slack;
+    widened.slack_abs_f = (float)(cx_in->abs_slack + wide * (1.0 + 1e-5));
+    const collide_ctx* cx = &widened;
+#else
+    const collide_ctx* cx = cx_in;
+#endif
     pair_vec* stack = &w->stack; // the traversal's stack (unused by a front query otherwise)
     if (!pair_vec_reserve(stack, 64u))
     {
         return 0;
     }
-    // J's boxes mapped into I's frame, cached by node index (a depth-first descent meets J's nodes again and again,
-    // its siblings next to each other; the mapping is a pure function of the node and the pose).
-    mapped_box jbox[FRONT_JBOX_CACHE];
-    uint32_t jkey[FRONT_JBOX_CACHE];
-    for (uint32_t k = 0; k < FRONT_JBOX_CACHE; ++k)
+    const uint32_t ra[4] = {a0, a0, a0, a0}, rb[4] = {b0, b0, b0, b0};
+    w->box_tests += 1u;
+    if ((front_apart(cx, ra, rb, wide) & 1u) != 0)
     {
-        jkey[k] = UINT32_MAX;
+        return front_push(s, a0, b0, entry, FRONT_NODE, 0);
     }
     uint32_t top = 0;
     stack->data[top++] = (node_pair){a0, b0};
@@ -4487,22 +4577,9 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
         node_pair np = stack->data[--top];
         const mc_bvh_node* na = &cx->ta->nodes[np.a];
         const mc_bvh_node* nb = &cx->tb->nodes[np.b];
-        uint32_t slot = np.b & (FRONT_JBOX_CACHE - 1u);
-        if (jkey[slot] != np.b)
-        {
-            jkey[slot] = np.b;
-            map_j_box(cx->scratch, nb, &jbox[slot]);
-        }
-        const mapped_box* mb = &jbox[slot];
-        w->box_tests += 1u;
-        double g = box_gap(cx, na, mb, margin + offset);
         int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
         int ok = 1;
-        if (g > margin + offset)
-        {
-            ok = front_push(s, np.a, np.b, gap_from_front(g, offset), FRONT_NODE, 0);
-        }
-        else if (la && lb)
+        if (la && lb)
         {
             ok = leaf_record(cx, w, np.a, np.b, margin, offset);
         }
@@ -4516,11 +4593,32 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
             bool both = !la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb);
             bool split_a = both || (!la && (lb || sa >= sb));
             bool split_b = both || !split_a;
-            for (uint32_t ca = 0; ca < (split_a ? 2u : 1u); ++ca)
+            uint32_t ca[4], cb[4];
+            int n = 0;
+            for (uint32_t x = 0; x < (split_a ? 2u : 1u); ++x)
             {
-                for (uint32_t cb = 0; cb < (split_b ? 2u : 1u); ++cb)
+                for (uint32_t y = 0; y < (split_b ? 2u : 1u); ++y)
                 {
-                    stack->data[top++] = (node_pair){split_a ? na->data + ca : np.a, split_b ? nb->data + cb : np.b};
+                    ca[n] = split_a ? na->data + x : np.a;
+                    cb[n++] = split_b ? nb->data + y : np.b;
+                }
+            }
+            for (int l = n; l < 4; ++l) // lanes past n repeat the last pair (tested, not used)
+            {
+                ca[l] = ca[n - 1];
+                cb[l] = cb[n - 1];
+            }
+            w->box_tests += (uint32_t)n;
+            uint32_t apart = front_apart(cx, ca, cb, wide);
+            for (int l = 0; l < n && ok; ++l)
+            {
+                if ((apart >> l & 1u) != 0)
+                {
+                    ok = front_push(s, ca[l], cb[l], entry, FRONT_NODE, 0);
+                }
+                else
+                {
+                    stack->data[top++] = (node_pair){ca[l], cb[l]};
                 }
             }
         }
@@ -4535,7 +4633,7 @@ static int front_descend(const collide_ctx* cx, pair_worker* w, uint32_t a0, uin
 // Bound of how far any point of J's mesh (body frame: |p| <= radius) can have moved in I's frame between the front's
 // pose and the query's: |(R1 - R0) p + (t1 - t0)| <= ||R1 - R0||_F radius + |t1 - t0|, rounded up (the relative
 // 1e-9 covers the rounding of these few operations; the absolute slack the rounding of J's mapped vertices), then
-// scaled by 1 + 1e-6 for the float box axes (box_gap).
+// scaled by 1 + 1e-6 for the float box axes (front_apart, leaf_reach_cull).
 static double pose_motion(const collide_ctx* cx, const double rot[3][3], const double trans[3], double radius)
 {
     const struct mc_pair_scratch* s = cx->scratch;
@@ -5128,8 +5226,8 @@ static double front_leaf_scale(const collide_ctx* cx, mc_pair_front* f)
 // these trees or grew past four times its size after the last recording (plus 256 entries or 4096 near pairs: a
 // front that only refines would otherwise grow as a contact wanders over the meshes). A query that tested measures
 // the new certificate. @return 0 on allocation failure (the front is then reset).
-static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi,
-                          const struct mc_mesh* mj, int* replayed, int* plain)
+static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc_mesh* mi, const struct mc_mesh* mj,
+                          int* replayed, int* plain)
 {
     *replayed = 0;
     if (*slot == NULL)
@@ -5219,6 +5317,7 @@ static int front_traverse(const collide_ctx* cx, mc_pair_front** slot, const str
     }
     f->cert_margin = 0.0;
     f->cert_pending = false;
+    ctx_init_maps(cx); // the lane boxes of leaf_record's culling
     int ok;
     if (fresh_start || motion > f->margin)
     {

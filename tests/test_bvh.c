@@ -2462,6 +2462,64 @@ Test(bvh, a_front_tests_no_more_as_it_ages_under_a_random_walk)
     sphere_fronts_close(&sf);
 }
 
+Test(bvh, a_front_tests_the_faces_its_margin_reaches)
+{
+    // I: the cube [-1, 1]^3; J: a cube of half side 0.5 (offset in y and z: no face coplanar with I's) whose -x face
+    // stands d = 0.9 M off I's +x face, M the margin the front records with (16 steps of s = 1e-3 here: the pair's
+    // first query runs plain s further away, the second records; bvh_collide.c, FRONT_MARGIN_STEPS, below the cap of a
+    // tenth of J's leaves). J's side triangles are then within the reach: the recording's culling (leaf_reach_cull,
+    // and front_apart for the node pairs) must keep them although they are apart. J then moves 0.95 M towards I in four
+    // steps (each below the step that makes a query run plain, FRONT_PLAIN_MOTION): the queries are quiet (no box
+    // test: the motion is below every entry's gap, each above M) and the last must test those pairs from the near
+    // lists, which cross I's +x face then; a culling that ignored the reach would leave them out and miss every
+    // crossing. Every query bitwise the cold one.
+    double jp[8][3];
+    for (int v = 0; v < 8; ++v)
+    {
+        jp[v][0] = 0.5 * s_cube_pos[v][0];
+        jp[v][1] = 0.5 * s_cube_pos[v][1];
+        jp[v][2] = 0.5 * s_cube_pos[v][2];
+    }
+    mc_mesh* mi = cube();
+    mc_mesh* mj = mesh_unchecked(&jp[0][0], 8, &s_cube_tri[0][0], 12);
+    cr_assert(mi != NULL && mj != NULL);
+    mc_workspace *fw = NULL, *cw = NULL;
+    cr_assert(mc_workspace_create(&fw) == MC_OK && mc_workspace_create(&cw) == MC_OK);
+    mc_pair_front* front = NULL;
+    const double s = 1e-3, m = 16.0 * s;
+    mc_pose p1 = mc_pose_identity();
+    p1.p = mc_v3(1.5 + 0.9 * m, 0.3, 0.2);
+    mc_pose poses[6] = {shifted(&p1, mc_v3(1, 0, 0), s), p1};
+    for (int k = 2; k < 6; ++k)
+    {
+        poses[k] = shifted(&p1, mc_v3(1, 0, 0), -0.95 * m * (k - 1) / 4.0);
+    }
+    for (int k = 0; k < 6; ++k)
+    {
+        mc_pair_result res, cold;
+        mc_query_stats st;
+        memset(&st, 0, sizeof st);
+        cr_assert(mc_collide_front(mi, mj, &poses[k], 1, &fw->pairs, &front, &res, &st) == MC_OK);
+        cr_assert(mc_collide(mi, mj, &poses[k], 1, &cw->pairs, &cold, NULL) == MC_OK);
+        cr_assert(pairs_equal(res.pairs, res.pair_count, cold.pairs, cold.pair_count), "query %d differs from cold", k);
+        cr_assert(k == 5 || res.pair_count == 0u, "query %d: the cubes are apart", k);
+        if (k == 1)
+        {
+            double cert = 0.0, gap = 0.0;
+            mc_pair_front_margins(front, &cert, &gap);
+            cr_assert(gap > 0.95 * m * (1.0 + 1e-3), "the next query must be quiet: smallest gap %g, motion %g", gap,
+                      0.95 * m);
+        }
+        cr_assert(k < 2 || st.box_tests == 0u, "query %d: quiet (%llu box tests)", k, (unsigned long long)st.box_tests);
+        cr_assert(k < 5 || res.pair_count > 0u, "J's side faces cross I's +x face");
+    }
+    mc_pair_front_destroy(front);
+    mc_workspace_destroy(fw);
+    mc_workspace_destroy(cw);
+    mc_mesh_destroy(mi);
+    mc_mesh_destroy(mj);
+}
+
 Test(bvh, large_motions_skip_the_front_and_small_ones_bring_it_back)
 {
     // Two unit spheres 1.9 apart. Phases of 12 queries each: motions of 1e-8 (the front serves: quiet queries test
