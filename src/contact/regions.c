@@ -172,12 +172,12 @@
 
 // The flag sums get a second clone compiled for x86-64-v3, picked once at load time by GCC's target_clones (ifunc):
 // its 4-double lanes compute the flags' products (add_flags) in fewer instructions. So do the scalar parts of a
-// coherent query that follow the flags in the profile (sum_regions with what it inlines, depth_candidate,
-// plan_restore): their three-operand AVX forms need fewer register copies (216 spheres, coherent step: 36.38 M ->
-// 35.11 M instructions with front_replay's clone in bvh_collide.c); apply_near_flush's corner filter likewise (125
-// spheres drifting, region stage: 226.0 M -> 224.5 M). Both clones compute the same
-// values: the same IEEE operations in the same order (the build uses -ffp-contract=off, so nothing is fused). Plain
-// single version elsewhere and under sanitizers.
+// coherent query that follow the flags in the profile (sum_regions with what it inlines, depth_adams with its offers
+// and depth_candidate, plan_restore): their three-operand AVX forms need fewer register copies (216 spheres, coherent
+// step: 36.38 M -> 35.11 M instructions with front_replay's clone in bvh_collide.c); apply_near_flush's corner filter
+// likewise (125 spheres drifting, region stage: 226.0 M -> 224.5 M). Both clones compute the same values: the same IEEE
+// operations in the same order (the build uses -ffp-contract=off, so nothing is fused). Plain single version elsewhere
+// and under sanitizers.
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define MC_FLAG_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
@@ -1521,8 +1521,11 @@ mc_closest_feature mc_closest_feature_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 
 }
 
 /// Offer face f of body b (a face in some triangle pair) as a candidate for the closest point of surface b to the
-/// region's centroid.
-MC_FLAG_CLONES static void depth_candidate(const region_query* c, region_accumulator* r, int b, uint32_t f)
+/// region's centroid. Inlined into depth_adams's clones with the loops that offer (depth_crossing_faces,
+/// depth_body_faces): a call per offer through the clone dispatch cost more than the offer once the depth hints made
+/// most offers stop at the plane test (perf, 1000 drifting spheres: the region stage from 31 % to 28.6 % of the run).
+__attribute__((always_inline)) static inline void depth_candidate(const region_query* c, region_accumulator* r, int b,
+                                                                  uint32_t f)
 {
     const struct mc_mesh* m = c->mesh[b];
     mc_vec3 p = r->out.centroid;
@@ -4476,7 +4479,7 @@ static inline void offer_face(const region_query* c, region_accumulator* r, uint
 
 /// Step 5 (Adams), the faces of the crossings: the two faces of the crossed edge and the crossed face, each offered
 /// once per region (a face carries several crossings: about two thirds of the offers were repeats on the spheres).
-static void depth_crossing_faces(region_query* c)
+__attribute__((always_inline)) static inline void depth_crossing_faces(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     uint32_t* foffer[2] = {s->body[0].foffer, s->body[1].foffer};
@@ -4515,7 +4518,7 @@ static void start_face_offers(struct mc_region_scratch* s)
 
 /// Step 5 (Adams), the whole faces of body b (in b's frame, with their plane records), then the faces around its
 /// inside vertices. Runs of consecutive faces of one region keep the region's point and best distance in locals.
-static void depth_body_faces(region_query* c, int b)
+__attribute__((always_inline)) static inline void depth_body_faces(region_query* c, int b)
 {
     struct mc_region_scratch* s = c->s;
     region_accumulator* regs = s->regions;
@@ -4568,7 +4571,7 @@ static void depth_keep_hints(region_query* c);
 /// of the pair's last query, inside vertices, then blocks and the faces of the nearest ones), so that most faces after
 /// them are rejected by their plane; then the crossings' faces, the whole and corner faces, and finally J's closest
 /// point mapped into I's frame.
-static void depth_adams(region_query* c)
+MC_FLAG_CLONES static void depth_adams(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     region_accumulator* regs = s->regions;
