@@ -2321,29 +2321,30 @@ static void join_face_loops(region_query* c)
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         const mc_triangle_pair* pr = &c->pairs[p];
-        for (int b = 0; b < 2; ++b)
+        // A face on whose edges the segment ends is joined through that crossing: only a face with neither end on its
+        // edges is looked at, when both ends lie on the other face's edges (one test per pair, not one per face).
+        uint32_t ends = (1u << (pr->crossing[0].body & 1u)) | (1u << (pr->crossing[1].body & 1u));
+        if (ends == 3u)
         {
-            if (pr->crossing[0].body == b || pr->crossing[1].body == b)
-            {
-                continue; // the segment ends on an edge of this face: joined through that crossing
-            }
-            const struct mc_mesh* m = c->mesh[b];
-            uint32_t f = b == 0 ? pr->i : pr->j;
-            uint32_t v = m->indices[3u * f];
-            if (vstate(c, b, v) != 1)
-            {
-                continue;
-            }
-            bool crossed = false;
-            for (uint32_t k = 0; k < 3u && !crossed; ++k)
-            {
-                uint32_t h = 3u * f + k;
-                crossed = edge_lookup(s, b, h < m->twin[h] ? h : m->twin[h]) != MC_NONE;
-            }
-            if (!crossed)
-            {
-                mc_uf_union(s->parent, 2u * p, s->body[b].vnode[v]);
-            }
+            continue;
+        }
+        int b = ends == 1u ? 1 : 0;
+        const struct mc_mesh* m = c->mesh[b];
+        uint32_t f = b == 0 ? pr->i : pr->j;
+        uint32_t v = m->indices[3u * f];
+        if (vstate(c, b, v) != 1)
+        {
+            continue;
+        }
+        bool crossed = false;
+        for (uint32_t k = 0; k < 3u && !crossed; ++k)
+        {
+            uint32_t h = 3u * f + k;
+            crossed = edge_lookup(s, b, h < m->twin[h] ? h : m->twin[h]) != MC_NONE;
+        }
+        if (!crossed)
+        {
+            mc_uf_union(s->parent, 2u * p, s->body[b].vnode[v]);
         }
     }
 }
