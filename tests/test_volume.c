@@ -1921,7 +1921,7 @@ Test(volume, depth_hints_of_a_moving_pair_keep_every_result_bit_for_bit)
     // often not restored while the hint still applies), with turns and, every 8th step, a jump of up to 0.4 around
     // the spheres (the last closest faces are then mostly no candidates: no hint may be taken from them). Oracle: the
     // same queries through a plain workspace (no plan, no hint), every region bitwise equal (points, depth and all).
-    // The hints must have served most steps (71 of the 78 possible here), restored or not.
+    // The hints must have served most steps (76 of the 78 possible here; 19 of the 40 steps restore the plan).
     mc_mesh* a = scene_uv_sphere(1.0, 972);
     mc_mesh* b = scene_uv_sphere(1.0, 972);
     cr_assert(a != NULL && b != NULL);
@@ -1930,16 +1930,21 @@ Test(volume, depth_hints_of_a_moving_pair_keep_every_result_bit_for_bit)
     cr_assert_eq(mc_workspace_create(&ws[1]), MC_OK);
     struct mc_region_plan* plan = NULL;
     ws[0]->plan = &plan;
-    mc_pose j_in_i = make_pose(1.97, 0.02, -0.01, axis_angle(mc_v3(0.4, 1.0, -0.3), 0.2));
+    mc_pose j_in_i = make_pose(1.92, 0.02, -0.01, axis_angle(mc_v3(0.4, 1.0, -0.3), 0.2));
     uint64_t rng = 0x9E3779B97F4A7C15ull;
     uint32_t steps = 40, restored = 0;
     for (uint32_t step = 0; step < steps; ++step)
     {
         double scale = step % 8 == 7 ? 0.4 : 1e-3;
-        mc_vec3 d = mc_v3(scene_random(&rng) - 0.5, scene_random(&rng) - 0.5, scene_random(&rng) - 0.5);
+        mc_vec3 d;
+        d.x = scene_random(&rng) - 0.5; // (one draw a statement: the same walk whatever the compiler's argument order)
+        d.y = scene_random(&rng) - 0.5;
+        d.z = scene_random(&rng) - 0.5;
         j_in_i.p = mc_add(j_in_i.p, mc_scale(d, 2.0 * scale));
-        double len = mc_length(j_in_i.p); // keep them overlapping: the distance of the centres within [1.95, 1.99]
-        j_in_i.p = mc_scale(j_in_i.p, fmin(fmax(len, 1.95), 1.99) / len);
+        // Keep them overlapping: the distance of the centres within [1.9, 1.94] (the faceted spheres' faces lie
+        // down to about 0.98 from their centres).
+        double len = mc_length(j_in_i.p);
+        j_in_i.p = mc_scale(j_in_i.p, fmin(fmax(len, 1.9), 1.94) / len);
         j_in_i.q = mc_quat_normalize(mc_quat_mul(axis_angle(mc_v3(d.y, d.z, d.x + 0.1), scale), j_in_i.q));
         mc_region r[2][MAX_REGIONS];
         uint32_t n[2] = {0, 0};
@@ -1983,7 +1988,8 @@ Test(volume, depth_hints_of_a_moving_pair_keep_every_result_bit_for_bit)
     mc_mesh_destroy(box);
     mc_mesh_destroy(bar);
     uint64_t hints = mc_region_plan_hints_used(plan);
-    // Two bodies a step; none at the first step nor after a jump (5 of them), a few when a closest face left the pairs.
+    // Two bodies a step; none at the first step, nor when a closest face is no candidate any more (two of the walk's
+    // jumps here, and the bar above, where such a hint would have been wrong: 77 in all).
     cr_assert(hints >= steps, "%llu hints in %u steps", (unsigned long long)hints, steps);
     cr_assert(restored > 0u && restored < steps - 10u, "%u of %u steps restored the plan", restored, steps);
     mc_region_plan_destroy(plan);
