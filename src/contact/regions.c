@@ -5238,10 +5238,18 @@ static bool plan_record(region_query* c, const mc_region_options* opt)
 // one of its candidates: a face of a triangle pair (every face of a pair is offered to the region of its crossings,
 // depth_crossing_faces: the crossed face and the two faces of the crossed edge) or one of its whole faces. The
 // distance is computed as the face's own offer computes it (depth_candidate for a face in a pair; for a whole face
-// depth_candidate_raw's, in its body's frame), so it is one of the values the minimum is taken over, and it is only a
-// threshold (folded into block_bound, which every threshold of the depth passes reads): a face that it rejects has
-// plane distance at least that value (1 + 1e-12), as for a rejection by the best distance so far, so the minimum and
-// the first candidate that reaches it are unchanged and the results are bitwise those without the hint.
+// depth_candidate_raw's, in its body's frame), so it bounds the minimum the passes find, and it is only a threshold
+// (folded into block_bound, which every threshold of the depth passes reads). A threshold at the minimum itself is not
+// safe: the plane test of the face that holds it (its plane's distance, from a unit normal and a corner that can be far
+// from the closest point) can exceed its computed distance by more than the test's 1 + 1e-12 on a large face near a
+// tiny distance (a box resting on a plate: the physics tests failed with that bound). So the bound is the hint's
+// distance plus HINT_SLACK (1e-9) times the coordinates' magnitude (I's and J's bounding boxes and J's translation,
+// infinity norms), squared: the rounding of these distances and plane tests is some 1e-16 of that magnitude, so the
+// face that holds the minimum (and every face as near) passes its plane test, and the minimum and the first candidate
+// that reaches it are those found without the hint: the results are bitwise the same.
+
+#define HINT_SLACK                                                                                                     \
+    1e-9 // a depth hint's distance is raised by this times the coordinates' magnitude (depth_hint_bounds)
 
 /// Whether face f of body b is in one of this query's triangle pairs. I's faces by bisection: the pairs come sorted by
 /// I's face (pairs that do not, from elsewhere, may miss it: then the face gives no hint, never a wrong one).
@@ -5298,6 +5306,14 @@ static void depth_hint_bounds(region_query* c)
         return;
     }
     region_accumulator* r = &c->s->regions[0];
+    // The slack (see above): HINT_SLACK times the coordinates' magnitude, far above the rounding of the distances and
+    // plane tests compared with the bound.
+    double slack = norm_inf(c->trans_j);
+    for (int b = 0; b < 2; ++b)
+    {
+        slack += norm_inf(c->mesh[b]->report.bbox_min) + norm_inf(c->mesh[b]->report.bbox_max);
+    }
+    slack *= HINT_SLACK;
     for (int b = 0; b < 2; ++b)
     {
         const struct mc_mesh* m = c->mesh[b];
@@ -5324,7 +5340,8 @@ static void depth_hint_bounds(region_query* c)
             continue;
         }
         mc_vec3 dq = mc_sub(q, p);
-        r->block_bound[b] = min2(r->block_bound[b], mc_dot(dq, dq));
+        double d = sqrt(mc_dot(dq, dq)) + slack;
+        r->block_bound[b] = min2(r->block_bound[b], d * d);
         plan->hints_used++;
     }
 }
