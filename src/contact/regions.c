@@ -172,12 +172,12 @@
 
 // The flag sums get a second clone compiled for x86-64-v3, picked once at load time by GCC's target_clones (ifunc):
 // its 4-double lanes compute the flags' products (add_flags) in fewer instructions. So do the scalar parts of a
-// coherent query that follow the flags in the profile (sum_regions with what it inlines, depth_candidate,
-// plan_restore): their three-operand AVX forms need fewer register copies (216 spheres, coherent step: 36.38 M ->
-// 35.11 M instructions with front_replay's clone in bvh_collide.c); apply_near_flush's corner filter likewise (125
-// spheres drifting, region stage: 226.0 M -> 224.5 M). Both clones compute the same
-// values: the same IEEE operations in the same order (the build uses -ffp-contract=off, so nothing is fused). Plain
-// single version elsewhere and under sanitizers.
+// coherent query that follow the flags in the profile (sum_regions with what it inlines, depth_adams with its offers
+// and depth_candidate, plan_restore): their three-operand AVX forms need fewer register copies (216 spheres, coherent
+// step: 36.38 M -> 35.11 M instructions with front_replay's clone in bvh_collide.c); apply_near_flush's corner filter
+// likewise (125 spheres drifting, region stage: 226.0 M -> 224.5 M). Both clones compute the same values: the same IEEE
+// operations in the same order (the build uses -ffp-contract=off, so nothing is fused). Plain single version elsewhere
+// and under sanitizers.
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 &&         \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define MC_FLAG_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
@@ -1521,8 +1521,11 @@ mc_closest_feature mc_closest_feature_on_triangle(mc_vec3 p, mc_vec3 a, mc_vec3 
 }
 
 /// Offer face f of body b (a face in some triangle pair) as a candidate for the closest point of surface b to the
-/// region's centroid.
-MC_FLAG_CLONES static void depth_candidate(const region_query* c, region_accumulator* r, int b, uint32_t f)
+/// region's centroid. Inlined into depth_adams's clones with the loops that offer (depth_crossing_faces,
+/// depth_body_faces): a call per offer through the clone dispatch cost more than the offer once the depth hints made
+/// most offers stop at the plane test (perf, 1000 drifting spheres: the region stage from 31 % to 28.6 % of the run).
+__attribute__((always_inline)) static inline void depth_candidate(const region_query* c, region_accumulator* r, int b,
+                                                                  uint32_t f)
 {
     const struct mc_mesh* m = c->mesh[b];
     mc_vec3 p = r->out.centroid;
@@ -2318,29 +2321,30 @@ static void join_face_loops(region_query* c)
     for (uint32_t p = 0; p < c->pair_count; ++p)
     {
         const mc_triangle_pair* pr = &c->pairs[p];
-        for (int b = 0; b < 2; ++b)
+        // A face on whose edges the segment ends is joined through that crossing: only a face with neither end on its
+        // edges is looked at, when both ends lie on the other face's edges (one test per pair, not one per face).
+        uint32_t ends = (1u << (pr->crossing[0].body & 1u)) | (1u << (pr->crossing[1].body & 1u));
+        if (ends == 3u)
         {
-            if (pr->crossing[0].body == b || pr->crossing[1].body == b)
-            {
-                continue; // the segment ends on an edge of this face: joined through that crossing
-            }
-            const struct mc_mesh* m = c->mesh[b];
-            uint32_t f = b == 0 ? pr->i : pr->j;
-            uint32_t v = m->indices[3u * f];
-            if (vstate(c, b, v) != 1)
-            {
-                continue;
-            }
-            bool crossed = false;
-            for (uint32_t k = 0; k < 3u && !crossed; ++k)
-            {
-                uint32_t h = 3u * f + k;
-                crossed = edge_lookup(s, b, h < m->twin[h] ? h : m->twin[h]) != MC_NONE;
-            }
-            if (!crossed)
-            {
-                mc_uf_union(s->parent, 2u * p, s->body[b].vnode[v]);
-            }
+            continue;
+        }
+        int b = ends == 1u ? 1 : 0;
+        const struct mc_mesh* m = c->mesh[b];
+        uint32_t f = b == 0 ? pr->i : pr->j;
+        uint32_t v = m->indices[3u * f];
+        if (vstate(c, b, v) != 1)
+        {
+            continue;
+        }
+        bool crossed = false;
+        for (uint32_t k = 0; k < 3u && !crossed; ++k)
+        {
+            uint32_t h = 3u * f + k;
+            crossed = edge_lookup(s, b, h < m->twin[h] ? h : m->twin[h]) != MC_NONE;
+        }
+        if (!crossed)
+        {
+            mc_uf_union(s->parent, 2u * p, s->body[b].vnode[v]);
         }
     }
 }
@@ -4476,7 +4480,7 @@ static inline void offer_face(const region_query* c, region_accumulator* r, uint
 
 /// Step 5 (Adams), the faces of the crossings: the two faces of the crossed edge and the crossed face, each offered
 /// once per region (a face carries several crossings: about two thirds of the offers were repeats on the spheres).
-static void depth_crossing_faces(region_query* c)
+__attribute__((always_inline)) static inline void depth_crossing_faces(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     uint32_t* foffer[2] = {s->body[0].foffer, s->body[1].foffer};
@@ -4515,7 +4519,7 @@ static void start_face_offers(struct mc_region_scratch* s)
 
 /// Step 5 (Adams), the whole faces of body b (in b's frame, with their plane records), then the faces around its
 /// inside vertices. Runs of consecutive faces of one region keep the region's point and best distance in locals.
-static void depth_body_faces(region_query* c, int b)
+__attribute__((always_inline)) static inline void depth_body_faces(region_query* c, int b)
 {
     struct mc_region_scratch* s = c->s;
     region_accumulator* regs = s->regions;
@@ -4561,10 +4565,14 @@ static void depth_body_faces(region_query* c, int b)
     }
 }
 
-/// Step 5 (Adams): the closest point of each surface part to the region's centroid. Bounds first (inside vertices,
-/// then blocks and the faces of the nearest ones), so that most faces after them are rejected by their plane; then
-/// the crossings' faces, the whole and corner faces, and finally J's closest point mapped into I's frame.
-static void depth_adams(region_query* c)
+static void depth_hint_bounds(region_query* c);
+static void depth_keep_hints(region_query* c);
+
+/// Step 5 (Adams): the closest point of each surface part to the region's centroid. Bounds first (the closest faces
+/// of the pair's last query, inside vertices, then blocks and the faces of the nearest ones), so that most faces after
+/// them are rejected by their plane; then the crossings' faces, the whole and corner faces, and finally J's closest
+/// point mapped into I's frame.
+MC_FLAG_CLONES static void depth_adams(region_query* c)
 {
     struct mc_region_scratch* s = c->s;
     region_accumulator* regs = s->regions;
@@ -4572,6 +4580,7 @@ static void depth_adams(region_query* c)
     {
         regs[k].centroid_j = mc_mat33_tmul_vec(&c->rot_j, mc_sub(regs[k].out.centroid, c->trans_j));
     }
+    depth_hint_bounds(c);
     depth_from_inside_vertices(c);
     for (int b = 0; b < 2; ++b)
     {
@@ -4596,6 +4605,7 @@ static void depth_adams(region_query* c)
             r->closest_face[1] = r->j_closest_face;
         }
     }
+    depth_keep_hints(c);
 }
 
 /// Step 5 (extent): the range of the region's crossing points and inside vertices along its normal.
@@ -4986,6 +4996,11 @@ struct mc_region_plan
     uint32_t pairs_capacity;       // words of pairs allocated
     const struct mc_mesh* mesh[2]; // the meshes of the query that kept it (by_pairs)
     uint64_t version[2];           // and their geometry_version (a deformed mesh's component volumes changed)
+    // Depth hints (depth_hint_bounds), kept by every query of the pair whatever its plan: per body, 1 + the face that
+    // held the closest point of the last query with one region (Adams depth), 0 none; and that query's meshes.
+    uint32_t hint[2];
+    const struct mc_mesh* hint_mesh[2];
+    uint64_t hints_used; // bounds set from a hint (mc_region_plan_hints_used)
 };
 
 void mc_region_plan_destroy(struct mc_region_plan* plan)
@@ -5210,6 +5225,141 @@ static bool plan_record(region_query* c, const mc_region_options* opt)
     plan->triangle_terms = opt->triangle_terms;
     plan->use_blocks = opt->use_blocks;
     return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Depth hints: a first bound of the Adams depth from the pair's last query (temporal coherence)
+//
+// Under motion the closest point of a region's surface part moves little from one query to the next, but the bounds
+// the depth starts from (inside vertices, blocks) are loose: on 1000 spheres random-walking 1e-3 a step, 77 % of the
+// faces offered passed their plane test and had their closest point computed, against 2 % with the final minimum
+// as the bound. So each query of a pair with one region keeps, in the pair's plan, the face of each surface that
+// held the closest point, and the next query with one region computes that face's distance first, when the face is
+// one of its candidates: a face of a triangle pair (every face of a pair is offered to the region of its crossings,
+// depth_crossing_faces: the crossed face and the two faces of the crossed edge) or one of its whole faces. The
+// distance is computed as the face's own offer computes it (depth_candidate for a face in a pair; for a whole face
+// depth_candidate_raw's, in its body's frame), so it bounds the minimum the passes find, and it is only a threshold
+// (folded into block_bound, which every threshold of the depth passes reads). A threshold at the minimum itself is not
+// safe: the plane test of the face that holds it (its plane's distance, from a unit normal and a corner that can be far
+// from the closest point) can exceed its computed distance by more than the test's 1 + 1e-12 on a large face near a
+// tiny distance (a box resting on a plate: the physics tests failed with that bound). So the bound is the hint's
+// distance plus HINT_SLACK (1e-9) times the coordinates' magnitude (I's and J's bounding boxes and J's translation,
+// infinity norms), squared: the rounding of these distances and plane tests is some 1e-16 of that magnitude, so the
+// face that holds the minimum (and every face as near) passes its plane test, and the minimum and the first candidate
+// that reaches it are those found without the hint: the results are bitwise the same.
+
+#define HINT_SLACK                                                                                                     \
+    1e-9 // a depth hint's distance is raised by this times the coordinates' magnitude (depth_hint_bounds)
+
+/// Whether face f of body b is in one of this query's triangle pairs. I's faces by bisection: the pairs come sorted by
+/// I's face (pairs that do not, from elsewhere, may miss it: then the face gives no hint, never a wrong one).
+static bool face_in_pairs(const region_query* c, int b, uint32_t f)
+{
+    if (b == 0)
+    {
+        uint32_t lo = 0, hi = c->pair_count;
+        while (lo < hi)
+        {
+            uint32_t mid = lo + (hi - lo) / 2u;
+            lo = c->pairs[mid].i < f ? mid + 1u : lo;
+            hi = c->pairs[mid].i < f ? hi : mid;
+        }
+        return lo < c->pair_count && c->pairs[lo].i == f;
+    }
+    for (uint32_t p = 0; p < c->pair_count; ++p)
+    {
+        if ((b == 0 ? c->pairs[p].i : c->pairs[p].j) == f)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// Whether face f of body b is one of this query's whole faces (entirely inside the other solid).
+static bool face_is_whole(const region_query* c, int b, uint32_t f)
+{
+    const body_arrays* a = &c->s->body[b];
+    for (uint32_t k = 0; k < a->whole_count; ++k)
+    {
+        if (a->whole[k].id == f)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+uint64_t mc_region_plan_hints_used(const struct mc_region_plan* plan)
+{
+    return plan != NULL ? plan->hints_used : 0u;
+}
+
+/// The depth hints of this query (see above): with one region, block_bound[b] lowered to the distance of the face
+/// of body b that held the closest point at the pair's last query with one region, when it is one of this query's
+/// candidates (computed as its offer computes it).
+static void depth_hint_bounds(region_query* c)
+{
+    struct mc_region_plan* plan = c->plan;
+    if (plan == NULL || c->s->region_count != 1u)
+    {
+        return;
+    }
+    region_accumulator* r = &c->s->regions[0];
+    // The slack (see above): HINT_SLACK times the coordinates' magnitude, far above the rounding of the distances and
+    // plane tests compared with the bound.
+    double slack = norm_inf(c->trans_j);
+    for (int b = 0; b < 2; ++b)
+    {
+        slack += norm_inf(c->mesh[b]->report.bbox_min) + norm_inf(c->mesh[b]->report.bbox_max);
+    }
+    slack *= HINT_SLACK;
+    for (int b = 0; b < 2; ++b)
+    {
+        const struct mc_mesh* m = c->mesh[b];
+        uint32_t f = plan->hint[b] - 1u;
+        if (plan->hint[b] == 0u || plan->hint_mesh[b] != m || f >= m->triangle_count)
+        {
+            continue;
+        }
+        mc_vec3 p, q;
+        if (face_is_whole(c, b, f)) // (a whole face is in no pair)
+        {
+            p = b == 0 ? r->out.centroid : r->centroid_j; // as depth_candidate_raw from depth_body_faces
+            const uint32_t* tv = &m->indices[3u * f];
+            q = closest_on_triangle(p, m->positions[tv[0]], m->positions[tv[1]], m->positions[tv[2]]);
+        }
+        else if (face_in_pairs(c, b, f))
+        {
+            p = r->out.centroid; // as depth_candidate
+            q = closest_on_triangle(p, vpos_cut(c, b, m->indices[3u * f]), vpos_cut(c, b, m->indices[3u * f + 1u]),
+                                    vpos_cut(c, b, m->indices[3u * f + 2u]));
+        }
+        else
+        {
+            continue;
+        }
+        mc_vec3 dq = mc_sub(q, p);
+        double d = sqrt(mc_dot(dq, dq)) + slack;
+        r->block_bound[b] = min2(r->block_bound[b], d * d);
+        plan->hints_used++;
+    }
+}
+
+/// Keep this query's closest faces as the pair's depth hints (none unless it has exactly one region).
+static void depth_keep_hints(region_query* c)
+{
+    struct mc_region_plan* plan = c->plan;
+    if (plan == NULL)
+    {
+        return;
+    }
+    for (int b = 0; b < 2; ++b)
+    {
+        uint32_t f = c->s->region_count == 1u ? c->s->regions[0].closest_face[b] : MC_NONE;
+        plan->hint[b] = f != MC_NONE ? f + 1u : 0u;
+        plan->hint_mesh[b] = c->mesh[b];
+    }
 }
 
 /// True when some region has a negative volume (join_negative_regions would cast rays for it).
