@@ -452,7 +452,8 @@ static void scene_free(scene* s)
 typedef struct result
 {
     double create_s;     // world, bodies and the contact group
-    int64_t bytes;       // library bytes held by the world after the first evaluation (meshes excluded)
+    int64_t bytes;       // most library bytes held by the world after any evaluation (meshes excluded): the fronts
+                         // are recorded at a pair's second query
     double min_s;        // warm mc_world_evaluate, minimum
     double median_s;     // warm mc_world_evaluate, median
     double broadphase_s; // broad phase of the fastest call
@@ -712,6 +713,8 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         mc_world_evaluate(w);
         t[k] = now() - a;
         double cpu = cpu_now() - c;
+        int64_t held = mc_get_byte_count() - base;
+        r->bytes = held > r->bytes ? held : r->bytes;
         tc[k] = cpu;
         r->cpu_s = fmin(r->cpu_s, cpu);
         cpu_sum += cpu;
