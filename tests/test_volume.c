@@ -1913,6 +1913,55 @@ Test(volume, flush_query_survives_every_allocation_failure_and_allocates_nothing
     mc_set_allocator(NULL, NULL);
 }
 
+/// The plan tests' pair: two faceted unit spheres, and two workspaces, the first with a region plan slot (ws[0]->plan
+/// points at plan: the fixture must stay where it was made).
+typedef struct plan_fixture
+{
+    mc_mesh* a;
+    mc_mesh* b;
+    mc_workspace* ws[2];
+    struct mc_region_plan* plan;
+} plan_fixture;
+
+static void plan_fixture_make(plan_fixture* f)
+{
+    f->a = scene_uv_sphere(1.0, 972);
+    f->b = scene_uv_sphere(1.0, 972);
+    cr_assert(f->a != NULL && f->b != NULL);
+    f->ws[0] = f->ws[1] = NULL;
+    cr_assert_eq(mc_workspace_create(&f->ws[0]), MC_OK);
+    cr_assert_eq(mc_workspace_create(&f->ws[1]), MC_OK);
+    f->plan = NULL;
+    f->ws[0]->plan = &f->plan;
+}
+
+/// The pair at j_in_i through both workspaces (pair stage, then regions): regions r[w], counts n[w], stats st[w];
+/// with `need_pairs`, each query must find triangle pairs from the tree (not replayed).
+static void plan_fixture_query(plan_fixture* f, const mc_pose* j_in_i, mc_region r[2][MAX_REGIONS], uint32_t n[2],
+                               mc_query_stats st[2], bool need_pairs)
+{
+    memset(r, 0, 2 * MAX_REGIONS * sizeof r[0][0]);
+    for (int w = 0; w < 2; ++w)
+    {
+        memset(&st[w], 0, sizeof st[w]);
+        mc_pair_result pr;
+        cr_assert_eq(mc_collide(f->a, f->b, j_in_i, 1, &f->ws[w]->pairs, &pr, &st[w]), MC_OK);
+        cr_assert(!need_pairs || (pr.pair_count > 0u && !pr.replayed), "%u pairs", pr.pair_count);
+        cr_assert_eq(mc_regions_compute(f->a, f->b, j_in_i, &pr, f->ws[w], NULL, r[w], MAX_REGIONS, &n[w], &st[w]),
+                     MC_OK);
+    }
+}
+
+static void plan_fixture_free(plan_fixture* f)
+{
+    mc_region_plan_destroy(f->plan);
+    f->ws[0]->plan = NULL;
+    mc_workspace_destroy(f->ws[0]);
+    mc_workspace_destroy(f->ws[1]);
+    mc_mesh_destroy(f->a);
+    mc_mesh_destroy(f->b);
+}
+
 Test(volume, depth_hints_of_a_moving_pair_keep_every_result_bit_for_bit)
 {
     // Depth hints (src/contact/regions.c, "Depth hints"): the Adams depth of a pair with a plan slot starts from the
@@ -1922,14 +1971,9 @@ Test(volume, depth_hints_of_a_moving_pair_keep_every_result_bit_for_bit)
     // the spheres (the last closest faces are then mostly no candidates: no hint may be taken from them). Oracle: the
     // same queries through a plain workspace (no plan, no hint), every region bitwise equal (points, depth and all).
     // The hints must have served most steps (76 of the 78 possible here; 19 of the 40 steps restore the plan).
-    mc_mesh* a = scene_uv_sphere(1.0, 972);
-    mc_mesh* b = scene_uv_sphere(1.0, 972);
-    cr_assert(a != NULL && b != NULL);
-    mc_workspace* ws[2] = {NULL, NULL};
-    cr_assert_eq(mc_workspace_create(&ws[0]), MC_OK);
-    cr_assert_eq(mc_workspace_create(&ws[1]), MC_OK);
-    struct mc_region_plan* plan = NULL;
-    ws[0]->plan = &plan;
+    plan_fixture f;
+    plan_fixture_make(&f);
+    mc_workspace** ws = f.ws;
     mc_pose j_in_i = make_pose(1.92, 0.02, -0.01, axis_angle(mc_v3(0.4, 1.0, -0.3), 0.2));
     uint64_t rng = 0x9E3779B97F4A7C15ull;
     uint32_t steps = 40, restored = 0;
@@ -1949,14 +1993,7 @@ Test(volume, depth_hints_of_a_moving_pair_keep_every_result_bit_for_bit)
         mc_region r[2][MAX_REGIONS];
         uint32_t n[2] = {0, 0};
         mc_query_stats st[2];
-        memset(r, 0, sizeof r);
-        for (int w = 0; w < 2; ++w)
-        {
-            memset(&st[w], 0, sizeof st[w]);
-            mc_pair_result pr;
-            cr_assert_eq(mc_collide(a, b, &j_in_i, 1, &ws[w]->pairs, &pr, &st[w]), MC_OK);
-            cr_assert_eq(mc_regions_compute(a, b, &j_in_i, &pr, ws[w], NULL, r[w], MAX_REGIONS, &n[w], &st[w]), MC_OK);
-        }
+        plan_fixture_query(&f, &j_in_i, r, n, st, false);
         cr_assert(n[0] == 1u && n[1] == 1u, "step %u: %u and %u regions", step, n[0], n[1]);
         cr_assert(memcmp(r[0], r[1], sizeof r[0][0]) == 0, "step %u: the region differs from the plain query's", step);
         restored += (st[0].certified_reuse & 4u) != 0u;
@@ -1987,17 +2024,12 @@ Test(volume, depth_hints_of_a_moving_pair_keep_every_result_bit_for_bit)
     }
     mc_mesh_destroy(box);
     mc_mesh_destroy(bar);
-    uint64_t hints = mc_region_plan_hints_used(plan);
+    uint64_t hints = mc_region_plan_hints_used(f.plan);
     // Two bodies a step; none at the first step, nor when a closest face is no candidate any more (two of the walk's
     // jumps here, and the bar above, where such a hint would have been wrong: 77 in all).
     cr_assert(hints >= steps, "%llu hints in %u steps", (unsigned long long)hints, steps);
     cr_assert(restored > 0u && restored < steps - 10u, "%u of %u steps restored the plan", restored, steps);
-    mc_region_plan_destroy(plan);
-    ws[0]->plan = NULL;
-    mc_workspace_destroy(ws[0]);
-    mc_workspace_destroy(ws[1]);
-    mc_mesh_destroy(a);
-    mc_mesh_destroy(b);
+    plan_fixture_free(&f);
 }
 
 Test(volume, region_plan_serves_queries_whose_pairs_match_bit_for_bit)
@@ -2007,14 +2039,8 @@ Test(volume, region_plan_serves_queries_whose_pairs_match_bit_for_bit)
     // points) and larger ones (3e-2 and turns: other pairs), through a workspace with a plan slot and through a plain
     // one (the oracle: every query from the start). Every result bitwise the plain one's; the tiny steps must restore
     // the plan (stats bit 2) and the larger ones must not (their pairs differ from the kept ones).
-    mc_mesh* a = scene_uv_sphere(1.0, 972);
-    mc_mesh* b = scene_uv_sphere(1.0, 972);
-    cr_assert(a != NULL && b != NULL);
-    mc_workspace* ws[2] = {NULL, NULL};
-    cr_assert_eq(mc_workspace_create(&ws[0]), MC_OK);
-    cr_assert_eq(mc_workspace_create(&ws[1]), MC_OK);
-    struct mc_region_plan* plan = NULL;
-    ws[0]->plan = &plan;
+    plan_fixture f;
+    plan_fixture_make(&f);
     mc_pose j_in_i = make_pose(1.9, 0.05, -0.03, axis_angle(mc_v3(1.0, 2.0, 0.5), 0.3));
     uint64_t rng = 0x2545F4914F6CDD1Dull;
     uint32_t restored_tiny = 0, restored_large = 0, tiny = 0, large = 0;
@@ -2031,15 +2057,7 @@ Test(volume, region_plan_serves_queries_whose_pairs_match_bit_for_bit)
         mc_region r[2][MAX_REGIONS];
         uint32_t n[2] = {0, 0};
         mc_query_stats st[2];
-        memset(r, 0, sizeof r);
-        for (int w = 0; w < 2; ++w)
-        {
-            memset(&st[w], 0, sizeof st[w]);
-            mc_pair_result pr;
-            cr_assert_eq(mc_collide(a, b, &j_in_i, 1, &ws[w]->pairs, &pr, &st[w]), MC_OK);
-            cr_assert(pr.pair_count > 0u && !pr.replayed, "step %d: %u pairs", step, pr.pair_count);
-            cr_assert_eq(mc_regions_compute(a, b, &j_in_i, &pr, ws[w], NULL, r[w], MAX_REGIONS, &n[w], &st[w]), MC_OK);
-        }
+        plan_fixture_query(&f, &j_in_i, r, n, st, true);
         cr_assert_eq(n[0], n[1], "step %d", step);
         cr_assert(n[0] > 0u);
         cr_assert(memcmp(r[0], r[1], n[0] * sizeof r[0][0]) == 0, "step %d: the regions differ from the plain query's",
@@ -2060,10 +2078,5 @@ Test(volume, region_plan_serves_queries_whose_pairs_match_bit_for_bit)
     cr_assert(tiny > 0u && large > 0u);
     cr_assert_eq(restored_tiny, tiny, "%u of %u tiny steps restored the plan", restored_tiny, tiny);
     cr_assert_eq(restored_large, 0u, "%u large steps restored the plan", restored_large);
-    mc_region_plan_destroy(plan);
-    ws[0]->plan = NULL;
-    mc_workspace_destroy(ws[0]);
-    mc_workspace_destroy(ws[1]);
-    mc_mesh_destroy(a);
-    mc_mesh_destroy(b);
+    plan_fixture_free(&f);
 }
