@@ -193,6 +193,12 @@ int mc_collide_lanes_available(void);
 /// concurrent use with queries.
 extern int mc_collide_lanes_limit;
 
+/// Tests only: the gap of triangles a (I's) and b (J's) along the cross products of their edges, as the front's near
+/// lists measure it (bvh_collide.c, edge_axes_gap: a lower bound of their distance before the rounding allowance;
+/// -INFINITY when no such axis separates them), on the plain code (lanes 1) or the AVX2 kernel (lanes 2, where this
+/// build and CPU have it; else the plain code). Both must give the same double.
+double mc_collide_edge_axes_gap(const mc_vec3 a[3], const mc_vec3 b[3], int lanes);
+
 /// The kernels of the distance query (bvh_distance.c) for a limit of mc_bvh_distance_limit: 1 the two child pairs of a
 /// split bounded one at a time, 2 both at once on the two lanes of SSE2 registers, 3 that on the traversal compiled for
 /// AVX2. All give bitwise the same bounds, so the same traversal, result and counters.

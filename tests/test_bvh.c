@@ -10,6 +10,7 @@
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
 #include "src/base/core.h"
+#include "src/base/tri_distance.h"
 #include "src/base/tri_tri.h"
 #include "src/base/tri_tri_closed.h"
 #include "src/contact/workspace.h"
@@ -2460,6 +2461,69 @@ Test(bvh, a_front_tests_no_more_as_it_ages_under_a_random_walk)
     cr_assert(100u * tests <= 104u * crossing, "queries 80-99: %llu triangle tests for %llu crossing pairs",
               (unsigned long long)tests, (unsigned long long)crossing);
     sphere_fronts_close(&sf);
+}
+
+Test(bvh, edge_axis_gaps_are_the_same_on_every_kernel_and_bound_the_distance)
+{
+    // The front measures near-list pairs along the cross products of their edges (bvh_collide.c, edge_axes_gap; with
+    // AVX2, edge_axes_gap_avx2: J's three edges on lanes). Both must give the same double for every pair, since the
+    // gaps decide which pairs a front looks at again (counters alone do not show a gap one rounding apart). Random
+    // triangle pairs at scales 1e-3 to 1e3, crossing, touching, far apart, with slivers and repeated corners, and
+    // exact cross products of zero (parallel edges), each compared bitwise; and every positive gap must be at most
+    // the pair's distance (mc_tri_tri_distance, exact up to a few ulps of the coordinates: 1e-12 of the scale here).
+    uint64_t seed = 4242u;
+    uint32_t positive = 0, zero_axes = 0;
+    for (int k = 0; k < 200000; ++k)
+    {
+        double scale = pow(10.0, 6.0 * scene_random(&seed) - 3.0);
+        mc_vec3 a[3], b[3];
+        for (int c = 0; c < 3; ++c)
+        {
+            a[c] = mc_v3(scene_random(&seed), scene_random(&seed), scene_random(&seed));
+            b[c] = mc_v3(scene_random(&seed), scene_random(&seed), scene_random(&seed));
+        }
+        switch (k % 5)
+        {
+        case 1: // J's triangle moved away by up to its size
+            for (int c = 0; c < 3; ++c)
+            {
+                b[c].x += 1.5 * scene_random(&seed);
+            }
+            break;
+        case 2: // a sliver: a corner on the line of the other two, up to a rounding
+            b[2] = mc_add(b[0], mc_scale(mc_sub(b[1], b[0]), 0.25 + 1e-12 * scene_random(&seed)));
+            break;
+        case 3: // an edge of each parallel (their cross product exactly zero) and a corner repeated
+            b[1] = mc_add(b[0], mc_sub(a[1], a[0]));
+            a[2] = k % 2 != 0 ? a[0] : a[2];
+            zero_axes++;
+            break;
+        case 4: // far apart along x
+            for (int c = 0; c < 3; ++c)
+            {
+                b[c].x += 3.0;
+            }
+            break;
+        default:
+            break;
+        }
+        for (int c = 0; c < 3; ++c)
+        {
+            a[c] = mc_scale(a[c], scale);
+            b[c] = mc_scale(b[c], scale);
+        }
+        double plain = mc_collide_edge_axes_gap(a, b, 1), lanes = mc_collide_edge_axes_gap(a, b, 2);
+        cr_assert(memcmp(&plain, &lanes, sizeof plain) == 0, "pair %d: gap %.17g plain, %.17g on lanes", k, plain,
+                  lanes);
+        if (plain > 0.0)
+        {
+            positive++;
+            mc_tri_distance d = mc_tri_tri_distance(a, b);
+            double dist = d.distance;
+            cr_assert(plain <= dist + 1e-12 * scale, "pair %d: gap %.17g above the distance %.17g", k, plain, dist);
+        }
+    }
+    cr_assert(positive > 50000u && zero_axes > 0u, "%u positive gaps", positive);
 }
 
 Test(bvh, a_front_tests_the_faces_its_margin_reaches)
