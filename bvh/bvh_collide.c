@@ -133,6 +133,7 @@ struct mc_pair_scratch
     uint32_t pool_count;        // used
     uint32_t pool_cap;          // allocated
     uint32_t pool_gap_cap;      // entries of pool_gap allocated
+    uint64_t near_measures;     // the last front query's near-list gaps measured again (near_pair_refresh; tests)
 };
 
 // Node pairs per worker the serial expansion aims for before the parallel loop: enough items for the dynamic
@@ -382,6 +383,11 @@ mc_vec3 mc_pair_scratch_unmap_j(const struct mc_pair_scratch* s, mc_vec3 p_i)
 uint64_t mc_pair_scratch_culled_in(const struct mc_pair_scratch* s)
 {
     return s->culled_in;
+}
+
+uint64_t mc_pair_scratch_near_measures(const struct mc_pair_scratch* s)
+{
+    return s->near_measures;
 }
 
 uint64_t mc_pair_scratch_axis_rejected(const struct mc_pair_scratch* s)
@@ -3447,6 +3453,7 @@ static mc_status collide_unsorted(const struct mc_mesh* mi, const struct mc_mesh
     uint64_t box_tests = 0;
     int used = 1;
     int replayed = 0;
+    s->near_measures = 0;
     if (use_front)
     {
         cx.serial = 1;
@@ -3648,6 +3655,19 @@ mc_status mc_collide_into(const struct mc_mesh* mi, const struct mc_mesh* mj, co
 // pair gives the same crossings. The output is sorted by (i, j), so it is bitwise the cold query's. Only the
 // counters (box and triangle tests) differ.
 
+// Anchors of the near-list gaps (see near_gap_store): a ring of the last query poses that looked at every near list.
+// Measured with callgrind on `bench_many -s spheres -n 1000 -t 1 -c 80 --drift 1e-3` (many_moving.md, session 9):
+// steady calls 60-78 ran 241.3 M instructions with one anchor (the rule before), 236.4 M with four, 235.0 M with eight;
+// four keep each front 288 bytes larger than one, eight 672.
+#define NEAR_ANCHORS 4u
+uint32_t mc_front_anchors = 0;
+
+// The anchors in use (NEAR_ANCHORS unless a test asks for fewer).
+static inline uint32_t front_anchor_count(void)
+{
+    return mc_front_anchors > 0u && mc_front_anchors < NEAR_ANCHORS ? mc_front_anchors : NEAR_ANCHORS;
+}
+
 struct mc_pair_front
 {
     const mc_bvh* ta;      // I's tree the front was recorded on (a change resets the front)
@@ -3668,11 +3688,12 @@ struct mc_pair_front
     double margin;         // the margin of the last descent from the roots (front_traverse)
     double last_rot[3][3]; // the pose of the pair's last query (every query, plain or not)
     double last_trans[3];
-    double near_rot[3][3]; // the near pose: the pose of the last query that looked at every near list (leaf_near)
-    double near_trans[3];
-    double step;           // decaying peak of J's motion between consecutive queries (front_traverse)
-    double leaf_scale;     // the smaller of the two trees' mean leaf box size (front_leaf_scale)
-    const mc_bvh* scale_a; // the trees and versions leaf_scale was measured on
+    double anchor_rot[NEAR_ANCHORS][3][3]; // the near-list gaps' anchors (near_gap_store): the poses of the last
+    double anchor_trans[NEAR_ANCHORS][3]; // NEAR_ANCHORS queries that looked at every near list, by walk % NEAR_ANCHORS
+    uint32_t anchor_walks;                // such queries since the front was last recorded from the roots
+    double step;                          // decaying peak of J's motion between consecutive queries (front_traverse)
+    double leaf_scale;                    // the smaller of the two trees' mean leaf box size (front_leaf_scale)
+    const mc_bvh* scale_a;                // the trees and versions leaf_scale was measured on
     const mc_bvh* scale_b;
     uint64_t scale_va, scale_vb;
     bool has_last;        // last_rot, last_trans hold a query's pose
@@ -3780,11 +3801,15 @@ static void front_note_pose(mc_pair_front* f, const struct mc_pair_scratch* s)
     f->has_last = true;
 }
 
-// The query being answered looked at every near list (or recorded them): it is the near pose (leaf_near).
-static void front_note_near(mc_pair_front* f, const struct mc_pair_scratch* s)
+// The query being answered looked at every near list: its pose becomes the anchor of its walk's slot (replacing the
+// oldest anchor, whose gaps the walk has moved to this pose: leaf_near), for the gaps it stored there.
+static void front_note_anchor(mc_pair_front* f, const struct mc_pair_scratch* s)
 {
-    memcpy(f->near_rot, s->rot, sizeof f->near_rot);
-    memcpy(f->near_trans, s->trans, sizeof f->near_trans);
+    uint32_t anchors = front_anchor_count();
+    uint32_t slot = f->anchor_walks % anchors;
+    memcpy(f->anchor_rot[slot], s->rot, sizeof f->anchor_rot[slot]);
+    memcpy(f->anchor_trans[slot], s->trans, sizeof f->anchor_trans[slot]);
+    f->anchor_walks++;
 }
 
 // The id of the front's certificate (measured or pending), 0 when it has none.
@@ -4505,24 +4530,81 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
     return front_push(s, a, b, gap_from_front(far, offset), start, s->pool_count - start);
 }
 
+static double pose_motion(const collide_ctx* cx, const double rot[3][3], const double trans[3], double radius);
+
 // A near-list pair's stored gap (pool_gap) has one of three forms, so that a pair near the contact, looked at every
 // few queries, is not measured against the whole motion since the front's pose (which grows with the front's age and
 // would keep every such pair looked at once it exceeds their gaps):
 // - g >= 0: a gap bound from the front's pose (as the leaf entries' gaps);
-// - g < 0: -g is a gap bound from the near pose (mc_pair_front.near_rot: the pose of the last query that looked at
-//   every near list), decreased by each such query's motion from the one before while it stays positive;
+// - g < 0: a gap bound h from one of the front's anchors (mc_pair_front.anchor_rot: the poses of the last NEAR_ANCHORS
+//   queries that looked at every near list), encoded as -h with the anchor's slot in the three low bits of the float
+//   (cleared first: h rounded towards zero, still a bound; near_anchored);
 // - NaN: the pair crossed at its last look (tested at once: it most likely still does).
 // A gap bound g_now measured at the query's pose, `motion` away from the front's pose, is stored from the front's pose
-// (g_now - motion) when that keeps at least half of it, else from this pose (-g_now; the query becomes the near pose).
-static inline float near_gap_store(double g, double motion)
+// (g_now - motion) when that keeps at least half of it, else from this pose (the anchor of the query's walk). A gap
+// from an anchor keeps its pair apart while the motion from that anchor stays below it: under a random walk that motion
+// grows as the square root of the queries, where a gap decreased by every query's step (what a single anchor moved at
+// every query needs) is used up linearly. When a walk replaces the oldest anchor, the gaps kept from it are moved to
+// the walk's pose (less the motion between the two: leaf_near), so an anchored gap loses the motion of
+// NEAR_ANCHORS queries at once, about sqrt(NEAR_ANCHORS) steps instead of NEAR_ANCHORS.
+static inline float near_anchored(float h, uint32_t slot)
 {
-    double left = (g - motion) - 1e-15 * g;
+    uint32_t b;
+    memcpy(&b, &h, sizeof b);
+    b = (b & ~7u) | slot | 0x80000000u;
+    float g;
+    memcpy(&g, &b, sizeof g);
+    return g;
+}
+
+// The gap bound h of an anchored gap g (g < 0; near_anchored), and its anchor's slot in *slot.
+static inline double near_anchor_gap(float g, uint32_t* slot)
+{
+    uint32_t b;
+    memcpy(&b, &g, sizeof b);
+    *slot = b & 7u;
+    b &= 0x7ffffff8u;
+    float h;
+    memcpy(&h, &b, sizeof h);
+    return (double)h;
+}
+
+_Static_assert(NEAR_ANCHORS <= 8u, "an anchor's slot is kept in three bits of its gaps");
+
+/// What a near-list walk compares the stored gaps with (see near_gap_store).
+typedef struct near_motion
+{
+    double front;                // the motion from the front's pose (the gaps g >= 0)
+    uint32_t slot;               // the walk's anchor slot: the anchor it replaces, and the one it stores gaps at
+    uint32_t walks;              // anchors written (slots >= walks, when below NEAR_ANCHORS, hold none)
+    double anchor[NEAR_ANCHORS]; // the motion from each anchor, measured on first use (negative: not yet)
+    const collide_ctx* cx;       // (for pose_motion)
+    const mc_pair_front* f;      // the front
+    double radius;               // J's radius (pose_motion)
+} near_motion;
+
+// The motion from anchor `slot` (measured once per walk; INFINITY for a slot no walk wrote).
+static double near_anchor_motion(near_motion* nm, uint32_t slot)
+{
+    if (nm->anchor[slot] < 0.0)
+    {
+        nm->anchor[slot] = slot < nm->walks ? pose_motion(nm->cx, (const double(*)[3])nm->f->anchor_rot[slot],
+                                                          nm->f->anchor_trans[slot], nm->radius)
+                                            : INFINITY;
+    }
+    return nm->anchor[slot];
+}
+
+// The stored form of a gap bound g measured at the walk's pose (see above).
+static inline float near_gap_store(double g, const near_motion* nm)
+{
+    double left = (g - nm->front) - 1e-15 * g;
     if (left >= 0.5 * g)
     {
         return gap_down(left);
     }
     float here = gap_down(g - 1e-15 * g);
-    return here > 0.0f ? -here : 0.0f;
+    return here > 0.0f ? near_anchored(here, nm->slot) : 0.0f;
 }
 
 // A near-list pair whose stored gap (*gap) does not keep it apart: crossed at its last look, a gap from the front's
@@ -4531,10 +4613,11 @@ static inline float near_gap_store(double g, double motion)
 // and the gap is stored (near_gap_store); otherwise they are tested, and the gap is NaN when they cross, else 0
 // (looked at again by the next query). @return 0 on allocation failure.
 static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, uint32_t p, uint32_t q,
-                             double motion, float* gap)
+                             const near_motion* nm, float* gap)
 {
     if (*gap == *gap)
     {
+        cx->scratch->near_measures++;
         leaf_tri_bound(cx, lt, 0, p);
         leaf_tri_bound(cx, lt, 1, q);
         double g = leaf_pair_gap_planes(cx, lt, p, q, INFINITY);
@@ -4544,7 +4627,7 @@ static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* l
         }
         if (g > 0.0)
         {
-            *gap = near_gap_store(g, motion);
+            *gap = near_gap_store(g, nm);
             return 1;
         }
     }
@@ -4558,11 +4641,10 @@ static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* l
 }
 
 // A kept leaf entry: only its near list is looked at (its other triangle pairs are still apart), and in it only the
-// pairs whose own gap does not keep them apart after `motion` since the front's pose and `step` since the near pose
-// (near_pair_refresh, which may raise their gap); a gap from the near pose that does keep its pair apart is
-// decreased by `step` (the query becomes the near pose). @return 0 on allocation failure.
-static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const front_entry* e, double motion,
-                     double step)
+// pairs whose own gap does not keep them apart after the motion since the front's pose or since their anchor
+// (near_pair_refresh, which may raise their gap); a gap kept from the anchor this walk replaces (its slot) moves to the
+// walk's pose, less the motion between the two, while it stays positive. @return 0 on allocation failure.
+static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const front_entry* e, near_motion* nm)
 {
     if (e->near_count == 0)
     {
@@ -4575,20 +4657,34 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
     for (uint32_t k = 0; k < e->near_count; ++k)
     {
         float g = gap[k];
-        if ((double)g > motion)
+        if ((double)g > nm->front)
         {
             continue;
         }
         if (g < 0.0f)
         {
-            double left = (-(double)g - step) + 1e-15 * (double)g;
-            if (left > 0.0)
+            uint32_t slot;
+            double h = near_anchor_gap(g, &slot);
+            double m = near_anchor_motion(nm, slot);
+            if (slot != nm->slot)
             {
-                gap[k] = -gap_down(left); // (-0.0f when it rounds to 0: a gap of 0, looked at next time)
-                continue;
+                if (h > m)
+                {
+                    continue;
+                }
+            }
+            else
+            {
+                double left = (h - m) - 1e-15 * h;
+                float here = left > 0.0 ? gap_down(left) : 0.0f;
+                if (here > 0.0f)
+                {
+                    gap[k] = near_anchored(here, slot);
+                    continue;
+                }
             }
         }
-        if (!near_pair_refresh(cx, w, &lt, list[k] >> 4, list[k] & 15u, motion, &gap[k]))
+        if (!near_pair_refresh(cx, w, &lt, list[k] >> 4, list[k] & 15u, nm, &gap[k]))
         {
             return 0;
         }
@@ -4796,15 +4892,16 @@ static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint3
 // it: the front keeps its pose and gaps; entries whose gap exceeds the motion stay (leaf entries look at their near
 // lists, leaf_near), the others are descended again from their node pair at this pose with the front's margin
 // (front_descend: their new gaps are from the front's pose, above the margin). @return 0 on allocation failure.
-static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, double motion, double step)
+static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, near_motion* nm)
 {
+    double motion = nm->front;
     uint32_t kept = 0;
     for (uint32_t k = 0; k < f->count; ++k)
     {
         front_entry e = f->entries[k];
         if ((double)e.gap > motion)
         {
-            if (e.near != FRONT_NODE && !leaf_near(cx, w, f, &e, motion, step))
+            if (e.near != FRONT_NODE && !leaf_near(cx, w, f, &e, nm))
             {
                 return 0;
             }
@@ -5372,8 +5469,19 @@ static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc
         return 1;
     }
     double motion = fresh_start ? INFINITY : front_motion(cx, f, radius);
-    // The motion from the near pose, for the near-list gaps kept from there (near_gap_store).
-    double near_step = fresh_start ? INFINITY : pose_motion(cx, (const double(*)[3])f->near_rot, f->near_trans, radius);
+    // The near-list walk's motions (the anchors' on first use: near_anchor_motion).
+    near_motion nm;
+    nm.front = motion;
+    uint32_t anchors = front_anchor_count();
+    nm.slot = f->anchor_walks % anchors;
+    nm.walks = f->anchor_walks;
+    for (uint32_t a = 0; a < NEAR_ANCHORS; ++a)
+    {
+        nm.anchor[a] = -1.0;
+    }
+    nm.cx = cx;
+    nm.f = f;
+    nm.radius = radius;
     if (motion < (double)f->min_gap)
     {
         // A quiet query: J cannot have crossed any entry's gap since the front's pose, so only the leaf entries' near
@@ -5382,7 +5490,7 @@ static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc
         int r = front_try_replay(cx, w, f, mi, mj, radius);
         for (uint32_t k = 0; k < f->leaf_count && r == 0; ++k)
         {
-            if (!leaf_near(cx, w, f, &f->entries[k], motion, near_step))
+            if (!leaf_near(cx, w, f, &f->entries[k], &nm))
             {
                 r = -1;
             }
@@ -5398,7 +5506,7 @@ static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc
         *replayed = r;
         if (r == 0)
         {
-            front_note_near(f, cx->scratch);
+            front_note_anchor(f, cx->scratch);
             front_certify_begin(cx, f, radius);
         }
         else
@@ -5411,7 +5519,8 @@ static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc
     f->cert_pending = false;
     ctx_init_maps(cx); // the lane boxes of leaf_record's culling
     int ok;
-    if (fresh_start || motion > f->margin)
+    bool from_roots = fresh_start || motion > f->margin;
+    if (from_roots)
     {
         // From the roots at this pose (the front's new pose), with a margin of FRONT_MARGIN_STEPS recent steps (at
         // least 1e-9 of J's radius: a pair at rest).
@@ -5424,7 +5533,7 @@ static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc
     }
     else
     {
-        ok = front_update(cx, w, f, motion, near_step);
+        ok = front_update(cx, w, f, &nm);
     }
     if (!ok)
     {
@@ -5434,7 +5543,14 @@ static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc
     f->ta = cx->ta;
     f->tb = cx->tb;
     f->valid = true;
-    front_note_near(f, cx->scratch);
+    if (from_roots)
+    {
+        f->anchor_walks = 0; // recorded from the roots: no gap is kept from an anchor
+    }
+    else
+    {
+        front_note_anchor(f, cx->scratch);
+    }
     front_certify_begin(cx, f, radius);
     return 1;
 }

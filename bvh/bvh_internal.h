@@ -217,6 +217,13 @@ mc_vec3 mc_pair_scratch_unmap_j(const struct mc_pair_scratch* scratch, mc_vec3 p
 double mc_pair_scratch_translation_norm(const struct mc_pair_scratch* scratch);
 /// Triangles the last query's leaf culling left for the exact stage (both sides, summed over leaf pairs; tests).
 uint64_t mc_pair_scratch_culled_in(const struct mc_pair_scratch* scratch);
+/// Near-list gaps the last front query measured again (near_pair_refresh: the pairs that were not crossing at their
+/// last look; tests: how often a front measures its near pairs).
+uint64_t mc_pair_scratch_near_measures(const struct mc_pair_scratch* scratch);
+/// Tests only: the anchors a front keeps its near-list gaps from (bvh_collide.c, NEAR_ANCHORS; 0: that default).
+/// 1 is the rule before session 9 (one anchor, moved at every query: the gaps lose every step's motion). Not for
+/// concurrent use with queries.
+extern uint32_t mc_front_anchors;
 /// Triangle pairs of the last query (mc_collide) rejected by the edge axis of an I triangle much larger than J's
 /// leaf (AVX2 kernels only; tests: the path ran).
 uint64_t mc_pair_scratch_axis_rejected(const struct mc_pair_scratch* scratch);

@@ -2526,6 +2526,39 @@ Test(bvh, edge_axis_gaps_are_the_same_on_every_kernel_and_bound_the_distance)
     cr_assert(positive > 50000u && zero_axes > 0u, "%u positive gaps", positive);
 }
 
+Test(bvh, a_front_measures_its_near_pairs_less_often_as_it_ages)
+{
+    // The walk of the test above for 100 queries, through two fronts: one keeping its near pairs' gaps from a single
+    // anchor moved at every query (mc_front_anchors 1, the rule before: the gaps lose every step's motion, linearly),
+    // one from a ring of the last NEAR_ANCHORS walks' poses (the default: the motion from an anchor grows as the square
+    // root of the queries under a random walk). Every query's pairs are bitwise the cold query's with both; the ring
+    // measures the near pairs' gaps again less often late in the walk (queries 40-99: 182 measures with one anchor,
+    // 98 with the default four; 68 with eight).
+    sphere_fronts one, ring;
+    sphere_fronts_open(&one);
+    sphere_fronts_open(&ring);
+    mc_pose p = mc_pose_identity();
+    p.p = mc_v3(1.9, 0.0, 0.0);
+    uint64_t measures[2] = {0, 0};
+    uint32_t seed = 12345u;
+    for (int k = 0; k < 100; ++k)
+    {
+        random_walk_step(&seed, &p);
+        mc_query_stats st, cs;
+        mc_front_anchors = 1;
+        front_query_vs_cold(&one, &p, &st, &cs, k);
+        measures[0] += k >= 40 ? mc_pair_scratch_near_measures(one.fw->pairs) : 0u;
+        mc_front_anchors = 0;
+        front_query_vs_cold(&ring, &p, &st, &cs, k);
+        measures[1] += k >= 40 ? mc_pair_scratch_near_measures(ring.fw->pairs) : 0u;
+    }
+    cr_assert(measures[0] > 0u && 4u * measures[1] < 3u * measures[0],
+              "near measures over queries 40-99: %llu with one anchor, %llu with the ring",
+              (unsigned long long)measures[0], (unsigned long long)measures[1]);
+    sphere_fronts_close(&one);
+    sphere_fronts_close(&ring);
+}
+
 Test(bvh, a_front_tests_the_faces_its_margin_reaches)
 {
     // I: the cube [-1, 1]^3; J: a cube of half side 0.5 (offset in y and z: no face coplanar with I's) whose -x face
