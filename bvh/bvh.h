@@ -101,6 +101,9 @@ void mc_pair_front_reset(mc_pair_front* front);
 /// rarely in cache: a caller that knows its next pair can call this one query ahead (mc_collide_front also calls it,
 /// just before its own work).
 void mc_pair_front_prefetch(const mc_pair_front* front);
+/// Prefetch the front's own record (NULL: nothing), without reading it: what mc_pair_front_prefetch and the query read
+/// first. A caller two pairs ahead lets mc_pair_front_prefetch, one pair ahead, find the pointers it reads in cache.
+void mc_pair_front_prefetch_record(const mc_pair_front* front);
 /// A front's certified motion margin (0 when it has none or when it is not measured yet: a query that tests keeps its
 /// pairs, the next quiet query measures the margin; INFINITY when its near lists are empty) and the smallest gap
 /// of its entries (the motion below which a query is quiet), in I's frame (for tests).

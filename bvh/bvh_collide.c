@@ -3753,6 +3753,14 @@ static void prefetch_bytes(const void* p, size_t bytes)
     }
 }
 
+void mc_pair_front_prefetch_record(const mc_pair_front* f)
+{
+    if (f != NULL)
+    {
+        prefetch_bytes(f, sizeof *f);
+    }
+}
+
 void mc_pair_front_prefetch(const mc_pair_front* f)
 {
     if (f == NULL)

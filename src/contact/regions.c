@@ -5775,6 +5775,18 @@ static bool region_is_finite(const mc_region* r)
            vec3_is_finite(r->point_j) && vec3_is_finite(r->s_i) && vec3_is_finite(r->s_j);
 }
 
+void mc_region_plan_prefetch_record(const struct mc_region_plan* plan)
+{
+    if (plan != NULL)
+    {
+        const char* d = (const char*)plan;
+        for (size_t b = 0; b < sizeof *plan; b += 64u)
+        {
+            __builtin_prefetch(d + b);
+        }
+    }
+}
+
 void mc_region_plan_prefetch(const struct mc_region_plan* plan)
 {
     if (plan == NULL || (plan->certificate == 0u && !plan->by_pairs) || plan->data == NULL)

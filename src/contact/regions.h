@@ -62,6 +62,9 @@ uint64_t mc_region_plan_hints_used(const struct mc_region_plan* plan);
 /// in cache when a query restores it: a caller that knows its next pair can call this one query ahead
 /// (mc_query_regions also calls it, before its pair stage runs).
 void mc_region_plan_prefetch(const struct mc_region_plan* plan);
+/// Prefetch a plan's own record (NULL: nothing), without reading it: what mc_region_plan_prefetch reads (see
+/// mc_pair_front_prefetch_record).
+void mc_region_plan_prefetch_record(const struct mc_region_plan* plan);
 
 /// Free the region scratch of a workspace (called by mc_workspace_destroy). NULL is ignored.
 void mc_region_scratch_destroy(struct mc_region_scratch* scratch);

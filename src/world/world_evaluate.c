@@ -163,15 +163,22 @@ static void query_task(uint32_t begin, uint32_t end, int worker, void* vctx)
     for (uint32_t k = begin; k < end; ++k)
     {
         // Hints only: with thousands of pairs a step, each pair's state was last touched a step ago and is no longer
-        // in the caches. The record two pairs ahead, and the bodies of the next one and the arrays its quiet query
+        // in the caches. The record three pairs ahead, the front's and plan's records two ahead (their pointers from
+        // the record prefetched an iteration before), and the bodies of the next one and the arrays its quiet query
         // will read (certified pairs, plan data), start loading while this query runs.
-        if (k + 2 < end)
+        if (k + 3 < end)
         {
-            const char* r = (const char*)active_pair(w, w->todo[k + 2]);
+            const char* r = (const char*)active_pair(w, w->todo[k + 3]);
             for (size_t off = 0; off < sizeof(mc_pair); off += 64)
             {
                 __builtin_prefetch(r + off);
             }
+        }
+        if (k + 2 < end && w->coherence)
+        {
+            const mc_pair* q = active_pair(w, w->todo[k + 2]);
+            mc_pair_front_prefetch_record(q->front);
+            mc_region_plan_prefetch_record(q->plan);
         }
         if (k + 1 < end)
         {
