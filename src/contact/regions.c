@@ -5793,6 +5793,16 @@ void mc_region_plan_prefetch(const struct mc_region_plan* plan)
     {
         return;
     }
+    if (plan->by_pairs && plan->pairs != NULL)
+    {
+        // The kept pairs' combinatorics, compared first (plan_same_pairs).
+        const char* p = (const char*)plan->pairs;
+        size_t pair_bytes = 4u * (size_t)PLAN_PAIR_WORDS * plan->pair_count;
+        for (size_t b = 0; b < pair_bytes && b < 64u * 16u; b += 64u)
+        {
+            __builtin_prefetch(p + b);
+        }
+    }
     size_t bytes =
         4u * (size_t)plan->id_count + 2u * ((size_t)plan->record_count + plan->order_words + plan->node_count);
     const char* d = (const char*)plan->data;

@@ -58,8 +58,8 @@ size_t mc_region_plan_byte_count(const struct mc_region_plan* plan);
 /// Depth hints a pair's plan has given (regions.c, "Depth hints": bounds of the Adams depth from the pair's last
 /// query), one per body and query; for the tests. 0 for NULL.
 uint64_t mc_region_plan_hints_used(const struct mc_region_plan* plan);
-/// Prefetch a pair's plan data (NULL: nothing); changes nothing. A pair's plan is read once per step, so it is rarely
-/// in cache when a query restores it: a caller that knows its next pair can call this one query ahead
+/// Prefetch a pair's plan data and kept pairs (NULL: nothing); changes nothing. A pair's plan is read once per step, so
+/// it is rarely in cache when a query restores it: a caller that knows its next pair can call this one query ahead
 /// (mc_query_regions also calls it, before its pair stage runs).
 void mc_region_plan_prefetch(const struct mc_region_plan* plan);
 /// Prefetch a plan's own record (NULL: nothing), without reading it: what mc_region_plan_prefetch reads (see
