@@ -3720,6 +3720,26 @@ void mc_pair_front_destroy(mc_pair_front* f)
     mc_free(f);
 }
 
+void mc_pair_front_memory(const mc_pair_front* f, mc_front_memory* sum)
+{
+    if (f == NULL)
+    {
+        return;
+    }
+    sum->fronts += 1u;
+    sum->header += sizeof *f;
+    sum->entries_used += (size_t)f->count * sizeof *f->entries;
+    sum->entries_held += mc_alloc_size(f->entries);
+    sum->entry_count += f->count;
+    sum->leaf_count += f->valid ? f->leaf_count : 0u;
+    sum->pool_used += (size_t)f->pool_count * (1u + sizeof *f->pool_gap);
+    sum->pool_held += mc_alloc_size(f->pool) + mc_alloc_size(f->pool_gap);
+    sum->order_used += (size_t)f->order_count * sizeof *f->order;
+    sum->order_held += mc_alloc_size(f->order);
+    sum->cert_used += (size_t)f->cert_count * (2u * sizeof *f->cert_ij + 1u);
+    sum->cert_held += mc_alloc_size(f->cert_ij) + mc_alloc_size(f->cert_meta);
+}
+
 // Lines prefetched per array at most (a sphere pair's certificate has a few dozen pairs).
 #define PREFETCH_LINES 32u
 
@@ -4752,13 +4772,51 @@ static double front_motion(const collide_ctx* cx, const mc_pair_front* f, double
 // The new front: the kept entries (compacted in place) followed by the scratch's fresh ones, whose near lists are
 // appended to the front's pool (after its first `keep_pool` bytes: 0 when the front is rebuilt from the roots).
 // @return 0 on allocation failure.
+// Room for `need` items of `elem` bytes in one of a front's arrays, the first `keep` kept. A front is kept per pair of
+// bodies (tens of thousands in a pile), so its arrays are sized to the pair: exactly `need` plus an eighth (and 8
+// items) when they grow, not doubled, and an array holding more than half as much again as it needs when nothing is
+// kept (a recording from the roots) is allocated again at that size (a front recorded at rest after a motion would
+// otherwise hold the motion's peak). @return false on allocation failure (array and capacity unchanged).
+static bool front_reserve(void** data, uint32_t* cap, uint64_t need, uint32_t keep, size_t elem)
+{
+    if (need <= *cap && (keep > 0u || *cap - need <= need / 2u + 8u))
+    {
+        return true;
+    }
+    uint64_t size = need + need / 8u + 8u;
+    if (size > UINT32_MAX || size > SIZE_MAX / elem)
+    {
+        return false;
+    }
+    void* p;
+    if (keep > 0u)
+    {
+        p = mc_realloc(*data, (size_t)size * elem);
+    }
+    else
+    {
+        p = mc_alloc((size_t)size * elem); // nothing to copy
+        if (p != NULL)
+        {
+            mc_free(*data);
+        }
+    }
+    if (p == NULL)
+    {
+        return false;
+    }
+    *data = p;
+    *cap = (uint32_t)size;
+    return true;
+}
+
 static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint32_t kept, uint32_t keep_pool)
 {
     uint64_t pool = (uint64_t)keep_pool + s->pool_count;
     if (pool > UINT32_MAX ||
-        !mc_array_reserve((void**)&f->entries, &f->capacity, (uint64_t)kept + s->fresh_count, sizeof *f->entries, 16) ||
-        !mc_array_reserve((void**)&f->pool, &f->pool_cap, pool, 1, 256) ||
-        !mc_array_reserve((void**)&f->pool_gap, &f->pool_gap_cap, pool, sizeof(float), 256))
+        !front_reserve((void**)&f->entries, &f->capacity, (uint64_t)kept + s->fresh_count, kept, sizeof *f->entries) ||
+        !front_reserve((void**)&f->pool, &f->pool_cap, pool, keep_pool, 1) ||
+        !front_reserve((void**)&f->pool_gap, &f->pool_gap_cap, pool, keep_pool, sizeof(float)))
     {
         return 0;
     }
