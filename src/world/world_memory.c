@@ -16,6 +16,7 @@ mc_world_memory mc_world_memory_get(const mc_world* w)
     }
     m.pair_records = mc_alloc_size(w->pairs);
     m.pairs = w->pair_slots - w->pair_free_count;
+    m.pooled = w->pair_free_count;
     for (uint32_t k = 0; k < w->pair_slots; ++k)
     {
         const mc_pair* p = &w->pairs[k];

@@ -16,6 +16,7 @@ typedef struct mc_world mc_world;
 typedef struct mc_world_memory
 {
     uint32_t pairs;                    ///< live pair records (candidates of the last evaluation)
+    uint32_t pooled;                   ///< pooled pair records (they keep their buffers, fronts and plans: counted)
     size_t pair_records;               ///< the pool of pair records (allocated slots times sizeof(mc_pair))
     size_t regions_used, regions_held; ///< the pairs' warm region buffers
     mc_front_memory front;             ///< the pairs' traversal fronts (bvh.h)
