@@ -10,6 +10,8 @@
 // `--sleep` then marks every body asleep (mc_body_set_awake) and times the pile at rest against the awake step.
 // With Bullet found (MC_BENCH_BULLET), the same meshes and poses in btCollisionWorld + btDbvtBroadphase +
 // btGImpactMeshShape, stepped the same way, in the same run.
+#include "src/world/world_memory.h" // --memory (internal: the benchmark links the static module libraries)
+
 #include <math.h>
 #include <meshcontact/meshcontact.h>
 #include <stdbool.h>
@@ -522,6 +524,41 @@ static void jitter(const scene* s, int call, mc_pose* out)
 
 // --verbose: each warm call's counters on stderr.
 static bool s_verbose = false;
+// --memory: the world's bytes by part (world_memory.h) at the timed call where it held the most, on stderr.
+static bool s_memory = false;
+
+static void print_memory(const char* what, const mc_world_memory* m, int64_t total)
+{
+    const mc_front_memory* f = &m->front;
+    double mb = 1.0 / (1024.0 * 1024.0), per = m->pairs > 0u ? 1.0 / m->pairs : 0.0;
+    fprintf(stderr,
+            "memory (%s): %.1f MB held by the world, %u pairs (%.0f bytes per pair), used / held MB (bytes per "
+            "pair held):\n",
+            what, mb * (double)total, m->pairs, per * (double)total);
+    fprintf(stderr, "  pair records   %8s / %7.1f (%6.0f)\n", "", mb * (double)m->pair_records,
+            per * (double)m->pair_records);
+    fprintf(stderr, "  region buffers %8.1f / %7.1f (%6.0f)\n", mb * (double)m->regions_used,
+            mb * (double)m->regions_held, per * (double)m->regions_held);
+    fprintf(stderr, "  front structs  %8.1f / %7.1f (%6.0f), %zu fronts\n", mb * (double)f->header,
+            mb * (double)f->header, per * (double)f->header, f->fronts);
+    fprintf(stderr, "  front entries  %8.1f / %7.1f (%6.0f), %.1f per front, %.1f of them leaf pairs\n",
+            mb * (double)f->entries_used, mb * (double)f->entries_held, per * (double)f->entries_held,
+            f->fronts > 0u ? (double)f->entry_count / (double)f->fronts : 0.0,
+            f->fronts > 0u ? (double)f->leaf_count / (double)f->fronts : 0.0);
+    fprintf(stderr, "  near lists     %8.1f / %7.1f (%6.0f)\n", mb * (double)f->pool_used, mb * (double)f->pool_held,
+            per * (double)f->pool_held);
+    fprintf(stderr, "  order          %8.1f / %7.1f (%6.0f)\n", mb * (double)f->order_used, mb * (double)f->order_held,
+            per * (double)f->order_held);
+    fprintf(stderr, "  certificates   %8.1f / %7.1f (%6.0f)\n", mb * (double)f->cert_used, mb * (double)f->cert_held,
+            per * (double)f->cert_held);
+    fprintf(stderr, "  region plans   %8.1f / %7.1f (%6.0f)\n", mb * (double)m->plan_used, mb * (double)m->plan_held,
+            per * (double)m->plan_held);
+    fprintf(stderr,
+            "  workspaces     %8s / %7.1f\n  lists          %8s / %7.1f\n  other          %8s / %7.1f "
+            "(meshes' trees and the rest; %u pairs with patches)\n",
+            "", mb * (double)m->workspaces, "", mb * (double)m->lists, "",
+            mb * (double)(total - (int64_t)mc_world_memory_held(m)), m->patches);
+}
 
 // --drift X: on top of the jitter, every body also random-walks by up to X along each axis per call (the same
 // sequence in every run), so that bodies leave their broad-phase boxes; the broad phase's work is then reported.
@@ -704,6 +741,8 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         return 1;
     }
     double bp_sum = 0.0, cpu_sum = 0.0;
+    mc_world_memory peak = {0};
+    int64_t peak_bytes = -1;
     uint32_t rebuilt = 0, updated = 0, moved = 0;
     for (int k = 0; k < calls; ++k)
     {
@@ -714,6 +753,11 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         t[k] = now() - a;
         double cpu = cpu_now() - c;
         int64_t held = mc_get_byte_count() - base;
+        if (s_memory && held > peak_bytes)
+        {
+            peak = mc_world_memory_get(w);
+            peak_bytes = held;
+        }
         r->bytes = held > r->bytes ? held : r->bytes;
         tc[k] = cpu;
         r->cpu_s = fmin(r->cpu_s, cpu);
@@ -734,6 +778,10 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         }
     }
     free(walk);
+    if (s_memory)
+    {
+        print_memory(coherence ? "coherent" : "cold", &peak, peak_bytes);
+    }
     r->cpu_mean_s = cpu_sum / calls;
     qsort(tc, (size_t)calls, sizeof *tc, cmp_double);
     r->cpu_median_s = tc[calls / 2];
@@ -972,6 +1020,10 @@ int main(int argc, char** argv)
         {
             s_verbose = true;
         }
+        else if (strcmp(argv[i], "--memory") == 0)
+        {
+            s_memory = true;
+        }
         else if (strcmp(argv[i], "--drift") == 0 && i + 1 < argc)
         {
             s_drift = atof(argv[++i]);
@@ -993,7 +1045,8 @@ int main(int argc, char** argv)
             fprintf(stderr,
                     "usage: bench_many [-s spheres|chain|bin] [--parts FILE,FILE,...] [--poses FILE] [--save-poses "
                     "FILE] [-n bodies,...] [-t threads,...] [-c calls] "
-                    "[-o out.csv] [--no-bullet] [--no-cold] [--no-coherent] [--drift X] [--sleep] [--verbose]\n");
+                    "[-o out.csv] [--no-bullet] [--no-cold] [--no-coherent] [--drift X] [--sleep] [--verbose] "
+                    "[--memory]\n");
             return 2;
         }
     }

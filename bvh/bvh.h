@@ -108,6 +108,20 @@ void mc_pair_front_prefetch_record(const mc_pair_front* front);
 /// pairs, the next quiet query measures the margin; INFINITY when its near lists are empty) and the smallest gap
 /// of its entries (the motion below which a query is quiet), in I's frame (for tests).
 void mc_pair_front_margins(const mc_pair_front* front, double* certified, double* min_gap);
+/// Bytes of pair fronts by part (memory statistics, see mc_pair_front_memory): `used` what the content needs, `held`
+/// what is allocated (the struct counts as used; every other array as its used entries and its capacity).
+typedef struct mc_front_memory
+{
+    size_t fronts;                     ///< fronts counted
+    size_t header;                     ///< the structs (sizeof, once per front)
+    size_t entries_used, entries_held; ///< front entries
+    size_t entry_count, leaf_count;    ///< front entries, and those of them that are leaf pairs
+    size_t pool_used, pool_held;       ///< near lists (one byte per near pair) and their float gaps
+    size_t order_used, order_held;     ///< the kept sorting permutation
+    size_t cert_used, cert_held;       ///< the certified pairs (i, j and a byte of crossing flags each)
+} mc_front_memory;
+/// Add a front's bytes to `sum` (NULL front: nothing). Reads only sizes; for tests and benchmarks.
+void mc_pair_front_memory(const mc_pair_front* front, mc_front_memory* sum);
 /// Free the pair stage's scratch. NULL is ignored.
 void mc_pair_scratch_destroy(struct mc_pair_scratch* scratch);
 /// Bytes owned by the pair stage's scratch.

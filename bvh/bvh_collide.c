@@ -64,6 +64,14 @@ typedef struct front_entry
 } front_entry;
 #define FRONT_NODE UINT32_MAX
 
+/// A separated node pair of a front as the front keeps it (mc_pair_front.nodes): front_entry without the near list
+/// (12 bytes, not 20: most of a front's entries are separated node pairs).
+typedef struct front_node
+{
+    uint32_t a, b;
+    float gap;
+} front_node;
+
 /// Growable array of node pairs.
 typedef struct pair_vec
 {
@@ -3675,9 +3683,12 @@ struct mc_pair_front
     uint64_t va, vb;       // their versions (mc_bvh.version: a deformed mesh's refitted tree has a new one)
     double rot[3][3];      // the pose (rotation J -> I) the gaps refer to
     double trans[3];       // its translation
-    front_entry* entries;  // the front
-    uint32_t count;        // entries used
-    uint32_t capacity;     // entries allocated
+    front_entry* entries;  // the front's leaf entries
+    front_node* nodes;     // its separated node pairs (near == FRONT_NODE)
+    uint32_t count;        // entries used (leaf entries and node pairs)
+    uint32_t capacity;     // leaf entries allocated
+    uint32_t node_count;   // node pairs used
+    uint32_t node_cap;     // node pairs allocated
     uint8_t* pool;         // the leaf entries' near lists
     float* pool_gap;       // each near-list pair's gap bound at the front's pose (0: it is tested at every query)
     uint32_t pool_count;   // bytes used
@@ -3697,7 +3708,7 @@ struct mc_pair_front
     const mc_bvh* scale_b;
     uint64_t scale_va, scale_vb;
     bool has_last;        // last_rot, last_trans hold a query's pose
-    uint32_t leaf_count;  // leaf entries (the first ones)
+    uint32_t leaf_count;  // leaf entries
     float min_gap;        // smallest gap of all entries (INFINITY when none)
     bool valid;           // entries describe the trees at (rot, trans)
     uint32_t* order;      // the last query's sorting permutation of its pairs as produced (see front_order_apply)
@@ -3733,12 +3744,35 @@ void mc_pair_front_destroy(mc_pair_front* f)
         return;
     }
     mc_free(f->entries);
+    mc_free(f->nodes);
     mc_free(f->pool);
     mc_free(f->pool_gap);
     mc_free(f->order);
     mc_free(f->cert_ij);
     mc_free(f->cert_meta);
     mc_free(f);
+}
+
+void mc_pair_front_memory(const mc_pair_front* f, mc_front_memory* sum)
+{
+    if (f == NULL)
+    {
+        return;
+    }
+    sum->fronts += 1u;
+    sum->header += sizeof *f;
+    bool valid = f->valid && f->count > 0u;
+    sum->entries_used +=
+        valid ? (size_t)f->leaf_count * sizeof *f->entries + (size_t)f->node_count * sizeof *f->nodes : 0u;
+    sum->entries_held += mc_alloc_size(f->entries) + mc_alloc_size(f->nodes);
+    sum->entry_count += valid ? f->count : 0u;
+    sum->leaf_count += valid ? f->leaf_count : 0u;
+    sum->pool_used += (size_t)f->pool_count * (1u + sizeof *f->pool_gap);
+    sum->pool_held += mc_alloc_size(f->pool) + mc_alloc_size(f->pool_gap);
+    sum->order_used += (size_t)f->order_count * sizeof *f->order;
+    sum->order_held += mc_alloc_size(f->order);
+    sum->cert_used += (size_t)f->cert_count * (2u * sizeof *f->cert_ij + 1u);
+    sum->cert_held += mc_alloc_size(f->cert_ij) + mc_alloc_size(f->cert_meta);
 }
 
 // Lines prefetched per array at most (a sphere pair's certificate has a few dozen pairs).
@@ -4853,46 +4887,102 @@ static double front_motion(const collide_ctx* cx, const mc_pair_front* f, double
     return pose_motion(cx, (const double(*)[3])f->rot, f->trans, radius);
 }
 
-// The new front: the kept entries (compacted in place) followed by the scratch's fresh ones, whose near lists are
-// appended to the front's pool (after its first `keep_pool` bytes: 0 when the front is rebuilt from the roots).
-// @return 0 on allocation failure.
-static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint32_t kept, uint32_t keep_pool)
+// Room for `need` items of `elem` bytes in one of a front's arrays, the first `keep` kept. A front is kept per pair of
+// bodies (tens of thousands in a pile), so its arrays are sized to the pair: exactly `need` plus an eighth (and 8
+// items) when they grow, not doubled, and an array holding more than half as much again as it needs when nothing is
+// kept (a recording from the roots) is allocated again at that size (a front recorded at rest after a motion would
+// otherwise hold the motion's peak). @return false on allocation failure (array and capacity unchanged).
+static bool front_reserve(void** data, uint32_t* cap, uint64_t need, uint32_t keep, size_t elem)
 {
+    if (need <= *cap && (keep > 0u || *cap - need <= need / 2u + 8u))
+    {
+        return true;
+    }
+    uint64_t size = need + need / 8u + 8u;
+    if (size > UINT32_MAX || size > SIZE_MAX / elem)
+    {
+        return false;
+    }
+    void* p;
+    if (keep > 0u)
+    {
+        p = mc_realloc(*data, (size_t)size * elem);
+    }
+    else
+    {
+        p = mc_alloc((size_t)size * elem); // nothing to copy
+        if (p != NULL)
+        {
+            mc_free(*data);
+        }
+    }
+    if (p == NULL)
+    {
+        return false;
+    }
+    *data = p;
+    *cap = (uint32_t)size;
+    return true;
+}
+
+// The new front: the kept leaf entries and node pairs (the first `kept_leaves` and `kept_nodes`, compacted) followed by
+// the scratch's fresh ones, whose near lists are appended to the front's pool after its first `keep_pool` bytes (all
+// 0 when the front is recorded from the roots). Leaf entries and node pairs are kept apart: a quiet query walks only
+// the leaf entries, and a node pair needs no near list. @return 0 on allocation failure.
+static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint32_t kept_leaves, uint32_t kept_nodes,
+                        uint32_t keep_pool)
+{
+    uint32_t fresh_leaves = 0;
+    for (uint32_t k = 0; k < s->fresh_count; ++k)
+    {
+        fresh_leaves += s->fresh[k].near != FRONT_NODE;
+    }
     uint64_t pool = (uint64_t)keep_pool + s->pool_count;
     if (pool > UINT32_MAX ||
-        !mc_array_reserve((void**)&f->entries, &f->capacity, (uint64_t)kept + s->fresh_count, sizeof *f->entries, 16) ||
-        !mc_array_reserve((void**)&f->pool, &f->pool_cap, pool, 1, 256) ||
-        !mc_array_reserve((void**)&f->pool_gap, &f->pool_gap_cap, pool, sizeof(float), 256))
+        !front_reserve((void**)&f->entries, &f->capacity, (uint64_t)kept_leaves + fresh_leaves, kept_leaves,
+                       sizeof *f->entries) ||
+        !front_reserve((void**)&f->nodes, &f->node_cap, (uint64_t)kept_nodes + (s->fresh_count - fresh_leaves),
+                       kept_nodes, sizeof *f->nodes) ||
+        !front_reserve((void**)&f->pool, &f->pool_cap, pool, keep_pool, 1) ||
+        !front_reserve((void**)&f->pool_gap, &f->pool_gap_cap, pool, keep_pool, sizeof(float)))
     {
         return 0;
     }
+    // The smallest gap of all entries.
+    float min_gap = INFINITY;
+    for (uint32_t k = 0; k < kept_leaves; ++k)
+    {
+        min_gap = f->entries[k].gap < min_gap ? f->entries[k].gap : min_gap;
+    }
+    for (uint32_t k = 0; k < kept_nodes; ++k)
+    {
+        min_gap = f->nodes[k].gap < min_gap ? f->nodes[k].gap : min_gap;
+    }
+    uint32_t leaves = kept_leaves, nodes = kept_nodes;
     for (uint32_t k = 0; k < s->fresh_count; ++k)
     {
         front_entry e = s->fresh[k];
-        e.near = e.near == FRONT_NODE ? FRONT_NODE : e.near + keep_pool;
-        f->entries[kept + k] = e;
+        min_gap = e.gap < min_gap ? e.gap : min_gap;
+        if (e.near == FRONT_NODE)
+        {
+            f->nodes[nodes++] = (front_node){e.a, e.b, e.gap};
+        }
+        else
+        {
+            e.near += keep_pool;
+            f->entries[leaves++] = e;
+        }
     }
     if (s->pool_count > 0)
     {
         memcpy(f->pool + keep_pool, s->pool, s->pool_count);
         memcpy(f->pool_gap + keep_pool, s->pool_gap, (size_t)s->pool_count * sizeof(float));
     }
-    f->count = kept + s->fresh_count;
-    f->pool_count = (uint32_t)pool;
-    // Leaf entries first (a quiet query walks only them), and the smallest gap of all entries.
-    uint32_t leaves = 0;
-    f->min_gap = INFINITY;
-    for (uint32_t k = 0; k < f->count; ++k)
-    {
-        front_entry e = f->entries[k];
-        f->min_gap = e.gap < f->min_gap ? e.gap : f->min_gap;
-        if (e.near != FRONT_NODE)
-        {
-            f->entries[k] = f->entries[leaves];
-            f->entries[leaves++] = e;
-        }
-    }
     f->leaf_count = leaves;
+    f->node_count = nodes;
+    f->count = leaves + nodes;
+    f->pool_count = (uint32_t)pool;
+    f->min_gap = min_gap;
     return 1;
 }
 
@@ -4903,25 +4993,36 @@ static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint3
 static int front_update(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, near_motion* nm)
 {
     double motion = nm->front;
-    uint32_t kept = 0;
-    for (uint32_t k = 0; k < f->count; ++k)
+    uint32_t kept_leaves = 0, kept_nodes = 0;
+    for (uint32_t k = 0; k < f->leaf_count; ++k)
     {
         front_entry e = f->entries[k];
         if ((double)e.gap > motion)
         {
-            if (e.near != FRONT_NODE && !leaf_near(cx, w, f, &e, nm))
+            if (!leaf_near(cx, w, f, &e, nm))
             {
                 return 0;
             }
-            f->entries[kept++] = e;
-            continue;
+            f->entries[kept_leaves++] = e;
         }
-        if (!front_descend(cx, w, e.a, e.b, f->margin, motion))
+        else if (!front_descend(cx, w, e.a, e.b, f->margin, motion))
         {
             return 0;
         }
     }
-    return front_finish(cx->scratch, f, kept, f->pool_count);
+    for (uint32_t k = 0; k < f->node_count; ++k)
+    {
+        front_node e = f->nodes[k];
+        if ((double)e.gap > motion)
+        {
+            f->nodes[kept_nodes++] = e;
+        }
+        else if (!front_descend(cx, w, e.a, e.b, f->margin, motion))
+        {
+            return 0;
+        }
+    }
+    return front_finish(cx->scratch, f, kept_leaves, kept_nodes, f->pool_count);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -5533,7 +5634,7 @@ static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc
         // From the roots at this pose (the front's new pose), with a margin of FRONT_MARGIN_STEPS recent steps (at
         // least 1e-9 of J's radius: a pair at rest).
         f->margin = fmax(margin, 1e-9 * radius);
-        ok = front_descend(cx, w, 0, 0, f->margin, 0.0) && front_finish(cx->scratch, f, 0, 0);
+        ok = front_descend(cx, w, 0, 0, f->margin, 0.0) && front_finish(cx->scratch, f, 0, 0, 0);
         f->rebuild_size = f->count;
         f->rebuild_pool = f->pool_count;
         memcpy(f->rot, cx->scratch->rot, sizeof f->rot);

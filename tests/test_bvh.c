@@ -2720,3 +2720,46 @@ Test(bvh, certified_reuse_is_refused_past_its_margin)
     mc_mesh_destroy(mi);
     mc_mesh_destroy(mj);
 }
+
+Test(bvh, a_front_recorded_at_rest_holds_its_arrays_near_their_size)
+{
+    // Memory per touching pair (bvh_collide.c, front_reserve): a front is kept per pair of bodies, so its arrays grow
+    // by an eighth (and 8 items), not by doubling, and a recording from the roots that needs less than two thirds of an
+    // array allocates it again at its size. Two unit spheres 1.9 apart, J orbiting I by 3e-3 rad a query for 60 queries
+    // (the contact wanders: the front is descended again and grows; measured: 207 entries, 303 near-list pairs), then
+    // the front is reset (its memory kept) and recorded at rest (a pair's first query after a reset runs plain, the
+    // second records; measured: 131 entries, 14 of them leaf pairs, 50 near-list pairs: 250 bytes with their float
+    // gaps). Then each array holds at most its used bytes plus an eighth and 8 items (mc_pair_front_memory; the old
+    // rule, doubling from 256 near pairs and never shrinking, held 2560 near-list bytes for 250 used), and a separated
+    // node pair costs 12 bytes, a leaf entry 20 (sizes of front_node and front_entry: the node pairs were 20 bytes
+    // too). Every query's pairs bitwise the cold query's.
+    sphere_fronts sf;
+    sphere_fronts_open(&sf);
+    mc_pose p = mc_pose_identity();
+    mc_query_stats st, cs;
+    mc_front_memory grown = {0};
+    for (int k = 0; k < 60; ++k)
+    {
+        double t = 3e-3 * k;
+        p.p = mc_v3(1.9 * cos(t), 1.9 * sin(t), 0.0);
+        front_query_vs_cold(&sf, &p, &st, &cs, k);
+        mc_front_memory m = {0};
+        mc_pair_front_memory(sf.front, &m);
+        grown = m.pool_held > grown.pool_held ? m : grown;
+    }
+    mc_pair_front_reset(sf.front);
+    front_query_vs_cold(&sf, &p, &st, &cs, 60);
+    front_query_vs_cold(&sf, &p, &st, &cs, 61);
+    mc_front_memory m = {0};
+    mc_pair_front_memory(sf.front, &m);
+    cr_assert(m.fronts == 1u && m.entry_count > m.leaf_count && m.leaf_count > 0u && m.pool_used > 0u);
+    cr_assert(m.entries_used == 20u * m.leaf_count + 12u * (m.entry_count - m.leaf_count), "entries: %zu bytes",
+              m.entries_used);
+    cr_assert(m.entries_held <= m.entries_used + m.entries_used / 8u + 8u * (20u + 12u),
+              "entries: %zu of %zu bytes used", m.entries_used, m.entries_held);
+    cr_assert(m.pool_held <= m.pool_used + m.pool_used / 8u + 8u * 5u, "near lists: %zu of %zu bytes used", m.pool_used,
+              m.pool_held);
+    cr_assert(grown.pool_held > 2u * m.pool_held, "the walk grew the near lists: %zu bytes held, %zu at rest",
+              grown.pool_held, m.pool_held);
+    sphere_fronts_close(&sf);
+}

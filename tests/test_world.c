@@ -4,6 +4,7 @@
 // (IMPACT force, sliding friction, spin torque), equal and opposite wrenches, determinism, no allocation when warm.
 #include "scene_builders.h"
 #include "src/base/parallel.h"
+#include "src/world/world_memory.h"
 
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -2134,4 +2135,49 @@ Test(world, a_first_evaluation_keeps_every_region_of_its_one_query)
         mc_mesh_destroy(m);
     }
     mc_mesh_destroy(plate);
+}
+
+Test(world, memory_statistics_add_up_and_region_buffers_fit_their_regions)
+{
+    // mc_world_memory_get (world_memory.h) on a coherent grid of spheres over 8 steps of coherence_poses. At every step
+    // it counts the live pairs (the step's candidates), at most one front per pair record (live or pooled), every
+    // part's used bytes within its held bytes, and the held parts sum to at most what the library holds beside the mesh
+    // (mc_get_byte_count). From the second step on the fronts are recorded (a pair's second coherent query) and hold
+    // entries. At the first step each touching pair's region buffer holds exactly its one region (world_evaluate.c,
+    // query_pair: sized to the count; 4 regions, 736 bytes for 184, before).
+    grid g;
+    grid_make_world(&g, 1, true);
+    grid_contact(&g, MC_CONTACT_GROUP, g.ids, GRID_N, NULL, 0, NULL, 0);
+    cr_assert(eq(sz, mc_world_memory_held(&(mc_world_memory){0}), 0));
+    for (int k = 0; k < 8; ++k)
+    {
+        mc_pose poses[GRID_N];
+        coherence_poses(&g, k, poses);
+        cr_assert(eq(int, mc_world_set_poses(g.world, g.ids, poses, GRID_N), MC_OK));
+        cr_assert(eq(int, mc_world_evaluate(g.world), MC_OK));
+        mc_step_info info = mc_world_get_step_info(g.world);
+        mc_world_memory m = mc_world_memory_get(g.world);
+        const mc_front_memory* f = &m.front;
+        cr_assert(eq(u32, m.pairs, info.candidate_pairs), "step %d", k);
+        cr_assert(f->fronts <= m.pairs + m.pooled && m.plan_used <= m.plan_held && m.regions_used <= m.regions_held,
+                  "step %d", k);
+        cr_assert(f->entries_used <= f->entries_held && f->pool_used <= f->pool_held &&
+                  f->order_used <= f->order_held && f->cert_used <= f->cert_held && f->leaf_count <= f->entry_count);
+        cr_assert(m.pair_records >= m.pairs * 100u && m.workspaces > 0u && m.lists > 0u);
+        int64_t beside_mesh = mc_get_byte_count() - (int64_t)mc_mesh_get_byte_count(g.sphere);
+        cr_assert(le(i64, (int64_t)mc_world_memory_held(&m), beside_mesh), "step %d", k);
+        if (k == 0)
+        {
+            cr_assert(gt(u32, info.touching_pairs, 10));
+            cr_assert(eq(sz, m.regions_used, (size_t)info.touching_pairs * sizeof(mc_region)));
+            cr_assert(eq(sz, m.regions_held, m.regions_used));
+        }
+        else
+        {
+            cr_assert(f->fronts > 0u && f->entry_count > f->leaf_count && f->leaf_count > 0u && f->pool_used > 0u,
+                      "step %d: %zu fronts, %zu entries", k, f->fronts, f->entry_count);
+        }
+    }
+    cr_assert(eq(sz, mc_world_memory_held(&(mc_world_memory){0}), 0));
+    grid_free(&g);
 }

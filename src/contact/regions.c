@@ -5028,6 +5028,25 @@ size_t mc_region_plan_byte_count(const struct mc_region_plan* plan)
 }
 
 #define PLAN_PAIR_WORDS 4u
+
+void mc_region_plan_memory(const struct mc_region_plan* plan, size_t* used, size_t* held)
+{
+    if (plan == NULL)
+    {
+        return;
+    }
+    size_t small = (size_t)plan->record_count + plan->order_words + plan->node_count + plan->gap_checks;
+    for (int b = 0; b < 2; ++b)
+    {
+        for (int k = 0; k < 4; ++k)
+        {
+            small += plan->count[b][k];
+        }
+    }
+    *used += sizeof *plan + 4u * (size_t)plan->id_count + 2u * small +
+             (plan->by_pairs ? sizeof *plan->pairs * PLAN_PAIR_WORDS * (size_t)plan->pair_count : 0u);
+    *held += sizeof *plan + mc_alloc_size(plan->data) + mc_alloc_size(plan->pairs);
+}
 #define PLAN_BY_CERTIFICATE 1
 #define PLAN_BY_PAIRS 2
 

@@ -55,6 +55,9 @@ void mc_region_plan_destroy(struct mc_region_plan* plan);
 void mc_region_plan_reset(struct mc_region_plan* plan);
 /// Bytes owned by a region plan (0 for NULL).
 size_t mc_region_plan_byte_count(const struct mc_region_plan* plan);
+/// Add a region plan's bytes to `*used` (the struct, the entries of its last recording and its kept pairs) and to
+/// `*held` (the struct and its allocations). NULL adds nothing. Memory statistics for tests and benchmarks.
+void mc_region_plan_memory(const struct mc_region_plan* plan, size_t* used, size_t* held);
 /// Depth hints a pair's plan has given (regions.c, "Depth hints": bounds of the Adams depth from the pair's last
 /// query), one per body and query; for the tests. 0 for NULL.
 uint64_t mc_region_plan_hints_used(const struct mc_region_plan* plan);

@@ -129,7 +129,10 @@ static void query_pair(mc_world* w, mc_pair* p, mc_workspace* ws, int workers)
                                       fresh ? FIRST_REGIONS : p->region_capacity, &count, &p->stats);
     if (fresh && p->status == MC_OK && count > 0)
     {
-        if (mc_array_reserve((void**)&p->regions, &p->region_capacity, count, sizeof *p->regions, 4))
+        // Sized to the count (rounded up to a power of two), not to 4 regions: most pairs keep one region, and a
+        // region is 184 bytes (a pile of 8000 spheres held 16 MB of buffers for 4 MB of regions). A pair whose
+        // regions outgrow it queries again (MC_ERR_CAPACITY below) into a buffer of at least 4, doubled as needed.
+        if (mc_array_reserve((void**)&p->regions, &p->region_capacity, count, sizeof *p->regions, 1))
         {
             memcpy(p->regions, first, (size_t)count * sizeof *first);
         }
