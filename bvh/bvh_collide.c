@@ -4932,10 +4932,14 @@ static bool front_reserve(void** data, uint32_t* cap, uint64_t need, uint32_t ke
 static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint32_t kept_leaves, uint32_t kept_nodes,
                         uint32_t keep_pool)
 {
+    // A leaf pair whose near list is empty (every triangle pair apart by more than the margin) is kept as a node pair:
+    // only its gap matters (a quiet query has nothing to look at in it, and a query past its gap descends it again
+    // from its node pair either way), so the quiet walk does not read it (a sphere pair on 1000 drifting spheres:
+    // 29 of its 42 leaf entries).
     uint32_t fresh_leaves = 0;
     for (uint32_t k = 0; k < s->fresh_count; ++k)
     {
-        fresh_leaves += s->fresh[k].near != FRONT_NODE;
+        fresh_leaves += s->fresh[k].near != FRONT_NODE && s->fresh[k].near_count > 0u;
     }
     uint64_t pool = (uint64_t)keep_pool + s->pool_count;
     if (pool > UINT32_MAX ||
@@ -4963,7 +4967,7 @@ static int front_finish(const struct mc_pair_scratch* s, mc_pair_front* f, uint3
     {
         front_entry e = s->fresh[k];
         min_gap = e.gap < min_gap ? e.gap : min_gap;
-        if (e.near == FRONT_NODE)
+        if (e.near == FRONT_NODE || e.near_count == 0u)
         {
             f->nodes[nodes++] = (front_node){e.a, e.b, e.gap};
         }

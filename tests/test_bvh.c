@@ -2728,11 +2728,11 @@ Test(bvh, a_front_recorded_at_rest_holds_its_arrays_near_their_size)
     // array allocates it again at its size. Two unit spheres 1.9 apart, J orbiting I by 3e-3 rad a query for 60 queries
     // (the contact wanders: the front is descended again and grows; measured: 207 entries, 303 near-list pairs), then
     // the front is reset (its memory kept) and recorded at rest (a pair's first query after a reset runs plain, the
-    // second records; measured: 131 entries, 14 of them leaf pairs, 50 near-list pairs: 250 bytes with their float
-    // gaps). Then each array holds at most its used bytes plus an eighth and 8 items (mc_pair_front_memory; the old
-    // rule, doubling from 256 near pairs and never shrinking, held 2560 near-list bytes for 250 used), and a separated
-    // node pair costs 12 bytes, a leaf entry 20 (sizes of front_node and front_entry: the node pairs were 20 bytes
-    // too). Every query's pairs bitwise the cold query's.
+    // second records; measured: 131 entries, 10 of them leaf pairs with a near list, 50 near-list pairs: 250 bytes with
+    // their float gaps). Then the near lists hold at most their used bytes plus an eighth and 8 items, the entries at
+    // most half again theirs (mc_pair_front_memory; the old rule, doubling from 256 near pairs and never shrinking,
+    // held 2560 near-list bytes for 250 used), and a separated node pair costs 12 bytes, a leaf entry 20 (sizes of
+    // front_node and front_entry: the node pairs were 20 bytes too). Every query's pairs bitwise the cold query's.
     sphere_fronts sf;
     sphere_fronts_open(&sf);
     mc_pose p = mc_pose_identity();
@@ -2755,7 +2755,10 @@ Test(bvh, a_front_recorded_at_rest_holds_its_arrays_near_their_size)
     cr_assert(m.fronts == 1u && m.entry_count > m.leaf_count && m.leaf_count > 0u && m.pool_used > 0u);
     cr_assert(m.entries_used == 20u * m.leaf_count + 12u * (m.entry_count - m.leaf_count), "entries: %zu bytes",
               m.entries_used);
-    cr_assert(m.entries_held <= m.entries_used + m.entries_used / 8u + 8u * (20u + 12u),
+    // (Entries and node pairs: a recording reallocates an array that it fills to less than two thirds, so each holds
+    // at most half again its used bytes; a leaf pair with an empty near list is a node pair, so the walk's node pairs
+    // may fill their array to more than two thirds at rest: measured 1652 of 2188 bytes.)
+    cr_assert(m.entries_held <= m.entries_used + m.entries_used / 2u + 8u * (20u + 12u),
               "entries: %zu of %zu bytes used", m.entries_used, m.entries_held);
     cr_assert(m.pool_held <= m.pool_used + m.pool_used / 8u + 8u * 5u, "near lists: %zu of %zu bytes used", m.pool_used,
               m.pool_held);
