@@ -4335,6 +4335,46 @@ static inline void leaf_row_boxes(const leaf_tris* lt, uint32_t p, double box[MC
     }
 }
 
+#if MC_COLLIDE_AVX
+// leaf_record's scan of I's triangle p against J's triangles on AVX2 lanes (four a register; J's boxes past its count
+// are empty, so their gaps are infinite and change nothing): the box gaps of leaf_row_boxes less the slack, with the
+// same operations per lane (maxpd(y, x) is `y > x ? y : x`, gap_max(x, y)), bit q set when the gap of pair (p, q) is
+// not past the reach, *row_far the smallest gap past it (INFINITY when none; minima are exact, so the order of the
+// reduction does not matter). Bitwise the scalar loop of leaf_record (test
+// bvh::a_front_records_the_same_on_every_lane_width).
+__attribute__((target("avx2"))) static uint32_t leaf_row_scan_avx2(const leaf_tris* lt, uint32_t p, double slack,
+                                                                   double reach, double* row_far)
+{
+    __m256d plo[3], phi[3];
+    for (int c = 0; c < 3; ++c)
+    {
+        plo[c] = _mm256_set1_pd(lt->lo[0][c][p]);
+        phi[c] = _mm256_set1_pd(lt->hi[0][c][p]);
+    }
+    const __m256d vs = _mm256_set1_pd(slack), vr = _mm256_set1_pd(reach), inf = _mm256_set1_pd(INFINITY);
+    __m256d far = inf;
+    uint32_t past = 0, nj = lt->count[1];
+    for (uint32_t q = 0; q < nj; q += 4u)
+    {
+        __m256d g = _mm256_set1_pd(-INFINITY);
+        for (int c = 0; c < 3; ++c)
+        {
+            __m256d x = _mm256_sub_pd(_mm256_loadu_pd(&lt->lo[1][c][q]), phi[c]);
+            __m256d y = _mm256_sub_pd(plo[c], _mm256_loadu_pd(&lt->hi[1][c][q]));
+            g = _mm256_max_pd(_mm256_max_pd(y, x), g);
+        }
+        __m256d d = _mm256_sub_pd(g, vs);
+        __m256d over = _mm256_cmp_pd(d, vr, _CMP_GT_OQ);
+        past |= (uint32_t)_mm256_movemask_pd(over) << q;
+        far = _mm256_min_pd(_mm256_blendv_pd(inf, d, over), far);
+    }
+    __m128d m = _mm_min_pd(_mm256_castpd256_pd128(far), _mm256_extractf128_pd(far, 1));
+    m = _mm_min_sd(m, _mm_unpackhi_pd(m, m));
+    *row_far = _mm_cvtsd_f64(m);
+    return ~past & ((1u << nj) - 1u);
+}
+#endif
+
 #if defined(__SSE2__)
 // leaf_record's culling of one leaf's triangles against the other leaf's box (given in the leaf's mesh frame), on float
 // lanes as the plain traversal's leaf stage culls them (leaf_pairs_sse, steps 1 and 3: the same data, kernel and
@@ -4351,6 +4391,34 @@ static uint32_t leaf_reach_cull(const collide_ctx* cx, const mc_bvh* t, const mc
     __m128 x[9][4], valid[4];
     return cull_sse(t->tri_local + mc_bvh_leaf_first(leaf), mc_bvh_local_stride(t->triangle_count),
                     mc_bvh_leaf_count(leaf), box, &lc, x, valid);
+}
+
+#if MC_COLLIDE_AVX
+// leaf_reach_cull through the AVX2 instance of the same kernel (two 8-lane registers for a leaf of 16: the same
+// operations on every lane, so the same keep bits; collide_lanes.h).
+__attribute__((target("avx2"))) static uint32_t
+leaf_reach_cull_avx2(const collide_ctx* cx, const mc_bvh* t, const mc_bvh_node* leaf, const lane_box* box, double reach)
+{
+    leaf_cull lc;
+    leaf_cull_make(cx, leaf, box, &lc);
+    lc.lim = _mm_add_ps(lc.lim, _mm_set1_ps((float)(reach * (1.0 + 1e-5))));
+    __m256 x[9][2], valid[2];
+    return cull_avx2(t->tri_local + mc_bvh_leaf_first(leaf), mc_bvh_local_stride(t->triangle_count),
+                     mc_bvh_leaf_count(leaf), box, &lc, x, valid);
+}
+#endif
+
+// leaf_reach_cull on the widest kernel the context allows (the same bits on each).
+static inline uint32_t leaf_reach_cull_lanes(const collide_ctx* cx, const mc_bvh* t, const mc_bvh_node* leaf,
+                                             const lane_box* box, double reach)
+{
+#if MC_COLLIDE_AVX
+    if (cx->lanes == 2)
+    {
+        return leaf_reach_cull_avx2(cx, t, leaf, box, reach);
+    }
+#endif
+    return leaf_reach_cull(cx, t, leaf, box, reach);
 }
 #endif
 
@@ -4384,11 +4452,11 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
     const mc_bvh_node* nb = &cx->tb->nodes[b];
     lane_box other; // the other leaf's box
     lane_box_map(cx, nb, 1, &other);
-    rows = leaf_reach_cull(cx, cx->ta, na, &other, wide);
+    rows = leaf_reach_cull_lanes(cx, cx->ta, na, &other, wide);
     if (rows != 0)
     {
         lane_box_map(cx, na, 0, &other);
-        cols = leaf_reach_cull(cx, cx->tb, nb, &other, wide);
+        cols = leaf_reach_cull_lanes(cx, cx->tb, nb, &other, wide);
     }
     if (rows != all_i || cols != all_j)
     {
@@ -4416,6 +4484,14 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
     if (rows == 0 || cols == 0)
     {
         return front_push(s, a, b, gap_from_front(far, offset), start, 0);
+    }
+    for (uint32_t q = nj; q < ((nj + 3u) & ~3u); ++q) // empty boxes up to a multiple of four (leaf_row_scan_avx2)
+    {
+        for (int c = 0; c < 3; ++c)
+        {
+            lt.lo[1][c][q] = INFINITY;
+            lt.hi[1][c][q] = -INFINITY;
+        }
     }
     if (!pool_reserve(s, ni * nj))
     {
@@ -4452,15 +4528,24 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
         }
         // A box gap past the reach decides (leaf_pair_gap would return it, less the slack): the row's smallest such
         // gap and the pairs left (without a branch per pair), then those in order.
-        leaf_row_boxes(&lt, p, box);
         double row_far = INFINITY;
         uint32_t left = 0;
-        for (uint32_t q = 0; q < nj; ++q)
+#if MC_COLLIDE_AVX
+        if (cx->lanes == 2)
         {
-            double d = box[q] - slack;
-            left |= (uint32_t) !(d > reach) << q;
-            d = d > reach ? d : INFINITY;
-            row_far = d < row_far ? d : row_far;
+            left = leaf_row_scan_avx2(&lt, p, slack, reach, &row_far);
+        }
+        else
+#endif
+        {
+            leaf_row_boxes(&lt, p, box);
+            for (uint32_t q = 0; q < nj; ++q)
+            {
+                double d = box[q] - slack;
+                left |= (uint32_t) !(d > reach) << q;
+                d = d > reach ? d : INFINITY;
+                row_far = d < row_far ? d : row_far;
+            }
         }
         far = row_far < far ? row_far : far;
         for (; left != 0; left &= left - 1u)
