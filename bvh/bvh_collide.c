@@ -4687,23 +4687,31 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
 // (front_descend): an axis separates when the projected gap exceeds the rounding slack plus that, so the boxes are
 // farther apart than `wide` (the 1e-5 covers the rounding of the widened slack to float and the axes' lengths: face
 // axes within 1e-6 of unit length, cross products at most that). Elsewhere box_gap, one pair at a time.
+#if defined(__SSE2__)
+// The lane box test's inputs for the children pairs (a[l], b[l]) of front_apart.
+static inline void front_lanes(const collide_ctx* cx, const uint32_t a[4], const uint32_t b[4], sat_lanes* in)
+{
+    const mc_bvh_node* n = cx->ta->nodes;
+    nodes_soa(&n[a[0]], &n[a[1]], &n[a[2]], &n[a[3]], in->a);
+    __m128d cen[2][3];
+    map_other(cx, cx->tb, b, 1, in->bs, in->ebs, cen);
+    in->b = in->bs;
+    in->eb = in->ebs;
+    for (int c = 0; c < 3; ++c)
+    {
+        __m128d d01 = _mm_sub_pd(cen[0][c], _mm_cvtps_pd(in->a[9 + c]));
+        __m128d d23 = _mm_sub_pd(cen[1][c], _mm_cvtps_pd(_mm_movehl_ps(in->a[9 + c], in->a[9 + c])));
+        in->d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
+    }
+}
+#endif
+
 static uint32_t front_apart(const collide_ctx* cx, const uint32_t a[4], const uint32_t b[4], double wide)
 {
 #if defined(__SSE2__)
     (void)wide;
-    const mc_bvh_node* n = cx->ta->nodes;
     sat_lanes in;
-    nodes_soa(&n[a[0]], &n[a[1]], &n[a[2]], &n[a[3]], in.a);
-    __m128d cen[2][3];
-    map_other(cx, cx->tb, b, 1, in.bs, in.ebs, cen);
-    in.b = in.bs;
-    in.eb = in.ebs;
-    for (int c = 0; c < 3; ++c)
-    {
-        __m128d d01 = _mm_sub_pd(cen[0][c], _mm_cvtps_pd(in.a[9 + c]));
-        __m128d d23 = _mm_sub_pd(cen[1][c], _mm_cvtps_pd(_mm_movehl_ps(in.a[9 + c], in.a[9 + c])));
-        in.d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
-    }
+    front_lanes(cx, a, b, &in);
     return (uint32_t)sat_soa(cx, &in);
 #else
     uint32_t apart = 0;
@@ -4715,6 +4723,46 @@ static uint32_t front_apart(const collide_ctx* cx, const uint32_t a[4], const ui
     }
     return apart;
 #endif
+}
+
+#if MC_COLLIDE_AVX
+// front_apart on two groups of four children pairs (a[4h + l], b[4h + l]) at once, through sat_soa8 (AVX2 machines):
+// bit 4h + l, the same bits as front_apart on each group (sat_soa8's lanes are sat_soa's).
+static uint32_t front_apart8(const collide_ctx* cx, const uint32_t a[8], const uint32_t b[8])
+{
+    sat_lanes in[2];
+    front_lanes(cx, a, b, &in[0]);
+    front_lanes(cx, a + 4, b + 4, &in[1]);
+    return (uint32_t)sat_soa8(cx, &in[0], &in[1]);
+}
+#endif
+
+// The children pairs of a node pair that is not two leaves, split as expand_level splits it, in lanes ca[l], cb[l]
+// (lanes past the count repeat the last pair: tested, not used). @return their count (2 or 4).
+static inline int front_split(const collide_ctx* cx, node_pair np, uint32_t ca[4], uint32_t cb[4])
+{
+    const mc_bvh_node* na = &cx->ta->nodes[np.a];
+    const mc_bvh_node* nb = &cx->tb->nodes[np.b];
+    int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
+    float sa = node_size(na), sb = node_size(nb);
+    bool both = !la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb);
+    bool split_a = both || (!la && (lb || sa >= sb));
+    bool split_b = both || !split_a;
+    int n = 0;
+    for (uint32_t x = 0; x < (split_a ? 2u : 1u); ++x)
+    {
+        for (uint32_t y = 0; y < (split_b ? 2u : 1u); ++y)
+        {
+            ca[n] = split_a ? na->data + x : np.a;
+            cb[n++] = split_b ? nb->data + y : np.b;
+        }
+    }
+    for (int l = n; l < 4; ++l)
+    {
+        ca[l] = ca[n - 1];
+        cb[l] = cb[n - 1];
+    }
+    return n;
 }
 
 // Descend from node pair (a, b) at the current pose, `offset` away from the front's pose, depth first, as expand_level
@@ -4754,48 +4802,62 @@ static int front_descend(const collide_ctx* cx_in, pair_worker* w, uint32_t a0, 
         node_pair np = stack->data[--top];
         const mc_bvh_node* na = &cx->ta->nodes[np.a];
         const mc_bvh_node* nb = &cx->tb->nodes[np.b];
-        int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
         int ok = 1;
-        if (la && lb)
+        if (mc_bvh_is_leaf(na) && mc_bvh_is_leaf(nb))
         {
             ok = leaf_record(cx, w, np.a, np.b, margin, offset);
         }
-        else if (!pair_vec_reserve(stack, top + 4u))
+        else if (!pair_vec_reserve(stack, top + 8u))
         {
             ok = 0;
         }
         else
         {
-            float sa = node_size(na), sb = node_size(nb);
-            bool both = !la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb);
-            bool split_a = both || (!la && (lb || sa >= sb));
-            bool split_b = both || !split_a;
-            uint32_t ca[4], cb[4];
-            int n = 0;
-            for (uint32_t x = 0; x < (split_a ? 2u : 1u); ++x)
+            // The children pairs of np in lanes 0-3 and, on AVX2 machines when the next pair on the stack is split
+            // too, those of that pair in lanes 4-7 (tested together); their pairs apart become entries (np's first),
+            // the others go on the stack (np's on top, visited first, as when split alone).
+            uint32_t ca[8], cb[8];
+            int n[2] = {front_split(cx, np, ca, cb), 0};
+            int groups = 1;
+#if MC_COLLIDE_AVX
+            if (cx->lanes == 2 && top > 0 &&
+                !(mc_bvh_is_leaf(&cx->ta->nodes[stack->data[top - 1u].a]) &&
+                  mc_bvh_is_leaf(&cx->tb->nodes[stack->data[top - 1u].b])))
             {
-                for (uint32_t y = 0; y < (split_b ? 2u : 1u); ++y)
+                n[1] = front_split(cx, stack->data[--top], ca + 4, cb + 4);
+                groups = 2;
+            }
+#endif
+            w->box_tests += (uint32_t)(n[0] + n[1]);
+            uint32_t apart;
+#if MC_COLLIDE_AVX
+            if (groups == 2)
+            {
+                apart = front_apart8(cx, ca, cb);
+            }
+            else
+#endif
+            {
+                apart = front_apart(cx, ca, cb, wide);
+            }
+            for (int h = 0; h < groups && ok; ++h)
+            {
+                for (int l = 4 * h; l < 4 * h + n[h] && ok; ++l)
                 {
-                    ca[n] = split_a ? na->data + x : np.a;
-                    cb[n++] = split_b ? nb->data + y : np.b;
+                    if ((apart >> l & 1u) != 0)
+                    {
+                        ok = front_push(s, ca[l], cb[l], entry, FRONT_NODE, 0);
+                    }
                 }
             }
-            for (int l = n; l < 4; ++l) // lanes past n repeat the last pair (tested, not used)
+            for (int h = groups - 1; h >= 0 && ok; --h)
             {
-                ca[l] = ca[n - 1];
-                cb[l] = cb[n - 1];
-            }
-            w->box_tests += (uint32_t)n;
-            uint32_t apart = front_apart(cx, ca, cb, wide);
-            for (int l = 0; l < n && ok; ++l)
-            {
-                if ((apart >> l & 1u) != 0)
+                for (int l = 4 * h; l < 4 * h + n[h]; ++l)
                 {
-                    ok = front_push(s, ca[l], cb[l], entry, FRONT_NODE, 0);
-                }
-                else
-                {
-                    stack->data[top++] = (node_pair){ca[l], cb[l]};
+                    if ((apart >> l & 1u) == 0)
+                    {
+                        stack->data[top++] = (node_pair){ca[l], cb[l]};
+                    }
                 }
             }
         }

@@ -2586,15 +2586,17 @@ Test(bvh, a_front_tests_the_faces_its_margin_reaches)
 
 Test(bvh, a_front_records_the_same_on_every_lane_width)
 {
-    // The front's recording (bvh_collide.c, leaf_record) culls the leaves' triangles and scans each row's box gaps on
-    // AVX2 lanes where the CPU has them (leaf_reach_cull_avx2, leaf_row_scan_avx2), else on SSE2 lanes or scalar: the
-    // same operations per lane, so the same front. Two fronts of the same pair, one per kernel width (the oracle: the
+    // The front's recording (bvh_collide.c, front_descend and leaf_record) tests the children pairs of two node pairs
+    // at once, culls the leaves' triangles and scans each row's box gaps on AVX2 lanes where the CPU has them
+    // (front_apart8, leaf_reach_cull_avx2, leaf_row_scan_avx2), else on SSE2 lanes or scalar: the same operations per
+    // lane, so the same front. Two fronts of the same pair, one per kernel width (the oracle: the
     // SSE2 and scalar code), in six cycles from turned and shifted poses of two unit spheres 1.9 apart: reset, a plain
     // query s = 1e-3 away, the recording (margin M = 16 s, FRONT_MARGIN_STEPS), then four quiet queries that bring J
     // 0.95 M closer, so that the near-list pairs the recording kept within its reach come to cross. Every query must
     // give the same counters and smallest entry gap on both fronts, and the cold query's pairs (mutations tried: the
     // AVX2 scan against 0.9 of the reach changes the recording's smallest gap; the AVX2 culling without the reach
-    // misses crossing pairs of the approach; each fails here).
+    // misses crossing pairs of the approach; front_apart8 without its second group changes the box tests; each fails
+    // here).
     if (mc_collide_lanes_available() < 2)
     {
         cr_skip_test("this CPU has no AVX2: only the SSE2 kernels exist here");
