@@ -4201,6 +4201,44 @@ double mc_collide_edge_axes_gap(const mc_vec3 a[3], const mc_vec3 b[3], int lane
     return edge_axes_gap(&lt, 0, 0);
 }
 
+#if MC_COLLIDE_AVX
+// plane_gap on AVX2 lanes: the triangle's three corners on lanes 0-2 (lane 3 repeats corner 0, which changes neither
+// minimum nor maximum), each lane's plane value with the same operations in the same order as mc_dot(n, mc_sub(v, a)),
+// then the minimum and maximum across the lanes (exact: only the sign of a zero may differ from the scalar scan's,
+// and a zero gives -INFINITY either way). Bitwise plane_gap's value.
+__attribute__((target("avx2"))) static inline double plane_gap_avx2(const leaf_tris* lt, int side, uint32_t t,
+                                                                    uint32_t u)
+{
+    int o = 1 - side;
+    if (lt->inv_len[o][u] == 0.0)
+    {
+        return -INFINITY;
+    }
+    const mc_vec3* v = lt->v[side][t];
+    const mc_vec3* n = &lt->n[o][u];
+    const mc_vec3* a = &lt->v[o][u][0];
+    __m256d x = _mm256_sub_pd(_mm256_setr_pd(v[0].x, v[1].x, v[2].x, v[0].x), _mm256_set1_pd(a->x));
+    __m256d y = _mm256_sub_pd(_mm256_setr_pd(v[0].y, v[1].y, v[2].y, v[0].y), _mm256_set1_pd(a->y));
+    __m256d z = _mm256_sub_pd(_mm256_setr_pd(v[0].z, v[1].z, v[2].z, v[0].z), _mm256_set1_pd(a->z));
+    __m256d d =
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(n->x), x), _mm256_mul_pd(_mm256_set1_pd(n->y), y)),
+                      _mm256_mul_pd(_mm256_set1_pd(n->z), z));
+    __m128d l = _mm256_castpd256_pd128(d), h = _mm256_extractf128_pd(d, 1);
+    __m128d mn = _mm_min_pd(l, h), mx = _mm_max_pd(l, h);
+    double lo = _mm_cvtsd_f64(_mm_min_sd(mn, _mm_unpackhi_pd(mn, mn)));
+    double hi = _mm_cvtsd_f64(_mm_max_sd(mx, _mm_unpackhi_pd(mx, mx)));
+    double g = lo > 0.0 ? lo : (hi < 0.0 ? -hi : -INFINITY);
+    return g * lt->inv_len[o][u];
+}
+
+// leaf_pair_gap_planes' two plane gaps on AVX2 lanes (plane_gap_avx2): gap_max of g and both, as the scalar steps.
+__attribute__((target("avx2"))) static double plane_gaps_avx2(const leaf_tris* lt, uint32_t p, uint32_t q, double g)
+{
+    g = gap_max(g, plane_gap_avx2(lt, 1, q, p));
+    return gap_max(g, plane_gap_avx2(lt, 0, p, q));
+}
+#endif
+
 // leaf_pair_gap's first two steps: the boxes, and the two planes when the boxes leave the pair within `reach` (less
 // the slack; without the edge axes: cheaper, and as good for the pairs that are not about to cross).
 static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double reach)
@@ -4213,10 +4251,38 @@ static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, u
     double slack = 4.0 * cx->abs_slack;
     if (g - slack <= reach)
     {
+#if MC_COLLIDE_AVX
+        if (cx->lanes == 2)
+        {
+            return plane_gaps_avx2(lt, p, q, g) - slack;
+        }
+#endif
         g = gap_max(g, plane_gap(lt, 1, q, p));
         g = gap_max(g, plane_gap(lt, 0, p, q));
     }
     return g - slack;
+}
+
+double mc_collide_plane_gaps(const mc_vec3 a[3], const mc_vec3 b[3], int lanes)
+{
+    leaf_tris lt;
+    for (int c = 0; c < 3; ++c)
+    {
+        lt.v[0][0][c] = a[c];
+        lt.v[1][0][c] = b[c];
+    }
+    lt.normed[0] = lt.normed[1] = 0;
+    leaf_tri_normal(&lt, 0, 0);
+    leaf_tri_normal(&lt, 1, 0);
+#if MC_COLLIDE_AVX
+    if (lanes == 2 && mc_collide_lanes_available() == 2)
+    {
+        return plane_gaps_avx2(&lt, 0, 0, -INFINITY);
+    }
+#else
+    (void)lanes;
+#endif
+    return gap_max(gap_max(-INFINITY, plane_gap(&lt, 1, 0, 0)), plane_gap(&lt, 0, 0, 0));
 }
 
 // Lower bound of the gap between I's triangle p and J's triangle q: the best of their bounding boxes' gap, the two
