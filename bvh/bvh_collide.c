@@ -4834,8 +4834,9 @@ static inline int front_split(const collide_ctx* cx, node_pair np, uint32_t ca[4
 // Descend from node pair (a, b) at the current pose, `offset` away from the front's pose, depth first, as expand_level
 // splits the pairs: a pair whose boxes are farther apart than the reach margin + offset (2^-20 wider, front_apart)
 // becomes an entry, with that reach as its gap from the front's pose (gap_from_front: above `margin`), a leaf pair
-// within it is recorded (leaf_record), an internal pair is split and its children pairs tested together. New entries
-// go to the scratch's fresh entries. @return 0 on allocation failure.
+// within it is recorded (leaf_record), an internal pair is split and its children pairs tested together (with those of
+// the next split pair on the stack, on AVX2 machines: front_apart8; the entries and leaf pairs then come in another
+// order, the same set). New entries go to the scratch's fresh entries. @return 0 on allocation failure.
 static int front_descend(const collide_ctx* cx_in, pair_worker* w, uint32_t a0, uint32_t b0, double margin,
                          double offset)
 {
