@@ -4241,13 +4241,10 @@ __attribute__((target("avx2"))) static double plane_gaps_avx2(const leaf_tris* l
 
 // leaf_pair_gap's first two steps: the boxes, and the two planes when the boxes leave the pair within `reach` (less
 // the slack; without the edge axes: cheaper, and as good for the pairs that are not about to cross).
-static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double reach)
+// leaf_pair_gap_planes from the pair's box gap g (its first step, before the slack).
+static inline double leaf_pair_gap_planes_box(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q,
+                                              double g, double reach)
 {
-    double g = -INFINITY;
-    for (int c = 0; c < 3; ++c)
-    {
-        g = gap_max(g, gap_max(lt->lo[1][c][q] - lt->hi[0][c][p], lt->lo[0][c][p] - lt->hi[1][c][q]));
-    }
     double slack = 4.0 * cx->abs_slack;
     if (g - slack <= reach)
     {
@@ -4261,6 +4258,16 @@ static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, u
         g = gap_max(g, plane_gap(lt, 0, p, q));
     }
     return g - slack;
+}
+
+static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double reach)
+{
+    double g = -INFINITY;
+    for (int c = 0; c < 3; ++c)
+    {
+        g = gap_max(g, gap_max(lt->lo[1][c][q] - lt->hi[0][c][p], lt->lo[0][c][p] - lt->hi[1][c][q]));
+    }
+    return leaf_pair_gap_planes_box(cx, lt, p, q, g, reach);
 }
 
 double mc_collide_plane_gaps(const mc_vec3 a[3], const mc_vec3 b[3], int lanes)
@@ -4289,12 +4296,13 @@ double mc_collide_plane_gaps(const mc_vec3 a[3], const mc_vec3 b[3], int lanes)
 // plane gaps and, when those leave the pair within `margin`, the edge-cross-product axes (the full separating axis
 // test), less a bound of the rounding (abs_slack covers 1e-13 of the coordinates' magnitudes, far above the few
 // roundings of each difference, cross and dot product here). Every point of a triangle moving by less than it keeps
-// them apart.
-static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double margin)
+// them apart. `box`: the pair's box gap, leaf_pair_gap_planes' first step (leaf_row_boxes gives it bitwise).
+static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double box,
+                            double margin)
 {
     // The boxes and planes (less the slack), then the edge axes less the same slack: subtracting it after the largest
     // is taken or before gives the same double (rounding is monotonic).
-    double g = leaf_pair_gap_planes(cx, lt, p, q, margin);
+    double g = leaf_pair_gap_planes_box(cx, lt, p, q, box, margin);
     if (g <= margin)
     {
         g = gap_max(g, edge_axes_gap_lanes(cx, lt, p, q) - 4.0 * cx->abs_slack);
@@ -4406,10 +4414,12 @@ static inline void leaf_row_boxes(const leaf_tris* lt, uint32_t p, double box[MC
 // are empty, so their gaps are infinite and change nothing): the box gaps of leaf_row_boxes less the slack, with the
 // same operations per lane (maxpd(y, x) is `y > x ? y : x`, gap_max(x, y)), bit q set when the gap of pair (p, q) is
 // not past the reach, *row_far the smallest gap past it (INFINITY when none; minima are exact, so the order of the
-// reduction does not matter). Bitwise the scalar loop of leaf_record (test
+// reduction does not matter); box[q] receives the box gap before the slack, bitwise leaf_row_boxes' (rounded up to a
+// multiple of four entries). Bitwise the scalar loop of leaf_record (test
 // bvh::a_front_records_the_same_on_every_lane_width).
 __attribute__((target("avx2"))) static uint32_t leaf_row_scan_avx2(const leaf_tris* lt, uint32_t p, double slack,
-                                                                   double reach, double* row_far)
+                                                                   double reach, double box[MC_BVH_LEAF_MAX],
+                                                                   double* row_far)
 {
     __m256d plo[3], phi[3];
     for (int c = 0; c < 3; ++c)
@@ -4429,6 +4439,7 @@ __attribute__((target("avx2"))) static uint32_t leaf_row_scan_avx2(const leaf_tr
             __m256d y = _mm256_sub_pd(plo[c], _mm256_loadu_pd(&lt->hi[1][c][q]));
             g = _mm256_max_pd(_mm256_max_pd(y, x), g);
         }
+        _mm256_storeu_pd(box + q, g);
         __m256d d = _mm256_sub_pd(g, vs);
         __m256d over = _mm256_cmp_pd(d, vr, _CMP_GT_OQ);
         past |= (uint32_t)_mm256_movemask_pd(over) << q;
@@ -4599,7 +4610,7 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
 #if MC_COLLIDE_AVX
         if (cx->lanes == 2)
         {
-            left = leaf_row_scan_avx2(&lt, p, slack, reach, &row_far);
+            left = leaf_row_scan_avx2(&lt, p, slack, reach, box, &row_far);
         }
         else
 #endif
@@ -4619,7 +4630,7 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
             uint32_t q = (uint32_t)__builtin_ctz(left);
             leaf_tri_normal(&lt, 0, p);
             leaf_tri_normal(&lt, 1, q);
-            double g = leaf_pair_gap(cx, &lt, p, q, reach);
+            double g = leaf_pair_gap(cx, &lt, p, q, box[q], reach);
             if (g > reach)
             {
                 far = g < far ? g : far;
