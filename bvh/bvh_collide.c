@@ -4268,8 +4268,65 @@ double mc_collide_edge_axes_gap(const mc_vec3 a[3], const mc_vec3 b[3], int lane
     return edge_axes_gap(&lt, 0, 0);
 }
 
+#if MC_COLLIDE_AVX
+// plane_gap on AVX2 lanes: the triangle's three corners on lanes 0-2 (lane 3 repeats corner 0, which changes neither
+// minimum nor maximum), each lane's plane value with the same operations in the same order as mc_dot(n, mc_sub(v, a)),
+// then the minimum and maximum across the lanes (exact: only the sign of a zero may differ from the scalar scan's,
+// and a zero gives -INFINITY either way). Bitwise plane_gap's value.
+__attribute__((target("avx2"))) static inline double plane_gap_avx2(const leaf_tris* lt, int side, uint32_t t,
+                                                                    uint32_t u)
+{
+    int o = 1 - side;
+    if (lt->inv_len[o][u] == 0.0)
+    {
+        return -INFINITY;
+    }
+    const mc_vec3* v = lt->v[side][t];
+    const mc_vec3* n = &lt->n[o][u];
+    const mc_vec3* a = &lt->v[o][u][0];
+    __m256d x = _mm256_sub_pd(_mm256_setr_pd(v[0].x, v[1].x, v[2].x, v[0].x), _mm256_set1_pd(a->x));
+    __m256d y = _mm256_sub_pd(_mm256_setr_pd(v[0].y, v[1].y, v[2].y, v[0].y), _mm256_set1_pd(a->y));
+    __m256d z = _mm256_sub_pd(_mm256_setr_pd(v[0].z, v[1].z, v[2].z, v[0].z), _mm256_set1_pd(a->z));
+    __m256d d =
+        _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(n->x), x), _mm256_mul_pd(_mm256_set1_pd(n->y), y)),
+                      _mm256_mul_pd(_mm256_set1_pd(n->z), z));
+    __m128d l = _mm256_castpd256_pd128(d), h = _mm256_extractf128_pd(d, 1);
+    __m128d mn = _mm_min_pd(l, h), mx = _mm_max_pd(l, h);
+    double lo = _mm_cvtsd_f64(_mm_min_sd(mn, _mm_unpackhi_pd(mn, mn)));
+    double hi = _mm_cvtsd_f64(_mm_max_sd(mx, _mm_unpackhi_pd(mx, mx)));
+    double g = lo > 0.0 ? lo : (hi < 0.0 ? -hi : -INFINITY);
+    return g * lt->inv_len[o][u];
+}
+
+// leaf_pair_gap_planes' two plane gaps on AVX2 lanes (plane_gap_avx2): gap_max of g and both, as the scalar steps.
+__attribute__((target("avx2"))) static double plane_gaps_avx2(const leaf_tris* lt, uint32_t p, uint32_t q, double g)
+{
+    g = gap_max(g, plane_gap_avx2(lt, 1, q, p));
+    return gap_max(g, plane_gap_avx2(lt, 0, p, q));
+}
+#endif
+
 // leaf_pair_gap's first two steps: the boxes, and the two planes when the boxes leave the pair within `reach` (less
 // the slack; without the edge axes: cheaper, and as good for the pairs that are not about to cross).
+// leaf_pair_gap_planes from the pair's box gap g (its first step, before the slack).
+static inline double leaf_pair_gap_planes_box(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q,
+                                              double g, double reach)
+{
+    double slack = 4.0 * cx->abs_slack;
+    if (g - slack <= reach)
+    {
+#if MC_COLLIDE_AVX
+        if (cx->lanes == 2)
+        {
+            return plane_gaps_avx2(lt, p, q, g) - slack;
+        }
+#endif
+        g = gap_max(g, plane_gap(lt, 1, q, p));
+        g = gap_max(g, plane_gap(lt, 0, p, q));
+    }
+    return g - slack;
+}
+
 static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double reach)
 {
     double g = -INFINITY;
@@ -4277,25 +4334,42 @@ static double leaf_pair_gap_planes(const collide_ctx* cx, const leaf_tris* lt, u
     {
         g = gap_max(g, gap_max(lt->lo[1][c][q] - lt->hi[0][c][p], lt->lo[0][c][p] - lt->hi[1][c][q]));
     }
-    double slack = 4.0 * cx->abs_slack;
-    if (g - slack <= reach)
+    return leaf_pair_gap_planes_box(cx, lt, p, q, g, reach);
+}
+
+double mc_collide_plane_gaps(const mc_vec3 a[3], const mc_vec3 b[3], int lanes)
+{
+    leaf_tris lt;
+    for (int c = 0; c < 3; ++c)
     {
-        g = gap_max(g, plane_gap(lt, 1, q, p));
-        g = gap_max(g, plane_gap(lt, 0, p, q));
+        lt.v[0][0][c] = a[c];
+        lt.v[1][0][c] = b[c];
     }
-    return g - slack;
+    lt.normed[0] = lt.normed[1] = 0;
+    leaf_tri_normal(&lt, 0, 0);
+    leaf_tri_normal(&lt, 1, 0);
+#if MC_COLLIDE_AVX
+    if (lanes == 2 && mc_collide_lanes_available() == 2)
+    {
+        return plane_gaps_avx2(&lt, 0, 0, -INFINITY);
+    }
+#else
+    (void)lanes;
+#endif
+    return gap_max(gap_max(-INFINITY, plane_gap(&lt, 1, 0, 0)), plane_gap(&lt, 0, 0, 0));
 }
 
 // Lower bound of the gap between I's triangle p and J's triangle q: the best of their bounding boxes' gap, the two
 // plane gaps and, when those leave the pair within `margin`, the edge-cross-product axes (the full separating axis
 // test), less a bound of the rounding (abs_slack covers 1e-13 of the coordinates' magnitudes, far above the few
 // roundings of each difference, cross and dot product here). Every point of a triangle moving by less than it keeps
-// them apart.
-static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double margin)
+// them apart. `box`: the pair's box gap, leaf_pair_gap_planes' first step (leaf_row_boxes gives it bitwise).
+static double leaf_pair_gap(const collide_ctx* cx, const leaf_tris* lt, uint32_t p, uint32_t q, double box,
+                            double margin)
 {
     // The boxes and planes (less the slack), then the edge axes less the same slack: subtracting it after the largest
     // is taken or before gives the same double (rounding is monotonic).
-    double g = leaf_pair_gap_planes(cx, lt, p, q, margin);
+    double g = leaf_pair_gap_planes_box(cx, lt, p, q, box, margin);
     if (g <= margin)
     {
         g = gap_max(g, edge_axes_gap_lanes(cx, lt, p, q) - 4.0 * cx->abs_slack);
@@ -4402,6 +4476,49 @@ static inline void leaf_row_boxes(const leaf_tris* lt, uint32_t p, double box[MC
     }
 }
 
+#if MC_COLLIDE_AVX
+// leaf_record's scan of I's triangle p against J's triangles on AVX2 lanes (four a register; J's boxes past its count
+// are empty, so their gaps are infinite and change nothing): the box gaps of leaf_row_boxes less the slack, with the
+// same operations per lane (maxpd(y, x) is `y > x ? y : x`, gap_max(x, y)), bit q set when the gap of pair (p, q) is
+// not past the reach, *row_far the smallest gap past it (INFINITY when none; minima are exact, so the order of the
+// reduction does not matter); box[q] receives the box gap before the slack, bitwise leaf_row_boxes' (rounded up to a
+// multiple of four entries). Bitwise the scalar loop of leaf_record (test
+// bvh::a_front_records_the_same_on_every_lane_width).
+__attribute__((target("avx2"))) static uint32_t leaf_row_scan_avx2(const leaf_tris* lt, uint32_t p, double slack,
+                                                                   double reach, double box[MC_BVH_LEAF_MAX],
+                                                                   double* row_far)
+{
+    __m256d plo[3], phi[3];
+    for (int c = 0; c < 3; ++c)
+    {
+        plo[c] = _mm256_set1_pd(lt->lo[0][c][p]);
+        phi[c] = _mm256_set1_pd(lt->hi[0][c][p]);
+    }
+    const __m256d vs = _mm256_set1_pd(slack), vr = _mm256_set1_pd(reach), inf = _mm256_set1_pd(INFINITY);
+    __m256d far = inf;
+    uint32_t past = 0, nj = lt->count[1];
+    for (uint32_t q = 0; q < nj; q += 4u)
+    {
+        __m256d g = _mm256_set1_pd(-INFINITY);
+        for (int c = 0; c < 3; ++c)
+        {
+            __m256d x = _mm256_sub_pd(_mm256_loadu_pd(&lt->lo[1][c][q]), phi[c]);
+            __m256d y = _mm256_sub_pd(plo[c], _mm256_loadu_pd(&lt->hi[1][c][q]));
+            g = _mm256_max_pd(_mm256_max_pd(y, x), g);
+        }
+        _mm256_storeu_pd(box + q, g);
+        __m256d d = _mm256_sub_pd(g, vs);
+        __m256d over = _mm256_cmp_pd(d, vr, _CMP_GT_OQ);
+        past |= (uint32_t)_mm256_movemask_pd(over) << q;
+        far = _mm256_min_pd(_mm256_blendv_pd(inf, d, over), far);
+    }
+    __m128d m = _mm_min_pd(_mm256_castpd256_pd128(far), _mm256_extractf128_pd(far, 1));
+    m = _mm_min_sd(m, _mm_unpackhi_pd(m, m));
+    *row_far = _mm_cvtsd_f64(m);
+    return ~past & ((1u << nj) - 1u);
+}
+#endif
+
 #if defined(__SSE2__)
 // leaf_record's culling of one leaf's triangles against the other leaf's box (given in the leaf's mesh frame), on float
 // lanes as the plain traversal's leaf stage culls them (leaf_pairs_sse, steps 1 and 3: the same data, kernel and
@@ -4418,6 +4535,34 @@ static uint32_t leaf_reach_cull(const collide_ctx* cx, const mc_bvh* t, const mc
     __m128 x[9][4], valid[4];
     return cull_sse(t->tri_local + mc_bvh_leaf_first(leaf), mc_bvh_local_stride(t->triangle_count),
                     mc_bvh_leaf_count(leaf), box, &lc, x, valid);
+}
+
+#if MC_COLLIDE_AVX
+// leaf_reach_cull through the AVX2 instance of the same kernel (two 8-lane registers for a leaf of 16: the same
+// operations on every lane, so the same keep bits; collide_lanes.h).
+__attribute__((target("avx2"))) static uint32_t
+leaf_reach_cull_avx2(const collide_ctx* cx, const mc_bvh* t, const mc_bvh_node* leaf, const lane_box* box, double reach)
+{
+    leaf_cull lc;
+    leaf_cull_make(cx, leaf, box, &lc);
+    lc.lim = _mm_add_ps(lc.lim, _mm_set1_ps((float)(reach * (1.0 + 1e-5))));
+    __m256 x[9][2], valid[2];
+    return cull_avx2(t->tri_local + mc_bvh_leaf_first(leaf), mc_bvh_local_stride(t->triangle_count),
+                     mc_bvh_leaf_count(leaf), box, &lc, x, valid);
+}
+#endif
+
+// leaf_reach_cull on the widest kernel the context allows (the same bits on each).
+static inline uint32_t leaf_reach_cull_lanes(const collide_ctx* cx, const mc_bvh* t, const mc_bvh_node* leaf,
+                                             const lane_box* box, double reach)
+{
+#if MC_COLLIDE_AVX
+    if (cx->lanes == 2)
+    {
+        return leaf_reach_cull_avx2(cx, t, leaf, box, reach);
+    }
+#endif
+    return leaf_reach_cull(cx, t, leaf, box, reach);
 }
 #endif
 
@@ -4451,11 +4596,11 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
     const mc_bvh_node* nb = &cx->tb->nodes[b];
     lane_box other; // the other leaf's box
     lane_box_map(cx, nb, 1, &other);
-    rows = leaf_reach_cull(cx, cx->ta, na, &other, wide);
+    rows = leaf_reach_cull_lanes(cx, cx->ta, na, &other, wide);
     if (rows != 0)
     {
         lane_box_map(cx, na, 0, &other);
-        cols = leaf_reach_cull(cx, cx->tb, nb, &other, wide);
+        cols = leaf_reach_cull_lanes(cx, cx->tb, nb, &other, wide);
     }
     if (rows != all_i || cols != all_j)
     {
@@ -4483,6 +4628,14 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
     if (rows == 0 || cols == 0)
     {
         return front_push(s, a, b, gap_from_front(far, offset), start, 0);
+    }
+    for (uint32_t q = nj; q < ((nj + 3u) & ~3u); ++q) // empty boxes up to a multiple of four (leaf_row_scan_avx2)
+    {
+        for (int c = 0; c < 3; ++c)
+        {
+            lt.lo[1][c][q] = INFINITY;
+            lt.hi[1][c][q] = -INFINITY;
+        }
     }
     if (!pool_reserve(s, ni * nj))
     {
@@ -4519,15 +4672,24 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
         }
         // A box gap past the reach decides (leaf_pair_gap would return it, less the slack): the row's smallest such
         // gap and the pairs left (without a branch per pair), then those in order.
-        leaf_row_boxes(&lt, p, box);
         double row_far = INFINITY;
         uint32_t left = 0;
-        for (uint32_t q = 0; q < nj; ++q)
+#if MC_COLLIDE_AVX
+        if (cx->lanes == 2)
         {
-            double d = box[q] - slack;
-            left |= (uint32_t) !(d > reach) << q;
-            d = d > reach ? d : INFINITY;
-            row_far = d < row_far ? d : row_far;
+            left = leaf_row_scan_avx2(&lt, p, slack, reach, box, &row_far);
+        }
+        else
+#endif
+        {
+            leaf_row_boxes(&lt, p, box);
+            for (uint32_t q = 0; q < nj; ++q)
+            {
+                double d = box[q] - slack;
+                left |= (uint32_t) !(d > reach) << q;
+                d = d > reach ? d : INFINITY;
+                row_far = d < row_far ? d : row_far;
+            }
         }
         far = row_far < far ? row_far : far;
         for (; left != 0; left &= left - 1u)
@@ -4535,7 +4697,7 @@ static int leaf_record(const collide_ctx* cx, pair_worker* w, uint32_t a, uint32
             uint32_t q = (uint32_t)__builtin_ctz(left);
             leaf_tri_normal(&lt, 0, p);
             leaf_tri_normal(&lt, 1, q);
-            double g = leaf_pair_gap(cx, &lt, p, q, reach);
+            double g = leaf_pair_gap(cx, &lt, p, q, box[q], reach);
             if (g > reach)
             {
                 far = g < far ? g : far;
@@ -4740,23 +4902,31 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
 // (front_descend): an axis separates when the projected gap exceeds the rounding slack plus that, so the boxes are
 // farther apart than `wide` (the 1e-5 covers the rounding of the widened slack to float and the axes' lengths: face
 // axes within 1e-6 of unit length, cross products at most that). Elsewhere box_gap, one pair at a time.
+#if defined(__SSE2__)
+// The lane box test's inputs for the children pairs (a[l], b[l]) of front_apart.
+static inline void front_lanes(const collide_ctx* cx, const uint32_t a[4], const uint32_t b[4], sat_lanes* in)
+{
+    const mc_bvh_node* n = cx->ta->nodes;
+    nodes_soa(&n[a[0]], &n[a[1]], &n[a[2]], &n[a[3]], in->a);
+    __m128d cen[2][3];
+    map_other(cx, cx->tb, b, 1, in->bs, in->ebs, cen);
+    in->b = in->bs;
+    in->eb = in->ebs;
+    for (int c = 0; c < 3; ++c)
+    {
+        __m128d d01 = _mm_sub_pd(cen[0][c], _mm_cvtps_pd(in->a[9 + c]));
+        __m128d d23 = _mm_sub_pd(cen[1][c], _mm_cvtps_pd(_mm_movehl_ps(in->a[9 + c], in->a[9 + c])));
+        in->d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
+    }
+}
+#endif
+
 static uint32_t front_apart(const collide_ctx* cx, const uint32_t a[4], const uint32_t b[4], double wide)
 {
 #if defined(__SSE2__)
     (void)wide;
-    const mc_bvh_node* n = cx->ta->nodes;
     sat_lanes in;
-    nodes_soa(&n[a[0]], &n[a[1]], &n[a[2]], &n[a[3]], in.a);
-    __m128d cen[2][3];
-    map_other(cx, cx->tb, b, 1, in.bs, in.ebs, cen);
-    in.b = in.bs;
-    in.eb = in.ebs;
-    for (int c = 0; c < 3; ++c)
-    {
-        __m128d d01 = _mm_sub_pd(cen[0][c], _mm_cvtps_pd(in.a[9 + c]));
-        __m128d d23 = _mm_sub_pd(cen[1][c], _mm_cvtps_pd(_mm_movehl_ps(in.a[9 + c], in.a[9 + c])));
-        in.d[c] = _mm_movelh_ps(_mm_cvtpd_ps(d01), _mm_cvtpd_ps(d23));
-    }
+    front_lanes(cx, a, b, &in);
     return (uint32_t)sat_soa(cx, &in);
 #else
     uint32_t apart = 0;
@@ -4770,11 +4940,52 @@ static uint32_t front_apart(const collide_ctx* cx, const uint32_t a[4], const ui
 #endif
 }
 
+#if MC_COLLIDE_AVX
+// front_apart on two groups of four children pairs (a[4h + l], b[4h + l]) at once, through sat_soa8 (AVX2 machines):
+// bit 4h + l, the same bits as front_apart on each group (sat_soa8's lanes are sat_soa's).
+static uint32_t front_apart8(const collide_ctx* cx, const uint32_t a[8], const uint32_t b[8])
+{
+    sat_lanes in[2];
+    front_lanes(cx, a, b, &in[0]);
+    front_lanes(cx, a + 4, b + 4, &in[1]);
+    return (uint32_t)sat_soa8(cx, &in[0], &in[1]);
+}
+#endif
+
+// The children pairs of a node pair that is not two leaves, split as expand_level splits it, in lanes ca[l], cb[l]
+// (lanes past the count repeat the last pair: tested, not used). @return their count (2 or 4).
+static inline int front_split(const collide_ctx* cx, node_pair np, uint32_t ca[4], uint32_t cb[4])
+{
+    const mc_bvh_node* na = &cx->ta->nodes[np.a];
+    const mc_bvh_node* nb = &cx->tb->nodes[np.b];
+    int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
+    float sa = node_size(na), sb = node_size(nb);
+    bool both = !la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb);
+    bool split_a = both || (!la && (lb || sa >= sb));
+    bool split_b = both || !split_a;
+    int n = 0;
+    for (uint32_t x = 0; x < (split_a ? 2u : 1u); ++x)
+    {
+        for (uint32_t y = 0; y < (split_b ? 2u : 1u); ++y)
+        {
+            ca[n] = split_a ? na->data + x : np.a;
+            cb[n++] = split_b ? nb->data + y : np.b;
+        }
+    }
+    for (int l = n; l < 4; ++l)
+    {
+        ca[l] = ca[n - 1];
+        cb[l] = cb[n - 1];
+    }
+    return n;
+}
+
 // Descend from node pair (a, b) at the current pose, `offset` away from the front's pose, depth first, as expand_level
 // splits the pairs: a pair whose boxes are farther apart than the reach margin + offset (2^-20 wider, front_apart)
 // becomes an entry, with that reach as its gap from the front's pose (gap_from_front: above `margin`), a leaf pair
-// within it is recorded (leaf_record), an internal pair is split and its children pairs tested together. New entries
-// go to the scratch's fresh entries. @return 0 on allocation failure.
+// within it is recorded (leaf_record), an internal pair is split and its children pairs tested together (with those of
+// the next split pair on the stack, on AVX2 machines: front_apart8; the entries and leaf pairs then come in another
+// order, the same set). New entries go to the scratch's fresh entries. @return 0 on allocation failure.
 static int front_descend(const collide_ctx* cx_in, pair_worker* w, uint32_t a0, uint32_t b0, double margin,
                          double offset)
 {
@@ -4807,48 +5018,62 @@ static int front_descend(const collide_ctx* cx_in, pair_worker* w, uint32_t a0, 
         node_pair np = stack->data[--top];
         const mc_bvh_node* na = &cx->ta->nodes[np.a];
         const mc_bvh_node* nb = &cx->tb->nodes[np.b];
-        int la = mc_bvh_is_leaf(na), lb = mc_bvh_is_leaf(nb);
         int ok = 1;
-        if (la && lb)
+        if (mc_bvh_is_leaf(na) && mc_bvh_is_leaf(nb))
         {
             ok = leaf_record(cx, w, np.a, np.b, margin, offset);
         }
-        else if (!pair_vec_reserve(stack, top + 4u))
+        else if (!pair_vec_reserve(stack, top + 8u))
         {
             ok = 0;
         }
         else
         {
-            float sa = node_size(na), sb = node_size(nb);
-            bool both = !la && !lb && sa <= BOTH_RATIO * sb && sb <= BOTH_RATIO * sa && similar_volumes(na, nb);
-            bool split_a = both || (!la && (lb || sa >= sb));
-            bool split_b = both || !split_a;
-            uint32_t ca[4], cb[4];
-            int n = 0;
-            for (uint32_t x = 0; x < (split_a ? 2u : 1u); ++x)
+            // The children pairs of np in lanes 0-3 and, on AVX2 machines when the next pair on the stack is split
+            // too, those of that pair in lanes 4-7 (tested together); their pairs apart become entries (np's first),
+            // the others go on the stack (np's on top, visited first, as when split alone).
+            uint32_t ca[8], cb[8];
+            int n[2] = {front_split(cx, np, ca, cb), 0};
+            int groups = 1;
+#if MC_COLLIDE_AVX
+            if (cx->lanes == 2 && top > 0 &&
+                !(mc_bvh_is_leaf(&cx->ta->nodes[stack->data[top - 1u].a]) &&
+                  mc_bvh_is_leaf(&cx->tb->nodes[stack->data[top - 1u].b])))
             {
-                for (uint32_t y = 0; y < (split_b ? 2u : 1u); ++y)
+                n[1] = front_split(cx, stack->data[--top], ca + 4, cb + 4);
+                groups = 2;
+            }
+#endif
+            w->box_tests += (uint32_t)(n[0] + n[1]);
+            uint32_t apart;
+#if MC_COLLIDE_AVX
+            if (groups == 2)
+            {
+                apart = front_apart8(cx, ca, cb);
+            }
+            else
+#endif
+            {
+                apart = front_apart(cx, ca, cb, wide);
+            }
+            for (int h = 0; h < groups && ok; ++h)
+            {
+                for (int l = 4 * h; l < 4 * h + n[h] && ok; ++l)
                 {
-                    ca[n] = split_a ? na->data + x : np.a;
-                    cb[n++] = split_b ? nb->data + y : np.b;
+                    if ((apart >> l & 1u) != 0)
+                    {
+                        ok = front_push(s, ca[l], cb[l], entry, FRONT_NODE, 0);
+                    }
                 }
             }
-            for (int l = n; l < 4; ++l) // lanes past n repeat the last pair (tested, not used)
+            for (int h = groups - 1; h >= 0 && ok; --h)
             {
-                ca[l] = ca[n - 1];
-                cb[l] = cb[n - 1];
-            }
-            w->box_tests += (uint32_t)n;
-            uint32_t apart = front_apart(cx, ca, cb, wide);
-            for (int l = 0; l < n && ok; ++l)
-            {
-                if ((apart >> l & 1u) != 0)
+                for (int l = 4 * h; l < 4 * h + n[h]; ++l)
                 {
-                    ok = front_push(s, ca[l], cb[l], entry, FRONT_NODE, 0);
-                }
-                else
-                {
-                    stack->data[top++] = (node_pair){ca[l], cb[l]};
+                    if ((apart >> l & 1u) == 0)
+                    {
+                        stack->data[top++] = (node_pair){ca[l], cb[l]};
+                    }
                 }
             }
         }

@@ -198,6 +198,11 @@ extern int mc_collide_lanes_limit;
 /// -INFINITY when no such axis separates them), on the plain code (lanes 1) or the AVX2 kernel (lanes 2, where this
 /// build and CPU have it; else the plain code). Both must give the same double.
 double mc_collide_edge_axes_gap(const mc_vec3 a[3], const mc_vec3 b[3], int lanes);
+/// Tests only: the larger of the two plane gaps of triangles a (I's) and b (J's), as the front measures them
+/// (bvh_collide.c, plane_gap: each triangle's corners against the other's plane, a lower bound of their distance before
+/// the rounding allowance; -INFINITY when neither plane separates them), on the plain code (lanes 1) or the AVX2
+/// kernel (lanes 2, where this build and CPU have it; else the plain code). Both must give the same double.
+double mc_collide_plane_gaps(const mc_vec3 a[3], const mc_vec3 b[3], int lanes);
 
 /// The kernels of the distance query (bvh_distance.c) for a limit of mc_bvh_distance_limit: 1 the two child pairs of a
 /// split bounded one at a time, 2 both at once on the two lanes of SSE2 registers, 3 that on the traversal compiled for
