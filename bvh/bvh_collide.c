@@ -4010,6 +4010,8 @@ typedef struct leaf_tris
     double hi[2][3][MC_BVH_LEAF_MAX];
     mc_vec3 n[2][MC_BVH_LEAF_MAX];      // (v1 - v0) x (v2 - v0)
     double inv_len[2][MC_BVH_LEAF_MAX]; // 1 / |n| (0 for a degenerate triangle: no plane filter)
+    double own_lo[2][MC_BVH_LEAF_MAX];  // the triangle's own corners along n, from its first corner: [own_lo, own_hi]
+    double own_hi[2][MC_BVH_LEAF_MAX];  // (about 0 for a triangle of any thickness; see leaf_tri_normal)
     mc_tri_plane plane[2][MC_BVH_LEAF_MAX];
     uint32_t loaded[2];  // bit t: triangle t of the side is loaded
     uint32_t bounded[2]; // bit t: its box is computed (leaf_tri_box)
@@ -4089,6 +4091,13 @@ static inline void leaf_tri_normal(leaf_tris* lt, int side, uint32_t k)
     double len = sqrt(mc_dot(n, n));
     lt->n[side][k] = n;
     lt->inv_len[side][k] = len > 0.0 ? 1.0 / len : 0.0;
+    // The triangle's own extent along its computed normal, as plane_gap projects the other triangle's corners: not
+    // only rounding when the triangle is a sliver (corners collinear up to rounding: its computed normal is noise and
+    // may point along the triangle), so plane_gap is a separating-axis test on both triangles.
+    double d1 = mc_dot(n, mc_sub(v[1], v[0])), d2 = mc_dot(n, mc_sub(v[2], v[0]));
+    double lo = d1 < 0.0 ? d1 : 0.0, hi = d1 > 0.0 ? d1 : 0.0;
+    lt->own_lo[side][k] = d2 < lo ? d2 : lo;
+    lt->own_hi[side][k] = d2 > hi ? d2 : hi;
 }
 
 // A triangle loaded with its bounding box and normal (for leaf_pair_gap).
@@ -4098,8 +4107,11 @@ static void leaf_tri_bound(const collide_ctx* cx, leaf_tris* lt, int side, uint3
     leaf_tri_normal(lt, side, k);
 }
 
-// Lower bound (before rounding allowances) of the gap between triangle `t` of `side` and the plane of the other
-// side's triangle `u`, when all of t's corners are on one side of it; -INFINITY otherwise.
+// Lower bound (before rounding allowances) of the gap between triangle `t` of `side` and the other side's triangle
+// `u` along u's computed normal, when it separates them; -INFINITY otherwise: t's corners and u's own (own_lo, own_hi)
+// projected on the normal from u's first corner. For a triangle of any thickness u's own extent is rounding and this
+// is the gap of t to u's plane; for a sliver, whose computed normal may lie along it, the plane alone was no bound
+// (found by a front that left a crossing sliver pair out of its near list).
 static double plane_gap(const leaf_tris* lt, int side, uint32_t t, uint32_t u)
 {
     int o = 1 - side;
@@ -4115,7 +4127,8 @@ static double plane_gap(const leaf_tris* lt, int side, uint32_t t, uint32_t u)
         lo = d < lo ? d : lo;
         hi = d > hi ? d : hi;
     }
-    double g = lo > 0.0 ? lo : (hi < 0.0 ? -hi : -INFINITY);
+    double ulo = lt->own_lo[o][u], uhi = lt->own_hi[o][u];
+    double g = lo > uhi ? lo - uhi : (hi < ulo ? ulo - hi : -INFINITY);
     return g * lt->inv_len[o][u];
 }
 
@@ -4294,7 +4307,8 @@ __attribute__((target("avx2"))) static inline double plane_gap_avx2(const leaf_t
     __m128d mn = _mm_min_pd(l, h), mx = _mm_max_pd(l, h);
     double lo = _mm_cvtsd_f64(_mm_min_sd(mn, _mm_unpackhi_pd(mn, mn)));
     double hi = _mm_cvtsd_f64(_mm_max_sd(mx, _mm_unpackhi_pd(mx, mx)));
-    double g = lo > 0.0 ? lo : (hi < 0.0 ? -hi : -INFINITY);
+    double ulo = lt->own_lo[o][u], uhi = lt->own_hi[o][u];
+    double g = lo > uhi ? lo - uhi : (hi < ulo ? ulo - hi : -INFINITY);
     return g * lt->inv_len[o][u];
 }
 
