@@ -4540,12 +4540,18 @@ __attribute__((target("avx2"))) static uint32_t leaf_row_scan_avx2(const leaf_tr
 // axes' lengths, within 1e-6 of 1 after their float rotation). A triangle culled has every corner, as the triangle
 // tests take it, beyond a face of the box by more than the reach along that face's axis: it is farther than `reach`
 // from the box, so from every triangle of the other leaf. @return the bits of the triangles kept.
+static void leaf_reach_cull_make(const collide_ctx* cx, const mc_bvh_node* leaf, const lane_box* box, double reach,
+                                 leaf_cull* lc)
+{
+    leaf_cull_make(cx, leaf, box, lc);
+    lc->lim = _mm_add_ps(lc->lim, _mm_set1_ps((float)(reach * (1.0 + 1e-5))));
+}
+
 static uint32_t leaf_reach_cull(const collide_ctx* cx, const mc_bvh* t, const mc_bvh_node* leaf, const lane_box* box,
                                 double reach)
 {
     leaf_cull lc;
-    leaf_cull_make(cx, leaf, box, &lc);
-    lc.lim = _mm_add_ps(lc.lim, _mm_set1_ps((float)(reach * (1.0 + 1e-5))));
+    leaf_reach_cull_make(cx, leaf, box, reach, &lc);
     __m128 x[9][4], valid[4];
     return cull_sse(t->tri_local + mc_bvh_leaf_first(leaf), mc_bvh_local_stride(t->triangle_count),
                     mc_bvh_leaf_count(leaf), box, &lc, x, valid);
@@ -4558,8 +4564,7 @@ __attribute__((target("avx2"))) static uint32_t
 leaf_reach_cull_avx2(const collide_ctx* cx, const mc_bvh* t, const mc_bvh_node* leaf, const lane_box* box, double reach)
 {
     leaf_cull lc;
-    leaf_cull_make(cx, leaf, box, &lc);
-    lc.lim = _mm_add_ps(lc.lim, _mm_set1_ps((float)(reach * (1.0 + 1e-5))));
+    leaf_reach_cull_make(cx, leaf, box, reach, &lc);
     __m256 x[9][2], valid[2];
     return cull_avx2(t->tri_local + mc_bvh_leaf_first(leaf), mc_bvh_local_stride(t->triangle_count),
                      mc_bvh_leaf_count(leaf), box, &lc, x, valid);
