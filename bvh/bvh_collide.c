@@ -3778,13 +3778,9 @@ void mc_pair_front_memory(const mc_pair_front* f, mc_front_memory* sum)
 // Lines prefetched per array at most (a sphere pair's certificate has a few dozen pairs).
 #define PREFETCH_LINES 32u
 
-static void prefetch_bytes(const void* p, size_t bytes)
+static inline void prefetch_bytes(const void* p, size_t bytes)
 {
-    const char* c = (const char*)p;
-    for (size_t b = 0; b < bytes && b < 64u * PREFETCH_LINES; b += 64u)
-    {
-        __builtin_prefetch(c + b);
-    }
+    mc_prefetch_bytes(p, bytes, PREFETCH_LINES);
 }
 
 void mc_pair_front_prefetch_record(const mc_pair_front* f)
@@ -4799,7 +4795,6 @@ typedef struct near_motion
 {
     double front;                // the motion from the front's pose (the gaps g >= 0)
     uint32_t slot;               // the walk's anchor slot: the anchor it replaces, and the one it stores gaps at
-    uint32_t walks;              // anchors written (slots >= walks, when below NEAR_ANCHORS, hold none)
     double anchor[NEAR_ANCHORS]; // the motion from each anchor, measured on first use (negative: not yet)
     const collide_ctx* cx;       // (for pose_motion)
     const mc_pair_front* f;      // the front
@@ -4811,9 +4806,9 @@ static double near_anchor_motion(near_motion* nm, uint32_t slot)
 {
     if (nm->anchor[slot] < 0.0)
     {
-        nm->anchor[slot] = slot < nm->walks ? pose_motion(nm->cx, (const double(*)[3])nm->f->anchor_rot[slot],
-                                                          nm->f->anchor_trans[slot], nm->radius)
-                                            : INFINITY;
+        nm->anchor[slot] = slot < nm->f->anchor_walks ? pose_motion(nm->cx, (const double(*)[3])nm->f->anchor_rot[slot],
+                                                                    nm->f->anchor_trans[slot], nm->radius)
+                                                      : INFINITY;
     }
     return nm->anchor[slot];
 }
@@ -5831,7 +5826,6 @@ static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc
     nm.front = motion;
     uint32_t anchors = front_anchor_count();
     nm.slot = f->anchor_walks % anchors;
-    nm.walks = f->anchor_walks;
     for (uint32_t a = 0; a < NEAR_ANCHORS; ++a)
     {
         nm.anchor[a] = -1.0;

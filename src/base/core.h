@@ -29,6 +29,17 @@ void mc_advise_large(void* ptr, size_t size);
 /// Size requested for a block from mc_alloc / mc_calloc / mc_realloc / mc_alloc_array; 0 for NULL.
 size_t mc_alloc_size(const void* ptr);
 
+/// Prefetch hints for the first `bytes` bytes at p, one per 64-byte step from p, at most `max_lines` of them (state
+/// read once per step, such as a pair's front or plan, is rarely in cache). Only hints: nothing is read or changed.
+static inline void mc_prefetch_bytes(const void* p, size_t bytes, size_t max_lines)
+{
+    const char* c = (const char*)p;
+    for (size_t b = 0; b < bytes && b < 64u * max_lines; b += 64u)
+    {
+        __builtin_prefetch(c + b);
+    }
+}
+
 /// A thread's switch to the "C" locale for the duration of a text read or write (POSIX uselocale): numbers are
 /// parsed and printed with '.' decimals whatever setlocale() the host called, and other threads are not affected.
 typedef struct mc_c_locale_scope

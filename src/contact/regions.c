@@ -5798,11 +5798,7 @@ void mc_region_plan_prefetch_record(const struct mc_region_plan* plan)
 {
     if (plan != NULL)
     {
-        const char* d = (const char*)plan;
-        for (size_t b = 0; b < sizeof *plan; b += 64u)
-        {
-            __builtin_prefetch(d + b);
-        }
+        mc_prefetch_bytes(plan, sizeof *plan, (sizeof *plan + 63u) / 64u);
     }
 }
 
@@ -5815,20 +5811,11 @@ void mc_region_plan_prefetch(const struct mc_region_plan* plan)
     if (plan->by_pairs && plan->pairs != NULL)
     {
         // The kept pairs' combinatorics, compared first (plan_same_pairs).
-        const char* p = (const char*)plan->pairs;
-        size_t pair_bytes = 4u * (size_t)PLAN_PAIR_WORDS * plan->pair_count;
-        for (size_t b = 0; b < pair_bytes && b < 64u * 16u; b += 64u)
-        {
-            __builtin_prefetch(p + b);
-        }
+        mc_prefetch_bytes(plan->pairs, 4u * (size_t)PLAN_PAIR_WORDS * plan->pair_count, 16u);
     }
-    size_t bytes =
-        4u * (size_t)plan->id_count + 2u * ((size_t)plan->record_count + plan->order_words + plan->node_count);
-    const char* d = (const char*)plan->data;
-    for (size_t b = 0; b < bytes && b < 64u * 64u; b += 64u)
-    {
-        __builtin_prefetch(d + b);
-    }
+    mc_prefetch_bytes(
+        plan->data,
+        4u * (size_t)plan->id_count + 2u * ((size_t)plan->record_count + plan->order_words + plan->node_count), 64u);
 }
 
 /// mc_query_regions, with the regions' derivatives when `derivatives` is not NULL (capacity entries).

@@ -171,11 +171,7 @@ static void query_task(uint32_t begin, uint32_t end, int worker, void* vctx)
         // will read (certified pairs, plan data), start loading while this query runs.
         if (k + 3 < end)
         {
-            const char* r = (const char*)active_pair(w, w->todo[k + 3]);
-            for (size_t off = 0; off < sizeof(mc_pair); off += 64)
-            {
-                __builtin_prefetch(r + off);
-            }
+            mc_prefetch_bytes(active_pair(w, w->todo[k + 3]), sizeof(mc_pair), (sizeof(mc_pair) + 63u) / 64u);
         }
         if (k + 2 < end && w->coherence)
         {
