@@ -4128,16 +4128,24 @@ static double plane_gap(const leaf_tris* lt, int side, uint32_t t, uint32_t u)
     return g * lt->inv_len[o][u];
 }
 
+// The larger of `best` and an axis's separation^2 / |axis|^2 when the separation and |axis|^2 are positive and the
+// quotient finite (an overflow or underflow only leaves that axis out: any separating axis gives a bound).
+static inline double axis_gap2_max(double best, double sep, double len2)
+{
+    double q = len2 > 0.0 && sep > 0.0 ? sep * sep / len2 : 0.0;
+    return q < INFINITY && q > best ? q : best;
+}
+
 // Gap between I's triangle p and J's triangle q along the (computed) cross products of their edges, when one of them
 // separates the triangles; -INFINITY otherwise. Any computed direction is a valid separating axis: only the rounding
 // of the projections and of the norm enters the bound, not how far the axis is from the true cross product. The axes
-// are compared by separation^2 / |axis|^2 (one square root, for the best: a pair near the contact is measured at
-// every query it is looked at); a product that overflows or underflows only picks another separating axis.
+// are compared by separation^2 / |axis|^2 (axis_gap2_max: a quotient per axis, no branch on which axis leads, and one
+// square root, for the best: a pair near the contact is measured at every query it is looked at).
 //
 // The nine axes and their projections are computed first, by component in arrays (independent lanes the compiler may
-// pack), then compared in the order (i, k); the values are those of the plain loop, with the projection of a[0],
-// dot(l, a[0] - a[0]), taken as 0 (it is +-0, and the sign of a zero changes neither a positive separation nor the
-// test sep > 0).
+// pack), then their quotients' maximum (exact in any order); the values are those of the plain loop, with the
+// projection of a[0], dot(l, a[0] - a[0]), taken as 0 (it is +-0, and the sign of a zero changes neither a positive
+// separation nor the test sep > 0).
 static double edge_axes_gap(const leaf_tris* lt, uint32_t p, uint32_t q)
 {
     const mc_vec3* a = lt->v[0][p];
@@ -4173,24 +4181,20 @@ static double edge_axes_gap(const leaf_tris* lt, uint32_t p, uint32_t q)
         hi_b = y2 > hi_b ? y2 : hi_b;
         sep[j] = gap_max(lo_b - hi_a, lo_a - hi_b);
     }
-    double best = 0.0, best_len2 = 1.0; // separation and |axis|^2 of the best separating axis (best > 0: found)
+    double best = 0.0; // the largest separation^2 / |axis|^2 (0: no separating axis)
     for (int j = 0; j < 9; ++j)
     {
-        if (len2[j] > 0.0 && sep[j] > 0.0 && (best == 0.0 || sep[j] * sep[j] * best_len2 > best * best * len2[j]))
-        {
-            best = sep[j];
-            best_len2 = len2[j];
-        }
+        best = axis_gap2_max(best, sep[j], len2[j]);
     }
-    return best > 0.0 ? best / sqrt(best_len2) : -INFINITY;
+    return best > 0.0 ? sqrt(best) : -INFINITY;
 }
 
 #if MC_COLLIDE_AVX
 // edge_axes_gap with J's three edges on the lanes of one register per I edge (lane 3 a zero edge, never read): the same
 // IEEE operations in the same order on each axis (no fusing: -ffp-contract=off, and no FMA in this target), the minima
 // and maxima as the plain code's comparisons (minpd and maxpd return their second operand when the comparison is false,
-// as `x < y ? x : y` does), then the axes compared in the same order (i, k): bitwise edge_axes_gap's value. About half
-// its instructions (682 per call on the spheres of `bench_many`).
+// as `x < y ? x : y` does), then each lane's quotient (axis_gap2_max's operations) and the largest: bitwise
+// edge_axes_gap's value.
 __attribute__((target("avx2"))) static double edge_axes_gap_avx2(const leaf_tris* lt, uint32_t p, uint32_t q)
 {
     const mc_vec3* a = lt->v[0][p];
@@ -4202,8 +4206,8 @@ __attribute__((target("avx2"))) static double edge_axes_gap_avx2(const leaf_tris
     __m256d ebx = _mm256_set_pd(0.0, eb[2].x, eb[1].x, eb[0].x);
     __m256d eby = _mm256_set_pd(0.0, eb[2].y, eb[1].y, eb[0].y);
     __m256d ebz = _mm256_set_pd(0.0, eb[2].z, eb[1].z, eb[0].z);
-    const __m256d zero = _mm256_setzero_pd();
-    double len2[12], sep[12];
+    const __m256d zero = _mm256_setzero_pd(), inf = _mm256_set1_pd(INFINITY);
+    __m256d best = zero;
     for (int i = 0; i < 3; ++i)
     {
         __m256d ax = _mm256_set1_pd(ea[i].x), ay = _mm256_set1_pd(ea[i].y), az = _mm256_set1_pd(ea[i].z);
@@ -4224,23 +4228,19 @@ __attribute__((target("avx2"))) static double edge_axes_gap_avx2(const leaf_tris
         __m256d hi_a = _mm256_max_pd(x2, _mm256_max_pd(x1, zero));
         __m256d lo_b = _mm256_min_pd(y2, _mm256_min_pd(y1, y0));
         __m256d hi_b = _mm256_max_pd(y2, _mm256_max_pd(y1, y0));
-        _mm256_storeu_pd(len2 + 4 * i, l2);
-        _mm256_storeu_pd(sep + 4 * i, _mm256_max_pd(_mm256_sub_pd(lo_a, hi_b), _mm256_sub_pd(lo_b, hi_a)));
+        // axis_gap2_max on the lanes: separation^2 / |axis|^2 where both are positive and the quotient finite, else 0
+        // (lane 3, |axis|^2 = 0, included); the largest of the twelve lanes at the end (a maximum is exact in any
+        // order).
+        __m256d sp = _mm256_max_pd(_mm256_sub_pd(lo_a, hi_b), _mm256_sub_pd(lo_b, hi_a));
+        __m256d r = _mm256_div_pd(_mm256_mul_pd(sp, sp), l2);
+        __m256d ok =
+            _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(l2, zero, _CMP_GT_OQ), _mm256_cmp_pd(sp, zero, _CMP_GT_OQ)),
+                          _mm256_cmp_pd(r, inf, _CMP_LT_OQ));
+        best = _mm256_max_pd(best, _mm256_and_pd(ok, r));
     }
-    double best = 0.0, best_len2 = 1.0;
-    for (int i = 0; i < 3; ++i)
-    {
-        for (int k = 0; k < 3; ++k)
-        {
-            int j = 4 * i + k;
-            if (len2[j] > 0.0 && sep[j] > 0.0 && (best == 0.0 || sep[j] * sep[j] * best_len2 > best * best * len2[j]))
-            {
-                best = sep[j];
-                best_len2 = len2[j];
-            }
-        }
-    }
-    return best > 0.0 ? best / sqrt(best_len2) : -INFINITY;
+    __m128d m = _mm_max_pd(_mm256_castpd256_pd128(best), _mm256_extractf128_pd(best, 1));
+    double g2 = _mm_cvtsd_f64(_mm_max_sd(m, _mm_unpackhi_pd(m, m)));
+    return g2 > 0.0 ? sqrt(g2) : -INFINITY;
 }
 #endif
 
