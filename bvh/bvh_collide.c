@@ -4814,6 +4814,9 @@ typedef struct near_motion
     const collide_ctx* cx;       // (for pose_motion)
     const mc_pair_front* f;      // the front
     double radius;               // J's radius (pose_motion)
+    bool skip_ready;             // skip_front and skip_anchor are set (near_skip_thresholds)
+    float skip_front;            // front, rounded up to a float
+    float skip_anchor[8];        // per slot, the anchor's motion rounded up to a float (+INFINITY: never skipped)
 } near_motion;
 
 // The motion from anchor `slot` (measured once per walk; INFINITY for a slot no walk wrote).
@@ -4877,6 +4880,70 @@ static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* l
 // pairs whose own gap does not keep them apart after the motion since the front's pose or since their anchor
 // (near_pair_refresh, which may raise their gap); a gap kept from the anchor this walk replaces (its slot) moves to the
 // walk's pose, less the motion between the two, while it stays positive. @return 0 on allocation failure.
+static inline int near_entry(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, const uint8_t* list, float* gap,
+                             uint32_t k, near_motion* nm);
+
+#if MC_COLLIDE_AVX
+// near_attention's eight lanes (lanes n..7 are not loaded: their bits are cleared by the caller).
+__attribute__((target("avx2"))) static uint32_t near_attention_avx2(const near_motion* nm, const float* g, uint32_t n)
+{
+    __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i load = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), lane);
+    __m256 gv = _mm256_maskload_ps(g, load);
+    __m256i bits = _mm256_castps_si256(gv);
+    __m256 anchor =
+        _mm256_permutevar8x32_ps(_mm256_loadu_ps(nm->skip_anchor), _mm256_and_si256(bits, _mm256_set1_epi32(7)));
+    __m256 h = _mm256_castsi256_ps(_mm256_and_si256(bits, _mm256_set1_epi32(0x7ffffff8)));
+    __m256 skip_front = _mm256_cmp_ps(gv, _mm256_set1_ps(nm->skip_front), _CMP_GT_OQ);
+    __m256 skip_anchor = _mm256_cmp_ps(h, anchor, _CMP_GT_OQ);
+    __m256 skip = _mm256_blendv_ps(skip_front, skip_anchor, gv); // by the sign bit: anchored gaps are negative
+    return ~(uint32_t)_mm256_movemask_ps(skip);
+}
+#endif
+
+// A value rounded up to a float (a float above every double it replaces in a comparison g > x with a float g).
+static inline float float_up(double x)
+{
+    float f = (float)x;
+    return (double)f < x ? nextafterf(f, INFINITY) : f;
+}
+
+// The float thresholds of a walk's skips (near_motion.skip_front, skip_anchor): every anchor's motion is measured.
+static void near_skip_thresholds(near_motion* nm)
+{
+    nm->skip_front = float_up(nm->front);
+    for (uint32_t a = 0; a < 8u; ++a)
+    {
+        nm->skip_anchor[a] = a < front_anchor_count() && a != nm->slot ? float_up(near_anchor_motion(nm, a)) : INFINITY;
+    }
+    nm->skip_ready = true;
+}
+
+// Bit k set for each of the n <= 8 gaps g[k] of a near list that near_entry may not skip (a superset of those it
+// does not: a gap from the front's pose skips when it exceeds the motion, an anchored one when its slot is not the
+// walk's and its bound exceeds that anchor's motion; both compared with the motions rounded up to floats, so a float
+// gap above them is above the doubles; a crossed pair's NaN never skips). On AVX2 eight gaps at once without a branch
+// per gap (the walk's branches on each gap were mispredicted on about a third of them); elsewhere every entry.
+static inline uint32_t near_attention(const collide_ctx* cx, near_motion* nm, const float* g, uint32_t n)
+{
+    uint32_t all = n >= 32u ? ~0u : (1u << n) - 1u;
+#if MC_COLLIDE_AVX
+    if (cx->lanes == 2)
+    {
+        if (!nm->skip_ready)
+        {
+            near_skip_thresholds(nm);
+        }
+        return near_attention_avx2(nm, g, n) & all;
+    }
+#else
+    (void)cx;
+    (void)nm;
+    (void)g;
+#endif
+    return all;
+}
+
 static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const front_entry* e, near_motion* nm)
 {
     if (e->near_count == 0)
@@ -4887,42 +4954,54 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
     leaf_tris_init(cx, e->a, e->b, &lt);
     const uint8_t* list = f->pool + e->near;
     float* gap = f->pool_gap + e->near;
-    for (uint32_t k = 0; k < e->near_count; ++k)
+    for (uint32_t k0 = 0; k0 < e->near_count; k0 += 8u)
     {
-        float g = gap[k];
-        if ((double)g > nm->front)
+        uint32_t todo = near_attention(cx, nm, gap + k0, e->near_count - k0 < 8u ? e->near_count - k0 : 8u);
+        for (; todo != 0; todo &= todo - 1u)
         {
-            continue;
-        }
-        if (g < 0.0f)
-        {
-            uint32_t slot;
-            double h = near_anchor_gap(g, &slot);
-            double m = near_anchor_motion(nm, slot);
-            if (slot != nm->slot)
+            if (!near_entry(cx, w, &lt, list, gap, k0 + (uint32_t)__builtin_ctz(todo), nm))
             {
-                if (h > m)
-                {
-                    continue;
-                }
+                return 0;
             }
-            else
-            {
-                double left = (h - m) - 1e-15 * h;
-                float here = left > 0.0 ? gap_down(left) : 0.0f;
-                if (here > 0.0f)
-                {
-                    gap[k] = near_anchored(here, slot);
-                    continue;
-                }
-            }
-        }
-        if (!near_pair_refresh(cx, w, &lt, list[k] >> 4, list[k] & 15u, nm, &gap[k]))
-        {
-            return 0;
         }
     }
     return 1;
+}
+
+// Entry k of a near list (leaf_near): skipped while its gap keeps it apart, else refreshed. @return 0 on allocation
+// failure.
+static inline int near_entry(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, const uint8_t* list, float* gap,
+                             uint32_t k, near_motion* nm)
+{
+    float g = gap[k];
+    if ((double)g > nm->front)
+    {
+        return 1;
+    }
+    if (g < 0.0f)
+    {
+        uint32_t slot;
+        double h = near_anchor_gap(g, &slot);
+        double m = near_anchor_motion(nm, slot);
+        if (slot != nm->slot)
+        {
+            if (h > m)
+            {
+                return 1;
+            }
+        }
+        else
+        {
+            double left = (h - m) - 1e-15 * h;
+            float here = left > 0.0 ? gap_down(left) : 0.0f;
+            if (here > 0.0f)
+            {
+                gap[k] = near_anchored(here, slot);
+                return 1;
+            }
+        }
+    }
+    return near_pair_refresh(cx, w, lt, list[k] >> 4, list[k] & 15u, nm, &gap[k]);
 }
 
 // The children pairs (a[l], b[l]), l < 4, of a front descent: bit l set when their boxes are farther apart than
@@ -5848,6 +5927,7 @@ static int front_traverse(collide_ctx* cx, mc_pair_front** slot, const struct mc
     nm.cx = cx;
     nm.f = f;
     nm.radius = radius;
+    nm.skip_ready = false;
     if (motion < (double)f->min_gap)
     {
         // A quiet query: J cannot have crossed any entry's gap since the front's pose, so only the leaf entries' near
