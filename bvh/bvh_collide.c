@@ -4791,6 +4791,11 @@ static inline float near_anchored(float h, uint32_t slot)
     return g;
 }
 
+float mc_collide_near_anchored(float h, uint32_t slot)
+{
+    return near_anchored(h, slot);
+}
+
 // The gap bound h of an anchored gap g (g < 0; near_anchored), and its anchor's slot in *slot.
 static inline double near_anchor_gap(float g, uint32_t* slot)
 {
@@ -4901,6 +4906,23 @@ __attribute__((target("avx2"))) static uint32_t near_attention_avx2(const near_m
 }
 #endif
 
+// True when a near-list pair's stored gap g keeps it apart at the walk's pose: a gap from the front's pose above the
+// motion from there, or a gap from another anchor than the walk's above the motion from that anchor.
+static inline bool near_keeps_apart(float g, near_motion* nm)
+{
+    if ((double)g > nm->front)
+    {
+        return true;
+    }
+    if (!(g < 0.0f))
+    {
+        return false;
+    }
+    uint32_t slot;
+    double h = near_anchor_gap(g, &slot);
+    return slot != nm->slot && h > near_anchor_motion(nm, slot);
+}
+
 // A value rounded up to a float (a float above every double it replaces in a comparison g > x with a float g).
 static inline float float_up(double x)
 {
@@ -4944,6 +4966,34 @@ static inline uint32_t near_attention(const collide_ctx* cx, near_motion* nm, co
     return all;
 }
 
+uint32_t mc_collide_near_attention(const float* gap, uint32_t n, double front, const double anchor[4], uint32_t slot,
+                                   int lanes)
+{
+    near_motion nm = {0};
+    nm.front = front;
+    nm.slot = slot;
+    for (uint32_t a = 0; a < NEAR_ANCHORS; ++a)
+    {
+        nm.anchor[a] = a < 4u ? anchor[a] : INFINITY;
+    }
+    n = n < 8u ? n : 8u;
+    uint32_t mask = 0;
+#if MC_COLLIDE_AVX
+    if (lanes == 2 && mc_collide_lanes_available() == 2)
+    {
+        near_skip_thresholds(&nm);
+        return near_attention_avx2(&nm, gap, n) & ((1u << n) - 1u);
+    }
+#else
+    (void)lanes;
+#endif
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        mask |= (uint32_t)!near_keeps_apart(gap[k], &nm) << k;
+    }
+    return mask;
+}
+
 static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const front_entry* e, near_motion* nm)
 {
     if (e->near_count == 0)
@@ -4974,31 +5024,21 @@ static inline int near_entry(const collide_ctx* cx, pair_worker* w, leaf_tris* l
                              uint32_t k, near_motion* nm)
 {
     float g = gap[k];
-    if ((double)g > nm->front)
+    if (near_keeps_apart(g, nm))
     {
         return 1;
     }
-    if (g < 0.0f)
+    uint32_t slot = 0;
+    double h = g < 0.0f ? near_anchor_gap(g, &slot) : 0.0;
+    if (g < 0.0f && slot == nm->slot)
     {
-        uint32_t slot;
-        double h = near_anchor_gap(g, &slot);
         double m = near_anchor_motion(nm, slot);
-        if (slot != nm->slot)
+        double left = (h - m) - 1e-15 * h;
+        float here = left > 0.0 ? gap_down(left) : 0.0f;
+        if (here > 0.0f)
         {
-            if (h > m)
-            {
-                return 1;
-            }
-        }
-        else
-        {
-            double left = (h - m) - 1e-15 * h;
-            float here = left > 0.0 ? gap_down(left) : 0.0f;
-            if (here > 0.0f)
-            {
-                gap[k] = near_anchored(here, slot);
-                return 1;
-            }
+            gap[k] = near_anchored(here, slot);
+            return 1;
         }
     }
     return near_pair_refresh(cx, w, lt, list[k] >> 4, list[k] & 15u, nm, &gap[k]);

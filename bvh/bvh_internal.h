@@ -203,6 +203,15 @@ double mc_collide_edge_axes_gap(const mc_vec3 a[3], const mc_vec3 b[3], int lane
 /// the rounding allowance; -INFINITY when neither plane separates them), on the plain code (lanes 1) or the AVX2
 /// kernel (lanes 2, where this build and CPU have it; else the plain code). Both must give the same double.
 double mc_collide_plane_gaps(const mc_vec3 a[3], const mc_vec3 b[3], int lanes);
+/// Tests only: the near-list entries a front's walk looks at among gaps gap[0..n) (n <= 8; bit k for entry k): on the
+/// plain code (lanes 1) those whose stored gap does not keep them apart, exactly (near_keeps_apart: a gap from the
+/// front's pose against the motion `front`, an anchored one against anchor[slot'] unless slot' is the walk's `slot`);
+/// on the AVX2 kernel (lanes 2, where available) the walk's prefilter, which must flag at least those.
+uint32_t mc_collide_near_attention(const float* gap, uint32_t n, double front, const double anchor[4], uint32_t slot,
+                                   int lanes);
+/// Tests only: a near-list gap h >= 0 kept from anchor `slot` as the front stores it (a negative float, the slot in
+/// its three low bits, h rounded towards zero).
+float mc_collide_near_anchored(float h, uint32_t slot);
 
 /// The kernels of the distance query (bvh_distance.c) for a limit of mc_bvh_distance_limit: 1 the two child pairs of a
 /// split bounded one at a time, 2 both at once on the two lanes of SSE2 registers, 3 that on the traversal compiled for

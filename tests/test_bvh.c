@@ -2596,6 +2596,86 @@ Test(bvh, a_front_keeps_the_crossing_pairs_of_a_sliver_face)
     mc_mesh_destroy(mi);
 }
 
+Test(bvh, the_near_list_prefilter_flags_every_entry_the_exact_rule_keeps)
+{
+    // A front's quiet query walks each near list eight gaps at a time on AVX2 (near_attention: float compares against
+    // the motions rounded up to floats) and runs the exact per-entry rule (near_keeps_apart) on the flagged entries
+    // only. An entry the exact rule would look at and the prefilter skipped is a crossing the front loses, so the
+    // prefilter must flag a superset; it may flag more only where a gap equals a motion rounded up to a float. Random
+    // gaps from the front's pose and from four anchors, crossed pairs (NaN), zeros of both signs, and gaps one float
+    // either side of each motion; lists of 1 to 8 entries (the loads past n must be masked: the array ends at n).
+    if (mc_collide_lanes_available() < 2)
+    {
+        cr_skip_test("no AVX2 on this machine: the walk uses the exact rule alone");
+    }
+    uint64_t seed = 99u;
+    uint32_t flagged = 0, exact = 0, extra = 0, entries = 0;
+    for (int k = 0; k < 200000; ++k)
+    {
+        double scale = pow(10.0, 8.0 * scene_random(&seed) - 6.0);
+        double front = scale * scene_random(&seed), anchor[4];
+        for (int a = 0; a < 4; ++a)
+        {
+            anchor[a] = k % 7 == 0 && a == 3 ? INFINITY : scale * scene_random(&seed);
+        }
+        uint32_t slot = (uint32_t)(4.0 * scene_random(&seed)) & 3u;
+        uint32_t n = 1u + ((uint32_t)(8.0 * scene_random(&seed)) & 7u);
+        float* gap = malloc(n * sizeof *gap); // exactly n: a load past it is a heap overflow under ASan
+        cr_assert_not_null(gap);
+        for (uint32_t e = 0; e < n; ++e)
+        {
+            uint32_t a = (uint32_t)(4.0 * scene_random(&seed)) & 3u;
+            double target = e % 2 == 0 ? front : anchor[a];
+            float g = (float)(2.0 * target * scene_random(&seed));
+            switch ((uint32_t)(8.0 * scene_random(&seed)))
+            {
+            case 0: // one float either side of the motion, or on it
+                g = nextafterf((float)target, (float)scene_random(&seed) < 0.5f ? 0.0f : INFINITY);
+                break;
+            case 1:
+                g = (float)target;
+                break;
+            case 2:
+                g = scene_random(&seed) < 0.5 ? NAN : (scene_random(&seed) < 0.5 ? 0.0f : -0.0f);
+                break;
+            default:
+                break;
+            }
+            gap[e] = e % 2 == 0 || !isfinite(g) || !(g > 0.0f) ? g : mc_collide_near_anchored(g, a);
+        }
+        uint32_t plain = mc_collide_near_attention(gap, n, front, anchor, slot, 1);
+        uint32_t lanes = mc_collide_near_attention(gap, n, front, anchor, slot, 2);
+        cr_assert((plain & ~lanes) == 0u, "list %d: the exact rule looks at %#x, the prefilter flags %#x", k, plain,
+                  lanes);
+        cr_assert(lanes >> n == 0u, "list %d: bits past the list's %u entries: %#x", k, n, lanes);
+        for (uint32_t m = lanes & ~plain; m != 0; m &= m - 1u) // flagged beyond the exact rule: on the boundary only
+        {
+            uint32_t e = (uint32_t)__builtin_ctz(m), b;
+            memcpy(&b, &gap[e], sizeof b);
+            float h = gap[e];
+            double t = front;
+            if (gap[e] < 0.0f) // anchored: the bound without its sign and slot bits, against the slot's motion
+            {
+                t = anchor[b & 7u];
+                b &= 0x7ffffff8u;
+                memcpy(&h, &b, sizeof h);
+            }
+            float up = (float)t;
+            up = (double)up < t ? nextafterf(up, INFINITY) : up;
+            cr_assert(h == up, "list %d entry %u: gap %.9g flagged, not on its motion %.17g rounded up (%.9g)", k, e,
+                      (double)h, t, (double)up);
+            extra++;
+        }
+        entries += n;
+        flagged += (uint32_t)__builtin_popcount(lanes);
+        exact += (uint32_t)__builtin_popcount(plain);
+        free(gap);
+    }
+    // The prefilter skips (it is not all ones), and the boundary cases above occur.
+    cr_assert(flagged < entries && exact > 0u && extra > 0u, "%u of %u entries flagged, %u by the exact rule, %u more",
+              flagged, entries, exact, extra);
+}
+
 Test(bvh, a_front_measures_its_near_pairs_less_often_as_it_ages)
 {
     // The walk of the test above for 100 queries, through two fronts: one keeping its near pairs' gaps from a single
