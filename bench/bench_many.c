@@ -772,9 +772,10 @@ static int run(const scene* s, int threads, bool coherence, int calls, result* r
         {
             fprintf(stderr,
                     "  call %d: %.2f ms CPU, %llu box tests, %llu triangle tests, %llu crossing pairs, %u of %u pairs "
-                    "certified, %u planned\n",
+                    "certified, %u planned, %u restored by their combinatorics\n",
                     k, 1e3 * cpu, (unsigned long long)si.box_tests, (unsigned long long)si.triangle_tests,
-                    (unsigned long long)si.triangle_pairs, si.certified_pairs, si.candidate_pairs, si.planned_pairs);
+                    (unsigned long long)si.triangle_pairs, si.certified_pairs, si.candidate_pairs, si.planned_pairs,
+                    si.restored_pairs);
         }
     }
     free(walk);

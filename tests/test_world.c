@@ -1515,14 +1515,15 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
 {
     // 80 steps of random motions of every body (random_motion: from none to 1e-3 and small turns), coherence on with
     // 1 and 2 workers against coherence off (the oracle: every moved pair queried from the roots). Records and wrenches
-    // bitwise equal at every step; some pairs must have replayed their certified triangle pairs and some must have
-    // been tested again after the first step (motions past their margins).
+    // bitwise equal at every step; some pairs must have replayed their certified triangle pairs, some must have
+    // been tested again after the first step (motions past their margins), and some of those restored their region
+    // plan from the same combinatorics (mc_step_info.restored_pairs).
     grid g[3];
     three_grids(g);
     mc_pose cur[GRID_N];
     memcpy(cur, g[0].poses, sizeof cur);
     uint64_t rng = 0x9E3779B97F4A7C15ull;
-    uint64_t certified[3] = {0, 0, 0}, planned[3] = {0, 0, 0}, tested = 0;
+    uint64_t certified[3] = {0, 0, 0}, planned[3] = {0, 0, 0}, restored[3] = {0, 0, 0}, tested = 0;
     static snapshot snap[3];
     // Debug and sanitizer builds take 30 of the 80 steps (CI's time budget): certified replays, retests and restored
     // plans all occur within them (the counts are asserted below).
@@ -1544,6 +1545,7 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
             mc_step_info info = mc_world_get_step_info(g[w].world);
             certified[w] += info.certified_pairs;
             planned[w] += info.planned_pairs;
+            restored[w] += info.restored_pairs;
             if (w == 1 && k > 0)
             {
                 tested += info.candidate_pairs - info.reused_pairs - info.certified_pairs;
@@ -1558,6 +1560,11 @@ Test(world, certified_reuse_under_random_motions_equals_cold_bit_for_bit)
     cr_assert(gt(u64, tested, 0), "no pair was tested again");
     cr_assert(gt(u64, planned[1], 0), "no pair restored its region plan");
     cr_assert(gt(u64, planned[2], 0), "no pair restored its region plan (2 workers)");
+    // Pairs tested again whose triangle pairs kept their combinatorics restore the plan too (certified_reuse bit 2),
+    // counted apart: none without coherence, some with it.
+    cr_assert(eq(u64, restored[0], 0));
+    cr_assert(gt(u64, restored[1], 0), "no tested pair restored its region plan by its combinatorics");
+    cr_assert(gt(u64, restored[2], 0), "no tested pair restored its region plan by its combinatorics (2 workers)");
     cr_assert(lt(u64, planned[1], certified[1] + 1u), "a plan is restored only with certified pairs");
     for (int w = 0; w < 3; ++w)
     {

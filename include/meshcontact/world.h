@@ -724,6 +724,10 @@ extern "C"
         uint32_t sleeping_bodies;  ///< bodies at rest (mc_body_set_awake) during this evaluation
         uint32_t woken_bodies;     ///< sleeping bodies this evaluation woke (pose or velocity set to other values)
         uint32_t sleeping_pairs;   ///< candidate pairs of two sleeping bodies (their regions reused, no query)
+        uint32_t restored_pairs;   ///< queried pairs whose triangle pairs, tested again, had the combinatorics of
+                                   ///< their last query, so that the region stage restored that query's crossing
+                                   ///< records, states and regions and only recomputed the sums and depth (bodies
+                                   ///< that all move a little; planned_pairs counts the certified restores)
     } mc_step_info;
 
     /// @return counters of the last evaluation.

@@ -423,6 +423,7 @@ static mc_status reserve_records(mc_world* w)
         w->info.reused_pairs += p->reused;
         w->info.certified_pairs += p->reused ? 0u : (p->stats.certified_reuse & 1u);
         w->info.planned_pairs += p->reused ? 0u : ((p->stats.certified_reuse >> 1) & 1u);
+        w->info.restored_pairs += p->reused ? 0u : ((p->stats.certified_reuse >> 2) & 1u);
     }
     if (total > UINT32_MAX ||
         !mc_array_reserve((void**)&w->records, &w->record_capacity, (uint32_t)total, sizeof *w->records, 4))

@@ -348,6 +348,7 @@ int main(void)
     F(mc_step_info, sleeping_bodies);
     F(mc_step_info, woken_bodies);
     F(mc_step_info, sleeping_pairs);
+    F(mc_step_info, restored_pairs);
     S(mc_manifold_point);
     F(mc_manifold_point, point);
     F(mc_manifold_point, depth);

@@ -603,6 +603,7 @@ class StepInfo(Struct):
         ("sleeping_bodies", c_uint32),
         ("woken_bodies", c_uint32),
         ("sleeping_pairs", c_uint32),
+        ("restored_pairs", c_uint32),
     ]
 
 
