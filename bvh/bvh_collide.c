@@ -4315,9 +4315,8 @@ __attribute__((target("avx2"))) static inline double plane_gap_avx2(const leaf_t
     // plane_gap_sides with a blend for its last choice (the compiler branches on it: mispredicted on pairs about to
     // cross, half the time).
     __m128d below = _mm_sub_sd(lo, _mm_set_sd(lt->own_hi[o][u])), above = _mm_sub_sd(_mm_set_sd(lt->own_lo[o][u]), hi);
-    __m128d g = _mm_max_sd(
-        below,
-        above); // plane_gap_sides' larger difference up to the sign of equal zeros (not positive: -INFINITY either way)
+    // plane_gap_sides' larger difference, up to the sign of equal zeros (not positive: -INFINITY either way).
+    __m128d g = _mm_max_sd(below, above);
     __m128d ok = _mm_cmpgt_sd(g, _mm_setzero_pd());
     __m128d r = _mm_blendv_pd(_mm_set_sd(-INFINITY), _mm_mul_sd(g, _mm_set_sd(lt->inv_len[o][u])), ok);
     return _mm_cvtsd_f64(r);
@@ -4881,10 +4880,6 @@ static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* l
     return 1;
 }
 
-// A kept leaf entry: only its near list is looked at (its other triangle pairs are still apart), and in it only the
-// pairs whose own gap does not keep them apart after the motion since the front's pose or since their anchor
-// (near_pair_refresh, which may raise their gap); a gap kept from the anchor this walk replaces (its slot) moves to the
-// walk's pose, less the motion between the two, while it stays positive. @return 0 on allocation failure.
 static inline int near_entry(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, const uint8_t* list, float* gap,
                              uint32_t k, near_motion* nm);
 
@@ -4951,7 +4946,7 @@ static void near_skip_thresholds(near_motion* nm)
 // 0.473-0.492x of a stateless query); elsewhere every entry, for near_entry to decide.
 static inline uint32_t near_attention(const collide_ctx* cx, near_motion* nm, const float* g, uint32_t n)
 {
-    uint32_t all = n >= 32u ? ~0u : (1u << n) - 1u;
+    uint32_t all = (1u << n) - 1u; // (n <= 8)
 #if MC_COLLIDE_AVX
     if (cx->lanes == 2)
     {
@@ -4997,6 +4992,11 @@ uint32_t mc_collide_near_attention(const float* gap, uint32_t n, double front, c
     return mask;
 }
 
+// A kept leaf entry: only its near list is looked at (its other triangle pairs are still apart), and in it only the
+// pairs whose own gap does not keep them apart after the motion since the front's pose or since their anchor
+// (near_entry: near_pair_refresh, which may raise their gap), picked eight at a time (near_attention); a gap kept from
+// the anchor this walk replaces (its slot) moves to the walk's pose, less the motion between the two, while it stays
+// positive. @return 0 on allocation failure.
 static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, const front_entry* e, near_motion* nm)
 {
     if (e->near_count == 0)

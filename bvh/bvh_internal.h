@@ -206,7 +206,8 @@ double mc_collide_plane_gaps(const mc_vec3 a[3], const mc_vec3 b[3], int lanes);
 /// Tests only: the near-list entries a front's walk looks at among gaps gap[0..n) (n <= 8; bit k for entry k): on the
 /// plain code (lanes 1) those whose stored gap does not keep them apart, exactly (near_keeps_apart: a gap from the
 /// front's pose against the motion `front`, an anchored one against anchor[slot'] unless slot' is the walk's `slot`);
-/// on the AVX2 kernel (lanes 2, where available) the walk's prefilter, which must flag the same.
+/// on the AVX2 kernel (lanes 2, where available) the walk's prefilter, which must flag the same. anchor[a] >= 0 (or
+/// INFINITY: an anchor no walk wrote).
 uint32_t mc_collide_near_attention(const float* gap, uint32_t n, double front, const double anchor[4], uint32_t slot,
                                    int lanes);
 /// Tests only: a near-list gap h >= 0 kept from anchor `slot` as the front stores it (a negative float, the slot in
