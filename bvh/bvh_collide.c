@@ -4918,6 +4918,7 @@ static inline bool near_keeps_apart(float g, near_motion* nm)
     return slot != nm->slot && h > near_anchor_motion(nm, slot);
 }
 
+#if MC_COLLIDE_AVX
 // The largest float at most x: for a float g, g > x exactly when g > float_down(x) (a float above float_down(x) is at
 // least the next float, which is above x unless x is that float itself).
 static inline float float_down(double x)
@@ -4937,6 +4938,7 @@ static void near_skip_thresholds(near_motion* nm)
     }
     nm->skip_ready = true;
 }
+#endif
 
 // Bit k set for each of the n <= 8 gaps g[k] of a near list that the walk looks at: exactly those near_keeps_apart
 // does not keep apart (a gap from the front's pose skips when it exceeds the motion, an anchored one when its slot is
