@@ -71,6 +71,14 @@ for h in stl_binary stl_ascii obj off shl ply 3mf gltf glb dae scenario mesh_cre
     else
         echo "$h: crash while fuzzing (input saved in $work/$h/):" >&2
         grep -E -m5 'ERROR|invariant|MC_ASSERT|runtime error' "$work/$h/fuzz.txt" >&2 || true
+        # .ci/run works in a clone it deletes on exit: the log keeps what reproduces the crash (the seed, the
+        # harness's description of the input, and the input itself in base64: `base64 -d > input` then run the
+        # harness on it).
+        grep -E -m1 'INFO: Seed:' "$work/$h/fuzz.txt" >&2 || true
+        grep -E -m1 -A12 'fuzz invariant failed|MC_ASSERT failed' "$work/$h/fuzz.txt" >&2 || true
+        for a in "$work/$h"/crash-* "$work/$h"/leak-* "$work/$h"/timeout-* "$work/$h"/oom-*; do
+            if [ -f "$a" ]; then echo "$h: $(basename "$a") in base64: $(base64 -w0 "$a")" >&2; fi
+        done
         status=1
     fi
 done
