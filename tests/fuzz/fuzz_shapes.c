@@ -95,8 +95,9 @@ static bool make_side(fuzz_bytes* in, side* s)
 
 /// The open findings' scales (tests/fuzz/open/README.md): a (solid) ball whose radius exceeds 2^9 times the other
 /// side's mesh's bounding-box diagonal (shape.h: the rounding of the faces the sphere cuts grows as eps (R / L)^3), or
-/// a cylinder whose radius is below 2^-40 of its length or of the mesh's diagonal (thinner than the rounding of the
-/// points it spans: a needle of radius 2^-299 and length 1/8 at a corner of the L prism took 1.21 times its volume).
+/// a cylinder whose radius is below 2^-40 of its length or of the mesh's diagonal (broader than the failing cases, a
+/// mesh vertex on the axis: a needle of radius 2^-299 and length 1/8 at a corner of the L prism took 1.21 times its
+/// volume).
 static bool scale_beyond_accuracy(const side s[2])
 {
     for (int k = 0; k < 2; ++k)
@@ -196,7 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 total += h[k].volume;
             }
             // Open findings (tests/fuzz/open/README.md; MC_FUZZ_STRICT=1 checks them too): a ball far larger than the
-            // mesh it cuts, and a cylinder thinner than the rounding of the coordinates it spans, lose the volume.
+            // mesh it cuts, and a cylinder far thinner than the mesh with a mesh vertex on its axis, lose the volume.
             bool open_scale = !fuzz_strict() && scale_beyond_accuracy(s);
             FUZZ_CHECK(open_scale || total <= bound * (1.0 + 1e-7) + 1e-300,
                        "total volume %.17g above the smaller solid's %.17g", total, bound);
