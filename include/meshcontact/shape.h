@@ -74,13 +74,15 @@ extern "C"
     ///   surface inside the ball), depth = R - the distance from the centre to the surface (R + it with the centre
     ///   inside), point_i / point_j the ball's deepest point and the surface's closest one. A centre exactly on an
     ///   edge or vertex of the mesh (on the planes of two faces) is moved by 2^-27 R first (about 1e-8 relative).
-    ///   Not for a socket or a flipped mesh. Accuracy: a face wholly inside the ball is one term; a face the
-    ///   sphere cuts is split around the foot of the centre on its plane, whose pieces are R / L times the face's
-    ///   size for a ball R across a mesh L across, and their rounding grows as eps (R / L)^3: on a 120-triangle
-    ///   torus (L = 2.6) cut by a ball's surface, the volume's spread over turns of the whole scene (a lower bound
-    ///   of the error) is 3e-8 of the torus's volume at R = 2^9, 2e-7 at 2^10, 1.2e-5 at 2^12, 6 % at 2^16 (test
-    ///   analytic::a_ball_much_larger_than_a_mesh_keeps_its_volume_under_turns). For a ball far larger than the
-    ///   mesh, the plane tangent to it is the better shape.
+    ///   Not for a socket or a flipped mesh. Accuracy: a face that misses the ball adds nothing, a face wholly
+    ///   inside is one term, a face the sphere cuts is summed from a point of its own boundary (its thin circular
+    ///   segments' shares of the ball's cone by a 20-point Gauss rule without cancellation; arcs of 90 degrees or
+    ///   more around the foot, as before): on a 120-triangle torus (L = 2.6) cut by a ball's surface, the volume's
+    ///   spread over turns of the whole scene is 6e-13 of the torus's volume at R = 2^9 and 3e-10 at 2^18 (test
+    ///   analytic::a_ball_much_larger_than_a_mesh_keeps_its_volume_under_turns).
+    ///   The centroid is not yet as good for a ball far larger than the mesh: its first moment is summed about the
+    ///   centre, and its spread was 3e-6 at R = 2^8, 1e-3 at 2^10, 0.3 at 2^12 (tests/fuzz/open/README.md): there
+    ///   the plane tangent to the ball is the better shape.
     /// - cylinder, cylinder with parallel axes (|sin| of the angle <= 1e-12): the lens of the two circles times the
     ///   axial overlap (rollers side by side, stacked discs), or a pin in a hole (a flipped cylinder): the pin's
     ///   circle minus the lens, over the hole's slab; closed forms, the thin lens's segments by their series; area

@@ -18,6 +18,7 @@
 #include "src/contact/cut_point.h"
 #include "src/contact/cylinder_mesh.h"
 #include "src/contact/cylinder_plane.h"
+#include "src/contact/gauss20.h"
 #include "src/contact/regions.h"
 #include "src/contact/workspace.h"
 
@@ -771,6 +772,96 @@ static void add_sub_triangle(const ball_face* bf, mc_vec3 p, mc_vec3 q, ball_sum
     }
 }
 
+/// The part of the ball beyond the face's plane that the cone from the centre through a circular segment of the disk
+/// holds (the segment between a chord and its minor arc of half-angle t about the foot f, t <= pi / 4), the segment's
+/// share of R^3 Omega / 3 - h_s A / 3, with no term of the sector's size. Over the azimuth psi about the axis (c, f)
+/// from the segment's axis, the polar angles from the chord's point at rho1 = d / cos(psi) from f (d = a cos t) to
+/// the circle hold h (R - m)^2 (2R + m) / (6 m) per radian, m = sqrt(h^2 + rho1^2) the distance from c to that point:
+/// R - m = D / (R + m), D = a^2 - rho1^2 from a cos(psi) - d = 2a sin((t + psi) / 2) sin((t - psi) / 2) (no
+/// cancellation). For rho1 = 0 this is the sector's delta^2 (3R - delta) / 6. Smooth in psi, vanishing as (t - psi)^2
+/// at both ends: the 20-point Gauss rule. h = |hs|.
+static double segment_cone_cap(double r, double h, double a, double t)
+{
+    double d = a * cos(t), sum = 0.0;
+    for (int k = 0; k < 20; ++k)
+    {
+        double psi = t * (k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0]), cp = cos(psi);
+        double big_d = 2.0 * a * sin(0.5 * (t + psi)) * sin(0.5 * (t - psi)) * (a * cp + d) / (cp * cp);
+        double rho1 = d / cp, m = sqrt(h * h + rho1 * rho1), rm = big_d / (r + m);
+        sum += mc_gauss20[k % 10][1] * h * rm * rm * (2.0 * r + m) / (6.0 * m);
+    }
+    return sum * t;
+}
+
+/// 3 V of the part of face f's plane inside both the face and the disk (the pieces of ball_against_face), summed from
+/// a point o of the face's own boundary rather than around the foot f: triangles (o, X, Y) over the straight pieces
+/// and over the chords of the arcs, plus each minor arc's segment (segment_cone_cap). A ball much larger than the
+/// mesh puts f R / L face sizes away, and the pieces around it (ball_against_face's sub-triangles and sectors, of
+/// that size) cancel to the face's: their rounding grew as eps (R / L)^3. @return false when the face's pieces take
+/// no such form (no edge meets the disk, or an arc of pi or more): the caller keeps the pieces around f.
+static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double* vol_x3)
+{
+    mc_vec3 x[3], y[3];
+    bool in[3];
+    int n = 0;
+    for (int i = 0; i < 3; ++i)
+    {
+        mc_vec3 d = mc_sub(p[(i + 1) % 3], p[i]), pf = mc_sub(p[i], bf->f);
+        double dd = mc_dot(d, d), b = mc_dot(pf, d), cc = mc_dot(pf, pf) - bf->a * bf->a;
+        double disc = b * b - dd * cc;
+        in[i] = false;
+        if (dd > 0.0 && disc > 0.0)
+        {
+            double sq = sqrt(disc), t1 = fmax((-b - sq) / dd, 0.0), t2 = fmin((-b + sq) / dd, 1.0);
+            if (t1 < t2)
+            {
+                x[i] = t1 > 0.0 ? mc_add(p[i], mc_scale(d, t1)) : p[i];
+                y[i] = t2 < 1.0 ? mc_add(p[i], mc_scale(d, t2)) : p[(i + 1) % 3];
+                in[i] = true;
+                n++;
+            }
+        }
+    }
+    if (n == 0)
+    {
+        return false;
+    }
+    ball_sums tmp = {0};
+    int first = in[0] ? 0 : (in[1] ? 1 : 2);
+    mc_vec3 o = x[first], uo = unit_from(bf, o);
+    double h = fabs(bf->hs), segments = 0.0;
+    for (int k = 0; k < 3; ++k)
+    {
+        int i = (first + k) % 3;
+        if (!in[i])
+        {
+            continue;
+        }
+        add_plane_triangle(bf, o, uo, x[i], y[i], &tmp);
+        int j = (i + 1) % 3;
+        while (!in[j])
+        {
+            j = (j + 1) % 3;
+        }
+        // From y[i] the boundary follows the circle, turning about n, to x[j] (the same point when the face's corner
+        // between them lies inside the disk).
+        mc_vec3 cy = mc_sub(y[i], bf->f), cx = mc_sub(x[j], bf->f);
+        double chord = mc_length(mc_sub(x[j], y[i]));
+        if (chord == 0.0)
+        {
+            continue;
+        }
+        if (!(mc_dot(bf->n, mc_cross(cy, cx)) > 0.0) || chord >= 2.0 * bf->a * 0x1.6a09e667f3bcdp-1)
+        {
+            return false; // an arc of pi / 2 or more (half-angle past pi / 4: no cancellation to avoid)
+        }
+        add_plane_triangle(bf, o, uo, y[i], x[j], &tmp);
+        segments += segment_cone_cap(bf->r, h, bf->a, asin(fmin(chord / (2.0 * bf->a), 1.0)));
+    }
+    *vol_x3 = tmp.vol_x3 - bf->sgn * 3.0 * segments;
+    return true;
+}
+
 /// Face f of mesh m (mesh frame) against the ball (c, r). The side of c is the exact orientation under the symbolic
 /// rule (c as a point of J, as mc_mesh_contains_point decides it), so that a face through c takes the side the
 /// containment test gave c: its pyramid is flat but its cap wedge (a hemisphere's part) is not.
@@ -786,6 +877,14 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
     if (!(h < r))
     {
         return; // the plane misses the ball
+    }
+    mc_vec3 q = mc_closest_on_triangle(c, p[0], p[1], p[2]);
+    if (!(mc_dot(mc_sub(q, c), mc_sub(q, c)) < r * r))
+    {
+        // The face misses the ball though its plane does not: its pieces around the foot (three sectors) cancel to
+        // nothing, from terms of the disk's size (eps R^3 of rounding, which was most of a ball 2^16 times larger than
+        // the torus it cut).
+        return;
     }
     if (h <= PLANE_SNAP * r)
     {
@@ -815,6 +914,11 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
         add_plane_triangle(&bf, p[0], unit_from(&bf, p[0]), p[1], p[2], sum);
         return;
     }
+    // A face the sphere cuts: its volume from its own pieces when they take that form, the first moment and vector
+    // area from the pieces around the foot (their rounding grows as eps (R / L)^2 and eps R / L only).
+    double vol_x3 = 0.0;
+    bool own = h > 0.0 && face_in_disk_vol_x3(&bf, p, &vol_x3);
+    double before = sum->vol_x3;
     for (int i = 0; i < 3; ++i)
     {
         if (h == 0.0)
@@ -835,6 +939,10 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
         {
             add_sub_triangle(&bf, p[i], p[(i + 1) % 3], sum);
         }
+    }
+    if (own)
+    {
+        sum->vol_x3 = before + vol_x3;
     }
 }
 

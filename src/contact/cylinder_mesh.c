@@ -33,21 +33,13 @@
 #include "src/base/predicates.h"
 #include "src/contact/cut_point.h"
 #include "src/contact/cylinder_plane.h"
+#include "src/contact/gauss20.h"
 
 #include <math.h>
 #include <string.h>
 
 #define PI 3.14159265358979323846
 #define MAXP 12 // polygon corners: a triangle clipped to a slab has at most 5, with circle events at most 12
-
-/// Nodes (positive half) and weights of the 20-point Gauss-Legendre rule on [-1, 1] (as cylinder_plane.c).
-static const double gauss20[10][2] = {
-    {0.993128599185094924776, 0.0176140071391521183216}, {0.963971927277913791287, 0.0406014298003869413219},
-    {0.912234428251325905857, 0.0626720483341090635121}, {0.83911697182221882342, 0.0832767415767047487602},
-    {0.746331906460150792634, 0.101930119817240435066},  {0.636053680726515025467, 0.11819453196151841729},
-    {0.510867001950827097985, 0.131688638449176626902},  {0.373706088715419560662, 0.142096109318382051299},
-    {0.227785851141645078076, 0.149172986472603746812},  {0.0765265211334973337581, 0.152753387130725850699},
-};
 
 typedef struct cyl_sums
 {
@@ -206,7 +198,7 @@ static void segment_moments_small(double r, double phi, double m[4])
     double half = 0.5 * phi;
     for (int k = 0; k < 20; ++k)
     {
-        double xk = k < 10 ? -gauss20[k][0] : gauss20[k - 10][0], wk = gauss20[k % 10][1];
+        double xk = k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0], wk = mc_gauss20[k % 10][1];
         double psi = half * (1.0 + xk);
         double c = r * cos(psi), s = r * sin(psi);
         double w = 2.0 * r * sin(0.5 * (phi - psi)) * sin(0.5 * (phi + psi));

@@ -32,20 +32,12 @@
 #include "src/contact/cylinder_plane.h"
 
 #include "src/base/core.h"
+#include "src/contact/gauss20.h"
 
 #include <math.h>
 #include <string.h>
 
 #define PI 3.14159265358979323846
-
-/// Nodes (positive half) and weights of the 20-point Gauss-Legendre rule on [-1, 1].
-static const double gauss20[10][2] = {
-    {0.993128599185094924776, 0.0176140071391521183216}, {0.963971927277913791287, 0.0406014298003869413219},
-    {0.912234428251325905857, 0.0626720483341090635121}, {0.83911697182221882342, 0.0832767415767047487602},
-    {0.746331906460150792634, 0.101930119817240435066},  {0.636053680726515025467, 0.11819453196151841729},
-    {0.510867001950827097985, 0.131688638449176626902},  {0.373706088715419560662, 0.142096109318382051299},
-    {0.227785851141645078076, 0.149172986472603746812},  {0.0765265211334973337581, 0.152753387130725850699},
-};
 
 double mc_segment_shape(double theta)
 {
@@ -119,10 +111,10 @@ static double spread_integral(double m, double d)
     double sum = 0.0, sm = sin(m), sd = sin(d);
     for (int k = 0; k < 20; ++k)
     {
-        double x = (k < 10 ? -d : d) * gauss20[k % 10][0];
+        double x = (k < 10 ? -d : d) * mc_gauss20[k % 10][0];
         double t = sin(m + x);
         double f = sin(m + 0.5 * (x + d)) * sin(m + 0.5 * (x - d)) * sin(0.5 * (d + x)) * sin(0.5 * (d - x)) * t * t;
-        sum += gauss20[k % 10][1] * f;
+        sum += mc_gauss20[k % 10][1] * f;
     }
     return sum * d / (sm * sm * sd * sd);
 }

@@ -15,6 +15,7 @@
 #include "src/base/core.h"
 #include "src/contact/cylinder_mesh.h"
 #include "src/contact/cylinder_plane.h"
+#include "src/contact/gauss20.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,15 +23,6 @@
 
 #define PI 3.14159265358979323846
 #define MAX_DEPTH 14
-
-/// Nodes (positive half) and weights of the 20-point Gauss-Legendre rule on [-1, 1] (as cylinder_plane.c).
-static const double gauss20[10][2] = {
-    {0.993128599185094924776, 0.0176140071391521183216}, {0.963971927277913791287, 0.0406014298003869413219},
-    {0.912234428251325905857, 0.0626720483341090635121}, {0.83911697182221882342, 0.0832767415767047487602},
-    {0.746331906460150792634, 0.101930119817240435066},  {0.636053680726515025467, 0.11819453196151841729},
-    {0.510867001950827097985, 0.131688638449176626902},  {0.373706088715419560662, 0.142096109318382051299},
-    {0.227785851141645078076, 0.149172986472603746812},  {0.0765265211334973337581, 0.152753387130725850699},
-};
 
 typedef struct slab_problem
 {
@@ -85,7 +77,7 @@ static void rule(const slab_problem* p, double ta, double tb, double f[4])
     double half = 0.5 * (tb - ta), mid = 0.5 * (ta + tb), len = p->z1 - p->z0;
     for (int k = 0; k < 20; ++k)
     {
-        double xk = k < 10 ? -gauss20[k][0] : gauss20[k - 10][0], wk = gauss20[k % 10][1];
+        double xk = k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0], wk = mc_gauss20[k % 10][1];
         double tau = mid + half * xk;
         double z = p->z0 + len * (0.5 - 0.5 * cos(tau)), jac = 0.5 * len * sin(tau);
         double xbar = 0.0, a = 0.0;
