@@ -798,7 +798,7 @@ static double segment_cone_cap(double r, double h, double a, double t)
 /// and over the chords of the arcs, plus each minor arc's segment (segment_cone_cap). A ball much larger than the
 /// mesh puts f R / L face sizes away, and the pieces around it (ball_against_face's sub-triangles and sectors, of
 /// that size) cancel to the face's: their rounding grew as eps (R / L)^3. @return false when the face's pieces take
-/// no such form (no edge meets the disk, or an arc of pi or more): the caller keeps the pieces around f.
+/// no such form (no edge meets the disk, or an arc of pi / 2 or more): the caller keeps the pieces around f.
 static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double* vol_x3)
 {
     mc_vec3 x[3], y[3];
@@ -915,7 +915,8 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
         return;
     }
     // A face the sphere cuts: its volume from its own pieces when they take that form, the first moment and vector
-    // area from the pieces around the foot (their rounding grows as eps (R / L)^2 and eps R / L only).
+    // area still from the pieces around the foot (the moment's rounding grows fast with R / L: the centroid of a
+    // ball 2^12 times a torus's size moved by 0.3 under turns of the scene; tests/fuzz/open/README.md).
     double vol_x3 = 0.0;
     bool own = h > 0.0 && face_in_disk_vol_x3(&bf, p, &vol_x3);
     double before = sum->vol_x3;
