@@ -734,28 +734,43 @@ static void add_disk_sector(const ball_face* bf, mc_vec3 x, mc_vec3 y, ball_sums
     sum->area = mc_add(sum->area, mc_scale(bf->n, 0.5 * bf->a * bf->a * phi));
 }
 
-static void add_sub_triangle(const ball_face* bf, mc_vec3 p, mc_vec3 q, ball_sums* sum)
+/// The part of segment p -> q inside the face's disk: parameters t1 < t2 within [0, 1] of p + t (q - p). @return -1
+/// when p = q, 0 when the segment misses the disk (t1 = 2, t2 = -1), 1 when it meets it.
+static int disk_chord(const ball_face* bf, mc_vec3 p, mc_vec3 q, double* t1, double* t2)
 {
     mc_vec3 d = mc_sub(q, p), pf = mc_sub(p, bf->f);
     double dd = mc_dot(d, d);
+    *t1 = 2.0;
+    *t2 = -1.0; // empty
     if (!(dd > 0.0))
     {
-        return;
+        return -1;
     }
     double b = mc_dot(pf, d), cc = mc_dot(pf, pf) - bf->a * bf->a;
     double disc = b * b - dd * cc;
-    double t1 = 2.0, t2 = -1.0; // empty
     if (disc > 0.0)
     {
         double sq = sqrt(disc);
-        t1 = fmax((-b - sq) / dd, 0.0);
-        t2 = fmin((-b + sq) / dd, 1.0);
+        *t1 = fmax((-b - sq) / dd, 0.0);
+        *t2 = fmin((-b + sq) / dd, 1.0);
     }
+    return *t1 < *t2;
+}
+
+static void add_sub_triangle(const ball_face* bf, mc_vec3 p, mc_vec3 q, ball_sums* sum)
+{
+    double t1, t2;
+    int meets = disk_chord(bf, p, q, &t1, &t2);
+    if (meets < 0)
+    {
+        return;
+    }
+    mc_vec3 d = mc_sub(q, p);
     // Points on the circle along the radial directions of p and q, for the sectors.
     double a = bf->a;
-    mc_vec3 pc = mc_add(bf->f, mc_scale(mc_normalize(pf), a));
+    mc_vec3 pc = mc_add(bf->f, mc_scale(mc_normalize(mc_sub(p, bf->f)), a));
     mc_vec3 qc = mc_add(bf->f, mc_scale(mc_normalize(mc_sub(q, bf->f)), a));
-    if (!(t1 < t2))
+    if (meets == 0)
     {
         add_disk_sector(bf, pc, qc, sum);
         return;
@@ -806,20 +821,14 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
     int n = 0;
     for (int i = 0; i < 3; ++i)
     {
-        mc_vec3 d = mc_sub(p[(i + 1) % 3], p[i]), pf = mc_sub(p[i], bf->f);
-        double dd = mc_dot(d, d), b = mc_dot(pf, d), cc = mc_dot(pf, pf) - bf->a * bf->a;
-        double disc = b * b - dd * cc;
-        in[i] = false;
-        if (dd > 0.0 && disc > 0.0)
+        double t1, t2;
+        in[i] = disk_chord(bf, p[i], p[(i + 1) % 3], &t1, &t2) > 0;
+        if (in[i])
         {
-            double sq = sqrt(disc), t1 = fmax((-b - sq) / dd, 0.0), t2 = fmin((-b + sq) / dd, 1.0);
-            if (t1 < t2)
-            {
-                x[i] = t1 > 0.0 ? mc_add(p[i], mc_scale(d, t1)) : p[i];
-                y[i] = t2 < 1.0 ? mc_add(p[i], mc_scale(d, t2)) : p[(i + 1) % 3];
-                in[i] = true;
-                n++;
-            }
+            mc_vec3 d = mc_sub(p[(i + 1) % 3], p[i]);
+            x[i] = t1 > 0.0 ? mc_add(p[i], mc_scale(d, t1)) : p[i];
+            y[i] = t2 < 1.0 ? mc_add(p[i], mc_scale(d, t2)) : p[(i + 1) % 3];
+            n++;
         }
     }
     if (n == 0)
