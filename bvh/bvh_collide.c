@@ -4881,7 +4881,7 @@ static int near_pair_refresh(const collide_ctx* cx, pair_worker* w, leaf_tris* l
 }
 
 static inline int near_entry(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, const uint8_t* list, float* gap,
-                             uint32_t k, near_motion* nm);
+                             uint32_t k, near_motion* nm, bool flagged);
 
 #if MC_COLLIDE_AVX
 // near_attention's eight lanes (lanes n..7 are not loaded: their bits are cleared by the caller).
@@ -5009,12 +5009,13 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
     leaf_tris_init(cx, e->a, e->b, &lt);
     const uint8_t* list = f->pool + e->near;
     float* gap = f->pool_gap + e->near;
+    bool exact = MC_COLLIDE_AVX && cx->lanes == 2; // near_attention: near_keeps_apart's mask on AVX2, else all
     for (uint32_t k0 = 0; k0 < e->near_count; k0 += 8u)
     {
         uint32_t todo = near_attention(cx, nm, gap + k0, e->near_count - k0 < 8u ? e->near_count - k0 : 8u);
         for (; todo != 0; todo &= todo - 1u)
         {
-            if (!near_entry(cx, w, &lt, list, gap, k0 + (uint32_t)__builtin_ctz(todo), nm))
+            if (!near_entry(cx, w, &lt, list, gap, k0 + (uint32_t)__builtin_ctz(todo), nm, exact))
             {
                 return 0;
             }
@@ -5023,13 +5024,13 @@ static int leaf_near(const collide_ctx* cx, pair_worker* w, mc_pair_front* f, co
     return 1;
 }
 
-// Entry k of a near list (leaf_near): skipped while its gap keeps it apart, else refreshed. @return 0 on allocation
-// failure.
+// Entry k of a near list (leaf_near): skipped while its gap keeps it apart (`flagged`: near_attention found it does
+// not, exactly), else refreshed. @return 0 on allocation failure.
 static inline int near_entry(const collide_ctx* cx, pair_worker* w, leaf_tris* lt, const uint8_t* list, float* gap,
-                             uint32_t k, near_motion* nm)
+                             uint32_t k, near_motion* nm, bool flagged)
 {
     float g = gap[k];
-    if (near_keeps_apart(g, nm))
+    if (!flagged && near_keeps_apart(g, nm))
     {
         return 1;
     }
