@@ -5,6 +5,7 @@
 // orders of every pair, and the bad input.
 #include "meshcontact/meshcontact.h"
 #include "scenes.h"
+#include "src/contact/gauss.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -574,7 +575,8 @@ Test(analytic, a_ball_much_larger_than_a_mesh_keeps_its_volume_under_turns)
     // from their own boundary. Oracle: the same scene turned as a whole gives the same volume, so the spread over
     // eight turns bounds the rounding from below: measured 7.1e-11 of the torus's volume, bound 1e-9; and no volume
     // exceeds the torus's. (Turns do not see a formula wrong the same way in every frame: the cut faces' pieces are
-    // checked against closed forms by sphere_on_a_mesh_matches_closed_forms, whose ball on a box corner takes them.)
+    // checked against closed forms by sphere_on_a_mesh_matches_closed_forms, whose ball on a box corner takes them;
+    // the centroid's quadrature by a_ball_much_larger_than_a_cube_matches_the_integrated_centroid.)
     mc_mesh* m = scene_torus(1.0, 0.3, 120);
     cr_assert_not_null(m);
     const mc_mesh_report info = *mc_mesh_get_report(m);
@@ -582,9 +584,10 @@ Test(analytic, a_ball_much_larger_than_a_mesh_keeps_its_volume_under_turns)
     cr_assert_eq(mc_workspace_create(&ws), MC_OK);
     mc_shape torus = mc_shape_mesh(m), ball = mc_shape_sphere(65536.0);
     uint64_t seed = 77u;
-    double worst = 0.0;
+    double worst = 0.0, worst_c = 0.0;
     for (int k = 0; k < 60; ++k)
     {
+        mc_vec3 c0 = mc_v3(0, 0, 0);
         mc_vec3 u =
             mc_normalize(mc_v3(scene_random(&seed) - 0.5, scene_random(&seed) - 0.5, scene_random(&seed) - 0.5));
         mc_vec3 centre = mc_scale(u, 65536.0 + 0.6 * (scene_random(&seed) - 0.5)); // the sphere through the torus
@@ -599,10 +602,15 @@ Test(analytic, a_ball_much_larger_than_a_mesh_keeps_its_volume_under_turns)
             uint32_t n = 0;
             cr_assert_eq(mc_query_shape_regions(&torus, &pm, &ball, &pb, NULL, ws, r, 4, &n, NULL), MC_OK);
             double v = 0.0;
+            mc_vec3 mv = mc_v3(0, 0, 0);
             for (uint32_t i = 0; i < n && i < 4; ++i)
             {
                 v += r[i].volume;
+                mv = mc_add(mv, mc_scale(mc_pose_inv_transform(&pm, r[i].centroid), r[i].volume));
             }
+            mc_vec3 cv = v > 0.0 ? mc_scale(mv, 1.0 / v) : mv; // the centroid in the torus's frame
+            c0 = t == 0 ? cv : c0;
+            worst_c = fmax(worst_c, mc_length(mc_sub(cv, c0)));
             cr_assert(v <= info.volume * (1.0 + 1e-9), "scene %d turn %d: %.17g above the torus's %.17g", k, t, v,
                       info.volume);
             lo = fmin(lo, v);
@@ -611,6 +619,119 @@ Test(analytic, a_ball_much_larger_than_a_mesh_keeps_its_volume_under_turns)
         worst = fmax(worst, hi - lo);
     }
     cr_assert(worst <= 1e-9 * info.volume, "a spread of %.3g of the torus's volume", worst / info.volume);
+    // The centroid, in the torus's frame: measured 1.45e-10 (a few eps R: the centre's rounding, R away), bound 1e-9
+    // (it was summed about the centre: 0.3 at R = 2^12, 175 at 2^14).
+    cr_assert(worst_c <= 1e-9, "a centroid spread of %.3g", worst_c);
     mc_workspace_destroy(ws);
     mc_mesh_destroy(m);
+}
+
+// The part of the unit cube [0, 1]^3 inside a ball of radius R centred at (cx, cy, cz) below it, whose sphere crosses
+// every vertical line of the cube once (cz + R in (0, 1) and R >> 1): the region under z = cz + sqrt(R^2 - rho^2),
+// integrated over the unit square by a 20 x 20 Gauss-Legendre rule (the height is analytic there, with its
+// singularities R away: the rule is exact to rounding). Volume and centroid in the cube's frame; the height is taken
+// as (cz + R) - rho^2 / (R + sqrt(R^2 - rho^2)), without cancellation (cz + R is exact: Sterbenz).
+static double cube_under_sphere(double cx, double cy, double cz, double r, mc_vec3* centroid)
+{
+    static const double x20[10] = {0.0765265211334973337581, 0.227785851141645078076, 0.373706088715419560662,
+                                   0.510867001950827097985,  0.636053680726515025467, 0.746331906460150792634,
+                                   0.83911697182221882342,   0.912234428251325905857, 0.963971927277913791287,
+                                   0.993128599185094924776};
+    static const double w20[10] = {0.152753387130725850699,  0.149172986472603746812,  0.142096109318382051299,
+                                   0.131688638449176626902,  0.11819453196151841729,   0.101930119817240435066,
+                                   0.0832767415767047487602, 0.0626720483341090635121, 0.0406014298003869413219,
+                                   0.0176140071391521183216};
+    double top = cz + r, v = 0.0, mx = 0.0, my = 0.0, mz = 0.0;
+    for (int i = 0; i < 20; ++i)
+    {
+        double x = 0.5 + 0.5 * (i < 10 ? -x20[i] : x20[i - 10]), wx = 0.5 * w20[i % 10];
+        for (int j = 0; j < 20; ++j)
+        {
+            double y = 0.5 + 0.5 * (j < 10 ? -x20[j] : x20[j - 10]), wy = 0.5 * w20[j % 10];
+            double rho2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+            double z = top - rho2 / (r + sqrt(r * r - rho2));
+            double w = wx * wy;
+            v += w * z;
+            mx += w * x * z;
+            my += w * y * z;
+            mz += w * 0.5 * z * z;
+        }
+    }
+    *centroid = mc_v3(mx / v, my / v, mz / v);
+    return v;
+}
+
+// A ball much larger than a cube whose top it cuts: volume and centroid against cube_under_sphere, in eight turned
+// frames per radius, for R from 2^4 to 2^20 (the first moment was summed about the ball's centre from pieces R / L
+// across: its spread over turns was 1e-3 at R = 2^10 and 0.3 at 2^12 of a torus 2.6 across). Tolerance: the ball's
+// centre, R away, is turned into the cube's frame with a rounding of a few eps R, which moves the sphere by that
+// much; 64 eps R (plus 1e-13) bounds the volume's and the centroid's response to it with room.
+Test(analytic, a_ball_much_larger_than_a_cube_matches_the_integrated_centroid)
+{
+    mc_mesh* cube = scene_box(mc_v3(0, 0, 0), mc_v3(1, 1, 1));
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    uint64_t seed = 5u;
+    double worst_v = 0.0, worst_c = 0.0;
+    for (int e = 4; e <= 20; e += 4)
+    {
+        double r = ldexp(1.0, e);
+        mc_shape ball = mc_shape_sphere(r), mesh = mc_shape_mesh(cube);
+        for (int t = 0; t < 8; ++t)
+        {
+            double cx = 0.3 + 0.4 * scene_random(&seed), cy = 0.3 + 0.4 * scene_random(&seed);
+            double cz = (0.3 + 0.4 * scene_random(&seed)) - r;
+            mc_vec3 want_c;
+            double want_v = cube_under_sphere(cx, cy, cz, r, &want_c);
+            mc_quat q = t == 0 ? mc_quat_identity() : scene_random_quat(&seed);
+            mc_pose pm = {mc_v3(0.25, -0.5, 0.125), q};
+            mc_pose pb = {mc_pose_transform(&pm, mc_v3(cx, cy, cz)), mc_quat_identity()};
+            mc_region g[4];
+            uint32_t n = 0;
+            cr_assert_eq(mc_query_shape_regions(&mesh, &pm, &ball, &pb, NULL, ws, g, 4, &n, NULL), MC_OK);
+            cr_assert_eq(n, 1u, "R 2^%d turn %d: %u regions", e, t, n);
+            double tol = 1e-13 + 64.0 * 0x1p-52 * r;
+            mc_vec3 c = mc_pose_inv_transform(&pm, g[0].centroid); // the cube's frame
+            double dv = fabs(g[0].volume - want_v), dc = mc_length(mc_sub(c, want_c));
+            worst_v = fmax(worst_v, dv / tol);
+            worst_c = fmax(worst_c, dc / tol);
+        }
+    }
+    // Measured: at most 0.09 of the tolerance (the volume at 2^20; the centroid follows the volume, about half of it).
+    cr_assert(worst_v <= 1.0 && worst_c <= 1.0, "volume %.3g, centroid %.3g of the tolerance", worst_v, worst_c);
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(cube);
+}
+
+// The shared Gauss-Legendre rules (src/contact/gauss.h): an n-point rule integrates x^k over [-1, 1] exactly for
+// k < 2n (2 / (k + 1) for even k, 0 for odd), to rounding (the weights sum to 2 within 4 eps; 1e-14 covers the
+// tables' 21 digits and the sum's rounding).
+Test(analytic, the_gauss_rules_integrate_polynomials_exactly)
+{
+    for (int k = 0; k < 40; ++k)
+    {
+        double s20 = 0.0, s8 = 0.0;
+        for (int i = 0; i < 20; ++i)
+        {
+            double x = i < 10 ? -mc_gauss20[i][0] : mc_gauss20[i - 10][0];
+            s20 += mc_gauss20[i % 10][1] * pow(x, k);
+        }
+        for (int i = 0; i < 8; ++i)
+        {
+            double x = i < 4 ? -mc_gauss8[i][0] : mc_gauss8[i - 4][0];
+            s8 += mc_gauss8[i % 4][1] * pow(x, k);
+        }
+        double want = k % 2 == 0 ? 2.0 / (k + 1.0) : 0.0;
+        cr_assert(fabs(s20 - want) < 1e-14, "20 points, x^%d: %.17g want %.17g", k, s20, want);
+        if (k < 16)
+        {
+            cr_assert(fabs(s8 - want) < 1e-14, "8 points, x^%d: %.17g want %.17g", k, s8, want);
+        }
+        else if (k == 16)
+        {
+            // One degree past: the rule's error term 2^17 (8!)^4 / (17 (16!)^2) = 4.6548e-5 (no other 8-point rule
+            // integrates every x^k, k < 16, so this only checks the table is the 8-point one).
+            cr_assert(fabs((want - s8) - 4.654831e-5) < 1e-10, "8 points, x^16: off by %.6g", want - s8);
+        }
+    }
 }

@@ -18,7 +18,7 @@
 #include "src/contact/cut_point.h"
 #include "src/contact/cylinder_mesh.h"
 #include "src/contact/cylinder_plane.h"
-#include "src/contact/gauss20.h"
+#include "src/contact/gauss.h"
 #include "src/contact/regions.h"
 #include "src/contact/workspace.h"
 
@@ -623,7 +623,23 @@ typedef struct ball_sums
     mc_vec3 moment; // first moment about c
     mc_vec3 area;   // vector area of the mesh surface inside the ball (the mesh's normals)
     bool whole;     // the whole mesh is inside the ball (vol_x3 and moment are the mesh's own)
+    // Faces much smaller than the ball (FAR_RATIO) take their first moment about `ref`, a point of the mesh, by
+    // quadrature (wedge_point): moment_ref, and their part of vol_x3 in vol_ref_x3 (`moment` holds the others' about
+    // c).
+    mc_vec3 ref;
+    mc_vec3 moment_ref;
+    double vol_ref_x3;
+    uint32_t far_faces;
 } ball_sums;
+
+/// A face whose longest edge is below R / FAR_RATIO takes its first moment by quadrature about a point of the mesh
+/// (wedge_triangle, wedge_segment) rather than from the closed forms about c: those sum terms of order R^4 (the cone's
+/// direction integral, from unit vectors) to a moment of order L^4 (L the face's size) times R / L, and their rounding,
+/// eps R^4, moved the centroid of a ball 2^12 times a torus's size by 0.3 under turns of the scene (and by 1e-11 at 16
+/// times a cube's size, 1e3 at 2^16: test analytic::a_ball_much_larger_than_a_cube_matches_the_integrated_centroid).
+/// The 8 x 8 Gauss rule on such a face integrates a function analytic within R - L of it: its error falls as
+/// (L / 2R)^16 (below 1e-20 relative here).
+#define FAR_RATIO 8.0
 
 /// Signed solid angle of the triangle (a, b, c) seen from the origin (Van Oosterom and Strackee), with its triple
 /// product a . (b x c) given (`num`: the caller computes it from the triangle's own edges; from a, b and c, whose
@@ -808,13 +824,95 @@ static double segment_cone_cap(double r, double h, double a, double t)
     return sum * t;
 }
 
+/// The solid between the face's plane and the sphere along the rays from c, at a point x of the plane inside the disk
+/// (q = x - f, fr = f - ref, rim2 = a^2 - |q|^2 = R^2 - rho^2 given by the caller without cancellation, rho = |x - c|):
+/// per unit of the plane's area its volume is (|h| / rho^3) s (R^2 + R rho + rho^2) / 3 with s = R - rho
+/// = rim2 / (R + rho) (the integral of r^2 over r from rho to R on the ray's solid angle, |h| / rho^3 per unit area),
+/// and its first moment about ref that volume times x - ref plus (x - c) / rho times (|h| / rho^3) s^2 (3R^2 + 2R rho +
+/// rho^2) / 12 (the integral of (r - rho) r^2: every term a product of small or exact factors, none of order R^4).
+/// Adds w times both to *vol and *moment.
+static inline void wedge_point(const ball_face* bf, mc_vec3 fr, mc_vec3 q, double rim2, double w, double* vol,
+                               mc_vec3* moment)
+{
+    // In an order whose intermediate values keep the size of the lengths' powers they stand for (w / rho / rho is
+    // dimensionless: no power of rho alone underflows or overflows before the result would).
+    double h = fabs(bf->hs), r = bf->r;
+    double rho = sqrt(h * h + mc_dot(q, q));
+    double s = rim2 / (r + rho);
+    double ks = w * (h / rho) / rho / rho * s;
+    double v = ks * ((r + rho) * r + rho * rho) / 3.0;
+    double t = ks * (s / rho) * ((3.0 * r + 2.0 * rho) * r + rho * rho) / 12.0;
+    mc_vec3 xr = mc_add(fr, q), xc = mc_add(mc_scale(bf->n, bf->hs), q);
+    *vol += v;
+    *moment = mc_add(*moment, mc_add(mc_scale(xr, v), mc_scale(xc, t)));
+}
+
+/// Node i < 8 of the 8-point Gauss rule mapped to [0, 1], and its weight.
+static inline double gauss8_unit(int i, double* w)
+{
+    *w = 0.5 * mc_gauss8[i % 4][1];
+    return 0.5 + 0.5 * (i < 4 ? -mc_gauss8[i][0] : mc_gauss8[i - 4][0]);
+}
+
+/// wedge_point over the triangle (p, x, y) of the face's plane inside the disk: the 8 x 8 Gauss rule on the square
+/// mapped onto it (p + xi ((x - p) + eta (y - x)), Jacobian xi times twice its area, signed about n).
+static void wedge_triangle(const ball_face* bf, mc_vec3 fr, mc_vec3 p, mc_vec3 x, mc_vec3 y, double* vol,
+                           mc_vec3* moment)
+{
+    mc_vec3 e1 = mc_sub(x, p), e2 = mc_sub(y, x), pf = mc_sub(p, bf->f);
+    double area2 = mc_dot(bf->n, mc_cross(e1, e2)), a2 = bf->a * bf->a;
+    if (area2 == 0.0)
+    {
+        return;
+    }
+    for (int i = 0; i < 8; ++i)
+    {
+        double wi, xi = gauss8_unit(i, &wi);
+        for (int j = 0; j < 8; ++j)
+        {
+            double wj, eta = gauss8_unit(j, &wj);
+            mc_vec3 q = mc_add(pf, mc_scale(mc_add(e1, mc_scale(e2, eta)), xi));
+            wedge_point(bf, fr, q, a2 - mc_dot(q, q), area2 * xi * wi * wj, vol, moment);
+        }
+    }
+}
+
+/// wedge_point over the circular segment between the chord from y to x (points of the disk's circle) and its minor
+/// arc of half-angle t about f: polar coordinates about f, the azimuth psi in [-t, t] from the chord's middle (20-point
+/// rule: the segment's depth vanishes as (t - psi)^2 at both ends, as segment_cone_cap's integrand) and the distance
+/// from d / cos(psi) (the chord, d = a cos t) to a (the 8-point rule), whose span 2a sin((t + psi) / 2)
+/// sin((t - psi) / 2) / cos(psi) and the rims' a^2 - r^2 = (a - r)(a + r) come without cancellation.
+static void wedge_segment(const ball_face* bf, mc_vec3 fr, mc_vec3 y, mc_vec3 x, double t, double* vol, mc_vec3* moment)
+{
+    mc_vec3 u = mc_normalize(mc_sub(x, y));
+    mc_vec3 mid = mc_sub(mc_scale(mc_add(x, y), 0.5), bf->f);
+    mc_vec3 ax = mc_normalize(mc_sub(mid, mc_scale(u, mc_dot(mid, u)))); // from f towards the chord
+    double a = bf->a, d = a * cos(t);
+    for (int k = 0; k < 20; ++k)
+    {
+        double psi = t * (k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0]), cp = cos(psi);
+        double wp = t * mc_gauss20[k % 10][1];
+        mc_vec3 e = mc_add(mc_scale(ax, cp), mc_scale(u, sin(psi)));
+        double rho1 = d / cp, span = 2.0 * a * sin(0.5 * (t + psi)) * sin(0.5 * (t - psi)) / cp;
+        for (int j = 0; j < 8; ++j)
+        {
+            double wj, tau = gauss8_unit(j, &wj);
+            double rr = rho1 + tau * span, rim = (1.0 - tau) * span;
+            wedge_point(bf, fr, mc_scale(e, rr), rim * (a + rr), wp * wj * span * rr, vol, moment);
+        }
+    }
+}
+
 /// 3 V of the part of face f's plane inside both the face and the disk (the pieces of ball_against_face), summed from
 /// a point o of the face's own boundary rather than around the foot f: triangles (o, X, Y) over the straight pieces
 /// and over the chords of the arcs, plus each minor arc's segment (segment_cone_cap). A ball much larger than the
 /// mesh puts f R / L face sizes away, and the pieces around it (ball_against_face's sub-triangles and sectors, of
-/// that size) cancel to the face's: their rounding grew as eps (R / L)^3. @return false when the face's pieces take
-/// no such form (no edge meets the disk, or an arc of pi / 2 or more): the caller keeps the pieces around f.
-static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double* vol_x3)
+/// that size) cancel to the face's: their rounding grew as eps (R / L)^3. With `moment` (not NULL), also the first
+/// moment of the face's term about ref (fr = f - ref) over the same pieces by quadrature (wedge_triangle,
+/// wedge_segment; the term is minus sgn times the solid between the plane and the sphere). @return false when the
+/// face's pieces take no such form (no edge meets the disk, or an arc of pi / 2 or more): the caller keeps the pieces
+/// around f.
+static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double* vol_x3, mc_vec3 fr, mc_vec3* moment)
 {
     mc_vec3 x[3], y[3];
     bool in[3];
@@ -838,7 +936,8 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
     ball_sums tmp = {0};
     int first = in[0] ? 0 : (in[1] ? 1 : 2);
     mc_vec3 o = x[first], uo = unit_from(bf, o);
-    double h = fabs(bf->hs), segments = 0.0;
+    double h = fabs(bf->hs), segments = 0.0, wedge = 0.0;
+    mc_vec3 wm = mc_v3(0, 0, 0);
     for (int k = 0; k < 3; ++k)
     {
         int i = (first + k) % 3;
@@ -847,6 +946,10 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
             continue;
         }
         add_plane_triangle(bf, o, uo, x[i], y[i], &tmp);
+        if (moment != NULL)
+        {
+            wedge_triangle(bf, fr, o, x[i], y[i], &wedge, &wm);
+        }
         int j = (i + 1) % 3;
         while (!in[j])
         {
@@ -865,10 +968,26 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
             return false; // an arc of pi / 2 or more (half-angle past pi / 4: no cancellation to avoid)
         }
         add_plane_triangle(bf, o, uo, y[i], x[j], &tmp);
-        segments += segment_cone_cap(bf->r, h, bf->a, asin(fmin(chord / (2.0 * bf->a), 1.0)));
+        double t = asin(fmin(chord / (2.0 * bf->a), 1.0));
+        segments += segment_cone_cap(bf->r, h, bf->a, t);
+        if (moment != NULL)
+        {
+            wedge_triangle(bf, fr, o, y[i], x[j], &wedge, &wm);
+            wedge_segment(bf, fr, y[i], x[j], t, &wedge, &wm);
+        }
     }
     *vol_x3 = tmp.vol_x3 - bf->sgn * 3.0 * segments;
+    if (moment != NULL)
+    {
+        *moment = mc_scale(wm, -bf->sgn);
+    }
     return true;
+}
+
+static inline double sq_dist(mc_vec3 a, mc_vec3 b)
+{
+    mc_vec3 d = mc_sub(a, b);
+    return mc_dot(d, d);
 }
 
 /// Face f of mesh m (mesh frame) against the ball (c, r). The side of c is the exact orientation under the symbolic
@@ -912,6 +1031,9 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
     bf.k = mc_scale(bf.n, side > 0 ? -1.0 : 1.0);
     bf.uf = bf.k;
     double r2 = r * r;
+    double edge2 = fmax(fmax(sq_dist(p[1], p[0]), sq_dist(p[2], p[1])), sq_dist(p[0], p[2]));
+    bool far = h > 0.0 && r2 > FAR_RATIO * FAR_RATIO * edge2; // the moment by quadrature (FAR_RATIO)
+    mc_vec3 fr = mc_sub(bf.f, sum->ref), moment_c = sum->moment;
     if (h > 0.0 && mc_dot(mc_sub(p[0], c), mc_sub(p[0], c)) < r2 && mc_dot(mc_sub(p[1], c), mc_sub(p[1], c)) < r2 &&
         mc_dot(mc_sub(p[2], c), mc_sub(p[2], c)) < r2)
     {
@@ -920,14 +1042,26 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
         // those pieces' areas and angles were R times the face's and their rounding the size of the region (a torus
         // near the surface of a ball 2^18 times its size took three times its own volume; the fuzz harness found
         // 2.4e-5 too much at 2^12).
+        double before = sum->vol_x3;
         add_plane_triangle(&bf, p[0], unit_from(&bf, p[0]), p[1], p[2], sum);
+        if (far)
+        {
+            double wv = 0.0;
+            mc_vec3 m3 = mc_v3(0, 0, 0);
+            wedge_triangle(&bf, fr, p[0], p[1], p[2], &wv, &m3);
+            sum->moment = moment_c;
+            sum->moment_ref = mc_add(sum->moment_ref, mc_scale(m3, -bf.sgn));
+            sum->vol_ref_x3 += sum->vol_x3 - before;
+            sum->far_faces++;
+        }
         return;
     }
     // A face the sphere cuts: its volume from its own pieces when they take that form, the first moment and vector
     // area still from the pieces around the foot (the moment's rounding grows fast with R / L: the centroid of a
     // ball 2^12 times a torus's size moved by 0.3 under turns of the scene; tests/fuzz/open/README.md).
     double vol_x3 = 0.0;
-    bool own = h > 0.0 && face_in_disk_vol_x3(&bf, p, &vol_x3);
+    mc_vec3 m3 = mc_v3(0, 0, 0);
+    bool own = h > 0.0 && face_in_disk_vol_x3(&bf, p, &vol_x3, fr, far ? &m3 : NULL);
     double before = sum->vol_x3;
     for (int i = 0; i < 3; ++i)
     {
@@ -953,6 +1087,13 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
     if (own)
     {
         sum->vol_x3 = before + vol_x3;
+    }
+    if (own && far)
+    {
+        sum->moment = moment_c;
+        sum->moment_ref = mc_add(sum->moment_ref, m3);
+        sum->vol_ref_x3 += vol_x3;
+        sum->far_faces++;
     }
 }
 
@@ -1109,6 +1250,7 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
     }
     ball_sums sum;
     memset(&sum, 0, sizeof sum);
+    sum.ref = mc_scale(mc_add(m->report.bbox_min, m->report.bbox_max), 0.5);
     if (mesh_inside_ball(m, c, r))
     {
         // The whole mesh inside the ball: its own solid, summed directly (the pyramid terms, of order R^3 each, would
@@ -1138,7 +1280,15 @@ static mc_status sphere_mesh(struct mc_shape_scratch* s, mc_vec3 c, double r, co
     mc_mat33 rot = mc_quat_to_mat33(to_world->q);
     memset(g, 0, sizeof *g);
     g->volume = volume;
-    g->centroid = mc_add(to_world->p, mc_mat33_mul_vec(&rot, mc_add(c, mc_scale(sum.moment, 1.0 / volume))));
+    mc_vec3 centroid = mc_add(c, mc_scale(sum.moment, 1.0 / volume));
+    if (sum.far_faces > 0)
+    {
+        // About ref: the quadrature faces' moments, plus the others' (about c) moved by their volume times c - ref.
+        double v_c = volume - sum.vol_ref_x3 / 3.0;
+        mc_vec3 m_ref = mc_add(mc_add(sum.moment, mc_scale(mc_sub(c, sum.ref), v_c)), sum.moment_ref);
+        centroid = mc_add(sum.ref, mc_scale(m_ref, 1.0 / volume));
+    }
+    g->centroid = mc_add(to_world->p, mc_mat33_mul_vec(&rot, centroid));
     mc_vec3 sj = mc_mat33_mul_vec(&rot, sum.area);
     g->area = mc_length_scaled(sj); // its square underflows for a tiny contact (fuzz_shapes)
     g->radius = sqrt(g->area / PI);

@@ -33,7 +33,7 @@
 #include "src/base/predicates.h"
 #include "src/contact/cut_point.h"
 #include "src/contact/cylinder_plane.h"
-#include "src/contact/gauss20.h"
+#include "src/contact/gauss.h"
 
 #include <math.h>
 #include <string.h>

@@ -32,7 +32,7 @@
 #include "src/contact/cylinder_plane.h"
 
 #include "src/base/core.h"
-#include "src/contact/gauss20.h"
+#include "src/contact/gauss.h"
 
 #include <math.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 #include "src/base/core.h"
 #include "src/contact/cylinder_mesh.h"
 #include "src/contact/cylinder_plane.h"
-#include "src/contact/gauss20.h"
+#include "src/contact/gauss.h"
 
 #include <math.h>
 #include <stdlib.h>
