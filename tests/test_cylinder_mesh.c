@@ -807,14 +807,9 @@ Test(cylinder_mesh, a_mesh_vertex_on_the_side_keeps_the_volume_continuous)
     uint32_t* idx = NULL;
     uint32_t nv = 0, nt = 0;
     cr_assert_eq(mc_primitive_tessellate_count(&d, 48, &pos, &nv, &idx, &nt, NULL), MC_OK);
-    mc_mesh_def md = mc_default_mesh_def();
-    md.positions = pos;
-    md.vertex_count = nv;
-    md.indices = idx;
-    md.triangle_count = nt;
-    mc_mesh* ball = NULL;
-    cr_assert_eq(mc_mesh_create(&md, &ball, NULL, NULL), MC_OK);
+    mc_mesh* ball = scene_mesh_from_arrays(pos, nv, idx, nt);
     mc_free_arrays(pos, idx);
+    cr_assert_not_null(ball);
     double r = 0.125, len = 2.0;
     mc_shape cyl = mc_shape_cylinder(r, len), mesh = mc_shape_mesh(ball);
     mc_pose pc = at(0, 0, 0.125);
