@@ -632,13 +632,17 @@ typedef struct ball_sums
     uint32_t far_faces;
 } ball_sums;
 
-/// A face whose longest edge is below R / FAR_RATIO takes its first moment by quadrature about a point of the mesh
-/// (wedge_triangle, wedge_segment) rather than from the closed forms about c: those sum terms of order R^4 (the cone's
-/// direction integral, from unit vectors) to a moment of order L^4 (L the face's size) times R / L, and their rounding,
-/// eps R^4, moved the centroid of a ball 2^12 times a torus's size by 0.3 under turns of the scene (and by 1e-11 at 16
-/// times a cube's size, 1e3 at 2^16: test analytic::a_ball_much_larger_than_a_cube_matches_the_integrated_centroid).
-/// The 8 x 8 Gauss rule on such a face integrates a function analytic within R - L of it: its error falls as
-/// (L / 2R)^16 (below 1e-20 relative here).
+/// A face farther from c than FAR_RATIO times its longest edge takes its first moment by quadrature about a point of
+/// the mesh (wedge_triangle, wedge_segment) rather than from the closed forms about c: those sum terms of order R^4
+/// (the cone's direction integral, from unit vectors, with an error of eps R^4) to the moment of the solid between the
+/// face and the sphere, which for a face D from c is of order R^4 (L / D)^2 at most (L the face's size) and much less
+/// near the sphere: that rounding moved the centroid of a ball 2^12 times a torus's size by 0.3 under turns of the
+/// scene (and by 1e-11 at 16 times a cube's size, 1e8 at 2^20: test
+/// analytic::a_ball_much_larger_than_a_cube_matches_the_integrated_centroid). The quadrature's integrand is analytic
+/// but where rho = |x - c| vanishes, at least D from the face: the 8-point rules' error falls as (L / 2D)^16, below
+/// 1e-19 relative here. Nearer faces keep the closed forms, whose error there is eps (D / L)^2 of the moment at most
+/// (a face 0.03 from c inside a ball of radius 1.5 was 6e-7 off by quadrature, its integrand varying on the scale of
+/// that distance).
 #define FAR_RATIO 8.0
 
 /// Signed solid angle of the triangle (a, b, c) seen from the origin (Van Oosterom and Strackee), with its triple
@@ -1032,7 +1036,7 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
     bf.uf = bf.k;
     double r2 = r * r;
     double edge2 = fmax(fmax(sq_dist(p[1], p[0]), sq_dist(p[2], p[1])), sq_dist(p[0], p[2]));
-    bool far = h > 0.0 && r2 > FAR_RATIO * FAR_RATIO * edge2; // the moment by quadrature (FAR_RATIO)
+    bool far = h > 0.0 && sq_dist(q, c) > FAR_RATIO * FAR_RATIO * edge2; // the moment by quadrature (FAR_RATIO)
     mc_vec3 fr = mc_sub(bf.f, sum->ref), moment_c = sum->moment;
     if (h > 0.0 && mc_dot(mc_sub(p[0], c), mc_sub(p[0], c)) < r2 && mc_dot(mc_sub(p[1], c), mc_sub(p[1], c)) < r2 &&
         mc_dot(mc_sub(p[2], c), mc_sub(p[2], c)) < r2)
