@@ -772,34 +772,35 @@ Test(analytic, a_ball_centred_near_a_fine_mesh_matches_the_integrated_centroid)
 }
 
 // The shared Gauss-Legendre rules (src/contact/gauss.h): an n-point rule integrates x^k over [-1, 1] exactly for
-// k < 2n (2 / (k + 1) for even k, 0 for odd), to rounding (the weights sum to 2 within 4 eps; 1e-14 covers the
-// tables' 21 digits and the sum's rounding).
+// k < 2n (2 / (k + 1) for even k, 0 for odd), to rounding (1e-14 covers the tables' 21 digits and the sums' rounding),
+// and misses x^2n by its error term 2^(2n+1) (n!)^4 / ((2n + 1) ((2n)!)^2) (no other n-point rule integrates every
+// x^k, k < 2n: this checks each table is the n-point one).
 Test(analytic, the_gauss_rules_integrate_polynomials_exactly)
 {
-    for (int k = 0; k < 40; ++k)
+    for (int n = 3; n <= 20; n = n == 8 ? 20 : n + 1)
     {
-        double s20 = 0.0, s8 = 0.0;
-        for (int i = 0; i < 20; ++i)
+        for (int k = 0; k <= 2 * n; ++k)
         {
-            double x = i < 10 ? -mc_gauss20[i][0] : mc_gauss20[i - 10][0];
-            s20 += mc_gauss20[i % 10][1] * pow(x, k);
-        }
-        for (int i = 0; i < 8; ++i)
-        {
-            double x = i < 4 ? -mc_gauss8[i][0] : mc_gauss8[i - 4][0];
-            s8 += mc_gauss8[i % 4][1] * pow(x, k);
-        }
-        double want = k % 2 == 0 ? 2.0 / (k + 1.0) : 0.0;
-        cr_assert(fabs(s20 - want) < 1e-14, "20 points, x^%d: %.17g want %.17g", k, s20, want);
-        if (k < 16)
-        {
-            cr_assert(fabs(s8 - want) < 1e-14, "8 points, x^%d: %.17g want %.17g", k, s8, want);
-        }
-        else if (k == 16)
-        {
-            // One degree past: the rule's error term 2^17 (8!)^4 / (17 (16!)^2) = 4.6548e-5 (no other 8-point rule
-            // integrates every x^k, k < 16, so this only checks the table is the 8-point one).
-            cr_assert(fabs((want - s8) - 4.654831e-5) < 1e-10, "8 points, x^16: off by %.6g", want - s8);
+            double sum = 0.0;
+            for (int i = 0; i < n; ++i)
+            {
+                double w, x = n == 20 ? gauss20_node(i, &w) : mc_gauss_node(n, i, &w);
+                sum += w * pow(x, k);
+            }
+            double want = k % 2 == 0 ? 2.0 / (k + 1.0) : 0.0;
+            if (k < 2 * n)
+            {
+                cr_assert(fabs(sum - want) < 1e-14, "%d points, x^%d: %.17g want %.17g", n, k, sum, want);
+                continue;
+            }
+            double fact = 1.0; // (n!)^4 / ((2n)!)^2 = ((n!)^2 / (2n)!)^2
+            for (int m = 1; m <= n; ++m)
+            {
+                fact *= (double)m / (double)(n + m);
+            }
+            double want_err = pow(2.0, 2 * n + 1) / (2 * n + 1) * fact * fact;
+            cr_assert(fabs((want - sum) - want_err) < 1e-6 * want_err + 1e-15,
+                      "%d points, x^%d: off by %.6g, want %.6g", n, k, want - sum, want_err);
         }
     }
 }

@@ -834,9 +834,15 @@ static double segment_cone_cap(double r, double h, double a, double t)
 /// = rim2 / (R + rho) (the integral of r^2 over r from rho to R on the ray's solid angle, |h| / rho^3 per unit area),
 /// and its first moment about ref that volume times x - ref plus (x - c) / rho times (|h| / rho^3) s^2 (3R^2 + 2R rho +
 /// rho^2) / 12 (the integral of (r - rho) r^2: every term a product of small or exact factors, none of order R^4).
-/// Adds w times both to *vol and *moment.
-static inline void wedge_point(const ball_face* bf, mc_vec3 fr, mc_vec3 q, double rim2, double w, double* vol,
-                               mc_vec3* moment)
+/// Adds w times both, and w, to *ws.
+typedef struct wedge_sums
+{
+    double vol;     // the solid's volume
+    double area;    // the plane's area integrated over
+    mc_vec3 moment; // its first moment about ref
+} wedge_sums;
+
+static inline void wedge_point(const ball_face* bf, mc_vec3 fr, mc_vec3 q, double rim2, double w, wedge_sums* ws)
 {
     // In an order whose intermediate values keep the size of the lengths' powers they stand for (w / rho / rho is
     // dimensionless: no power of rho alone underflows or overflows before the result would).
@@ -847,21 +853,22 @@ static inline void wedge_point(const ball_face* bf, mc_vec3 fr, mc_vec3 q, doubl
     double v = ks * ((r + rho) * r + rho * rho) / 3.0;
     double t = ks * (s / rho) * ((3.0 * r + 2.0 * rho) * r + rho * rho) / 12.0;
     mc_vec3 xr = mc_add(fr, q), xc = mc_add(mc_scale(bf->n, bf->hs), q);
-    *vol += v;
-    *moment = mc_add(*moment, mc_add(mc_scale(xr, v), mc_scale(xc, t)));
+    ws->vol += v;
+    ws->area += w;
+    ws->moment = mc_add(ws->moment, mc_add(mc_scale(xr, v), mc_scale(xc, t)));
 }
 
-/// Node i < 8 of the 8-point Gauss rule mapped to [0, 1], and its weight.
-static inline double gauss8_unit(int i, double* w)
+/// Node i < n of the n-point Gauss rule mapped to [0, 1], and its weight.
+static inline double gauss_unit(int n, int i, double* w)
 {
-    *w = 0.5 * mc_gauss8[i % 4][1];
-    return 0.5 + 0.5 * (i < 4 ? -mc_gauss8[i][0] : mc_gauss8[i - 4][0]);
+    double x = mc_gauss_node(n, i, w);
+    *w *= 0.5;
+    return 0.5 + 0.5 * x;
 }
 
-/// wedge_point over the triangle (p, x, y) of the face's plane inside the disk: the 8 x 8 Gauss rule on the square
+/// wedge_point over the triangle (p, x, y) of the face's plane inside the disk: the n x n Gauss rule on the square
 /// mapped onto it (p + xi ((x - p) + eta (y - x)), Jacobian xi times twice its area, signed about n).
-static void wedge_triangle(const ball_face* bf, mc_vec3 fr, mc_vec3 p, mc_vec3 x, mc_vec3 y, double* vol,
-                           mc_vec3* moment)
+static void wedge_triangle(const ball_face* bf, mc_vec3 fr, int rule, mc_vec3 p, mc_vec3 x, mc_vec3 y, wedge_sums* ws)
 {
     mc_vec3 e1 = mc_sub(x, p), e2 = mc_sub(y, x), pf = mc_sub(p, bf->f);
     double area2 = mc_dot(bf->n, mc_cross(e1, e2)), a2 = bf->a * bf->a;
@@ -869,14 +876,14 @@ static void wedge_triangle(const ball_face* bf, mc_vec3 fr, mc_vec3 p, mc_vec3 x
     {
         return;
     }
-    for (int i = 0; i < 8; ++i)
+    for (int i = 0; i < rule; ++i)
     {
-        double wi, xi = gauss8_unit(i, &wi);
-        for (int j = 0; j < 8; ++j)
+        double wi, xi = gauss_unit(rule, i, &wi);
+        for (int j = 0; j < rule; ++j)
         {
-            double wj, eta = gauss8_unit(j, &wj);
+            double wj, eta = gauss_unit(rule, j, &wj);
             mc_vec3 q = mc_add(pf, mc_scale(mc_add(e1, mc_scale(e2, eta)), xi));
-            wedge_point(bf, fr, q, a2 - mc_dot(q, q), area2 * xi * wi * wj, vol, moment);
+            wedge_point(bf, fr, q, a2 - mc_dot(q, q), area2 * xi * wi * wj, ws);
         }
     }
 }
@@ -886,23 +893,30 @@ static void wedge_triangle(const ball_face* bf, mc_vec3 fr, mc_vec3 p, mc_vec3 x
 /// rule: the segment's depth vanishes as (t - psi)^2 at both ends, as segment_cone_cap's integrand) and the distance
 /// from d / cos(psi) (the chord, d = a cos t) to a (the 8-point rule), whose span 2a sin((t + psi) / 2)
 /// sin((t - psi) / 2) / cos(psi) and the rims' a^2 - r^2 = (a - r)(a + r) come without cancellation.
-static void wedge_segment(const ball_face* bf, mc_vec3 fr, mc_vec3 y, mc_vec3 x, double t, double* vol, mc_vec3* moment)
+static void wedge_segment(const ball_face* bf, mc_vec3 fr, mc_vec3 y, mc_vec3 x, double t, wedge_sums* ws)
 {
     mc_vec3 u = mc_normalize(mc_sub(x, y));
     mc_vec3 mid = mc_sub(mc_scale(mc_add(x, y), 0.5), bf->f);
     mc_vec3 ax = mc_normalize(mc_sub(mid, mc_scale(u, mc_dot(mid, u)))); // from f towards the chord
     double a = bf->a, d = a * cos(t);
-    for (int k = 0; k < 20; ++k)
+    // The rules' sizes: in psi, 1 / cos(psi)'s poles are (pi / 2 - t) / t half-widths away, 5.3 at t = 1/4, where 8
+    // points leave (12.5)^-16, 3e-18; across, the segment is t^2 / 2 of a deep, so within t = 1/10 the integrand is a
+    // polynomial of low degree to (t^2 / 4)^6 and 3 points take it to 1e-16 of the segment's share (a segment's share
+    // of the face's moment is smaller still).
+    int np = t > 0.25 ? 20 : 8, nr = t > 0.1 ? 8 : 3;
+    for (int k = 0; k < np; ++k)
     {
-        double psi = t * (k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0]), cp = cos(psi);
-        double wp = t * mc_gauss20[k % 10][1];
+        double wp,
+            psi = t * (np == 20 ? (k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0]) : mc_gauss_node(8, k, &wp));
+        wp = t * (np == 20 ? mc_gauss20[k % 10][1] : wp);
+        double cp = cos(psi);
         mc_vec3 e = mc_add(mc_scale(ax, cp), mc_scale(u, sin(psi)));
         double rho1 = d / cp, span = 2.0 * a * sin(0.5 * (t + psi)) * sin(0.5 * (t - psi)) / cp;
-        for (int j = 0; j < 8; ++j)
+        for (int j = 0; j < nr; ++j)
         {
-            double wj, tau = gauss8_unit(j, &wj);
+            double wj, tau = gauss_unit(nr, j, &wj);
             double rr = rho1 + tau * span, rim = (1.0 - tau) * span;
-            wedge_point(bf, fr, mc_scale(e, rr), rim * (a + rr), wp * wj * span * rr, vol, moment);
+            wedge_point(bf, fr, mc_scale(e, rr), rim * (a + rr), wp * wj * span * rr, ws);
         }
     }
 }
@@ -911,12 +925,13 @@ static void wedge_segment(const ball_face* bf, mc_vec3 fr, mc_vec3 y, mc_vec3 x,
 /// a point o of the face's own boundary rather than around the foot f: triangles (o, X, Y) over the straight pieces
 /// and over the chords of the arcs, plus each minor arc's segment (segment_cone_cap). A ball much larger than the
 /// mesh puts f R / L face sizes away, and the pieces around it (ball_against_face's sub-triangles and sectors, of
-/// that size) cancel to the face's: their rounding grew as eps (R / L)^3. With `moment` (not NULL), also the first
-/// moment of the face's term about ref (fr = f - ref) over the same pieces by quadrature (wedge_triangle,
-/// wedge_segment; the term is minus sgn times the solid between the plane and the sphere). @return false when the
-/// face's pieces take no such form (no edge meets the disk, or an arc of pi / 2 or more): the caller keeps the pieces
-/// around f.
-static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double* vol_x3, mc_vec3 fr, mc_vec3* moment)
+/// that size) cancel to the face's: their rounding grew as eps (R / L)^3. With `quad` (not NULL), the same pieces by
+/// quadrature instead (wedge_triangle, wedge_segment; the term is minus sgn times the solid between the plane and
+/// the sphere): its volume, first moment about ref (fr = f - ref) and the plane's area inside the disk in *quad.
+/// @return false when the face's pieces take no such form (no edge meets the disk, or an arc of pi / 2 or more): the
+/// caller keeps the pieces around f.
+static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double* vol_x3, mc_vec3 fr, int rule,
+                                wedge_sums* quad)
 {
     mc_vec3 x[3], y[3];
     bool in[3];
@@ -940,8 +955,8 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
     ball_sums tmp = {0};
     int first = in[0] ? 0 : (in[1] ? 1 : 2);
     mc_vec3 o = x[first], uo = unit_from(bf, o);
-    double h = fabs(bf->hs), segments = 0.0, wedge = 0.0;
-    mc_vec3 wm = mc_v3(0, 0, 0);
+    double h = fabs(bf->hs), segments = 0.0;
+    wedge_sums ws = {0};
     for (int k = 0; k < 3; ++k)
     {
         int i = (first + k) % 3;
@@ -949,10 +964,13 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
         {
             continue;
         }
-        add_plane_triangle(bf, o, uo, x[i], y[i], &tmp);
-        if (moment != NULL)
+        if (quad != NULL)
         {
-            wedge_triangle(bf, fr, o, x[i], y[i], &wedge, &wm);
+            wedge_triangle(bf, fr, rule, o, x[i], y[i], &ws);
+        }
+        else
+        {
+            add_plane_triangle(bf, o, uo, x[i], y[i], &tmp);
         }
         int j = (i + 1) % 3;
         while (!in[j])
@@ -971,21 +989,51 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
         {
             return false; // an arc of pi / 2 or more (half-angle past pi / 4: no cancellation to avoid)
         }
-        add_plane_triangle(bf, o, uo, y[i], x[j], &tmp);
         double t = asin(fmin(chord / (2.0 * bf->a), 1.0));
-        segments += segment_cone_cap(bf->r, h, bf->a, t);
-        if (moment != NULL)
+        if (quad != NULL)
         {
-            wedge_triangle(bf, fr, o, y[i], x[j], &wedge, &wm);
-            wedge_segment(bf, fr, y[i], x[j], t, &wedge, &wm);
+            wedge_triangle(bf, fr, rule, o, y[i], x[j], &ws);
+            wedge_segment(bf, fr, y[i], x[j], t, &ws);
+        }
+        else
+        {
+            add_plane_triangle(bf, o, uo, y[i], x[j], &tmp);
+            segments += segment_cone_cap(bf->r, h, bf->a, t);
         }
     }
-    *vol_x3 = tmp.vol_x3 - bf->sgn * 3.0 * segments;
-    if (moment != NULL)
+    if (quad != NULL)
     {
-        *moment = mc_scale(wm, -bf->sgn);
+        // The face's term: minus sgn times the solid (3 V here), its moment and the plane's area inside the disk.
+        *vol_x3 = -bf->sgn * 3.0 * ws.vol;
+        quad->vol = -bf->sgn * ws.vol;
+        quad->area = ws.area;
+        quad->moment = mc_scale(ws.moment, -bf->sgn);
+        return true;
     }
+    *vol_x3 = tmp.vol_x3 - bf->sgn * 3.0 * segments;
     return true;
+}
+
+/// The order of wedge_triangle's rule for a face `ratio` times its longest edge from c (> FAR_RATIO): the integrand's
+/// nearest singularity (c) is then about 4 ratio half-widths of the rule's interval away, and the n-point rule's
+/// error falls as (4 ratio)^-2n; measured on a cube under a ball 11 edges from its centre, it is about 4000 times
+/// that (a centroid 5e-7 off with 3 points, 2.6e-10 with 4, 1.3e-13 with 5): the fewest points, 3 to 8, for
+/// 1e5 (4 ratio)^-2n < 1e-17. A ball on a fine plate, faces 50 times their size from its centre, takes 5 x 5 points
+/// (8 x 8 took 3.4 times as long as the closed forms).
+static int wedge_rule(double ratio)
+{
+    int n = (int)ceil(11.0 / log10(4.0 * ratio));
+    return n < 3 ? 3 : (n > 8 ? 8 : n);
+}
+
+/// A far face's term (its solid's volume, first moment about ref and area inside the disk, signed) into the sums.
+static void add_far_face(ball_sums* sum, const ball_face* bf, const wedge_sums* ws)
+{
+    sum->vol_x3 += 3.0 * ws->vol;
+    sum->vol_ref_x3 += 3.0 * ws->vol;
+    sum->moment_ref = mc_add(sum->moment_ref, ws->moment);
+    sum->area = mc_add(sum->area, mc_scale(bf->n, ws->area));
+    sum->far_faces++;
 }
 
 static inline double sq_dist(mc_vec3 a, mc_vec3 b)
@@ -1036,8 +1084,10 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
     bf.uf = bf.k;
     double r2 = r * r;
     double edge2 = fmax(fmax(sq_dist(p[1], p[0]), sq_dist(p[2], p[1])), sq_dist(p[0], p[2]));
-    bool far = h > 0.0 && sq_dist(q, c) > FAR_RATIO * FAR_RATIO * edge2; // the moment by quadrature (FAR_RATIO)
-    mc_vec3 fr = mc_sub(bf.f, sum->ref), moment_c = sum->moment;
+    double dist2 = sq_dist(q, c);
+    bool far = h > 0.0 && dist2 > FAR_RATIO * FAR_RATIO * edge2; // the moment by quadrature (FAR_RATIO)
+    int rule = far ? wedge_rule(sqrt(dist2 / edge2)) : 0;
+    mc_vec3 fr = mc_sub(bf.f, sum->ref);
     if (h > 0.0 && mc_dot(mc_sub(p[0], c), mc_sub(p[0], c)) < r2 && mc_dot(mc_sub(p[1], c), mc_sub(p[1], c)) < r2 &&
         mc_dot(mc_sub(p[2], c), mc_sub(p[2], c)) < r2)
     {
@@ -1045,27 +1095,32 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
         // below without their cancelling parts. A ball much larger than the mesh puts the foot far from the face, where
         // those pieces' areas and angles were R times the face's and their rounding the size of the region (a torus
         // near the surface of a ball 2^18 times its size took three times its own volume; the fuzz harness found
-        // 2.4e-5 too much at 2^12).
-        double before = sum->vol_x3;
-        add_plane_triangle(&bf, p[0], unit_from(&bf, p[0]), p[1], p[2], sum);
+        // 2.4e-5 too much at 2^12). A face far from c: the solid between it and the sphere by quadrature instead.
         if (far)
         {
-            double wv = 0.0;
-            mc_vec3 m3 = mc_v3(0, 0, 0);
-            wedge_triangle(&bf, fr, p[0], p[1], p[2], &wv, &m3);
-            sum->moment = moment_c;
-            sum->moment_ref = mc_add(sum->moment_ref, mc_scale(m3, -bf.sgn));
-            sum->vol_ref_x3 += sum->vol_x3 - before;
-            sum->far_faces++;
+            wedge_sums ws = {0};
+            wedge_triangle(&bf, fr, rule, p[0], p[1], p[2], &ws);
+            ws.vol *= -bf.sgn;
+            ws.moment = mc_scale(ws.moment, -bf.sgn);
+            ws.area = 0.5 * mc_dot(bf.n, mc_cross(mc_sub(p[1], p[0]), mc_sub(p[2], p[0])));
+            add_far_face(sum, &bf, &ws);
+            return;
         }
+        add_plane_triangle(&bf, p[0], unit_from(&bf, p[0]), p[1], p[2], sum);
         return;
     }
     // A face the sphere cuts: its volume from its own pieces when they take that form, the first moment and vector
-    // area still from the pieces around the foot (the moment's rounding grows fast with R / L: the centroid of a
-    // ball 2^12 times a torus's size moved by 0.3 under turns of the scene; tests/fuzz/open/README.md).
+    // area from the pieces around the foot; a face far from c: all three by quadrature over its own pieces (the
+    // moment's rounding about c grows fast with R / L: the centroid of a ball 2^12 times a torus's size moved by 0.3
+    // under turns of the scene; tests/fuzz/open/README.md).
     double vol_x3 = 0.0;
-    mc_vec3 m3 = mc_v3(0, 0, 0);
-    bool own = h > 0.0 && face_in_disk_vol_x3(&bf, p, &vol_x3, fr, far ? &m3 : NULL);
+    wedge_sums ws = {0};
+    bool own = h > 0.0 && face_in_disk_vol_x3(&bf, p, &vol_x3, fr, rule, far ? &ws : NULL);
+    if (own && far)
+    {
+        add_far_face(sum, &bf, &ws);
+        return;
+    }
     double before = sum->vol_x3;
     for (int i = 0; i < 3; ++i)
     {
@@ -1091,13 +1146,6 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
     if (own)
     {
         sum->vol_x3 = before + vol_x3;
-    }
-    if (own && far)
-    {
-        sum->moment = moment_c;
-        sum->moment_ref = mc_add(sum->moment_ref, m3);
-        sum->vol_ref_x3 += vol_x3;
-        sum->far_faces++;
     }
 }
 
