@@ -42,6 +42,23 @@ mc_mesh* scene_mesh_from_arrays(const double* positions, uint32_t vertex_count, 
     return m;
 }
 
+mc_mesh* scene_primitive(mc_primitive_type type, mc_vec3 dims, uint32_t triangles)
+{
+    mc_primitive_def d = mc_default_primitive_def();
+    d.type = type;
+    d.dims = dims;
+    double* pos = NULL;
+    uint32_t* idx = NULL;
+    uint32_t nv = 0, nt = 0;
+    if (mc_primitive_tessellate_count(&d, triangles, &pos, &nv, &idx, &nt, NULL) != MC_OK)
+    {
+        return NULL;
+    }
+    mc_mesh* m = scene_mesh_from_arrays(pos, nv, idx, nt);
+    mc_free_arrays(pos, idx);
+    return m;
+}
+
 // Vertex and index arrays of a generated mesh; false (nothing allocated) when out of memory.
 static bool alloc_arrays(uint32_t nv, uint32_t nt, double** p, uint32_t** ix)
 {

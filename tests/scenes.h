@@ -50,6 +50,8 @@ mc_mesh* scene_mesh_from_arrays(const double* positions, uint32_t vertex_count, 
                                 uint32_t triangle_count);
 
 /// UV sphere of radius r with about `triangles` triangles (own generator, independent of the tessellator).
+/// A primitive (mc_primitive_tessellate_count: `triangles` about) as a mesh; NULL on failure.
+mc_mesh* scene_primitive(mc_primitive_type type, mc_vec3 dims, uint32_t triangles);
 mc_mesh* scene_uv_sphere(double r, uint32_t triangles);
 /// Torus around z (major radius R, tube radius r) with about `triangles` triangles.
 mc_mesh* scene_torus(double major, double minor, uint32_t triangles);

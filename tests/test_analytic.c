@@ -668,6 +668,21 @@ static double cube_under_sphere(double cx, double cy, double cz, double r, mc_ve
     return v;
 }
 
+/// A ball at c (the mesh's frame) against the mesh posed at a fixed offset turned by q: the query's one region's
+/// volume, and its centroid in the mesh's frame.
+static double ball_in_turned_frame(mc_workspace* ws, const mc_shape* mesh, const mc_shape* ball, mc_quat q, mc_vec3 c,
+                                   mc_vec3* centroid)
+{
+    mc_pose pm = {mc_v3(0.25, -0.5, 0.125), q};
+    mc_pose pb = {mc_pose_transform(&pm, c), mc_quat_identity()};
+    mc_region g[4];
+    uint32_t n = 0;
+    cr_assert_eq(mc_query_shape_regions(mesh, &pm, ball, &pb, NULL, ws, g, 4, &n, NULL), MC_OK);
+    cr_assert_eq(n, 1u, "%u regions", n);
+    *centroid = mc_pose_inv_transform(&pm, g[0].centroid);
+    return g[0].volume;
+}
+
 // A ball much larger than a cube whose top it cuts: volume and centroid against cube_under_sphere, in eight turned
 // frames per radius, for R from 2^4 to 2^20 (the first moment was summed about the ball's centre from pieces R / L
 // across: its spread over turns was 1e-3 at R = 2^10 and 0.3 at 2^12 of a torus 2.6 across). Tolerance: the ball's
@@ -691,15 +706,10 @@ Test(analytic, a_ball_much_larger_than_a_cube_matches_the_integrated_centroid)
             mc_vec3 want_c;
             double want_v = cube_under_sphere(cx, cy, cz, r, &want_c);
             mc_quat q = t == 0 ? mc_quat_identity() : scene_random_quat(&seed);
-            mc_pose pm = {mc_v3(0.25, -0.5, 0.125), q};
-            mc_pose pb = {mc_pose_transform(&pm, mc_v3(cx, cy, cz)), mc_quat_identity()};
-            mc_region g[4];
-            uint32_t n = 0;
-            cr_assert_eq(mc_query_shape_regions(&mesh, &pm, &ball, &pb, NULL, ws, g, 4, &n, NULL), MC_OK);
-            cr_assert_eq(n, 1u, "R 2^%d turn %d: %u regions", e, t, n);
+            mc_vec3 c;
+            double v = ball_in_turned_frame(ws, &mesh, &ball, q, mc_v3(cx, cy, cz), &c);
             double tol = 1e-13 + 64.0 * 0x1p-52 * r;
-            mc_vec3 c = mc_pose_inv_transform(&pm, g[0].centroid); // the cube's frame
-            double dv = fabs(g[0].volume - want_v), dc = mc_length(mc_sub(c, want_c));
+            double dv = fabs(v - want_v), dc = mc_length(mc_sub(c, want_c));
             worst_v = fmax(worst_v, dv / tol);
             worst_c = fmax(worst_c, dc / tol);
         }
@@ -757,14 +767,9 @@ Test(analytic, a_ball_centred_near_a_fine_mesh_matches_the_integrated_centroid)
         mc_vec3 want_c;
         double want_v = cube_above_sphere(cx, cy, cz, &want_c);
         mc_quat q = t == 0 ? mc_quat_identity() : scene_random_quat(&seed);
-        mc_pose pm = {mc_v3(0.25, -0.5, 0.125), q};
-        mc_pose pb = {mc_pose_transform(&pm, mc_v3(cx, cy, cz)), mc_quat_identity()};
-        mc_region g[4];
-        uint32_t n = 0;
-        cr_assert_eq(mc_query_shape_regions(&mesh, &pm, &ball, &pb, NULL, ws, g, 4, &n, NULL), MC_OK);
-        cr_assert_eq(n, 1u);
-        mc_vec3 c = mc_pose_inv_transform(&pm, g[0].centroid);
-        worst = fmax(worst, fmax(fabs(g[0].volume - want_v), mc_length(mc_sub(c, want_c))));
+        mc_vec3 c;
+        double v = ball_in_turned_frame(ws, &mesh, &ball, q, mc_v3(cx, cy, cz), &c);
+        worst = fmax(worst, fmax(fabs(v - want_v), mc_length(mc_sub(c, want_c))));
     }
     cr_assert(worst <= 1e-13, "%.3g from the integration", worst);
     mc_workspace_destroy(ws);

@@ -800,15 +800,7 @@ Test(cylinder_mesh, a_face_flush_with_a_cap_counts_once)
 // perimeter, 1e-13 relative, and linear to far below that), and below the cylinder's.
 Test(cylinder_mesh, a_mesh_vertex_on_the_side_keeps_the_volume_continuous)
 {
-    mc_primitive_def d = mc_default_primitive_def();
-    d.type = MC_PRIMITIVE_ELLIPSOID;
-    d.dims = mc_v3(1, 1, 1);
-    double* pos = NULL;
-    uint32_t* idx = NULL;
-    uint32_t nv = 0, nt = 0;
-    cr_assert_eq(mc_primitive_tessellate_count(&d, 48, &pos, &nv, &idx, &nt, NULL), MC_OK);
-    mc_mesh* ball = scene_mesh_from_arrays(pos, nv, idx, nt);
-    mc_free_arrays(pos, idx);
+    mc_mesh* ball = scene_primitive(MC_PRIMITIVE_ELLIPSOID, mc_v3(1, 1, 1), 48); // the fuzz harnesses' sphere
     cr_assert_not_null(ball);
     double r = 0.125, len = 2.0;
     mc_shape cyl = mc_shape_cylinder(r, len), mesh = mc_shape_mesh(ball);
