@@ -623,8 +623,8 @@ typedef struct ball_sums
     mc_vec3 moment; // first moment about c
     mc_vec3 area;   // vector area of the mesh surface inside the ball (the mesh's normals)
     bool whole;     // the whole mesh is inside the ball (vol_x3 and moment are the mesh's own)
-    // Faces much smaller than the ball (FAR_RATIO) take their first moment about `ref`, a point of the mesh, by
-    // quadrature (wedge_point): moment_ref, and their part of vol_x3 in vol_ref_x3 (`moment` holds the others' about
+    // Faces far from c (FAR_RATIO) take their term by quadrature (wedge_point): their first moment about `ref`, a
+    // point of the mesh, in moment_ref, and their part of vol_x3 also in vol_ref_x3 (`moment` holds the others' about
     // c).
     mc_vec3 ref;
     mc_vec3 moment_ref;
@@ -639,10 +639,10 @@ typedef struct ball_sums
 /// near the sphere: that rounding moved the centroid of a ball 2^12 times a torus's size by 0.3 under turns of the
 /// scene (and by 1e-11 at 16 times a cube's size, 1e8 at 2^20: test
 /// analytic::a_ball_much_larger_than_a_cube_matches_the_integrated_centroid). The quadrature's integrand is analytic
-/// but where rho = |x - c| vanishes, at least D from the face: the 8-point rules' error falls as (L / 2D)^16, below
-/// 1e-19 relative here. Nearer faces keep the closed forms, whose error there is eps (D / L)^2 of the moment at most
-/// (a face 0.03 from c inside a ball of radius 1.5 was 6e-7 off by quadrature, its integrand varying on the scale of
-/// that distance).
+/// but where rho = |x - c| vanishes, at least D from the face, so the rules converge fast there (wedge_rule picks the
+/// order). Nearer faces keep the closed forms, whose error there is eps (D / L)^2 of the moment at most (a face 0.03
+/// from c inside a ball of radius 1.5 was 6e-7 off by quadrature, its integrand varying on the scale of that
+/// distance).
 #define FAR_RATIO 8.0
 
 /// Signed solid angle of the triangle (a, b, c) seen from the origin (Van Oosterom and Strackee), with its triple
@@ -828,13 +828,7 @@ static double segment_cone_cap(double r, double h, double a, double t)
     return sum * t;
 }
 
-/// The solid between the face's plane and the sphere along the rays from c, at a point x of the plane inside the disk
-/// (q = x - f, fr = f - ref, rim2 = a^2 - |q|^2 = R^2 - rho^2 given by the caller without cancellation, rho = |x - c|):
-/// per unit of the plane's area its volume is (|h| / rho^3) s (R^2 + R rho + rho^2) / 3 with s = R - rho
-/// = rim2 / (R + rho) (the integral of r^2 over r from rho to R on the ray's solid angle, |h| / rho^3 per unit area),
-/// and its first moment about ref that volume times x - ref plus (x - c) / rho times (|h| / rho^3) s^2 (3R^2 + 2R rho +
-/// rho^2) / 12 (the integral of (r - rho) r^2: every term a product of small or exact factors, none of order R^4).
-/// Adds w times both, and w, to *ws.
+/// Sums of wedge_point.
 typedef struct wedge_sums
 {
     double vol;     // the solid's volume
@@ -842,6 +836,13 @@ typedef struct wedge_sums
     mc_vec3 moment; // its first moment about ref
 } wedge_sums;
 
+/// The solid between the face's plane and the sphere along the rays from c, at a point x of the plane inside the disk
+/// (q = x - f, fr = f - ref, rim2 = a^2 - |q|^2 = R^2 - rho^2 given by the caller without cancellation, rho = |x - c|):
+/// per unit of the plane's area its volume is (|h| / rho^3) s (R^2 + R rho + rho^2) / 3 with s = R - rho
+/// = rim2 / (R + rho) (the integral of r^2 over r from rho to R on the ray's solid angle, |h| / rho^3 per unit area),
+/// and its first moment about ref that volume times x - ref plus (x - c) / rho times (|h| / rho^3) s^2 (3R^2 + 2R rho +
+/// rho^2) / 12 (the integral of (r - rho) r^2: every term a product of small or exact factors, none of order R^4).
+/// Adds w times both, and w, to *ws.
 static inline void wedge_point(const ball_face* bf, mc_vec3 fr, mc_vec3 q, double rim2, double w, wedge_sums* ws)
 {
     // In an order whose intermediate values keep the size of the lengths' powers they stand for (w / rho / rho is
@@ -889,10 +890,10 @@ static void wedge_triangle(const ball_face* bf, mc_vec3 fr, int rule, mc_vec3 p,
 }
 
 /// wedge_point over the circular segment between the chord from y to x (points of the disk's circle) and its minor
-/// arc of half-angle t about f: polar coordinates about f, the azimuth psi in [-t, t] from the chord's middle (20-point
-/// rule: the segment's depth vanishes as (t - psi)^2 at both ends, as segment_cone_cap's integrand) and the distance
-/// from d / cos(psi) (the chord, d = a cos t) to a (the 8-point rule), whose span 2a sin((t + psi) / 2)
-/// sin((t - psi) / 2) / cos(psi) and the rims' a^2 - r^2 = (a - r)(a + r) come without cancellation.
+/// arc of half-angle t about f: polar coordinates about f, the azimuth psi in [-t, t] from the chord's middle (the
+/// segment's depth vanishes as (t - psi)^2 at both ends, as segment_cone_cap's integrand) and the distance from
+/// d / cos(psi) (the chord, d = a cos t) to a, whose span 2a sin((t + psi) / 2) sin((t - psi) / 2) / cos(psi) and the
+/// rims' a^2 - r^2 = (a - r)(a + r) come without cancellation; the rules' sizes below.
 static void wedge_segment(const ball_face* bf, mc_vec3 fr, mc_vec3 y, mc_vec3 x, double t, wedge_sums* ws)
 {
     mc_vec3 u = mc_normalize(mc_sub(x, y));
