@@ -809,3 +809,36 @@ Test(analytic, the_gauss_rules_integrate_polynomials_exactly)
         }
     }
 }
+
+// A ball touching a tetrahedron's corner vertex, 1e-9 to 1e-6 deep (found by fuzz_shapes' centroid check, the ball's
+// surface through the vertex: its centre on two face planes is moved by 2^-27 R, a cap 1e-9 deep). The faces through
+// the vertex meet the ball in pieces 1e-5 across though the faces and their disks are of the ball's size, and their
+// closed forms sum terms of order R^4 (rounding eps R^4, 5e-20 here) to a first moment of order V times the cap's
+// size: the centroid was 0.13 and 0.036 from the vertex for caps of 1e-19. Oracle: the region lies in the cap, so its
+// centroid within the cap's radius sqrt(2 R depth) of the vertex, plus the centre's move.
+Test(analytic, a_tiny_cap_at_a_mesh_vertex_has_its_centroid_there)
+{
+    static const double pos[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    static const uint32_t tri[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    mc_mesh* tet = scene_mesh_from_arrays(pos, 4, tri, 4);
+    cr_assert_not_null(tet);
+    mc_workspace* ws = NULL;
+    cr_assert_eq(mc_workspace_create(&ws), MC_OK);
+    double r = 0.125;
+    mc_shape ball = mc_shape_sphere(r), mesh = mc_shape_mesh(tet);
+    double deep[4] = {0.0, 1e-9, 1e-7, 1e-6};
+    for (int k = 0; k < 4; ++k)
+    {
+        mc_pose pm = {mc_v3(0, 0, 0), mc_quat_normalize((mc_quat){0, 0, 1, 5})};
+        mc_pose pb = at(r - deep[k], 0, 0);
+        mc_region g[4];
+        uint32_t n = 0;
+        cr_assert_eq(mc_query_shape_regions(&mesh, &pm, &ball, &pb, NULL, ws, g, 4, &n, NULL), MC_OK);
+        cr_assert_eq(n, 1u, "depth %g: %u regions", deep[k], n);
+        double cap = sqrt(2.0 * r * (deep[k] + 0x1p-27 * r)) + 0x1p-26 * r;
+        cr_assert(mc_length(g[0].centroid) <= cap, "depth %g: centroid %g from the vertex, cap radius %g", deep[k],
+                  mc_length(g[0].centroid), cap);
+    }
+    mc_workspace_destroy(ws);
+    mc_mesh_destroy(tet);
+}

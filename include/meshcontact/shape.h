@@ -80,12 +80,13 @@ extern "C"
     ///   more around the foot, as before): on a 120-triangle torus (L = 2.6) cut by a ball's surface, the volume's
     ///   spread over turns of the whole scene is 6e-13 of the torus's volume at R = 2^9 and 3e-10 at 2^18 (test
     ///   analytic::a_ball_much_larger_than_a_mesh_keeps_its_volume_under_turns). A face farther from the centre than
-    ///   8 times its size takes its term (volume, first moment about a point of the mesh, area) by quadrature of the
-    ///   solid between its part in the disk and the sphere along the rays from the centre, whose integrand has no term
-    ///   of order R^4: an n x n Gauss rule on its triangles, n from 3 to 8 by its distance (error below 1e-17), and
-    ///   8 x 3 to 20 x 8 points on its thin circular segments; nearer faces keep the closed forms about the centre.
-    ///   The centroid's error then follows the volume's (a few eps R, the rounding of the centre R away): against an
-    ///   independent integration of a unit cube under a sphere, 2e-15 at R = 16 and 7e-10 at 2^20
+    ///   8 times its size (or a cut face, than 8 times the size of its part in the disk) takes its term (volume, first
+    ///   moment about a point of the mesh, area) by quadrature of the solid between its part in the disk and the sphere
+    ///   along the rays from the centre, whose integrand has no term of order R^4: an n x n Gauss rule on its
+    ///   triangles, n from 3 to 8 by its distance (error below 1e-17), and 8 x 3 to 20 x 8 points on its thin circular
+    ///   segments; nearer faces keep the closed forms about the centre. The centroid's error then follows the volume's
+    ///   (a few eps R, the rounding of the centre R away): against an independent integration of a unit cube under a
+    ///   sphere, 2e-15 at R = 16 and 7e-10 at 2^20
     ///   (analytic::a_ball_much_larger_than_a_cube_matches_the_integrated_centroid; summed about the centre it was
     ///   1e-11 and 1e8), and 1.5e-10 of spread over turns for the torus at 2^16 (it was 0.3 at 2^12). Cost: a ball of
     ///   radius 0.3 to 30 on a plate of 120 000 triangles (faces 0.0045 across) takes 1.15 to 1.3 times as long as

@@ -922,6 +922,34 @@ static void wedge_segment(const ball_face* bf, mc_vec3 fr, mc_vec3 y, mc_vec3 x,
     }
 }
 
+/// The order of wedge_triangle's rule for a face `ratio` times its longest edge from c (> FAR_RATIO): the integrand's
+/// nearest singularity (c) is then about 4 ratio half-widths of the rule's interval away, and the n-point rule's
+/// error falls as (4 ratio)^-2n; measured on a cube under a ball 11 edges from its centre, it is about 4000 times
+/// that (a centroid 5e-7 off with 3 points, 2.6e-10 with 4, 1.3e-13 with 5): the fewest points, 3 to 8, for
+/// 1e5 (4 ratio)^-2n < 1e-17. A ball on a fine plate, faces 50 times their size from its centre, takes 5 x 5 points
+/// (8 x 8 took 3.4 times as long as the closed forms).
+static int wedge_rule(double ratio)
+{
+    int n = (int)ceil(11.0 / log10(4.0 * ratio));
+    return n < 3 ? 3 : (n > 8 ? 8 : n);
+}
+
+/// A far face's term (its solid's volume, first moment about ref and area inside the disk, signed) into the sums.
+static void add_far_face(ball_sums* sum, const ball_face* bf, const wedge_sums* ws)
+{
+    sum->vol_x3 += 3.0 * ws->vol;
+    sum->vol_ref_x3 += 3.0 * ws->vol;
+    sum->moment_ref = mc_add(sum->moment_ref, ws->moment);
+    sum->area = mc_add(sum->area, mc_scale(bf->n, ws->area));
+    sum->far_faces++;
+}
+
+static inline double sq_dist(mc_vec3 a, mc_vec3 b)
+{
+    mc_vec3 d = mc_sub(a, b);
+    return mc_dot(d, d);
+}
+
 /// 3 V of the part of face f's plane inside both the face and the disk (the pieces of ball_against_face), summed from
 /// a point o of the face's own boundary rather than around the foot f: triangles (o, X, Y) over the straight pieces
 /// and over the chords of the arcs, plus each minor arc's segment (segment_cone_cap). A ball much larger than the
@@ -931,8 +959,8 @@ static void wedge_segment(const ball_face* bf, mc_vec3 fr, mc_vec3 y, mc_vec3 x,
 /// the sphere): its volume, first moment about ref (fr = f - ref) and the plane's area inside the disk in *quad.
 /// @return false when the face's pieces take no such form (no edge meets the disk, or an arc of pi / 2 or more): the
 /// caller keeps the pieces around f.
-static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double* vol_x3, mc_vec3 fr, int rule,
-                                wedge_sums* quad)
+static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double* vol_x3, mc_vec3 fr, double dist,
+                                wedge_sums* quad, bool* by_quadrature)
 {
     mc_vec3 x[3], y[3];
     bool in[3];
@@ -952,6 +980,26 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
     if (n == 0)
     {
         return false;
+    }
+    // The pieces' size: the largest distance between their points on the face's edges (the arcs between them are
+    // minor, within that of their chords). A face far from c for that size takes the quadrature (FAR_RATIO): a face
+    // through a cap 1e-9 deep at a mesh vertex is a piece 1e-5 across though the face and the disk are of size 1.
+    double size2 = 0.0;
+    for (int i = 0; i < 3; ++i)
+    {
+        for (int j = 0; j < 3; ++j)
+        {
+            if (in[i] && in[j])
+            {
+                size2 = fmax(size2, fmax(sq_dist(x[i], y[j]), fmax(sq_dist(x[i], x[j]), sq_dist(y[i], y[j]))));
+            }
+        }
+    }
+    *by_quadrature = quad != NULL && size2 > 0.0 && dist * dist > FAR_RATIO * FAR_RATIO * size2;
+    int rule = *by_quadrature ? wedge_rule(dist / sqrt(size2)) : 0;
+    if (!*by_quadrature)
+    {
+        quad = NULL;
     }
     ball_sums tmp = {0};
     int first = in[0] ? 0 : (in[1] ? 1 : 2);
@@ -1013,34 +1061,6 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
     }
     *vol_x3 = tmp.vol_x3 - bf->sgn * 3.0 * segments;
     return true;
-}
-
-/// The order of wedge_triangle's rule for a face `ratio` times its longest edge from c (> FAR_RATIO): the integrand's
-/// nearest singularity (c) is then about 4 ratio half-widths of the rule's interval away, and the n-point rule's
-/// error falls as (4 ratio)^-2n; measured on a cube under a ball 11 edges from its centre, it is about 4000 times
-/// that (a centroid 5e-7 off with 3 points, 2.6e-10 with 4, 1.3e-13 with 5): the fewest points, 3 to 8, for
-/// 1e5 (4 ratio)^-2n < 1e-17. A ball on a fine plate, faces 50 times their size from its centre, takes 5 x 5 points
-/// (8 x 8 took 3.4 times as long as the closed forms).
-static int wedge_rule(double ratio)
-{
-    int n = (int)ceil(11.0 / log10(4.0 * ratio));
-    return n < 3 ? 3 : (n > 8 ? 8 : n);
-}
-
-/// A far face's term (its solid's volume, first moment about ref and area inside the disk, signed) into the sums.
-static void add_far_face(ball_sums* sum, const ball_face* bf, const wedge_sums* ws)
-{
-    sum->vol_x3 += 3.0 * ws->vol;
-    sum->vol_ref_x3 += 3.0 * ws->vol;
-    sum->moment_ref = mc_add(sum->moment_ref, ws->moment);
-    sum->area = mc_add(sum->area, mc_scale(bf->n, ws->area));
-    sum->far_faces++;
-}
-
-static inline double sq_dist(mc_vec3 a, mc_vec3 b)
-{
-    mc_vec3 d = mc_sub(a, b);
-    return mc_dot(d, d);
 }
 
 /// Face f of mesh m (mesh frame) against the ball (c, r). The side of c is the exact orientation under the symbolic
@@ -1116,8 +1136,9 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
     // under turns of the scene; tests/fuzz/open/README.md).
     double vol_x3 = 0.0;
     wedge_sums ws = {0};
-    bool own = h > 0.0 && face_in_disk_vol_x3(&bf, p, &vol_x3, fr, rule, far ? &ws : NULL);
-    if (own && far)
+    bool quadrature = false;
+    bool own = h > 0.0 && face_in_disk_vol_x3(&bf, p, &vol_x3, fr, sqrt(dist2), &ws, &quadrature);
+    if (own && quadrature)
     {
         add_far_face(sum, &bf, &ws);
         return;

@@ -93,6 +93,61 @@ static bool make_side(fuzz_bytes* in, side* s)
     }
 }
 
+/// A box around a bounded side in the world frame (centre *c, half extents *h); false for an unbounded one.
+static bool side_box(const side* s, mc_vec3* c, mc_vec3* h)
+{
+    mc_pose p = s->pose;
+    p.q = mc_quat_normalize(p.q);
+    if (s->mesh != NULL && !s->rep.flipped)
+    {
+        mc_mat33 r = mc_quat_to_mat33(p.q);
+        mc_vec3 lc = mc_scale(mc_add(s->rep.bbox_min, s->rep.bbox_max), 0.5);
+        mc_vec3 lh = mc_scale(mc_sub(s->rep.bbox_max, s->rep.bbox_min), 0.5);
+        *c = mc_pose_transform(&p, lc);
+        double e[3];
+        for (int i = 0; i < 3; ++i)
+        {
+            e[i] = fabs(r.m[i][0]) * lh.x + fabs(r.m[i][1]) * lh.y + fabs(r.m[i][2]) * lh.z;
+        }
+        *h = mc_v3(e[0], e[1], e[2]);
+        return true;
+    }
+    if ((s->shape.type == MC_SHAPE_SPHERE || s->shape.type == MC_SHAPE_CYLINDER) && !s->shape.flip)
+    {
+        double e = s->shape.radius + (s->shape.type == MC_SHAPE_CYLINDER ? 0.5 * s->shape.length : 0.0);
+        *c = p.p;
+        *h = mc_v3(e, e, e);
+        return true;
+    }
+    return false;
+}
+
+/// A region's centroid lies in both bounded solids, so in both boxes, to 1e-6 of the two boxes' sizes and distances
+/// from the origin (the rounding of coordinates of that size, with room: a ball's centroid summed about its centre was
+/// 1e3 off for a ball 2^16 times a torus's size; tests/fuzz/open/README.md).
+static void check_centroid(const mc_region* g, uint32_t k, const side s[2])
+{
+    mc_vec3 c[2], h[2];
+    bool bounded[2] = {side_box(&s[0], &c[0], &h[0]), side_box(&s[1], &c[1], &h[1])};
+    double scale = 0.0;
+    for (int i = 0; i < 2; ++i)
+    {
+        scale += bounded[i] ? mc_length(h[i]) + mc_length(c[i]) : 0.0;
+    }
+    double tol = 1e-6 * scale;
+    for (int i = 0; i < 2; ++i)
+    {
+        if (!bounded[i])
+        {
+            continue;
+        }
+        mc_vec3 d = mc_sub(g->centroid, c[i]);
+        FUZZ_CHECK(fabs(d.x) <= h[i].x + tol && fabs(d.y) <= h[i].y + tol && fabs(d.z) <= h[i].z + tol,
+                   "region %u: centroid (%.17g %.17g %.17g) outside shape %d's box", k, g->centroid.x, g->centroid.y,
+                   g->centroid.z, i);
+    }
+}
+
 static bool size_valid(const mc_shape* s)
 {
     bool r = isfinite(s->radius) && s->radius > 0.0 && s->radius <= MC_COORDINATE_MAX;
@@ -176,6 +231,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             for (uint32_t k = 0; k < m; ++k)
             {
                 check_region(&h[k], k, cavity ? INFINITY : bound);
+                if (!cavity && h[k].volume > 0.0)
+                {
+                    check_centroid(&h[k], k, s);
+                }
                 if (k < capacity)
                 {
                     check_region(&g[k], k, cavity ? INFINITY : bound);
