@@ -89,7 +89,7 @@ extern "C"
     ///   sphere, 2e-15 at R = 16 and 7e-10 at 2^20
     ///   (analytic::a_ball_much_larger_than_a_cube_matches_the_integrated_centroid; summed about the centre it was
     ///   1e-11 and 1e8), and 1.5e-10 of spread over turns for the torus at 2^16 (it was 0.3 at 2^12). Cost: a ball of
-    ///   radius 0.3 to 30 on a plate of 120 000 triangles (faces 0.0045 across) takes 1.15 to 1.3 times as long as
+    ///   radius 0.05 to 30 on a plate of 120 000 triangles (faces 0.0045 across) takes 1.17 to 1.38 times as long as
     ///   the closed forms alone.
     /// - cylinder, cylinder with parallel axes (|sin| of the angle <= 1e-12): the lens of the two circles times the
     ///   axial overlap (rollers side by side, stacked discs), or a pin in a hole (a flipped cylinder): the pin's
