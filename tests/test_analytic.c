@@ -626,13 +626,6 @@ Test(analytic, a_ball_much_larger_than_a_mesh_keeps_its_volume_under_turns)
     mc_mesh_destroy(m);
 }
 
-/// Node i < 20 of the 20-point Gauss rule on [-1, 1] (src/contact/gauss.h) and its weight.
-static double gauss20_node(int i, double* w)
-{
-    *w = mc_gauss20[i % 10][1];
-    return i < 10 ? -mc_gauss20[i][0] : mc_gauss20[i - 10][0];
-}
-
 // The part of the unit cube [0, 1]^3 inside a ball of radius R centred at (cx, cy, cz) below it, whose sphere crosses
 // every vertical line of the cube once (cz + R in (0, 1) and R >> 1): the region under z = cz + sqrt(R^2 - rho^2),
 // integrated over the unit square by a 20 x 20 Gauss-Legendre rule (the height is analytic there, with its
@@ -640,24 +633,16 @@ static double gauss20_node(int i, double* w)
 // as (cz + R) - rho^2 / (R + sqrt(R^2 - rho^2)), without cancellation (cz + R is exact: Sterbenz).
 static double cube_under_sphere(double cx, double cy, double cz, double r, mc_vec3* centroid)
 {
-    static const double x20[10] = {0.0765265211334973337581, 0.227785851141645078076, 0.373706088715419560662,
-                                   0.510867001950827097985,  0.636053680726515025467, 0.746331906460150792634,
-                                   0.83911697182221882342,   0.912234428251325905857, 0.963971927277913791287,
-                                   0.993128599185094924776};
-    static const double w20[10] = {0.152753387130725850699,  0.149172986472603746812,  0.142096109318382051299,
-                                   0.131688638449176626902,  0.11819453196151841729,   0.101930119817240435066,
-                                   0.0832767415767047487602, 0.0626720483341090635121, 0.0406014298003869413219,
-                                   0.0176140071391521183216};
     double top = cz + r, v = 0.0, mx = 0.0, my = 0.0, mz = 0.0;
     for (int i = 0; i < 20; ++i)
     {
-        double x = 0.5 + 0.5 * (i < 10 ? -x20[i] : x20[i - 10]), wx = 0.5 * w20[i % 10];
+        double wx, x = 0.5 + 0.5 * mc_gauss20_node(i, &wx);
         for (int j = 0; j < 20; ++j)
         {
-            double y = 0.5 + 0.5 * (j < 10 ? -x20[j] : x20[j - 10]), wy = 0.5 * w20[j % 10];
+            double wy, y = 0.5 + 0.5 * mc_gauss20_node(j, &wy);
             double rho2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
             double z = top - rho2 / (r + sqrt(r * r - rho2));
-            double w = wx * wy;
+            double w = 0.25 * wx * wy;
             v += w * z;
             mx += w * x * z;
             my += w * y * z;
@@ -735,10 +720,10 @@ static double cube_above_sphere(double cx, double cy, double cz, mc_vec3* centro
         double x0 = quarter & 1 ? 0.0 : -0.5, y0 = quarter & 2 ? 0.0 : -0.5;
         for (int i = 0; i < 20; ++i)
         {
-            double wx, x = x0 + 0.25 + 0.25 * gauss20_node(i, &wx);
+            double wx, x = x0 + 0.25 + 0.25 * mc_gauss20_node(i, &wx);
             for (int j = 0; j < 20; ++j)
             {
-                double wy, y = y0 + 0.25 + 0.25 * gauss20_node(j, &wy);
+                double wy, y = y0 + 0.25 + 0.25 * mc_gauss20_node(j, &wy);
                 double rho2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
                 double lo = cz - sqrt(1.0 - rho2), w = 0.0625 * wx * wy;
                 v += w * (0.5 - lo);
@@ -789,7 +774,7 @@ Test(analytic, the_gauss_rules_integrate_polynomials_exactly)
             double sum = 0.0;
             for (int i = 0; i < n; ++i)
             {
-                double w, x = n == 20 ? gauss20_node(i, &w) : mc_gauss_node(n, i, &w);
+                double w, x = mc_gauss_node(n, i, &w);
                 sum += w * pow(x, k);
             }
             double want = k % 2 == 0 ? 2.0 / (k + 1.0) : 0.0;

@@ -820,10 +820,10 @@ static double segment_cone_cap(double r, double h, double a, double t)
     double d = a * cos(t), sum = 0.0;
     for (int k = 0; k < 20; ++k)
     {
-        double psi = t * (k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0]), cp = cos(psi);
+        double wk, psi = t * mc_gauss20_node(k, &wk), cp = cos(psi);
         double big_d = 2.0 * a * sin(0.5 * (t + psi)) * sin(0.5 * (t - psi)) * (a * cp + d) / (cp * cp);
         double rho1 = d / cp, m = sqrt(h * h + rho1 * rho1), rm = big_d / (r + m);
-        sum += mc_gauss20[k % 10][1] * h * rm * rm * (2.0 * r + m) / (6.0 * m);
+        sum += wk * h * rm * rm * (2.0 * r + m) / (6.0 * m);
     }
     return sum * t;
 }
@@ -907,10 +907,8 @@ static void wedge_segment(const ball_face* bf, mc_vec3 fr, mc_vec3 y, mc_vec3 x,
     int np = t > 0.25 ? 20 : 8, nr = t > 0.1 ? 8 : 3;
     for (int k = 0; k < np; ++k)
     {
-        double wp,
-            psi = t * (np == 20 ? (k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0]) : mc_gauss_node(8, k, &wp));
-        wp = t * (np == 20 ? mc_gauss20[k % 10][1] : wp);
-        double cp = cos(psi);
+        double wp, psi = t * mc_gauss_node(np, k, &wp), cp = cos(psi);
+        wp *= t;
         mc_vec3 e = mc_add(mc_scale(ax, cp), mc_scale(u, sin(psi)));
         double rho1 = d / cp, span = 2.0 * a * sin(0.5 * (t + psi)) * sin(0.5 * (t - psi)) / cp;
         for (int j = 0; j < nr; ++j)
@@ -934,12 +932,14 @@ static int wedge_rule(double ratio)
     return n < 3 ? 3 : (n > 8 ? 8 : n);
 }
 
-/// A far face's term (its solid's volume, first moment about ref and area inside the disk, signed) into the sums.
+/// A far face's term into the sums: minus sgn times the solid between its part in the disk and the sphere (ws: that
+/// solid's volume and first moment about ref, and the plane's area it covers, signed about n).
 static void add_far_face(ball_sums* sum, const ball_face* bf, const wedge_sums* ws)
 {
-    sum->vol_x3 += 3.0 * ws->vol;
-    sum->vol_ref_x3 += 3.0 * ws->vol;
-    sum->moment_ref = mc_add(sum->moment_ref, ws->moment);
+    double vol = -bf->sgn * ws->vol;
+    sum->vol_x3 += 3.0 * vol;
+    sum->vol_ref_x3 += 3.0 * vol;
+    sum->moment_ref = mc_add(sum->moment_ref, mc_scale(ws->moment, -bf->sgn));
     sum->area = mc_add(sum->area, mc_scale(bf->n, ws->area));
     sum->far_faces++;
 }
@@ -954,9 +954,10 @@ static inline double sq_dist(mc_vec3 a, mc_vec3 b)
 /// a point o of the face's own boundary rather than around the foot f: triangles (o, X, Y) over the straight pieces
 /// and over the chords of the arcs, plus each minor arc's segment (segment_cone_cap). A ball much larger than the
 /// mesh puts f R / L face sizes away, and the pieces around it (ball_against_face's sub-triangles and sectors, of
-/// that size) cancel to the face's: their rounding grew as eps (R / L)^3. With `quad` (not NULL), the same pieces by
-/// quadrature instead (wedge_triangle, wedge_segment; the term is minus sgn times the solid between the plane and
-/// the sphere): its volume, first moment about ref (fr = f - ref) and the plane's area inside the disk in *quad.
+/// that size) cancel to the face's: their rounding grew as eps (R / L)^3. With `quad` (not NULL) and the face far
+/// from c for the pieces' size (`dist` from it), the same pieces by quadrature instead (wedge_triangle,
+/// wedge_segment): the solid between them and the sphere in *quad (add_far_face), *by_quadrature set and *vol_x3
+/// not.
 /// @return false when the face's pieces take no such form (no edge meets the disk, or an arc of pi / 2 or more): the
 /// caller keeps the pieces around f.
 static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double* vol_x3, mc_vec3 fr, double dist,
@@ -984,15 +985,22 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
     // The pieces' size: the largest distance between their points on the face's edges (the arcs between them are
     // minor, within that of their chords). A face far from c for that size takes the quadrature (FAR_RATIO): a face
     // through a cap 1e-9 deep at a mesh vertex is a piece 1e-5 across though the face and the disk are of size 1.
-    double size2 = 0.0;
+    mc_vec3 pts[6];
+    int np = 0;
     for (int i = 0; i < 3; ++i)
     {
-        for (int j = 0; j < 3; ++j)
+        if (in[i])
         {
-            if (in[i] && in[j])
-            {
-                size2 = fmax(size2, fmax(sq_dist(x[i], y[j]), fmax(sq_dist(x[i], x[j]), sq_dist(y[i], y[j]))));
-            }
+            pts[np++] = x[i];
+            pts[np++] = y[i];
+        }
+    }
+    double size2 = 0.0;
+    for (int i = 0; i < np; ++i)
+    {
+        for (int j = i + 1; j < np; ++j)
+        {
+            size2 = fmax(size2, sq_dist(pts[i], pts[j]));
         }
     }
     *by_quadrature = quad != NULL && size2 > 0.0 && dist * dist > FAR_RATIO * FAR_RATIO * size2;
@@ -1052,11 +1060,7 @@ static bool face_in_disk_vol_x3(const ball_face* bf, const mc_vec3 p[3], double*
     }
     if (quad != NULL)
     {
-        // The face's term: minus sgn times the solid (3 V here), its moment and the plane's area inside the disk.
-        *vol_x3 = -bf->sgn * 3.0 * ws.vol;
-        quad->vol = -bf->sgn * ws.vol;
-        quad->area = ws.area;
-        quad->moment = mc_scale(ws.moment, -bf->sgn);
+        *quad = ws;
         return true;
     }
     *vol_x3 = tmp.vol_x3 - bf->sgn * 3.0 * segments;
@@ -1103,11 +1107,7 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
     bf.a = sqrt((r - h) * (r + h));
     bf.k = mc_scale(bf.n, side > 0 ? -1.0 : 1.0);
     bf.uf = bf.k;
-    double r2 = r * r;
-    double edge2 = fmax(fmax(sq_dist(p[1], p[0]), sq_dist(p[2], p[1])), sq_dist(p[0], p[2]));
-    double dist2 = sq_dist(q, c);
-    bool far = h > 0.0 && dist2 > FAR_RATIO * FAR_RATIO * edge2; // the moment by quadrature (FAR_RATIO)
-    int rule = far ? wedge_rule(sqrt(dist2 / edge2)) : 0;
+    double r2 = r * r, dist2 = sq_dist(q, c);
     mc_vec3 fr = mc_sub(bf.f, sum->ref);
     if (h > 0.0 && mc_dot(mc_sub(p[0], c), mc_sub(p[0], c)) < r2 && mc_dot(mc_sub(p[1], c), mc_sub(p[1], c)) < r2 &&
         mc_dot(mc_sub(p[2], c), mc_sub(p[2], c)) < r2)
@@ -1117,12 +1117,11 @@ static void ball_against_face(const mc_mesh* m, uint32_t f, mc_vec3 c, double r,
         // those pieces' areas and angles were R times the face's and their rounding the size of the region (a torus
         // near the surface of a ball 2^18 times its size took three times its own volume; the fuzz harness found
         // 2.4e-5 too much at 2^12). A face far from c: the solid between it and the sphere by quadrature instead.
-        if (far)
+        double edge2 = fmax(fmax(sq_dist(p[1], p[0]), sq_dist(p[2], p[1])), sq_dist(p[0], p[2]));
+        if (dist2 > FAR_RATIO * FAR_RATIO * edge2)
         {
             wedge_sums ws = {0};
-            wedge_triangle(&bf, fr, rule, p[0], p[1], p[2], &ws);
-            ws.vol *= -bf.sgn;
-            ws.moment = mc_scale(ws.moment, -bf.sgn);
+            wedge_triangle(&bf, fr, wedge_rule(sqrt(dist2 / edge2)), p[0], p[1], p[2], &ws);
             ws.area = 0.5 * mc_dot(bf.n, mc_cross(mc_sub(p[1], p[0]), mc_sub(p[2], p[0])));
             add_far_face(sum, &bf, &ws);
             return;

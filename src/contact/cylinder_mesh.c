@@ -226,7 +226,7 @@ static void segment_moments_small(double r, double phi, double m[4])
     double half = 0.5 * phi;
     for (int k = 0; k < 20; ++k)
     {
-        double xk = k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0], wk = mc_gauss20[k % 10][1];
+        double wk, xk = mc_gauss20_node(k, &wk);
         double psi = half * (1.0 + xk);
         double c = r * cos(psi), s = r * sin(psi);
         double w = 2.0 * r * sin(0.5 * (phi - psi)) * sin(0.5 * (phi + psi));

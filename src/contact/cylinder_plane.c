@@ -111,10 +111,10 @@ static double spread_integral(double m, double d)
     double sum = 0.0, sm = sin(m), sd = sin(d);
     for (int k = 0; k < 20; ++k)
     {
-        double x = (k < 10 ? -d : d) * mc_gauss20[k % 10][0];
+        double wk, x = mc_gauss20_node(k, &wk) * d;
         double t = sin(m + x);
         double f = sin(m + 0.5 * (x + d)) * sin(m + 0.5 * (x - d)) * sin(0.5 * (d + x)) * sin(0.5 * (d - x)) * t * t;
-        sum += mc_gauss20[k % 10][1] * f;
+        sum += wk * f;
     }
     return sum * d / (sm * sm * sd * sd);
 }

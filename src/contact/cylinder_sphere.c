@@ -77,7 +77,7 @@ static void rule(const slab_problem* p, double ta, double tb, double f[4])
     double half = 0.5 * (tb - ta), mid = 0.5 * (ta + tb), len = p->z1 - p->z0;
     for (int k = 0; k < 20; ++k)
     {
-        double xk = k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0], wk = mc_gauss20[k % 10][1];
+        double wk, xk = mc_gauss20_node(k, &wk);
         double tau = mid + half * xk;
         double z = p->z0 + len * (0.5 - 0.5 * cos(tau)), jac = 0.5 * len * sin(tau);
         double xbar = 0.0, a = 0.0;

@@ -39,9 +39,22 @@ static const double mc_gauss_small[18][2] = {
     {0.183434642495649804939, 0.362683783378361982965},
 };
 
-/// Node i (ascending, i < n) of the n-point Gauss-Legendre rule on [-1, 1], 3 <= n <= 8, and its weight in *w.
+/// Node k < 20 of the 20-point rule (the negative half first, then the positive, each from the largest magnitude down)
+/// and its weight in *w.
+static inline double mc_gauss20_node(int k, double* w)
+{
+    *w = mc_gauss20[k % 10][1];
+    return k < 10 ? -mc_gauss20[k][0] : mc_gauss20[k - 10][0];
+}
+
+/// Node i < n of the n-point Gauss-Legendre rule on [-1, 1], n = 3 to 8 (ascending) or 20 (mc_gauss20_node's order),
+/// and its weight in *w.
 static inline double mc_gauss_node(int n, int i, double* w)
 {
+    if (n == 20)
+    {
+        return mc_gauss20_node(i, w);
+    }
     static const int first[6] = {0, 2, 4, 7, 10, 14};
     const double(*t)[2] = mc_gauss_small + first[n - 3];
     int k = i < n / 2 ? i : n - 1 - i; // t[0] holds the largest node
